@@ -1,0 +1,38 @@
+#include "demodatabase.h"
+
+#include "import/importjob.h"
+#include "import/nativeimporter.h"
+#include "store/sqlitestore.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace verity {
+
+Expected<QString> buildDemoDatabase(const QString &path, const ToolRegistry &registry)
+{
+    QString target = path;
+    if (target.isEmpty()) {
+        target = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/demo.sqlite");
+        for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+            if (QFileInfo::exists(target + suffix) && !QFile::remove(target + suffix))
+                return makeError(QStringLiteral("%1: cannot replace the old demo database").arg(target + suffix));
+        }
+    } else if (QFileInfo::exists(target)) {
+        return makeError(QStringLiteral("%1: the file exists; --demo builds a fresh database and will not overwrite "
+                                        "a file. Remove it or name another path.")
+                             .arg(target));
+    }
+
+    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(target);
+    if (!store)
+        return store.error();
+    NativeImporter importer(**store, registry);
+    const ImportReport report = importer.importFile(demoDataResource());
+    if (!report.clean())
+        return makeError(QStringLiteral("the demo data did not import cleanly: %1").arg(report.summary()));
+    return (*store)->location();
+}
+
+} // namespace verity

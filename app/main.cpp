@@ -1,0 +1,39 @@
+// verity: the console window, or a subcommand for scripts and scheduled jobs.
+
+#include "consolecommand.h"
+#include "importcommand.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QIcon>
+
+#include <cstring>
+
+namespace {
+
+void describe(QCoreApplication &app)
+{
+    app.setOrganizationName(QStringLiteral("Verity"));
+    app.setApplicationName(QStringLiteral("verity"));
+    app.setApplicationVersion(QStringLiteral(VERITY_VERSION));
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    // Subcommands run without a display, so they must not start a GUI application.
+    if (argc > 1 && std::strcmp(argv[1], "import") == 0) {
+        QCoreApplication app(argc, argv);
+        describe(app);
+        QStringList arguments = app.arguments();
+        arguments.removeAt(1);
+        return verity::runImportCommand(arguments);
+    }
+
+    QApplication app(argc, argv);
+    describe(app);
+    QGuiApplication::setDesktopFileName(QStringLiteral("dev.verity.Console"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/verity/icons/dev.verity.Console.svg")));
+    return verity::runConsoleCommand(app.arguments());
+}

@@ -1,0 +1,20 @@
+#pragma once
+// Which tool registry is in force: the built-in one, extended by the user's file when there
+// is one, or by a file named on the command line.
+
+#include "domain/toolregistry.h"
+
+#include <QStringList>
+
+namespace verity {
+
+struct RegistryChoice
+{
+    ToolRegistry registry;
+    QStringList warnings; // a bad file is named here and the registry before it stays
+};
+
+QString userRegistryPath();
+RegistryChoice chooseRegistry(const QString &extraFile);
+
+} // namespace verity

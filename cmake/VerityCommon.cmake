@@ -1,0 +1,29 @@
+# One INTERFACE target carries the language standard, warnings and Qt defines,
+# so every library, executable and test is built the same way.
+add_library(verity_common INTERFACE)
+target_compile_features(verity_common INTERFACE cxx_std_20)
+set(CMAKE_CXX_EXTENSIONS OFF)
+
+target_compile_options(verity_common INTERFACE
+    $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                                   -Wold-style-cast -Wcast-align -Woverloaded-virtual
+                                   -Wconversion -Wno-sign-conversion>)
+
+target_compile_definitions(verity_common INTERFACE
+    QT_NO_CAST_FROM_ASCII            # every string literal says what encoding it is
+    QT_NO_CAST_TO_ASCII
+    QT_NO_URL_CAST_FROM_STRING
+    QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
+    QT_NO_FOREACH
+    QT_DISABLE_DEPRECATED_BEFORE=0x060400)
+
+option(VERITY_WERROR "Treat compiler warnings as errors" OFF)
+if(VERITY_WERROR)
+    target_compile_options(verity_common INTERFACE -Werror)
+endif()
+
+option(VERITY_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+if(VERITY_SANITIZE)
+    target_compile_options(verity_common INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+    target_link_options(verity_common INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,110 @@
+#include "intentkey.h"
+
+#include "sha256.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace verity {
+
+using nlohmann::json;
+
+namespace {
+
+void appendNetstring(QByteArray &out, const QByteArray &bytes)
+{
+    out += QByteArray::number(bytes.size());
+    out += ':';
+    out += bytes;
+    out += ',';
+}
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+Expected<QByteArray> integerText(const json &value, const QString &field)
+{
+    if (value.is_number_integer())
+        return QByteArray::number(value.get<qint64>());
+    if (value.is_number_unsigned())
+        return QByteArray::number(value.get<quint64>());
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        if (std::isfinite(number) && std::trunc(number) == number && std::fabs(number) < 9.0e15)
+            return QByteArray::number(qint64(number));
+    } else if (value.is_string()) {
+        bool ok = false;
+        const qint64 number = fromStd(value.get<std::string>()).trimmed().toLongLong(&ok);
+        if (ok)
+            return QByteArray::number(number);
+    }
+    return makeError(QStringLiteral("intent field \"%1\": expected a whole number, got %2")
+                         .arg(field, fromStd(value.dump())));
+}
+
+Expected<QByteArray> fieldValue(const IntentField &field, const json &value)
+{
+    switch (field.type) {
+    case IntentField::Type::Integer: return integerText(value, field.name);
+    case IntentField::Type::String:
+    case IntentField::Type::Sha256: {
+        QString text;
+        if (value.is_string())
+            text = fromStd(value.get<std::string>());
+        else if (value.is_number_integer() && field.type == IntentField::Type::String)
+            text = QString::number(value.get<qint64>());
+        else
+            return makeError(QStringLiteral("intent field \"%1\": expected text, got %2")
+                                 .arg(field.name, fromStd(value.dump())));
+        // The same words typed with composed or decomposed accents are the same intent.
+        const QByteArray utf8 = text.normalized(QString::NormalizationForm_C).toUtf8();
+        if (field.type == IntentField::Type::Sha256)
+            return sha256Hex(utf8);
+        if (text.trimmed().isEmpty())
+            return makeError(QStringLiteral("intent field \"%1\": is empty").arg(field.name));
+        return utf8;
+    }
+    }
+    Q_UNREACHABLE();
+}
+
+} // namespace
+
+Expected<QByteArray> canonicalIntent(const ToolSpec &tool, const json &arguments, const TicketFacts &ticket)
+{
+    QByteArray out;
+    appendNetstring(out, QByteArrayLiteral("verity-intent-v1"));
+    appendNetstring(out, tool.name.toUtf8());
+    for (const IntentField &field : tool.intent) {
+        const std::string name = field.name.toStdString();
+        Expected<QByteArray> value = makeError(QString());
+        if (arguments.is_object() && arguments.contains(name) && !arguments.at(name).is_null()) {
+            value = fieldValue(field, arguments.at(name));
+        } else if (ticket.contains(field.name) && !ticket.value(field.name).isEmpty()) {
+            value = fieldValue(field, json(ticket.value(field.name).toStdString()));
+        } else {
+            return makeError(QStringLiteral("intent field \"%1\" of %2: missing from the arguments "
+                                            "and the ticket")
+                                 .arg(field.name, tool.name));
+        }
+        if (!value)
+            return value.error();
+        appendNetstring(out, field.name.toUtf8());
+        appendNetstring(out, *value);
+    }
+    return out;
+}
+
+Expected<QString> intentKey(const ToolSpec &tool, const json &arguments, const TicketFacts &ticket)
+{
+    Expected<QByteArray> canonical = canonicalIntent(tool, arguments, ticket);
+    if (!canonical)
+        return canonical.error();
+    return QString::fromLatin1(sha256Hex(*canonical));
+}
+
+} // namespace verity

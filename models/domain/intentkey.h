@@ -1,0 +1,29 @@
+#pragma once
+// The intent key: the same facts give the same key in every process and after a restart;
+// a changed fact gives a new key; a missing fact is an error, never a key. Time, attempt
+// numbers and randomness never enter it.
+
+#include "expected.h"
+#include "toolregistry.h"
+
+#include <QHash>
+#include <QString>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace verity {
+
+// Facts a ticket supplies when the call's arguments lack them (ticket_id, seller_id, order_id).
+using TicketFacts = QHash<QString, QString>;
+
+// The exact bytes that are hashed: a version tag, then the tool name and each intent field's
+// name and value in registry order, each written as `<byte length>:<bytes>,` (a netstring),
+// so that no two different intents can encode to the same bytes.
+Expected<QByteArray> canonicalIntent(const ToolSpec &tool, const nlohmann::json &arguments,
+                                     const TicketFacts &ticket);
+
+// Lowercase hex SHA-256 of canonicalIntent().
+Expected<QString> intentKey(const ToolSpec &tool, const nlohmann::json &arguments,
+                            const TicketFacts &ticket);
+
+} // namespace verity

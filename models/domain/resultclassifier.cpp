@@ -1,0 +1,124 @@
+#include "resultclassifier.h"
+
+#include <QRegularExpression>
+
+#include <nlohmann/json.hpp>
+
+namespace verity {
+
+using nlohmann::json;
+
+namespace {
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+bool truthy(const json &value)
+{
+    if (value.is_boolean())
+        return value.get<bool>();
+    if (value.is_number())
+        return value.get<double>() != 0.0;
+    if (value.is_string())
+        return !value.get<std::string>().empty();
+    return !value.is_null();
+}
+
+bool textLooksLikeError(const QString &text)
+{
+    static const QRegularExpression errorWords(
+        QStringLiteral(R"(^\s*error\b|\b(fail(ed|ure|s)?|errors?|exception|timed out|timeout)\b)"),
+        QRegularExpression::CaseInsensitiveOption);
+    return errorWords.match(text).hasMatch();
+}
+
+bool objectLooksLikeError(const json &object)
+{
+    for (const char *key : {"error", "errors", "is_error", "exception"}) {
+        auto it = object.find(key);
+        if (it != object.end() && truthy(*it))
+            return true;
+    }
+    for (const char *key : {"success", "ok"}) {
+        auto it = object.find(key);
+        if (it != object.end() && (it->is_boolean() || it->is_number()) && !truthy(*it))
+            return true;
+    }
+    for (const char *key : {"status", "status_code", "http_status"}) {
+        auto it = object.find(key);
+        if (it == object.end())
+            continue;
+        if (it->is_number_integer() && it->get<int>() >= 400)
+            return true;
+        if (it->is_string()) {
+            const QString status = fromStd(it->get<std::string>()).toLower();
+            if (status == u"error" || status == u"failed" || status == u"failure")
+                return true;
+        }
+    }
+    return false;
+}
+
+const QRegularExpression *firstMatch(const QList<QRegularExpression> &patterns, const QString &text)
+{
+    for (const QRegularExpression &pattern : patterns) {
+        if (pattern.match(text).hasMatch())
+            return &pattern;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+bool resultLooksLikeError(const json &result)
+{
+    if (result.is_object())
+        return objectLooksLikeError(result);
+    if (result.is_string())
+        return textLooksLikeError(fromStd(result.get<std::string>()));
+    if (result.is_boolean())
+        return !result.get<bool>();
+    return result.is_null();
+}
+
+WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules)
+{
+    if (!result || result->is_null())
+        return {Outcome::Unknown, QStringLiteral("no result was recorded for this call")};
+
+    if (result->is_object()) {
+        auto stated = result->find("outcome");
+        if (stated != result->end()) {
+            if (stated->is_string()) {
+                if (std::optional<Outcome> outcome = outcomeFromId(fromStd(stated->get<std::string>())))
+                    return {*outcome, QStringLiteral("the tool stated its outcome")};
+            }
+            return {Outcome::Unknown,
+                    QStringLiteral("the tool stated an outcome Verity does not know: %1")
+                        .arg(fromStd(stated->dump()))};
+        }
+    }
+
+    // A structured success payload may hold ids full of digits, so its text is only read for
+    // errors once it looks like one. Bare text ("connection refused") carries no such marker
+    // and is read by the rules directly.
+    const bool isText = result->is_string();
+    if (!isText && !resultLooksLikeError(*result))
+        return {Outcome::Performed, QStringLiteral("the tool reported success")};
+
+    const QString text = isText ? fromStd(result->get<std::string>()) : fromStd(result->dump());
+    if (const QRegularExpression *rule = firstMatch(rules.unknown, text))
+        return {Outcome::Unknown,
+                QStringLiteral("an error that leaves the state unknown (matches \"%1\")").arg(rule->pattern())};
+    if (const QRegularExpression *rule = firstMatch(rules.notPerformed, text))
+        return {Outcome::NotPerformed,
+                QStringLiteral("an explicit refusal (matches \"%1\")").arg(rule->pattern())};
+    if (isText && !textLooksLikeError(text))
+        return {Outcome::Performed, QStringLiteral("the tool reported success")};
+    // An error nobody can place could have happened before or after the effect.
+    return {Outcome::Unknown, QStringLiteral("an error that says neither refused nor done")};
+}
+
+} // namespace verity

@@ -1,0 +1,28 @@
+#pragma once
+// Reads what a tool returned and says what it means. A write result that states its outcome
+// is taken at its word; any other write result is read by the registry's rules, which look
+// for errors that leave the state unknown before they look for refusals, so that
+// "refund failed: upstream timeout" is Unknown and never Not performed.
+
+#include "outcome.h"
+#include "toolregistry.h"
+
+#include <QString>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace verity {
+
+struct WriteVerdict
+{
+    Outcome outcome = Outcome::Unknown;
+    QString reason; // why, in words a support agent can check against the raw result
+};
+
+// `result` is null when the call has no result at all.
+WriteVerdict classifyWriteResult(const nlohmann::json *result, const OutcomeRules &rules);
+
+// Whether a result reads as an error (for reads, which succeed or fail and may be retried).
+bool resultLooksLikeError(const nlohmann::json &result);
+
+} // namespace verity

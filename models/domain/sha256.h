@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QByteArray>
+
+#include <memory>
+
+struct evp_md_ctx_st;
+
+namespace verity {
+
+// Lowercase hex SHA-256 of `data`, through OpenSSL's EVP interface.
+QByteArray sha256Hex(const QByteArray &data);
+
+// The same, fed piece by piece (a whole file, read line by line).
+class Sha256Stream
+{
+public:
+    Sha256Stream();
+    ~Sha256Stream();
+    Sha256Stream(const Sha256Stream &) = delete;
+    Sha256Stream &operator=(const Sha256Stream &) = delete;
+
+    void add(const QByteArray &data);
+    QByteArray hexDigest(); // ends the stream
+
+private:
+    evp_md_ctx_st *m_context;
+};
+
+} // namespace verity

@@ -1,0 +1,247 @@
+#include "toolregistry.h"
+
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+namespace verity {
+
+using nlohmann::json;
+
+namespace {
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+// Line and column of a byte offset, for parse errors a person can find in an editor.
+QString lineColumn(const QByteArray &text, std::size_t byte)
+{
+    int line = 1;
+    int column = 1;
+    for (std::size_t i = 0; i < byte && i < std::size_t(text.size()); ++i) {
+        if (text[qsizetype(i)] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return QStringLiteral("line %1, column %2").arg(line).arg(column);
+}
+
+struct Reader
+{
+    QString source;
+    std::optional<Error> error;
+
+    bool fail(const QString &path, const QString &expected)
+    {
+        if (!error)
+            error = makeError(QStringLiteral("%1: %2: expected %3").arg(source, path, expected));
+        return false;
+    }
+
+    bool readField(const json &node, const QString &path, IntentField &field)
+    {
+        if (node.is_string()) {
+            field.name = fromStd(node.get<std::string>());
+            return !field.name.isEmpty() || fail(path, QStringLiteral("a field name"));
+        }
+        if (!node.is_object())
+            return fail(path, QStringLiteral("a field name or {\"name\": ..., \"type\": ...}"));
+        auto name = node.find("name");
+        if (name == node.end() || !name->is_string() || name->get<std::string>().empty())
+            return fail(path + QStringLiteral(".name"), QStringLiteral("a non-empty string"));
+        field.name = fromStd(name->get<std::string>());
+        auto type = node.find("type");
+        if (type == node.end())
+            return true;
+        const std::string typeName = type->is_string() ? type->get<std::string>() : std::string();
+        if (typeName == "string")
+            field.type = IntentField::Type::String;
+        else if (typeName == "integer")
+            field.type = IntentField::Type::Integer;
+        else if (typeName == "sha256")
+            field.type = IntentField::Type::Sha256;
+        else
+            return fail(path + QStringLiteral(".type"), QStringLiteral("one of string, integer, sha256"));
+        return true;
+    }
+
+    bool readTool(const std::string &name, const json &node, ToolSpec &spec)
+    {
+        const QString path = QStringLiteral("$.tools.%1").arg(fromStd(name));
+        if (!node.is_object())
+            return fail(path, QStringLiteral("an object with \"class\""));
+        spec.name = fromStd(name);
+        auto cls = node.find("class");
+        std::optional<ToolClass> toolClass;
+        if (cls != node.end() && cls->is_string())
+            toolClass = toolClassFromId(fromStd(cls->get<std::string>()));
+        if (!toolClass || *toolClass == ToolClass::Unclassified)
+            return fail(path + QStringLiteral(".class"),
+                        QStringLiteral("one of read, write_money, write_costly, write_irreversible, "
+                                       "write_wasteful"));
+        spec.toolClass = *toolClass;
+
+        auto intent = node.find("intent");
+        if (isWrite(spec.toolClass)) {
+            if (intent == node.end() || !intent->is_array() || intent->empty())
+                return fail(path + QStringLiteral(".intent"),
+                            QStringLiteral("a non-empty list of the fields that make one intent"));
+            for (std::size_t i = 0; i < intent->size(); ++i) {
+                IntentField field;
+                if (!readField((*intent)[i], QStringLiteral("%1.intent[%2]").arg(path).arg(i), field))
+                    return false;
+                for (const IntentField &seen : std::as_const(spec.intent)) {
+                    if (seen.name == field.name)
+                        return fail(QStringLiteral("%1.intent[%2]").arg(path).arg(i),
+                                    QStringLiteral("a field not already listed (\"%1\" repeats)")
+                                        .arg(field.name));
+                }
+                spec.intent.append(field);
+            }
+        } else if (intent != node.end()) {
+            return fail(path + QStringLiteral(".intent"), QStringLiteral("no intent fields on a read tool"));
+        }
+
+        auto amount = node.find("amount");
+        if (amount != node.end()) {
+            if (!amount->is_string() || amount->get<std::string>().empty())
+                return fail(path + QStringLiteral(".amount"), QStringLiteral("the name of an argument"));
+            spec.amountField = fromStd(amount->get<std::string>());
+        }
+        return true;
+    }
+
+    bool readRules(const json &node, const char *key, QList<QRegularExpression> &out)
+    {
+        auto list = node.find(key);
+        if (list == node.end())
+            return true;
+        const QString path = QStringLiteral("$.outcome_rules.%1").arg(QLatin1String(key));
+        if (!list->is_array())
+            return fail(path, QStringLiteral("a list of regular expressions"));
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const json &item = (*list)[i];
+            const QString itemPath = QStringLiteral("%1[%2]").arg(path).arg(i);
+            if (!item.is_string())
+                return fail(itemPath, QStringLiteral("a regular expression as a string"));
+            QRegularExpression re(fromStd(item.get<std::string>()),
+                                  QRegularExpression::CaseInsensitiveOption);
+            if (!re.isValid())
+                return fail(itemPath, QStringLiteral("a valid regular expression (%1 at offset %2)")
+                                          .arg(re.errorString())
+                                          .arg(re.patternErrorOffset()));
+            out.append(re);
+        }
+        return true;
+    }
+};
+
+} // namespace
+
+Expected<ToolRegistry> ToolRegistry::fromJson(const QByteArray &text, const QString &source)
+{
+    return ToolRegistry().extendedWith(text, source);
+}
+
+Expected<ToolRegistry> ToolRegistry::fromFile(const QString &path)
+{
+    return ToolRegistry().extendedWithFile(path);
+}
+
+ToolRegistry ToolRegistry::builtIn()
+{
+    QFile file(QStringLiteral(":/verity/registry/default-registry.json"));
+    const bool opened = file.open(QIODevice::ReadOnly);
+    Q_ASSERT_X(opened, "ToolRegistry::builtIn", "the default registry is compiled into the resources");
+    Expected<ToolRegistry> registry = fromJson(file.readAll(), QStringLiteral("default-registry.json"));
+    Q_ASSERT_X(registry.ok(), "ToolRegistry::builtIn", qPrintable(registry.ok() ? QString() : registry.message()));
+    return registry.ok() ? registry.value() : ToolRegistry();
+}
+
+Expected<ToolRegistry> ToolRegistry::extendedWithFile(const QString &path) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("%1: cannot read the registry: %2").arg(path, file.errorString()));
+    return extendedWith(file.readAll(), path);
+}
+
+Expected<ToolRegistry> ToolRegistry::extendedWith(const QByteArray &text, const QString &source) const
+{
+    json root;
+    try {
+        root = json::parse(text.constBegin(), text.constEnd());
+    } catch (const json::parse_error &e) {
+        return makeError(QStringLiteral("%1: %2: not valid JSON (%3)")
+                             .arg(source, lineColumn(text, e.byte), fromStd(e.what())));
+    }
+
+    Reader reader{source, {}};
+    if (!root.is_object()) {
+        reader.fail(QStringLiteral("$"), QStringLiteral("an object with \"tools\""));
+        return *reader.error;
+    }
+    auto format = root.find("format");
+    if (format != root.end() && (!format->is_string() || *format != "verity-tool-registry")) {
+        reader.fail(QStringLiteral("$.format"), QStringLiteral("\"verity-tool-registry\""));
+        return *reader.error;
+    }
+    auto version = root.find("version");
+    if (version != root.end() && (!version->is_number_integer() || *version != 1)) {
+        reader.fail(QStringLiteral("$.version"), QStringLiteral("1"));
+        return *reader.error;
+    }
+
+    ToolRegistry result = *this;
+    auto tools = root.find("tools");
+    if (tools != root.end()) {
+        if (!tools->is_object()) {
+            reader.fail(QStringLiteral("$.tools"), QStringLiteral("an object keyed by tool name"));
+            return *reader.error;
+        }
+        for (auto it = tools->begin(); it != tools->end(); ++it) {
+            ToolSpec spec;
+            if (!reader.readTool(it.key(), it.value(), spec))
+                return *reader.error;
+            result.m_tools.insert(spec.name, spec);
+        }
+    }
+    auto rules = root.find("outcome_rules");
+    if (rules != root.end()) {
+        if (!rules->is_object()) {
+            reader.fail(QStringLiteral("$.outcome_rules"),
+                        QStringLiteral("an object with \"unknown\" and \"not_performed\" lists"));
+            return *reader.error;
+        }
+        if (!reader.readRules(*rules, "unknown", result.m_rules.unknown)
+            || !reader.readRules(*rules, "not_performed", result.m_rules.notPerformed))
+            return *reader.error;
+    }
+    return result;
+}
+
+const ToolSpec *ToolRegistry::find(const QString &tool) const
+{
+    auto it = m_tools.constFind(tool);
+    return it == m_tools.constEnd() ? nullptr : &it.value();
+}
+
+ToolClass ToolRegistry::classOf(const QString &tool) const
+{
+    const ToolSpec *spec = find(tool);
+    return spec ? spec->toolClass : ToolClass::Unclassified;
+}
+
+QStringList ToolRegistry::toolNames() const
+{
+    QStringList names = m_tools.keys();
+    names.sort();
+    return names;
+}
+
+} // namespace verity

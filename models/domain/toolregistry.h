@@ -1,0 +1,67 @@
+#pragma once
+// The tool registry: which tools exist, their class, the fields that make up one intent,
+// and the rules that read an unstructured write result. Loaded from JSON (the default ships
+// in resources, a user file may extend or override it). Loading returns a new registry or
+// an error; the registry in force is never half-replaced.
+
+#include "expected.h"
+#include "toolclass.h"
+
+#include <QHash>
+#include <QList>
+#include <QRegularExpression>
+#include <QString>
+
+namespace verity {
+
+struct IntentField
+{
+    enum class Type {
+        String,  // compared as text (Unicode NFC)
+        Integer, // decimal; cents are integers
+        Sha256,  // long text: the key holds its SHA-256, so the key stays short and private
+    };
+    QString name;
+    Type type = Type::String;
+};
+
+struct ToolSpec
+{
+    QString name;
+    ToolClass toolClass = ToolClass::Unclassified;
+    QList<IntentField> intent; // in key order
+    QString amountField;       // the argument that carries money in cents, if any
+};
+
+struct OutcomeRules
+{
+    QList<QRegularExpression> unknown;      // errors after which nobody knows what happened
+    QList<QRegularExpression> notPerformed; // explicit refusals: nothing happened
+};
+
+class ToolRegistry
+{
+public:
+    ToolRegistry() = default;
+
+    // `source` names the file in error messages.
+    static Expected<ToolRegistry> fromJson(const QByteArray &json, const QString &source);
+    static Expected<ToolRegistry> fromFile(const QString &path);
+    // The registry shipped with Verity (compiled into the resources).
+    static ToolRegistry builtIn();
+
+    // A copy in which `json` adds tools, replaces tools of the same name, and adds rules.
+    Expected<ToolRegistry> extendedWith(const QByteArray &json, const QString &source) const;
+    Expected<ToolRegistry> extendedWithFile(const QString &path) const;
+
+    const ToolSpec *find(const QString &tool) const;
+    ToolClass classOf(const QString &tool) const;
+    const OutcomeRules &outcomeRules() const { return m_rules; }
+    QStringList toolNames() const;
+
+private:
+    QHash<QString, ToolSpec> m_tools;
+    OutcomeRules m_rules;
+};
+
+} // namespace verity

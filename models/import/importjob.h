@@ -1,0 +1,49 @@
+#pragma once
+// Runs imports off the UI thread, on a store connection of its own, and reports progress
+// and the result as signals. The window starts it and shows what it says; cancelling stops
+// after the current batch, keeping what was committed.
+
+#include "domain/toolregistry.h"
+#include "importreport.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+
+class QThread;
+
+namespace verity {
+
+class ImportJob : public QObject
+{
+    Q_OBJECT
+
+public:
+    ImportJob(QString databasePath, ToolRegistry registry, QStringList files, QObject *parent = nullptr);
+    ~ImportJob() override;
+
+    void start();
+    void cancel() { m_cancelled = true; }
+    bool isRunning() const;
+    // Blocks until the import ends (command line and tests).
+    void wait();
+
+signals:
+    void progress(int fileIndex, qint64 bytesRead, qint64 bytesTotal);
+    void finished(const QList<verity::ImportReport> &reports);
+
+private:
+    QList<ImportReport> run();
+
+    QString m_databasePath;
+    ToolRegistry m_registry;
+    QStringList m_files;
+    std::atomic<bool> m_cancelled{false};
+    QThread *m_thread = nullptr;
+};
+
+// The March incident and the weeks around it, as shipped in the resources.
+QString demoDataResource();
+
+} // namespace verity

@@ -1,0 +1,273 @@
+#include "nativeevent.h"
+
+#include "domain/sha256.h"
+
+#include <QDateTime>
+#include <QRegularExpression>
+
+namespace verity {
+
+using nlohmann::json;
+
+namespace {
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+QString typeName(const json &value)
+{
+    return QString::fromLatin1(value.type_name());
+}
+
+// Reads fields of one JSON object and remembers the first problem, naming the field.
+class Fields
+{
+public:
+    Fields(const json &object, QString prefix) : m_object(object), m_prefix(std::move(prefix)) {}
+
+    const std::optional<Error> &error() const { return m_error; }
+
+    QString text(const char *key, bool required = true)
+    {
+        auto it = m_object.find(key);
+        if (it == m_object.end() || it->is_null()) {
+            if (required)
+                fail(key, QStringLiteral("is missing"));
+            return {};
+        }
+        if (!it->is_string()) {
+            fail(key, QStringLiteral("expected a string, got %1").arg(typeName(*it)));
+            return {};
+        }
+        const QString value = fromStd(it->get<std::string>());
+        if (required && value.trimmed().isEmpty())
+            fail(key, QStringLiteral("must not be empty"));
+        return value;
+    }
+
+    std::optional<qint64> integer(const char *key, bool required = true)
+    {
+        auto it = m_object.find(key);
+        if (it == m_object.end() || it->is_null()) {
+            if (required)
+                fail(key, QStringLiteral("is missing"));
+            return std::nullopt;
+        }
+        if (!it->is_number_integer()) {
+            fail(key, QStringLiteral("expected a whole number (money is integer cents), got %1").arg(fromStd(it->dump())));
+            return std::nullopt;
+        }
+        return it->get<qint64>();
+    }
+
+    qint64 time(const char *key, bool required = true)
+    {
+        const QString value = text(key, required);
+        if (value.isEmpty())
+            return 0;
+        std::optional<qint64> parsed = parseTimestamp(value);
+        if (!parsed) {
+            fail(key, QStringLiteral("expected an RFC 3339 time with a zone, like 2026-03-17T14:32:07Z, got \"%1\"")
+                          .arg(value));
+            return 0;
+        }
+        return *parsed;
+    }
+
+    const json *object(const char *key, bool required = true)
+    {
+        auto it = m_object.find(key);
+        if (it == m_object.end() || it->is_null()) {
+            if (required)
+                fail(key, QStringLiteral("is missing"));
+            return nullptr;
+        }
+        if (!it->is_object()) {
+            fail(key, QStringLiteral("expected an object, got %1").arg(typeName(*it)));
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    const json *value(const char *key)
+    {
+        auto it = m_object.find(key);
+        if (it == m_object.end()) {
+            fail(key, QStringLiteral("is missing"));
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    QString path(const char *key) const { return m_prefix + QLatin1String(key); }
+
+    void fail(const char *key, const QString &what)
+    {
+        if (!m_error)
+            m_error = makeError(QStringLiteral("field \"%1\" %2").arg(path(key), what));
+    }
+
+    void failWith(const Error &error)
+    {
+        if (!m_error)
+            m_error = error;
+    }
+
+private:
+    const json &m_object;
+    QString m_prefix;
+    std::optional<Error> m_error;
+};
+
+std::optional<TicketOpenedEvent> readTicketOpened(const json &root, const QString &ticketId, qint64 at, Fields &fields)
+{
+    TicketOpenedEvent event;
+    NewTicket &ticket = event.ticket;
+    ticket.extId = ticketId;
+    ticket.openedAt = at;
+    ticket.subject = fields.text("subject", false);
+
+    if (const json *customer = fields.object("customer", false)) {
+        Fields c(*customer, QStringLiteral("customer."));
+        ticket.order.customerName = c.text("name", false);
+        ticket.order.customerEmail = c.text("email", false);
+        if (c.error())
+            fields.failWith(*c.error());
+    }
+    if (const json *order = fields.object("order")) {
+        Fields o(*order, QStringLiteral("order."));
+        ticket.order.id = o.text("id");
+        const QString currency = o.text("currency", false);
+        if (!currency.isEmpty()) {
+            static const QRegularExpression iso(QStringLiteral("^[A-Z]{3}$"));
+            if (!iso.match(currency).hasMatch())
+                o.fail("currency", QStringLiteral("expected an ISO 4217 code like USD, got \"%1\"").arg(currency));
+            ticket.order.currency = currency;
+        }
+        auto items = order->find("items");
+        if (items != order->end() && !items->is_array()) {
+            o.fail("items", QStringLiteral("expected a list, got %1").arg(typeName(*items)));
+        } else if (items != order->end()) {
+            for (std::size_t i = 0; i < items->size(); ++i) {
+                const QString prefix = QStringLiteral("order.items[%1].").arg(i);
+                if (!(*items)[i].is_object()) {
+                    o.failWith(makeError(QStringLiteral("field \"order.items[%1]\" expected an object").arg(i)));
+                    break;
+                }
+                Fields item((*items)[i], prefix);
+                OrderItemRecord record;
+                record.id = item.text("id");
+                record.title = item.text("title", false);
+                record.quantity = item.integer("quantity", false).value_or(1);
+                record.amountCents = item.integer("amount_cents").value_or(0);
+                if (item.error())
+                    o.failWith(*item.error());
+                ticket.order.items.append(record);
+            }
+        }
+        if (o.error())
+            fields.failWith(*o.error());
+    }
+    if (const json *seller = fields.object("seller")) {
+        Fields s(*seller, QStringLiteral("seller."));
+        ticket.seller.id = s.text("id");
+        ticket.seller.name = s.text("name");
+        ticket.seller.balanceCents = s.integer("balance_cents", false);
+        ticket.seller.balanceAsOf = s.time("balance_as_of", false);
+        if (ticket.seller.balanceAsOf == 0)
+            ticket.seller.balanceAsOf = at;
+        if (s.error())
+            fields.failWith(*s.error());
+    }
+    Q_UNUSED(root);
+    if (fields.error())
+        return std::nullopt;
+    return event;
+}
+
+} // namespace
+
+std::optional<qint64> parseTimestamp(const QString &text)
+{
+    static const QRegularExpression rfc3339(
+        QStringLiteral(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$)"));
+    if (!rfc3339.match(text).hasMatch())
+        return std::nullopt;
+    QString normalized = text;
+    // Qt reads at most milliseconds; finer fractions are cut, not rounded.
+    static const QRegularExpression longFraction(QStringLiteral(R"((\.\d{3})\d+)"));
+    normalized.replace(longFraction, QStringLiteral("\\1"));
+    const QDateTime parsed = QDateTime::fromString(normalized, Qt::ISODateWithMs);
+    if (!parsed.isValid())
+        return std::nullopt;
+    return parsed.toMSecsSinceEpoch();
+}
+
+Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
+{
+    json root;
+    try {
+        root = json::parse(line.constBegin(), line.constEnd());
+    } catch (const json::parse_error &e) {
+        return makeError(QStringLiteral("not valid JSON at byte %1: %2").arg(e.byte).arg(fromStd(e.what())));
+    }
+    if (!root.is_object())
+        return makeError(QStringLiteral("expected a JSON object with \"type\", \"ticket\" and \"at\", got %1")
+                             .arg(typeName(root)));
+
+    Fields fields(root, QString());
+    NativeEvent event;
+    const QString type = fields.text("type");
+    event.ticket = fields.text("ticket");
+    event.at = fields.time("at");
+    if (fields.error())
+        return *fields.error();
+
+    if (type == u"ticket_opened") {
+        std::optional<TicketOpenedEvent> opened = readTicketOpened(root, event.ticket, event.at, fields);
+        if (!opened)
+            return *fields.error();
+        event.body = *opened;
+    } else if (type == u"message" || type == u"reply") {
+        MessageEvent message;
+        if (type == u"reply") {
+            message.kind = MessageKind::Reply;
+        } else {
+            const QString from = fields.text("from");
+            std::optional<MessageKind> kind = messageKindFromId(from);
+            if (!from.isEmpty() && (!kind || *kind == MessageKind::Reply))
+                fields.fail("from", QStringLiteral("expected customer, agent or system, got \"%1\"").arg(from));
+            message.kind = kind.value_or(MessageKind::Customer);
+        }
+        message.text = fields.text("text");
+        event.body = message;
+    } else if (type == u"tool_call") {
+        ToolCallEvent call;
+        call.callId = fields.text("call_id");
+        call.tool = fields.text("tool");
+        if (const json *arguments = fields.object("arguments"))
+            call.arguments = *arguments;
+        event.body = call;
+    } else if (type == u"tool_result") {
+        ToolResultEvent result;
+        result.callId = fields.text("call_id");
+        if (const json *value = fields.value("result"))
+            result.result = *value;
+        result.durationMs = fields.integer("duration_ms", false);
+        event.body = result;
+    } else {
+        return makeError(QStringLiteral("field \"type\" expected ticket_opened, message, tool_call, tool_result or "
+                                        "reply, got \"%1\"")
+                             .arg(type));
+    }
+    if (fields.error())
+        return *fields.error();
+    event.fingerprint = QString::fromLatin1(sha256Hex(QByteArray::fromStdString(root.dump())));
+    if (auto *opened = std::get_if<TicketOpenedEvent>(&event.body))
+        opened->ticket.fingerprint = event.fingerprint;
+    return event;
+}
+
+} // namespace verity

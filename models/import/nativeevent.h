@@ -1,0 +1,57 @@
+#pragma once
+// One line of the native JSONL format (resources/formats/native-jsonl.md), parsed and
+// checked. A line either becomes an event or a reason a person can act on.
+
+#include "domain/expected.h"
+#include "store/records.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <variant>
+
+namespace verity {
+
+struct TicketOpenedEvent
+{
+    NewTicket ticket;
+};
+
+struct MessageEvent
+{
+    MessageKind kind = MessageKind::Customer;
+    QString text;
+};
+
+struct ToolCallEvent
+{
+    QString callId;
+    QString tool;
+    nlohmann::json arguments;
+};
+
+struct ToolResultEvent
+{
+    QString callId;
+    nlohmann::json result;
+    std::optional<qint64> durationMs;
+};
+
+struct NativeEvent
+{
+    QString ticket;
+    qint64 at = 0; // ms since the epoch, UTC
+    QString fingerprint; // SHA-256 of the event's canonical JSON: the same event, the same print
+    std::variant<TicketOpenedEvent, MessageEvent, ToolCallEvent, ToolResultEvent> body;
+};
+
+// Parses one non-blank line. The error says which field and what was expected; the caller
+// adds the file and line.
+Expected<NativeEvent> parseNativeEvent(const QByteArray &line);
+
+// RFC 3339 with a zone ("Z" or "+01:00"); fractions of a second allowed.
+std::optional<qint64> parseTimestamp(const QString &text);
+
+} // namespace verity

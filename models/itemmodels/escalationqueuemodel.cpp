@@ -1,0 +1,109 @@
+#include "escalationqueuemodel.h"
+
+#include "displaytext.h"
+#include "domain/money.h"
+#include "store/store.h"
+
+#include <QDateTime>
+
+namespace verity {
+
+EscalationQueueModel::EscalationQueueModel(Store &store, QObject *parent)
+    : QAbstractTableModel(parent), m_store(store), m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
+{
+    m_cache.setLoader([this](qint64 offset, int limit) -> std::optional<QList<EscalationRow>> {
+        Expected<QList<EscalationRow>> rows = m_store.openEscalations(offset, limit);
+        if (!rows) {
+            emit errorOccurred(rows.message());
+            return std::nullopt;
+        }
+        return *rows;
+    });
+    reload();
+}
+
+void EscalationQueueModel::setClock(std::function<qint64()> nowMs)
+{
+    m_now = std::move(nowMs);
+    if (m_count > 0)
+        emit dataChanged(index(0, WaitingColumn), index(int(m_count) - 1, WaitingColumn), {Qt::DisplayRole});
+}
+
+void EscalationQueueModel::refresh()
+{
+    beginResetModel();
+    reload();
+    endResetModel();
+    emit countChanged(m_count);
+}
+
+void EscalationQueueModel::reload()
+{
+    m_cache.clear();
+    Expected<qint64> count = m_store.countOpenEscalations();
+    if (!count) {
+        m_count = 0;
+        emit errorOccurred(count.message());
+        return;
+    }
+    m_count = qMin<qint64>(*count, std::numeric_limits<int>::max());
+}
+
+int EscalationQueueModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_count);
+}
+
+int EscalationQueueModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const EscalationRow *row = m_cache.row(index.row());
+    if (!row)
+        return {};
+    switch (role) {
+    case EscalationIdRole: return row->id;
+    case TicketIdRole: return row->ticketId;
+    case CallIdRole: return row->callExtId;
+    case Qt::TextAlignmentRole:
+        if (index.column() == AmountColumn || index.column() == WaitingColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case Qt::ToolTipRole:
+        return tr("%1 in %2 returned an unknown outcome. Do not retry it: look it up at the provider.")
+            .arg(row->tool, row->ticketExtId);
+    case Qt::DisplayRole:
+        switch (Column(index.column())) {
+        case WaitingColumn: return formatWait(m_now() - row->openedAt);
+        case AmountColumn: return row->amountCents ? formatMoney(*row->amountCents, row->currency) : QStringLiteral("—");
+        case TicketColumn: return row->ticketExtId;
+        case ToolColumn: return row->tool;
+        case SinceColumn: return formatTime(row->openedAt);
+        case ColumnCount: break;
+        }
+        return {};
+    default: return {};
+    }
+}
+
+QVariant EscalationQueueModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (Column(section)) {
+    case WaitingColumn: return tr("Waiting");
+    case AmountColumn: return tr("Amount");
+    case TicketColumn: return tr("Ticket");
+    case ToolColumn: return tr("Tool");
+    case SinceColumn: return tr("Unknown since");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+} // namespace verity

@@ -1,0 +1,49 @@
+#pragma once
+// Every unknown write waiting for a person, oldest first, paged like the ticket queue. The
+// count is what the window keeps in sight at all times.
+
+#include "rowcache.h"
+#include "store/records.h"
+
+#include <QAbstractTableModel>
+
+#include <functional>
+
+namespace verity {
+
+class Store;
+
+class EscalationQueueModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { WaitingColumn, AmountColumn, TicketColumn, ToolColumn, SinceColumn, ColumnCount };
+    enum Role { EscalationIdRole = Qt::UserRole + 1, TicketIdRole, CallIdRole };
+
+    explicit EscalationQueueModel(Store &store, QObject *parent = nullptr);
+
+    // Where "now" comes from, for the waiting time (tests and screenshots fix it).
+    void setClock(std::function<qint64()> nowMs);
+    void refresh();
+    qint64 totalCount() const { return m_count; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+signals:
+    void countChanged(qint64 count);
+    void errorOccurred(const QString &message);
+
+private:
+    void reload();
+
+    Store &m_store;
+    qint64 m_count = 0;
+    std::function<qint64()> m_now;
+    mutable RowCache<EscalationRow> m_cache;
+};
+
+} // namespace verity

@@ -1,0 +1,178 @@
+#include "ticketqueuemodel.h"
+
+#include "displaytext.h"
+#include "store/store.h"
+
+namespace verity {
+
+TicketQueueModel::TicketQueueModel(Store &store, QObject *parent) : QAbstractTableModel(parent), m_store(store)
+{
+    m_cache.setLoader([this](qint64 offset, int limit) -> std::optional<QList<TicketRow>> {
+        Expected<QList<TicketRow>> rows = m_store.tickets(m_query, offset, limit);
+        if (!rows) {
+            emit errorOccurred(rows.message());
+            return std::nullopt;
+        }
+        return *rows;
+    });
+    reload();
+}
+
+void TicketQueueModel::setFilter(TicketFilter filter)
+{
+    if (m_query.filter == filter)
+        return;
+    m_query.filter = filter;
+    refresh();
+}
+
+void TicketQueueModel::setSearch(const QString &text)
+{
+    if (m_query.search == text)
+        return;
+    m_query.search = text;
+    refresh();
+}
+
+void TicketQueueModel::refresh()
+{
+    beginResetModel();
+    reload();
+    endResetModel();
+    emit countChanged(m_count);
+}
+
+void TicketQueueModel::reload()
+{
+    m_cache.clear();
+    Expected<qint64> count = m_store.countTickets(m_query);
+    if (!count) {
+        m_count = 0;
+        emit errorOccurred(count.message());
+        return;
+    }
+    // A view's rows are ints; the queue shows the first two thousand million.
+    m_count = qMin<qint64>(*count, std::numeric_limits<int>::max());
+}
+
+std::optional<int> TicketQueueModel::rowOfTicket(qint64 ticketId, int limit)
+{
+    const int last = int(qMin<qint64>(m_count, limit));
+    for (int row = 0; row < last; ++row) {
+        const TicketRow *ticket = rowAt(row);
+        if (ticket && ticket->id == ticketId)
+            return row;
+    }
+    return std::nullopt;
+}
+
+const TicketRow *TicketQueueModel::rowAt(int row) const
+{
+    if (row < 0 || row >= m_count)
+        return nullptr;
+    return m_cache.row(row);
+}
+
+int TicketQueueModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_count);
+}
+
+int TicketQueueModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const TicketRow *ticket = rowAt(index.row());
+    if (!ticket)
+        return {};
+
+    switch (role) {
+    case TicketIdRole: return ticket->id;
+    case OutcomeIdRole: return ticket->worstOutcome ? outcomeId(*ticket->worstOutcome) : QString();
+    case NeedsAttentionRole: return ticket->needsAttention;
+    case RepeatedIntentRole: return ticket->hasRepeatedIntent;
+    case Qt::TextAlignmentRole:
+        if (index.column() == WritesColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == AttentionColumn && ticket->needsAttention) {
+            QStringList reasons;
+            if (ticket->hasUnknown)
+                reasons << tr("a write with an unknown outcome waits for a lookup");
+            if (ticket->hasRepeatedIntent)
+                reasons << tr("the same intent was written more than once");
+            if (reasons.isEmpty())
+                reasons << tr("a tool call Verity cannot classify or key");
+            return tr("Needs attention: %1").arg(reasons.join(QStringLiteral("; ")));
+        }
+        return ticket->subject.isEmpty() ? QVariant() : QVariant(ticket->subject);
+    case Qt::DisplayRole:
+        switch (Column(index.column())) {
+        case AttentionColumn:
+            if (!ticket->needsAttention)
+                return QString();
+            return ticket->hasRepeatedIntent ? tr("Attention · repeat") : tr("Attention");
+        case TicketColumn: return ticket->extId;
+        case OrderColumn: return ticket->orderId;
+        case SellerColumn: return ticket->sellerName;
+        case OpenedColumn: return formatTime(ticket->openedAt);
+        case WritesColumn: return ticket->writeCount;
+        case OutcomeColumn: return ticket->worstOutcome ? outcomeLabel(*ticket->worstOutcome) : tr("No writes");
+        case ColumnCount: break;
+        }
+        return {};
+    default: return {};
+    }
+}
+
+QVariant TicketQueueModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (Column(section)) {
+    case AttentionColumn: return tr("Attention");
+    case TicketColumn: return tr("Ticket");
+    case OrderColumn: return tr("Order");
+    case SellerColumn: return tr("Seller");
+    case OpenedColumn: return tr("Opened");
+    case WritesColumn: return tr("Writes");
+    case OutcomeColumn: return tr("Worst outcome");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+void TicketQueueModel::sort(int column, Qt::SortOrder order)
+{
+    TicketSortKey key = TicketSortKey::Opened;
+    switch (Column(column)) {
+    case TicketColumn: key = TicketSortKey::Ticket; break;
+    case OrderColumn: key = TicketSortKey::Order; break;
+    case SellerColumn: key = TicketSortKey::Seller; break;
+    case WritesColumn: key = TicketSortKey::Writes; break;
+    case OutcomeColumn: key = TicketSortKey::WorstOutcome; break;
+    case AttentionColumn:
+    case OpenedColumn:
+    case ColumnCount: key = TicketSortKey::Opened; break;
+    }
+    const bool descending = order == Qt::DescendingOrder;
+    if (key == m_query.sortKey && descending == m_query.descending)
+        return;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    m_query.sortKey = key;
+    m_query.descending = descending;
+    m_cache.clear();
+    // Rows move wholesale; no persistent index can follow a row it may no longer hold.
+    const QModelIndexList persistent = persistentIndexList();
+    for (const QModelIndex &index : persistent)
+        changePersistentIndex(index, QModelIndex());
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+} // namespace verity

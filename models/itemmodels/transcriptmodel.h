@@ -1,0 +1,60 @@
+#pragma once
+// One ticket's transcript in time order: the messages, the replies and every tool call with
+// its result, class, intent key and outcome. Small (a ticket's own events), so it is loaded
+// whole when a ticket is opened.
+
+#include "store/records.h"
+
+#include <QAbstractListModel>
+
+namespace verity {
+
+class Store;
+
+class TranscriptModel : public QAbstractListModel
+{
+    Q_OBJECT
+
+public:
+    enum Role {
+        IsToolCallRole = Qt::UserRole + 1,
+        TimeRole,        // ms since the epoch
+        AuthorRole,      // "customer", "agent", "system", "reply" for messages
+        TextRole,        // message text, plain
+        ToolRole,        // tool name
+        ToolClassRole,   // "write_money", ...
+        ArgumentsRole,   // JSON text
+        RawResultRole,   // JSON text, empty when there is none
+        IntentKeyRole,
+        OutcomeIdRole,   // "performed", ... empty for reads
+        RepeatedRole,
+        RepeatedWithRole, // QStringList of call ids sharing the intent key
+        EscalationIdRole, // qint64, or invalid
+        CallIdRole,
+    };
+
+    explicit TranscriptModel(Store &store, QObject *parent = nullptr);
+
+    // Loads the ticket; false (and errorOccurred) when it cannot be read.
+    bool setTicket(qint64 ticketId);
+    void clear();
+    qint64 ticketId() const { return m_detail ? m_detail->row.id : 0; }
+    const std::optional<TicketDetail> &detail() const { return m_detail; }
+    const TranscriptEntry *entry(int row) const;
+    // The row of the tool call with `callId` in this ticket.
+    std::optional<int> rowOfCall(const QString &callId) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+signals:
+    void errorOccurred(const QString &message);
+
+private:
+    Store &m_store;
+    std::optional<TicketDetail> m_detail;
+    QList<TranscriptEntry> m_entries;
+};
+
+} // namespace verity

@@ -1,0 +1,183 @@
+#include "sqliteschema.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStringList>
+#include <QVariant>
+
+namespace verity::sqlite {
+
+namespace {
+
+// Append only: a released migration is never edited, a change is a new migration.
+const char *const migrations[] = {
+    // 1: tickets, their transcripts, tool calls and escalations
+    R"sql(
+CREATE TABLE sellers (
+    id            TEXT PRIMARY KEY,
+    name          TEXT NOT NULL,
+    balance_cents INTEGER,
+    balance_as_of INTEGER NOT NULL
+);
+CREATE TABLE orders (
+    id             TEXT PRIMARY KEY,
+    seller_id      TEXT NOT NULL REFERENCES sellers(id),
+    currency       TEXT NOT NULL,
+    customer_name  TEXT,
+    customer_email TEXT
+);
+CREATE TABLE order_items (
+    order_id     TEXT NOT NULL REFERENCES orders(id),
+    item_id      TEXT NOT NULL,
+    title        TEXT,
+    quantity     INTEGER NOT NULL,
+    amount_cents INTEGER NOT NULL,
+    PRIMARY KEY (order_id, item_id)
+) WITHOUT ROWID;
+CREATE TABLE tickets (
+    id              INTEGER PRIMARY KEY,
+    ext_id          TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    order_id        TEXT NOT NULL COLLATE NOCASE REFERENCES orders(id),
+    seller_id       TEXT NOT NULL REFERENCES sellers(id),
+    seller_name     TEXT NOT NULL COLLATE NOCASE,
+    subject         TEXT NOT NULL DEFAULT '',
+    opened_at       INTEGER NOT NULL,
+    fingerprint     TEXT NOT NULL,
+    last_seq        INTEGER NOT NULL DEFAULT 0,
+    write_count     INTEGER NOT NULL DEFAULT 0,
+    worst_outcome   INTEGER NOT NULL DEFAULT 0,   -- 0 no write, 1 performed .. 4 unknown
+    needs_attention INTEGER NOT NULL DEFAULT 0,
+    has_unknown     INTEGER NOT NULL DEFAULT 0,
+    has_repeat      INTEGER NOT NULL DEFAULT 0,
+    duplicate_effects INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX tickets_opened    ON tickets(opened_at);
+CREATE INDEX tickets_attention ON tickets(needs_attention, opened_at);
+CREATE INDEX tickets_unknown   ON tickets(has_unknown, opened_at);
+CREATE INDEX tickets_repeat    ON tickets(has_repeat, opened_at);
+CREATE INDEX tickets_order     ON tickets(order_id);
+CREATE INDEX tickets_seller    ON tickets(seller_name);
+CREATE INDEX tickets_writes    ON tickets(write_count, opened_at);
+CREATE INDEX tickets_worst     ON tickets(worst_outcome, opened_at);
+CREATE TABLE messages (
+    id          INTEGER PRIMARY KEY,
+    ticket_id   INTEGER NOT NULL REFERENCES tickets(id),
+    seq         INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('customer', 'agent', 'system', 'reply')),
+    text        TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    UNIQUE (ticket_id, fingerprint)
+);
+CREATE TABLE tool_calls (
+    id                 INTEGER PRIMARY KEY,
+    ticket_id          INTEGER NOT NULL REFERENCES tickets(id),
+    seq                INTEGER NOT NULL,
+    call_ext_id        TEXT NOT NULL,
+    tool               TEXT NOT NULL,
+    tool_class         TEXT NOT NULL,
+    arguments          TEXT NOT NULL,
+    called_at          INTEGER NOT NULL,
+    intent_key         TEXT,
+    intent_error       TEXT,
+    amount_cents       INTEGER,
+    fingerprint        TEXT NOT NULL,
+    raw_result         TEXT,
+    result_at          INTEGER,
+    duration_ms        INTEGER,
+    result_fingerprint TEXT,
+    outcome            TEXT CHECK (outcome IN ('performed', 'already_performed', 'not_performed', 'unknown')),
+    outcome_reason     TEXT,
+    read_failed        INTEGER NOT NULL DEFAULT 0,
+    repeated           INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (ticket_id, call_ext_id)
+);
+CREATE INDEX tool_calls_intent ON tool_calls(ticket_id, intent_key);
+CREATE TABLE escalations (
+    id           INTEGER PRIMARY KEY,
+    tool_call_id INTEGER NOT NULL UNIQUE REFERENCES tool_calls(id),
+    ticket_id    INTEGER NOT NULL REFERENCES tickets(id),
+    opened_at    INTEGER NOT NULL,
+    amount_cents INTEGER,
+    state        TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'resolved'))
+);
+CREATE INDEX escalations_state ON escalations(state, opened_at);
+)sql",
+    // 2: a record of every import, so an operator can see what was read and when
+    R"sql(
+CREATE TABLE imports (
+    id             INTEGER PRIMARY KEY,
+    path           TEXT NOT NULL,
+    sha256         TEXT NOT NULL,
+    started_at     INTEGER NOT NULL,
+    lines_read     INTEGER NOT NULL,
+    lines_rejected INTEGER NOT NULL
+);
+)sql",
+};
+
+constexpr int migrationCount = int(std::size(migrations));
+
+Expected<void> exec(QSqlDatabase &db, const QString &sql)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql))
+        return makeError(query.lastError().text());
+    return {};
+}
+
+} // namespace
+
+int currentSchemaVersion()
+{
+    return migrationCount;
+}
+
+Expected<int> schemaVersion(QSqlDatabase &db)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next())
+        return makeError(QStringLiteral("cannot read the schema version: %1").arg(query.lastError().text()));
+    return query.value(0).toInt();
+}
+
+Expected<void> migrate(QSqlDatabase &db, int target)
+{
+    if (target < 0)
+        target = migrationCount;
+    Expected<int> version = schemaVersion(db);
+    if (!version)
+        return version.error();
+    if (*version > migrationCount)
+        return makeError(QStringLiteral("the database is at schema version %1, newer than this Verity "
+                                        "understands (%2); use a newer Verity")
+                             .arg(*version)
+                             .arg(migrationCount));
+    for (int next = *version + 1; next <= target; ++next) {
+        if (!db.transaction())
+            return makeError(QStringLiteral("cannot start migration %1: %2").arg(next).arg(db.lastError().text()));
+        const QStringList statements =
+            QString::fromUtf8(migrations[next - 1]).split(u';', Qt::SkipEmptyParts);
+        for (const QString &statement : statements) {
+            if (statement.trimmed().isEmpty())
+                continue;
+            if (Expected<void> done = exec(db, statement); !done) {
+                db.rollback();
+                return makeError(QStringLiteral("migration to schema version %1 failed, nothing changed: %2")
+                                     .arg(next)
+                                     .arg(done.message()));
+            }
+        }
+        if (Expected<void> done = exec(db, QStringLiteral("PRAGMA user_version = %1").arg(next)); !done) {
+            db.rollback();
+            return makeError(QStringLiteral("migration to schema version %1 failed: %2").arg(next).arg(done.message()));
+        }
+        if (!db.commit())
+            return makeError(QStringLiteral("migration to schema version %1 could not commit: %2")
+                                 .arg(next)
+                                 .arg(db.lastError().text()));
+    }
+    return {};
+}
+
+} // namespace verity::sqlite

@@ -1,0 +1,18 @@
+#pragma once
+// The SQLite schema, as numbered migrations. PRAGMA user_version holds the version; each
+// migration runs in its own transaction, so a database is always at one version or the
+// next, never between.
+
+#include "domain/expected.h"
+
+#include <QSqlDatabase>
+
+namespace verity::sqlite {
+
+int currentSchemaVersion();
+Expected<int> schemaVersion(QSqlDatabase &db);
+// Brings `db` up to `target` (the current version by default). Refuses a database newer
+// than this program understands rather than guessing at it.
+Expected<void> migrate(QSqlDatabase &db, int target = -1);
+
+} // namespace verity::sqlite

@@ -1,0 +1,374 @@
+#include "sqlitestore.h"
+
+#include "sqliteschema.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QStandardPaths>
+#include <QVariant>
+
+namespace verity {
+
+namespace {
+
+QVariant nullable(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant(QMetaType::fromType<qint64>());
+}
+
+QVariant nullableText(const QString &value)
+{
+    return value.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(value);
+}
+
+QString nextConnectionName()
+{
+    static QAtomicInteger<int> counter;
+    return QStringLiteral("verity-sqlite-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+} // namespace
+
+SqliteStore::SqliteStore(QString path, QString connection)
+    : m_path(std::move(path)), m_connection(std::move(connection))
+{
+}
+
+SqliteStore::~SqliteStore()
+{
+    m_statements.clear();
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+QString SqliteStore::defaultLocation()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/verity.sqlite");
+}
+
+Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath()))
+        return makeError(QStringLiteral("%1: cannot create the folder %2").arg(path, info.absolutePath()));
+
+    std::unique_ptr<SqliteStore> store(new SqliteStore(info.absoluteFilePath(), nextConnectionName()));
+    store->m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), store->m_connection);
+    if (!store->m_db.isValid())
+        return makeError(QStringLiteral("the Qt SQLite driver (QSQLITE) is not installed"));
+    store->m_db.setDatabaseName(store->m_path);
+    store->m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!store->m_db.open())
+        return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, store->m_db.lastError().text()));
+
+    for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL"}) {
+        QSqlQuery query(store->m_db);
+        if (!query.exec(QString::fromLatin1(pragma)))
+            return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, query.lastError().text()));
+    }
+    if (Expected<void> migrated = sqlite::migrate(store->m_db); !migrated)
+        return makeError(QStringLiteral("%1: %2").arg(path, migrated.message()));
+    return store;
+}
+
+Expected<QSqlQuery *> SqliteStore::prepared(const char *sql)
+{
+    auto it = m_statements.find(sql);
+    if (it == m_statements.end()) {
+        auto query = std::make_unique<QSqlQuery>(m_db);
+        query->setForwardOnly(true);
+        if (!query->prepare(QString::fromUtf8(sql)))
+            return makeError(QStringLiteral("cannot prepare a statement: %1").arg(query->lastError().text()));
+        it = m_statements.emplace(sql, std::move(query)).first;
+    }
+    return it->second.get();
+}
+
+Expected<void> SqliteStore::run(QSqlQuery &query, const char *what)
+{
+    if (!query.exec())
+        return makeError(QStringLiteral("%1: %2 failed: %3")
+                             .arg(m_path, QString::fromLatin1(what), query.lastError().text()));
+    return {};
+}
+
+Expected<void> SqliteStore::begin()
+{
+    if (!m_db.transaction())
+        return makeError(QStringLiteral("%1: cannot begin a transaction: %2").arg(m_path, m_db.lastError().text()));
+    return {};
+}
+
+Expected<void> SqliteStore::commit()
+{
+    if (!m_db.commit())
+        return makeError(QStringLiteral("%1: cannot commit: %2").arg(m_path, m_db.lastError().text()));
+    return {};
+}
+
+void SqliteStore::rollback()
+{
+    m_db.rollback();
+}
+
+Expected<std::optional<TicketRef>> SqliteStore::findTicket(const QString &extId)
+{
+    auto query = prepared("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets WHERE ext_id = ?");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(extId);
+    if (auto done = run(q, "finding a ticket"); !done)
+        return done.error();
+    std::optional<TicketRef> ref;
+    if (q.next()) {
+        ref = TicketRef{q.value(0).toLongLong(), q.value(1).toString(),
+                        TicketFacts{{QStringLiteral("ticket_id"), q.value(2).toString()},
+                                    {QStringLiteral("order_id"), q.value(3).toString()},
+                                    {QStringLiteral("seller_id"), q.value(4).toString()}},
+                        q.value(5).toLongLong()};
+    }
+    q.finish();
+    return ref;
+}
+
+Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
+{
+    // Sellers and orders are shared by tickets: the first ticket that names them records them.
+    auto seller = prepared("INSERT INTO sellers (id, name, balance_cents, balance_as_of) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (id) DO NOTHING");
+    if (!seller)
+        return seller.error();
+    (*seller)->addBindValue(ticket.seller.id);
+    (*seller)->addBindValue(ticket.seller.name);
+    (*seller)->addBindValue(nullable(ticket.seller.balanceCents));
+    (*seller)->addBindValue(ticket.seller.balanceAsOf);
+    if (auto done = run(**seller, "recording a seller"); !done)
+        return done.error();
+
+    auto order = prepared("INSERT INTO orders (id, seller_id, currency, customer_name, customer_email) "
+                          "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+    if (!order)
+        return order.error();
+    (*order)->addBindValue(ticket.order.id);
+    (*order)->addBindValue(ticket.seller.id);
+    (*order)->addBindValue(ticket.order.currency);
+    (*order)->addBindValue(nullableText(ticket.order.customerName));
+    (*order)->addBindValue(nullableText(ticket.order.customerEmail));
+    if (auto done = run(**order, "recording an order"); !done)
+        return done.error();
+
+    for (const OrderItemRecord &item : ticket.order.items) {
+        auto row = prepared("INSERT INTO order_items (order_id, item_id, title, quantity, amount_cents) "
+                            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+        if (!row)
+            return row.error();
+        (*row)->addBindValue(ticket.order.id);
+        (*row)->addBindValue(item.id);
+        (*row)->addBindValue(item.title);
+        (*row)->addBindValue(item.quantity);
+        (*row)->addBindValue(item.amountCents);
+        if (auto done = run(**row, "recording an order item"); !done)
+            return done.error();
+    }
+
+    auto insert = prepared("INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, opened_at, "
+                           "fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    q.addBindValue(ticket.extId);
+    q.addBindValue(ticket.order.id);
+    q.addBindValue(ticket.seller.id);
+    q.addBindValue(ticket.seller.name);
+    q.addBindValue(ticket.subject);
+    q.addBindValue(ticket.openedAt);
+    q.addBindValue(ticket.fingerprint);
+    if (auto done = run(q, "recording a ticket"); !done)
+        return done.error();
+    return TicketRef{q.lastInsertId().toLongLong(), ticket.fingerprint,
+                     TicketFacts{{QStringLiteral("ticket_id"), ticket.extId},
+                                 {QStringLiteral("order_id"), ticket.order.id},
+                                 {QStringLiteral("seller_id"), ticket.seller.id}},
+                     0};
+}
+
+Expected<bool> SqliteStore::insertMessage(const NewMessage &message)
+{
+    auto insert = prepared("INSERT INTO messages (ticket_id, seq, at, kind, text, fingerprint) VALUES (?, ?, ?, ?, ?, ?) "
+                           "ON CONFLICT (ticket_id, fingerprint) DO NOTHING");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    q.addBindValue(message.ticketId);
+    q.addBindValue(message.seq);
+    q.addBindValue(message.at);
+    q.addBindValue(messageKindId(message.kind));
+    q.addBindValue(message.text);
+    q.addBindValue(message.fingerprint);
+    if (auto done = run(q, "recording a message"); !done)
+        return done.error();
+    return q.numRowsAffected() > 0;
+}
+
+Expected<std::optional<ToolCallRef>> SqliteStore::findToolCall(qint64 ticketId, const QString &callExtId)
+{
+    auto query = prepared("SELECT id, tool, tool_class, fingerprint, result_fingerprint FROM tool_calls "
+                          "WHERE ticket_id = ? AND call_ext_id = ?");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(ticketId);
+    q.addBindValue(callExtId);
+    if (auto done = run(q, "finding a tool call"); !done)
+        return done.error();
+    std::optional<ToolCallRef> ref;
+    if (q.next()) {
+        ref = ToolCallRef{q.value(0).toLongLong(), q.value(1).toString(),
+                          toolClassFromId(q.value(2).toString()).value_or(ToolClass::Unclassified),
+                          q.value(3).toString(), q.value(4).toString()};
+    }
+    q.finish();
+    return ref;
+}
+
+Expected<qint64> SqliteStore::insertToolCall(const NewToolCall &call)
+{
+    auto insert = prepared("INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
+                           "called_at, intent_key, intent_error, amount_cents, outcome, outcome_reason, fingerprint) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    q.addBindValue(call.ticketId);
+    q.addBindValue(call.seq);
+    q.addBindValue(call.callExtId);
+    q.addBindValue(call.tool);
+    q.addBindValue(toolClassId(call.toolClass));
+    q.addBindValue(call.argumentsJson);
+    q.addBindValue(call.calledAt);
+    q.addBindValue(nullableText(call.intentKey));
+    q.addBindValue(nullableText(call.intentError));
+    q.addBindValue(nullable(call.amountCents));
+    q.addBindValue(call.outcome ? QVariant(outcomeId(*call.outcome)) : QVariant(QMetaType::fromType<QString>()));
+    q.addBindValue(nullableText(call.outcomeReason));
+    q.addBindValue(call.fingerprint);
+    if (auto done = run(q, "recording a tool call"); !done)
+        return done.error();
+    return q.lastInsertId().toLongLong();
+}
+
+Expected<void> SqliteStore::setToolResult(const ToolResultUpdate &result)
+{
+    auto update = prepared("UPDATE tool_calls SET raw_result = ?, result_at = ?, duration_ms = ?, outcome = ?, "
+                           "outcome_reason = ?, read_failed = ?, result_fingerprint = ? WHERE id = ?");
+    if (!update)
+        return update.error();
+    QSqlQuery &q = **update;
+    q.addBindValue(result.rawResult);
+    q.addBindValue(result.at);
+    q.addBindValue(nullable(result.durationMs));
+    q.addBindValue(result.outcome ? QVariant(outcomeId(*result.outcome)) : QVariant(QMetaType::fromType<QString>()));
+    q.addBindValue(nullableText(result.outcomeReason));
+    q.addBindValue(result.readFailed ? 1 : 0);
+    q.addBindValue(result.fingerprint);
+    q.addBindValue(result.callId);
+    return run(q, "recording a tool result");
+}
+
+Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
+{
+    auto query = prepared("SELECT id, tool_class, outcome, intent_key, intent_error FROM tool_calls "
+                          "WHERE ticket_id = ? ORDER BY seq");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(ticketId);
+    if (auto done = run(q, "reading a ticket's tool calls"); !done)
+        return done.error();
+    QList<CallFacts> facts;
+    while (q.next()) {
+        CallFacts call;
+        call.id = q.value(0).toLongLong();
+        call.toolClass = toolClassFromId(q.value(1).toString()).value_or(ToolClass::Unclassified);
+        if (!q.value(2).isNull())
+            call.outcome = outcomeFromId(q.value(2).toString());
+        call.intentKey = q.value(3).toString();
+        call.intentError = !q.value(4).isNull();
+        facts.append(call);
+    }
+    q.finish();
+    return facts;
+}
+
+Expected<void> SqliteStore::applyAssessment(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment)
+{
+    auto clear = prepared("UPDATE tool_calls SET repeated = 0 WHERE ticket_id = ? AND repeated <> 0");
+    if (!clear)
+        return clear.error();
+    (*clear)->addBindValue(ticketId);
+    if (auto done = run(**clear, "clearing repeat marks"); !done)
+        return done;
+    for (qint64 callId : assessment.repeatedCalls) {
+        auto mark = prepared("UPDATE tool_calls SET repeated = 1 WHERE id = ?");
+        if (!mark)
+            return mark.error();
+        (*mark)->addBindValue(callId);
+        if (auto done = run(**mark, "marking a repeated intent"); !done)
+            return done;
+    }
+
+    auto summary = prepared("UPDATE tickets SET last_seq = ?, write_count = ?, worst_outcome = ?, needs_attention = ?, "
+                            "has_unknown = ?, has_repeat = ?, duplicate_effects = ? WHERE id = ?");
+    if (!summary)
+        return summary.error();
+    QSqlQuery &q = **summary;
+    q.addBindValue(lastSeq);
+    q.addBindValue(assessment.writeCount);
+    q.addBindValue(assessment.worstOutcome ? outcomeSeverity(*assessment.worstOutcome) : 0);
+    q.addBindValue(assessment.needsAttention ? 1 : 0);
+    q.addBindValue(assessment.hasUnknown ? 1 : 0);
+    q.addBindValue(assessment.hasRepeatedIntent ? 1 : 0);
+    q.addBindValue(assessment.duplicateEffects);
+    q.addBindValue(ticketId);
+    if (auto done = run(q, "updating a ticket's summary"); !done)
+        return done;
+
+    // One open escalation per unknown write; one whose call is no longer unknown (its result
+    // arrived in a later batch) was never a real escalation and goes.
+    auto open = prepared("INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents) "
+                         "SELECT id, ticket_id, COALESCE(result_at, called_at), amount_cents FROM tool_calls "
+                         "WHERE ticket_id = ? AND outcome = 'unknown' ON CONFLICT (tool_call_id) DO NOTHING");
+    if (!open)
+        return open.error();
+    (*open)->addBindValue(ticketId);
+    if (auto done = run(**open, "opening escalations"); !done)
+        return done;
+    auto drop = prepared("DELETE FROM escalations WHERE ticket_id = ? AND state = 'open' AND tool_call_id IN "
+                         "(SELECT id FROM tool_calls WHERE ticket_id = ? AND outcome IS NOT 'unknown')");
+    if (!drop)
+        return drop.error();
+    (*drop)->addBindValue(ticketId);
+    (*drop)->addBindValue(ticketId);
+    return run(**drop, "closing escalations that no longer apply");
+}
+
+Expected<void> SqliteStore::recordImport(const ImportRecord &record)
+{
+    auto insert = prepared("INSERT INTO imports (path, sha256, started_at, lines_read, lines_rejected) "
+                           "VALUES (?, ?, ?, ?, ?)");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    q.addBindValue(record.path);
+    q.addBindValue(record.sha256);
+    q.addBindValue(record.startedAt);
+    q.addBindValue(record.linesRead);
+    q.addBindValue(record.linesRejected);
+    return run(q, "recording the import");
+}
+
+} // namespace verity

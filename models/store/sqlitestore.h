@@ -1,0 +1,65 @@
+#pragma once
+// The embedded SQLite backend (QtSql's QSQLITE driver): WAL, foreign keys on, prepared
+// statements only, the schema migrated on open.
+
+#include "store.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+
+#include <memory>
+#include <unordered_map>
+
+namespace verity {
+
+class SqliteStore final : public Store
+{
+public:
+    // Opens (creating when missing) the database at `path` and migrates it. Each call makes
+    // its own connection, so each thread opens its own store.
+    static Expected<std::unique_ptr<SqliteStore>> open(const QString &path);
+    // The default database file under the platform's application-data location.
+    static QString defaultLocation();
+    ~SqliteStore() override;
+
+    QString location() const override { return m_path; }
+
+    Expected<void> begin() override;
+    Expected<void> commit() override;
+    void rollback() override;
+
+    Expected<std::optional<TicketRef>> findTicket(const QString &extId) override;
+    Expected<TicketRef> insertTicket(const NewTicket &ticket) override;
+    Expected<bool> insertMessage(const NewMessage &message) override;
+    Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) override;
+    Expected<qint64> insertToolCall(const NewToolCall &call) override;
+    Expected<void> setToolResult(const ToolResultUpdate &result) override;
+    Expected<QList<CallFacts>> callFacts(qint64 ticketId) override;
+    Expected<void> applyAssessment(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment) override;
+    Expected<void> recordImport(const ImportRecord &record) override;
+
+    Expected<qint64> countTickets(const TicketQuery &query) override;
+    Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit) override;
+    Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) override;
+    Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) override;
+    Expected<QList<TranscriptEntry>> transcript(qint64 ticketId) override;
+    Expected<qint64> countOpenEscalations() override;
+    Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) override;
+
+    // For tests and tools that inspect the file directly.
+    QSqlDatabase &database() { return m_db; }
+
+private:
+    SqliteStore(QString path, QString connection);
+    // A statement prepared once per connection and reused: the import path runs each of
+    // them millions of times.
+    Expected<QSqlQuery *> prepared(const char *sql);
+    Expected<void> run(QSqlQuery &query, const char *what);
+
+    QString m_path;
+    QString m_connection;
+    QSqlDatabase m_db;
+    std::unordered_map<const char *, std::unique_ptr<QSqlQuery>> m_statements;
+};
+
+} // namespace verity

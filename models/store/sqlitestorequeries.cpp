@@ -1,0 +1,295 @@
+// The console's reads: the ticket queue (filtered, sorted, paged), one ticket with its
+// transcript, and the escalation queue. Each page is one indexed query; nothing here
+// loads every row.
+
+#include "sqlitestore.h"
+
+#include <QHash>
+#include <QSqlError>
+#include <QVariant>
+
+namespace verity {
+
+namespace {
+
+struct Where
+{
+    QString sql;
+    QVariantList values;
+};
+
+QString escapeLike(QString text)
+{
+    text.replace(u'\\', QStringLiteral("\\\\"));
+    text.replace(u'%', QStringLiteral("\\%"));
+    text.replace(u'_', QStringLiteral("\\_"));
+    return text;
+}
+
+Where whereClause(const TicketQuery &query)
+{
+    QStringList parts;
+    Where where;
+    switch (query.filter) {
+    case TicketFilter::All: break;
+    case TicketFilter::NeedsAttention: parts << QStringLiteral("needs_attention = 1"); break;
+    case TicketFilter::Unknown: parts << QStringLiteral("has_unknown = 1"); break;
+    case TicketFilter::RepeatedIntent: parts << QStringLiteral("has_repeat = 1"); break;
+    }
+    const QString search = query.search.trimmed();
+    if (!search.isEmpty()) {
+        // A prefix match on NOCASE columns, so each arm is an index range, not a scan.
+        parts << QStringLiteral("(ext_id LIKE ? ESCAPE '\\' OR order_id LIKE ? ESCAPE '\\' "
+                                "OR seller_name LIKE ? ESCAPE '\\')");
+        const QString pattern = escapeLike(search) + u'%';
+        where.values << pattern << pattern << pattern;
+    }
+    if (!parts.isEmpty())
+        where.sql = QStringLiteral(" WHERE ") + parts.join(QStringLiteral(" AND "));
+    return where;
+}
+
+QString orderClause(const TicketQuery &query)
+{
+    QString column;
+    switch (query.sortKey) {
+    case TicketSortKey::Opened: column = QStringLiteral("opened_at"); break;
+    case TicketSortKey::Ticket: column = QStringLiteral("ext_id"); break;
+    case TicketSortKey::Order: column = QStringLiteral("order_id"); break;
+    case TicketSortKey::Seller: column = QStringLiteral("seller_name"); break;
+    case TicketSortKey::Writes: column = QStringLiteral("write_count"); break;
+    case TicketSortKey::WorstOutcome: column = QStringLiteral("worst_outcome"); break;
+    }
+    const QString direction = query.descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
+    return QStringLiteral(" ORDER BY ") + column + direction + QStringLiteral(", id") + direction;
+}
+
+std::optional<qint64> optionalInt(const QVariant &value)
+{
+    return value.isNull() ? std::nullopt : std::optional<qint64>(value.toLongLong());
+}
+
+} // namespace
+
+Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
+{
+    const Where where = whereClause(query);
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    if (!q.prepare(QStringLiteral("SELECT count(*) FROM tickets") + where.sql))
+        return makeError(q.lastError().text());
+    for (const QVariant &value : where.values)
+        q.addBindValue(value);
+    if (auto done = run(q, "counting tickets"); !done)
+        return done.error();
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+Expected<QList<TicketRow>> SqliteStore::tickets(const TicketQuery &query, qint64 offset, int limit)
+{
+    const Where where = whereClause(query);
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    if (!q.prepare(QStringLiteral("SELECT id, ext_id, order_id, seller_name, subject, opened_at, write_count, "
+                                  "worst_outcome, needs_attention, has_unknown, has_repeat FROM tickets")
+                   + where.sql + orderClause(query) + QStringLiteral(" LIMIT ? OFFSET ?")))
+        return makeError(q.lastError().text());
+    for (const QVariant &value : where.values)
+        q.addBindValue(value);
+    q.addBindValue(limit);
+    q.addBindValue(offset);
+    if (auto done = run(q, "reading tickets"); !done)
+        return done.error();
+    QList<TicketRow> rows;
+    rows.reserve(limit);
+    while (q.next()) {
+        TicketRow row;
+        row.id = q.value(0).toLongLong();
+        row.extId = q.value(1).toString();
+        row.orderId = q.value(2).toString();
+        row.sellerName = q.value(3).toString();
+        row.subject = q.value(4).toString();
+        row.openedAt = q.value(5).toLongLong();
+        row.writeCount = q.value(6).toInt();
+        row.worstOutcome = outcomeFromSeverity(q.value(7).toInt());
+        row.needsAttention = q.value(8).toBool();
+        row.hasUnknown = q.value(9).toBool();
+        row.hasRepeatedIntent = q.value(10).toBool();
+        rows.append(row);
+    }
+    return rows;
+}
+
+Expected<std::optional<qint64>> SqliteStore::ticketIdByExtId(const QString &extId)
+{
+    auto found = findTicket(extId);
+    if (!found)
+        return found.error();
+    return *found ? std::optional<qint64>((*found)->id) : std::nullopt;
+}
+
+Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral(
+        "SELECT t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, t.worst_outcome, "
+        "t.needs_attention, t.has_unknown, t.has_repeat, t.seller_id, s.balance_cents, s.balance_as_of, o.currency, "
+        "o.customer_name, o.customer_email FROM tickets t JOIN sellers s ON s.id = t.seller_id "
+        "JOIN orders o ON o.id = t.order_id WHERE t.id = ?"));
+    q.addBindValue(ticketId);
+    if (auto done = run(q, "reading a ticket"); !done)
+        return done.error();
+    if (!q.next())
+        return std::optional<TicketDetail>();
+    TicketDetail detail;
+    detail.row.id = q.value(0).toLongLong();
+    detail.row.extId = q.value(1).toString();
+    detail.row.orderId = q.value(2).toString();
+    detail.row.sellerName = q.value(3).toString();
+    detail.row.subject = q.value(4).toString();
+    detail.row.openedAt = q.value(5).toLongLong();
+    detail.row.writeCount = q.value(6).toInt();
+    detail.row.worstOutcome = outcomeFromSeverity(q.value(7).toInt());
+    detail.row.needsAttention = q.value(8).toBool();
+    detail.row.hasUnknown = q.value(9).toBool();
+    detail.row.hasRepeatedIntent = q.value(10).toBool();
+    detail.sellerId = q.value(11).toString();
+    detail.sellerBalanceCents = optionalInt(q.value(12));
+    detail.sellerBalanceAsOf = q.value(13).toLongLong();
+    detail.order.id = detail.row.orderId;
+    detail.order.currency = q.value(14).toString();
+    detail.order.customerName = q.value(15).toString();
+    detail.order.customerEmail = q.value(16).toString();
+
+    QSqlQuery items(m_db);
+    items.setForwardOnly(true);
+    items.prepare(QStringLiteral("SELECT item_id, title, quantity, amount_cents FROM order_items WHERE order_id = ? "
+                                 "ORDER BY item_id"));
+    items.addBindValue(detail.order.id);
+    if (auto done = run(items, "reading order items"); !done)
+        return done.error();
+    while (items.next())
+        detail.order.items.append({items.value(0).toString(), items.value(1).toString(), items.value(2).toLongLong(),
+                                   items.value(3).toLongLong()});
+    return std::optional<TicketDetail>(detail);
+}
+
+Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
+{
+    QList<TranscriptEntry> entries;
+
+    QSqlQuery messages(m_db);
+    messages.setForwardOnly(true);
+    messages.prepare(QStringLiteral("SELECT seq, at, kind, text FROM messages WHERE ticket_id = ?"));
+    messages.addBindValue(ticketId);
+    if (auto done = run(messages, "reading messages"); !done)
+        return done.error();
+    while (messages.next()) {
+        TranscriptEntry entry;
+        entry.seq = messages.value(0).toLongLong();
+        entry.at = messages.value(1).toLongLong();
+        entry.kind = messageKindFromId(messages.value(2).toString()).value_or(MessageKind::System);
+        entry.text = messages.value(3).toString();
+        entries.append(entry);
+    }
+
+    QHash<qint64, qint64> escalationByCall;
+    QSqlQuery escalations(m_db);
+    escalations.setForwardOnly(true);
+    escalations.prepare(QStringLiteral("SELECT tool_call_id, id FROM escalations WHERE ticket_id = ?"));
+    escalations.addBindValue(ticketId);
+    if (auto done = run(escalations, "reading escalations"); !done)
+        return done.error();
+    while (escalations.next())
+        escalationByCall.insert(escalations.value(0).toLongLong(), escalations.value(1).toLongLong());
+
+    QSqlQuery calls(m_db);
+    calls.setForwardOnly(true);
+    calls.prepare(QStringLiteral(
+        "SELECT seq, id, call_ext_id, tool, tool_class, arguments, called_at, raw_result, result_at, duration_ms, "
+        "intent_key, intent_error, outcome, outcome_reason, read_failed, repeated, amount_cents, "
+        "result_fingerprint IS NOT NULL FROM tool_calls WHERE ticket_id = ?"));
+    calls.addBindValue(ticketId);
+    if (auto done = run(calls, "reading tool calls"); !done)
+        return done.error();
+    QHash<QString, QStringList> callsByKey;
+    while (calls.next()) {
+        TranscriptEntry entry;
+        entry.isToolCall = true;
+        entry.seq = calls.value(0).toLongLong();
+        ToolCallRow &call = entry.call;
+        call.id = calls.value(1).toLongLong();
+        call.callExtId = calls.value(2).toString();
+        call.tool = calls.value(3).toString();
+        call.toolClass = toolClassFromId(calls.value(4).toString()).value_or(ToolClass::Unclassified);
+        call.argumentsJson = calls.value(5).toString();
+        call.calledAt = calls.value(6).toLongLong();
+        call.rawResult = calls.value(7).toString();
+        call.resultAt = optionalInt(calls.value(8));
+        call.durationMs = optionalInt(calls.value(9));
+        call.intentKey = calls.value(10).toString();
+        call.intentError = calls.value(11).toString();
+        if (!calls.value(12).isNull())
+            call.outcome = outcomeFromId(calls.value(12).toString());
+        call.outcomeReason = calls.value(13).toString();
+        call.readFailed = calls.value(14).toBool();
+        call.repeated = calls.value(15).toBool();
+        call.amountCents = optionalInt(calls.value(16));
+        call.hasResult = calls.value(17).toBool();
+        if (escalationByCall.contains(call.id))
+            call.escalationId = escalationByCall.value(call.id);
+        entry.at = call.calledAt;
+        if (call.repeated)
+            callsByKey[call.intentKey].append(call.callExtId);
+        entries.append(entry);
+    }
+    for (TranscriptEntry &entry : entries) {
+        if (entry.isToolCall && entry.call.repeated) {
+            QStringList peers = callsByKey.value(entry.call.intentKey);
+            peers.removeAll(entry.call.callExtId);
+            entry.call.repeatedWith = peers;
+        }
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const TranscriptEntry &a, const TranscriptEntry &b) { return a.seq < b.seq; });
+    return entries;
+}
+
+Expected<qint64> SqliteStore::countOpenEscalations()
+{
+    auto query = prepared("SELECT count(*) FROM escalations WHERE state = 'open'");
+    if (!query)
+        return query.error();
+    if (auto done = run(**query, "counting escalations"); !done)
+        return done.error();
+    const qint64 count = (*query)->next() ? (*query)->value(0).toLongLong() : 0;
+    (*query)->finish();
+    return count;
+}
+
+Expected<QList<EscalationRow>> SqliteStore::openEscalations(qint64 offset, int limit)
+{
+    auto query = prepared("SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, "
+                          "e.amount_cents, o.currency, e.state FROM escalations e "
+                          "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
+                          "JOIN orders o ON o.id = t.order_id WHERE e.state = 'open' "
+                          "ORDER BY e.opened_at, e.id LIMIT ? OFFSET ?");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(limit);
+    q.addBindValue(offset);
+    if (auto done = run(q, "reading escalations"); !done)
+        return done.error();
+    QList<EscalationRow> rows;
+    while (q.next()) {
+        rows.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toLongLong(),
+                     q.value(4).toString(), q.value(5).toString(), q.value(6).toLongLong(), optionalInt(q.value(7)),
+                     q.value(8).toString(), q.value(9).toString()});
+    }
+    q.finish();
+    return rows;
+}
+
+} // namespace verity

@@ -1,0 +1,55 @@
+#pragma once
+// The one interface to stored data. The importer writes through it, the item models read
+// through it, and no SQL lives anywhere else, so a second backend (PostgreSQL, for teams
+// that share one queue) can be added behind it. One Store serves one thread.
+
+#include "domain/expected.h"
+#include "domain/ticketassessment.h"
+#include "records.h"
+
+#include <QList>
+
+namespace verity {
+
+class Store
+{
+public:
+    virtual ~Store() = default;
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+
+    virtual QString location() const = 0;
+
+    // ---- transactions: the importer commits in batches ----
+    virtual Expected<void> begin() = 0;
+    virtual Expected<void> commit() = 0;
+    virtual void rollback() = 0;
+
+    // ---- import writes ----
+    virtual Expected<std::optional<TicketRef>> findTicket(const QString &extId) = 0;
+    virtual Expected<TicketRef> insertTicket(const NewTicket &ticket) = 0;
+    // Returns false when the same message was stored before.
+    virtual Expected<bool> insertMessage(const NewMessage &message) = 0;
+    virtual Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) = 0;
+    virtual Expected<qint64> insertToolCall(const NewToolCall &call) = 0;
+    virtual Expected<void> setToolResult(const ToolResultUpdate &result) = 0;
+    // Everything the assessment needs, then the writing back of its answer: the call flags,
+    // the ticket summary, and one open escalation per unknown write.
+    virtual Expected<QList<CallFacts>> callFacts(qint64 ticketId) = 0;
+    virtual Expected<void> applyAssessment(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment) = 0;
+    virtual Expected<void> recordImport(const ImportRecord &record) = 0;
+
+    // ---- reads for the console ----
+    virtual Expected<qint64> countTickets(const TicketQuery &query) = 0;
+    virtual Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit) = 0;
+    virtual Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) = 0;
+    virtual Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) = 0;
+    virtual Expected<QList<TranscriptEntry>> transcript(qint64 ticketId) = 0;
+    virtual Expected<qint64> countOpenEscalations() = 0;
+    virtual Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) = 0;
+
+protected:
+    Store() = default;
+};
+
+} // namespace verity

@@ -1,0 +1,70 @@
+#include "escalationqueuepane.h"
+
+#include "itemmodels/escalationqueuemodel.h"
+#include "plaintextlabel.h"
+
+#include <QHeaderView>
+#include <QLocale>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace verity {
+
+QString escalationCountText(qint64 count)
+{
+    if (count == 0)
+        return QObject::tr("No unknown outcomes waiting");
+    return count == 1 ? QObject::tr("1 unknown outcome waiting")
+                      : QObject::tr("%1 unknown outcomes waiting").arg(QLocale().toString(count));
+}
+
+EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *parent) : QWidget(parent), m_model(model)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 8);
+    m_headline = plainTextLabel(QString(), this, false);
+    m_headline->setObjectName(QStringLiteral("escalationHeadline"));
+    layout->addWidget(m_headline);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("escalationTable"));
+    m_table->setModel(&m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    const int widths[] = {90, 90, 140, 140};
+    for (int column = 0; column < int(std::size(widths)); ++column)
+        m_table->setColumnWidth(column, widths[column]);
+    layout->addWidget(m_table, 1);
+
+    auto choose = [this](const QModelIndex &index) {
+        if (index.isValid())
+            emit escalationChosen(index.data(EscalationQueueModel::TicketIdRole).toLongLong(),
+                                  index.data(EscalationQueueModel::CallIdRole).toString());
+    };
+    connect(m_table, &QTableView::activated, this, choose);
+    connect(m_table, &QTableView::clicked, this, choose);
+    connect(&m_model, &EscalationQueueModel::countChanged, this, &EscalationQueuePane::updateHeadline);
+    updateHeadline();
+}
+
+QString EscalationQueuePane::headline() const
+{
+    return m_headline->text();
+}
+
+void EscalationQueuePane::updateHeadline()
+{
+    const qint64 count = m_model.totalCount();
+    m_headline->setText(count == 0 ? escalationCountText(0)
+                                   : escalationCountText(count)
+                                         + tr(": do not retry these writes; each needs a lookup at the provider."));
+    m_headline->setStyleSheet(count == 0 ? QStringLiteral("QLabel { color: #3c4043; }")
+                                         : QStringLiteral("QLabel { color: #9c1c14; font-weight: bold; }"));
+}
+
+} // namespace verity

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QTableView;
+
+namespace verity {
+
+class EscalationQueueModel;
+
+// Every unknown write, oldest first, with a headline count that is always in view.
+class EscalationQueuePane : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit EscalationQueuePane(EscalationQueueModel &model, QWidget *parent = nullptr);
+
+    QTableView *table() const { return m_table; }
+    QString headline() const;
+
+signals:
+    void escalationChosen(qint64 ticketId, const QString &callId);
+
+private:
+    void updateHeadline();
+
+    EscalationQueueModel &m_model;
+    QLabel *m_headline;
+    QTableView *m_table;
+};
+
+// "9 unknown outcomes waiting", for the window's status bar and the dock's title.
+QString escalationCountText(qint64 count);
+
+} // namespace verity

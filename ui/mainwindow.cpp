@@ -1,0 +1,262 @@
+#include "mainwindow.h"
+
+#include "escalationqueuepane.h"
+#include "import/importjob.h"
+#include "itemmodels/escalationqueuemodel.h"
+#include "itemmodels/ticketqueuemodel.h"
+#include "itemmodels/transcriptmodel.h"
+#include "ticketqueuepane.h"
+#include "ticketview.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+
+namespace verity {
+
+MainWindow::MainWindow(Store &store, QString databasePath, ToolRegistry registry, QWidget *parent)
+    : QMainWindow(parent), m_store(store), m_databasePath(std::move(databasePath)), m_registry(std::move(registry)),
+      m_ticketModel(new TicketQueueModel(store, this)), m_transcriptModel(new TranscriptModel(store, this)),
+      m_escalationModel(new EscalationQueueModel(store, this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Verity"));
+    setAcceptDrops(true);
+    m_chooseFiles = [](QWidget *parentWidget) {
+        return QFileDialog::getOpenFileNames(parentWidget, tr("Import transcripts"), QString(),
+                                             tr("Verity events (*.jsonl *.json);;All files (*)"));
+    };
+
+    m_queuePane = new TicketQueuePane(*m_ticketModel, this);
+    m_ticketView = new TicketView(*m_transcriptModel, this);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->addWidget(m_queuePane);
+    m_splitter->addWidget(m_ticketView);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
+    setCentralWidget(m_splitter);
+
+    m_escalationPane = new EscalationQueuePane(*m_escalationModel, this);
+    m_escalationDock = new QDockWidget(this);
+    m_escalationDock->setObjectName(QStringLiteral("escalationDock"));
+    m_escalationDock->setWidget(m_escalationPane);
+    m_escalationDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::BottomDockWidgetArea, m_escalationDock);
+
+    m_escalationCount = new QLabel(this);
+    m_escalationCount->setObjectName(QStringLiteral("escalationCount"));
+    statusBar()->addPermanentWidget(m_escalationCount);
+
+    connect(m_queuePane, &TicketQueuePane::ticketChosen, this, [this](qint64 id) { openTicket(id); });
+    connect(m_escalationPane, &EscalationQueuePane::escalationChosen, this, &MainWindow::openTicket);
+    connect(m_escalationModel, &EscalationQueueModel::countChanged, this, &MainWindow::updateEscalationCount);
+    connect(m_ticketModel, &TicketQueueModel::errorOccurred, this, &MainWindow::showError);
+    connect(m_transcriptModel, &TranscriptModel::errorOccurred, this, &MainWindow::showError);
+    connect(m_escalationModel, &EscalationQueueModel::errorOccurred, this, &MainWindow::showError);
+
+    buildMenus();
+    updateEscalationCount();
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *import = file->addAction(tr("&Import…"), this, [this] {
+        const QStringList files = m_chooseFiles(this);
+        if (!files.isEmpty())
+            importFiles(files);
+    });
+    import->setObjectName(QStringLiteral("importAction"));
+    import->setShortcut(QKeySequence(tr("Ctrl+I")));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const std::pair<TicketFilter, QString> filters[] = {
+        {TicketFilter::All, tr("&All tickets")},
+        {TicketFilter::NeedsAttention, tr("&Needs attention")},
+        {TicketFilter::Unknown, tr("&Unknown outcomes")},
+        {TicketFilter::RepeatedIntent, tr("&Repeated intents")},
+    };
+    int number = 1;
+    for (const auto &[filter, label] : filters) {
+        QAction *action = view->addAction(label, this, [this, chosen = filter] { m_queuePane->setFilter(chosen); });
+        action->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(number++)));
+    }
+    view->addSeparator();
+    view->addAction(tr("&Search tickets"), QKeySequence::Find, this, [this] {
+        m_queuePane->searchBox()->setFocus();
+        m_queuePane->searchBox()->selectAll();
+    });
+    view->addAction(tr("Ticket &queue"), QKeySequence(tr("Ctrl+L")), this,
+                    [this] { m_queuePane->table()->setFocus(); });
+    view->addAction(tr("&Escalation queue"), QKeySequence(tr("Ctrl+E")), this, [this] {
+        m_escalationDock->show();
+        m_escalationPane->table()->setFocus();
+        if (!m_escalationPane->table()->currentIndex().isValid() && m_escalationModel->rowCount() > 0)
+            m_escalationPane->table()->selectRow(0);
+    });
+    view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Verity"), this, [this] {
+        QMessageBox::about(this, tr("About Verity"),
+                           tr("Verity %1\n\nThe console for the people around an AI support agent: every tool call, "
+                              "the outcome of every write, and the unknowns that wait for a lookup instead of a "
+                              "retry.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::openTicket(qint64 ticketId, const QString &callId)
+{
+    if (m_transcriptModel->ticketId() != ticketId && !m_transcriptModel->setTicket(ticketId))
+        return;
+    m_queuePane->selectTicket(ticketId);
+    if (!callId.isEmpty())
+        m_ticketView->showCall(callId);
+}
+
+void MainWindow::refresh()
+{
+    const qint64 open = m_transcriptModel->ticketId();
+    m_ticketModel->refresh();
+    m_escalationModel->refresh();
+    if (open != 0)
+        m_transcriptModel->setTicket(open);
+}
+
+QString MainWindow::escalationCountText() const
+{
+    return m_escalationCount->text();
+}
+
+void MainWindow::updateEscalationCount()
+{
+    const qint64 count = m_escalationModel->totalCount();
+    const QString text = verity::escalationCountText(count);
+    m_escalationCount->setText(text);
+    m_escalationCount->setStyleSheet(count > 0 ? QStringLiteral("QLabel { color: #9c1c14; font-weight: bold; }")
+                                               : QString());
+    m_escalationDock->setWindowTitle(tr("Escalation queue: %1").arg(text));
+}
+
+void MainWindow::showError(const QString &message)
+{
+    statusBar()->showMessage(message, 15000);
+}
+
+void MainWindow::importFiles(const QStringList &files)
+{
+    if (m_import) {
+        statusBar()->showMessage(tr("An import is already running."), 5000);
+        return;
+    }
+    m_import = new ImportJob(m_databasePath, m_registry, files, this);
+    m_importProgress = new QProgressDialog(tr("Importing %1…").arg(files.first()), tr("Cancel"), 0, 1000, this);
+    m_importProgress->setObjectName(QStringLiteral("importProgress"));
+    m_importProgress->setMinimumDuration(300);
+    m_importProgress->setAutoClose(false);
+    m_importProgress->setAutoReset(false);
+    connect(m_importProgress, &QProgressDialog::canceled, m_import, &ImportJob::cancel);
+    connect(m_import, &ImportJob::progress, this, [this, files](int index, qint64 done, qint64 total) {
+        if (!m_importProgress)
+            return;
+        m_importProgress->setLabelText(tr("Importing %1 (%2 of %3)…").arg(files.at(index)).arg(index + 1).arg(files.size()));
+        m_importProgress->setValue(total > 0 ? int(done * 1000 / total) : 0);
+    });
+    connect(m_import, &ImportJob::finished, this, &MainWindow::finishImport);
+    m_import->start();
+}
+
+void MainWindow::finishImport(const QList<ImportReport> &reports)
+{
+    m_import->deleteLater();
+    m_import = nullptr;
+    m_importProgress->deleteLater();
+    m_importProgress = nullptr;
+    refresh();
+
+    QStringList summaries;
+    QStringList rejected;
+    bool clean = true;
+    for (const ImportReport &report : reports) {
+        summaries << report.summary();
+        rejected << report.rejectionMessages();
+        clean = clean && report.clean();
+    }
+    auto *box = new QMessageBox(clean ? QMessageBox::Information : QMessageBox::Warning, tr("Import"),
+                                summaries.join(QStringLiteral("\n\n")), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("importResult"));
+    box->setTextFormat(Qt::PlainText);
+    if (!rejected.isEmpty()) {
+        box->setInformativeText(tr("%1 line(s) were rejected and skipped; the rest was imported.").arg(rejected.size()));
+        box->setDetailedText(rejected.join(u'\n'));
+    }
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit importFinished(reports);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList files;
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            files << url.toLocalFile();
+    }
+    if (!files.isEmpty())
+        importFiles(files);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveLayout();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("window"));
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
+        resize(1500, 950);
+    restoreState(settings.value(QStringLiteral("state")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
+    m_queuePane->table()->horizontalHeader()->restoreState(settings.value(QStringLiteral("queueHeader")).toByteArray());
+}
+
+void MainWindow::saveLayout() const
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("window"));
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("state"), saveState());
+    settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("queueHeader"), m_queuePane->table()->horizontalHeader()->saveState());
+}
+
+} // namespace verity

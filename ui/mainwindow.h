@@ -1,0 +1,85 @@
+#pragma once
+// The console's window: the ticket queue, the open ticket and the escalation queue, wired to
+// their models. It composes panes and forwards what the person asks for; the panes show
+// models, and the models talk to the store.
+
+#include "domain/toolregistry.h"
+#include "import/importreport.h"
+
+#include <QMainWindow>
+
+#include <functional>
+
+class QDockWidget;
+class QLabel;
+class QProgressDialog;
+class QSplitter;
+
+namespace verity {
+
+class EscalationQueueModel;
+class EscalationQueuePane;
+class ImportJob;
+class Store;
+class TicketQueueModel;
+class TicketQueuePane;
+class TicketView;
+class TranscriptModel;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    // `databasePath` is where background imports open their own connection.
+    MainWindow(Store &store, QString databasePath, ToolRegistry registry, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    void openTicket(qint64 ticketId, const QString &callId = {});
+    void importFiles(const QStringList &files);
+    // Seam for tests: how File > Import asks for files (a file dialog by default).
+    void setFileChooser(std::function<QStringList(QWidget *)> chooser) { m_chooseFiles = std::move(chooser); }
+    void refresh();
+
+    TicketQueueModel &ticketQueue() const { return *m_ticketModel; }
+    TranscriptModel &transcript() const { return *m_transcriptModel; }
+    EscalationQueueModel &escalations() const { return *m_escalationModel; }
+    TicketQueuePane *queuePane() const { return m_queuePane; }
+    TicketView *ticketView() const { return m_ticketView; }
+    EscalationQueuePane *escalationPane() const { return m_escalationPane; }
+    QString escalationCountText() const;
+
+signals:
+    void importFinished(const QList<verity::ImportReport> &reports);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void buildMenus();
+    void showError(const QString &message);
+    void updateEscalationCount();
+    void finishImport(const QList<ImportReport> &reports);
+    void restoreLayout();
+    void saveLayout() const;
+
+    Store &m_store;
+    QString m_databasePath;
+    ToolRegistry m_registry;
+    TicketQueueModel *m_ticketModel;
+    TranscriptModel *m_transcriptModel;
+    EscalationQueueModel *m_escalationModel;
+    TicketQueuePane *m_queuePane;
+    TicketView *m_ticketView;
+    EscalationQueuePane *m_escalationPane;
+    QDockWidget *m_escalationDock;
+    QSplitter *m_splitter;
+    QLabel *m_escalationCount;
+    ImportJob *m_import = nullptr;
+    QProgressDialog *m_importProgress = nullptr;
+    std::function<QStringList(QWidget *)> m_chooseFiles;
+};
+
+} // namespace verity

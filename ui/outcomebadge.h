@@ -1,0 +1,30 @@
+#pragma once
+
+#include "domain/outcome.h"
+
+#include <QWidget>
+
+#include <optional>
+
+namespace verity {
+
+// An outcome as a pill: icon, words and colour. Its accessible name is the words.
+class OutcomeBadge : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent = nullptr);
+
+    std::optional<Outcome> outcome() const { return m_outcome; }
+    QString text() const;
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    std::optional<Outcome> m_outcome;
+};
+
+} // namespace verity

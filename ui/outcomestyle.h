@@ -1,0 +1,35 @@
+#pragma once
+// How each outcome looks: colour, icon and words together, never colour alone. Shared by the
+// badge on a tool-call card and the outcome column of the ticket queue.
+
+#include "domain/outcome.h"
+
+#include <QColor>
+#include <QPixmap>
+#include <QString>
+
+#include <optional>
+
+class QPainter;
+class QRect;
+class QFont;
+
+namespace verity {
+
+struct OutcomeLook
+{
+    QColor background;
+    QColor foreground;
+    QString iconResource;
+    QString label;
+};
+
+OutcomeLook outcomeLook(std::optional<Outcome> outcome); // nullopt: "No writes"
+QPixmap outcomeIcon(std::optional<Outcome> outcome, int size, qreal devicePixelRatio = 1.0);
+QPixmap attentionIcon(int size, qreal devicePixelRatio = 1.0);
+
+// The badge's natural size for `font`, and the badge itself painted into `rect`.
+QSize badgeSize(std::optional<Outcome> outcome, const QFont &font);
+void paintBadge(QPainter &painter, const QRect &rect, std::optional<Outcome> outcome);
+
+} // namespace verity

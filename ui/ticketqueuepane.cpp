@@ -1,0 +1,117 @@
+#include "ticketqueuepane.h"
+
+#include "itemmodels/ticketqueuemodel.h"
+#include "outcomedelegate.h"
+
+#include <QButtonGroup>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace verity {
+
+TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWidget(parent), m_model(model)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+
+    auto *filters = new QHBoxLayout;
+    m_filters = new QButtonGroup(this);
+    const std::pair<TicketFilter, QString> choices[] = {
+        {TicketFilter::All, tr("All")},
+        {TicketFilter::NeedsAttention, tr("Needs attention")},
+        {TicketFilter::Unknown, tr("Unknown")},
+        {TicketFilter::RepeatedIntent, tr("Repeated intent")},
+    };
+    for (const auto &[filter, label] : choices) {
+        auto *button = new QToolButton(this);
+        button->setText(label);
+        button->setCheckable(true);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        button->setObjectName(QStringLiteral("filter_%1").arg(int(filter)));
+        m_filters->addButton(button, int(filter));
+        filters->addWidget(button);
+    }
+    m_filters->button(int(TicketFilter::All))->setChecked(true);
+    filters->addStretch();
+    layout->addLayout(filters);
+
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("ticketSearch"));
+    m_search->setPlaceholderText(tr("Search by ticket, order or seller (Ctrl+F)"));
+    m_search->setClearButtonEnabled(true);
+    layout->addWidget(m_search);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("ticketTable"));
+    m_table->setModel(&m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(TicketQueueModel::OpenedColumn, Qt::DescendingOrder);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    // Fixed row heights: the view never measures rows it has not shown.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
+                                      new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));
+    const int widths[] = {120, 140, 90, 170, 140, 55};
+    for (int column = 0; column < int(std::size(widths)); ++column)
+        m_table->setColumnWidth(column, widths[column]);
+    layout->addWidget(m_table, 1);
+
+    m_count = new QLabel(this);
+    m_count->setObjectName(QStringLiteral("ticketCount"));
+    layout->addWidget(m_count);
+
+    m_searchDelay = new QTimer(this);
+    m_searchDelay->setSingleShot(true);
+    m_searchDelay->setInterval(200);
+    connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_searchDelay, &QTimer::timeout, this, [this] { m_model.setSearch(m_search->text()); });
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        m_searchDelay->stop();
+        m_model.setSearch(m_search->text());
+        m_table->setFocus();
+        m_table->selectRow(0);
+    });
+    connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) { m_model.setFilter(TicketFilter(id)); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid())
+                    emit ticketChosen(current.data(TicketQueueModel::TicketIdRole).toLongLong());
+            });
+    connect(&m_model, &TicketQueueModel::countChanged, this, &TicketQueuePane::updateCount);
+    updateCount();
+}
+
+void TicketQueuePane::setFilter(TicketFilter filter)
+{
+    m_filters->button(int(filter))->setChecked(true);
+    m_model.setFilter(filter);
+}
+
+void TicketQueuePane::selectTicket(qint64 ticketId)
+{
+    if (std::optional<int> row = m_model.rowOfTicket(ticketId)) {
+        QSignalBlocker quiet(m_table->selectionModel());
+        m_table->selectRow(*row);
+        m_table->scrollTo(m_model.index(*row, 0));
+    }
+}
+
+void TicketQueuePane::updateCount()
+{
+    const qint64 count = m_model.totalCount();
+    m_count->setText(count == 1 ? tr("1 ticket") : tr("%1 tickets").arg(QLocale().toString(count)));
+}
+
+} // namespace verity

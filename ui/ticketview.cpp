@@ -1,0 +1,121 @@
+#include "ticketview.h"
+
+#include "domain/money.h"
+#include "itemmodels/displaytext.h"
+#include "itemmodels/transcriptmodel.h"
+#include "messagecard.h"
+#include "plaintextlabel.h"
+#include "toolcallcard.h"
+
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace verity {
+
+TicketView::TicketView(TranscriptModel &model, QWidget *parent) : QWidget(parent), m_model(model)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 0);
+    m_title = plainTextLabel(tr("No ticket open"), this);
+    m_title->setObjectName(QStringLiteral("ticketTitle"));
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_facts = plainTextLabel(tr("Choose a ticket in the queue, or an unknown outcome in the escalation queue."), this);
+    m_facts->setObjectName(QStringLiteral("ticketFacts"));
+    layout->addWidget(m_title);
+    layout->addWidget(m_facts);
+
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("transcript"));
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_content = new QWidget;
+    m_content->setObjectName(QStringLiteral("transcriptContent"));
+    m_content->setStyleSheet(QStringLiteral("#transcriptContent { background: #eef0f3; }"));
+    m_entries = new QVBoxLayout(m_content);
+    m_entries->setContentsMargins(8, 8, 8, 8);
+    m_entries->setSpacing(8);
+    m_entries->addStretch();
+    m_scroll->setWidget(m_content);
+    layout->addWidget(m_scroll, 1);
+
+    connect(&m_model, &QAbstractItemModel::modelReset, this, &TicketView::rebuild);
+    rebuild();
+}
+
+QList<ToolCallCard *> TicketView::cards() const
+{
+    return m_content->findChildren<ToolCallCard *>();
+}
+
+void TicketView::rebuild()
+{
+    m_cards.clear();
+    m_highlighted.clear();
+    while (m_entries->count() > 1) {
+        QLayoutItem *item = m_entries->takeAt(0);
+        delete item->widget();
+        delete item;
+    }
+
+    const std::optional<TicketDetail> &detail = m_model.detail();
+    if (!detail) {
+        m_title->setText(tr("No ticket open"));
+        m_facts->setText(tr("Choose a ticket in the queue, or an unknown outcome in the escalation queue."));
+        return;
+    }
+    const TicketRow &row = detail->row;
+    m_title->setText(row.subject.isEmpty() ? row.extId : QStringLiteral("%1 · %2").arg(row.extId, row.subject));
+    QStringList items;
+    for (const OrderItemRecord &item : detail->order.items)
+        items << QStringLiteral("%1 × %2 (%3)")
+                     .arg(item.quantity)
+                     .arg(item.title.isEmpty() ? item.id : item.title, formatMoney(item.amountCents, detail->order.currency));
+    QString facts = tr("Order %1: %2\nSeller: %3").arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
+    if (detail->sellerBalanceCents)
+        facts += tr(", balance %1 on %2")
+                     .arg(formatMoney(*detail->sellerBalanceCents, detail->order.currency),
+                          formatTime(detail->sellerBalanceAsOf));
+    if (!detail->order.customerName.isEmpty())
+        facts += tr("\nCustomer: %1").arg(detail->order.customerName);
+    const QString writes = row.writeCount == 1 ? tr("1 write") : tr("%1 writes").arg(row.writeCount);
+    facts += tr("\nOpened %1 · %2").arg(formatTime(row.openedAt), writes);
+    m_facts->setText(facts);
+
+    for (int i = 0; i < m_model.rowCount(); ++i) {
+        const TranscriptEntry *entry = m_model.entry(i);
+        QWidget *widget = nullptr;
+        if (entry->isToolCall) {
+            auto *card = new ToolCallCard(entry->call, m_content);
+            connect(card, &ToolCallCard::showCallRequested, this, &TicketView::showCall);
+            m_cards.insert(entry->call.callExtId, card);
+            widget = card;
+        } else {
+            widget = new MessageCard(entry->kind, entry->at, entry->text, m_content);
+        }
+        m_entries->insertWidget(m_entries->count() - 1, widget);
+    }
+    m_scroll->verticalScrollBar()->setValue(0);
+}
+
+void TicketView::showCall(const QString &callId)
+{
+    ToolCallCard *target = m_cards.value(callId);
+    if (!target)
+        return;
+    if (ToolCallCard *previous = m_cards.value(m_highlighted))
+        previous->setHighlighted(false);
+    target->setHighlighted(true);
+    m_highlighted = callId;
+    // Layouts settle on the next pass; scroll once they have.
+    QTimer::singleShot(0, this, [this, callId] {
+        if (ToolCallCard *card = m_cards.value(callId))
+            m_scroll->ensureWidgetVisible(card, 0, 40);
+    });
+}
+
+} // namespace verity

@@ -1,0 +1,143 @@
+#include "toolcallcard.h"
+
+#include "itemmodels/displaytext.h"
+#include "outcomebadge.h"
+#include "outcomestyle.h"
+#include "plaintextlabel.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace verity {
+
+namespace {
+
+QLabel *caption(const QString &text, QWidget *parent)
+{
+    QLabel *label = plainTextLabel(text, parent, false);
+    label->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; font-size: 8pt; font-weight: bold; }"));
+    return label;
+}
+
+QLabel *notice(const QString &text, const QString &objectName, const char *colours, QWidget *parent)
+{
+    QLabel *label = plainTextLabel(text, parent);
+    label->setObjectName(objectName);
+    label->setStyleSheet(QString::fromLatin1(colours));
+    return label;
+}
+
+} // namespace
+
+ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(parent), m_callId(call.callExtId)
+{
+    setObjectName(QStringLiteral("toolCallCard_") + call.callExtId);
+    setFrameShape(QFrame::StyledPanel);
+    m_dangerous = call.outcome == Outcome::Unknown || call.toolClass == ToolClass::Unclassified;
+    setHighlighted(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 8, 10, 10);
+    layout->setSpacing(4);
+
+    auto *header = new QHBoxLayout;
+    auto *tool = plainTextLabel(call.tool, this, false);
+    tool->setObjectName(QStringLiteral("toolName"));
+    tool->setStyleSheet(QStringLiteral("QLabel { border: none; font-weight: bold; font-size: 11pt; }"));
+    auto *toolClass = plainTextLabel(toolClassLabel(call.toolClass), this, false);
+    toolClass->setObjectName(QStringLiteral("toolClass"));
+    toolClass->setStyleSheet(QStringLiteral("QLabel { border: 1px solid #c4c9cf; border-radius: 3px; padding: 0 4px; "
+                                            "color: #3c4043; background: #ffffff; }"));
+    auto *time = plainTextLabel(tr("call %1 · %2").arg(call.callExtId, formatTime(call.calledAt)), this, false);
+    time->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; }"));
+    header->addWidget(tool);
+    header->addWidget(toolClass);
+    header->addStretch();
+    header->addWidget(time);
+    if (isWrite(call.toolClass)) {
+        m_badge = new OutcomeBadge(call.outcome, this);
+        m_badge->setObjectName(QStringLiteral("outcomeBadge"));
+        header->addWidget(m_badge);
+    }
+    layout->addLayout(header);
+
+    if (call.outcome && !call.outcomeReason.isEmpty()) {
+        auto *reason = plainTextLabel(tr("Why: %1").arg(call.outcomeReason), this);
+        reason->setObjectName(QStringLiteral("outcomeReason"));
+        reason->setStyleSheet(QStringLiteral("QLabel { border: none; color: #3c4043; }"));
+        layout->addWidget(reason);
+    }
+    if (call.outcome == Outcome::Unknown) {
+        layout->addWidget(notice(call.escalationId
+                                     ? tr("Unknown: do not retry. This write waits in the escalation queue for a "
+                                          "lookup at the provider.")
+                                     : tr("Unknown: do not retry. A lookup at the provider must settle it."),
+                                 QStringLiteral("unknownNotice"),
+                                 "QLabel { border: none; background: #fce8e6; color: #9c1c14; padding: 4px; "
+                                 "font-weight: bold; }",
+                                 this));
+    }
+    if (call.toolClass == ToolClass::Unclassified) {
+        layout->addWidget(notice(tr("Unclassified tool: the registry does not say whether %1 reads or writes, so "
+                                    "Verity treats it as a write it cannot judge.")
+                                     .arg(call.tool),
+                                 QStringLiteral("unclassifiedNotice"),
+                                 "QLabel { border: none; background: #fff4e5; color: #8a4b00; padding: 4px; }", this));
+    } else if (!isWrite(call.toolClass) && call.hasResult) {
+        auto *read = plainTextLabel(call.readFailed ? tr("Read failed: safe to retry (reads are at-least-once).")
+                                                    : tr("Read succeeded."),
+                                    this, false);
+        read->setObjectName(QStringLiteral("readStatus"));
+        read->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; }"));
+        layout->addWidget(read);
+    }
+
+    if (call.repeated) {
+        auto *repeat = new QHBoxLayout;
+        repeat->addWidget(notice(tr("Repeated intent: the same intent key as call %1.")
+                                     .arg(call.repeatedWith.join(QStringLiteral(", "))),
+                                 QStringLiteral("repeatNotice"),
+                                 "QLabel { border: none; background: #fff4e5; color: #8a4b00; padding: 4px; "
+                                 "font-weight: bold; }",
+                                 this),
+                          1);
+        for (const QString &peer : call.repeatedWith) {
+            auto *go = new QPushButton(tr("Show call %1").arg(peer), this);
+            go->setObjectName(QStringLiteral("showRepeat_") + peer);
+            connect(go, &QPushButton::clicked, this, [this, peer] { emit showCallRequested(peer); });
+            repeat->addWidget(go);
+        }
+        layout->addLayout(repeat);
+    }
+
+    addSection(tr("ARGUMENTS"), prettyJson(call.argumentsJson), QStringLiteral("arguments"), true);
+    addSection(tr("RESULT"), call.hasResult ? prettyJson(call.rawResult) : tr("(no result was recorded)"),
+               QStringLiteral("rawResult"), true);
+    if (isWrite(call.toolClass)) {
+        addSection(tr("INTENT KEY"), call.intentKey.isEmpty() ? tr("none: %1").arg(call.intentError) : call.intentKey,
+                   QStringLiteral("intentKey"), true);
+    }
+}
+
+void ToolCallCard::addSection(const QString &title, const QString &text, const QString &objectName, bool monospace)
+{
+    layout()->addWidget(caption(title, this));
+    QLabel *body = plainTextLabel(text, this);
+    body->setObjectName(objectName);
+    if (monospace)
+        body->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    body->setStyleSheet(QStringLiteral("QLabel { border: none; background: #f8f9fa; padding: 3px; }"));
+    layout()->addWidget(body);
+}
+
+void ToolCallCard::setHighlighted(bool highlighted)
+{
+    const QString border = highlighted ? QStringLiteral("2px solid #1a73e8")
+                                       : (m_dangerous ? QStringLiteral("2px solid #d93025")
+                                                      : QStringLiteral("1px solid #c4c9cf"));
+    setStyleSheet(QStringLiteral("verity--ToolCallCard { background: #ffffff; border: %1; border-radius: 6px; }").arg(border));
+}
+
+} // namespace verity

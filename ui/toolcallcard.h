@@ -1,0 +1,36 @@
+#pragma once
+
+#include "store/records.h"
+
+#include <QFrame>
+
+namespace verity {
+
+class OutcomeBadge;
+
+// One tool call as a card: tool, class, time, arguments, the raw result, the intent key and,
+// for a write, the outcome badge with the reason it was read that way. A repeated intent
+// links to the other calls that share the key; an unknown says it waits in the queue.
+class ToolCallCard : public QFrame
+{
+    Q_OBJECT
+
+public:
+    explicit ToolCallCard(const ToolCallRow &call, QWidget *parent = nullptr);
+
+    const QString &callId() const { return m_callId; }
+    OutcomeBadge *badge() const { return m_badge; }
+    void setHighlighted(bool highlighted);
+
+signals:
+    void showCallRequested(const QString &callId);
+
+private:
+    void addSection(const QString &title, const QString &text, const QString &objectName, bool monospace);
+
+    QString m_callId;
+    OutcomeBadge *m_badge = nullptr;
+    bool m_dangerous = false;
+};
+
+} // namespace verity
