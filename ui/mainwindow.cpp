@@ -242,8 +242,11 @@ void MainWindow::restoreLayout()
 {
     QSettings settings;
     settings.beginGroup(QStringLiteral("window"));
-    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
-        resize(1500, 950);
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray())) {
+        resize(1600, 1000);
+        m_splitter->setSizes({930, 670});
+        resizeDocks({m_escalationDock}, {230}, Qt::Vertical);
+    }
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
     m_queuePane->table()->horizontalHeader()->restoreState(settings.value(QStringLiteral("queueHeader")).toByteArray());

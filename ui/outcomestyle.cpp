@@ -64,19 +64,27 @@ QSize badgeSize(std::optional<Outcome> outcome, const QFont &font)
     const QFontMetrics metrics(font);
     const int icon = metrics.height();
     const int text = metrics.horizontalAdvance(outcomeLook(outcome).label);
-    return {padding + icon + gap + text + padding, metrics.height() + 6};
+    // A little slack: eliding measures text slightly differently from horizontalAdvance.
+    return {padding + icon + gap + text + 3 + padding, metrics.height() + 6};
 }
 
 void paintBadge(QPainter &painter, const QRect &rect, std::optional<Outcome> outcome)
 {
-    const OutcomeLook look = outcomeLook(outcome);
+    OutcomeLook look = outcomeLook(outcome);
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     QFont font = painter.font();
     font.setBold(outcome == Outcome::Unknown);
     painter.setFont(font);
     const QFontMetrics metrics(font);
-    const QSize natural = badgeSize(outcome, font);
+    QSize natural = badgeSize(outcome, font);
+    // Where the full words do not fit, the short form still names the outcome; eliding
+    // "Unknown: do not retry" to "Unknown: ..." would hide the one word that matters.
+    if (natural.width() > rect.width() && outcome == Outcome::Unknown) {
+        look.label = QObject::tr("Unknown");
+        natural.setWidth(natural.width() - metrics.horizontalAdvance(outcomeLabel(*outcome))
+                         + metrics.horizontalAdvance(look.label));
+    }
     const QRect badge(rect.left(), rect.top() + (rect.height() - natural.height()) / 2,
                       qMin(natural.width(), rect.width()), natural.height());
     QPainterPath path;

@@ -2,10 +2,13 @@
 
 #include "itemmodels/ticketqueuemodel.h"
 #include "outcomedelegate.h"
+#include "outcomestyle.h"
 
 #include <QButtonGroup>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QIcon>
+#include <QStyledItemDelegate>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -14,6 +17,29 @@
 #include <QVBoxLayout>
 
 namespace verity {
+
+namespace {
+
+// The attention mark: an icon beside the words, so it is not colour alone.
+class AttentionDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        if (index.data(TicketQueueModel::NeedsAttentionRole).toBool()) {
+            option->features |= QStyleOptionViewItem::HasDecoration;
+            option->icon = QIcon(attentionIcon(option->decorationSize.height()));
+            option->palette.setColor(QPalette::Text, QColor(0x8a, 0x4b, 0x00));
+            option->font.setBold(true);
+        }
+    }
+};
+
+} // namespace
 
 TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWidget(parent), m_model(model)
 {
@@ -63,9 +89,17 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
                                       new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));
-    const int widths[] = {120, 140, 90, 170, 140, 55};
-    for (int column = 0; column < int(std::size(widths)); ++column)
-        m_table->setColumnWidth(column, widths[column]);
+    m_table->setItemDelegateForColumn(TicketQueueModel::AttentionColumn, new AttentionDelegate(m_table));
+    // Widths from the font, so the usual values fit at any font size (the mark is bold).
+    QFont bold = m_table->font();
+    bold.setBold(true);
+    const QString samples[] = {QStringLiteral("Attention · repeat"), QStringLiteral("T-20260317-0412"),
+                               QStringLiteral("SU-88421"), QStringLiteral("Fenwick & Rowe Garden"),
+                               QStringLiteral("2026-03-17 14:28:51"), QStringLiteral("Writes")};
+    for (int column = 0; column < int(std::size(samples)); ++column) {
+        const QFontMetrics metrics(column == TicketQueueModel::AttentionColumn ? bold : m_table->font());
+        m_table->setColumnWidth(column, metrics.horizontalAdvance(samples[column]) + (column == 0 ? 34 : 14));
+    }
     layout->addWidget(m_table, 1);
 
     m_count = new QLabel(this);

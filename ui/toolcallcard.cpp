@@ -134,6 +134,7 @@ void ToolCallCard::addSection(const QString &title, const QString &text, const Q
 
 void ToolCallCard::setHighlighted(bool highlighted)
 {
+    m_highlighted = highlighted;
     const QString border = highlighted ? QStringLiteral("2px solid #1a73e8")
                                        : (m_dangerous ? QStringLiteral("2px solid #d93025")
                                                       : QStringLiteral("1px solid #c4c9cf"));

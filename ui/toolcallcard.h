@@ -21,6 +21,7 @@ public:
     const QString &callId() const { return m_callId; }
     OutcomeBadge *badge() const { return m_badge; }
     void setHighlighted(bool highlighted);
+    bool isHighlighted() const { return m_highlighted; }
 
 signals:
     void showCallRequested(const QString &callId);
@@ -31,6 +32,7 @@ private:
     QString m_callId;
     OutcomeBadge *m_badge = nullptr;
     bool m_dangerous = false;
+    bool m_highlighted = false;
 };
 
 } // namespace verity

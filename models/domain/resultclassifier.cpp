@@ -23,6 +23,8 @@ bool truthy(const json &value)
         return value.get<double>() != 0.0;
     if (value.is_string())
         return !value.get<std::string>().empty();
+    if (value.is_array() || value.is_object())
+        return !value.empty();
     return !value.is_null();
 }
 

@@ -18,9 +18,10 @@ QString fromStd(const std::string &text)
 // Line and column of a byte offset, for parse errors a person can find in an editor.
 QString lineColumn(const QByteArray &text, std::size_t byte)
 {
+    // nlohmann counts bytes from 1, up to and including the offending one.
     int line = 1;
     int column = 1;
-    for (std::size_t i = 0; i < byte && i < std::size_t(text.size()); ++i) {
+    for (std::size_t i = 0; i + 1 < byte && i < std::size_t(text.size()); ++i) {
         if (text[qsizetype(i)] == '\n') {
             ++line;
             column = 1;

@@ -184,7 +184,7 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
     q.addBindValue(ticket.order.id);
     q.addBindValue(ticket.seller.id);
     q.addBindValue(ticket.seller.name);
-    q.addBindValue(ticket.subject);
+    q.addBindValue(ticket.subject.isNull() ? QStringLiteral("") : ticket.subject); // a null QString binds as NULL
     q.addBindValue(ticket.openedAt);
     q.addBindValue(ticket.fingerprint);
     if (auto done = run(q, "recording a ticket"); !done)

@@ -1,0 +1,356 @@
+// What a write result means, read with the built-in registry's rules; what a read result
+// means; and the small vocabularies of outcomes and tool classes.
+
+#include "domain/outcome.h"
+#include "domain/resultclassifier.h"
+#include "domain/toolclass.h"
+#include "domain/toolregistry.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+using nlohmann::json;
+using namespace verity;
+
+Q_DECLARE_METATYPE(std::string)
+Q_DECLARE_METATYPE(verity::Outcome)
+Q_DECLARE_METATYPE(verity::ToolClass)
+
+namespace {
+
+// A JSON text for a bare string result, so the tables stay readable.
+std::string text(const char *s)
+{
+    return json(s).dump();
+}
+
+} // namespace
+
+class TestOutcomeRules : public QObject
+{
+    Q_OBJECT
+
+private:
+    ToolRegistry m_registry;
+
+private slots:
+    void initTestCase()
+    {
+        m_registry = ToolRegistry::builtIn();
+        QVERIFY(!m_registry.outcomeRules().unknown.isEmpty());
+        QVERIFY(!m_registry.outcomeRules().notPerformed.isEmpty());
+    }
+
+    // ---- classifyWriteResult -------------------------------------------------------------
+
+    void classifyWrite_data()
+    {
+        QTest::addColumn<std::string>("result"); // JSON text of the result
+        QTest::addColumn<Outcome>("expected");
+
+        // Errors that leave the state unknown, even when they also say "failed".
+        QTest::newRow("refund failed: upstream timeout")
+            << std::string(R"({"error":"refund failed: upstream timeout"})") << Outcome::Unknown;
+        QTest::newRow("text: request timed out")
+            << text("Error: request timed out after 5000 ms") << Outcome::Unknown;
+        QTest::newRow("504 Gateway Timeout") << std::string(R"({"error":"504 Gateway Timeout"})") << Outcome::Unknown;
+        QTest::newRow("502 Bad Gateway") << std::string(R"({"error":"502 Bad Gateway"})") << Outcome::Unknown;
+        QTest::newRow("status 503") << std::string(R"({"status":503})") << Outcome::Unknown;
+        QTest::newRow("text: connection reset") << text("connection reset after send") << Outcome::Unknown;
+        QTest::newRow("idempotency key in use")
+            << std::string(R"({"error":"idempotency_key_in_use"})") << Outcome::Unknown;
+        QTest::newRow("text: no response") << text("Error: no response from payments") << Outcome::Unknown;
+
+        // Explicit refusals: nothing happened.
+        QTest::newRow("400 Bad Request")
+            << std::string(R"({"error":"400 Bad Request: item_id missing"})") << Outcome::NotPerformed;
+        QTest::newRow("text: validation error")
+            << text("Error: validation error: amount_cents must be positive") << Outcome::NotPerformed;
+        QTest::newRow("exceeds the ceiling")
+            << std::string(R"({"error":"amount 18900 exceeds the 15000 refund ceiling"})") << Outcome::NotPerformed;
+        QTest::newRow("over the limit") << std::string(R"({"error":"over the limit"})") << Outcome::NotPerformed;
+        QTest::newRow("text: connection refused") << text("connection refused") << Outcome::NotPerformed;
+        QTest::newRow("declined, success false")
+            << std::string(R"({"success":false,"message":"card declined"})") << Outcome::NotPerformed;
+        QTest::newRow("status 422") << std::string(R"({"status":422})") << Outcome::NotPerformed;
+        QTest::newRow("text: permission denied") << text("permission denied") << Outcome::NotPerformed;
+
+        // An error that says neither.
+        QTest::newRow("something odd")
+            << std::string(R"({"success":false,"error":"something odd"})") << Outcome::Unknown;
+        QTest::newRow("text: Error: something odd") << text("Error: something odd") << Outcome::Unknown;
+        QTest::newRow("text: exception") << text("Unhandled exception in handler") << Outcome::Unknown;
+
+        // Success, even with digits in ids.
+        QTest::newRow("queued refund, id with 404")
+            << std::string(R"({"refund_id":"re_4041","status":"queued"})") << Outcome::Performed;
+        QTest::newRow("success with 4xx-looking amount")
+            << std::string(R"({"refund_id":"re_1","amount_cents":404,"status":"ok"})") << Outcome::Performed;
+        QTest::newRow("success with 503-looking id")
+            << std::string(R"({"pickup_id":"PU-503","status":"scheduled"})") << Outcome::Performed;
+        QTest::newRow("status 200") << std::string(R"({"status":200,"refund_id":"re_9"})") << Outcome::Performed;
+        QTest::newRow("success true") << std::string(R"({"success":true})") << Outcome::Performed;
+        QTest::newRow("text: refund queued") << text("Refund re_123 queued") << Outcome::Performed;
+        QTest::newRow("text: refund queued, id re_4041") << text("Refund re_4041 queued") << Outcome::Performed;
+        QTest::newRow("text: pickup PU-404 scheduled")
+            << text("Pickup PU-404 scheduled for 2026-03-18") << Outcome::Performed;
+        QTest::newRow("success with an empty errors list")
+            << std::string(R"({"refund_id":"re_1","status":"queued","errors":[]})") << Outcome::Performed;
+        QTest::newRow("refusal with a 503-looking request id")
+            << std::string(R"({"error":"validation failed: amount_cents","request_id":"req-503"})")
+            << Outcome::NotPerformed;
+
+        // Structured outcomes are taken as stated.
+        QTest::newRow("stated performed") << std::string(R"({"outcome":"performed"})") << Outcome::Performed;
+        QTest::newRow("stated already_performed")
+            << std::string(R"({"outcome":"already_performed"})") << Outcome::AlreadyPerformed;
+        QTest::newRow("stated not_performed")
+            << std::string(R"({"outcome":"not_performed"})") << Outcome::NotPerformed;
+        QTest::newRow("stated unknown") << std::string(R"({"outcome":"unknown"})") << Outcome::Unknown;
+        QTest::newRow("stated performed beats error words")
+            << std::string(R"({"outcome":"performed","error":"504 timeout on retry"})") << Outcome::Performed;
+        QTest::newRow("stated not_performed beats timeout words")
+            << std::string(R"({"outcome":"not_performed","error":"upstream timeout"})") << Outcome::NotPerformed;
+        QTest::newRow("stated already_performed with error")
+            << std::string(R"({"outcome":"already_performed","error":"duplicate"})") << Outcome::AlreadyPerformed;
+        QTest::newRow("stated failed") << std::string(R"({"outcome":"failed"})") << Outcome::Unknown;
+        QTest::newRow("stated Performed (case)") << std::string(R"({"outcome":"Performed"})") << Outcome::Unknown;
+        QTest::newRow("stated number") << std::string(R"({"outcome":1})") << Outcome::Unknown;
+        QTest::newRow("stated null") << std::string(R"({"outcome":null,"status":"ok"})") << Outcome::Unknown;
+
+        // No result at all.
+        QTest::newRow("JSON null") << std::string("null") << Outcome::Unknown;
+    }
+
+    void classifyWrite()
+    {
+        QFETCH(std::string, result);
+        QFETCH(Outcome, expected);
+        const json value = json::parse(result);
+        const WriteVerdict verdict = classifyWriteResult(&value, m_registry.outcomeRules());
+        QVERIFY2(verdict.outcome == expected,
+                 qPrintable(QStringLiteral("got %1 (%2), expected %3")
+                                .arg(outcomeId(verdict.outcome), verdict.reason, outcomeId(expected))));
+        QVERIFY(!verdict.reason.isEmpty());
+    }
+
+    void noResultIsUnknown()
+    {
+        const WriteVerdict verdict = classifyWriteResult(nullptr, m_registry.outcomeRules());
+        QCOMPARE(verdict.outcome, Outcome::Unknown);
+        QVERIFY(!verdict.reason.isEmpty());
+    }
+
+    // The unknown rules are looked at before the refusals, whichever order the words come in.
+    void unknownRulesComeFirst_data()
+    {
+        QTest::addColumn<std::string>("result");
+        QTest::newRow("refused then timeout")
+            << std::string(R"({"error":"request refused by proxy after upstream timeout"})");
+        QTest::newRow("invalid then 504") << text("Error: invalid gateway response (504)");
+        QTest::newRow("400 and reset") << std::string(R"({"error":"400 then connection reset"})");
+    }
+
+    void unknownRulesComeFirst()
+    {
+        QFETCH(std::string, result);
+        const json value = json::parse(result);
+        QCOMPARE(classifyWriteResult(&value, m_registry.outcomeRules()).outcome, Outcome::Unknown);
+    }
+
+    void rulesAreCaseInsensitive()
+    {
+        const json value = std::string("CONNECTION REFUSED");
+        QCOMPARE(classifyWriteResult(&value, m_registry.outcomeRules()).outcome, Outcome::NotPerformed);
+        const json timeout = json{{"error", "UPSTREAM TIMEOUT"}};
+        QCOMPARE(classifyWriteResult(&timeout, m_registry.outcomeRules()).outcome, Outcome::Unknown);
+    }
+
+    // Without any rules, an error can only be Unknown, and success stays success.
+    void emptyRules_data()
+    {
+        QTest::addColumn<std::string>("result");
+        QTest::addColumn<Outcome>("expected");
+        QTest::newRow("refused text") << text("Error: connection refused") << Outcome::Unknown;
+        QTest::newRow("400 object") << std::string(R"({"error":"400 Bad Request"})") << Outcome::Unknown;
+        QTest::newRow("success text") << text("Refund re_123 queued") << Outcome::Performed;
+        QTest::newRow("success object") << std::string(R"({"refund_id":"re_1"})") << Outcome::Performed;
+    }
+
+    void emptyRules()
+    {
+        QFETCH(std::string, result);
+        QFETCH(Outcome, expected);
+        const json value = json::parse(result);
+        QCOMPARE(classifyWriteResult(&value, OutcomeRules()).outcome, expected);
+    }
+
+    // ---- resultLooksLikeError (reads) -----------------------------------------------------
+
+    void readLooksLikeError_data()
+    {
+        QTest::addColumn<std::string>("result");
+        QTest::addColumn<bool>("isError");
+
+        QTest::newRow("order") << std::string(R"({"order_id":"SU-88421","status":"delivered"})") << false;
+        QTest::newRow("order, id with 404") << std::string(R"({"order_id":"SU-404","total_cents":40400})") << false;
+        QTest::newRow("error key") << std::string(R"({"error":"not found"})") << true;
+        QTest::newRow("errors list") << std::string(R"({"errors":["bad id"]})") << true;
+        QTest::newRow("error null") << std::string(R"({"error":null,"order_id":"SU-1"})") << false;
+        QTest::newRow("error false") << std::string(R"({"error":false})") << false;
+        QTest::newRow("error empty text") << std::string(R"({"error":""})") << false;
+        QTest::newRow("is_error true") << std::string(R"({"is_error":true})") << true;
+        QTest::newRow("exception") << std::string(R"({"exception":"KeyError"})") << true;
+        QTest::newRow("success false") << std::string(R"({"success":false})") << true;
+        QTest::newRow("success true") << std::string(R"({"success":true})") << false;
+        QTest::newRow("ok 0") << std::string(R"({"ok":0})") << true;
+        QTest::newRow("ok 1") << std::string(R"({"ok":1})") << false;
+        QTest::newRow("status 404") << std::string(R"({"status":404})") << true;
+        QTest::newRow("status_code 500") << std::string(R"({"status_code":500})") << true;
+        QTest::newRow("http_status 200") << std::string(R"({"http_status":200})") << false;
+        QTest::newRow("status failed") << std::string(R"({"status":"FAILED"})") << true;
+        QTest::newRow("status error") << std::string(R"({"status":"error"})") << true;
+        QTest::newRow("status shipped") << std::string(R"({"status":"shipped"})") << false;
+        QTest::newRow("text error") << text("Error: order not found") << true;
+        QTest::newRow("text failed") << text("lookup failed") << true;
+        QTest::newRow("text timed out") << text("request timed out") << true;
+        QTest::newRow("text timeout") << text("Timeout while reading") << true;
+        QTest::newRow("text order") << text("Order SU-88421 delivered on 2026-03-14") << false;
+        QTest::newRow("text with errorless word") << text("terrorist-free zone") << false;
+        QTest::newRow("null") << std::string("null") << true;
+        QTest::newRow("false") << std::string("false") << true;
+        QTest::newRow("true") << std::string("true") << false;
+        QTest::newRow("array") << std::string(R"([{"id":1}])") << false;
+        QTest::newRow("errors, empty list") << std::string(R"({"order_id":"SU-1","errors":[]})") << false;
+    }
+
+    void readLooksLikeError()
+    {
+        QFETCH(std::string, result);
+        QFETCH(bool, isError);
+        QCOMPARE(resultLooksLikeError(json::parse(result)), isError);
+    }
+
+    // ---- outcome.h ------------------------------------------------------------------------
+
+    void outcomes_data()
+    {
+        QTest::addColumn<Outcome>("outcome");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<int>("severity");
+        QTest::addColumn<bool>("needsEscalation");
+        QTest::addColumn<bool>("allowsRepeat");
+
+        QTest::newRow("performed") << Outcome::Performed << QStringLiteral("performed")
+                                   << QStringLiteral("Performed") << 1 << false << false;
+        QTest::newRow("already performed")
+            << Outcome::AlreadyPerformed << QStringLiteral("already_performed") << QStringLiteral("Already performed")
+            << 2 << false << false;
+        QTest::newRow("not performed") << Outcome::NotPerformed << QStringLiteral("not_performed")
+                                       << QStringLiteral("Not performed") << 3 << false << true;
+        QTest::newRow("unknown") << Outcome::Unknown << QStringLiteral("unknown")
+                                 << QStringLiteral("Unknown: do not retry") << 4 << true << false;
+    }
+
+    void outcomes()
+    {
+        QFETCH(Outcome, outcome);
+        QFETCH(QString, id);
+        QFETCH(QString, label);
+        QFETCH(int, severity);
+        QFETCH(bool, needsEscalation);
+        QFETCH(bool, allowsRepeat);
+
+        QCOMPARE(outcomeId(outcome), id);
+        QCOMPARE(outcomeFromId(id), std::optional<Outcome>(outcome));
+        QCOMPARE(outcomeLabel(outcome), label);
+        QCOMPARE(outcomeSeverity(outcome), severity);
+        QCOMPARE(outcomeFromSeverity(severity), std::optional<Outcome>(outcome));
+        QCOMPARE(outcomeNeedsEscalation(outcome), needsEscalation);
+        QCOMPARE(outcomeAllowsRepeatWithSameKey(outcome), allowsRepeat);
+    }
+
+    void allOutcomesListed()
+    {
+        QCOMPARE(int(std::size(allOutcomes)), 4);
+        for (Outcome outcome : allOutcomes)
+            QCOMPARE(outcomeFromId(outcomeId(outcome)), std::optional<Outcome>(outcome));
+    }
+
+    void unknownOutcomeIds_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::newRow("empty") << QString();
+        QTest::newRow("failed") << QStringLiteral("failed");
+        QTest::newRow("label, not id") << QStringLiteral("Performed");
+        QTest::newRow("trailing space") << QStringLiteral("unknown ");
+        QTest::newRow("hyphen") << QStringLiteral("already-performed");
+    }
+
+    void unknownOutcomeIds()
+    {
+        QFETCH(QString, id);
+        QVERIFY(!outcomeFromId(id).has_value());
+    }
+
+    void severityZeroIsNoWrite()
+    {
+        QVERIFY(!outcomeFromSeverity(0).has_value());
+        QVERIFY(!outcomeFromSeverity(5).has_value());
+        QVERIFY(!outcomeFromSeverity(-1).has_value());
+    }
+
+    // ---- toolclass.h ----------------------------------------------------------------------
+
+    void toolClasses_data()
+    {
+        QTest::addColumn<ToolClass>("toolClass");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<bool>("write");
+        QTest::addColumn<bool>("autoRetry");
+
+        QTest::newRow("read") << ToolClass::Read << QStringLiteral("read") << false << true;
+        QTest::newRow("money") << ToolClass::WriteMoney << QStringLiteral("write_money") << true << false;
+        QTest::newRow("costly") << ToolClass::WriteCostly << QStringLiteral("write_costly") << true << false;
+        QTest::newRow("irreversible")
+            << ToolClass::WriteIrreversible << QStringLiteral("write_irreversible") << true << false;
+        QTest::newRow("wasteful") << ToolClass::WriteWasteful << QStringLiteral("write_wasteful") << true << false;
+        QTest::newRow("unclassified") << ToolClass::Unclassified << QStringLiteral("unclassified") << false << false;
+    }
+
+    void toolClasses()
+    {
+        QFETCH(ToolClass, toolClass);
+        QFETCH(QString, id);
+        QFETCH(bool, write);
+        QFETCH(bool, autoRetry);
+
+        QCOMPARE(toolClassId(toolClass), id);
+        QCOMPARE(toolClassFromId(id), std::optional<ToolClass>(toolClass));
+        QVERIFY(!toolClassLabel(toolClass).isEmpty());
+        QCOMPARE(isWrite(toolClass), write);
+        QCOMPARE(mayRetryAutomatically(toolClass), autoRetry);
+    }
+
+    void unclassifiedIsNeitherReadNorRetryable()
+    {
+        QVERIFY(ToolClass::Unclassified != ToolClass::Read);
+        QVERIFY(!isWrite(ToolClass::Unclassified));
+        QVERIFY(!mayRetryAutomatically(ToolClass::Unclassified));
+        QVERIFY(toolClassLabel(ToolClass::Unclassified) != toolClassLabel(ToolClass::Read));
+    }
+
+    void unknownToolClassIds()
+    {
+        QVERIFY(!toolClassFromId(QStringLiteral("write")).has_value());
+        QVERIFY(!toolClassFromId(QStringLiteral("Read")).has_value());
+        QVERIFY(!toolClassFromId(QString()).has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOutcomeRules)
+#include "tst_outcomerules.moc"

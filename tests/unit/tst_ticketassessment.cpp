@@ -1,0 +1,217 @@
+// What a ticket's calls add up to: counts, worst outcome, repeated intents and whether a
+// person needs to look.
+
+#include "domain/ticketassessment.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace verity;
+
+Q_DECLARE_METATYPE(verity::CallFacts)
+
+namespace {
+
+const QString keyA = QStringLiteral("f099ab96043b870dc9784feec82d89b216d2b6c64710de680de0a8dfe5cd7ca2");
+const QString keyB = QStringLiteral("0a8a2237b53dedcf35ea6d076246c788edf3e0811387e727e5d27a7b5c9af88b");
+
+CallFacts readCall(qint64 id)
+{
+    CallFacts call;
+    call.id = id;
+    call.toolClass = ToolClass::Read;
+    return call;
+}
+
+CallFacts writeCall(qint64 id, std::optional<Outcome> outcome, const QString &key,
+                    ToolClass toolClass = ToolClass::WriteMoney)
+{
+    CallFacts call;
+    call.id = id;
+    call.toolClass = toolClass;
+    call.outcome = outcome;
+    call.intentKey = key;
+    return call;
+}
+
+CallFacts unclassifiedCall(qint64 id)
+{
+    CallFacts call;
+    call.id = id;
+    call.toolClass = ToolClass::Unclassified;
+    return call;
+}
+
+CallFacts keylessWrite(qint64 id, Outcome outcome)
+{
+    CallFacts call = writeCall(id, outcome, QString());
+    call.intentError = true;
+    return call;
+}
+
+QList<qint64> sorted(const QSet<qint64> &ids)
+{
+    QList<qint64> list(ids.cbegin(), ids.cend());
+    std::sort(list.begin(), list.end());
+    return list;
+}
+
+// 0 stands for "no write", as in outcomeSeverity().
+int severityOf(const std::optional<Outcome> &outcome)
+{
+    return outcome ? outcomeSeverity(*outcome) : 0;
+}
+
+} // namespace
+
+class TestTicketAssessment : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void assess_data()
+    {
+        QTest::addColumn<QList<CallFacts>>("calls");
+        QTest::addColumn<int>("writeCount");
+        QTest::addColumn<int>("worstSeverity"); // outcomeSeverity of the worst outcome, 0 for none
+        QTest::addColumn<bool>("hasUnknown");
+        QTest::addColumn<bool>("hasRepeatedIntent");
+        QTest::addColumn<int>("duplicateEffects");
+        QTest::addColumn<bool>("needsAttention");
+        QTest::addColumn<QList<qint64>>("repeatedCalls");
+
+        const int performed = outcomeSeverity(Outcome::Performed);
+        const int already = outcomeSeverity(Outcome::AlreadyPerformed);
+        const int notPerformed = outcomeSeverity(Outcome::NotPerformed);
+        const int unknown = outcomeSeverity(Outcome::Unknown);
+
+        QTest::newRow("no calls") << QList<CallFacts>{} << 0 << 0 << false << false << 0 << false
+                                  << QList<qint64>{};
+        QTest::newRow("reads only") << QList<CallFacts>{readCall(1), readCall(2), readCall(3)} << 0 << 0 << false
+                                    << false << 0 << false << QList<qint64>{};
+        QTest::newRow("one performed write")
+            << QList<CallFacts>{readCall(1), writeCall(2, Outcome::Performed, keyA)} << 1 << performed << false
+            << false << 0 << false << QList<qint64>{};
+        QTest::newRow("reads and unclassified are not writes")
+            << QList<CallFacts>{readCall(1), unclassifiedCall(2), writeCall(3, Outcome::Performed, keyA),
+                                readCall(4)}
+            << 1 << performed << false << false << 0 << true << QList<qint64>{};
+        QTest::newRow("every write class counts")
+            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA, ToolClass::WriteMoney),
+                                writeCall(2, Outcome::Performed, QStringLiteral("k2"), ToolClass::WriteCostly),
+                                writeCall(3, Outcome::Performed, QStringLiteral("k3"), ToolClass::WriteIrreversible),
+                                writeCall(4, Outcome::Performed, QStringLiteral("k4"), ToolClass::WriteWasteful)}
+            << 4 << performed << false << false << 0 << false << QList<qint64>{};
+
+        // Worst outcome: Unknown > NotPerformed > AlreadyPerformed > Performed, in any order.
+        QTest::newRow("worst: already over performed")
+            << QList<CallFacts>{writeCall(1, Outcome::AlreadyPerformed, QStringLiteral("k1")),
+                                writeCall(2, Outcome::Performed, QStringLiteral("k2"))}
+            << 2 << already << false << false << 0 << false << QList<qint64>{};
+        QTest::newRow("worst: not performed over already")
+            << QList<CallFacts>{writeCall(1, Outcome::Performed, QStringLiteral("k1")),
+                                writeCall(2, Outcome::NotPerformed, QStringLiteral("k2")),
+                                writeCall(3, Outcome::AlreadyPerformed, QStringLiteral("k3"))}
+            << 3 << notPerformed << false << false << 0 << false << QList<qint64>{};
+        QTest::newRow("worst: unknown over everything, first")
+            << QList<CallFacts>{writeCall(1, Outcome::Unknown, QStringLiteral("k1")),
+                                writeCall(2, Outcome::NotPerformed, QStringLiteral("k2")),
+                                writeCall(3, Outcome::AlreadyPerformed, QStringLiteral("k3")),
+                                writeCall(4, Outcome::Performed, QStringLiteral("k4"))}
+            << 4 << unknown << true << false << 0 << true << QList<qint64>{};
+        QTest::newRow("worst: unknown over everything, last")
+            << QList<CallFacts>{writeCall(1, Outcome::Performed, QStringLiteral("k1")),
+                                writeCall(2, Outcome::AlreadyPerformed, QStringLiteral("k2")),
+                                writeCall(3, Outcome::NotPerformed, QStringLiteral("k3")),
+                                writeCall(4, Outcome::Unknown, QStringLiteral("k4"))}
+            << 4 << unknown << true << false << 0 << true << QList<qint64>{};
+
+        // Repeated intents.
+        QTest::newRow("same key twice: both repeated")
+            << QList<CallFacts>{writeCall(10, Outcome::NotPerformed, keyA), writeCall(11, Outcome::Performed, keyA)}
+            << 2 << notPerformed << false << true << 0 << false << QList<qint64>{10, 11};
+        QTest::newRow("SU-88421: unknown then performed, same key")
+            << QList<CallFacts>{readCall(1), writeCall(2, Outcome::Unknown, keyA), readCall(3),
+                                writeCall(4, Outcome::Performed, keyA)}
+            << 2 << unknown << true << true << 0 << true << QList<qint64>{2, 4};
+        QTest::newRow("repeat came back already performed")
+            << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA), writeCall(4, Outcome::AlreadyPerformed, keyA)}
+            << 2 << already << false << true << 0 << false << QList<qint64>{2, 4};
+        QTest::newRow("two performed, same key")
+            << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA), writeCall(4, Outcome::Performed, keyA)}
+            << 2 << performed << false << true << 1 << true << QList<qint64>{2, 4};
+        QTest::newRow("three performed, same key")
+            << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA), writeCall(4, Outcome::Performed, keyA),
+                                writeCall(6, Outcome::Performed, keyA)}
+            << 3 << performed << false << true << 2 << true << QList<qint64>{2, 4, 6};
+        QTest::newRow("two keys, each performed twice")
+            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA), writeCall(2, Outcome::Performed, keyB),
+                                writeCall(3, Outcome::Performed, keyA), writeCall(4, Outcome::Performed, keyB)}
+            << 4 << performed << false << true << 2 << true << QList<qint64>{1, 2, 3, 4};
+        QTest::newRow("different keys: no repeat")
+            << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA), writeCall(4, Outcome::Performed, keyB)}
+            << 2 << performed << false << false << 0 << false << QList<qint64>{};
+        QTest::newRow("only the sharing calls are repeated")
+            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyB), writeCall(2, Outcome::NotPerformed, keyA),
+                                writeCall(3, Outcome::Performed, keyA)}
+            << 3 << notPerformed << false << true << 0 << false << QList<qint64>{2, 3};
+        QTest::newRow("reads with the same key are not repeats")
+            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA),
+                                writeCall(2, std::nullopt, keyA, ToolClass::Read)}
+            << 1 << performed << false << false << 0 << false << QList<qint64>{};
+
+        // Calls nobody can judge.
+        QTest::newRow("unclassified call") << QList<CallFacts>{unclassifiedCall(1)} << 0 << 0 << false << false << 0
+                                           << true << QList<qint64>{};
+        QTest::newRow("intent error")
+            << QList<CallFacts>{keylessWrite(1, Outcome::Performed)} << 1 << performed << false << false << 0 << true
+            << QList<qint64>{};
+        QTest::newRow("two keyless writes are not a repeat")
+            << QList<CallFacts>{keylessWrite(1, Outcome::Performed), keylessWrite(2, Outcome::Performed)} << 2
+            << performed << false << false << 0 << true << QList<qint64>{};
+    }
+
+    void assess()
+    {
+        QFETCH(QList<CallFacts>, calls);
+        QFETCH(int, writeCount);
+        QFETCH(int, worstSeverity);
+        QFETCH(bool, hasUnknown);
+        QFETCH(bool, hasRepeatedIntent);
+        QFETCH(int, duplicateEffects);
+        QFETCH(bool, needsAttention);
+        QFETCH(QList<qint64>, repeatedCalls);
+
+        const TicketAssessment assessment = assessTicket(calls);
+        QCOMPARE(assessment.writeCount, writeCount);
+        QCOMPARE(severityOf(assessment.worstOutcome), worstSeverity);
+        QCOMPARE(assessment.hasUnknown, hasUnknown);
+        QCOMPARE(assessment.hasRepeatedIntent, hasRepeatedIntent);
+        QCOMPARE(assessment.duplicateEffects, duplicateEffects);
+        QCOMPARE(assessment.needsAttention, needsAttention);
+        QCOMPARE(sorted(assessment.repeatedCalls), repeatedCalls);
+    }
+
+    // The order of the calls never changes the verdict.
+    void orderDoesNotMatter()
+    {
+        const QList<CallFacts> calls{readCall(1), writeCall(2, Outcome::Unknown, keyA),
+                                     writeCall(3, Outcome::Performed, keyA), writeCall(4, Outcome::NotPerformed, keyB)};
+        QList<CallFacts> reversed = calls;
+        std::reverse(reversed.begin(), reversed.end());
+        const TicketAssessment a = assessTicket(calls);
+        const TicketAssessment b = assessTicket(reversed);
+        QCOMPARE(a.writeCount, b.writeCount);
+        QCOMPARE(a.worstOutcome, b.worstOutcome);
+        QCOMPARE(a.hasUnknown, b.hasUnknown);
+        QCOMPARE(a.hasRepeatedIntent, b.hasRepeatedIntent);
+        QCOMPARE(a.duplicateEffects, b.duplicateEffects);
+        QCOMPARE(a.needsAttention, b.needsAttention);
+        QCOMPARE(a.repeatedCalls, b.repeatedCalls);
+        QCOMPARE(a.worstOutcome, std::optional<Outcome>(Outcome::Unknown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTicketAssessment)
+#include "tst_ticketassessment.moc"
