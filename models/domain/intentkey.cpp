@@ -1,4 +1,5 @@
 #include "intentkey.h"
+#include "jsontext.h"
 
 #include "sha256.h"
 
@@ -21,11 +22,6 @@ void appendNetstring(QByteArray &out, const QByteArray &bytes)
     out += ',';
 }
 
-QString fromStd(const std::string &text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
 Expected<QByteArray> integerText(const json &value, const QString &field)
 {
     if (value.is_number_integer())
@@ -38,12 +34,12 @@ Expected<QByteArray> integerText(const json &value, const QString &field)
             return QByteArray::number(qint64(number));
     } else if (value.is_string()) {
         bool ok = false;
-        const qint64 number = fromStd(value.get<std::string>()).trimmed().toLongLong(&ok);
+        const qint64 number = fromUtf8String(value.get<std::string>()).trimmed().toLongLong(&ok);
         if (ok)
             return QByteArray::number(number);
     }
     return makeError(QStringLiteral("intent field \"%1\": expected a whole number, got %2")
-                         .arg(field, fromStd(value.dump())));
+                         .arg(field, fromUtf8String(value.dump())));
 }
 
 Expected<QByteArray> fieldValue(const IntentField &field, const json &value)
@@ -54,12 +50,12 @@ Expected<QByteArray> fieldValue(const IntentField &field, const json &value)
     case IntentField::Type::Sha256: {
         QString text;
         if (value.is_string())
-            text = fromStd(value.get<std::string>());
+            text = fromUtf8String(value.get<std::string>());
         else if (value.is_number_integer() && field.type == IntentField::Type::String)
             text = QString::number(value.get<qint64>());
         else
             return makeError(QStringLiteral("intent field \"%1\": expected text, got %2")
-                                 .arg(field.name, fromStd(value.dump())));
+                                 .arg(field.name, fromUtf8String(value.dump())));
         // The same words typed with composed or decomposed accents are the same intent.
         const QByteArray utf8 = text.normalized(QString::NormalizationForm_C).toUtf8();
         if (field.type == IntentField::Type::Sha256)

@@ -1,4 +1,5 @@
 #include "resultclassifier.h"
+#include "jsontext.h"
 
 #include <QRegularExpression>
 
@@ -9,11 +10,6 @@ namespace verity {
 using nlohmann::json;
 
 namespace {
-
-QString fromStd(const std::string &text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 bool truthy(const json &value)
 {
@@ -55,7 +51,7 @@ bool objectLooksLikeError(const json &object)
         if (it->is_number_integer() && it->get<int>() >= 400)
             return true;
         if (it->is_string()) {
-            const QString status = fromStd(it->get<std::string>()).toLower();
+            const QString status = fromUtf8String(it->get<std::string>()).toLower();
             if (status == u"error" || status == u"failed" || status == u"failure")
                 return true;
         }
@@ -79,7 +75,7 @@ bool resultLooksLikeError(const json &result)
     if (result.is_object())
         return objectLooksLikeError(result);
     if (result.is_string())
-        return textLooksLikeError(fromStd(result.get<std::string>()));
+        return textLooksLikeError(fromUtf8String(result.get<std::string>()));
     if (result.is_boolean())
         return !result.get<bool>();
     return result.is_null();
@@ -94,12 +90,12 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules)
         auto stated = result->find("outcome");
         if (stated != result->end()) {
             if (stated->is_string()) {
-                if (std::optional<Outcome> outcome = outcomeFromId(fromStd(stated->get<std::string>())))
+                if (std::optional<Outcome> outcome = outcomeFromId(fromUtf8String(stated->get<std::string>())))
                     return {*outcome, QStringLiteral("the tool stated its outcome")};
             }
             return {Outcome::Unknown,
                     QStringLiteral("the tool stated an outcome Verity does not know: %1")
-                        .arg(fromStd(stated->dump()))};
+                        .arg(fromUtf8String(stated->dump()))};
         }
     }
 
@@ -110,7 +106,7 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules)
     if (!isText && !resultLooksLikeError(*result))
         return {Outcome::Performed, QStringLiteral("the tool reported success")};
 
-    const QString text = isText ? fromStd(result->get<std::string>()) : fromStd(result->dump());
+    const QString text = isText ? fromUtf8String(result->get<std::string>()) : fromUtf8String(result->dump());
     if (const QRegularExpression *rule = firstMatch(rules.unknown, text))
         return {Outcome::Unknown,
                 QStringLiteral("an error that leaves the state unknown (matches \"%1\")").arg(rule->pattern())};

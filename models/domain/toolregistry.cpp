@@ -1,4 +1,5 @@
 #include "toolregistry.h"
+#include "jsontext.h"
 
 #include <QFile>
 
@@ -9,11 +10,6 @@ namespace verity {
 using nlohmann::json;
 
 namespace {
-
-QString fromStd(const std::string &text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 // Line and column of a byte offset, for parse errors a person can find in an editor.
 QString lineColumn(const QByteArray &text, std::size_t byte)
@@ -47,7 +43,7 @@ struct Reader
     bool readField(const json &node, const QString &path, IntentField &field)
     {
         if (node.is_string()) {
-            field.name = fromStd(node.get<std::string>());
+            field.name = fromUtf8String(node.get<std::string>());
             return !field.name.isEmpty() || fail(path, QStringLiteral("a field name"));
         }
         if (!node.is_object())
@@ -55,7 +51,7 @@ struct Reader
         auto name = node.find("name");
         if (name == node.end() || !name->is_string() || name->get<std::string>().empty())
             return fail(path + QStringLiteral(".name"), QStringLiteral("a non-empty string"));
-        field.name = fromStd(name->get<std::string>());
+        field.name = fromUtf8String(name->get<std::string>());
         auto type = node.find("type");
         if (type == node.end())
             return true;
@@ -73,14 +69,14 @@ struct Reader
 
     bool readTool(const std::string &name, const json &node, ToolSpec &spec)
     {
-        const QString path = QStringLiteral("$.tools.%1").arg(fromStd(name));
+        const QString path = QStringLiteral("$.tools.%1").arg(fromUtf8String(name));
         if (!node.is_object())
             return fail(path, QStringLiteral("an object with \"class\""));
-        spec.name = fromStd(name);
+        spec.name = fromUtf8String(name);
         auto cls = node.find("class");
         std::optional<ToolClass> toolClass;
         if (cls != node.end() && cls->is_string())
-            toolClass = toolClassFromId(fromStd(cls->get<std::string>()));
+            toolClass = toolClassFromId(fromUtf8String(cls->get<std::string>()));
         if (!toolClass || *toolClass == ToolClass::Unclassified)
             return fail(path + QStringLiteral(".class"),
                         QStringLiteral("one of read, write_money, write_costly, write_irreversible, "
@@ -112,7 +108,7 @@ struct Reader
         if (amount != node.end()) {
             if (!amount->is_string() || amount->get<std::string>().empty())
                 return fail(path + QStringLiteral(".amount"), QStringLiteral("the name of an argument"));
-            spec.amountField = fromStd(amount->get<std::string>());
+            spec.amountField = fromUtf8String(amount->get<std::string>());
         }
         return true;
     }
@@ -130,7 +126,7 @@ struct Reader
             const QString itemPath = QStringLiteral("%1[%2]").arg(path).arg(i);
             if (!item.is_string())
                 return fail(itemPath, QStringLiteral("a regular expression as a string"));
-            QRegularExpression re(fromStd(item.get<std::string>()),
+            QRegularExpression re(fromUtf8String(item.get<std::string>()),
                                   QRegularExpression::CaseInsensitiveOption);
             if (!re.isValid())
                 return fail(itemPath, QStringLiteral("a valid regular expression (%1 at offset %2)")
@@ -179,7 +175,7 @@ Expected<ToolRegistry> ToolRegistry::extendedWith(const QByteArray &text, const 
         root = json::parse(text.constBegin(), text.constEnd());
     } catch (const json::parse_error &e) {
         return makeError(QStringLiteral("%1: %2: not valid JSON (%3)")
-                             .arg(source, lineColumn(text, e.byte), fromStd(e.what())));
+                             .arg(source, lineColumn(text, e.byte), fromUtf8String(e.what())));
     }
 
     Reader reader{source, {}};

@@ -1,4 +1,5 @@
 #include "nativeevent.h"
+#include "domain/jsontext.h"
 
 #include "domain/sha256.h"
 
@@ -10,11 +11,6 @@ namespace verity {
 using nlohmann::json;
 
 namespace {
-
-QString fromStd(const std::string &text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 QString typeName(const json &value)
 {
@@ -41,7 +37,7 @@ public:
             fail(key, QStringLiteral("expected a string, got %1").arg(typeName(*it)));
             return {};
         }
-        const QString value = fromStd(it->get<std::string>());
+        const QString value = fromUtf8String(it->get<std::string>());
         if (required && value.trimmed().isEmpty())
             fail(key, QStringLiteral("must not be empty"));
         return value;
@@ -56,7 +52,7 @@ public:
             return std::nullopt;
         }
         if (!it->is_number_integer()) {
-            fail(key, QStringLiteral("expected a whole number (money is integer cents), got %1").arg(fromStd(it->dump())));
+            fail(key, QStringLiteral("expected a whole number (money is integer cents), got %1").arg(fromUtf8String(it->dump())));
             return std::nullopt;
         }
         return it->get<qint64>();
@@ -211,7 +207,7 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
     try {
         root = json::parse(line.constBegin(), line.constEnd());
     } catch (const json::parse_error &e) {
-        return makeError(QStringLiteral("not valid JSON at byte %1: %2").arg(e.byte).arg(fromStd(e.what())));
+        return makeError(QStringLiteral("not valid JSON at byte %1: %2").arg(e.byte).arg(fromUtf8String(e.what())));
     }
     if (!root.is_object())
         return makeError(QStringLiteral("expected a JSON object with \"type\", \"ticket\" and \"at\", got %1")

@@ -25,9 +25,26 @@ QString jsonText(const json &value)
 
 NativeImporter::NativeImporter(Store &store, const ToolRegistry &registry) : m_store(store), m_registry(registry) {}
 
+namespace {
+
+// Ticket ids match without regard to ASCII case, as the store's NOCASE column does, so
+// "t-1" and "T-1" are one ticket in the cache too.
+QString ticketCacheKey(const QString &extId)
+{
+    QString key = extId;
+    for (QChar &c : key) {
+        if (c >= u'A' && c <= u'Z')
+            c = QChar(c.unicode() + (u'a' - u'A'));
+    }
+    return key;
+}
+
+} // namespace
+
 Expected<TicketRef *> NativeImporter::ticketFor(const QString &extId)
 {
-    auto cached = m_tickets.find(extId);
+    const QString key = ticketCacheKey(extId);
+    auto cached = m_tickets.find(key);
     if (cached != m_tickets.end())
         return &cached.value();
     Expected<std::optional<TicketRef>> found = m_store.findTicket(extId);
@@ -35,7 +52,7 @@ Expected<TicketRef *> NativeImporter::ticketFor(const QString &extId)
         return found.error();
     if (!*found)
         return static_cast<TicketRef *>(nullptr);
-    return &m_tickets.insert(extId, **found).value();
+    return &m_tickets.insert(key, **found).value();
 }
 
 Expected<NativeImporter::LineResult> NativeImporter::applyTicketOpened(const NativeEvent &event,
@@ -55,42 +72,48 @@ Expected<NativeImporter::LineResult> NativeImporter::applyTicketOpened(const Nat
     Expected<TicketRef> inserted = m_store.insertTicket(opened.ticket);
     if (!inserted)
         return inserted.error();
-    m_tickets.insert(event.ticket, *inserted);
-    m_touched.insert(event.ticket);
+    m_tickets.insert(ticketCacheKey(event.ticket), *inserted);
+    m_touched.insert(ticketCacheKey(event.ticket));
     ++report.ticketsOpened;
     return LineResult{true, {}};
 }
 
+std::optional<Expected<NativeImporter::LineResult>> NativeImporter::requireOpenedTicket(const NativeEvent &event,
+                                                                                       TicketRef *&ticket)
+{
+    Expected<TicketRef *> found = ticketFor(event.ticket);
+    if (!found)
+        return Expected<LineResult>(found.error());
+    if (!*found)
+        return Expected<LineResult>(LineResult{
+            false,
+            QStringLiteral("ticket \"%1\" has not been opened: a ticket_opened event must come first").arg(event.ticket)});
+    ticket = *found;
+    return std::nullopt;
+}
+
 Expected<NativeImporter::LineResult> NativeImporter::applyMessage(const NativeEvent &event, const MessageEvent &message)
 {
-    Expected<TicketRef *> ticket = ticketFor(event.ticket);
-    if (!ticket)
-        return ticket.error();
-    if (!*ticket)
-        return LineResult{false, QStringLiteral("ticket \"%1\" has not been opened: a ticket_opened event must come "
-                                                "first")
-                                     .arg(event.ticket)};
-    NewMessage row{(*ticket)->id, (*ticket)->lastSeq + 1, event.at, message.kind, message.text, event.fingerprint};
+    TicketRef *ticket = nullptr;
+    if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
+        return *refused;
+    NewMessage row{ticket->id, ticket->lastSeq + 1, event.at, message.kind, message.text, event.fingerprint};
     Expected<bool> inserted = m_store.insertMessage(row);
     if (!inserted)
         return inserted.error();
     if (*inserted) {
-        ++(*ticket)->lastSeq;
-        m_touched.insert(event.ticket);
+        ++ticket->lastSeq;
+        m_touched.insert(ticketCacheKey(event.ticket));
     }
     return LineResult{*inserted, {}};
 }
 
 Expected<NativeImporter::LineResult> NativeImporter::applyToolCall(const NativeEvent &event, const ToolCallEvent &call)
 {
-    Expected<TicketRef *> ticket = ticketFor(event.ticket);
-    if (!ticket)
-        return ticket.error();
-    if (!*ticket)
-        return LineResult{false, QStringLiteral("ticket \"%1\" has not been opened: a ticket_opened event must come "
-                                                "first")
-                                     .arg(event.ticket)};
-    Expected<std::optional<ToolCallRef>> existing = m_store.findToolCall((*ticket)->id, call.callId);
+    TicketRef *ticket = nullptr;
+    if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
+        return *refused;
+    Expected<std::optional<ToolCallRef>> existing = m_store.findToolCall(ticket->id, call.callId);
     if (!existing)
         return existing.error();
     if (*existing) {
@@ -101,8 +124,8 @@ Expected<NativeImporter::LineResult> NativeImporter::applyToolCall(const NativeE
     }
 
     NewToolCall row;
-    row.ticketId = (*ticket)->id;
-    row.seq = (*ticket)->lastSeq + 1;
+    row.ticketId = ticket->id;
+    row.seq = ticket->lastSeq + 1;
     row.callExtId = call.callId;
     row.tool = call.tool;
     row.argumentsJson = jsonText(call.arguments);
@@ -111,7 +134,7 @@ Expected<NativeImporter::LineResult> NativeImporter::applyToolCall(const NativeE
     const ToolSpec *spec = m_registry.find(call.tool);
     row.toolClass = spec ? spec->toolClass : ToolClass::Unclassified;
     if (spec && isWrite(spec->toolClass)) {
-        Expected<QString> key = intentKey(*spec, call.arguments, (*ticket)->facts);
+        Expected<QString> key = intentKey(*spec, call.arguments, ticket->facts);
         if (key)
             row.intentKey = *key;
         else
@@ -129,22 +152,18 @@ Expected<NativeImporter::LineResult> NativeImporter::applyToolCall(const NativeE
     Expected<qint64> inserted = m_store.insertToolCall(row);
     if (!inserted)
         return inserted.error();
-    ++(*ticket)->lastSeq;
-    m_touched.insert(event.ticket);
+    ++ticket->lastSeq;
+    m_touched.insert(ticketCacheKey(event.ticket));
     return LineResult{true, {}};
 }
 
 Expected<NativeImporter::LineResult> NativeImporter::applyToolResult(const NativeEvent &event,
                                                                      const ToolResultEvent &result)
 {
-    Expected<TicketRef *> ticket = ticketFor(event.ticket);
-    if (!ticket)
-        return ticket.error();
-    if (!*ticket)
-        return LineResult{false, QStringLiteral("ticket \"%1\" has not been opened: a ticket_opened event must come "
-                                                "first")
-                                     .arg(event.ticket)};
-    Expected<std::optional<ToolCallRef>> call = m_store.findToolCall((*ticket)->id, result.callId);
+    TicketRef *ticket = nullptr;
+    if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
+        return *refused;
+    Expected<std::optional<ToolCallRef>> call = m_store.findToolCall(ticket->id, result.callId);
     if (!call)
         return call.error();
     if (!*call)
@@ -173,7 +192,7 @@ Expected<NativeImporter::LineResult> NativeImporter::applyToolResult(const Nativ
     }
     if (Expected<void> done = m_store.setToolResult(update); !done)
         return done.error();
-    m_touched.insert(event.ticket);
+    m_touched.insert(ticketCacheKey(event.ticket));
     return LineResult{true, {}};
 }
 

@@ -43,6 +43,8 @@ private:
     Expected<LineResult> applyToolCall(const NativeEvent &event, const ToolCallEvent &call);
     Expected<LineResult> applyToolResult(const NativeEvent &event, const ToolResultEvent &result);
     Expected<TicketRef *> ticketFor(const QString &extId);
+    // Finds the event's ticket; otherwise the line's rejection (or a store error) to return.
+    std::optional<Expected<LineResult>> requireOpenedTicket(const NativeEvent &event, TicketRef *&ticket);
     Expected<void> finishBatch();
 
     Store &m_store;

@@ -102,6 +102,7 @@ CREATE TABLE escalations (
     state        TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'resolved'))
 );
 CREATE INDEX escalations_state ON escalations(state, opened_at);
+CREATE INDEX escalations_ticket ON escalations(ticket_id);
 )sql",
     // 2: a record of every import, so an operator can see what was read and when
     R"sql(
@@ -141,10 +142,8 @@ Expected<int> schemaVersion(QSqlDatabase &db)
     return query.value(0).toInt();
 }
 
-Expected<void> migrate(QSqlDatabase &db, int target)
+Expected<void> checkVersionSupported(QSqlDatabase &db)
 {
-    if (target < 0)
-        target = migrationCount;
     Expected<int> version = schemaVersion(db);
     if (!version)
         return version.error();
@@ -153,6 +152,18 @@ Expected<void> migrate(QSqlDatabase &db, int target)
                                         "understands (%2); use a newer Verity")
                              .arg(*version)
                              .arg(migrationCount));
+    return {};
+}
+
+Expected<void> migrate(QSqlDatabase &db, int target)
+{
+    if (target < 0)
+        target = migrationCount;
+    if (Expected<void> supported = checkVersionSupported(db); !supported)
+        return supported;
+    Expected<int> version = schemaVersion(db);
+    if (!version)
+        return version.error();
     for (int next = *version + 1; next <= target; ++next) {
         if (!db.transaction())
             return makeError(QStringLiteral("cannot start migration %1: %2").arg(next).arg(db.lastError().text()));

@@ -11,6 +11,8 @@ namespace verity::sqlite {
 
 int currentSchemaVersion();
 Expected<int> schemaVersion(QSqlDatabase &db);
+// Fails when `db` is at a schema version newer than this program understands. Reads only.
+Expected<void> checkVersionSupported(QSqlDatabase &db);
 // Brings `db` up to `target` (the current version by default). Refuses a database newer
 // than this program understands rather than guessing at it.
 Expected<void> migrate(QSqlDatabase &db, int target = -1);

@@ -64,7 +64,13 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
     if (!store->m_db.open())
         return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, store->m_db.lastError().text()));
 
-    for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL"}) {
+    // Read the version before anything writes: a newer database, or a file that is not one,
+    // is refused untouched (switching to WAL alone rewrites the header).
+    if (Expected<void> supported = sqlite::checkVersionSupported(store->m_db); !supported)
+        return makeError(QStringLiteral("%1: %2").arg(path, supported.message()));
+    // A 32 MB page cache keeps the indexes of a large import in memory; the default 2 MB thrashes.
+    for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL",
+                               "PRAGMA cache_size = -32768"}) {
         QSqlQuery query(store->m_db);
         if (!query.exec(QString::fromLatin1(pragma)))
             return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, query.lastError().text()));
@@ -337,11 +343,13 @@ Expected<void> SqliteStore::applyAssessment(qint64 ticketId, qint64 lastSeq, con
     if (auto done = run(q, "updating a ticket's summary"); !done)
         return done;
 
-    // One open escalation per unknown write; one whose call is no longer unknown (its result
-    // arrived in a later batch) was never a real escalation and goes.
+    // One open escalation per unknown write, dated from when the write became unknown (its
+    // result, or the call when no result came), whichever batch brought what. One whose call is
+    // no longer unknown (its result arrived in a later batch) was never a real escalation.
     auto open = prepared("INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents) "
                          "SELECT id, ticket_id, COALESCE(result_at, called_at), amount_cents FROM tool_calls "
-                         "WHERE ticket_id = ? AND outcome = 'unknown' ON CONFLICT (tool_call_id) DO NOTHING");
+                         "WHERE ticket_id = ? AND outcome = 'unknown' ON CONFLICT (tool_call_id) DO UPDATE SET "
+                         "opened_at = excluded.opened_at, amount_cents = excluded.amount_cents WHERE state = 'open'");
     if (!open)
         return open.error();
     (*open)->addBindValue(ticketId);

@@ -64,6 +64,27 @@ QString orderClause(const TicketQuery &query)
     return QStringLiteral(" ORDER BY ") + column + direction + QStringLiteral(", id") + direction;
 }
 
+// The columns every ticket query selects first, in this order.
+#define TICKET_ROW_COLUMNS "t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, " \
+                           "t.worst_outcome, t.needs_attention, t.has_unknown, t.has_repeat"
+
+TicketRow ticketRow(const QSqlQuery &q)
+{
+    TicketRow row;
+    row.id = q.value(0).toLongLong();
+    row.extId = q.value(1).toString();
+    row.orderId = q.value(2).toString();
+    row.sellerName = q.value(3).toString();
+    row.subject = q.value(4).toString();
+    row.openedAt = q.value(5).toLongLong();
+    row.writeCount = q.value(6).toInt();
+    row.worstOutcome = outcomeFromSeverity(q.value(7).toInt());
+    row.needsAttention = q.value(8).toBool();
+    row.hasUnknown = q.value(9).toBool();
+    row.hasRepeatedIntent = q.value(10).toBool();
+    return row;
+}
+
 std::optional<qint64> optionalInt(const QVariant &value)
 {
     return value.isNull() ? std::nullopt : std::optional<qint64>(value.toLongLong());
@@ -90,8 +111,7 @@ Expected<QList<TicketRow>> SqliteStore::tickets(const TicketQuery &query, qint64
     const Where where = whereClause(query);
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    if (!q.prepare(QStringLiteral("SELECT id, ext_id, order_id, seller_name, subject, opened_at, write_count, "
-                                  "worst_outcome, needs_attention, has_unknown, has_repeat FROM tickets")
+    if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS " FROM tickets t")
                    + where.sql + orderClause(query) + QStringLiteral(" LIMIT ? OFFSET ?")))
         return makeError(q.lastError().text());
     for (const QVariant &value : where.values)
@@ -102,21 +122,8 @@ Expected<QList<TicketRow>> SqliteStore::tickets(const TicketQuery &query, qint64
         return done.error();
     QList<TicketRow> rows;
     rows.reserve(limit);
-    while (q.next()) {
-        TicketRow row;
-        row.id = q.value(0).toLongLong();
-        row.extId = q.value(1).toString();
-        row.orderId = q.value(2).toString();
-        row.sellerName = q.value(3).toString();
-        row.subject = q.value(4).toString();
-        row.openedAt = q.value(5).toLongLong();
-        row.writeCount = q.value(6).toInt();
-        row.worstOutcome = outcomeFromSeverity(q.value(7).toInt());
-        row.needsAttention = q.value(8).toBool();
-        row.hasUnknown = q.value(9).toBool();
-        row.hasRepeatedIntent = q.value(10).toBool();
-        rows.append(row);
-    }
+    while (q.next())
+        rows.append(ticketRow(q));
     return rows;
 }
 
@@ -133,8 +140,7 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     q.prepare(QStringLiteral(
-        "SELECT t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, t.worst_outcome, "
-        "t.needs_attention, t.has_unknown, t.has_repeat, t.seller_id, s.balance_cents, s.balance_as_of, o.currency, "
+        "SELECT " TICKET_ROW_COLUMNS ", t.seller_id, s.balance_cents, s.balance_as_of, o.currency, "
         "o.customer_name, o.customer_email FROM tickets t JOIN sellers s ON s.id = t.seller_id "
         "JOIN orders o ON o.id = t.order_id WHERE t.id = ?"));
     q.addBindValue(ticketId);
@@ -143,17 +149,7 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
     if (!q.next())
         return std::optional<TicketDetail>();
     TicketDetail detail;
-    detail.row.id = q.value(0).toLongLong();
-    detail.row.extId = q.value(1).toString();
-    detail.row.orderId = q.value(2).toString();
-    detail.row.sellerName = q.value(3).toString();
-    detail.row.subject = q.value(4).toString();
-    detail.row.openedAt = q.value(5).toLongLong();
-    detail.row.writeCount = q.value(6).toInt();
-    detail.row.worstOutcome = outcomeFromSeverity(q.value(7).toInt());
-    detail.row.needsAttention = q.value(8).toBool();
-    detail.row.hasUnknown = q.value(9).toBool();
-    detail.row.hasRepeatedIntent = q.value(10).toBool();
+    detail.row = ticketRow(q);
     detail.sellerId = q.value(11).toString();
     detail.sellerBalanceCents = optionalInt(q.value(12));
     detail.sellerBalanceAsOf = q.value(13).toLongLong();
