@@ -157,7 +157,7 @@ Expected<void> checkVersionSupported(QSqlDatabase &db)
 
 Expected<void> migrate(QSqlDatabase &db, int target)
 {
-    if (target < 0)
+    if (target < 0 || target > migrationCount)
         target = migrationCount;
     if (Expected<void> supported = checkVersionSupported(db); !supported)
         return supported;

@@ -1,0 +1,263 @@
+// Opening a database: a new one is created at the current schema, in WAL mode with foreign
+// keys on; an older one is migrated with its rows kept; a newer one or a file that is not
+// SQLite at all is refused with a message naming it, and left exactly as it was.
+
+#include "store/sqliteschema.h"
+#include "storetestsupport.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace verity;
+using namespace storetest;
+
+namespace {
+
+const QStringList schemaTables{QStringLiteral("escalations"), QStringLiteral("imports"),
+                               QStringLiteral("messages"),    QStringLiteral("order_items"),
+                               QStringLiteral("orders"),      QStringLiteral("sellers"),
+                               QStringLiteral("tickets"),     QStringLiteral("tool_calls")};
+
+QString pragma(QSqlDatabase &db, const char *name)
+{
+    const QStringList values = rows(db, QStringLiteral("PRAGMA ") + QLatin1String(name));
+    return values.value(0);
+}
+
+// A database at `version` with one seller, order and ticket, made without the store.
+bool makeDatabaseAt(const QString &path, int version)
+{
+    RawDatabase raw(path);
+    if (!raw.isOpen() || !sqlite::migrate(raw.db(), version).ok())
+        return false;
+    return raw.exec(QStringLiteral("INSERT INTO sellers (id, name, balance_cents, balance_as_of) "
+                                   "VALUES ('ashcombe', 'Ashcombe Furniture', 18900, 1773734400000)"))
+            && raw.exec(QStringLiteral("INSERT INTO orders (id, seller_id, currency, customer_name) "
+                                       "VALUES ('SU-1', 'ashcombe', 'USD', 'Dana')"))
+            && raw.exec(
+                    QStringLiteral("INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, "
+                                   "opened_at, fingerprint) VALUES ('T-1', 'SU-1', 'ashcombe', "
+                                   "'Ashcombe Furniture', 'Cracked shelf', 1773757731000, 'abc')"));
+}
+
+// "offset: old -> new" for the first few bytes that differ (18 and 19 are SQLite's
+// journal mode: 1 rollback, 2 WAL).
+QString changedBytes(const QByteArray &before, const QByteArray &after)
+{
+    QStringList changes;
+    if (before.size() != after.size())
+        changes << QStringLiteral("size %1 -> %2").arg(before.size()).arg(after.size());
+    for (qsizetype i = 0; i < qMin(before.size(), after.size()) && changes.size() < 6; ++i) {
+        if (before.at(i) != after.at(i))
+            changes << QStringLiteral("%1: %2 -> %3")
+                               .arg(i)
+                               .arg(int(quint8(before.at(i))))
+                               .arg(int(quint8(after.at(i))));
+    }
+    return changes.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+class TestMigrations : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void newDatabase_data();
+    void newDatabase();
+    void olderDatabaseIsMigrated_data();
+    void olderDatabaseIsMigrated();
+    void failedMigrationChangesNothing();
+    void newerDatabaseIsRefused_data();
+    void newerDatabaseIsRefused();
+    void notSqliteIsRefused_data();
+    void notSqliteIsRefused();
+};
+
+void TestMigrations::newDatabase_data()
+{
+    QTest::addColumn<bool>("fileExists");
+    QTest::addColumn<QString>("relativePath");
+    QTest::newRow("missing file") << false << QStringLiteral("verity.sqlite");
+    QTest::newRow("zero-byte file") << true << QStringLiteral("verity.sqlite");
+    QTest::newRow("missing folders") << false << QStringLiteral("a/b/c/verity.sqlite");
+}
+
+void TestMigrations::newDatabase()
+{
+    QFETCH(bool, fileExists);
+    QFETCH(QString, relativePath);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(relativePath);
+    if (fileExists)
+        QVERIFY(writeLines(path, {}));
+
+    QString error;
+    std::unique_ptr<SqliteStore> store = openStore(path, &error);
+    QVERIFY2(store, qPrintable(error));
+    QSqlDatabase &db = store->database();
+    QCOMPARE(pragma(db, "user_version"), QString::number(sqlite::currentSchemaVersion()));
+    QCOMPARE(*sqlite::schemaVersion(db), sqlite::currentSchemaVersion());
+    QCOMPARE(tableNames(db), schemaTables);
+    QCOMPARE(pragma(db, "journal_mode"), QStringLiteral("wal"));
+    QCOMPARE(pragma(db, "foreign_keys"), QStringLiteral("1"));
+    // Foreign keys are not just on but enforced: an order of a seller nobody recorded is refused.
+    QSqlQuery orphan(db);
+    QVERIFY(!orphan.exec(
+            QStringLiteral("INSERT INTO orders (id, seller_id, currency) VALUES ('X', 'nobody', 'USD')")));
+    QVERIFY(store->countTickets({}).ok());
+    QCOMPARE(*store->countTickets({}), 0);
+    QCOMPARE(*store->countOpenEscalations(), 0);
+
+    // Opening it again is a no-op at the same version.
+    store.reset();
+    store = openStore(path, &error);
+    QVERIFY2(store, qPrintable(error));
+    QCOMPARE(*sqlite::schemaVersion(store->database()), sqlite::currentSchemaVersion());
+}
+
+void TestMigrations::olderDatabaseIsMigrated_data()
+{
+    QTest::addColumn<int>("startVersion");
+    for (int version = 1; version <= sqlite::currentSchemaVersion(); ++version)
+        QTest::addRow("from version %d", version) << version;
+}
+
+void TestMigrations::olderDatabaseIsMigrated()
+{
+    QFETCH(int, startVersion);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("old.sqlite"));
+    QVERIFY(makeDatabaseAt(path, startVersion));
+    {
+        RawDatabase raw(path);
+        QCOMPARE(*sqlite::schemaVersion(raw.db()), startVersion);
+        QCOMPARE(tableNames(raw.db()).contains(QStringLiteral("imports")), startVersion >= 2);
+    }
+
+    QString error;
+    std::unique_ptr<SqliteStore> store = openStore(path, &error);
+    QVERIFY2(store, qPrintable(error));
+    QSqlDatabase &db = store->database();
+    QCOMPARE(pragma(db, "user_version"), QString::number(sqlite::currentSchemaVersion()));
+    QCOMPARE(tableNames(db), schemaTables);
+    QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM imports")), 0);
+    QCOMPARE(rows(db,
+                  QStringLiteral("SELECT s.id, s.name, s.balance_cents, o.id, o.currency, o.customer_name, "
+                                 "t.ext_id, t.subject, t.opened_at FROM tickets t JOIN orders o ON "
+                                 "o.id = t.order_id JOIN sellers s ON s.id = t.seller_id")),
+             QStringList{QStringLiteral("ashcombe|Ashcombe Furniture|18900|SU-1|USD|Dana|T-1|Cracked shelf|"
+                                        "1773757731000")});
+    // The store reads the migrated row like any other.
+    QCOMPARE(*store->countTickets({}), 1);
+    const Expected<std::optional<qint64>> id = store->ticketIdByExtId(QStringLiteral("T-1"));
+    QVERIFY(id.ok() && id->has_value());
+    const Expected<std::optional<TicketDetail>> detail = store->ticket(**id);
+    QVERIFY(detail.ok() && detail->has_value());
+    QCOMPARE((*detail)->row.sellerName, QStringLiteral("Ashcombe Furniture"));
+    QCOMPARE((*detail)->sellerBalanceCents, std::optional<qint64>(18900));
+}
+
+void TestMigrations::failedMigrationChangesNothing()
+{
+    // A version 1 database where something already took the name migration 2 needs.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("clash.sqlite"));
+    QVERIFY(makeDatabaseAt(path, 1));
+    {
+        RawDatabase raw(path);
+        QVERIFY(raw.exec(QStringLiteral("CREATE TABLE imports (note TEXT)")));
+        QVERIFY(raw.exec(QStringLiteral("INSERT INTO imports VALUES ('mine')")));
+    }
+
+    QString error;
+    QVERIFY(!openStore(path, &error));
+    QVERIFY2(error.contains(path), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("version 2")), qPrintable(error));
+
+    RawDatabase raw(path);
+    QCOMPARE(*sqlite::schemaVersion(raw.db()), 1);
+    QCOMPARE(rows(raw.db(), QStringLiteral("SELECT * FROM imports")), QStringList{QStringLiteral("mine")});
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), 1);
+}
+
+void TestMigrations::newerDatabaseIsRefused_data()
+{
+    QTest::addColumn<int>("version");
+    QTest::newRow("next version") << sqlite::currentSchemaVersion() + 1;
+    QTest::newRow("far future") << 99;
+}
+
+void TestMigrations::newerDatabaseIsRefused()
+{
+    QFETCH(int, version);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("future.sqlite"));
+    QVERIFY(makeDatabaseAt(path, sqlite::currentSchemaVersion()));
+    {
+        RawDatabase raw(path);
+        QVERIFY(raw.exec(QStringLiteral("PRAGMA user_version = %1").arg(version)));
+    }
+    const QByteArray before = fileBytes(path);
+    QVERIFY(!before.isEmpty());
+
+    QString error;
+    QVERIFY(!openStore(path, &error));
+    QVERIFY2(error.contains(path), qPrintable(error));
+    QVERIFY2(error.contains(QString::number(version)), qPrintable(error));
+    QVERIFY2(error.contains(QString::number(sqlite::currentSchemaVersion())), qPrintable(error));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("future.sqlite")});
+    const QByteArray after = fileBytes(path);
+    QVERIFY2(after == before,
+             qPrintable(QStringLiteral("opening a newer database must leave the file as it was; "
+                                       "changed bytes: %1")
+                                .arg(changedBytes(before, after))));
+
+    RawDatabase raw(path);
+    QCOMPARE(*sqlite::schemaVersion(raw.db()), version);
+}
+
+void TestMigrations::notSqliteIsRefused_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QByteArray text;
+    for (int i = 0; i < 200; ++i)
+        text += "this is a shopping list, not a database: eggs, milk, " + QByteArray::number(i) + "\n";
+    QTest::newRow("text") << text;
+    QTest::newRow("jsonl") << QByteArray(R"({"type":"ticket_opened","ticket":"T-1"})"
+                                         "\n");
+    QByteArray binary(8192, '\0');
+    for (int i = 0; i < binary.size(); ++i)
+        binary[i] = char((i * 7919 + 13) % 251);
+    QTest::newRow("binary") << binary;
+    QTest::newRow("sqlite magic, garbage after") << QByteArray("SQLite format 3\0", 16) + text;
+}
+
+void TestMigrations::notSqliteIsRefused()
+{
+    QFETCH(QByteArray, content);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("notes.sqlite"));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QCOMPARE(file.write(content), content.size());
+    }
+
+    QString error;
+    QVERIFY(!openStore(path, &error));
+    QVERIFY2(error.startsWith(path + QStringLiteral(": ")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("database"), Qt::CaseInsensitive), qPrintable(error));
+    QCOMPARE(fileBytes(path), content);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("notes.sqlite")});
+}
+
+QTEST_GUILESS_MAIN(TestMigrations)
+#include "tst_migrations.moc"
