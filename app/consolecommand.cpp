@@ -17,25 +17,35 @@ namespace verity {
 
 namespace {
 
-// The ticket of the March incident, the one a screenshot shows.
-constexpr auto screenshotOrder = "SU-88421";
+// The ticket of the March incident, the one a screenshot shows unless told otherwise.
+constexpr auto incidentOrder = "SU-88421";
 
-int saveScreenshot(MainWindow &window, Store &store, const QString &path)
+// Opens the ticket named by its id or its order id, at its first unknown write if it has one.
+bool openNamedTicket(MainWindow &window, Store &store, const QString &name)
 {
     TicketQuery query;
-    query.search = QString::fromLatin1(screenshotOrder);
-    Expected<QList<TicketRow>> found = store.tickets(query, 0, 1);
-    if (found && !found->isEmpty()) {
-        window.openTicket(found->first().id);
-        // Show the first write of the incident, the one that went unknown.
-        for (int row = 0; row < window.transcript().rowCount(); ++row) {
-            const TranscriptEntry *entry = window.transcript().entry(row);
+    query.search = name;
+    Expected<QList<TicketRow>> found = store.tickets(query, 0, 20);
+    if (!found)
+        return false;
+    for (const TicketRow &row : std::as_const(*found)) {
+        if (row.extId.compare(name, Qt::CaseInsensitive) != 0 && row.orderId.compare(name, Qt::CaseInsensitive) != 0)
+            continue;
+        window.openTicket(row.id);
+        for (int i = 0; i < window.transcript().rowCount(); ++i) {
+            const TranscriptEntry *entry = window.transcript().entry(i);
             if (entry->isToolCall && entry->call.outcome == Outcome::Unknown) {
-                window.openTicket(found->first().id, entry->call.callExtId);
+                window.openTicket(row.id, entry->call.callExtId);
                 break;
             }
         }
+        return true;
     }
+    return false;
+}
+
+int saveScreenshot(MainWindow &window, const QString &path)
+{
     window.resize(1600, 1000);
     window.show();
     for (int i = 0; i < 5; ++i)
@@ -65,12 +75,15 @@ int runConsoleCommand(const QStringList &arguments)
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Open a fresh database built from the demo data (the March incident)."));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the window with ticket SU-88421 open to FILE.png and exit."),
+                                        QStringLiteral("Render the window to FILE.png and exit (with --demo: ticket SU-88421 open)."),
                                         QStringLiteral("FILE.png"));
     const QCommandLineOption registryFile(QStringLiteral("registry"),
                                           QStringLiteral("A tool registry file extending the built-in one."),
                                           QStringLiteral("FILE"));
-    parser.addOptions({db, demo, screenshot, registryFile});
+    const QCommandLineOption ticket(QStringLiteral("ticket"),
+                                    QStringLiteral("Open this ticket (its id or its order id) at start."),
+                                    QStringLiteral("ID"));
+    parser.addOptions({db, demo, screenshot, registryFile, ticket});
     parser.process(arguments);
 
     const RegistryChoice choice = chooseRegistry(parser.value(registryFile));
@@ -99,8 +112,13 @@ int runConsoleCommand(const QStringList &arguments)
 
     MainWindow window(**store, (*store)->location(), choice.registry);
     window.setWindowTitle(QObject::tr("Verity — %1").arg(QFileInfo(path).fileName()));
+    QString ticketName = parser.value(ticket);
+    if (ticketName.isEmpty() && (parser.isSet(demo) || parser.isSet(screenshot)))
+        ticketName = QString::fromLatin1(incidentOrder);
+    if (!ticketName.isEmpty() && !openNamedTicket(window, **store, ticketName) && parser.isSet(ticket))
+        err << "verity: no ticket or order \"" << ticketName << "\" in " << path << "\n";
     if (parser.isSet(screenshot))
-        return saveScreenshot(window, **store, parser.value(screenshot));
+        return saveScreenshot(window, parser.value(screenshot));
     window.show();
     if (!choice.warnings.isEmpty())
         QTimer::singleShot(0, &window, [&window, &choice] {

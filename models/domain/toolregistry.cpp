@@ -175,7 +175,7 @@ Expected<ToolRegistry> ToolRegistry::extendedWith(const QByteArray &text, const 
         root = json::parse(text.constBegin(), text.constEnd());
     } catch (const json::parse_error &e) {
         return makeError(QStringLiteral("%1: %2: not valid JSON (%3)")
-                             .arg(source, lineColumn(text, e.byte), fromUtf8String(e.what())));
+                             .arg(source, lineColumn(text, e.byte), jsonParseErrorReason(e.what())));
     }
 
     Reader reader{source, {}};

@@ -207,7 +207,7 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
     try {
         root = json::parse(line.constBegin(), line.constEnd());
     } catch (const json::parse_error &e) {
-        return makeError(QStringLiteral("not valid JSON at byte %1: %2").arg(e.byte).arg(fromUtf8String(e.what())));
+        return makeError(QStringLiteral("not valid JSON at column %1: %2").arg(e.byte).arg(jsonParseErrorReason(e.what())));
     }
     if (!root.is_object())
         return makeError(QStringLiteral("expected a JSON object with \"type\", \"ticket\" and \"at\", got %1")

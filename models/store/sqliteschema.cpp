@@ -1,5 +1,7 @@
 #include "sqliteschema.h"
 
+#include "sqlerror.h"
+
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
@@ -123,7 +125,7 @@ Expected<void> exec(QSqlDatabase &db, const QString &sql)
 {
     QSqlQuery query(db);
     if (!query.exec(sql))
-        return makeError(query.lastError().text());
+        return makeError(sqlErrorText(query.lastError()));
     return {};
 }
 
@@ -138,7 +140,7 @@ Expected<int> schemaVersion(QSqlDatabase &db)
 {
     QSqlQuery query(db);
     if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next())
-        return makeError(QStringLiteral("cannot read the schema version: %1").arg(query.lastError().text()));
+        return makeError(QStringLiteral("cannot read the schema version: %1").arg(sqlErrorText(query.lastError())));
     return query.value(0).toInt();
 }
 
@@ -166,7 +168,7 @@ Expected<void> migrate(QSqlDatabase &db, int target)
         return version.error();
     for (int next = *version + 1; next <= target; ++next) {
         if (!db.transaction())
-            return makeError(QStringLiteral("cannot start migration %1: %2").arg(next).arg(db.lastError().text()));
+            return makeError(QStringLiteral("cannot start migration %1: %2").arg(next).arg(sqlErrorText(db.lastError())));
         const QStringList statements =
             QString::fromUtf8(migrations[next - 1]).split(u';', Qt::SkipEmptyParts);
         for (const QString &statement : statements) {
@@ -186,7 +188,7 @@ Expected<void> migrate(QSqlDatabase &db, int target)
         if (!db.commit())
             return makeError(QStringLiteral("migration to schema version %1 could not commit: %2")
                                  .arg(next)
-                                 .arg(db.lastError().text()));
+                                 .arg(sqlErrorText(db.lastError())));
     }
     return {};
 }

@@ -5,6 +5,8 @@
 #include <QAtomicInteger>
 #include <QDir>
 #include <QFileInfo>
+#include "sqlerror.h"
+
 #include <QSqlError>
 #include <QStandardPaths>
 #include <QVariant>
@@ -62,7 +64,7 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
     store->m_db.setDatabaseName(store->m_path);
     store->m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     if (!store->m_db.open())
-        return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, store->m_db.lastError().text()));
+        return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, sqlErrorText(store->m_db.lastError())));
 
     // Read the version before anything writes: a newer database, or a file that is not one,
     // is refused untouched (switching to WAL alone rewrites the header).
@@ -73,7 +75,7 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
                                "PRAGMA cache_size = -32768"}) {
         QSqlQuery query(store->m_db);
         if (!query.exec(QString::fromLatin1(pragma)))
-            return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, query.lastError().text()));
+            return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, sqlErrorText(query.lastError())));
     }
     if (Expected<void> migrated = sqlite::migrate(store->m_db); !migrated)
         return makeError(QStringLiteral("%1: %2").arg(path, migrated.message()));
@@ -97,21 +99,21 @@ Expected<void> SqliteStore::run(QSqlQuery &query, const char *what)
 {
     if (!query.exec())
         return makeError(QStringLiteral("%1: %2 failed: %3")
-                             .arg(m_path, QString::fromLatin1(what), query.lastError().text()));
+                             .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
     return {};
 }
 
 Expected<void> SqliteStore::begin()
 {
     if (!m_db.transaction())
-        return makeError(QStringLiteral("%1: cannot begin a transaction: %2").arg(m_path, m_db.lastError().text()));
+        return makeError(QStringLiteral("%1: cannot begin a transaction: %2").arg(m_path, sqlErrorText(m_db.lastError())));
     return {};
 }
 
 Expected<void> SqliteStore::commit()
 {
     if (!m_db.commit())
-        return makeError(QStringLiteral("%1: cannot commit: %2").arg(m_path, m_db.lastError().text()));
+        return makeError(QStringLiteral("%1: cannot commit: %2").arg(m_path, sqlErrorText(m_db.lastError())));
     return {};
 }
 

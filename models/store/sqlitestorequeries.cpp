@@ -5,6 +5,8 @@
 #include "sqlitestore.h"
 
 #include <QHash>
+#include "sqlerror.h"
+
 #include <QSqlError>
 #include <QVariant>
 
@@ -98,7 +100,7 @@ Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     if (!q.prepare(QStringLiteral("SELECT count(*) FROM tickets") + where.sql))
-        return makeError(q.lastError().text());
+        return makeError(sqlErrorText(q.lastError()));
     for (const QVariant &value : where.values)
         q.addBindValue(value);
     if (auto done = run(q, "counting tickets"); !done)
@@ -113,7 +115,7 @@ Expected<QList<TicketRow>> SqliteStore::tickets(const TicketQuery &query, qint64
     q.setForwardOnly(true);
     if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS " FROM tickets t")
                    + where.sql + orderClause(query) + QStringLiteral(" LIMIT ? OFFSET ?")))
-        return makeError(q.lastError().text());
+        return makeError(sqlErrorText(q.lastError()));
     for (const QVariant &value : where.values)
         q.addBindValue(value);
     q.addBindValue(limit);
