@@ -135,6 +135,7 @@ std::optional<TicketOpenedEvent> readTicketOpened(const json &root, const QStrin
     if (const json *order = fields.object("order")) {
         Fields o(*order, QStringLiteral("order."));
         ticket.order.id = o.text("id");
+        ticket.order.paymentIntent = o.text("payment_intent", false);
         const QString currency = o.text("currency", false);
         if (!currency.isEmpty()) {
             static const QRegularExpression iso(QStringLiteral("^[A-Z]{3}$"));

@@ -22,4 +22,42 @@ std::optional<MessageKind> messageKindFromId(QStringView id)
     return std::nullopt;
 }
 
+QString lookupVerdictId(LookupVerdict verdict)
+{
+    switch (verdict) {
+    case LookupVerdict::Found: return QStringLiteral("found");
+    case LookupVerdict::NotFound: return QStringLiteral("not_found");
+    case LookupVerdict::CouldNotTell: return QStringLiteral("could_not_tell");
+    }
+    Q_UNREACHABLE();
+}
+
+std::optional<LookupVerdict> lookupVerdictFromId(QStringView id)
+{
+    for (LookupVerdict verdict : {LookupVerdict::Found, LookupVerdict::NotFound, LookupVerdict::CouldNotTell}) {
+        if (id == lookupVerdictId(verdict))
+            return verdict;
+    }
+    return std::nullopt;
+}
+
+QString resolutionId(Resolution resolution)
+{
+    switch (resolution) {
+    case Resolution::Performed: return QStringLiteral("performed");
+    case Resolution::NotPerformed: return QStringLiteral("not_performed");
+    case Resolution::PerformedAgain: return QStringLiteral("performed_again");
+    }
+    Q_UNREACHABLE();
+}
+
+std::optional<Resolution> resolutionFromId(QStringView id)
+{
+    for (Resolution resolution : {Resolution::Performed, Resolution::NotPerformed, Resolution::PerformedAgain}) {
+        if (id == resolutionId(resolution))
+            return resolution;
+    }
+    return std::nullopt;
+}
+
 } // namespace verity

@@ -36,6 +36,7 @@ struct OrderItemRecord
 struct OrderRecord
 {
     QString id;
+    QString paymentIntent; // the provider's payment for the order; "pi_<order id>" when the data names none
     QString currency = QStringLiteral("USD");
     QString customerName;
     QString customerEmail;
@@ -201,6 +202,98 @@ struct EscalationRow
     std::optional<qint64> amountCents;
     QString currency;
     QString state;
+};
+
+// ---- resolving unknown writes ----
+
+enum class LookupVerdict { Found, NotFound, CouldNotTell };
+QString lookupVerdictId(LookupVerdict verdict); // "found", "not_found", "could_not_tell"
+std::optional<LookupVerdict> lookupVerdictFromId(QStringView id);
+
+// How an escalation was settled: by a lookup that found the write, by one that proved it
+// absent, or by performing it again with the same key after that proof.
+enum class Resolution { Performed, NotPerformed, PerformedAgain };
+QString resolutionId(Resolution resolution); // "performed", "not_performed", "performed_again"
+std::optional<Resolution> resolutionFromId(QStringView id);
+
+// Everything a lookup or a repeat of one unknown write needs, and where it stands.
+struct EscalationDetail
+{
+    qint64 id = 0;
+    qint64 ticketId = 0;
+    QString ticketExtId;
+    qint64 callId = 0;
+    QString callExtId;
+    QString tool;
+    ToolClass toolClass = ToolClass::Unclassified;
+    QString argumentsJson;
+    QString intentKey;
+    std::optional<qint64> amountCents;
+    QString currency;
+    QString orderId;
+    QString paymentIntent;
+    QString sellerId;
+    QString sellerName;
+    QString customerName;
+    qint64 calledAt = 0;
+    qint64 openedAt = 0;
+    QString state; // "open" or "resolved"
+    std::optional<Resolution> resolution;
+    QString resolvedBy;
+    qint64 resolvedAt = 0;
+    QString lastNote; // why the last lookup could not tell
+};
+
+// One lookup at the provider, kept as evidence: what was asked, what came back, when, by whom.
+struct LookupEvidence
+{
+    qint64 id = 0;
+    qint64 escalationId = 0;
+    QString operatorName;
+    qint64 startedAt = 0;
+    qint64 finishedAt = 0;
+    LookupVerdict verdict = LookupVerdict::CouldNotTell;
+    QString request;
+    QString response;
+    QString refundId;
+    QString reason;
+    QString evidenceSha256;
+};
+
+// The answer to "settle this escalation": either this operator settled it, or someone else
+// already had (and who, when, how).
+struct ResolutionClaim
+{
+    bool claimed = false;
+    QString resolvedBy;
+    qint64 resolvedAt = 0;
+    std::optional<Resolution> resolution;
+};
+
+// Money moved, once per intent key.
+struct LedgerEntry
+{
+    QString intentKey;
+    std::optional<qint64> toolCallId;
+    QString refundId;
+    qint64 amountCents = 0;
+    QString currency;
+    QString sellerId;
+    qint64 recordedAt = 0;
+    QString source; // "provider lookup", "console write", ...
+};
+
+struct AuditEntry
+{
+    qint64 seq = 0;
+    qint64 at = 0;
+    QString operatorName;
+    QString action; // "lookup", "resolve", "write"
+    std::optional<qint64> escalationId;
+    QString detail;
+    QString evidenceSha256;
+    QString prevHash;
+    QString hash;
 };
 
 } // namespace verity

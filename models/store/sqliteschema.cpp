@@ -117,6 +117,51 @@ CREATE TABLE imports (
     lines_rejected INTEGER NOT NULL
 );
 )sql",
+    // 3: resolving unknowns by evidence: the provider's payment of each order, lookups and
+    // their evidence, the verified resolution of each escalation, the ledger of money moved
+    // (one row per intent key: the unique index at the boundary), and the chained audit log
+    R"sql(
+ALTER TABLE orders ADD COLUMN payment_intent TEXT;
+ALTER TABLE escalations ADD COLUMN resolution TEXT CHECK (resolution IN ('performed', 'not_performed', 'performed_again'));
+ALTER TABLE escalations ADD COLUMN resolved_by TEXT;
+ALTER TABLE escalations ADD COLUMN resolved_at INTEGER;
+ALTER TABLE escalations ADD COLUMN last_note TEXT;
+CREATE TABLE lookups (
+    id              INTEGER PRIMARY KEY,
+    escalation_id   INTEGER NOT NULL REFERENCES escalations(id),
+    operator        TEXT NOT NULL,
+    started_at      INTEGER NOT NULL,
+    finished_at     INTEGER NOT NULL,
+    verdict         TEXT NOT NULL CHECK (verdict IN ('found', 'not_found', 'could_not_tell')),
+    request         TEXT NOT NULL,
+    response        TEXT NOT NULL,
+    refund_id       TEXT,
+    reason          TEXT,
+    evidence_sha256 TEXT NOT NULL
+);
+CREATE INDEX lookups_escalation ON lookups(escalation_id);
+CREATE TABLE ledger (
+    intent_key   TEXT PRIMARY KEY,
+    tool_call_id INTEGER REFERENCES tool_calls(id),
+    refund_id    TEXT NOT NULL,
+    amount_cents INTEGER NOT NULL,
+    currency     TEXT NOT NULL,
+    seller_id    TEXT,
+    recorded_at  INTEGER NOT NULL,
+    source       TEXT NOT NULL
+);
+CREATE TABLE audit_log (
+    seq             INTEGER PRIMARY KEY,
+    at              INTEGER NOT NULL,
+    operator        TEXT NOT NULL,
+    action          TEXT NOT NULL,
+    escalation_id   INTEGER,
+    detail          TEXT NOT NULL,
+    evidence_sha256 TEXT,
+    prev_hash       TEXT NOT NULL,
+    hash            TEXT NOT NULL UNIQUE
+);
+)sql",
 };
 
 constexpr int migrationCount = int(std::size(migrations));

@@ -103,23 +103,30 @@ Expected<void> SqliteStore::run(QSqlQuery &query, const char *what)
     return {};
 }
 
+Expected<void> SqliteStore::execute(const char *sql, const char *what)
+{
+    QSqlQuery query(m_db);
+    if (!query.exec(QString::fromLatin1(sql)))
+        return makeError(QStringLiteral("%1: %2: %3").arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+    return {};
+}
+
 Expected<void> SqliteStore::begin()
 {
-    if (!m_db.transaction())
-        return makeError(QStringLiteral("%1: cannot begin a transaction: %2").arg(m_path, sqlErrorText(m_db.lastError())));
-    return {};
+    // IMMEDIATE takes the write lock now; a deferred transaction that reads and then writes
+    // fails at once when another console got there between the two.
+    return execute("BEGIN IMMEDIATE", "cannot begin a transaction");
 }
 
 Expected<void> SqliteStore::commit()
 {
-    if (!m_db.commit())
-        return makeError(QStringLiteral("%1: cannot commit: %2").arg(m_path, sqlErrorText(m_db.lastError())));
-    return {};
+    return execute("COMMIT", "cannot commit");
 }
 
 void SqliteStore::rollback()
 {
-    m_db.rollback();
+    QSqlQuery query(m_db);
+    query.exec(QStringLiteral("ROLLBACK"));
 }
 
 Expected<std::optional<TicketRef>> SqliteStore::findTicket(const QString &extId)
@@ -157,8 +164,8 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
     if (auto done = run(**seller, "recording a seller"); !done)
         return done.error();
 
-    auto order = prepared("INSERT INTO orders (id, seller_id, currency, customer_name, customer_email) "
-                          "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+    auto order = prepared("INSERT INTO orders (id, seller_id, currency, customer_name, customer_email, payment_intent) "
+                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
     if (!order)
         return order.error();
     (*order)->addBindValue(ticket.order.id);
@@ -166,6 +173,8 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
     (*order)->addBindValue(ticket.order.currency);
     (*order)->addBindValue(nullableText(ticket.order.customerName));
     (*order)->addBindValue(nullableText(ticket.order.customerEmail));
+    (*order)->addBindValue(ticket.order.paymentIntent.isEmpty() ? QStringLiteral("pi_") + ticket.order.id
+                                                               : ticket.order.paymentIntent);
     if (auto done = run(**order, "recording an order"); !done)
         return done.error();
 
@@ -289,8 +298,11 @@ Expected<void> SqliteStore::setToolResult(const ToolResultUpdate &result)
 
 Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
 {
-    auto query = prepared("SELECT id, tool_class, outcome, intent_key, intent_error FROM tool_calls "
-                          "WHERE ticket_id = ? ORDER BY seq");
+    // A settled escalation's verified outcome stands in for the unknown the tool reported.
+    auto query = prepared("SELECT c.id, c.tool_class, CASE e.resolution WHEN 'not_performed' THEN 'not_performed' "
+                          "WHEN 'performed' THEN 'performed' WHEN 'performed_again' THEN 'performed' ELSE c.outcome END, "
+                          "c.intent_key, c.intent_error FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                          "WHERE c.ticket_id = ? ORDER BY c.seq");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;

@@ -46,6 +46,20 @@ public:
     Expected<qint64> countOpenEscalations() override;
     Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) override;
 
+    Expected<std::optional<EscalationDetail>> escalation(qint64 escalationId) override;
+    Expected<qint64> recordLookup(const LookupEvidence &evidence) override;
+    Expected<QList<LookupEvidence>> lookups(qint64 escalationId) override;
+    Expected<ResolutionClaim> resolveEscalation(qint64 escalationId, Resolution resolution,
+                                                const QString &operatorName, qint64 at) override;
+    Expected<void> noteEscalation(qint64 escalationId, const QString &note) override;
+    Expected<void> reassessTicket(qint64 ticketId) override;
+    Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
+    Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
+    Expected<std::optional<AuditEntry>> lastAuditEntry() override;
+    Expected<void> insertAuditEntry(const AuditEntry &entry) override;
+    Expected<qint64> countAuditEntries() override;
+    Expected<QList<AuditEntry>> auditEntries(qint64 offset, int limit) override;
+
     // For tests and tools that inspect the file directly.
     QSqlDatabase &database() { return m_db; }
 
@@ -55,6 +69,7 @@ private:
     // them millions of times.
     Expected<QSqlQuery *> prepared(const char *sql);
     Expected<void> run(QSqlQuery &query, const char *what);
+    Expected<void> execute(const char *sql, const char *what);
 
     QString m_path;
     QString m_connection;

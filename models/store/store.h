@@ -21,6 +21,8 @@ public:
     virtual QString location() const = 0;
 
     // ---- transactions: the importer commits in batches ----
+    // A write transaction: it takes the write lock at once, so two consoles appending to the
+    // same audit chain queue up instead of both reading the same last entry.
     virtual Expected<void> begin() = 0;
     virtual Expected<void> commit() = 0;
     virtual void rollback() = 0;
@@ -47,6 +49,30 @@ public:
     virtual Expected<QList<TranscriptEntry>> transcript(qint64 ticketId) = 0;
     virtual Expected<qint64> countOpenEscalations() = 0;
     virtual Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) = 0;
+
+    // ---- resolving unknowns ----
+    virtual Expected<std::optional<EscalationDetail>> escalation(qint64 escalationId) = 0;
+    virtual Expected<qint64> recordLookup(const LookupEvidence &evidence) = 0;
+    virtual Expected<QList<LookupEvidence>> lookups(qint64 escalationId) = 0;
+    // Settles an open escalation, or moves a verified "not performed" to "performed again".
+    // Atomic across consoles: the first claim wins and later ones learn who made it.
+    virtual Expected<ResolutionClaim> resolveEscalation(qint64 escalationId, Resolution resolution,
+                                                        const QString &operatorName, qint64 at) = 0;
+    virtual Expected<void> noteEscalation(qint64 escalationId, const QString &note) = 0;
+    // Re-reads a ticket's calls (with verified resolutions in place of recorded unknowns) and
+    // stores the assessment; call after settling one of its escalations.
+    virtual Expected<void> reassessTicket(qint64 ticketId) = 0;
+
+    // ---- the ledger: money moved, once per intent key ----
+    virtual Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) = 0;
+    // False when the key already has an entry (which is left as it was).
+    virtual Expected<bool> recordLedgerEntry(const LedgerEntry &entry) = 0;
+
+    // ---- the audit log (the chain itself is computed by AuditLog) ----
+    virtual Expected<std::optional<AuditEntry>> lastAuditEntry() = 0;
+    virtual Expected<void> insertAuditEntry(const AuditEntry &entry) = 0;
+    virtual Expected<qint64> countAuditEntries() = 0;
+    virtual Expected<QList<AuditEntry>> auditEntries(qint64 offset, int limit) = 0; // oldest first
 
 protected:
     Store() = default;

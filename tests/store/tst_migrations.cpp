@@ -14,10 +14,12 @@ using namespace storetest;
 
 namespace {
 
-const QStringList schemaTables{QStringLiteral("escalations"), QStringLiteral("imports"),
-                               QStringLiteral("messages"),    QStringLiteral("order_items"),
-                               QStringLiteral("orders"),      QStringLiteral("sellers"),
-                               QStringLiteral("tickets"),     QStringLiteral("tool_calls")};
+const QStringList schemaTables{QStringLiteral("audit_log"), QStringLiteral("escalations"),
+                               QStringLiteral("imports"),   QStringLiteral("ledger"),
+                               QStringLiteral("lookups"),   QStringLiteral("messages"),
+                               QStringLiteral("order_items"), QStringLiteral("orders"),
+                               QStringLiteral("sellers"),   QStringLiteral("tickets"),
+                               QStringLiteral("tool_calls")};
 
 QString pragma(QSqlDatabase &db, const char *name)
 {

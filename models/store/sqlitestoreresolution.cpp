@@ -1,0 +1,281 @@
+// Settling unknown writes: escalation details, lookup evidence, resolution claims that hold
+// across consoles, the ledger of money moved, and the rows of the audit chain.
+
+#include "sqlitestore.h"
+
+#include "domain/ticketassessment.h"
+#include "sqlerror.h"
+
+#include <QVariant>
+
+namespace verity {
+
+namespace {
+
+QVariant nullableText(const QString &value)
+{
+    return value.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(value);
+}
+
+QVariant nullableInt(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant(QMetaType::fromType<qint64>());
+}
+
+std::optional<qint64> optionalInt(const QVariant &value)
+{
+    return value.isNull() ? std::nullopt : std::optional<qint64>(value.toLongLong());
+}
+
+AuditEntry auditEntry(const QSqlQuery &q)
+{
+    AuditEntry entry;
+    entry.seq = q.value(0).toLongLong();
+    entry.at = q.value(1).toLongLong();
+    entry.operatorName = q.value(2).toString();
+    entry.action = q.value(3).toString();
+    entry.escalationId = optionalInt(q.value(4));
+    entry.detail = q.value(5).toString();
+    entry.evidenceSha256 = q.value(6).toString();
+    entry.prevHash = q.value(7).toString();
+    entry.hash = q.value(8).toString();
+    return entry;
+}
+
+constexpr auto auditColumns = "seq, at, operator, action, escalation_id, detail, evidence_sha256, prev_hash, hash";
+
+} // namespace
+
+Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalationId)
+{
+    auto query = prepared(
+        "SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, c.tool_class, c.arguments, "
+        "c.intent_key, e.amount_cents, o.currency, o.id, o.payment_intent, t.seller_id, t.seller_name, "
+        "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, e.resolved_at, e.last_note "
+        "FROM escalations e JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
+        "JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(escalationId);
+    if (auto done = run(q, "reading an escalation"); !done)
+        return done.error();
+    if (!q.next())
+        return std::optional<EscalationDetail>();
+    EscalationDetail d;
+    d.id = q.value(0).toLongLong();
+    d.ticketId = q.value(1).toLongLong();
+    d.ticketExtId = q.value(2).toString();
+    d.callId = q.value(3).toLongLong();
+    d.callExtId = q.value(4).toString();
+    d.tool = q.value(5).toString();
+    d.toolClass = toolClassFromId(q.value(6).toString()).value_or(ToolClass::Unclassified);
+    d.argumentsJson = q.value(7).toString();
+    d.intentKey = q.value(8).toString();
+    d.amountCents = optionalInt(q.value(9));
+    d.currency = q.value(10).toString();
+    d.orderId = q.value(11).toString();
+    d.paymentIntent = q.value(12).isNull() ? QStringLiteral("pi_") + d.orderId : q.value(12).toString();
+    d.sellerId = q.value(13).toString();
+    d.sellerName = q.value(14).toString();
+    d.customerName = q.value(15).toString();
+    d.calledAt = q.value(16).toLongLong();
+    d.openedAt = q.value(17).toLongLong();
+    d.state = q.value(18).toString();
+    if (!q.value(19).isNull())
+        d.resolution = resolutionFromId(q.value(19).toString());
+    d.resolvedBy = q.value(20).toString();
+    d.resolvedAt = q.value(21).toLongLong();
+    d.lastNote = q.value(22).toString();
+    q.finish();
+    return std::optional<EscalationDetail>(d);
+}
+
+Expected<qint64> SqliteStore::recordLookup(const LookupEvidence &evidence)
+{
+    auto insert = prepared("INSERT INTO lookups (escalation_id, operator, started_at, finished_at, verdict, request, "
+                           "response, refund_id, reason, evidence_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    q.addBindValue(evidence.escalationId);
+    q.addBindValue(evidence.operatorName);
+    q.addBindValue(evidence.startedAt);
+    q.addBindValue(evidence.finishedAt);
+    q.addBindValue(lookupVerdictId(evidence.verdict));
+    q.addBindValue(evidence.request);
+    q.addBindValue(evidence.response);
+    q.addBindValue(nullableText(evidence.refundId));
+    q.addBindValue(nullableText(evidence.reason));
+    q.addBindValue(evidence.evidenceSha256);
+    if (auto done = run(q, "recording lookup evidence"); !done)
+        return done.error();
+    return q.lastInsertId().toLongLong();
+}
+
+Expected<QList<LookupEvidence>> SqliteStore::lookups(qint64 escalationId)
+{
+    auto query = prepared("SELECT id, escalation_id, operator, started_at, finished_at, verdict, request, response, "
+                          "refund_id, reason, evidence_sha256 FROM lookups WHERE escalation_id = ? ORDER BY id");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(escalationId);
+    if (auto done = run(q, "reading lookups"); !done)
+        return done.error();
+    QList<LookupEvidence> rows;
+    while (q.next()) {
+        rows.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toLongLong(),
+                     q.value(4).toLongLong(),
+                     lookupVerdictFromId(q.value(5).toString()).value_or(LookupVerdict::CouldNotTell),
+                     q.value(6).toString(), q.value(7).toString(), q.value(8).toString(), q.value(9).toString(),
+                     q.value(10).toString()});
+    }
+    return rows;
+}
+
+Expected<ResolutionClaim> SqliteStore::resolveEscalation(qint64 escalationId, Resolution resolution,
+                                                         const QString &operatorName, qint64 at)
+{
+    // Only an open escalation can be settled, and only a verified "not performed" can become
+    // "performed again": the WHERE clause is the lock between two consoles.
+    auto update = prepared("UPDATE escalations SET state = 'resolved', resolution = ?, resolved_by = ?, resolved_at = ? "
+                           "WHERE id = ? AND (state = 'open' OR (? = 'performed_again' AND resolution = 'not_performed'))");
+    if (!update)
+        return update.error();
+    QSqlQuery &q = **update;
+    q.addBindValue(resolutionId(resolution));
+    q.addBindValue(operatorName);
+    q.addBindValue(at);
+    q.addBindValue(escalationId);
+    q.addBindValue(resolutionId(resolution));
+    if (auto done = run(q, "resolving an escalation"); !done)
+        return done.error();
+    if (q.numRowsAffected() > 0)
+        return ResolutionClaim{true, operatorName, at, resolution};
+
+    Expected<std::optional<EscalationDetail>> current = escalation(escalationId);
+    if (!current)
+        return current.error();
+    if (!*current)
+        return makeError(QStringLiteral("escalation %1 does not exist").arg(escalationId));
+    return ResolutionClaim{false, (*current)->resolvedBy, (*current)->resolvedAt, (*current)->resolution};
+}
+
+Expected<void> SqliteStore::noteEscalation(qint64 escalationId, const QString &note)
+{
+    auto update = prepared("UPDATE escalations SET last_note = ? WHERE id = ?");
+    if (!update)
+        return update.error();
+    (*update)->addBindValue(note);
+    (*update)->addBindValue(escalationId);
+    return run(**update, "noting an escalation");
+}
+
+Expected<void> SqliteStore::reassessTicket(qint64 ticketId)
+{
+    Expected<QList<CallFacts>> calls = callFacts(ticketId);
+    if (!calls)
+        return calls.error();
+    auto seq = prepared("SELECT last_seq FROM tickets WHERE id = ?");
+    if (!seq)
+        return seq.error();
+    (*seq)->addBindValue(ticketId);
+    if (auto done = run(**seq, "reading a ticket"); !done)
+        return done;
+    const qint64 lastSeq = (*seq)->next() ? (*seq)->value(0).toLongLong() : 0;
+    (*seq)->finish();
+    return applyAssessment(ticketId, lastSeq, assessTicket(*calls));
+}
+
+Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntry(const QString &intentKey)
+{
+    auto query = prepared("SELECT intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, recorded_at, "
+                          "source FROM ledger WHERE intent_key = ?");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(intentKey);
+    if (auto done = run(q, "reading the ledger"); !done)
+        return done.error();
+    std::optional<LedgerEntry> entry;
+    if (q.next())
+        entry = LedgerEntry{q.value(0).toString(), optionalInt(q.value(1)), q.value(2).toString(), q.value(3).toLongLong(),
+                            q.value(4).toString(), q.value(5).toString(), q.value(6).toLongLong(), q.value(7).toString()};
+    q.finish();
+    return entry;
+}
+
+Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
+{
+    auto insert = prepared("INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, "
+                           "recorded_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_key) DO NOTHING");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    q.addBindValue(entry.intentKey);
+    q.addBindValue(nullableInt(entry.toolCallId));
+    q.addBindValue(entry.refundId);
+    q.addBindValue(entry.amountCents);
+    q.addBindValue(entry.currency);
+    q.addBindValue(nullableText(entry.sellerId));
+    q.addBindValue(entry.recordedAt);
+    q.addBindValue(entry.source);
+    if (auto done = run(q, "recording in the ledger"); !done)
+        return done.error();
+    return q.numRowsAffected() > 0;
+}
+
+Expected<std::optional<AuditEntry>> SqliteStore::lastAuditEntry()
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM audit_log ORDER BY seq DESC LIMIT 1").arg(QLatin1String(auditColumns)));
+    if (auto done = run(q, "reading the audit log"); !done)
+        return done.error();
+    return q.next() ? std::optional<AuditEntry>(auditEntry(q)) : std::nullopt;
+}
+
+Expected<void> SqliteStore::insertAuditEntry(const AuditEntry &entry)
+{
+    auto insert = prepared("INSERT INTO audit_log (seq, at, operator, action, escalation_id, detail, evidence_sha256, "
+                           "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    q.addBindValue(entry.seq);
+    q.addBindValue(entry.at);
+    q.addBindValue(entry.operatorName);
+    q.addBindValue(entry.action);
+    q.addBindValue(nullableInt(entry.escalationId));
+    q.addBindValue(entry.detail);
+    q.addBindValue(nullableText(entry.evidenceSha256));
+    q.addBindValue(entry.prevHash);
+    q.addBindValue(entry.hash);
+    return run(q, "appending to the audit log");
+}
+
+Expected<qint64> SqliteStore::countAuditEntries()
+{
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM audit_log")) || !q.next())
+        return makeError(QStringLiteral("%1: counting audit entries failed: %2").arg(m_path, sqlErrorText(q.lastError())));
+    return q.value(0).toLongLong();
+}
+
+Expected<QList<AuditEntry>> SqliteStore::auditEntries(qint64 offset, int limit)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM audit_log ORDER BY seq LIMIT ? OFFSET ?").arg(QLatin1String(auditColumns)));
+    q.addBindValue(limit);
+    q.addBindValue(offset);
+    if (auto done = run(q, "reading the audit log"); !done)
+        return done.error();
+    QList<AuditEntry> rows;
+    while (q.next())
+        rows.append(auditEntry(q));
+    return rows;
+}
+
+} // namespace verity
