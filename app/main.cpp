@@ -1,7 +1,10 @@
 // verity: the console window, or a subcommand for scripts and scheduled jobs.
 
 #include "consolecommand.h"
+#include "auditcommand.h"
 #include "importcommand.h"
+#include "lookupcommand.h"
+#include "sandboxcommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -23,12 +26,20 @@ void describe(QCoreApplication &app)
 int main(int argc, char *argv[])
 {
     // Subcommands run without a display, so they must not start a GUI application.
-    if (argc > 1 && std::strcmp(argv[1], "import") == 0) {
-        QCoreApplication app(argc, argv);
-        describe(app);
-        QStringList arguments = app.arguments();
-        arguments.removeAt(1);
-        return verity::runImportCommand(arguments);
+    const std::pair<const char *, int (*)(const QStringList &)> subcommands[] = {
+        {"import", verity::runImportCommand},
+        {"sandbox", verity::runSandboxCommand},
+        {"audit", verity::runAuditCommand},
+        {"lookup", verity::runLookupCommand},
+    };
+    for (const auto &[name, run] : subcommands) {
+        if (argc > 1 && std::strcmp(argv[1], name) == 0) {
+            QCoreApplication app(argc, argv);
+            describe(app);
+            QStringList arguments = app.arguments();
+            arguments.removeAt(1);
+            return run(arguments);
+        }
     }
 
     QApplication app(argc, argv);
