@@ -1,13 +1,179 @@
 #include "auditcommand.h"
 
+#include "audit/auditlog.h"
+#include "itemmodels/displaytext.h"
+#include "store/sqlitestore.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 
 namespace verity {
 
-int runAuditCommand(const QStringList &)
+namespace {
+
+constexpr int listPageSize = 1000;
+
+const QString usage = QStringLiteral(
+    "Usage: verity audit ACTION [--db PATH] [--json]\n"
+    "\n"
+    "Actions:\n"
+    "  verify   check the audit log's hash chain and name the first broken entry\n"
+    "           (exit status 0 intact, 1 broken, 2 could not run)\n"
+    "  list     print the audit entries, oldest first\n"
+    "\n"
+    "Options:\n"
+    "  --db PATH   the database file (default: %1)\n"
+    "  --json      print the result as JSON\n");
+
+QJsonValue optionalJson(const std::optional<qint64> &value)
 {
-    QTextStream(stderr) << "verity audit: not available yet\n";
-    return 2;
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject entryJson(const AuditEntry &entry)
+{
+    return QJsonObject{
+        {QStringLiteral("seq"), entry.seq},
+        {QStringLiteral("at_ms"), entry.at},
+        {QStringLiteral("at"), QDateTime::fromMSecsSinceEpoch(entry.at, Qt::UTC).toString(Qt::ISODateWithMs)},
+        {QStringLiteral("operator"), entry.operatorName},
+        {QStringLiteral("action"), entry.action},
+        {QStringLiteral("escalation"), optionalJson(entry.escalationId)},
+        {QStringLiteral("detail"), entry.detail},
+        {QStringLiteral("evidence_sha256"),
+         entry.evidenceSha256.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(entry.evidenceSha256)},
+        {QStringLiteral("prev_hash"), entry.prevHash},
+        {QStringLiteral("hash"), entry.hash},
+    };
+}
+
+int verifyChain(Store &store, bool json, QTextStream &out, QTextStream &err)
+{
+    const Expected<AuditVerification> result = AuditLog::verify(store);
+    if (!result) {
+        err << "verity audit verify: " << result.message() << "\n";
+        return 2;
+    }
+    if (json) {
+        out << QJsonDocument(QJsonObject{
+                                 {QStringLiteral("database"), store.location()},
+                                 {QStringLiteral("intact"), result->intact},
+                                 {QStringLiteral("entries"), result->entriesChecked},
+                                 {QStringLiteral("first_broken"), optionalJson(result->firstBrokenSeq)},
+                                 {QStringLiteral("reason"),
+                                  result->intact ? QJsonValue(QJsonValue::Null) : QJsonValue(result->reason)},
+                             })
+                   .toJson();
+    } else if (result->intact) {
+        out << "audit chain intact: " << result->entriesChecked
+            << (result->entriesChecked == 1 ? " entry\n" : " entries\n");
+    } else {
+        out << "audit chain broken at entry " << result->firstBrokenSeq.value_or(0) << ": " << result->reason << "\n";
+    }
+    return result->intact ? 0 : 1;
+}
+
+// Page by page, written as it is read, so a long log never sits in memory whole.
+int listEntries(Store &store, bool json, QTextStream &out, QTextStream &err)
+{
+    if (json) // the opening of {"database": ..., "entries": [ ... ]}, without its closing brace
+        out << QJsonDocument(QJsonObject{{QStringLiteral("database"), store.location()}})
+                   .toJson(QJsonDocument::Compact)
+                   .chopped(1)
+            << ",\"entries\":[";
+    bool first = true;
+    for (qint64 offset = 0;; offset += listPageSize) {
+        Expected<QList<AuditEntry>> page = store.auditEntries(offset, listPageSize);
+        if (!page) {
+            out.flush();
+            err << "\nverity audit list: " << page.message() << "\n";
+            return 2;
+        }
+        for (const AuditEntry &entry : *page) {
+            if (json) {
+                out << (first ? "\n" : ",\n") << QJsonDocument(entryJson(entry)).toJson(QJsonDocument::Compact);
+            } else {
+                const QString escalation = entry.escalationId ? QString::number(*entry.escalationId) : QStringLiteral("-");
+                const QString evidence = entry.evidenceSha256.isEmpty() ? QStringLiteral("-") : entry.evidenceSha256.left(12);
+                out << QStringLiteral("%1  %2  %3  %4  escalation %5  evidence %6  %7\n")
+                           .arg(entry.seq, 6)
+                           .arg(formatTime(entry.at))
+                           .arg(entry.operatorName, -12)
+                           .arg(entry.action, -8)
+                           .arg(escalation, -6)
+                           .arg(evidence, -12)
+                           .arg(entry.detail.simplified());
+            }
+            first = false;
+        }
+        if (page->size() < listPageSize)
+            break;
+    }
+    if (json)
+        out << "\n]}\n";
+    else if (first)
+        out << "the audit log is empty\n";
+    return 0;
+}
+
+} // namespace
+
+int runAuditCommand(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const QString usageText = usage.arg(SqliteStore::defaultLocation());
+
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
+                                SqliteStore::defaultLocation());
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
+    parser.addOptions({db, json});
+    parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("verify or list"));
+    if (!parser.parse(arguments)) {
+        err << "verity audit: " << parser.errorText() << "\n\n" << usageText;
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << usageText;
+        return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    const QString action = positional.value(0);
+    if (positional.size() != 1 || (action != QStringLiteral("verify") && action != QStringLiteral("list"))) {
+        if (positional.isEmpty())
+            err << "verity audit: name an action\n\n";
+        else if (positional.size() > 1)
+            err << "verity audit: one action at a time, got: " << positional.join(u' ') << "\n\n";
+        else
+            err << "verity audit: unknown action \"" << action << "\"\n\n";
+        err << usageText;
+        return 2;
+    }
+
+    // Opening creates a missing file; a mistyped path must not read as an empty, intact log.
+    const QString path = parser.value(db);
+    const QFileInfo file(path);
+    if (!file.exists()) {
+        err << "verity audit " << action << ": " << path << ": no such database file\n";
+        return 2;
+    }
+    if (!file.isFile()) {
+        err << "verity audit " << action << ": " << path << ": not a database file\n";
+        return 2;
+    }
+    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path);
+    if (!store) {
+        err << "verity audit " << action << ": " << store.message() << "\n";
+        return 2;
+    }
+    return action == QStringLiteral("verify") ? verifyChain(**store, parser.isSet(json), out, err)
+                                              : listEntries(**store, parser.isSet(json), out, err);
 }
 
 } // namespace verity

@@ -4,7 +4,7 @@
 #include "itemmodels/transcriptmodel.h"
 #include "registrychoice.h"
 #include "mainwindow.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -46,7 +46,7 @@ bool openNamedTicket(MainWindow &window, Store &store, const QString &name)
 
 int saveScreenshot(MainWindow &window, const QString &path)
 {
-    window.resize(1600, 1000);
+    window.resize(1600, 1200);
     window.show();
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents();
@@ -70,7 +70,7 @@ int runConsoleCommand(const QStringList &arguments)
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file (default: %1).")
-                                                          .arg(SqliteStore::defaultLocation()),
+                                                          .arg(defaultStoreLocation()),
                                 QStringLiteral("PATH"));
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Open a fresh database built from the demo data (the March incident)."));
@@ -89,6 +89,10 @@ int runConsoleCommand(const QStringList &arguments)
     const RegistryChoice choice = chooseRegistry(parser.value(registryFile));
     for (const QString &warning : choice.warnings)
         err << "verity: " << warning << "\n";
+    if (!choice.error.isEmpty()) {
+        err << "verity: " << choice.error << "\n";
+        return 2;
+    }
 
     QString path = parser.value(db);
     if (parser.isSet(demo)) {
@@ -99,10 +103,10 @@ int runConsoleCommand(const QStringList &arguments)
         }
         path = *built;
     } else if (path.isEmpty()) {
-        path = SqliteStore::defaultLocation();
+        path = defaultStoreLocation();
     }
 
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path);
+    Expected<std::unique_ptr<Store>> store = openStore(path);
     if (!store) {
         err << "verity: " << store.message() << "\n";
         if (!parser.isSet(screenshot))

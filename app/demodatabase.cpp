@@ -2,7 +2,7 @@
 
 #include "import/importjob.h"
 #include "import/nativeimporter.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -25,7 +25,7 @@ Expected<QString> buildDemoDatabase(const QString &path, const ToolRegistry &reg
                              .arg(target));
     }
 
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(target);
+    Expected<std::unique_ptr<Store>> store = openStore(target);
     if (!store)
         return store.error();
     NativeImporter importer(**store, registry);

@@ -2,7 +2,7 @@
 
 #include "import/nativeimporter.h"
 #include "registrychoice.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -40,7 +40,7 @@ int runImportCommand(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral("Import transcripts in Verity's native JSONL format."));
     parser.addHelpOption();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
-                                SqliteStore::defaultLocation());
+                                defaultStoreLocation());
     const QCommandLineOption registryFile(QStringLiteral("registry"),
                                           QStringLiteral("A tool registry file extending the built-in one."),
                                           QStringLiteral("FILE"));
@@ -61,21 +61,29 @@ int runImportCommand(const QStringList &arguments)
         return 2;
     }
 
+    auto cannotRun = [&](const QString &message) {
+        if (parser.isSet(json))
+            out << QJsonDocument(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}}).toJson();
+        err << "verity import: " << message << "\n";
+        return 2;
+    };
     const RegistryChoice choice = chooseRegistry(parser.value(registryFile));
     for (const QString &warning : choice.warnings)
         err << "verity import: " << warning << "\n";
+    if (!choice.error.isEmpty())
+        return cannotRun(choice.error);
 
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(parser.value(db));
-    if (!store) {
-        err << "verity import: " << store.message() << "\n";
-        return 2;
-    }
+    Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
+    if (!store)
+        return cannotRun(store.message());
     NativeImporter importer(**store, choice.registry);
     bool clean = true;
+    bool unreadable = false;
     QJsonArray reports;
     for (const QString &file : files) {
         const ImportReport report = importer.importFile(file);
         clean = clean && report.clean();
+        unreadable = unreadable || !report.fatal.isEmpty();
         if (parser.isSet(json)) {
             reports.append(reportJson(report));
             continue;
@@ -90,7 +98,8 @@ int runImportCommand(const QStringList &arguments)
                                          {QStringLiteral("files"), reports}})
                    .toJson();
     }
-    return clean ? 0 : 1;
+    // 2: a file could not be read to its end; 1: some lines were rejected; 0: all imported.
+    return unreadable ? 2 : (clean ? 0 : 1);
 }
 
 } // namespace verity

@@ -1,13 +1,171 @@
 #include "lookupcommand.h"
 
+#include "domain/money.h"
+#include "provider/providerconnection.h"
+#include "resolution/escalationresolver.h"
+#include "store/storefactory.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 
 namespace verity {
 
-int runLookupCommand(const QStringList &)
+namespace {
+
+QString kindId(ResolutionReport::Kind kind)
 {
-    QTextStream(stderr) << "verity lookup: not available yet\n";
-    return 2;
+    switch (kind) {
+    case ResolutionReport::Kind::Resolved: return QStringLiteral("resolved");
+    case ResolutionReport::Kind::StillUnknown: return QStringLiteral("still_unknown");
+    case ResolutionReport::Kind::ResolvedElsewhere: return QStringLiteral("resolved_elsewhere");
+    case ResolutionReport::Kind::NotPossible: return QStringLiteral("not_possible");
+    case ResolutionReport::Kind::Failed: return QStringLiteral("failed");
+    }
+    Q_UNREACHABLE();
+}
+
+} // namespace
+
+int runLookupCommand(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Settle unknown writes by a lookup at the payment provider. The API key is read from %1.")
+                                         .arg(QLatin1String(ProviderConnection::apiKeyVariable)));
+    parser.addHelpOption();
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
+                                defaultStoreLocation());
+    const QCommandLineOption provider(QStringLiteral("provider"), QStringLiteral("The provider's base URL."),
+                                      QStringLiteral("URL"));
+    const QCommandLineOption allOpen(QStringLiteral("all-open"), QStringLiteral("Look up every open escalation."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
+    const QCommandLineOption operatorName(QStringLiteral("operator"),
+                                          QStringLiteral("Name written to the audit log (default: the user)."),
+                                          QStringLiteral("NAME"), defaultOperatorName());
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Per-request timeout in ms."),
+                                     QStringLiteral("MS"), QStringLiteral("5000"));
+    parser.addOptions({db, provider, allOpen, json, operatorName, timeout});
+    parser.addPositionalArgument(QStringLiteral("ESCALATION"), QStringLiteral("Escalation numbers to look up."),
+                                 QStringLiteral("[ESCALATION...]"));
+    if (!parser.parse(arguments)) {
+        err << "verity lookup: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return 0;
+    }
+    const QUrl baseUrl = QUrl::fromUserInput(parser.value(provider));
+    if (!parser.isSet(provider) || !baseUrl.isValid()) {
+        err << "verity lookup: --provider URL is required (for example --provider http://127.0.0.1:12111)\n";
+        return 2;
+    }
+    if (parser.isSet(allOpen) == !parser.positionalArguments().isEmpty()) {
+        err << "verity lookup: name ESCALATION numbers or --all-open (one or the other)\n";
+        return 2;
+    }
+    bool timeoutOk = false;
+    const int timeoutMs = parser.value(timeout).toInt(&timeoutOk);
+    if (!timeoutOk || timeoutMs <= 0) {
+        err << "verity lookup: --timeout: expected a positive number of milliseconds, got \"" << parser.value(timeout)
+            << "\"\n";
+        return 2;
+    }
+    const QString apiKey = qEnvironmentVariable(ProviderConnection::apiKeyVariable);
+    if (apiKey.isEmpty())
+        err << "verity lookup: warning: " << ProviderConnection::apiKeyVariable
+            << " is not set; the provider will likely refuse the requests\n";
+
+    Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
+    if (!store) {
+        err << "verity lookup: " << store.message() << "\n";
+        return 2;
+    }
+
+    QList<qint64> ids;
+    if (parser.isSet(allOpen)) {
+        for (qint64 offset = 0;; offset += 500) {
+            Expected<QList<EscalationRow>> page = (*store)->openEscalations(offset, 500);
+            if (!page) {
+                err << "verity lookup: " << page.message() << "\n";
+                return 2;
+            }
+            for (const EscalationRow &row : std::as_const(*page))
+                ids << row.id;
+            if (page->size() < 500)
+                break;
+        }
+    } else {
+        for (const QString &text : parser.positionalArguments()) {
+            bool ok = false;
+            const qint64 id = text.toLongLong(&ok);
+            if (!ok || id <= 0) {
+                err << "verity lookup: ESCALATION: expected an escalation number, got \"" << text << "\"\n";
+                return 2;
+            }
+            ids << id;
+        }
+    }
+
+    ProviderSettings settings;
+    settings.baseUrl = baseUrl;
+    settings.apiKey = apiKey;
+    settings.timeoutMs = timeoutMs;
+    ProviderClient client(settings);
+    EscalationResolver resolver(**store, client, parser.value(operatorName));
+
+    QJsonArray results;
+    if (!parser.isSet(json))
+        out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                   .arg(QStringLiteral("escalation"), -10)
+                   .arg(QStringLiteral("ticket"), -16)
+                   .arg(QStringLiteral("tool"), -16)
+                   .arg(QStringLiteral("amount"), 10)
+                   .arg(QStringLiteral("result"));
+    for (qint64 id : std::as_const(ids)) {
+        Expected<std::optional<EscalationDetail>> detail = (*store)->escalation(id);
+        const ResolutionReport report = EscalationResolver::waitFor(resolver.lookUp(id));
+        const EscalationDetail escalation = detail && *detail ? **detail : EscalationDetail{};
+        const QString amount = escalation.amountCents ? formatMoney(*escalation.amountCents, escalation.currency)
+                                                      : QStringLiteral("-");
+        if (parser.isSet(json)) {
+            QJsonObject row{{QStringLiteral("escalation"), id},
+                            {QStringLiteral("ticket"), escalation.ticketExtId},
+                            {QStringLiteral("tool"), escalation.tool},
+                            {QStringLiteral("result"), kindId(report.kind)},
+                            {QStringLiteral("message"), report.message}};
+            if (escalation.amountCents)
+                row.insert(QStringLiteral("amount_cents"), *escalation.amountCents);
+            if (report.resolution)
+                row.insert(QStringLiteral("resolution"), resolutionId(*report.resolution));
+            if (report.evidence)
+                row.insert(QStringLiteral("evidence_sha256"), report.evidence->evidenceSha256);
+            results.append(row);
+        } else {
+            out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                       .arg(id, -10)
+                       .arg(escalation.ticketExtId, -16)
+                       .arg(escalation.tool, -16)
+                       .arg(amount, 10)
+                       .arg(report.message);
+        }
+    }
+    Expected<qint64> open = (*store)->countOpenEscalations();
+    const qint64 remaining = open ? *open : -1;
+    if (parser.isSet(json)) {
+        out << QJsonDocument(QJsonObject{{QStringLiteral("results"), results},
+                                         {QStringLiteral("open_escalations"), remaining}})
+                   .toJson();
+    } else {
+        out << (remaining == 0 ? QStringLiteral("No unknown outcomes remain.\n")
+                               : QStringLiteral("%1 unknown outcome(s) remain open.\n").arg(remaining));
+    }
+    return remaining == 0 ? 0 : 1;
 }
 
 } // namespace verity

@@ -42,6 +42,23 @@ int main(int argc, char *argv[])
         }
     }
 
+    // A screenshot renders offscreen, and help or version need no display at all: neither may
+    // fail for want of one.
+    bool wantsScreenshot = false;
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0 || std::strcmp(arg, "--version") == 0
+            || std::strcmp(arg, "-v") == 0 || std::strcmp(arg, "--help-all") == 0) {
+            QCoreApplication app(argc, argv);
+            describe(app);
+            return verity::runConsoleCommand(app.arguments());
+        }
+        if (std::strncmp(arg, "--screenshot", 12) == 0)
+            wantsScreenshot = true;
+    }
+    if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
     QApplication app(argc, argv);
     describe(app);
     QGuiApplication::setDesktopFileName(QStringLiteral("dev.verity.Console"));

@@ -12,7 +12,7 @@ QString userRegistryPath()
 
 RegistryChoice chooseRegistry(const QString &extraFile)
 {
-    RegistryChoice choice{ToolRegistry::builtIn(), {}};
+    RegistryChoice choice{ToolRegistry::builtIn(), {}, {}};
     QStringList files;
     if (QFileInfo::exists(userRegistryPath()))
         files << userRegistryPath();
@@ -22,6 +22,8 @@ RegistryChoice chooseRegistry(const QString &extraFile)
         Expected<ToolRegistry> extended = choice.registry.extendedWithFile(file);
         if (extended)
             choice.registry = *extended;
+        else if (file == extraFile)
+            choice.error = extended.message(); // asked for by name: going on without it would mislead
         else
             choice.warnings << extended.message() + QStringLiteral(" (ignored; the registry before it stays in force)");
     }

@@ -11,7 +11,8 @@ namespace verity {
 struct RegistryChoice
 {
     ToolRegistry registry;
-    QStringList warnings; // a bad file is named here and the registry before it stays
+    QStringList warnings; // a bad user file is named here and the registry before it stays
+    QString error;        // the file named on the command line could not be used
 };
 
 QString userRegistryPath();

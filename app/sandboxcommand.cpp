@@ -1,13 +1,201 @@
+// verity sandbox: the sandbox payment provider, for demos, training and tests. Its first
+// line on stdout is "listening on http://127.0.0.1:PORT", so a script (or a test) can read
+// the port it chose; the request log goes to stderr. It runs until SIGINT or SIGTERM.
+
 #include "sandboxcommand.h"
 
+#include "sandbox/sandboxseed.h"
+#include "sandbox/sandboxserver.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QSocketNotifier>
 #include <QTextStream>
+
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace verity {
 
-int runSandboxCommand(const QStringList &)
+namespace {
+
+// Signals arrive on a pipe, because a signal handler may call almost nothing, and the event
+// loop quits from there: the state file is closed properly and no answer is cut in half.
+int signalPipe[2] = {-1, -1};
+
+void onStopSignal(int)
 {
-    QTextStream(stderr) << "verity sandbox: not available yet\n";
-    return 2;
+    const char byte = 1;
+    if (::write(signalPipe[1], &byte, 1) < 0) {
+        // Nothing can be done in a signal handler; a second signal will try again.
+    }
+}
+
+bool watchStopSignals(QObject *context)
+{
+    if (::pipe(signalPipe) != 0)
+        return false;
+    ::fcntl(signalPipe[1], F_SETFL, O_NONBLOCK);
+    struct sigaction action = {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (::sigaction(SIGINT, &action, nullptr) != 0 || ::sigaction(SIGTERM, &action, nullptr) != 0)
+        return false;
+    auto *notifier = new QSocketNotifier(signalPipe[0], QSocketNotifier::Read, context);
+    QObject::connect(notifier, &QSocketNotifier::activated, context, [] {
+        char byte = 0;
+        if (::read(signalPipe[0], &byte, 1) >= 0)
+            QCoreApplication::quit();
+    });
+    return true;
+}
+
+struct Arguments
+{
+    quint16 port = defaultSandboxPort;
+    QString statePath;
+    bool seedDemo = false;
+    SandboxOptions options;
+    QString faultText; // for the start-up lines
+};
+
+std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, QTextStream &err, int &exitCode)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("A sandbox payment provider with a Stripe-shaped API on 127.0.0.1: refunds with idempotency keys, "
+                       "seller balances, and fault injection (header Sandbox-Fault: %1).")
+            .arg(SandboxFault::forms()));
+    parser.addHelpOption();
+    const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("The port; 0 picks a free one."),
+                                  QStringLiteral("N"), QString::number(defaultSandboxPort));
+    const QCommandLineOption state(QStringLiteral("state"), QStringLiteral("The sandbox's state file (SQLite)."),
+                                   QStringLiteral("FILE"), SandboxState::defaultLocation());
+    const QCommandLineOption apiKey(QStringLiteral("api-key"), QStringLiteral("The API key clients must send."),
+                                    QStringLiteral("KEY"), QStringLiteral("sk_test_sandbox"));
+    const QCommandLineOption seed(QStringLiteral("seed-demo"),
+                                  QStringLiteral("Load the provider's side of Verity's demo data (once; again changes nothing)."));
+    const QCommandLineOption retention(QStringLiteral("key-retention-hours"),
+                                       QStringLiteral("How long an idempotency key is kept."), QStringLiteral("H"),
+                                       QStringLiteral("24"));
+    const QCommandLineOption faultRate(QStringLiteral("fault-rate"),
+                                       QStringLiteral("The probability (0 to 1) that a refund request meets --fault-mode."),
+                                       QStringLiteral("P"), QStringLiteral("0"));
+    const QCommandLineOption faultMode(QStringLiteral("fault-mode"), QStringLiteral("The server-wide fault: %1.")
+                                                                         .arg(SandboxFault::forms()),
+                                       QStringLiteral("MODE"));
+    const QCommandLineOption faultSeed(QStringLiteral("fault-seed"),
+                                       QStringLiteral("Seed of the fault draws: the same seed, the same faults."),
+                                       QStringLiteral("S"), QStringLiteral("1"));
+    parser.addOptions({port, state, apiKey, seed, retention, faultRate, faultMode, faultSeed});
+    const auto fail = [&](const QString &message) -> std::optional<Arguments> {
+        err << "verity sandbox: " << message << "\n";
+        exitCode = 2;
+        return std::nullopt;
+    };
+    if (!parser.parse(arguments))
+        return fail(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        exitCode = 0;
+        return std::nullopt;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+
+    Arguments parsed;
+    bool valid = false;
+    const uint portNumber = parser.value(port).toUInt(&valid);
+    if (!valid || portNumber > 65535)
+        return fail(QStringLiteral("--port must be a number from 0 to 65535; got '%1'").arg(parser.value(port)));
+    parsed.port = quint16(portNumber);
+    parsed.statePath = parser.value(state);
+    parsed.seedDemo = parser.isSet(seed);
+    parsed.options.apiKey = parser.value(apiKey);
+    if (parsed.options.apiKey.isEmpty())
+        return fail(QStringLiteral("--api-key must not be empty"));
+    parsed.options.keyRetentionHours = parser.value(retention).toInt(&valid);
+    if (!valid || parsed.options.keyRetentionHours < 1)
+        return fail(QStringLiteral("--key-retention-hours must be a whole number of hours, at least 1; got '%1'")
+                        .arg(parser.value(retention)));
+    const double rate = parser.value(faultRate).toDouble(&valid);
+    if (!valid || rate < 0 || rate > 1)
+        return fail(QStringLiteral("--fault-rate must be a probability from 0 to 1; got '%1'").arg(parser.value(faultRate)));
+    const quint32 seedValue = parser.value(faultSeed).toUInt(&valid);
+    if (!valid)
+        return fail(QStringLiteral("--fault-seed must be a whole number; got '%1'").arg(parser.value(faultSeed)));
+    if (parser.isSet(faultMode)) {
+        const std::optional<SandboxFault> mode = SandboxFault::parse(parser.value(faultMode));
+        if (!mode)
+            return fail(QStringLiteral("--fault-mode '%1' is not one of %2").arg(parser.value(faultMode), SandboxFault::forms()));
+        parsed.options.faults = SandboxFaultPlan(rate, *mode, seedValue);
+        parsed.faultText = QStringLiteral("%1% of refund requests meet %2 (seed %3)")
+                               .arg(rate * 100)
+                               .arg(mode->text())
+                               .arg(seedValue);
+    } else if (rate > 0) {
+        return fail(QStringLiteral("--fault-rate needs --fault-mode (%1)").arg(SandboxFault::forms()));
+    }
+    return parsed;
+}
+
+} // namespace
+
+int runSandboxCommand(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    int exitCode = 0;
+    const std::optional<Arguments> parsed = parse(arguments, out, err, exitCode);
+    if (!parsed)
+        return exitCode;
+
+    Expected<std::unique_ptr<SandboxState>> state = SandboxState::open(parsed->statePath);
+    if (!state) {
+        err << "verity sandbox: " << state.message() << "\n";
+        return 2;
+    }
+    QString seedLine;
+    if (parsed->seedDemo) {
+        Expected<SandboxSeedReport> seeded = seedDemo(**state);
+        if (!seeded) {
+            err << "verity sandbox: " << seeded.message() << "\n";
+            return 2;
+        }
+        seedLine = seeded->alreadySeeded
+                       ? QStringLiteral("demo data: already seeded, nothing changed")
+                       : QStringLiteral("demo data: %1 sellers, %2 payments, %3 refunds; unknown refunds that never "
+                                        "reached the provider: %4")
+                             .arg(seeded->accounts)
+                             .arg(seeded->payments)
+                             .arg(seeded->refunds)
+                             .arg(seeded->notPerformed.join(QStringLiteral(", ")));
+    }
+
+    SandboxServer server(**state, parsed->options);
+    Expected<quint16> port = server.listenLocal(parsed->port);
+    if (!port) {
+        err << "verity sandbox: " << port.message() << "\n";
+        return 2;
+    }
+    if (!watchStopSignals(&server))
+        err << "verity sandbox: cannot watch for SIGINT and SIGTERM; stop it with SIGKILL\n";
+    QObject::connect(&server, &SandboxServer::served, &server, [&err](const QString &line) { err << line << Qt::endl; });
+
+    out << "listening on " << server.url().toString() << "\n"
+        << "api key: " << parsed->options.apiKey << "\n"
+        << "state: " << (*state)->location() << "\n";
+    if (!seedLine.isEmpty())
+        out << seedLine << "\n";
+    if (!parsed->faultText.isEmpty())
+        out << "faults: " << parsed->faultText << "\n";
+    out << Qt::flush;
+
+    const int result = QCoreApplication::exec();
+    err << "verity sandbox: stopped\n" << Qt::flush;
+    return result;
 }
 
 } // namespace verity

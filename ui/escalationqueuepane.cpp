@@ -3,7 +3,9 @@
 #include "itemmodels/escalationqueuemodel.h"
 #include "plaintextlabel.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QPushButton>
 #include <QLocale>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -22,9 +24,16 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 8);
+    auto *top = new QHBoxLayout;
     m_headline = plainTextLabel(QString(), this, false);
     m_headline->setObjectName(QStringLiteral("escalationHeadline"));
-    layout->addWidget(m_headline);
+    top->addWidget(m_headline, 1);
+    auto *lookup = new QPushButton(tr("Look up at provider…"), this);
+    lookup->setObjectName(QStringLiteral("queueLookupButton"));
+    lookup->setToolTip(tr("Ask the payment provider whether the selected write happened (Ctrl+K)"));
+    lookup->setShortcut(QKeySequence(tr("Ctrl+K")));
+    top->addWidget(lookup);
+    layout->addLayout(top);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("escalationTable"));
@@ -48,6 +57,11 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     };
     connect(m_table, &QTableView::activated, this, choose);
     connect(m_table, &QTableView::clicked, this, choose);
+    connect(lookup, &QPushButton::clicked, this, [this] {
+        const QModelIndex current = m_table->currentIndex();
+        if (current.isValid())
+            emit lookupRequested(current.data(EscalationQueueModel::EscalationIdRole).toLongLong());
+    });
     connect(&m_model, &EscalationQueueModel::countChanged, this, &EscalationQueuePane::updateHeadline);
     updateHeadline();
 }

@@ -22,6 +22,7 @@ public:
 
 signals:
     void escalationChosen(qint64 ticketId, const QString &callId);
+    void lookupRequested(qint64 escalationId);
 
 private:
     void updateHeadline();

@@ -5,6 +5,9 @@
 #include "itemmodels/escalationqueuemodel.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
+#include "provider/providerconnection.h"
+#include "providersettingsdialog.h"
+#include "resolutiondialog.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 
@@ -29,7 +32,7 @@ namespace verity {
 MainWindow::MainWindow(Store &store, QString databasePath, ToolRegistry registry, QWidget *parent)
     : QMainWindow(parent), m_store(store), m_databasePath(std::move(databasePath)), m_registry(std::move(registry)),
       m_ticketModel(new TicketQueueModel(store, this)), m_transcriptModel(new TranscriptModel(store, this)),
-      m_escalationModel(new EscalationQueueModel(store, this))
+      m_escalationModel(new EscalationQueueModel(store, this)), m_provider(new ProviderConnection(store, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Verity"));
@@ -66,6 +69,16 @@ MainWindow::MainWindow(Store &store, QString databasePath, ToolRegistry registry
     connect(m_ticketModel, &TicketQueueModel::errorOccurred, this, &MainWindow::showError);
     connect(m_transcriptModel, &TranscriptModel::errorOccurred, this, &MainWindow::showError);
     connect(m_escalationModel, &EscalationQueueModel::errorOccurred, this, &MainWindow::showError);
+
+    m_confirm = [](QWidget *parentWidget, const QString &question) {
+        return QMessageBox::question(parentWidget, tr("Perform with the same key"), question,
+                                     QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+               == QMessageBox::Yes;
+    };
+    connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
+    connect(m_ticketView, &TicketView::performAgainRequested, this, &MainWindow::performAgain);
+    connect(m_escalationPane, &EscalationQueuePane::lookupRequested, this, &MainWindow::lookUp);
+    m_provider->load();
 
     buildMenus();
     updateEscalationCount();
@@ -115,6 +128,10 @@ void MainWindow::buildMenus()
     });
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
 
+    QMenu *tools = menuBar()->addMenu(tr("&Provider"));
+    QAction *settings = tools->addAction(tr("Payment provider &settings…"), this, &MainWindow::showProviderSettings);
+    settings->setObjectName(QStringLiteral("providerSettingsAction"));
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Verity"), this, [this] {
         QMessageBox::about(this, tr("About Verity"),
@@ -132,6 +149,46 @@ void MainWindow::openTicket(qint64 ticketId, const QString &callId)
     m_queuePane->selectTicket(ticketId);
     if (!callId.isEmpty())
         m_ticketView->showCall(callId);
+}
+
+ResolutionDialog *MainWindow::openResolution(qint64 escalationId)
+{
+    EscalationResolver *resolver = m_provider->resolver();
+    if (!resolver) {
+        statusBar()->showMessage(tr("Set the payment provider's address first (Provider > Payment provider settings)."),
+                                 15000);
+        showProviderSettings();
+        resolver = m_provider->resolver();
+        if (!resolver)
+            return nullptr;
+    }
+    auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ResolutionDialog::settled, this, [this] { refresh(); });
+    dialog->open();
+    return dialog;
+}
+
+ResolutionDialog *MainWindow::lookUp(qint64 escalationId)
+{
+    ResolutionDialog *dialog = openResolution(escalationId);
+    if (dialog)
+        dialog->startLookup();
+    return dialog;
+}
+
+ResolutionDialog *MainWindow::performAgain(qint64 escalationId)
+{
+    ResolutionDialog *dialog = openResolution(escalationId);
+    if (dialog)
+        dialog->startPerformAgain();
+    return dialog;
+}
+
+void MainWindow::showProviderSettings()
+{
+    ProviderSettingsDialog dialog(*m_provider, this);
+    dialog.exec();
 }
 
 void MainWindow::refresh()

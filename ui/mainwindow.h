@@ -18,6 +18,8 @@ class QSplitter;
 namespace verity {
 
 class EscalationQueueModel;
+class ProviderConnection;
+class ResolutionDialog;
 class EscalationQueuePane;
 class ImportJob;
 class Store;
@@ -39,6 +41,13 @@ public:
     void importFiles(const QStringList &files);
     // Seam for tests: how File > Import asks for files (a file dialog by default).
     void setFileChooser(std::function<QStringList(QWidget *)> chooser) { m_chooseFiles = std::move(chooser); }
+    // Seam for tests: how a repeated write is confirmed (a question box by default).
+    void setConfirm(std::function<bool(QWidget *, const QString &)> confirm) { m_confirm = std::move(confirm); }
+
+    // Settling unknowns: a lookup at the provider, and a repeat only after one proved absence.
+    ResolutionDialog *lookUp(qint64 escalationId);
+    ResolutionDialog *performAgain(qint64 escalationId);
+    ProviderConnection &provider() const { return *m_provider; }
     void refresh();
 
     TicketQueueModel &ticketQueue() const { return *m_ticketModel; }
@@ -59,6 +68,8 @@ protected:
 
 private:
     void buildMenus();
+    ResolutionDialog *openResolution(qint64 escalationId);
+    void showProviderSettings();
     void showError(const QString &message);
     void updateEscalationCount();
     void finishImport(const QList<ImportReport> &reports);
@@ -80,6 +91,8 @@ private:
     ImportJob *m_import = nullptr;
     QProgressDialog *m_importProgress = nullptr;
     std::function<QStringList(QWidget *)> m_chooseFiles;
+    std::function<bool(QWidget *, const QString &)> m_confirm;
+    ProviderConnection *m_provider;
 };
 
 } // namespace verity

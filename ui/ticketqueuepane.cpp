@@ -135,6 +135,9 @@ void TicketQueuePane::setFilter(TicketFilter filter)
 
 void TicketQueuePane::selectTicket(qint64 ticketId)
 {
+    const QModelIndex current = m_table->currentIndex();
+    if (current.isValid() && current.data(TicketQueueModel::TicketIdRole).toLongLong() == ticketId)
+        return;
     if (std::optional<int> row = m_model.rowOfTicket(ticketId)) {
         QSignalBlocker quiet(m_table->selectionModel());
         m_table->selectRow(*row);

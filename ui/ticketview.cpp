@@ -92,6 +92,8 @@ void TicketView::rebuild()
         if (entry->isToolCall) {
             auto *card = new ToolCallCard(entry->call, m_content);
             connect(card, &ToolCallCard::showCallRequested, this, &TicketView::showCall);
+            connect(card, &ToolCallCard::lookupRequested, this, &TicketView::lookupRequested);
+            connect(card, &ToolCallCard::performAgainRequested, this, &TicketView::performAgainRequested);
             m_cards.insert(entry->call.callExtId, card);
             widget = card;
         } else {
@@ -111,10 +113,11 @@ void TicketView::showCall(const QString &callId)
         previous->setHighlighted(false);
     target->setHighlighted(true);
     m_highlighted = callId;
-    // Layouts settle on the next pass; scroll once they have.
+    // Layouts settle on the next pass; then the card goes to the top, with what follows it
+    // (the repeat, the reply) in view below.
     QTimer::singleShot(0, this, [this, callId] {
         if (ToolCallCard *card = m_cards.value(callId))
-            m_scroll->ensureWidgetVisible(card, 0, 40);
+            m_scroll->verticalScrollBar()->setValue(card->y() - 8);
     });
 }
 

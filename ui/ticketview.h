@@ -27,6 +27,10 @@ public:
     // Scrolls to the call and marks it, as a repeated-intent link or the escalation queue asks.
     void showCall(const QString &callId);
 
+signals:
+    void lookupRequested(qint64 escalationId);
+    void performAgainRequested(qint64 escalationId);
+
 private:
     void rebuild();
 

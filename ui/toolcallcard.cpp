@@ -35,7 +35,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
 {
     setObjectName(QStringLiteral("toolCallCard_") + call.callExtId);
     setFrameShape(QFrame::StyledPanel);
-    m_dangerous = call.outcome == Outcome::Unknown || call.toolClass == ToolClass::Unclassified;
+    m_dangerous = (call.outcome == Outcome::Unknown && !call.resolution) || call.toolClass == ToolClass::Unclassified;
     setHighlighted(false);
 
     auto *layout = new QVBoxLayout(this);
@@ -69,15 +69,51 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
         reason->setStyleSheet(QStringLiteral("QLabel { border: none; color: #3c4043; }"));
         layout->addWidget(reason);
     }
-    if (call.outcome == Outcome::Unknown) {
-        layout->addWidget(notice(call.escalationId
-                                     ? tr("Unknown: do not retry. This write waits in the escalation queue for a "
-                                          "lookup at the provider.")
-                                     : tr("Unknown: do not retry. A lookup at the provider must settle it."),
-                                 QStringLiteral("unknownNotice"),
-                                 "QLabel { border: none; background: #fce8e6; color: #9c1c14; padding: 4px; "
-                                 "font-weight: bold; }",
-                                 this));
+    if (call.outcome == Outcome::Unknown && call.escalationState != u"resolved") {
+        auto *row = new QHBoxLayout;
+        row->addWidget(notice(call.escalationId
+                                  ? tr("Unknown: do not retry. This write waits in the escalation queue for a "
+                                       "lookup at the provider.")
+                                  : tr("Unknown: do not retry. A lookup at the provider must settle it."),
+                              QStringLiteral("unknownNotice"),
+                              "QLabel { border: none; background: #fce8e6; color: #9c1c14; padding: 4px; "
+                              "font-weight: bold; }",
+                              this),
+                       1);
+        if (call.escalationId) {
+            auto *lookup = new QPushButton(tr("Look up at provider…"), this);
+            lookup->setObjectName(QStringLiteral("lookupButton"));
+            connect(lookup, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit lookupRequested(id); });
+            row->addWidget(lookup);
+        }
+        layout->addLayout(row);
+        if (!call.escalationNote.isEmpty())
+            layout->addWidget(notice(tr("Last lookup could not tell: %1").arg(call.escalationNote),
+                                     QStringLiteral("lookupNote"), "QLabel { border: none; color: #9c1c14; }", this));
+    }
+    if (call.resolution) {
+        QString text;
+        switch (*call.resolution) {
+        case Resolution::Performed: text = tr("Resolved: performed (verified at the provider)"); break;
+        case Resolution::NotPerformed: text = tr("Resolved: not performed (verified at the provider)"); break;
+        case Resolution::PerformedAgain:
+            text = tr("Resolved: not performed (verified), then performed from the console with the same key");
+            break;
+        }
+        text += tr(" by %1 at %2").arg(call.resolvedBy, formatTime(call.resolvedAt));
+        auto *row = new QHBoxLayout;
+        row->addWidget(notice(text, QStringLiteral("resolutionNotice"),
+                              "QLabel { border: none; background: #e6f4ea; color: #13532a; padding: 4px; "
+                              "font-weight: bold; }",
+                              this),
+                       1);
+        if (*call.resolution == Resolution::NotPerformed && call.escalationId) {
+            auto *again = new QPushButton(tr("Perform with the same key…"), this);
+            again->setObjectName(QStringLiteral("performAgainButton"));
+            connect(again, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit performAgainRequested(id); });
+            row->addWidget(again);
+        }
+        layout->addLayout(row);
     }
     if (call.toolClass == ToolClass::Unclassified) {
         layout->addWidget(notice(tr("Unclassified tool: the registry does not say whether %1 reads or writes, so "

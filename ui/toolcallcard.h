@@ -25,6 +25,8 @@ public:
 
 signals:
     void showCallRequested(const QString &callId);
+    void lookupRequested(qint64 escalationId);
+    void performAgainRequested(qint64 escalationId);
 
 private:
     void addSection(const QString &title, const QString &text, const QString &objectName, bool monospace);

@@ -24,20 +24,8 @@ void appendNetstring(QByteArray &out, const QByteArray &bytes)
 
 Expected<QByteArray> integerText(const json &value, const QString &field)
 {
-    if (value.is_number_integer())
-        return QByteArray::number(value.get<qint64>());
-    if (value.is_number_unsigned())
-        return QByteArray::number(value.get<quint64>());
-    if (value.is_number_float()) {
-        const double number = value.get<double>();
-        if (std::isfinite(number) && std::trunc(number) == number && std::fabs(number) < 9.0e15)
-            return QByteArray::number(qint64(number));
-    } else if (value.is_string()) {
-        bool ok = false;
-        const qint64 number = fromUtf8String(value.get<std::string>()).trimmed().toLongLong(&ok);
-        if (ok)
-            return QByteArray::number(number);
-    }
+    if (std::optional<qint64> number = wholeNumber(value))
+        return QByteArray::number(*number);
     return makeError(QStringLiteral("intent field \"%1\": expected a whole number, got %2")
                          .arg(field, fromUtf8String(value.dump())));
 }

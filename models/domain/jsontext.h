@@ -3,6 +3,12 @@
 
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
 #include <string>
 
 namespace verity {
@@ -30,6 +36,37 @@ inline QString jsonParseErrorReason(const char *what)
         text.remove(0, colon > 0 ? colon + 2 : 15);
     }
     return text;
+}
+
+} // namespace verity
+
+namespace verity {
+
+// A whole number as agents send it: 11800, "11800" or 11800.0; nothing else (118.5, "abc", or a
+// number beyond 64 bits, which must never wrap into another amount).
+inline std::optional<qint64> wholeNumber(const nlohmann::json &value)
+{
+    if (value.is_number_unsigned()) {
+        const auto number = value.get<std::uint64_t>();
+        if (number > std::uint64_t(std::numeric_limits<qint64>::max()))
+            return std::nullopt;
+        return qint64(number);
+    }
+    if (value.is_number_integer())
+        return value.get<qint64>();
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        if (std::isfinite(number) && std::trunc(number) == number && std::fabs(number) < 9.0e15)
+            return qint64(number);
+        return std::nullopt;
+    }
+    if (value.is_string()) {
+        bool ok = false;
+        const qint64 number = fromUtf8String(value.get<std::string>()).trimmed().toLongLong(&ok);
+        if (ok)
+            return number;
+    }
+    return std::nullopt;
 }
 
 } // namespace verity

@@ -27,14 +27,34 @@ bool truthy(const json &value)
 bool textLooksLikeError(const QString &text)
 {
     static const QRegularExpression errorWords(
-        QStringLiteral(R"(^\s*error\b|\b(fail(ed|ure|s)?|errors?|exception|timed out|timeout)\b)"),
+        QStringLiteral(R"(^\s*error\b|\b(fail(ed|ure|s)?|errors?|exception|timed out|timeout|unavailable)\b)"),
         QRegularExpression::CaseInsensitiveOption);
     return errorWords.match(text).hasMatch();
 }
 
+// Words a tool uses to say the thing was done. Bare text that says so and no error word is a
+// success, whatever else it mentions ("refund of 450 cents issued", "item was rejected; message sent").
+bool textSaysDone(const QString &text)
+{
+    static const QRegularExpression doneWords(
+        QStringLiteral(R"(\b(issued|sent|scheduled|booked|queued|created|refunded|done|succeeded|success(ful(ly)?)?|completed|confirmed)\b)"),
+        QRegularExpression::CaseInsensitiveOption);
+    return doneWords.match(text).hasMatch();
+}
+
+// Status words of a structured result that mean it did not simply succeed.
+bool statusWordIsError(const QString &status)
+{
+    static const QStringList words{QStringLiteral("error"),   QStringLiteral("failed"),    QStringLiteral("failure"),
+                                   QStringLiteral("declined"), QStringLiteral("rejected"), QStringLiteral("refused"),
+                                   QStringLiteral("denied"),  QStringLiteral("timeout"),   QStringLiteral("timed_out"),
+                                   QStringLiteral("unknown"), QStringLiteral("invalid"),   QStringLiteral("unavailable")};
+    return words.contains(status.trimmed().toLower());
+}
+
 bool objectLooksLikeError(const json &object)
 {
-    for (const char *key : {"error", "errors", "is_error", "exception"}) {
+    for (const char *key : {"error", "errors", "is_error", "exception", "fault"}) {
         auto it = object.find(key);
         if (it != object.end() && truthy(*it))
             return true;
@@ -44,17 +64,20 @@ bool objectLooksLikeError(const json &object)
         if (it != object.end() && (it->is_boolean() || it->is_number()) && !truthy(*it))
             return true;
     }
-    for (const char *key : {"status", "status_code", "http_status"}) {
+    for (const char *key : {"status", "status_code", "http_status", "state", "result"}) {
         auto it = object.find(key);
         if (it == object.end())
             continue;
-        if (it->is_number_integer() && it->get<int>() >= 400)
+        if (it->is_number_integer() && it->get<qint64>() >= 400)
             return true;
-        if (it->is_string()) {
-            const QString status = fromUtf8String(it->get<std::string>()).toLower();
-            if (status == u"error" || status == u"failed" || status == u"failure")
-                return true;
-        }
+        if (it->is_string() && statusWordIsError(fromUtf8String(it->get<std::string>())))
+            return true;
+    }
+    // A lone message is how many tools report failure: {"message": "Gateway timeout ..."}.
+    for (const char *key : {"message", "detail", "reason"}) {
+        auto it = object.find(key);
+        if (it != object.end() && it->is_string() && textLooksLikeError(fromUtf8String(it->get<std::string>())))
+            return true;
     }
     return false;
 }
@@ -100,20 +123,23 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules)
     }
 
     // A structured success payload may hold ids full of digits, so its text is only read for
-    // errors once it looks like one. Bare text ("connection refused") carries no such marker
-    // and is read by the rules directly.
+    // rules once it looks like an error. Bare text ("connection refused") carries no such
+    // marker: it is read by the rules unless it plainly says the thing was done.
     const bool isText = result->is_string();
     if (!isText && !resultLooksLikeError(*result))
         return {Outcome::Performed, QStringLiteral("the tool reported success")};
 
     const QString text = isText ? fromUtf8String(result->get<std::string>()) : fromUtf8String(result->dump());
+    const bool textIsError = !isText || textLooksLikeError(text);
     if (const QRegularExpression *rule = firstMatch(rules.unknown, text))
         return {Outcome::Unknown,
                 QStringLiteral("an error that leaves the state unknown (matches \"%1\")").arg(rule->pattern())};
+    if (!textIsError && textSaysDone(text))
+        return {Outcome::Performed, QStringLiteral("the tool reported success")};
     if (const QRegularExpression *rule = firstMatch(rules.notPerformed, text))
         return {Outcome::NotPerformed,
                 QStringLiteral("an explicit refusal (matches \"%1\")").arg(rule->pattern())};
-    if (isText && !textLooksLikeError(text))
+    if (!textIsError)
         return {Outcome::Performed, QStringLiteral("the tool reported success")};
     // An error nobody can place could have happened before or after the effect.
     return {Outcome::Unknown, QStringLiteral("an error that says neither refused nor done")};

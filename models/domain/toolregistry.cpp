@@ -183,6 +183,14 @@ Expected<ToolRegistry> ToolRegistry::extendedWith(const QByteArray &text, const 
         reader.fail(QStringLiteral("$"), QStringLiteral("an object with \"tools\""));
         return *reader.error;
     }
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const std::string &key = it.key();
+        if (key != "format" && key != "version" && key != "tools" && key != "outcome_rules" && key != "$comment") {
+            reader.fail(QStringLiteral("$.%1").arg(fromUtf8String(key)),
+                        QStringLiteral("one of the keys format, version, tools, outcome_rules (is it misspelt?)"));
+            return *reader.error;
+        }
+    }
     auto format = root.find("format");
     if (format != root.end() && (!format->is_string() || *format != "verity-tool-registry")) {
         reader.fail(QStringLiteral("$.format"), QStringLiteral("\"verity-tool-registry\""));

@@ -1,7 +1,7 @@
 #include "importjob.h"
 
 #include "nativeimporter.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QMetaObject>
 #include <QThread>
@@ -48,7 +48,7 @@ void ImportJob::wait()
 QList<ImportReport> ImportJob::run()
 {
     QList<ImportReport> reports;
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_databasePath);
+    Expected<std::unique_ptr<Store>> store = openStore(m_databasePath);
     if (!store) {
         for (const QString &file : std::as_const(m_files)) {
             ImportReport report;

@@ -1,6 +1,7 @@
 #include "nativeimporter.h"
 
 #include "domain/intentkey.h"
+#include "domain/jsontext.h"
 #include "domain/resultclassifier.h"
 #include "domain/sha256.h"
 #include "domain/ticketassessment.h"
@@ -141,8 +142,8 @@ Expected<NativeImporter::LineResult> NativeImporter::applyToolCall(const NativeE
             row.intentError = key.message();
         if (!spec->amountField.isEmpty()) {
             auto amount = call.arguments.find(spec->amountField.toStdString());
-            if (amount != call.arguments.end() && amount->is_number_integer())
-                row.amountCents = amount->get<qint64>();
+            if (amount != call.arguments.end())
+                row.amountCents = wholeNumber(*amount);
         }
         // Until a result arrives nobody knows whether the write happened.
         const WriteVerdict verdict = classifyWriteResult(nullptr, m_registry.outcomeRules());

@@ -47,6 +47,19 @@ public:
 
     int pagesHeld() const { return int(m_pages.size()); }
 
+    // The index of a row already held that satisfies `match`; loads nothing.
+    template<typename Match>
+    std::optional<qint64> findHeld(Match match) const
+    {
+        for (auto it = m_pages.constBegin(); it != m_pages.constEnd(); ++it) {
+            for (qsizetype i = 0; i < it->size(); ++i) {
+                if (match(it->at(i)))
+                    return it.key() * m_pageSize + i;
+            }
+        }
+        return std::nullopt;
+    }
+
 private:
     void evictIfFull()
     {

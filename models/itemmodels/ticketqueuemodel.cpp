@@ -55,15 +55,12 @@ void TicketQueueModel::reload()
     m_count = qMin<qint64>(*count, std::numeric_limits<int>::max());
 }
 
-std::optional<int> TicketQueueModel::rowOfTicket(qint64 ticketId, int limit)
+std::optional<int> TicketQueueModel::rowOfTicket(qint64 ticketId) const
 {
-    const int last = int(qMin<qint64>(m_count, limit));
-    for (int row = 0; row < last; ++row) {
-        const TicketRow *ticket = rowAt(row);
-        if (ticket && ticket->id == ticketId)
-            return row;
-    }
-    return std::nullopt;
+    std::optional<qint64> row = m_cache.findHeld([ticketId](const TicketRow &ticket) { return ticket.id == ticketId; });
+    if (!row || *row >= m_count)
+        return std::nullopt;
+    return int(*row);
 }
 
 const TicketRow *TicketQueueModel::rowAt(int row) const
@@ -157,7 +154,7 @@ void TicketQueueModel::sort(int column, Qt::SortOrder order)
     case SellerColumn: key = TicketSortKey::Seller; break;
     case WritesColumn: key = TicketSortKey::Writes; break;
     case OutcomeColumn: key = TicketSortKey::WorstOutcome; break;
-    case AttentionColumn:
+    case AttentionColumn: key = TicketSortKey::Attention; break;
     case OpenedColumn:
     case ColumnCount: key = TicketSortKey::Opened; break;
     }

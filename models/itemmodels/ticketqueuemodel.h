@@ -34,8 +34,9 @@ public:
     // Re-reads the count and drops cached rows (after an import, say).
     void refresh();
     qint64 totalCount() const { return m_count; }
-    // The row showing `ticketId` among the first `limit` rows, if it is there.
-    std::optional<int> rowOfTicket(qint64 ticketId, int limit = 5000);
+    // The row showing `ticketId` among the rows already loaded, if it is there. Loads nothing:
+    // on a large queue, finding a ticket's row would mean reading the queue up to it.
+    std::optional<int> rowOfTicket(qint64 ticketId) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -17,6 +17,13 @@ enum class MessageKind { Customer, Agent, System, Reply };
 QString messageKindId(MessageKind kind); // "customer", "agent", "system", "reply"
 std::optional<MessageKind> messageKindFromId(QStringView id);
 
+// How an escalation was settled: by a lookup that found the write, by one that proved it
+// absent, or by performing it again with the same key after that proof.
+enum class Resolution { Performed, NotPerformed, PerformedAgain };
+QString resolutionId(Resolution resolution); // "performed", "not_performed", "performed_again"
+std::optional<Resolution> resolutionFromId(QStringView id);
+
+
 struct SellerRecord
 {
     QString id;
@@ -123,7 +130,7 @@ struct ImportRecord
 // ---- what the console reads ----
 
 enum class TicketFilter { All, NeedsAttention, Unknown, RepeatedIntent };
-enum class TicketSortKey { Opened, Ticket, Order, Seller, Writes, WorstOutcome };
+enum class TicketSortKey { Opened, Attention, Ticket, Order, Seller, Writes, WorstOutcome };
 
 struct TicketQuery
 {
@@ -178,6 +185,11 @@ struct ToolCallRow
     QStringList repeatedWith; // call ids of the other calls with the same intent key
     std::optional<qint64> amountCents;
     std::optional<qint64> escalationId;
+    QString escalationState;               // "open" or "resolved" when escalated
+    std::optional<Resolution> resolution;  // how a person settled it, by evidence
+    QString resolvedBy;
+    qint64 resolvedAt = 0;
+    QString escalationNote;                // why the last lookup could not tell
 };
 
 struct TranscriptEntry
@@ -209,12 +221,6 @@ struct EscalationRow
 enum class LookupVerdict { Found, NotFound, CouldNotTell };
 QString lookupVerdictId(LookupVerdict verdict); // "found", "not_found", "could_not_tell"
 std::optional<LookupVerdict> lookupVerdictFromId(QStringView id);
-
-// How an escalation was settled: by a lookup that found the write, by one that proved it
-// absent, or by performing it again with the same key after that proof.
-enum class Resolution { Performed, NotPerformed, PerformedAgain };
-QString resolutionId(Resolution resolution); // "performed", "not_performed", "performed_again"
-std::optional<Resolution> resolutionFromId(QStringView id);
 
 // Everything a lookup or a repeat of one unknown write needs, and where it stands.
 struct EscalationDetail

@@ -11,7 +11,8 @@ namespace verity::sqlite {
 
 namespace {
 
-// Append only: a released migration is never edited, a change is a new migration.
+// Append only: a released migration is never edited, a change is a new migration. Statements
+// are split on ';', so none may contain one (no triggers, no ';' in a string).
 const char *const migrations[] = {
     // 1: tickets, their transcripts, tool calls and escalations
     R"sql(
@@ -51,16 +52,19 @@ CREATE TABLE tickets (
     needs_attention INTEGER NOT NULL DEFAULT 0,
     has_unknown     INTEGER NOT NULL DEFAULT 0,
     has_repeat      INTEGER NOT NULL DEFAULT 0,
-    duplicate_effects INTEGER NOT NULL DEFAULT 0
+    duplicate_effects INTEGER NOT NULL DEFAULT 0,
+    seller_balance_cents INTEGER,             -- the seller's balance as the ticket knew it
+    seller_balance_as_of INTEGER
 );
 CREATE INDEX tickets_opened    ON tickets(opened_at);
 CREATE INDEX tickets_attention ON tickets(needs_attention, opened_at);
 CREATE INDEX tickets_unknown   ON tickets(has_unknown, opened_at);
 CREATE INDEX tickets_repeat    ON tickets(has_repeat, opened_at);
+-- Single-column indexes end in the rowid, so they serve "ORDER BY column, id" without a sort.
 CREATE INDEX tickets_order     ON tickets(order_id);
 CREATE INDEX tickets_seller    ON tickets(seller_name);
-CREATE INDEX tickets_writes    ON tickets(write_count, opened_at);
-CREATE INDEX tickets_worst     ON tickets(worst_outcome, opened_at);
+CREATE INDEX tickets_writes    ON tickets(write_count);
+CREATE INDEX tickets_worst     ON tickets(worst_outcome);
 CREATE TABLE messages (
     id          INTEGER PRIMARY KEY,
     ticket_id   INTEGER NOT NULL REFERENCES tickets(id),

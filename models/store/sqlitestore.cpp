@@ -153,8 +153,11 @@ Expected<std::optional<TicketRef>> SqliteStore::findTicket(const QString &extId)
 Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
 {
     // Sellers and orders are shared by tickets: the first ticket that names them records them.
+    // The seller's balance is the newest the data states; each ticket keeps the one it knew.
     auto seller = prepared("INSERT INTO sellers (id, name, balance_cents, balance_as_of) VALUES (?, ?, ?, ?) "
-                           "ON CONFLICT (id) DO NOTHING");
+                           "ON CONFLICT (id) DO UPDATE SET balance_cents = excluded.balance_cents, "
+                           "balance_as_of = excluded.balance_as_of "
+                           "WHERE excluded.balance_cents IS NOT NULL AND excluded.balance_as_of > sellers.balance_as_of");
     if (!seller)
         return seller.error();
     (*seller)->addBindValue(ticket.seller.id);
@@ -193,7 +196,7 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
     }
 
     auto insert = prepared("INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, opened_at, "
-                           "fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                           "fingerprint, seller_balance_cents, seller_balance_as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -204,6 +207,8 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
     q.addBindValue(ticket.subject.isNull() ? QStringLiteral("") : ticket.subject); // a null QString binds as NULL
     q.addBindValue(ticket.openedAt);
     q.addBindValue(ticket.fingerprint);
+    q.addBindValue(nullable(ticket.seller.balanceCents));
+    q.addBindValue(ticket.seller.balanceAsOf);
     if (auto done = run(q, "recording a ticket"); !done)
         return done.error();
     return TicketRef{q.lastInsertId().toLongLong(), ticket.fingerprint,

@@ -52,6 +52,7 @@ public:
     Expected<ResolutionClaim> resolveEscalation(qint64 escalationId, Resolution resolution,
                                                 const QString &operatorName, qint64 at) override;
     Expected<void> noteEscalation(qint64 escalationId, const QString &note) override;
+    Expected<void> reopenEscalation(qint64 escalationId, const QString &note) override;
     Expected<void> reassessTicket(qint64 ticketId) override;
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
     Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;

@@ -56,6 +56,7 @@ QString orderClause(const TicketQuery &query)
     QString column;
     switch (query.sortKey) {
     case TicketSortKey::Opened: column = QStringLiteral("opened_at"); break;
+    case TicketSortKey::Attention: column = QStringLiteral("needs_attention"); break;
     case TicketSortKey::Ticket: column = QStringLiteral("ext_id"); break;
     case TicketSortKey::Order: column = QStringLiteral("order_id"); break;
     case TicketSortKey::Seller: column = QStringLiteral("seller_name"); break;
@@ -142,7 +143,8 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     q.prepare(QStringLiteral(
-        "SELECT " TICKET_ROW_COLUMNS ", t.seller_id, s.balance_cents, s.balance_as_of, o.currency, "
+        "SELECT " TICKET_ROW_COLUMNS ", t.seller_id, COALESCE(t.seller_balance_cents, s.balance_cents), "
+        "COALESCE(t.seller_balance_as_of, s.balance_as_of), o.currency, "
         "o.customer_name, o.customer_email FROM tickets t JOIN sellers s ON s.id = t.seller_id "
         "JOIN orders o ON o.id = t.order_id WHERE t.id = ?"));
     q.addBindValue(ticketId);
@@ -192,15 +194,28 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
         entries.append(entry);
     }
 
-    QHash<qint64, qint64> escalationByCall;
+    struct Escalation
+    {
+        qint64 id = 0;
+        QString state;
+        QString resolution;
+        QString resolvedBy;
+        qint64 resolvedAt = 0;
+        QString note;
+    };
+    QHash<qint64, Escalation> escalationByCall;
     QSqlQuery escalations(m_db);
     escalations.setForwardOnly(true);
-    escalations.prepare(QStringLiteral("SELECT tool_call_id, id FROM escalations WHERE ticket_id = ?"));
+    escalations.prepare(QStringLiteral("SELECT tool_call_id, id, state, resolution, resolved_by, resolved_at, last_note "
+                                       "FROM escalations WHERE ticket_id = ?"));
     escalations.addBindValue(ticketId);
     if (auto done = run(escalations, "reading escalations"); !done)
         return done.error();
     while (escalations.next())
-        escalationByCall.insert(escalations.value(0).toLongLong(), escalations.value(1).toLongLong());
+        escalationByCall.insert(escalations.value(0).toLongLong(),
+                                {escalations.value(1).toLongLong(), escalations.value(2).toString(),
+                                 escalations.value(3).toString(), escalations.value(4).toString(),
+                                 escalations.value(5).toLongLong(), escalations.value(6).toString()});
 
     QSqlQuery calls(m_db);
     calls.setForwardOnly(true);
@@ -235,8 +250,14 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
         call.repeated = calls.value(15).toBool();
         call.amountCents = optionalInt(calls.value(16));
         call.hasResult = calls.value(17).toBool();
-        if (escalationByCall.contains(call.id))
-            call.escalationId = escalationByCall.value(call.id);
+        if (auto escalation = escalationByCall.constFind(call.id); escalation != escalationByCall.constEnd()) {
+            call.escalationId = escalation->id;
+            call.escalationState = escalation->state;
+            call.resolution = resolutionFromId(escalation->resolution);
+            call.resolvedBy = escalation->resolvedBy;
+            call.resolvedAt = escalation->resolvedAt;
+            call.escalationNote = escalation->note;
+        }
         entry.at = call.calledAt;
         if (call.repeated)
             callsByKey[call.intentKey].append(call.callExtId);
@@ -249,8 +270,10 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
             entry.call.repeatedWith = peers;
         }
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const TranscriptEntry &a, const TranscriptEntry &b) { return a.seq < b.seq; });
+    // Time order; the import order breaks ties (events of one second, files imported out of order).
+    std::sort(entries.begin(), entries.end(), [](const TranscriptEntry &a, const TranscriptEntry &b) {
+        return a.at != b.at ? a.at < b.at : a.seq < b.seq;
+    });
     return entries;
 }
 

@@ -172,6 +172,17 @@ Expected<void> SqliteStore::noteEscalation(qint64 escalationId, const QString &n
     return run(**update, "noting an escalation");
 }
 
+Expected<void> SqliteStore::reopenEscalation(qint64 escalationId, const QString &note)
+{
+    auto update = prepared("UPDATE escalations SET state = 'open', resolution = NULL, resolved_by = NULL, "
+                           "resolved_at = NULL, last_note = ? WHERE id = ?");
+    if (!update)
+        return update.error();
+    (*update)->addBindValue(note);
+    (*update)->addBindValue(escalationId);
+    return run(**update, "reopening an escalation");
+}
+
 Expected<void> SqliteStore::reassessTicket(qint64 ticketId)
 {
     Expected<QList<CallFacts>> calls = callFacts(ticketId);

@@ -59,6 +59,8 @@ public:
     virtual Expected<ResolutionClaim> resolveEscalation(qint64 escalationId, Resolution resolution,
                                                         const QString &operatorName, qint64 at) = 0;
     virtual Expected<void> noteEscalation(qint64 escalationId, const QString &note) = 0;
+    // Back to the queue: a repeat made from the console came back unknown.
+    virtual Expected<void> reopenEscalation(qint64 escalationId, const QString &note) = 0;
     // Re-reads a ticket's calls (with verified resolutions in place of recorded unknowns) and
     // stores the assessment; call after settling one of its escalations.
     virtual Expected<void> reassessTicket(qint64 ticketId) = 0;

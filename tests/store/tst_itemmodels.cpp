@@ -38,6 +38,9 @@ QString sortKey(const QAbstractItemModel &model, int row, int column)
         return cell(model, row, column).toString().toLower();
     case TicketQueueModel::WritesColumn:
         return QStringLiteral("%1").arg(cell(model, row, column).toInt(), 6, 10, QLatin1Char('0'));
+    case TicketQueueModel::AttentionColumn:
+        return cell(model, row, column, TicketQueueModel::NeedsAttentionRole).toBool() ? QStringLiteral("1")
+                                                                                      : QStringLiteral("0");
     case TicketQueueModel::OutcomeColumn: {
         const auto outcome =
                 outcomeFromId(cell(model, row, column, TicketQueueModel::OutcomeIdRole).toString());

@@ -1,0 +1,124 @@
+#include "providerconnection.h"
+
+#include "resolution/escalationresolver.h"
+
+#include <QSettings>
+
+#include <qt6keychain/keychain.h>
+
+namespace verity {
+
+namespace {
+
+const QString keychainService = QStringLiteral("dev.verity.Console");
+
+QString keychainAccount(const QUrl &baseUrl)
+{
+    return QStringLiteral("provider-api-key:") + baseUrl.toString(QUrl::RemoveUserInfo);
+}
+
+} // namespace
+
+QString defaultOperatorName()
+{
+    const QString user = qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME"));
+    return user.isEmpty() ? QStringLiteral("operator") : user;
+}
+
+ProviderConnection::ProviderConnection(Store &store, QObject *parent) : QObject(parent), m_store(store)
+{
+    m_operator = defaultOperatorName();
+}
+
+ProviderConnection::~ProviderConnection() = default;
+
+void ProviderConnection::load(std::function<void()> done)
+{
+    QSettings settings;
+    m_settings.baseUrl = QUrl(settings.value(QStringLiteral("provider/baseUrl")).toString());
+    m_operator = settings.value(QStringLiteral("provider/operator"), defaultOperatorName()).toString();
+    const QString fromEnvironment = qEnvironmentVariable(apiKeyVariable);
+    if (!fromEnvironment.isEmpty() || m_settings.baseUrl.isEmpty()) {
+        m_settings.apiKey = fromEnvironment;
+        m_keyNote = fromEnvironment.isEmpty() ? tr("No API key yet.")
+                                              : tr("API key from %1.").arg(QLatin1String(apiKeyVariable));
+        rebuild();
+        if (done)
+            done();
+        return;
+    }
+    auto *job = new QKeychain::ReadPasswordJob(keychainService, this);
+    job->setKey(keychainAccount(m_settings.baseUrl));
+    connect(job, &QKeychain::Job::finished, this, [this, job, done] {
+        if (job->error() == QKeychain::NoError) {
+            m_settings.apiKey = job->textData();
+            m_keyNote = tr("API key from the desktop keychain.");
+        } else {
+            m_keyNote = tr("No API key: %1").arg(job->errorString());
+        }
+        job->deleteLater();
+        rebuild();
+        if (done)
+            done();
+    });
+    job->start();
+}
+
+void ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
+                              std::function<void(const QString &note)> done)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("provider/baseUrl"), baseUrl.toString());
+    settings.setValue(QStringLiteral("provider/operator"), operatorName);
+    m_settings.baseUrl = baseUrl;
+    m_operator = operatorName.trimmed().isEmpty() ? defaultOperatorName() : operatorName.trimmed();
+    if (!apiKey.isEmpty())
+        m_settings.apiKey = apiKey;
+    rebuild();
+    if (apiKey.isEmpty() || !qEnvironmentVariableIsEmpty(apiKeyVariable)) {
+        if (!apiKey.isEmpty())
+            m_keyNote = tr("API key from %1.").arg(QLatin1String(apiKeyVariable));
+        if (done)
+            done(m_keyNote);
+        return;
+    }
+    auto *job = new QKeychain::WritePasswordJob(keychainService, this);
+    job->setKey(keychainAccount(baseUrl));
+    job->setTextData(apiKey);
+    connect(job, &QKeychain::Job::finished, this, [this, job, done] {
+        // Without a keychain the key lives in memory for this session only: it is never
+        // written in plain text to the settings file or the database.
+        m_keyNote = job->error() == QKeychain::NoError
+                        ? tr("API key saved in the desktop keychain.")
+                        : tr("No desktop keychain (%1): the API key is kept for this session only.")
+                              .arg(job->errorString());
+        job->deleteLater();
+        if (done)
+            done(m_keyNote);
+    });
+    job->start();
+}
+
+void ProviderConnection::setTimeoutMs(int milliseconds)
+{
+    m_settings.timeoutMs = milliseconds;
+    rebuild();
+}
+
+EscalationResolver *ProviderConnection::resolver()
+{
+    return m_resolver.get();
+}
+
+void ProviderConnection::rebuild()
+{
+    m_resolver.reset();
+    m_client.reset();
+    if (!m_settings.baseUrl.isEmpty()) {
+        m_client = std::make_unique<ProviderClient>(m_settings);
+        m_resolver = std::make_unique<EscalationResolver>(m_store, *m_client, m_operator);
+    }
+    emit changed();
+}
+
+} // namespace verity

@@ -1,0 +1,61 @@
+#pragma once
+// Where the console's provider calls come from: the base URL and operator (from settings)
+// and the API key (from the environment or the desktop keychain, never from a file Verity
+// writes). Hands out one client and one resolver for the current settings.
+
+#include "providerclient.h"
+
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+namespace verity {
+
+class EscalationResolver;
+class Store;
+
+class ProviderConnection : public QObject
+{
+    Q_OBJECT
+
+public:
+    ProviderConnection(Store &store, QObject *parent = nullptr);
+    ~ProviderConnection() override;
+
+    // The environment variable the command line and headless runs take the key from.
+    static constexpr const char *apiKeyVariable = "VERITY_PROVIDER_API_KEY";
+
+    QUrl baseUrl() const { return m_settings.baseUrl; }
+    QString operatorName() const { return m_operator; }
+    bool hasApiKey() const { return !m_settings.apiKey.isEmpty(); }
+    QString keyNote() const { return m_keyNote; } // where the key came from, or why there is none
+
+    // Reads URL and operator from QSettings and the key from the environment or keychain.
+    void load(std::function<void()> done = {});
+    // Saves URL and operator to QSettings and the key to the keychain (memory only when no
+    // keychain is available; the note says so). An empty key keeps the one in use.
+    void save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
+              std::function<void(const QString &note)> done = {});
+    void setTimeoutMs(int milliseconds);
+
+    // Null while no URL is set.
+    EscalationResolver *resolver();
+
+signals:
+    void changed();
+
+private:
+    void rebuild();
+
+    Store &m_store;
+    ProviderSettings m_settings;
+    QString m_operator;
+    QString m_keyNote;
+    std::unique_ptr<ProviderClient> m_client;
+    std::unique_ptr<EscalationResolver> m_resolver;
+};
+
+QString defaultOperatorName();
+
+} // namespace verity

@@ -1,0 +1,143 @@
+#include "providerhttp.h"
+
+#include "domain/money.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace verity::providerhttp {
+
+QUrl endpoint(const QUrl &baseUrl, const QString &path, const QUrlQuery &query)
+{
+    QUrl url = baseUrl;
+    QString prefix = url.path();
+    while (prefix.endsWith(u'/'))
+        prefix.chop(1);
+    url.setPath(prefix + path);
+    url.setQuery(query);
+    url.setFragment(QString());
+    return url;
+}
+
+QNetworkRequest request(const ProviderSettings &settings, const QUrl &url)
+{
+    QNetworkRequest request(url);
+    request.setRawHeader("Authorization", QByteArrayLiteral("Bearer ") + settings.apiKey.toUtf8());
+    request.setRawHeader("Accept", "application/json");
+    // No byte moving for this long ends the request (a stalled answer included).
+    request.setTransferTimeout(settings.timeoutMs);
+    return request;
+}
+
+QString describeRequest(const QByteArray &method, const QNetworkRequest &request, const QByteArray &body)
+{
+    QString text = QString::fromLatin1(method) + u' ' + request.url().toString(QUrl::FullyEncoded) + u'\n';
+    for (const QByteArray &name : request.rawHeaderList()) {
+        QString value = QString::fromUtf8(request.rawHeader(name));
+        if (name.compare("Authorization", Qt::CaseInsensitive) == 0 && value.startsWith(QStringLiteral("Bearer ")))
+            value = ProviderClient::redactedAuthorization(value.mid(7));
+        text += QString::fromLatin1(name) + QStringLiteral(": ") + value + u'\n';
+    }
+    if (request.header(QNetworkRequest::ContentTypeHeader).isValid() && !request.hasRawHeader("Content-Type"))
+        text += QStringLiteral("Content-Type: ") + request.header(QNetworkRequest::ContentTypeHeader).toString() + u'\n';
+    if (!body.isEmpty())
+        text += u'\n' + QString::fromUtf8(body);
+    return text;
+}
+
+QString describeResponse(QNetworkReply *reply, const QByteArray &body, const QString &transportReason)
+{
+    const int status = httpStatus(reply);
+    if (status == 0)
+        return QStringLiteral("no HTTP answer: ") + transportReason;
+    QString text = QStringLiteral("HTTP %1 %2\n")
+                       .arg(status)
+                       .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
+    for (const auto &[name, value] : reply->rawHeaderPairs())
+        text += QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value) + u'\n';
+    text += u'\n' + QString::fromUtf8(body);
+    return text;
+}
+
+int httpStatus(QNetworkReply *reply)
+{
+    return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+}
+
+QString transportReason(QNetworkReply *reply, int timeoutMs)
+{
+    switch (reply->error()) {
+    case QNetworkReply::OperationCanceledError: // Qt 6.4 ends a transfer timeout with abort()
+    case QNetworkReply::TimeoutError:
+        return QStringLiteral("timed out after %1 ms without an answer").arg(timeoutMs);
+    case QNetworkReply::ConnectionRefusedError:
+        return QStringLiteral("connection refused (%1)").arg(reply->errorString());
+    case QNetworkReply::HostNotFoundError:
+        return QStringLiteral("host not found (%1)").arg(reply->errorString());
+    case QNetworkReply::RemoteHostClosedError:
+        return QStringLiteral("the provider closed the connection without an answer (%1)").arg(reply->errorString());
+    case QNetworkReply::ContentReSendError:
+        return QStringLiteral("the connection dropped after the request was sent, without an answer; it was not "
+                              "sent again");
+    default:
+        return reply->errorString();
+    }
+}
+
+bool nothingWasSent(QNetworkReply::NetworkError error)
+{
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+    case QNetworkReply::HostNotFoundError:
+    case QNetworkReply::SslHandshakeFailedError: // the request is written only after the handshake
+    case QNetworkReply::ProtocolUnknownError:
+    case QNetworkReply::ProtocolInvalidOperationError:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::optional<ProviderError> providerError(const QByteArray &body)
+{
+    const QJsonObject error = QJsonDocument::fromJson(body).object().value(QStringLiteral("error")).toObject();
+    if (error.isEmpty())
+        return std::nullopt;
+    return ProviderError{error.value(QStringLiteral("type")).toString(), error.value(QStringLiteral("code")).toString(),
+                         error.value(QStringLiteral("message")).toString(), error.value(QStringLiteral("param")).toString()};
+}
+
+QString providerMessage(int status, const QByteArray &body)
+{
+    const std::optional<ProviderError> error = providerError(body);
+    if (error && !error->message.isEmpty())
+        return QStringLiteral("HTTP %1: %2").arg(status).arg(error->message);
+    return QStringLiteral("HTTP %1 without an error message").arg(status);
+}
+
+std::optional<ProviderRefund> refundFrom(const QJsonObject &object)
+{
+    const QString id = object.value(QStringLiteral("id")).toString();
+    if (id.isEmpty() || object.value(QStringLiteral("object")).toString() != u"refund")
+        return std::nullopt;
+    ProviderRefund refund;
+    refund.id = id;
+    refund.paymentIntent = object.value(QStringLiteral("payment_intent")).toString();
+    refund.amountCents = object.value(QStringLiteral("amount")).toInteger();
+    refund.currency = object.value(QStringLiteral("currency")).toString().toUpper();
+    refund.status = object.value(QStringLiteral("status")).toString();
+    refund.createdMs = object.value(QStringLiteral("created")).toInteger() * 1000;
+    refund.intentKey = object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString();
+    return refund;
+}
+
+QString describeRefund(const ProviderRefund &refund)
+{
+    return QStringLiteral("%1 of %2 (%3, created %4)")
+        .arg(refund.id, formatMoney(refund.amountCents, refund.currency.isEmpty() ? QStringLiteral("USD") : refund.currency),
+             refund.status.isEmpty() ? QStringLiteral("status not given") : refund.status,
+             QDateTime::fromMSecsSinceEpoch(refund.createdMs, Qt::UTC).toString(Qt::ISODate));
+}
+
+} // namespace verity::providerhttp

@@ -1,0 +1,48 @@
+#pragma once
+// What the refund POST and the lookup share: building a request, writing an exchange down
+// as evidence (the key redacted), and reading Stripe-shaped answers.
+
+#include "providerclient.h"
+
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QUrlQuery>
+
+namespace verity::providerhttp {
+
+// `path` ("/v1/refunds") under the base URL, keeping any path prefix the base has.
+QUrl endpoint(const QUrl &baseUrl, const QString &path, const QUrlQuery &query = {});
+
+// Authorization, Accept and the per-request transfer timeout.
+QNetworkRequest request(const ProviderSettings &settings, const QUrl &url);
+
+// "POST URL", the headers (the key redacted), a blank line, the body.
+QString describeRequest(const QByteArray &method, const QNetworkRequest &request, const QByteArray &body);
+// "HTTP 200 OK", the headers, a blank line, the body; or "no HTTP answer: <why>".
+QString describeResponse(QNetworkReply *reply, const QByteArray &body, const QString &transportReason);
+
+int httpStatus(QNetworkReply *reply); // 0 when no HTTP answer came
+
+// Why no HTTP answer came: "timed out after 300 ms", "connection refused (...)", ...
+QString transportReason(QNetworkReply *reply, int timeoutMs);
+// True for the errors that prove the request never left this machine.
+bool nothingWasSent(QNetworkReply::NetworkError error);
+
+struct ProviderError
+{
+    QString type;
+    QString code;
+    QString message;
+    QString param;
+};
+// The {"error": {...}} object of an answer, if it has one.
+std::optional<ProviderError> providerError(const QByteArray &body);
+// The provider's message, or the status when it gave none: for a reason a person reads.
+QString providerMessage(int status, const QByteArray &body);
+
+std::optional<ProviderRefund> refundFrom(const QJsonObject &object);
+
+// "re_123 of $118.00 (succeeded, created 2026-03-17T14:32:07Z)".
+QString describeRefund(const ProviderRefund &refund);
+
+} // namespace verity::providerhttp

@@ -1,0 +1,244 @@
+// The lookup: list every refund of the payment and find the one that carries the intent key.
+// A read may be repeated at will, so transport errors, 5xx and 429 are retried with capped
+// exponential backoff and full jitter; everything else it cannot read is "could not tell",
+// never "not found".
+
+#include "providerclient.h"
+
+#include "domain/money.h"
+#include "providerhttp.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRandomGenerator>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace verity {
+
+namespace {
+
+constexpr int pageSize = 100;
+constexpr int maxPages = 100; // 10,000 refunds of one payment is no payment Verity knows
+
+bool retryable(int status)
+{
+    return status == 0 || status == 429 || status >= 500;
+}
+
+} // namespace
+
+LookupOperation::LookupOperation(QNetworkAccessManager *network, ProviderSettings settings, RefundIntent intent,
+                                 QObject *parent)
+    : QObject(parent), m_network(network), m_settings(std::move(settings)), m_intent(std::move(intent))
+{
+    m_backoff = new QTimer(this);
+    m_backoff->setSingleShot(true);
+    connect(m_backoff, &QTimer::timeout, this, &LookupOperation::requestPage);
+}
+
+LookupOperation::~LookupOperation()
+{
+    // The reply belongs to the client's connection manager: stop it rather than let it run on.
+    if (m_reply) {
+        disconnect(m_reply, nullptr, this, nullptr);
+        m_reply->abort();
+        m_reply->deleteLater();
+    }
+}
+
+void LookupOperation::requestPage()
+{
+    if (m_finished)
+        return;
+    if (m_intent.intentKey.isEmpty() || m_intent.paymentIntent.isEmpty()) {
+        finish(LookupVerdict::CouldNotTell, QStringLiteral("nothing to look up: the call has no %1")
+                                                .arg(m_intent.intentKey.isEmpty() ? QStringLiteral("intent key")
+                                                                                  : QStringLiteral("payment intent")));
+        return;
+    }
+    ++m_attemptOfPage;
+    QUrlQuery query;
+    query.addQueryItem(QStringLiteral("payment_intent"), m_intent.paymentIntent);
+    query.addQueryItem(QStringLiteral("limit"), QString::number(pageSize));
+    if (!m_startingAfter.isEmpty())
+        query.addQueryItem(QStringLiteral("starting_after"), m_startingAfter);
+    const QNetworkRequest request =
+        providerhttp::request(m_settings, providerhttp::endpoint(m_settings.baseUrl, QStringLiteral("/v1/refunds"), query));
+    emit progress(QStringLiteral("Listing the refunds of %1 (page %2, attempt %3 of %4)")
+                      .arg(m_intent.paymentIntent)
+                      .arg(m_page)
+                      .arg(m_attemptOfPage)
+                      .arg(m_settings.maxLookupAttempts));
+    m_exchange = HttpExchange{QDateTime::currentMSecsSinceEpoch(), 0, providerhttp::describeRequest("GET", request, {}), {}};
+    m_reply = m_network->get(request);
+    connect(m_reply, &QNetworkReply::finished, this, &LookupOperation::onReplyFinished);
+}
+
+void LookupOperation::onReplyFinished()
+{
+    QNetworkReply *reply = m_reply;
+    if (!reply || m_finished)
+        return;
+    reply->deleteLater();
+    m_reply = nullptr;
+    // An aborted reply (a transfer timeout) is closed: there is nothing to read.
+    const QByteArray body = reply->isOpen() ? reply->readAll() : QByteArray();
+    const int status = providerhttp::httpStatus(reply);
+    const QString transport = status == 0 ? providerhttp::transportReason(reply, m_settings.timeoutMs) : QString();
+    m_exchange.finishedAt = QDateTime::currentMSecsSinceEpoch();
+    m_exchange.response = providerhttp::describeResponse(reply, body, transport);
+    m_answer.exchanges.append(m_exchange);
+
+    if (retryable(status)) {
+        const QString why = status == 0 ? QStringLiteral("no answer from the provider: %1").arg(transport)
+                                        : QStringLiteral("the provider answered %1").arg(providerhttp::providerMessage(status, body));
+        bool hasRetryAfter = false;
+        const int retryAfterSeconds = reply->rawHeader("Retry-After").trimmed().toInt(&hasRetryAfter);
+        retryOrGiveUp(why, hasRetryAfter ? retryAfterSeconds * 1000 : 0);
+        return;
+    }
+    if (status == 401 || status == 403) {
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("the provider refused the API key (%1)").arg(providerhttp::providerMessage(status, body)));
+        return;
+    }
+    if (status < 200 || status >= 300) {
+        // A wrong base URL or an unknown payment must never read as "not performed".
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("the provider could not list the refunds of %1 (%2); check the provider URL and the "
+                              "payment")
+                   .arg(m_intent.paymentIntent, providerhttp::providerMessage(status, body)));
+        return;
+    }
+    const QJsonObject list = QJsonDocument::fromJson(body).object();
+    if (list.value(QStringLiteral("object")).toString() != u"list" || !list.value(QStringLiteral("data")).isArray()) {
+        finish(LookupVerdict::CouldNotTell, QStringLiteral("the provider's answer (HTTP %1) is not a list of refunds; "
+                                                           "check the provider URL")
+                                                .arg(status));
+        return;
+    }
+    const QJsonArray data = list.value(QStringLiteral("data")).toArray();
+    for (const QJsonValue &value : data) {
+        std::optional<ProviderRefund> refund = providerhttp::refundFrom(value.toObject());
+        if (!refund) {
+            finish(LookupVerdict::CouldNotTell, QStringLiteral("the provider's list holds something that is not a refund"));
+            return;
+        }
+        // A provider that ignored the filter must not lend another payment's refund.
+        if (refund->paymentIntent.isEmpty() || refund->paymentIntent == m_intent.paymentIntent)
+            m_refunds.append(*refund);
+    }
+    if (list.value(QStringLiteral("has_more")).toBool() && !data.isEmpty()) {
+        if (m_page >= maxPages) {
+            finish(LookupVerdict::CouldNotTell,
+                   QStringLiteral("%1 has more than %2 refunds; stopped reading").arg(m_intent.paymentIntent).arg(m_refunds.size()));
+            return;
+        }
+        m_startingAfter = data.last().toObject().value(QStringLiteral("id")).toString();
+        ++m_page;
+        m_attemptOfPage = 0;
+        requestPage();
+        return;
+    }
+    decide();
+}
+
+void LookupOperation::retryOrGiveUp(const QString &why, int retryAfterMs)
+{
+    if (m_attemptOfPage >= m_settings.maxLookupAttempts) {
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("gave up after %1 attempts: %2").arg(m_attemptOfPage).arg(why));
+        return;
+    }
+    // Full jitter: a random wait up to the capped exponential bound, so clients that failed
+    // together do not come back together.
+    const qint64 bound = qMin<qint64>(m_settings.backoffCapMs, qint64(m_settings.backoffBaseMs) << qMin(m_attemptOfPage - 1, 20));
+    qint64 delay = QRandomGenerator::global()->bounded(bound + 1);
+    if (retryAfterMs > 0)
+        delay = qMax<qint64>(delay, qMin<qint64>(retryAfterMs, m_settings.backoffCapMs));
+    emit progress(QStringLiteral("%1; trying again in %2 ms").arg(why).arg(delay));
+    m_backoff->start(int(delay));
+}
+
+void LookupOperation::decide()
+{
+    const QString currency = m_intent.currency.isEmpty() ? QStringLiteral("USD") : m_intent.currency;
+    QList<ProviderRefund> matches;
+    for (const ProviderRefund &refund : std::as_const(m_refunds)) {
+        if (refund.intentKey == m_intent.intentKey)
+            matches.append(refund);
+    }
+    if (!matches.isEmpty()) {
+        std::stable_sort(matches.begin(), matches.end(),
+                         [](const ProviderRefund &a, const ProviderRefund &b) { return a.createdMs < b.createdMs; });
+        const ProviderRefund &first = matches.first();
+        // A refund that failed or was cancelled moved no money: a person must look at it.
+        if (first.status == u"failed" || first.status == u"canceled") {
+            finish(LookupVerdict::CouldNotTell,
+                   QStringLiteral("refund %1 carries the intent key but did not go through; a person must judge")
+                       .arg(providerhttp::describeRefund(first)));
+            return;
+        }
+        QString reason = QStringLiteral("found refund %1 with this intent key").arg(providerhttp::describeRefund(first));
+        if (matches.size() > 1) {
+            QStringList ids;
+            for (const ProviderRefund &refund : std::as_const(matches))
+                ids.append(refund.id);
+            reason += QStringLiteral("; %1 refunds carry this key (%2), the first is given")
+                          .arg(matches.size())
+                          .arg(ids.join(QStringLiteral(", ")));
+        }
+        finish(LookupVerdict::Found, reason, first);
+        return;
+    }
+    for (const ProviderRefund &refund : std::as_const(m_refunds)) {
+        if (refund.intentKey.isEmpty() && refund.amountCents == m_intent.amountCents) {
+            finish(LookupVerdict::CouldNotTell,
+                   QStringLiteral("no refund carries the intent key, but refund %1 of %2 has the same amount and no "
+                                  "intent key (made before keys were sent?); a person must judge whether it is this one")
+                       .arg(providerhttp::describeRefund(refund), m_intent.paymentIntent));
+            return;
+        }
+    }
+    finish(LookupVerdict::NotFound,
+           QStringLiteral("none of the %1 refunds of %2 carries the intent key, and none of them is a refund of %3 "
+                          "without a key")
+               .arg(m_refunds.size())
+               .arg(m_intent.paymentIntent, formatMoney(m_intent.amountCents, currency)));
+}
+
+void LookupOperation::cancel()
+{
+    if (m_finished)
+        return;
+    m_backoff->stop();
+    if (m_reply) {
+        disconnect(m_reply, nullptr, this, nullptr);
+        m_reply->abort();
+        m_reply->deleteLater();
+        m_exchange.finishedAt = QDateTime::currentMSecsSinceEpoch();
+        m_exchange.response = QStringLiteral("no HTTP answer: cancelled by the operator");
+        m_answer.exchanges.append(m_exchange);
+    }
+    finish(LookupVerdict::CouldNotTell, QStringLiteral("cancelled by the operator"));
+}
+
+void LookupOperation::finish(LookupVerdict verdict, const QString &reason, std::optional<ProviderRefund> refund)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_backoff->stop();
+    m_answer.verdict = verdict;
+    m_answer.reason = reason;
+    m_answer.refund = std::move(refund);
+    emit finished(m_answer);
+}
+
+} // namespace verity

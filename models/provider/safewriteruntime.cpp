@@ -1,0 +1,179 @@
+#include "safewriteruntime.h"
+
+#include "domain/money.h"
+#include "store/store.h"
+
+#include <QDateTime>
+#include <QEventLoop>
+
+namespace verity {
+
+void SafeRefundOperation::cancel()
+{
+    // Whatever was in flight may still have reached the provider: the operations say so.
+    if (m_lookup)
+        m_lookup->cancel();
+    else if (m_refund)
+        m_refund->cancel();
+}
+
+void SafeRefundOperation::finish(SafeWriteResult result)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    emit finished(result);
+}
+
+SafeWriteRuntime::SafeWriteRuntime(Store &ledger, ProviderClient &provider, QObject *parent)
+    : QObject(parent), m_ledger(ledger), m_provider(provider)
+{
+}
+
+SafeRefundOperation *SafeWriteRuntime::refund(const RefundIntent &intent, const LedgerContext &context)
+{
+    auto *operation = new SafeRefundOperation(this);
+    Expected<std::optional<LedgerEntry>> seen = m_ledger.ledgerEntry(intent.intentKey);
+    if (!seen) {
+        // Without the ledger nobody can say whether this key already paid out: send nothing.
+        QMetaObject::invokeMethod(
+            operation,
+            [operation, message = seen.message()] {
+                operation->finish({Outcome::NotPerformed, std::nullopt,
+                                   QStringLiteral("nothing was sent: the ledger could not be read (%1)").arg(message),
+                                   std::nullopt, {}});
+            },
+            Qt::QueuedConnection);
+        return operation;
+    }
+    if (*seen) {
+        const LedgerEntry entry = **seen;
+        QMetaObject::invokeMethod(
+            operation,
+            [operation, entry] {
+                ProviderRefund refund;
+                refund.id = entry.refundId;
+                refund.amountCents = entry.amountCents;
+                refund.currency = entry.currency;
+                refund.intentKey = entry.intentKey;
+                operation->finish({Outcome::AlreadyPerformed, refund,
+                                   QStringLiteral("the ledger already holds refund %1 of %2 for this intent key; "
+                                                  "nothing was sent")
+                                       .arg(entry.refundId, formatMoney(entry.amountCents, entry.currency)),
+                                   std::nullopt, {}});
+            },
+            Qt::QueuedConnection);
+        return operation;
+    }
+
+    emit operation->progress(tr("Sending the refund with its intent key…"));
+    RefundOperation *post = m_provider.refund(intent);
+    operation->m_refund = post;
+    connect(post, &RefundOperation::finished, operation, [this, operation, intent, context, post](const RefundAttempt &attempt) {
+        post->deleteLater();
+        afterPost(operation, intent, context, attempt);
+    });
+    return operation;
+}
+
+void SafeWriteRuntime::afterPost(SafeRefundOperation *operation, const RefundIntent &intent,
+                                 const LedgerContext &context, const RefundAttempt &attempt)
+{
+    SafeWriteResult result;
+    result.exchanges = attempt.exchanges;
+    switch (attempt.kind) {
+    case RefundAttempt::Kind::Accepted: {
+        const ProviderRefund refund = attempt.refund.value_or(ProviderRefund{});
+        result.refund = refund;
+        result.outcome = attempt.replayed ? Outcome::AlreadyPerformed : Outcome::Performed;
+        result.note = attempt.replayed
+                          ? QStringLiteral("the provider replayed refund %1: this key had already paid out").arg(refund.id)
+                          : QStringLiteral("the provider accepted refund %1").arg(refund.id);
+        const QString ledgerNote = recordInLedger(intent, context, refund);
+        if (!ledgerNote.isEmpty())
+            result.note += QStringLiteral("; ") + ledgerNote;
+        operation->finish(result);
+        return;
+    }
+    case RefundAttempt::Kind::Refused:
+        result.outcome = Outcome::NotPerformed;
+        result.note = QStringLiteral("the provider refused the refund: %1").arg(attempt.reason);
+        operation->finish(result);
+        return;
+    case RefundAttempt::Kind::Ambiguous: break;
+    }
+
+    // Ambiguous: the refund may or may not exist. Read before anything else.
+    result.note = QStringLiteral("no clear answer to the refund (%1); looked it up").arg(attempt.reason);
+    emit operation->progress(tr("No clear answer; looking the refund up at the provider…"));
+    LookupOperation *lookup = m_provider.lookup(intent);
+    operation->m_lookup = lookup;
+    connect(lookup, &LookupOperation::progress, operation, &SafeRefundOperation::progress);
+    connect(lookup, &LookupOperation::finished, operation,
+            [this, operation, intent, context, result, lookup](const LookupAnswer &answer) {
+                lookup->deleteLater();
+                afterLookup(operation, intent, context, result, answer);
+            });
+}
+
+void SafeWriteRuntime::afterLookup(SafeRefundOperation *operation, const RefundIntent &intent,
+                                   const LedgerContext &context, SafeWriteResult result, const LookupAnswer &answer)
+{
+    result.lookupVerdict = answer.verdict;
+    result.exchanges += answer.exchanges;
+    switch (answer.verdict) {
+    case LookupVerdict::Found: {
+        result.outcome = Outcome::Performed;
+        result.refund = answer.refund;
+        result.note += QStringLiteral(": found refund %1").arg(answer.refund ? answer.refund->id : QString());
+        if (answer.refund) {
+            const QString ledgerNote = recordInLedger(intent, context, *answer.refund);
+            if (!ledgerNote.isEmpty())
+                result.note += QStringLiteral("; ") + ledgerNote;
+        }
+        break;
+    }
+    case LookupVerdict::NotFound:
+        result.outcome = Outcome::NotPerformed;
+        result.note += QStringLiteral(": no refund carries this key; safe to try once more with the same key");
+        break;
+    case LookupVerdict::CouldNotTell:
+        result.outcome = Outcome::Unknown;
+        result.note += QStringLiteral(": could not tell (%1); do not retry, escalate").arg(answer.reason);
+        break;
+    }
+    operation->finish(result);
+}
+
+QString SafeWriteRuntime::recordInLedger(const RefundIntent &intent, const LedgerContext &context,
+                                         const ProviderRefund &refund)
+{
+    LedgerEntry entry{intent.intentKey, context.toolCallId, refund.id,
+                      refund.amountCents > 0 ? refund.amountCents : intent.amountCents,
+                      refund.currency.isEmpty() ? intent.currency : refund.currency.toUpper(), context.sellerId,
+                      QDateTime::currentMSecsSinceEpoch(), context.source};
+    if (Expected<void> begun = m_ledger.begin(); !begun)
+        return QStringLiteral("not recorded in the ledger: %1").arg(begun.message());
+    Expected<bool> inserted = m_ledger.recordLedgerEntry(entry);
+    if (!inserted) {
+        m_ledger.rollback();
+        return QStringLiteral("not recorded in the ledger: %1").arg(inserted.message());
+    }
+    if (Expected<void> committed = m_ledger.commit(); !committed)
+        return QStringLiteral("not recorded in the ledger: %1").arg(committed.message());
+    return *inserted ? QString() : QStringLiteral("the ledger already held this key");
+}
+
+SafeWriteResult SafeWriteRuntime::waitFor(SafeRefundOperation *operation)
+{
+    SafeWriteResult result;
+    QEventLoop loop;
+    connect(operation, &SafeRefundOperation::finished, &loop, [&](const SafeWriteResult &finished) {
+        result = finished;
+        loop.quit();
+    });
+    loop.exec();
+    return result;
+}
+
+} // namespace verity

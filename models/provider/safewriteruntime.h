@@ -1,0 +1,83 @@
+#pragma once
+// The refund tool as it should have been, as a library the console itself uses. Every path
+// ends in one of the four outcomes:
+//   ledger already has the intent key        -> already performed (nothing is sent)
+//   the provider accepts                      -> performed (or already performed on a replay)
+//   the provider refuses                      -> not performed
+//   anything ambiguous (timeout, 5xx, a key in use) -> look up before anything else:
+//       found -> performed; not found -> not performed, safe to try once more with the same
+//       key; cannot tell -> unknown: do not retry, escalate.
+// The POST is sent at most once per run, and never again by this code.
+
+#include "domain/outcome.h"
+#include "providerclient.h"
+#include "store/records.h"
+
+#include <QObject>
+#include <QPointer>
+
+namespace verity {
+
+class Store;
+
+struct SafeWriteResult
+{
+    Outcome outcome = Outcome::Unknown;
+    std::optional<ProviderRefund> refund;
+    QString note; // what happened, in words for the operator and the audit log
+    std::optional<LookupVerdict> lookupVerdict; // when an ambiguous answer made it look
+    QList<HttpExchange> exchanges;              // evidence: every request and response
+};
+
+// Where a refund is recorded in the ledger when it moves money.
+struct LedgerContext
+{
+    std::optional<qint64> toolCallId;
+    QString sellerId;
+    QString source; // "console write", "runtime", ...
+};
+
+class SafeRefundOperation : public QObject
+{
+    Q_OBJECT
+
+public:
+    void cancel();
+
+signals:
+    void progress(const QString &step);
+    void finished(const verity::SafeWriteResult &result);
+
+private:
+    friend class SafeWriteRuntime;
+    explicit SafeRefundOperation(QObject *parent) : QObject(parent) {}
+    void finish(SafeWriteResult result);
+
+    QPointer<RefundOperation> m_refund;
+    QPointer<LookupOperation> m_lookup;
+    bool m_finished = false;
+};
+
+class SafeWriteRuntime : public QObject
+{
+    Q_OBJECT
+
+public:
+    SafeWriteRuntime(Store &ledger, ProviderClient &provider, QObject *parent = nullptr);
+
+    SafeRefundOperation *refund(const RefundIntent &intent, const LedgerContext &context);
+    static SafeWriteResult waitFor(SafeRefundOperation *operation);
+
+private:
+    void afterPost(SafeRefundOperation *operation, const RefundIntent &intent, const LedgerContext &context,
+                   const RefundAttempt &attempt);
+    void afterLookup(SafeRefundOperation *operation, const RefundIntent &intent, const LedgerContext &context,
+                     SafeWriteResult result, const LookupAnswer &answer);
+    // Records the refund under its key; a key recorded meanwhile by another console stands.
+    QString recordInLedger(const RefundIntent &intent, const LedgerContext &context, const ProviderRefund &refund);
+
+    Store &m_ledger;
+    ProviderClient &m_provider;
+};
+
+} // namespace verity

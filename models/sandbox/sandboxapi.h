@@ -1,0 +1,126 @@
+#pragma once
+// The sandbox provider's API without the HTTP: authentication, routing, idempotency keys,
+// faults and the endpoints, from a plain request to a plain answer. SandboxServer carries
+// these over HTTP and holds the stalled answers.
+//
+// Idempotency, as Stripe documents it and the IETF Idempotency-Key draft specifies:
+//  - a POST's key is stored with a hash of its method, path and parameters and the status
+//    and body of its answer; the same key and parameters replay that answer byte for byte,
+//    with `Idempotent-Replayed: true`, and move no money;
+//  - the same key with other parameters is refused (400, idempotency_error);
+//  - the same key while its first request is still being answered (a stall) gets 409
+//    idempotency_key_in_use;
+//  - keys expire after the retention period (24 hours by default) and may then be reused.
+// What is stored for a key, decided as Stripe does ("results are saved once the endpoint
+// began executing"):
+//  - stored: successes, and refusals found while executing (an unknown payment intent, an
+//    amount above what remains refundable), because a retry would meet the same refusal;
+//  - not stored: requests refused before execution (bad or missing parameters, bad key,
+//    401), an injected fail-before-accept, and a failure of the sandbox's own database
+//    (rolled back, so nothing happened and a retry may execute);
+//  - accept-then-500 stores the committed refund's 200 for the key and answers 500: the
+//    money moved, so a retry with the same key replays the success instead of refunding
+//    again or repeating a 500 that hides a refund;
+//  - accept-then-stall stores the 200 in the refund's own transaction, and the key reads
+//    "in progress" until the held answer is sent.
+
+#include "sandboxfault.h"
+#include "sandboxform.h"
+#include "sandboxobjects.h"
+#include "sandboxstate.h"
+
+#include <QSet>
+
+#include <functional>
+#include <optional>
+
+namespace verity {
+
+struct SandboxOptions
+{
+    QString apiKey = QStringLiteral("sk_test_sandbox");
+    int keyRetentionHours = 24;
+    SandboxFaultPlan faults;
+    std::function<qint64()> clock; // ms since the epoch; empty: the system clock
+};
+
+struct SandboxRequest
+{
+    QString method; // "GET", "POST", ...
+    QString path;
+    QByteArray query; // percent-encoded, without '?'
+    QByteArray body;
+    QByteArray contentType;
+    QByteArray authorization;
+    QByteArray idempotencyKey;
+    bool hasIdempotencyKey = false;
+    QByteArray fault; // Sandbox-Fault
+    QByteArray stripeAccount;
+};
+
+struct SandboxAnswer
+{
+    int status = 200;
+    QByteArray body;
+    bool replayed = false;
+    QString idempotencyKey;          // echoed in the answer's headers
+    std::optional<int> stallSeconds; // hold the answer this long before sending it
+    QString keyInProgress;           // ...and meanwhile this key answers 409
+    QString note;                    // for the request log: the fault, a replay
+};
+
+class SandboxApi
+{
+public:
+    SandboxApi(SandboxState &state, SandboxOptions options);
+
+    SandboxAnswer handle(const SandboxRequest &request);
+    // The held answer was sent (or its client went away): the key is no longer in progress.
+    void release(const QString &key) { m_inProgress.remove(key); }
+    const SandboxOptions &options() const { return m_options; }
+
+private:
+    // What an endpoint did. `executed` is false when it refused the request before doing
+    // anything, so nothing is stored for an idempotency key; `accepted` when it committed a
+    // refund, the point after which accept-then-* faults strike.
+    struct Result
+    {
+        int status = 200;
+        QByteArray body;
+        bool executed = true;
+        bool accepted = false;
+    };
+    static Result ok(const QJsonObject &object, bool accepted = false);
+    static Result refused(const SandboxError &error);     // before execution: not stored
+    static Result failedWhile(const SandboxError &error); // while executing: stored
+
+    using PostEndpoint = Result (SandboxApi::*)(const SandboxForm &form);
+    SandboxAnswer post(const SandboxRequest &request, PostEndpoint endpoint, std::optional<SandboxFault> fault);
+    SandboxAnswer get(const SandboxRequest &request);
+
+    Result createAccount(const SandboxForm &form);
+    Result createPaymentIntent(const SandboxForm &form);
+    Result createRefund(const SandboxForm &form);
+    Result retrieveRefund(const QString &id);
+    Result listRefunds(const SandboxForm &query);
+    Result retrieveBalance(const QString &account, const SandboxForm &query);
+    Result listBalanceTransactions(const QString &account, const SandboxForm &query);
+    std::optional<SandboxError> checkAccountHeader(const QString &account);
+
+    qint64 nowMs() const;
+    qint64 nowSeconds() const { return nowMs() / 1000; }
+    static SandboxAnswer answer(const SandboxError &error);
+    static SandboxAnswer answer(const Result &result);
+    static SandboxError internalError(const QString &what);
+
+    SandboxState &m_state;
+    SandboxOptions m_options;
+    QSet<QString> m_inProgress;
+};
+
+// The parameter checks the endpoints share; each error names the parameter.
+std::optional<SandboxError> checkMetadata(const QMap<QString, QString> &metadata);
+std::variant<qint64, SandboxError> parseAmount(const QString &param, const QString &text, bool allowNegative = false);
+std::variant<int, SandboxError> parseLimit(const SandboxForm &query);
+
+} // namespace verity

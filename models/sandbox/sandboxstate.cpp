@@ -1,0 +1,444 @@
+#include "sandboxstate.h"
+
+#include "domain/sha256.h"
+#include "store/sqlerror.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QVariant>
+
+#include <limits>
+
+namespace verity {
+
+namespace {
+
+constexpr int schemaVersion = 1;
+
+const char *const schema[] = {
+    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT NULL, "
+    "created INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS payment_intents (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, "
+    "currency TEXT NOT NULL, account TEXT NOT NULL REFERENCES accounts(id), created INTEGER NOT NULL, "
+    "metadata TEXT NOT NULL)",
+    // seq orders refunds made within the same second, newest last
+    "CREATE TABLE IF NOT EXISTS refunds (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
+    "payment_intent TEXT NOT NULL REFERENCES payment_intents(id), amount INTEGER NOT NULL, currency TEXT NOT NULL, "
+    "reason TEXT, status TEXT NOT NULL, created INTEGER NOT NULL, metadata TEXT NOT NULL, "
+    "balance_transaction TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS refunds_payment ON refunds(payment_intent, created, seq)",
+    "CREATE INDEX IF NOT EXISTS refunds_created ON refunds(created, seq)",
+    "CREATE TABLE IF NOT EXISTS balance_transactions (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
+    "id TEXT NOT NULL UNIQUE, account TEXT NOT NULL REFERENCES accounts(id), amount INTEGER NOT NULL, "
+    "currency TEXT NOT NULL, type TEXT NOT NULL, source TEXT NOT NULL, description TEXT NOT NULL, "
+    "created INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS balance_transactions_account ON balance_transactions(account, created, seq)",
+    "CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, request_hash TEXT NOT NULL, "
+    "status INTEGER NOT NULL, body BLOB NOT NULL, created_ms INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys(created_ms)",
+};
+
+QString nextConnectionName()
+{
+    static QAtomicInteger<int> counter;
+    return QStringLiteral("verity-sandbox-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+QString metadataText(const SandboxMetadata &metadata)
+{
+    QJsonObject object;
+    for (auto it = metadata.cbegin(); it != metadata.cend(); ++it)
+        object.insert(it.key(), it.value());
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+SandboxMetadata metadataFrom(const QString &text)
+{
+    SandboxMetadata metadata;
+    const QJsonObject object = QJsonDocument::fromJson(text.toUtf8()).object();
+    for (auto it = object.begin(); it != object.end(); ++it)
+        metadata.insert(it.key(), it.value().toString());
+    return metadata;
+}
+
+SandboxRefund refundFrom(const QSqlQuery &query)
+{
+    SandboxRefund refund;
+    refund.id = query.value(0).toString();
+    refund.paymentIntent = query.value(1).toString();
+    refund.amount = query.value(2).toLongLong();
+    refund.currency = query.value(3).toString();
+    refund.reason = query.value(4).toString();
+    refund.status = query.value(5).toString();
+    refund.created = query.value(6).toLongLong();
+    refund.metadata = metadataFrom(query.value(7).toString());
+    refund.balanceTransaction = query.value(8).toString();
+    return refund;
+}
+
+SandboxBalanceTransaction transactionFrom(const QSqlQuery &query)
+{
+    SandboxBalanceTransaction transaction;
+    transaction.id = query.value(0).toString();
+    transaction.account = query.value(1).toString();
+    transaction.amount = query.value(2).toLongLong();
+    transaction.currency = query.value(3).toString();
+    transaction.type = query.value(4).toString();
+    transaction.source = query.value(5).toString();
+    transaction.description = query.value(6).toString();
+    transaction.created = query.value(7).toLongLong();
+    return transaction;
+}
+
+const QString idAlphabet = QStringLiteral("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+
+} // namespace
+
+QString randomSandboxId(const QString &prefix)
+{
+    QString id = prefix;
+    for (int i = 0; i < 24; ++i)
+        id += idAlphabet.at(int(QRandomGenerator::global()->bounded(quint32(idAlphabet.size()))));
+    return id;
+}
+
+QString derivedSandboxId(const QString &prefix, const QString &seed)
+{
+    const QByteArray digest = QByteArray::fromHex(sha256Hex(seed.toUtf8()));
+    QString id = prefix;
+    for (int i = 0; i < 24; ++i)
+        id += idAlphabet.at(int(quint8(digest.at(i)) % quint32(idAlphabet.size())));
+    return id;
+}
+
+SandboxState::SandboxState(QString path, QString connection)
+    : m_path(std::move(path)), m_connection(std::move(connection))
+{
+}
+
+SandboxState::~SandboxState()
+{
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+QString SandboxState::defaultLocation()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sandbox.sqlite");
+}
+
+Expected<std::unique_ptr<SandboxState>> SandboxState::open(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath()))
+        return makeError(QStringLiteral("%1: cannot create the folder %2").arg(path, info.absolutePath()));
+    std::unique_ptr<SandboxState> state(new SandboxState(info.absoluteFilePath(), nextConnectionName()));
+    state->m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), state->m_connection);
+    if (!state->m_db.isValid())
+        return makeError(QStringLiteral("the Qt SQLite driver (QSQLITE) is not installed"));
+    state->m_db.setDatabaseName(state->m_path);
+    state->m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!state->m_db.open())
+        return makeError(QStringLiteral("%1: cannot open the sandbox state: %2")
+                             .arg(path, sqlErrorText(state->m_db.lastError())));
+    // FULL sync: a refund the sandbox answered must survive a power cut, as at a real provider.
+    for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = FULL"}) {
+        QSqlQuery query(state->m_db);
+        if (!query.exec(QString::fromLatin1(pragma)))
+            return makeError(QStringLiteral("%1: not a usable SQLite database (%2)")
+                                 .arg(path, sqlErrorText(query.lastError())));
+    }
+    if (Expected<void> migrated = state->migrate(); !migrated)
+        return makeError(QStringLiteral("%1: %2").arg(path, migrated.message()));
+    return state;
+}
+
+Expected<void> SandboxState::migrate()
+{
+    if (Expected<void> started = begin(); !started)
+        return started;
+    for (const char *sql : schema) {
+        QSqlQuery query(m_db);
+        if (!query.exec(QString::fromLatin1(sql))) {
+            rollback();
+            return makeError(QStringLiteral("not a sandbox state file (%1)").arg(sqlErrorText(query.lastError())));
+        }
+    }
+    Expected<QString> version = meta(QStringLiteral("schema_version"));
+    if (!version) {
+        rollback();
+        return version.error();
+    }
+    if (!version->isEmpty() && version->toInt() > schemaVersion) {
+        rollback();
+        return makeError(QStringLiteral("written by a newer Verity (sandbox schema %1; this one knows %2)")
+                             .arg(*version)
+                             .arg(schemaVersion));
+    }
+    if (Expected<void> set = setMeta(QStringLiteral("schema_version"), QString::number(schemaVersion)); !set) {
+        rollback();
+        return set;
+    }
+    return commit();
+}
+
+QSqlQuery SandboxState::prepare(const char *sql)
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    query.prepare(QString::fromLatin1(sql));
+    return query;
+}
+
+Expected<void> SandboxState::exec(QSqlQuery &query, const char *what)
+{
+    if (!query.exec())
+        return makeError(QStringLiteral("%1: %2 failed: %3")
+                             .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+    return {};
+}
+
+Expected<void> SandboxState::begin()
+{
+    QSqlQuery query = prepare("BEGIN IMMEDIATE");
+    return exec(query, "beginning a transaction");
+}
+
+Expected<void> SandboxState::commit()
+{
+    QSqlQuery query = prepare("COMMIT");
+    return exec(query, "committing");
+}
+
+void SandboxState::rollback()
+{
+    QSqlQuery query = prepare("ROLLBACK");
+    query.exec();
+}
+
+Expected<bool> SandboxState::insertAccount(const SandboxAccount &account, qint64 openingBalance, qint64 balanceAsOf)
+{
+    QSqlQuery insert = prepare("INSERT INTO accounts (id, name, currency, created) VALUES (?, ?, ?, ?) "
+                               "ON CONFLICT (id) DO NOTHING");
+    insert.addBindValue(account.id);
+    insert.addBindValue(account.name);
+    insert.addBindValue(account.currency);
+    insert.addBindValue(account.created);
+    if (Expected<void> done = exec(insert, "recording an account"); !done)
+        return done.error();
+    if (insert.numRowsAffected() == 0)
+        return false;
+    if (openingBalance != 0) {
+        QSqlQuery movement = prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
+                                     "description, created) VALUES (?, ?, ?, ?, 'adjustment', ?, 'Opening balance', ?)");
+        movement.addBindValue(derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("opening|") + account.id));
+        movement.addBindValue(account.id);
+        movement.addBindValue(openingBalance);
+        movement.addBindValue(account.currency);
+        movement.addBindValue(account.id);
+        movement.addBindValue(balanceAsOf);
+        if (Expected<void> done = exec(movement, "recording an opening balance"); !done)
+            return done.error();
+    }
+    return true;
+}
+
+Expected<std::optional<SandboxAccount>> SandboxState::account(const QString &id)
+{
+    QSqlQuery query = prepare("SELECT id, name, currency, created FROM accounts WHERE id = ?");
+    query.addBindValue(id);
+    if (Expected<void> done = exec(query, "reading an account"); !done)
+        return done.error();
+    if (!query.next())
+        return std::optional<SandboxAccount>();
+    return std::optional<SandboxAccount>(SandboxAccount{query.value(0).toString(), query.value(1).toString(),
+                                                        query.value(2).toString(), query.value(3).toLongLong()});
+}
+
+Expected<bool> SandboxState::insertPayment(const SandboxPayment &payment)
+{
+    QSqlQuery insert = prepare("INSERT INTO payment_intents (id, amount, currency, account, created, metadata) "
+                               "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+    insert.addBindValue(payment.id);
+    insert.addBindValue(payment.amount);
+    insert.addBindValue(payment.currency);
+    insert.addBindValue(payment.account);
+    insert.addBindValue(payment.created);
+    insert.addBindValue(metadataText(payment.metadata));
+    if (Expected<void> done = exec(insert, "recording a payment"); !done)
+        return done.error();
+    return insert.numRowsAffected() > 0;
+}
+
+Expected<std::optional<SandboxPayment>> SandboxState::payment(const QString &id)
+{
+    QSqlQuery query = prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
+                              "(SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.payment_intent = p.id "
+                              " AND r.status IN ('succeeded', 'pending')) "
+                              "FROM payment_intents p WHERE p.id = ?");
+    query.addBindValue(id);
+    if (Expected<void> done = exec(query, "reading a payment"); !done)
+        return done.error();
+    if (!query.next())
+        return std::optional<SandboxPayment>();
+    SandboxPayment payment;
+    payment.id = query.value(0).toString();
+    payment.amount = query.value(1).toLongLong();
+    payment.currency = query.value(2).toString();
+    payment.account = query.value(3).toString();
+    payment.created = query.value(4).toLongLong();
+    payment.metadata = metadataFrom(query.value(5).toString());
+    payment.amountRefunded = query.value(6).toLongLong();
+    return std::optional<SandboxPayment>(payment);
+}
+
+Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &account)
+{
+    refund.balanceTransaction = derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("refund|") + refund.id);
+    QSqlQuery insert = prepare("INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, "
+                               "metadata, balance_transaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                               "ON CONFLICT (id) DO NOTHING");
+    insert.addBindValue(refund.id);
+    insert.addBindValue(refund.paymentIntent);
+    insert.addBindValue(refund.amount);
+    insert.addBindValue(refund.currency);
+    insert.addBindValue(refund.reason.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(refund.reason));
+    insert.addBindValue(refund.status);
+    insert.addBindValue(refund.created);
+    insert.addBindValue(metadataText(refund.metadata));
+    insert.addBindValue(refund.balanceTransaction);
+    if (Expected<void> done = exec(insert, "recording a refund"); !done)
+        return done.error();
+    if (insert.numRowsAffected() == 0)
+        return false;
+    QSqlQuery movement = prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
+                                 "description, created) VALUES (?, ?, ?, ?, 'refund', ?, ?, ?)");
+    movement.addBindValue(refund.balanceTransaction);
+    movement.addBindValue(account);
+    movement.addBindValue(-refund.amount);
+    movement.addBindValue(refund.currency);
+    movement.addBindValue(refund.id);
+    movement.addBindValue(QStringLiteral("Refund for %1").arg(refund.paymentIntent));
+    movement.addBindValue(refund.created);
+    if (Expected<void> done = exec(movement, "debiting the seller"); !done)
+        return done.error();
+    return true;
+}
+
+Expected<std::optional<SandboxRefund>> SandboxState::refund(const QString &id)
+{
+    QSqlQuery query = prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
+                              "balance_transaction FROM refunds WHERE id = ?");
+    query.addBindValue(id);
+    if (Expected<void> done = exec(query, "reading a refund"); !done)
+        return done.error();
+    if (!query.next())
+        return std::optional<SandboxRefund>();
+    return std::optional<SandboxRefund>(refundFrom(query));
+}
+
+Expected<std::optional<SandboxPage<SandboxRefund>>> SandboxState::refunds(const QString &paymentIntent, int limit,
+                                                                          const QString &startingAfter)
+{
+    // The cursor is the position of a refund in the newest-first order: (created, seq).
+    qint64 created = std::numeric_limits<qint64>::max();
+    qint64 seq = std::numeric_limits<qint64>::max();
+    if (!startingAfter.isEmpty()) {
+        QSqlQuery cursor = prepare("SELECT created, seq FROM refunds WHERE id = ?");
+        cursor.addBindValue(startingAfter);
+        if (Expected<void> done = exec(cursor, "reading a cursor"); !done)
+            return done.error();
+        if (!cursor.next())
+            return std::optional<SandboxPage<SandboxRefund>>();
+        created = cursor.value(0).toLongLong();
+        seq = cursor.value(1).toLongLong();
+    }
+    QSqlQuery query = prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
+                              "balance_transaction FROM refunds "
+                              "WHERE (COALESCE(?, '') = '' OR payment_intent = ?) AND (created < ? OR (created = ? AND seq < ?)) "
+                              "ORDER BY created DESC, seq DESC LIMIT ?");
+    query.addBindValue(paymentIntent);
+    query.addBindValue(paymentIntent);
+    query.addBindValue(created);
+    query.addBindValue(created);
+    query.addBindValue(seq);
+    query.addBindValue(limit + 1);
+    if (Expected<void> done = exec(query, "listing refunds"); !done)
+        return done.error();
+    SandboxPage<SandboxRefund> page;
+    while (query.next()) {
+        if (page.items.size() == limit) {
+            page.hasMore = true;
+            break;
+        }
+        page.items.append(refundFrom(query));
+    }
+    return std::optional<SandboxPage<SandboxRefund>>(page);
+}
+
+Expected<qint64> SandboxState::countRefunds(const QString &paymentIntent)
+{
+    QSqlQuery query = prepare("SELECT COUNT(*) FROM refunds WHERE (COALESCE(?, '') = '' OR payment_intent = ?)");
+    query.addBindValue(paymentIntent);
+    query.addBindValue(paymentIntent);
+    if (Expected<void> done = exec(query, "counting refunds"); !done)
+        return done.error();
+    return query.next() ? query.value(0).toLongLong() : 0;
+}
+
+Expected<qint64> SandboxState::balance(const QString &account)
+{
+    QSqlQuery query = prepare("SELECT COALESCE(SUM(amount), 0) FROM balance_transactions WHERE account = ?");
+    query.addBindValue(account);
+    if (Expected<void> done = exec(query, "reading a balance"); !done)
+        return done.error();
+    return query.next() ? query.value(0).toLongLong() : 0;
+}
+
+Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>>
+SandboxState::balanceTransactions(const QString &account, int limit, const QString &startingAfter)
+{
+    qint64 created = std::numeric_limits<qint64>::max();
+    qint64 seq = std::numeric_limits<qint64>::max();
+    if (!startingAfter.isEmpty()) {
+        QSqlQuery cursor = prepare("SELECT created, seq FROM balance_transactions WHERE id = ? AND account = ?");
+        cursor.addBindValue(startingAfter);
+        cursor.addBindValue(account);
+        if (Expected<void> done = exec(cursor, "reading a cursor"); !done)
+            return done.error();
+        if (!cursor.next())
+            return std::optional<SandboxPage<SandboxBalanceTransaction>>();
+        created = cursor.value(0).toLongLong();
+        seq = cursor.value(1).toLongLong();
+    }
+    QSqlQuery query = prepare("SELECT id, account, amount, currency, type, source, description, created "
+                              "FROM balance_transactions WHERE account = ? AND (created < ? OR (created = ? AND seq < ?)) "
+                              "ORDER BY created DESC, seq DESC LIMIT ?");
+    query.addBindValue(account);
+    query.addBindValue(created);
+    query.addBindValue(created);
+    query.addBindValue(seq);
+    query.addBindValue(limit + 1);
+    if (Expected<void> done = exec(query, "listing balance transactions"); !done)
+        return done.error();
+    SandboxPage<SandboxBalanceTransaction> page;
+    while (query.next()) {
+        if (page.items.size() == limit) {
+            page.hasMore = true;
+            break;
+        }
+        page.items.append(transactionFrom(query));
+    }
+    return std::optional<SandboxPage<SandboxBalanceTransaction>>(page);
+}
+
+} // namespace verity

@@ -1,0 +1,148 @@
+#pragma once
+// Everything the sandbox payment provider knows, in its own SQLite file: seller accounts,
+// payments, refunds, balance movements and the stored responses of idempotency keys. A
+// restart loses nothing. A refund, its balance movement and the response stored for its key
+// are written in one transaction, so a crash never leaves a refund without its key (or the
+// reverse).
+
+#include "domain/expected.h"
+
+#include <QList>
+#include <QMap>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QSqlQuery;
+
+namespace verity {
+
+using SandboxMetadata = QMap<QString, QString>;
+
+struct SandboxAccount
+{
+    QString id;
+    QString name;
+    QString currency; // lowercase, as Stripe writes it: "usd"
+    qint64 created = 0; // unix seconds
+};
+
+struct SandboxPayment
+{
+    QString id;
+    qint64 amount = 0;
+    QString currency;
+    QString account; // the seller whose balance its refunds debit
+    qint64 created = 0;
+    SandboxMetadata metadata;
+    qint64 amountRefunded = 0; // filled in on reading
+};
+
+struct SandboxRefund
+{
+    QString id;
+    QString paymentIntent;
+    qint64 amount = 0;
+    QString currency;
+    QString reason; // empty: none given
+    QString status = QStringLiteral("succeeded");
+    qint64 created = 0;
+    SandboxMetadata metadata;
+    QString balanceTransaction; // filled in on writing and reading
+};
+
+struct SandboxBalanceTransaction
+{
+    QString id;
+    QString account;
+    qint64 amount = 0; // negative for money leaving the seller
+    QString currency;
+    QString type; // "refund", "adjustment"
+    QString source;
+    QString description;
+    qint64 created = 0;
+};
+
+template<typename T>
+struct SandboxPage
+{
+    QList<T> items; // newest first
+    bool hasMore = false;
+};
+
+// What an idempotency key answered the first time, replayed byte for byte.
+struct StoredResponse
+{
+    QString requestHash;
+    int status = 0;
+    QByteArray body;
+    qint64 createdMs = 0;
+};
+
+class SandboxState
+{
+public:
+    static Expected<std::unique_ptr<SandboxState>> open(const QString &path);
+    // sandbox.sqlite in the platform's application-data folder.
+    static QString defaultLocation();
+    ~SandboxState();
+    SandboxState(const SandboxState &) = delete;
+    SandboxState &operator=(const SandboxState &) = delete;
+
+    QString location() const { return m_path; }
+
+    Expected<void> begin();
+    Expected<void> commit();
+    void rollback();
+
+    // ---- accounts and payments (false: the id exists; it is left as it was) ----
+    // An opening balance becomes an "adjustment" movement, so a balance is always the sum
+    // of its movements.
+    Expected<bool> insertAccount(const SandboxAccount &account, qint64 openingBalance, qint64 balanceAsOf);
+    Expected<std::optional<SandboxAccount>> account(const QString &id);
+    Expected<bool> insertPayment(const SandboxPayment &payment);
+    Expected<std::optional<SandboxPayment>> payment(const QString &id);
+
+    // ---- refunds: each one debits the payment's seller with a balance movement ----
+    Expected<bool> insertRefund(SandboxRefund &refund, const QString &account);
+    Expected<std::optional<SandboxRefund>> refund(const QString &id);
+    // Newest first; an empty payment intent lists all. nullopt: `startingAfter` is unknown.
+    Expected<std::optional<SandboxPage<SandboxRefund>>> refunds(const QString &paymentIntent, int limit,
+                                                                const QString &startingAfter);
+    Expected<qint64> countRefunds(const QString &paymentIntent);
+
+    // ---- balances ----
+    Expected<qint64> balance(const QString &account);
+    Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>>
+    balanceTransactions(const QString &account, int limit, const QString &startingAfter);
+
+    // ---- idempotency keys ----
+    // The response stored for `key`, unless it was stored before `notBeforeMs` (then it has
+    // expired and is deleted: the key may be used afresh, as Stripe prunes keys after 24 h).
+    Expected<std::optional<StoredResponse>> storedResponse(const QString &key, qint64 notBeforeMs);
+    Expected<void> storeResponse(const QString &key, const StoredResponse &response);
+    Expected<void> purgeResponses(qint64 notBeforeMs);
+
+    // ---- small facts about the state itself ("demo_seed") ----
+    Expected<QString> meta(const QString &name);
+    Expected<void> setMeta(const QString &name, const QString &value);
+
+private:
+    SandboxState(QString path, QString connection);
+    Expected<void> migrate();
+    Expected<void> exec(QSqlQuery &query, const char *what);
+    QSqlQuery prepare(const char *sql);
+
+    QString m_path;
+    QString m_connection;
+    QSqlDatabase m_db;
+};
+
+// Stable ids: "re_" + 24 random letters and digits for new objects, or derived from a seed
+// so that seeding the same data twice gives the same ids.
+QString randomSandboxId(const QString &prefix);
+QString derivedSandboxId(const QString &prefix, const QString &seed);
+
+} // namespace verity

@@ -1,0 +1,16 @@
+#pragma once
+// The one place that knows which backend a location names. Today every location is an
+// SQLite file; a second backend (a PostgreSQL URL, say) is chosen here and nowhere else.
+
+#include "domain/expected.h"
+#include "store.h"
+
+#include <memory>
+
+namespace verity {
+
+Expected<std::unique_ptr<Store>> openStore(const QString &location);
+// The default database under the platform's application-data location.
+QString defaultStoreLocation();
+
+} // namespace verity

@@ -1,0 +1,132 @@
+#include "auditview.h"
+
+#include "audit/auditlog.h"
+#include "itemmodels/auditlogmodel.h"
+#include "itemmodels/displaytext.h"
+#include "plaintextlabel.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLocale>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace verity {
+
+AuditView::AuditView(Store &store, AuditLogModel &model, QWidget *parent)
+    : QWidget(parent), m_store(store), m_model(model)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 8);
+
+    auto *top = new QHBoxLayout;
+    m_headline = plainTextLabel(QString(), this, false);
+    m_headline->setObjectName(QStringLiteral("auditHeadline"));
+    top->addWidget(m_headline, 1);
+    m_verifyButton = new QPushButton(tr("Verify chain"), this);
+    m_verifyButton->setObjectName(QStringLiteral("verifyChainButton"));
+    m_verifyButton->setToolTip(tr("Check every entry's hash and its link to the entry before it"));
+    top->addWidget(m_verifyButton);
+    layout->addLayout(top);
+
+    m_status = plainTextLabel(QString(), this);
+    m_status->setObjectName(QStringLiteral("chainStatus"));
+    m_status->setToolTip(tr("Any edited or deleted entry breaks the chain, except the most recent ones "
+                            "removed from its end: a chain cut short still verifies."));
+    layout->addWidget(m_status);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("auditTable"));
+    m_table->setModel(&m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    // Widths from the font, so they fit "2026-03-17 14:32:07" and a short hash at any size;
+    // the detail takes what is left, so the evidence column stays in view.
+    const QFontMetrics metrics = m_table->fontMetrics();
+    const std::pair<int, QString> samples[] = {
+        {AuditLogModel::SeqColumn, QStringLiteral("000000")},
+        {AuditLogModel::TimeColumn, QStringLiteral("2026-03-17 14:32:07")},
+        {AuditLogModel::OperatorColumn, QStringLiteral("operator name")},
+        {AuditLogModel::ActionColumn, QStringLiteral("performed")},
+        {AuditLogModel::EscalationColumn, QStringLiteral("Escalation")},
+        {AuditLogModel::EvidenceColumn, shortHash(QString(64, u'0'))},
+    };
+    for (const auto &[column, sample] : samples)
+        m_table->setColumnWidth(column, metrics.horizontalAdvance(sample) + 24);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setSectionResizeMode(AuditLogModel::DetailColumn, QHeaderView::Stretch);
+    layout->addWidget(m_table, 1);
+
+    connect(m_verifyButton, &QPushButton::clicked, this, &AuditView::verifyChain);
+    connect(&m_model, &AuditLogModel::countChanged, this, &AuditView::updateHeadline);
+    connect(&m_model, &AuditLogModel::errorOccurred, this, [this](const QString &message) {
+        setStatus(tr("Could not read the audit log: %1").arg(message), Tone::Warning);
+    });
+    setStatus(tr("Not verified yet: press Verify chain to check every entry."), Tone::Neutral);
+    updateHeadline();
+}
+
+QString AuditView::statusText() const
+{
+    return m_status->text();
+}
+
+void AuditView::verifyChain()
+{
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    m_model.refresh(); // show the entries being judged, not the ones read earlier
+    const Expected<AuditVerification> result = AuditLog::verify(m_store);
+    QApplication::restoreOverrideCursor();
+
+    const QString checkedAt = formatTime(QDateTime::currentMSecsSinceEpoch());
+    if (!result) {
+        setStatus(tr("Could not verify the audit chain: %1").arg(result.message()), Tone::Warning);
+        return;
+    }
+    if (result->intact) {
+        const QString entries = result->entriesChecked == 1
+                                    ? tr("1 entry")
+                                    : tr("%1 entries").arg(QLocale().toString(result->entriesChecked));
+        setStatus(tr("Audit chain intact: %1 checked at %2.").arg(entries, checkedAt), Tone::Good);
+    } else {
+        const qint64 seq = result->firstBrokenSeq.value_or(0);
+        setStatus(tr("Audit chain BROKEN at entry %1: %2. Entries from here on cannot be trusted (checked at %3).")
+                      .arg(QString::number(seq), result->reason, checkedAt),
+                  Tone::Bad);
+        if (const int row = m_model.rowOfSeq(seq); row >= 0) {
+            m_table->selectRow(row);
+            m_table->scrollTo(m_model.index(row, 0), QAbstractItemView::PositionAtCenter);
+        }
+    }
+    emit chainChecked(result->intact);
+}
+
+void AuditView::setStatus(const QString &text, Tone tone)
+{
+    // The words carry the verdict; the colour and the mark only repeat it.
+    static const char *const styles[] = {
+        "QLabel { color: #3c4043; }",
+        "QLabel { color: #1e6b2f; font-weight: bold; }",
+        "QLabel { color: #9c1c14; font-weight: bold; }",
+        "QLabel { color: #8a4b00; font-weight: bold; }",
+    };
+    static const char *const marks[] = {"", "\u2714 ", "\u2716 ", "\u26a0 "};
+    const auto index = static_cast<size_t>(tone);
+    m_status->setText(QString::fromUtf8(marks[index]) + text);
+    m_status->setStyleSheet(QString::fromLatin1(styles[index]));
+}
+
+void AuditView::updateHeadline()
+{
+    const qint64 count = m_model.totalCount();
+    m_headline->setText(count == 1 ? tr("1 audit entry") : tr("%1 audit entries").arg(QLocale().toString(count)));
+}
+
+} // namespace verity

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace verity {
+
+class AuditLogModel;
+class Store;
+
+// The audit log as a table, with a button that checks the whole hash chain and a line that
+// says, in words as well as colour, whether it is intact or where it breaks.
+class AuditView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    AuditView(Store &store, AuditLogModel &model, QWidget *parent = nullptr);
+
+    QTableView *table() const { return m_table; }
+    QString statusText() const;
+
+public slots:
+    // Re-reads the log and verifies the chain; on the UI thread, because the Store is this
+    // thread's (a very long log keeps the window busy for that time).
+    void verifyChain();
+
+signals:
+    void chainChecked(bool intact);
+
+private:
+    enum class Tone { Neutral, Good, Bad, Warning };
+    void setStatus(const QString &text, Tone tone);
+    void updateHeadline();
+
+    Store &m_store;
+    AuditLogModel &m_model;
+    QLabel *m_headline;
+    QPushButton *m_verifyButton;
+    QLabel *m_status;
+    QTableView *m_table;
+};
+
+} // namespace verity

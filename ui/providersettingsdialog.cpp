@@ -1,0 +1,54 @@
+#include "providersettingsdialog.h"
+
+#include "plaintextlabel.h"
+#include "provider/providerconnection.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace verity {
+
+ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, QWidget *parent)
+    : QDialog(parent), m_connection(connection)
+{
+    setObjectName(QStringLiteral("providerSettings"));
+    setWindowTitle(tr("Payment provider"));
+    auto *layout = new QVBoxLayout(this);
+    auto *form = new QFormLayout;
+    m_url = new QLineEdit(connection.baseUrl().toString(), this);
+    m_url->setObjectName(QStringLiteral("providerUrl"));
+    m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:12111"));
+    m_key = new QLineEdit(this);
+    m_key->setObjectName(QStringLiteral("providerKey"));
+    m_key->setEchoMode(QLineEdit::Password);
+    m_key->setPlaceholderText(connection.hasApiKey() ? tr("(unchanged)") : tr("sk_test_…"));
+    m_operator = new QLineEdit(connection.operatorName(), this);
+    m_operator->setObjectName(QStringLiteral("operatorName"));
+    form->addRow(tr("Base URL"), m_url);
+    form->addRow(tr("API key"), m_key);
+    form->addRow(tr("Your name (for the audit log)"), m_operator);
+    layout->addLayout(form);
+    m_note = plainTextLabel(connection.keyNote(), this, false);
+    layout->addWidget(m_note);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &ProviderSettingsDialog::save);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+void ProviderSettingsDialog::save()
+{
+    const QUrl url = QUrl::fromUserInput(m_url->text().trimmed());
+    if (!url.isValid() || (url.scheme() != u"http" && url.scheme() != u"https")) {
+        m_note->setText(tr("Base URL: expected an http:// or https:// address, like http://127.0.0.1:12111"));
+        return;
+    }
+    // An empty field keeps the key already in use.
+    m_connection.save(url, m_operator->text(), m_key->text(), [this](const QString &note) { m_note->setText(note); });
+    accept();
+}
+
+} // namespace verity
