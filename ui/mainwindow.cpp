@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 
+#include "auditview.h"
 #include "escalationqueuepane.h"
+#include "itemmodels/auditlogmodel.h"
 #include "import/importjob.h"
 #include "itemmodels/escalationqueuemodel.h"
 #include "itemmodels/ticketqueuemodel.h"
@@ -58,6 +60,17 @@ MainWindow::MainWindow(Store &store, QString databasePath, ToolRegistry registry
     m_escalationDock->setWidget(m_escalationPane);
     m_escalationDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::BottomDockWidgetArea, m_escalationDock);
+
+    // The audit log sits behind the escalation queue, one tab away.
+    m_auditModel = new AuditLogModel(store, this);
+    m_auditView = new AuditView(store, *m_auditModel, this);
+    m_auditDock = new QDockWidget(tr("Audit log"), this);
+    m_auditDock->setObjectName(QStringLiteral("auditDock"));
+    m_auditDock->setWidget(m_auditView);
+    m_auditDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::BottomDockWidgetArea, m_auditDock);
+    tabifyDockWidget(m_escalationDock, m_auditDock);
+    m_escalationDock->raise();
 
     m_escalationCount = new QLabel(this);
     m_escalationCount->setObjectName(QStringLiteral("escalationCount"));
@@ -122,9 +135,14 @@ void MainWindow::buildMenus()
                     [this] { m_queuePane->table()->setFocus(); });
     view->addAction(tr("&Escalation queue"), QKeySequence(tr("Ctrl+E")), this, [this] {
         m_escalationDock->show();
+        m_escalationDock->raise();
         m_escalationPane->table()->setFocus();
         if (!m_escalationPane->table()->currentIndex().isValid() && m_escalationModel->rowCount() > 0)
             m_escalationPane->table()->selectRow(0);
+    });
+    view->addAction(tr("Au&dit log"), QKeySequence(tr("Ctrl+Shift+A")), this, [this] {
+        m_auditDock->show();
+        m_auditDock->raise();
     });
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
 
@@ -196,6 +214,7 @@ void MainWindow::refresh()
     const qint64 open = m_transcriptModel->ticketId();
     m_ticketModel->refresh();
     m_escalationModel->refresh();
+    m_auditModel->refresh();
     if (open != 0)
         m_transcriptModel->setTicket(open);
 }

@@ -17,6 +17,8 @@ class QSplitter;
 
 namespace verity {
 
+class AuditLogModel;
+class AuditView;
 class EscalationQueueModel;
 class ProviderConnection;
 class ResolutionDialog;
@@ -56,6 +58,7 @@ public:
     TicketQueuePane *queuePane() const { return m_queuePane; }
     TicketView *ticketView() const { return m_ticketView; }
     EscalationQueuePane *escalationPane() const { return m_escalationPane; }
+    AuditView *auditView() const { return m_auditView; }
     QString escalationCountText() const;
 
 signals:
@@ -86,6 +89,9 @@ private:
     TicketView *m_ticketView;
     EscalationQueuePane *m_escalationPane;
     QDockWidget *m_escalationDock;
+    AuditLogModel *m_auditModel;
+    AuditView *m_auditView;
+    QDockWidget *m_auditDock;
     QSplitter *m_splitter;
     QLabel *m_escalationCount;
     ImportJob *m_import = nullptr;
