@@ -57,14 +57,22 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
     header->addStretch();
     header->addWidget(time);
     if (isWrite(call.toolClass)) {
-        m_badge = new OutcomeBadge(call.outcome, this);
+        // Once evidence settled an unknown, the badge shows what is now known; the line below
+        // says the tool itself had reported unknown.
+        std::optional<Outcome> shown = call.outcome;
+        if (call.resolution)
+            shown = *call.resolution == Resolution::NotPerformed ? Outcome::NotPerformed : Outcome::Performed;
+        m_badge = new OutcomeBadge(shown, this);
         m_badge->setObjectName(QStringLiteral("outcomeBadge"));
         header->addWidget(m_badge);
     }
     layout->addLayout(header);
 
     if (call.outcome && !call.outcomeReason.isEmpty()) {
-        auto *reason = plainTextLabel(tr("Why: %1").arg(call.outcomeReason), this);
+        const QString why = call.resolution ? tr("The tool reported %1: %2.").arg(outcomeLabel(*call.outcome).toLower(),
+                                                                                  call.outcomeReason)
+                                            : tr("Why: %1").arg(call.outcomeReason);
+        auto *reason = plainTextLabel(why, this);
         reason->setObjectName(QStringLiteral("outcomeReason"));
         reason->setStyleSheet(QStringLiteral("QLabel { border: none; color: #3c4043; }"));
         layout->addWidget(reason);

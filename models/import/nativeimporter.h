@@ -48,7 +48,7 @@ private:
     Expected<void> finishBatch();
 
     Store &m_store;
-    const ToolRegistry &m_registry;
+    ToolRegistry m_registry; // a copy (implicitly shared): the importer may outlive the caller's registry
     int m_batchSize = 2000;
     Progress m_progress;
     // Tickets seen in the current batch, with their next sequence number; cleared per batch
