@@ -46,8 +46,6 @@ bool openNamedTicket(MainWindow &window, Store &store, const QString &name)
 
 int saveScreenshot(MainWindow &window, const QString &path)
 {
-    window.resize(1600, 1200);
-    window.show();
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents();
     if (!window.grab().save(path, "PNG")) {
@@ -119,11 +117,15 @@ int runConsoleCommand(const QStringList &arguments)
     QString ticketName = parser.value(ticket);
     if (ticketName.isEmpty() && (parser.isSet(demo) || parser.isSet(screenshot)))
         ticketName = QString::fromLatin1(incidentOrder);
+    // Shown first, so the queue has read its first page and can select the ticket's row.
+    if (parser.isSet(screenshot))
+        window.resize(1600, 1200);
+    window.show();
+    QApplication::processEvents();
     if (!ticketName.isEmpty() && !openNamedTicket(window, **store, ticketName) && parser.isSet(ticket))
         err << "verity: no ticket or order \"" << ticketName << "\" in " << path << "\n";
     if (parser.isSet(screenshot))
         return saveScreenshot(window, parser.value(screenshot));
-    window.show();
     if (!choice.warnings.isEmpty())
         QTimer::singleShot(0, &window, [&window, &choice] {
             QMessageBox::warning(&window, QObject::tr("Tool registry"), choice.warnings.join(QStringLiteral("\n\n")));

@@ -7,6 +7,7 @@
 #include "plaintextlabel.h"
 #include "toolcallcard.h"
 
+#include <QCoreApplication>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTimer>
@@ -116,8 +117,12 @@ void TicketView::showCall(const QString &callId)
     // Layouts settle on the next pass; then the card goes to the top, with what follows it
     // (the repeat, the reply) in view below.
     QTimer::singleShot(0, this, [this, callId] {
-        if (ToolCallCard *card = m_cards.value(callId))
+        if (ToolCallCard *card = m_cards.value(callId)) {
+            // Cards made a moment ago have no place, and the scroll area no height, until the
+            // pending layout requests run.
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
             m_scroll->verticalScrollBar()->setValue(card->y() - 8);
+        }
     });
 }
 
