@@ -35,12 +35,15 @@ SafeRefundOperation *SafeWriteRuntime::refund(const RefundIntent &intent, const 
     auto *operation = new SafeRefundOperation(this);
     Expected<std::optional<LedgerEntry>> seen = m_ledger.ledgerEntry(intent.intentKey);
     if (!seen) {
-        // Without the ledger nobody can say whether this key already paid out: send nothing.
+        // Without the ledger nobody can say whether this key already paid out: send nothing,
+        // and do not invite a retry either.
         QMetaObject::invokeMethod(
             operation,
             [operation, message = seen.message()] {
-                operation->finish({Outcome::NotPerformed, std::nullopt,
-                                   QStringLiteral("nothing was sent: the ledger could not be read (%1)").arg(message),
+                operation->finish({Outcome::Unknown, std::nullopt,
+                                   QStringLiteral("nothing was sent: the ledger could not be read (%1), so whether "
+                                                  "this intent already paid out is unknown; escalate")
+                                       .arg(message),
                                    std::nullopt, {}});
             },
             Qt::QueuedConnection);

@@ -345,8 +345,15 @@ QString EscalationResolver::draftFor(const EscalationDetail &escalation, Resolut
             const ToolCallRow &call = entry.call;
             const bool performed = call.resolution ? (*call.resolution != Resolution::NotPerformed)
                                                    : call.outcome == Outcome::Performed;
-            facts.append({call.amountCents.value_or(0), escalation.currency, call.resultAt.value_or(call.calledAt),
-                          performed});
+            qint64 at = call.resultAt.value_or(call.calledAt);
+            // A refund performed again from the console was made when the ledger recorded it,
+            // not when the agent first asked for it.
+            if (call.resolution == Resolution::PerformedAgain) {
+                Expected<std::optional<LedgerEntry>> ledger = m_store.ledgerEntry(call.intentKey);
+                if (ledger && *ledger)
+                    at = (*ledger)->recordedAt;
+            }
+            facts.append({call.amountCents.value_or(0), escalation.currency, at, performed});
         }
     }
     return draftCustomerMessage(escalation.customerName, facts, resolution);

@@ -1,0 +1,868 @@
+// The escalation resolver on the demo data, against the real sandbox seeded with the
+// provider's side of the demo: a lookup settles an unknown refund by evidence (stored, hashed,
+// audited, in the ledger); only a verified "not performed" may be performed again, once; two
+// consoles on one database settle an escalation once; what cannot be looked up is said so
+// and nothing changes; a provider that cannot be reached leaves the escalation open with the
+// reason. Then `verity lookup --all-open` through the built binary against `verity sandbox`.
+
+#include "../sandbox/sandboxtestsupport.h"
+
+#include "audit/auditlog.h"
+#include "domain/sha256.h"
+#include "domain/toolregistry.h"
+#include "import/importjob.h"
+#include "import/nativeimporter.h"
+#include "resolution/escalationresolver.h"
+#include "sandbox/sandboxseed.h"
+#include "store/sqlitestore.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QLocale>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QTcpServer>
+
+using namespace verity;
+using namespace verity::test;
+
+namespace {
+
+const QString apiKey = QStringLiteral("sk_test_sandbox");
+const QString incidentTicket = QStringLiteral("T-20260317-0412");
+const QString c3 = QStringLiteral("c3");
+
+ProviderSettings settingsFor(const QUrl &url)
+{
+    ProviderSettings settings;
+    settings.baseUrl = url;
+    settings.apiKey = apiKey;
+    settings.timeoutMs = 3000;
+    settings.maxLookupAttempts = 2;
+    settings.backoffBaseMs = 20;
+    settings.backoffCapMs = 60;
+    return settings;
+}
+
+QString kindName(ResolutionReport::Kind kind)
+{
+    switch (kind) {
+    case ResolutionReport::Kind::Resolved: return QStringLiteral("resolved");
+    case ResolutionReport::Kind::StillUnknown: return QStringLiteral("still unknown");
+    case ResolutionReport::Kind::ResolvedElsewhere: return QStringLiteral("resolved elsewhere");
+    case ResolutionReport::Kind::NotPossible: return QStringLiteral("not possible");
+    case ResolutionReport::Kind::Failed: return QStringLiteral("failed");
+    }
+    return QStringLiteral("?");
+}
+
+QString resolutionName(const std::optional<Resolution> &resolution)
+{
+    return resolution ? resolutionId(*resolution) : QStringLiteral("none");
+}
+
+ResolutionReport wait(ResolutionOperation *operation)
+{
+    const ResolutionReport report = EscalationResolver::waitFor(operation);
+    operation->deleteLater();
+    return report;
+}
+
+std::unique_ptr<SqliteStore> openStore(const QString &path)
+{
+    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path);
+    if (!store)
+        qFatal("cannot open %s: %s", qPrintable(path), qPrintable(store.message()));
+    return std::move(*store);
+}
+
+// A port nothing listens on: bound, then released.
+quint16 deadPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    const quint16 port = probe.serverPort();
+    probe.close();
+    return port;
+}
+
+qint64 scalar(SqliteStore &store, const QString &sql)
+{
+    QSqlQuery query(store.database());
+    if (!query.exec(sql) || !query.next())
+        return -1;
+    return query.value(0).toLongLong();
+}
+
+// Another server on the state of `sandbox`, every refund POST meeting `fault`; lookups are
+// answered normally.
+std::unique_ptr<SandboxServer> frontWith(InProcessSandbox &sandbox, const QString &fault)
+{
+    SandboxOptions options;
+    options.faults = SandboxFaultPlan(1.0, *SandboxFault::parse(fault), 3);
+    auto server = std::make_unique<SandboxServer>(sandbox.state(), options);
+    Expected<quint16> port = server->listenLocal(0);
+    if (!port)
+        qFatal("the sandbox front cannot listen: %s", qPrintable(port.message()));
+    return server;
+}
+
+// "17 March", as the customer draft writes a day.
+QString dayAndMonth(const QDate &date)
+{
+    return QLocale(QLocale::English).toString(date, QStringLiteral("d MMMM"));
+}
+
+// `verity sandbox --port 0 ...`; its first line is "listening on http://127.0.0.1:PORT".
+class SandboxProcess
+{
+public:
+    SandboxProcess(const QStringList &arguments, const QProcessEnvironment &environment)
+    {
+        m_process.setProcessEnvironment(environment);
+        m_process.setProgram(QStringLiteral(VERITY_BINARY));
+        m_process.setArguments(QStringList{QStringLiteral("sandbox"), QStringLiteral("--port"), QStringLiteral("0")} + arguments);
+        m_process.start();
+    }
+    ~SandboxProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.terminate();
+            if (!m_process.waitForFinished(5000)) {
+                m_process.kill();
+                m_process.waitForFinished(5000);
+            }
+        }
+    }
+    QUrl waitForUrl()
+    {
+        while (!m_process.canReadLine()) {
+            if (!m_process.waitForReadyRead(20000))
+                return {};
+        }
+        const QString first = QString::fromUtf8(m_process.readLine()).trimmed();
+        const QString prefix = QStringLiteral("listening on ");
+        return first.startsWith(prefix) ? QUrl(first.mid(prefix.size())) : QUrl();
+    }
+
+private:
+    QProcess m_process;
+};
+
+struct CommandRun
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+} // namespace
+
+class TestEscalationResolver : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void incidentRefundIsFoundWithEvidence();
+    void lookUpSettlesByWhatTheProviderHolds_data();
+    void lookUpSettlesByWhatTheProviderHolds();
+    void notPerformedMayBePerformedAgainOnce();
+    void performAgainNeedsALookupFirst();
+    void draftAfterPerformAgainNamesTheDayOfTheRefund();
+    void performAgainRefusedStaysNotPerformed();
+    void performAgainComingBackUnknownReopens();
+    void twoConsolesPerformAgainInFlightRefundOnce();
+    void secondConsoleIsToldWhoResolved();
+    void twoConsolesInFlightSettleOnce_data();
+    void twoConsolesInFlightSettleOnce();
+    void nonRefundCannotBeLookedUp_data();
+    void nonRefundCannotBeLookedUp();
+    void providerDownLeavesTheEscalationOpen();
+    void lookupCommandSettlesWhatItCan();
+
+private:
+    qint64 escalationIdOf(const QString &ticket, const QString &call);
+    qint64 auditCount() { return *m_store->countAuditEntries(); }
+    QList<AuditEntry> auditEntries() { return *m_store->auditEntries(0, 1000); }
+    void verifyAuditChain(qint64 entries);
+    CommandRun runVerity(const QStringList &arguments);
+
+    QTemporaryDir m_pristineFolder;
+    QString m_pristine; // the demo, imported once; each test works on a copy
+    std::unique_ptr<QTemporaryDir> m_folder;
+    QString m_dbPath;
+    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<InProcessSandbox> m_sandbox;
+    std::unique_ptr<ProviderClient> m_client;
+    std::unique_ptr<EscalationResolver> m_resolver;
+};
+
+void TestEscalationResolver::initTestCase()
+{
+    QVERIFY(m_pristineFolder.isValid());
+    m_pristine = m_pristineFolder.filePath(QStringLiteral("demo.sqlite"));
+    std::unique_ptr<SqliteStore> store = openStore(m_pristine);
+    const ToolRegistry registry = ToolRegistry::builtIn();
+    NativeImporter importer(*store, registry);
+    const ImportReport report = importer.importFile(demoDataResource());
+    QVERIFY2(report.clean(), qPrintable(report.summary()));
+    QCOMPARE(*store->countOpenEscalations(), 15);
+    // Closing the last connection folds the WAL into the file, so a plain copy is whole.
+}
+
+void TestEscalationResolver::init()
+{
+    m_folder = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_folder->isValid());
+    m_dbPath = m_folder->filePath(QStringLiteral("console.sqlite"));
+    QVERIFY(QFile::copy(m_pristine, m_dbPath));
+    m_store = openStore(m_dbPath);
+    QCOMPARE(*m_store->countOpenEscalations(), 15);
+
+    m_sandbox = std::make_unique<InProcessSandbox>();
+    Expected<SandboxSeedReport> seeded = seedDemo(m_sandbox->state());
+    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    m_client = std::make_unique<ProviderClient>(settingsFor(m_sandbox->url()));
+    m_resolver = std::make_unique<EscalationResolver>(*m_store, *m_client, QStringLiteral("amira"));
+}
+
+void TestEscalationResolver::cleanup()
+{
+    m_resolver.reset();
+    m_client.reset();
+    m_store.reset();
+    m_sandbox.reset();
+    m_folder.reset();
+}
+
+qint64 TestEscalationResolver::escalationIdOf(const QString &ticket, const QString &call)
+{
+    Expected<QList<EscalationRow>> open = m_store->openEscalations(0, 100);
+    if (!open)
+        return -1;
+    for (const EscalationRow &row : std::as_const(*open)) {
+        if (row.ticketExtId == ticket && row.callExtId == call)
+            return row.id;
+    }
+    return -1;
+}
+
+void TestEscalationResolver::verifyAuditChain(qint64 entries)
+{
+    Expected<AuditVerification> verified = AuditLog::verify(*m_store);
+    QVERIFY2(verified, qPrintable(verified ? QString() : verified.message()));
+    QVERIFY2(verified->intact, qPrintable(verified->reason));
+    QCOMPARE(verified->entriesChecked, entries);
+}
+
+void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
+{
+    const qint64 id = escalationIdOf(incidentTicket, c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QCOMPARE(before.amountCents, std::optional<qint64>(11800));
+    QCOMPARE(before.paymentIntent, QStringLiteral("pi_SU-88421"));
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 2);
+
+    const ResolutionReport report = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(report.resolution), resolutionId(Resolution::Performed));
+    QCOMPARE(report.resolvedBy, QStringLiteral("amira"));
+    QVERIFY(report.resolvedAt > 0);
+
+    // The refund found is c3's own (the first created with the key), not the agent's retry.
+    const QString c3Refund = derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|T-20260317-0412/c3"));
+    QVERIFY(report.message.contains(c3Refund));
+
+    // The evidence: one lookup, what was asked and answered, hashed as evidenceFrom documents.
+    const QList<LookupEvidence> lookups = *m_store->lookups(id);
+    QCOMPARE(lookups.size(), 1);
+    const LookupEvidence &evidence = lookups.first();
+    QCOMPARE(lookupVerdictId(evidence.verdict), lookupVerdictId(LookupVerdict::Found));
+    QCOMPARE(evidence.refundId, c3Refund);
+    QCOMPARE(evidence.operatorName, QStringLiteral("amira"));
+    QCOMPARE(evidence.escalationId, id);
+    QVERIFY(evidence.startedAt > 0 && evidence.finishedAt >= evidence.startedAt);
+    QVERIFY(evidence.request.startsWith(QStringLiteral("GET ")));
+    QVERIFY(evidence.request.contains(QStringLiteral("payment_intent=pi_SU-88421")));
+    QVERIFY(!evidence.request.contains(apiKey));
+    QVERIFY(evidence.response.startsWith(QStringLiteral("HTTP 200")));
+    QVERIFY(evidence.response.contains(c3Refund));
+    QCOMPARE(evidence.evidenceSha256,
+             QString::fromLatin1(sha256Hex((evidence.request + QStringLiteral("\n\n") + evidence.response).toUtf8())));
+    QVERIFY(report.evidence);
+    QCOMPARE(report.evidence->evidenceSha256, evidence.evidenceSha256);
+    QCOMPARE(report.evidence->id, evidence.id);
+
+    // The ledger holds the key, with the refund that was found.
+    const std::optional<LedgerEntry> ledger = *m_store->ledgerEntry(before.intentKey);
+    QVERIFY(ledger);
+    QCOMPARE(ledger->refundId, c3Refund);
+    QCOMPARE(ledger->amountCents, 11800);
+    QCOMPARE(ledger->currency, QStringLiteral("USD"));
+    QCOMPARE(ledger->toolCallId, std::optional<qint64>(before.callId));
+    QCOMPARE(ledger->sellerId, QStringLiteral("ashcombe-furniture"));
+    QCOMPARE(ledger->source, QStringLiteral("provider lookup"));
+
+    // Two audit entries, chained and intact.
+    const QList<AuditEntry> audit = auditEntries();
+    QCOMPARE(audit.size(), 2);
+    QCOMPARE(audit.at(0).action, QStringLiteral("lookup"));
+    QCOMPARE(audit.at(1).action, QStringLiteral("resolve"));
+    for (const AuditEntry &entry : audit) {
+        QCOMPARE(entry.operatorName, QStringLiteral("amira"));
+        QCOMPARE(entry.escalationId, std::optional<qint64>(id));
+        QCOMPARE(entry.evidenceSha256, evidence.evidenceSha256);
+        QVERIFY2(entry.detail.contains(incidentTicket), qPrintable(entry.detail));
+    }
+    QVERIFY(audit.at(1).detail.contains(QStringLiteral("performed (verified)")));
+    verifyAuditChain(2);
+
+    // The escalation is settled, and the ticket reassessed: no unknown left, but both refunds
+    // of one intent now count, so it still needs attention.
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.state, QStringLiteral("resolved"));
+    QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::Performed));
+    QCOMPARE(after.resolvedBy, QStringLiteral("amira"));
+    QCOMPARE(*m_store->countOpenEscalations(), 14);
+    const TicketDetail ticket = **m_store->ticket(before.ticketId);
+    QVERIFY(!ticket.row.hasUnknown);
+    QVERIFY(ticket.row.hasRepeatedIntent);
+    QVERIFY(ticket.row.needsAttention);
+    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(incidentTicket)), 1);
+
+    // What the customer should now be told.
+    QVERIFY2(report.customerDraft.startsWith(QStringLiteral("Hello Dana,")), qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("$118.00")), qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("17 March")), qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("second refund")), qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("made in error")), qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("recovering")), qPrintable(report.customerDraft));
+
+    // A lookup is a read: the provider still holds the same two refunds.
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 2);
+}
+
+void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds_data()
+{
+    QTest::addColumn<QString>("ticket");
+    QTest::addColumn<QString>("resolution");
+    const QString performed = resolutionId(Resolution::Performed);
+    const QString notPerformed = resolutionId(Resolution::NotPerformed);
+    // The fixed tool's unknown refunds, in time order: the 1st, 3rd and 5th reached the provider.
+    QTest::newRow("T-20260329-0264") << QStringLiteral("T-20260329-0264") << performed;
+    QTest::newRow("T-20260331-0158") << QStringLiteral("T-20260331-0158") << notPerformed;
+    QTest::newRow("T-20260401-0102") << QStringLiteral("T-20260401-0102") << performed;
+    QTest::newRow("T-20260402-0287") << QStringLiteral("T-20260402-0287") << notPerformed;
+    QTest::newRow("T-20260403-0236") << QStringLiteral("T-20260403-0236") << performed;
+}
+
+void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds()
+{
+    QFETCH(QString, ticket);
+    QFETCH(QString, resolution);
+    const qint64 id = escalationIdOf(ticket, c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    const qint64 refundsBefore = m_sandbox->refundCount(before.paymentIntent);
+
+    const ResolutionReport report = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(report.resolution), resolution);
+    const bool found = resolution == resolutionId(Resolution::Performed);
+    const QList<LookupEvidence> lookups = *m_store->lookups(id);
+    QCOMPARE(lookups.size(), 1);
+    QCOMPARE(lookupVerdictId(lookups.first().verdict),
+             lookupVerdictId(found ? LookupVerdict::Found : LookupVerdict::NotFound));
+    QCOMPARE(bool(*m_store->ledgerEntry(before.intentKey)), found);
+    QCOMPARE(resolutionName((*m_store->escalation(id))->resolution), resolution);
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), refundsBefore);
+    QVERIFY(!(**m_store->ticket(before.ticketId)).row.hasUnknown);
+    QVERIFY(!report.customerDraft.isEmpty());
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("$")), qPrintable(report.customerDraft));
+    verifyAuditChain(2);
+}
+
+void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
+{
+    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 0);
+
+    const ResolutionReport looked = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(looked.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(looked.resolution), resolutionId(Resolution::NotPerformed));
+    QVERIFY2(looked.customerDraft.contains(QStringLiteral("$74.50")), qPrintable(looked.customerDraft));
+    QVERIFY2(looked.customerDraft.contains(QStringLiteral("has not been made")), qPrintable(looked.customerDraft));
+    QVERIFY(!*m_store->ledgerEntry(before.intentKey));
+
+    const ResolutionReport performed = wait(m_resolver->performAgain(id));
+    QCOMPARE(kindName(performed.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(performed.resolution), resolutionId(Resolution::PerformedAgain));
+    QCOMPARE(performed.resolvedBy, QStringLiteral("amira"));
+
+    // Exactly one refund, with the original intent key, in the ledger as a console write.
+    SandboxHttp http(m_sandbox->url());
+    const QJsonArray refunds = http.refundsOf(before.paymentIntent);
+    QCOMPARE(refunds.size(), 1);
+    const QJsonObject refund = refunds.at(0).toObject();
+    QCOMPARE(refund.value(QStringLiteral("amount")).toInteger(), 7450);
+    QCOMPARE(refund.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString(),
+             before.intentKey);
+    const std::optional<LedgerEntry> ledger = *m_store->ledgerEntry(before.intentKey);
+    QVERIFY(ledger);
+    QCOMPARE(ledger->refundId, refund.value(QStringLiteral("id")).toString());
+    QCOMPARE(ledger->source, QStringLiteral("console write"));
+
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.state, QStringLiteral("resolved"));
+    QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::PerformedAgain));
+    QVERIFY(!(**m_store->ticket(before.ticketId)).row.hasUnknown);
+
+    const QList<AuditEntry> audit = auditEntries();
+    QCOMPARE(audit.size(), 3);
+    QCOMPARE(audit.at(0).action, QStringLiteral("lookup"));
+    QCOMPARE(audit.at(1).action, QStringLiteral("resolve"));
+    QCOMPARE(audit.at(2).action, QStringLiteral("write"));
+    QCOMPARE(audit.at(2).escalationId, std::optional<qint64>(id));
+    QCOMPARE(audit.at(2).evidenceSha256.size(), 64);
+    verifyAuditChain(3);
+
+    QVERIFY2(performed.customerDraft.contains(QStringLiteral("$74.50")), qPrintable(performed.customerDraft));
+
+    // A second repeat is refused, and nothing is sent.
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    const ResolutionReport again = wait(m_resolver->performAgain(id));
+    QCOMPARE(kindName(again.kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(served.count(), 0);
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
+    QCOMPARE(auditCount(), 3);
+}
+
+void TestEscalationResolver::performAgainNeedsALookupFirst()
+{
+    // Open, never looked up (and absent at the provider): no repeat without a lookup first.
+    const qint64 id = escalationIdOf(QStringLiteral("T-20260402-0287"), c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    const ResolutionReport report = wait(m_resolver->performAgain(id));
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::NotPossible));
+    QVERIFY2(report.message.contains(QStringLiteral("lookup")), qPrintable(report.message));
+    QCOMPARE(served.count(), 0);
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 0);
+    QCOMPARE(auditCount(), 0);
+    QVERIFY(!*m_store->ledgerEntry(before.intentKey));
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.state, QStringLiteral("open"));
+    QVERIFY(!after.resolution);
+
+    // Nor after a lookup that found the refund.
+    const qint64 found = escalationIdOf(QStringLiteral("T-20260329-0264"), c3);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(found)).resolution), resolutionId(Resolution::Performed));
+    const QString payment = (*m_store->escalation(found))->paymentIntent;
+    const qint64 refunds = m_sandbox->refundCount(payment);
+    const int servedBefore = int(served.count());
+    QCOMPARE(kindName(wait(m_resolver->performAgain(found)).kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(int(served.count()), servedBefore);
+    QCOMPARE(m_sandbox->refundCount(payment), refunds);
+}
+
+void TestEscalationResolver::draftAfterPerformAgainNamesTheDayOfTheRefund()
+{
+    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    QVERIFY(id > 0);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
+    const ResolutionReport performed = wait(m_resolver->performAgain(id));
+    QCOMPARE(resolutionName(performed.resolution), resolutionId(Resolution::PerformedAgain));
+    // The refund was made now, by this console (the provider says so: created now), not on
+    // 31 March when the agent's call timed out without reaching the provider.
+    SandboxHttp http(m_sandbox->url());
+    const QJsonArray refunds = http.refundsOf((*m_store->escalation(id))->paymentIntent);
+    QCOMPARE(refunds.size(), 1);
+    const QDate made = QDateTime::fromSecsSinceEpoch(refunds.at(0).toObject().value(QStringLiteral("created")).toInteger())
+                           .toLocalTime()
+                           .date();
+    QCOMPARE(made, QDateTime::currentDateTime().date());
+    const QString day = dayAndMonth(made);
+    QVERIFY2(performed.customerDraft.contains(day),
+             qPrintable(QStringLiteral("expected the day the refund was made (%1) in:\n%2").arg(day, performed.customerDraft)));
+    QVERIFY2(!performed.customerDraft.contains(QStringLiteral("31 March")), qPrintable(performed.customerDraft));
+}
+
+void TestEscalationResolver::performAgainRefusedStaysNotPerformed()
+{
+    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
+
+    // The provider refuses the repeat outright: nothing happened, and it may be tried again.
+    std::unique_ptr<SandboxServer> refusing = frontWith(*m_sandbox, QStringLiteral("fail-before-accept=402"));
+    ProviderClient client(settingsFor(refusing->url()));
+    EscalationResolver resolver(*m_store, client, QStringLiteral("amira"));
+    const ResolutionReport refused = wait(resolver.performAgain(id));
+    QCOMPARE(resolutionName(refused.resolution), resolutionId(Resolution::NotPerformed));
+    QVERIFY(refused.kind != ResolutionReport::Kind::Failed);
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 0);
+    QVERIFY(!*m_store->ledgerEntry(before.intentKey));
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::NotPerformed));
+    QVERIFY2(after.lastNote.contains(QStringLiteral("refused")), qPrintable(after.lastNote));
+    QCOMPARE(auditEntries().last().action, QStringLiteral("write"));
+    verifyAuditChain(3);
+
+    const ResolutionReport performed = wait(m_resolver->performAgain(id));
+    QCOMPARE(kindName(performed.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(performed.resolution), resolutionId(Resolution::PerformedAgain));
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
+    verifyAuditChain(4);
+}
+
+void TestEscalationResolver::performAgainComingBackUnknownReopens()
+{
+    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
+
+    // The provider commits the repeat, stalls its answer, and is gone before the lookup.
+    std::unique_ptr<SandboxServer> stalling = frontWith(*m_sandbox, QStringLiteral("accept-then-stall=1s"));
+    ProviderSettings settings = settingsFor(stalling->url());
+    settings.timeoutMs = 300;
+    ProviderClient client(settings);
+    EscalationResolver resolver(*m_store, client, QStringLiteral("amira"));
+    ResolutionOperation *operation = resolver.performAgain(id);
+    connect(operation, &ResolutionOperation::progress, this, [&stalling](const QString &step) {
+        if (stalling && step.contains(QStringLiteral("look"), Qt::CaseInsensitive))
+            stalling.reset();
+    });
+    const ResolutionReport unknown = wait(operation);
+    QVERIFY(!stalling);
+    QCOMPARE(kindName(unknown.kind), kindName(ResolutionReport::Kind::StillUnknown));
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
+    QVERIFY(!*m_store->ledgerEntry(before.intentKey));
+
+    // Back in the queue, unknown again: no repeat allowed until a lookup settles it.
+    const EscalationDetail reopened = **m_store->escalation(id);
+    QCOMPARE(reopened.state, QStringLiteral("open"));
+    QVERIFY(!reopened.resolution);
+    QVERIFY(!reopened.lastNote.isEmpty());
+    QVERIFY((**m_store->ticket(before.ticketId)).row.hasUnknown);
+    QCOMPARE(*m_store->countOpenEscalations(), 15);
+    QCOMPARE(kindName(wait(m_resolver->performAgain(id)).kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
+
+    const ResolutionReport found = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(found.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(found.resolution), resolutionId(Resolution::Performed));
+    QVERIFY(*m_store->ledgerEntry(before.intentKey));
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
+    verifyAuditChain(5); // lookup, resolve, write, lookup, resolve
+}
+
+void TestEscalationResolver::twoConsolesPerformAgainInFlightRefundOnce()
+{
+    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
+    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    ProviderClient secondClient(settingsFor(m_sandbox->url()));
+    EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
+
+    std::optional<ResolutionReport> first;
+    std::optional<ResolutionReport> other;
+    ResolutionOperation *a = m_resolver->performAgain(id);
+    ResolutionOperation *b = second.performAgain(id);
+    connect(a, &ResolutionOperation::finished, this, [&](const ResolutionReport &report) { first = report; });
+    connect(b, &ResolutionOperation::finished, this, [&](const ResolutionReport &report) { other = report; });
+    QVERIFY(QTest::qWaitFor([&] { return first && other; }, 20000));
+    a->deleteLater();
+    b->deleteLater();
+
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
+    const QList<ResolutionReport::Kind> kinds{first->kind, other->kind};
+    QVERIFY2(kinds.count(ResolutionReport::Kind::Resolved) == 1 && kinds.count(ResolutionReport::Kind::ResolvedElsewhere) == 1,
+             qPrintable(kindName(first->kind) + QStringLiteral(" / ") + kindName(other->kind) + QStringLiteral(": ")
+                        + first->message + QStringLiteral(" / ") + other->message));
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::PerformedAgain));
+    const std::optional<LedgerEntry> ledger = *m_store->ledgerEntry(before.intentKey);
+    QVERIFY(ledger);
+    SandboxHttp http(m_sandbox->url());
+    QCOMPARE(ledger->refundId, http.refundsOf(before.paymentIntent).at(0).toObject().value(QStringLiteral("id")).toString());
+    verifyAuditChain(4); // lookup, resolve, and a write from each console
+}
+
+void TestEscalationResolver::secondConsoleIsToldWhoResolved()
+{
+    const qint64 id = escalationIdOf(incidentTicket, c3);
+    QVERIFY(id > 0);
+    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    ProviderClient secondClient(settingsFor(m_sandbox->url()));
+    EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
+
+    QCOMPARE(kindName(wait(m_resolver->lookUp(id)).kind), kindName(ResolutionReport::Kind::Resolved));
+    const ResolutionReport late = wait(second.lookUp(id));
+    QCOMPARE(kindName(late.kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));
+    QCOMPARE(late.resolvedBy, QStringLiteral("amira"));
+    QCOMPARE(resolutionName(late.resolution), resolutionId(Resolution::Performed));
+    QVERIFY2(late.message.contains(QStringLiteral("amira")), qPrintable(late.message));
+
+    const EscalationDetail after = **secondStore->escalation(id);
+    QCOMPARE(after.resolvedBy, QStringLiteral("amira"));
+    QCOMPARE(*secondStore->countOpenEscalations(), 14);
+    verifyAuditChain(2);
+}
+
+void TestEscalationResolver::twoConsolesInFlightSettleOnce_data()
+{
+    QTest::addColumn<QString>("ticket");
+    QTest::addColumn<QString>("resolution");
+    QTest::newRow("found") << incidentTicket << resolutionId(Resolution::Performed);
+    QTest::newRow("not found") << QStringLiteral("T-20260331-0158") << resolutionId(Resolution::NotPerformed);
+}
+
+void TestEscalationResolver::twoConsolesInFlightSettleOnce()
+{
+    QFETCH(QString, ticket);
+    QFETCH(QString, resolution);
+    const qint64 id = escalationIdOf(ticket, c3);
+    QVERIFY(id > 0);
+    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    ProviderClient secondClient(settingsFor(m_sandbox->url()));
+    EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
+
+    // Both look up before either has settled it.
+    std::optional<ResolutionReport> first;
+    std::optional<ResolutionReport> other;
+    ResolutionOperation *a = m_resolver->lookUp(id);
+    ResolutionOperation *b = second.lookUp(id);
+    connect(a, &ResolutionOperation::finished, this, [&](const ResolutionReport &report) { first = report; });
+    connect(b, &ResolutionOperation::finished, this, [&](const ResolutionReport &report) { other = report; });
+    QVERIFY(QTest::qWaitFor([&] { return first && other; }, 20000));
+    a->deleteLater();
+    b->deleteLater();
+
+    const QList<ResolutionReport::Kind> kinds{first->kind, other->kind};
+    QCOMPARE(kinds.count(ResolutionReport::Kind::Resolved), 1);
+    QCOMPARE(kinds.count(ResolutionReport::Kind::ResolvedElsewhere), 1);
+    const ResolutionReport &winner = first->kind == ResolutionReport::Kind::Resolved ? *first : *other;
+    const ResolutionReport &loser = first->kind == ResolutionReport::Kind::Resolved ? *other : *first;
+    QCOMPARE(resolutionName(winner.resolution), resolution);
+    QCOMPARE(loser.resolvedBy, winner.resolvedBy);
+    QCOMPARE(resolutionName(loser.resolution), resolution);
+    QVERIFY2(loser.message.contains(winner.resolvedBy), qPrintable(loser.message));
+
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.resolvedBy, winner.resolvedBy);
+    // Both lookups are kept as evidence; one resolution; the chain holds.
+    QCOMPARE(m_store->lookups(id)->size(), 2);
+    const QList<AuditEntry> audit = auditEntries();
+    QStringList actions;
+    for (const AuditEntry &entry : audit)
+        actions << entry.action;
+    QCOMPARE(actions.count(QStringLiteral("lookup")), 2);
+    QCOMPARE(actions.count(QStringLiteral("resolve")), 1);
+    verifyAuditChain(3);
+    QCOMPARE(*m_store->countOpenEscalations(), 14);
+}
+
+void TestEscalationResolver::nonRefundCannotBeLookedUp_data()
+{
+    QTest::addColumn<QString>("ticket");
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<QString>("tool");
+    QTest::newRow("message_seller") << QStringLiteral("T-20260330-0362") << QStringLiteral("c2") << QStringLiteral("message_seller");
+    QTest::newRow("schedule_pickup") << QStringLiteral("T-20260401-0247") << QStringLiteral("c3") << QStringLiteral("schedule_pickup");
+}
+
+void TestEscalationResolver::nonRefundCannotBeLookedUp()
+{
+    QFETCH(QString, ticket);
+    QFETCH(QString, call);
+    QFETCH(QString, tool);
+    const qint64 id = escalationIdOf(ticket, call);
+    QVERIFY(id > 0);
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+
+    const ResolutionReport report = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::NotPossible));
+    QVERIFY2(report.message.contains(tool), qPrintable(report.message));
+    QVERIFY(!report.resolution);
+
+    const ResolutionReport again = wait(m_resolver->performAgain(id));
+    QCOMPARE(kindName(again.kind), kindName(ResolutionReport::Kind::NotPossible));
+
+    QCOMPARE(served.count(), 0);
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.state, QStringLiteral("open"));
+    QVERIFY(!after.resolution);
+    QVERIFY(after.lastNote.isEmpty());
+    QVERIFY(m_store->lookups(id)->isEmpty());
+    QCOMPARE(auditCount(), 0);
+    QCOMPARE(*m_store->countOpenEscalations(), 15);
+}
+
+void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
+{
+    const qint64 id = escalationIdOf(incidentTicket, c3);
+    QVERIFY(id > 0);
+    ProviderClient down(settingsFor(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(deadPort()))));
+    EscalationResolver resolver(*m_store, down, QStringLiteral("amira"));
+
+    const ResolutionReport report = wait(resolver.lookUp(id));
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::StillUnknown));
+    QVERIFY(!report.resolution);
+    QVERIFY2(report.message.contains(QStringLiteral("connection refused"), Qt::CaseInsensitive), qPrintable(report.message));
+
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.state, QStringLiteral("open"));
+    QVERIFY(!after.resolution);
+    QVERIFY2(after.lastNote.contains(QStringLiteral("connection refused"), Qt::CaseInsensitive), qPrintable(after.lastNote));
+    QVERIFY(report.evidence);
+    QCOMPARE(after.lastNote, report.evidence->reason);
+
+    const QList<LookupEvidence> lookups = *m_store->lookups(id);
+    QCOMPARE(lookups.size(), 1);
+    QCOMPARE(lookupVerdictId(lookups.first().verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
+    const QList<AuditEntry> audit = auditEntries();
+    QCOMPARE(audit.size(), 1);
+    QCOMPARE(audit.first().action, QStringLiteral("lookup"));
+    QCOMPARE(audit.first().evidenceSha256, lookups.first().evidenceSha256);
+    verifyAuditChain(1);
+
+    QVERIFY(!*m_store->ledgerEntry(after.intentKey));
+    QVERIFY((**m_store->ticket(after.ticketId)).row.hasUnknown);
+    QCOMPARE(*m_store->countOpenEscalations(), 15);
+
+    // The reason stays until a lookup that can tell settles it.
+    const ResolutionReport later = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(later.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(later.resolution), resolutionId(Resolution::Performed));
+    verifyAuditChain(3);
+}
+
+CommandRun TestEscalationResolver::runVerity(const QStringList &arguments)
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_folder->filePath(QStringLiteral("config")));
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), m_folder->filePath(QStringLiteral("data")));
+    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), apiKey);
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(VERITY_BINARY), arguments);
+    CommandRun run;
+    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit) {
+        process.kill();
+        process.waitForFinished(5000);
+        run.err = QStringLiteral("verity did not finish: ") + QString::fromUtf8(process.readAllStandardError());
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+void TestEscalationResolver::lookupCommandSettlesWhatItCan()
+{
+    // The console's database is not open while the command runs.
+    m_resolver.reset();
+    m_store.reset();
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_folder->filePath(QStringLiteral("config")));
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), m_folder->filePath(QStringLiteral("data")));
+    SandboxProcess sandbox({QStringLiteral("--seed-demo"), QStringLiteral("--state"),
+                            m_folder->filePath(QStringLiteral("provider.sqlite"))},
+                           environment);
+    const QUrl url = sandbox.waitForUrl();
+    QVERIFY(url.isValid());
+    QCOMPARE(url.host(), QStringLiteral("127.0.0.1"));
+    SandboxHttp http(url);
+    auto allRefunds = [&http]() -> qint64 {
+        const HttpResult list = http.get(QStringLiteral("/v1/refunds?limit=100"));
+        if (list.status != 200 || list.json.value(QStringLiteral("has_more")).toBool())
+            return -1;
+        return list.json.value(QStringLiteral("data")).toArray().size();
+    };
+    const qint64 refundsBefore = allRefunds();
+    QVERIFY(refundsBefore > 0);
+
+    const QStringList arguments{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--provider"),
+                                url.toString(), QStringLiteral("--all-open"), QStringLiteral("--operator"),
+                                QStringLiteral("nightly-job")};
+    const CommandRun first = runVerity(arguments);
+    QVERIFY2(first.exitCode == 1, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(first.exitCode).arg(first.out, first.err)));
+
+    m_store = openStore(m_dbPath);
+    const qint64 remaining = *m_store->countOpenEscalations();
+    QVERIFY(remaining > 0 && remaining < 15);
+    // Only what cannot be looked up at the provider remains.
+    const QList<EscalationRow> open = *m_store->openEscalations(0, 100);
+    for (const EscalationRow &row : open)
+        QVERIFY2((*m_store->escalation(row.id))->toolClass != ToolClass::WriteMoney, qPrintable(row.ticketExtId));
+
+    // The table: a header, one row per escalation, then what remains.
+    const QStringList lines = first.out.split(u'\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() == 1 + 15 + 1, qPrintable(first.out));
+    QVERIFY(lines.first().startsWith(QStringLiteral("escalation")));
+    QCOMPARE(lines.last(), QStringLiteral("%1 unknown outcome(s) remain open.").arg(remaining));
+    auto rowOf = [&lines](const QString &ticket, const QString &tool) {
+        for (const QString &line : lines) {
+            if (line.contains(ticket) && line.contains(tool))
+                return line;
+        }
+        return QString();
+    };
+    QVERIFY2(rowOf(incidentTicket, QStringLiteral("issue_refund")).contains(QStringLiteral("Performed (verified)")), qPrintable(first.out));
+    QVERIFY2(rowOf(incidentTicket, QStringLiteral("issue_refund")).contains(QStringLiteral("$118.00")), qPrintable(first.out));
+    QVERIFY2(rowOf(QStringLiteral("T-20260331-0158"), QStringLiteral("issue_refund")).contains(QStringLiteral("Not performed (verified)")),
+             qPrintable(first.out));
+    QVERIFY2(rowOf(QStringLiteral("T-20260403-0236"), QStringLiteral("issue_refund")).contains(QStringLiteral("Performed (verified)")),
+             qPrintable(first.out));
+    QVERIFY2(rowOf(QStringLiteral("T-20260330-0362"), QStringLiteral("message_seller")).contains(QStringLiteral("not a refund")),
+             qPrintable(first.out));
+    QCOMPARE(qint64(first.out.count(QStringLiteral("(verified)"))), 15 - remaining);
+
+    const QList<AuditEntry> audit = auditEntries();
+    QCOMPARE(qint64(audit.size()), 2 * (15 - remaining));
+    for (const AuditEntry &entry : audit)
+        QCOMPARE(entry.operatorName, QStringLiteral("nightly-job"));
+    verifyAuditChain(2 * (15 - remaining));
+    QCOMPARE(allRefunds(), refundsBefore);
+    m_store.reset();
+
+    // Again, as JSON: nothing left that a lookup can settle, and no refund made.
+    const CommandRun second = runVerity(arguments + QStringList{QStringLiteral("--json")});
+    QVERIFY2(second.exitCode == 1, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(second.exitCode).arg(second.out, second.err)));
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(second.out.toUtf8(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError && document.isObject(), qPrintable(second.out));
+    const QJsonObject json = document.object();
+    QCOMPARE(json.value(QStringLiteral("open_escalations")).toInteger(), remaining);
+    const QJsonArray results = json.value(QStringLiteral("results")).toArray();
+    QCOMPARE(qint64(results.size()), remaining);
+    for (const QJsonValue &value : results) {
+        const QJsonObject row = value.toObject();
+        QCOMPARE(row.value(QStringLiteral("result")).toString(), QStringLiteral("not_possible"));
+        QVERIFY(!row.value(QStringLiteral("ticket")).toString().isEmpty());
+        QVERIFY(row.value(QStringLiteral("tool")).toString() != u"issue_refund");
+    }
+    QCOMPARE(allRefunds(), refundsBefore);
+
+    m_store = openStore(m_dbPath);
+    QCOMPARE(*m_store->countOpenEscalations(), remaining);
+    verifyAuditChain(2 * (15 - remaining));
+}
+
+QTEST_GUILESS_MAIN(TestEscalationResolver)
+#include "tst_escalationresolver.moc"
