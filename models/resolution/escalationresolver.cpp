@@ -94,6 +94,16 @@ Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetai
     return intent;
 }
 
+Expected<EscalationDetail> EscalationResolver::loadEscalation(qint64 escalationId)
+{
+    Expected<std::optional<EscalationDetail>> found = m_store.escalation(escalationId);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return makeError(QStringLiteral("escalation %1 does not exist").arg(escalationId));
+    return **found;
+}
+
 ResolutionOperation *EscalationResolver::finishLater(ResolutionOperation *operation, ResolutionReport report)
 {
     QMetaObject::invokeMethod(operation, [operation, report] { operation->finish(report); }, Qt::QueuedConnection);
@@ -103,13 +113,11 @@ ResolutionOperation *EscalationResolver::finishLater(ResolutionOperation *operat
 ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
 {
     auto *operation = new ResolutionOperation(this);
-    Expected<std::optional<EscalationDetail>> found = m_store.escalation(escalationId);
-    if (!found || !*found)
-        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0,
-                                       found ? QStringLiteral("escalation %1 does not exist").arg(escalationId)
-                                             : found.message(),
-                                       {}, std::nullopt});
-    const EscalationDetail escalation = **found;
+    Expected<EscalationDetail> found = loadEscalation(escalationId);
+    if (!found)
+        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0, found.message(), {},
+                                       std::nullopt});
+    const EscalationDetail escalation = *found;
     if (escalation.state != u"open")
         return finishLater(operation, {ResolutionReport::Kind::ResolvedElsewhere, escalation.resolution,
                                        escalation.resolvedBy, escalation.resolvedAt,
@@ -244,13 +252,11 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
 ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
 {
     auto *operation = new ResolutionOperation(this);
-    Expected<std::optional<EscalationDetail>> found = m_store.escalation(escalationId);
-    if (!found || !*found)
-        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0,
-                                       found ? QStringLiteral("escalation %1 does not exist").arg(escalationId)
-                                             : found.message(),
-                                       {}, std::nullopt});
-    const EscalationDetail escalation = **found;
+    Expected<EscalationDetail> found = loadEscalation(escalationId);
+    if (!found)
+        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0, found.message(), {},
+                                       std::nullopt});
+    const EscalationDetail escalation = *found;
     // The rule in code: a write is repeated only after a lookup said it did not happen.
     if (escalation.resolution != Resolution::NotPerformed)
         return finishLater(operation,

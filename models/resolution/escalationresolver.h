@@ -75,6 +75,7 @@ private:
                      const LookupAnswer &answer);
     void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation, const SafeWriteResult &result);
     ResolutionOperation *finishLater(ResolutionOperation *operation, ResolutionReport report);
+    Expected<EscalationDetail> loadEscalation(qint64 escalationId);
     QString draftFor(const EscalationDetail &escalation, Resolution resolution);
 
     Store &m_store;

@@ -1,6 +1,11 @@
 #pragma once
+// Small conversions every SQLite statement of the store uses.
 
 #include <QSqlError>
+#include <QString>
+#include <QVariant>
+
+#include <optional>
 
 namespace verity {
 
@@ -8,6 +13,22 @@ namespace verity {
 inline QString sqlErrorText(const QSqlError &error)
 {
     return error.databaseText().isEmpty() ? error.text() : error.databaseText();
+}
+
+// A typed NULL for an absent value (a null QString would bind as NULL too, silently).
+inline QVariant nullableInt(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant(QMetaType::fromType<qint64>());
+}
+
+inline QVariant nullableText(const QString &value)
+{
+    return value.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(value);
+}
+
+inline std::optional<qint64> optionalInt(const QVariant &value)
+{
+    return value.isNull() ? std::nullopt : std::optional<qint64>(value.toLongLong());
 }
 
 } // namespace verity

@@ -15,16 +15,6 @@ namespace verity {
 
 namespace {
 
-QVariant nullable(const std::optional<qint64> &value)
-{
-    return value ? QVariant(*value) : QVariant(QMetaType::fromType<qint64>());
-}
-
-QVariant nullableText(const QString &value)
-{
-    return value.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(value);
-}
-
 QString nextConnectionName()
 {
     static QAtomicInteger<int> counter;
@@ -162,7 +152,7 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
         return seller.error();
     (*seller)->addBindValue(ticket.seller.id);
     (*seller)->addBindValue(ticket.seller.name);
-    (*seller)->addBindValue(nullable(ticket.seller.balanceCents));
+    (*seller)->addBindValue(nullableInt(ticket.seller.balanceCents));
     (*seller)->addBindValue(ticket.seller.balanceAsOf);
     if (auto done = run(**seller, "recording a seller"); !done)
         return done.error();
@@ -207,7 +197,7 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
     q.addBindValue(ticket.subject.isNull() ? QStringLiteral("") : ticket.subject); // a null QString binds as NULL
     q.addBindValue(ticket.openedAt);
     q.addBindValue(ticket.fingerprint);
-    q.addBindValue(nullable(ticket.seller.balanceCents));
+    q.addBindValue(nullableInt(ticket.seller.balanceCents));
     q.addBindValue(ticket.seller.balanceAsOf);
     if (auto done = run(q, "recording a ticket"); !done)
         return done.error();
@@ -274,7 +264,7 @@ Expected<qint64> SqliteStore::insertToolCall(const NewToolCall &call)
     q.addBindValue(call.calledAt);
     q.addBindValue(nullableText(call.intentKey));
     q.addBindValue(nullableText(call.intentError));
-    q.addBindValue(nullable(call.amountCents));
+    q.addBindValue(nullableInt(call.amountCents));
     q.addBindValue(call.outcome ? QVariant(outcomeId(*call.outcome)) : QVariant(QMetaType::fromType<QString>()));
     q.addBindValue(nullableText(call.outcomeReason));
     q.addBindValue(call.fingerprint);
@@ -292,7 +282,7 @@ Expected<void> SqliteStore::setToolResult(const ToolResultUpdate &result)
     QSqlQuery &q = **update;
     q.addBindValue(result.rawResult);
     q.addBindValue(result.at);
-    q.addBindValue(nullable(result.durationMs));
+    q.addBindValue(nullableInt(result.durationMs));
     q.addBindValue(result.outcome ? QVariant(outcomeId(*result.outcome)) : QVariant(QMetaType::fromType<QString>()));
     q.addBindValue(nullableText(result.outcomeReason));
     q.addBindValue(result.readFailed ? 1 : 0);

@@ -88,11 +88,6 @@ TicketRow ticketRow(const QSqlQuery &q)
     return row;
 }
 
-std::optional<qint64> optionalInt(const QVariant &value)
-{
-    return value.isNull() ? std::nullopt : std::optional<qint64>(value.toLongLong());
-}
-
 } // namespace
 
 Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)

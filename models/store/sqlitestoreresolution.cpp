@@ -12,21 +12,6 @@ namespace verity {
 
 namespace {
 
-QVariant nullableText(const QString &value)
-{
-    return value.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(value);
-}
-
-QVariant nullableInt(const std::optional<qint64> &value)
-{
-    return value ? QVariant(*value) : QVariant(QMetaType::fromType<qint64>());
-}
-
-std::optional<qint64> optionalInt(const QVariant &value)
-{
-    return value.isNull() ? std::nullopt : std::optional<qint64>(value.toLongLong());
-}
-
 AuditEntry auditEntry(const QSqlQuery &q)
 {
     AuditEntry entry;
