@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 #include <QIcon>
 
+#include <cstdio>
 #include <cstring>
 
 namespace {
@@ -58,6 +59,17 @@ int main(int argc, char *argv[])
     }
     if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+#ifdef Q_OS_LINUX
+    // Without a display Qt would abort with a plugin error; say what to do instead.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+        std::fputs("verity: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open.\n"
+                   "Render it to an image with --screenshot FILE.png, or use a subcommand: verity import, lookup, "
+                   "audit, sandbox.\n",
+                   stderr);
+        return 2;
+    }
+#endif
 
     QApplication app(argc, argv);
     describe(app);
