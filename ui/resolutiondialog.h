@@ -6,6 +6,7 @@
 #include "resolution/escalationresolver.h"
 
 #include <QDialog>
+#include <QPointer>
 
 #include <functional>
 
@@ -44,7 +45,7 @@ private:
     EscalationResolver &m_resolver;
     qint64 m_escalationId;
     Confirm m_confirm;
-    ResolutionOperation *m_running = nullptr;
+    QPointer<ResolutionOperation> m_running; // gone if the provider settings change meanwhile
     QLabel *m_status;
     QProgressBar *m_progress;
     QPushButton *m_cancel;
