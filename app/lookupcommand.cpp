@@ -6,6 +6,7 @@
 #include "store/storefactory.h"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -81,6 +82,11 @@ int runLookupCommand(const QStringList &arguments)
         err << "verity lookup: warning: " << ProviderConnection::apiKeyVariable
             << " is not set; the provider will likely refuse the requests\n";
 
+    // A mistyped path must not become an empty database that reports nothing to do.
+    if (!QFileInfo::exists(parser.value(db))) {
+        err << "verity lookup: " << parser.value(db) << ": no such database file\n";
+        return 2;
+    }
     Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
     if (!store) {
         err << "verity lookup: " << store.message() << "\n";
@@ -120,6 +126,7 @@ int runLookupCommand(const QStringList &arguments)
     EscalationResolver resolver(**store, client, parser.value(operatorName));
 
     QJsonArray results;
+    bool failed = false;
     if (!parser.isSet(json))
         out << QStringLiteral("%1  %2  %3  %4  %5\n")
                    .arg(QStringLiteral("escalation"), -10)
@@ -130,6 +137,7 @@ int runLookupCommand(const QStringList &arguments)
     for (qint64 id : std::as_const(ids)) {
         Expected<std::optional<EscalationDetail>> detail = (*store)->escalation(id);
         const ResolutionReport report = EscalationResolver::waitFor(resolver.lookUp(id));
+        failed = failed || report.kind == ResolutionReport::Kind::Failed;
         const EscalationDetail escalation = detail && *detail ? **detail : EscalationDetail{};
         const QString amount = escalation.amountCents ? formatMoney(*escalation.amountCents, escalation.currency)
                                                       : QStringLiteral("-");
@@ -165,6 +173,9 @@ int runLookupCommand(const QStringList &arguments)
         out << (remaining == 0 ? QStringLiteral("No unknown outcomes remain.\n")
                                : QStringLiteral("%1 unknown outcome(s) remain open.\n").arg(remaining));
     }
+    // 2: something could not be looked up at all (a wrong escalation number, a store error).
+    if (failed)
+        return 2;
     return remaining == 0 ? 0 : 1;
 }
 

@@ -5,7 +5,9 @@
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -47,7 +49,12 @@ void ProviderSettingsDialog::save()
         return;
     }
     // An empty field keeps the key already in use.
-    m_connection.save(url, m_operator->text(), m_key->text(), [this](const QString &note) { m_note->setText(note); });
+    // The keychain answers later, possibly after this dialog is gone.
+    QPointer<QLabel> note = m_note;
+    m_connection.save(url, m_operator->text(), m_key->text(), [note](const QString &text) {
+        if (note)
+            note->setText(text);
+    });
     accept();
 }
 

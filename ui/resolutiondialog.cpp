@@ -89,8 +89,13 @@ void ResolutionDialog::performAgain()
 {
     if (!m_confirm(this, tr("A lookup found no refund for this intent. Perform it once more, with the same intent "
                             "key? If the provider has it after all, the key makes this a replay, not a second "
-                            "refund.")))
+                            "refund."))) {
+        m_progress->hide();
+        m_cancel->hide();
+        m_status->setText(tr("Escalation %1").arg(m_escalationId));
+        m_result->setText(tr("Nothing was sent: the repeat was not confirmed."));
         return;
+    }
     m_status->setText(tr("Performing the refund with the same key…"));
     run(m_resolver.performAgain(m_escalationId));
 }

@@ -205,6 +205,11 @@ void RefundOperation::onReplyFinished()
             attempt.kind = Kind::Ambiguous;
             attempt.reason = QStringLiteral("no answer from the provider (%1); the refund may have been made").arg(transport);
         }
+    } else if (status >= 200 && status < 300 && !providerhttp::refundFrom(QJsonDocument::fromJson(body).object())) {
+        // A 2xx that names no refund (a proxy's page, a truncated body) proves nothing either way.
+        attempt.kind = Kind::Ambiguous;
+        attempt.reason = QStringLiteral("the provider answered HTTP %1 but named no refund; the refund may have been made")
+                             .arg(status);
     } else if (status >= 200 && status < 300) {
         attempt.kind = Kind::Accepted;
         attempt.replayed = reply->rawHeader("Idempotent-Replayed").trimmed().compare("true", Qt::CaseInsensitive) == 0;
@@ -220,8 +225,8 @@ void RefundOperation::onReplyFinished()
                              .arg(providerhttp::providerMessage(status, body));
     } else {
         const std::optional<providerhttp::ProviderError> error = providerhttp::providerError(body);
-        const bool keyUsedBefore = (status == 400 && error && error->type == u"idempotency_error")
-                                   || (status == 409 && error && error->code == u"idempotency_key_in_use");
+        // Any 409 is a conflict with another request (bodies vary), so it proves nothing either way.
+        const bool keyUsedBefore = (status == 400 && error && error->type == u"idempotency_error") || status == 409;
         attempt.kind = keyUsedBefore ? Kind::Ambiguous : Kind::Refused;
         attempt.reason = keyUsedBefore
                              ? QStringLiteral("the intent key was used before (%1); only a lookup can tell whether "

@@ -68,7 +68,7 @@ void ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName, 
                               std::function<void(const QString &note)> done)
 {
     QSettings settings;
-    settings.setValue(QStringLiteral("provider/baseUrl"), baseUrl.toString());
+    settings.setValue(QStringLiteral("provider/baseUrl"), baseUrl.toString(QUrl::RemoveUserInfo));
     settings.setValue(QStringLiteral("provider/operator"), operatorName);
     m_settings.baseUrl = baseUrl;
     m_operator = operatorName.trimmed().isEmpty() ? defaultOperatorName() : operatorName.trimmed();

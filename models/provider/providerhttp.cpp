@@ -32,7 +32,7 @@ QNetworkRequest request(const ProviderSettings &settings, const QUrl &url)
 
 QString describeRequest(const QByteArray &method, const QNetworkRequest &request, const QByteArray &body)
 {
-    QString text = QString::fromLatin1(method) + u' ' + request.url().toString(QUrl::FullyEncoded) + u'\n';
+    QString text = QString::fromLatin1(method) + u' ' + request.url().toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo) /* never a password in evidence */ + u'\n';
     for (const QByteArray &name : request.rawHeaderList()) {
         QString value = QString::fromUtf8(request.rawHeader(name));
         if (name.compare("Authorization", Qt::CaseInsensitive) == 0 && value.startsWith(QStringLiteral("Bearer ")))

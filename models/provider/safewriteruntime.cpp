@@ -10,6 +10,7 @@ namespace verity {
 
 void SafeRefundOperation::cancel()
 {
+    m_cancelled = true;
     // Whatever was in flight may still have reached the provider: the operations say so.
     if (m_lookup)
         m_lookup->cancel();
@@ -84,6 +85,7 @@ void SafeWriteRuntime::afterPost(SafeRefundOperation *operation, const RefundInt
 {
     SafeWriteResult result;
     result.exchanges = attempt.exchanges;
+    result.postStatus = attempt.httpStatus;
     switch (attempt.kind) {
     case RefundAttempt::Kind::Accepted: {
         const ProviderRefund refund = attempt.refund.value_or(ProviderRefund{});
@@ -137,8 +139,16 @@ void SafeWriteRuntime::afterLookup(SafeRefundOperation *operation, const RefundI
         break;
     }
     case LookupVerdict::NotFound:
-        result.outcome = Outcome::NotPerformed;
-        result.note += QStringLiteral(": no refund carries this key; safe to try once more with the same key");
+        // After a 409 (another request with this key is running) or a cancelled POST, the
+        // request may still land after the lookup: not finding it yet proves nothing.
+        if (result.postStatus == 409 || operation->m_cancelled) {
+            result.outcome = Outcome::Unknown;
+            result.note += QStringLiteral(": nothing found yet, but the request may still be running at the provider; "
+                                          "do not retry, look it up again later");
+        } else {
+            result.outcome = Outcome::NotPerformed;
+            result.note += QStringLiteral(": no refund carries this key; safe to try once more with the same key");
+        }
         break;
     case LookupVerdict::CouldNotTell:
         result.outcome = Outcome::Unknown;

@@ -27,6 +27,7 @@ struct SafeWriteResult
     QString note; // what happened, in words for the operator and the audit log
     std::optional<LookupVerdict> lookupVerdict; // when an ambiguous answer made it look
     QList<HttpExchange> exchanges;              // evidence: every request and response
+    int postStatus = 0;                         // the HTTP status of the POST; 0 when none came
 };
 
 // Where a refund is recorded in the ledger when it moves money.
@@ -56,6 +57,7 @@ private:
     QPointer<RefundOperation> m_refund;
     QPointer<LookupOperation> m_lookup;
     bool m_finished = false;
+    bool m_cancelled = false; // a cancelled POST may still be running at the provider
 };
 
 class SafeWriteRuntime : public QObject

@@ -268,6 +268,32 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     if (!intent)
         return finishLater(operation, {ResolutionReport::Kind::NotPossible, std::nullopt, {}, 0, intent.message(), {},
                                        std::nullopt});
+    // Before anything is sent, the escalation goes back to the queue as unknown, with its audit
+    // entry: if this console dies while the request is out, the next person looks it up
+    // instead of finding a "not performed" that may no longer be true.
+    if (Expected<void> begun = m_store.begin(); !begun)
+        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0,
+                                       QStringLiteral("nothing was sent: %1").arg(begun.message()), {}, std::nullopt});
+    const QString inFlight = QStringLiteral("a repeat with the same key was sent by %1 at %2; until its answer is "
+                                            "recorded, look it up before anything else")
+                                 .arg(m_operator, QDateTime::fromMSecsSinceEpoch(now()).toString(Qt::ISODate));
+    AuditLog audit(m_store);
+    Expected<void> marked = m_store.reopenEscalation(escalation.id, inFlight);
+    Expected<AuditEntry> started =
+        marked ? audit.append(m_operator, QStringLiteral("write-started"), escalation.id,
+                              QStringLiteral("issue_refund %1 with the same intent key on %2")
+                                  .arg(formatMoney(escalation.amountCents.value_or(0), escalation.currency),
+                                       escalation.ticketExtId),
+                              QString(), now())
+               : Expected<AuditEntry>(marked.error());
+    Expected<void> committed = started ? m_store.commit() : Expected<void>(started.error());
+    if (!committed) {
+        m_store.rollback();
+        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0,
+                                       QStringLiteral("nothing was sent: %1").arg(committed.message()), {},
+                                       std::nullopt});
+    }
+
     SafeRefundOperation *write =
         m_runtime.refund(*intent, LedgerContext{escalation.callId, escalation.sellerId, QStringLiteral("console write")});
     operation->m_write = write;
@@ -317,16 +343,22 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
         report.message = QStringLiteral("%1: %2.").arg(outcomeLabel(result.outcome), result.note);
         break;
     }
-    case Outcome::NotPerformed:
+    case Outcome::NotPerformed: {
+        // The runtime's own evidence (a refusal, or a lookup that found nothing) settles it again.
+        Expected<ResolutionClaim> claim =
+            m_store.resolveEscalation(escalation.id, Resolution::NotPerformed, m_operator, now());
+        if (!claim)
+            return fail(claim.message());
         if (Expected<void> noted = m_store.noteEscalation(escalation.id, result.note); !noted)
             return fail(noted.message());
         report.kind = ResolutionReport::Kind::Resolved;
         report.resolution = Resolution::NotPerformed;
         report.message = QStringLiteral("Not performed: %1.").arg(result.note);
         break;
+    }
     case Outcome::Unknown:
-        if (Expected<void> reopened = m_store.reopenEscalation(escalation.id, result.note); !reopened)
-            return fail(reopened.message());
+        if (Expected<void> noted = m_store.noteEscalation(escalation.id, result.note); !noted)
+            return fail(noted.message());
         report.kind = ResolutionReport::Kind::StillUnknown;
         report.message = QStringLiteral("Unknown: %1. The escalation is back in the queue; do not retry.").arg(result.note);
         break;

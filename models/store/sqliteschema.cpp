@@ -170,6 +170,12 @@ CREATE TABLE audit_log (
 
 constexpr int migrationCount = int(std::size(migrations));
 
+void rollback(QSqlDatabase &db)
+{
+    QSqlQuery query(db);
+    query.exec(QStringLiteral("ROLLBACK")); // nothing to do if it fails: the transaction is gone
+}
+
 Expected<void> exec(QSqlDatabase &db, const QString &sql)
 {
     QSqlQuery query(db);
@@ -216,28 +222,39 @@ Expected<void> migrate(QSqlDatabase &db, int target)
     if (!version)
         return version.error();
     for (int next = *version + 1; next <= target; ++next) {
-        if (!db.transaction())
-            return makeError(QStringLiteral("cannot start migration %1: %2").arg(next).arg(sqlErrorText(db.lastError())));
+        // The write lock first, then the version again: another process may have migrated
+        // the file between our read and now.
+        if (Expected<void> locked = exec(db, QStringLiteral("BEGIN IMMEDIATE")); !locked)
+            return makeError(QStringLiteral("cannot start migration %1: %2").arg(next).arg(locked.message()));
+        Expected<int> current = schemaVersion(db);
+        if (!current) {
+            rollback(db);
+            return current.error();
+        }
+        if (*current >= next) {
+            rollback(db);
+            continue;
+        }
         const QStringList statements =
             QString::fromUtf8(migrations[next - 1]).split(u';', Qt::SkipEmptyParts);
         for (const QString &statement : statements) {
             if (statement.trimmed().isEmpty())
                 continue;
             if (Expected<void> done = exec(db, statement); !done) {
-                db.rollback();
+                rollback(db);
                 return makeError(QStringLiteral("migration to schema version %1 failed, nothing changed: %2")
                                      .arg(next)
                                      .arg(done.message()));
             }
         }
         if (Expected<void> done = exec(db, QStringLiteral("PRAGMA user_version = %1").arg(next)); !done) {
-            db.rollback();
+            rollback(db);
             return makeError(QStringLiteral("migration to schema version %1 failed: %2").arg(next).arg(done.message()));
         }
-        if (!db.commit())
+        if (Expected<void> committed = exec(db, QStringLiteral("COMMIT")); !committed)
             return makeError(QStringLiteral("migration to schema version %1 could not commit: %2")
                                  .arg(next)
-                                 .arg(sqlErrorText(db.lastError())));
+                                 .arg(committed.message()));
     }
     return {};
 }

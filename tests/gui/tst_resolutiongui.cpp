@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -183,8 +184,11 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     QTest::mouseClick(again, Qt::LeftButton);
     QTest::qWait(200);
     QCOMPARE(m_sandbox->refundCount(), before);
-    if (auto *declined = m_window->findChild<ResolutionDialog *>())
-        declined->close();
+    QPointer<ResolutionDialog> declined = m_window->findChild<ResolutionDialog *>();
+    QVERIFY(declined);
+    QCOMPARE(declined->resultText(), QStringLiteral("Nothing was sent: the repeat was not confirmed."));
+    declined->close();
+    QTRY_VERIFY(!declined); // gone, so the next dialog found is the new one
 
     // Confirming performs it once, with the same key, through the safe runtime.
     m_window->setConfirm([](QWidget *, const QString &) { return true; });
