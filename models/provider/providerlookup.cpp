@@ -134,7 +134,13 @@ void LookupOperation::onReplyFinished()
         if (refund->paymentIntent.isEmpty() || refund->paymentIntent == m_intent.paymentIntent)
             m_refunds.append(*refund);
     }
-    if (list.value(QStringLiteral("has_more")).toBool() && !data.isEmpty()) {
+    if (list.value(QStringLiteral("has_more")).toBool() && data.isEmpty()) {
+        // "More" with nothing to page from: the list cannot be read to its end.
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("the provider says more refunds follow but sent none; the list cannot be read to its end"));
+        return;
+    }
+    if (list.value(QStringLiteral("has_more")).toBool()) {
         if (m_page >= maxPages) {
             finish(LookupVerdict::CouldNotTell,
                    QStringLiteral("%1 has more than %2 refunds; stopped reading").arg(m_intent.paymentIntent).arg(m_refunds.size()));

@@ -173,9 +173,10 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
         return fail(recorded.message());
     report.evidence->id = *recorded;
     AuditLog audit(m_store);
+    // The reason matters most when it says more than one refund carries the key: a duplicate.
     const QString verdictText =
         answer.verdict == LookupVerdict::Found
-            ? QStringLiteral("found refund %1").arg(evidence.refundId)
+            ? answer.reason
             : (answer.verdict == LookupVerdict::NotFound ? QStringLiteral("no refund carries the intent key")
                                                          : QStringLiteral("could not tell: %1").arg(answer.reason));
     if (auto entry = audit.append(m_operator, QStringLiteral("lookup"), escalation.id,
@@ -241,8 +242,7 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
     report.resolvedBy = m_operator;
     report.resolvedAt = claim->resolvedAt;
     report.message = resolution == Resolution::Performed
-                         ? QStringLiteral("Performed (verified): the provider holds refund %1 for this intent.")
-                               .arg(evidence.refundId)
+                         ? QStringLiteral("Performed (verified): %1.").arg(answer.reason)
                          : QStringLiteral("Not performed (verified): no refund carries this intent key. It may be "
                                           "performed once more, with the same key.");
     report.customerDraft = draftFor(escalation, resolution);
