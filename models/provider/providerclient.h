@@ -83,6 +83,7 @@ struct LookupAnswer
     // CouldNotTell: anything else, with the reason; never taken for "not performed".
     LookupVerdict verdict = LookupVerdict::CouldNotTell;
     std::optional<ProviderRefund> refund; // Found: the first created of those with the key
+    QList<ProviderRefund> withKey;        // Found: every refund carrying the key, oldest first
     QString reason;
     QList<HttpExchange> exchanges;
 };

@@ -200,6 +200,7 @@ void LookupOperation::decide()
                           .arg(matches.size())
                           .arg(ids.join(QStringLiteral(", ")));
         }
+        m_answer.withKey = matches;
         finish(LookupVerdict::Found, reason, first);
         return;
     }

@@ -245,7 +245,7 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
                          ? QStringLiteral("Performed (verified): %1.").arg(answer.reason)
                          : QStringLiteral("Not performed (verified): no refund carries this intent key. It may be "
                                           "performed once more, with the same key.");
-    report.customerDraft = draftFor(escalation, resolution);
+    report.customerDraft = draftFor(escalation, resolution, answer.withKey);
     operation->finish(report);
 }
 
@@ -372,9 +372,16 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
     operation->finish(report);
 }
 
-QString EscalationResolver::draftFor(const EscalationDetail &escalation, Resolution resolution)
+QString EscalationResolver::draftFor(const EscalationDetail &escalation, Resolution resolution,
+                                     const QList<ProviderRefund> &atProvider)
 {
     QList<RefundFact> facts;
+    // The provider's own list counts money moved; calls that share a key may be one refund.
+    for (const ProviderRefund &refund : atProvider)
+        facts.append({refund.amountCents, refund.currency.isEmpty() ? escalation.currency : refund.currency,
+                      refund.createdMs, true});
+    if (!facts.isEmpty())
+        return draftCustomerMessage(escalation.customerName, facts, resolution);
     Expected<QList<TranscriptEntry>> entries = m_store.transcript(escalation.ticketId);
     if (entries) {
         for (const TranscriptEntry &entry : std::as_const(*entries)) {

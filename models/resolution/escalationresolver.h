@@ -76,7 +76,10 @@ private:
     void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation, const SafeWriteResult &result);
     ResolutionOperation *finishLater(ResolutionOperation *operation, ResolutionReport report);
     Expected<EscalationDetail> loadEscalation(qint64 escalationId);
-    QString draftFor(const EscalationDetail &escalation, Resolution resolution);
+    // What to tell the customer; `atProvider` (the refunds a lookup found carrying the key) is
+    // the truth when there is one, else the calls of the ticket that share the key.
+    QString draftFor(const EscalationDetail &escalation, Resolution resolution,
+                     const QList<ProviderRefund> &atProvider = {});
 
     Store &m_store;
     ProviderClient &m_provider;

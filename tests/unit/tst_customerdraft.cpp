@@ -1,0 +1,73 @@
+// What the customer is told once evidence settles a refund: it must match the money that
+// moved, counted as refunds at the provider, never as calls.
+
+#include "resolution/customerdraft.h"
+
+#include <QDateTime>
+#include <QTest>
+
+using namespace verity;
+
+class TestCustomerDraft : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void draft_data();
+    void draft();
+};
+
+namespace {
+
+qint64 march17()
+{
+    return QDateTime(QDate(2026, 3, 17), QTime(14, 32, 7), Qt::UTC).toMSecsSinceEpoch();
+}
+
+} // namespace
+
+void TestCustomerDraft::draft_data()
+{
+    QTest::addColumn<int>("performedRefunds");
+    QTest::addColumn<int>("resolution");
+    QTest::addColumn<QStringList>("mustSay");
+    QTest::addColumn<QStringList>("mustNotSay");
+
+    QTest::newRow("one refund, verified") << 1 << int(Resolution::Performed)
+                                          << QStringList{QStringLiteral("Hello Dana,"),
+                                                         QStringLiteral("one refund of $118.00"),
+                                                         QStringLiteral("17 March")}
+                                          << QStringList{QStringLiteral("in error")};
+    QTest::newRow("the March incident: two refunds") << 2 << int(Resolution::Performed)
+                                                     << QStringList{QStringLiteral("One refund of $118.00"),
+                                                                    QStringLiteral("17 March"),
+                                                                    QStringLiteral("A second refund"),
+                                                                    QStringLiteral("recovering it")}
+                                                     << QStringList{QStringLiteral("further refunds")};
+    QTest::newRow("three refunds") << 3 << int(Resolution::Performed)
+                                   << QStringList{QStringLiteral("2 further refunds"), QStringLiteral("recovering them")}
+                                   << QStringList{QStringLiteral("A second refund")};
+    QTest::newRow("verified absent") << 0 << int(Resolution::NotPerformed)
+                                     << QStringList{QStringLiteral("has not been made yet"), QStringLiteral("$118.00")}
+                                     << QStringList{QStringLiteral("in error"), QStringLiteral("was made to")};
+}
+
+void TestCustomerDraft::draft()
+{
+    QFETCH(int, performedRefunds);
+    QFETCH(int, resolution);
+    QFETCH(QStringList, mustSay);
+    QFETCH(QStringList, mustNotSay);
+
+    QList<RefundFact> facts;
+    for (int i = 0; i < qMax(1, performedRefunds); ++i)
+        facts.append({11800, QStringLiteral("USD"), march17() + i * 7000, i < performedRefunds});
+    const QString text = draftCustomerMessage(QStringLiteral("Dana Whitfield"), facts, Resolution(resolution));
+    for (const QString &phrase : std::as_const(mustSay))
+        QVERIFY2(text.contains(phrase), qPrintable(QStringLiteral("missing \"%1\" in: %2").arg(phrase, text)));
+    for (const QString &phrase : std::as_const(mustNotSay))
+        QVERIFY2(!text.contains(phrase), qPrintable(QStringLiteral("unexpected \"%1\" in: %2").arg(phrase, text)));
+}
+
+QTEST_GUILESS_MAIN(TestCustomerDraft)
+#include "tst_customerdraft.moc"
