@@ -54,7 +54,6 @@ public:
 
     TicketQueueModel &ticketQueue() const { return *m_ticketModel; }
     TranscriptModel &transcript() const { return *m_transcriptModel; }
-    EscalationQueueModel &escalations() const { return *m_escalationModel; }
     TicketQueuePane *queuePane() const { return m_queuePane; }
     TicketView *ticketView() const { return m_ticketView; }
     EscalationQueuePane *escalationPane() const { return m_escalationPane; }

@@ -34,17 +34,6 @@ void ImportJob::start()
     m_thread->start();
 }
 
-bool ImportJob::isRunning() const
-{
-    return m_thread && m_thread->isRunning();
-}
-
-void ImportJob::wait()
-{
-    if (m_thread)
-        m_thread->wait();
-}
-
 QList<ImportReport> ImportJob::run()
 {
     QList<ImportReport> reports;

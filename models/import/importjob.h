@@ -25,9 +25,6 @@ public:
 
     void start();
     void cancel() { m_cancelled = true; }
-    bool isRunning() const;
-    // Blocks until the import ends (command line and tests).
-    void wait();
 
 signals:
     void progress(int fileIndex, qint64 bytesRead, qint64 bytesTotal);

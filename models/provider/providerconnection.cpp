@@ -99,12 +99,6 @@ void ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName, 
     job->start();
 }
 
-void ProviderConnection::setTimeoutMs(int milliseconds)
-{
-    m_settings.timeoutMs = milliseconds;
-    rebuild();
-}
-
 EscalationResolver *ProviderConnection::resolver()
 {
     return m_resolver.get();

@@ -37,7 +37,6 @@ public:
     // keychain is available; the note says so). An empty key keeps the one in use.
     void save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
               std::function<void(const QString &note)> done = {});
-    void setTimeoutMs(int milliseconds);
 
     // Null while no URL is set.
     EscalationResolver *resolver();
