@@ -2,7 +2,7 @@
 
 #include "demodatabase.h"
 #include "itemmodels/transcriptmodel.h"
-#include "registrychoice.h"
+#include "domain/registrychoice.h"
 #include "mainwindow.h"
 #include "store/storefactory.h"
 
@@ -75,16 +75,20 @@ int runConsoleCommand(const QStringList &arguments)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the window to FILE.png and exit (with --demo: ticket SU-88421 open)."),
                                         QStringLiteral("FILE.png"));
-    const QCommandLineOption registryFile(QStringLiteral("registry"),
-                                          QStringLiteral("A tool registry file extending the built-in one."),
-                                          QStringLiteral("FILE"));
+    const QCommandLineOption registryFile(
+            QStringLiteral("registry"),
+            QStringLiteral("Read every call with this registry: a profile (default, tau-retail, tau-airline, "
+                           "tau-telecom) or a registry file extending the default. Without it, each conversation "
+                           "is read by the profile that knows its tools."),
+            QStringLiteral("NAME|FILE"));
     const QCommandLineOption ticket(QStringLiteral("ticket"),
                                     QStringLiteral("Open this ticket (its id or its order id) at start."),
                                     QStringLiteral("ID"));
     parser.addOptions({db, demo, screenshot, registryFile, ticket});
     parser.process(arguments);
 
-    const RegistryChoice choice = chooseRegistry(parser.value(registryFile));
+    const RegistrySource registrySource{parser.value(registryFile), defaultUserRegistryPath()};
+    const RegistryChoice choice = chooseRegistry(registrySource);
     for (const QString &warning : choice.warnings)
         err << "verity: " << warning << "\n";
     if (!choice.error.isEmpty()) {
@@ -94,7 +98,7 @@ int runConsoleCommand(const QStringList &arguments)
 
     QString path = parser.value(db);
     if (parser.isSet(demo)) {
-        Expected<QString> built = buildDemoDatabase(path, choice.registry);
+        Expected<QString> built = buildDemoDatabase(path, choice.selection);
         if (!built) {
             err << "verity: " << built.message() << "\n";
             return 2;
@@ -112,7 +116,7 @@ int runConsoleCommand(const QStringList &arguments)
         return 2;
     }
 
-    MainWindow window(**store, (*store)->location(), choice.registry);
+    MainWindow window(**store, (*store)->location(), registrySource);
     window.setWindowTitle(QObject::tr("Verity — %1").arg(QFileInfo(path).fileName()));
     QString ticketName = parser.value(ticket);
     if (ticketName.isEmpty() && (parser.isSet(demo) || parser.isSet(screenshot)))

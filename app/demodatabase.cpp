@@ -1,7 +1,7 @@
 #include "demodatabase.h"
 
 #include "import/importjob.h"
-#include "import/nativeimporter.h"
+#include "import/transcriptimporter.h"
 #include "store/storefactory.h"
 
 #include <QFile>
@@ -10,7 +10,7 @@
 
 namespace verity {
 
-Expected<QString> buildDemoDatabase(const QString &path, const ToolRegistry &registry)
+Expected<QString> buildDemoDatabase(const QString &path, const RegistrySelection &registries)
 {
     QString target = path;
     if (target.isEmpty()) {
@@ -28,7 +28,7 @@ Expected<QString> buildDemoDatabase(const QString &path, const ToolRegistry &reg
     Expected<std::unique_ptr<Store>> store = openStore(target);
     if (!store)
         return store.error();
-    NativeImporter importer(**store, registry);
+    TranscriptImporter importer(**store, registries);
     const ImportReport report = importer.importFile(demoDataResource());
     if (!report.clean())
         return makeError(QStringLiteral("the demo data did not import cleanly: %1").arg(report.summary()));

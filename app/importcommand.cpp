@@ -1,8 +1,10 @@
 #include "importcommand.h"
 
-#include "import/nativeimporter.h"
-#include "registrychoice.h"
+#include "domain/registrychoice.h"
+#include "import/transcriptformat.h"
+#include "import/transcriptimporter.h"
 #include "store/storefactory.h"
+#include "terminalprogress.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -14,17 +16,41 @@ namespace verity {
 
 namespace {
 
+QJsonArray problemsJson(const QList<ImportProblem> &problems)
+{
+    QJsonArray array;
+    for (const ImportProblem &problem : problems) {
+        QJsonObject object{{QStringLiteral("reason"), problem.reason}};
+        if (problem.place.line > 0)
+            object.insert(QStringLiteral("line"), problem.place.line);
+        else
+            object.insert(QStringLiteral("byte"), problem.place.byteOffset);
+        if (!problem.conversation.isEmpty())
+            object.insert(QStringLiteral("conversation"), problem.conversation);
+        array.append(object);
+    }
+    return array;
+}
+
 QJsonObject reportJson(const ImportReport &report)
 {
-    QJsonArray rejected;
-    for (const RejectedLine &line : report.rejected)
-        rejected.append(QJsonObject{{QStringLiteral("line"), line.line}, {QStringLiteral("reason"), line.reason}});
     QJsonObject object{{QStringLiteral("path"), report.path},
+                       {QStringLiteral("format"), report.format},
+                       {QStringLiteral("registries"), QJsonArray::fromStringList(report.registries)},
                        {QStringLiteral("lines"), report.linesRead},
+                       {QStringLiteral("bytes"), report.bytesRead},
+                       {QStringLiteral("conversations"), report.conversations},
                        {QStringLiteral("tickets_opened"), report.ticketsOpened},
                        {QStringLiteral("events_imported"), report.eventsImported},
                        {QStringLiteral("events_already_present"), report.eventsUnchanged},
-                       {QStringLiteral("rejected"), rejected}};
+                       {QStringLiteral("duplicate_effects"), report.repeats.duplicateEffects},
+                       {QStringLiteral("duplicate_cents"), report.repeats.duplicateCents},
+                       {QStringLiteral("retries_after_errors"), report.repeats.retries},
+                       {QStringLiteral("harmless_repeats"), report.repeats.harmless},
+                       {QStringLiteral("unsettled_repeats"), report.repeats.unsettled},
+                       {QStringLiteral("unclassified_tools"), QJsonArray::fromStringList(report.unclassifiedTools)},
+                       {QStringLiteral("notices"), problemsJson(report.notices)},
+                       {QStringLiteral("rejected"), problemsJson(report.rejected)}};
     if (!report.fatal.isEmpty())
         object.insert(QStringLiteral("error"), report.fatal);
     return object;
@@ -37,13 +63,19 @@ int runImportCommand(const QStringList &arguments)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Import transcripts in Verity's native JSONL format."));
+    parser.setApplicationDescription(QStringLiteral(
+            "Import transcripts: Verity's own JSONL, OpenAI Chat Completions and Responses, Anthropic Messages, "
+            "OpenTelemetry (OTLP/JSON) traces, tau-bench and tau2-bench results. The format is told from the "
+            "content."));
     parser.addHelpOption();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
                                 defaultStoreLocation());
-    const QCommandLineOption registryFile(QStringLiteral("registry"),
-                                          QStringLiteral("A tool registry file extending the built-in one."),
-                                          QStringLiteral("FILE"));
+    const QCommandLineOption registryFile(
+            QStringLiteral("registry"),
+            QStringLiteral("Read every call with this registry: a profile (default, tau-retail, tau-airline, "
+                           "tau-telecom) or a registry file extending the default. Without it, each conversation "
+                           "is read by the profile that knows its tools."),
+            QStringLiteral("NAME|FILE"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
     parser.addOptions({db, registryFile, json});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to import."), QStringLiteral("FILE..."));
@@ -67,7 +99,7 @@ int runImportCommand(const QStringList &arguments)
         err << "verity import: " << message << "\n";
         return 2;
     };
-    const RegistryChoice choice = chooseRegistry(parser.value(registryFile));
+    const RegistryChoice choice = chooseRegistry({parser.value(registryFile), defaultUserRegistryPath()});
     for (const QString &warning : choice.warnings)
         err << "verity import: " << warning << "\n";
     if (!choice.error.isEmpty())
@@ -76,18 +108,26 @@ int runImportCommand(const QStringList &arguments)
     Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
     if (!store)
         return cannotRun(store.message());
-    NativeImporter importer(**store, choice.registry);
+    TranscriptImporter importer(**store, choice.selection);
+    TerminalProgress progress(err, !parser.isSet(json));
     bool clean = true;
     bool unreadable = false;
     QJsonArray reports;
     for (const QString &file : files) {
+        importer.setProgress([&progress, &file](qint64 done, qint64 total) {
+            progress.show(file, done, total);
+            return true;
+        });
         const ImportReport report = importer.importFile(file);
+        progress.clear();
         clean = clean && report.clean();
         unreadable = unreadable || !report.fatal.isEmpty();
         if (parser.isSet(json)) {
             reports.append(reportJson(report));
             continue;
         }
+        for (const QString &message : report.noticeMessages())
+            err << "notice: " << message << "\n";
         for (const QString &message : report.rejectionMessages())
             err << message << "\n";
         out << report.summary() << "\n";

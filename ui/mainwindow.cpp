@@ -1,6 +1,10 @@
 #include "mainwindow.h"
 
 #include "auditview.h"
+#include "classifytoolsdialog.h"
+#include "domain/userregistry.h"
+#include "import/reclassifier.h"
+#include "store/store.h"
 #include "escalationqueuepane.h"
 #include "itemmodels/auditlogmodel.h"
 #include "import/importjob.h"
@@ -24,6 +28,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -31,8 +36,9 @@
 
 namespace verity {
 
-MainWindow::MainWindow(Store &store, QString databasePath, ToolRegistry registry, QWidget *parent)
-    : QMainWindow(parent), m_store(store), m_databasePath(std::move(databasePath)), m_registry(std::move(registry)),
+MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource registrySource, QWidget *parent)
+    : QMainWindow(parent), m_store(store), m_databasePath(std::move(databasePath)),
+      m_registrySource(std::move(registrySource)), m_registries(chooseRegistry(m_registrySource).selection),
       m_ticketModel(new TicketQueueModel(store, this)), m_transcriptModel(new TranscriptModel(store, this)),
       m_escalationModel(new EscalationQueueModel(store, this)), m_provider(new ProviderConnection(store, this))
 {
@@ -41,7 +47,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, ToolRegistry registry
     setAcceptDrops(true);
     m_chooseFiles = [](QWidget *parentWidget) {
         return QFileDialog::getOpenFileNames(parentWidget, tr("Import transcripts"), QString(),
-                                             tr("Verity events (*.jsonl *.json);;All files (*)"));
+                                             tr("Transcripts (*.jsonl *.json *.ndjson);;All files (*)"));
     };
 
     m_queuePane = new TicketQueuePane(*m_ticketModel, this);
@@ -120,6 +126,8 @@ void MainWindow::buildMenus()
         {TicketFilter::NeedsAttention, tr("&Needs attention")},
         {TicketFilter::Unknown, tr("&Unknown outcomes")},
         {TicketFilter::RepeatedIntent, tr("&Repeated intents")},
+        {TicketFilter::DuplicateEffect, tr("&Duplicate effects")},
+        {TicketFilter::RetryAfterError, tr("Re&tries after errors")},
     };
     int number = 1;
     for (const auto &[filter, label] : filters) {
@@ -145,6 +153,10 @@ void MainWindow::buildMenus()
         m_auditDock->raise();
     });
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
+
+    QMenu *registry = menuBar()->addMenu(tr("&Tools"));
+    QAction *classify = registry->addAction(tr("&Classify unclassified tools…"), this, &MainWindow::classifyTools);
+    classify->setObjectName(QStringLiteral("classifyToolsAction"));
 
     QMenu *tools = menuBar()->addMenu(tr("&Provider"));
     QAction *settings = tools->addAction(tr("Payment provider &settings…"), this, &MainWindow::showProviderSettings);
@@ -245,7 +257,7 @@ void MainWindow::importFiles(const QStringList &files)
         statusBar()->showMessage(tr("An import is already running."), 5000);
         return;
     }
-    m_import = new ImportJob(m_databasePath, m_registry, files, this);
+    m_import = new ImportJob(m_databasePath, m_registries, files, this);
     m_importProgress = new QProgressDialog(tr("Importing %1…").arg(files.first()), tr("Cancel"), 0, 1000, this);
     m_importProgress->setObjectName(QStringLiteral("importProgress"));
     m_importProgress->setMinimumDuration(300);
@@ -272,23 +284,94 @@ void MainWindow::finishImport(const QList<ImportReport> &reports)
 
     QStringList summaries;
     QStringList rejected;
+    QStringList notices;
     bool clean = true;
+    bool unclassified = false;
+    bool cancelled = false;
     for (const ImportReport &report : reports) {
         summaries << report.summary();
         rejected << report.rejectionMessages();
+        notices << report.noticeMessages();
         clean = clean && report.clean();
+        unclassified = unclassified || !report.unclassifiedTools.isEmpty();
+        cancelled = cancelled || report.cancelled;
     }
     auto *box = new QMessageBox(clean ? QMessageBox::Information : QMessageBox::Warning, tr("Import"),
                                 summaries.join(QStringLiteral("\n\n")), QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("importResult"));
     box->setTextFormat(Qt::PlainText);
-    if (!rejected.isEmpty()) {
-        box->setInformativeText(tr("%1 line(s) were rejected and skipped; the rest was imported.").arg(rejected.size()));
-        box->setDetailedText(rejected.join(u'\n'));
+    QStringList informative;
+    if (cancelled)
+        informative << tr("Cancelled: everything committed before the stop is kept. Import the file again to finish; "
+                          "nothing is stored twice.");
+    if (!rejected.isEmpty())
+        informative << tr("%n line(s) or conversation(s) were rejected and skipped whole; the rest was imported.", "",
+                          int(rejected.size()));
+    if (unclassified)
+        informative << tr("Some tools are unknown to the registry: classify them so their calls can be judged.");
+    box->setInformativeText(informative.join(u' '));
+    if (!rejected.isEmpty() || !notices.isEmpty()) {
+        QStringList details = rejected;
+        for (const QString &notice : std::as_const(notices))
+            details << tr("notice: %1").arg(notice);
+        box->setDetailedText(details.join(u'\n'));
+    }
+    if (unclassified) {
+        QPushButton *classify = box->addButton(tr("Classify tools…"), QMessageBox::ActionRole);
+        classify->setObjectName(QStringLiteral("classifyToolsButton"));
+        connect(classify, &QPushButton::clicked, this, &MainWindow::classifyTools, Qt::QueuedConnection);
     }
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
     emit importFinished(reports);
+}
+
+ClassifyToolsDialog *MainWindow::classifyTools()
+{
+    Expected<QList<UnclassifiedTool>> tools = m_store.unclassifiedTools();
+    if (!tools) {
+        showError(tools.message());
+        return nullptr;
+    }
+    auto *dialog = new ClassifyToolsDialog(*tools, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ClassifyToolsDialog::classificationChosen, this, [this, dialog](const ToolSpec &spec) {
+        if (applyClassification(spec))
+            dialog->markClassified(spec.name, statusBar()->currentMessage());
+        else
+            dialog->showProblem(statusBar()->currentMessage());
+    });
+    dialog->open();
+    return dialog;
+}
+
+bool MainWindow::applyClassification(const ToolSpec &spec)
+{
+    if (m_registrySource.userFile.isEmpty()) {
+        showError(tr("No user registry file is set, so the classification cannot be kept."));
+        return false;
+    }
+    if (Expected<void> saved = saveToolToUserRegistry(m_registrySource.userFile, spec); !saved) {
+        showError(saved.message());
+        return false;
+    }
+    const RegistryChoice choice = chooseRegistry(m_registrySource);
+    if (!choice.error.isEmpty() || !choice.warnings.isEmpty()) {
+        showError(choice.error.isEmpty() ? choice.warnings.join(u' ') : choice.error);
+        return false;
+    }
+    m_registries = choice.selection;
+    Expected<Reclassification> done = reclassifyTool(m_store, m_registries, spec.name);
+    if (!done) {
+        showError(done.message());
+        return false;
+    }
+    refresh();
+    statusBar()->showMessage(tr("%1 is now %2 (saved to %3): %n call(s) read again", "", int(done->calls))
+                                     .arg(spec.name, toolClassLabel(spec.toolClass), m_registrySource.userFile)
+                                     + tr(" in %n ticket(s).", "", int(done->tickets)),
+                             15000);
+    return true;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -3,7 +3,7 @@
 // their models. It composes panes and forwards what the person asks for; the panes show
 // models, and the models talk to the store.
 
-#include "domain/toolregistry.h"
+#include "domain/registrychoice.h"
 #include "import/importreport.h"
 
 #include <QMainWindow>
@@ -19,6 +19,7 @@ namespace verity {
 
 class AuditLogModel;
 class AuditView;
+class ClassifyToolsDialog;
 class EscalationQueueModel;
 class ProviderConnection;
 class ResolutionDialog;
@@ -36,7 +37,8 @@ class MainWindow : public QMainWindow
 
 public:
     // `databasePath` is where background imports open their own connection.
-    MainWindow(Store &store, QString databasePath, ToolRegistry registry, QWidget *parent = nullptr);
+    // `registrySource`: the registries in force, and the user's file where classifications are saved.
+    MainWindow(Store &store, QString databasePath, RegistrySource registrySource, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     void openTicket(qint64 ticketId, const QString &callId = {});
@@ -49,6 +51,11 @@ public:
     // Settling unknowns: a lookup at the provider, and a repeat only after one proved absence.
     ResolutionDialog *lookUp(qint64 escalationId);
     ResolutionDialog *performAgain(qint64 escalationId);
+    // Tools the registry did not know at import: classify them, save to the user's registry
+    // and read their calls again.
+    ClassifyToolsDialog *classifyTools();
+    // Saves one classification and reclassifies the affected calls; false (and a message) on failure.
+    bool applyClassification(const ToolSpec &spec);
     ProviderConnection &provider() const { return *m_provider; }
     void refresh();
 
@@ -80,7 +87,8 @@ private:
 
     Store &m_store;
     QString m_databasePath;
-    ToolRegistry m_registry;
+    RegistrySource m_registrySource;
+    RegistrySelection m_registries;
     TicketQueueModel *m_ticketModel;
     TranscriptModel *m_transcriptModel;
     EscalationQueueModel *m_escalationModel;

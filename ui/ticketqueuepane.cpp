@@ -53,6 +53,8 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
         {TicketFilter::NeedsAttention, tr("Needs attention")},
         {TicketFilter::Unknown, tr("Unknown")},
         {TicketFilter::RepeatedIntent, tr("Repeated intent")},
+        {TicketFilter::DuplicateEffect, tr("Duplicate effects")},
+        {TicketFilter::RetryAfterError, tr("Retries after errors")},
     };
     for (const auto &[filter, label] : choices) {
         auto *button = new QToolButton(this);

@@ -14,6 +14,28 @@ namespace verity {
 
 namespace {
 
+// What a repeat is, in words: the kind when the call repeats an earlier one, and the peers.
+QString repeatText(const ToolCallRow &call)
+{
+    const QString peers = call.repeatedWith.join(QStringLiteral(", "));
+    if (!call.repeatKind)
+        return ToolCallCard::tr("Repeated intent: the same intent key as call %1.").arg(peers);
+    QString why;
+    switch (*call.repeatKind) {
+    case RepeatKind::Retry: why = ToolCallCard::tr("no earlier call with this key took effect"); break;
+    case RepeatKind::DuplicateEffect:
+        why = ToolCallCard::tr("an earlier call with this key took effect, and so did this one");
+        break;
+    case RepeatKind::Harmless: why = ToolCallCard::tr("it did not take effect a second time"); break;
+    case RepeatKind::Unsettled:
+        why = ToolCallCard::tr("an earlier call took effect; whether this one did is unknown");
+        break;
+    }
+    return ToolCallCard::tr("%1: repeats call %2 (%3). Same intent key as call %4.")
+            .arg(repeatKindLabel(*call.repeatKind), call.repeatOfCallId, why, peers);
+}
+
+
 QLabel *caption(const QString &text, QWidget *parent)
 {
     QLabel *label = plainTextLabel(text, parent, false);
@@ -140,11 +162,12 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
 
     if (call.repeated) {
         auto *repeat = new QHBoxLayout;
-        repeat->addWidget(notice(tr("Repeated intent: the same intent key as call %1.")
-                                     .arg(call.repeatedWith.join(QStringLiteral(", "))),
-                                 QStringLiteral("repeatNotice"),
-                                 "QLabel { border: none; background: #fff4e5; color: #8a4b00; padding: 4px; "
-                                 "font-weight: bold; }",
+        const bool duplicate = call.repeatKind == RepeatKind::DuplicateEffect;
+        repeat->addWidget(notice(repeatText(call), QStringLiteral("repeatNotice"),
+                                 duplicate ? "QLabel { border: none; background: #fce8e6; color: #9c1c14; padding: 4px; "
+                                             "font-weight: bold; }"
+                                           : "QLabel { border: none; background: #fff4e5; color: #8a4b00; padding: 4px; "
+                                             "font-weight: bold; }",
                                  this),
                           1);
         for (const QString &peer : call.repeatedWith) {
@@ -156,6 +179,12 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
         layout->addLayout(repeat);
     }
 
+    if (call.resultError) {
+        layout->addWidget(notice(call.resultErrorType.isEmpty()
+                                         ? tr("The transcript marks this result an error.")
+                                         : tr("The transcript marks this result an error (%1).").arg(call.resultErrorType),
+                                 QStringLiteral("resultErrorNotice"), "QLabel { border: none; color: #9c1c14; }", this));
+    }
     addSection(tr("ARGUMENTS"), prettyJson(call.argumentsJson), QStringLiteral("arguments"), true);
     addSection(tr("RESULT"), call.hasResult ? prettyJson(call.rawResult) : tr("(no result was recorded)"),
                QStringLiteral("rawResult"), true);

@@ -34,6 +34,9 @@ Expected<QByteArray> fieldValue(const IntentField &field, const json &value)
 {
     switch (field.type) {
     case IntentField::Type::Integer: return integerText(value, field.name);
+    case IntentField::Type::Json:
+        // nlohmann keeps object keys sorted, so the dump is canonical for the same value.
+        return sha256Hex(QByteArray::fromStdString(value.dump(-1, ' ', false, json::error_handler_t::replace)));
     case IntentField::Type::String:
     case IntentField::Type::Sha256: {
         QString text;

@@ -91,10 +91,30 @@ const QRegularExpression *firstMatch(const QList<QRegularExpression> &patterns, 
     return nullptr;
 }
 
+// Many transcripts keep a tool's JSON answer as text ("content": "{\"success\": 0}"). Such
+// text is read as the structure it encodes, so a soft failure in it is seen as one.
+std::optional<json> structureInText(const json &result)
+{
+    if (!result.is_string())
+        return std::nullopt;
+    const std::string &text = result.get_ref<const std::string &>();
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || text[first] != '{')
+        return std::nullopt;
+    json parsed = json::parse(text, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object())
+        return std::nullopt;
+    return parsed;
+}
+
 } // namespace
 
-bool resultLooksLikeError(const json &result)
+bool resultLooksLikeError(const json &result, bool errorFlagged)
 {
+    if (errorFlagged)
+        return true;
+    if (std::optional<json> structure = structureInText(result))
+        return objectLooksLikeError(*structure);
     if (result.is_object())
         return objectLooksLikeError(result);
     if (result.is_string())
@@ -104,10 +124,12 @@ bool resultLooksLikeError(const json &result)
     return result.is_null();
 }
 
-WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules)
+WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, bool errorFlagged)
 {
     if (!result || result->is_null())
         return {Outcome::Unknown, QStringLiteral("no result was recorded for this call")};
+    if (std::optional<json> structure = structureInText(*result))
+        return classifyWriteResult(&*structure, rules, errorFlagged);
 
     if (result->is_object()) {
         auto stated = result->find("outcome");
@@ -126,11 +148,11 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules)
     // rules once it looks like an error. Bare text ("connection refused") carries no such
     // marker: it is read by the rules unless it plainly says the thing was done.
     const bool isText = result->is_string();
-    if (!isText && !resultLooksLikeError(*result))
+    if (!isText && !errorFlagged && !resultLooksLikeError(*result))
         return {Outcome::Performed, QStringLiteral("the tool reported success")};
 
     const QString text = isText ? fromUtf8String(result->get<std::string>()) : fromUtf8String(result->dump());
-    const bool textIsError = !isText || textLooksLikeError(text);
+    const bool textIsError = errorFlagged || !isText || textLooksLikeError(text);
     if (const QRegularExpression *rule = firstMatch(rules.unknown, text))
         return {Outcome::Unknown,
                 QStringLiteral("an error that leaves the state unknown (matches \"%1\")").arg(rule->pattern())};
@@ -142,6 +164,8 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules)
     if (!textIsError)
         return {Outcome::Performed, QStringLiteral("the tool reported success")};
     // An error nobody can place could have happened before or after the effect.
+    if (errorFlagged)
+        return {Outcome::Unknown, QStringLiteral("marked an error by the transcript, and says neither refused nor done")};
     return {Outcome::Unknown, QStringLiteral("an error that says neither refused nor done")};
 }
 

@@ -19,10 +19,13 @@ struct WriteVerdict
     QString reason; // why, in words a support agent can check against the raw result
 };
 
-// `result` is null when the call has no result at all.
-WriteVerdict classifyWriteResult(const nlohmann::json *result, const OutcomeRules &rules);
+// `result` is null when the call has no result at all. `errorFlagged` is the transcript's own
+// mark (Anthropic is_error, τ² "error": true, a span status ERROR): the result is then read as
+// an error, and only the rules can say whether it was refused or left unknown.
+WriteVerdict classifyWriteResult(const nlohmann::json *result, const OutcomeRules &rules,
+                                 bool errorFlagged = false);
 
 // Whether a result reads as an error (for reads, which succeed or fail and may be retried).
-bool resultLooksLikeError(const nlohmann::json &result);
+bool resultLooksLikeError(const nlohmann::json &result, bool errorFlagged = false);
 
 } // namespace verity

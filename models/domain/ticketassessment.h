@@ -1,11 +1,12 @@
 #pragma once
 // What a ticket's tool calls add up to: how many writes, the worst outcome, which writes
-// repeat an intent, and whether a person needs to look. Pure: the store feeds it the calls
-// and writes back what it says.
+// repeat an intent and what each repeat means, and whether a person needs to look. Pure: the
+// store feeds it the calls and writes back what it says.
 
 #include "outcome.h"
 #include "toolclass.h"
 
+#include <QHash>
 #include <QList>
 #include <QSet>
 #include <QString>
@@ -14,6 +15,18 @@
 
 namespace verity {
 
+// What a write that repeats an earlier intent on the same ticket amounts to. A model that
+// retries does so as a fresh decision, so no retry counter sees these; only the key does.
+enum class RepeatKind {
+    Retry,           // no earlier call with the key took effect: a retry after an unknown or error
+    DuplicateEffect, // an earlier call took effect and this one did too: money or an effect twice
+    Harmless,        // the repeat came back already performed, or was refused after the effect
+    Unsettled,       // an earlier call took effect and this one's outcome is unknown
+};
+QString repeatKindId(RepeatKind kind); // "retry", "duplicate_effect", "harmless", "unsettled"
+std::optional<RepeatKind> repeatKindFromId(QStringView id);
+QString repeatKindLabel(RepeatKind kind); // words for a card: "Duplicate effect", ...
+
 struct CallFacts
 {
     qint64 id = 0;
@@ -21,6 +34,27 @@ struct CallFacts
     std::optional<Outcome> outcome; // writes only
     QString intentKey;              // empty when the key could not be made
     bool intentError = false;
+    std::optional<qint64> amountCents;
+};
+
+struct RepeatLink
+{
+    RepeatKind kind = RepeatKind::Retry;
+    qint64 repeatOf = 0; // the latest earlier call with the same key
+};
+
+// How many repeats of each kind a ticket has: what the queue filters and the import summary count.
+struct RepeatCounts
+{
+    int retries = 0;
+    int duplicateEffects = 0;
+    int harmless = 0;
+    int unsettled = 0;
+    qint64 duplicateCents = 0; // money moved twice (or more), by the duplicate effects
+
+    RepeatCounts &operator+=(const RepeatCounts &other);
+    RepeatCounts operator-(const RepeatCounts &other) const;
+    bool operator==(const RepeatCounts &) const = default;
 };
 
 struct TicketAssessment
@@ -29,11 +63,13 @@ struct TicketAssessment
     std::optional<Outcome> worstOutcome;
     bool hasUnknown = false;
     bool hasRepeatedIntent = false;
-    int duplicateEffects = 0; // repeated intents performed more than once
+    RepeatCounts repeats;
     bool needsAttention = false;
-    QSet<qint64> repeatedCalls; // every call whose intent key another write on the ticket shares
+    QSet<qint64> repeatedCalls;          // every call whose intent key another write on the ticket shares
+    QHash<qint64, RepeatLink> repeatOf;  // each repeat (not the first call of a key): its kind and link
 };
 
+// `calls` in the order they were made.
 TicketAssessment assessTicket(const QList<CallFacts> &calls);
 
 } // namespace verity

@@ -62,8 +62,10 @@ struct Reader
             field.type = IntentField::Type::Integer;
         else if (typeName == "sha256")
             field.type = IntentField::Type::Sha256;
+        else if (typeName == "json")
+            field.type = IntentField::Type::Json;
         else
-            return fail(path + QStringLiteral(".type"), QStringLiteral("one of string, integer, sha256"));
+            return fail(path + QStringLiteral(".type"), QStringLiteral("one of string, integer, sha256, json"));
         return true;
     }
 

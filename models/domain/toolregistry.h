@@ -20,6 +20,8 @@ struct IntentField
         String,  // compared as text (Unicode NFC)
         Integer, // decimal; cents are integers
         Sha256,  // long text: the key holds its SHA-256, so the key stays short and private
+        Json,    // any JSON (a list of item ids): the SHA-256 of its canonical text, keys sorted,
+                 // list order kept, since a list's order can carry meaning
     };
     QString name;
     Type type = Type::String;

@@ -1,6 +1,6 @@
 #include "importjob.h"
 
-#include "nativeimporter.h"
+#include "transcriptimporter.h"
 #include "store/storefactory.h"
 
 #include <QMetaObject>
@@ -8,8 +8,8 @@
 
 namespace verity {
 
-ImportJob::ImportJob(QString databasePath, ToolRegistry registry, QStringList files, QObject *parent)
-    : QObject(parent), m_databasePath(std::move(databasePath)), m_registry(std::move(registry)),
+ImportJob::ImportJob(QString databasePath, RegistrySelection registries, QStringList files, QObject *parent)
+    : QObject(parent), m_databasePath(std::move(databasePath)), m_registries(std::move(registries)),
       m_files(std::move(files))
 {
     qRegisterMetaType<QList<verity::ImportReport>>();
@@ -47,7 +47,7 @@ QList<ImportReport> ImportJob::run()
         }
         return reports;
     }
-    NativeImporter importer(**store, m_registry);
+    TranscriptImporter importer(**store, m_registries);
     for (int index = 0; index < m_files.size(); ++index) {
         importer.setProgress([this, index](qint64 done, qint64 total) {
             emit progress(index, done, total);

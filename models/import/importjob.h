@@ -3,7 +3,7 @@
 // and the result as signals. The window starts it and shows what it says; cancelling stops
 // after the current batch, keeping what was committed.
 
-#include "domain/toolregistry.h"
+#include "domain/registryselection.h"
 #include "importreport.h"
 
 #include <QObject>
@@ -20,7 +20,7 @@ class ImportJob : public QObject
     Q_OBJECT
 
 public:
-    ImportJob(QString databasePath, ToolRegistry registry, QStringList files, QObject *parent = nullptr);
+    ImportJob(QString databasePath, RegistrySelection registries, QStringList files, QObject *parent = nullptr);
     ~ImportJob() override;
 
     void start();
@@ -34,7 +34,7 @@ private:
     QList<ImportReport> run();
 
     QString m_databasePath;
-    ToolRegistry m_registry;
+    RegistrySelection m_registries;
     QStringList m_files;
     std::atomic<bool> m_cancelled{false};
     QThread *m_thread = nullptr;

@@ -253,6 +253,12 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
         if (const json *value = fields.value("result"))
             result.result = *value;
         result.durationMs = fields.integer("duration_ms", false);
+        if (auto flag = root.find("is_error"); flag != root.end() && !flag->is_null()) {
+            if (flag->is_boolean())
+                result.errorFlag = flag->get<bool>();
+            else
+                fields.fail("is_error", QStringLiteral("expected true or false, got %1").arg(fromUtf8String(flag->dump())));
+        }
         event.body = result;
     } else {
         return makeError(QStringLiteral("field \"type\" expected ticket_opened, message, tool_call, tool_result or "

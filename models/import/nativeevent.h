@@ -37,6 +37,8 @@ struct ToolResultEvent
     QString callId;
     nlohmann::json result;
     std::optional<qint64> durationMs;
+    bool errorFlag = false; // the transcript marked the result an error ("is_error": true)
+    QString errorType;
 };
 
 struct NativeEvent

@@ -232,7 +232,7 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
                                   evidence.evidenceSha256, now());
         !entry)
         return fail(entry.message());
-    if (Expected<void> reassessed = m_store.reassessTicket(escalation.ticketId); !reassessed)
+    if (Expected<RepeatCounts> reassessed = m_store.reassessTicket(escalation.ticketId); !reassessed)
         return fail(reassessed.message());
     if (Expected<void> committed = m_store.commit(); !committed)
         return fail(committed.message());
@@ -363,7 +363,7 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
         report.message = QStringLiteral("Unknown: %1. The escalation is back in the queue; do not retry.").arg(result.note);
         break;
     }
-    if (Expected<void> reassessed = m_store.reassessTicket(escalation.ticketId); !reassessed)
+    if (Expected<RepeatCounts> reassessed = m_store.reassessTicket(escalation.ticketId); !reassessed)
         return fail(reassessed.message());
     if (Expected<void> committed = m_store.commit(); !committed)
         return fail(committed.message());

@@ -2,7 +2,7 @@
 
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
-#include "import/nativeimporter.h"
+#include "import/transcriptimporter.h"
 #include "store/sqlitestore.h"
 
 #include <QJsonDocument>
@@ -83,7 +83,7 @@ Expected<DemoProviderSide> readDemo()
         return opened.error();
     SqliteStore &store = **opened;
     const ToolRegistry registry = ToolRegistry::builtIn();
-    NativeImporter importer(store, registry);
+    TranscriptImporter importer(store, registry);
     const ImportReport report = importer.importFile(demoDataResource());
     if (!report.clean())
         return makeError(QStringLiteral("the demo data did not import cleanly: %1").arg(report.summary()));

@@ -4,6 +4,7 @@
 
 #include "domain/intentkey.h"
 #include "domain/outcome.h"
+#include "domain/ticketassessment.h"
 #include "domain/toolclass.h"
 
 #include <QList>
@@ -58,8 +59,10 @@ struct NewTicket
     qint64 openedAt = 0;
     QString subject;
     OrderRecord order;
-    SellerRecord seller;
+    SellerRecord seller;  // empty id: the transcript names no seller
     QString fingerprint; // of the ticket_opened event, to tell a re-import from a conflict
+    QString sourceFormat = QStringLiteral("native"); // transcriptFormatId() of the file it came from
+    QString registry = QStringLiteral("default");    // the registry profile that read its calls
 };
 
 struct TicketRef
@@ -115,6 +118,8 @@ struct ToolResultUpdate
     std::optional<Outcome> outcome; // writes only
     QString outcomeReason;
     bool readFailed = false;
+    bool errorFlag = false; // the transcript itself marked the result an error
+    QString errorType;
     QString fingerprint;
 };
 
@@ -129,7 +134,7 @@ struct ImportRecord
 
 // ---- what the console reads ----
 
-enum class TicketFilter { All, NeedsAttention, Unknown, RepeatedIntent };
+enum class TicketFilter { All, NeedsAttention, Unknown, RepeatedIntent, DuplicateEffect, RetryAfterError };
 enum class TicketSortKey { Opened, Attention, Ticket, Order, Seller, Writes, WorstOutcome };
 
 struct TicketQuery
@@ -153,6 +158,8 @@ struct TicketRow
     bool needsAttention = false;
     bool hasUnknown = false;
     bool hasRepeatedIntent = false;
+    RepeatCounts repeats;
+    QString sourceFormat;
 };
 
 struct TicketDetail
@@ -183,6 +190,10 @@ struct ToolCallRow
     bool readFailed = false;
     bool repeated = false;
     QStringList repeatedWith; // call ids of the other calls with the same intent key
+    std::optional<RepeatKind> repeatKind; // set on a call that repeats an earlier intent
+    QString repeatOfCallId;               // the call it repeats
+    bool resultError = false;             // the transcript marked the result an error
+    QString resultErrorType;
     std::optional<qint64> amountCents;
     std::optional<qint64> escalationId;
     QString escalationState;               // "open" or "resolved" when escalated
@@ -287,6 +298,42 @@ struct LedgerEntry
     QString sellerId;
     qint64 recordedAt = 0;
     QString source; // "provider lookup", "console write", ...
+};
+
+// A tool the registry in force did not know when its calls were imported.
+struct UnclassifiedTool
+{
+    QString tool;
+    qint64 calls = 0;
+    qint64 tickets = 0;
+    QString sampleArguments; // one call's arguments, to show which fields an intent could use
+};
+
+// A stored call, with what it takes to read it again under another registry.
+struct StoredCall
+{
+    qint64 id = 0;
+    qint64 ticketId = 0;
+    QString tool;
+    QString argumentsJson;
+    bool hasResult = false;
+    QString rawResult;
+    bool resultError = false;
+    TicketFacts facts;
+    QString registry; // the profile that read the ticket
+};
+
+// A call's class, key and outcome, as a registry reads them.
+struct CallClassification
+{
+    qint64 callId = 0;
+    ToolClass toolClass = ToolClass::Unclassified;
+    QString intentKey;
+    QString intentError;
+    std::optional<qint64> amountCents;
+    std::optional<Outcome> outcome;
+    QString outcomeReason;
+    bool readFailed = false;
 };
 
 struct AuditEntry

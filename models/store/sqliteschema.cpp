@@ -166,7 +166,69 @@ CREATE TABLE audit_log (
     hash            TEXT NOT NULL UNIQUE
 );
 )sql",
+    // 4: transcripts from other formats: a ticket may name no order or seller (the tickets
+    // table is rebuilt to let those be NULL, with foreign keys off: see migrate()); where each
+    // ticket came from and which registry read it; the error flag a transcript put on a
+    // result; and each repeated intent's class, linked to the call it repeats
+    R"sql(
+CREATE TABLE tickets_v4 (
+    id              INTEGER PRIMARY KEY,
+    ext_id          TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    order_id        TEXT COLLATE NOCASE REFERENCES orders(id),
+    seller_id       TEXT REFERENCES sellers(id),
+    seller_name     TEXT COLLATE NOCASE,
+    subject         TEXT NOT NULL DEFAULT '',
+    opened_at       INTEGER NOT NULL,
+    fingerprint     TEXT NOT NULL,
+    last_seq        INTEGER NOT NULL DEFAULT 0,
+    write_count     INTEGER NOT NULL DEFAULT 0,
+    worst_outcome   INTEGER NOT NULL DEFAULT 0,
+    needs_attention INTEGER NOT NULL DEFAULT 0,
+    has_unknown     INTEGER NOT NULL DEFAULT 0,
+    has_repeat      INTEGER NOT NULL DEFAULT 0,
+    duplicate_effects INTEGER NOT NULL DEFAULT 0,
+    seller_balance_cents INTEGER,
+    seller_balance_as_of INTEGER,
+    source_format   TEXT NOT NULL DEFAULT 'native',
+    registry        TEXT NOT NULL DEFAULT 'default',
+    retry_count     INTEGER NOT NULL DEFAULT 0,
+    harmless_repeats INTEGER NOT NULL DEFAULT 0,
+    unsettled_repeats INTEGER NOT NULL DEFAULT 0,
+    duplicate_cents INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO tickets_v4 (id, ext_id, order_id, seller_id, seller_name, subject, opened_at, fingerprint, last_seq,
+    write_count, worst_outcome, needs_attention, has_unknown, has_repeat, duplicate_effects, seller_balance_cents,
+    seller_balance_as_of)
+SELECT id, ext_id, order_id, seller_id, seller_name, subject, opened_at, fingerprint, last_seq, write_count,
+    worst_outcome, needs_attention, has_unknown, has_repeat, duplicate_effects, seller_balance_cents,
+    seller_balance_as_of FROM tickets;
+DROP TABLE tickets;
+ALTER TABLE tickets_v4 RENAME TO tickets;
+CREATE INDEX tickets_opened    ON tickets(opened_at);
+CREATE INDEX tickets_attention ON tickets(needs_attention, opened_at);
+CREATE INDEX tickets_unknown   ON tickets(has_unknown, opened_at);
+CREATE INDEX tickets_repeat    ON tickets(has_repeat, opened_at);
+CREATE INDEX tickets_duplicate ON tickets(duplicate_effects, opened_at);
+CREATE INDEX tickets_retry     ON tickets(retry_count, opened_at);
+CREATE INDEX tickets_order     ON tickets(order_id);
+CREATE INDEX tickets_seller    ON tickets(seller_name);
+CREATE INDEX tickets_writes    ON tickets(write_count);
+CREATE INDEX tickets_worst     ON tickets(worst_outcome);
+ALTER TABLE tool_calls ADD COLUMN result_error INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tool_calls ADD COLUMN result_error_type TEXT;
+ALTER TABLE tool_calls ADD COLUMN repeat_kind TEXT CHECK (repeat_kind IN ('retry', 'duplicate_effect', 'harmless', 'unsettled'));
+ALTER TABLE tool_calls ADD COLUMN repeat_of INTEGER REFERENCES tool_calls(id);
+CREATE INDEX tool_calls_class ON tool_calls(tool_class, tool)
+)sql",
 };
+
+// Migrations that rebuild a table other tables point at must run with foreign keys off
+// (SQLite's documented procedure for changing a table), checked again before they commit.
+bool rebuildsReferencedTable(int version)
+{
+    return version == 4;
+}
+
 
 constexpr int migrationCount = int(std::size(migrations));
 
@@ -181,6 +243,53 @@ Expected<void> exec(QSqlDatabase &db, const QString &sql)
     QSqlQuery query(db);
     if (!query.exec(sql))
         return makeError(sqlErrorText(query.lastError()));
+    return {};
+}
+
+// One migration in its own transaction: all of it or none of it.
+Expected<void> migrateOne(QSqlDatabase &db, int next)
+{
+    // The write lock first, then the version again: another process may have migrated the
+    // file between our read and now.
+    if (Expected<void> locked = exec(db, QStringLiteral("BEGIN IMMEDIATE")); !locked)
+        return makeError(QStringLiteral("cannot start migration %1: %2").arg(next).arg(locked.message()));
+    Expected<int> current = schemaVersion(db);
+    if (!current) {
+        rollback(db);
+        return current.error();
+    }
+    if (*current >= next) {
+        rollback(db);
+        return {};
+    }
+    const QStringList statements = QString::fromUtf8(migrations[next - 1]).split(u';', Qt::SkipEmptyParts);
+    for (const QString &statement : statements) {
+        if (statement.trimmed().isEmpty())
+            continue;
+        if (Expected<void> done = exec(db, statement); !done) {
+            rollback(db);
+            return makeError(QStringLiteral("migration to schema version %1 failed, nothing changed: %2")
+                                 .arg(next)
+                                 .arg(done.message()));
+        }
+    }
+    if (rebuildsReferencedTable(next)) {
+        QSqlQuery check(db);
+        if (!check.exec(QStringLiteral("PRAGMA foreign_key_check")) || check.next()) {
+            rollback(db);
+            return makeError(QStringLiteral("migration to schema version %1 would break a reference between "
+                                            "tables; nothing changed")
+                                 .arg(next));
+        }
+    }
+    if (Expected<void> done = exec(db, QStringLiteral("PRAGMA user_version = %1").arg(next)); !done) {
+        rollback(db);
+        return makeError(QStringLiteral("migration to schema version %1 failed: %2").arg(next).arg(done.message()));
+    }
+    if (Expected<void> committed = exec(db, QStringLiteral("COMMIT")); !committed)
+        return makeError(QStringLiteral("migration to schema version %1 could not commit: %2")
+                             .arg(next)
+                             .arg(committed.message()));
     return {};
 }
 
@@ -222,39 +331,20 @@ Expected<void> migrate(QSqlDatabase &db, int target)
     if (!version)
         return version.error();
     for (int next = *version + 1; next <= target; ++next) {
-        // The write lock first, then the version again: another process may have migrated
-        // the file between our read and now.
-        if (Expected<void> locked = exec(db, QStringLiteral("BEGIN IMMEDIATE")); !locked)
-            return makeError(QStringLiteral("cannot start migration %1: %2").arg(next).arg(locked.message()));
-        Expected<int> current = schemaVersion(db);
-        if (!current) {
-            rollback(db);
-            return current.error();
+        const bool rebuild = rebuildsReferencedTable(next);
+        if (rebuild) {
+            // Only outside a transaction does this pragma take effect.
+            if (Expected<void> off = exec(db, QStringLiteral("PRAGMA foreign_keys = OFF")); !off)
+                return off;
         }
-        if (*current >= next) {
-            rollback(db);
-            continue;
+        Expected<void> done = migrateOne(db, next);
+        if (rebuild) {
+            // Back as the store opened the connection, whatever happened.
+            if (Expected<void> on = exec(db, QStringLiteral("PRAGMA foreign_keys = ON")); !on && done)
+                return on;
         }
-        const QStringList statements =
-            QString::fromUtf8(migrations[next - 1]).split(u';', Qt::SkipEmptyParts);
-        for (const QString &statement : statements) {
-            if (statement.trimmed().isEmpty())
-                continue;
-            if (Expected<void> done = exec(db, statement); !done) {
-                rollback(db);
-                return makeError(QStringLiteral("migration to schema version %1 failed, nothing changed: %2")
-                                     .arg(next)
-                                     .arg(done.message()));
-            }
-        }
-        if (Expected<void> done = exec(db, QStringLiteral("PRAGMA user_version = %1").arg(next)); !done) {
-            rollback(db);
-            return makeError(QStringLiteral("migration to schema version %1 failed: %2").arg(next).arg(done.message()));
-        }
-        if (Expected<void> committed = exec(db, QStringLiteral("COMMIT")); !committed)
-            return makeError(QStringLiteral("migration to schema version %1 could not commit: %2")
-                                 .arg(next)
-                                 .arg(committed.message()));
+        if (!done)
+            return done;
     }
     return {};
 }

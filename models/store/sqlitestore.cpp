@@ -119,6 +119,24 @@ void SqliteStore::rollback()
     query.exec(QStringLiteral("ROLLBACK"));
 }
 
+Expected<void> SqliteStore::savepoint()
+{
+    return execute("SAVEPOINT unit", "cannot begin a conversation");
+}
+
+Expected<void> SqliteStore::releaseSavepoint()
+{
+    return execute("RELEASE unit", "cannot keep a conversation");
+}
+
+Expected<void> SqliteStore::rollbackToSavepoint()
+{
+    // ROLLBACK TO keeps the savepoint open; RELEASE then drops it, leaving the transaction.
+    if (Expected<void> undone = execute("ROLLBACK TO unit", "cannot undo a conversation"); !undone)
+        return undone;
+    return execute("RELEASE unit", "cannot undo a conversation");
+}
+
 Expected<std::optional<TicketRef>> SqliteStore::findTicket(const QString &extId)
 {
     auto query = prepared("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets WHERE ext_id = ?");
@@ -144,6 +162,40 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
 {
     // Sellers and orders are shared by tickets: the first ticket that names them records them.
     // The seller's balance is the newest the data states; each ticket keeps the one it knew.
+    // Transcripts from model providers name neither: the ticket then stands alone.
+    if (Expected<void> done = insertSellerAndOrder(ticket); !done)
+        return done.error();
+
+    auto insert = prepared("INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, opened_at, "
+                           "fingerprint, seller_balance_cents, seller_balance_as_of, source_format, registry) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    q.addBindValue(ticket.extId);
+    q.addBindValue(nullableText(ticket.order.id));
+    q.addBindValue(nullableText(ticket.seller.id));
+    q.addBindValue(ticket.seller.id.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(ticket.seller.name));
+    q.addBindValue(ticket.subject.isNull() ? QStringLiteral("") : ticket.subject); // a null QString binds as NULL
+    q.addBindValue(ticket.openedAt);
+    q.addBindValue(ticket.fingerprint);
+    q.addBindValue(nullableInt(ticket.seller.balanceCents));
+    q.addBindValue(ticket.seller.id.isEmpty() ? QVariant(QMetaType::fromType<qint64>()) : QVariant(ticket.seller.balanceAsOf));
+    q.addBindValue(ticket.sourceFormat);
+    q.addBindValue(ticket.registry);
+    if (auto done = run(q, "recording a ticket"); !done)
+        return done.error();
+    return TicketRef{q.lastInsertId().toLongLong(), ticket.fingerprint,
+                     TicketFacts{{QStringLiteral("ticket_id"), ticket.extId},
+                                 {QStringLiteral("order_id"), ticket.order.id},
+                                 {QStringLiteral("seller_id"), ticket.seller.id}},
+                     0};
+}
+
+Expected<void> SqliteStore::insertSellerAndOrder(const NewTicket &ticket)
+{
+    if (ticket.seller.id.isEmpty() || ticket.order.id.isEmpty())
+        return {}; // a ticket names both or neither (the parser sees to it)
     auto seller = prepared("INSERT INTO sellers (id, name, balance_cents, balance_as_of) VALUES (?, ?, ?, ?) "
                            "ON CONFLICT (id) DO UPDATE SET balance_cents = excluded.balance_cents, "
                            "balance_as_of = excluded.balance_as_of "
@@ -185,27 +237,7 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
             return done.error();
     }
 
-    auto insert = prepared("INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, opened_at, "
-                           "fingerprint, seller_balance_cents, seller_balance_as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    if (!insert)
-        return insert.error();
-    QSqlQuery &q = **insert;
-    q.addBindValue(ticket.extId);
-    q.addBindValue(ticket.order.id);
-    q.addBindValue(ticket.seller.id);
-    q.addBindValue(ticket.seller.name);
-    q.addBindValue(ticket.subject.isNull() ? QStringLiteral("") : ticket.subject); // a null QString binds as NULL
-    q.addBindValue(ticket.openedAt);
-    q.addBindValue(ticket.fingerprint);
-    q.addBindValue(nullableInt(ticket.seller.balanceCents));
-    q.addBindValue(ticket.seller.balanceAsOf);
-    if (auto done = run(q, "recording a ticket"); !done)
-        return done.error();
-    return TicketRef{q.lastInsertId().toLongLong(), ticket.fingerprint,
-                     TicketFacts{{QStringLiteral("ticket_id"), ticket.extId},
-                                 {QStringLiteral("order_id"), ticket.order.id},
-                                 {QStringLiteral("seller_id"), ticket.seller.id}},
-                     0};
+    return {};
 }
 
 Expected<bool> SqliteStore::insertMessage(const NewMessage &message)
@@ -276,7 +308,8 @@ Expected<qint64> SqliteStore::insertToolCall(const NewToolCall &call)
 Expected<void> SqliteStore::setToolResult(const ToolResultUpdate &result)
 {
     auto update = prepared("UPDATE tool_calls SET raw_result = ?, result_at = ?, duration_ms = ?, outcome = ?, "
-                           "outcome_reason = ?, read_failed = ?, result_fingerprint = ? WHERE id = ?");
+                           "outcome_reason = ?, read_failed = ?, result_fingerprint = ?, result_error = ?, "
+                           "result_error_type = ? WHERE id = ?");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
@@ -287,6 +320,8 @@ Expected<void> SqliteStore::setToolResult(const ToolResultUpdate &result)
     q.addBindValue(nullableText(result.outcomeReason));
     q.addBindValue(result.readFailed ? 1 : 0);
     q.addBindValue(result.fingerprint);
+    q.addBindValue(result.errorFlag ? 1 : 0);
+    q.addBindValue(nullableText(result.errorType));
     q.addBindValue(result.callId);
     return run(q, "recording a tool result");
 }
@@ -296,7 +331,8 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
     // A settled escalation's verified outcome stands in for the unknown the tool reported.
     auto query = prepared("SELECT c.id, c.tool_class, CASE e.resolution WHEN 'not_performed' THEN 'not_performed' "
                           "WHEN 'performed' THEN 'performed' WHEN 'performed_again' THEN 'performed' ELSE c.outcome END, "
-                          "c.intent_key, c.intent_error FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                          "c.intent_key, c.intent_error, c.amount_cents FROM tool_calls c "
+                          "LEFT JOIN escalations e ON e.tool_call_id = c.id "
                           "WHERE c.ticket_id = ? ORDER BY c.seq");
     if (!query)
         return query.error();
@@ -313,31 +349,65 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
             call.outcome = outcomeFromId(q.value(2).toString());
         call.intentKey = q.value(3).toString();
         call.intentError = !q.value(4).isNull();
+        call.amountCents = optionalInt(q.value(5));
         facts.append(call);
     }
     q.finish();
     return facts;
 }
 
-Expected<void> SqliteStore::applyAssessment(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment)
+Expected<RepeatCounts> SqliteStore::repeatCounts(qint64 ticketId)
 {
-    auto clear = prepared("UPDATE tool_calls SET repeated = 0 WHERE ticket_id = ? AND repeated <> 0");
+    auto query = prepared("SELECT retry_count, duplicate_effects, harmless_repeats, unsettled_repeats, duplicate_cents "
+                          "FROM tickets WHERE id = ?");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(ticketId);
+    if (auto done = run(q, "reading a ticket's repeats"); !done)
+        return done.error();
+    RepeatCounts counts;
+    if (q.next())
+        counts = {q.value(0).toInt(), q.value(1).toInt(), q.value(2).toInt(), q.value(3).toInt(), q.value(4).toLongLong()};
+    q.finish();
+    return counts;
+}
+
+Expected<RepeatCounts> SqliteStore::applyAssessment(qint64 ticketId, qint64 lastSeq,
+                                                    const TicketAssessment &assessment)
+{
+    Expected<RepeatCounts> before = repeatCounts(ticketId);
+    if (!before)
+        return before;
+    auto clear = prepared("UPDATE tool_calls SET repeated = 0, repeat_kind = NULL, repeat_of = NULL "
+                          "WHERE ticket_id = ? AND (repeated <> 0 OR repeat_kind IS NOT NULL)");
     if (!clear)
         return clear.error();
     (*clear)->addBindValue(ticketId);
     if (auto done = run(**clear, "clearing repeat marks"); !done)
-        return done;
+        return done.error();
     for (qint64 callId : assessment.repeatedCalls) {
         auto mark = prepared("UPDATE tool_calls SET repeated = 1 WHERE id = ?");
         if (!mark)
             return mark.error();
         (*mark)->addBindValue(callId);
         if (auto done = run(**mark, "marking a repeated intent"); !done)
-            return done;
+            return done.error();
+    }
+    for (auto link = assessment.repeatOf.cbegin(); link != assessment.repeatOf.cend(); ++link) {
+        auto mark = prepared("UPDATE tool_calls SET repeat_kind = ?, repeat_of = ? WHERE id = ?");
+        if (!mark)
+            return mark.error();
+        (*mark)->addBindValue(repeatKindId(link->kind));
+        (*mark)->addBindValue(link->repeatOf);
+        (*mark)->addBindValue(link.key());
+        if (auto done = run(**mark, "classifying a repeated intent"); !done)
+            return done.error();
     }
 
     auto summary = prepared("UPDATE tickets SET last_seq = ?, write_count = ?, worst_outcome = ?, needs_attention = ?, "
-                            "has_unknown = ?, has_repeat = ?, duplicate_effects = ? WHERE id = ?");
+                            "has_unknown = ?, has_repeat = ?, duplicate_effects = ?, retry_count = ?, "
+                            "harmless_repeats = ?, unsettled_repeats = ?, duplicate_cents = ? WHERE id = ?");
     if (!summary)
         return summary.error();
     QSqlQuery &q = **summary;
@@ -347,10 +417,14 @@ Expected<void> SqliteStore::applyAssessment(qint64 ticketId, qint64 lastSeq, con
     q.addBindValue(assessment.needsAttention ? 1 : 0);
     q.addBindValue(assessment.hasUnknown ? 1 : 0);
     q.addBindValue(assessment.hasRepeatedIntent ? 1 : 0);
-    q.addBindValue(assessment.duplicateEffects);
+    q.addBindValue(assessment.repeats.duplicateEffects);
+    q.addBindValue(assessment.repeats.retries);
+    q.addBindValue(assessment.repeats.harmless);
+    q.addBindValue(assessment.repeats.unsettled);
+    q.addBindValue(assessment.repeats.duplicateCents);
     q.addBindValue(ticketId);
     if (auto done = run(q, "updating a ticket's summary"); !done)
-        return done;
+        return done.error();
 
     // One open escalation per unknown write, dated from when the write became unknown (its
     // result, or the call when no result came), whichever batch brought what. One whose call is
@@ -363,14 +437,16 @@ Expected<void> SqliteStore::applyAssessment(qint64 ticketId, qint64 lastSeq, con
         return open.error();
     (*open)->addBindValue(ticketId);
     if (auto done = run(**open, "opening escalations"); !done)
-        return done;
+        return done.error();
     auto drop = prepared("DELETE FROM escalations WHERE ticket_id = ? AND state = 'open' AND tool_call_id IN "
                          "(SELECT id FROM tool_calls WHERE ticket_id = ? AND outcome IS NOT 'unknown')");
     if (!drop)
         return drop.error();
     (*drop)->addBindValue(ticketId);
     (*drop)->addBindValue(ticketId);
-    return run(**drop, "closing escalations that no longer apply");
+    if (auto done = run(**drop, "closing escalations that no longer apply"); !done)
+        return done.error();
+    return *before;
 }
 
 Expected<void> SqliteStore::recordImport(const ImportRecord &record)

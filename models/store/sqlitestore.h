@@ -27,6 +27,9 @@ public:
     Expected<void> begin() override;
     Expected<void> commit() override;
     void rollback() override;
+    Expected<void> savepoint() override;
+    Expected<void> releaseSavepoint() override;
+    Expected<void> rollbackToSavepoint() override;
 
     Expected<std::optional<TicketRef>> findTicket(const QString &extId) override;
     Expected<TicketRef> insertTicket(const NewTicket &ticket) override;
@@ -35,8 +38,12 @@ public:
     Expected<qint64> insertToolCall(const NewToolCall &call) override;
     Expected<void> setToolResult(const ToolResultUpdate &result) override;
     Expected<QList<CallFacts>> callFacts(qint64 ticketId) override;
-    Expected<void> applyAssessment(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment) override;
+    Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
+                                           const TicketAssessment &assessment) override;
     Expected<void> recordImport(const ImportRecord &record) override;
+    Expected<QList<UnclassifiedTool>> unclassifiedTools() override;
+    Expected<QList<StoredCall>> unclassifiedCalls(const QString &tool) override;
+    Expected<void> reclassifyCall(const CallClassification &classification) override;
 
     Expected<qint64> countTickets(const TicketQuery &query) override;
     Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit) override;
@@ -53,7 +60,7 @@ public:
                                                 const QString &operatorName, qint64 at) override;
     Expected<void> noteEscalation(qint64 escalationId, const QString &note) override;
     Expected<void> reopenEscalation(qint64 escalationId, const QString &note) override;
-    Expected<void> reassessTicket(qint64 ticketId) override;
+    Expected<RepeatCounts> reassessTicket(qint64 ticketId) override;
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
     Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
     Expected<std::optional<AuditEntry>> lastAuditEntry() override;
@@ -71,6 +78,8 @@ private:
     Expected<QSqlQuery *> prepared(const char *sql);
     Expected<void> run(QSqlQuery &query, const char *what);
     Expected<void> execute(const char *sql, const char *what);
+    Expected<void> insertSellerAndOrder(const NewTicket &ticket);
+    Expected<RepeatCounts> repeatCounts(qint64 ticketId);
 
     QString m_path;
     QString m_connection;

@@ -37,6 +37,8 @@ Where whereClause(const TicketQuery &query)
     case TicketFilter::NeedsAttention: parts << QStringLiteral("needs_attention = 1"); break;
     case TicketFilter::Unknown: parts << QStringLiteral("has_unknown = 1"); break;
     case TicketFilter::RepeatedIntent: parts << QStringLiteral("has_repeat = 1"); break;
+    case TicketFilter::DuplicateEffect: parts << QStringLiteral("duplicate_effects > 0"); break;
+    case TicketFilter::RetryAfterError: parts << QStringLiteral("retry_count > 0"); break;
     }
     const QString search = query.search.trimmed();
     if (!search.isEmpty()) {
@@ -69,7 +71,9 @@ QString orderClause(const TicketQuery &query)
 
 // The columns every ticket query selects first, in this order.
 #define TICKET_ROW_COLUMNS "t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, " \
-                           "t.worst_outcome, t.needs_attention, t.has_unknown, t.has_repeat"
+                           "t.worst_outcome, t.needs_attention, t.has_unknown, t.has_repeat, t.retry_count, " \
+                           "t.duplicate_effects, t.harmless_repeats, t.unsettled_repeats, t.duplicate_cents, " \
+                           "t.source_format"
 
 TicketRow ticketRow(const QSqlQuery &q)
 {
@@ -85,6 +89,9 @@ TicketRow ticketRow(const QSqlQuery &q)
     row.needsAttention = q.value(8).toBool();
     row.hasUnknown = q.value(9).toBool();
     row.hasRepeatedIntent = q.value(10).toBool();
+    row.repeats = RepeatCounts{q.value(11).toInt(), q.value(12).toInt(), q.value(13).toInt(), q.value(14).toInt(),
+                               q.value(15).toLongLong()};
+    row.sourceFormat = q.value(16).toString();
     return row;
 }
 
@@ -140,8 +147,8 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
     q.prepare(QStringLiteral(
         "SELECT " TICKET_ROW_COLUMNS ", t.seller_id, COALESCE(t.seller_balance_cents, s.balance_cents), "
         "COALESCE(t.seller_balance_as_of, s.balance_as_of), o.currency, "
-        "o.customer_name, o.customer_email FROM tickets t JOIN sellers s ON s.id = t.seller_id "
-        "JOIN orders o ON o.id = t.order_id WHERE t.id = ?"));
+        "o.customer_name, o.customer_email FROM tickets t LEFT JOIN sellers s ON s.id = t.seller_id "
+        "LEFT JOIN orders o ON o.id = t.order_id WHERE t.id = ?"));
     q.addBindValue(ticketId);
     if (auto done = run(q, "reading a ticket"); !done)
         return done.error();
@@ -149,13 +156,14 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
         return std::optional<TicketDetail>();
     TicketDetail detail;
     detail.row = ticketRow(q);
-    detail.sellerId = q.value(11).toString();
-    detail.sellerBalanceCents = optionalInt(q.value(12));
-    detail.sellerBalanceAsOf = q.value(13).toLongLong();
+    detail.sellerId = q.value(17).toString();
+    detail.sellerBalanceCents = optionalInt(q.value(18));
+    detail.sellerBalanceAsOf = q.value(19).toLongLong();
     detail.order.id = detail.row.orderId;
-    detail.order.currency = q.value(14).toString();
-    detail.order.customerName = q.value(15).toString();
-    detail.order.customerEmail = q.value(16).toString();
+    if (!q.value(20).isNull())
+        detail.order.currency = q.value(20).toString();
+    detail.order.customerName = q.value(21).toString();
+    detail.order.customerEmail = q.value(22).toString();
 
     QSqlQuery items(m_db);
     items.setForwardOnly(true);
@@ -217,11 +225,14 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
     calls.prepare(QStringLiteral(
         "SELECT seq, id, call_ext_id, tool, tool_class, arguments, called_at, raw_result, result_at, duration_ms, "
         "intent_key, intent_error, outcome, outcome_reason, read_failed, repeated, amount_cents, "
-        "result_fingerprint IS NOT NULL FROM tool_calls WHERE ticket_id = ?"));
+        "result_fingerprint IS NOT NULL, repeat_kind, repeat_of, result_error, result_error_type "
+        "FROM tool_calls WHERE ticket_id = ?"));
     calls.addBindValue(ticketId);
     if (auto done = run(calls, "reading tool calls"); !done)
         return done.error();
     QHash<QString, QStringList> callsByKey;
+    QHash<qint64, QString> extIdById;
+    QHash<qint64, qint64> repeatOfById;
     while (calls.next()) {
         TranscriptEntry entry;
         entry.isToolCall = true;
@@ -245,6 +256,12 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
         call.repeated = calls.value(15).toBool();
         call.amountCents = optionalInt(calls.value(16));
         call.hasResult = calls.value(17).toBool();
+        call.repeatKind = repeatKindFromId(calls.value(18).toString());
+        if (!calls.value(19).isNull())
+            repeatOfById.insert(call.id, calls.value(19).toLongLong());
+        call.resultError = calls.value(20).toBool();
+        call.resultErrorType = calls.value(21).toString();
+        extIdById.insert(call.id, call.callExtId);
         if (auto escalation = escalationByCall.constFind(call.id); escalation != escalationByCall.constEnd()) {
             call.escalationId = escalation->id;
             call.escalationState = escalation->state;
@@ -259,6 +276,8 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
         entries.append(entry);
     }
     for (TranscriptEntry &entry : entries) {
+        if (entry.isToolCall && repeatOfById.contains(entry.call.id))
+            entry.call.repeatOfCallId = extIdById.value(repeatOfById.value(entry.call.id));
         if (entry.isToolCall && entry.call.repeated) {
             QStringList peers = callsByKey.value(entry.call.intentKey);
             peers.removeAll(entry.call.callExtId);
@@ -287,9 +306,9 @@ Expected<qint64> SqliteStore::countOpenEscalations()
 Expected<QList<EscalationRow>> SqliteStore::openEscalations(qint64 offset, int limit)
 {
     auto query = prepared("SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, "
-                          "e.amount_cents, o.currency, e.state FROM escalations e "
+                          "e.amount_cents, COALESCE(o.currency, 'USD'), e.state FROM escalations e "
                           "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
-                          "JOIN orders o ON o.id = t.order_id WHERE e.state = 'open' "
+                          "LEFT JOIN orders o ON o.id = t.order_id WHERE e.state = 'open' "
                           "ORDER BY e.opened_at, e.id LIMIT ? OFFSET ?");
     if (!query)
         return query.error();

@@ -35,10 +35,10 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
 {
     auto query = prepared(
         "SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, c.tool_class, c.arguments, "
-        "c.intent_key, e.amount_cents, o.currency, o.id, o.payment_intent, t.seller_id, t.seller_name, "
+        "c.intent_key, e.amount_cents, COALESCE(o.currency, 'USD'), o.id, o.payment_intent, t.seller_id, t.seller_name, "
         "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, e.resolved_at, e.last_note "
         "FROM escalations e JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
-        "JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
+        "LEFT JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -60,7 +60,8 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
     d.amountCents = optionalInt(q.value(9));
     d.currency = q.value(10).toString();
     d.orderId = q.value(11).toString();
-    d.paymentIntent = q.value(12).isNull() ? QStringLiteral("pi_") + d.orderId : q.value(12).toString();
+    if (!d.orderId.isEmpty())
+        d.paymentIntent = q.value(12).isNull() ? QStringLiteral("pi_") + d.orderId : q.value(12).toString();
     d.sellerId = q.value(13).toString();
     d.sellerName = q.value(14).toString();
     d.customerName = q.value(15).toString();
@@ -168,7 +169,7 @@ Expected<void> SqliteStore::reopenEscalation(qint64 escalationId, const QString 
     return run(**update, "reopening an escalation");
 }
 
-Expected<void> SqliteStore::reassessTicket(qint64 ticketId)
+Expected<RepeatCounts> SqliteStore::reassessTicket(qint64 ticketId)
 {
     Expected<QList<CallFacts>> calls = callFacts(ticketId);
     if (!calls)
@@ -178,7 +179,7 @@ Expected<void> SqliteStore::reassessTicket(qint64 ticketId)
         return seq.error();
     (*seq)->addBindValue(ticketId);
     if (auto done = run(**seq, "reading a ticket"); !done)
-        return done;
+        return done.error();
     const qint64 lastSeq = (*seq)->next() ? (*seq)->value(0).toLongLong() : 0;
     (*seq)->finish();
     return applyAssessment(ticketId, lastSeq, assessTicket(*calls));

@@ -26,6 +26,10 @@ public:
     virtual Expected<void> begin() = 0;
     virtual Expected<void> commit() = 0;
     virtual void rollback() = 0;
+    // A nested unit inside the open transaction: one conversation is stored whole or not at all.
+    virtual Expected<void> savepoint() = 0;
+    virtual Expected<void> releaseSavepoint() = 0;
+    virtual Expected<void> rollbackToSavepoint() = 0;
 
     // ---- import writes ----
     virtual Expected<std::optional<TicketRef>> findTicket(const QString &extId) = 0;
@@ -38,8 +42,16 @@ public:
     // Everything the assessment needs, then the writing back of its answer: the call flags,
     // the ticket summary, and one open escalation per unknown write.
     virtual Expected<QList<CallFacts>> callFacts(qint64 ticketId) = 0;
-    virtual Expected<void> applyAssessment(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment) = 0;
+    // Returns the ticket's repeat counts as they were before, so an import can say what it changed.
+    virtual Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
+                                                   const TicketAssessment &assessment) = 0;
     virtual Expected<void> recordImport(const ImportRecord &record) = 0;
+
+    // ---- classifying tools the registry did not know ----
+    virtual Expected<QList<UnclassifiedTool>> unclassifiedTools() = 0;
+    virtual Expected<QList<StoredCall>> unclassifiedCalls(const QString &tool) = 0;
+    // Writes a new reading of a call; the caller reassesses its ticket.
+    virtual Expected<void> reclassifyCall(const CallClassification &classification) = 0;
 
     // ---- reads for the console ----
     virtual Expected<qint64> countTickets(const TicketQuery &query) = 0;
@@ -63,7 +75,7 @@ public:
     virtual Expected<void> reopenEscalation(qint64 escalationId, const QString &note) = 0;
     // Re-reads a ticket's calls (with verified resolutions in place of recorded unknowns) and
     // stores the assessment; call after settling one of its escalations.
-    virtual Expected<void> reassessTicket(qint64 ticketId) = 0;
+    virtual Expected<RepeatCounts> reassessTicket(qint64 ticketId) = 0;
 
     // ---- the ledger: money moved, once per intent key ----
     virtual Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) = 0;

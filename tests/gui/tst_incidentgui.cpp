@@ -3,7 +3,7 @@
 
 #include "escalationqueuepane.h"
 #include "import/importjob.h"
-#include "import/nativeimporter.h"
+#include "import/transcriptimporter.h"
 #include "itemmodels/escalationqueuemodel.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
@@ -64,7 +64,7 @@ void TestIncidentGui::initTestCase()
     auto store = SqliteStore::open(m_dbPath);
     QVERIFY2(store.ok(), store.ok() ? "" : qPrintable(store.message()));
     const ToolRegistry registry = ToolRegistry::builtIn();
-    NativeImporter importer(**store, registry);
+    TranscriptImporter importer(**store, registry);
     const ImportReport report = importer.importFile(demoDataResource());
     QVERIFY2(report.clean(), qPrintable(report.summary()));
 }
@@ -74,7 +74,7 @@ void TestIncidentGui::init()
     auto store = SqliteStore::open(m_dbPath);
     QVERIFY(store.ok());
     m_store = std::move(*store);
-    m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, ToolRegistry::builtIn());
+    m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
 }
@@ -132,10 +132,13 @@ void TestIncidentGui::repeatedIntentLinksBothRefunds()
     QCOMPARE(second->badge()->text(), QStringLiteral("Performed"));
     QTRY_VERIFY(first->findChild<QLabel *>(QStringLiteral("unknownNotice"))->isVisible());
 
-    // Both carry the repeat mark, and the key that ties them is the same.
-    for (ToolCallCard *refund : {first, second})
-        QVERIFY(refund->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text().startsWith(
+    // Both carry the repeat mark, and the key that ties them is the same. The second is the
+    // model's own retry after the unknown: a retry no counter saw.
+    QVERIFY(first->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text().startsWith(
             QStringLiteral("Repeated intent")));
+    QCOMPARE(second->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text(),
+             QStringLiteral("Retry after an error: repeats call c3 (no earlier call with this key took effect). "
+                            "Same intent key as call c3."));
     const QString key = first->findChild<QLabel *>(QStringLiteral("intentKey"))->text();
     QCOMPARE(key.size(), 64);
     QCOMPARE(second->findChild<QLabel *>(QStringLiteral("intentKey"))->text(), key);
@@ -280,7 +283,7 @@ void TestIncidentGui::layoutIsRememberedBetweenRuns()
     m_window->close();
     m_window.reset();
 
-    m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, ToolRegistry::builtIn());
+    m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QCOMPARE(m_window->size(), size);

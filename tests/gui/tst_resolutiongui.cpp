@@ -7,7 +7,7 @@
 #include "auditview.h"
 #include "escalationqueuepane.h"
 #include "import/importjob.h"
-#include "import/nativeimporter.h"
+#include "import/transcriptimporter.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
@@ -63,14 +63,14 @@ void TestResolutionGui::initTestCase()
     auto store = SqliteStore::open(m_dbPath);
     QVERIFY(store.ok());
     m_store = std::move(*store);
-    NativeImporter importer(*m_store, ToolRegistry::builtIn());
+    TranscriptImporter importer(*m_store, ToolRegistry::builtIn());
     QVERIFY(importer.importFile(demoDataResource()).clean());
 
     m_sandbox = std::make_unique<InProcessSandbox>();
     auto seeded = seedDemo(m_sandbox->state());
     QVERIFY2(seeded.ok(), seeded.ok() ? "" : qPrintable(seeded.message()));
 
-    m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, ToolRegistry::builtIn());
+    m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});
     m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"), QString());
     QVERIFY(m_window->provider().resolver());
     m_window->show();

@@ -11,7 +11,7 @@
 #include "domain/sha256.h"
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
-#include "import/nativeimporter.h"
+#include "import/transcriptimporter.h"
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
@@ -208,7 +208,7 @@ void TestEscalationResolver::initTestCase()
     m_pristine = m_pristineFolder.filePath(QStringLiteral("demo.sqlite"));
     std::unique_ptr<SqliteStore> store = openStore(m_pristine);
     const ToolRegistry registry = ToolRegistry::builtIn();
-    NativeImporter importer(*store, registry);
+    TranscriptImporter importer(*store, registry);
     const ImportReport report = importer.importFile(demoDataResource());
     QVERIFY2(report.clean(), qPrintable(report.summary()));
     QCOMPARE(*store->countOpenEscalations(), 15);

@@ -4,7 +4,7 @@
 
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
-#include "import/nativeimporter.h"
+#include "import/transcriptimporter.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 
@@ -23,7 +23,7 @@ QHash<QString, QString> demoIntentKeys()
     if (!store)
         qFatal("%s", qPrintable(store.message()));
     const ToolRegistry registry = ToolRegistry::builtIn();
-    NativeImporter importer(**store, registry);
+    TranscriptImporter importer(**store, registry);
     if (!importer.importFile(demoDataResource()).clean())
         qFatal("the demo data did not import");
     QHash<QString, QString> keys;

@@ -5,7 +5,7 @@
 
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
-#include "import/nativeimporter.h"
+#include "import/transcriptimporter.h"
 #include "store/sqlitestore.h"
 
 #include <QFile>
@@ -158,7 +158,7 @@ inline std::unique_ptr<verity::SqliteStore> openStore(const QString &path, QStri
 inline verity::ImportReport importFile(verity::Store &store, const QString &path, int batchSize = 2000)
 {
     const verity::ToolRegistry registry = verity::ToolRegistry::builtIn();
-    verity::NativeImporter importer(store, registry);
+    verity::TranscriptImporter importer(store, registry);
     importer.setBatchSize(batchSize);
     return importer.importFile(path);
 }

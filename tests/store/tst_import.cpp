@@ -257,7 +257,7 @@ void TestImport::badLine()
     QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
     QCOMPARE(report.linesRead, 9);
     QCOMPARE(report.rejected.size(), 1);
-    QCOMPARE(report.rejected.first().line, 5);
+    QCOMPARE(report.rejected.first().place.line, 5);
     for (const QString &mention : std::as_const(reasonMentions))
         QVERIFY2(report.rejected.first().reason.contains(mention),
                  qPrintable(QStringLiteral("\"%1\" does not mention %2")

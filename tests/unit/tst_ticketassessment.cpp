@@ -188,12 +188,91 @@ private slots:
         QCOMPARE(severityOf(assessment.worstOutcome), worstSeverity);
         QCOMPARE(assessment.hasUnknown, hasUnknown);
         QCOMPARE(assessment.hasRepeatedIntent, hasRepeatedIntent);
-        QCOMPARE(assessment.duplicateEffects, duplicateEffects);
+        QCOMPARE(assessment.repeats.duplicateEffects, duplicateEffects);
         QCOMPARE(assessment.needsAttention, needsAttention);
         QCOMPARE(sorted(assessment.repeatedCalls), repeatedCalls);
     }
 
-    // The order of the calls never changes the verdict.
+    // Each repeat of an intent, classified against what the earlier calls with its key did.
+    void repeatKinds_data()
+    {
+        QTest::addColumn<QList<CallFacts>>("calls");
+        QTest::addColumn<QStringList>("kinds"); // repeatKindId of each repeat, in call order
+        QTest::addColumn<QList<qint64>>("repeatOf");
+        QTest::addColumn<int>("duplicateCents");
+
+        const auto refund = [](qint64 id, Outcome outcome) {
+            CallFacts call = writeCall(id, outcome, keyA);
+            call.amountCents = 11800;
+            return call;
+        };
+        QTest::newRow("the March incident: unknown, then performed, is a retry")
+            << QList<CallFacts>{refund(3, Outcome::Unknown), refund(4, Outcome::Performed)}
+            << QStringList{QStringLiteral("retry")} << QList<qint64>{3} << 0;
+        QTest::newRow("after the lookup found the first: a duplicate effect of $118.00")
+            << QList<CallFacts>{refund(3, Outcome::Performed), refund(4, Outcome::Performed)}
+            << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{3} << 11800;
+        QTest::newRow("retry after a refusal")
+            << QList<CallFacts>{refund(1, Outcome::NotPerformed), refund(2, Outcome::Performed)}
+            << QStringList{QStringLiteral("retry")} << QList<qint64>{1} << 0;
+        QTest::newRow("already performed is harmless")
+            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::AlreadyPerformed)}
+            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+        QTest::newRow("already performed after an unknown is harmless")
+            << QList<CallFacts>{refund(1, Outcome::Unknown), refund(2, Outcome::AlreadyPerformed)}
+            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+        QTest::newRow("refused after the effect is harmless")
+            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::NotPerformed)}
+            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+        QTest::newRow("unknown after the effect is unsettled")
+            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::Unknown)}
+            << QStringList{QStringLiteral("unsettled")} << QList<qint64>{1} << 0;
+        QTest::newRow("an effect anywhere earlier counts, not only the latest call")
+            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::NotPerformed),
+                                refund(3, Outcome::Performed)}
+            << QStringList{QStringLiteral("harmless"), QStringLiteral("duplicate_effect")} << QList<qint64>{1, 2}
+            << 11800;
+        QTest::newRow("three performed: two duplicates")
+            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::Performed),
+                                refund(3, Outcome::Performed)}
+            << QStringList{QStringLiteral("duplicate_effect"), QStringLiteral("duplicate_effect")}
+            << QList<qint64>{1, 2} << 23600;
+        QTest::newRow("an irreversible duplicate moves no money")
+            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyB, ToolClass::WriteIrreversible),
+                                writeCall(2, Outcome::Performed, keyB, ToolClass::WriteIrreversible)}
+            << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
+        QTest::newRow("reads never repeat") << QList<CallFacts>{readCall(1), readCall(2)} << QStringList{}
+                                            << QList<qint64>{} << 0;
+    }
+
+    void repeatKinds()
+    {
+        QFETCH(QList<CallFacts>, calls);
+        QFETCH(QStringList, kinds);
+        QFETCH(QList<qint64>, repeatOf);
+        QFETCH(int, duplicateCents);
+
+        const TicketAssessment assessment = assessTicket(calls);
+        QStringList gotKinds;
+        QList<qint64> gotRepeatOf;
+        for (const CallFacts &call : calls) {
+            auto link = assessment.repeatOf.find(call.id);
+            if (link == assessment.repeatOf.end())
+                continue;
+            gotKinds.append(repeatKindId(link->kind));
+            gotRepeatOf.append(link->repeatOf);
+        }
+        QCOMPARE(gotKinds, kinds);
+        QCOMPARE(gotRepeatOf, repeatOf);
+        QCOMPARE(assessment.repeats.duplicateCents, qint64(duplicateCents));
+        QCOMPARE(assessment.repeats.retries + assessment.repeats.duplicateEffects + assessment.repeats.harmless
+                         + assessment.repeats.unsettled,
+                 int(kinds.size()));
+        for (const QString &kind : kinds)
+            QCOMPARE(repeatKindId(*repeatKindFromId(kind)), kind);
+    }
+
+    // The order of the calls never changes the summary verdict.
     void orderDoesNotMatter()
     {
         const QList<CallFacts> calls{readCall(1), writeCall(2, Outcome::Unknown, keyA),
@@ -206,7 +285,7 @@ private slots:
         QCOMPARE(a.worstOutcome, b.worstOutcome);
         QCOMPARE(a.hasUnknown, b.hasUnknown);
         QCOMPARE(a.hasRepeatedIntent, b.hasRepeatedIntent);
-        QCOMPARE(a.duplicateEffects, b.duplicateEffects);
+        QCOMPARE(a.repeats.duplicateEffects, b.repeats.duplicateEffects);
         QCOMPARE(a.needsAttention, b.needsAttention);
         QCOMPARE(a.repeatedCalls, b.repeatedCalls);
         QCOMPARE(a.worstOutcome, std::optional<Outcome>(Outcome::Unknown));

@@ -1,0 +1,71 @@
+#pragma once
+// A conversation as a foreign transcript tells it (OpenAI, Anthropic, OpenTelemetry,
+// τ-bench): the turns in order, before it becomes a ticket and its events. Each format has
+// one small adapter from its JSON onto this shape; everything after it (pairing results
+// with calls, keys, outcomes, the store) is shared.
+
+#include "domain/expected.h"
+#include "store/records.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace verity {
+
+struct Turn
+{
+    enum class Kind { Message, ToolCall, ToolResult };
+    Kind kind = Kind::Message;
+    std::optional<qint64> at; // ms since the epoch, UTC, when the format says
+
+    // Message: user -> Customer, the assistant's text -> Reply, system/developer -> System,
+    // the agent's own notes or reasoning -> Agent.
+    MessageKind messageKind = MessageKind::Customer;
+    QString text;
+
+    // ToolCall and ToolResult. A result names its call by callId; a format whose ids repeat
+    // (τ-bench v1) still gives the id: a result pairs with the oldest call of that id that has
+    // no result yet.
+    QString callId;
+    QString tool;              // ToolCall; on a ToolResult only when the format says
+    nlohmann::json arguments;  // ToolCall: an object
+    nlohmann::json result;     // ToolResult: exactly what the tool returned (text or structure)
+    bool errorFlag = false;    // ToolResult: the transcript marks it an error (is_error,
+                               // "error": true, span status ERROR)
+    QString errorType;         // ToolResult: the transcript's error type, when it names one
+    std::optional<qint64> durationMs;
+};
+
+struct Conversation
+{
+    QString id;      // stable: the same conversation read again gives the same id
+    QString subject; // one line; empty when nothing fits
+    std::optional<qint64> openedAt;
+    QString orderId; // when the conversation is about one order the format names
+    QList<Turn> turns;
+    QStringList notices; // worth telling the reader, but no reason to skip the conversation
+};
+
+// What an adapter knows besides the JSON in front of it.
+struct ConversationContext
+{
+    QString fileStem;   // the file's name without folder and extension, for ids
+    qint64 ordinal = 0; // 1-based position of this conversation in the file
+    QString fileTimestamp; // a file-level time, when the format has one (τ² "timestamp")
+};
+
+// An id for a conversation that carries none of its own: the file's stem and its position.
+QString fallbackConversationId(const ConversationContext &context);
+
+// Parses an RFC 3339 / ISO 8601 time; a time without a zone is taken as UTC (τ² writes them so).
+std::optional<qint64> parseLooseTimestamp(const QString &text);
+
+// Every distinct tool the conversation calls, for choosing a registry profile.
+QStringList toolsCalled(const Conversation &conversation);
+
+} // namespace verity

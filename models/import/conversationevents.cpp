@@ -1,0 +1,151 @@
+#include "conversationevents.h"
+
+#include "domain/sha256.h"
+
+#include <QHash>
+
+#include <deque>
+
+namespace verity {
+
+using nlohmann::json;
+
+QString FilePlace::text() const
+{
+    if (line > 0)
+        return QString::number(line);
+    return QStringLiteral("byte %1").arg(qMax<qint64>(byteOffset, 0));
+}
+
+namespace {
+
+QString fingerprintOf(const QString &ticket, qsizetype ordinal, const json &content)
+{
+    const json printed{{"conversation", ticket.toStdString()}, {"ordinal", ordinal}, {"event", content}};
+    return QString::fromLatin1(sha256Hex(QByteArray::fromStdString(printed.dump(-1, ' ', false, json::error_handler_t::replace))));
+}
+
+QString shortText(const QString &text)
+{
+    return text.size() > 60 ? text.left(59) + u'…' : text;
+}
+
+} // namespace
+
+ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt)
+{
+    ImportUnit unit;
+    unit.format = format;
+    unit.conversation = conversation.id;
+    unit.notices = conversation.notices;
+    unit.tools = toolsCalled(conversation);
+
+    auto reject = [&unit](const QString &reason) {
+        unit.events.clear();
+        unit.rejection = reason;
+        return unit;
+    };
+    if (conversation.id.trimmed().isEmpty())
+        return reject(QStringLiteral("the conversation has no id"));
+
+    qint64 openedAt = conversation.openedAt.value_or(0);
+    if (!conversation.openedAt) {
+        openedAt = fallbackAt;
+        for (const Turn &turn : conversation.turns) {
+            if (turn.at) {
+                openedAt = *turn.at;
+                break;
+            }
+        }
+    }
+
+    NativeEvent opened;
+    opened.ticket = conversation.id;
+    opened.at = openedAt;
+    // The conversation's id and format name the ticket; a later file that continues it (a trace
+    // exported in several batches) opens the same ticket again and changes nothing.
+    opened.fingerprint = fingerprintOf(conversation.id, 0, json{{"format", format.toStdString()}});
+    TicketOpenedEvent ticket;
+    ticket.ticket.extId = conversation.id;
+    ticket.ticket.openedAt = openedAt;
+    ticket.ticket.subject = conversation.subject;
+    ticket.ticket.fingerprint = opened.fingerprint;
+    ticket.ticket.sourceFormat = format;
+    opened.body = ticket;
+    unit.events.append(opened);
+
+    // Calls waiting for their result, by the id the transcript gave them: the oldest first,
+    // since τ-bench v1 reuses ids and pairs each call with the result that follows it.
+    QHash<QString, std::deque<QString>> waiting;
+    QHash<QString, int> idUses;
+    QHash<QString, QString> toolOfCall;
+    qint64 at = openedAt;
+    qsizetype ordinal = 0;
+    for (const Turn &turn : conversation.turns) {
+        ++ordinal;
+        if (turn.at)
+            at = *turn.at;
+        NativeEvent event;
+        event.ticket = conversation.id;
+        event.at = at;
+        switch (turn.kind) {
+        case Turn::Kind::Message: {
+            if (turn.text.trimmed().isEmpty())
+                continue;
+            event.body = MessageEvent{turn.messageKind, turn.text};
+            event.fingerprint = fingerprintOf(conversation.id, ordinal,
+                                              json{{"message", messageKindId(turn.messageKind).toStdString()},
+                                                   {"text", turn.text.toStdString()}});
+            break;
+        }
+        case Turn::Kind::ToolCall: {
+            if (turn.callId.isEmpty() || turn.tool.isEmpty())
+                return reject(QStringLiteral("turn %1: a tool call needs an id and a tool name").arg(ordinal));
+            const int use = ++idUses[turn.callId];
+            const QString extId = use == 1 ? turn.callId : QStringLiteral("%1#%2").arg(turn.callId).arg(use);
+            waiting[turn.callId].push_back(extId);
+            toolOfCall.insert(extId, turn.tool);
+            event.body = ToolCallEvent{extId, turn.tool, turn.arguments.is_object() ? turn.arguments : json::object()};
+            event.fingerprint = fingerprintOf(conversation.id, ordinal,
+                                              json{{"call", extId.toStdString()},
+                                                   {"tool", turn.tool.toStdString()},
+                                                   {"arguments", turn.arguments}});
+            break;
+        }
+        case Turn::Kind::ToolResult: {
+            auto queue = waiting.find(turn.callId);
+            if (queue == waiting.end() || queue->empty()) {
+                return reject(QStringLiteral("turn %1: a tool result for call \"%2\"%3, but no call with that id is "
+                                             "waiting for a result before it")
+                                  .arg(ordinal)
+                                  .arg(shortText(turn.callId),
+                                       turn.tool.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(turn.tool)));
+            }
+            const QString extId = queue->front();
+            queue->pop_front();
+            ToolResultEvent result;
+            result.callId = extId;
+            result.result = turn.result;
+            result.durationMs = turn.durationMs;
+            result.errorFlag = turn.errorFlag;
+            result.errorType = turn.errorType;
+            event.body = result;
+            event.fingerprint = fingerprintOf(conversation.id, ordinal,
+                                              json{{"result", extId.toStdString()},
+                                                   {"value", turn.result},
+                                                   {"error", turn.errorFlag}});
+            break;
+        }
+        }
+        unit.events.append(event);
+    }
+
+    for (auto queue = waiting.cbegin(); queue != waiting.cend(); ++queue) {
+        for (const QString &extId : queue.value())
+            unit.notices.append(QStringLiteral("call \"%1\" (%2) has no result; a write without one is unknown")
+                                    .arg(shortText(extId), toolOfCall.value(extId)));
+    }
+    return unit;
+}
+
+} // namespace verity

@@ -1,0 +1,16 @@
+#pragma once
+// A conversation becomes a ticket's events: results paired with their calls, repeated call ids
+// made unique, and each event fingerprinted by its place, so reading the file again changes
+// nothing and two identical messages in one conversation stay two.
+
+#include "conversation.h"
+#include "importunit.h"
+
+namespace verity {
+
+// `fallbackAt` dates a conversation whose format carries no times (the file's modified time).
+// A result with no call before it makes the whole conversation unreadable: the unit comes
+// back with a rejection and no events.
+ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt);
+
+} // namespace verity

@@ -1,0 +1,31 @@
+#pragma once
+// What a reader hands the importer: the events of one native line or of one whole
+// conversation, stored together or not at all, with where they came from in the file.
+
+#include "nativeevent.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace verity {
+
+struct FilePlace
+{
+    qint64 line = 0;        // 1-based line of a JSONL file; 0 when the file is one JSON document
+    qint64 byteOffset = -1; // where the unit begins in the file, when known
+    QString text() const;   // "12" or "byte 3456"
+};
+
+struct ImportUnit
+{
+    FilePlace place;
+    QString format;        // transcriptFormatId() of what was read
+    QString conversation;  // the conversation's id; empty for a native line
+    QList<NativeEvent> events;
+    QString rejection;     // set: nothing of this unit is stored, and this says why
+    QStringList notices;   // worth saying, stored anyway
+    QStringList tools;     // every tool the unit calls, to choose a registry profile
+};
+
+} // namespace verity

@@ -1,0 +1,291 @@
+#include "jsonstream.h"
+
+#include "domain/jsontext.h"
+#include "domain/sha256.h"
+
+#include <istream>
+#include <streambuf>
+#include <vector>
+
+namespace verity {
+
+using nlohmann::json;
+
+namespace {
+
+// A std::streambuf over a QIODevice that knows how many bytes the parser has taken.
+class DeviceBuffer : public std::streambuf
+{
+public:
+    DeviceBuffer(QIODevice &device, Sha256Stream *hash) : m_device(device), m_hash(hash)
+    {
+        setg(m_buffer, m_buffer, m_buffer);
+    }
+
+    qint64 consumed() const { return m_before + (gptr() - eback()); }
+
+protected:
+    int_type underflow() override
+    {
+        if (gptr() < egptr())
+            return traits_type::to_int_type(*gptr());
+        m_before += egptr() - eback();
+        const qint64 read = m_device.read(m_buffer, sizeof m_buffer);
+        if (read <= 0) {
+            setg(m_buffer, m_buffer, m_buffer);
+            return traits_type::eof();
+        }
+        if (m_hash)
+            m_hash->add(QByteArray::fromRawData(m_buffer, qsizetype(read)));
+        setg(m_buffer, m_buffer, m_buffer + read);
+        return traits_type::to_int_type(*gptr());
+    }
+
+private:
+    QIODevice &m_device;
+    Sha256Stream *m_hash;
+    char m_buffer[1 << 16];
+    qint64 m_before = 0;
+};
+
+// SAX events in, one built element at a time out. Containers outside the streamed array are
+// only counted, never built.
+class ElementBuilder : public nlohmann::json_sax<json>
+{
+public:
+    ElementBuilder(const DeviceBuffer &buffer, std::string member, const JsonElementStream::Sink &sink, json &header)
+        : m_buffer(buffer), m_member(std::move(member)), m_sink(sink), m_header(header)
+    {
+    }
+
+    bool stopped = false;
+    QString error;
+
+    bool null() override { return value(json()); }
+    bool boolean(bool v) override { return value(json(v)); }
+    bool number_integer(number_integer_t v) override { return value(json(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return value(json(v)); }
+    bool number_float(number_float_t v, const string_t &) override { return value(json(v)); }
+    bool string(string_t &v) override { return value(json(std::move(v))); }
+    bool binary(binary_t &v) override { return value(json::binary(std::move(v))); }
+
+    bool start_object(std::size_t) override { return open(json::object()); }
+    bool start_array(std::size_t) override { return open(json::array()); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+
+    bool key(string_t &k) override
+    {
+        if (m_building)
+            m_key = std::move(k);
+        else if (m_depth == 1)
+            m_rootKey = std::move(k);
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &e) override
+    {
+        error = QStringLiteral("byte %1: not valid JSON: %2").arg(position).arg(jsonParseErrorReason(e.what()));
+        return false;
+    }
+
+private:
+    // The depth at which streamed elements sit: 1 in a top-level array, 2 in the member's array.
+    bool atElementDepth() const
+    {
+        if (m_member.empty())
+            return m_depth == 1 && m_rootIsArray;
+        return m_depth == 2 && m_inMember;
+    }
+
+    bool value(json v)
+    {
+        if (m_building)
+            return add(std::move(v));
+        if (atElementDepth())
+            return handOn(std::move(v), m_buffer.consumed());
+        if (m_depth == 1 && !m_rootIsArray)
+            m_header[m_rootKey] = std::move(v);
+        return true;
+    }
+
+    bool open(json container)
+    {
+        const bool isArray = container.is_array();
+        if (m_depth == 0)
+            m_rootIsArray = isArray;
+        if (!m_building && atElementDepth()) {
+            m_building = true;
+            m_elementStart = m_buffer.consumed() - 1;
+            m_element = std::move(container);
+            m_stack.push_back(&m_element);
+        } else if (m_building) {
+            json *child = nullptr;
+            json &parent = *m_stack.back();
+            if (parent.is_array()) {
+                parent.push_back(std::move(container));
+                child = &parent.back();
+            } else {
+                child = &(parent[m_key] = std::move(container));
+            }
+            m_stack.push_back(child);
+        }
+        if (!m_building && m_depth == 1 && !m_rootIsArray && isArray && m_rootKey == m_member)
+            m_inMember = true;
+        ++m_depth;
+        return true;
+    }
+
+    bool close()
+    {
+        --m_depth;
+        if (m_building) {
+            m_stack.pop_back();
+            if (m_stack.empty()) {
+                m_building = false;
+                return handOn(std::move(m_element), m_elementStart);
+            }
+        } else if (m_depth == 1) {
+            m_inMember = false;
+        }
+        return true;
+    }
+
+    bool add(json v)
+    {
+        json &parent = *m_stack.back();
+        if (parent.is_array())
+            parent.push_back(std::move(v));
+        else
+            parent[m_key] = std::move(v);
+        return true;
+    }
+
+    bool handOn(json element, qint64 offset)
+    {
+        m_element = json();
+        if (!m_sink(std::move(element), offset)) {
+            stopped = true;
+            return false;
+        }
+        return true;
+    }
+
+    const DeviceBuffer &m_buffer;
+    std::string m_member;
+    const JsonElementStream::Sink &m_sink;
+    json &m_header;
+    int m_depth = 0;
+    bool m_rootIsArray = false;
+    bool m_inMember = false;
+    std::string m_rootKey;
+    bool m_building = false;
+    qint64 m_elementStart = 0;
+    json m_element;
+    std::vector<json *> m_stack;
+    std::string m_key;
+};
+
+// Notes the shape of a document's first bytes and stops as soon as it has enough.
+class ShapeSniffer : public nlohmann::json_sax<json>
+{
+public:
+    JsonShape shape;
+
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t) override { return scalar(); }
+    bool number_unsigned(number_unsigned_t) override { return scalar(); }
+    bool number_float(number_float_t, const string_t &) override { return scalar(); }
+    bool string(string_t &) override { return scalar(); }
+    bool binary(binary_t &) override { return scalar(); }
+    bool start_object(std::size_t) override
+    {
+        if (m_depth == 0)
+            shape.isObject = true;
+        if (m_depth == 1 && shape.isArray)
+            m_inFirstElement = !m_sawElement;
+        return open();
+    }
+    bool start_array(std::size_t) override
+    {
+        if (m_depth == 0)
+            shape.isArray = true;
+        return open();
+    }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t &k) override
+    {
+        if (m_depth == 1 && shape.isObject)
+            shape.keys.append(fromUtf8String(k));
+        else if (m_depth == 2 && m_inFirstElement)
+            shape.firstElementKeys.append(fromUtf8String(k));
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override { return false; }
+
+private:
+    bool scalar()
+    {
+        if (m_depth == 1 && shape.isArray)
+            m_sawElement = true;
+        return true;
+    }
+    bool open()
+    {
+        ++m_depth;
+        return true;
+    }
+    bool close()
+    {
+        --m_depth;
+        if (m_depth == 1 && shape.isArray) {
+            m_sawElement = true;
+            m_inFirstElement = false;
+            return false; // the first element is all a shape needs
+        }
+        return m_depth > 0;
+    }
+
+    int m_depth = 0;
+    bool m_sawElement = false;
+    bool m_inFirstElement = false;
+};
+
+} // namespace
+
+JsonElementStream::JsonElementStream(QIODevice &device, QString member) : m_device(device), m_member(std::move(member))
+{
+}
+
+Expected<void> JsonElementStream::run(const Sink &sink)
+{
+    DeviceBuffer buffer(m_device, m_hash);
+    std::istream stream(&buffer);
+    ElementBuilder builder(buffer, m_member.toStdString(), sink, m_header);
+    try {
+        json::sax_parse(stream, &builder);
+    } catch (const std::exception &e) {
+        // A sink or a value the library refuses (depth, size): never out of this function.
+        builder.error = QStringLiteral("byte %1: %2").arg(buffer.consumed()).arg(QString::fromUtf8(e.what()));
+    }
+    m_bytesRead = buffer.consumed();
+    m_stopped = builder.stopped;
+    if (!builder.stopped && !builder.error.isEmpty())
+        return makeError(builder.error);
+    return {};
+}
+
+JsonShape sniffJsonShape(const QByteArray &head)
+{
+    ShapeSniffer sniffer;
+    try {
+        json::sax_parse(head.constBegin(), head.constEnd(), &sniffer);
+    } catch (const std::exception &) {
+        // a truncated head is expected; what was seen is the answer
+    }
+    return sniffer.shape;
+}
+
+} // namespace verity

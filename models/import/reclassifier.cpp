@@ -1,0 +1,87 @@
+#include "reclassifier.h"
+
+#include "domain/intentkey.h"
+#include "domain/jsontext.h"
+#include "domain/resultclassifier.h"
+#include "store/store.h"
+
+#include <QSet>
+
+#include <nlohmann/json.hpp>
+
+namespace verity {
+
+using nlohmann::json;
+
+namespace {
+
+CallClassification classify(const StoredCall &call, const ToolRegistry &registry)
+{
+    CallClassification c;
+    c.callId = call.id;
+    const ToolSpec *spec = registry.find(call.tool);
+    c.toolClass = spec ? spec->toolClass : ToolClass::Unclassified;
+    const json arguments = json::parse(call.argumentsJson.toStdString(), nullptr, false);
+    const json result = call.hasResult ? json::parse(call.rawResult.toStdString(), nullptr, false) : json();
+    if (!spec || !isWrite(spec->toolClass)) {
+        if (call.hasResult)
+            c.readFailed = resultLooksLikeError(result, call.resultError);
+        return c;
+    }
+    Expected<QString> key = intentKey(*spec, arguments, call.facts);
+    if (key)
+        c.intentKey = *key;
+    else
+        c.intentError = key.message();
+    if (!spec->amountField.isEmpty() && arguments.is_object()) {
+        auto amount = arguments.find(spec->amountField.toStdString());
+        if (amount != arguments.end())
+            c.amountCents = wholeNumber(*amount);
+    }
+    const WriteVerdict verdict =
+            classifyWriteResult(call.hasResult ? &result : nullptr, registry.outcomeRules(), call.resultError);
+    c.outcome = verdict.outcome;
+    c.outcomeReason = verdict.reason;
+    return c;
+}
+
+} // namespace
+
+Expected<Reclassification> reclassifyTool(Store &store, const RegistrySelection &registries, const QString &tool)
+{
+    Reclassification done;
+    if (Expected<void> begun = store.begin(); !begun)
+        return begun.error();
+    auto fail = [&store](const Error &error) {
+        store.rollback();
+        return Expected<Reclassification>(error);
+    };
+    Expected<QList<StoredCall>> calls = store.unclassifiedCalls(tool);
+    if (!calls)
+        return fail(calls.error());
+    QList<qint64> tickets;
+    QSet<qint64> seen;
+    for (const StoredCall &call : std::as_const(*calls)) {
+        const CallClassification c = classify(call, registries.byName(call.registry).registry);
+        if (c.toolClass == ToolClass::Unclassified)
+            continue; // the registry in force for this ticket still does not know the tool
+        if (Expected<void> written = store.reclassifyCall(c); !written)
+            return fail(written.error());
+        ++done.calls;
+        if (!seen.contains(call.ticketId)) {
+            seen.insert(call.ticketId);
+            tickets.append(call.ticketId);
+        }
+    }
+    for (qint64 ticket : std::as_const(tickets)) {
+        Expected<RepeatCounts> before = store.reassessTicket(ticket);
+        if (!before)
+            return fail(before.error());
+    }
+    done.tickets = tickets.size();
+    if (Expected<void> committed = store.commit(); !committed)
+        return fail(committed.error());
+    return done;
+}
+
+} // namespace verity

@@ -1,0 +1,62 @@
+#pragma once
+// Opens a transcript file, tells its format from its content, and hands the importer one unit
+// at a time: a native line, or a whole conversation. Streams: a JSONL file line by line, a JSON
+// document element by element, so memory does not grow with the file.
+
+#include "importunit.h"
+
+#include "domain/expected.h"
+
+#include <QFile>
+#include <QString>
+
+#include <functional>
+
+namespace verity {
+
+class TranscriptReader
+{
+public:
+    // Return false to stop reading after this unit.
+    using Sink = std::function<bool(ImportUnit unit)>;
+
+    explicit TranscriptReader(QString path);
+
+    // Reads to the end or until the sink stops it. An error means the file as a whole could not
+    // be read: missing, an unknown format, a JSON document broken at some byte (the units
+    // before that byte were handed on).
+    Expected<void> read(const Sink &sink);
+
+    QString format() const { return m_format; } // the first format found, once read() started
+    qint64 bytesRead() const { return m_bytesRead; }
+    qint64 bytesTotal() const { return m_bytesTotal; }
+    qint64 linesRead() const { return m_linesRead; }
+    bool stopped() const { return m_stopped; }
+    QString sha256() const { return m_sha256; } // of the bytes read
+    // A progress reading that is cheap to take: the reader calls it after each unit.
+    void setProgress(std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress)
+    {
+        m_progress = std::move(progress);
+    }
+
+private:
+    Expected<void> readLines(QFile &file, const Sink &sink, bool native);
+    Expected<void> readDocument(QFile &file, const QByteArray &head, const Sink &sink);
+    bool handOn(const Sink &sink, ImportUnit unit);
+    bool handOnValue(const Sink &sink, const nlohmann::json &value, const FilePlace &place);
+
+    QString m_path;
+    QString m_format;
+    qint64 m_bytesRead = 0;
+    qint64 m_bytesTotal = 0;
+    qint64 m_linesRead = 0;
+    bool m_stopped = false;
+    QString m_sha256;
+    qint64 m_fallbackAt = 0;
+    std::function<void(qint64, qint64)> m_progress;
+    QString m_stem;
+    qint64 m_ordinal = 0;
+    QString m_fileTimestamp;
+};
+
+} // namespace verity

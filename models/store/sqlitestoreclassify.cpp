@@ -1,0 +1,78 @@
+// Tools the registry did not know at import, and the reading of their calls again once a
+// person has classified them.
+
+#include "sqlitestore.h"
+
+#include "sqlerror.h"
+
+#include <QVariant>
+
+namespace verity {
+
+Expected<QList<UnclassifiedTool>> SqliteStore::unclassifiedTools()
+{
+    auto query = prepared("SELECT tool, count(*), count(DISTINCT ticket_id), min(arguments) FROM tool_calls "
+                          "WHERE tool_class = 'unclassified' GROUP BY tool ORDER BY count(*) DESC, tool");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    if (auto done = run(q, "listing unclassified tools"); !done)
+        return done.error();
+    QList<UnclassifiedTool> tools;
+    while (q.next())
+        tools.append({q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toString()});
+    q.finish();
+    return tools;
+}
+
+Expected<QList<StoredCall>> SqliteStore::unclassifiedCalls(const QString &tool)
+{
+    auto query = prepared("SELECT c.id, c.ticket_id, c.tool, c.arguments, c.result_fingerprint IS NOT NULL, "
+                          "c.raw_result, c.result_error, t.ext_id, t.order_id, t.seller_id, t.registry FROM tool_calls c "
+                          "JOIN tickets t ON t.id = c.ticket_id WHERE c.tool_class = 'unclassified' AND c.tool = ? "
+                          "ORDER BY c.id");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(tool);
+    if (auto done = run(q, "reading unclassified calls"); !done)
+        return done.error();
+    QList<StoredCall> calls;
+    while (q.next()) {
+        StoredCall call;
+        call.id = q.value(0).toLongLong();
+        call.ticketId = q.value(1).toLongLong();
+        call.tool = q.value(2).toString();
+        call.argumentsJson = q.value(3).toString();
+        call.hasResult = q.value(4).toBool();
+        call.rawResult = q.value(5).toString();
+        call.resultError = q.value(6).toBool();
+        call.facts = TicketFacts{{QStringLiteral("ticket_id"), q.value(7).toString()},
+                                 {QStringLiteral("order_id"), q.value(8).toString()},
+                                 {QStringLiteral("seller_id"), q.value(9).toString()}};
+        call.registry = q.value(10).toString();
+        calls.append(call);
+    }
+    q.finish();
+    return calls;
+}
+
+Expected<void> SqliteStore::reclassifyCall(const CallClassification &c)
+{
+    auto update = prepared("UPDATE tool_calls SET tool_class = ?, intent_key = ?, intent_error = ?, amount_cents = ?, "
+                           "outcome = ?, outcome_reason = ?, read_failed = ? WHERE id = ?");
+    if (!update)
+        return update.error();
+    QSqlQuery &q = **update;
+    q.addBindValue(toolClassId(c.toolClass));
+    q.addBindValue(nullableText(c.intentKey));
+    q.addBindValue(nullableText(c.intentError));
+    q.addBindValue(nullableInt(c.amountCents));
+    q.addBindValue(c.outcome ? QVariant(outcomeId(*c.outcome)) : QVariant(QMetaType::fromType<QString>()));
+    q.addBindValue(nullableText(c.outcomeReason));
+    q.addBindValue(c.readFailed ? 1 : 0);
+    q.addBindValue(c.callId);
+    return run(q, "reclassifying a call");
+}
+
+} // namespace verity

@@ -1,0 +1,25 @@
+// libFuzzer harness: the OTLP/JSON trace adapter (models/import/formats/otlptraces.h), on any
+// JSON value it recognises, then each conversation read into a ticket's events. Its own corpus,
+// so the fuzzer learns the shape of a trace export rather than the dispatch's.
+
+#include "import/conversationevents.h"
+#include "import/formats/otlptraces.h"
+#include "import/transcriptformat.h"
+
+#include <cstddef>
+#include <cstdint>
+
+using nlohmann::json;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const json value = json::parse(data, data + size, nullptr, false);
+    if (value.is_discarded() || !verity::looksLikeOtlpTraces(value))
+        return 0;
+    const verity::ConversationContext context{QStringLiteral("fuzz"), 1, QString()};
+    for (const verity::Expected<verity::Conversation> &conversation : verity::readOtlpTraces(value, context)) {
+        if (conversation)
+            (void)verity::conversationUnit(*conversation, verity::formats::otlp, 0);
+    }
+    return 0;
+}

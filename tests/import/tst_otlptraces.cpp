@@ -1,0 +1,934 @@
+// OpenTelemetry trace exports (OTLP/JSON, as the Collector's file exporter writes them): GenAI
+// `execute_tool` spans and OpenInference `TOOL` spans become calls and results, chat spans give
+// the messages, and spans are grouped into conversations. Broken input is an error that says
+// where; nothing throws.
+
+#include "import/formats/otlptraces.h"
+
+#include <QFile>
+#include <QTest>
+
+#include <functional>
+
+using namespace verity;
+using json = nlohmann::json;
+
+class TestOtlpTraces : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void looksLike_data();
+    void looksLike();
+    void genAiWholeFile();
+    void genAiPerLine();
+    void openInference();
+    void toolOutcome_data();
+    void toolOutcome();
+    void grouping_data();
+    void grouping();
+    void messages();
+    void otherSpansIgnored();
+    void badInput_data();
+    void badInput();
+    void otherConversationsStillComeBack();
+    void longValuesAreCut();
+    void robustness_data();
+    void robustness();
+    void everyAttributeOfAWrongType();
+    void everyNodeReplaced();
+};
+
+namespace {
+
+constexpr qint64 base = 1773757800000; // 2026-03-17T14:30:00Z, the fixtures' clock
+const char *traceA = "4bf92f3577b34da6a3ce929d0e0e4736";
+const char *traceB = "0af7651916cd43dd8448eb211c80319c";
+
+QList<json> readLines(const QString &name)
+{
+    QFile file(QStringLiteral(VERITY_TEST_DATA "/formats/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QList<json> lines;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        if (!line.trimmed().isEmpty())
+            lines.append(json::parse(line.toStdString(), nullptr, false));
+    }
+    return lines;
+}
+
+// What an importer would hand over for a whole file: every line's resourceSpans in one request.
+json mergedRequest(const QList<json> &lines)
+{
+    json merged = {{"resourceSpans", json::array()}};
+    for (const json &line : lines) {
+        for (const json &resource : line.at("resourceSpans"))
+            merged["resourceSpans"].push_back(resource);
+    }
+    return merged;
+}
+
+QList<Expected<Conversation>> read(const json &request)
+{
+    return readOtlpTraces(request, ConversationContext{QStringLiteral("traces"), 1, {}});
+}
+
+QStringList ids(const QList<Expected<Conversation>> &conversations)
+{
+    QStringList out;
+    for (const Expected<Conversation> &conversation : conversations)
+        out.append(conversation ? conversation->id : QStringLiteral("error: ") + conversation.message());
+    return out;
+}
+
+QString signature(const Turn &turn)
+{
+    switch (turn.kind) {
+    case Turn::Kind::Message:
+        return QStringLiteral("say:") + messageKindId(turn.messageKind);
+    case Turn::Kind::ToolCall:
+        return QStringLiteral("call:") + turn.tool;
+    case Turn::Kind::ToolResult:
+        return QStringLiteral("result:") + turn.tool;
+    }
+    return {};
+}
+
+QStringList signatures(const Conversation &conversation)
+{
+    QStringList out;
+    for (const Turn &turn : conversation.turns)
+        out.append(signature(turn));
+    return out;
+}
+
+QList<Turn> ofKind(const Conversation &conversation, Turn::Kind kind)
+{
+    QList<Turn> out;
+    for (const Turn &turn : conversation.turns) {
+        if (turn.kind == kind)
+            out.append(turn);
+    }
+    return out;
+}
+
+int countOf(const Conversation &conversation, Turn::Kind kind)
+{
+    return int(ofKind(conversation, kind).size());
+}
+
+QString show(const json &value)
+{
+    return QString::fromStdString(value.dump());
+}
+
+json attribute(const std::string &key, json anyValue)
+{
+    return {{"key", key}, {"value", std::move(anyValue)}};
+}
+
+json text(const std::string &value)
+{
+    return {{"stringValue", value}};
+}
+
+json request(const json &spans)
+{
+    return {{"resourceSpans",
+             {{{"resource",
+                {{"attributes", json::array({attribute("service.name", text("support-agent"))})}}},
+               {"scopeSpans", {{{"scope", {{"name", "support_agent.tools"}}}, {"spans", spans}}}}}}}};
+}
+
+// A well-formed GenAI tool span: get_order, 250 ms, with arguments and no result.
+json toolSpan(const char *traceId = traceA, const char *spanId = "00f067aa0ba902b7", qint64 startMs = base)
+{
+    return {{"traceId", traceId},
+            {"spanId", spanId},
+            {"name", "execute_tool get_order"},
+            {"kind", 1},
+            {"startTimeUnixNano", std::to_string(startMs * 1000000)},
+            {"endTimeUnixNano", std::to_string((startMs + 250) * 1000000)},
+            {"attributes",
+             {attribute("gen_ai.operation.name", text("execute_tool")),
+              attribute("gen_ai.tool.name", text("get_order")),
+              attribute("gen_ai.tool.call.id", text("call_1")),
+              attribute("gen_ai.tool.call.arguments", text(R"({"order_id":"W2871"})"))}},
+            {"status", json::object()}};
+}
+
+// Sets (or, with a null value, removes) attributes of a span.
+json withAttributes(json span, const json &changes)
+{
+    // A braced {attribute(…)} passed as one json is that attribute itself, not a list of one.
+    for (const json &change : changes.is_object() ? json::array({changes}) : changes) {
+        json &list = span["attributes"];
+        for (auto it = list.begin(); it != list.end();)
+            it = it->at("key") == change.at("key") ? list.erase(it) : it + 1;
+        if (!change.at("value").is_null())
+            list.push_back(change);
+    }
+    return span;
+}
+
+json parsed(const QByteArray &text)
+{
+    return json::parse(text.toStdString());
+}
+
+} // namespace
+
+void TestOtlpTraces::looksLike_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<bool>("expected");
+    QTest::newRow("export request") << QByteArray(R"({"resourceSpans":[]})") << true;
+    QTest::newRow("resourceSpans not an array") << QByteArray(R"({"resourceSpans":{}})") << false;
+    QTest::newRow("OTLP logs") << QByteArray(R"({"resourceLogs":[]})") << false;
+    QTest::newRow("chat completion") << QByteArray(R"({"messages":[]})") << false;
+    QTest::newRow("array") << QByteArray(R"([{"resourceSpans":[]}])") << false;
+    QTest::newRow("null") << QByteArray("null") << false;
+    QTest::newRow("string") << QByteArray(R"("resourceSpans")") << false;
+}
+
+void TestOtlpTraces::looksLike()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(bool, expected);
+    QCOMPARE(looksLikeOtlpTraces(parsed(value)), expected);
+}
+
+void TestOtlpTraces::genAiWholeFile()
+{
+    const QList<json> lines = readLines(QStringLiteral("otlp-genai.jsonl"));
+    QCOMPARE(lines.size(), 2);
+    QVERIFY(looksLikeOtlpTraces(lines.at(0)));
+    const QList<Expected<Conversation>> conversations = read(mergedRequest(lines));
+    QCOMPARE(ids(conversations), (QStringList{QStringLiteral("conv-7f3a"), QStringLiteral("conv-91bc")}));
+
+    // The refund conversation: two traces (one per customer turn), named by the root span only.
+    const Conversation &refund = *conversations.at(0);
+    QCOMPARE(refund.openedAt, std::optional<qint64>(base));
+    QCOMPARE(refund.subject, QStringLiteral("Hi, I was charged for a blender I returned last week."));
+    QVERIFY(refund.notices.isEmpty());
+    QCOMPARE(signatures(refund),
+             (QStringList{QStringLiteral("say:system"), QStringLiteral("say:customer"),
+                          QStringLiteral("call:get_order"), QStringLiteral("result:get_order"),
+                          QStringLiteral("say:reply"), QStringLiteral("say:customer"),
+                          QStringLiteral("call:issue_refund"), QStringLiteral("result:issue_refund"),
+                          QStringLiteral("call:issue_refund"), QStringLiteral("result:issue_refund"),
+                          QStringLiteral("say:reply")}));
+    QCOMPARE(refund.turns.at(5).text, QStringLiteral("Yes please, go ahead."));
+    QVERIFY(refund.turns.at(10).text.startsWith(QStringLiteral("Done: $118.00")));
+
+    const QList<Turn> calls = ofKind(refund, Turn::Kind::ToolCall);
+    const QList<Turn> results = ofKind(refund, Turn::Kind::ToolResult);
+    QCOMPARE(calls.at(0).callId, QStringLiteral("call_Q1xk"));
+    QCOMPARE(calls.at(0).at, std::optional<qint64>(base + 1500));
+    QVERIFY2(calls.at(0).arguments == json({{"order_id", "W2871"}}), qPrintable(show(calls.at(0).arguments)));
+    QVERIFY(results.at(0).result.is_string()); // a JSON text result stays text
+    QVERIFY(QString::fromStdString(results.at(0).result.get<std::string>())
+                    .contains(QStringLiteral("\"returned\"")));
+    QCOMPARE(results.at(0).durationMs, std::optional<qint64>(242));
+    QVERIFY(!results.at(0).errorFlag);
+
+    // The first refund timed out (status ERROR, error.type), the retry went through.
+    const json refundArguments = {{"order_id", "W2871"}, {"item_id", "I-88"}, {"amount_cents", 11800}};
+    QCOMPARE(calls.at(1).callId, QStringLiteral("call_R7a"));
+    QVERIFY2(calls.at(1).arguments == refundArguments, qPrintable(show(calls.at(1).arguments)));
+    QCOMPARE(results.at(1).callId, QStringLiteral("call_R7a"));
+    QVERIFY(results.at(1).errorFlag);
+    QCOMPARE(results.at(1).errorType, QStringLiteral("timeout"));
+    QVERIFY2(results.at(1).result == json("payments.internal did not answer within 30s"),
+             qPrintable(show(results.at(1).result)));
+    QCOMPARE(results.at(1).durationMs, std::optional<qint64>(30000));
+    QCOMPARE(results.at(1).at, std::optional<qint64>(base + 101100));
+    QCOMPARE(calls.at(2).callId, QStringLiteral("call_R7b"));
+    QVERIFY2(calls.at(2).arguments == refundArguments, qPrintable(show(calls.at(2).arguments)));
+    QVERIFY(!results.at(2).errorFlag);
+    QVERIFY(results.at(2).errorType.isEmpty());
+    QCOMPARE(results.at(2).durationMs, std::optional<qint64>(880));
+
+    // The pickup conversation: a soft failure and an escalation that never answered.
+    const Conversation &pickup = *conversations.at(1);
+    QCOMPARE(pickup.openedAt, std::optional<qint64>(base + 5000));
+    QCOMPARE(
+            pickup.subject,
+            QStringLiteral(
+                    "My package from seller Lumen arrived damaged (order W3310). Can you arrange a pickup?"));
+    QCOMPARE(signatures(pickup),
+             (QStringList{QStringLiteral("say:customer"), QStringLiteral("call:schedule_pickup"),
+                          QStringLiteral("result:schedule_pickup"), QStringLiteral("call:message_seller"),
+                          QStringLiteral("result:message_seller"), QStringLiteral("call:escalate_to_human"),
+                          QStringLiteral("say:reply")}));
+    const QList<Turn> pickupResults = ofKind(pickup, Turn::Kind::ToolResult);
+    QCOMPARE(pickupResults.at(1).callId, QStringLiteral("call_M1"));
+    QVERIFY2(pickupResults.at(1).result == json(R"({"success": 0})"),
+             qPrintable(show(pickupResults.at(1).result)));
+    QVERIFY(!pickupResults.at(1).errorFlag);
+    QCOMPARE(pickupResults.at(1).durationMs, std::optional<qint64>(750));
+    const Turn escalation = ofKind(pickup, Turn::Kind::ToolCall).at(2);
+    QCOMPARE(escalation.callId, QStringLiteral("3c4d5e6f70819203")); // no gen_ai.tool.call.id: the span id
+    QCOMPARE(escalation.at, std::optional<qint64>(base + 7400));
+    QVERIFY(escalation.arguments.contains("reason"));
+}
+
+void TestOtlpTraces::genAiPerLine()
+{
+    // The collector's batches cut across conversations: each line gives the parts it has, under
+    // the same ids, ordered by their first span in that line.
+    const QList<json> lines = readLines(QStringLiteral("otlp-genai.jsonl"));
+    QCOMPARE(lines.size(), 2);
+    const QList<Expected<Conversation>> first = read(lines.at(0));
+    const QList<Expected<Conversation>> second = read(lines.at(1));
+    QCOMPARE(ids(first), (QStringList{QStringLiteral("conv-7f3a"), QStringLiteral("conv-91bc")}));
+    QCOMPARE(ids(second), (QStringList{QStringLiteral("conv-91bc"), QStringLiteral("conv-7f3a")}));
+    QCOMPARE(countOf(*first.at(0), Turn::Kind::ToolCall), 1);
+    QCOMPARE(countOf(*first.at(1), Turn::Kind::ToolCall), 1);
+    QCOMPARE(countOf(*second.at(0), Turn::Kind::ToolCall), 2);
+    QCOMPARE(countOf(*second.at(1), Turn::Kind::ToolCall), 2);
+    QCOMPARE(countOf(*second.at(1), Turn::Kind::ToolResult), 2);
+    QCOMPARE(second.at(1)->openedAt, std::optional<qint64>(base + 70000));
+}
+
+void TestOtlpTraces::openInference()
+{
+    // A whole .json file, pretty-printed: one request.
+    QFile file(QStringLiteral(VERITY_TEST_DATA "/formats/otlp-openinference.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const json value = json::parse(file.readAll().toStdString(), nullptr, false);
+    QVERIFY(looksLikeOtlpTraces(value));
+
+    const QList<Expected<Conversation>> conversations = read(value);
+    QCOMPARE(ids(conversations),
+             (QStringList{QStringLiteral("sess-a1"), QStringLiteral("sess-b2"),
+                          QStringLiteral("trace:d3d9446802a44259755d38e6d163e820")}));
+
+    const Conversation &order = *conversations.at(0);
+    QCOMPARE(order.subject, QStringLiteral("Where is my order W5512? It was supposed to arrive yesterday."));
+    QCOMPARE(order.openedAt, std::optional<qint64>(base + 200000));
+    QCOMPARE(signatures(order),
+             (QStringList{QStringLiteral("say:system"), QStringLiteral("say:customer"),
+                          QStringLiteral("call:get_order"), QStringLiteral("result:get_order"),
+                          QStringLiteral("say:reply"), QStringLiteral("call:issue_refund"),
+                          QStringLiteral("result:issue_refund")}));
+    const QList<Turn> calls = ofKind(order, Turn::Kind::ToolCall);
+    const QList<Turn> results = ofKind(order, Turn::Kind::ToolResult);
+    QCOMPARE(calls.at(0).callId, QStringLiteral("aa00000000000003")); // no tool_call.id: the span id
+    QVERIFY2(calls.at(0).arguments == json({{"order_id", "W5512"}}), qPrintable(show(calls.at(0).arguments)));
+    QVERIFY2(results.at(0).result
+                     == json("Order W5512: shipped 2026-03-15 via UPS, tracking 1Z999AA10123456784"),
+             qPrintable(show(results.at(0).result)));
+    QCOMPARE(results.at(0).durationMs, std::optional<qint64>(150));
+    // The second turn's trace names its session on the root only; the refund was declined.
+    QVERIFY2(calls.at(1).arguments
+                     == json({{"order_id", "W5512"}, {"item_id", "SHIP"}, {"amount_cents", 599}}),
+             qPrintable(show(calls.at(1).arguments)));
+    QVERIFY(results.at(1).errorFlag);
+    QCOMPARE(results.at(1).errorType, QStringLiteral("stripe.error.CardError")); // from the exception event
+    QVERIFY2(results.at(1).result == json("card_declined: the issuing bank refused the credit"),
+             qPrintable(show(results.at(1).result)));
+    QCOMPARE(results.at(1).durationMs, std::optional<qint64>(700));
+
+    const Conversation &seller = *conversations.at(1);
+    QCOMPARE(seller.subject, QStringLiteral("sess-b2"));
+    QCOMPARE(signatures(seller),
+             (QStringList{QStringLiteral("call:message_seller"), QStringLiteral("result:message_seller")}));
+    QCOMPARE(seller.turns.at(0).callId, QStringLiteral("call_s9"));
+    QVERIFY(seller.turns.at(1).result == json(R"({"delivered": true})"));
+
+    const Conversation &lone = *conversations.at(2);
+    QCOMPARE(lone.subject, QStringLiteral("Trace d3d94468"));
+    QCOMPARE(countOf(lone, Turn::Kind::ToolCall), 1);
+    QCOMPARE(lone.turns.at(1).durationMs, std::optional<qint64>(40));
+}
+
+void TestOtlpTraces::toolOutcome_data()
+{
+    QTest::addColumn<QByteArray>("attributes"); // set, or with a null value removed
+    QTest::addColumn<QByteArray>("patch"); // a JSON merge patch on the span
+    QTest::addColumn<QString>("callId");
+    QTest::addColumn<QByteArray>("arguments");
+    QTest::addColumn<bool>("hasResult");
+    QTest::addColumn<QByteArray>("result");
+    QTest::addColumn<bool>("errorFlag");
+    QTest::addColumn<QString>("errorType");
+    QTest::addColumn<qint64>("durationMs"); // -1: none
+    QTest::addColumn<int>("notices");
+
+    const QString call1 = QStringLiteral("call_1");
+    const QByteArray order = R"({"order_id":"W2871"})";
+    QTest::newRow("success, JSON text kept as text") << QByteArray(
+            R"([{"key":"gen_ai.tool.call.result","value":{"stringValue":"{\"status\":\"shipped\"}"}}])")
+                                                     << QByteArray("{}") << call1 << order << true
+                                                     << QByteArray(R"("{\"status\":\"shipped\"}")") << false
+                                                     << QString() << qint64(250) << 0;
+    QTest::newRow("status ERROR with error.type, no result: the status message")
+            << QByteArray(R"([{"key":"error.type","value":{"stringValue":"timeout"}}])")
+            << QByteArray(R"({"status":{"code":2,"message":"payments did not answer"}})") << call1 << order
+            << true << QByteArray(R"("payments did not answer")") << true << QStringLiteral("timeout")
+            << qint64(250) << 0;
+    QTest::newRow("status ERROR by name, no message: the error type")
+            << QByteArray(R"([{"key":"error.type","value":{"stringValue":"rate_limited"}}])")
+            << QByteArray(R"({"status":{"code":"STATUS_CODE_ERROR"}})") << call1 << order << true
+            << QByteArray(R"("rate_limited")") << true << QStringLiteral("rate_limited") << qint64(250) << 0;
+    QTest::newRow("error.type alone marks the failure")
+            << QByteArray(R"([{"key":"error.type","value":{"stringValue":"tool_error"}},
+                              {"key":"gen_ai.tool.call.result","value":{"stringValue":"boom"}}])")
+            << QByteArray("{}") << call1 << order << true << QByteArray(R"("boom")") << true
+            << QStringLiteral("tool_error") << qint64(250) << 0;
+    QTest::newRow("the exception event fills in")
+            << QByteArray("[]")
+            << QByteArray(
+                       R"({"status":{"code":2},"events":[{"name":"exception","timeUnixNano":"1773757800250000000",
+                  "attributes":[{"key":"exception.type","value":{"stringValue":"ValueError"}},
+                                {"key":"exception.message","value":{"stringValue":"amount exceeds the order total"}}]}]})")
+            << call1 << order << true << QByteArray(R"("amount exceeds the order total")") << true
+            << QStringLiteral("ValueError") << qint64(250) << 0;
+    QTest::newRow("soft failure: status OK, result says otherwise")
+            << QByteArray(R"([{"key":"gen_ai.tool.call.result","value":{"stringValue":"{\"success\": 0}"}}])")
+            << QByteArray(R"({"status":{"code":"STATUS_CODE_OK"}})") << call1 << order << true
+            << QByteArray(R"("{\"success\": 0}")") << false << QString() << qint64(250) << 0;
+    QTest::newRow("structured result")
+            << QByteArray(R"([{"key":"gen_ai.tool.call.result","value":{"kvlistValue":{"values":[
+                  {"key":"refund_id","value":{"stringValue":"re_1"}},{"key":"amount_cents","value":{"intValue":"11800"}},
+                  {"key":"ok","value":{"boolValue":true}},{"key":"tags","value":{"arrayValue":{"values":[{"doubleValue":1.5}]}}}]}}}])")
+            << QByteArray("{}") << call1 << order << true
+            << QByteArray(R"({"refund_id":"re_1","amount_cents":11800,"ok":true,"tags":[1.5]})") << false
+            << QString() << qint64(250) << 0;
+    QTest::newRow("integer result") << QByteArray(
+            R"([{"key":"gen_ai.tool.call.result","value":{"intValue":42}}])")
+                                    << QByteArray("{}") << call1 << order << true << QByteArray("42") << false
+                                    << QString() << qint64(250) << 0;
+    QTest::newRow("no result, no error: a call only")
+            << QByteArray("[]") << QByteArray(R"({"status":{"code":0}})") << call1 << order << false
+            << QByteArray("null") << false << QString() << qint64(-1) << 0;
+    QTest::newRow("no call id: the span id")
+            << QByteArray(R"([{"key":"gen_ai.tool.call.id","value":null},
+                              {"key":"gen_ai.tool.call.result","value":{"stringValue":"ok"}}])")
+            << QByteArray("{}") << QStringLiteral("00f067aa0ba902b7") << order << true
+            << QByteArray(R"("ok")") << false << QString() << qint64(250) << 0;
+    QTest::newRow("structured arguments")
+            << QByteArray(R"([{"key":"gen_ai.tool.call.arguments","value":{"kvlistValue":{"values":[
+                  {"key":"order_id","value":{"stringValue":"W1"}},{"key":"amount_cents","value":{"intValue":"11800"}}]}}}])")
+            << QByteArray("{}") << call1 << QByteArray(R"({"order_id":"W1","amount_cents":11800})") << false
+            << QByteArray("null") << false << QString() << qint64(-1) << 0;
+    QTest::newRow("arguments not recorded")
+            << QByteArray(R"([{"key":"gen_ai.tool.call.arguments","value":null}])") << QByteArray("{}")
+            << call1 << QByteArray("{}") << false << QByteArray("null") << false << QString() << qint64(-1)
+            << 1;
+    QTest::newRow("blank arguments") << QByteArray(
+            R"([{"key":"gen_ai.tool.call.arguments","value":{"stringValue":"  "}}])")
+                                     << QByteArray("{}") << call1 << QByteArray("{}") << false
+                                     << QByteArray("null") << false << QString() << qint64(-1) << 1;
+    QTest::newRow("no end time: no duration")
+            << QByteArray(R"([{"key":"gen_ai.tool.call.result","value":{"stringValue":"ok"}}])")
+            << QByteArray(R"({"endTimeUnixNano":null})") << call1 << order << true << QByteArray(R"("ok")")
+            << false << QString() << qint64(-1) << 0;
+    QTest::newRow("times as numbers")
+            << QByteArray(R"([{"key":"gen_ai.tool.call.result","value":{"stringValue":"ok"}}])")
+            << QByteArray(
+                       R"({"startTimeUnixNano":1773757800000000000,"endTimeUnixNano":1773757801234000000})")
+            << call1 << order << true << QByteArray(R"("ok")") << false << QString() << qint64(1234) << 0;
+}
+
+void TestOtlpTraces::toolOutcome()
+{
+    QFETCH(QByteArray, attributes);
+    QFETCH(QByteArray, patch);
+    QFETCH(QString, callId);
+    QFETCH(QByteArray, arguments);
+    QFETCH(bool, hasResult);
+    QFETCH(QByteArray, result);
+    QFETCH(bool, errorFlag);
+    QFETCH(QString, errorType);
+    QFETCH(qint64, durationMs);
+    QFETCH(int, notices);
+
+    json span = withAttributes(toolSpan(), parsed(attributes));
+    span.merge_patch(parsed(patch));
+    const QList<Expected<Conversation>> conversations = read(request(json::array({span})));
+    QCOMPARE(conversations.size(), 1);
+    QVERIFY2(conversations.at(0).ok(),
+             qPrintable(conversations.at(0) ? QString() : conversations.at(0).message()));
+    const Conversation &conversation = *conversations.at(0);
+    QCOMPARE(conversation.id, QStringLiteral("trace:") + QLatin1String(traceA));
+    QCOMPARE(conversation.subject, QStringLiteral("Trace 4bf92f35"));
+    QCOMPARE(conversation.notices.size(), notices);
+    QCOMPARE(conversation.turns.size(), hasResult ? 2 : 1);
+    const Turn &call = conversation.turns.at(0);
+    QCOMPARE(call.kind, Turn::Kind::ToolCall);
+    QCOMPARE(call.tool, QStringLiteral("get_order"));
+    QCOMPARE(call.callId, callId);
+    QCOMPARE(call.at, std::optional<qint64>(base));
+    QVERIFY2(call.arguments == parsed(arguments), qPrintable(show(call.arguments)));
+    if (!hasResult)
+        return;
+    const Turn &answer = conversation.turns.at(1);
+    QCOMPARE(answer.kind, Turn::Kind::ToolResult);
+    QCOMPARE(answer.callId, callId);
+    QVERIFY2(answer.result == parsed(result), qPrintable(show(answer.result)));
+    QCOMPARE(answer.errorFlag, errorFlag);
+    QCOMPARE(answer.errorType, errorType);
+    QCOMPARE(answer.durationMs, durationMs < 0 ? std::nullopt : std::optional<qint64>(durationMs));
+    QVERIFY(answer.at >= call.at);
+}
+
+void TestOtlpTraces::grouping_data()
+{
+    QTest::addColumn<QByteArray>("spans");
+    QTest::addColumn<QStringList>("expected"); // conversation ids, each with its call count
+
+    const auto span = [](const char *traceId, const char *spanId, qint64 startMs, const json &changes) {
+        return withAttributes(toolSpan(traceId, spanId, startMs), changes);
+    };
+    const json plain = json::array();
+    const json conversation = {attribute("gen_ai.conversation.id", text("c-1"))};
+    const json session = {attribute("session.id", text("s-1"))};
+    const json rootOnly = {{"traceId", traceA},
+                           {"spanId", "1111111111111111"},
+                           {"startTimeUnixNano", std::to_string((base - 10) * 1000000)},
+                           {"attributes",
+                            {attribute("gen_ai.operation.name", text("invoke_agent")),
+                             attribute("gen_ai.conversation.id", text("c-root"))}}};
+
+    QTest::newRow("by trace") << QByteArray::fromStdString(
+            json::array({span(traceA, "00f067aa0ba902b7", base, plain),
+                         span(traceB, "00f067aa0ba902b8", base + 5, plain)})
+                    .dump())
+                              << QStringList{QStringLiteral("trace:%1 1").arg(QLatin1String(traceA)),
+                                             QStringLiteral("trace:%1 1").arg(QLatin1String(traceB))};
+    QTest::newRow("one conversation over two traces, in time order") << QByteArray::fromStdString(
+            json::array({span(traceB, "00f067aa0ba902b8", base + 5, conversation),
+                         span(traceA, "00f067aa0ba902b7", base, conversation)})
+                    .dump()) << QStringList{QStringLiteral("c-1 2")};
+    QTest::newRow("the root span names the trace") << QByteArray::fromStdString(
+            json::array({span(traceA, "00f067aa0ba902b7", base, plain), rootOnly}).dump())
+                                                   << QStringList{QStringLiteral("c-root 1")};
+    QTest::newRow("session when there is no conversation id")
+            << QByteArray::fromStdString(json::array({span(traceA, "00f067aa0ba902b7", base, session),
+                                                      span(traceB, "00f067aa0ba902b8", base + 5, session)})
+                                                 .dump())
+            << QStringList{QStringLiteral("s-1 2")};
+    QTest::newRow("the trace's conversation id before the span's session")
+            << QByteArray::fromStdString(
+                       json::array({span(traceA, "00f067aa0ba902b7", base, session), rootOnly}).dump())
+            << QStringList{QStringLiteral("c-root 1")};
+    QTest::newRow("ordered by first span, the root's start included")
+            << QByteArray::fromStdString(
+                       json::array({span(traceB, "00f067aa0ba902b8", base - 5, plain),
+                                    span(traceA, "00f067aa0ba902b7", base, plain), rootOnly})
+                               .dump())
+            << QStringList{QStringLiteral("c-root 1"),
+                           QStringLiteral("trace:%1 1").arg(QLatin1String(traceB))};
+}
+
+void TestOtlpTraces::grouping()
+{
+    QFETCH(QByteArray, spans);
+    QFETCH(QStringList, expected);
+    QStringList actual;
+    for (const Expected<Conversation> &conversation : read(request(parsed(spans)))) {
+        QVERIFY2(conversation.ok(), qPrintable(conversation ? QString() : conversation.message()));
+        actual.append(QStringLiteral("%1 %2")
+                              .arg(conversation->id)
+                              .arg(countOf(*conversation, Turn::Kind::ToolCall)));
+    }
+    QCOMPARE(actual, expected);
+}
+
+void TestOtlpTraces::messages()
+{
+    const auto chat = [](const char *spanId, qint64 startMs, const json &attributes) {
+        json span = {{"traceId", traceA},
+                     {"spanId", spanId},
+                     {"startTimeUnixNano", std::to_string(startMs * 1000000)},
+                     {"endTimeUnixNano", std::to_string((startMs + 100) * 1000000)},
+                     {"attributes", attributes}};
+        span["attributes"].push_back(attribute("gen_ai.operation.name", text("chat")));
+        return span;
+    };
+    // Legacy plain-text prompt and completion; then OpenLLMetry's indexed form repeating the
+    // history, where the customer says "yes" twice and both count.
+    const json spans = json::array(
+            {chat("0000000000000001", base,
+                  {attribute("gen_ai.prompt", text("Can I return the kettle?\nIt leaks.")),
+                   attribute("gen_ai.completion", text("Yes, within 30 days. Shall I start a return?"))}),
+             chat("0000000000000002", base + 1000,
+                  {attribute("gen_ai.prompt.0.role", text("user")),
+                   attribute("gen_ai.prompt.0.content", text("yes")),
+                   attribute("gen_ai.completion.0.role", text("assistant")),
+                   attribute("gen_ai.completion.0.content", text("Do you want a label by email?"))}),
+             chat("0000000000000003", base + 2000,
+                  {attribute("gen_ai.prompt.0.role", text("user")),
+                   attribute("gen_ai.prompt.0.content", text("yes")),
+                   attribute("gen_ai.prompt.1.role", text("assistant")),
+                   attribute("gen_ai.prompt.1.content", text("Do you want a label by email?")),
+                   attribute("gen_ai.prompt.2.role", text("user")),
+                   attribute("gen_ai.prompt.2.content", text("yes")),
+                   attribute("gen_ai.completion.0.content", text("Sent."))}),
+             chat("0000000000000004", base + 3000,
+                  {attribute("gen_ai.input.messages", text("[{\"role\":\"user\"")),
+                   attribute("gen_ai.output.messages", {{"intValue", "3"}})})});
+    const QList<Expected<Conversation>> conversations = read(request(spans));
+    QCOMPARE(conversations.size(), 1);
+    QVERIFY(conversations.at(0).ok());
+    const Conversation &conversation = *conversations.at(0);
+    QStringList said;
+    for (const Turn &turn : conversation.turns)
+        said.append(signature(turn) + u' ' + turn.text);
+    QCOMPARE(said,
+             (QStringList{QStringLiteral("say:customer Can I return the kettle?\nIt leaks."),
+                          QStringLiteral("say:reply Yes, within 30 days. Shall I start a return?"),
+                          QStringLiteral("say:customer yes"),
+                          QStringLiteral("say:reply Do you want a label by email?"),
+                          QStringLiteral("say:customer yes"), QStringLiteral("say:reply Sent.")}));
+    QCOMPARE(conversation.subject, QStringLiteral("Can I return the kettle?"));
+    QCOMPARE(conversation.notices.size(), 1); // the last span's messages are unreadable: best effort
+}
+
+void TestOtlpTraces::otherSpansIgnored()
+{
+    const json http = {{"traceId", traceA},
+                       {"spanId", "00f067aa0ba902b9"},
+                       {"name", "GET"},
+                       {"kind", "SPAN_KIND_CLIENT"},
+                       {"startTimeUnixNano", "1773757800000000000"},
+                       {"attributes",
+                        {attribute("http.request.method", text("GET")),
+                         attribute("gen_ai.conversation.id", {{"intValue", 5}}),
+                         attribute("http.response.status_code", {{"intValue", "200"}})}}};
+    const json broken = {{"traceId", 12},
+                         {"startTimeUnixNano", "soon"},
+                         {"attributes", {attribute("db.system", text("postgresql"))}}};
+    QVERIFY(read(request(json::array({http, broken}))).isEmpty());
+    QVERIFY(read(json{{"resourceSpans", json::array()}}).isEmpty());
+    QVERIFY(read(json{{"resourceSpans", {{{"resource", json::object()}}}}}).isEmpty());
+}
+
+void TestOtlpTraces::badInput_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<QStringList>("fragments");
+
+    const QString at = QStringLiteral("resourceSpans[0].scopeSpans[0].spans[0] (span 00f067aa\u2026): ");
+    const auto row = [](const char *name, const json &value, const QStringList &fragments) {
+        QTest::newRow(name) << QByteArray::fromStdString(value.dump()) << fragments;
+    };
+    const auto tool = [](const json &changes) {
+        return request(json::array({withAttributes(toolSpan(), changes)}));
+    };
+    const auto patched = [](const json &patch) {
+        json span = toolSpan();
+        span.merge_patch(patch);
+        return request(json::array({span}));
+    };
+    const auto arguments = [&tool](const json &value) {
+        return tool({attribute("gen_ai.tool.call.arguments", value)});
+    };
+
+    row("not an object", json::array({1, 2}),
+        {QStringLiteral("expected an OTLP trace export"), QStringLiteral("[1,2]")});
+    row("resourceSpans not an array", json{{"resourceSpans", {{"a", 1}}}},
+        {QStringLiteral("resourceSpans: expected an array, got {\"a\":1}")});
+    row("resourceSpans missing", json{{"resourceLogs", json::array()}},
+        {QStringLiteral("resourceSpans: expected an array, got nothing")});
+    row("resource not an object", json{{"resourceSpans", {7}}},
+        {QStringLiteral("resourceSpans[0]: expected an object, got 7")});
+    row("scopeSpans not an array", json{{"resourceSpans", {{{"scopeSpans", "x"}}}}},
+        {QStringLiteral("resourceSpans[0].scopeSpans: expected an array, got \"x\"")});
+    row("spans not an array", json{{"resourceSpans", {{{"scopeSpans", {{{"spans", {{"a", 1}}}}}}}}}},
+        {QStringLiteral("resourceSpans[0].scopeSpans[0].spans: expected an array")});
+    row("span not an object", request(json::array({nullptr})),
+        {QStringLiteral("resourceSpans[0].scopeSpans[0].spans[0]: expected a span object, got null")});
+    row("tool span without traceId", patched({{"traceId", nullptr}}),
+        {at + QStringLiteral("traceId: expected 32 hex digits, got nothing")});
+    row("tool span with an invalid traceId", patched({{"traceId", "xyz"}}),
+        {at + QStringLiteral("traceId: expected 32 hex digits, got \"xyz\"")});
+    row("invalid traceId, conversation named", request(json::array({[] {
+            json span = withAttributes(toolSpan(), {attribute("gen_ai.conversation.id", text("c-9"))});
+            span["traceId"] = "00000000000000000000000000000000";
+            return span;
+        }()})),
+        {QStringLiteral("conversation \"c-9\": ") + at + QStringLiteral("traceId: expected 32 hex digits")});
+    row("tool span without start", patched({{"startTimeUnixNano", nullptr}}),
+        {at + QStringLiteral("startTimeUnixNano: expected the tool call's start time, got nothing")});
+    row("start not a time", patched({{"startTimeUnixNano", "yesterday"}}),
+        {at
+         + QStringLiteral("startTimeUnixNano: expected nanoseconds since the epoch as a decimal string, got "
+                          "\"yesterday\"")});
+    row("end not a time", patched({{"endTimeUnixNano", json::array()}}),
+        {at + QStringLiteral("endTimeUnixNano: expected nanoseconds")});
+    row("tool name missing", tool({attribute("gen_ai.tool.name", nullptr)}),
+        {at + QStringLiteral("attribute \"gen_ai.tool.name\": expected the tool's name, got nothing"),
+         QStringLiteral("conversation \"trace:4bf92f3577b34da6a3ce929d0e0e4736\"")});
+    row("tool name not a string", tool({attribute("gen_ai.tool.name", {{"intValue", "12"}})}),
+        {at + QStringLiteral("attribute \"gen_ai.tool.name\": expected a string, got 12")});
+    row("arguments cut short", arguments(text(R"({"order_id")")),
+        {at
+                 + QStringLiteral(
+                         R"(attribute "gen_ai.tool.call.arguments": expected a JSON object encoded as a string, got "{\"order_id\"")"),
+         QStringLiteral("unexpected end of input")});
+    row("arguments an array", arguments(text("[1,2]")),
+        {at
+         + QStringLiteral(
+                 R"(attribute "gen_ai.tool.call.arguments": expected a JSON object encoded as a string, got "[1,2]" (a JSON array))")});
+    row("arguments JSON null", arguments(text("null")), {QStringLiteral(R"(got "null" (a JSON null))")});
+    row("arguments nested absurdly deep",
+        arguments(text("{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}")),
+        {at
+                 + QStringLiteral(
+                         R"(attribute "gen_ai.tool.call.arguments": expected a JSON object encoded as a string, got "{\"a\":[[[[)"),
+         QStringLiteral("(nested deeper than any real arguments)")});
+    row("arguments a number", arguments({{"intValue", "5"}}),
+        {at
+         + QStringLiteral("attribute \"gen_ai.tool.call.arguments\": expected a JSON object encoded as a "
+                          "string, got 5")});
+    row("arguments a list", arguments({{"arrayValue", {{"values", {text("a")}}}}}),
+        {QStringLiteral("expected a JSON object encoded as a string, got [\"a\"]")});
+    row("attributes not an array", patched({{"attributes", {{"gen_ai.tool.name", "get_order"}}}}),
+        {at + QStringLiteral("attributes: expected an array of {\"key\", \"value\"}")});
+    row("attribute without a key",
+        [] {
+            json span = toolSpan();
+            span["attributes"].push_back({{"value", text("y")}});
+            return request(json::array({span}));
+        }(),
+        {at + QStringLiteral("attributes[4]: expected {\"key\"")});
+    row("attribute value not an AnyValue", tool({attribute("gen_ai.tool.call.result", "ok")}),
+        {at + QStringLiteral("attribute \"gen_ai.tool.call.result\": expected an OTLP AnyValue"),
+         QStringLiteral("got \"ok\"")});
+    row("two kinds in one AnyValue",
+        tool({attribute("gen_ai.tool.call.result", {{"stringValue", "a"}, {"intValue", "1"}})}),
+        {QStringLiteral("attribute \"gen_ai.tool.call.result\": expected an OTLP AnyValue")});
+    row("string in an intValue", tool({attribute("error.type", {{"intValue", "five"}})}),
+        {QStringLiteral("attribute \"error.type\": expected an OTLP AnyValue")});
+    row("operation name not a string", tool({attribute("gen_ai.operation.name", {{"boolValue", true}})}),
+        {at + QStringLiteral("attribute \"gen_ai.operation.name\": expected a string, got true")});
+    row("status code unknown", patched({{"status", {{"code", "STATUS_CODE_MAYBE"}}}}),
+        {at + QStringLiteral("status.code: expected 0, 1, 2"), QStringLiteral("\"STATUS_CODE_MAYBE\"")});
+    row("status not an object", patched({{"status", "ERROR"}}),
+        {at + QStringLiteral("status: expected an object")});
+    row("status message not a string", patched({{"status", {{"code", 2}, {"message", 5}}}}),
+        {at + QStringLiteral("status.message: expected a string, got 5")});
+    row("OpenInference tool without tool.name",
+        request(json::array({withAttributes(toolSpan(),
+                                            {attribute("gen_ai.operation.name", nullptr),
+                                             attribute("openinference.span.kind", text("TOOL"))})})),
+        {at + QStringLiteral("attribute \"tool.name\": expected the tool's name, got nothing")});
+    row("OpenInference input that is not JSON",
+        request(json::array({withAttributes(toolSpan(),
+                                            {attribute("gen_ai.operation.name", nullptr),
+                                             attribute("openinference.span.kind", text("TOOL")),
+                                             attribute("tool.name", text("get_order")),
+                                             attribute("input.value", text("order W1"))})})),
+        {at
+         + QStringLiteral(
+                 "attribute \"input.value\": expected a JSON object encoded as a string, got \"order W1\"")});
+}
+
+void TestOtlpTraces::badInput()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(QStringList, fragments);
+    const QList<Expected<Conversation>> conversations = read(parsed(request));
+    QCOMPARE(conversations.size(), 1);
+    QVERIFY(!conversations.at(0).ok());
+    const QString message = conversations.at(0).message();
+    for (const QString &fragment : std::as_const(fragments))
+        QVERIFY2(message.contains(fragment),
+                 qPrintable(QStringLiteral("\"%1\" not in: %2").arg(fragment, message)));
+}
+
+void TestOtlpTraces::otherConversationsStillComeBack()
+{
+    json bad = withAttributes(toolSpan(traceB, "00f067aa0ba902b8", base + 5),
+                              {attribute("gen_ai.tool.call.arguments", text("{\"order_id\":"))});
+    json good = toolSpan(traceA, "00f067aa0ba902b7", base);
+    json value = request(json::array({bad, good}));
+    value["resourceSpans"][0]["scopeSpans"].push_back({{"spans", "none"}});
+    const QList<Expected<Conversation>> conversations = read(value);
+    QCOMPARE(conversations.size(), 3);
+    QVERIFY(conversations.at(0).ok());
+    QCOMPARE(conversations.at(0)->id, QStringLiteral("trace:") + QLatin1String(traceA));
+    QVERIFY(!conversations.at(1).ok());
+    QVERIFY2(conversations.at(1).message().contains(QStringLiteral("spans[0] (span 00f067aa")),
+             qPrintable(conversations.at(1).message()));
+    QVERIFY(!conversations.at(2).ok()); // no conversation owns it: its own error, last
+    QVERIFY2(conversations.at(2).message().startsWith(
+                     QStringLiteral("resourceSpans[0].scopeSpans[1].spans: expected an array")),
+             qPrintable(conversations.at(2).message()));
+}
+
+void TestOtlpTraces::longValuesAreCut()
+{
+    const std::string huge = "{\"note\": \"" + std::string(5000, 'x');
+    const json value = request(json::array(
+            {withAttributes(toolSpan(), {attribute("gen_ai.tool.call.arguments", text(huge))}),
+             withAttributes(toolSpan(traceA, "00f067aa0ba902b8"),
+                            {attribute("error.type", {{"kvlistValue", {{"values", json::array()}}}})})}));
+    const QList<Expected<Conversation>> conversations = read(value);
+    QCOMPARE(conversations.size(), 1);
+    const QString message = conversations.at(0).message();
+    QVERIFY2(message.contains(QStringLiteral("xxxx\u2026")), qPrintable(message));
+    QVERIFY2(!message.contains(QString(80, u'x')), qPrintable(message));
+    QVERIFY2(message.size() < 400, qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("(and 1 more problems)")), qPrintable(message));
+}
+
+void TestOtlpTraces::robustness_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    const QList<QByteArray> values = {
+            "null",
+            "0",
+            "-1",
+            "1e308",
+            "true",
+            "\"\"",
+            "[]",
+            "{}",
+            "[null,1,\"x\",[],{}]",
+            R"({"resourceSpans":[null,1,"x",[],{}]})",
+            R"({"resourceSpans":[{"resource":5,"scopeSpans":[null,{"spans":[null,1,[],{},{"attributes":5},{"attributes":[null,1,{"key":5},{"key":"a","value":[]}]}]}]}]})",
+            R"({"resourceSpans":[{"scopeSpans":{"spans":[]}}, {"instrumentationLibrarySpans":[{"spans":[{"traceId":[]}]}]}]})",
+            R"({"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"4bf92f3577b34da6a3ce929d0e0e4736","spanId":{},"startTimeUnixNano":-5,"endTimeUnixNano":"99999999999999999999999","status":[],"events":5,
+                "attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.name","value":{"arrayValue":{"values":[{"arrayValue":{}}]}}}]}]}]}]})",
+            R"({"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"4bf92f3577b34da6a3ce929d0e0e4736","startTimeUnixNano":"1","events":[null,{"name":"exception","attributes":[null,{"key":1}]}],
+                "attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.input.messages","value":{"stringValue":"[null,5,{\"role\":7,\"parts\":{}},{\"parts\":[null,{\"type\":\"text\",\"content\":[]}]}]"}},
+                              {"key":"gen_ai.output.messages","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"parts","value":{"intValue":"x"}}]}}]}}},
+                              {"key":"gen_ai.prompt.99999999999999999999.role","value":{"stringValue":"user"}},{"key":"gen_ai.prompt.","value":{}}]}]}]}]})",
+    };
+    for (qsizetype i = 0; i < values.size(); ++i)
+        QTest::addRow("garbage %d", int(i)) << values.at(i);
+
+    // Nesting: deep arrays around everything, and a deep kvlistValue in an attribute.
+    QByteArray deep = QByteArray(5000, '[') + QByteArray(5000, ']');
+    QTest::newRow("deep array") << deep;
+    std::string any = R"({"stringValue":"x"})";
+    for (int i = 0; i < 500; ++i)
+        any = R"({"kvlistValue":{"values":[{"key":"k","value":)" + any + "}]}}";
+    QTest::newRow("deep AnyValue") << QByteArray::fromStdString(
+            request(json::array({withAttributes(toolSpan(),
+                                                {attribute("gen_ai.tool.call.result", json::parse(any))})}))
+                    .dump());
+}
+
+void TestOtlpTraces::robustness()
+{
+    QFETCH(QByteArray, value);
+    const json parsedValue = json::parse(value.toStdString(), nullptr, false);
+    QVERIFY(!parsedValue.is_discarded());
+    try {
+        (void)looksLikeOtlpTraces(parsedValue);
+        for (const Expected<Conversation> &conversation : read(parsedValue))
+            QVERIFY(conversation.ok() || !conversation.message().isEmpty());
+    } catch (const std::exception &error) {
+        QFAIL(error.what());
+    }
+}
+
+void TestOtlpTraces::everyAttributeOfAWrongType()
+{
+    const QList<json> wrong = {json(nullptr),
+                               json("plain"),
+                               json(5),
+                               json::array(),
+                               json::object(),
+                               {{"intValue", "five"}},
+                               {{"intValue", 1.5}},
+                               {{"stringValue", 5}},
+                               {{"boolValue", "yes"}},
+                               {{"doubleValue", "NaN"}},
+                               {{"bytesValue", json::array()}},
+                               {{"arrayValue", {{"values", 5}}}},
+                               {{"kvlistValue", {{"values", {{{"key", 5}}}}}}},
+                               {{"kvlistValue", json::array()}},
+                               {{"stringValue", "x"}, {"intValue", 1}},
+                               {{"unknownValue", 1}},
+                               {{"intValue", "99999999999999999999"}},
+                               {{"stringValue", "{\"a\":"}},
+                               {{"intValue", 5}},
+                               {{"boolValue", true}},
+                               {{"arrayValue", {{"values", {{{"intValue", 1}}}}}}}};
+    const char *keys[] = {"gen_ai.operation.name",
+                          "openinference.span.kind",
+                          "gen_ai.conversation.id",
+                          "session.id",
+                          "gen_ai.tool.name",
+                          "gen_ai.tool.call.id",
+                          "gen_ai.tool.call.arguments",
+                          "gen_ai.tool.call.result",
+                          "error.type",
+                          "tool.name",
+                          "tool_call.id",
+                          "input.value",
+                          "output.value",
+                          "gen_ai.input.messages",
+                          "gen_ai.output.messages",
+                          "gen_ai.prompt",
+                          "gen_ai.completion",
+                          "gen_ai.prompt.0.role",
+                          "gen_ai.prompt.0.content",
+                          "llm.input_messages.0.message.role",
+                          "llm.output_messages.0.message.content"};
+    const char *roles[][2] = {{"gen_ai.operation.name", "execute_tool"},
+                              {"gen_ai.operation.name", "chat"},
+                              {"openinference.span.kind", "TOOL"},
+                              {"openinference.span.kind", "LLM"}};
+    for (const auto &role : roles) {
+        for (const json &value : wrong) {
+            // Every attribute at once of this wrong kind, then the span's role restored so the
+            // reader goes on past it.
+            json changes = json::array();
+            for (const char *key : keys)
+                changes.push_back(attribute(key, value));
+            json span = withAttributes(toolSpan(), changes);
+            span = withAttributes(span, {attribute(role[0], text(role[1]))});
+            for (const json &variant : {span, withAttributes(span, changes)}) {
+                try {
+                    for (const Expected<Conversation> &conversation : read(request(json::array({variant}))))
+                        QVERIFY(conversation.ok() || !conversation.message().isEmpty());
+                } catch (const std::exception &error) {
+                    QFAIL(qPrintable(QStringLiteral("%1 with %2: %3")
+                                             .arg(QLatin1String(role[1]), show(value),
+                                                  QString::fromUtf8(error.what()))));
+                }
+            }
+        }
+    }
+}
+
+void TestOtlpTraces::everyNodeReplaced()
+{
+    // Each value in the fixtures replaced in turn by garbage: whatever comes back, nothing throws.
+    QList<json> lines = readLines(QStringLiteral("otlp-genai.jsonl"));
+    QCOMPARE(lines.size(), 2);
+    json root = lines.at(1);
+    const QList<json> garbage = {json(nullptr), json(-7), json("\xE2\x80\xA6"), json::array({json::object()}),
+                                 json::object({{"intValue", "x"}})};
+    int reads = 0;
+    std::function<void(json &)> visit = [&](json &node) {
+        for (const json &replacement : garbage) {
+            json saved = std::move(node);
+            node = replacement;
+            try {
+                (void)read(root);
+            } catch (const std::exception &error) {
+                QFAIL(error.what());
+            }
+            ++reads;
+            node = std::move(saved);
+        }
+        if (node.is_structured()) {
+            for (json &child : node)
+                visit(child);
+        }
+    };
+    visit(root);
+    QVERIFY(reads > 1000);
+}
+
+QTEST_GUILESS_MAIN(TestOtlpTraces)
+#include "tst_otlptraces.moc"

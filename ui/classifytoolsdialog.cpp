@@ -1,0 +1,177 @@
+#include "classifytoolsdialog.h"
+
+#include "domain/userregistry.h"
+#include "plaintextlabel.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace verity {
+
+namespace {
+
+QString fieldTypeWord(IntentField::Type type)
+{
+    switch (type) {
+    case IntentField::Type::String: return ClassifyToolsDialog::tr("text");
+    case IntentField::Type::Integer: return ClassifyToolsDialog::tr("whole number");
+    case IntentField::Type::Sha256: return ClassifyToolsDialog::tr("long text, hashed");
+    case IntentField::Type::Json: return ClassifyToolsDialog::tr("list or structure");
+    }
+    Q_UNREACHABLE();
+}
+
+} // namespace
+
+ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget *parent)
+    : QDialog(parent), m_list(std::move(tools))
+{
+    setObjectName(QStringLiteral("classifyToolsDialog"));
+    setWindowTitle(tr("Classify tools"));
+    resize(820, 480);
+
+    m_tools = new QListWidget(this);
+    m_tools->setObjectName(QStringLiteral("unclassifiedTools"));
+    for (const UnclassifiedTool &tool : std::as_const(m_list)) {
+        auto *item = new QListWidgetItem(tr("%1  (%n call(s)", "", int(tool.calls)).arg(tool.tool)
+                                                 + tr(" in %n ticket(s))", "", int(tool.tickets)));
+        item->setData(Qt::UserRole, tool.tool);
+        m_tools->addItem(item);
+    }
+
+    m_class = new QComboBox(this);
+    m_class->setObjectName(QStringLiteral("toolClass"));
+    for (ToolClass toolClass : {ToolClass::Read, ToolClass::WriteMoney, ToolClass::WriteCostly,
+                                ToolClass::WriteIrreversible, ToolClass::WriteWasteful})
+        m_class->addItem(toolClassLabel(toolClass), int(toolClass));
+    m_intent = new QListWidget(this);
+    m_intent->setObjectName(QStringLiteral("intentFields"));
+    m_amount = new QComboBox(this);
+    m_amount->setObjectName(QStringLiteral("amountField"));
+    m_sample = plainTextLabel(QString(), this);
+    m_sample->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_sample->setWordWrap(true);
+    m_status = plainTextLabel(QString(), this);
+    m_status->setObjectName(QStringLiteral("classifyStatus"));
+    m_status->setWordWrap(true);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("What the tool does:"), m_class);
+    form->addRow(tr("Arguments that make one intent\n(the same values mean the same write):"), m_intent);
+    form->addRow(tr("Argument carrying money, in cents:"), m_amount);
+    form->addRow(tr("A call's arguments:"), m_sample);
+
+    auto *columns = new QHBoxLayout;
+    columns->addWidget(m_tools, 2);
+    columns->addLayout(form, 3);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_save = buttons->addButton(tr("Save and reclassify"), QDialogButtonBox::ApplyRole);
+    m_save->setObjectName(QStringLiteral("saveClassification"));
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_save, &QPushButton::clicked, this, &ClassifyToolsDialog::save);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(plainTextLabel(tr("The registry does not know these tools, so Verity cannot tell whether their "
+                                        "calls read or wrote. Say what each one is; the choice is saved to your "
+                                        "registry file and every call of the tool is judged again."),
+                                     this));
+    layout->addLayout(columns, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+
+    connect(m_tools, &QListWidget::currentRowChanged, this, &ClassifyToolsDialog::showTool);
+    connect(m_class, &QComboBox::currentIndexChanged, this, &ClassifyToolsDialog::updateEnabled);
+    if (!m_list.isEmpty())
+        m_tools->setCurrentRow(0);
+    else
+        m_status->setText(tr("Every tool in the database is classified."));
+    updateEnabled();
+}
+
+void ClassifyToolsDialog::showTool(int row)
+{
+    m_intent->clear();
+    m_amount->clear();
+    m_amount->addItem(tr("none"), QString());
+    if (row < 0 || row >= m_list.size()) {
+        m_sample->clear();
+        updateEnabled();
+        return;
+    }
+    const UnclassifiedTool &tool = m_list.at(row);
+    m_sample->setText(tool.sampleArguments);
+    for (const IntentField &field : suggestIntentFields(tool.sampleArguments)) {
+        auto *item = new QListWidgetItem(QStringLiteral("%1 (%2)").arg(field.name, fieldTypeWord(field.type)), m_intent);
+        item->setData(Qt::UserRole, field.name);
+        item->setData(Qt::UserRole + 1, int(field.type));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Checked);
+        if (field.type == IntentField::Type::Integer)
+            m_amount->addItem(field.name, field.name);
+    }
+    updateEnabled();
+}
+
+void ClassifyToolsDialog::updateEnabled()
+{
+    const bool write = isWrite(ToolClass(m_class->currentData().toInt()));
+    m_intent->setEnabled(write);
+    m_amount->setEnabled(write && ToolClass(m_class->currentData().toInt()) == ToolClass::WriteMoney);
+    m_save->setEnabled(m_tools->currentRow() >= 0);
+}
+
+void ClassifyToolsDialog::save()
+{
+    const int row = m_tools->currentRow();
+    if (row < 0 || row >= m_list.size())
+        return;
+    ToolSpec spec;
+    spec.name = m_list.at(row).tool;
+    spec.toolClass = ToolClass(m_class->currentData().toInt());
+    if (isWrite(spec.toolClass)) {
+        for (int i = 0; i < m_intent->count(); ++i) {
+            const QListWidgetItem *item = m_intent->item(i);
+            if (item->checkState() == Qt::Checked)
+                spec.intent.append({item->data(Qt::UserRole).toString(),
+                                    IntentField::Type(item->data(Qt::UserRole + 1).toInt())});
+        }
+        if (spec.intent.isEmpty()) {
+            // Without a field every call would share one key; the ticket id at least keeps tickets apart.
+            spec.intent.append({QStringLiteral("ticket_id"), IntentField::Type::String});
+        }
+        if (spec.toolClass == ToolClass::WriteMoney)
+            spec.amountField = m_amount->currentData().toString();
+    }
+    emit classificationChosen(spec);
+}
+
+void ClassifyToolsDialog::markClassified(const QString &tool, const QString &message)
+{
+    for (int i = 0; i < m_list.size(); ++i) {
+        if (m_list.at(i).tool == tool) {
+            m_list.removeAt(i);
+            delete m_tools->takeItem(i);
+            break;
+        }
+    }
+    m_status->setStyleSheet(QString());
+    m_status->setText(message);
+    if (m_list.isEmpty())
+        showTool(-1);
+}
+
+void ClassifyToolsDialog::showProblem(const QString &message)
+{
+    m_status->setStyleSheet(QStringLiteral("QLabel { color: #9c1c14; }"));
+    m_status->setText(message);
+}
+
+} // namespace verity
