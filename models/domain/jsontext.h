@@ -35,6 +35,12 @@ inline QString jsonParseErrorReason(const char *what)
         const qsizetype colon = text.indexOf(QLatin1String(": "));
         text.remove(0, colon > 0 ? colon + 2 : 15);
     }
+    // nlohmann quotes everything it read of the bad token, which can be a whole paragraph.
+    const qsizetype lastRead = text.indexOf(QLatin1String("; last read: '"));
+    if (lastRead >= 0 && text.size() - lastRead > 60) {
+        const qsizetype start = lastRead + 14;
+        text = text.left(start) + QStringLiteral("…") + text.mid(text.size() - 41, 40) + u'\'';
+    }
     return text;
 }
 

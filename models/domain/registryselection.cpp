@@ -41,6 +41,8 @@ RegistrySelection RegistrySelection::forced(NamedRegistry registry)
 
 const NamedRegistry &RegistrySelection::choose(const QStringList &tools, const QString &preferred) const
 {
+    if (tools.isEmpty() && !preferred.isEmpty())
+        return byName(preferred); // a conversation without calls says nothing about its domain
     const NamedRegistry *best = &m_profiles.first();
     int bestScore = -1;
     for (const NamedRegistry &profile : m_profiles) {

@@ -4,6 +4,7 @@
 
 #include <QHash>
 
+#include <algorithm>
 #include <deque>
 
 namespace verity {
@@ -79,6 +80,7 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
     QHash<QString, std::deque<QString>> waiting;
     QHash<QString, int> idUses;
     QHash<QString, QString> toolOfCall;
+    QHash<QString, qsizetype> order;
     qint64 at = openedAt;
     qsizetype ordinal = 0;
     for (const Turn &turn : conversation.turns) {
@@ -105,6 +107,7 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             const QString extId = use == 1 ? turn.callId : QStringLiteral("%1#%2").arg(turn.callId).arg(use);
             waiting[turn.callId].push_back(extId);
             toolOfCall.insert(extId, turn.tool);
+            order.insert(extId, ordinal);
             event.body = ToolCallEvent{extId, turn.tool, turn.arguments.is_object() ? turn.arguments : json::object()};
             event.fingerprint = fingerprintOf(conversation.id, ordinal,
                                               json{{"call", extId.toStdString()},
@@ -140,11 +143,14 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
         unit.events.append(event);
     }
 
-    for (auto queue = waiting.cbegin(); queue != waiting.cend(); ++queue) {
-        for (const QString &extId : queue.value())
-            unit.notices.append(QStringLiteral("call \"%1\" (%2) has no result; a write without one is unknown")
-                                    .arg(shortText(extId), toolOfCall.value(extId)));
-    }
+    QStringList unanswered; // in call order, whatever order the hash keeps
+    for (auto queue = waiting.cbegin(); queue != waiting.cend(); ++queue)
+        unanswered += QStringList(queue.value().cbegin(), queue.value().cend());
+    std::sort(unanswered.begin(), unanswered.end(),
+              [&order](const QString &a, const QString &b) { return order.value(a) < order.value(b); });
+    for (const QString &extId : std::as_const(unanswered))
+        unit.notices.append(QStringLiteral("call \"%1\" (%2) has no result; if it writes, its outcome is unknown")
+                                .arg(shortText(extId), toolOfCall.value(extId)));
     return unit;
 }
 

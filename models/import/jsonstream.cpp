@@ -3,6 +3,7 @@
 #include "domain/jsontext.h"
 #include "domain/sha256.h"
 
+#include <algorithm>
 #include <istream>
 #include <streambuf>
 #include <vector>
@@ -53,10 +54,15 @@ private:
 class ElementBuilder : public nlohmann::json_sax<json>
 {
 public:
-    ElementBuilder(const DeviceBuffer &buffer, std::string member, const JsonElementStream::Sink &sink, json &header)
-        : m_buffer(buffer), m_member(std::move(member)), m_sink(sink), m_header(header)
+    ElementBuilder(const DeviceBuffer &buffer, const QStringList &members, const JsonElementStream::Sink &sink,
+                   json &header)
+        : m_buffer(buffer), m_sink(sink), m_header(header)
     {
+        for (const QString &member : members)
+            m_members.push_back(member.toStdString());
     }
+
+    std::string currentMember;
 
     bool stopped = false;
     QString error;
@@ -93,7 +99,7 @@ private:
     // The depth at which streamed elements sit: 1 in a top-level array, 2 in the member's array.
     bool atElementDepth() const
     {
-        if (m_member.empty())
+        if (m_members.empty())
             return m_depth == 1 && m_rootIsArray;
         return m_depth == 2 && m_inMember;
     }
@@ -130,8 +136,11 @@ private:
             }
             m_stack.push_back(child);
         }
-        if (!m_building && m_depth == 1 && !m_rootIsArray && isArray && m_rootKey == m_member)
+        if (!m_building && m_depth == 1 && !m_rootIsArray && isArray
+            && std::find(m_members.begin(), m_members.end(), m_rootKey) != m_members.end()) {
             m_inMember = true;
+            currentMember = m_rootKey;
+        }
         ++m_depth;
         return true;
     }
@@ -172,7 +181,7 @@ private:
     }
 
     const DeviceBuffer &m_buffer;
-    std::string m_member;
+    std::vector<std::string> m_members;
     const JsonElementStream::Sink &m_sink;
     json &m_header;
     int m_depth = 0;
@@ -255,7 +264,8 @@ private:
 
 } // namespace
 
-JsonElementStream::JsonElementStream(QIODevice &device, QString member) : m_device(device), m_member(std::move(member))
+JsonElementStream::JsonElementStream(QIODevice &device, QStringList members)
+    : m_device(device), m_members(std::move(members))
 {
 }
 
@@ -263,7 +273,13 @@ Expected<void> JsonElementStream::run(const Sink &sink)
 {
     DeviceBuffer buffer(m_device, m_hash);
     std::istream stream(&buffer);
-    ElementBuilder builder(buffer, m_member.toStdString(), sink, m_header);
+    const ElementBuilder *self = nullptr;
+    const Sink named = [this, &sink, &self](json element, qint64 offset) {
+        m_current = fromUtf8String(self->currentMember);
+        return sink(std::move(element), offset);
+    };
+    ElementBuilder builder(buffer, m_members, named, m_header);
+    self = &builder;
     try {
         json::sax_parse(stream, &builder);
     } catch (const std::exception &e) {
@@ -272,6 +288,7 @@ Expected<void> JsonElementStream::run(const Sink &sink)
     }
     m_bytesRead = buffer.consumed();
     m_stopped = builder.stopped;
+    m_current = fromUtf8String(builder.currentMember);
     if (!builder.stopped && !builder.error.isEmpty())
         return makeError(builder.error);
     return {};

@@ -23,8 +23,9 @@ public:
     // `byteOffset`: where the element begins in the file. Return false to stop reading.
     using Sink = std::function<bool(nlohmann::json element, qint64 byteOffset)>;
 
-    // `member`: for a top-level object, the array member to stream; empty for a top-level array.
-    JsonElementStream(QIODevice &device, QString member = QString());
+    // `members`: for a top-level object, the array members whose elements are streamed; empty
+    // for a top-level array.
+    JsonElementStream(QIODevice &device, QStringList members = {});
 
     // Reads to the end, or until the sink says stop. An error names the byte offset and what
     // the parser expected; elements handed on before it stay handed on.
@@ -35,12 +36,15 @@ public:
 
     qint64 bytesRead() const { return m_bytesRead; }
     bool stopped() const { return m_stopped; }
+    // The member the last element came from; empty when no member was found (yet).
+    QString member() const { return m_current; }
     // The top-level object's members with plain values ("timestamp"), as far as read.
     const nlohmann::json &header() const { return m_header; }
 
 private:
     QIODevice &m_device;
-    QString m_member;
+    QStringList m_members;
+    QString m_current;
     Sha256Stream *m_hash = nullptr;
     qint64 m_bytesRead = 0;
     bool m_stopped = false;

@@ -268,7 +268,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
         m_registry = &m_registries.choose(unit.tools, m_fileProfile);
         m_fileProfile = m_registry->name;
     }
-    if (conversation && !report.registries.contains(m_registry->name))
+    if (conversation && !unit.tools.isEmpty() && !report.registries.contains(m_registry->name))
         report.registries.append(m_registry->name);
 
     // A conversation is one savepoint: any event it cannot store undoes the others.

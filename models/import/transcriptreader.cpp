@@ -171,63 +171,61 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink, bool n
 
 Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &head, const Sink &sink)
 {
+    // A top-level object streams the conversations of its "simulations" (τ²) or the batches of
+    // its "resourceSpans" (OTLP), wherever they sit; a list streams its elements unless it is
+    // one conversation's messages or items. Anything else is one conversation, read whole.
     const JsonShape shape = sniffJsonShape(head);
-    QString member;
-    bool streamed = false;
-    if (shape.isObject && shape.keys.contains(QStringLiteral("simulations"))) {
-        member = QStringLiteral("simulations");
-        streamed = true;
-    } else if (shape.isObject && shape.keys.contains(QStringLiteral("resourceSpans"))) {
-        member = QStringLiteral("resourceSpans");
-        streamed = true;
-    } else if (shape.isArray) {
-        // A list of conversations streams; a list of messages or items is one conversation.
-        const QStringList &keys = shape.firstElementKeys;
-        streamed = !keys.contains(QStringLiteral("role")) && !keys.contains(QStringLiteral("type"));
-    }
-
-    Sha256Stream hash;
-    if (!streamed) {
-        const QByteArray bytes = file.readAll();
-        hash.add(bytes);
-        m_bytesRead = file.pos();
-        m_sha256 = QString::fromLatin1(hash.hexDigest());
-        json value;
-        try {
-            value = json::parse(withoutBom(bytes));
-        } catch (const json::parse_error &e) {
-            return makeError(QStringLiteral("byte %1: not valid JSON: %2").arg(e.byte).arg(jsonParseErrorReason(e.what())));
-        } catch (const json::exception &e) {
-            return makeError(QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what())));
+    const QStringList &keys = shape.firstElementKeys;
+    const bool oneConversation = shape.isArray && (keys.contains(QStringLiteral("role"))
+                                                   || keys.contains(QStringLiteral("type")));
+    if (!oneConversation) {
+        file.seek(0);
+        Sha256Stream hash;
+        const QStringList members = shape.isObject ? QStringList{QStringLiteral("simulations"),
+                                                                 QStringLiteral("resourceSpans")}
+                                                   : QStringList();
+        JsonElementStream stream(file, members);
+        stream.setHash(&hash);
+        Expected<void> done = stream.run([&](json element, qint64 offset) {
+            m_bytesRead = file.pos(); // read ahead by at most one buffer: fine for progress
+            if (const json &stamp = stream.header(); stamp.contains("timestamp") && stamp.at("timestamp").is_string())
+                m_fileTimestamp = fromUtf8String(stamp.at("timestamp").get<std::string>());
+            const FilePlace place{0, offset};
+            if (stream.member() == QLatin1String("resourceSpans"))
+                return handOnValue(sink, json{{"resourceSpans", json::array({std::move(element)})}}, place);
+            if (stream.member() == QLatin1String("simulations") && !element.is_object()) {
+                return handOn(sink, rejectedUnit(place, formats::tau2,
+                                                 QStringLiteral("expected a simulation object in \"simulations\", got %1")
+                                                         .arg(QString::fromLatin1(element.type_name()))));
+            }
+            return handOnValue(sink, element, place);
+        });
+        m_bytesRead = stream.bytesRead();
+        m_stopped = m_stopped || stream.stopped();
+        if (!done)
+            return done;
+        if (!shape.isObject || !stream.member().isEmpty()) {
+            m_sha256 = QString::fromLatin1(hash.hexDigest());
+            return {};
         }
-        handOnValue(sink, value, FilePlace{0, 0});
-        return {};
+        // An object with no conversation list: it is one conversation. Read it again, whole.
     }
 
     file.seek(0);
-    JsonElementStream stream(file, member);
-    stream.setHash(&hash);
-    const bool otlp = member == QLatin1String("resourceSpans");
-    Expected<void> done = stream.run([&](json element, qint64 offset) {
-        m_bytesRead = file.pos(); // read ahead by at most one buffer: fine for progress
-        if (const json &stamp = stream.header(); stamp.contains("timestamp") && stamp.at("timestamp").is_string())
-            m_fileTimestamp = fromUtf8String(stamp.at("timestamp").get<std::string>());
-        const FilePlace place{0, offset};
-        if (otlp)
-            return handOnValue(sink, json{{"resourceSpans", json::array({std::move(element)})}}, place);
-        if (member == QLatin1String("simulations") && !element.is_object()) {
-            return handOn(sink, rejectedUnit(place, formats::tau2,
-                                             QStringLiteral("expected a simulation object in \"simulations\", got %1")
-                                                 .arg(QString::fromLatin1(element.type_name()))));
-        }
-        return handOnValue(sink, element, place);
-    });
-    m_bytesRead = stream.bytesRead();
-    m_stopped = m_stopped || stream.stopped();
-    if (!done)
-        return done;
-    // The rest of the file still counts towards the record of what was read.
+    const QByteArray bytes = file.readAll();
+    Sha256Stream hash;
+    hash.add(bytes);
+    m_bytesRead = file.pos();
     m_sha256 = QString::fromLatin1(hash.hexDigest());
+    json value;
+    try {
+        value = json::parse(withoutBom(bytes));
+    } catch (const json::parse_error &e) {
+        return makeError(QStringLiteral("byte %1: not valid JSON: %2").arg(e.byte).arg(jsonParseErrorReason(e.what())));
+    } catch (const json::exception &e) {
+        return makeError(QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what())));
+    }
+    handOnValue(sink, value, FilePlace{0, 0});
     return {};
 }
 

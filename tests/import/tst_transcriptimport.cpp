@@ -1,0 +1,340 @@
+// Transcripts of every format through the whole import into a real SQLite file: counts per
+// file, the class of each repeated intent, soft failures, bad input that is skipped whole
+// while the rest imports, streaming, the profiles chosen, and tools classified afterwards.
+
+#include "../store/storetestsupport.h"
+
+#include "domain/registrychoice.h"
+#include "domain/userregistry.h"
+#include "import/reclassifier.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace verity;
+using namespace storetest;
+
+namespace {
+
+QString data(const char *name)
+{
+    return QStringLiteral(VERITY_TEST_DATA "/") + QString::fromLatin1(name);
+}
+
+RegistrySelection profiles(const QString &userFile = QString())
+{
+    return chooseRegistry({QString(), userFile}).selection;
+}
+
+// A conversation in OpenAI chat form, one JSONL line: the agent's calls as (id, tool, arguments
+// JSON, result text) in order.
+QByteArray chatLine(const QString &id, const QList<std::array<QString, 4>> &calls)
+{
+    QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                    {QStringLiteral("content"), QStringLiteral("My shelf arrived cracked.")}}};
+    for (const auto &[callId, tool, arguments, result] : calls) {
+        messages.append(QJsonObject{
+                {QStringLiteral("role"), QStringLiteral("assistant")},
+                {QStringLiteral("content"), QJsonValue()},
+                {QStringLiteral("tool_calls"),
+                 QJsonArray{QJsonObject{{QStringLiteral("id"), callId},
+                                        {QStringLiteral("type"), QStringLiteral("function")},
+                                        {QStringLiteral("function"),
+                                         QJsonObject{{QStringLiteral("name"), tool},
+                                                     {QStringLiteral("arguments"), arguments}}}}}}});
+        messages.append(QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")},
+                                    {QStringLiteral("tool_call_id"), callId},
+                                    {QStringLiteral("content"), result}});
+    }
+    return QJsonDocument(QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("messages"), messages}})
+            .toJson(QJsonDocument::Compact);
+}
+
+const QString refund = QStringLiteral(R"({"order_id":"SU-1","item_id":"A","amount_cents":11800})");
+
+} // namespace
+
+class TestTranscriptImport : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_files = 0;
+
+    QString newPath(const char *suffix = ".sqlite") { return m_dir.filePath(QStringLiteral("f%1%2").arg(++m_files).arg(QLatin1String(suffix))); }
+
+private slots:
+    // Each real and hand-made file imports with no option, read by the right format and
+    // profile; the stored counts match what the file holds.
+    void realFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("registry");
+        QTest::addColumn<int>("tickets");
+        QTest::addColumn<int>("calls");
+        QTest::addColumn<int>("writes");
+        QTest::addColumn<int>("errorFlagged");
+        QTest::addColumn<int>("unclassified");
+        QTest::addColumn<int>("retries");
+
+        // Counted independently from the files (python, json module).
+        QTest::newRow("τ-bench v1 airline") << data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json")
+                                           << QStringLiteral("tau-v1") << QStringLiteral("tau-airline") << 6 << 45
+                                           << 12 << 0 << 0 << 4;
+        QTest::newRow("τ² retail") << data("tau/tau2-gpt-4.1-retail.json") << QStringLiteral("tau2")
+                                   << QStringLiteral("tau-retail") << 40 << 299 << 63 << 12 << 0 << 1;
+        QTest::newRow("τ² telecom") << data("tau/tau2-gpt-4.1-mini-telecom-trace.json") << QStringLiteral("tau2")
+                                    << QStringLiteral("tau-telecom") << 1 << 8 << 0 << 0 << 0 << 0;
+        QTest::newRow("OTLP GenAI") << data("formats/otlp-genai.jsonl") << QStringLiteral("otlp")
+                                    << QStringLiteral("default") << 2 << 6 << 5 << 1 << 0 << 1;
+    }
+
+    void realFiles()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        QFETCH(QString, registry);
+        QFETCH(int, tickets);
+        QFETCH(int, calls);
+        QFETCH(int, writes);
+        QFETCH(int, errorFlagged);
+        QFETCH(int, unclassified);
+        QFETCH(int, retries);
+
+        const QString path = newPath();
+        auto store = openStore(path);
+        QVERIFY(store);
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QVERIFY2(report.clean(), qPrintable(describe(report)));
+        QCOMPARE(report.format, format);
+        QVERIFY2(report.registries.contains(registry), qPrintable(report.registries.join(u',')));
+        QCOMPARE(report.ticketsOpened, tickets);
+        QCOMPARE(report.repeats.retries, retries);
+
+        RawDatabase raw(path);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), tickets);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls")), calls);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class LIKE 'write%'")),
+                 writes);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE result_error = 1")),
+                 errorFlagged);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class = 'unclassified'")),
+                 unclassified);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT sum(retry_count) FROM tickets")), retries);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets WHERE source_format = '%1'").arg(format)),
+                 tickets);
+        QVERIFY(consistencyViolations(raw.db()).isEmpty());
+
+        // Again: nothing changes.
+        const QStringList before = databaseDump(raw.db(), {QStringLiteral("imports")});
+        const ImportReport again = importer.importFile(file);
+        QVERIFY2(again.clean(), qPrintable(describe(again)));
+        QCOMPARE(again.eventsImported, 0);
+        QCOMPARE(databaseDump(raw.db(), {QStringLiteral("imports")}), before);
+    }
+
+    // τ errors are refusals ("Error: ..." before any state changed): not performed, and the
+    // model's corrected repeat is a retry after an error, never a duplicate.
+    void tauErrorsAreRefusals()
+    {
+        const QString path = newPath();
+        auto store = openStore(path);
+        TranscriptImporter importer(*store, profiles());
+        QVERIFY(importer.importFile(data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json")).clean());
+        RawDatabase raw(path);
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT DISTINCT outcome FROM tool_calls WHERE raw_result LIKE '\"Error: %' "
+                                               "AND tool_class LIKE 'write%'")),
+                 QStringList{QStringLiteral("not_performed")});
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE outcome = 'unknown'")), 0);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT sum(duplicate_effects) FROM tickets")), 0);
+    }
+
+    // Each class of repeat, as the summary, the tickets and the calls say it.
+    void repeatClasses()
+    {
+        const QString file = newPath(".jsonl");
+        const QString ok = QStringLiteral(R"({"status":"refunded","refund_id":"re_1"})");
+        QVERIFY(writeLines(file,
+                           {chatLine(QStringLiteral("dup"), {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund, ok},
+                                                             {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund, ok}}),
+                            chatLine(QStringLiteral("retry"),
+                                     {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund,
+                                       QStringLiteral("Error: upstream timeout")},
+                                      {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund, ok}}),
+                            chatLine(QStringLiteral("harmless"),
+                                     {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund, ok},
+                                      {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund,
+                                       QStringLiteral(R"({"outcome":"already_performed"})")}}),
+                            chatLine(QStringLiteral("soft"),
+                                     {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund,
+                                       QStringLiteral(R"({"success": 0})")}})}));
+        const QString path = newPath();
+        auto store = openStore(path);
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QVERIFY2(report.clean(), qPrintable(describe(report)));
+        QCOMPARE(report.repeats.duplicateEffects, 1);
+        QCOMPARE(report.repeats.duplicateCents, 11800);
+        QCOMPARE(report.repeats.retries, 1);
+        QCOMPARE(report.repeats.harmless, 1);
+        QVERIFY2(report.summary().contains(QStringLiteral("1 duplicate effect ($118.00 paid twice), 1 retry after an "
+                                                          "error, 1 harmless repeat")),
+                 qPrintable(report.summary()));
+
+        RawDatabase raw(path);
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT t.ext_id, c.call_ext_id, c.repeat_kind, p.call_ext_id FROM tool_calls c "
+                                               "JOIN tickets t ON t.id = c.ticket_id JOIN tool_calls p ON p.id = c.repeat_of "
+                                               "ORDER BY t.ext_id")),
+                 (QStringList{QStringLiteral("dup|c2|duplicate_effect|c1"), QStringLiteral("harmless|c2|harmless|c1"),
+                              QStringLiteral("retry|c2|retry|c1")}));
+        // The soft failure reads as an error: {"success": 0} never counts as done.
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT outcome FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
+                                               "WHERE t.ext_id = 'soft'")),
+                 QStringList{QStringLiteral("unknown")});
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets WHERE needs_attention = 1 ORDER BY ext_id")),
+                 (QStringList{QStringLiteral("dup"), QStringLiteral("retry"), QStringLiteral("soft")}));
+
+        // The queue filters find them.
+        TicketQuery duplicates;
+        duplicates.filter = TicketFilter::DuplicateEffect;
+        QCOMPARE(store->countTickets(duplicates).value(), 1);
+        TicketQuery retries;
+        retries.filter = TicketFilter::RetryAfterError;
+        QCOMPARE(store->countTickets(retries).value(), 1);
+    }
+
+    // A conversation that cannot be read is skipped whole; the others import; what was stored
+    // before stays as it was.
+    void badConversationSkippedWhole()
+    {
+        const QString path = newPath();
+        auto store = openStore(path);
+        const QString good = newPath(".jsonl");
+        QVERIFY(writeLines(good, {chatLine(QStringLiteral("earlier"), {{QStringLiteral("c1"), QStringLiteral("get_order"),
+                                                                       QStringLiteral(R"({"order_id":"SU-1"})"),
+                                                                       QStringLiteral("{}")}})}));
+        TranscriptImporter importer(*store, profiles());
+        QVERIFY(importer.importFile(good).clean());
+        RawDatabase raw(path);
+        const QStringList before = databaseDump(raw.db(), {QStringLiteral("imports")});
+
+        QByteArray orphan = chatLine(QStringLiteral("orphan"), {});
+        orphan.replace("]}", R"(,{"role":"tool","tool_call_id":"zz","content":"done"}]})");
+        QByteArray truncated = chatLine(QStringLiteral("cut"), {{QStringLiteral("c1"), QStringLiteral("issue_refund"),
+                                                                QStringLiteral(R"({"order_id":"SU-1")"),
+                                                                QStringLiteral("ok")}});
+        const QString file = newPath(".jsonl");
+        QVERIFY(writeLines(file, {orphan, truncated, R"({"messages": [)",
+                                  chatLine(QStringLiteral("fine"), {{QStringLiteral("c1"), QStringLiteral("get_order"),
+                                                                    QStringLiteral(R"({"order_id":"SU-2"})"),
+                                                                    QStringLiteral("{}")}})}));
+        const ImportReport report = importer.importFile(file);
+        QCOMPARE(report.rejected.size(), 3);
+        const QStringList messages = report.rejectionMessages();
+        QVERIFY2(messages.at(0).startsWith(file + QStringLiteral(":1: conversation \"orphan\": ")), qPrintable(messages.at(0)));
+        QVERIFY2(messages.at(0).contains(QStringLiteral("no call with that id")), qPrintable(messages.at(0)));
+        QVERIFY2(messages.at(1).startsWith(file + QStringLiteral(":2: messages[1].tool_calls[0].function.arguments: ")),
+                 qPrintable(messages.at(1)));
+        QVERIFY2(messages.at(1).contains(QStringLiteral("arguments")), qPrintable(messages.at(1)));
+        QVERIFY2(messages.at(2).startsWith(file + QStringLiteral(":3: not valid JSON at column")), qPrintable(messages.at(2)));
+        QCOMPARE(report.ticketsOpened, 1);
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets ORDER BY ext_id")),
+                 (QStringList{QStringLiteral("earlier"), QStringLiteral("fine")}));
+        for (const QString &row : before)
+            QVERIFY2(databaseDump(raw.db(), {QStringLiteral("imports")}).contains(row), qPrintable(row));
+    }
+
+    // A document cut short: what came before the break is kept, the break is named by byte.
+    void truncatedDocument()
+    {
+        QByteArray bytes = fileBytes(data("tau/tau2-gpt-4.1-retail.json"));
+        bytes.truncate(bytes.size() / 2);
+        const QString file = newPath(".json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes);
+        out.close();
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QVERIFY(!report.fatal.isEmpty());
+        QVERIFY2(report.fatal.startsWith(QStringLiteral("byte ")), qPrintable(report.fatal));
+        QVERIFY2(report.fatal.contains(QStringLiteral("not valid JSON")), qPrintable(report.fatal));
+        QVERIFY(report.ticketsOpened > 5 && report.ticketsOpened < 40);
+    }
+
+    void unknownFormat()
+    {
+        const QString file = newPath(".csv");
+        QVERIFY(writeLines(file, {"ticket,order,amount", "T-1,SU-1,118.00"}));
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")), qPrintable(report.fatal));
+        QVERIFY2(report.fatal.contains(QStringLiteral("ticket,order")), qPrintable(report.fatal));
+        QCOMPARE(report.ticketsOpened, 0);
+    }
+
+    // --registry NAME reads every call with that profile.
+    void forcedProfile()
+    {
+        const RegistryChoice choice = chooseRegistry({QStringLiteral("default"), QString()});
+        QVERIFY(choice.error.isEmpty());
+        const QString path = newPath();
+        auto store = openStore(path);
+        TranscriptImporter importer(*store, choice.selection);
+        const ImportReport report = importer.importFile(data("tau/tau2-gpt-4.1-mini-telecom-trace.json"));
+        QVERIFY(report.clean());
+        QCOMPARE(report.registries, QStringList{QStringLiteral("default")});
+        QVERIFY(report.unclassifiedTools.contains(QStringLiteral("get_customer_by_phone")));
+        QVERIFY(!chooseRegistry({QStringLiteral("no-such-profile"), QString()}).error.isEmpty());
+    }
+
+    // A tool nobody knew, classified afterwards: saved to the user's file, its calls read again.
+    void classifyAfterImport()
+    {
+        const QString file = newPath(".jsonl");
+        const QString credit = QStringLiteral(R"({"account":"acct-9","cents":500})");
+        QVERIFY(writeLines(file, {chatLine(QStringLiteral("credit"),
+                                           {{QStringLiteral("c1"), QStringLiteral("apply_credit"), credit,
+                                             QStringLiteral("credit applied")},
+                                            {QStringLiteral("c2"), QStringLiteral("apply_credit"), credit,
+                                             QStringLiteral("credit applied")}})}));
+        const QString path = newPath();
+        auto store = openStore(path);
+        const QString userFile = m_dir.filePath(QStringLiteral("config/registry.json"));
+        TranscriptImporter importer(*store, profiles(userFile));
+        const ImportReport report = importer.importFile(file);
+        QCOMPARE(report.unclassifiedTools, QStringList{QStringLiteral("apply_credit")});
+        QCOMPARE(store->unclassifiedTools().value().size(), 1);
+        QCOMPARE(store->unclassifiedTools().value().first().calls, 2);
+
+        ToolSpec spec;
+        spec.name = QStringLiteral("apply_credit");
+        spec.toolClass = ToolClass::WriteMoney;
+        spec.intent = suggestIntentFields(credit);
+        spec.amountField = QStringLiteral("cents");
+        QVERIFY(saveToolToUserRegistry(userFile, spec));
+        Expected<Reclassification> done = reclassifyTool(*store, profiles(userFile), spec.name);
+        QVERIFY2(done, qPrintable(done ? QString() : done.message()));
+        QCOMPARE(done->calls, 2);
+        QCOMPARE(done->tickets, 1);
+        QVERIFY(store->unclassifiedTools().value().isEmpty());
+
+        RawDatabase raw(path);
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT call_ext_id, tool_class, outcome, amount_cents, repeat_kind FROM "
+                                               "tool_calls ORDER BY seq")),
+                 (QStringList{QStringLiteral("c1|write_money|performed|500|<null>"),
+                              QStringLiteral("c2|write_money|performed|500|duplicate_effect")}));
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT duplicate_cents FROM tickets")), 500);
+        // The next import knows the tool from the user's file.
+        Expected<ToolRegistry> reloaded = ToolRegistry::builtIn().extendedWithFile(userFile);
+        QVERIFY(reloaded && reloaded->find(QStringLiteral("apply_credit")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTranscriptImport)
+#include "tst_transcriptimport.moc"
