@@ -1,5 +1,7 @@
 #include "ticketview.h"
 
+#include "import/transcriptformat.h"
+
 #include "domain/money.h"
 #include "itemmodels/displaytext.h"
 #include "itemmodels/transcriptmodel.h"
@@ -76,7 +78,9 @@ void TicketView::rebuild()
         items << QStringLiteral("%1 × %2 (%3)")
                      .arg(item.quantity)
                      .arg(item.title.isEmpty() ? item.id : item.title, formatMoney(item.amountCents, detail->order.currency));
-    QString facts = tr("Order %1: %2\nSeller: %3").arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
+    QString facts = row.orderId.isEmpty()
+            ? tr("Imported from %1; the transcript names no order or seller").arg(transcriptFormatName(row.sourceFormat))
+            : tr("Order %1: %2\nSeller: %3").arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
     if (detail->sellerBalanceCents)
         facts += tr(", balance %1 on %2")
                      .arg(formatMoney(*detail->sellerBalanceCents, detail->order.currency),
