@@ -178,6 +178,8 @@ Expected<ToolRegistry> ToolRegistry::extendedWith(const QByteArray &text, const 
     } catch (const json::parse_error &e) {
         return makeError(QStringLiteral("%1: %2: not valid JSON (%3)")
                              .arg(source, lineColumn(text, e.byte), jsonParseErrorReason(e.what())));
+    } catch (const json::exception &e) {
+        return makeError(QStringLiteral("%1: not valid JSON (%2)").arg(source, jsonParseErrorReason(e.what())));
     }
 
     Reader reader{source, {}};

@@ -209,6 +209,9 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
         root = json::parse(line.constBegin(), line.constEnd());
     } catch (const json::parse_error &e) {
         return makeError(QStringLiteral("not valid JSON at column %1: %2").arg(e.byte).arg(jsonParseErrorReason(e.what())));
+    } catch (const json::exception &e) {
+        // A number beyond what a double holds (1e400) is out of range, not a parse error.
+        return makeError(QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what())));
     }
     if (!root.is_object())
         return makeError(QStringLiteral("expected a JSON object with \"type\", \"ticket\" and \"at\", got %1")

@@ -1,6 +1,6 @@
 // libFuzzer harness: the streaming JSON reader (models/import/jsonstream.h) over the bytes as a
-// device, once for a top-level array and once for the "simulations" member of an object, and the
-// shape sniffer that chooses between them.
+// device, once for a top-level array and once for the members the transcript reader streams
+// ("simulations", "resourceSpans"), and the shape sniffer that chooses between them.
 
 #include "import/jsonstream.h"
 
@@ -13,16 +13,17 @@ using nlohmann::json;
 
 namespace {
 
-void stream(const QByteArray &bytes, const QString &member)
+void stream(const QByteArray &bytes, const QStringList &members)
 {
     QBuffer device;
     device.setData(bytes);
     if (!device.open(QIODevice::ReadOnly))
         return;
-    verity::JsonElementStream reader(device, member);
-    const verity::Expected<void> done = reader.run([](json element, qint64 offset) {
+    verity::JsonElementStream reader(device, members);
+    const verity::Expected<void> done = reader.run([&reader](json element, qint64 offset) {
         (void)element.size();
         (void)offset;
+        (void)reader.member().size();
         return true;
     });
     (void)done;
@@ -37,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                                      static_cast<qsizetype>(size));
     const verity::JsonShape shape = verity::sniffJsonShape(bytes);
     (void)shape.keys.size();
-    stream(bytes, QString());
-    stream(bytes, QStringLiteral("simulations"));
+    stream(bytes, {});
+    stream(bytes, {QStringLiteral("simulations"), QStringLiteral("resourceSpans")});
     return 0;
 }
