@@ -40,8 +40,11 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
     m_tools = new QListWidget(this);
     m_tools->setObjectName(QStringLiteral("unclassifiedTools"));
     for (const UnclassifiedTool &tool : std::as_const(m_list)) {
-        auto *item = new QListWidgetItem(tr("%1  (%n call(s)", "", int(tool.calls)).arg(tool.tool)
-                                                 + tr(" in %n ticket(s))", "", int(tool.tickets)));
+        auto *item = new QListWidgetItem(
+                tr("%1  (%2 in %3)")
+                        .arg(tool.tool,
+                             tool.calls == 1 ? tr("1 call") : tr("%1 calls").arg(tool.calls),
+                             tool.tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(tool.tickets)));
         item->setData(Qt::UserRole, tool.tool);
         m_tools->addItem(item);
     }

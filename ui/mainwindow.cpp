@@ -305,8 +305,9 @@ void MainWindow::finishImport(const QList<ImportReport> &reports)
         informative << tr("Cancelled: everything committed before the stop is kept. Import the file again to finish; "
                           "nothing is stored twice.");
     if (!rejected.isEmpty())
-        informative << tr("%n line(s) or conversation(s) were rejected and skipped whole; the rest was imported.", "",
-                          int(rejected.size()));
+        informative << tr("%1 rejected and skipped whole; the rest was imported.")
+                               .arg(rejected.size() == 1 ? tr("1 line or conversation was")
+                                                         : tr("%1 lines or conversations were").arg(rejected.size()));
     if (unclassified)
         informative << tr("Some tools are unknown to the registry: classify them so their calls can be judged.");
     box->setInformativeText(informative.join(u' '));
@@ -367,9 +368,10 @@ bool MainWindow::applyClassification(const ToolSpec &spec)
         return false;
     }
     refresh();
-    statusBar()->showMessage(tr("%1 is now %2 (saved to %3): %n call(s) read again", "", int(done->calls))
-                                     .arg(spec.name, toolClassLabel(spec.toolClass), m_registrySource.userFile)
-                                     + tr(" in %n ticket(s).", "", int(done->tickets)),
+    statusBar()->showMessage(tr("%1 is now %2 (saved to %3): %4 read again in %5.")
+                                     .arg(spec.name, toolClassLabel(spec.toolClass), m_registrySource.userFile,
+                                          done->calls == 1 ? tr("1 call") : tr("%1 calls").arg(done->calls),
+                                          done->tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(done->tickets)),
                              15000);
     return true;
 }
