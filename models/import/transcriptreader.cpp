@@ -105,24 +105,24 @@ Expected<void> TranscriptReader::read(const Sink &sink)
                                         "begins with \"%1\"")
                              .arg(excerpt(head.mid(start))));
 
-    // JSON Lines when the first line is a whole JSON value on its own; a document otherwise.
-    qsizetype lineEnd = head.indexOf('\n', start);
-    if (lineEnd < 0 && file.size() > headSize) {
-        head = withoutBom(file.peek(64 * 1024 * 1024)); // a long first line: look further
-        lineEnd = head.indexOf('\n', start);
+    // JSON Lines when the first line is a whole JSON value on its own; a document otherwise. A
+    // first line longer than the head is streamed as a document (a minified results file), and
+    // read as lines after all if it holds no conversation list.
+    const qsizetype lineEnd = head.indexOf('\n', start);
+    const bool longFirstLine = lineEnd < 0 && file.size() > headSize;
+    if (!longFirstLine) {
+        const QByteArray firstLine = head.mid(start, lineEnd < 0 ? -1 : lineEnd - start);
+        if (json::accept(firstLine.constBegin(), firstLine.constEnd())) {
+            return readLines(file, sink);
+        }
     }
-    const QByteArray firstLine = head.mid(start, lineEnd < 0 ? -1 : lineEnd - start);
-    if (json::accept(firstLine.constBegin(), firstLine.constEnd())) {
-        const json value = json::parse(firstLine.constBegin(), firstLine.constEnd(), nullptr, false);
-        return readLines(file, sink, looksLikeNativeEvent(value));
-    }
-    return readDocument(file, head.mid(start), sink);
+    return readDocument(file, head.mid(start), sink, longFirstLine);
 }
 
-Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink, bool native)
+Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
 {
     Sha256Stream hash;
-    m_format = native ? formats::native : QString();
+    std::optional<bool> native; // told by the first line that is not blank
     while (!file.atEnd()) {
         const qint64 lineStart = file.pos();
         QByteArray line = file.readLine();
@@ -134,7 +134,12 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink, bool n
         if (line.trimmed().isEmpty())
             continue;
         const FilePlace place{m_linesRead, lineStart};
-        if (native) {
+        if (!native) {
+            native = looksLikeNativeEvent(json::parse(line.constBegin(), line.constEnd(), nullptr, false));
+            if (*native)
+                m_format = formats::native;
+        }
+        if (*native) {
             Expected<NativeEvent> event = parseNativeEvent(line);
             ImportUnit unit;
             unit.place = place;
@@ -169,7 +174,7 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink, bool n
     return {};
 }
 
-Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &head, const Sink &sink)
+Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &head, const Sink &sink, bool mayBeLines)
 {
     // A top-level object streams the conversations of its "simulations" (τ²) or the batches of
     // its "resourceSpans" (OTLP), wherever they sit; a list streams its elements unless it is
@@ -187,6 +192,7 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
         JsonElementStream stream(file, members);
         stream.setHash(&hash);
         Expected<void> done = stream.run([&](json element, qint64 offset) {
+            mayBeLines = false; // a conversation list was found: this is one document
             m_bytesRead = file.pos(); // read ahead by at most one buffer: fine for progress
             if (const json &stamp = stream.header(); stamp.contains("timestamp") && stamp.at("timestamp").is_string())
                 m_fileTimestamp = fromUtf8String(stamp.at("timestamp").get<std::string>());
@@ -202,6 +208,10 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
         });
         m_bytesRead = stream.bytesRead();
         m_stopped = m_stopped || stream.stopped();
+        if (!done && mayBeLines) {
+            file.seek(0);
+            return readLines(file, sink); // JSON Lines whose first line is long
+        }
         if (!done)
             return done;
         if (!shape.isObject || !stream.member().isEmpty()) {
@@ -209,6 +219,10 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
             return {};
         }
         // An object with no conversation list: it is one conversation. Read it again, whole.
+        if (mayBeLines) {
+            file.seek(0);
+            return readLines(file, sink);
+        }
     }
 
     file.seek(0);

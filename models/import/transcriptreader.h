@@ -40,8 +40,8 @@ public:
     }
 
 private:
-    Expected<void> readLines(QFile &file, const Sink &sink, bool native);
-    Expected<void> readDocument(QFile &file, const QByteArray &head, const Sink &sink);
+    Expected<void> readLines(QFile &file, const Sink &sink);
+    Expected<void> readDocument(QFile &file, const QByteArray &head, const Sink &sink, bool mayBeLines);
     bool handOn(const Sink &sink, ImportUnit unit);
     bool handOnValue(const Sink &sink, const nlohmann::json &value, const FilePlace &place);
 

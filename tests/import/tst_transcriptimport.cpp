@@ -266,6 +266,37 @@ private slots:
         QVERIFY(report.ticketsOpened > 5 && report.ticketsOpened < 40);
     }
 
+    // A results file written on one line (minified) still streams, and JSON Lines whose first
+    // line is longer than what the format check reads are still read as lines.
+    void longFirstLines()
+    {
+        const QJsonDocument retail = QJsonDocument::fromJson(fileBytes(data("tau/tau2-gpt-4.1-retail.json")));
+        QVERIFY(retail.isObject());
+        const QString minified = newPath(".json");
+        {
+            QFile out(minified);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(retail.toJson(QJsonDocument::Compact));
+        }
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(minified);
+        QVERIFY2(report.clean(), qPrintable(describe(report)));
+        QCOMPARE(report.ticketsOpened, 40);
+        QCOMPARE(report.linesRead, 0); // read as a document, not as one enormous line
+
+        const QString lines = newPath(".jsonl");
+        const QString longText = QString(70000, u'x');
+        QByteArray first = chatLine(QStringLiteral("long"), {{QStringLiteral("c1"), QStringLiteral("message_seller"),
+                                                             QStringLiteral(R"({"seller_id":"s","text":"%1"})").arg(longText),
+                                                             QStringLiteral("sent")}});
+        QVERIFY(writeLines(lines, {first, chatLine(QStringLiteral("short"), {})}));
+        const ImportReport second = importer.importFile(lines);
+        QVERIFY2(second.clean(), qPrintable(describe(second)));
+        QCOMPARE(second.linesRead, 2);
+        QCOMPARE(second.ticketsOpened, 2);
+    }
+
     void unknownFormat()
     {
         const QString file = newPath(".csv");
