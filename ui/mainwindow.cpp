@@ -81,6 +81,14 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_escalationCount = new QLabel(this);
     m_escalationCount->setObjectName(QStringLiteral("escalationCount"));
     statusBar()->addPermanentWidget(m_escalationCount);
+    // Duplicate effects are not settled by a lookup (the money did move twice); they are raised
+    // here, beside the unknowns, and one click shows their tickets.
+    m_duplicateCount = new QLabel(this);
+    m_duplicateCount->setObjectName(QStringLiteral("duplicateCount"));
+    m_duplicateCount->setTextFormat(Qt::RichText);
+    connect(m_duplicateCount, &QLabel::linkActivated, this,
+            [this] { m_queuePane->setFilter(TicketFilter::DuplicateEffect); });
+    statusBar()->addPermanentWidget(m_duplicateCount);
 
     connect(m_queuePane, &TicketQueuePane::ticketChosen, this, [this](qint64 id) { openTicket(id); });
     connect(m_escalationPane, &EscalationQueuePane::escalationChosen, this, &MainWindow::openTicket);
@@ -101,6 +109,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
 
     buildMenus();
     updateEscalationCount();
+    updateDuplicateCount();
     restoreLayout();
 }
 
@@ -229,6 +238,22 @@ void MainWindow::refresh()
     m_auditModel->refresh();
     if (open != 0)
         m_transcriptModel->setTicket(open);
+    updateDuplicateCount();
+}
+
+void MainWindow::updateDuplicateCount()
+{
+    TicketQuery query;
+    query.filter = TicketFilter::DuplicateEffect;
+    Expected<qint64> count = m_store.countTickets(query);
+    if (!count) {
+        showError(count.message());
+        return;
+    }
+    m_duplicateCount->setVisible(*count > 0);
+    m_duplicateCount->setText(
+            QStringLiteral("<a href=\"duplicates\" style=\"color:#9c1c14; font-weight:bold;\">%1</a>")
+                    .arg(*count == 1 ? tr("1 ticket with a duplicate effect") : tr("%1 tickets with duplicate effects").arg(*count)));
 }
 
 QString MainWindow::escalationCountText() const

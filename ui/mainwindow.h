@@ -81,6 +81,7 @@ private:
     void showProviderSettings();
     void showError(const QString &message);
     void updateEscalationCount();
+    void updateDuplicateCount();
     void finishImport(const QList<ImportReport> &reports);
     void restoreLayout();
     void saveLayout() const;
@@ -101,6 +102,7 @@ private:
     QDockWidget *m_auditDock;
     QSplitter *m_splitter;
     QLabel *m_escalationCount;
+    QLabel *m_duplicateCount;
     ImportJob *m_import = nullptr;
     QProgressDialog *m_importProgress = nullptr;
     std::function<QStringList(QWidget *)> m_chooseFiles;

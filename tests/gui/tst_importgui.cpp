@@ -115,9 +115,14 @@ private slots:
         QVERIFY2(result->text().contains(QStringLiteral("tools no registry knows: apply_credit")),
                  qPrintable(result->text()));
 
-        // The queue filter finds the duplicate.
-        m_window->queuePane()->findChild<QToolButton *>(
-                QStringLiteral("filter_%1").arg(int(TicketFilter::DuplicateEffect)))->click();
+        // Raised in the status bar; its link and the queue filter find the duplicate.
+        auto *raised = m_window->findChild<QLabel *>(QStringLiteral("duplicateCount"));
+        QVERIFY(raised->isVisible());
+        QVERIFY2(raised->text().contains(QStringLiteral("1 ticket with a duplicate effect")), qPrintable(raised->text()));
+        QTest::mouseClick(raised, Qt::LeftButton, {}, QPoint(20, raised->height() / 2));
+        QVERIFY(m_window->queuePane()
+                        ->findChild<QToolButton *>(QStringLiteral("filter_%1").arg(int(TicketFilter::DuplicateEffect)))
+                        ->isChecked());
         QCOMPARE(m_window->ticketQueue().rowCount(), 1);
 
         // Classify the unknown tool from the summary.
