@@ -8,6 +8,9 @@ QLabel *plainTextLabel(const QString &text, QWidget *parent, bool selectable)
     label->setTextFormat(Qt::PlainText);
     label->setText(text);
     label->setWordWrap(true);
+    // A wrapped label asks for a width that keeps a long text short; a system prompt of a
+    // hundred lines then widens the whole ticket view. A small minimum lets it wrap instead.
+    label->setMinimumWidth(40);
     if (selectable)
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     return label;

@@ -170,12 +170,19 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
                                              "font-weight: bold; }",
                                  this),
                           1);
+        // One button per peer, stacked: a model that retried five times must not widen the card.
+        auto *links = new QVBoxLayout;
+        links->setSpacing(2);
         for (const QString &peer : call.repeatedWith) {
-            auto *go = new QPushButton(tr("Show call %1").arg(peer), this);
+            const QString shown = peer.size() > 18 ? peer.left(17) + u'…' : peer;
+            auto *go = new QPushButton(tr("Show call %1").arg(shown), this);
             go->setObjectName(QStringLiteral("showRepeat_") + peer);
+            go->setToolTip(peer);
             connect(go, &QPushButton::clicked, this, [this, peer] { emit showCallRequested(peer); });
-            repeat->addWidget(go);
+            links->addWidget(go);
         }
+        links->addStretch();
+        repeat->addLayout(links);
         layout->addLayout(repeat);
     }
 
