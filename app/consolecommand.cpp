@@ -3,6 +3,7 @@
 #include "demodatabase.h"
 #include "itemmodels/transcriptmodel.h"
 #include "domain/registrychoice.h"
+#include "registryoption.h"
 #include "mainwindow.h"
 #include "store/storefactory.h"
 
@@ -75,12 +76,7 @@ int runConsoleCommand(const QStringList &arguments)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the window to FILE.png and exit (with --demo: ticket SU-88421 open)."),
                                         QStringLiteral("FILE.png"));
-    const QCommandLineOption registryFile(
-            QStringLiteral("registry"),
-            QStringLiteral("Read every call with this registry: a profile (default, tau-retail, tau-airline, "
-                           "tau-telecom) or a registry file extending the default. Without it, each conversation "
-                           "is read by the profile that knows its tools."),
-            QStringLiteral("NAME|FILE"));
+    const QCommandLineOption registryFile = registryOption();
     const QCommandLineOption ticket(QStringLiteral("ticket"),
                                     QStringLiteral("Open this ticket (its id or its order id) at start."),
                                     QStringLiteral("ID"));

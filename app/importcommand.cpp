@@ -1,6 +1,7 @@
 #include "importcommand.h"
 
 #include "domain/registrychoice.h"
+#include "registryoption.h"
 #include "import/transcriptformat.h"
 #include "import/transcriptimporter.h"
 #include "store/storefactory.h"
@@ -70,12 +71,7 @@ int runImportCommand(const QStringList &arguments)
     parser.addHelpOption();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
                                 defaultStoreLocation());
-    const QCommandLineOption registryFile(
-            QStringLiteral("registry"),
-            QStringLiteral("Read every call with this registry: a profile (default, tau-retail, tau-airline, "
-                           "tau-telecom) or a registry file extending the default. Without it, each conversation "
-                           "is read by the profile that knows its tools."),
-            QStringLiteral("NAME|FILE"));
+    const QCommandLineOption registryFile = registryOption();
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
     parser.addOptions({db, registryFile, json});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to import."), QStringLiteral("FILE..."));
