@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -73,6 +74,48 @@ inline std::optional<qint64> wholeNumber(const nlohmann::json &value)
             return number;
     }
     return std::nullopt;
+}
+
+} // namespace verity
+
+namespace verity {
+
+// How deep a JSON value may nest. nlohmann copies and prints values recursively, so a line of
+// 20,000 '[' would exhaust the stack; no transcript nests anywhere near this.
+constexpr int maxJsonNesting = 128;
+
+// The deepest nesting of brackets in JSON text, outside strings; cheap enough to run on every
+// line before it is parsed.
+inline int jsonNestingDepth(const char *begin, const char *end)
+{
+    int depth = 0;
+    int deepest = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (const char *p = begin; p != end; ++p) {
+        const char c = *p;
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"')
+            inString = true;
+        else if (c == '{' || c == '[')
+            deepest = std::max(deepest, ++depth);
+        else if (c == '}' || c == ']')
+            --depth;
+    }
+    return deepest;
+}
+
+inline QString tooDeepReason()
+{
+    return QStringLiteral("JSON nested deeper than %1 levels").arg(maxJsonNesting);
 }
 
 } // namespace verity

@@ -101,6 +101,8 @@ std::optional<json> structureInText(const json &result)
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || text[first] != '{')
         return std::nullopt;
+    if (jsonNestingDepth(text.data(), text.data() + text.size()) > maxJsonNesting)
+        return std::nullopt; // read as text: too deep to be a tool's answer
     json parsed = json::parse(text, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object())
         return std::nullopt;

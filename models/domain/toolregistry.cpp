@@ -172,6 +172,8 @@ Expected<ToolRegistry> ToolRegistry::extendedWithFile(const QString &path) const
 
 Expected<ToolRegistry> ToolRegistry::extendedWith(const QByteArray &text, const QString &source) const
 {
+    if (jsonNestingDepth(text.constBegin(), text.constEnd()) > maxJsonNesting)
+        return makeError(QStringLiteral("%1: %2").arg(source, tooDeepReason()));
     json root;
     try {
         root = json::parse(text.constBegin(), text.constEnd());

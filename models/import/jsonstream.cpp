@@ -117,6 +117,11 @@ private:
 
     bool open(json container)
     {
+        // Two levels for the document around the elements (τ²'s object and its list).
+        if (m_depth >= maxJsonNesting + 2) {
+            error = QStringLiteral("byte %1: %2").arg(m_buffer.consumed()).arg(tooDeepReason());
+            return false;
+        }
         const bool isArray = container.is_array();
         if (m_depth == 0)
             m_rootIsArray = isArray;
@@ -289,7 +294,7 @@ Expected<void> JsonElementStream::run(const Sink &sink)
     m_bytesRead = buffer.consumed();
     m_stopped = builder.stopped;
     m_current = fromUtf8String(builder.currentMember);
-    if (!builder.stopped && !builder.error.isEmpty())
+    if (!builder.error.isEmpty())
         return makeError(builder.error);
     return {};
 }

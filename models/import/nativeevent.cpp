@@ -204,6 +204,8 @@ std::optional<qint64> parseTimestamp(const QString &text)
 
 Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
 {
+    if (jsonNestingDepth(line.constBegin(), line.constEnd()) > maxJsonNesting)
+        return makeError(tooDeepReason());
     json root;
     try {
         root = json::parse(line.constBegin(), line.constEnd());

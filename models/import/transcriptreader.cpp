@@ -135,7 +135,8 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
             continue;
         const FilePlace place{m_linesRead, lineStart};
         if (!native) {
-            native = looksLikeNativeEvent(json::parse(line.constBegin(), line.constEnd(), nullptr, false));
+            native = jsonNestingDepth(line.constBegin(), line.constEnd()) <= maxJsonNesting
+                    && looksLikeNativeEvent(json::parse(line.constBegin(), line.constEnd(), nullptr, false));
             if (*native)
                 m_format = formats::native;
         }
@@ -149,6 +150,11 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
             else
                 unit.rejection = event.message();
             if (!handOn(sink, std::move(unit)))
+                break;
+            continue;
+        }
+        if (jsonNestingDepth(line.constBegin(), line.constEnd()) > maxJsonNesting) {
+            if (!handOn(sink, rejectedUnit(place, m_format, tooDeepReason())))
                 break;
             continue;
         }
@@ -231,6 +237,8 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
     hash.add(bytes);
     m_bytesRead = file.pos();
     m_sha256 = QString::fromLatin1(hash.hexDigest());
+    if (jsonNestingDepth(bytes.constBegin(), bytes.constEnd()) > maxJsonNesting)
+        return makeError(tooDeepReason());
     json value;
     try {
         value = json::parse(withoutBom(bytes));

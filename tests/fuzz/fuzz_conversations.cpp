@@ -2,6 +2,7 @@
 // and every adapter it picks, then each conversation read into a ticket's events, as the reader
 // does with each line or element of a transcript.
 
+#include "domain/jsontext.h"
 #include "import/conversationevents.h"
 #include "import/transcriptformat.h"
 
@@ -12,6 +13,10 @@ using nlohmann::json;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    // As the reader does: nothing deeper than the nesting limit reaches an adapter.
+    const char *text = reinterpret_cast<const char *>(data);
+    if (verity::jsonNestingDepth(text, text + size) > verity::maxJsonNesting)
+        return 0;
     const json value = json::parse(data, data + size, nullptr, false);
     if (value.is_discarded())
         return 0;

@@ -2,6 +2,7 @@
 // recognises, then the conversation read into a ticket's events. Its own corpus, so the fuzzer
 // learns this format's shape rather than the dispatch's.
 
+#include "domain/jsontext.h"
 #include "import/conversationevents.h"
 #include "import/formats/openairesponses.h"
 #include "import/transcriptformat.h"
@@ -13,6 +14,10 @@ using nlohmann::json;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    // As the reader does: nothing deeper than the nesting limit reaches an adapter.
+    const char *text = reinterpret_cast<const char *>(data);
+    if (verity::jsonNestingDepth(text, text + size) > verity::maxJsonNesting)
+        return 0;
     const json value = json::parse(data, data + size, nullptr, false);
     if (value.is_discarded() || !verity::looksLikeOpenAiResponses(value))
         return 0;

@@ -297,6 +297,35 @@ private slots:
         QCOMPARE(second.ticketsOpened, 2);
     }
 
+    // Nesting deep enough to exhaust the stack in a copy is refused by line, by conversation
+    // element and by document, with the limit named.
+    void deepNestingIsRefused()
+    {
+        const QByteArray deep = QByteArray(20000, '[') + QByteArray(20000, ']');
+        const QString lines = newPath(".jsonl");
+        QVERIFY(writeLines(lines, {chatLine(QStringLiteral("fine"), {}),
+                                   R"({"messages":[{"role":"user","content":)" + deep + "}]}"}));
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(lines);
+        QCOMPARE(report.ticketsOpened, 1);
+        QCOMPARE(report.rejected.size(), 1);
+        QVERIFY2(report.rejectionMessages().first().contains(QStringLiteral(":2: JSON nested deeper than 128 levels")),
+                 qPrintable(report.rejectionMessages().first()));
+
+        const QString document = newPath(".json");
+        QFile out(document);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("[\n" + chatLine(QStringLiteral("first"), {}).trimmed() + R"(,
+{"messages":[{"role":"user","content":)" + deep
+                  + "}]}]");
+        out.close();
+        const ImportReport streamed = importer.importFile(document);
+        QVERIFY2(streamed.fatal.contains(QStringLiteral("JSON nested deeper than 128 levels")), qPrintable(streamed.fatal));
+        QVERIFY2(streamed.fatal.startsWith(QStringLiteral("byte ")), qPrintable(streamed.fatal));
+        QCOMPARE(streamed.ticketsOpened, 1); // the conversation before it is kept
+    }
+
     void unknownFormat()
     {
         const QString file = newPath(".csv");

@@ -119,26 +119,7 @@ inline QString requiredString(const json &object, const char *key, const QString
 // and a value that deep would later be copied recursively: such a string is refused unparsed.
 inline int nestingDepth(const std::string &text)
 {
-    int depth = 0, deepest = 0;
-    bool inString = false, escaped = false;
-    for (const char c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"')
-            inString = true;
-        else if (c == '{' || c == '[')
-            deepest = std::max(deepest, ++depth);
-        else if (c == '}' || c == ']')
-            --depth;
-    }
-    return deepest;
+    return jsonNestingDepth(text.data(), text.data() + text.size());
 }
 
 // Tool arguments as the formats encode them, always ending up an object: a JSON string holding
@@ -159,8 +140,8 @@ inline json argumentsObject(const json *value, const QString &path)
         throw Rejection{
                 QStringLiteral("%1: expected %2, got %3 (%4)").arg(path, expected, describe(value), why)};
     };
-    if (nestingDepth(text) > 256)
-        refuse(QStringLiteral("nested more than 256 deep"));
+    if (nestingDepth(text) > maxJsonNesting)
+        refuse(tooDeepReason());
     json parsed;
     try {
         parsed = json::parse(text);

@@ -275,11 +275,12 @@ Status spanStatus(const json &span)
     if (raw && !raw->is_null() && !raw->is_object())
         status.problem = QStringLiteral("status: expected an object, got %1").arg(excerpt(raw));
     if (code && !code->is_null()) {
-        const std::optional<qint64> number = code->is_string() ? std::nullopt : wholeNumber(*code);
+        // -1 for "not a number", so no optional is compared (GCC misreads that as uninitialised).
+        const qint64 number = code->is_string() ? -1 : wholeNumber(*code).value_or(-1);
         const std::string name = code->is_string() ? code->get<std::string>() : std::string();
         status.error = number == 2 || name == "STATUS_CODE_ERROR";
-        if (!status.error && number != 0 && number != 1 && name != "STATUS_CODE_UNSET"
-            && name != "STATUS_CODE_OK")
+        const bool known = number == 0 || number == 1 || name == "STATUS_CODE_UNSET" || name == "STATUS_CODE_OK";
+        if (!status.error && !known)
             status.problem =
                     QStringLiteral(
                             "status.code: expected 0, 1, 2 or \"STATUS_CODE_UNSET\", \"STATUS_CODE_OK\", "
