@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QTemporaryDir>
+#include <QSqlQuery>
 #include <QTest>
 
 using namespace verity;
@@ -72,6 +73,7 @@ private slots:
     void olderDatabaseIsMigrated_data();
     void olderDatabaseIsMigrated();
     void failedMigrationChangesNothing();
+    void ticketsRebuildKeepsWhatPointsAtThem();
     void newerDatabaseIsRefused_data();
     void newerDatabaseIsRefused();
     void notSqliteIsRefused_data();
@@ -186,6 +188,46 @@ void TestMigrations::failedMigrationChangesNothing()
     QCOMPARE(*sqlite::schemaVersion(raw.db()), 1);
     QCOMPARE(rows(raw.db(), QStringLiteral("SELECT * FROM imports")), QStringList{QStringLiteral("mine")});
     QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), 1);
+}
+
+// Migration 4 rebuilds the tickets table with foreign keys off: the calls, messages and
+// escalations that point at a ticket still do, and the store's connection has its foreign
+// keys back on.
+void TestMigrations::ticketsRebuildKeepsWhatPointsAtThem()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("v3.sqlite"));
+    QVERIFY(makeDatabaseAt(path, 3));
+    {
+        RawDatabase raw(path);
+        QVERIFY(raw.exec(QStringLiteral("INSERT INTO messages (ticket_id, seq, at, kind, text, fingerprint) "
+                                        "VALUES (1, 1, 1773757731000, 'customer', 'Cracked', 'm1')")));
+        QVERIFY(raw.exec(QStringLiteral(
+                "INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, called_at, "
+                "intent_key, amount_cents, fingerprint, outcome) VALUES (1, 2, 'c3', 'issue_refund', 'write_money', "
+                "'{}', 1773757927000, 'k', 11800, 'f3', 'unknown')")));
+        QVERIFY(raw.exec(QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents) "
+                                        "VALUES (1, 1, 1773757932000, 11800)")));
+        QVERIFY(raw.exec(QStringLiteral("UPDATE tickets SET last_seq = 2, write_count = 1, has_unknown = 1, "
+                                        "needs_attention = 1, worst_outcome = 4")));
+    }
+
+    QString error;
+    std::unique_ptr<SqliteStore> store = openStore(path, &error);
+    QVERIFY2(store, qPrintable(error));
+    QSqlDatabase &db = store->database();
+    QCOMPARE(pragma(db, "foreign_keys"), QStringLiteral("1"));
+    QCOMPARE(rows(db, QStringLiteral("PRAGMA foreign_key_check")), QStringList());
+    QCOMPARE(rows(db, QStringLiteral("SELECT t.ext_id, t.source_format, t.registry, t.needs_attention, c.call_ext_id, "
+                                     "e.amount_cents, m.text FROM tickets t JOIN tool_calls c ON c.ticket_id = t.id "
+                                     "JOIN escalations e ON e.ticket_id = t.id JOIN messages m ON m.ticket_id = t.id")),
+             QStringList{QStringLiteral("T-1|native|default|1|c3|11800|Cracked")});
+    // Still enforced after the rebuild: a call for a ticket that does not exist is refused.
+    QSqlQuery orphan(db);
+    QVERIFY(!orphan.exec(QStringLiteral("INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, "
+                                        "arguments, called_at, fingerprint) VALUES (99, 1, 'x', 't', 'read', '{}', 0, 'f')")));
+    QCOMPARE(*store->countOpenEscalations(), 1);
 }
 
 void TestMigrations::newerDatabaseIsRefused_data()
