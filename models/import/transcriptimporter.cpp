@@ -345,6 +345,8 @@ ImportReport TranscriptImporter::importFile(const QString &path)
     if (Expected<void> begun = m_store.begin(); !begun)
         return fail(begun.message());
     TranscriptReader reader(path);
+    if (m_progress)
+        m_progress(0, QFileInfo(path).size()); // the clock starts now, for whoever shows a rate
     int inBatch = 0;
     bool storeFailed = false;
     Expected<void> read = reader.read([&](ImportUnit unit) {
