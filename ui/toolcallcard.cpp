@@ -70,6 +70,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
     tool->setStyleSheet(QStringLiteral("QLabel { border: none; font-weight: bold; font-size: 11pt; }"));
     auto *toolClass = plainTextLabel(toolClassLabel(call.toolClass), this, false);
     toolClass->setObjectName(QStringLiteral("toolClass"));
+    toolClass->setWordWrap(false); // a short badge: "Write: money" on one line
     toolClass->setStyleSheet(QStringLiteral("QLabel { border: 1px solid #c4c9cf; border-radius: 3px; padding: 0 4px; "
                                             "color: #3c4043; background: #ffffff; }"));
     auto *time = plainTextLabel(tr("call %1 · %2").arg(call.callExtId, formatTime(call.calledAt)), this, false);
