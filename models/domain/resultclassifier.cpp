@@ -34,12 +34,23 @@ bool textLooksLikeError(const QString &text)
 
 // Words a tool uses to say the thing was done. Bare text that says so and no error word is a
 // success, whatever else it mentions ("refund of 450 cents issued", "item was rejected; message sent").
+bool textSaysNotDone(const QString &text);
+
 bool textSaysDone(const QString &text)
 {
     static const QRegularExpression doneWords(
         QStringLiteral(R"(\b(issued|sent|scheduled|booked|queued|created|refunded|done|succeeded|success(ful(ly)?)?|completed|confirmed)\b)"),
         QRegularExpression::CaseInsensitiveOption);
-    return doneWords.match(text).hasMatch();
+    return doneWords.match(text).hasMatch() && !textSaysNotDone(text);
+}
+
+// "Refund not issued: card declined" says the opposite of done, and is read as an error.
+bool textSaysNotDone(const QString &text)
+{
+    static const QRegularExpression negatedDone(
+        QStringLiteral(R"(\b(not|never|no longer|n't|was not|wasn't|could not|couldn't)\s+(been\s+|be\s+|yet\s+)?(issued|sent|scheduled|booked|queued|created|refunded|done|completed|confirmed)\b)"),
+        QRegularExpression::CaseInsensitiveOption);
+    return negatedDone.match(text).hasMatch();
 }
 
 // Status words of a structured result that mean it did not simply succeed.
@@ -126,6 +137,57 @@ bool resultLooksLikeError(const json &result, bool errorFlagged)
     return result.is_null();
 }
 
+namespace {
+
+// The words of a structured result that can say why it failed: the rules read these, never the
+// whole payload, whose amounts and ids ("amount_cents": 450) would pass for status codes.
+QString errorFieldsText(const json &object)
+{
+    QStringList parts;
+    for (const char *key : {"error", "errors", "message", "detail", "details", "reason", "description", "status",
+                            "status_code", "http_status", "code", "fault", "exception"}) {
+        auto it = object.find(key);
+        if (it == object.end() || it->is_null())
+            continue;
+        parts << (it->is_string() ? fromUtf8String(it->get<std::string>()) : fromUtf8String(it->dump()));
+    }
+    return parts.join(u' ');
+}
+
+// The text parts of a result given as a list (content blocks, several strings).
+std::optional<QString> textOfParts(const json &parts)
+{
+    QStringList texts;
+    for (const json &part : parts) {
+        if (part.is_string())
+            texts << fromUtf8String(part.get<std::string>());
+        else if (part.is_object() && part.contains("text") && part.at("text").is_string())
+            texts << fromUtf8String(part.at("text").get<std::string>());
+    }
+    if (texts.isEmpty())
+        return std::nullopt;
+    return texts.join(u'\n');
+}
+
+WriteVerdict byRules(const QString &text, bool textIsError, const OutcomeRules &rules, bool errorFlagged)
+{
+    if (const QRegularExpression *rule = firstMatch(rules.unknown, text))
+        return {Outcome::Unknown,
+                QStringLiteral("an error that leaves the state unknown (matches \"%1\")").arg(rule->pattern())};
+    if (!textIsError && textSaysDone(text))
+        return {Outcome::Performed, QStringLiteral("the tool reported success")};
+    if (const QRegularExpression *rule = firstMatch(rules.notPerformed, text))
+        return {Outcome::NotPerformed, QStringLiteral("an explicit refusal (matches \"%1\")").arg(rule->pattern())};
+    if (!textIsError)
+        return {Outcome::Performed, QStringLiteral("the tool reported success")};
+    // An error nobody can place could have happened before or after the effect.
+    if (errorFlagged)
+        return {Outcome::Unknown, QStringLiteral("marked an error by the transcript, and says neither refused nor done")};
+    return {Outcome::Unknown, QStringLiteral("an error that says neither refused nor done")};
+}
+
+} // namespace
+
 WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, bool errorFlagged)
 {
     if (!result || result->is_null())
@@ -133,41 +195,53 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
     if (std::optional<json> structure = structureInText(*result))
         return classifyWriteResult(&*structure, rules, errorFlagged);
 
+    if (result->is_array()) {
+        // Content blocks: judged by their text; a list with none cannot say what happened.
+        if (std::optional<QString> text = textOfParts(*result)) {
+            const json asText(text->toStdString());
+            return classifyWriteResult(&asText, rules, errorFlagged);
+        }
+        return {Outcome::Unknown, QStringLiteral("a result with no text or fields to read")};
+    }
+
     if (result->is_object()) {
         auto stated = result->find("outcome");
         if (stated != result->end()) {
-            if (stated->is_string()) {
-                if (std::optional<Outcome> outcome = outcomeFromId(fromUtf8String(stated->get<std::string>())))
-                    return {*outcome, QStringLiteral("the tool stated its outcome")};
-            }
-            return {Outcome::Unknown,
-                    QStringLiteral("the tool stated an outcome Verity does not know: %1")
-                        .arg(fromUtf8String(stated->dump()))};
+            std::optional<Outcome> outcome;
+            if (stated->is_string())
+                outcome = outcomeFromId(fromUtf8String(stated->get<std::string>()));
+            if (!outcome)
+                return {Outcome::Unknown, QStringLiteral("the tool stated an outcome Verity does not know: %1")
+                                                  .arg(fromUtf8String(stated->dump()))};
+            if (errorFlagged && (*outcome == Outcome::Performed || *outcome == Outcome::AlreadyPerformed))
+                return {Outcome::Unknown, QStringLiteral("the tool stated %1, but the transcript marks the result "
+                                                         "an error")
+                                                  .arg(outcomeId(*outcome))};
+            return {*outcome, QStringLiteral("the tool stated its outcome")};
         }
+        // A structured success payload may hold ids full of digits, so it is only read for
+        // rules once it looks like an error, and then only its error fields.
+        if (!errorFlagged && !resultLooksLikeError(*result))
+            return {Outcome::Performed, QStringLiteral("the tool reported success")};
+        const QString text = errorFieldsText(*result);
+        if (text.trimmed().isEmpty())
+            return {Outcome::Unknown, errorFlagged ? QStringLiteral("marked an error by the transcript, with no "
+                                                                    "message to read")
+                                                   : QStringLiteral("an error with no message to read")};
+        return byRules(text, true, rules, errorFlagged);
     }
 
-    // A structured success payload may hold ids full of digits, so its text is only read for
-    // rules once it looks like an error. Bare text ("connection refused") carries no such
-    // marker: it is read by the rules unless it plainly says the thing was done.
-    const bool isText = result->is_string();
-    if (!isText && !errorFlagged && !resultLooksLikeError(*result))
-        return {Outcome::Performed, QStringLiteral("the tool reported success")};
+    if (result->is_string()) {
+        // Bare text carries no marker: it is read by the rules unless it plainly says the thing was done.
+        const QString text = fromUtf8String(result->get<std::string>());
+        if (text.trimmed().isEmpty())
+            return {Outcome::Unknown, QStringLiteral("the tool returned nothing")};
+        return byRules(text, errorFlagged || textLooksLikeError(text) || textSaysNotDone(text), rules, errorFlagged);
+    }
 
-    const QString text = isText ? fromUtf8String(result->get<std::string>()) : fromUtf8String(result->dump());
-    const bool textIsError = errorFlagged || !isText || textLooksLikeError(text);
-    if (const QRegularExpression *rule = firstMatch(rules.unknown, text))
-        return {Outcome::Unknown,
-                QStringLiteral("an error that leaves the state unknown (matches \"%1\")").arg(rule->pattern())};
-    if (!textIsError && textSaysDone(text))
+    // A bare number or true/false.
+    if (!errorFlagged && !resultLooksLikeError(*result))
         return {Outcome::Performed, QStringLiteral("the tool reported success")};
-    if (const QRegularExpression *rule = firstMatch(rules.notPerformed, text))
-        return {Outcome::NotPerformed,
-                QStringLiteral("an explicit refusal (matches \"%1\")").arg(rule->pattern())};
-    if (!textIsError)
-        return {Outcome::Performed, QStringLiteral("the tool reported success")};
-    // An error nobody can place could have happened before or after the effect.
-    if (errorFlagged)
-        return {Outcome::Unknown, QStringLiteral("marked an error by the transcript, and says neither refused nor done")};
     return {Outcome::Unknown, QStringLiteral("an error that says neither refused nor done")};
 }
 

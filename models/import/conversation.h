@@ -7,6 +7,7 @@
 #include "domain/expected.h"
 #include "store/records.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -54,9 +55,20 @@ struct Conversation
 // What an adapter knows besides the JSON in front of it.
 struct ConversationContext
 {
+    ConversationContext(QString stem = QString(), qint64 position = 0, QString timestamp = QString())
+        : fileStem(std::move(stem)), ordinal(position), fileTimestamp(std::move(timestamp))
+    {
+    }
+
     QString fileStem;   // the file's name without folder and extension, for ids
     qint64 ordinal = 0; // 1-based position of this conversation in the file
     QString fileTimestamp; // a file-level time, when the format has one (τ² "timestamp")
+    // OTLP: the conversation each trace belongs to, gathered from the whole file first, since
+    // a collector may export a trace's child spans in an earlier batch than the root span that
+    // names the conversation. Null when not gathered.
+    const QHash<QString, QString> *traceConversations = nullptr;
+    // A short hash of the conversation's JSON, for ids of conversations that carry none.
+    QString contentHash;
 };
 
 // An id for a conversation that carries none of its own: the file's stem and its position.

@@ -22,6 +22,10 @@ private slots:
     void looksLike();
     void genAiWholeFile();
     void genAiPerLine();
+    void splitBatches();
+    void traceConversations();
+    void traceConversationsOfBadInput_data();
+    void traceConversationsOfBadInput();
     void openInference();
     void toolOutcome_data();
     void toolOutcome();
@@ -69,9 +73,22 @@ json mergedRequest(const QList<json> &lines)
     return merged;
 }
 
-QList<Expected<Conversation>> read(const json &request)
+QList<Expected<Conversation>> read(const json &request, const QHash<QString, QString> *traces = nullptr)
 {
-    return readOtlpTraces(request, ConversationContext{QStringLiteral("traces"), 1, {}});
+    ConversationContext context;
+    context.fileStem = QStringLiteral("traces");
+    context.ordinal = 1;
+    context.traceConversations = traces;
+    return readOtlpTraces(request, context);
+}
+
+// The reader's first pass over a file.
+QHash<QString, QString> firstPass(const QList<json> &requests)
+{
+    QHash<QString, QString> traces;
+    for (const json &request : requests)
+        collectTraceConversations(request, traces);
+    return traces;
 }
 
 QStringList ids(const QList<Expected<Conversation>> &conversations)
@@ -290,6 +307,142 @@ void TestOtlpTraces::genAiPerLine()
     QCOMPARE(countOf(*second.at(1), Turn::Kind::ToolCall), 2);
     QCOMPARE(countOf(*second.at(1), Turn::Kind::ToolResult), 2);
     QCOMPARE(second.at(1)->openedAt, std::optional<qint64>(base + 70000));
+}
+
+void TestOtlpTraces::splitBatches()
+{
+    // The collector sent the two refunds of trace T a batch before T's root span, the only one
+    // that names the conversation; the file's first pass joins them up again.
+    const QList<json> lines = readLines(QStringLiteral("otlp-split-batches.jsonl"));
+    QCOMPARE(lines.size(), 2);
+    const QString trace = QStringLiteral("7d1e2a0f9c3b4e58a6f1d2c3b4a59687");
+    const QHash<QString, QString> traces = firstPass(lines);
+    QCOMPARE(traces, (QHash<QString, QString>{{trace, QStringLiteral("conv-split")}}));
+    QVERIFY(firstPass({lines.at(0)}).isEmpty());
+
+    QCOMPARE(ids(read(lines.at(0))), QStringList{QStringLiteral("trace:") + trace});
+    const QList<Expected<Conversation>> first = read(lines.at(0), &traces);
+    QCOMPARE(ids(first), QStringList{QStringLiteral("conv-split")});
+    QCOMPARE(signatures(*first.at(0)),
+             (QStringList{QStringLiteral("call:issue_refund"), QStringLiteral("result:issue_refund"),
+                          QStringLiteral("call:issue_refund"), QStringLiteral("result:issue_refund")}));
+    const QList<Turn> refunds = ofKind(*first.at(0), Turn::Kind::ToolCall);
+    QVERIFY(refunds.at(0).arguments == refunds.at(1).arguments);
+    QCOMPARE(first.at(0)->subject, QStringLiteral("conv-split")); // not "Trace 7d1e2a0f"
+
+    const QList<Expected<Conversation>> second = read(lines.at(1), &traces);
+    QCOMPARE(ids(second), QStringList{QStringLiteral("conv-split")});
+    QCOMPARE(signatures(*second.at(0)),
+             (QStringList{QStringLiteral("call:get_order"), QStringLiteral("result:get_order")}));
+    QCOMPARE(ids(read(mergedRequest(lines))), QStringList{QStringLiteral("conv-split")});
+
+    // What the request itself says about a trace still comes first.
+    const QHash<QString, QString> other{{trace, QStringLiteral("conv-other")}};
+    QCOMPARE(ids(read(lines.at(1), &other)), QStringList{QStringLiteral("conv-split")});
+}
+
+void TestOtlpTraces::traceConversations()
+{
+    // The fixtures' traces map to the ids readOtlpTraces gives them, and a trace named by nothing
+    // is left out.
+    const QHash<QString, QString> genAi = firstPass(readLines(QStringLiteral("otlp-genai.jsonl")));
+    QCOMPARE(genAi,
+             (QHash<QString, QString>{{QLatin1String(traceA), QStringLiteral("conv-7f3a")},
+                                      {QLatin1String(traceB), QStringLiteral("conv-7f3a")},
+                                      {QStringLiteral("5b8efff798038103d269b633813fc60c"),
+                                       QStringLiteral("conv-91bc")}}));
+    QFile file(QStringLiteral(VERITY_TEST_DATA "/formats/otlp-openinference.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const json openInference = json::parse(file.readAll().toStdString(), nullptr, false);
+    const QHash<QString, QString> sessions = firstPass({openInference});
+    QCOMPARE(sessions,
+             (QHash<QString, QString>{{QStringLiteral("8f14e45fceea167a5a36dedd4bea2543"), QStringLiteral("sess-a1")},
+                                      {QStringLiteral("c9f0f895fb98ab9159f51fd0297e236d"), QStringLiteral("sess-a1")},
+                                      {QStringLiteral("45c48cce2e2d7fbdea1afc51c7c6ad26"), QStringLiteral("sess-b2")}}));
+    QCOMPARE(ids(read(openInference, &sessions)), ids(read(openInference)));
+
+    // In one request a conversation id outranks a session id, as in readOtlpTraces, whichever
+    // span comes first; across requests the first one recorded stays.
+    const json sessionFirst = request(json::array(
+            {withAttributes(toolSpan(), {attribute("session.id", text("sess-1"))}),
+             withAttributes(toolSpan(traceA, "00f067aa0ba902b8"),
+                            {attribute("gen_ai.conversation.id", text("conv-1"))}),
+             withAttributes(toolSpan(traceB), {attribute("session.id", text("sess-2"))})}));
+    QHash<QString, QString> traces;
+    collectTraceConversations(sessionFirst, traces);
+    const QHash<QString, QString> expected{{QLatin1String(traceA), QStringLiteral("conv-1")},
+                                           {QLatin1String(traceB), QStringLiteral("sess-2")}};
+    QCOMPARE(traces, expected);
+    QCOMPARE(ids(read(sessionFirst)), (QStringList{QStringLiteral("conv-1"), QStringLiteral("sess-2")}));
+    collectTraceConversations(
+            request(json::array({withAttributes(toolSpan(traceB),
+                                                {attribute("gen_ai.conversation.id", text("conv-2"))})})),
+            traces);
+    QCOMPARE(traces, expected);
+}
+
+void TestOtlpTraces::traceConversationsOfBadInput_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    const QList<QByteArray> values = {
+            "null",
+            "\"conv\"",
+            "[{\"resourceSpans\":[]}]",
+            R"({"resourceSpans":{"scopeSpans":[]}})",
+            R"({"resourceSpans":[null,5,[],{"scopeSpans":5},{"scopeSpans":[null,"x",{"spans":{}}]}]})",
+            R"({"resourceSpans":[{"scopeSpans":[{"spans":[null,7,[],{}]}]}]})",
+    };
+    for (qsizetype i = 0; i < values.size(); ++i)
+        QTest::addRow("structure %d", int(i)) << values.at(i);
+
+    // A span that would name its trace but for one bad part.
+    const auto named = [](const json &traceId, const json &attributes) {
+        json span = toolSpan();
+        span["traceId"] = traceId;
+        span["attributes"] = attributes;
+        return QByteArray::fromStdString(request(json::array({span})).dump());
+    };
+    const json conversation = json::array({attribute("gen_ai.conversation.id", text("conv-x"))});
+    const QList<json> badTraceIds = {json(nullptr), json(5), json("4bf92f35"),
+                                     json("00000000000000000000000000000000"),
+                                     json("4bf92f3577b34da6a3ce929d0e0e473z"), json::array({traceA})};
+    for (qsizetype i = 0; i < badTraceIds.size(); ++i)
+        QTest::addRow("trace id %d", int(i)) << named(badTraceIds.at(i), conversation);
+    const QList<json> badValues = {json(nullptr),          json("conv-x"),
+                                   json(5),                json::array(),
+                                   {{"stringValue", 5}},   {{"intValue", "7"}},
+                                   {{"stringValue", ""}},  {{"stringValue", "conv-x"}, {"intValue", 1}},
+                                   {{"arrayValue", {{"values", json::array({text("conv-x")})}}}}};
+    for (qsizetype i = 0; i < badValues.size(); ++i) {
+        for (const char *key : {"gen_ai.conversation.id", "session.id"})
+            QTest::addRow("%s value %d", key, int(i))
+                    << named(traceA, json::array({attribute(key, badValues.at(i))}));
+    }
+    QTest::newRow("attributes not a list") << named(traceA, conversation.at(0));
+    QTest::newRow("attribute without a key")
+            << named(traceA, json::array({{{"value", text("conv-x")}}, {{"key", 5}, {"value", text("conv-x")}}}));
+    // The first of a repeated key wins, as in readOtlpTraces, even when it is unreadable.
+    QTest::newRow("repeated key")
+            << named(traceA, json::array({attribute("gen_ai.conversation.id", json(5)),
+                                          attribute("gen_ai.conversation.id", text("conv-x"))}));
+}
+
+void TestOtlpTraces::traceConversationsOfBadInput()
+{
+    QFETCH(QByteArray, value);
+    const json parsedValue = json::parse(value.toStdString(), nullptr, false);
+    QVERIFY(!parsedValue.is_discarded());
+    QHash<QString, QString> traces{{QLatin1String(traceB), QStringLiteral("conv-kept")}};
+    try {
+        collectTraceConversations(parsedValue, traces);
+    } catch (const std::exception &error) {
+        QFAIL(error.what());
+    }
+    QCOMPARE(traces, (QHash<QString, QString>{{QLatin1String(traceB), QStringLiteral("conv-kept")}}));
+    // readOtlpTraces agrees that nothing names a conversation here.
+    for (const QString &id : ids(read(parsedValue)))
+        QVERIFY2(id.startsWith(QStringLiteral("trace:")) || id.startsWith(QStringLiteral("error: ")),
+                 qPrintable(id));
 }
 
 void TestOtlpTraces::openInference()
@@ -822,7 +975,9 @@ void TestOtlpTraces::robustness()
     QVERIFY(!parsedValue.is_discarded());
     try {
         (void)looksLikeOtlpTraces(parsedValue);
-        for (const Expected<Conversation> &conversation : read(parsedValue))
+        QHash<QString, QString> traces;
+        collectTraceConversations(parsedValue, traces);
+        for (const Expected<Conversation> &conversation : read(parsedValue, &traces))
             QVERIFY(conversation.ok() || !conversation.message().isEmpty());
     } catch (const std::exception &error) {
         QFAIL(error.what());
@@ -888,6 +1043,8 @@ void TestOtlpTraces::everyAttributeOfAWrongType()
             span = withAttributes(span, {attribute(role[0], text(role[1]))});
             for (const json &variant : {span, withAttributes(span, changes)}) {
                 try {
+                    QHash<QString, QString> traces;
+                    collectTraceConversations(request(json::array({variant})), traces);
                     for (const Expected<Conversation> &conversation : read(request(json::array({variant}))))
                         QVERIFY(conversation.ok() || !conversation.message().isEmpty());
                 } catch (const std::exception &error) {
@@ -914,7 +1071,9 @@ void TestOtlpTraces::everyNodeReplaced()
             json saved = std::move(node);
             node = replacement;
             try {
-                (void)read(root);
+                QHash<QString, QString> traces;
+                collectTraceConversations(root, traces);
+                (void)read(root, &traces);
             } catch (const std::exception &error) {
                 QFAIL(error.what());
             }

@@ -46,6 +46,49 @@ private slots:
 
     // ---- classifyWriteResult -------------------------------------------------------------
 
+    // Results as chat transcripts hand them over: lists of content blocks, nothing at all, and
+    // results the transcript itself flags as errors. Never "performed" by default.
+    void classifyTranscriptResults_data()
+    {
+        QTest::addColumn<std::string>("result");
+        QTest::addColumn<bool>("flagged");
+        QTest::addColumn<Outcome>("expected");
+
+        QTest::newRow("blocks: declined text and an image")
+            << std::string(R"([{"type":"text","text":"Refund failed: card declined"},{"type":"image"}])") << false
+            << Outcome::NotPerformed;
+        QTest::newRow("blocks: only an image") << std::string(R"([{"type":"image"}])") << false << Outcome::Unknown;
+        QTest::newRow("blocks: none") << std::string("[]") << false << Outcome::Unknown;
+        QTest::newRow("empty text") << text("") << false << Outcome::Unknown;
+        QTest::newRow("flagged payload with an amount of 450 cents")
+            << std::string(R"({"refund_id":"re_1","amount_cents":450,"status":"succeeded"})") << true
+            << Outcome::Unknown;
+        QTest::newRow("flagged, yet the tool says performed") << std::string(R"({"outcome":"performed"})") << true
+                                                              << Outcome::Unknown;
+        QTest::newRow("flagged refusal") << std::string(R"({"error":"card declined"})") << true
+                                         << Outcome::NotPerformed;
+        QTest::newRow("flagged timeout text") << text("Error: gateway timeout") << true << Outcome::Unknown;
+        QTest::newRow("an error whose payload has an amount like a status code")
+            << std::string(R"({"error":"something odd","amount_cents":450})") << false << Outcome::Unknown;
+        QTest::newRow("not issued: declined") << text("Refund not issued: card declined") << false
+                                              << Outcome::NotPerformed;
+        QTest::newRow("was not sent") << text("The message was not sent.") << false << Outcome::Unknown;
+        QTest::newRow("soft failure in text") << text(R"({"success": 0})") << false << Outcome::Unknown;
+        QTest::newRow("success in text") << text(R"({"status": "succeeded", "refund_id": "re_9"})") << false
+                                         << Outcome::Performed;
+    }
+
+    void classifyTranscriptResults()
+    {
+        QFETCH(std::string, result);
+        QFETCH(bool, flagged);
+        QFETCH(Outcome, expected);
+        const json value = json::parse(result);
+        const WriteVerdict verdict = classifyWriteResult(&value, m_registry.outcomeRules(), flagged);
+        QVERIFY2(verdict.outcome == expected,
+                 qPrintable(QStringLiteral("%1: %2").arg(outcomeId(verdict.outcome), verdict.reason)));
+    }
+
     void classifyWrite_data()
     {
         QTest::addColumn<std::string>("result"); // JSON text of the result

@@ -329,6 +329,12 @@ Expected<Conversation> buildConversation(Group &group)
     return conversation;
 }
 
+// OTLP before 0.15 (2022) called scopes instrumentation libraries.
+const char *scopeListKey(const json &resource)
+{
+    return member(resource, "scopeSpans") ? "scopeSpans" : "instrumentationLibrarySpans";
+}
+
 // Every span object in the request, in order; structure too broken to reach a span goes to
 // `orphans`, since no conversation can own it.
 std::vector<Span> collectSpans(const json &resourceSpans, QStringList &orphans)
@@ -341,8 +347,7 @@ std::vector<Span> collectSpans(const json &resourceSpans, QStringList &orphans)
     for (std::size_t r = 0; r < resourceSpans.size(); ++r) {
         const json &resource = resourceSpans[r];
         const QString resourceWhere = QStringLiteral("resourceSpans[%1]").arg(r);
-        // OTLP before 0.15 (2022) called scopes instrumentation libraries.
-        const char *scopesKey = member(resource, "scopeSpans") ? "scopeSpans" : "instrumentationLibrarySpans";
+        const char *scopesKey = scopeListKey(resource);
         const json *scopes = member(resource, scopesKey);
         if (!resource.is_object())
             expected(resourceWhere, "an object", &resource);
@@ -384,7 +389,46 @@ void checkToolSpan(Span &span)
     fail(span, span.end.problem);
 }
 
-QList<Expected<Conversation>> readRequest(const json &value)
+// Names the conversation of each span: its own id, else one another span of its trace carries in
+// this request, else (the root span may have come in another batch) the file's first pass.
+class TraceNames
+{
+public:
+    TraceNames(const std::vector<Span> &spans, const QHash<QString, QString> *fileTraces)
+        : m_fileTraces(fileTraces)
+    {
+        for (const Span &span : spans) {
+            if (!span.conversationId.isEmpty() && !m_conversations.contains(span.traceId))
+                m_conversations.insert(span.traceId, span.conversationId);
+            if (!span.sessionId.isEmpty() && !m_sessions.contains(span.traceId))
+                m_sessions.insert(span.traceId, span.sessionId);
+        }
+        m_conversations.remove(QString());
+        m_sessions.remove(QString());
+    }
+
+    // Empty when nothing names it and it has no trace either.
+    QString idOf(const Span &span, bool &byTrace) const
+    {
+        QString id = span.conversationId;
+        id = id.isEmpty() ? m_conversations.value(span.traceId) : id;
+        id = id.isEmpty() ? span.sessionId : id;
+        id = id.isEmpty() ? m_sessions.value(span.traceId) : id;
+        if (id.isEmpty() && m_fileTraces && !span.traceId.isEmpty())
+            id = m_fileTraces->value(span.traceId);
+        byTrace = id.isEmpty() && !span.traceId.isEmpty();
+        return byTrace ? QStringLiteral("trace:") + span.traceId : id;
+    }
+
+private:
+    // A conversation or session id on any span of a trace names the whole trace: often only the
+    // root agent span carries it.
+    QHash<QString, QString> m_conversations;
+    QHash<QString, QString> m_sessions;
+    const QHash<QString, QString> *m_fileTraces;
+};
+
+QList<Expected<Conversation>> readRequest(const json &value, const QHash<QString, QString> *fileTraces)
 {
     const json *resourceSpans = member(value, "resourceSpans");
     if (!value.is_object())
@@ -396,19 +440,7 @@ QList<Expected<Conversation>> readRequest(const json &value)
                 QStringLiteral("resourceSpans: expected an array, got %1").arg(excerpt(resourceSpans)))};
     QStringList orphans;
     std::vector<Span> spans = collectSpans(*resourceSpans, orphans);
-
-    // A conversation or session id on any span of a trace names the whole trace: often only the
-    // root agent span carries it.
-    QHash<QString, QString> traceConversation;
-    QHash<QString, QString> traceSession;
-    for (const Span &span : spans) {
-        if (!span.conversationId.isEmpty() && !traceConversation.contains(span.traceId))
-            traceConversation.insert(span.traceId, span.conversationId);
-        if (!span.sessionId.isEmpty() && !traceSession.contains(span.traceId))
-            traceSession.insert(span.traceId, span.sessionId);
-    }
-    traceConversation.remove(QString());
-    traceSession.remove(QString());
+    const TraceNames names(spans, fileTraces);
 
     std::vector<Group> groups;
     QHash<QString, std::size_t> groupIndex;
@@ -416,12 +448,8 @@ QList<Expected<Conversation>> readRequest(const json &value)
         if (isTool(span))
             checkToolSpan(span);
         const bool relevant = span.role != Role::Other || !span.problem.isEmpty();
-        QString id = span.conversationId;
-        id = id.isEmpty() ? traceConversation.value(span.traceId) : id;
-        id = id.isEmpty() ? span.sessionId : id;
-        id = id.isEmpty() ? traceSession.value(span.traceId) : id;
-        const bool byTrace = id.isEmpty() && !span.traceId.isEmpty();
-        id = byTrace ? QStringLiteral("trace:") + span.traceId : id;
+        bool byTrace = false;
+        const QString id = names.idOf(span, byTrace);
         if (id.isEmpty()) {
             if (relevant && !span.problem.isEmpty())
                 orphans.append(spanError(span));
@@ -467,14 +495,68 @@ bool looksLikeOtlpTraces(const nlohmann::json &value)
 
 QList<Expected<Conversation>> readOtlpTraces(const nlohmann::json &value, const ConversationContext &context)
 {
-    // OTLP trace and span ids are global, so conversations are named by them, not by the file.
-    Q_UNUSED(context)
+    // OTLP trace and span ids are global, so conversations are named by them, not by the file's
+    // stem or position.
     try {
-        return readRequest(value);
+        return readRequest(value, context.traceConversations);
     } catch (const std::exception &error) {
         // Every access above is guarded; this only keeps a bug here from taking the import down.
         return {makeError(
                 QStringLiteral("could not read the trace export: %1").arg(QString::fromUtf8(error.what())))};
+    }
+}
+
+namespace {
+
+// A grouping attribute as readSpan reads it: the first of a repeated key, a string AnyValue.
+QString stringValue(const AttributeMap &attributes, const char *key)
+{
+    const auto it = attributes.find(key);
+    const std::optional<json> value = it == attributes.end() ? std::nullopt : plainValue(*it->second);
+    return value && value->is_string() ? fromUtf8String(value->get<std::string>()) : QString();
+}
+
+// Every span object of a request, in order, stepping past anything malformed.
+template<typename Visit>
+void forEachSpan(const json &request, const Visit &visit)
+{
+    for (const json &resource : elements(member(request, "resourceSpans"))) {
+        for (const json &scope : elements(member(resource, scopeListKey(resource)))) {
+            for (const json &span : elements(member(scope, "spans")))
+                visit(span);
+        }
+    }
+}
+
+} // namespace
+
+void collectTraceConversations(const nlohmann::json &request, QHash<QString, QString> &traceToConversation)
+{
+    try {
+        // This request's names, the first of each kind per trace; a conversation id outranks a
+        // session id, as in readRequest.
+        QHash<QString, QString> conversations;
+        QHash<QString, QString> sessions;
+        forEachSpan(request, [&conversations, &sessions](const json &span) {
+            const QString traceId = hexId(member(span, "traceId"), 32);
+            const AttributeMap attributes = attributeMap(member(span, "attributes")).values;
+            const QString conversation = stringValue(attributes, "gen_ai.conversation.id");
+            const QString session = stringValue(attributes, "session.id");
+            if (!traceId.isEmpty() && !conversation.isEmpty() && !conversations.contains(traceId))
+                conversations.insert(traceId, conversation);
+            if (!traceId.isEmpty() && !session.isEmpty() && !sessions.contains(traceId))
+                sessions.insert(traceId, session);
+        });
+        for (auto it = sessions.cbegin(); it != sessions.cend(); ++it) {
+            if (!conversations.contains(it.key()))
+                conversations.insert(it.key(), it.value());
+        }
+        for (auto it = conversations.cbegin(); it != conversations.cend(); ++it) {
+            if (!traceToConversation.contains(it.key()))
+                traceToConversation.insert(it.key(), it.value());
+        }
+    } catch (const std::exception &) {
+        // Every access above is guarded; a first pass that stops early only leaves traces unnamed.
     }
 }
 

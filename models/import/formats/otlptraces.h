@@ -11,6 +11,14 @@ namespace verity {
 bool looksLikeOtlpTraces(const nlohmann::json &value);
 // One entry per conversation found in the request, in order of first span; a conversation
 // that cannot be read is an error naming it, and the others still come back.
+// A trace whose spans in this request name no conversation takes its id from
+// context.traceConversations when given, else "trace:<id>".
 QList<Expected<Conversation>> readOtlpTraces(const nlohmann::json &value, const ConversationContext &context);
+
+// Records the conversation id (as readOtlpTraces names it) of every trace in one request that has
+// a span naming its conversation (gen_ai.conversation.id, else session.id), for a first pass over
+// a whole file: a collector may export a trace's tool spans before the root span that names it.
+// A trace already recorded keeps its id. Ignores anything malformed; never throws.
+void collectTraceConversations(const nlohmann::json &request, QHash<QString, QString> &traceToConversation);
 
 } // namespace verity
