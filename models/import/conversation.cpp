@@ -10,6 +10,8 @@ namespace verity {
 
 QString fallbackConversationId(const ConversationContext &context)
 {
+    if (!context.contentHash.isEmpty())
+        return QStringLiteral("conversation-%1").arg(context.contentHash);
     return QStringLiteral("%1#%2").arg(context.fileStem).arg(context.ordinal);
 }
 

@@ -71,7 +71,8 @@ struct ConversationContext
     QString contentHash;
 };
 
-// An id for a conversation that carries none of its own: the file's stem and its position.
+// An id for a conversation that carries none of its own: from its content when the reader
+// gave a hash ("conversation-3fa2c91b0e4d"), else the file's stem and its position.
 QString fallbackConversationId(const ConversationContext &context);
 
 // Parses an RFC 3339 / ISO 8601 time; a time without a zone is taken as UTC (τ² writes them so).

@@ -33,7 +33,8 @@ QString shortText(const QString &text)
 
 } // namespace
 
-ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt)
+ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
+                            const QString &contentHash)
 {
     ImportUnit unit;
     unit.format = format;
@@ -65,7 +66,10 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
     opened.at = openedAt;
     // The conversation's id and format name the ticket; a later file that continues it (a trace
     // exported in several batches) opens the same ticket again and changes nothing.
-    opened.fingerprint = fingerprintOf(conversation.id, 0, json{{"format", format.toStdString()}});
+    json identity{{"format", format.toStdString()}};
+    if (!contentHash.isEmpty())
+        identity["content"] = contentHash.toStdString();
+    opened.fingerprint = fingerprintOf(conversation.id, 0, identity);
     TicketOpenedEvent ticket;
     ticket.ticket.extId = conversation.id;
     ticket.ticket.openedAt = openedAt;

@@ -11,6 +11,10 @@ namespace verity {
 // `fallbackAt` dates a conversation whose format carries no times (the file's modified time).
 // A result with no call before it makes the whole conversation unreadable: the unit comes
 // back with a rejection and no events.
-ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt);
+// `contentHash`, when given, is part of the ticket's fingerprint: another conversation that
+// claims the same id is then refused rather than appended (OTLP passes none, since its
+// conversations grow batch by batch).
+ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
+                            const QString &contentHash = QString());
 
 } // namespace verity

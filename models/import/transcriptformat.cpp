@@ -32,7 +32,13 @@ QString transcriptFormatName(const QString &format)
 
 bool looksLikeNativeEvent(const json &value)
 {
-    return value.is_object() && value.contains("type") && value.contains("ticket") && value.at("type").is_string();
+    // By its type alone, so a line with a mistyped field still reads as a native event and the
+    // native parser can say which field is wrong.
+    if (!value.is_object() || !value.contains("type") || !value.at("type").is_string() || value.contains("role"))
+        return false;
+    const std::string &type = value.at("type").get_ref<const std::string &>();
+    return type == "ticket_opened" || type == "message" || type == "tool_call" || type == "tool_result"
+            || type == "reply";
 }
 
 namespace {

@@ -76,8 +76,9 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTicketOpened(c
     if (*existing) {
         if ((*existing)->fingerprint == event.fingerprint)
             return LineResult{};
-        return LineResult{false, QStringLiteral("ticket \"%1\" was already opened with other details; a ticket is "
-                                                "opened once")
+        return LineResult{false, QStringLiteral("ticket \"%1\" was already imported with other content (another "
+                                                "conversation under the same id, or a file of the same name?); "
+                                                "a ticket is opened once")
                                      .arg(event.ticket)};
     }
     NewTicket ticket = opened.ticket;
@@ -122,8 +123,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyMessage(const 
 }
 
 Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const NativeEvent &event,
-                                                                         const ToolCallEvent &call,
-                                                                         ImportReport &report)
+                                                                         const ToolCallEvent &call)
 {
     TicketRef *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
@@ -149,10 +149,8 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     const ToolRegistry &registry = m_registry->registry;
     const ToolSpec *spec = registry.find(call.tool);
     row.toolClass = spec ? spec->toolClass : ToolClass::Unclassified;
-    if (!spec && !m_unclassified.contains(call.tool)) {
-        m_unclassified.insert(call.tool);
-        report.unclassifiedTools.append(call.tool);
-    }
+    if (!spec && !m_unclassified.contains(call.tool) && !m_unitUnclassified.contains(call.tool))
+        m_unitUnclassified.append(call.tool); // reported once the unit is stored
     if (spec && isWrite(spec->toolClass)) {
         Expected<QString> key = intentKey(*spec, call.arguments, ticket->facts);
         if (key)
@@ -226,7 +224,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::apply(const NativeE
     if (const auto *message = std::get_if<MessageEvent>(&event.body))
         return applyMessage(event, *message);
     if (const auto *call = std::get_if<ToolCallEvent>(&event.body))
-        return applyToolCall(event, *call, report);
+        return applyToolCall(event, *call);
     return applyToolResult(event, std::get<ToolResultEvent>(event.body));
 }
 
@@ -264,12 +262,9 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     }
 
     m_registry = &m_registries.primary();
-    if (conversation && !m_registries.isForced()) {
+    if (conversation && !m_registries.isForced())
         m_registry = &m_registries.choose(unit.tools, m_fileProfile);
-        m_fileProfile = m_registry->name;
-    }
-    if (conversation && !unit.tools.isEmpty() && !report.registries.contains(m_registry->name))
-        report.registries.append(m_registry->name);
+    m_unitUnclassified.clear();
 
     // A conversation is one savepoint: any event it cannot store undoes the others.
     const bool whole = unit.events.size() > 1;
@@ -315,11 +310,57 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
             return false;
         }
     }
+    keepUnitFindings(report, unit);
     report.eventsImported += imported;
     report.eventsUnchanged += unchanged;
     if (conversation)
         ++report.conversations;
     return true;
+}
+
+// Stores one unit, and closes the batch when it is full: commits, reports progress (which may
+// cancel), and opens the next. False stops the reading.
+bool TranscriptImporter::applyAndBatch(const ImportUnit &unit, ImportReport &report, const TranscriptReader &reader,
+                                       int &inBatch, bool &storeFailed)
+{
+    if (!applyUnit(unit, report)) {
+        storeFailed = true;
+        return false;
+    }
+    inBatch += qMax<int>(1, int(unit.events.size()));
+    if (inBatch < m_batchSize)
+        return true;
+    inBatch = 0;
+    if (Expected<void> done = finishBatch(report); !done) {
+        m_storeError = done.message();
+        storeFailed = true;
+        return false;
+    }
+    if (m_progress && !m_progress(reader.bytesRead(), reader.bytesTotal())) {
+        report.cancelled = true;
+        return false;
+    }
+    if (Expected<void> begun = m_store.begin(); !begun) {
+        m_storeError = begun.message();
+        storeFailed = true;
+        return false;
+    }
+    return true;
+}
+
+// The unit is stored: what it taught about the file counts now.
+void TranscriptImporter::keepUnitFindings(ImportReport &report, const ImportUnit &unit)
+{
+    for (const QString &tool : std::as_const(m_unitUnclassified)) {
+        m_unclassified.insert(tool);
+        report.unclassifiedTools.append(tool);
+    }
+    m_unitUnclassified.clear();
+    if (!unit.conversation.isEmpty() && !unit.tools.isEmpty()) {
+        m_fileProfile = m_registry->name;
+        if (!report.registries.contains(m_registry->name))
+            report.registries.append(m_registry->name);
+    }
 }
 
 ImportReport TranscriptImporter::importFile(const QString &path)
@@ -349,39 +390,25 @@ ImportReport TranscriptImporter::importFile(const QString &path)
         m_progress(0, QFileInfo(path).size()); // the clock starts now, for whoever shows a rate
     int inBatch = 0;
     bool storeFailed = false;
+    FilePlace lastPlace;
     Expected<void> read = reader.read([&](ImportUnit unit) {
-        if (!applyUnit(unit, report)) {
+        lastPlace = unit.place;
+        // Nothing may escape into the reader mid-savepoint: a failure here rolls the batch back.
+        try {
+            return applyAndBatch(unit, report, reader, inBatch, storeFailed);
+        } catch (const std::exception &e) {
+            m_storeError = QString::fromUtf8(e.what());
             storeFailed = true;
             return false;
         }
-        inBatch += qMax<int>(1, int(unit.events.size()));
-        if (inBatch < m_batchSize)
-            return true;
-        inBatch = 0;
-        if (Expected<void> done = finishBatch(report); !done) {
-            m_storeError = done.message();
-            storeFailed = true;
-            return false;
-        }
-        if (m_progress && !m_progress(reader.bytesRead(), reader.bytesTotal())) {
-            report.cancelled = true;
-            return false;
-        }
-        if (Expected<void> begun = m_store.begin(); !begun) {
-            m_storeError = begun.message();
-            storeFailed = true;
-            return false;
-        }
-        return true;
     });
     report.format = reader.format();
     report.linesRead = reader.linesRead();
     report.bytesRead = reader.bytesRead();
     if (storeFailed)
-        return fail(QStringLiteral("%1 %2: %3")
-                        .arg(reader.linesRead() > 0 ? QStringLiteral("line") : QStringLiteral("near byte"))
-                        .arg(reader.linesRead() > 0 ? reader.linesRead() : reader.bytesRead())
-                        .arg(m_storeError));
+        return fail(QStringLiteral("%1: %2")
+                            .arg(lastPlace.line > 0 ? QStringLiteral("line %1").arg(lastPlace.line) : lastPlace.text(),
+                                 m_storeError));
     if (report.cancelled)
         return report; // the batch before the stop was committed; no transaction is open
     if (!read) {

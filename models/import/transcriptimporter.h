@@ -17,6 +17,7 @@
 namespace verity {
 
 class Store;
+class TranscriptReader;
 struct TicketRef;
 
 class TranscriptImporter
@@ -47,12 +48,15 @@ private:
     Expected<LineResult> applyTicketOpened(const NativeEvent &event, const TicketOpenedEvent &opened,
                                            ImportReport &report);
     Expected<LineResult> applyMessage(const NativeEvent &event, const MessageEvent &message);
-    Expected<LineResult> applyToolCall(const NativeEvent &event, const ToolCallEvent &call, ImportReport &report);
+    Expected<LineResult> applyToolCall(const NativeEvent &event, const ToolCallEvent &call);
     Expected<LineResult> applyToolResult(const NativeEvent &event, const ToolResultEvent &result);
     Expected<TicketRef *> ticketFor(const QString &extId);
     // Finds the event's ticket; otherwise the line's rejection (or a store error) to return.
     std::optional<Expected<LineResult>> requireOpenedTicket(const NativeEvent &event, TicketRef *&ticket);
     Expected<void> finishBatch(ImportReport &report);
+    bool applyAndBatch(const ImportUnit &unit, ImportReport &report, const TranscriptReader &reader,
+                       int &inBatch, bool &storeFailed);
+    void keepUnitFindings(ImportReport &report, const ImportUnit &unit);
 
     Store &m_store;
     RegistrySelection m_registries;
@@ -65,6 +69,7 @@ private:
     QHash<QString, TicketRef> m_tickets;
     QSet<QString> m_touched;
     QSet<QString> m_unclassified;
+    QStringList m_unitUnclassified; // met in the unit being stored, kept only if it is
     QString m_storeError;
 };
 

@@ -1,13 +1,13 @@
 #include "transcriptreader.h"
 
 #include "conversationevents.h"
+#include "formats/otlptraces.h"
 #include "jsonstream.h"
 #include "transcriptformat.h"
 
 #include "domain/jsontext.h"
 #include "domain/sha256.h"
 
-#include <QFile>
 #include <QFileInfo>
 
 namespace verity {
@@ -40,6 +40,70 @@ ImportUnit rejectedUnit(const FilePlace &place, const QString &format, const QSt
     return unit;
 }
 
+bool acceptsJson(const QByteArray &text)
+{
+    return jsonNestingDepth(text.constBegin(), text.constEnd()) <= maxJsonNesting
+            && json::accept(text.constBegin(), text.constEnd());
+}
+
+// Where the first JSON value of the file ends (the offset after it), reading from `start`; -1
+// when it never ends. Brackets outside strings are counted, nothing is built.
+qint64 endOfFirstValue(const QString &path, qint64 start)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(start))
+        return -1;
+    int depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    qint64 offset = start;
+    while (!file.atEnd()) {
+        const QByteArray chunk = file.read(1 << 20);
+        for (const char c : chunk) {
+            ++offset;
+            if (inString) {
+                if (escaped)
+                    escaped = false;
+                else if (c == '\\')
+                    escaped = true;
+                else if (c == '"')
+                    inString = false;
+                continue;
+            }
+            if (c == '"')
+                inString = true;
+            else if (c == '{' || c == '[')
+                ++depth;
+            else if ((c == '}' || c == ']') && --depth == 0)
+                return offset;
+        }
+    }
+    return -1;
+}
+
+bool onlySpaceFrom(const QString &path, qint64 offset)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(offset))
+        return true;
+    const QByteArray next = file.read(4096);
+    return next.trimmed().isEmpty() && file.atEnd();
+}
+
+// A list whose first element is a message or a Responses item is one conversation, read whole.
+bool isConversationPart(const json &element)
+{
+    if (!element.is_object())
+        return false;
+    if (element.contains("role"))
+        return true;
+    auto type = element.find("type");
+    if (type == element.end() || !type->is_string())
+        return false;
+    const std::string &name = type->get_ref<const std::string &>();
+    return name == "message" || name == "function_call" || name == "function_call_output" || name == "reasoning";
+}
+
 } // namespace
 
 TranscriptReader::TranscriptReader(QString path) : m_path(std::move(path)) {}
@@ -60,6 +124,13 @@ bool TranscriptReader::handOn(const Sink &sink, ImportUnit unit)
 bool TranscriptReader::handOnValue(const Sink &sink, const json &value, const FilePlace &place)
 {
     ConversationContext context{m_stem, m_ordinal, m_fileTimestamp};
+    if (m_otlp)
+        context.traceConversations = &m_traceConversations;
+    // Ids of conversations that carry none come from their content: the same conversation
+    // keeps its ticket in any file, two different ones never share one.
+    context.contentHash = QString::fromLatin1(
+            sha256Hex(QByteArray::fromStdString(value.dump(-1, ' ', false, json::error_handler_t::replace)))
+                    .left(12));
     const QList<ReadConversation> conversations = conversationsIn(value, context);
     m_ordinal = context.ordinal;
     m_fileTimestamp = context.fileTimestamp;
@@ -69,7 +140,8 @@ bool TranscriptReader::handOnValue(const Sink &sink, const json &value, const Fi
             unit = rejectedUnit(place, read.format, read.conversation.message());
         } else {
             const qint64 fallback = parseLooseTimestamp(m_fileTimestamp).value_or(m_fallbackAt);
-            unit = conversationUnit(*read.conversation, read.format, fallback);
+            unit = conversationUnit(*read.conversation, read.format, fallback,
+                                    read.format == formats::otlp ? QString() : context.contentHash);
             unit.place = place;
         }
         if (!handOn(sink, std::move(unit)))
@@ -88,7 +160,7 @@ Expected<void> TranscriptReader::read(const Sink &sink)
     m_fallbackAt = info.lastModified().toMSecsSinceEpoch();
     m_bytesTotal = file.size();
 
-    QByteArray head = withoutBom(file.peek(headSize));
+    const QByteArray head = withoutBom(file.peek(headSize));
     const qsizetype start = [&] {
         for (qsizetype i = 0; i < head.size(); ++i) {
             if (!QChar::isSpace(uchar(head.at(i))))
@@ -105,24 +177,84 @@ Expected<void> TranscriptReader::read(const Sink &sink)
                                         "begins with \"%1\"")
                              .arg(excerpt(head.mid(start))));
 
-    // JSON Lines when the first line is a whole JSON value on its own; a document otherwise. A
-    // first line longer than the head is streamed as a document (a minified results file), and
-    // read as lines after all if it holds no conversation list.
+    const qint64 bom = file.peek(3) == QByteArrayLiteral("\xEF\xBB\xBF") ? 3 : 0;
+    const Layout layout = layoutOf(file, head, start, bom);
+    gatherTraces(file, layout);
+    file.seek(0);
+    if (layout == Layout::Lines)
+        return readLines(file, sink);
+    return readDocument(file, head.mid(start), sink);
+}
+
+TranscriptReader::Layout TranscriptReader::layoutOf(QFile &file, const QByteArray &head, qsizetype start,
+                                                   qint64 bom) const
+{
+    // JSON Lines when the first line is a whole JSON value on its own.
     const qsizetype lineEnd = head.indexOf('\n', start);
-    const bool longFirstLine = lineEnd < 0 && file.size() > headSize;
-    if (!longFirstLine) {
+    if (lineEnd >= 0 || file.size() <= headSize) {
         const QByteArray firstLine = head.mid(start, lineEnd < 0 ? -1 : lineEnd - start);
-        if (json::accept(firstLine.constBegin(), firstLine.constEnd())) {
-            return readLines(file, sink);
+        if (acceptsJson(firstLine))
+            return Layout::Lines;
+        // A broken first line in a JSON Lines file: another line, at the margin, is an object
+        // of its own (a pretty-printed document indents its inner objects).
+        qsizetype from = lineEnd + 1;
+        for (int checked = 0; lineEnd >= 0 && checked < 8 && from < head.size(); ++checked) {
+            const qsizetype end = head.indexOf('\n', from);
+            if (end < 0)
+                break;
+            const QByteArray line = head.mid(from, end - from);
+            if (line.startsWith('{') && acceptsJson(line))
+                return Layout::Lines;
+            from = end + 1;
         }
+        return Layout::Document;
     }
-    return readDocument(file, head.mid(start), sink, longFirstLine);
+    // A first line longer than the head: one minified document, or JSON Lines with long lines.
+    const qint64 end = endOfFirstValue(m_path, bom + start);
+    if (end < 0 || onlySpaceFrom(m_path, end))
+        return Layout::Document;
+    return Layout::Lines;
+}
+
+// OTLP: a collector may export a trace's child spans in a batch before the root span that
+// names its conversation, so the whole file is read once for that map before it is imported.
+void TranscriptReader::gatherTraces(QFile &file, Layout layout)
+{
+    file.seek(0);
+    if (layout == Layout::Lines) {
+        QByteArray line;
+        do {
+            line = file.readLine().trimmed();
+        } while (line.isEmpty() && !file.atEnd());
+        line = withoutBom(line);
+        if (!acceptsJson(line) || !looksLikeOtlpTraces(json::parse(line.constBegin(), line.constEnd(), nullptr, false)))
+            return;
+        m_otlp = true;
+        file.seek(0);
+        while (!file.atEnd()) {
+            line = file.readLine();
+            if (!acceptsJson(line))
+                continue;
+            collectTraceConversations(json::parse(line.constBegin(), line.constEnd(), nullptr, false),
+                                      m_traceConversations);
+        }
+        return;
+    }
+    const JsonShape shape = sniffJsonShape(withoutBom(file.peek(headSize)));
+    if (!shape.isObject || !shape.keys.contains(QStringLiteral("resourceSpans")))
+        return;
+    m_otlp = true;
+    JsonElementStream stream(file, {QStringLiteral("resourceSpans")});
+    (void)stream.run([this](json element, qint64) {
+        collectTraceConversations(json{{"resourceSpans", json::array({std::move(element)})}}, m_traceConversations);
+        return true;
+    }); // a broken document is reported by the pass that imports it
 }
 
 Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
 {
     Sha256Stream hash;
-    std::optional<bool> native; // told by the first line that is not blank
+    bool nativeFile = false; // once a line is a native event, a broken line is read as one too
     while (!file.atEnd()) {
         const qint64 lineStart = file.pos();
         QByteArray line = file.readLine();
@@ -134,13 +266,24 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
         if (line.trimmed().isEmpty())
             continue;
         const FilePlace place{m_linesRead, lineStart};
-        if (!native) {
-            native = jsonNestingDepth(line.constBegin(), line.constEnd()) <= maxJsonNesting
-                    && looksLikeNativeEvent(json::parse(line.constBegin(), line.constEnd(), nullptr, false));
-            if (*native)
-                m_format = formats::native;
+        if (jsonNestingDepth(line.constBegin(), line.constEnd()) > maxJsonNesting) {
+            if (!handOn(sink, rejectedUnit(place, m_format, tooDeepReason())))
+                break;
+            continue;
         }
-        if (*native) {
+        json value;
+        std::optional<QString> parseError;
+        try {
+            value = json::parse(line.constBegin(), line.constEnd());
+        } catch (const json::parse_error &e) {
+            parseError = QStringLiteral("not valid JSON at column %1: %2").arg(e.byte).arg(jsonParseErrorReason(e.what()));
+        } catch (const json::exception &e) {
+            parseError = QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what()));
+        }
+        if (!parseError && looksLikeNativeEvent(value))
+            nativeFile = true;
+        if (nativeFile) {
+            // Verity's own events, one a line: the native parser names the field that is wrong.
             Expected<NativeEvent> event = parseNativeEvent(line);
             ImportUnit unit;
             unit.place = place;
@@ -153,21 +296,8 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
                 break;
             continue;
         }
-        if (jsonNestingDepth(line.constBegin(), line.constEnd()) > maxJsonNesting) {
-            if (!handOn(sink, rejectedUnit(place, m_format, tooDeepReason())))
-                break;
-            continue;
-        }
-        json value;
-        try {
-            value = json::parse(line.constBegin(), line.constEnd());
-        } catch (const json::exception &e) {
-            const QString where = [&] {
-                if (const auto *parse = dynamic_cast<const json::parse_error *>(&e))
-                    return QStringLiteral("not valid JSON at column %1: ").arg(parse->byte);
-                return QStringLiteral("not valid JSON: ");
-            }();
-            if (!handOn(sink, rejectedUnit(place, m_format, where + jsonParseErrorReason(e.what()))))
+        if (parseError) {
+            if (!handOn(sink, rejectedUnit(place, m_format, *parseError)))
                 break;
             continue;
         }
@@ -180,57 +310,51 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
     return {};
 }
 
-Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &head, const Sink &sink, bool mayBeLines)
+Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &head, const Sink &sink)
 {
     // A top-level object streams the conversations of its "simulations" (τ²) or the batches of
     // its "resourceSpans" (OTLP), wherever they sit; a list streams its elements unless it is
     // one conversation's messages or items. Anything else is one conversation, read whole.
     const JsonShape shape = sniffJsonShape(head);
-    const QStringList &keys = shape.firstElementKeys;
-    const bool oneConversation = shape.isArray && (keys.contains(QStringLiteral("role"))
-                                                   || keys.contains(QStringLiteral("type")));
-    if (!oneConversation) {
-        file.seek(0);
-        Sha256Stream hash;
-        const QStringList members = shape.isObject ? QStringList{QStringLiteral("simulations"),
-                                                                 QStringLiteral("resourceSpans")}
-                                                   : QStringList();
-        JsonElementStream stream(file, members);
-        stream.setHash(&hash);
-        Expected<void> done = stream.run([&](json element, qint64 offset) {
-            mayBeLines = false; // a conversation list was found: this is one document
-            m_bytesRead = file.pos(); // read ahead by at most one buffer: fine for progress
-            if (const json &stamp = stream.header(); stamp.contains("timestamp") && stamp.at("timestamp").is_string())
-                m_fileTimestamp = fromUtf8String(stamp.at("timestamp").get<std::string>());
-            const FilePlace place{0, offset};
-            if (stream.member() == QLatin1String("resourceSpans"))
-                return handOnValue(sink, json{{"resourceSpans", json::array({std::move(element)})}}, place);
-            if (stream.member() == QLatin1String("simulations") && !element.is_object()) {
-                return handOn(sink, rejectedUnit(place, formats::tau2,
-                                                 QStringLiteral("expected a simulation object in \"simulations\", got %1")
-                                                         .arg(QString::fromLatin1(element.type_name()))));
-            }
-            return handOnValue(sink, element, place);
-        });
-        m_bytesRead = stream.bytesRead();
-        m_stopped = m_stopped || stream.stopped();
-        if (!done && mayBeLines) {
-            file.seek(0);
-            return readLines(file, sink); // JSON Lines whose first line is long
+    Sha256Stream hash;
+    const QStringList members = shape.isObject
+            ? QStringList{QStringLiteral("simulations"), QStringLiteral("resourceSpans")}
+            : QStringList();
+    JsonElementStream stream(file, members);
+    stream.setHash(&hash);
+    bool wholeConversation = false;
+    bool first = true;
+    Expected<void> done = stream.run([&](json element, qint64 offset) {
+        m_bytesRead = file.pos(); // read ahead by at most one buffer: fine for progress
+        if (first && shape.isArray && isConversationPart(element)) {
+            wholeConversation = true; // a list of messages: stop, and read it whole below
+            return false;
         }
-        if (!done)
-            return done;
-        if (!shape.isObject || !stream.member().isEmpty()) {
-            m_sha256 = QString::fromLatin1(hash.hexDigest());
-            return {};
+        first = false;
+        if (const json &stamp = stream.header(); stamp.contains("timestamp") && stamp.at("timestamp").is_string())
+            m_fileTimestamp = fromUtf8String(stamp.at("timestamp").get<std::string>());
+        const FilePlace place{0, offset};
+        if (stream.member() == QLatin1String("resourceSpans"))
+            return handOnValue(sink, json{{"resourceSpans", json::array({std::move(element)})}}, place);
+        if (stream.member() == QLatin1String("simulations") && !element.is_object()) {
+            return handOn(sink, rejectedUnit(place, formats::tau2,
+                                             QStringLiteral("expected a simulation object in \"simulations\", got %1")
+                                                     .arg(QString::fromLatin1(element.type_name()))));
         }
-        // An object with no conversation list: it is one conversation. Read it again, whole.
-        if (mayBeLines) {
-            file.seek(0);
-            return readLines(file, sink);
-        }
-    }
+        return handOnValue(sink, element, place);
+    });
+    m_bytesRead = stream.bytesRead();
+    if (wholeConversation || (done && shape.isObject && stream.member().isEmpty()))
+        return readWholeDocument(file, sink); // one conversation: read it again, whole
+    m_stopped = m_stopped || stream.stopped();
+    if (!done)
+        return done;
+    m_sha256 = QString::fromLatin1(hash.hexDigest());
+    return {};
+}
 
+Expected<void> TranscriptReader::readWholeDocument(QFile &file, const Sink &sink)
+{
     file.seek(0);
     const QByteArray bytes = file.readAll();
     Sha256Stream hash;

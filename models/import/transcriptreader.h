@@ -8,6 +8,7 @@
 #include "domain/expected.h"
 
 #include <QFile>
+#include <QHash>
 #include <QString>
 
 #include <functional>
@@ -40,8 +41,12 @@ public:
     }
 
 private:
+    enum class Layout { Lines, Document };
+    Layout layoutOf(QFile &file, const QByteArray &head, qsizetype start, qint64 bom) const;
     Expected<void> readLines(QFile &file, const Sink &sink);
-    Expected<void> readDocument(QFile &file, const QByteArray &head, const Sink &sink, bool mayBeLines);
+    Expected<void> readDocument(QFile &file, const QByteArray &head, const Sink &sink);
+    Expected<void> readWholeDocument(QFile &file, const Sink &sink);
+    void gatherTraces(QFile &file, Layout layout);
     bool handOn(const Sink &sink, ImportUnit unit);
     bool handOnValue(const Sink &sink, const nlohmann::json &value, const FilePlace &place);
 
@@ -57,6 +62,8 @@ private:
     QString m_stem;
     qint64 m_ordinal = 0;
     QString m_fileTimestamp;
+    bool m_otlp = false;
+    QHash<QString, QString> m_traceConversations; // OTLP: gathered from the whole file first
 };
 
 } // namespace verity

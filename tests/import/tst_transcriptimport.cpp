@@ -326,6 +326,100 @@ private slots:
         QCOMPARE(streamed.ticketsOpened, 1); // the conversation before it is kept
     }
 
+    // Tool spans exported before the root span that names their conversation still join it,
+    // so the two identical refunds across the batches are one ticket's duplicate.
+    void otlpBatchesJoinTheirConversation()
+    {
+        const QString path = newPath();
+        auto store = openStore(path);
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(data("formats/otlp-split-batches.jsonl"));
+        QVERIFY2(report.clean(), qPrintable(describe(report)));
+        RawDatabase raw(path);
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets")), QStringList{QStringLiteral("conv-split")});
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool = 'issue_refund'")), 2);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE repeat_of IS NOT NULL")), 1);
+    }
+
+    // The layout is told right however the file starts: a list of messages whose first message
+    // is longer than the format check reads is one conversation; a native file whose first line
+    // is broken, or mistyped, is still read line by line.
+    void awkwardBeginnings()
+    {
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+
+        const QString messages = newPath(".json");
+        QFile out(messages);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("[\n  {\"content\": \"" + QByteArray(70000, 'x') + "\", \"role\": \"system\"},\n"
+                  "  {\"role\": \"user\", \"content\": \"Where is my order?\"}\n]\n");
+        out.close();
+        const ImportReport whole = importer.importFile(messages);
+        QVERIFY2(whole.clean(), qPrintable(describe(whole)));
+        QCOMPARE(whole.ticketsOpened, 1);
+
+        const QByteArray opened = R"({"type":"ticket_opened","ticket":"T-AWK","at":"2026-04-10T10:00:00Z","order":{"id":"SU-7","items":[]},"seller":{"id":"s7","name":"Seven"}})";
+        const QByteArray message = R"({"type":"message","ticket":"T-AWK","at":"2026-04-10T10:01:00Z","from":"customer","text":"hello"})";
+        const QString broken = newPath(".jsonl");
+        QVERIFY(writeLines(broken, {QByteArray("{\"type\":\"message\",\"ticket\":\"T-AWK\","), opened, message}));
+        const ImportReport first = importer.importFile(broken);
+        QVERIFY2(first.fatal.isEmpty(), qPrintable(first.fatal));
+        QCOMPARE(first.rejected.size(), 1);
+        QCOMPARE(first.rejected.first().place.line, 1);
+        QCOMPARE(first.eventsImported, 2);
+
+        const QString typo = newPath(".jsonl");
+        QVERIFY(writeLines(typo, {R"({"type":"message","tickt":"T-AWK","at":"2026-04-10T10:02:00Z","from":"customer","text":"typo"})",
+                                  R"({"type":"message","ticket":"T-AWK","at":"2026-04-10T10:03:00Z","from":"customer","text":"again"})"}));
+        const ImportReport second = importer.importFile(typo);
+        QCOMPARE(second.rejected.size(), 1);
+        QCOMPARE(second.rejected.first().place.line, 1);
+        QVERIFY2(second.rejected.first().reason.contains(QStringLiteral("\"ticket\"")), qPrintable(second.rejected.first().reason));
+        QCOMPARE(second.eventsImported, 1);
+    }
+
+    // A conversation without an id of its own is named by its content: the same conversation in
+    // a renamed file is the same ticket; a different one in a file of the same name is not.
+    void conversationsWithoutIds()
+    {
+        const QString path = newPath();
+        auto store = openStore(path);
+        TranscriptImporter importer(*store, profiles());
+        auto anonymous = [](const char *text) {
+            return QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"") + text + "\"}]}";
+        };
+        QTemporaryDir a;
+        QTemporaryDir b;
+        QVERIFY(writeLines(a.filePath(QStringLiteral("support.jsonl")), {anonymous("Alice: my refund?")}));
+        QVERIFY(writeLines(b.filePath(QStringLiteral("support.jsonl")), {anonymous("Bob: my pickup?")}));
+        QVERIFY(writeLines(b.filePath(QStringLiteral("renamed.jsonl")), {anonymous("Alice: my refund?")}));
+        QVERIFY(importer.importFile(a.filePath(QStringLiteral("support.jsonl"))).clean());
+        QVERIFY(importer.importFile(b.filePath(QStringLiteral("support.jsonl"))).clean());
+        const ImportReport again = importer.importFile(b.filePath(QStringLiteral("renamed.jsonl")));
+        QVERIFY2(again.clean(), qPrintable(describe(again)));
+        QCOMPARE(again.ticketsOpened, 0);
+        RawDatabase raw(path);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), 2);
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets WHERE ext_id LIKE 'conversation-%'")), 2);
+    }
+
+    // A conversation that is skipped leaves nothing behind, not even its tools in the summary.
+    void skippedConversationTeachesNothing()
+    {
+        QByteArray orphan = chatLine(QStringLiteral("orphan"), {{QStringLiteral("c1"), QStringLiteral("mystery_tool"),
+                                                                 QStringLiteral("{}"), QStringLiteral("ok")}});
+        orphan.replace("]}", R"(,{"role":"tool","tool_call_id":"zz","content":"done"}]})");
+        const QString file = newPath(".jsonl");
+        QVERIFY(writeLines(file, {orphan}));
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QCOMPARE(report.rejected.size(), 1);
+        QVERIFY(report.unclassifiedTools.isEmpty());
+        QVERIFY(store->unclassifiedTools().value().isEmpty());
+    }
+
     void unknownFormat()
     {
         const QString file = newPath(".csv");
