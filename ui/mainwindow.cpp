@@ -354,6 +354,11 @@ void MainWindow::finishImport(const QList<ImportReport> &reports)
 
 ClassifyToolsDialog *MainWindow::classifyTools()
 {
+    if (m_import) {
+        // The running import reads with the registry it started with, and holds the write lock.
+        showError(tr("Classify tools once the import has finished."));
+        return nullptr;
+    }
     Expected<QList<UnclassifiedTool>> tools = m_store.unclassifiedTools();
     if (!tools) {
         showError(tools.message());

@@ -220,6 +220,12 @@ ALTER TABLE tool_calls ADD COLUMN repeat_kind TEXT CHECK (repeat_kind IN ('retry
 ALTER TABLE tool_calls ADD COLUMN repeat_of INTEGER REFERENCES tool_calls(id);
 CREATE INDEX tool_calls_class ON tool_calls(tool_class, tool)
 )sql",
+    // 5: tickets with repeated intents stored before version 4 have no repeat classes yet; the
+    // store reads them again when it opens (see SqliteStore::open), a batch at a time
+    R"sql(
+CREATE TABLE pending_reassessment (ticket_id INTEGER PRIMARY KEY REFERENCES tickets(id));
+INSERT INTO pending_reassessment (ticket_id) SELECT id FROM tickets WHERE has_repeat = 1
+)sql",
 };
 
 // Migrations that rebuild a table other tables point at must run with foreign keys off

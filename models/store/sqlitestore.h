@@ -79,6 +79,8 @@ private:
     Expected<void> run(QSqlQuery &query, const char *what);
     Expected<void> execute(const char *sql, const char *what);
     Expected<void> insertSellerAndOrder(const NewTicket &ticket);
+    // Tickets an upgrade left without their repeat classes are read again (schema 5).
+    Expected<void> reassessPending();
     Expected<RepeatCounts> repeatCounts(qint64 ticketId);
 
     QString m_path;

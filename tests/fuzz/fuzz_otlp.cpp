@@ -21,7 +21,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const json value = json::parse(data, data + size, nullptr, false);
     if (value.is_discarded() || !verity::looksLikeOtlpTraces(value))
         return 0;
-    const verity::ConversationContext context{QStringLiteral("fuzz"), 1, QString()};
+    // The reader's first pass, then the read with what it gathered.
+    QHash<QString, QString> traces;
+    verity::collectTraceConversations(value, traces);
+    verity::ConversationContext context{QStringLiteral("fuzz"), 1, QString()};
+    context.traceConversations = &traces;
     for (const verity::Expected<verity::Conversation> &conversation : verity::readOtlpTraces(value, context)) {
         if (conversation)
             (void)verity::conversationUnit(*conversation, verity::formats::otlp, 0);

@@ -19,7 +19,7 @@ const QStringList schemaTables{QStringLiteral("audit_log"), QStringLiteral("esca
                                QStringLiteral("imports"),   QStringLiteral("ledger"),
                                QStringLiteral("lookups"),   QStringLiteral("messages"),
                                QStringLiteral("order_items"), QStringLiteral("orders"),
-                               QStringLiteral("sellers"),   QStringLiteral("tickets"),
+                               QStringLiteral("pending_reassessment"), QStringLiteral("sellers"),   QStringLiteral("tickets"),
                                QStringLiteral("tool_calls")};
 
 QString pragma(QSqlDatabase &db, const char *name)
@@ -209,8 +209,13 @@ void TestMigrations::ticketsRebuildKeepsWhatPointsAtThem()
                 "'{}', 1773757927000, 'k', 11800, 'f3', 'unknown')")));
         QVERIFY(raw.exec(QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents) "
                                         "VALUES (1, 1, 1773757932000, 11800)")));
-        QVERIFY(raw.exec(QStringLiteral("UPDATE tickets SET last_seq = 2, write_count = 1, has_unknown = 1, "
-                                        "needs_attention = 1, worst_outcome = 4")));
+        QVERIFY(raw.exec(QStringLiteral(
+                "INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, called_at, "
+                "intent_key, amount_cents, fingerprint, outcome, repeated) VALUES (1, 3, 'c4', 'issue_refund', "
+                "'write_money', '{}', 1773757934000, 'k', 11800, 'f4', 'performed', 1)")));
+        QVERIFY(raw.exec(QStringLiteral("UPDATE tool_calls SET repeated = 1")));
+        QVERIFY(raw.exec(QStringLiteral("UPDATE tickets SET last_seq = 3, write_count = 2, has_unknown = 1, "
+                                        "needs_attention = 1, worst_outcome = 4, has_repeat = 1")));
     }
 
     QString error;
@@ -221,13 +226,19 @@ void TestMigrations::ticketsRebuildKeepsWhatPointsAtThem()
     QCOMPARE(rows(db, QStringLiteral("PRAGMA foreign_key_check")), QStringList());
     QCOMPARE(rows(db, QStringLiteral("SELECT t.ext_id, t.source_format, t.registry, t.needs_attention, c.call_ext_id, "
                                      "e.amount_cents, m.text FROM tickets t JOIN tool_calls c ON c.ticket_id = t.id "
-                                     "JOIN escalations e ON e.ticket_id = t.id JOIN messages m ON m.ticket_id = t.id")),
+                                     "JOIN escalations e ON e.tool_call_id = c.id JOIN messages m ON m.ticket_id = t.id")),
              QStringList{QStringLiteral("T-1|native|default|1|c3|11800|Cracked")});
     // Still enforced after the rebuild: a call for a ticket that does not exist is refused.
     QSqlQuery orphan(db);
     QVERIFY(!orphan.exec(QStringLiteral("INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, "
                                         "arguments, called_at, fingerprint) VALUES (99, 1, 'x', 't', 'read', '{}', 0, 'f')")));
     QCOMPARE(*store->countOpenEscalations(), 1);
+    // The repeat stored before version 4 has its class now: the model's retry after the unknown.
+    QCOMPARE(rows(db, QStringLiteral("SELECT c.call_ext_id, c.repeat_kind, p.call_ext_id FROM tool_calls c "
+                                     "JOIN tool_calls p ON p.id = c.repeat_of")),
+             QStringList{QStringLiteral("c4|retry|c3")});
+    QCOMPARE(scalar(db, QStringLiteral("SELECT retry_count FROM tickets")), 1);
+    QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM pending_reassessment")), 0);
 }
 
 void TestMigrations::newerDatabaseIsRefused_data()
