@@ -62,7 +62,7 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
         return makeError(QStringLiteral("%1: %2").arg(path, supported.message()));
     // A 32 MB page cache keeps the indexes of a large import in memory; the default 2 MB thrashes.
     for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL",
-                               "PRAGMA cache_size = -32768"}) {
+                               "PRAGMA cache_size = -32768", "PRAGMA temp_store = MEMORY"}) {
         QSqlQuery query(store->m_db);
         if (!query.exec(QString::fromLatin1(pragma)))
             return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, sqlErrorText(query.lastError())));
