@@ -75,11 +75,9 @@ QString ImportReport::summary() const
         parts << counted(linesRead, "line", "lines");
     if (conversations > 0)
         parts << counted(conversations, "conversation", "conversations");
-    parts << QStringLiteral("%1 tickets opened, %2 events imported, %3 already present, %4 rejected")
-                 .arg(ticketsOpened)
-                 .arg(eventsImported)
-                 .arg(eventsUnchanged)
-                 .arg(rejected.size());
+    parts << counted(ticketsOpened, "ticket opened", "tickets opened")
+          << counted(eventsImported, "event imported", "events imported")
+          << QStringLiteral("%1 already present, %2 rejected").arg(eventsUnchanged).arg(rejected.size());
     text += parts.join(QStringLiteral(", "));
     const QString repeatText = repeatSummary();
     if (!repeatText.isEmpty())
