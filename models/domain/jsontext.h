@@ -84,32 +84,45 @@ namespace verity {
 // 20,000 '[' would exhaust the stack; no transcript nests anywhere near this.
 constexpr int maxJsonNesting = 128;
 
+// Follows JSON text a character at a time and knows the depth of brackets outside strings;
+// enough to find where a value ends or how deep it nests, without building anything.
+class JsonBracketScanner
+{
+public:
+    // The depth after `c`; a closing bracket that ends a value brings it back to 0.
+    int feed(char c)
+    {
+        if (m_inString) {
+            if (m_escaped)
+                m_escaped = false;
+            else if (c == '\\')
+                m_escaped = true;
+            else if (c == '"')
+                m_inString = false;
+        } else if (c == '"') {
+            m_inString = true;
+        } else if (c == '{' || c == '[') {
+            ++m_depth;
+        } else if (c == '}' || c == ']') {
+            --m_depth;
+        }
+        return m_depth;
+    }
+
+private:
+    int m_depth = 0;
+    bool m_inString = false;
+    bool m_escaped = false;
+};
+
 // The deepest nesting of brackets in JSON text, outside strings; cheap enough to run on every
 // line before it is parsed.
 inline int jsonNestingDepth(const char *begin, const char *end)
 {
-    int depth = 0;
+    JsonBracketScanner scanner;
     int deepest = 0;
-    bool inString = false;
-    bool escaped = false;
-    for (const char *p = begin; p != end; ++p) {
-        const char c = *p;
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"')
-            inString = true;
-        else if (c == '{' || c == '[')
-            deepest = std::max(deepest, ++depth);
-        else if (c == '}' || c == ']')
-            --depth;
-    }
+    for (const char *p = begin; p != end; ++p)
+        deepest = std::max(deepest, scanner.feed(*p));
     return deepest;
 }
 

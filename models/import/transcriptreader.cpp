@@ -53,28 +53,14 @@ qint64 endOfFirstValue(const QString &path, qint64 start)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly) || !file.seek(start))
         return -1;
-    int depth = 0;
-    bool inString = false;
-    bool escaped = false;
+    JsonBracketScanner scanner;
     qint64 offset = start;
     while (!file.atEnd()) {
         const QByteArray chunk = file.read(1 << 20);
         for (const char c : chunk) {
             ++offset;
-            if (inString) {
-                if (escaped)
-                    escaped = false;
-                else if (c == '\\')
-                    escaped = true;
-                else if (c == '"')
-                    inString = false;
-                continue;
-            }
-            if (c == '"')
-                inString = true;
-            else if (c == '{' || c == '[')
-                ++depth;
-            else if ((c == '}' || c == ']') && --depth == 0)
+            const bool closes = c == '}' || c == ']';
+            if (scanner.feed(c) == 0 && closes)
                 return offset;
         }
     }
