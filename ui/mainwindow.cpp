@@ -367,43 +367,37 @@ ClassifyToolsDialog *MainWindow::classifyTools()
     auto *dialog = new ClassifyToolsDialog(*tools, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ClassifyToolsDialog::classificationChosen, this, [this, dialog](const ToolSpec &spec) {
-        if (applyClassification(spec))
-            dialog->markClassified(spec.name, statusBar()->currentMessage());
-        else
-            dialog->showProblem(statusBar()->currentMessage());
+        const Expected<QString> applied = applyClassification(spec);
+        if (applied) {
+            statusBar()->showMessage(*applied, 15000);
+            dialog->markClassified(spec.name, *applied);
+        } else {
+            showError(applied.message());
+            dialog->showProblem(applied.message());
+        }
     });
     dialog->open();
     return dialog;
 }
 
-bool MainWindow::applyClassification(const ToolSpec &spec)
+Expected<QString> MainWindow::applyClassification(const ToolSpec &spec)
 {
-    if (m_registrySource.userFile.isEmpty()) {
-        showError(tr("No user registry file is set, so the classification cannot be kept."));
-        return false;
-    }
-    if (Expected<void> saved = saveToolToUserRegistry(m_registrySource.userFile, spec); !saved) {
-        showError(saved.message());
-        return false;
-    }
+    if (m_registrySource.userFile.isEmpty())
+        return makeError(tr("No user registry file is set, so the classification cannot be kept."));
+    if (Expected<void> saved = saveToolToUserRegistry(m_registrySource.userFile, spec); !saved)
+        return saved.error();
     const RegistryChoice choice = chooseRegistry(m_registrySource);
-    if (!choice.error.isEmpty() || !choice.warnings.isEmpty()) {
-        showError(choice.error.isEmpty() ? choice.warnings.join(u' ') : choice.error);
-        return false;
-    }
+    if (!choice.error.isEmpty() || !choice.warnings.isEmpty())
+        return makeError(choice.error.isEmpty() ? choice.warnings.join(u' ') : choice.error);
     m_registries = choice.selection;
     Expected<Reclassification> done = reclassifyTool(m_store, m_registries, spec.name);
-    if (!done) {
-        showError(done.message());
-        return false;
-    }
+    if (!done)
+        return done.error();
     refresh();
-    statusBar()->showMessage(tr("%1 is now %2 (saved to %3): %4 read again in %5.")
-                                     .arg(spec.name, toolClassLabel(spec.toolClass), m_registrySource.userFile,
-                                          done->calls == 1 ? tr("1 call") : tr("%1 calls").arg(done->calls),
-                                          done->tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(done->tickets)),
-                             15000);
-    return true;
+    return tr("%1 is now %2 (saved to %3): %4 read again in %5.")
+            .arg(spec.name, toolClassLabel(spec.toolClass), m_registrySource.userFile,
+                 done->calls == 1 ? tr("1 call") : tr("%1 calls").arg(done->calls),
+                 done->tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(done->tickets));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

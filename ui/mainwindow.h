@@ -54,8 +54,8 @@ public:
     // Tools the registry did not know at import: classify them, save to the user's registry
     // and read their calls again.
     ClassifyToolsDialog *classifyTools();
-    // Saves one classification and reclassifies the affected calls; false (and a message) on failure.
-    bool applyClassification(const ToolSpec &spec);
+    // Saves one classification and reclassifies the affected calls; says what it did, or why not.
+    Expected<QString> applyClassification(const ToolSpec &spec);
     ProviderConnection &provider() const { return *m_provider; }
     void refresh();
 

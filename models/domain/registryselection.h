@@ -35,7 +35,6 @@ public:
     // A ticket's profile by name, for reading its calls again; the first when the name is gone.
     const NamedRegistry &byName(const QString &name) const;
     const NamedRegistry &primary() const { return m_profiles.first(); }
-    const QList<NamedRegistry> &profiles() const { return m_profiles; }
 
 private:
     QList<NamedRegistry> m_profiles{NamedRegistry{QStringLiteral("default"), ToolRegistry()}};

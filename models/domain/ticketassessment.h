@@ -54,7 +54,6 @@ struct RepeatCounts
 
     RepeatCounts &operator+=(const RepeatCounts &other);
     RepeatCounts operator-(const RepeatCounts &other) const;
-    bool operator==(const RepeatCounts &) const = default;
 };
 
 struct TicketAssessment

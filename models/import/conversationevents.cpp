@@ -11,13 +11,6 @@ namespace verity {
 
 using nlohmann::json;
 
-QString FilePlace::text() const
-{
-    if (line > 0)
-        return QString::number(line);
-    return QStringLiteral("byte %1").arg(qMax<qint64>(byteOffset, 0));
-}
-
 namespace {
 
 QString fingerprintOf(const QString &ticket, qsizetype ordinal, const json &content)

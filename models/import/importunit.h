@@ -14,7 +14,10 @@ struct FilePlace
 {
     qint64 line = 0;        // 1-based line of a JSONL file; 0 when the file is one JSON document
     qint64 byteOffset = -1; // where the unit begins in the file, when known
-    QString text() const;   // "12" or "byte 3456"
+    QString text() const    // "12" or "byte 3456"
+    {
+        return line > 0 ? QString::number(line) : QStringLiteral("byte %1").arg(qMax<qint64>(byteOffset, 0));
+    }
 };
 
 struct ImportUnit

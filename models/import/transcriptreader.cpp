@@ -98,13 +98,7 @@ bool TranscriptReader::handOn(const Sink &sink, ImportUnit unit)
 {
     if (m_format.isEmpty() && !unit.format.isEmpty())
         m_format = unit.format;
-    if (m_progress)
-        m_progress(m_bytesRead, m_bytesTotal);
-    if (!sink(std::move(unit))) {
-        m_stopped = true;
-        return false;
-    }
-    return true;
+    return sink(std::move(unit));
 }
 
 bool TranscriptReader::handOnValue(const Sink &sink, const json &value, const FilePlace &place)
@@ -165,7 +159,7 @@ Expected<void> TranscriptReader::read(const Sink &sink)
 
     const qint64 bom = file.peek(3) == QByteArrayLiteral("\xEF\xBB\xBF") ? 3 : 0;
     const Layout layout = layoutOf(file, head, start, bom);
-    gatherTraces(file, layout);
+    gatherTraces(file, layout, head);
     file.seek(0);
     if (layout == Layout::Lines)
         return readLines(file, sink);
@@ -204,7 +198,7 @@ TranscriptReader::Layout TranscriptReader::layoutOf(QFile &file, const QByteArra
 
 // OTLP: a collector may export a trace's child spans in a batch before the root span that
 // names its conversation, so the whole file is read once for that map before it is imported.
-void TranscriptReader::gatherTraces(QFile &file, Layout layout)
+void TranscriptReader::gatherTraces(QFile &file, Layout layout, const QByteArray &head)
 {
     file.seek(0);
     if (layout == Layout::Lines) {
@@ -226,7 +220,7 @@ void TranscriptReader::gatherTraces(QFile &file, Layout layout)
         }
         return;
     }
-    const JsonShape shape = sniffJsonShape(withoutBom(file.peek(headSize)));
+    const JsonShape shape = sniffJsonShape(head);
     if (!shape.isObject || !shape.keys.contains(QStringLiteral("resourceSpans")))
         return;
     m_otlp = true;
@@ -332,7 +326,6 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
     m_bytesRead = stream.bytesRead();
     if (wholeConversation || (done && shape.isObject && stream.member().isEmpty()))
         return readWholeDocument(file, sink); // one conversation: read it again, whole
-    m_stopped = m_stopped || stream.stopped();
     if (!done)
         return done;
     m_sha256 = QString::fromLatin1(hash.hexDigest());

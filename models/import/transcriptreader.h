@@ -32,13 +32,7 @@ public:
     qint64 bytesRead() const { return m_bytesRead; }
     qint64 bytesTotal() const { return m_bytesTotal; }
     qint64 linesRead() const { return m_linesRead; }
-    bool stopped() const { return m_stopped; }
     QString sha256() const { return m_sha256; } // of the bytes read
-    // A progress reading that is cheap to take: the reader calls it after each unit.
-    void setProgress(std::function<void(qint64 bytesRead, qint64 bytesTotal)> progress)
-    {
-        m_progress = std::move(progress);
-    }
 
 private:
     enum class Layout { Lines, Document };
@@ -46,7 +40,7 @@ private:
     Expected<void> readLines(QFile &file, const Sink &sink);
     Expected<void> readDocument(QFile &file, const QByteArray &head, const Sink &sink);
     Expected<void> readWholeDocument(QFile &file, const Sink &sink);
-    void gatherTraces(QFile &file, Layout layout);
+    void gatherTraces(QFile &file, Layout layout, const QByteArray &head);
     bool handOn(const Sink &sink, ImportUnit unit);
     bool handOnValue(const Sink &sink, const nlohmann::json &value, const FilePlace &place);
 
@@ -55,10 +49,8 @@ private:
     qint64 m_bytesRead = 0;
     qint64 m_bytesTotal = 0;
     qint64 m_linesRead = 0;
-    bool m_stopped = false;
     QString m_sha256;
     qint64 m_fallbackAt = 0;
-    std::function<void(qint64, qint64)> m_progress;
     QString m_stem;
     qint64 m_ordinal = 0;
     QString m_fileTimestamp;

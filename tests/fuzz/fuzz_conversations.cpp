@@ -2,7 +2,7 @@
 // and every adapter it picks, then each conversation read into a ticket's events, as the reader
 // does with each line or element of a transcript.
 
-#include "domain/jsontext.h"
+#include "fuzzinput.h"
 #include "import/conversationevents.h"
 #include "import/transcriptformat.h"
 
@@ -13,13 +13,10 @@ using nlohmann::json;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    // As the reader does: nothing deeper than the nesting limit reaches an adapter.
-    const char *text = reinterpret_cast<const char *>(data);
-    if (verity::jsonNestingDepth(text, text + size) > verity::maxJsonNesting)
+    const std::optional<json> input = verity::fuzz::parsedInput(data, size);
+    if (!input)
         return 0;
-    const json value = json::parse(data, data + size, nullptr, false);
-    if (value.is_discarded())
-        return 0;
+    const json &value = *input;
     verity::ConversationContext context{QStringLiteral("fuzz"), 0, QString()};
     for (const verity::ReadConversation &read : verity::conversationsIn(value, context)) {
         if (read.conversation)

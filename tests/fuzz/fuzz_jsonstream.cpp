@@ -34,8 +34,8 @@ void stream(const QByteArray &bytes, const QStringList &members)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char *>(data),
-                                                     static_cast<qsizetype>(size));
+    const QByteArray bytes =
+            QByteArray::fromRawData(reinterpret_cast<const char *>(data), static_cast<qsizetype>(size));
     const verity::JsonShape shape = verity::sniffJsonShape(bytes);
     (void)shape.keys.size();
     stream(bytes, {});

@@ -1,5 +1,7 @@
 #include "taubench.h"
 
+#include "chatcontent.h"
+
 #include "domain/jsontext.h"
 
 #include <QHash>
@@ -10,6 +12,9 @@ namespace verity {
 using nlohmann::json;
 
 namespace {
+
+using chatformats::member;      // shared with the chat adapters: τ runs are chat messages
+using chatformats::messageTurn;
 
 // At most `limit` characters, "…" when cut; never splits a surrogate pair.
 QString shortened(const QString &text, qsizetype limit)
@@ -47,14 +52,6 @@ QString firstLine(const QString &text, qsizetype limit)
 {
     const QString trimmed = text.trimmed();
     return shortened(trimmed.left(trimmed.indexOf(u'\n')).trimmed(), limit);
-}
-
-const json *member(const json &object, const char *key)
-{
-    if (!object.is_object())
-        return nullptr;
-    auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
 }
 
 // A message's text: a string, null or absent (no text), or OpenAI content parts whose "text"
@@ -122,14 +119,24 @@ Expected<QString> idPart(const json &object, const char *key, const QString &fal
     return wrongType(QLatin1String(key), QStringLiteral("an integer or a non-empty string"), *value);
 }
 
-Turn messageTurn(MessageKind kind, const QString &text, std::optional<qint64> at)
+// What both τ formats read first of every message: it is an object, its role, its text.
+struct MessageHead
 {
-    Turn turn;
-    turn.kind = Turn::Kind::Message;
-    turn.messageKind = kind;
-    turn.text = text;
-    turn.at = at;
-    return turn;
+    QString role;
+    QString text;
+};
+
+Expected<MessageHead> messageHead(const json &message, const QString &path)
+{
+    if (!message.is_object())
+        return wrongType(path, QStringLiteral("a message object"), message);
+    const json *roleValue = member(message, "role");
+    if (!roleValue || !roleValue->is_string())
+        return wrongType(path + QStringLiteral(".role"), QStringLiteral("a string"), roleValue ? *roleValue : json());
+    Expected<QString> text = contentText(message, path);
+    if (!text)
+        return text.error();
+    return MessageHead{textOf(*roleValue), *text};
 }
 
 void setSubjectFrom(Conversation &conversation, const QString &customerText)
@@ -219,28 +226,23 @@ Expected<Conversation> readTauV1Trajectory(const json &value, const Conversation
     for (std::size_t i = 0; i < traj->size(); ++i) {
         const json &message = (*traj)[i];
         const QString path = QStringLiteral("traj[%1]").arg(i);
-        if (!message.is_object())
-            return wrongType(path, QStringLiteral("a message object"), message);
-        const json *roleValue = member(message, "role");
-        if (!roleValue || !roleValue->is_string())
-            return wrongType(path + QStringLiteral(".role"), QStringLiteral("a string"),
-                             roleValue ? *roleValue : json());
-        const QString role = textOf(*roleValue);
-        Expected<QString> text = contentText(message, path);
-        if (!text)
-            return text.error();
+        Expected<MessageHead> head = messageHead(message, path);
+        if (!head)
+            return head.error();
+        const QString &role = head->role;
+        const QString &text = head->text;
 
         if (role == QLatin1String("system") || role == QLatin1String("developer")) {
-            if (!text->trimmed().isEmpty())
-                conversation.turns.append(messageTurn(MessageKind::System, *text, std::nullopt));
+            if (!text.trimmed().isEmpty())
+                conversation.turns.append(messageTurn(MessageKind::System, text, std::nullopt));
         } else if (role == QLatin1String("user")) {
-            if (!text->trimmed().isEmpty()) {
-                setSubjectFrom(conversation, *text);
-                conversation.turns.append(messageTurn(MessageKind::Customer, *text, std::nullopt));
+            if (!text.trimmed().isEmpty()) {
+                setSubjectFrom(conversation, text);
+                conversation.turns.append(messageTurn(MessageKind::Customer, text, std::nullopt));
             }
         } else if (role == QLatin1String("assistant")) {
-            if (!text->trimmed().isEmpty())
-                conversation.turns.append(messageTurn(MessageKind::Reply, *text, std::nullopt));
+            if (!text.trimmed().isEmpty())
+                conversation.turns.append(messageTurn(MessageKind::Reply, text, std::nullopt));
             Expected<QList<Turn>> calls = readV1ToolCalls(message, path);
             if (!calls)
                 return calls.error();
@@ -259,7 +261,7 @@ Expected<Conversation> readTauV1Trajectory(const json &value, const Conversation
             turn.kind = Turn::Kind::ToolResult;
             turn.callId = textOf(*callId);
             turn.tool = *name;
-            turn.result = json(text->toStdString());
+            turn.result = json(text.toStdString());
             conversation.turns.append(std::move(turn));
         } else {
             noteSkippedRole(conversation, skippedRoles, role, path);
@@ -439,16 +441,11 @@ Expected<Conversation> readTau2Simulation(const json &value, const ConversationC
     for (std::size_t i = 0; i < messages->size(); ++i) {
         const json &message = (*messages)[i];
         const QString path = QStringLiteral("messages[%1]").arg(i);
-        if (!message.is_object())
-            return wrongType(path, QStringLiteral("a message object"), message);
-        const json *roleValue = member(message, "role");
-        if (!roleValue || !roleValue->is_string())
-            return wrongType(path + QStringLiteral(".role"), QStringLiteral("a string"),
-                             roleValue ? *roleValue : json());
-        const QString role = textOf(*roleValue);
-        Expected<QString> text = contentText(message, path);
-        if (!text)
-            return text.error();
+        Expected<MessageHead> head = messageHead(message, path);
+        if (!head)
+            return head.error();
+        const QString &role = head->role;
+        const QString &text = head->text;
         Expected<std::optional<qint64>> at = messageTime(message, path);
         if (!at)
             return at.error();
@@ -462,11 +459,11 @@ Expected<Conversation> readTau2Simulation(const json &value, const ConversationC
 
         if (role == QLatin1String("assistant") || role == QLatin1String("user")) {
             const bool customer = role == QLatin1String("user");
-            if (!text->trimmed().isEmpty()) {
+            if (!text.trimmed().isEmpty()) {
                 if (customer)
-                    setSubjectFrom(conversation, *text);
+                    setSubjectFrom(conversation, text);
                 conversation.turns.append(
-                        messageTurn(customer ? MessageKind::Customer : MessageKind::Reply, *text, *at));
+                        messageTurn(customer ? MessageKind::Customer : MessageKind::Reply, text, *at));
             }
             Expected<QList<Turn>> calls = readTau2ToolCalls(message, path, *at, device);
             if (!calls)
@@ -486,12 +483,12 @@ Expected<Conversation> readTau2Simulation(const json &value, const ConversationC
             turn.kind = Turn::Kind::ToolResult;
             turn.at = *at;
             turn.callId = textOf(*callId);
-            turn.result = json(text->toStdString());
+            turn.result = json(text.toStdString());
             turn.errorFlag = error && error->is_boolean() && error->get<bool>();
             conversation.turns.append(std::move(turn));
         } else if (role == QLatin1String("system")) {
-            if (!text->trimmed().isEmpty())
-                conversation.turns.append(messageTurn(MessageKind::System, *text, *at));
+            if (!text.trimmed().isEmpty())
+                conversation.turns.append(messageTurn(MessageKind::System, text, *at));
         } else {
             noteSkippedRole(conversation, skippedRoles, role, path);
         }
