@@ -72,7 +72,9 @@ void TicketView::rebuild()
         return;
     }
     const TicketRow &row = detail->row;
-    m_title->setText(row.subject.isEmpty() ? row.extId : QStringLiteral("%1 · %2").arg(row.extId, row.subject));
+    // A trace without messages has its id for a subject: said once.
+    m_title->setText(row.subject.isEmpty() || row.subject == row.extId ? row.extId
+                                                                       : QStringLiteral("%1 · %2").arg(row.extId, row.subject));
     QStringList items;
     for (const OrderItemRecord &item : detail->order.items)
         items << QStringLiteral("%1 × %2 (%3)")
