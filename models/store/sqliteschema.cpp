@@ -226,6 +226,21 @@ CREATE INDEX tool_calls_class ON tool_calls(tool_class, tool)
 CREATE TABLE pending_reassessment (ticket_id INTEGER PRIMARY KEY REFERENCES tickets(id));
 INSERT INTO pending_reassessment (ticket_id) SELECT id FROM tickets WHERE has_repeat = 1
 )sql",
+    // 6: finance: money writes by time (payouts of a period), tickets by seller (a seller's
+    // balance history), and finance's recovery marks on duplicate payouts
+    R"sql(
+CREATE INDEX tool_calls_money ON tool_calls(tool_class, called_at);
+CREATE INDEX tickets_seller_id ON tickets(seller_id, seller_balance_as_of);
+CREATE TABLE payout_marks (
+    id            INTEGER PRIMARY KEY,
+    duplicate_key TEXT NOT NULL,
+    state         TEXT NOT NULL CHECK (state IN ('recovery_requested', 'recovered')),
+    note          TEXT NOT NULL DEFAULT '',
+    operator      TEXT NOT NULL,
+    at            INTEGER NOT NULL
+);
+CREATE INDEX payout_marks_key ON payout_marks(duplicate_key, id)
+)sql",
 };
 
 // Migrations that rebuild a table other tables point at must run with foreign keys off

@@ -63,6 +63,11 @@ public:
     Expected<RepeatCounts> reassessTicket(qint64 ticketId) override;
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
     Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
+    Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) override;
+    Expected<QList<SellerBalance>> sellerBalances() override;
+    Expected<SellerHistory> sellerHistory(const QString &sellerId) override;
+    Expected<QList<PayoutMark>> payoutMarks() override;
+    Expected<qint64> insertPayoutMark(const PayoutMark &mark) override;
     Expected<std::optional<AuditEntry>> lastAuditEntry() override;
     Expected<void> insertAuditEntry(const AuditEntry &entry) override;
     Expected<qint64> countAuditEntries() override;

@@ -5,6 +5,7 @@
 
 #include "domain/expected.h"
 #include "domain/ticketassessment.h"
+#include "financerecords.h"
 #include "records.h"
 
 #include <QList>
@@ -81,6 +82,18 @@ public:
     virtual Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) = 0;
     // False when the key already has an entry (which is left as it was).
     virtual Expected<bool> recordLedgerEntry(const LedgerEntry &entry) = 0;
+
+    // ---- finance ----
+    // Money writes that moved money or may have (performed, or unknown), made in [fromMs, toMs),
+    // with every resolution applied, oldest first.
+    virtual Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) = 0;
+    // Every seller, by name, with the latest balance a transcript reported.
+    virtual Expected<QList<SellerBalance>> sellerBalances() = 0;
+    virtual Expected<SellerHistory> sellerHistory(const QString &sellerId) = 0;
+    // Marks on duplicate payouts, oldest first; the last one of a key is its state.
+    virtual Expected<QList<PayoutMark>> payoutMarks() = 0;
+    // Call inside a transaction with the audit entry that records it.
+    virtual Expected<qint64> insertPayoutMark(const PayoutMark &mark) = 0;
 
     // ---- the audit log (the chain itself is computed by AuditLog) ----
     virtual Expected<std::optional<AuditEntry>> lastAuditEntry() = 0;

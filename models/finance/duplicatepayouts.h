@@ -1,0 +1,54 @@
+#pragma once
+// Duplicate payouts: two or more refunds for the same intent, or, where no intent key is
+// known (legacy data), for the same seller, order and amount within a window of each other.
+// The first refund of a group is the one that was owed; the rest are the amount at risk.
+
+#include "finance/providerstatement.h"
+#include "store/financerecords.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace verity {
+
+constexpr qint64 defaultDuplicateWindowMs = 60 * 1000;
+
+// One refund in a group: as Verity recorded it, or as the provider has it (a refund no
+// payout of Verity's accounts for).
+struct PayoutEvent
+{
+    std::optional<LedgerPayout> payout;        // Verity's side
+    std::optional<StatementRefund> atProvider; // the provider's side, when it is known
+    qint64 at() const;
+    qint64 amountCents() const;
+    QString intentKey() const;
+};
+
+enum class DuplicateBasis { IntentKey, SameOrderAmount };
+QString duplicateBasisText(DuplicateBasis basis); // "same intent key", "same seller, order and amount"
+
+struct DuplicatePayout
+{
+    QString key; // stable: "intent:<key>" or "order:<seller>|<order>|<cents>|<first ms>"
+    DuplicateBasis basis = DuplicateBasis::IntentKey;
+    QList<PayoutEvent> events; // oldest first, two or more
+    QString sellerId;
+    QString sellerName;
+    QString orderId;
+    QString currency = QStringLiteral("USD");
+    qint64 amountAtRiskCents = 0; // every refund after the first
+    qint64 spanMs = 0;            // from the first refund to the last
+    bool confirmedAtProvider = false; // two or more of its refunds exist at the provider
+    QStringList ticketExtIds() const;
+};
+
+// Groups the payouts (performed and unknown) and, when a statement is given, adds the
+// provider's refunds that no payout accounts for (matched by refund id, else by intent key
+// and order of creation). Groups are ordered by their first refund.
+QList<DuplicatePayout> findDuplicatePayouts(const QList<LedgerPayout> &payouts,
+                                            const ProviderStatement *statement = nullptr,
+                                            qint64 windowMs = defaultDuplicateWindowMs);
+
+} // namespace verity

@@ -1,0 +1,78 @@
+#pragma once
+// Reconciliation of Verity's ledger against the provider, for a period. Verity's ledger is
+// every payout known performed; the provider's side is its refunds in the period. Matching
+// is by intent key (metadata[intent_key]) first, preferring the refund whose id the ledger
+// knows, then by refund id. Every row lands in exactly one category.
+
+#include "finance/providerstatement.h"
+#include "store/financerecords.h"
+
+#include <QList>
+#include <QString>
+
+#include <array>
+#include <optional>
+
+namespace verity {
+
+enum class ReconCategory { Matched, ProviderOnly, LedgerOnly, AmountDiffers };
+constexpr int reconCategoryCount = 4;
+QString reconCategoryId(ReconCategory category);   // "matched", "provider_only", "ledger_only", "amount_differs"
+QString reconCategoryText(ReconCategory category); // "Matched", "Provider only", "Ledger only", "Amount differs"
+
+struct ReconRow
+{
+    ReconCategory category = ReconCategory::Matched;
+    std::optional<LedgerPayout> ledger;       // absent for provider only
+    std::optional<StatementRefund> provider;  // absent for ledger only
+    QString matchedBy;   // "intent key", "refund id", or empty
+    QString sellerId;
+    QString sellerName;
+    QString currency = QStringLiteral("USD");
+    // The ticket and call the row opens: the ledger's, or for a provider-only refund the call
+    // whose intent key it carries (an unknown one first). Empty when nothing links it.
+    std::optional<qint64> ticketId;
+    std::optional<qint64> callId;
+    QString ticketExtId;
+    QString callExtId;
+    QString note; // why it landed here, in words
+    qint64 ledgerCents() const;
+    qint64 providerCents() const;
+};
+
+struct ReconTotals
+{
+    std::array<int, reconCategoryCount> count{};
+    std::array<qint64, reconCategoryCount> ledgerCents{};
+    std::array<qint64, reconCategoryCount> providerCents{};
+    void add(const ReconRow &row);
+};
+
+struct SellerReconciliation
+{
+    QString sellerId;
+    QString sellerName;
+    QString currency = QStringLiteral("USD");
+    ReconTotals totals;
+    std::optional<qint64> verityBalanceCents;   // the latest a transcript reported
+    std::optional<qint64> providerBalanceCents; // the provider's, when fetched from its API
+};
+
+struct Reconciliation
+{
+    Period period;
+    QString source;
+    qint64 generatedAt = 0;
+    QList<ReconRow> rows; // ordered by time
+    ReconTotals totals;
+    QList<SellerReconciliation> sellers; // by name
+    bool allMatched() const; // no row outside Matched
+};
+
+// `payouts`: performed and unknown, as Store::payouts gives them for the period; only the
+// performed ones are the ledger, the unknown ones link provider-only refunds to their calls.
+// `sellers`: for names and the balances transcripts reported.
+Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderStatement &statement,
+                         const QList<SellerBalance> &sellers, qint64 generatedAt);
+
+} // namespace verity

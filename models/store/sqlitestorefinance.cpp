@@ -1,0 +1,259 @@
+// Finance reads: the money writes that moved money or may have, seller balances as the
+// transcripts reported them, and finance's recovery marks.
+
+#include "sqlitestore.h"
+
+#include "domain/toolclass.h"
+#include "sqlerror.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QVariant>
+
+namespace verity {
+
+QString payoutEffectId(PayoutEffect effect)
+{
+    switch (effect) {
+    case PayoutEffect::Performed: return QStringLiteral("performed");
+    case PayoutEffect::Unknown: return QStringLiteral("unknown");
+    }
+    Q_UNREACHABLE();
+}
+
+QString recoveryStateId(RecoveryState state)
+{
+    switch (state) {
+    case RecoveryState::RecoveryRequested: return QStringLiteral("recovery_requested");
+    case RecoveryState::Recovered: return QStringLiteral("recovered");
+    }
+    Q_UNREACHABLE();
+}
+
+std::optional<RecoveryState> recoveryStateFromId(QStringView id)
+{
+    for (RecoveryState state : {RecoveryState::RecoveryRequested, RecoveryState::Recovered}) {
+        if (id == recoveryStateId(state))
+            return state;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Every money write with an amount, with what settled it: the escalation's resolution, the
+// ledger's refund id, the last lookup that found it. `%1` is the condition.
+constexpr auto payoutSelect =
+    "SELECT c.id, c.ticket_id, t.ext_id, c.call_ext_id, c.tool, COALESCE(t.seller_id, ''), "
+    "COALESCE(s.name, t.seller_name, ''), COALESCE(t.order_id, ''), o.payment_intent, COALESCE(c.intent_key, ''), "
+    "c.amount_cents, COALESCE(o.currency, 'USD'), c.called_at, c.outcome, e.resolution, l.refund_id, "
+    "(SELECT k.refund_id FROM lookups k WHERE k.escalation_id = e.id AND k.verdict = 'found' "
+    "  AND k.refund_id IS NOT NULL ORDER BY k.id DESC LIMIT 1), "
+    "CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END "
+    "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
+    "LEFT JOIN sellers s ON s.id = t.seller_id LEFT JOIN orders o ON o.id = t.order_id "
+    "LEFT JOIN escalations e ON e.tool_call_id = c.id LEFT JOIN ledger l ON l.tool_call_id = c.id "
+    "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') ";
+
+QString refundIdInResult(const QString &raw)
+{
+    if (!raw.startsWith(u'{'))
+        return {};
+    const QJsonObject object = QJsonDocument::fromJson(raw.toUtf8()).object();
+    const QString id = object.value(QStringLiteral("refund_id")).toString();
+    return id.isEmpty() ? object.value(QStringLiteral("id")).toString() : id;
+}
+
+// nullopt: the write moved nothing (a lookup proved it absent).
+std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
+{
+    LedgerPayout p;
+    p.callId = q.value(0).toLongLong();
+    p.ticketId = q.value(1).toLongLong();
+    p.ticketExtId = q.value(2).toString();
+    p.callExtId = q.value(3).toString();
+    p.tool = q.value(4).toString();
+    p.sellerId = q.value(5).toString();
+    p.sellerName = q.value(6).toString();
+    p.orderId = q.value(7).toString();
+    p.paymentIntent = q.value(8).isNull() && !p.orderId.isEmpty() ? QStringLiteral("pi_") + p.orderId
+                                                                   : q.value(8).toString();
+    p.intentKey = q.value(9).toString();
+    p.amountCents = q.value(10).toLongLong();
+    p.currency = q.value(11).toString();
+    p.at = q.value(12).toLongLong();
+    const QString outcome = q.value(13).toString();
+    const std::optional<Resolution> resolution =
+        q.value(14).isNull() ? std::nullopt : resolutionFromId(q.value(14).toString());
+    if (outcome == u"performed" || resolution == Resolution::Performed || resolution == Resolution::PerformedAgain)
+        p.effect = PayoutEffect::Performed;
+    else if (resolution == Resolution::NotPerformed)
+        return std::nullopt;
+    else
+        p.effect = PayoutEffect::Unknown;
+    // The ledger's id is the one a person confirmed; then a lookup's; then the result's.
+    for (int column : {15, 16}) {
+        if (p.refundId.isEmpty())
+            p.refundId = q.value(column).toString();
+    }
+    if (p.refundId.isEmpty())
+        p.refundId = refundIdInResult(q.value(17).toString());
+    return p;
+}
+
+} // namespace
+
+Expected<QList<LedgerPayout>> SqliteStore::payouts(qint64 fromMs, qint64 toMs)
+{
+    static const QByteArray sql =
+        QByteArray(payoutSelect) + "AND c.called_at >= ? AND c.called_at < ? ORDER BY c.called_at, c.id";
+    auto query = prepared(sql.constData());
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(fromMs);
+    q.addBindValue(toMs);
+    if (auto done = run(q, "reading payouts"); !done)
+        return done.error();
+    QList<LedgerPayout> result;
+    while (q.next()) {
+        if (std::optional<LedgerPayout> payout = payoutFrom(q))
+            result.append(std::move(*payout));
+    }
+    q.finish();
+    return result;
+}
+
+Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
+{
+    auto sellers = prepared(
+        "SELECT s.id, s.name, s.balance_cents, s.balance_as_of, "
+        "COALESCE((SELECT o.currency FROM orders o WHERE o.seller_id = s.id LIMIT 1), 'USD') "
+        "FROM sellers s ORDER BY s.name COLLATE NOCASE, s.id");
+    if (!sellers)
+        return sellers.error();
+    QSqlQuery &q = **sellers;
+    if (auto done = run(q, "reading sellers"); !done)
+        return done.error();
+    QList<SellerBalance> result;
+    QHash<QString, qsizetype> index;
+    while (q.next()) {
+        SellerBalance seller;
+        seller.id = q.value(0).toString();
+        seller.name = q.value(1).toString();
+        seller.balanceCents = optionalInt(q.value(2));
+        seller.balanceAsOf = q.value(3).toLongLong();
+        seller.currency = q.value(4).toString();
+        index.insert(seller.id, result.size());
+        result.append(seller);
+    }
+    q.finish();
+
+    // What the money writes add up to, per seller and effect (see payoutFrom for the rules).
+    auto sums = prepared(
+        "SELECT t.seller_id, CASE WHEN c.outcome = 'performed' OR e.resolution IN ('performed', 'performed_again') "
+        "THEN 1 ELSE 0 END, SUM(c.amount_cents), COUNT(*) "
+        "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id LEFT JOIN escalations e ON e.tool_call_id = c.id "
+        "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') "
+        "AND t.seller_id IS NOT NULL AND (e.resolution IS NULL OR e.resolution <> 'not_performed') "
+        "GROUP BY t.seller_id, 2");
+    if (!sums)
+        return sums.error();
+    QSqlQuery &s = **sums;
+    if (auto done = run(s, "adding up payouts per seller"); !done)
+        return done.error();
+    while (s.next()) {
+        const auto it = index.constFind(s.value(0).toString());
+        if (it == index.cend())
+            continue;
+        SellerBalance &seller = result[*it];
+        (s.value(1).toInt() == 1 ? seller.performedCents : seller.unknownCents) += s.value(2).toLongLong();
+        seller.payouts += s.value(3).toInt();
+    }
+    s.finish();
+    return result;
+}
+
+Expected<SellerHistory> SqliteStore::sellerHistory(const QString &sellerId)
+{
+    SellerHistory history;
+    history.sellerId = sellerId;
+    auto snapshots = prepared(
+        "SELECT seller_balance_as_of, seller_balance_cents, id, ext_id FROM tickets "
+        "WHERE seller_id = ? AND seller_balance_cents IS NOT NULL AND seller_balance_as_of IS NOT NULL "
+        "ORDER BY seller_balance_as_of, id");
+    if (!snapshots)
+        return snapshots.error();
+    QSqlQuery &q = **snapshots;
+    q.addBindValue(sellerId);
+    if (auto done = run(q, "reading a seller's balances"); !done)
+        return done.error();
+    while (q.next()) {
+        BalanceSnapshot snapshot{q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toLongLong(),
+                                 q.value(3).toString()};
+        // Several tickets report the same balance as of the same moment: one point.
+        if (!history.snapshots.isEmpty() && history.snapshots.constLast().at == snapshot.at
+            && history.snapshots.constLast().balanceCents == snapshot.balanceCents)
+            continue;
+        history.snapshots.append(snapshot);
+    }
+    q.finish();
+
+    static const QByteArray sql = QByteArray(payoutSelect) + "AND t.seller_id = ? ORDER BY c.called_at, c.id";
+    auto debits = prepared(sql.constData());
+    if (!debits)
+        return debits.error();
+    QSqlQuery &d = **debits;
+    d.addBindValue(sellerId);
+    if (auto done = run(d, "reading a seller's payouts"); !done)
+        return done.error();
+    while (d.next()) {
+        if (std::optional<LedgerPayout> payout = payoutFrom(d))
+            history.debits.append(std::move(*payout));
+    }
+    d.finish();
+    return history;
+}
+
+Expected<QList<PayoutMark>> SqliteStore::payoutMarks()
+{
+    auto query = prepared("SELECT id, duplicate_key, state, note, operator, at FROM payout_marks ORDER BY id");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    if (auto done = run(q, "reading recovery marks"); !done)
+        return done.error();
+    QList<PayoutMark> marks;
+    while (q.next()) {
+        PayoutMark mark;
+        mark.id = q.value(0).toLongLong();
+        mark.duplicateKey = q.value(1).toString();
+        mark.state = recoveryStateFromId(q.value(2).toString()).value_or(RecoveryState::RecoveryRequested);
+        mark.note = q.value(3).toString();
+        mark.operatorName = q.value(4).toString();
+        mark.at = q.value(5).toLongLong();
+        marks.append(mark);
+    }
+    q.finish();
+    return marks;
+}
+
+Expected<qint64> SqliteStore::insertPayoutMark(const PayoutMark &mark)
+{
+    auto query = prepared("INSERT INTO payout_marks (duplicate_key, state, note, operator, at) VALUES (?, ?, ?, ?, ?)");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(mark.duplicateKey);
+    q.addBindValue(recoveryStateId(mark.state));
+    q.addBindValue(mark.note);
+    q.addBindValue(mark.operatorName);
+    q.addBindValue(mark.at);
+    if (auto done = run(q, "storing a recovery mark"); !done)
+        return done.error();
+    const qint64 id = q.lastInsertId().toLongLong();
+    q.finish();
+    return id;
+}
+
+} // namespace verity
