@@ -19,7 +19,7 @@ const QStringList schemaTables{QStringLiteral("audit_log"), QStringLiteral("esca
                                QStringLiteral("imports"),   QStringLiteral("ledger"),
                                QStringLiteral("lookups"),   QStringLiteral("messages"),
                                QStringLiteral("order_items"), QStringLiteral("orders"),
-                               QStringLiteral("pending_reassessment"), QStringLiteral("sellers"),   QStringLiteral("tickets"),
+                               QStringLiteral("payout_marks"), QStringLiteral("pending_reassessment"), QStringLiteral("sellers"),   QStringLiteral("tickets"),
                                QStringLiteral("tool_calls")};
 
 QString pragma(QSqlDatabase &db, const char *name)
