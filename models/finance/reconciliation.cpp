@@ -1,1 +1,264 @@
-// placeholder
+#include "reconciliation.h"
+
+#include "domain/money.h"
+
+#include <QHash>
+#include <QMap>
+
+#include <algorithm>
+
+namespace verity {
+
+QString reconCategoryId(ReconCategory category)
+{
+    switch (category) {
+    case ReconCategory::Matched: return QStringLiteral("matched");
+    case ReconCategory::ProviderOnly: return QStringLiteral("provider_only");
+    case ReconCategory::LedgerOnly: return QStringLiteral("ledger_only");
+    case ReconCategory::AmountDiffers: return QStringLiteral("amount_differs");
+    }
+    Q_UNREACHABLE();
+}
+
+QString reconCategoryText(ReconCategory category)
+{
+    switch (category) {
+    case ReconCategory::Matched: return QStringLiteral("Matched");
+    case ReconCategory::ProviderOnly: return QStringLiteral("Provider only");
+    case ReconCategory::LedgerOnly: return QStringLiteral("Ledger only");
+    case ReconCategory::AmountDiffers: return QStringLiteral("Amount differs");
+    }
+    Q_UNREACHABLE();
+}
+
+qint64 ReconRow::ledgerCents() const
+{
+    return ledger ? ledger->amountCents : 0;
+}
+
+qint64 ReconRow::providerCents() const
+{
+    return provider ? provider->amountCents : 0;
+}
+
+void ReconTotals::add(const ReconRow &row)
+{
+    const auto i = static_cast<std::size_t>(row.category);
+    ++count[i];
+    ledgerCents[i] += row.ledgerCents();
+    providerCents[i] += row.providerCents();
+}
+
+bool Reconciliation::allMatched() const
+{
+    const auto matched = static_cast<std::size_t>(ReconCategory::Matched);
+    for (std::size_t i = 0; i < totals.count.size(); ++i) {
+        if (i != matched && totals.count[i] > 0)
+            return false;
+    }
+    return true;
+}
+
+namespace {
+
+QString callName(const LedgerPayout &payout)
+{
+    return payout.ticketExtId + u' ' + payout.callExtId;
+}
+
+ReconRow rowOf(const LedgerPayout &payout, const StatementRefund &refund, const QString &matchedBy)
+{
+    ReconRow row;
+    row.ledger = payout;
+    row.provider = refund;
+    row.matchedBy = matchedBy;
+    if (payout.amountCents == refund.amountCents && payout.currency.compare(refund.currency, Qt::CaseInsensitive) == 0) {
+        row.category = ReconCategory::Matched;
+        row.note = QStringLiteral("matched by %1").arg(matchedBy);
+    } else {
+        row.category = ReconCategory::AmountDiffers;
+        row.note = QStringLiteral("matched by %1, but the provider refunded %2 where the ledger records %3")
+                       .arg(matchedBy, formatMoney(refund.amountCents, refund.currency),
+                            formatMoney(payout.amountCents, payout.currency));
+    }
+    return row;
+}
+
+void linkTo(ReconRow &row, const LedgerPayout &payout)
+{
+    row.ticketId = payout.ticketId;
+    row.callId = payout.callId;
+    row.ticketExtId = payout.ticketExtId;
+    row.callExtId = payout.callExtId;
+    row.sellerId = payout.sellerId;
+    row.sellerName = payout.sellerName;
+    row.currency = payout.currency;
+}
+
+bool moved(const StatementRefund &refund)
+{
+    return refund.status != u"failed" && refund.status != u"canceled";
+}
+
+} // namespace
+
+Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderStatement &statement,
+                         const QList<SellerBalance> &sellers, qint64 generatedAt)
+{
+    Reconciliation result;
+    result.period = statement.period;
+    result.source = statement.source;
+    result.generatedAt = generatedAt;
+
+    QList<const StatementRefund *> refunds;
+    for (const StatementRefund &refund : statement.refunds) {
+        if (moved(refund))
+            refunds.append(&refund);
+    }
+    QList<bool> taken(refunds.size(), false);
+    QHash<QString, QList<qsizetype>> refundsByKey;
+    QHash<QString, qsizetype> refundsById;
+    for (qsizetype i = 0; i < refunds.size(); ++i) {
+        if (!refunds.at(i)->intentKey.isEmpty())
+            refundsByKey[refunds.at(i)->intentKey].append(i);
+        refundsById.insert(refunds.at(i)->id, i);
+    }
+
+    QList<const LedgerPayout *> ledger;
+    QHash<QString, QList<const LedgerPayout *>> payoutsByKey; // every effect: to link provider-only refunds
+    for (const LedgerPayout &payout : payouts) {
+        if (payout.effect == PayoutEffect::Performed)
+            ledger.append(&payout);
+        if (!payout.intentKey.isEmpty())
+            payoutsByKey[payout.intentKey].append(&payout);
+    }
+    QHash<qint64, QString> matchedRefundOfCall;
+
+    // 1. By intent key: the refund whose id the ledger knows, else the first one not yet taken.
+    QList<const LedgerPayout *> unmatched;
+    for (const LedgerPayout *payout : std::as_const(ledger)) {
+        const QList<qsizetype> candidates = refundsByKey.value(payout->intentKey);
+        qsizetype chosen = -1;
+        for (qsizetype i : candidates) {
+            if (!taken.at(i) && refunds.at(i)->id == payout->refundId)
+                chosen = i;
+        }
+        for (qsizetype i : candidates) {
+            if (chosen < 0 && !taken.at(i) && (payout->refundId.isEmpty() || !refundsById.contains(payout->refundId)))
+                chosen = i;
+        }
+        if (payout->intentKey.isEmpty() || chosen < 0) {
+            unmatched.append(payout);
+            continue;
+        }
+        taken[chosen] = true;
+        ReconRow row = rowOf(*payout, *refunds.at(chosen), QStringLiteral("intent key"));
+        linkTo(row, *payout);
+        matchedRefundOfCall.insert(payout->callId, refunds.at(chosen)->id);
+        result.rows.append(row);
+    }
+    // 2. By refund id.
+    for (const LedgerPayout *payout : std::as_const(unmatched)) {
+        const auto it = payout->refundId.isEmpty() ? refundsById.cend() : refundsById.constFind(payout->refundId);
+        ReconRow row;
+        if (it != refundsById.cend() && !taken.at(*it)) {
+            taken[*it] = true;
+            row = rowOf(*payout, *refunds.at(*it), QStringLiteral("refund id"));
+            matchedRefundOfCall.insert(payout->callId, refunds.at(*it)->id);
+        } else {
+            row.category = ReconCategory::LedgerOnly;
+            row.ledger = *payout;
+            row.note = payout->refundId.isEmpty()
+                ? QStringLiteral("no refund at the provider in the period carries this intent key")
+                : QStringLiteral("no refund at the provider in the period carries this intent key or the id %1")
+                      .arg(payout->refundId);
+        }
+        linkTo(row, *payout);
+        result.rows.append(row);
+    }
+    // 3. What is left at the provider moved money the ledger does not know.
+    QHash<QString, QString> sellerNames;
+    for (const SellerBalance &seller : sellers)
+        sellerNames.insert(seller.id, seller.name);
+    for (qsizetype i = 0; i < refunds.size(); ++i) {
+        if (taken.at(i))
+            continue;
+        const StatementRefund &refund = *refunds.at(i);
+        ReconRow row;
+        row.category = ReconCategory::ProviderOnly;
+        row.provider = refund;
+        row.currency = refund.currency;
+        row.sellerId = refund.account;
+        row.sellerName = sellerNames.value(refund.account, refund.account);
+        const QList<const LedgerPayout *> calls = payoutsByKey.value(refund.intentKey);
+        // The call it most likely came from: one whose outcome is unknown, else any with the key.
+        const LedgerPayout *origin = nullptr;
+        for (const LedgerPayout *call : calls) {
+            if (!origin || (origin->effect != PayoutEffect::Unknown && call->effect == PayoutEffect::Unknown))
+                origin = call;
+        }
+        if (refund.intentKey.isEmpty()) {
+            row.note = QStringLiteral("made without an intent key; no payout in the ledger has its refund id");
+        } else if (!origin) {
+            row.note = QStringLiteral("no call in Verity carries its intent key in the period");
+        } else {
+            const QString sellerId = row.sellerId;
+            linkTo(row, *origin);
+            if (!sellerId.isEmpty())
+                row.sellerId = sellerId;
+            QStringList alsoPaid;
+            for (const LedgerPayout *call : calls) {
+                if (matchedRefundOfCall.contains(call->callId))
+                    alsoPaid.append(QStringLiteral("%1 (%2)").arg(matchedRefundOfCall.value(call->callId), callName(*call)));
+            }
+            row.note = origin->effect == PayoutEffect::Unknown
+                ? QStringLiteral("the refund of %1, whose outcome Verity records as unknown").arg(callName(*origin))
+                : QStringLiteral("a refund for the intent of %1 that the ledger does not record").arg(callName(*origin));
+            if (!alsoPaid.isEmpty())
+                row.note += QStringLiteral("; the same intent was also refunded as %1: a duplicate payout")
+                                .arg(alsoPaid.join(QStringLiteral(", ")));
+        }
+        result.rows.append(row);
+    }
+
+    std::stable_sort(result.rows.begin(), result.rows.end(), [](const ReconRow &a, const ReconRow &b) {
+        const qint64 atA = a.ledger ? a.ledger->at : a.provider->createdMs;
+        const qint64 atB = b.ledger ? b.ledger->at : b.provider->createdMs;
+        return atA < atB;
+    });
+
+    // Totals, overall and per seller.
+    QMap<QString, SellerReconciliation> perSeller; // by name
+    QHash<QString, const SellerBalance *> sellerById;
+    for (const SellerBalance &seller : sellers)
+        sellerById.insert(seller.id, &seller);
+    const auto sellerEntry = [&](const QString &id, const QString &name) -> SellerReconciliation & {
+        const QString sortKey = (name.isEmpty() ? id : name).toLower() + u'\x1f' + id;
+        auto it = perSeller.find(sortKey);
+        if (it == perSeller.end()) {
+            SellerReconciliation seller;
+            seller.sellerId = id;
+            seller.sellerName = name.isEmpty() ? id : name;
+            if (const SellerBalance *known = sellerById.value(id)) {
+                seller.verityBalanceCents = known->balanceCents;
+                seller.currency = known->currency;
+            }
+            it = perSeller.insert(sortKey, seller);
+        }
+        return *it;
+    };
+    for (const ReconRow &row : std::as_const(result.rows)) {
+        result.totals.add(row);
+        sellerEntry(row.sellerId, row.sellerName).totals.add(row);
+    }
+    for (const SellerAccountStatement &account : statement.accounts) {
+        if (!account.balanceCents)
+            continue;
+        SellerReconciliation &seller = sellerEntry(account.account, sellerNames.value(account.account));
+        seller.providerBalanceCents = account.balanceCents;
+    }
+    result.sellers = perSeller.values();
+    return result;
+}
+
+} // namespace verity

@@ -1,8 +1,199 @@
+// The store's finance reads on the demo data (the March incident) in a real SQLite file:
+// payouts with every resolution applied, seller balances and histories, the duplicate
+// payouts they hold, and recovery marks written with their audit entries.
+
+#include "../store/storetestsupport.h"
+
+#include "audit/auditlog.h"
+#include "finance/duplicatepayouts.h"
+#include "finance/payoutrecovery.h"
+#include "import/importjob.h"
+
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <limits>
+
+using namespace verity;
+
+// The message is read only when there is one.
+#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
+
+namespace {
+
+constexpr qint64 endOfTime = std::numeric_limits<qint64>::max();
+const QString ashcombe = QStringLiteral("ashcombe-furniture");
+const QString incidentTicket = QStringLiteral("T-20260317-0412");
+
+QStringList describe(const QList<LedgerPayout> &payouts)
+{
+    QStringList lines;
+    for (const LedgerPayout &p : payouts)
+        lines.append(QStringLiteral("%1 %2 %3 %4").arg(p.ticketExtId, p.callExtId, payoutEffectId(p.effect)).arg(p.amountCents));
+    return lines;
+}
+
+} // namespace
 
 class FinanceStoreTest : public QObject
 {
     Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<SqliteStore> m_store;
+
+    qint64 escalationOf(const QString &ticket, const QString &call)
+    {
+        Expected<qint64> count = m_store->countOpenEscalations();
+        Expected<QList<EscalationRow>> rows = m_store->openEscalations(0, int(*count));
+        for (const EscalationRow &row : *rows) {
+            if (row.ticketExtId == ticket && row.callExtId == call)
+                return row.id;
+        }
+        return 0;
+    }
+
+private slots:
+    void init()
+    {
+        QVERIFY(m_dir.isValid());
+        m_store = storetest::openStore(m_dir.filePath(QStringLiteral("finance-%1.sqlite").arg(QString::fromUtf8(QTest::currentTestFunction()))));
+        QVERIFY(m_store);
+        const ImportReport report = storetest::importFile(*m_store, demoDataResource());
+        QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
+    }
+
+    void cleanup() { m_store.reset(); }
+
+    void payoutsOfTheIncident()
+    {
+        Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
+        QVERIFY_OK(all);
+        const QStringList ashcombes = describe(*all).filter(incidentTicket);
+        QCOMPARE(ashcombes, (QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800"),
+                                         QStringLiteral("T-20260317-0412 c4 performed 11800")}));
+        // Refused and already-performed writes moved nothing: no payouts.
+        QVERIFY(describe(*all).filter(QStringLiteral("T-20260320-0114 c3")).isEmpty());
+        QVERIFY(describe(*all).filter(QStringLiteral("T-20260331-0093 c4")).isEmpty());
+        for (const LedgerPayout &p : *all) {
+            if (p.ticketExtId == incidentTicket && p.callExtId == u"c4") {
+                QCOMPARE(p.refundId, QStringLiteral("re_B69RgwuSCddMBH"));
+                QCOMPARE(p.sellerName, QStringLiteral("Ashcombe Furniture"));
+                QCOMPARE(p.paymentIntent, QStringLiteral("pi_SU-88421"));
+                QVERIFY(!p.intentKey.isEmpty());
+            }
+        }
+        // A period leaves out what was called outside it: [from, to).
+        const qint64 c4At = 1773757934400;
+        Expected<QList<LedgerPayout>> after = m_store->payouts(c4At, endOfTime);
+        QVERIFY_OK(after);
+        QCOMPARE(describe(*after).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
+        Expected<QList<LedgerPayout>> before = m_store->payouts(0, c4At);
+        QCOMPARE(describe(*before).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800")});
+    }
+
+    void duplicatesOfTheDemo()
+    {
+        Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
+        const QList<DuplicatePayout> duplicates = findDuplicatePayouts(*all);
+        QCOMPARE(duplicates.size(), 5);
+        const DuplicatePayout &first = duplicates.first();
+        QCOMPARE(first.sellerName, QStringLiteral("Ashcombe Furniture"));
+        QCOMPARE(first.ticketExtIds(), QStringList{incidentTicket});
+        QCOMPARE(first.amountAtRiskCents, 11800);
+        QCOMPARE(first.spanMs, 7400);
+        qint64 beyondAshcombe = 0;
+        for (qsizetype i = 1; i < duplicates.size(); ++i)
+            beyondAshcombe += duplicates.at(i).amountAtRiskCents;
+        QCOMPARE(beyondAshcombe, 61000); // $610.00 over the four other incident tickets
+    }
+
+    void resolutionsDecideWhatMoved()
+    {
+        const qint64 escalation = escalationOf(incidentTicket, QStringLiteral("c3"));
+        QVERIFY(escalation > 0);
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(escalation, Resolution::NotPerformed,
+                                                                      QStringLiteral("Dana"), 1775000000000);
+        QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
+        Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
+        QCOMPARE(describe(*all).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
+        QCOMPARE(findDuplicatePayouts(*all).size(), 4);
+
+        const qint64 other = escalationOf(QStringLiteral("T-20260319-0187"), QStringLiteral("c3"));
+        claim = m_store->resolveEscalation(other, Resolution::Performed, QStringLiteral("Dana"), 1775000000000);
+        QVERIFY(claim && claim->claimed);
+        all = m_store->payouts(0, endOfTime);
+        QCOMPARE(describe(*all).filter(QStringLiteral("T-20260319-0187")),
+                 (QStringList{QStringLiteral("T-20260319-0187 c3 performed 14500"),
+                              QStringLiteral("T-20260319-0187 c4 performed 14500")}));
+    }
+
+    void sellerBalancesAndHistory()
+    {
+        Expected<QList<SellerBalance>> sellers = m_store->sellerBalances();
+        QVERIFY_OK(sellers);
+        QCOMPARE(sellers->size(), 12);
+        QCOMPARE(sellers->first().name, QStringLiteral("Ashcombe Furniture")); // by name
+        const SellerBalance &a = sellers->first();
+        QCOMPARE(a.balanceCents, std::optional<qint64>(-4700));
+        QCOMPARE(QDateTime::fromMSecsSinceEpoch(a.balanceAsOf, Qt::UTC).date(), QDate(2026, 4, 1));
+        QCOMPARE(a.performedCents, 11800);
+        QCOMPARE(a.unknownCents, 11800);
+        QCOMPARE(a.payouts, 2);
+        QCOMPARE(a.currency, QStringLiteral("USD"));
+
+        Expected<SellerHistory> history = m_store->sellerHistory(ashcombe);
+        QVERIFY_OK(history);
+        QCOMPARE(history->snapshots.size(), 2); // 189.00 reported twice on 17 March: one point
+        QCOMPARE(history->snapshots.first().balanceCents, 18900);
+        QCOMPARE(history->snapshots.last().balanceCents, -4700);
+        QCOMPARE(describe(history->debits), (QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800"),
+                                                         QStringLiteral("T-20260317-0412 c4 performed 11800")}));
+        Expected<SellerHistory> nobody = m_store->sellerHistory(QStringLiteral("no-such-seller"));
+        QVERIFY(nobody && nobody->snapshots.isEmpty() && nobody->debits.isEmpty());
+    }
+
+    void recoveryMarksGoToTheAuditLog()
+    {
+        Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
+        const DuplicatePayout duplicate = findDuplicatePayouts(*all).first();
+
+        Expected<PayoutMark> refused = markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
+                                                           QStringLiteral("asked"), QStringLiteral("  "), 1);
+        QVERIFY(!refused);
+        QVERIFY(m_store->payoutMarks()->isEmpty());
+        QCOMPARE(*m_store->countAuditEntries(), 0);
+
+        Expected<PayoutMark> requested = markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
+                                                             QStringLiteral("Asked the buyer to return $118.00"),
+                                                             QStringLiteral("Finance: Ines"), 1775100000000);
+        QVERIFY_OK(requested);
+        Expected<PayoutMark> again = markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
+                                                         QStringLiteral("Asked the buyer to return $118.00"),
+                                                         QStringLiteral("Finance: Ines"), 1775100000001);
+        QVERIFY(!again);
+        Expected<PayoutMark> recovered = markDuplicatePayout(*m_store, duplicate, RecoveryState::Recovered,
+                                                             QStringLiteral("Buyer returned it"),
+                                                             QStringLiteral("Finance: Ines"), 1775200000000);
+        QVERIFY_OK(recovered);
+
+        const QHash<QString, PayoutMark> current = currentMarks(*m_store->payoutMarks());
+        QCOMPARE(current.size(), 1);
+        QCOMPARE(current.value(duplicate.key).state, RecoveryState::Recovered);
+        QCOMPARE(current.value(duplicate.key).note, QStringLiteral("Buyer returned it"));
+
+        Expected<QList<AuditEntry>> entries = m_store->auditEntries(0, 10);
+        QCOMPARE(entries->size(), 2);
+        QCOMPARE(entries->at(0).action, QStringLiteral("recovery_requested"));
+        QCOMPARE(entries->at(1).action, QStringLiteral("recovered"));
+        QCOMPARE(entries->at(0).operatorName, QStringLiteral("Finance: Ines"));
+        QVERIFY2(entries->at(0).detail.contains(incidentTicket), qPrintable(entries->at(0).detail));
+        QVERIFY2(entries->at(0).detail.contains(QStringLiteral("$118.00")), qPrintable(entries->at(0).detail));
+        QVERIFY(entries->at(1).detail.contains(QStringLiteral("Buyer returned it")));
+        Expected<AuditVerification> verified = AuditLog::verify(*m_store);
+        QVERIFY(verified && verified->intact);
+    }
 };
 
 QTEST_GUILESS_MAIN(FinanceStoreTest)

@@ -1,8 +1,204 @@
+// Reconciliation as a table of rules: every ledger payout and every provider refund lands in
+// exactly one category, matched by intent key first, then by refund id.
+
+#include "finance/reconciliation.h"
+
 #include <QTest>
+
+using namespace verity;
+
+namespace {
+
+// QStringList from plain literals (the project forbids implicit casts from char *).
+QStringList strings(std::initializer_list<const char *> items)
+{
+    QStringList list;
+    for (const char *item : items)
+        list.append(QString::fromUtf8(item));
+    return list;
+}
+
+constexpr qint64 t0 = 1773757927000;
+
+// "c4:K:11800:p:re_B" = call c4, intent key K ('-' none), cents, performed/unknown, refund id
+// ('-' none); optional sixth field: the seller.
+LedgerPayout payout(const QString &spec)
+{
+    const QStringList f = spec.split(u':');
+    LedgerPayout p;
+    p.callExtId = f.at(0);
+    p.callId = f.at(0).mid(1).toLongLong();
+    p.ticketId = 7;
+    p.ticketExtId = QStringLiteral("T-7");
+    p.intentKey = f.at(1) == u"-" ? QString() : f.at(1);
+    p.amountCents = f.at(2).toLongLong();
+    p.effect = f.at(3) == u"p" ? PayoutEffect::Performed : PayoutEffect::Unknown;
+    p.refundId = f.at(4) == u"-" ? QString() : f.at(4);
+    p.sellerId = f.size() > 5 ? f.at(5) : QStringLiteral("ashcombe-furniture");
+    p.sellerName = p.sellerId == u"ashcombe-furniture" ? QStringLiteral("Ashcombe Furniture") : p.sellerId;
+    p.at = t0 + p.callId * 1000;
+    return p;
+}
+
+// "re_B:K:11800" = refund id, intent key ('-' none), cents; optional fourth: status.
+StatementRefund refund(const QString &spec)
+{
+    const QStringList f = spec.split(u':');
+    StatementRefund r;
+    r.id = f.at(0);
+    r.intentKey = f.at(1) == u"-" ? QString() : f.at(1);
+    r.amountCents = f.at(2).toLongLong();
+    r.status = f.size() > 3 ? f.at(3) : QStringLiteral("succeeded");
+    r.currency = QStringLiteral("USD");
+    r.account = QStringLiteral("ashcombe-furniture");
+    r.createdMs = t0;
+    return r;
+}
+
+// "matched c4 re_B intent key" / "provider_only c3 re_A" / "ledger_only c5 -"
+QStringList describe(const Reconciliation &reconciliation)
+{
+    QStringList lines;
+    for (const ReconRow &row : reconciliation.rows) {
+        lines.append(QStringLiteral("%1 %2 %3%4")
+                         .arg(reconCategoryId(row.category), row.callExtId.isEmpty() ? QStringLiteral("-") : row.callExtId,
+                              row.provider ? row.provider->id : QStringLiteral("-"),
+                              row.matchedBy.isEmpty() ? QString() : QStringLiteral(" by ") + row.matchedBy));
+    }
+    lines.sort();
+    return lines;
+}
+
+} // namespace
 
 class ReconciliationTest : public QObject
 {
     Q_OBJECT
+
+private slots:
+    void categories_data()
+    {
+        QTest::addColumn<QStringList>("payouts");
+        QTest::addColumn<QStringList>("refunds");
+        QTest::addColumn<QStringList>("expected");
+
+        QTest::newRow("one refund each side, same key")
+            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11800"})
+            << strings({"matched c4 re_B by intent key"});
+        QTest::newRow("the incident: a second refund of the intent is provider only, linked to the unknown call")
+            << strings({"c3:K:11800:u:-", "c4:K:11800:p:re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
+            << strings({"matched c4 re_B by intent key", "provider_only c3 re_A"});
+        QTest::newRow("the key's refund the ledger names is matched, not the first")
+            << strings({"c4:K:11800:p:re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
+            << strings({"matched c4 re_B by intent key", "provider_only c4 re_A"});
+        QTest::newRow("amount differs")
+            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11000"})
+            << strings({"amount_differs c4 re_B by intent key"});
+        QTest::newRow("ledger only: the provider has nothing")
+            << strings({"c4:K:11800:p:re_B"}) << QStringList{} << strings({"ledger_only c4 -"});
+        QTest::newRow("by refund id when the provider's refund has no key")
+            << strings({"c4:-:11800:p:re_B"}) << strings({"re_B:-:11800"})
+            << strings({"matched c4 re_B by refund id"});
+        QTest::newRow("by refund id when the key differs")
+            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:L:11800"})
+            << strings({"matched c4 re_B by refund id"});
+        QTest::newRow("a refund with no key and no ledger entry")
+            << QStringList{} << strings({"re_Z:-:500"}) << strings({"provider_only - re_Z"});
+        QTest::newRow("a refund whose key no call carries")
+            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11800", "re_Z:Q:500"})
+            << strings({"matched c4 re_B by intent key", "provider_only - re_Z"});
+        QTest::newRow("unknown payouts are not the ledger")
+            << strings({"c3:K:11800:u:-"}) << QStringList{} << QStringList{};
+        QTest::newRow("a failed refund at the provider moved nothing")
+            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11800:failed"})
+            << strings({"ledger_only c4 -"});
+        QTest::newRow("two performed of one key meet two refunds")
+            << strings({"c3:K:100:p:-", "c4:K:100:p:-"}) << strings({"re_A:K:100", "re_B:K:100"})
+            << strings({"matched c3 re_A by intent key", "matched c4 re_B by intent key"});
+    }
+
+    void categories()
+    {
+        QFETCH(QStringList, payouts);
+        QFETCH(QStringList, refunds);
+        QFETCH(QStringList, expected);
+        QList<LedgerPayout> ledger;
+        for (const QString &spec : std::as_const(payouts))
+            ledger.append(payout(spec));
+        ProviderStatement statement;
+        for (const QString &spec : std::as_const(refunds))
+            statement.refunds.append(refund(spec));
+        const Reconciliation result = reconcile(ledger, statement, {}, t0);
+        expected.sort();
+        QCOMPARE(describe(result), expected);
+
+        // Every refund that moved money and every performed payout is in exactly one row.
+        int providerRows = 0;
+        int ledgerRows = 0;
+        for (const ReconRow &row : result.rows) {
+            providerRows += row.provider ? 1 : 0;
+            ledgerRows += row.ledger ? 1 : 0;
+        }
+        int moved = 0;
+        for (const StatementRefund &r : std::as_const(statement.refunds))
+            moved += r.status == u"succeeded" ? 1 : 0;
+        int performed = 0;
+        for (const LedgerPayout &p : std::as_const(ledger))
+            performed += p.effect == PayoutEffect::Performed ? 1 : 0;
+        QCOMPARE(providerRows, moved);
+        QCOMPARE(ledgerRows, performed);
+        QCOMPARE(result.allMatched(), expected.filter(QStringLiteral("matched ")).size() == expected.size());
+    }
+
+    void totalsPerCategoryAndSeller()
+    {
+        const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:11800:u:-")), payout(QStringLiteral("c4:K:11800:p:re_B")),
+                                         payout(QStringLiteral("c5:M:4800:p:re_C:saltmarsh")),
+                                         payout(QStringLiteral("c6:N:2000:p:re_D:saltmarsh"))};
+        ProviderStatement statement;
+        statement.refunds = {refund(QStringLiteral("re_A:K:11800")), refund(QStringLiteral("re_B:K:11800")),
+                             refund(QStringLiteral("re_C:M:4500"))};
+        statement.refunds[2].account = QStringLiteral("saltmarsh");
+        SellerAccountStatement account;
+        account.account = QStringLiteral("ashcombe-furniture");
+        account.balanceCents = -4700;
+        statement.accounts.append(account);
+        SellerBalance ashcombe;
+        ashcombe.id = QStringLiteral("ashcombe-furniture");
+        ashcombe.name = QStringLiteral("Ashcombe Furniture");
+        ashcombe.balanceCents = -4700;
+
+        const Reconciliation result = reconcile(ledger, statement, {ashcombe}, t0);
+        const auto at = [](ReconCategory c) { return static_cast<std::size_t>(c); };
+        QCOMPARE(result.totals.count[at(ReconCategory::Matched)], 1);
+        QCOMPARE(result.totals.count[at(ReconCategory::ProviderOnly)], 1);
+        QCOMPARE(result.totals.providerCents[at(ReconCategory::ProviderOnly)], 11800);
+        QCOMPARE(result.totals.count[at(ReconCategory::AmountDiffers)], 1);
+        QCOMPARE(result.totals.ledgerCents[at(ReconCategory::AmountDiffers)], 4800);
+        QCOMPARE(result.totals.providerCents[at(ReconCategory::AmountDiffers)], 4500);
+        QCOMPARE(result.totals.count[at(ReconCategory::LedgerOnly)], 1);
+        QCOMPARE(result.totals.ledgerCents[at(ReconCategory::LedgerOnly)], 2000);
+        QVERIFY(!result.allMatched());
+
+        QCOMPARE(result.sellers.size(), 2);
+        const SellerReconciliation &first = result.sellers.at(0);
+        QCOMPARE(first.sellerName, QStringLiteral("Ashcombe Furniture"));
+        QCOMPARE(first.totals.count[at(ReconCategory::ProviderOnly)], 1);
+        QCOMPARE(first.verityBalanceCents, std::optional<qint64>(-4700));
+        QCOMPARE(first.providerBalanceCents, std::optional<qint64>(-4700));
+        QCOMPARE(result.sellers.at(1).sellerId, QStringLiteral("saltmarsh"));
+
+        // The provider-only refund opens the unknown call, and says what it is.
+        for (const ReconRow &row : result.rows) {
+            if (row.category != ReconCategory::ProviderOnly)
+                continue;
+            QCOMPARE(row.callExtId, QStringLiteral("c3"));
+            QCOMPARE(row.ticketExtId, QStringLiteral("T-7"));
+            QVERIFY2(row.note.contains(QStringLiteral("unknown")), qPrintable(row.note));
+            QVERIFY2(row.note.contains(QStringLiteral("re_B")), qPrintable(row.note));
+            QVERIFY2(row.note.contains(QStringLiteral("duplicate payout")), qPrintable(row.note));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(ReconciliationTest)
