@@ -1,1 +1,33 @@
 #pragma once
+// A small RFC 4180 CSV reader and writer: UTF-8 (a leading byte-order mark is skipped), CRLF
+// or LF line ends, fields quoted with '"' where they hold a comma, a quote ('""') or a line
+// break.
+
+#include "domain/expected.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace verity {
+
+struct CsvRecord
+{
+    qint64 line = 0; // 1-based line of the file where the record starts
+    QStringList fields;
+    QString text; // the record as it stands in the file, without its line end
+};
+
+// Every record of the file, blank lines left out. Errors name `name:line` (an unterminated
+// quote, text after a closing quote, bytes that are not UTF-8).
+Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name);
+
+// One field, quoted when it must be, and guarded against formula injection: a spreadsheet
+// runs text that starts with = + @ or - as a formula, so such text gets a leading
+// apostrophe. A number such as "-118.00" ('-' then a digit) stays a number and is left alone.
+QString csvField(const QString &value);
+// The fields as one line, UTF-8, ended with CRLF as RFC 4180 asks.
+QByteArray csvLine(const QStringList &fields);
+
+} // namespace verity

@@ -180,6 +180,12 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
     QHash<QString, QString> sellerNames;
     for (const SellerBalance &seller : sellers)
         sellerNames.insert(seller.id, seller.name);
+    // An export may not name the account: the payment's order tells the seller.
+    QHash<QString, const LedgerPayout *> byPayment;
+    for (const LedgerPayout &payout : payouts) {
+        if (!payout.paymentIntent.isEmpty())
+            byPayment.insert(payout.paymentIntent, &payout);
+    }
     for (qsizetype i = 0; i < refunds.size(); ++i) {
         if (taken.at(i))
             continue;
@@ -189,7 +195,11 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
         row.provider = refund;
         row.currency = refund.currency;
         row.sellerId = refund.account;
-        row.sellerName = sellerNames.value(refund.account, refund.account);
+        if (row.sellerId.isEmpty()) {
+            if (const LedgerPayout *sameOrder = byPayment.value(refund.paymentIntent))
+                row.sellerId = sameOrder->sellerId;
+        }
+        row.sellerName = sellerNames.value(row.sellerId, row.sellerId);
         const QList<const LedgerPayout *> calls = payoutsByKey.value(refund.intentKey);
         // The call it most likely came from: one whose outcome is unknown, else any with the key.
         const LedgerPayout *origin = nullptr;

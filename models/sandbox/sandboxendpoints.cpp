@@ -37,6 +37,35 @@ std::variant<QString, SandboxError> parseCurrency(const SandboxForm &form)
     return currency.toLower();
 }
 
+const QStringList createdFilters = {QStringLiteral("created[gte]"), QStringLiteral("created[gt]"),
+                                     QStringLiteral("created[lte]"), QStringLiteral("created[lt]")};
+
+// Stripe's created[...] filters of a list, each a whole number of unix seconds.
+std::variant<SandboxCreatedRange, SandboxError> parseCreated(const SandboxForm &query)
+{
+    static const QRegularExpression seconds(QStringLiteral("^-?[0-9]{1,15}$")); // 15 digits: +1 cannot overflow
+    SandboxCreatedRange range;
+    for (const QString &param : createdFilters) {
+        if (!query.has(param))
+            continue;
+        const QString text = query.value(param);
+        if (!seconds.match(text).hasMatch()) {
+            return SandboxError::invalid(param, QStringLiteral("%1 must be a whole number of unix seconds; got '%2'.")
+                                                    .arg(param, text));
+        }
+        const qint64 value = text.toLongLong();
+        if (param == u"created[gte]")
+            range.first = qMax(range.first, value);
+        else if (param == u"created[gt]")
+            range.first = qMax(range.first, value + 1);
+        else if (param == u"created[lte]")
+            range.last = qMin(range.last, value);
+        else
+            range.last = qMin(range.last, value - 1);
+    }
+    return range;
+}
+
 SandboxError unknownParameter(const QString &name)
 {
     return SandboxError::invalid(name, QStringLiteral("Received unknown parameter: %1").arg(name));
@@ -211,12 +240,16 @@ SandboxApi::Result SandboxApi::retrieveRefund(const QString &id)
 
 SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
 {
-    const QString unknown = query.firstUnknown({QStringLiteral("payment_intent"), QStringLiteral("limit"),
-                                                QStringLiteral("starting_after")});
+    const QString unknown = query.firstUnknown(QStringList{QStringLiteral("payment_intent"), QStringLiteral("limit"),
+                                                           QStringLiteral("starting_after")}
+                                               + createdFilters);
     if (!unknown.isEmpty())
         return refused(unknownParameter(unknown));
     std::variant<int, SandboxError> limit = parseLimit(query);
     if (const auto *error = std::get_if<SandboxError>(&limit))
+        return refused(*error);
+    std::variant<SandboxCreatedRange, SandboxError> created = parseCreated(query);
+    if (const auto *error = std::get_if<SandboxError>(&created))
         return refused(*error);
     const QString paymentIntent = query.value(QStringLiteral("payment_intent"));
     if (query.has(QStringLiteral("payment_intent"))) {
@@ -230,7 +263,7 @@ SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
     }
     const QString startingAfter = query.value(QStringLiteral("starting_after"));
     Expected<std::optional<SandboxPage<SandboxRefund>>> page =
-        m_state.refunds(paymentIntent, std::get<int>(limit), startingAfter);
+        m_state.refunds(paymentIntent, std::get<int>(limit), startingAfter, std::get<SandboxCreatedRange>(created));
     if (!page)
         return refused(internalError(page.message()));
     if (!*page) {
@@ -279,17 +312,21 @@ SandboxApi::Result SandboxApi::retrieveBalance(const QString &account, const San
 
 SandboxApi::Result SandboxApi::listBalanceTransactions(const QString &account, const SandboxForm &query)
 {
-    const QString unknown = query.firstUnknown({QStringLiteral("limit"), QStringLiteral("starting_after")});
+    const QString unknown =
+        query.firstUnknown(QStringList{QStringLiteral("limit"), QStringLiteral("starting_after")} + createdFilters);
     if (!unknown.isEmpty())
         return refused(unknownParameter(unknown));
     std::variant<int, SandboxError> limit = parseLimit(query);
     if (const auto *error = std::get_if<SandboxError>(&limit))
         return refused(*error);
+    std::variant<SandboxCreatedRange, SandboxError> created = parseCreated(query);
+    if (const auto *error = std::get_if<SandboxError>(&created))
+        return refused(*error);
     if (std::optional<SandboxError> error = checkAccountHeader(account))
         return refused(*error);
     const QString startingAfter = query.value(QStringLiteral("starting_after"));
-    Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> page =
-        m_state.balanceTransactions(account, std::get<int>(limit), startingAfter);
+    Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> page = m_state.balanceTransactions(
+        account, std::get<int>(limit), startingAfter, std::get<SandboxCreatedRange>(created));
     if (!page)
         return refused(internalError(page.message()));
     if (!*page) {

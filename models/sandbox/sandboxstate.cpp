@@ -347,7 +347,8 @@ Expected<std::optional<SandboxRefund>> SandboxState::refund(const QString &id)
 }
 
 Expected<std::optional<SandboxPage<SandboxRefund>>> SandboxState::refunds(const QString &paymentIntent, int limit,
-                                                                          const QString &startingAfter)
+                                                                          const QString &startingAfter,
+                                                                          const SandboxCreatedRange &createdRange)
 {
     // The cursor is the position of a refund in the newest-first order: (created, seq).
     qint64 created = std::numeric_limits<qint64>::max();
@@ -364,10 +365,13 @@ Expected<std::optional<SandboxPage<SandboxRefund>>> SandboxState::refunds(const 
     }
     QSqlQuery query = prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
                               "balance_transaction FROM refunds "
-                              "WHERE (COALESCE(?, '') = '' OR payment_intent = ?) AND (created < ? OR (created = ? AND seq < ?)) "
+                              "WHERE (COALESCE(?, '') = '' OR payment_intent = ?) AND created BETWEEN ? AND ? "
+                              "AND (created < ? OR (created = ? AND seq < ?)) "
                               "ORDER BY created DESC, seq DESC LIMIT ?");
     query.addBindValue(paymentIntent);
     query.addBindValue(paymentIntent);
+    query.addBindValue(createdRange.first);
+    query.addBindValue(createdRange.last);
     query.addBindValue(created);
     query.addBindValue(created);
     query.addBindValue(seq);
@@ -405,7 +409,8 @@ Expected<qint64> SandboxState::balance(const QString &account)
 }
 
 Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>>
-SandboxState::balanceTransactions(const QString &account, int limit, const QString &startingAfter)
+SandboxState::balanceTransactions(const QString &account, int limit, const QString &startingAfter,
+                                  const SandboxCreatedRange &createdRange)
 {
     qint64 created = std::numeric_limits<qint64>::max();
     qint64 seq = std::numeric_limits<qint64>::max();
@@ -421,9 +426,12 @@ SandboxState::balanceTransactions(const QString &account, int limit, const QStri
         seq = cursor.value(1).toLongLong();
     }
     QSqlQuery query = prepare("SELECT id, account, amount, currency, type, source, description, created "
-                              "FROM balance_transactions WHERE account = ? AND (created < ? OR (created = ? AND seq < ?)) "
+                              "FROM balance_transactions WHERE account = ? AND created BETWEEN ? AND ? "
+                              "AND (created < ? OR (created = ? AND seq < ?)) "
                               "ORDER BY created DESC, seq DESC LIMIT ?");
     query.addBindValue(account);
+    query.addBindValue(createdRange.first);
+    query.addBindValue(createdRange.last);
     query.addBindValue(created);
     query.addBindValue(created);
     query.addBindValue(seq);

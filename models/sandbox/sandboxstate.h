@@ -12,6 +12,7 @@
 #include <QSqlDatabase>
 #include <QString>
 
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -65,6 +66,14 @@ struct SandboxBalanceTransaction
     qint64 created = 0;
 };
 
+// Stripe's created[gte], created[gt], created[lte] and created[lt] filters of a list, as one
+// closed range of unix seconds (gt and lt are turned into gte and lte).
+struct SandboxCreatedRange
+{
+    qint64 first = std::numeric_limits<qint64>::min();
+    qint64 last = std::numeric_limits<qint64>::max();
+};
+
 template<typename T>
 struct SandboxPage
 {
@@ -109,14 +118,17 @@ public:
     Expected<bool> insertRefund(SandboxRefund &refund, const QString &account);
     Expected<std::optional<SandboxRefund>> refund(const QString &id);
     // Newest first; an empty payment intent lists all. nullopt: `startingAfter` is unknown.
+    // The cursor may lie outside `created`: paging goes on from its place in the order.
     Expected<std::optional<SandboxPage<SandboxRefund>>> refunds(const QString &paymentIntent, int limit,
-                                                                const QString &startingAfter);
+                                                                const QString &startingAfter,
+                                                                const SandboxCreatedRange &created = {});
     Expected<qint64> countRefunds(const QString &paymentIntent);
 
     // ---- balances ----
     Expected<qint64> balance(const QString &account);
     Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>>
-    balanceTransactions(const QString &account, int limit, const QString &startingAfter);
+    balanceTransactions(const QString &account, int limit, const QString &startingAfter,
+                        const SandboxCreatedRange &created = {});
 
     // ---- idempotency keys ----
     // The response stored for `key`, unless it was stored before `notBeforeMs` (then it has

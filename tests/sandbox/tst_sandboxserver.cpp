@@ -47,6 +47,9 @@ private slots:
     void badRequestsNameTheParameter();
     void refundDefaultsToWhatRemains();
     void paginatesNewestFirst();
+    void filtersByCreated();
+    void refusesBadCreatedFilters_data();
+    void refusesBadCreatedFilters();
     void keysExpireAfterTheRetention();
 };
 
@@ -323,6 +326,124 @@ void TestSandboxServer::paginatesNewestFirst()
 
     const HttpResult all = http.get(refunds);
     QCOMPARE(all.json.value(QStringLiteral("data")).toArray().size(), 6); // default limit 10, every payment
+}
+
+namespace {
+
+// The ids of a list read to its end with `limit` per page, newest first.
+QStringList readAllPages(SandboxHttp &http, const QString &path, int limit, const Headers &headers = {})
+{
+    QStringList ids;
+    QString cursor;
+    for (int page = 0; page < 50; ++page) {
+        const HttpResult result =
+            http.get(path + QStringLiteral("&limit=%1").arg(limit)
+                         + (cursor.isEmpty() ? QString() : QStringLiteral("&starting_after=") + cursor),
+                     headers);
+        if (result.status != 200)
+            return {QStringLiteral("HTTP %1: %2").arg(result.status).arg(QString::fromUtf8(result.body))};
+        const QJsonArray data = result.json.value(QStringLiteral("data")).toArray();
+        for (const QJsonValue &item : data)
+            ids.append(item.toObject().value(QStringLiteral("id")).toString());
+        if (!result.json.value(QStringLiteral("has_more")).toBool() || data.isEmpty())
+            break;
+        cursor = ids.last();
+    }
+    return ids;
+}
+
+} // namespace
+
+void TestSandboxServer::filtersByCreated()
+{
+    qint64 nowMs = 1000 * 1000LL;
+    SandboxOptions options;
+    options.clock = [&nowMs] { return nowMs; };
+    InProcessSandbox sandbox(options);
+    SandboxHttp http(sandbox.url());
+    setUpSeller(http); // the opening balance is created at 1000 s
+    QCOMPARE(http.createPayment(QStringLiteral("pi_other"), 5000, QStringLiteral("acct_shop")).status, 200);
+    // Two refunds a second from 2000 s to 2004 s: 10 refunds, two in each second.
+    QStringList made; // oldest first
+    for (int i = 0; i < 10; ++i) {
+        nowMs = (2000 + i / 2) * 1000LL;
+        const QString payment = i % 2 ? QStringLiteral("pi_other") : QStringLiteral("pi_order1");
+        const HttpResult result = http.post(refunds, refundForm(payment, 100 + i, QStringLiteral("k%1").arg(i)));
+        QCOMPARE(result.status, 200);
+        made.append(result.json.value(QStringLiteral("id")).toString());
+    }
+    const auto newestFirst = [&](qsizetype from, qsizetype to) {
+        QStringList ids = made.mid(from, to - from);
+        std::reverse(ids.begin(), ids.end());
+        return ids;
+    };
+
+    // [2001, 2003): refunds 2 to 5, read one, two and three a page.
+    for (int limit : {1, 2, 3}) {
+        QCOMPARE(readAllPages(http, QStringLiteral("/v1/refunds?created[gte]=2001&created[lt]=2003"), limit),
+                 newestFirst(2, 6));
+    }
+    QCOMPARE(readAllPages(http, QStringLiteral("/v1/refunds?created%5Bgt%5D=2001&created%5Blte%5D=2003"), 2),
+             newestFirst(4, 8));
+    QCOMPARE(readAllPages(http, QStringLiteral("/v1/refunds?created[gte]=2004"), 100), newestFirst(8, 10));
+    QCOMPARE(readAllPages(http, QStringLiteral("/v1/refunds?created[lt]=2000"), 100), QStringList());
+    // With a payment: only its refunds in the range.
+    QCOMPARE(readAllPages(
+                 http, QStringLiteral("/v1/refunds?payment_intent=pi_order1&created[gte]=2001&created[lte]=2002"), 1),
+             (QStringList{made.at(4), made.at(2)}));
+    // An empty range is empty, not an error.
+    QCOMPARE(readAllPages(http, QStringLiteral("/v1/refunds?created[gte]=2003&created[lt]=2003"), 10), QStringList());
+
+    // Balance transactions: the opening balance at 1000 s stays out of [2000, 2002).
+    const Headers shop{{"Stripe-Account", "acct_shop"}};
+    const QStringList movements =
+        readAllPages(http, QStringLiteral("/v1/balance_transactions?created[gte]=2000&created[lt]=2002"), 1, shop);
+    QCOMPARE(movements.size(), 4);
+    const HttpResult page =
+        http.get(QStringLiteral("/v1/balance_transactions?created[gte]=2000&created[lt]=2002&limit=10"), shop);
+    for (const QJsonValue &item : page.json.value(QStringLiteral("data")).toArray()) {
+        QCOMPARE(item.toObject().value(QStringLiteral("type")).toString(), QStringLiteral("refund"));
+        QVERIFY(made.mid(0, 4).contains(item.toObject().value(QStringLiteral("source")).toString()));
+    }
+    QCOMPARE(readAllPages(http, QStringLiteral("/v1/balance_transactions?created[lte]=1000"), 10, shop).size(), 1);
+    QCOMPARE(readAllPages(http, QStringLiteral("/v1/balance_transactions?created[gt]=1000"), 3, shop).size(), 10);
+}
+
+void TestSandboxServer::refusesBadCreatedFilters_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("param");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("letters") << QStringLiteral("/v1/refunds?created[gte]=abc") << QStringLiteral("created[gte]")
+                             << QStringLiteral("created[gte] must be a whole number of unix seconds; got 'abc'.");
+    QTest::newRow("decimal") << QStringLiteral("/v1/refunds?created[lt]=1.5") << QStringLiteral("created[lt]")
+                             << QStringLiteral("created[lt] must be a whole number of unix seconds; got '1.5'.");
+    QTest::newRow("empty") << QStringLiteral("/v1/refunds?created[gt]=") << QStringLiteral("created[gt]")
+                           << QStringLiteral("created[gt] must be a whole number of unix seconds; got ''.");
+    QTest::newRow("date") << QStringLiteral("/v1/balance_transactions?created[lte]=2026-03-01")
+                          << QStringLiteral("created[lte]")
+                          << QStringLiteral("created[lte] must be a whole number of unix seconds; got '2026-03-01'.");
+    QTest::newRow("huge") << QStringLiteral("/v1/balance_transactions?created[gte]=99999999999999999999")
+                          << QStringLiteral("created[gte]")
+                          << QStringLiteral("created[gte] must be a whole number of unix seconds; got "
+                                            "'99999999999999999999'.");
+    QTest::newRow("unknown operator") << QStringLiteral("/v1/refunds?created[after]=5")
+                                      << QStringLiteral("created[after]")
+                                      << QStringLiteral("Received unknown parameter: created[after]");
+}
+
+void TestSandboxServer::refusesBadCreatedFilters()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, param);
+    QFETCH(QString, message);
+    InProcessSandbox sandbox;
+    SandboxHttp http(sandbox.url());
+    setUpSeller(http);
+    const HttpResult result = http.get(path, {{"Stripe-Account", "acct_shop"}});
+    QCOMPARE(result.status, 400);
+    QCOMPARE(result.errorField("param"), param);
+    QCOMPARE(result.errorField("message"), message);
 }
 
 void TestSandboxServer::keysExpireAfterTheRetention()
