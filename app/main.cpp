@@ -4,10 +4,12 @@
 #include "auditcommand.h"
 #include "importcommand.h"
 #include "lookupcommand.h"
+#include "reconcilecommand.h"
 #include "sandboxcommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QIcon>
 
 #include <cstdio>
@@ -33,6 +35,16 @@ int main(int argc, char *argv[])
         {"audit", verity::runAuditCommand},
         {"lookup", verity::runLookupCommand},
     };
+    // A reconciliation paints its PDF, and text needs fonts, so a QGuiApplication; it shows no
+    // window, so it never needs a display.
+    if (argc > 1 && std::strcmp(argv[1], "reconcile") == 0) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QGuiApplication app(argc, argv);
+        describe(app);
+        QStringList arguments = app.arguments();
+        arguments.removeAt(1);
+        return verity::runReconcileCommand(arguments);
+    }
     for (const auto &[name, run] : subcommands) {
         if (argc > 1 && std::strcmp(argv[1], name) == 0) {
             QCoreApplication app(argc, argv);
@@ -65,7 +77,7 @@ int main(int argc, char *argv[])
         && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
         std::fputs("verity: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open.\n"
                    "Render it to an image with --screenshot FILE.png, or use a subcommand: verity import, lookup, "
-                   "audit, sandbox.\n",
+                   "audit, reconcile, sandbox.\n",
                    stderr);
         return 2;
     }

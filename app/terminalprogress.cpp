@@ -25,7 +25,7 @@ void TerminalProgress::show(const QString &file, qint64 done, qint64 total)
     if (m_sinceLast.isValid() && m_sinceLast.elapsed() < 200 && done < total)
         return;
     m_sinceLast.start();
-    const double seconds = qMax<qint64>(m_sinceStart.elapsed(), 1) / 1000.0;
+    const double seconds = double(qMax<qint64>(m_sinceStart.elapsed(), 1)) / 1000.0;
     const double mb = 1024.0 * 1024.0;
     const int percent = total > 0 ? int(100 * done / total) : 0;
     m_stream << "\r\033[K" << QFileInfo(file).fileName() << ": " << percent << "% ("

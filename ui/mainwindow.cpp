@@ -6,6 +6,7 @@
 #include "import/reclassifier.h"
 #include "store/store.h"
 #include "escalationqueuepane.h"
+#include "financepane.h"
 #include "itemmodels/auditlogmodel.h"
 #include "import/importjob.h"
 #include "itemmodels/escalationqueuemodel.h"
@@ -33,6 +34,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 
 namespace verity {
 
@@ -76,6 +78,19 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_auditDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::BottomDockWidgetArea, m_auditDock);
     tabifyDockWidget(m_escalationDock, m_auditDock);
+
+    m_financePane = new FinancePane(store, this);
+    m_financePane->setProviderSettings([this] { return m_provider->settings(); });
+    m_financePane->setOperatorName([this] { return m_provider->operatorName(); });
+    m_financeDock = new QDockWidget(tr("Finance"), this);
+    m_financeDock->setObjectName(QStringLiteral("financeDock"));
+    m_financeDock->setWidget(m_financePane);
+    addDockWidget(Qt::BottomDockWidgetArea, m_financeDock);
+    tabifyDockWidget(m_auditDock, m_financeDock);
+    m_financeDock->hide(); // View > Finance
+    connect(m_financePane, &FinancePane::callChosen, this, &MainWindow::openTicket);
+    connect(m_financePane, &FinancePane::payoutMarked, this, &MainWindow::refresh);
+    connect(m_financePane, &FinancePane::errorOccurred, this, &MainWindow::showError);
     m_escalationDock->raise();
 
     m_escalationCount = new QLabel(this);
@@ -161,6 +176,9 @@ void MainWindow::buildMenus()
         m_auditDock->show();
         m_auditDock->raise();
     });
+    QAction *finance =
+        view->addAction(tr("&Finance"), QKeySequence(tr("Ctrl+Shift+F")), this, &MainWindow::showFinance);
+    finance->setObjectName(QStringLiteral("financeAction"));
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
 
     QMenu *registry = menuBar()->addMenu(tr("&Tools"));
@@ -188,6 +206,17 @@ void MainWindow::openTicket(qint64 ticketId, const QString &callId)
     m_queuePane->selectTicket(ticketId);
     if (!callId.isEmpty())
         m_ticketView->showCall(callId);
+}
+
+void MainWindow::showFinance()
+{
+    m_financeDock->show();
+    m_financeDock->raise();
+    // The chart needs room; the ticket above keeps the rest. Once the dock is laid out.
+    QTimer::singleShot(0, this, [this] {
+        if (m_financeDock->height() < height() / 2)
+            resizeDocks({m_financeDock}, {height() / 2}, Qt::Vertical);
+    });
 }
 
 ResolutionDialog *MainWindow::openResolution(qint64 escalationId)
@@ -236,6 +265,7 @@ void MainWindow::refresh()
     m_ticketModel->refresh();
     m_escalationModel->refresh();
     m_auditModel->refresh();
+    m_financePane->refresh();
     if (open != 0)
         m_transcriptModel->setTicket(open);
     updateDuplicateCount();

@@ -24,6 +24,7 @@ class EscalationQueueModel;
 class ProviderConnection;
 class ResolutionDialog;
 class EscalationQueuePane;
+class FinancePane;
 class ImportJob;
 class Store;
 class TicketQueueModel;
@@ -65,6 +66,8 @@ public:
     TicketView *ticketView() const { return m_ticketView; }
     EscalationQueuePane *escalationPane() const { return m_escalationPane; }
     AuditView *auditView() const { return m_auditView; }
+    FinancePane *financePane() const { return m_financePane; }
+    void showFinance();
     QString escalationCountText() const;
 
 signals:
@@ -100,6 +103,8 @@ private:
     AuditLogModel *m_auditModel;
     AuditView *m_auditView;
     QDockWidget *m_auditDock;
+    FinancePane *m_financePane;
+    QDockWidget *m_financeDock;
     QSplitter *m_splitter;
     QLabel *m_escalationCount;
     QLabel *m_duplicateCount;

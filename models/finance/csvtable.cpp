@@ -1,5 +1,6 @@
 #include "finance/csvtable.h"
 
+#include <QRegularExpression>
 #include <QStringDecoder>
 
 namespace verity {
@@ -110,9 +111,11 @@ QString csvField(const QString &value)
 {
     QString field = value;
     if (!field.isEmpty()) {
+        // A negative amount, plain or formatted ("-118.00", "-$47.00"), or a lone "-" is a value.
+        static const QRegularExpression amount(QStringLiteral("^-([$\u20ac\u00a3]?[0-9][0-9,.]*)?$"));
         const QChar first = field.at(0);
         const bool formula = first == u'=' || first == u'+' || first == u'@'
-                             || (first == u'-' && field.size() > 1 && !field.at(1).isDigit());
+                             || (first == u'-' && !amount.match(field).hasMatch());
         if (formula)
             field.prepend(u'\'');
     }

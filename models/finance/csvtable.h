@@ -25,7 +25,8 @@ Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name
 
 // One field, quoted when it must be, and guarded against formula injection: a spreadsheet
 // runs text that starts with = + @ or - as a formula, so such text gets a leading
-// apostrophe. A number such as "-118.00" ('-' then a digit) stays a number and is left alone.
+// apostrophe. A negative amount and nothing else ("-118.00", "-$47.00") is left alone; "-1+A1"
+// is guarded.
 QString csvField(const QString &value);
 // The fields as one line, UTF-8, ended with CRLF as RFC 4180 asks.
 QByteArray csvLine(const QStringList &fields);

@@ -33,6 +33,21 @@ QString duplicateBasisText(DuplicateBasis basis)
     Q_UNREACHABLE();
 }
 
+QString spanText(qint64 milliseconds)
+{
+    const qint64 ms = qMax<qint64>(0, milliseconds);
+    if (ms < 60 * 1000)
+        return QStringLiteral("%1.%2 s").arg(ms / 1000).arg(ms % 1000 / 100); // truncated: never "60.0 s"
+    const qint64 seconds = ms / 1000;
+    const qint64 minutes = seconds / 60;
+    if (minutes < 60)
+        return QStringLiteral("%1 min %2 s").arg(minutes).arg(seconds % 60);
+    const qint64 hours = minutes / 60;
+    if (hours < 24)
+        return QStringLiteral("%1 h %2 min").arg(hours).arg(minutes % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1 d %2 h").arg(hours / 24).arg(hours % 24);
+}
+
 QStringList DuplicatePayout::ticketExtIds() const
 {
     QStringList ids;

@@ -44,6 +44,10 @@ struct DuplicatePayout
     QStringList ticketExtIds() const;
 };
 
+// "7.4 s", "3 min 2 s", "2 h 05 min", "3 d 4 h": the time between a duplicate's refunds, with
+// tenths under a minute because a retry storm is a matter of seconds.
+QString spanText(qint64 milliseconds);
+
 // Groups the payouts (performed and unknown) and, when a statement is given, adds the
 // provider's refunds that no payout accounts for (matched by refund id, else by intent key
 // and order of creation). Groups are ordered by their first refund.

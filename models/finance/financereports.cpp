@@ -1,1 +1,348 @@
-// placeholder
+#include "financereports.h"
+
+#include "domain/money.h"
+#include "finance/csvtable.h"
+#include "finance/payoutrecovery.h"
+
+#include <QDateTime>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+
+#include <algorithm>
+
+namespace verity {
+
+namespace {
+
+QString isoUtc(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+QString minuteUtc(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+            + QStringLiteral(" UTC");
+}
+
+QString centsText(const std::optional<qint64> &cents)
+{
+    return cents ? QString::number(*cents) : QString();
+}
+
+QString moneyText(const std::optional<qint64> &cents, const QString &currency)
+{
+    return cents ? formatMoney(*cents, currency) : QString();
+}
+
+QString ticketOf(const PayoutEvent &event)
+{
+    return event.payout        ? event.payout->ticketExtId
+            : event.atProvider ? event.atProvider->ticketExtId
+                               : QString();
+}
+
+QString intentKeyOf(const ReconRow &row)
+{
+    if (row.ledger && !row.ledger->intentKey.isEmpty())
+        return row.ledger->intentKey;
+    return row.provider ? row.provider->intentKey : QString();
+}
+
+// The totals table has no currency of its own: a period's rows share the ledger's.
+QString currencyOf(const Reconciliation &reconciliation)
+{
+    return reconciliation.rows.isEmpty() ? QStringLiteral("USD") : reconciliation.rows.first().currency;
+}
+
+QString markText(const QHash<QString, PayoutMark> &marks, const QString &key)
+{
+    const auto found = marks.constFind(key);
+    if (found == marks.constEnd())
+        return QStringLiteral("none");
+    return QStringLiteral("%1 by %2, %3")
+            .arg(recoveryStateText(found->state), found->operatorName, minuteUtc(found->at));
+}
+
+Expected<void> save(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    if (file.write(bytes) != bytes.size() || !file.commit())
+        return makeError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    return {};
+}
+
+// Every value passes through here on its way into the HTML: transcript and provider text is
+// data, never markup.
+QString cell(const QString &text, bool number = false)
+{
+    return (number ? QStringLiteral("<td align=\"right\">") : QStringLiteral("<td>")) + text.toHtmlEscaped()
+            + QStringLiteral("</td>");
+}
+
+QString headerRow(const QStringList &names)
+{
+    QString html = QStringLiteral("<thead><tr>");
+    for (const QString &name : names)
+        html += QStringLiteral("<th align=\"left\" bgcolor=\"#e8e8e8\">") + name.toHtmlEscaped()
+                + QStringLiteral("</th>");
+    return html + QStringLiteral("</tr></thead>\n");
+}
+
+const QString tableOpen =
+        QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" "
+                       "style=\"border-collapse: collapse; border-color: #999999\">\n");
+
+QString totalsHtml(const ReconTotals &totals, const QString &currency)
+{
+    QString html = tableOpen
+            + headerRow({QStringLiteral("Category"), QStringLiteral("Rows"), QStringLiteral("Ledger total"),
+                         QStringLiteral("Provider total")});
+    for (int i = 0; i < reconCategoryCount; ++i) {
+        const auto index = std::size_t(i);
+        html += QStringLiteral("<tr>") + cell(reconCategoryText(ReconCategory(i)))
+                + cell(QString::number(totals.count[index]), true)
+                + cell(formatMoney(totals.ledgerCents[index], currency), true)
+                + cell(formatMoney(totals.providerCents[index], currency), true) + QStringLiteral("</tr>\n");
+    }
+    return html + QStringLiteral("</table>\n");
+}
+
+QString sellersHtml(const QList<SellerReconciliation> &sellers)
+{
+    QStringList names{QStringLiteral("Seller")};
+    for (int i = 0; i < reconCategoryCount; ++i)
+        names << reconCategoryText(ReconCategory(i));
+    names << QStringLiteral("Ledger total") << QStringLiteral("Provider total")
+          << QStringLiteral("Verity's balance") << QStringLiteral("Provider's balance");
+    QString html = tableOpen + headerRow(names);
+    for (const SellerReconciliation &seller : sellers) {
+        qint64 ledger = 0;
+        qint64 provider = 0;
+        html += QStringLiteral("<tr>")
+                + cell(seller.sellerName.isEmpty()
+                               ? seller.sellerId
+                               : seller.sellerName + QStringLiteral(" (") + seller.sellerId + u')');
+        for (std::size_t i = 0; i < std::size_t(reconCategoryCount); ++i) {
+            html += cell(QString::number(seller.totals.count[i]), true);
+            ledger += seller.totals.ledgerCents[i];
+            provider += seller.totals.providerCents[i];
+        }
+        html += cell(formatMoney(ledger, seller.currency), true)
+                + cell(formatMoney(provider, seller.currency), true)
+                + cell(seller.verityBalanceCents ? formatMoney(*seller.verityBalanceCents, seller.currency)
+                                                 : QStringLiteral("not reported"),
+                       true)
+                + cell(seller.providerBalanceCents
+                               ? formatMoney(*seller.providerBalanceCents, seller.currency)
+                               : QStringLiteral("not fetched"),
+                       true)
+                + QStringLiteral("</tr>\n");
+    }
+    return html + QStringLiteral("</table>\n");
+}
+
+QString unmatchedHtml(const QList<ReconRow> &rows)
+{
+    QString html = tableOpen
+            + headerRow({QStringLiteral("Category"), QStringLiteral("Ticket / call"),
+                         QStringLiteral("Refund id"), QStringLiteral("Ledger"), QStringLiteral("Provider"),
+                         QStringLiteral("Note")});
+    for (const ReconRow &row : rows) {
+        if (row.category == ReconCategory::Matched)
+            continue;
+        const QString refund = row.provider ? row.provider->id
+                : row.ledger                ? row.ledger->refundId
+                                            : QString();
+        html += QStringLiteral("<tr>") + cell(reconCategoryText(row.category))
+                + cell(row.callExtId.isEmpty() ? row.ticketExtId
+                                               : row.ticketExtId + QStringLiteral(" / ") + row.callExtId)
+                + cell(refund)
+                + cell(row.ledger ? formatMoney(row.ledger->amountCents, row.currency) : QStringLiteral("-"),
+                       true)
+                + cell(row.provider ? formatMoney(row.provider->amountCents, row.currency)
+                                    : QStringLiteral("-"),
+                       true)
+                + cell(row.note) + QStringLiteral("</tr>\n");
+    }
+    return html + QStringLiteral("</table>\n");
+}
+
+QString duplicatesHtml(const QList<DuplicatePayout> &duplicates, const QHash<QString, PayoutMark> &marks)
+{
+    QString html = tableOpen
+            + headerRow({QStringLiteral("Tickets"), QStringLiteral("Seller"), QStringLiteral("Refunds"),
+                         QStringLiteral("Amount at risk"), QStringLiteral("Time between"),
+                         QStringLiteral("Basis"), QStringLiteral("Recovery")});
+    for (const DuplicatePayout &duplicate : duplicates) {
+        html += QStringLiteral("<tr>") + cell(duplicate.ticketExtIds().join(QStringLiteral(", ")))
+                + cell(duplicate.sellerName.isEmpty() ? duplicate.sellerId : duplicate.sellerName)
+                + cell(QString::number(duplicate.events.size()), true)
+                + cell(formatMoney(duplicate.amountAtRiskCents, duplicate.currency), true)
+                + cell(spanText(duplicate.spanMs))
+                + cell(duplicateBasisText(duplicate.basis)
+                       + (duplicate.confirmedAtProvider ? QStringLiteral(", confirmed at the provider")
+                                                        : QString()))
+                + cell(markText(marks, duplicate.key)) + QStringLiteral("</tr>\n");
+    }
+    return html + QStringLiteral("</table>\n");
+}
+
+QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicatePayout> &duplicates,
+                    const QList<PayoutMark> &marks)
+{
+    const auto escaped = [](const QString &text) { return text.toHtmlEscaped(); };
+    const qsizetype unmatched =
+            std::count_if(reconciliation.rows.cbegin(), reconciliation.rows.cend(),
+                          [](const ReconRow &row) { return row.category != ReconCategory::Matched; });
+    QString html =
+            QStringLiteral("<html><body>\n<h1>Verity reconciliation</h1>\n<p>Period: %1<br/>Source: %2<br/>"
+                           "Generated: %3</p>\n")
+                    .arg(escaped(periodText(reconciliation.period)), escaped(reconciliation.source),
+                         escaped(minuteUtc(reconciliation.generatedAt)));
+    html += QStringLiteral("<h2>Totals</h2>\n")
+            + totalsHtml(reconciliation.totals, currencyOf(reconciliation));
+    html += QStringLiteral("<h2>Sellers</h2>\n") + sellersHtml(reconciliation.sellers);
+    html += QStringLiteral("<h2>Rows not matched (%1)</h2>\n").arg(unmatched);
+    html += unmatched == 0 ? QStringLiteral("<p>Every row is matched.</p>\n")
+                           : unmatchedHtml(reconciliation.rows);
+    html += QStringLiteral("<h2>Duplicate payouts (%1)</h2>\n").arg(duplicates.size());
+    html += duplicates.isEmpty() ? QStringLiteral("<p>None found.</p>\n")
+                                 : duplicatesHtml(duplicates, currentMarks(marks));
+    return html + QStringLiteral("</body></html>\n");
+}
+
+} // namespace
+
+QByteArray reconciliationCsv(const Reconciliation &reconciliation)
+{
+    QByteArray csv = csvLine(
+            {QStringLiteral("category"), QStringLiteral("seller_id"), QStringLiteral("seller_name"),
+             QStringLiteral("ticket"), QStringLiteral("call"), QStringLiteral("intent_key"),
+             QStringLiteral("ledger_refund_id"), QStringLiteral("provider_refund_id"),
+             QStringLiteral("currency"), QStringLiteral("ledger_cents"), QStringLiteral("ledger_amount"),
+             QStringLiteral("provider_cents"), QStringLiteral("provider_amount"), QStringLiteral("ledger_at"),
+             QStringLiteral("provider_created_at"), QStringLiteral("provider_status"),
+             QStringLiteral("matched_by"), QStringLiteral("note")});
+    for (const ReconRow &row : reconciliation.rows) {
+        const std::optional<qint64> ledger =
+                row.ledger ? std::optional(row.ledger->amountCents) : std::nullopt;
+        const std::optional<qint64> provider =
+                row.provider ? std::optional(row.provider->amountCents) : std::nullopt;
+        csv += csvLine({reconCategoryId(row.category), row.sellerId, row.sellerName, row.ticketExtId,
+                        row.callExtId, intentKeyOf(row), row.ledger ? row.ledger->refundId : QString(),
+                        row.provider ? row.provider->id : QString(), row.currency, centsText(ledger),
+                        moneyText(ledger, row.currency), centsText(provider),
+                        moneyText(provider, row.currency), row.ledger ? isoUtc(row.ledger->at) : QString(),
+                        row.provider ? isoUtc(row.provider->createdMs) : QString(),
+                        row.provider ? row.provider->status : QString(), row.matchedBy, row.note});
+    }
+    return csv;
+}
+
+QByteArray duplicatesCsv(const QList<DuplicatePayout> &duplicates, const QList<PayoutMark> &marks)
+{
+    const QHash<QString, PayoutMark> current = currentMarks(marks);
+    QByteArray csv = csvLine({QStringLiteral("duplicate_key"),
+                              QStringLiteral("basis"),
+                              QStringLiteral("seller_id"),
+                              QStringLiteral("seller_name"),
+                              QStringLiteral("order_id"),
+                              QStringLiteral("currency"),
+                              QStringLiteral("amount_at_risk_cents"),
+                              QStringLiteral("amount_at_risk"),
+                              QStringLiteral("span_ms"),
+                              QStringLiteral("confirmed_at_provider"),
+                              QStringLiteral("refund"),
+                              QStringLiteral("ticket"),
+                              QStringLiteral("call"),
+                              QStringLiteral("refund_id"),
+                              QStringLiteral("at"),
+                              QStringLiteral("amount_cents"),
+                              QStringLiteral("amount"),
+                              QStringLiteral("verity_effect"),
+                              QStringLiteral("provider_status"),
+                              QStringLiteral("recovery_state"),
+                              QStringLiteral("recovery_by"),
+                              QStringLiteral("recovery_at"),
+                              QStringLiteral("recovery_note")});
+    for (const DuplicatePayout &duplicate : duplicates) {
+        const auto mark = current.constFind(duplicate.key);
+        const bool marked = mark != current.constEnd();
+        for (qsizetype i = 0; i < duplicate.events.size(); ++i) {
+            const PayoutEvent &event = duplicate.events.at(i);
+            const QString refundId = event.atProvider ? event.atProvider->id
+                    : event.payout                    ? event.payout->refundId
+                                                      : QString();
+            csv += csvLine({duplicate.key,
+                            duplicateBasisText(duplicate.basis),
+                            duplicate.sellerId,
+                            duplicate.sellerName,
+                            duplicate.orderId,
+                            duplicate.currency,
+                            QString::number(duplicate.amountAtRiskCents),
+                            formatMoney(duplicate.amountAtRiskCents, duplicate.currency),
+                            QString::number(duplicate.spanMs),
+                            duplicate.confirmedAtProvider ? QStringLiteral("yes") : QStringLiteral("no"),
+                            QString::number(i + 1),
+                            ticketOf(event),
+                            event.payout ? event.payout->callExtId : QString(),
+                            refundId,
+                            isoUtc(event.at()),
+                            QString::number(event.amountCents()),
+                            formatMoney(event.amountCents(), duplicate.currency),
+                            event.payout ? payoutEffectId(event.payout->effect) : QString(),
+                            event.atProvider ? event.atProvider->status : QString(),
+                            marked ? recoveryStateId(mark->state) : QString(),
+                            marked ? mark->operatorName : QString(),
+                            marked ? isoUtc(mark->at) : QString(),
+                            marked ? mark->note : QString()});
+        }
+    }
+    return csv;
+}
+
+Expected<void> writeReconciliationCsv(const QString &path, const Reconciliation &reconciliation)
+{
+    return save(path, reconciliationCsv(reconciliation));
+}
+
+Expected<void> writeDuplicatesCsv(const QString &path, const QList<DuplicatePayout> &duplicates,
+                                  const QList<PayoutMark> &marks)
+{
+    return save(path, duplicatesCsv(duplicates, marks));
+}
+
+// Painting text needs a QGuiApplication (fonts); the command line makes one for this.
+Expected<void> writeFinancePdf(const QString &path, const Reconciliation &reconciliation,
+                               const QList<DuplicatePayout> &duplicates, const QList<PayoutMark> &marks)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    {
+        QPdfWriter writer(&file);
+        writer.setResolution(300);
+        writer.setTitle(QStringLiteral("Verity reconciliation, %1").arg(periodText(reconciliation.period)));
+        writer.setCreator(QStringLiteral("Verity"));
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape,
+                                         QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
+        QTextDocument document;
+        QFont font = document.defaultFont();
+        font.setPointSizeF(8);
+        document.setDefaultFont(font);
+        document.setHtml(financeHtml(reconciliation, duplicates, marks));
+        // Paginates onto the writer's pages and numbers them.
+        document.print(&writer);
+    }
+    if (file.error() != QFileDevice::NoError || !file.commit())
+        return makeError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    return {};
+}
+
+} // namespace verity

@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QMap>
+#include <QSet>
 
 #include <algorithm>
 
@@ -115,6 +116,8 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
         if (moved(refund))
             refunds.append(&refund);
     }
+    std::stable_sort(refunds.begin(), refunds.end(),
+                     [](const StatementRefund *a, const StatementRefund *b) { return a->createdMs < b->createdMs; });
     QList<bool> taken(refunds.size(), false);
     QHash<QString, QList<qsizetype>> refundsByKey;
     QHash<QString, qsizetype> refundsById;
@@ -186,6 +189,7 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
         if (!payout.paymentIntent.isEmpty())
             byPayment.insert(payout.paymentIntent, &payout);
     }
+    QSet<qint64> tracedCalls;
     for (qsizetype i = 0; i < refunds.size(); ++i) {
         if (taken.at(i))
             continue;
@@ -201,12 +205,19 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
         }
         row.sellerName = sellerNames.value(row.sellerId, row.sellerId);
         const QList<const LedgerPayout *> calls = payoutsByKey.value(refund.intentKey);
-        // The call it most likely came from: one whose outcome is unknown, else any with the key.
+        // The call it most likely came from: an unknown one no other refund was traced to yet
+        // (in time order, as both sides made them), else any with the key.
         const LedgerPayout *origin = nullptr;
         for (const LedgerPayout *call : calls) {
-            if (!origin || (origin->effect != PayoutEffect::Unknown && call->effect == PayoutEffect::Unknown))
+            if (call->effect == PayoutEffect::Unknown && !tracedCalls.contains(call->callId)) {
                 origin = call;
+                break;
+            }
         }
+        if (!origin && !calls.isEmpty())
+            origin = calls.constFirst();
+        if (origin)
+            tracedCalls.insert(origin->callId);
         if (refund.intentKey.isEmpty()) {
             row.note = QStringLiteral("made without an intent key; no payout in the ledger has its refund id");
         } else if (!origin) {

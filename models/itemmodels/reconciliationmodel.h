@@ -1,1 +1,79 @@
 #pragma once
+// A reconciliation of Verity's ledger against the provider for a period, one row per refund,
+// filtered to one category or shown whole. The model reads the ledger for the statement's
+// period itself and reconciles again on refresh(), so a resolution made meanwhile shows.
+
+#include "domain/expected.h"
+#include "finance/reconciliation.h"
+
+#include <QAbstractTableModel>
+
+#include <functional>
+#include <optional>
+
+namespace verity {
+
+class Store;
+
+class ReconciliationModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        CategoryColumn,
+        SellerColumn,
+        TicketColumn, // "T-20260317-0412 / c4"
+        RefundIdColumn,
+        LedgerColumn,
+        ProviderColumn,
+        DifferenceColumn,
+        NoteColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole, // cents for money, text otherwise
+        CategoryRole,            // ReconCategory as int
+    };
+
+    explicit ReconciliationModel(Store &store, QObject *parent = nullptr);
+
+    // Reconciles the store's payouts in the statement's period against it.
+    Expected<void> setStatement(const ProviderStatement &statement);
+    // Shows a reconciliation made elsewhere (tests, the command line's).
+    void setReconciliation(const Reconciliation &reconciliation);
+    void refresh(); // reconciles the same statement again; nothing without one
+    bool hasReconciliation() const { return m_reconciliation.has_value(); }
+    const std::optional<Reconciliation> &reconciliation() const { return m_reconciliation; }
+
+    void setCategoryFilter(std::optional<ReconCategory> category); // nullopt: every row
+    std::optional<ReconCategory> categoryFilter() const { return m_filter; }
+    const ReconRow *reconRow(int row) const;
+    // "Matched 12 ($1,234.00) · Provider only 3 ($354.00) · …" over the whole reconciliation.
+    QString totalsText() const;
+    // One category: "Provider only: 3, $354.00 at the provider".
+    QString categoryTotalsText(ReconCategory category) const;
+    void setClock(std::function<qint64()> nowMs) { m_now = std::move(nowMs); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+signals:
+    void errorOccurred(const QString &message);
+    void totalsChanged();
+
+private:
+    Expected<Reconciliation> reconcileWithStore(const ProviderStatement &statement) const;
+    void applyFilter();
+
+    Store &m_store;
+    std::function<qint64()> m_now;
+    std::optional<ProviderStatement> m_statement;
+    std::optional<Reconciliation> m_reconciliation;
+    std::optional<ReconCategory> m_filter;
+    QList<int> m_visible; // indexes into m_reconciliation->rows
+};
+
+} // namespace verity

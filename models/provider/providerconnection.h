@@ -27,6 +27,9 @@ public:
     static constexpr const char *apiKeyVariable = "VERITY_PROVIDER_API_KEY";
 
     QUrl baseUrl() const { return m_settings.baseUrl; }
+    // URL, key (however it was found) and timeouts: for reads that are not lookups, such as a
+    // reconciliation's statement.
+    const ProviderSettings &settings() const { return m_settings; }
     QString operatorName() const { return m_operator; }
     bool hasApiKey() const { return !m_settings.apiKey.isEmpty(); }
     QString keyNote() const { return m_keyNote; } // where the key came from, or why there is none

@@ -1,9 +1,369 @@
+// The finance reports as finance opens them: the CSV read back field by field with the
+// project's own RFC 4180 reader, the PDF read back as text through pdftotext, both with
+// text that a careless writer would break (commas, quotes, line breaks, markup).
+
+#include "domain/money.h"
+#include "finance/csvtable.h"
+#include "finance/financereports.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
+
+using namespace verity;
+
+namespace {
+
+const QString awkwardSeller = QStringLiteral("Ashcombe \"Fine\", Furniture");
+const QString markupNote = QStringLiteral("second refund, same intent\n<b>markup</b> & \"quotes\"");
+
+qint64 utcMs(int day, int hour, int minute, int second, int ms = 0)
+{
+    return QDateTime(QDate(2026, 3, day), QTime(hour, minute, second, ms), QTimeZone::utc())
+            .toMSecsSinceEpoch();
+}
+
+LedgerPayout payout(const QString &ticket, const QString &refundId, qint64 cents, qint64 at)
+{
+    LedgerPayout p;
+    p.callId = 7;
+    p.ticketId = 3;
+    p.ticketExtId = ticket;
+    p.callExtId = ticket + QStringLiteral("/c2");
+    p.tool = QStringLiteral("issue_refund");
+    p.sellerId = QStringLiteral("acct_ashcombe");
+    p.sellerName = awkwardSeller;
+    p.orderId = QStringLiteral("ORD-1");
+    p.paymentIntent = QStringLiteral("pi_ORD-1");
+    p.intentKey = QStringLiteral("ik_,\"1\"");
+    p.refundId = refundId;
+    p.amountCents = cents;
+    p.at = at;
+    p.effect = PayoutEffect::Performed;
+    return p;
+}
+
+StatementRefund refund(const QString &id, qint64 cents, qint64 at)
+{
+    StatementRefund r;
+    r.id = id;
+    r.paymentIntent = QStringLiteral("pi_ORD-1");
+    r.amountCents = cents;
+    r.currency = QStringLiteral("USD");
+    r.status = QStringLiteral("succeeded");
+    r.createdMs = at;
+    r.intentKey = QStringLiteral("ik_,\"1\"");
+    r.ticketExtId = QStringLiteral("SU-88421");
+    r.account = QStringLiteral("acct_ashcombe");
+    return r;
+}
+
+ReconRow row(ReconCategory category, std::optional<LedgerPayout> ledger,
+             std::optional<StatementRefund> provider, const QString &note)
+{
+    ReconRow r;
+    r.category = category;
+    r.ledger = std::move(ledger);
+    r.provider = std::move(provider);
+    r.matchedBy = category == ReconCategory::Matched ? QStringLiteral("intent key") : QString();
+    r.sellerId = QStringLiteral("acct_ashcombe");
+    r.sellerName = awkwardSeller;
+    r.ticketExtId = QStringLiteral("SU-88421");
+    r.callExtId = QStringLiteral("SU-88421/c2");
+    r.note = note;
+    return r;
+}
+
+void count(ReconTotals &totals, const ReconRow &r)
+{
+    const auto i = std::size_t(r.category);
+    ++totals.count[i];
+    totals.ledgerCents[i] += r.ledger ? r.ledger->amountCents : 0;
+    totals.providerCents[i] += r.provider ? r.provider->amountCents : 0;
+}
+
+// One row of each category, totals counted here rather than by the code under test.
+Reconciliation sample(int extraUnmatched = 0)
+{
+    Reconciliation reconciliation;
+    reconciliation.period = Period{utcMs(1, 0, 0, 0), utcMs(31, 0, 0, 0) + 24 * 3600 * 1000};
+    reconciliation.source = QStringLiteral("http://127.0.0.1:12111");
+    reconciliation.generatedAt = utcMs(31, 18, 5, 0);
+    reconciliation.rows = {
+            row(ReconCategory::Matched,
+                payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 7)),
+                refund(QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 8)),
+                QStringLiteral("matched by intent key")),
+            row(ReconCategory::ProviderOnly, std::nullopt,
+                refund(QStringLiteral("re_2"), 11800, utcMs(17, 14, 32, 9)), markupNote),
+            row(ReconCategory::LedgerOnly,
+                payout(QStringLiteral("SU-1,2"), QString(), 2550, utcMs(18, 9, 0, 0, 250)), std::nullopt,
+                QStringLiteral("=HYPERLINK(\"x\") no refund at the provider")),
+            row(ReconCategory::AmountDiffers,
+                payout(QStringLiteral("SU-3"), QStringLiteral("re_3"), 1000, utcMs(19, 9, 0, 0)),
+                refund(QStringLiteral("re_3"), 1100, utcMs(19, 9, 0, 1)),
+                QStringLiteral("the provider refunded $1.00 more")),
+    };
+    for (int i = 0; i < extraUnmatched; ++i)
+        reconciliation.rows.append(row(ReconCategory::LedgerOnly,
+                                       payout(QStringLiteral("SU-9%1").arg(i, 3, 10, QLatin1Char('0')),
+                                              QString(), 100 + i, utcMs(20, 0, 0, 0) + i),
+                                       std::nullopt, QStringLiteral("bulk row %1").arg(i)));
+    SellerReconciliation seller;
+    seller.sellerId = QStringLiteral("acct_ashcombe");
+    seller.sellerName = awkwardSeller;
+    seller.verityBalanceCents = 7100;
+    seller.providerBalanceCents = -4700;
+    for (const ReconRow &r : std::as_const(reconciliation.rows)) {
+        count(reconciliation.totals, r);
+        count(seller.totals, r);
+    }
+    reconciliation.sellers = {seller};
+    return reconciliation;
+}
+
+QList<DuplicatePayout> duplicates()
+{
+    DuplicatePayout duplicate;
+    duplicate.key = QStringLiteral("intent:ik_,\"1\"");
+    duplicate.basis = DuplicateBasis::IntentKey;
+    PayoutEvent first;
+    first.payout = payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 7));
+    first.atProvider = refund(QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 8));
+    PayoutEvent second;
+    second.atProvider = refund(QStringLiteral("re_2"), 11800, utcMs(17, 14, 32, 9));
+    duplicate.events = {first, second};
+    duplicate.sellerId = QStringLiteral("acct_ashcombe");
+    duplicate.sellerName = awkwardSeller;
+    duplicate.orderId = QStringLiteral("ORD-1");
+    duplicate.amountAtRiskCents = 11800;
+    duplicate.spanMs = 1001;
+    duplicate.confirmedAtProvider = true;
+    return {duplicate};
+}
+
+QList<PayoutMark> marks()
+{
+    PayoutMark mark;
+    mark.id = 1;
+    mark.duplicateKey = QStringLiteral("intent:ik_,\"1\"");
+    mark.state = RecoveryState::RecoveryRequested;
+    mark.note = QStringLiteral("asked the buyer, \"politely\"\nsee <b>ticket</b>");
+    mark.operatorName = QStringLiteral("ana");
+    mark.at = utcMs(20, 10, 0, 0);
+    return {mark};
+}
+
+QList<QStringList> readCsv(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const Expected<QList<CsvRecord>> records = parseCsv(file.readAll(), path);
+    if (!records)
+        qWarning("%s", qPrintable(records.message()));
+    QList<QStringList> rows;
+    for (const CsvRecord &record : records ? *records : QList<CsvRecord>())
+        rows.append(record.fields);
+    return rows;
+}
+
+// pdftotext -layout keeps a table's row on one line; the empty string when it cannot run.
+QString pdfText(const QString &path)
+{
+    QProcess process;
+    process.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")});
+    if (!process.waitForFinished(60000) || process.exitCode() != 0)
+        return {};
+    // NFKC: the PDF's font may set "ff" as one ligature glyph.
+    const QString text =
+            QString::fromUtf8(process.readAllStandardOutput()).normalized(QString::NormalizationForm_KC);
+    return text;
+}
+
+} // namespace
 
 class FinanceReportsTest : public QObject
 {
     Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void reconciliationCsvRoundTrips();
+    void duplicatesCsvRoundTrips();
+    void pdfHoldsTheReport();
+    void pdfRunsOverPages();
+    void unwritablePathLeavesNothing();
+
+private:
+    QTemporaryDir m_dir;
+    bool m_pdftotext = false;
 };
 
-QTEST_GUILESS_MAIN(FinanceReportsTest)
+void FinanceReportsTest::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_pdftotext = !QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty();
+}
+
+void FinanceReportsTest::reconciliationCsvRoundTrips()
+{
+    const Reconciliation reconciliation = sample();
+    const QString path = m_dir.filePath(QStringLiteral("recon.csv"));
+    const Expected<void> written = writeReconciliationCsv(path, reconciliation);
+    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    const QList<QStringList> rows = readCsv(path);
+    QCOMPARE(rows.size(), 1 + reconciliation.rows.size());
+    const QStringList header = rows.first();
+    QCOMPARE(header.first(), QStringLiteral("category"));
+    const auto field = [&header](const QStringList &r, const char *name) {
+        return r.value(header.indexOf(QLatin1String(name)));
+    };
+    for (qsizetype i = 1; i < rows.size(); ++i)
+        QCOMPARE(rows.at(i).size(), header.size());
+
+    const QStringList matched = rows.at(1);
+    QCOMPARE(field(matched, "category"), QStringLiteral("matched"));
+    QCOMPARE(field(matched, "seller_name"), awkwardSeller);
+    QCOMPARE(field(matched, "intent_key"), QStringLiteral("ik_,\"1\""));
+    QCOMPARE(field(matched, "ledger_cents"), QStringLiteral("11800"));
+    QCOMPARE(field(matched, "ledger_amount"), formatMoney(11800));
+    QCOMPARE(field(matched, "ledger_at"), QStringLiteral("2026-03-17T14:32:07.000Z"));
+    QCOMPARE(field(matched, "provider_created_at"), QStringLiteral("2026-03-17T14:32:08.000Z"));
+    QCOMPARE(field(matched, "matched_by"), QStringLiteral("intent key"));
+
+    const QStringList providerOnly = rows.at(2);
+    QCOMPARE(field(providerOnly, "category"), QStringLiteral("provider_only"));
+    QCOMPARE(field(providerOnly, "note"), markupNote);
+    QCOMPARE(field(providerOnly, "ledger_cents"), QString()); // no ledger side: empty, not 0
+    QCOMPARE(field(providerOnly, "provider_refund_id"), QStringLiteral("re_2"));
+    QCOMPARE(field(providerOnly, "provider_status"), QStringLiteral("succeeded"));
+
+    const QStringList ledgerOnly = rows.at(3);
+    QCOMPARE(field(ledgerOnly, "ticket"), QStringLiteral("SU-88421"));
+    QCOMPARE(field(ledgerOnly, "ledger_amount"), formatMoney(2550));
+    QCOMPARE(field(ledgerOnly, "ledger_at"), QStringLiteral("2026-03-18T09:00:00.250Z"));
+    // A spreadsheet would run it as a formula: the writer defuses it with an apostrophe.
+    QCOMPARE(field(ledgerOnly, "note"), QStringLiteral("'=HYPERLINK(\"x\") no refund at the provider"));
+
+    const QStringList differs = rows.at(4);
+    QCOMPARE(field(differs, "category"), QStringLiteral("amount_differs"));
+    QCOMPARE(field(differs, "ledger_cents"), QStringLiteral("1000"));
+    QCOMPARE(field(differs, "provider_cents"), QStringLiteral("1100"));
+}
+
+void FinanceReportsTest::duplicatesCsvRoundTrips()
+{
+    const QString path = m_dir.filePath(QStringLiteral("duplicates.csv"));
+    const Expected<void> written = writeDuplicatesCsv(path, duplicates(), marks());
+    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    const QList<QStringList> rows = readCsv(path);
+    QCOMPARE(rows.size(), 3); // the header and one line per refund
+    const QStringList header = rows.first();
+    const auto field = [&header](const QStringList &r, const char *name) {
+        return r.value(header.indexOf(QLatin1String(name)));
+    };
+    for (qsizetype i = 1; i < rows.size(); ++i) {
+        QCOMPARE(rows.at(i).size(), header.size());
+        QCOMPARE(field(rows.at(i), "duplicate_key"), QStringLiteral("intent:ik_,\"1\""));
+        QCOMPARE(field(rows.at(i), "seller_name"), awkwardSeller);
+        QCOMPARE(field(rows.at(i), "amount_at_risk_cents"), QStringLiteral("11800"));
+        QCOMPARE(field(rows.at(i), "amount_at_risk"), formatMoney(11800));
+        QCOMPARE(field(rows.at(i), "span_ms"), QStringLiteral("1001"));
+        QCOMPARE(field(rows.at(i), "recovery_state"), QStringLiteral("recovery_requested"));
+        QCOMPARE(field(rows.at(i), "recovery_note"), marks().first().note);
+    }
+    QCOMPARE(field(rows.at(1), "refund_id"), QStringLiteral("re_1"));
+    QCOMPARE(field(rows.at(1), "verity_effect"), QStringLiteral("performed"));
+    QCOMPARE(field(rows.at(2), "refund_id"), QStringLiteral("re_2"));
+    QCOMPARE(field(rows.at(2), "verity_effect"), QString()); // Verity never knew of it
+    QCOMPARE(field(rows.at(2), "ticket"), QStringLiteral("SU-88421"));
+    QCOMPARE(field(rows.at(2), "at"), QStringLiteral("2026-03-17T14:32:09.000Z"));
+}
+
+void FinanceReportsTest::pdfHoldsTheReport()
+{
+    const Reconciliation reconciliation = sample();
+    const QString path = m_dir.filePath(QStringLiteral("report.pdf"));
+    const Expected<void> written = writeFinancePdf(path, reconciliation, duplicates(), marks());
+    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.read(4) == "%PDF");
+    if (!m_pdftotext)
+        QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the PDF's text is not "
+              "checked");
+
+    const QString text = pdfText(path);
+    QVERIFY2(!text.isEmpty(), "pdftotext read no text from the PDF");
+    QVERIFY2(text.contains(QStringLiteral("Verity reconciliation")), qPrintable(text));
+    QVERIFY2(text.contains(periodText(reconciliation.period)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("2026-03-31 18:05 UTC")), qPrintable(text));
+    // The totals: one line per category with its count and both totals as formatted money.
+    const auto line = [&text](const QString &start) {
+        for (const QString &l : text.split(u'\n'))
+            if (l.simplified().startsWith(start))
+                return l.simplified();
+        return QString();
+    };
+    const auto expectLine = [&](const QString &expected) {
+        return line(expected.left(expected.indexOf(u'$'))) == expected;
+    };
+    for (const QString &expected :
+         {QStringLiteral("Matched 1 %1 %1").arg(formatMoney(11800)),
+          QStringLiteral("Provider only 1 %1 %2").arg(formatMoney(0), formatMoney(11800)),
+          QStringLiteral("Ledger only 1 %1 %2").arg(formatMoney(2550), formatMoney(0)),
+          QStringLiteral("Amount differs 1 %1 %2").arg(formatMoney(1000), formatMoney(1100))})
+        QVERIFY2(expectLine(expected), qPrintable(expected + QStringLiteral(" in:\n") + text));
+    // The seller's line: counts, totals and both balances.
+    const QString seller = line(QStringLiteral("Ashcombe \"Fine\""));
+    QVERIFY2(seller.contains(QStringLiteral("1 1 1 1 %1 %2 %3 %4")
+                                     .arg(formatMoney(15350), formatMoney(24700), formatMoney(7100),
+                                          formatMoney(-4700))),
+             qPrintable(text));
+    // The duplicate: its amount at risk, the time between its refunds and its mark.
+    QVERIFY2(text.contains(QStringLiteral("1.0 s")), qPrintable(text));
+    QVERIFY2(line(QStringLiteral("SU-88421 Ashcombe")).contains(formatMoney(11800)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Recovery requested by ana")), qPrintable(text));
+    // Markup in the data is shown, not obeyed.
+    QVERIFY2(text.contains(QStringLiteral("<b>markup</b>")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("& \"quotes\"")), qPrintable(text));
+}
+
+void FinanceReportsTest::pdfRunsOverPages()
+{
+    const QString path = m_dir.filePath(QStringLiteral("long.pdf"));
+    const Expected<void> written = writeFinancePdf(path, sample(300), duplicates(), marks());
+    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    if (!m_pdftotext)
+        QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not "
+              "counted");
+    const QString text = pdfText(path);
+    QVERIFY2(text.count(u'\f') >= 3, qPrintable(QStringLiteral("%1 pages").arg(text.count(u'\f'))));
+    // Nothing is cut at a page's end: the last row and the duplicates after it are there.
+    QVERIFY(text.contains(QStringLiteral("bulk row 0")));
+    QVERIFY(text.contains(QStringLiteral("bulk row 299")));
+    QVERIFY(text.contains(QStringLiteral("Recovery requested by ana")));
+}
+
+void FinanceReportsTest::unwritablePathLeavesNothing()
+{
+    const QString folder = m_dir.filePath(QStringLiteral("no-such-folder"));
+    for (const QString &name : {QStringLiteral("a.csv"), QStringLiteral("b.csv"), QStringLiteral("c.pdf")}) {
+        const QString path = folder + u'/' + name;
+        const Expected<void> written = name == u"a.csv" ? writeReconciliationCsv(path, sample())
+                : name == u"b.csv"                      ? writeDuplicatesCsv(path, duplicates(), marks())
+                                   : writeFinancePdf(path, sample(), duplicates(), marks());
+        QVERIFY2(!written, qPrintable(path));
+        QVERIFY2(written.message().contains(path), qPrintable(written.message()));
+        QVERIFY(!QFile::exists(path));
+    }
+    QVERIFY(!QFile::exists(folder));
+}
+
+QTEST_MAIN(FinanceReportsTest)
 #include "tst_financereports.moc"

@@ -332,6 +332,8 @@ void ProviderExportTest::csvWritesRfc4180()
     QCOMPARE(csvField(QStringLiteral("=1+1")), QStringLiteral("'=1+1"));
     QCOMPARE(csvField(QStringLiteral("-=1,2")), QStringLiteral("\"'-=1,2\""));
     QCOMPARE(csvField(QStringLiteral("-47.00")), QStringLiteral("-47.00"));
+    QCOMPARE(csvField(QStringLiteral("-$1,047.00")), QStringLiteral("\"-$1,047.00\""));
+    QCOMPARE(csvField(QStringLiteral("-1+A1")), QStringLiteral("'-1+A1"));
     QCOMPARE(csvField(QStringLiteral("line\nbreak")), QStringLiteral("\"line\nbreak\""));
 }
 

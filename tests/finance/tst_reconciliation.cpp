@@ -112,6 +112,10 @@ private slots:
         QTest::newRow("a failed refund at the provider moved nothing")
             << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11800:failed"})
             << strings({"ledger_only c4 -"});
+        QTest::newRow("two timed-out calls and a retry: each leftover refund traced to its own call")
+            << strings({"c3:K:9650:u:-", "c4:K:9650:u:-", "c5:K:9650:p:re_C"})
+            << strings({"re_A:K:9650", "re_B:K:9650", "re_C:K:9650"})
+            << strings({"matched c5 re_C by intent key", "provider_only c3 re_A", "provider_only c4 re_B"});
         QTest::newRow("two performed of one key meet two refunds")
             << strings({"c3:K:100:p:-", "c4:K:100:p:-"}) << strings({"re_A:K:100", "re_B:K:100"})
             << strings({"matched c3 re_A by intent key", "matched c4 re_B by intent key"});

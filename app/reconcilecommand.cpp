@@ -1,0 +1,346 @@
+#include "reconcilecommand.h"
+
+#include "reconcilejson.h"
+
+#include "domain/money.h"
+#include "finance/financereports.h"
+#include "finance/payoutrecovery.h"
+#include "finance/providerexport.h"
+#include "provider/providerconnection.h"
+#include "provider/statementfetch.h"
+#include "store/storefactory.h"
+
+#include <QCommandLineParser>
+#include <QDate>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTextStream>
+
+#include <algorithm>
+
+namespace verity {
+
+namespace {
+
+const QString usage = QStringLiteral(
+        "Usage: verity reconcile [--db PATH] (--provider URL | --provider-export FILE) --from DATE --to "
+        "DATE\n"
+        "                        [--csv FILE] [--duplicates-csv FILE] [--pdf FILE] [--json] [--window "
+        "SECONDS]\n"
+        "\n"
+        "Reconciles Verity's ledger of refunds against the provider's for the days FROM to TO (UTC,\n"
+        "both included) and finds duplicate payouts. Only reads the database.\n"
+        "Exit status: 0 every row matched, 1 some row not matched, 2 could not run.\n"
+        "\n"
+        "Options:\n"
+        "  --db PATH                the database file (default: %1)\n"
+        "  --provider URL           read the provider's refunds and balances over its API; the API key\n"
+        "                           is read from %2\n"
+        "  --provider-export FILE   read the provider's refunds from its CSV export instead\n"
+        "  --from DATE, --to DATE   the period, as YYYY-MM-DD\n"
+        "  --csv FILE               write every reconciliation row as CSV\n"
+        "  --duplicates-csv FILE    write the duplicate payouts as CSV, one line per refund\n"
+        "  --pdf FILE               write the report as PDF\n"
+        "  --json                   print the result as JSON\n"
+        "  --window SECONDS         how close in time refunds of the same seller, order and amount must\n"
+        "                           be to count as duplicates when no intent key is known (default: %3)\n");
+
+struct Options
+{
+    QString db;
+    QUrl provider;
+    QString exportPath;
+    QString from;
+    QString to;
+    Period period;
+    QString csv;
+    QString duplicatesCsv;
+    QString pdf;
+    bool json = false;
+    qint64 windowMs = defaultDuplicateWindowMs;
+    QString apiKey;
+};
+
+bool isDate(const QString &text)
+{
+    static const QRegularExpression shape(QStringLiteral("^\\d{4}-\\d{2}-\\d{2}$"));
+    return shape.match(text).hasMatch() && QDate::fromString(text, Qt::ISODate).isValid();
+}
+
+// Fails with the message to print; every one names the argument that was wrong.
+Expected<Options> parseOptions(QCommandLineParser &parser)
+{
+    const auto fail = [](const QString &message) -> Expected<Options> { return makeError(message); };
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    Options options;
+    options.db = parser.value(QStringLiteral("db"));
+    options.json = parser.isSet(QStringLiteral("json"));
+    options.csv = parser.value(QStringLiteral("csv"));
+    options.duplicatesCsv = parser.value(QStringLiteral("duplicates-csv"));
+    options.pdf = parser.value(QStringLiteral("pdf"));
+
+    const bool api = parser.isSet(QStringLiteral("provider"));
+    const bool file = parser.isSet(QStringLiteral("provider-export"));
+    if (api == file)
+        return fail(QStringLiteral(
+                "name the provider's side: --provider URL or --provider-export FILE (one of them)"));
+    if (api) {
+        const QString text = parser.value(QStringLiteral("provider"));
+        options.provider = QUrl(text, QUrl::StrictMode);
+        if (!options.provider.isValid() || options.provider.host().isEmpty()
+            || (options.provider.scheme() != u"http" && options.provider.scheme() != u"https"))
+            return fail(QStringLiteral(
+                                "--provider: expected an http or https URL such as http://127.0.0.1:12111, "
+                                "got \"%1\"")
+                                .arg(text));
+        options.apiKey = qEnvironmentVariable(ProviderConnection::apiKeyVariable);
+        if (options.apiKey.isEmpty())
+            return fail(
+                    QStringLiteral("--provider needs the provider's API key in the environment variable %1 "
+                                   "(for the sandbox: export %1=sk_test_sandbox)")
+                            .arg(QLatin1String(ProviderConnection::apiKeyVariable)));
+    } else {
+        options.exportPath = parser.value(QStringLiteral("provider-export"));
+    }
+
+    for (const char *name : {"from", "to"}) {
+        const QString option = QLatin1String(name);
+        if (!parser.isSet(option))
+            return fail(QStringLiteral("--%1 DATE is required (YYYY-MM-DD)").arg(option));
+        if (!isDate(parser.value(option)))
+            return fail(QStringLiteral("--%1: expected a date as YYYY-MM-DD, got \"%2\"")
+                                .arg(option, parser.value(option)));
+    }
+    options.from = parser.value(QStringLiteral("from"));
+    options.to = parser.value(QStringLiteral("to"));
+    QString periodError;
+    const std::optional<Period> period = periodFromDates(options.from, options.to, &periodError);
+    if (!period)
+        return fail(QStringLiteral("--from %1 --to %2: %3").arg(options.from, options.to, periodError));
+    options.period = *period;
+
+    bool valid = false;
+    const qint64 seconds = parser.value(QStringLiteral("window")).toLongLong(&valid);
+    if (!valid || seconds <= 0 || seconds > 7 * 24 * 3600)
+        return fail(
+                QStringLiteral("--window: expected a whole number of seconds from 1 to 604800, got \"%1\"")
+                        .arg(parser.value(QStringLiteral("window"))));
+    options.windowMs = seconds * 1000;
+
+    // A report written over the database (or over another report) would destroy it.
+    const QString db = QFileInfo(options.db).absoluteFilePath();
+    QStringList outputs;
+    for (const auto &[option, path] :
+         {std::pair{"--csv", options.csv}, std::pair{"--duplicates-csv", options.duplicatesCsv},
+          std::pair{"--pdf", options.pdf}}) {
+        if (path.isEmpty())
+            continue;
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        if (absolute == db
+            || (!options.exportPath.isEmpty()
+                && absolute == QFileInfo(options.exportPath).absoluteFilePath()))
+            return fail(QStringLiteral("%1 %2: that is an input file; name another file for the report")
+                                .arg(QLatin1String(option), path));
+        if (outputs.contains(absolute))
+            return fail(QStringLiteral("%1 %2: another report is written there already")
+                                .arg(QLatin1String(option), path));
+        outputs << absolute;
+    }
+    return options;
+}
+
+QJsonObject reportsJson(const Options &options)
+{
+    QJsonObject reports;
+    for (const auto &[name, path] :
+         {std::pair{"csv", options.csv}, std::pair{"duplicates_csv", options.duplicatesCsv},
+          std::pair{"pdf", options.pdf}})
+        if (!path.isEmpty())
+            reports.insert(QLatin1String(name), path);
+    return reports;
+}
+
+void printSummary(QTextStream &out, const Options &options, const Reconciliation &reconciliation,
+                  const QList<DuplicatePayout> &duplicates)
+{
+    const QString currency =
+            reconciliation.rows.isEmpty() ? QStringLiteral("USD") : reconciliation.rows.first().currency;
+    out << "Reconciliation " << periodText(reconciliation.period) << "\n"
+        << "Source: " << reconciliation.source << "\n";
+    for (int i = 0; i < reconCategoryCount; ++i) {
+        const auto index = std::size_t(i);
+        out << QStringLiteral("  %1 %2  ledger %3  provider %4\n")
+                        .arg(reconCategoryText(ReconCategory(i)), -15)
+                        .arg(reconciliation.totals.count[index], 5)
+                        .arg(formatMoney(reconciliation.totals.ledgerCents[index], currency), 14)
+                        .arg(formatMoney(reconciliation.totals.providerCents[index], currency), 14);
+    }
+    bool heading = false;
+    for (const SellerReconciliation &seller : reconciliation.sellers) {
+        QStringList parts;
+        for (int i = 1; i < reconCategoryCount; ++i)
+            if (const int count = seller.totals.count[std::size_t(i)]; count > 0)
+                parts << QStringLiteral("%1 %2")
+                                 .arg(reconCategoryText(ReconCategory(i)).toLower())
+                                 .arg(count);
+        if (parts.isEmpty())
+            continue;
+        if (!heading)
+            out << "Sellers with rows not matched:\n";
+        heading = true;
+        const auto balance = [&seller](const std::optional<qint64> &cents, const char *absent) {
+            return cents ? formatMoney(*cents, seller.currency) : QString(QLatin1String(absent));
+        };
+        out << "  " << (seller.sellerName.isEmpty() ? seller.sellerId : seller.sellerName) << " ("
+            << seller.sellerId << "): " << parts.join(QStringLiteral(", ")) << "; balance: Verity "
+            << balance(seller.verityBalanceCents, "not reported") << ", provider "
+            << balance(seller.providerBalanceCents, "not fetched") << "\n";
+    }
+    qint64 atRisk = 0;
+    for (const DuplicatePayout &duplicate : duplicates)
+        atRisk += duplicate.amountAtRiskCents;
+    out << "Duplicate payouts: " << duplicates.size();
+    if (!duplicates.isEmpty())
+        out << ", " << formatMoney(atRisk, currency) << " at risk";
+    out << "\n";
+    for (const DuplicatePayout &duplicate : duplicates)
+        out << "  " << duplicate.ticketExtIds().join(QStringLiteral(", ")) << " ("
+            << (duplicate.sellerName.isEmpty() ? duplicate.sellerId : duplicate.sellerName)
+            << (duplicate.orderId.isEmpty() ? QString() : QStringLiteral(", order ") + duplicate.orderId)
+            << "): " << formatMoney(duplicate.amountAtRiskCents, duplicate.currency) << " at risk, "
+            << duplicate.events.size() << " refunds " << spanText(duplicate.spanMs) << " apart ("
+            << duplicateBasisText(duplicate.basis) << ")\n";
+    for (const auto &[name, path] :
+         {std::pair{"CSV", options.csv}, std::pair{"Duplicates CSV", options.duplicatesCsv},
+          std::pair{"PDF", options.pdf}})
+        if (!path.isEmpty())
+            out << name << ": " << path << "\n";
+    const qsizetype unmatched =
+            std::count_if(reconciliation.rows.cbegin(), reconciliation.rows.cend(),
+                          [](const ReconRow &row) { return row.category != ReconCategory::Matched; });
+    if (unmatched == 0)
+        out << "Every row is matched (" << reconciliation.rows.size() << ").\n";
+    else
+        out << unmatched << " of " << reconciliation.rows.size() << " rows not matched.\n";
+}
+
+Expected<ProviderStatement> providerStatement(const Options &options, const QList<SellerBalance> &sellers,
+                                              const QString &currency)
+{
+    if (!options.exportPath.isEmpty())
+        return readProviderExport(options.exportPath, options.period, currency);
+    ProviderSettings settings;
+    settings.baseUrl = options.provider;
+    settings.apiKey = options.apiKey;
+    QStringList accounts;
+    for (const SellerBalance &seller : sellers)
+        if (!seller.id.isEmpty())
+            accounts << seller.id;
+    const StatementAnswer answer = StatementFetch::run(settings, options.period, accounts);
+    if (!answer.ok)
+        return makeError(QStringLiteral("the provider at %1 could not be read: %2")
+                                 .arg(options.provider.toDisplayString(), answer.error));
+    return answer.statement;
+}
+
+// In order, stopping at the first that cannot be written (QSaveFile leaves no part of it).
+Expected<void> writeReports(const Options &options, const Reconciliation &reconciliation,
+                            const QList<DuplicatePayout> &duplicates, const QList<PayoutMark> &marks)
+{
+    if (!options.csv.isEmpty())
+        if (Expected<void> written = writeReconciliationCsv(options.csv, reconciliation); !written)
+            return written;
+    if (!options.duplicatesCsv.isEmpty())
+        if (Expected<void> written = writeDuplicatesCsv(options.duplicatesCsv, duplicates, marks); !written)
+            return written;
+    if (!options.pdf.isEmpty())
+        return writeFinancePdf(options.pdf, reconciliation, duplicates, marks);
+    return {};
+}
+
+} // namespace
+
+int runReconcileCommand(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const QString usageText =
+            usage.arg(defaultStoreLocation(), QLatin1String(ProviderConnection::apiKeyVariable))
+                    .arg(defaultDuplicateWindowMs / 1000);
+
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const auto valued = [](const char *name, const char *valueName, const QString &defaultValue = {}) {
+        return QCommandLineOption(QLatin1String(name), QString(), QLatin1String(valueName), defaultValue);
+    };
+    parser.addOptions({valued("db", "PATH", defaultStoreLocation()), valued("provider", "URL"),
+                       valued("provider-export", "FILE"), valued("from", "DATE"), valued("to", "DATE"),
+                       valued("csv", "FILE"), valued("duplicates-csv", "FILE"), valued("pdf", "FILE"),
+                       valued("window", "SECONDS", QString::number(defaultDuplicateWindowMs / 1000)),
+                       QCommandLineOption(QStringLiteral("json"))});
+    if (!parser.parse(arguments)) {
+        err << "verity reconcile: " << parser.errorText() << "\n\n" << usageText;
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << usageText;
+        return 0;
+    }
+    const Expected<Options> options = parseOptions(parser);
+    if (!options) {
+        err << "verity reconcile: " << options.message() << "\n";
+        return 2;
+    }
+
+    // Opening creates a missing file: a mistyped path must not reconcile an empty ledger.
+    const QFileInfo dbFile(options->db);
+    if (!dbFile.isFile()) {
+        err << "verity reconcile: --db " << options->db << ": "
+            << (dbFile.exists() ? "not a database file" : "no such database file") << "\n";
+        return 2;
+    }
+    Expected<std::unique_ptr<Store>> store = openStore(options->db);
+    if (!store) {
+        err << "verity reconcile: " << store.message() << "\n";
+        return 2;
+    }
+    Expected<QList<LedgerPayout>> payouts = (*store)->payouts(options->period.fromMs, options->period.toMs);
+    Expected<QList<SellerBalance>> sellers =
+            payouts ? (*store)->sellerBalances() : Expected<QList<SellerBalance>>(payouts.error());
+    Expected<QList<PayoutMark>> marks =
+            sellers ? (*store)->payoutMarks() : Expected<QList<PayoutMark>>(sellers.error());
+    if (!marks) {
+        err << "verity reconcile: " << options->db << ": " << marks.message() << "\n";
+        return 2;
+    }
+    store->reset(); // nothing more is read; the provider may take a while
+
+    const QString currency = payouts->isEmpty() ? QStringLiteral("USD") : payouts->first().currency;
+    const Expected<ProviderStatement> statement = providerStatement(*options, *sellers, currency);
+    if (!statement) {
+        err << "verity reconcile: " << statement.message() << "\n";
+        return 2;
+    }
+
+    const Reconciliation reconciliation =
+            reconcile(*payouts, *statement, *sellers, QDateTime::currentMSecsSinceEpoch());
+    const QList<DuplicatePayout> duplicates = findDuplicatePayouts(*payouts, &*statement, options->windowMs);
+
+    if (Expected<void> written = writeReports(*options, reconciliation, duplicates, *marks); !written) {
+        err << "verity reconcile: " << written.message() << "\n";
+        return 2;
+    }
+
+    if (options->json)
+        out << QJsonDocument(reconciliationJson(options->from, options->to, reconciliation, duplicates, *marks, reportsJson(*options))).toJson();
+    else
+        printSummary(out, *options, reconciliation, duplicates);
+    return reconciliation.allMatched() ? 0 : 1;
+}
+
+} // namespace verity

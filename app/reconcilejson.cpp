@@ -1,0 +1,159 @@
+// The JSON that `verity reconcile --json` prints: a stable shape for scheduled jobs.
+
+#include "reconcilejson.h"
+
+#include "finance/payoutrecovery.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+
+namespace verity {
+
+namespace {
+
+QString isoUtc(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+QJsonValue orNull(const std::optional<qint64> &value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue orNull(const QString &value)
+{
+    return value.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
+}
+
+QJsonObject totalsJson(const ReconTotals &totals)
+{
+    QJsonObject object;
+    for (int i = 0; i < reconCategoryCount; ++i) {
+        const auto index = std::size_t(i);
+        object.insert(reconCategoryId(ReconCategory(i)),
+                      QJsonObject{{QStringLiteral("count"), totals.count[index]},
+                                  {QStringLiteral("ledger_cents"), totals.ledgerCents[index]},
+                                  {QStringLiteral("provider_cents"), totals.providerCents[index]}});
+    }
+    return object;
+}
+
+QJsonObject rowJson(const ReconRow &row)
+{
+    const QString intentKey = row.ledger && !row.ledger->intentKey.isEmpty() ? row.ledger->intentKey
+            : row.provider                                                   ? row.provider->intentKey
+                                                                             : QString();
+    return QJsonObject{
+            {QStringLiteral("category"), reconCategoryId(row.category)},
+            {QStringLiteral("seller_id"), row.sellerId},
+            {QStringLiteral("seller_name"), row.sellerName},
+            {QStringLiteral("ticket"), orNull(row.ticketExtId)},
+            {QStringLiteral("call"), orNull(row.callExtId)},
+            {QStringLiteral("intent_key"), orNull(intentKey)},
+            {QStringLiteral("ledger_refund_id"),
+             row.ledger ? orNull(row.ledger->refundId) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("provider_refund_id"),
+             row.provider ? QJsonValue(row.provider->id) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("currency"), row.currency},
+            {QStringLiteral("ledger_cents"),
+             row.ledger ? QJsonValue(row.ledger->amountCents) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("provider_cents"),
+             row.provider ? QJsonValue(row.provider->amountCents) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("ledger_at"),
+             row.ledger ? QJsonValue(isoUtc(row.ledger->at)) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("provider_created_at"),
+             row.provider ? QJsonValue(isoUtc(row.provider->createdMs)) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("provider_status"),
+             row.provider ? QJsonValue(row.provider->status) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("matched_by"), orNull(row.matchedBy)},
+            {QStringLiteral("note"), row.note},
+    };
+}
+
+QJsonObject duplicateJson(const DuplicatePayout &duplicate, const QHash<QString, PayoutMark> &marks)
+{
+    QJsonArray refunds;
+    for (const PayoutEvent &event : duplicate.events) {
+        refunds.append(QJsonObject{
+                {QStringLiteral("ticket"),
+                 orNull(event.payout               ? event.payout->ticketExtId
+                                : event.atProvider ? event.atProvider->ticketExtId
+                                                   : QString())},
+                {QStringLiteral("call"),
+                 event.payout ? orNull(event.payout->callExtId) : QJsonValue(QJsonValue::Null)},
+                {QStringLiteral("refund_id"),
+                 event.atProvider       ? QJsonValue(event.atProvider->id)
+                         : event.payout ? orNull(event.payout->refundId)
+                                        : QJsonValue(QJsonValue::Null)},
+                {QStringLiteral("at"), isoUtc(event.at())},
+                {QStringLiteral("amount_cents"), event.amountCents()},
+                {QStringLiteral("verity_effect"),
+                 event.payout ? QJsonValue(payoutEffectId(event.payout->effect))
+                              : QJsonValue(QJsonValue::Null)},
+                {QStringLiteral("provider_status"),
+                 event.atProvider ? QJsonValue(event.atProvider->status) : QJsonValue(QJsonValue::Null)},
+        });
+    }
+    const auto mark = marks.constFind(duplicate.key);
+    return QJsonObject{
+            {QStringLiteral("key"), duplicate.key},
+            {QStringLiteral("basis"), duplicateBasisText(duplicate.basis)},
+            {QStringLiteral("seller_id"), duplicate.sellerId},
+            {QStringLiteral("seller_name"), duplicate.sellerName},
+            {QStringLiteral("order_id"), duplicate.orderId},
+            {QStringLiteral("currency"), duplicate.currency},
+            {QStringLiteral("tickets"), QJsonArray::fromStringList(duplicate.ticketExtIds())},
+            {QStringLiteral("amount_at_risk_cents"), duplicate.amountAtRiskCents},
+            {QStringLiteral("span_ms"), duplicate.spanMs},
+            {QStringLiteral("confirmed_at_provider"), duplicate.confirmedAtProvider},
+            {QStringLiteral("recovery"),
+             mark == marks.constEnd() ? QJsonValue(QJsonValue::Null)
+                                      : QJsonValue(recoveryStateId(mark->state))},
+            {QStringLiteral("refunds"), refunds},
+    };
+}
+
+} // namespace
+
+QJsonObject reconciliationJson(const QString &from, const QString &to, const Reconciliation &reconciliation,
+                               const QList<DuplicatePayout> &duplicates, const QList<PayoutMark> &marks,
+                               const QJsonObject &reports)
+{
+    QJsonArray sellers;
+    for (const SellerReconciliation &seller : reconciliation.sellers)
+        sellers.append(
+                QJsonObject{{QStringLiteral("id"), seller.sellerId},
+                            {QStringLiteral("name"), seller.sellerName},
+                            {QStringLiteral("currency"), seller.currency},
+                            {QStringLiteral("totals"), totalsJson(seller.totals)},
+                            {QStringLiteral("verity_balance_cents"), orNull(seller.verityBalanceCents)},
+                            {QStringLiteral("provider_balance_cents"), orNull(seller.providerBalanceCents)}});
+    QJsonArray unmatched;
+    for (const ReconRow &row : reconciliation.rows)
+        if (row.category != ReconCategory::Matched)
+            unmatched.append(rowJson(row));
+    const QHash<QString, PayoutMark> current = currentMarks(marks);
+    QJsonArray duplicateArray;
+    for (const DuplicatePayout &duplicate : duplicates)
+        duplicateArray.append(duplicateJson(duplicate, current));
+    return QJsonObject{
+            {QStringLiteral("period"),
+             QJsonObject{{QStringLiteral("from"), from},
+                         {QStringLiteral("to"), to},
+                         {QStringLiteral("from_ms"), reconciliation.period.fromMs},
+                         {QStringLiteral("to_ms"), reconciliation.period.toMs},
+                         {QStringLiteral("text"), periodText(reconciliation.period)}}},
+            {QStringLiteral("source"), reconciliation.source},
+            {QStringLiteral("generated_at"), isoUtc(reconciliation.generatedAt)},
+            {QStringLiteral("all_matched"), reconciliation.allMatched()},
+            {QStringLiteral("rows"), reconciliation.rows.size()},
+            {QStringLiteral("totals"), totalsJson(reconciliation.totals)},
+            {QStringLiteral("sellers"), sellers},
+            {QStringLiteral("unmatched"), unmatched},
+            {QStringLiteral("duplicates"), duplicateArray},
+            {QStringLiteral("reports"), reports},
+    };
+}
+
+} // namespace verity

@@ -1,0 +1,270 @@
+// The finance item models over the imported demo data, each watched by
+// QAbstractItemModelTester: sellers and their balances, the duplicate payouts with their
+// recovery marks, and a reconciliation against a statement built from the demo's own ledger.
+
+#include "finance/payoutrecovery.h"
+#include "itemmodels/duplicatepayoutmodel.h"
+#include "itemmodels/reconciliationmodel.h"
+#include "itemmodels/sellerbalancemodel.h"
+#include "storetestsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <limits>
+
+using namespace verity;
+using namespace storetest;
+
+namespace {
+
+using Tester = QAbstractItemModelTester;
+const QString ashcombe = QStringLiteral("ashcombe-furniture");
+
+QVariant cell(const QAbstractItemModel &model, int row, int column, int role = Qt::DisplayRole)
+{
+    return model.data(model.index(row, column), role);
+}
+
+qint64 utcMs(int year, int month, int day)
+{
+    return QDateTime(QDate(year, month, day), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
+}
+
+} // namespace
+
+class TestFinanceModels : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void sellerBalances();
+    void spansRead();
+    void duplicatePayouts();
+    void duplicateWindowAndStatement();
+    void reconciliationRowsAndFilter();
+    void recoveryMarkShows();
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<SqliteStore> m_store;
+};
+
+void TestFinanceModels::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_store = openStore(m_dir.filePath(QStringLiteral("demo.sqlite")));
+    QVERIFY(m_store);
+    const ImportReport report = importFile(*m_store, demoDataResource());
+    QVERIFY2(report.clean(), qPrintable(describe(report)));
+}
+
+void TestFinanceModels::sellerBalances()
+{
+    SellerBalanceModel model(*m_store);
+    Tester tester(&model, Tester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0); // read on refresh, not on construction
+    model.refresh();
+    QVERIFY(model.rowCount() > 1);
+    const int row = model.rowOfSeller(ashcombe);
+    QVERIFY(row >= 0);
+    using M = SellerBalanceModel;
+    QCOMPARE(cell(model, row, M::SellerColumn).toString(), QStringLiteral("Ashcombe Furniture"));
+    QCOMPARE(cell(model, row, M::BalanceColumn).toString(), QStringLiteral("-$47.00"));
+    QCOMPARE(cell(model, row, M::BalanceColumn, M::SortRole).toLongLong(), -4700);
+    QCOMPARE(cell(model, row, M::AsOfColumn).toString(), QStringLiteral("2026-04-01"));
+    // A negative balance is flagged in colour and words, a positive one is not.
+    QCOMPARE(cell(model, row, M::BalanceColumn, Qt::ForegroundRole).value<QBrush>().color(),
+             QColor(QLatin1String(negativeMoneyColor)));
+    QVERIFY(cell(model, row, M::BalanceColumn, Qt::ToolTipRole).toString().contains(QStringLiteral("owes")));
+    QCOMPARE(cell(model, row, M::SellerColumn, M::SellerIdRole).toString(), ashcombe);
+    // c4 performed and c3 unknown, $118.00 each.
+    QVERIFY(cell(model, row, M::RefundsColumn).toInt() >= 2);
+    QVERIFY(cell(model, row, M::PerformedColumn, M::SortRole).toLongLong() >= 11800);
+    QVERIFY(cell(model, row, M::UnknownColumn, M::SortRole).toLongLong() >= 11800);
+    for (int other = 0; other < model.rowCount(); ++other) {
+        const QVariant cents = cell(model, other, M::BalanceColumn, M::SortRole);
+        if (cents.isValid() && cents.toLongLong() >= 0)
+            QVERIFY(!cell(model, other, M::BalanceColumn, Qt::ForegroundRole).isValid());
+    }
+    QCOMPARE(model.sellerIds().size(), model.rowCount());
+    model.refresh();
+    QCOMPARE(model.rowOfSeller(ashcombe), row);
+    QCOMPARE(model.headerData(M::UnknownColumn, Qt::Horizontal).toString(), QStringLiteral("May have moved"));
+}
+
+void TestFinanceModels::spansRead()
+{
+    QCOMPARE(spanText(7400), QStringLiteral("7.4 s"));
+    QCOMPARE(spanText(0), QStringLiteral("0.0 s"));
+    QCOMPARE(spanText(59940), QStringLiteral("59.9 s"));
+    QCOMPARE(spanText(182000), QStringLiteral("3 min 2 s"));
+    QCOMPARE(spanText(2 * 3600000 + 5 * 60000), QStringLiteral("2 h 05 min"));
+    QCOMPARE(spanText(3 * 86400000LL + 4 * 3600000), QStringLiteral("3 d 4 h"));
+}
+
+void TestFinanceModels::duplicatePayouts()
+{
+    DuplicatePayoutModel model(*m_store);
+    Tester tester(&model, Tester::FailureReportingMode::QtTest);
+    model.refresh();
+    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(model.summary(), QStringLiteral("5 duplicate payouts, $728.00 at risk"));
+    int row = -1;
+    for (int i = 0; i < model.rowCount(); ++i) {
+        if (model.duplicate(i)->sellerId == ashcombe)
+            row = i;
+    }
+    QVERIFY(row >= 0);
+    using M = DuplicatePayoutModel;
+    QCOMPARE(cell(model, row, M::SellerColumn).toString(), QStringLiteral("Ashcombe Furniture"));
+    QCOMPARE(cell(model, row, M::TicketsColumn).toString(), QStringLiteral("T-20260317-0412"));
+    QCOMPARE(cell(model, row, M::RefundsColumn).toInt(), 2);
+    QCOMPARE(cell(model, row, M::AtRiskColumn).toString(), QStringLiteral("$118.00"));
+    QCOMPARE(cell(model, row, M::AtRiskColumn, M::SortRole).toLongLong(), 11800);
+    QCOMPARE(cell(model, row, M::TimeBetweenColumn).toString(), QStringLiteral("7.4 s"));
+    QCOMPARE(cell(model, row, M::BasisColumn).toString(), QStringLiteral("same intent key"));
+    QCOMPARE(cell(model, row, M::RecoveryColumn).toString(), QString());
+    QCOMPARE(cell(model, row, M::SellerColumn, M::KeyRole).toString(), model.duplicate(row)->key);
+    QCOMPARE(model.rowOfKey(model.duplicate(row)->key), row);
+    QVERIFY(!model.mark(row));
+    QVERIFY(!model.duplicate(model.rowCount()));
+}
+
+void TestFinanceModels::duplicateWindowAndStatement()
+{
+    DuplicatePayoutModel model(*m_store);
+    Tester tester(&model, Tester::FailureReportingMode::QtTest);
+    model.refresh();
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    model.setWindowSeconds(5);
+    QCOMPARE(model.windowSeconds(), 5);
+    QCOMPARE(resets.size(), 1);
+    model.setWindowSeconds(5); // unchanged: not read again
+    QCOMPARE(resets.size(), 1);
+    // Intent keys group whatever the window: the demo's duplicates all have one.
+    QCOMPARE(model.rowCount(), 5);
+    model.setWindowSeconds(60);
+
+    // A statement with no refunds adds nothing.
+    ProviderStatement statement;
+    statement.period = Period{utcMs(2026, 3, 1), utcMs(2026, 5, 1)};
+    model.setStatement(statement);
+    QVERIFY(model.hasStatement());
+    QCOMPARE(model.rowCount(), 5);
+    model.setStatement(std::nullopt);
+    QVERIFY(!model.hasStatement());
+}
+
+void TestFinanceModels::reconciliationRowsAndFilter()
+{
+    // The provider's side as the sandbox has it: a refund for each performed payout, and one
+    // for Ashcombe's unknown c3, which reached the provider.
+    const Period period{utcMs(2026, 3, 1), utcMs(2026, 5, 1)};
+    const Expected<QList<LedgerPayout>> payouts = m_store->payouts(period.fromMs, period.toMs);
+    QVERIFY(payouts);
+    ProviderStatement statement;
+    statement.period = period;
+    statement.source = QStringLiteral("test");
+    int performed = 0;
+    int number = 0;
+    for (const LedgerPayout &payout : *payouts) {
+        const bool ashcombeUnknown = payout.effect == PayoutEffect::Unknown && payout.sellerId == ashcombe
+                                     && payout.ticketExtId == QStringLiteral("T-20260317-0412");
+        if (payout.effect != PayoutEffect::Performed && !ashcombeUnknown)
+            continue;
+        performed += payout.effect == PayoutEffect::Performed ? 1 : 0;
+        StatementRefund refund;
+        refund.id = payout.refundId.isEmpty() || ashcombeUnknown ? QStringLiteral("re_test_%1").arg(++number)
+                                                                 : payout.refundId;
+        refund.paymentIntent = payout.paymentIntent;
+        refund.amountCents = payout.amountCents;
+        refund.currency = payout.currency;
+        refund.status = QStringLiteral("succeeded");
+        refund.createdMs = payout.at;
+        refund.intentKey = payout.intentKey;
+        refund.ticketExtId = payout.ticketExtId;
+        refund.account = payout.sellerId;
+        refund.origin = QStringLiteral("test");
+        refund.record = QStringLiteral("{\"id\": \"%1\"}").arg(refund.id);
+        statement.refunds.append(refund);
+    }
+    QVERIFY(performed > 0);
+
+    ReconciliationModel model(*m_store);
+    model.setClock([] { return utcMs(2026, 5, 2); });
+    Tester tester(&model, Tester::FailureReportingMode::QtTest);
+    QVERIFY(!model.hasReconciliation());
+    QVERIFY(model.totalsText().startsWith(QStringLiteral("No reconciliation yet")));
+    const Expected<void> done = model.setStatement(statement);
+    QVERIFY2(done.ok(), done.ok() ? "" : qPrintable(done.message()));
+    QVERIFY(model.hasReconciliation());
+    QCOMPARE(model.rowCount(), performed + 1);
+
+    using M = ReconciliationModel;
+    model.setCategoryFilter(ReconCategory::ProviderOnly);
+    QCOMPARE(model.rowCount(), 1);
+    const ReconRow *row = model.reconRow(0);
+    QVERIFY(row);
+    QCOMPARE(row->category, ReconCategory::ProviderOnly);
+    QCOMPARE(cell(model, 0, M::CategoryColumn).toString(), QStringLiteral("Provider only"));
+    QCOMPARE(cell(model, 0, M::SellerColumn).toString(), QStringLiteral("Ashcombe Furniture"));
+    QVERIFY(cell(model, 0, M::TicketColumn).toString().startsWith(QStringLiteral("T-20260317-0412")));
+    QCOMPARE(cell(model, 0, M::LedgerColumn).toString(), QStringLiteral("—"));
+    QCOMPARE(cell(model, 0, M::ProviderColumn).toString(), QStringLiteral("$118.00"));
+    QCOMPARE(cell(model, 0, M::DifferenceColumn).toString(), QStringLiteral("+$118.00"));
+    QCOMPARE(cell(model, 0, M::ProviderColumn, M::SortRole).toLongLong(), 11800);
+    QCOMPARE(cell(model, 0, M::CategoryColumn, M::CategoryRole).toInt(), int(ReconCategory::ProviderOnly));
+
+    model.setCategoryFilter(ReconCategory::Matched);
+    QCOMPARE(model.rowCount(), performed);
+    QCOMPARE(cell(model, 0, M::DifferenceColumn).toString(), QString());
+    QCOMPARE(cell(model, 0, M::LedgerColumn).toString(), cell(model, 0, M::ProviderColumn).toString());
+    model.setCategoryFilter(ReconCategory::LedgerOnly);
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY(!model.reconRow(0));
+    model.setCategoryFilter(std::nullopt);
+    QCOMPARE(model.rowCount(), performed + 1);
+
+    QVERIFY2(model.totalsText().contains(QStringLiteral("Provider only 1 ($118.00)")), qPrintable(model.totalsText()));
+    QVERIFY(model.totalsText().contains(QStringLiteral("Matched %1").arg(performed)));
+    QCOMPARE(model.categoryTotalsText(ReconCategory::LedgerOnly), QStringLiteral("Ledger only 0 ($0.00)"));
+
+    // Reconciled again from the store: the same rows.
+    model.refresh();
+    QCOMPARE(model.rowCount(), performed + 1);
+}
+
+void TestFinanceModels::recoveryMarkShows()
+{
+    DuplicatePayoutModel model(*m_store);
+    Tester tester(&model, Tester::FailureReportingMode::QtTest);
+    model.refresh();
+    int row = -1;
+    for (int i = 0; i < model.rowCount(); ++i) {
+        if (model.duplicate(i)->sellerId == ashcombe)
+            row = i;
+    }
+    QVERIFY(row >= 0);
+    const Expected<PayoutMark> mark =
+        markDuplicatePayout(*m_store, *model.duplicate(row), RecoveryState::RecoveryRequested,
+                            QStringLiteral("Asked Dana <b>Whitfield</b> to return $118.00"), QStringLiteral("finn"),
+                            utcMs(2026, 4, 2));
+    QVERIFY2(mark.ok(), mark.ok() ? "" : qPrintable(mark.message()));
+    model.refresh();
+    using M = DuplicatePayoutModel;
+    QCOMPARE(cell(model, row, M::RecoveryColumn).toString(),
+             QStringLiteral("Recovery requested: Asked Dana <b>Whitfield</b> to return $118.00"));
+    QVERIFY(cell(model, row, M::RecoveryColumn, Qt::ToolTipRole).toString().contains(QStringLiteral("by finn")));
+    QVERIFY(model.mark(row));
+    QCOMPARE(model.mark(row)->state, RecoveryState::RecoveryRequested);
+    QCOMPARE(model.summary(), QStringLiteral("5 duplicate payouts, $728.00 at risk (1 recovery requested)"));
+    QCOMPARE(model.marks().size(), 1);
+}
+
+QTEST_GUILESS_MAIN(TestFinanceModels)
+#include "tst_financemodels.moc"

@@ -1,0 +1,157 @@
+#include "financepane.h"
+
+#include "itemmodels/duplicatepayoutmodel.h"
+#include "itemmodels/reconciliationmodel.h"
+#include "itemmodels/sellerbalancemodel.h"
+#include "sellerbalancechart.h"
+#include "store/store.h"
+
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace verity {
+
+FinancePane::FinancePane(Store &store, QWidget *parent)
+    : QWidget(parent), m_store(store), m_sellers(new SellerBalanceModel(store, this)),
+      m_duplicates(new DuplicatePayoutModel(store, this)), m_reconciliation(new ReconciliationModel(store, this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("financeTabs"));
+    m_tabs->setDocumentMode(true);
+    layout->addWidget(m_tabs);
+
+    auto *sellersTab = new QSplitter(Qt::Horizontal, m_tabs);
+    sellersTab->setObjectName(QStringLiteral("sellersSplitter"));
+    m_sellerProxy = new QSortFilterProxyModel(this);
+    m_sellerProxy->setSourceModel(m_sellers);
+    m_sellerProxy->setSortRole(SellerBalanceModel::SortRole);
+    m_sellerTable = new QTableView(sellersTab);
+    m_sellerTable->setObjectName(QStringLiteral("sellerTable"));
+    m_sellerTable->setModel(m_sellerProxy);
+    m_sellerTable->setSortingEnabled(true);
+    m_sellerTable->sortByColumn(SellerBalanceModel::SellerColumn, Qt::AscendingOrder);
+    m_sellerTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_sellerTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_sellerTable->setAlternatingRowColors(true);
+    m_sellerTable->setWordWrap(false);
+    m_sellerTable->verticalHeader()->hide();
+    m_sellerTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_sellerTable->horizontalHeader()->setSectionResizeMode(SellerBalanceModel::SellerColumn, QHeaderView::Stretch);
+    m_chart = new SellerBalanceChart(sellersTab);
+    sellersTab->addWidget(m_sellerTable);
+    sellersTab->addWidget(m_chart);
+    sellersTab->setStretchFactor(0, 2);
+    sellersTab->setStretchFactor(1, 3);
+    sellersTab->setSizes({680, 920}); // in proportion: every column of the table stays readable
+    m_tabs->addTab(sellersTab, tr("&Sellers"));
+
+    m_duplicatesPane = new DuplicatePayoutsPane(store, *m_duplicates, m_tabs);
+    m_tabs->addTab(m_duplicatesPane, tr("&Duplicate payouts"));
+    m_reconciliationPane = new ReconciliationPane(*m_reconciliation, *m_duplicates, m_tabs);
+    m_reconciliationPane->setAccounts([this] { return m_sellers->sellerIds(); });
+    m_tabs->addTab(m_reconciliationPane, tr("&Reconciliation"));
+
+    connect(m_sellerTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &FinancePane::showCurrentSeller);
+    connect(m_chart, &SellerBalanceChart::callChosen, this, &FinancePane::callChosen);
+    connect(m_duplicatesPane, &DuplicatePayoutsPane::callChosen, this, &FinancePane::callChosen);
+    connect(m_duplicatesPane, &DuplicatePayoutsPane::marked, this, &FinancePane::payoutMarked);
+    connect(m_reconciliationPane, &ReconciliationPane::callChosen, this, &FinancePane::callChosen);
+    connect(m_sellers, &SellerBalanceModel::errorOccurred, this, &FinancePane::errorOccurred);
+    connect(m_duplicates, &DuplicatePayoutModel::errorOccurred, this, &FinancePane::errorOccurred);
+    connect(m_reconciliation, &ReconciliationModel::errorOccurred, this, &FinancePane::errorOccurred);
+}
+
+void FinancePane::setProviderSettings(std::function<ProviderSettings()> settings)
+{
+    m_reconciliationPane->setProviderSettings(std::move(settings));
+}
+
+void FinancePane::setOperatorName(std::function<QString()> name)
+{
+    m_duplicatesPane->setOperatorName(std::move(name));
+}
+
+void FinancePane::setNotePrompt(NotePrompt prompt)
+{
+    m_duplicatesPane->setNotePrompt(std::move(prompt));
+}
+
+void FinancePane::setOpenFileChooser(OpenFileChooser chooser)
+{
+    m_reconciliationPane->setOpenFileChooser(std::move(chooser));
+}
+
+void FinancePane::setSaveFileChooser(SaveFileChooser chooser)
+{
+    m_duplicatesPane->setSaveFileChooser(chooser);
+    m_reconciliationPane->setSaveFileChooser(std::move(chooser));
+}
+
+void FinancePane::refresh()
+{
+    m_stale = true;
+    if (isVisible())
+        reload();
+}
+
+void FinancePane::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        reload();
+}
+
+void FinancePane::reload()
+{
+    m_stale = false;
+    const QModelIndex current = m_sellerProxy->mapToSource(m_sellerTable->currentIndex());
+    const QString sellerId = current.isValid() ? m_sellers->data(current, SellerBalanceModel::SellerIdRole).toString()
+                                               : QString();
+    const DuplicatePayout *duplicate = m_duplicatesPane->currentDuplicate();
+    const QString duplicateKey = duplicate ? duplicate->key : QString();
+    m_sellers->refresh();
+    m_duplicates->refresh();
+    m_reconciliation->refresh();
+    if (!sellerId.isEmpty())
+        selectSeller(sellerId);
+    if (!duplicateKey.isEmpty())
+        m_duplicatesPane->selectKey(duplicateKey);
+}
+
+void FinancePane::selectSeller(const QString &sellerId)
+{
+    const int row = m_sellers->rowOfSeller(sellerId);
+    if (row < 0)
+        return;
+    const QModelIndex index = m_sellerProxy->mapFromSource(m_sellers->index(row, 0));
+    m_sellerTable->setCurrentIndex(index);
+    m_sellerTable->selectRow(index.row());
+    m_sellerTable->scrollTo(index);
+    showCurrentSeller(); // the row may already have been current before a refresh
+}
+
+void FinancePane::showCurrentSeller()
+{
+    const QModelIndex current = m_sellerProxy->mapToSource(m_sellerTable->currentIndex());
+    const SellerBalance *seller = current.isValid() ? m_sellers->seller(current.row()) : nullptr;
+    if (!seller) {
+        m_chart->clear(tr("Choose a seller to see its balance over time."));
+        return;
+    }
+    Expected<SellerHistory> history = m_store.sellerHistory(seller->id);
+    if (!history) {
+        m_chart->clear(tr("Could not read %1's history: %2").arg(seller->name, history.message()));
+        emit errorOccurred(history.message());
+        return;
+    }
+    m_chart->showSeller(*seller, *history);
+}
+
+} // namespace verity

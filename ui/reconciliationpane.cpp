@@ -1,0 +1,351 @@
+#include "reconciliationpane.h"
+
+#include "domain/money.h"
+#include "finance/financereports.h"
+#include "finance/providerexport.h"
+#include "itemmodels/displaytext.h"
+#include "itemmodels/duplicatepayoutmodel.h"
+#include "itemmodels/reconciliationmodel.h"
+#include "itemmodels/sellerbalancemodel.h"
+#include "plaintextlabel.h"
+#include "provider/statementfetch.h"
+
+#include <QComboBox>
+#include <QDateEdit>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace verity {
+
+ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayoutModel &duplicates, QWidget *parent)
+    : QWidget(parent), m_model(model), m_duplicates(duplicates)
+{
+    m_settings = [] { return ProviderSettings{}; };
+    m_accounts = [] { return QStringList{}; };
+    m_chooseOpen = [](QWidget *parentWidget, const QString &caption, const QString &filter) {
+        return QFileDialog::getOpenFileName(parentWidget, caption, QString(), filter);
+    };
+    m_chooseSave = [](QWidget *parentWidget, const QString &caption, const QString &name, const QString &filter) {
+        return QFileDialog::getSaveFileName(parentWidget, caption, name, filter);
+    };
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+
+    // The 30 days up to today (UTC): people change it, mostly to a calendar month.
+    const QDate today = QDateTime::currentDateTimeUtc().date();
+    auto *source = new QHBoxLayout;
+    auto makeDate = [this](const QString &name, QDate date) {
+        auto *edit = new QDateEdit(date, this);
+        edit->setObjectName(name);
+        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
+        edit->setCalendarPopup(true);
+        return edit;
+    };
+    m_from = makeDate(QStringLiteral("periodFrom"), today.addDays(-29));
+    m_to = makeDate(QStringLiteral("periodTo"), today);
+    auto *fromLabel = new QLabel(tr("&From"), this);
+    fromLabel->setBuddy(m_from);
+    auto *toLabel = new QLabel(tr("&to"), this);
+    toLabel->setBuddy(m_to);
+    source->addWidget(fromLabel);
+    source->addWidget(m_from);
+    source->addWidget(toLabel);
+    source->addWidget(m_to);
+    source->addWidget(new QLabel(tr("(UTC, both days included)"), this));
+    m_fetch = new QPushButton(tr("Fetch from &provider"), this);
+    m_fetch->setObjectName(QStringLiteral("fetchStatementButton"));
+    m_fetch->setToolTip(tr("Read the provider's refunds and seller balances for the period over its API. "
+                           "Nothing is written at the provider."));
+    m_readExport = new QPushButton(tr("Read provider e&xport…"), this);
+    m_readExport->setObjectName(QStringLiteral("readExportButton"));
+    source->addSpacing(12);
+    source->addWidget(m_fetch);
+    source->addWidget(m_readExport);
+    m_busy = new QProgressBar(this);
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumWidth(120);
+    m_busy->setTextVisible(false);
+    m_busy->hide();
+    source->addWidget(m_busy);
+    m_status = plainTextLabel(QString(), this);
+    m_status->setObjectName(QStringLiteral("reconciliationStatus"));
+    source->addWidget(m_status, 1);
+    layout->addLayout(source);
+
+    auto *filter = new QHBoxLayout;
+    m_category = new QComboBox(this);
+    m_category->setObjectName(QStringLiteral("categoryFilter"));
+    m_category->addItem(tr("All categories"), -1);
+    for (int i = 0; i < reconCategoryCount; ++i)
+        m_category->addItem(reconCategoryText(ReconCategory(i)), i);
+    auto *categoryLabel = new QLabel(tr("&Show"), this);
+    categoryLabel->setBuddy(m_category);
+    filter->addWidget(categoryLabel);
+    filter->addWidget(m_category);
+    m_totals = plainTextLabel(QString(), this, false);
+    m_totals->setObjectName(QStringLiteral("reconciliationTotals"));
+    m_totals->setWordWrap(true);
+    filter->addWidget(m_totals, 1);
+    m_exportCsv = new QPushButton(tr("Export &CSV…"), this);
+    m_exportCsv->setObjectName(QStringLiteral("exportCsvButton"));
+    m_exportPdf = new QPushButton(tr("Export P&DF…"), this);
+    m_exportPdf->setObjectName(QStringLiteral("exportPdfButton"));
+    filter->addWidget(m_exportCsv);
+    filter->addWidget(m_exportPdf);
+    layout->addLayout(filter);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(&m_model);
+    m_proxy->setSortRole(ReconciliationModel::SortRole);
+    m_table = new QTableView(split);
+    m_table->setObjectName(QStringLiteral("reconciliationTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the model's order: by time
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(ReconciliationModel::NoteColumn, QHeaderView::Stretch);
+    m_details = new QPlainTextEdit(split);
+    m_details->setObjectName(QStringLiteral("providerRecord"));
+    m_details->setReadOnly(true);
+    m_details->setPlaceholderText(tr("Choose a row to see the provider's record of it."));
+    m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
+    split->addWidget(m_table);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+
+    connect(m_fetch, &QPushButton::clicked, this, &ReconciliationPane::fetch);
+    connect(m_readExport, &QPushButton::clicked, this, &ReconciliationPane::readExport);
+    connect(m_exportCsv, &QPushButton::clicked, this, &ReconciliationPane::exportCsv);
+    connect(m_exportPdf, &QPushButton::clicked, this, &ReconciliationPane::exportPdf);
+    connect(m_category, &QComboBox::currentIndexChanged, this, [this] {
+        const int category = m_category->currentData().toInt();
+        m_model.setCategoryFilter(category < 0 ? std::nullopt : std::optional<ReconCategory>(ReconCategory(category)));
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReconciliationPane::showDetails);
+    connect(&m_model, &QAbstractItemModel::modelReset, this, &ReconciliationPane::showDetails);
+    connect(&m_model, &ReconciliationModel::totalsChanged, this, &ReconciliationPane::updateTotals);
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
+        const ReconRow *row = rowAt(index.row());
+        if (row && row->ticketId)
+            emit callChosen(*row->ticketId, row->callExtId);
+    });
+    updateTotals();
+}
+
+ReconciliationPane::~ReconciliationPane()
+{
+    if (m_running)
+        m_running->disconnect(this);
+}
+
+QString ReconciliationPane::totalsText() const
+{
+    return m_totals->text();
+}
+
+QString ReconciliationPane::statusText() const
+{
+    return m_status->text();
+}
+
+bool ReconciliationPane::isFetching() const
+{
+    return !m_running.isNull();
+}
+
+QString ReconciliationPane::detailsText() const
+{
+    return m_details->toPlainText();
+}
+
+const ReconRow *ReconciliationPane::rowAt(int tableRow) const
+{
+    const QModelIndex source = m_proxy->mapToSource(m_proxy->index(tableRow, 0));
+    return source.isValid() ? m_model.reconRow(source.row()) : nullptr;
+}
+
+std::optional<Period> ReconciliationPane::period()
+{
+    QString error;
+    const std::optional<Period> chosen = periodFromDates(m_from->date().toString(QStringLiteral("yyyy-MM-dd")),
+                                                         m_to->date().toString(QStringLiteral("yyyy-MM-dd")), &error);
+    if (!chosen)
+        setStatus(error, true);
+    return chosen;
+}
+
+void ReconciliationPane::fetch()
+{
+    if (m_running) {
+        m_running->cancel();
+        return;
+    }
+    const std::optional<Period> chosen = period();
+    if (!chosen)
+        return;
+    const ProviderSettings settings = m_settings();
+    if (settings.baseUrl.isEmpty()) {
+        setStatus(tr("Set the payment provider's address first (Provider > Payment provider settings)."), true);
+        return;
+    }
+    auto *fetch = new StatementFetch(settings, *chosen, m_accounts(), this);
+    m_running = fetch;
+    connect(fetch, &StatementFetch::progress, this, [this](const QString &step) { setStatus(step, false); });
+    connect(fetch, &StatementFetch::finished, this, &ReconciliationPane::fetched);
+    setBusy(true);
+    setStatus(tr("Reading %1 from %2…").arg(periodText(*chosen), settings.baseUrl.toString()), false);
+    fetch->start();
+}
+
+void ReconciliationPane::fetched(const StatementAnswer &answer)
+{
+    if (StatementFetch *finished = m_running.data()) {
+        m_running = nullptr;
+        finished->deleteLater();
+    }
+    setBusy(false);
+    if (!answer.ok) {
+        QString why = answer.error;
+        while (why.endsWith(u'.'))
+            why.chop(1);
+        const QString kept = m_model.hasReconciliation() ? tr(" The result below is the previous one.") : QString();
+        setStatus((why == QStringLiteral("cancelled") ? tr("Fetch cancelled.")
+                                                       : tr("Could not fetch from the provider: %1.").arg(why))
+                      + kept,
+                  true);
+        return;
+    }
+    const ProviderStatement &statement = answer.statement;
+    showStatement(statement, tr("%1 refunds read from %2 at %3")
+                                 .arg(statement.refunds.size())
+                                 .arg(statement.source, formatUtcTime(statement.fetchedAt)));
+}
+
+void ReconciliationPane::readExport()
+{
+    const std::optional<Period> chosen = period();
+    if (!chosen)
+        return;
+    const QString path = m_chooseOpen(this, tr("Read the provider's refund export"), tr("CSV (*.csv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const Expected<ProviderStatement> statement = readProviderExport(path, *chosen);
+    if (!statement) {
+        setStatus(tr("Could not read the export: %1").arg(statement.message()), true);
+        return;
+    }
+    showStatement(*statement, tr("%1 refunds read from %2").arg(statement->refunds.size()).arg(path));
+}
+
+void ReconciliationPane::showStatement(const ProviderStatement &statement, const QString &how)
+{
+    if (const Expected<void> done = m_model.setStatement(statement); !done) {
+        setStatus(tr("Could not reconcile: %1").arg(done.message()), true);
+        return;
+    }
+    m_duplicates.setStatement(statement);
+    setStatus(QStringLiteral("%1, %2.").arg(how, periodText(statement.period)), false);
+}
+
+QString ReconciliationPane::suggestedName(const QString &suffix) const
+{
+    return QStringLiteral("reconciliation-%1-to-%2.%3")
+        .arg(m_from->date().toString(Qt::ISODate), m_to->date().toString(Qt::ISODate), suffix);
+}
+
+void ReconciliationPane::exportCsv()
+{
+    if (!m_model.hasReconciliation())
+        return;
+    const QString path = m_chooseSave(this, tr("Export reconciliation"), suggestedName(QStringLiteral("csv")),
+                                      tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    const Expected<void> written = writeReconciliationCsv(path, *m_model.reconciliation());
+    setStatus(written ? tr("Saved %1.").arg(path) : tr("Not saved: %1").arg(written.message()), !written);
+}
+
+void ReconciliationPane::exportPdf()
+{
+    if (!m_model.hasReconciliation())
+        return;
+    const QString path = m_chooseSave(this, tr("Export finance report"), suggestedName(QStringLiteral("pdf")),
+                                      tr("PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    const Expected<void> written =
+        writeFinancePdf(path, *m_model.reconciliation(), m_duplicates.duplicates(), m_duplicates.marks());
+    setStatus(written ? tr("Saved %1.").arg(path) : tr("Not saved: %1").arg(written.message()), !written);
+}
+
+void ReconciliationPane::showDetails()
+{
+    const ReconRow *row = rowAt(m_table->currentIndex().row());
+    if (!m_table->currentIndex().isValid() || !row) {
+        m_details->clear();
+        return;
+    }
+    QStringList lines{reconCategoryText(row->category) + QStringLiteral(": ") + row->note, QString()};
+    if (row->provider) {
+        lines << tr("The provider's record (%1):").arg(row->provider->origin) << prettyJson(row->provider->record);
+    } else {
+        lines << tr("The provider has no refund for this payout in the period.");
+    }
+    if (row->ledger) {
+        const LedgerPayout &ledger = *row->ledger;
+        lines << QString() << tr("Verity's ledger:")
+              << tr("%1 / %2, %3 at %4")
+                     .arg(ledger.ticketExtId, ledger.callExtId, formatMoney(ledger.amountCents, ledger.currency),
+                          formatUtcTime(ledger.at))
+              << tr("intent key: %1").arg(ledger.intentKey.isEmpty() ? tr("(none)") : ledger.intentKey)
+              << tr("refund id: %1").arg(ledger.refundId.isEmpty() ? tr("(none known)") : ledger.refundId);
+    }
+    if (!row->matchedBy.isEmpty())
+        lines << QString() << tr("Matched by %1.").arg(row->matchedBy);
+    m_details->setPlainText(lines.join(u'\n'));
+}
+
+void ReconciliationPane::updateTotals()
+{
+    m_totals->setText(m_model.totalsText());
+    m_exportCsv->setEnabled(m_model.hasReconciliation());
+    m_exportPdf->setEnabled(m_model.hasReconciliation());
+}
+
+void ReconciliationPane::setBusy(bool busy)
+{
+    m_busy->setVisible(busy);
+    m_fetch->setText(busy ? tr("&Cancel fetch") : tr("Fetch from &provider"));
+    m_readExport->setEnabled(!busy);
+    m_from->setEnabled(!busy);
+    m_to->setEnabled(!busy);
+}
+
+void ReconciliationPane::setStatus(const QString &text, bool bad)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(bad ? QStringLiteral("QLabel { color: %1; font-weight: bold; }")
+                                      .arg(QLatin1String(negativeMoneyColor))
+                                : QString());
+}
+
+} // namespace verity

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "duplicatepayoutspane.h"
+#include "finance/providerstatement.h"
+#include "provider/providerclient.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <functional>
+
+class QComboBox;
+class QDateEdit;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace verity {
+
+class DuplicatePayoutModel;
+class ReconciliationModel;
+class StatementFetch;
+struct ReconRow;
+struct StatementAnswer;
+
+// Asks for a file to read: an empty path when the person cancels.
+using OpenFileChooser = std::function<QString(QWidget *parent, const QString &caption, const QString &filter)>;
+
+// Verity's ledger against the provider for a period: fetched over the provider's API or read
+// from its CSV export. A failed fetch says why and keeps the result already shown.
+class ReconciliationPane : public QWidget
+{
+    Q_OBJECT
+
+public:
+    ReconciliationPane(ReconciliationModel &model, DuplicatePayoutModel &duplicates, QWidget *parent = nullptr);
+    ~ReconciliationPane() override;
+
+    void setProviderSettings(std::function<ProviderSettings()> settings) { m_settings = std::move(settings); }
+    void setAccounts(std::function<QStringList()> accounts) { m_accounts = std::move(accounts); }
+    void setOpenFileChooser(OpenFileChooser chooser) { m_chooseOpen = std::move(chooser); }
+    void setSaveFileChooser(SaveFileChooser chooser) { m_chooseSave = std::move(chooser); }
+
+    QDateEdit *fromEdit() const { return m_from; }
+    QDateEdit *toEdit() const { return m_to; }
+    QPushButton *fetchButton() const { return m_fetch; }
+    QPushButton *readExportButton() const { return m_readExport; }
+    QComboBox *categoryBox() const { return m_category; }
+    QTableView *table() const { return m_table; }
+    QPushButton *exportCsvButton() const { return m_exportCsv; }
+    QPushButton *exportPdfButton() const { return m_exportPdf; }
+    QString totalsText() const;
+    QString statusText() const;
+    QString detailsText() const;
+    bool isFetching() const;
+
+    void fetch(); // starts, or cancels the fetch that runs
+    void readExport();
+    // The row of the table (as sorted), in the model's terms.
+    const ReconRow *rowAt(int tableRow) const;
+
+signals:
+    void callChosen(qint64 ticketId, const QString &callExtId);
+
+private:
+    std::optional<Period> period();
+    void fetched(const StatementAnswer &answer);
+    void showStatement(const ProviderStatement &statement, const QString &how);
+    void exportCsv();
+    void exportPdf();
+    void showDetails();
+    void updateTotals();
+    void setBusy(bool busy);
+    void setStatus(const QString &text, bool bad);
+    QString suggestedName(const QString &suffix) const;
+
+    ReconciliationModel &m_model;
+    DuplicatePayoutModel &m_duplicates;
+    QSortFilterProxyModel *m_proxy;
+    QDateEdit *m_from;
+    QDateEdit *m_to;
+    QPushButton *m_fetch;
+    QPushButton *m_readExport;
+    QProgressBar *m_busy;
+    QLabel *m_status;
+    QComboBox *m_category;
+    QLabel *m_totals;
+    QPushButton *m_exportCsv;
+    QPushButton *m_exportPdf;
+    QTableView *m_table;
+    QPlainTextEdit *m_details;
+    QPointer<StatementFetch> m_running;
+    std::function<ProviderSettings()> m_settings;
+    std::function<QStringList()> m_accounts;
+    OpenFileChooser m_chooseOpen;
+    SaveFileChooser m_chooseSave;
+};
+
+} // namespace verity

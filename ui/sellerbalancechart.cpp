@@ -1,0 +1,298 @@
+#include "sellerbalancechart.h"
+
+#include "domain/money.h"
+#include "itemmodels/sellerbalancemodel.h"
+#include "plaintextlabel.h"
+
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QDateTimeAxis>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace verity {
+
+namespace {
+
+const QColor performedColor(0x9c, 0x1c, 0x14);
+const QColor unknownColor(0xd0, 0x8a, 0x00);
+const QColor lineColor(0x1a, 0x4d, 0x8f);
+
+// QDateTimeAxis labels in local time; shifting by the local offset makes them read UTC.
+qreal axisTime(qint64 ms)
+{
+    return qreal(ms - qint64(QDateTime::fromMSecsSinceEpoch(ms).offsetFromUtc()) * 1000);
+}
+
+qreal dollars(qint64 cents)
+{
+    return qreal(cents) / 100.0;
+}
+
+struct Step
+{
+    qint64 at;
+    bool isSnapshot;
+    qint64 cents; // the balance reported, or the amount debited
+    int debit;    // index into the debits, for a debit
+};
+
+// A tick spacing of 1, 2 or 5 times a power of ten, in whole dollars, for about five ticks.
+qint64 niceStepCents(qint64 spanCents)
+{
+    const qint64 rough = qMax<qint64>(100, spanCents / 5);
+    qint64 magnitude = 100;
+    while (magnitude * 10 <= rough)
+        magnitude *= 10;
+    for (const qint64 factor : {1, 2, 5, 10}) {
+        if (magnitude * factor >= rough)
+            return magnitude * factor;
+    }
+    return magnitude * 10;
+}
+
+qint64 floorTo(qint64 value, qint64 step)
+{
+    const qint64 q = value / step;
+    return (value % step != 0 && value < 0 ? q - 1 : q) * step;
+}
+
+} // namespace
+
+QString sellerHeading(const SellerBalance &seller)
+{
+    const QString name = seller.name.isEmpty() ? seller.id : seller.name;
+    if (!seller.balanceCents)
+        return SellerBalanceChart::tr("%1 — no balance reported").arg(name);
+    return SellerBalanceChart::tr("%1 — balance %2 (as of %3)")
+        .arg(name, formatMoney(*seller.balanceCents, seller.currency), formatUtcDate(seller.balanceAsOf));
+}
+
+SellerBalanceChart::SellerBalanceChart(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_heading = plainTextLabel(QString(), this, false);
+    m_heading->setObjectName(QStringLiteral("sellerHeading"));
+    QFont font = m_heading->font();
+    font.setPointSizeF(font.pointSizeF() * 1.2);
+    font.setBold(true);
+    m_heading->setFont(font);
+    layout->addWidget(m_heading);
+
+    auto *row = new QHBoxLayout;
+    m_chart = new QChart;
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(4, 4, 20, 4)); // room for the last date label
+    m_view = new QChartView(m_chart, this);
+    m_view->setObjectName(QStringLiteral("sellerChart"));
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(420, 260);
+    row->addWidget(m_view, 3);
+
+    m_list = new QListWidget(this);
+    m_list->setObjectName(QStringLiteral("debitList"));
+    m_list->setToolTip(tr("Each refund of this seller: choose one to open its ticket at the call"));
+    m_list->setAlternatingRowColors(true);
+    m_list->setSpacing(2);
+    const QString widest = QStringLiteral("T-20260317-0412 / c3 — may have moved");
+    m_list->setMinimumWidth(m_list->fontMetrics().horizontalAdvance(widest) + 24);
+    row->addWidget(m_list, 1);
+    layout->addLayout(row, 1);
+
+    connect(m_list, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) { choose(m_list->row(item)); });
+    connect(m_list, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) { choose(m_list->row(item)); });
+    clear(tr("Choose a seller to see its balance over time."));
+}
+
+QString SellerBalanceChart::headingText() const
+{
+    return m_heading->text();
+}
+
+void SellerBalanceChart::clear(const QString &message)
+{
+    m_chart->removeAllSeries();
+    for (QAbstractAxis *axis : m_chart->axes()) {
+        m_chart->removeAxis(axis);
+        delete axis;
+    }
+    m_performed = nullptr;
+    m_unknown = nullptr;
+    m_debits.clear();
+    m_performedDebits.clear();
+    m_unknownDebits.clear();
+    m_list->clear();
+    m_heading->setText(message);
+    m_heading->setStyleSheet(QString());
+}
+
+void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHistory &history)
+{
+    clear(sellerHeading(seller));
+    const bool negative = seller.balanceCents && *seller.balanceCents < 0;
+    m_heading->setStyleSheet(negative ? QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(negativeMoneyColor))
+                                      : QString());
+    m_debits = history.debits;
+
+    QList<Step> steps;
+    for (const BalanceSnapshot &snapshot : history.snapshots)
+        steps.append({snapshot.at, true, snapshot.balanceCents, -1});
+    for (int i = 0; i < m_debits.size(); ++i)
+        steps.append({m_debits.at(i).at, false, m_debits.at(i).amountCents, i});
+    // A balance reported at the moment of a refund was read before it was made.
+    std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+        return a.at != b.at ? a.at < b.at : (a.isSnapshot && !b.isSnapshot);
+    });
+    if (steps.isEmpty()) {
+        m_heading->setText(m_heading->text() + tr(": no balance reported and no refunds"));
+        return;
+    }
+
+    // Start from the first reported balance, with the refunds made before it added back.
+    qint64 balance = 0;
+    auto firstSnapshot = std::find_if(steps.cbegin(), steps.cend(), [](const Step &s) { return s.isSnapshot; });
+    if (firstSnapshot != steps.cend()) {
+        balance = firstSnapshot->cents;
+        for (auto it = steps.cbegin(); it != firstSnapshot; ++it)
+            balance += it->cents;
+    }
+
+    auto *line = new QLineSeries;
+    line->setName(tr("Balance"));
+    line->setPen(QPen(lineColor, 2));
+    m_performed = new QScatterSeries;
+    m_performed->setName(tr("Refund performed"));
+    m_unknown = new QScatterSeries;
+    m_unknown->setName(tr("Refund may have moved (unknown)"));
+    for (QScatterSeries *series : {m_performed, m_unknown}) {
+        series->setMarkerSize(13);
+        series->setBorderColor(Qt::white);
+    }
+    m_performed->setColor(performedColor);
+    m_unknown->setColor(unknownColor);
+    m_unknown->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+
+    qint64 low = balance;
+    qint64 high = balance;
+    const qint64 first = steps.constFirst().at;
+    qint64 last = qMax(steps.constLast().at, seller.balanceAsOf);
+    line->append(axisTime(first), dollars(balance));
+    for (const Step &step : std::as_const(steps)) {
+        line->append(axisTime(step.at), dollars(balance));
+        balance = step.isSnapshot ? step.cents : balance - step.cents;
+        line->append(axisTime(step.at), dollars(balance));
+        low = qMin(low, balance);
+        high = qMax(high, balance);
+        if (!step.isSnapshot) {
+            const LedgerPayout &debit = m_debits.at(step.debit);
+            const bool performed = debit.effect == PayoutEffect::Performed;
+            (performed ? m_performed : m_unknown)->append(axisTime(step.at), dollars(balance));
+            (performed ? m_performedDebits : m_unknownDebits).append(step.debit);
+        }
+    }
+    const qint64 pad = qMax<qint64>((last - first) / 20, 60 * 60 * 1000);
+    line->append(axisTime(last + pad), dollars(balance));
+
+    auto *zero = new QLineSeries;
+    zero->setPen(QPen(QColor(0x80, 0x80, 0x80), 1, Qt::DashLine));
+    zero->append(axisTime(first - pad), 0);
+    zero->append(axisTime(last + pad), 0);
+    low = qMin<qint64>(low, 0);
+    high = qMax<qint64>(high, 0);
+
+    for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{zero, line, m_performed, m_unknown})
+        m_chart->addSeries(series);
+    m_chart->legend()->markers(zero).constFirst()->setVisible(false);
+
+    auto *x = new QDateTimeAxis;
+    x->setTitleText(tr("Time (UTC)"));
+    x->setFormat(last - first > 2 * 24 * 3600 * 1000 ? QStringLiteral("MMM d") : QStringLiteral("MMM d HH:mm"));
+    x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(axisTime(first - pad))),
+                QDateTime::fromMSecsSinceEpoch(qint64(axisTime(last + pad))));
+    x->setTickCount(6);
+
+    // Money labels as finance reads them everywhere else: formatMoney, not printf.
+    auto *y = new QCategoryAxis;
+    y->setTitleText(tr("Balance (%1)").arg(seller.currency));
+    y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const qint64 step = niceStepCents(high - low);
+    // A point never sits on the plot's edge: at least a quarter step of room around it.
+    qint64 bottom = floorTo(low, step);
+    if (low - bottom < step / 4)
+        bottom -= step;
+    qint64 top = floorTo(high, step) + step;
+    if (top - high < step / 4)
+        top += step;
+    y->setMin(dollars(bottom));
+    y->setStartValue(dollars(bottom));
+    for (qint64 tick = bottom; tick <= top; tick += step)
+        y->append(formatMoney(tick, seller.currency), dollars(tick));
+    y->setMax(dollars(top));
+
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries *series : m_chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    connect(m_performed, &QScatterSeries::clicked, this,
+            [this](const QPointF &point) { chooseNearest(m_performed, point); });
+    connect(m_unknown, &QScatterSeries::clicked, this,
+            [this](const QPointF &point) { chooseNearest(m_unknown, point); });
+
+    for (const LedgerPayout &debit : std::as_const(m_debits)) {
+        const bool performed = debit.effect == PayoutEffect::Performed;
+        // Seconds: a retry storm's refunds are seconds apart.
+        const QString when =
+            QDateTime::fromMSecsSinceEpoch(debit.at, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        const QString text = tr("%1 UTC   %2\n%3 / %4 — %5")
+                                 .arg(when, formatMoney(debit.amountCents, debit.currency), debit.ticketExtId,
+                                      debit.callExtId, performed ? tr("performed") : tr("may have moved"));
+        auto *item = new QListWidgetItem(text, m_list);
+        item->setForeground(performed ? performedColor : QColor(0x8a, 0x4b, 0x00));
+        item->setToolTip(tr("Open %1 at call %2").arg(debit.ticketExtId, debit.callExtId));
+    }
+}
+
+void SellerBalanceChart::chooseNearest(QScatterSeries *series, const QPointF &point)
+{
+    const QList<int> &debits = series == m_performed ? m_performedDebits : m_unknownDebits;
+    const QList<QPointF> points = series->points();
+    int best = -1;
+    qreal bestDistance = 0;
+    // Time and money have no common scale: compare in pixels.
+    const QPointF clicked = m_chart->mapToPosition(point, series);
+    for (int i = 0; i < points.size() && i < debits.size(); ++i) {
+        const QPointF at = m_chart->mapToPosition(points.at(i), series);
+        const qreal distance = std::hypot(at.x() - clicked.x(), at.y() - clicked.y());
+        if (best < 0 || distance < bestDistance) {
+            best = i;
+            bestDistance = distance;
+        }
+    }
+    if (best >= 0)
+        choose(debits.at(best));
+}
+
+void SellerBalanceChart::choose(int debitIndex)
+{
+    if (debitIndex < 0 || debitIndex >= m_debits.size())
+        return;
+    const LedgerPayout &debit = m_debits.at(debitIndex);
+    if (m_list->currentRow() != debitIndex)
+        m_list->setCurrentRow(debitIndex);
+    emit callChosen(debit.ticketId, debit.callExtId);
+}
+
+} // namespace verity

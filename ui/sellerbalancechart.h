@@ -1,0 +1,58 @@
+#pragma once
+
+#include "store/financerecords.h"
+
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QLabel;
+class QListWidget;
+class QScatterSeries;
+class QPointF;
+
+namespace verity {
+
+// One seller's balance over time: the balances transcripts reported, with each refund
+// applied as a step down at its time and marked as a point (performed, or unknown: may have
+// moved). Choosing a point, or a refund in the list beside the chart, asks to open its call.
+class SellerBalanceChart : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit SellerBalanceChart(QWidget *parent = nullptr);
+
+    void showSeller(const SellerBalance &seller, const SellerHistory &history);
+    void clear(const QString &message);
+
+    QString headingText() const;
+    QChart *chart() const { return m_chart; }
+    QChartView *chartView() const { return m_view; }
+    QScatterSeries *performedSeries() const { return m_performed; }
+    QScatterSeries *unknownSeries() const { return m_unknown; }
+    QListWidget *debitList() const { return m_list; }
+    const QList<LedgerPayout> &debits() const { return m_debits; }
+
+signals:
+    void callChosen(qint64 ticketId, const QString &callExtId);
+
+private:
+    void chooseNearest(QScatterSeries *series, const QPointF &point);
+    void choose(int debitIndex);
+
+    QLabel *m_heading;
+    QChart *m_chart;
+    QChartView *m_view;
+    QScatterSeries *m_performed = nullptr;
+    QScatterSeries *m_unknown = nullptr;
+    QListWidget *m_list;
+    QList<LedgerPayout> m_debits; // in list order, oldest first
+    QList<int> m_performedDebits; // the debit behind each point of a series
+    QList<int> m_unknownDebits;
+};
+
+// "Ashcombe Furniture — balance -$47.00 (as of 2026-04-01)".
+QString sellerHeading(const SellerBalance &seller);
+
+} // namespace verity
