@@ -67,11 +67,12 @@ void clickRow(QTableView *table, int row)
 }
 
 // The window as a person sees it, for looking at the layout: VERITY_FINANCE_SCREENSHOT names
-// the first picture, the others take a suffix.
+// the first picture, the others take a suffix. Unset, nothing is written.
 void saveScreenshot(QWidget *window, const QString &suffix = {})
 {
-    QString path = qEnvironmentVariable("VERITY_FINANCE_SCREENSHOT",
-                                        QDir::temp().filePath(QStringLiteral("verity-finance.png")));
+    QString path = qEnvironmentVariable("VERITY_FINANCE_SCREENSHOT");
+    if (path.isEmpty())
+        return;
     if (!suffix.isEmpty())
         path.replace(QStringLiteral(".png"), suffix + QStringLiteral(".png"));
     QTest::qWait(200); // charts and tables lay out on the next pass
