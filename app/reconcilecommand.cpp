@@ -304,7 +304,7 @@ int runReconcileCommand(const QStringList &arguments)
             << (dbFile.exists() ? "not a database file" : "no such database file") << "\n";
         return 2;
     }
-    Expected<std::unique_ptr<Store>> store = openStore(options->db);
+    Expected<std::unique_ptr<Store>> store = openStoreReadOnly(options->db);
     if (!store) {
         err << "verity reconcile: " << store.message() << "\n";
         return 2;

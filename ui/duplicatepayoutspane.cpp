@@ -27,9 +27,16 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(Store &store, DuplicatePayoutModel &m
       m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
     m_prompt = [](QWidget *parentWidget, const QString &title, const QString &label) -> std::optional<QString> {
-        bool ok = false;
-        const QString note = QInputDialog::getMultiLineText(parentWidget, title, label, QString(), &ok);
-        return ok ? std::optional<QString>(note) : std::nullopt;
+        QInputDialog dialog(parentWidget);
+        dialog.setWindowTitle(title);
+        dialog.setOption(QInputDialog::UsePlainTextEditForTextInput);
+        dialog.setLabelText(label);
+        // The label holds a seller's name from a transcript: plain text, never markup.
+        for (QLabel *text : dialog.findChildren<QLabel *>())
+            text->setTextFormat(Qt::PlainText);
+        if (dialog.exec() != QDialog::Accepted)
+            return std::nullopt;
+        return dialog.textValue();
     };
     m_chooseSave = [](QWidget *parentWidget, const QString &caption, const QString &name, const QString &filter) {
         return QFileDialog::getSaveFileName(parentWidget, caption, name, filter);

@@ -293,7 +293,9 @@ void ReconciliationPane::exportPdf()
     if (path.isEmpty())
         return;
     const Expected<void> written =
-        writeFinancePdf(path, *m_model.reconciliation(), m_duplicates.duplicates(), m_duplicates.marks());
+        writeFinancePdf(path, *m_model.reconciliation(),
+                        duplicatesInPeriod(m_duplicates.duplicates(), m_model.reconciliation()->period),
+                        m_duplicates.marks());
     setStatus(written ? tr("Saved %1.").arg(path) : tr("Not saved: %1").arg(written.message()), !written);
 }
 

@@ -18,7 +18,8 @@ std::optional<qint64> firstLineNotUtf8(const QByteArray &bytes)
 {
     qint64 line = 1;
     for (const QByteArray &text : bytes.split('\n')) {
-        QStringDecoder decoder(QStringDecoder::Utf8);
+        // Stateless: a character cut off at the end of the line is an error, not kept for later.
+        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
         const QString decoded = decoder.decode(text);
         if (decoder.hasError())
             return line;

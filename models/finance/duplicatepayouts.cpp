@@ -75,8 +75,14 @@ QList<PayoutEvent> eventsOf(const QList<LedgerPayout> &payouts, const ProviderSt
 {
     QList<PayoutEvent> events;
     events.reserve(payouts.size());
-    for (const LedgerPayout &payout : payouts)
+    QSet<QString> refundIds;
+    for (const LedgerPayout &payout : payouts) {
+        // Two payouts naming one refund are that refund recorded twice (a replayed answer), not two.
+        if (!payout.refundId.isEmpty() && refundIds.contains(payout.refundId))
+            continue;
+        refundIds.insert(payout.refundId);
         events.append(PayoutEvent{payout, std::nullopt});
+    }
     if (!statement)
         return events;
 
@@ -224,6 +230,17 @@ QList<DuplicatePayout> findDuplicatePayouts(const QList<LedgerPayout> &payouts, 
         return a.events.constFirst().at() < b.events.constFirst().at();
     });
     return result;
+}
+
+QList<DuplicatePayout> duplicatesInPeriod(const QList<DuplicatePayout> &duplicates, const Period &period)
+{
+    QList<DuplicatePayout> inPeriod;
+    for (const DuplicatePayout &duplicate : duplicates) {
+        if (std::any_of(duplicate.events.cbegin(), duplicate.events.cend(),
+                        [&](const PayoutEvent &event) { return period.contains(event.at()); }))
+            inPeriod.append(duplicate);
+    }
+    return inPeriod;
 }
 
 } // namespace verity

@@ -55,4 +55,7 @@ QList<DuplicatePayout> findDuplicatePayouts(const QList<LedgerPayout> &payouts,
                                             const ProviderStatement *statement = nullptr,
                                             qint64 windowMs = defaultDuplicateWindowMs);
 
+// Those with a refund in the period: what a report of the period lists.
+QList<DuplicatePayout> duplicatesInPeriod(const QList<DuplicatePayout> &duplicates, const Period &period);
+
 } // namespace verity

@@ -109,7 +109,9 @@ std::optional<qint64> amountCents(const QString &text)
 // (Stripe's dashboard export), or unix seconds; a time without a zone is UTC.
 std::optional<qint64> createdMs(const QString &text)
 {
-    static const QRegularExpression seconds(QStringLiteral("^[0-9]{1,12}$"));
+    // Ten digits: unix seconds from 2001 to 2286. Fewer is more likely a date without dashes
+    // ("20260317"), which must be refused rather than read as 1970 and left out of the period.
+    static const QRegularExpression seconds(QStringLiteral("^[0-9]{10}$"));
     if (seconds.match(text).hasMatch())
         return text.toLongLong() * 1000;
     static const QRegularExpression stamp(QStringLiteral(
@@ -174,7 +176,7 @@ Expected<StatementRefund> refundFrom(const CsvRecord &record, const Columns &col
     const std::optional<qint64> ms = createdMs(value(Created));
     if (!ms) {
         return refuse(Created, QStringLiteral("a time; expected UTC such as 2026-03-17 14:32:07 or "
-                                              "2026-03-17T14:32:07Z, or unix seconds"));
+                                              "2026-03-17T14:32:07Z, or unix seconds (10 digits)"));
     }
     refund.createdMs = *ms;
 

@@ -8,7 +8,7 @@
 //  - amount: the provider's decimal major units, "118.00" or "-118.00"; at most two decimals.
 //    Read into integer cents without floating point.
 //  - currency: three letters; every row must be in the ledger's currency.
-//  - created: "2026-03-17 14:32:07" or ISO 8601 ("2026-03-17T14:32:07Z"), UTC; or unix seconds.
+//  - created: "2026-03-17 14:32:07" or ISO 8601 ("2026-03-17T14:32:07Z"), UTC; or unix seconds (ten digits).
 // Fields follow RFC 4180: quoted with '"', '""' for a quote, line breaks inside quotes allowed.
 //
 // The whole file is read before anything is returned: one bad line refuses the file, and the

@@ -46,6 +46,8 @@ void ReconTotals::add(const ReconRow &row)
 {
     const auto i = static_cast<std::size_t>(row.category);
     ++count[i];
+    if (row.sameRefundAsAnotherRow)
+        return; // its money is in the other row's totals
     ledgerCents[i] += row.ledgerCents();
     providerCents[i] += row.providerCents();
 }
@@ -101,6 +103,11 @@ bool moved(const StatementRefund &refund)
     return refund.status != u"failed" && refund.status != u"canceled";
 }
 
+QString unknownSeller()
+{
+    return QStringLiteral("(seller unknown)");
+}
+
 } // namespace
 
 Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderStatement &statement,
@@ -136,38 +143,64 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
             payoutsByKey[payout.intentKey].append(&payout);
     }
     QHash<qint64, QString> matchedRefundOfCall;
-
-    // 1. By intent key: the refund whose id the ledger knows, else the first one not yet taken.
-    QList<const LedgerPayout *> unmatched;
-    for (const LedgerPayout *payout : std::as_const(ledger)) {
-        const QList<qsizetype> candidates = refundsByKey.value(payout->intentKey);
-        qsizetype chosen = -1;
-        for (qsizetype i : candidates) {
-            if (!taken.at(i) && refunds.at(i)->id == payout->refundId)
-                chosen = i;
-        }
-        for (qsizetype i : candidates) {
-            if (chosen < 0 && !taken.at(i) && (payout->refundId.isEmpty() || !refundsById.contains(payout->refundId)))
-                chosen = i;
-        }
-        if (payout->intentKey.isEmpty() || chosen < 0) {
-            unmatched.append(payout);
-            continue;
-        }
-        taken[chosen] = true;
-        ReconRow row = rowOf(*payout, *refunds.at(chosen), QStringLiteral("intent key"));
+    QHash<qsizetype, const LedgerPayout *> takenBy; // refund → the payout it was matched to
+    QList<const LedgerPayout *> unmatched = ledger;
+    const auto match = [&](const LedgerPayout *payout, qsizetype refund, const QString &by) {
+        taken[refund] = true;
+        takenBy.insert(refund, payout);
+        ReconRow row = rowOf(*payout, *refunds.at(refund), by);
         linkTo(row, *payout);
-        matchedRefundOfCall.insert(payout->callId, refunds.at(chosen)->id);
+        matchedRefundOfCall.insert(payout->callId, refunds.at(refund)->id);
         result.rows.append(row);
-    }
-    // 2. By refund id.
+    };
+    const auto providerRefundOf = [&](const LedgerPayout *payout) -> qsizetype {
+        return payout->refundId.isEmpty() ? -1 : refundsById.value(payout->refundId, -1);
+    };
+
+    // 1. By intent key, where the ledger also knows the refund's id: the surest match.
+    unmatched.removeIf([&](const LedgerPayout *payout) {
+        const qsizetype i = providerRefundOf(payout);
+        if (i < 0 || taken.at(i) || payout->intentKey.isEmpty() || refunds.at(i)->intentKey != payout->intentKey)
+            return false;
+        match(payout, i, QStringLiteral("intent key"));
+        return true;
+    });
+    // 2. By intent key alone: the first refund of the key that no other payout names by id.
+    QSet<QString> namedIds;
     for (const LedgerPayout *payout : std::as_const(unmatched)) {
-        const auto it = payout->refundId.isEmpty() ? refundsById.cend() : refundsById.constFind(payout->refundId);
+        if (!payout->refundId.isEmpty())
+            namedIds.insert(payout->refundId);
+    }
+    unmatched.removeIf([&](const LedgerPayout *payout) {
+        if (payout->intentKey.isEmpty())
+            return false;
+        for (qsizetype i : refundsByKey.value(payout->intentKey)) {
+            if (!taken.at(i) && (!namedIds.contains(refunds.at(i)->id) || refunds.at(i)->id == payout->refundId)) {
+                match(payout, i, QStringLiteral("intent key"));
+                return true;
+            }
+        }
+        return false;
+    });
+    // 3. By refund id.
+    unmatched.removeIf([&](const LedgerPayout *payout) {
+        const qsizetype i = providerRefundOf(payout);
+        if (i < 0 || taken.at(i))
+            return false;
+        match(payout, i, QStringLiteral("refund id"));
+        return true;
+    });
+    // 4. What is left: a payout naming a refund another payout was matched to is that same
+    // refund recorded twice (a replayed answer); the rest the provider does not have.
+    for (const LedgerPayout *payout : std::as_const(unmatched)) {
         ReconRow row;
-        if (it != refundsById.cend() && !taken.at(*it)) {
-            taken[*it] = true;
-            row = rowOf(*payout, *refunds.at(*it), QStringLiteral("refund id"));
-            matchedRefundOfCall.insert(payout->callId, refunds.at(*it)->id);
+        const qsizetype i = providerRefundOf(payout);
+        if (i >= 0) {
+            const LedgerPayout *first = takenBy.value(i);
+            row = rowOf(*payout, *refunds.at(i), QStringLiteral("refund id"));
+            row.sameRefundAsAnotherRow = true;
+            row.note = QStringLiteral("the same refund %1 as %2: recorded twice in Verity, paid once")
+                           .arg(refunds.at(i)->id, first ? callName(*first) : QString());
         } else {
             row.category = ReconCategory::LedgerOnly;
             row.ledger = *payout;
@@ -239,6 +272,8 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
                 row.note += QStringLiteral("; the same intent was also refunded as %1: a duplicate payout")
                                 .arg(alsoPaid.join(QStringLiteral(", ")));
         }
+        if (row.sellerId.isEmpty() && row.sellerName.isEmpty())
+            row.sellerName = unknownSeller();
         result.rows.append(row);
     }
 
@@ -254,12 +289,14 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
     for (const SellerBalance &seller : sellers)
         sellerById.insert(seller.id, &seller);
     const auto sellerEntry = [&](const QString &id, const QString &name) -> SellerReconciliation & {
-        const QString sortKey = (name.isEmpty() ? id : name).toLower() + u'\x1f' + id;
+        // A refund nobody can place (no account, no known payment) is listed last, and says so.
+        const bool unknown = id.isEmpty() && (name.isEmpty() || name == unknownSeller());
+        const QString sortKey = unknown ? QStringLiteral("\uffff") : (name.isEmpty() ? id : name).toLower() + u'\x1f' + id;
         auto it = perSeller.find(sortKey);
         if (it == perSeller.end()) {
             SellerReconciliation seller;
             seller.sellerId = id;
-            seller.sellerName = name.isEmpty() ? id : name;
+            seller.sellerName = unknown ? unknownSeller() : (name.isEmpty() ? id : name);
             if (const SellerBalance *known = sellerById.value(id)) {
                 seller.verityBalanceCents = known->balanceCents;
                 seller.currency = known->currency;

@@ -36,6 +36,9 @@ struct ReconRow
     QString ticketExtId;
     QString callExtId;
     QString note; // why it landed here, in words
+    // A second payout naming a refund already matched to another: one refund, recorded twice
+    // in Verity. Counted, but its money is left out of the totals.
+    bool sameRefundAsAnotherRow = false;
     qint64 ledgerCents() const;
     qint64 providerCents() const;
 };

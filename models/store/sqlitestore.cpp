@@ -74,6 +74,43 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
     return store;
 }
 
+Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return makeError(QStringLiteral("%1: no such database file").arg(path));
+    std::unique_ptr<SqliteStore> store(new SqliteStore(info.absoluteFilePath(), nextConnectionName()));
+    store->m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), store->m_connection);
+    if (!store->m_db.isValid())
+        return makeError(QStringLiteral("the Qt SQLite driver (QSQLITE) is not installed"));
+    store->m_db.setDatabaseName(store->m_path);
+    store->m_db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!store->m_db.open())
+        return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, sqlErrorText(store->m_db.lastError())));
+    // Nothing is migrated here: a database of another version is refused, and says how to upgrade.
+    Expected<int> version = sqlite::schemaVersion(store->m_db);
+    if (!version)
+        return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, version.message()));
+    if (*version != sqlite::currentSchemaVersion()) {
+        return makeError(
+            *version > sqlite::currentSchemaVersion()
+                ? QStringLiteral("%1: the database is at schema version %2, newer than this Verity understands (%3); "
+                                 "use a newer Verity")
+                      .arg(path)
+                      .arg(*version)
+                      .arg(sqlite::currentSchemaVersion())
+                : QStringLiteral("%1: the database is at schema version %2 and this Verity reads version %3; open it "
+                                 "once with `verity --db %1` or `verity import --db %1` to upgrade it")
+                      .arg(path)
+                      .arg(*version)
+                      .arg(sqlite::currentSchemaVersion()));
+    }
+    QSqlQuery check(store->m_db);
+    if (!check.exec(QStringLiteral("SELECT count(*) FROM sqlite_schema")))
+        return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, sqlErrorText(check.lastError())));
+    return store;
+}
+
 Expected<void> SqliteStore::reassessPending()
 {
     // A batch a transaction, each taking its tickets off the list as it stores them, so a

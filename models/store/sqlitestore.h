@@ -18,6 +18,9 @@ public:
     // Opens (creating when missing) the database at `path` and migrates it. Each call makes
     // its own connection, so each thread opens its own store.
     static Expected<std::unique_ptr<SqliteStore>> open(const QString &path);
+    // Opens an existing database for reading only: nothing is migrated or written (not even the
+    // journal mode), and a database of another schema version is refused.
+    static Expected<std::unique_ptr<SqliteStore>> openReadOnly(const QString &path);
     // The default database file under the platform's application-data location.
     static QString defaultLocation();
     ~SqliteStore() override;

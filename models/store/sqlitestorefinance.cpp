@@ -83,11 +83,11 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
     p.currency = q.value(11).toString();
     p.at = q.value(12).toLongLong();
     const QString outcome = q.value(13).toString();
-    const std::optional<Resolution> resolution =
-        q.value(14).isNull() ? std::nullopt : resolutionFromId(q.value(14).toString());
-    if (outcome == u"performed" || resolution == Resolution::Performed || resolution == Resolution::PerformedAgain)
+    const QString resolution = q.value(14).toString(); // empty: not settled
+    if (outcome == u"performed" || resolution == resolutionId(Resolution::Performed)
+        || resolution == resolutionId(Resolution::PerformedAgain))
         p.effect = PayoutEffect::Performed;
-    else if (resolution == Resolution::NotPerformed)
+    else if (resolution == resolutionId(Resolution::NotPerformed))
         return std::nullopt;
     else
         p.effect = PayoutEffect::Unknown;

@@ -10,6 +10,8 @@
 namespace verity {
 
 Expected<std::unique_ptr<Store>> openStore(const QString &location);
+// For reports and checks that must change nothing: an existing database, read only.
+Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location);
 // The default database under the platform's application-data location.
 QString defaultStoreLocation();
 

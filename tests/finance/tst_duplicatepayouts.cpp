@@ -134,6 +134,9 @@ private slots:
         QTest::newRow("provider: keyless refunds inside the window")
             << QStringList{} << strings({"re_A:-:2000:0", "re_B:-:2000:30000"}) << qint64(60000)
             << strings({"re_A+re_B 2000 30000 confirmed"});
+        QTest::newRow("two payouts naming one refund are one refund")
+            << strings({"c1:K:11800:0:p:SU-1:re_1", "c2:K:11800:3000:p:SU-1:re_1"}) << QStringList{}
+            << qint64(60000) << QStringList{};
         QTest::newRow("provider: the refund a payout names is the payout")
             << strings({"c4:K:11800:0:p:SU-1:re_B"}) << strings({"re_B:K:11800:0"}) << qint64(60000) << none;
     }
@@ -172,6 +175,16 @@ private slots:
         QCOMPARE(b.first().key, QStringLiteral("order:ashcombe-furniture|pi_SU-1|11800|%1").arg(t0));
         // The same data gives the same key: a recovery mark finds its duplicate again.
         QCOMPARE(findDuplicatePayouts(keyless).first().key, b.first().key);
+    }
+
+    void periodKeepsThoseWithARefundInIt()
+    {
+        const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:200:0:p")), payout(QStringLiteral("c4:K:200:1000:p")),
+                                         payout(QStringLiteral("c7:L:100:90000:p")), payout(QStringLiteral("c8:L:100:91000:p"))};
+        const QList<DuplicatePayout> all = findDuplicatePayouts(ledger);
+        QCOMPARE(describe(duplicatesInPeriod(all, Period{t0 + 500, t0 + 90000})), (strings({"c3+c4 200 1000"})));
+        QCOMPARE(describe(duplicatesInPeriod(all, Period{t0 + 500, t0 + 90001})).size(), 2);
+        QVERIFY(duplicatesInPeriod(all, Period{t0 + 2000, t0 + 90000}).isEmpty());
     }
 
     void groupsInTimeOrder()

@@ -246,13 +246,18 @@ void ProviderExportTest::refusesABadExport_data()
                                     << QStringLiteral(
                                            "export.csv:2: column \"created\": \"17/03/2026\" is not a time; "
                                            "expected UTC such as 2026-03-17 14:32:07 or 2026-03-17T14:32:07Z, "
-                                           "or unix seconds");
+                                           "or unix seconds (10 digits)");
+    QTest::newRow("a date without dashes") << header + "re_1,1.00,USD,20260317,pi_1\n"
+                                           << QStringLiteral(
+                                                  "export.csv:2: column \"created\": \"20260317\" is not a time; "
+                                                  "expected UTC such as 2026-03-17 14:32:07 or 2026-03-17T14:32:07Z, "
+                                                  "or unix seconds (10 digits)");
     QTest::newRow("no such day") << QByteArray("id,amount,currency,Created (UTC),payment_intent\n"
                                                "re_1,1.00,USD,2026-02-30 10:00:00,pi_1\n")
                                  << QStringLiteral(
                                         "export.csv:2: column \"Created (UTC)\": \"2026-02-30 10:00:00\" is not "
                                         "a time; expected UTC such as 2026-03-17 14:32:07 or "
-                                        "2026-03-17T14:32:07Z, or unix seconds");
+                                        "2026-03-17T14:32:07Z, or unix seconds (10 digits)");
     QTest::newRow("duplicate id")
         << header + good + row("re_1") + good
         << QStringLiteral("export.csv:4: column \"id\": \"re_0\" is listed twice (first on line 2)");
@@ -283,6 +288,12 @@ void ProviderExportTest::refusesABadExport_data()
                                                         + notAnAmount;
     QTest::newRow("not UTF-8") << header + good + "re_1,1.00,USD,2026-03-05 10:00:00,pi_\xff\n"
                                << QStringLiteral("export.csv:3: the text is not UTF-8; save the file as UTF-8");
+    QTest::newRow("a character cut off at the end of a line")
+        << header + good + "re_1,1.00,USD,2026-03-05 10:00:00,pi_\xe2\x82\n" + good
+        << QStringLiteral("export.csv:3: the text is not UTF-8; save the file as UTF-8");
+    QTest::newRow("a character cut off at the end of the file")
+        << header + good + "re_1,1.00,USD,2026-03-05 10:00:00,pi_\xe2\x82"
+        << QStringLiteral("export.csv:3: the text is not UTF-8; save the file as UTF-8");
 }
 
 void ProviderExportTest::refusesABadExport()

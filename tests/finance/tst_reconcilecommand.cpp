@@ -12,6 +12,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -57,6 +59,7 @@ private slots:
     void badArguments_data();
     void badArguments();
     void badExportNamesLineAndColumn();
+    void olderDatabaseIsNotUpgraded();
 
 private:
     Run verity(const QStringList &arguments, const QString &apiKey = QStringLiteral("sk_test_sandbox"));
@@ -299,6 +302,36 @@ void ReconcileCommandTest::badExportNamesLineAndColumn()
     QVERIFY2(run.err.contains(QStringLiteral("bad-export.csv:3")), qPrintable(run.err));
     QVERIFY2(run.err.contains(QStringLiteral("amount")), qPrintable(run.err));
     QVERIFY(!QFile::exists(csv));
+}
+
+
+// A reconciliation only reads: a database of an older schema is refused as it is, with how to
+// upgrade it, not migrated behind finance's back.
+void ReconcileCommandTest::olderDatabaseIsNotUpgraded()
+{
+    const QString old = path(QStringLiteral("schema5.sqlite"));
+    QVERIFY(QFile::copy(m_db, old));
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("downgrade"));
+        db.setDatabaseName(old);
+        QVERIFY(db.open());
+        QSqlQuery query(db);
+        for (const char *sql : {"DROP INDEX tool_calls_money", "DROP INDEX tickets_seller_id", "DROP TABLE payout_marks",
+                                "PRAGMA journal_mode = DELETE", "PRAGMA user_version = 5"})
+            QVERIFY2(query.exec(QString::fromLatin1(sql)), sql);
+        query.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("downgrade"));
+    const QByteArray before = sha256(old);
+    const Run run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), old, QStringLiteral("--provider"),
+                                       m_sandbox->url().toString()}
+                           + period());
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("schema version 5")) && run.err.contains(QStringLiteral("upgrade")),
+             qPrintable(run.err));
+    QCOMPARE(sha256(old), before);
+    QVERIFY(!QFile::exists(old + QStringLiteral("-wal")));
 }
 
 QTEST_GUILESS_MAIN(ReconcileCommandTest)

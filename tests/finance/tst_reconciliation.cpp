@@ -116,6 +116,12 @@ private slots:
             << strings({"c3:K:9650:u:-", "c4:K:9650:u:-", "c5:K:9650:p:re_C"})
             << strings({"re_A:K:9650", "re_B:K:9650", "re_C:K:9650"})
             << strings({"matched c5 re_C by intent key", "provider_only c3 re_A", "provider_only c4 re_B"});
+        QTest::newRow("a payout without a refund id leaves the refund another payout names")
+            << strings({"c1:K:11800:p:-", "c2:K:11800:p:re_1"}) << strings({"re_1:K:11800", "re_2:K:11800"})
+            << strings({"matched c1 re_2 by intent key", "matched c2 re_1 by intent key"});
+        QTest::newRow("two payouts naming one refund: one refund recorded twice")
+            << strings({"c1:K:11800:p:re_1", "c2:K:11800:p:re_1"}) << strings({"re_1:K:11800"})
+            << strings({"matched c1 re_1 by intent key", "matched c2 re_1 by refund id"});
         QTest::newRow("two performed of one key meet two refunds")
             << strings({"c3:K:100:p:-", "c4:K:100:p:-"}) << strings({"re_A:K:100", "re_B:K:100"})
             << strings({"matched c3 re_A by intent key", "matched c4 re_B by intent key"});
@@ -140,7 +146,7 @@ private slots:
         int providerRows = 0;
         int ledgerRows = 0;
         for (const ReconRow &row : result.rows) {
-            providerRows += row.provider ? 1 : 0;
+            providerRows += row.provider && !row.sameRefundAsAnotherRow ? 1 : 0;
             ledgerRows += row.ledger ? 1 : 0;
         }
         int moved = 0;
@@ -152,6 +158,14 @@ private slots:
         QCOMPARE(providerRows, moved);
         QCOMPARE(ledgerRows, performed);
         QCOMPARE(result.allMatched(), expected.filter(QStringLiteral("matched ")).size() == expected.size());
+        // Money is counted once: the totals hold each refund that moved and each distinct payout.
+        qint64 providerTotal = 0;
+        for (std::size_t i = 0; i < result.totals.providerCents.size(); ++i)
+            providerTotal += result.totals.providerCents[i];
+        qint64 movedTotal = 0;
+        for (const StatementRefund &r : std::as_const(statement.refunds))
+            movedTotal += r.status == u"succeeded" ? r.amountCents : 0;
+        QCOMPARE(providerTotal, movedTotal);
     }
 
     void totalsPerCategoryAndSeller()
@@ -191,6 +205,16 @@ private slots:
         QCOMPARE(first.verityBalanceCents, std::optional<qint64>(-4700));
         QCOMPARE(first.providerBalanceCents, std::optional<qint64>(-4700));
         QCOMPARE(result.sellers.at(1).sellerId, QStringLiteral("saltmarsh"));
+
+        // A refund nobody can place is said to be so, and listed last.
+        StatementRefund stray = refund(QStringLiteral("re_Z:-:500"));
+        stray.account.clear();
+        stray.paymentIntent = QStringLiteral("pi_unknown");
+        statement.refunds.append(stray);
+        const Reconciliation withStray = reconcile(ledger, statement, {ashcombe}, t0);
+        QCOMPARE(withStray.sellers.size(), 3);
+        QCOMPARE(withStray.sellers.last().sellerName, QStringLiteral("(seller unknown)"));
+        QCOMPARE(withStray.sellers.last().totals.count[at(ReconCategory::ProviderOnly)], 1);
 
         // The provider-only refund opens the unknown call, and says what it is.
         for (const ReconRow &row : result.rows) {
