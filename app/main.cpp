@@ -15,6 +15,10 @@
 #include <cstdio>
 #include <cstring>
 
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
+
 namespace {
 
 void describe(QCoreApplication &app)
@@ -39,6 +43,12 @@ int main(int argc, char *argv[])
     // window, so it never needs a display.
     if (argc > 1 && std::strcmp(argv[1], "reconcile") == 0) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
+#ifdef Q_OS_UNIX
+        // A scheduled job often runs without a session: a private runtime folder of our own keeps
+        // Qt from warning about it on every run.
+        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
+            qputenv("XDG_RUNTIME_DIR", QByteArray("/tmp/verity-runtime-") + QByteArray::number(getuid()));
+#endif
         QGuiApplication app(argc, argv);
         describe(app);
         QStringList arguments = app.arguments();

@@ -320,10 +320,18 @@ int runReconcileCommand(const QStringList &arguments)
     }
     store->reset(); // nothing more is read; the provider may take a while
 
-    const QString currency = payouts->isEmpty() ? QStringLiteral("USD") : payouts->first().currency;
-    const Expected<ProviderStatement> statement = providerStatement(*options, *sellers, currency);
+    const Expected<QString> currency = singleCurrency(*payouts);
+    if (!currency) {
+        err << "verity reconcile: " << currency.message() << "\n";
+        return 2;
+    }
+    const Expected<ProviderStatement> statement = providerStatement(*options, *sellers, *currency);
     if (!statement) {
         err << "verity reconcile: " << statement.message() << "\n";
+        return 2;
+    }
+    if (Expected<QString> same = singleCurrency(*payouts, &*statement); !same) {
+        err << "verity reconcile: " << same.message() << "\n";
         return 2;
     }
 

@@ -248,7 +248,8 @@ void ReconciliationPane::readExport()
     const QString path = m_chooseOpen(this, tr("Read the provider's refund export"), tr("CSV (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
-    const Expected<ProviderStatement> statement = readProviderExport(path, *chosen);
+    // In the file's one currency; reconciling checks it against the ledger's.
+    const Expected<ProviderStatement> statement = readProviderExport(path, *chosen, QString());
     if (!statement) {
         setStatus(tr("Could not read the export: %1").arg(statement.message()), true);
         return;

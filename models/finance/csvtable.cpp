@@ -28,9 +28,18 @@ std::optional<qint64> firstLineNotUtf8(const QByteArray &bytes)
     return std::nullopt;
 }
 
+// How a message names the field at `index` (0-based): by its column's name once the header
+// is read, else by its number.
+QString fieldName(const QList<CsvRecord> &records, CsvHeader header, qsizetype index)
+{
+    if (header == CsvHeader::FirstRecord && !records.isEmpty() && index < records.constFirst().fields.size())
+        return QStringLiteral("column \"%1\"").arg(records.constFirst().fields.at(index).trimmed());
+    return QStringLiteral("field %1").arg(index + 1);
+}
+
 } // namespace
 
-Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name)
+Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name, CsvHeader header)
 {
     if (const std::optional<qint64> bad = firstLineNotUtf8(bytes))
         return makeError(QStringLiteral("%1:%2: the text is not UTF-8; save the file as UTF-8").arg(name).arg(*bad));
@@ -54,11 +63,11 @@ Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name
                 for (;;) {
                     if (i >= size) {
                         return makeError(
-                            QStringLiteral("%1:%2: field %3 opens a quote that never closes; expected a "
+                            QStringLiteral("%1:%2: %3 opens a quote that never closes; expected a "
                                            "closing '\"' (a quote inside a quoted field is written '\"\"')")
                                 .arg(name)
                                 .arg(quoteLine)
-                                .arg(record.fields.size() + 1));
+                                .arg(fieldName(records, header, record.fields.size())));
                     }
                     const QChar c = text.at(i);
                     if (c == u'"') {
@@ -77,11 +86,11 @@ Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name
                     ++i;
                 }
                 if (i < size && !endsField(text.at(i))) {
-                    return makeError(QStringLiteral("%1:%2: field %3: found \"%4\" after its closing quote; expected a "
+                    return makeError(QStringLiteral("%1:%2: %3: found \"%4\" after its closing quote; expected a "
                                                     "comma or the end of the line")
                                          .arg(name)
                                          .arg(line)
-                                         .arg(record.fields.size() + 1)
+                                         .arg(fieldName(records, header, record.fields.size()))
                                          .arg(text.at(i)));
                 }
             } else {

@@ -168,7 +168,7 @@ Expected<StatementRefund> refundFrom(const CsvRecord &record, const Columns &col
     if (!threeLetters.match(currency).hasMatch())
         return refuse(Currency, QStringLiteral("a currency; expected three letters, such as USD"));
     refund.currency = currency.toUpper();
-    if (refund.currency != ledgerCurrency.toUpper()) {
+    if (!ledgerCurrency.isEmpty() && refund.currency != ledgerCurrency.toUpper()) {
         return makeError(where(Currency)
                          + QStringLiteral("\"%1\", but the ledger is in %2").arg(currency, ledgerCurrency.toUpper()));
     }
@@ -201,7 +201,7 @@ bool isBlank(const CsvRecord &record)
 Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const QString &name, const Period &period,
                                                 const QString &currency)
 {
-    Expected<QList<CsvRecord>> records = parseCsv(bytes, name);
+    Expected<QList<CsvRecord>> records = parseCsv(bytes, name, CsvHeader::FirstRecord);
     if (!records)
         return records.error();
     if (records->isEmpty())
@@ -215,6 +215,7 @@ Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const Q
     statement.source = name;
     statement.fetchedAt = QDateTime::currentMSecsSinceEpoch();
     QHash<QString, qint64> lineOfId;
+    QString ledgerCurrency = currency.toUpper(); // empty: the first refund's, for the whole file
     const qsizetype columnCount = columns->header.size();
     for (qsizetype i = 1; i < records->size(); ++i) {
         const CsvRecord &record = records->at(i);
@@ -240,9 +241,11 @@ Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const Q
                     .arg(record.fields.size())
                     .arg(columnCount));
         }
-        Expected<StatementRefund> refund = refundFrom(record, *columns, name, currency);
+        Expected<StatementRefund> refund = refundFrom(record, *columns, name, ledgerCurrency);
         if (!refund)
             return refund.error();
+        if (ledgerCurrency.isEmpty())
+            ledgerCurrency = refund->currency;
         if (const auto first = lineOfId.constFind(refund->id); first != lineOfId.cend()) {
             return makeError(QStringLiteral("%1:%2: column \"%3\": \"%4\" is listed twice (first on line %5)")
                                  .arg(name)

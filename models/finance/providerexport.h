@@ -19,7 +19,8 @@
 
 namespace verity {
 
-// Refunds created outside `period` are left out. `currency`: the ledger's ("USD").
+// Refunds created outside `period` are left out. `currency`: the ledger's ("USD"); empty takes
+// the first refund's, and every other must be in it.
 Expected<ProviderStatement> readProviderExport(const QString &path, const Period &period,
                                                const QString &currency = QStringLiteral("USD"));
 // The same from bytes already read; `name` stands for the file in messages.

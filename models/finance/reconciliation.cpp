@@ -110,6 +110,32 @@ QString unknownSeller()
 
 } // namespace
 
+Expected<QString> singleCurrency(const QList<LedgerPayout> &payouts, const ProviderStatement *statement,
+                                 const QString &fallback)
+{
+    const LedgerPayout *first = nullptr;
+    for (const LedgerPayout &payout : payouts) {
+        if (!first) {
+            first = &payout;
+        } else if (payout.currency.compare(first->currency, Qt::CaseInsensitive) != 0) {
+            return makeError(QStringLiteral("the ledger holds refunds in %1 (%2) and in %3 (%4) in this period; a "
+                                            "reconciliation adds amounts, so it takes one currency at a time")
+                                 .arg(first->currency, callName(*first), payout.currency, callName(payout)));
+        }
+    }
+    const QString currency = first ? first->currency.toUpper() : fallback.toUpper();
+    if (statement) {
+        for (const StatementRefund &refund : statement->refunds) {
+            if (refund.currency.compare(currency, Qt::CaseInsensitive) != 0) {
+                return makeError(QStringLiteral("the provider's refund %1 is in %2 and the ledger is in %3; a "
+                                                "reconciliation adds amounts, so it takes one currency at a time")
+                                     .arg(refund.id, refund.currency.toUpper(), currency));
+            }
+        }
+    }
+    return currency;
+}
+
 Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderStatement &statement,
                          const QList<SellerBalance> &sellers, qint64 generatedAt)
 {

@@ -4,6 +4,7 @@
 // is by intent key (metadata[intent_key]) first, preferring the refund whose id the ledger
 // knows, then by refund id. Every row lands in exactly one category.
 
+#include "domain/expected.h"
 #include "finance/providerstatement.h"
 #include "store/financerecords.h"
 
@@ -71,6 +72,12 @@ struct Reconciliation
     QList<SellerReconciliation> sellers; // by name
     bool allMatched() const; // no row outside Matched
 };
+
+// A reconciliation adds amounts, so it takes one currency at a time: the payouts' one currency
+// (`fallback` when there are none), or an error naming two that differ, in the payouts or
+// between them and the provider's refunds.
+Expected<QString> singleCurrency(const QList<LedgerPayout> &payouts, const ProviderStatement *statement = nullptr,
+                                 const QString &fallback = QStringLiteral("USD"));
 
 // `payouts`: performed and unknown, as Store::payouts gives them for the period; only the
 // performed ones are the ledger, the unknown ones link provider-only refunds to their calls.

@@ -23,6 +23,8 @@ Expected<Reconciliation> ReconciliationModel::reconcileWithStore(const ProviderS
     Expected<QList<SellerBalance>> sellers = m_store.sellerBalances();
     if (!sellers)
         return sellers.error();
+    if (Expected<QString> currency = singleCurrency(*payouts, &statement); !currency)
+        return currency.error();
     return reconcile(*payouts, statement, *sellers, m_now());
 }
 

@@ -269,12 +269,12 @@ void ProviderExportTest::refusesABadExport_data()
                                        "export.csv:2: column \"payment_intent\": missing; the line has 4 fields "
                                        "where the header has 5");
     QTest::newRow("unterminated quote") << header + good + "re_1,\"1.00,USD,2026-03-05 10:00:00,pi_1\n" + good
-                                        << QStringLiteral("export.csv:3: field 2 opens a quote that never closes; "
+                                        << QStringLiteral("export.csv:3: column \"amount\" opens a quote that never closes; "
                                                           "expected a closing '\"' (a quote inside a quoted field is "
                                                           "written '\"\"')");
     QTest::newRow("text after a closing quote")
         << header + "re_1,\"1.00\"x,USD,2026-03-05 10:00:00,pi_1\n"
-        << QStringLiteral("export.csv:2: field 2: found \"x\" after its closing "
+        << QStringLiteral("export.csv:2: column \"amount\": found \"x\" after its closing "
                           "quote; expected a comma or the end of the line");
     // Lines are the file's: a quoted line break moves the next record down.
     QTest::newRow("after a quoted line break")

@@ -168,6 +168,26 @@ private slots:
         QCOMPARE(providerTotal, movedTotal);
     }
 
+    void oneCurrencyAtATime()
+    {
+        LedgerPayout euro = payout(QStringLiteral("c9:E:5000:p:re_E"));
+        euro.currency = QStringLiteral("EUR");
+        const QList<LedgerPayout> usd{payout(QStringLiteral("c4:K:11800:p:re_B"))};
+        QCOMPARE(*singleCurrency(usd), QStringLiteral("USD"));
+        QCOMPARE(*singleCurrency({}, nullptr, QStringLiteral("eur")), QStringLiteral("EUR"));
+        const Expected<QString> mixed = singleCurrency(usd + QList<LedgerPayout>{euro});
+        QVERIFY(!mixed);
+        QVERIFY2(mixed.message().contains(QStringLiteral("USD (T-7 c4) and in EUR (T-7 c9)")), qPrintable(mixed.message()));
+        ProviderStatement statement;
+        statement.refunds = {refund(QStringLiteral("re_B:K:11800"))};
+        QVERIFY(singleCurrency(usd, &statement));
+        statement.refunds[0].currency = QStringLiteral("EUR");
+        const Expected<QString> apart = singleCurrency(usd, &statement);
+        QVERIFY(!apart);
+        QVERIFY2(apart.message().contains(QStringLiteral("re_B is in EUR and the ledger is in USD")),
+                 qPrintable(apart.message()));
+    }
+
     void totalsPerCategoryAndSeller()
     {
         const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:11800:u:-")), payout(QStringLiteral("c4:K:11800:p:re_B")),
