@@ -1,6 +1,8 @@
 // The duplicate payout detector as a table of rules: with intent keys, without them (the
 // window on seller, order and amount, and its edge), and with the provider's refunds added.
 
+#include "financetestsupport.h"
+
 #include "finance/duplicatepayouts.h"
 
 #include <QTest>
@@ -9,55 +11,7 @@ using namespace verity;
 
 namespace {
 
-// QStringList from plain literals (the project forbids implicit casts from char *).
-QStringList strings(std::initializer_list<const char *> items)
-{
-    QStringList list;
-    for (const char *item : items)
-        list.append(QString::fromUtf8(item));
-    return list;
-}
-
-constexpr qint64 t0 = 1773757927000; // 2026-03-17 14:32:07 UTC
-
-// "c3:K:11800:0:u" = call c3, intent key K (or '-' for none), 11800 cents, at t0 + 0 ms,
-// unknown ('p' performed); an optional sixth field is the order, a seventh the refund id.
-LedgerPayout payout(const QString &spec)
-{
-    const QStringList f = spec.split(u':');
-    LedgerPayout p;
-    p.callExtId = f.at(0);
-    p.callId = f.at(0).mid(1).toLongLong();
-    p.ticketId = 1;
-    p.ticketExtId = QStringLiteral("T-1");
-    p.intentKey = f.at(1) == u"-" ? QString() : f.at(1);
-    p.amountCents = f.at(2).toLongLong();
-    p.at = t0 + f.at(3).toLongLong();
-    p.effect = f.at(4) == u"p" ? PayoutEffect::Performed : PayoutEffect::Unknown;
-    p.orderId = f.size() > 5 ? f.at(5) : QStringLiteral("SU-1");
-    p.paymentIntent = QStringLiteral("pi_") + p.orderId;
-    p.refundId = f.size() > 6 ? f.at(6) : QString();
-    p.sellerId = QStringLiteral("ashcombe-furniture");
-    p.sellerName = QStringLiteral("Ashcombe Furniture");
-    return p;
-}
-
-// "re_1:K:11800:0" = refund re_1 with intent key K ('-' none), 11800 cents, created t0 + 0 ms;
-// an optional fifth field is the order.
-StatementRefund refund(const QString &spec)
-{
-    const QStringList f = spec.split(u':');
-    StatementRefund r;
-    r.id = f.at(0);
-    r.intentKey = f.at(1) == u"-" ? QString() : f.at(1);
-    r.amountCents = f.at(2).toLongLong();
-    r.createdMs = t0 + f.at(3).toLongLong();
-    r.paymentIntent = QStringLiteral("pi_") + (f.size() > 4 ? f.at(4) : QStringLiteral("SU-1"));
-    r.currency = QStringLiteral("USD");
-    r.status = QStringLiteral("succeeded");
-    r.account = QStringLiteral("ashcombe-furniture");
-    return r;
-}
+using namespace financetest;
 
 // "c3+c4 118.00 7400" per group: the calls (or refund ids) in time order, the amount at risk
 // in cents, the span in ms.
@@ -93,52 +47,52 @@ private slots:
 
         const QStringList none;
         QTest::newRow("the incident: unknown then performed, one key")
-            << strings({"c3:K:11800:0:u", "c4:K:11800:7400:p"}) << none << qint64(60000)
+            << strings({"c3:K:11800:u:at=0", "c4:K:11800:p:at=7400"}) << none << qint64(60000)
             << strings({"c3+c4 11800 7400"});
-        QTest::newRow("one refund is no duplicate") << strings({"c3:K:11800:0:p"}) << none << qint64(60000) << none;
+        QTest::newRow("one refund is no duplicate") << strings({"c3:K:11800:p:at=0"}) << none << qint64(60000) << none;
         QTest::newRow("two intents, no duplicate")
-            << strings({"c3:K:11800:0:p", "c4:L:11800:1000:p"}) << none << qint64(60000) << none;
+            << strings({"c3:K:11800:p:at=0", "c4:L:11800:p:at=1000"}) << none << qint64(60000) << none;
         QTest::newRow("same key days apart is still one intent")
-            << strings({"c3:K:11800:0:p", "c9:K:11800:172800000:p"}) << none << qint64(60000)
+            << strings({"c3:K:11800:p:at=0", "c9:K:11800:p:at=172800000"}) << none << qint64(60000)
             << strings({"c3+c9 11800 172800000"});
         QTest::newRow("three refunds of one intent: two at risk")
-            << strings({"c3:K:9650:0:u", "c4:K:9650:10000:u", "c5:K:9650:21000:p"}) << none << qint64(60000)
+            << strings({"c3:K:9650:u:at=0", "c4:K:9650:u:at=10000", "c5:K:9650:p:at=21000"}) << none << qint64(60000)
             << strings({"c3+c4+c5 19300 21000"});
         QTest::newRow("no key: same order and amount inside the window")
-            << strings({"c3:-:11800:0:p", "c4:-:11800:59999:p"}) << none << qint64(60000)
+            << strings({"c3:-:11800:p:at=0", "c4:-:11800:p:at=59999"}) << none << qint64(60000)
             << strings({"c3+c4 11800 59999"});
         QTest::newRow("no key: exactly at the window's edge counts")
-            << strings({"c3:-:11800:0:p", "c4:-:11800:60000:p"}) << none << qint64(60000)
+            << strings({"c3:-:11800:p:at=0", "c4:-:11800:p:at=60000"}) << none << qint64(60000)
             << strings({"c3+c4 11800 60000"});
         QTest::newRow("no key: one millisecond past the window does not")
-            << strings({"c3:-:11800:0:p", "c4:-:11800:60001:p"}) << none << qint64(60000) << none;
+            << strings({"c3:-:11800:p:at=0", "c4:-:11800:p:at=60001"}) << none << qint64(60000) << none;
         QTest::newRow("no key: a wider window takes it")
-            << strings({"c3:-:11800:0:p", "c4:-:11800:60001:p"}) << none << qint64(120000)
+            << strings({"c3:-:11800:p:at=0", "c4:-:11800:p:at=60001"}) << none << qint64(120000)
             << strings({"c3+c4 11800 60001"});
         QTest::newRow("no key: another amount is another refund")
-            << strings({"c3:-:11800:0:p", "c4:-:4800:1000:p"}) << none << qint64(60000) << none;
+            << strings({"c3:-:11800:p:at=0", "c4:-:4800:p:at=1000"}) << none << qint64(60000) << none;
         QTest::newRow("no key: another order is another refund")
-            << strings({"c3:-:11800:0:p:SU-1", "c4:-:11800:1000:p:SU-2"}) << none << qint64(60000) << none;
+            << strings({"c3:-:11800:p:at=0", "c4:-:11800:p:at=1000:order=SU-2"}) << none << qint64(60000) << none;
         QTest::newRow("no key: a run of retries, each within the window of the last, is one duplicate")
-            << strings({"c3:-:500:0:p", "c4:-:500:50000:p", "c5:-:500:100000:p"}) << none << qint64(60000)
+            << strings({"c3:-:500:p:at=0", "c4:-:500:p:at=50000", "c5:-:500:p:at=100000"}) << none << qint64(60000)
             << strings({"c3+c4+c5 1000 100000"});
         QTest::newRow("keyed and keyless never mix")
-            << strings({"c3:K:11800:0:p", "c4:-:11800:1000:p"}) << none << qint64(60000) << none;
+            << strings({"c3:K:11800:p:at=0", "c4:-:11800:p:at=1000"}) << none << qint64(60000) << none;
         QTest::newRow("provider: a second refund of a performed intent")
-            << strings({"c4:K:11800:7400:p:SU-1:re_B"}) << strings({"re_A:K:11800:0", "re_B:K:11800:7000"})
+            << strings({"c4:K:11800:p:at=7400:refund=re_B"}) << strings({"re_A:K:11800", "re_B:K:11800:at=7000"})
             << qint64(60000) << strings({"re_A+c4 11800 7400 confirmed"});
         QTest::newRow("provider: the unknown call's refund is the call, not a third payout")
-            << strings({"c3:K:11800:0:u", "c4:K:11800:7400:p:SU-1:re_B"})
-            << strings({"re_A:K:11800:500", "re_B:K:11800:7000"}) << qint64(60000)
+            << strings({"c3:K:11800:u:at=0", "c4:K:11800:p:at=7400:refund=re_B"})
+            << strings({"re_A:K:11800:at=500", "re_B:K:11800:at=7000"}) << qint64(60000)
             << strings({"c3+c4 11800 7400 confirmed"});
         QTest::newRow("provider: keyless refunds inside the window")
-            << QStringList{} << strings({"re_A:-:2000:0", "re_B:-:2000:30000"}) << qint64(60000)
+            << QStringList{} << strings({"re_A:-:2000", "re_B:-:2000:at=30000"}) << qint64(60000)
             << strings({"re_A+re_B 2000 30000 confirmed"});
         QTest::newRow("two payouts naming one refund are one refund")
-            << strings({"c1:K:11800:0:p:SU-1:re_1", "c2:K:11800:3000:p:SU-1:re_1"}) << QStringList{}
+            << strings({"c1:K:11800:p:at=0:refund=re_1", "c2:K:11800:p:at=3000:refund=re_1"}) << QStringList{}
             << qint64(60000) << QStringList{};
         QTest::newRow("provider: the refund a payout names is the payout")
-            << strings({"c4:K:11800:0:p:SU-1:re_B"}) << strings({"re_B:K:11800:0"}) << qint64(60000) << none;
+            << strings({"c4:K:11800:p:at=0:refund=re_B"}) << strings({"re_B:K:11800"}) << qint64(60000) << none;
     }
 
     void groups()
@@ -160,15 +114,15 @@ private slots:
 
     void keysAreStableAndNamed()
     {
-        const QList<LedgerPayout> keyed{payout(QStringLiteral("c3:K:11800:0:u")), payout(QStringLiteral("c4:K:11800:7400:p"))};
+        const QList<LedgerPayout> keyed{payout(QStringLiteral("c3:K:11800:u:at=0")), payout(QStringLiteral("c4:K:11800:p:at=7400"))};
         const QList<DuplicatePayout> a = findDuplicatePayouts(keyed);
         QCOMPARE(a.size(), 1);
         QCOMPARE(a.first().key, QStringLiteral("intent:K"));
         QCOMPARE(a.first().basis, DuplicateBasis::IntentKey);
         QCOMPARE(a.first().sellerName, QStringLiteral("Ashcombe Furniture"));
-        QCOMPARE(a.first().ticketExtIds(), QStringList{QStringLiteral("T-1")});
+        QCOMPARE(a.first().ticketExtIds(), QStringList{QStringLiteral("T-7")});
 
-        const QList<LedgerPayout> keyless{payout(QStringLiteral("c3:-:11800:0:p")), payout(QStringLiteral("c4:-:11800:12000:p"))};
+        const QList<LedgerPayout> keyless{payout(QStringLiteral("c3:-:11800:p:at=0")), payout(QStringLiteral("c4:-:11800:p:at=12000"))};
         const QList<DuplicatePayout> b = findDuplicatePayouts(keyless);
         QCOMPARE(b.size(), 1);
         QCOMPARE(b.first().basis, DuplicateBasis::SameOrderAmount);
@@ -179,8 +133,8 @@ private slots:
 
     void periodKeepsThoseWithARefundInIt()
     {
-        const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:200:0:p")), payout(QStringLiteral("c4:K:200:1000:p")),
-                                         payout(QStringLiteral("c7:L:100:90000:p")), payout(QStringLiteral("c8:L:100:91000:p"))};
+        const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:200:p:at=0")), payout(QStringLiteral("c4:K:200:p:at=1000")),
+                                         payout(QStringLiteral("c7:L:100:p:at=90000")), payout(QStringLiteral("c8:L:100:p:at=91000"))};
         const QList<DuplicatePayout> all = findDuplicatePayouts(ledger);
         QCOMPARE(describe(duplicatesInPeriod(all, Period{t0 + 500, t0 + 90000})), (strings({"c3+c4 200 1000"})));
         QCOMPARE(describe(duplicatesInPeriod(all, Period{t0 + 500, t0 + 90001})).size(), 2);
@@ -189,8 +143,8 @@ private slots:
 
     void groupsInTimeOrder()
     {
-        const QList<LedgerPayout> ledger{payout(QStringLiteral("c7:L:100:90000:p")), payout(QStringLiteral("c8:L:100:91000:p")),
-                                         payout(QStringLiteral("c3:K:200:0:p")), payout(QStringLiteral("c4:K:200:1000:p"))};
+        const QList<LedgerPayout> ledger{payout(QStringLiteral("c7:L:100:p:at=90000")), payout(QStringLiteral("c8:L:100:p:at=91000")),
+                                         payout(QStringLiteral("c3:K:200:p:at=0")), payout(QStringLiteral("c4:K:200:p:at=1000"))};
         QCOMPARE(describe(findDuplicatePayouts(ledger)), (strings({"c3+c4 200 1000", "c7+c8 100 1000"})));
     }
 };

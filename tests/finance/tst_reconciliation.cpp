@@ -1,6 +1,8 @@
 // Reconciliation as a table of rules: every ledger payout and every provider refund lands in
 // exactly one category, matched by intent key first, then by refund id.
 
+#include "financetestsupport.h"
+
 #include "finance/reconciliation.h"
 
 #include <QTest>
@@ -9,51 +11,7 @@ using namespace verity;
 
 namespace {
 
-// QStringList from plain literals (the project forbids implicit casts from char *).
-QStringList strings(std::initializer_list<const char *> items)
-{
-    QStringList list;
-    for (const char *item : items)
-        list.append(QString::fromUtf8(item));
-    return list;
-}
-
-constexpr qint64 t0 = 1773757927000;
-
-// "c4:K:11800:p:re_B" = call c4, intent key K ('-' none), cents, performed/unknown, refund id
-// ('-' none); optional sixth field: the seller.
-LedgerPayout payout(const QString &spec)
-{
-    const QStringList f = spec.split(u':');
-    LedgerPayout p;
-    p.callExtId = f.at(0);
-    p.callId = f.at(0).mid(1).toLongLong();
-    p.ticketId = 7;
-    p.ticketExtId = QStringLiteral("T-7");
-    p.intentKey = f.at(1) == u"-" ? QString() : f.at(1);
-    p.amountCents = f.at(2).toLongLong();
-    p.effect = f.at(3) == u"p" ? PayoutEffect::Performed : PayoutEffect::Unknown;
-    p.refundId = f.at(4) == u"-" ? QString() : f.at(4);
-    p.sellerId = f.size() > 5 ? f.at(5) : QStringLiteral("ashcombe-furniture");
-    p.sellerName = p.sellerId == u"ashcombe-furniture" ? QStringLiteral("Ashcombe Furniture") : p.sellerId;
-    p.at = t0 + p.callId * 1000;
-    return p;
-}
-
-// "re_B:K:11800" = refund id, intent key ('-' none), cents; optional fourth: status.
-StatementRefund refund(const QString &spec)
-{
-    const QStringList f = spec.split(u':');
-    StatementRefund r;
-    r.id = f.at(0);
-    r.intentKey = f.at(1) == u"-" ? QString() : f.at(1);
-    r.amountCents = f.at(2).toLongLong();
-    r.status = f.size() > 3 ? f.at(3) : QStringLiteral("succeeded");
-    r.currency = QStringLiteral("USD");
-    r.account = QStringLiteral("ashcombe-furniture");
-    r.createdMs = t0;
-    return r;
-}
+using namespace financetest;
 
 // "matched c4 re_B intent key" / "provider_only c3 re_A" / "ledger_only c5 -"
 QStringList describe(const Reconciliation &reconciliation)
@@ -83,47 +41,47 @@ private slots:
         QTest::addColumn<QStringList>("expected");
 
         QTest::newRow("one refund each side, same key")
-            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11800"})
+            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800"})
             << strings({"matched c4 re_B by intent key"});
         QTest::newRow("the incident: a second refund of the intent is provider only, linked to the unknown call")
-            << strings({"c3:K:11800:u:-", "c4:K:11800:p:re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
+            << strings({"c3:K:11800:u", "c4:K:11800:p:refund=re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
             << strings({"matched c4 re_B by intent key", "provider_only c3 re_A"});
         QTest::newRow("the key's refund the ledger names is matched, not the first")
-            << strings({"c4:K:11800:p:re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
+            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
             << strings({"matched c4 re_B by intent key", "provider_only c4 re_A"});
         QTest::newRow("amount differs")
-            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11000"})
+            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11000"})
             << strings({"amount_differs c4 re_B by intent key"});
         QTest::newRow("ledger only: the provider has nothing")
-            << strings({"c4:K:11800:p:re_B"}) << QStringList{} << strings({"ledger_only c4 -"});
+            << strings({"c4:K:11800:p:refund=re_B"}) << QStringList{} << strings({"ledger_only c4 -"});
         QTest::newRow("by refund id when the provider's refund has no key")
-            << strings({"c4:-:11800:p:re_B"}) << strings({"re_B:-:11800"})
+            << strings({"c4:-:11800:p:refund=re_B"}) << strings({"re_B:-:11800"})
             << strings({"matched c4 re_B by refund id"});
         QTest::newRow("by refund id when the key differs")
-            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:L:11800"})
+            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:L:11800"})
             << strings({"matched c4 re_B by refund id"});
         QTest::newRow("a refund with no key and no ledger entry")
             << QStringList{} << strings({"re_Z:-:500"}) << strings({"provider_only - re_Z"});
         QTest::newRow("a refund whose key no call carries")
-            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11800", "re_Z:Q:500"})
+            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800", "re_Z:Q:500"})
             << strings({"matched c4 re_B by intent key", "provider_only - re_Z"});
         QTest::newRow("unknown payouts are not the ledger")
-            << strings({"c3:K:11800:u:-"}) << QStringList{} << QStringList{};
+            << strings({"c3:K:11800:u"}) << QStringList{} << QStringList{};
         QTest::newRow("a failed refund at the provider moved nothing")
-            << strings({"c4:K:11800:p:re_B"}) << strings({"re_B:K:11800:failed"})
+            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800:status=failed"})
             << strings({"ledger_only c4 -"});
         QTest::newRow("two timed-out calls and a retry: each leftover refund traced to its own call")
-            << strings({"c3:K:9650:u:-", "c4:K:9650:u:-", "c5:K:9650:p:re_C"})
+            << strings({"c3:K:9650:u", "c4:K:9650:u", "c5:K:9650:p:refund=re_C"})
             << strings({"re_A:K:9650", "re_B:K:9650", "re_C:K:9650"})
             << strings({"matched c5 re_C by intent key", "provider_only c3 re_A", "provider_only c4 re_B"});
         QTest::newRow("a payout without a refund id leaves the refund another payout names")
-            << strings({"c1:K:11800:p:-", "c2:K:11800:p:re_1"}) << strings({"re_1:K:11800", "re_2:K:11800"})
+            << strings({"c1:K:11800:p", "c2:K:11800:p:refund=re_1"}) << strings({"re_1:K:11800", "re_2:K:11800"})
             << strings({"matched c1 re_2 by intent key", "matched c2 re_1 by intent key"});
         QTest::newRow("two payouts naming one refund: one refund recorded twice")
-            << strings({"c1:K:11800:p:re_1", "c2:K:11800:p:re_1"}) << strings({"re_1:K:11800"})
+            << strings({"c1:K:11800:p:refund=re_1", "c2:K:11800:p:refund=re_1"}) << strings({"re_1:K:11800"})
             << strings({"matched c1 re_1 by intent key", "matched c2 re_1 by refund id"});
         QTest::newRow("two performed of one key meet two refunds")
-            << strings({"c3:K:100:p:-", "c4:K:100:p:-"}) << strings({"re_A:K:100", "re_B:K:100"})
+            << strings({"c3:K:100:p", "c4:K:100:p"}) << strings({"re_A:K:100", "re_B:K:100"})
             << strings({"matched c3 re_A by intent key", "matched c4 re_B by intent key"});
     }
 
@@ -170,9 +128,9 @@ private slots:
 
     void oneCurrencyAtATime()
     {
-        LedgerPayout euro = payout(QStringLiteral("c9:E:5000:p:re_E"));
+        LedgerPayout euro = payout(QStringLiteral("c9:E:5000:p:refund=re_E"));
         euro.currency = QStringLiteral("EUR");
-        const QList<LedgerPayout> usd{payout(QStringLiteral("c4:K:11800:p:re_B"))};
+        const QList<LedgerPayout> usd{payout(QStringLiteral("c4:K:11800:p:refund=re_B"))};
         QCOMPARE(*singleCurrency(usd), QStringLiteral("USD"));
         QCOMPARE(*singleCurrency({}, nullptr, QStringLiteral("eur")), QStringLiteral("EUR"));
         const Expected<QString> mixed = singleCurrency(usd + QList<LedgerPayout>{euro});
@@ -190,9 +148,9 @@ private slots:
 
     void totalsPerCategoryAndSeller()
     {
-        const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:11800:u:-")), payout(QStringLiteral("c4:K:11800:p:re_B")),
-                                         payout(QStringLiteral("c5:M:4800:p:re_C:saltmarsh")),
-                                         payout(QStringLiteral("c6:N:2000:p:re_D:saltmarsh"))};
+        const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:11800:u")), payout(QStringLiteral("c4:K:11800:p:refund=re_B")),
+                                         payout(QStringLiteral("c5:M:4800:p:refund=re_C:seller=saltmarsh")),
+                                         payout(QStringLiteral("c6:N:2000:p:refund=re_D:seller=saltmarsh"))};
         ProviderStatement statement;
         statement.refunds = {refund(QStringLiteral("re_A:K:11800")), refund(QStringLiteral("re_B:K:11800")),
                              refund(QStringLiteral("re_C:M:4500"))};

@@ -4,7 +4,7 @@
 // then reconcile March and April against a sandbox provider, and see a provider that cannot
 // be reached leave the result in place.
 
-#include "../sandbox/sandboxtestsupport.h"
+#include "democonsole.h"
 
 #include "auditview.h"
 #include "financepane.h"
@@ -123,19 +123,10 @@ private:
 
 void TestFinanceGui::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    qputenv(ProviderConnection::apiKeyVariable, "sk_test_sandbox");
     QVERIFY(m_dir.isValid());
     m_dbPath = m_dir.filePath(QStringLiteral("finance.sqlite"));
-    auto store = SqliteStore::open(m_dbPath);
-    QVERIFY(store.ok());
-    m_store = std::move(*store);
-    TranscriptImporter importer(*m_store, ToolRegistry::builtIn());
-    QVERIFY(importer.importFile(demoDataResource()).clean());
-
-    m_sandbox = std::make_unique<InProcessSandbox>();
-    auto seeded = seedDemo(m_sandbox->state());
-    QVERIFY2(seeded.ok(), seeded.ok() ? "" : qPrintable(seeded.message()));
+    const QString problem = openDemoWithSandbox(m_dbPath, m_store, m_sandbox);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 
     m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});
     m_window->resize(1600, 1000);

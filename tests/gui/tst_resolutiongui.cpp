@@ -2,7 +2,7 @@
 // provider, see it resolved as performed (verified), and find the audit entry that records
 // it; the chain verifies, and stops verifying once an entry is altered in the file.
 
-#include "../sandbox/sandboxtestsupport.h"
+#include "democonsole.h"
 
 #include "auditview.h"
 #include "escalationqueuepane.h"
@@ -57,18 +57,9 @@ private:
 
 void TestResolutionGui::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    qputenv(ProviderConnection::apiKeyVariable, "sk_test_sandbox");
     m_dbPath = m_dir.filePath(QStringLiteral("console.sqlite"));
-    auto store = SqliteStore::open(m_dbPath);
-    QVERIFY(store.ok());
-    m_store = std::move(*store);
-    TranscriptImporter importer(*m_store, ToolRegistry::builtIn());
-    QVERIFY(importer.importFile(demoDataResource()).clean());
-
-    m_sandbox = std::make_unique<InProcessSandbox>();
-    auto seeded = seedDemo(m_sandbox->state());
-    QVERIFY2(seeded.ok(), seeded.ok() ? "" : qPrintable(seeded.message()));
+    const QString problem = openDemoWithSandbox(m_dbPath, m_store, m_sandbox);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 
     m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});
     m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"), QString());
