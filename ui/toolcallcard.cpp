@@ -22,7 +22,7 @@ QString repeatText(const ToolCallRow &call)
         return ToolCallCard::tr("Repeated intent: the same intent key as call %1.").arg(peers);
     QString why;
     switch (*call.repeatKind) {
-    case RepeatKind::Retry: why = ToolCallCard::tr("no earlier call with this key took effect"); break;
+    case RepeatKind::Retry: why = ToolCallCard::tr("no earlier call with this key is known to have taken effect"); break;
     case RepeatKind::DuplicateEffect:
         why = ToolCallCard::tr("an earlier call with this key took effect, and so did this one");
         break;

@@ -137,8 +137,8 @@ void TestIncidentGui::repeatedIntentLinksBothRefunds()
     QVERIFY(first->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text().startsWith(
             QStringLiteral("Repeated intent")));
     QCOMPARE(second->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text(),
-             QStringLiteral("Retry after an error: repeats call c3 (no earlier call with this key took effect). "
-                            "Same intent key as call c3."));
+             QStringLiteral("Retry after an error: repeats call c3 (no earlier call with this key is known to have "
+                            "taken effect). Same intent key as call c3."));
     const QString key = first->findChild<QLabel *>(QStringLiteral("intentKey"))->text();
     QCOMPARE(key.size(), 64);
     QCOMPARE(second->findChild<QLabel *>(QStringLiteral("intentKey"))->text(), key);
