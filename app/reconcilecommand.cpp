@@ -168,8 +168,7 @@ QJsonObject reportsJson(const Options &options)
 void printSummary(QTextStream &out, const Options &options, const Reconciliation &reconciliation,
                   const QList<DuplicatePayout> &duplicates)
 {
-    const QString currency =
-            reconciliation.rows.isEmpty() ? QStringLiteral("USD") : reconciliation.rows.first().currency;
+    const QString &currency = reconciliation.currency;
     out << "Reconciliation " << periodText(reconciliation.period) << "\n"
         << "Source: " << reconciliation.source << "\n";
     for (int i = 0; i < reconCategoryCount; ++i) {

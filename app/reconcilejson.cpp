@@ -3,18 +3,13 @@
 #include "reconcilejson.h"
 
 #include "finance/payoutrecovery.h"
+#include "itemmodels/displaytext.h"
 
-#include <QDateTime>
 #include <QJsonArray>
 
 namespace verity {
 
 namespace {
-
-QString isoUtc(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
-}
 
 QJsonValue orNull(const std::optional<qint64> &value)
 {
@@ -61,9 +56,9 @@ QJsonObject rowJson(const ReconRow &row)
             {QStringLiteral("provider_cents"),
              row.provider ? QJsonValue(row.provider->amountCents) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("ledger_at"),
-             row.ledger ? QJsonValue(isoUtc(row.ledger->at)) : QJsonValue(QJsonValue::Null)},
+             row.ledger ? QJsonValue(isoUtcTime(row.ledger->at)) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("provider_created_at"),
-             row.provider ? QJsonValue(isoUtc(row.provider->createdMs)) : QJsonValue(QJsonValue::Null)},
+             row.provider ? QJsonValue(isoUtcTime(row.provider->createdMs)) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("provider_status"),
              row.provider ? QJsonValue(row.provider->status) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("matched_by"), orNull(row.matchedBy)},
@@ -86,7 +81,7 @@ QJsonObject duplicateJson(const DuplicatePayout &duplicate, const QHash<QString,
                  event.atProvider       ? QJsonValue(event.atProvider->id)
                          : event.payout ? orNull(event.payout->refundId)
                                         : QJsonValue(QJsonValue::Null)},
-                {QStringLiteral("at"), isoUtc(event.at())},
+                {QStringLiteral("at"), isoUtcTime(event.at())},
                 {QStringLiteral("amount_cents"), event.amountCents()},
                 {QStringLiteral("verity_effect"),
                  event.payout ? QJsonValue(payoutEffectId(event.payout->effect))
@@ -145,7 +140,7 @@ QJsonObject reconciliationJson(const QString &from, const QString &to, const Rec
                          {QStringLiteral("to_ms"), reconciliation.period.toMs},
                          {QStringLiteral("text"), periodText(reconciliation.period)}}},
             {QStringLiteral("source"), reconciliation.source},
-            {QStringLiteral("generated_at"), isoUtc(reconciliation.generatedAt)},
+            {QStringLiteral("generated_at"), isoUtcTime(reconciliation.generatedAt)},
             {QStringLiteral("all_matched"), reconciliation.allMatched()},
             {QStringLiteral("rows"), reconciliation.rows.size()},
             {QStringLiteral("totals"), totalsJson(reconciliation.totals)},

@@ -22,8 +22,8 @@
 
 namespace verity {
 
-DuplicatePayoutsPane::DuplicatePayoutsPane(Store &store, DuplicatePayoutModel &model, QWidget *parent)
-    : QWidget(parent), m_store(store), m_model(model), m_operator(defaultOperatorName),
+DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget *parent)
+    : QWidget(parent), m_model(model), m_operator(defaultOperatorName),
       m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
     m_prompt = [](QWidget *parentWidget, const QString &title, const QString &label) -> std::optional<QString> {
@@ -175,14 +175,11 @@ void DuplicatePayoutsPane::mark(RecoveryState state)
     if (!note)
         return;
     const QString operatorName = m_operator();
-    const DuplicatePayout chosen = *duplicate; // the model is re-read below
-    const Expected<PayoutMark> done =
-        markDuplicatePayout(m_store, chosen, state, note->trimmed(), operatorName, m_now());
+    const Expected<PayoutMark> done = m_model.markDuplicate(key, state, note->trimmed(), operatorName, m_now());
     if (!done) {
         setStatus(tr("Not marked: %1").arg(done.message()), true);
         return;
     }
-    m_model.refresh();
     selectKey(key);
     setStatus(tr("%1 marked \"%2\" by %3; the audit log records it.")
                   .arg(seller, recoveryStateText(state), operatorName),

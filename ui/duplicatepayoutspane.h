@@ -16,7 +16,6 @@ class QTableView;
 namespace verity {
 
 class DuplicatePayoutModel;
-class Store;
 struct DuplicatePayout;
 
 // Asks for a note: nullopt when the person cancels. A seam, so tests need no modal dialog.
@@ -32,7 +31,7 @@ class DuplicatePayoutsPane : public QWidget
     Q_OBJECT
 
 public:
-    DuplicatePayoutsPane(Store &store, DuplicatePayoutModel &model, QWidget *parent = nullptr);
+    DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget *parent = nullptr);
 
     void setNotePrompt(NotePrompt prompt) { m_prompt = std::move(prompt); }
     void setSaveFileChooser(SaveFileChooser chooser) { m_chooseSave = std::move(chooser); }
@@ -62,7 +61,6 @@ private:
     void updateButtons();
     void setStatus(const QString &text, bool bad);
 
-    Store &m_store;
     DuplicatePayoutModel &m_model;
     QSortFilterProxyModel *m_proxy;
     QLabel *m_summary;

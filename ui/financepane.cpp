@@ -4,7 +4,6 @@
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
 #include "sellerbalancechart.h"
-#include "store/store.h"
 
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
@@ -16,7 +15,7 @@
 namespace verity {
 
 FinancePane::FinancePane(Store &store, QWidget *parent)
-    : QWidget(parent), m_store(store), m_sellers(new SellerBalanceModel(store, this)),
+    : QWidget(parent), m_sellers(new SellerBalanceModel(store, this)),
       m_duplicates(new DuplicatePayoutModel(store, this)), m_reconciliation(new ReconciliationModel(store, this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -51,7 +50,7 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     sellersTab->setSizes({680, 920}); // in proportion: every column of the table stays readable
     m_tabs->addTab(sellersTab, tr("&Sellers"));
 
-    m_duplicatesPane = new DuplicatePayoutsPane(store, *m_duplicates, m_tabs);
+    m_duplicatesPane = new DuplicatePayoutsPane(*m_duplicates, m_tabs);
     m_tabs->addTab(m_duplicatesPane, tr("&Duplicate payouts"));
     m_reconciliationPane = new ReconciliationPane(*m_reconciliation, *m_duplicates, m_tabs);
     m_reconciliationPane->setAccounts([this] { return m_sellers->sellerIds(); });
@@ -145,7 +144,7 @@ void FinancePane::showCurrentSeller()
         m_chart->clear(tr("Choose a seller to see its balance over time."));
         return;
     }
-    Expected<SellerHistory> history = m_store.sellerHistory(seller->id);
+    Expected<SellerHistory> history = m_sellers->history(seller->id);
     if (!history) {
         m_chart->clear(tr("Could not read %1's history: %2").arg(seller->name, history.message()));
         emit errorOccurred(history.message());

@@ -58,7 +58,6 @@ private:
     void reload();
     void showCurrentSeller();
 
-    Store &m_store;
     SellerBalanceModel *m_sellers;
     DuplicatePayoutModel *m_duplicates;
     ReconciliationModel *m_reconciliation;

@@ -89,7 +89,8 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     tabifyDockWidget(m_auditDock, m_financeDock);
     m_financeDock->hide(); // View > Finance
     connect(m_financePane, &FinancePane::callChosen, this, &MainWindow::openTicket);
-    connect(m_financePane, &FinancePane::payoutMarked, this, &MainWindow::refresh);
+    // A mark changes the marks (the pane re-read them) and the audit log, nothing else.
+    connect(m_financePane, &FinancePane::payoutMarked, m_auditModel, &AuditLogModel::refresh);
     connect(m_financePane, &FinancePane::errorOccurred, this, &MainWindow::showError);
     m_escalationDock->raise();
 

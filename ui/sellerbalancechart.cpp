@@ -24,7 +24,7 @@ namespace verity {
 
 namespace {
 
-const QColor performedColor(0x9c, 0x1c, 0x14);
+const QColor performedColor{QLatin1String(negativeMoneyColor)};
 const QColor unknownColor(0xd0, 0x8a, 0x00);
 const QColor lineColor(0x1a, 0x4d, 0x8f);
 
@@ -260,7 +260,7 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
                                  .arg(when, formatMoney(debit.amountCents, debit.currency), debit.ticketExtId,
                                       debit.callExtId, performed ? tr("performed") : tr("may have moved"));
         auto *item = new QListWidgetItem(text, m_list);
-        item->setForeground(performed ? performedColor : QColor(0x8a, 0x4b, 0x00));
+        item->setForeground(performed ? performedColor : QColor(QLatin1String(pendingMoneyColor)));
         item->setToolTip(tr("Open %1 at call %2").arg(debit.ticketExtId, debit.callExtId));
     }
 }

@@ -3,8 +3,8 @@
 #include "domain/money.h"
 #include "finance/csvtable.h"
 #include "finance/payoutrecovery.h"
+#include "itemmodels/displaytext.h"
 
-#include <QDateTime>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -16,17 +16,6 @@
 namespace verity {
 
 namespace {
-
-QString isoUtc(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
-}
-
-QString minuteUtc(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm"))
-            + QStringLiteral(" UTC");
-}
 
 QString centsText(const std::optional<qint64> &cents)
 {
@@ -52,19 +41,13 @@ QString intentKeyOf(const ReconRow &row)
     return row.provider ? row.provider->intentKey : QString();
 }
 
-// The totals table has no currency of its own: a period's rows share the ledger's.
-QString currencyOf(const Reconciliation &reconciliation)
-{
-    return reconciliation.rows.isEmpty() ? QStringLiteral("USD") : reconciliation.rows.first().currency;
-}
-
 QString markText(const QHash<QString, PayoutMark> &marks, const QString &key)
 {
     const auto found = marks.constFind(key);
     if (found == marks.constEnd())
         return QStringLiteral("none");
     return QStringLiteral("%1 by %2, %3")
-            .arg(recoveryStateText(found->state), found->operatorName, minuteUtc(found->at));
+            .arg(recoveryStateText(found->state), found->operatorName, formatUtcTime(found->at));
 }
 
 Expected<void> save(const QString &path, const QByteArray &bytes)
@@ -204,9 +187,9 @@ QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicateP
             QStringLiteral("<html><body>\n<h1>Verity reconciliation</h1>\n<p>Period: %1<br/>Source: %2<br/>"
                            "Generated: %3</p>\n")
                     .arg(escaped(periodText(reconciliation.period)), escaped(reconciliation.source),
-                         escaped(minuteUtc(reconciliation.generatedAt)));
+                         escaped(formatUtcTime(reconciliation.generatedAt)));
     html += QStringLiteral("<h2>Totals</h2>\n")
-            + totalsHtml(reconciliation.totals, currencyOf(reconciliation));
+            + totalsHtml(reconciliation.totals, reconciliation.currency);
     html += QStringLiteral("<h2>Sellers</h2>\n") + sellersHtml(reconciliation.sellers);
     html += QStringLiteral("<h2>Rows not matched (%1)</h2>\n").arg(unmatched);
     html += unmatched == 0 ? QStringLiteral("<p>Every row is matched.</p>\n")
@@ -238,8 +221,8 @@ QByteArray reconciliationCsv(const Reconciliation &reconciliation)
                         row.callExtId, intentKeyOf(row), row.ledger ? row.ledger->refundId : QString(),
                         row.provider ? row.provider->id : QString(), row.currency, centsText(ledger),
                         moneyText(ledger, row.currency), centsText(provider),
-                        moneyText(provider, row.currency), row.ledger ? isoUtc(row.ledger->at) : QString(),
-                        row.provider ? isoUtc(row.provider->createdMs) : QString(),
+                        moneyText(provider, row.currency), row.ledger ? isoUtcTime(row.ledger->at) : QString(),
+                        row.provider ? isoUtcTime(row.provider->createdMs) : QString(),
                         row.provider ? row.provider->status : QString(), row.matchedBy, row.note});
     }
     return csv;
@@ -293,14 +276,14 @@ QByteArray duplicatesCsv(const QList<DuplicatePayout> &duplicates, const QList<P
                             ticketOf(event),
                             event.payout ? event.payout->callExtId : QString(),
                             refundId,
-                            isoUtc(event.at()),
+                            isoUtcTime(event.at()),
                             QString::number(event.amountCents()),
                             formatMoney(event.amountCents(), duplicate.currency),
                             event.payout ? payoutEffectId(event.payout->effect) : QString(),
                             event.atProvider ? event.atProvider->status : QString(),
                             marked ? recoveryStateId(mark->state) : QString(),
                             marked ? mark->operatorName : QString(),
-                            marked ? isoUtc(mark->at) : QString(),
+                            marked ? isoUtcTime(mark->at) : QString(),
                             marked ? mark->note : QString()});
         }
     }

@@ -143,6 +143,10 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
     result.period = statement.period;
     result.source = statement.source;
     result.generatedAt = generatedAt;
+    if (!payouts.isEmpty())
+        result.currency = payouts.constFirst().currency.toUpper();
+    else if (!statement.refunds.isEmpty())
+        result.currency = statement.refunds.constFirst().currency.toUpper();
 
     QList<const StatementRefund *> refunds;
     for (const StatementRefund &refund : statement.refunds) {

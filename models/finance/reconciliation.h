@@ -67,6 +67,7 @@ struct Reconciliation
     Period period;
     QString source;
     qint64 generatedAt = 0;
+    QString currency = QStringLiteral("USD"); // of every amount: one currency at a time (singleCurrency)
     QList<ReconRow> rows; // ordered by time
     ReconTotals totals;
     QList<SellerReconciliation> sellers; // by name

@@ -9,6 +9,16 @@ namespace verity {
 QString formatTime(qint64 msSinceEpoch);
 // "45 s", "12 min", "3 h 05 min", "4 d 2 h".
 QString formatWait(qint64 milliseconds);
+// Finance states times in UTC: "2026-04-01", "2026-03-17 14:32 UTC", and for files other
+// programs read "2026-03-17T14:32:07.000Z".
+QString formatUtcDate(qint64 msSinceEpoch);
+QString formatUtcTime(qint64 msSinceEpoch);
+QString isoUtcTime(qint64 msSinceEpoch);
+
+// Finance's colours: money owed or at risk, money settled, money waiting on someone.
+inline constexpr const char *negativeMoneyColor = "#9c1c14";
+inline constexpr const char *settledMoneyColor = "#1e6b2f";
+inline constexpr const char *pendingMoneyColor = "#8a4b00";
 
 } // namespace verity
 

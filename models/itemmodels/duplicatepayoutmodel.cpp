@@ -2,7 +2,7 @@
 
 #include "domain/money.h"
 #include "finance/payoutrecovery.h"
-#include "sellerbalancemodel.h"
+#include "displaytext.h"
 #include "store/store.h"
 
 #include <QBrush>
@@ -72,6 +72,19 @@ int DuplicatePayoutModel::rowOfKey(const QString &key) const
             return row;
     }
     return -1;
+}
+
+Expected<PayoutMark> DuplicatePayoutModel::markDuplicate(const QString &key, RecoveryState state, const QString &note,
+                                                         const QString &operatorName, qint64 atMs)
+{
+    const DuplicatePayout *chosen = duplicate(rowOfKey(key));
+    if (!chosen)
+        return makeError(tr("that duplicate payout is no longer listed; refresh and choose it again"));
+    const DuplicatePayout copy = *chosen; // refresh() below replaces the list
+    Expected<PayoutMark> done = markDuplicatePayout(m_store, copy, state, note, operatorName, atMs);
+    if (done)
+        refresh();
+    return done;
 }
 
 QString DuplicatePayoutModel::summary() const
@@ -168,8 +181,7 @@ QVariant DuplicatePayoutModel::data(const QModelIndex &index, int role) const
         if (column == AtRiskColumn && !(mark && mark->state == RecoveryState::Recovered))
             return QBrush(QColor(QLatin1String(negativeMoneyColor)));
         if (column == RecoveryColumn && mark)
-            return QBrush(QColor(mark->state == RecoveryState::Recovered ? QStringLiteral("#1e6b2f")
-                                                                          : QStringLiteral("#8a4b00")));
+            return QBrush(QColor(QLatin1String(mark->state == RecoveryState::Recovered ? settledMoneyColor : pendingMoneyColor)));
         return {};
     case Qt::ToolTipRole:
         if (column == RecoveryColumn && mark)

@@ -2,6 +2,7 @@
 // The duplicate payouts over every refund Verity knows of (and, once fetched, the provider's
 // own refunds), one row per duplicate, with finance's recovery mark beside it.
 
+#include "domain/expected.h"
 #include "finance/duplicatepayouts.h"
 
 #include <QAbstractTableModel>
@@ -51,6 +52,9 @@ public:
     int rowOfKey(const QString &key) const; // -1 when absent
     const QList<DuplicatePayout> &duplicates() const { return m_duplicates; }
     const QList<PayoutMark> &marks() const { return m_marks; } // every mark, oldest first
+    // Marks the duplicate of `key` (with its audit entry) and reads the marks again.
+    Expected<PayoutMark> markDuplicate(const QString &key, RecoveryState state, const QString &note,
+                                       const QString &operatorName, qint64 atMs);
     // "5 duplicate payouts, $728.00 at risk", and how many are marked.
     QString summary() const;
 

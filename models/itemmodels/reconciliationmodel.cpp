@@ -1,7 +1,7 @@
 #include "reconciliationmodel.h"
 
 #include "domain/money.h"
-#include "sellerbalancemodel.h"
+#include "displaytext.h"
 #include "store/store.h"
 
 #include <QBrush>
@@ -93,8 +93,7 @@ QString ReconciliationModel::categoryTotalsText(ReconCategory category) const
         return {};
     const ReconTotals &totals = m_reconciliation->totals;
     const auto i = static_cast<size_t>(category);
-    const QString currency = m_reconciliation->rows.isEmpty() ? QStringLiteral("USD")
-                                                              : m_reconciliation->rows.constFirst().currency;
+    const QString &currency = m_reconciliation->currency;
     // The side that has the money: the ledger's for ledger only, the provider's otherwise.
     const qint64 cents = category == ReconCategory::LedgerOnly ? totals.ledgerCents.at(i) : totals.providerCents.at(i);
     return tr("%1 %2 (%3)").arg(reconCategoryText(category)).arg(totals.count.at(i)).arg(formatMoney(cents, currency));
@@ -190,7 +189,7 @@ QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
         if ((column == CategoryColumn || column == DifferenceColumn) && row.category != ReconCategory::Matched)
             return QBrush(QColor(QLatin1String(negativeMoneyColor)));
         if (column == CategoryColumn)
-            return QBrush(QColor(QStringLiteral("#1e6b2f")));
+            return QBrush(QColor(QLatin1String(settledMoneyColor)));
         return {};
     case Qt::ToolTipRole:
         if (column == NoteColumn || column == CategoryColumn)

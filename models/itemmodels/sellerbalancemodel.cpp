@@ -10,16 +10,6 @@
 
 namespace verity {
 
-QString formatUtcDate(qint64 msSinceEpoch)
-{
-    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd"));
-}
-
-QString formatUtcTime(qint64 msSinceEpoch)
-{
-    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
-}
-
 SellerBalanceModel::SellerBalanceModel(Store &store, QObject *parent) : QAbstractTableModel(parent), m_store(store)
 {
 }
@@ -54,6 +44,11 @@ QStringList SellerBalanceModel::sellerIds() const
     for (const SellerBalance &seller : m_sellers)
         ids << seller.id;
     return ids;
+}
+
+Expected<SellerHistory> SellerBalanceModel::history(const QString &sellerId) const
+{
+    return m_store.sellerHistory(sellerId);
 }
 
 int SellerBalanceModel::rowCount(const QModelIndex &parent) const

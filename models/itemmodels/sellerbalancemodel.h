@@ -3,6 +3,8 @@
 // to: the finance view's first table. A negative balance is flagged (colour, bold, tooltip):
 // the seller owes the platform, which is where a duplicate refund ends up.
 
+#include "displaytext.h"
+#include "domain/expected.h"
 #include "store/financerecords.h"
 
 #include <QAbstractTableModel>
@@ -37,6 +39,8 @@ public:
     const SellerBalance *seller(int row) const;
     int rowOfSeller(const QString &sellerId) const; // -1 when absent
     QStringList sellerIds() const;
+    // The balances transcripts reported for the seller and its refunds, for the chart.
+    Expected<SellerHistory> history(const QString &sellerId) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -50,12 +54,5 @@ private:
     Store &m_store;
     QList<SellerBalance> m_sellers;
 };
-
-// "2026-04-01": the date in UTC, as finance states periods.
-QString formatUtcDate(qint64 msSinceEpoch);
-// "2026-03-17 14:32 UTC".
-QString formatUtcTime(qint64 msSinceEpoch);
-// The red finance uses for money owed and money at risk.
-inline constexpr const char *negativeMoneyColor = "#9c1c14";
 
 } // namespace verity

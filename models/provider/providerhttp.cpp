@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 
 namespace verity::providerhttp {
 
@@ -138,6 +139,26 @@ QString describeRefund(const ProviderRefund &refund)
         .arg(refund.id, formatMoney(refund.amountCents, refund.currency.isEmpty() ? QStringLiteral("USD") : refund.currency),
              refund.status.isEmpty() ? QStringLiteral("status not given") : refund.status,
              QDateTime::fromMSecsSinceEpoch(refund.createdMs, Qt::UTC).toString(Qt::ISODate));
+}
+
+bool retryableRead(int status)
+{
+    return status == 0 || status == 429 || status >= 500;
+}
+
+int retryAfterMs(QNetworkReply *reply)
+{
+    bool valid = false;
+    const int seconds = reply->rawHeader("Retry-After").trimmed().toInt(&valid);
+    return valid && seconds > 0 ? seconds * 1000 : 0;
+}
+
+int retryDelayMs(const ProviderSettings &settings, int attemptsMade, int retryAfterMs)
+{
+    const int doublings = qBound(0, attemptsMade - 1, 20);
+    const qint64 bound = qMin<qint64>(settings.backoffCapMs, qint64(settings.backoffBaseMs) << doublings);
+    const qint64 jitter = QRandomGenerator::global()->bounded(qMax<qint64>(bound, 0) + 1);
+    return int(qMax<qint64>(jitter, qMin<qint64>(retryAfterMs, settings.backoffCapMs)));
 }
 
 } // namespace verity::providerhttp

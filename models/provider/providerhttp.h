@@ -42,6 +42,15 @@ QString providerMessage(int status, const QByteArray &body);
 
 std::optional<ProviderRefund> refundFrom(const QJsonObject &object);
 
+// Reads (lookups, statements) are retried; these say when and how long to wait.
+// True for no answer at all, 429 and 5xx.
+bool retryableRead(int status);
+// Retry-After in ms, or 0 when the answer gave none.
+int retryAfterMs(QNetworkReply *reply);
+// Full jitter below the capped exponential bound for the attempts made so far, and no less
+// than Retry-After asks (itself capped): clients that failed together do not return together.
+int retryDelayMs(const ProviderSettings &settings, int attemptsMade, int retryAfterMs);
+
 // "re_123 of $118.00 (succeeded, created 2026-03-17T14:32:07Z)".
 QString describeRefund(const ProviderRefund &refund);
 

@@ -14,7 +14,6 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QRandomGenerator>
 #include <QTimer>
 
 #include <algorithm>
@@ -25,11 +24,6 @@ namespace {
 
 constexpr int pageSize = 100;
 constexpr int maxPages = 100; // 10,000 refunds of one payment is no payment Verity knows
-
-bool retryable(int status)
-{
-    return status == 0 || status == 429 || status >= 500;
-}
 
 } // namespace
 
@@ -95,12 +89,10 @@ void LookupOperation::onReplyFinished()
     m_exchange.response = providerhttp::describeResponse(reply, body, transport);
     m_answer.exchanges.append(m_exchange);
 
-    if (retryable(status)) {
+    if (providerhttp::retryableRead(status)) {
         const QString why = status == 0 ? QStringLiteral("no answer from the provider: %1").arg(transport)
                                         : QStringLiteral("the provider answered %1").arg(providerhttp::providerMessage(status, body));
-        bool hasRetryAfter = false;
-        const int retryAfterSeconds = reply->rawHeader("Retry-After").trimmed().toInt(&hasRetryAfter);
-        retryOrGiveUp(why, hasRetryAfter ? retryAfterSeconds * 1000 : 0);
+        retryOrGiveUp(why, providerhttp::retryAfterMs(reply));
         return;
     }
     if (status == 401 || status == 403) {
@@ -162,12 +154,7 @@ void LookupOperation::retryOrGiveUp(const QString &why, int retryAfterMs)
                QStringLiteral("gave up after %1 attempts: %2").arg(m_attemptOfPage).arg(why));
         return;
     }
-    // Full jitter: a random wait up to the capped exponential bound, so clients that failed
-    // together do not come back together.
-    const qint64 bound = qMin<qint64>(m_settings.backoffCapMs, qint64(m_settings.backoffBaseMs) << qMin(m_attemptOfPage - 1, 20));
-    qint64 delay = QRandomGenerator::global()->bounded(bound + 1);
-    if (retryAfterMs > 0)
-        delay = qMax<qint64>(delay, qMin<qint64>(retryAfterMs, m_settings.backoffCapMs));
+    const int delay = providerhttp::retryDelayMs(m_settings, m_attemptOfPage, retryAfterMs);
     emit progress(QStringLiteral("%1; trying again in %2 ms").arg(why).arg(delay));
     m_backoff->start(int(delay));
 }

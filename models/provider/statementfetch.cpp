@@ -14,7 +14,6 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QRandomGenerator>
 #include <QSet>
 #include <QTimer>
 
@@ -27,11 +26,6 @@ namespace {
 constexpr int pageSize = 100;
 constexpr int maxPages = 2000; // 200,000 items in one list: a provider that never ends
 
-bool retryable(int status)
-{
-    return status == 0 || status == 429 || status >= 500;
-}
-
 qint64 floorSeconds(qint64 ms)
 {
     return ms >= 0 ? ms / 1000 : -((999 - ms) / 1000);
@@ -40,16 +34,6 @@ qint64 floorSeconds(qint64 ms)
 qint64 ceilSeconds(qint64 ms)
 {
     return -floorSeconds(-ms);
-}
-
-// The wait before another try: full jitter below a capped exponential bound, and no less
-// than what Retry-After asks (itself capped), so many clients do not return in step.
-int retryDelayMs(const ProviderSettings &settings, int attemptsMade, int retryAfterMs)
-{
-    const int doublings = qBound(0, attemptsMade - 1, 20);
-    const qint64 bound = qMin<qint64>(settings.backoffCapMs, qint64(settings.backoffBaseMs) << doublings);
-    const qint64 jitter = QRandomGenerator::global()->bounded(qMax<qint64>(bound, 0) + 1);
-    return int(qMax<qint64>(jitter, qMin<qint64>(retryAfterMs, settings.backoffCapMs)));
 }
 
 bool isRefundMovement(const QString &type)
@@ -190,7 +174,7 @@ void StatementFetch::Private::onReply(QNetworkReply *done)
     const QByteArray body = done->isOpen() ? done->readAll() : QByteArray();
     const int status = providerhttp::httpStatus(done);
 
-    if (retryable(status)) {
+    if (providerhttp::retryableRead(status)) {
         const QString why = status == 0
                                 ? QStringLiteral("cannot reach the provider at %1: %2")
                                       .arg(where(), providerhttp::transportReason(done, settings.timeoutMs))
@@ -200,9 +184,7 @@ void StatementFetch::Private::onReply(QNetworkReply *done)
             fail(QStringLiteral("%1 (gave up after %2 attempts)").arg(why).arg(attempt));
             return;
         }
-        bool hasRetryAfter = false;
-        const int retryAfterSeconds = done->rawHeader("Retry-After").trimmed().toInt(&hasRetryAfter);
-        const int delay = retryDelayMs(settings, attempt, hasRetryAfter ? retryAfterSeconds * 1000 : 0);
+        const int delay = providerhttp::retryDelayMs(settings, attempt, providerhttp::retryAfterMs(done));
         emit q->progress(QStringLiteral("%1; trying again in %2 ms").arg(why).arg(delay));
         backoff.start(delay);
         return;
