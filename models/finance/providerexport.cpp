@@ -1,6 +1,7 @@
 #include "finance/providerexport.h"
 
 #include "finance/csvtable.h"
+#include "import/conversation.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -105,8 +106,8 @@ std::optional<qint64> amountCents(const QString &text)
     return whole * 100 + fraction.toLongLong();
 }
 
-// "2026-03-17 14:32:07", "2026-03-17T14:32:07Z", "2026-03-17T16:32:07+02:00", "2026-03-17 14:32"
-// (Stripe's dashboard export), or unix seconds; a time without a zone is UTC.
+// Unix seconds, or the importer's ISO 8601 reading (a time without a zone is UTC), which also
+// takes Stripe's dashboard form without seconds ("2026-03-17 14:32").
 std::optional<qint64> createdMs(const QString &text)
 {
     // Ten digits: unix seconds from 2001 to 2286. Fewer is more likely a date without dashes
@@ -114,23 +115,8 @@ std::optional<qint64> createdMs(const QString &text)
     static const QRegularExpression seconds(QStringLiteral("^[0-9]{10}$"));
     if (seconds.match(text).hasMatch())
         return text.toLongLong() * 1000;
-    static const QRegularExpression stamp(QStringLiteral(
-        "^([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\\.([0-9]{1,9}))?)?"
-        " ?(Z|UTC|([+-])([0-9]{2}):?([0-9]{2}))?$"));
-    const QRegularExpressionMatch match = stamp.match(text);
-    if (!match.hasMatch())
-        return std::nullopt;
-    const QDate date(match.captured(1).toInt(), match.captured(2).toInt(), match.captured(3).toInt());
-    const QTime time(match.captured(4).toInt(), match.captured(5).toInt(), match.captured(6).toInt(),
-                     match.captured(7).leftJustified(3, u'0').left(3).toInt());
-    if (!date.isValid() || !time.isValid())
-        return std::nullopt;
-    qint64 ms = QDateTime(date, time, Qt::UTC).toMSecsSinceEpoch();
-    if (!match.captured(8).isEmpty()) {
-        const qint64 offsetMinutes = match.captured(10).toLongLong() * 60 + match.captured(11).toLongLong();
-        ms -= (match.captured(9) == u"-" ? -1 : 1) * offsetMinutes * 60 * 1000;
-    }
-    return ms;
+    static const QRegularExpression withoutSeconds(QStringLiteral("^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}$"));
+    return parseLooseTimestamp(withoutSeconds.match(text).hasMatch() ? text + QStringLiteral(":00") : text);
 }
 
 // One line of the export as a refund; the error names the column and what was expected.
