@@ -6,6 +6,7 @@
 #include "lookupcommand.h"
 #include "reconcilecommand.h"
 #include "sandboxcommand.h"
+#include "simulatecommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -38,6 +39,7 @@ int main(int argc, char *argv[])
         {"sandbox", verity::runSandboxCommand},
         {"audit", verity::runAuditCommand},
         {"lookup", verity::runLookupCommand},
+        {"simulate", verity::runSimulateCommand},
     };
     // A reconciliation paints its PDF, and text needs fonts, so a QGuiApplication; it shows no
     // window, so it never needs a display.

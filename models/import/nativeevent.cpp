@@ -117,7 +117,64 @@ private:
     std::optional<Error> m_error;
 };
 
-std::optional<TicketOpenedEvent> readTicketOpened(const json &root, const QString &ticketId, qint64 at, Fields &fields)
+std::optional<bool> optionalFlag(const json &root, const char *key, Fields &fields)
+{
+    auto flag = root.find(key);
+    if (flag == root.end() || flag->is_null())
+        return std::nullopt;
+    if (!flag->is_boolean()) {
+        fields.fail(key, QStringLiteral("expected true or false, got %1").arg(fromUtf8String(flag->dump())));
+        return std::nullopt;
+    }
+    return flag->get<bool>();
+}
+
+TraceEvent readHttpTrace(Fields &fields)
+{
+    TraceEvent event;
+    event.kind = TraceKind::Http;
+    event.callExtId = fields.text("call_id");
+    HttpTrace &http = event.http;
+    http.method = fields.text("method");
+    http.url = fields.text("url");
+    http.idempotencyKey = fields.text("idempotency_key", false);
+    if (std::optional<qint64> attempt = fields.integer("attempt", false)) {
+        if (*attempt < 1 || *attempt > 1000)
+            fields.fail("attempt", QStringLiteral("expected the client's attempt number, 1 for the first, got %1").arg(*attempt));
+        else
+            http.attempt = int(*attempt);
+    }
+    if (std::optional<qint64> status = fields.integer("status", false)) {
+        if (*status < 100 || *status > 599)
+            fields.fail("status", QStringLiteral("expected an HTTP status from 100 to 599, got %1").arg(*status));
+        else
+            http.status = int(*status);
+    }
+    http.error = fields.text("error", false);
+    http.durationMs = fields.integer("duration_ms", false);
+    if (http.durationMs && *http.durationMs < 0)
+        fields.fail("duration_ms", QStringLiteral("must not be negative"));
+    if (!http.status && http.error.isEmpty() && !fields.error())
+        fields.fail("status", QStringLiteral("is missing: an http event says the status answered, or the \"error\" "
+                                             "that ended the request (such as \"timeout\")"));
+    return event;
+}
+
+TraceEvent readProviderTrace(const json &root, Fields &fields)
+{
+    TraceEvent event;
+    event.kind = TraceKind::Provider;
+    event.callExtId = fields.text("call_id", false);
+    ProviderTrace &provider = event.provider;
+    provider.event = fields.text("event");
+    provider.objectId = fields.text("object_id", false);
+    provider.idempotencyKey = fields.text("idempotency_key", false);
+    provider.amountCents = fields.integer("amount_cents", false);
+    provider.replayed = optionalFlag(root, "replayed", fields).value_or(false);
+    return event;
+}
+
+std::optional<TicketOpenedEvent> readTicketOpened(const json &, const QString &ticketId, qint64 at, Fields &fields)
 {
     TicketOpenedEvent event;
     NewTicket &ticket = event.ticket;
@@ -178,7 +235,6 @@ std::optional<TicketOpenedEvent> readTicketOpened(const json &root, const QStrin
         if (s.error())
             fields.failWith(*s.error());
     }
-    Q_UNUSED(root);
     if (fields.error())
         return std::nullopt;
     return event;
@@ -265,9 +321,13 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
                 fields.fail("is_error", QStringLiteral("expected true or false, got %1").arg(fromUtf8String(flag->dump())));
         }
         event.body = result;
+    } else if (type == u"http") {
+        event.body = readHttpTrace(fields);
+    } else if (type == u"provider") {
+        event.body = readProviderTrace(root, fields);
     } else {
-        return makeError(QStringLiteral("field \"type\" expected ticket_opened, message, tool_call, tool_result or "
-                                        "reply, got \"%1\"")
+        return makeError(QStringLiteral("field \"type\" expected ticket_opened, message, tool_call, tool_result, "
+                                        "reply, http or provider, got \"%1\"")
                              .arg(type));
     }
     if (fields.error())

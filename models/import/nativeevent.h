@@ -4,6 +4,7 @@
 
 #include "domain/expected.h"
 #include "store/records.h"
+#include "store/tracerecords.h"
 
 #include <QByteArray>
 #include <QString>
@@ -46,7 +47,8 @@ struct NativeEvent
     QString ticket;
     qint64 at = 0; // ms since the epoch, UTC
     QString fingerprint; // SHA-256 of the event's canonical JSON: the same event, the same print
-    std::variant<TicketOpenedEvent, MessageEvent, ToolCallEvent, ToolResultEvent> body;
+    // TraceEvent: an `http` or `provider` line; its seq is set when it is stored.
+    std::variant<TicketOpenedEvent, MessageEvent, ToolCallEvent, ToolResultEvent, TraceEvent> body;
 };
 
 // Parses one non-blank line. The error says which field and what was expected; the caller

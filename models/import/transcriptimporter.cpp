@@ -225,7 +225,37 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::apply(const NativeE
         return applyMessage(event, *message);
     if (const auto *call = std::get_if<ToolCallEvent>(&event.body))
         return applyToolCall(event, *call);
+    if (const auto *trace = std::get_if<TraceEvent>(&event.body))
+        return applyTrace(event, *trace);
     return applyToolResult(event, std::get<ToolResultEvent>(event.body));
+}
+
+Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTrace(const NativeEvent &event, const TraceEvent &trace)
+{
+    TicketRef *ticket = nullptr;
+    if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
+        return *refused;
+    // An HTTP request belongs to a call; a provider record may arrive without one (a webhook).
+    if (!trace.callExtId.isEmpty()) {
+        Expected<std::optional<ToolCallRef>> call = m_store.findToolCall(ticket->id, trace.callExtId);
+        if (!call)
+            return call.error();
+        if (!*call)
+            return LineResult{false, QStringLiteral("%1 event for call_id \"%2\", but ticket \"%3\" has no such "
+                                                    "tool_call before it")
+                                         .arg(traceKindId(trace.kind), trace.callExtId, event.ticket)};
+    }
+    NewTraceEvent row{ticket->id, trace, event.fingerprint};
+    row.event.seq = ticket->lastSeq + 1;
+    row.event.at = event.at;
+    Expected<bool> inserted = m_store.insertTraceEvent(row);
+    if (!inserted)
+        return inserted.error();
+    if (*inserted) {
+        ++ticket->lastSeq;
+        m_touched.insert(ticketCacheKey(event.ticket)); // so its last seq is stored with the batch
+    }
+    return LineResult{*inserted, {}};
 }
 
 Expected<void> TranscriptImporter::finishBatch(ImportReport &report)

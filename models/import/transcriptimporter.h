@@ -50,6 +50,7 @@ private:
     Expected<LineResult> applyMessage(const NativeEvent &event, const MessageEvent &message);
     Expected<LineResult> applyToolCall(const NativeEvent &event, const ToolCallEvent &call);
     Expected<LineResult> applyToolResult(const NativeEvent &event, const ToolResultEvent &result);
+    Expected<LineResult> applyTrace(const NativeEvent &event, const TraceEvent &trace);
     Expected<TicketRef *> ticketFor(const QString &extId);
     // Finds the event's ticket; otherwise the line's rejection (or a store error) to return.
     std::optional<Expected<LineResult>> requireOpenedTicket(const NativeEvent &event, TicketRef *&ticket);

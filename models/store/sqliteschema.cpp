@@ -241,6 +241,35 @@ CREATE TABLE payout_marks (
 );
 CREATE INDEX payout_marks_key ON payout_marks(duplicate_key, id)
 )sql",
+    // 7: replaying incidents: what the layers under a call logged (HTTP requests, provider
+    // records), trainers' notes on the steps of a replay, and what a file is (an incident
+    // export says so here)
+    R"sql(
+CREATE TABLE trace_events (
+    id          INTEGER PRIMARY KEY,
+    ticket_id   INTEGER NOT NULL REFERENCES tickets(id),
+    seq         INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('http', 'provider')),
+    call_ext_id TEXT NOT NULL DEFAULT '',
+    detail      TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    UNIQUE (ticket_id, fingerprint)
+);
+CREATE INDEX trace_events_ticket ON trace_events(ticket_id, seq);
+CREATE TABLE trainer_notes (
+    ticket_id  INTEGER NOT NULL REFERENCES tickets(id),
+    step_key   TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    author     TEXT NOT NULL,
+    written_at INTEGER NOT NULL,
+    PRIMARY KEY (ticket_id, step_key)
+) WITHOUT ROWID;
+CREATE TABLE file_info (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID
+)sql",
 };
 
 // Migrations that rebuild a table other tables point at must run with foreign keys off

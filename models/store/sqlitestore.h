@@ -70,6 +70,12 @@ public:
     Expected<QList<SellerBalance>> sellerBalances() override;
     Expected<SellerHistory> sellerHistory(const QString &sellerId) override;
     Expected<QList<PayoutMark>> payoutMarks() override;
+    Expected<bool> insertTraceEvent(const NewTraceEvent &event) override;
+    Expected<QList<TraceEvent>> traceEvents(qint64 ticketId) override;
+    Expected<QList<TrainerNote>> trainerNotes(qint64 ticketId) override;
+    Expected<void> saveTrainerNote(qint64 ticketId, const TrainerNote &note) override;
+    Expected<QHash<QString, QString>> fileInfo() override;
+    Expected<void> setFileInfo(const QString &key, const QString &value) override;
     Expected<qint64> insertPayoutMark(const PayoutMark &mark) override;
     Expected<std::optional<AuditEntry>> lastAuditEntry() override;
     Expected<void> insertAuditEntry(const AuditEntry &entry) override;

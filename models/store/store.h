@@ -7,7 +7,9 @@
 #include "domain/ticketassessment.h"
 #include "financerecords.h"
 #include "records.h"
+#include "tracerecords.h"
 
+#include <QHash>
 #include <QList>
 
 namespace verity {
@@ -94,6 +96,17 @@ public:
     virtual Expected<QList<PayoutMark>> payoutMarks() = 0;
     // Call inside a transaction with the audit entry that records it.
     virtual Expected<qint64> insertPayoutMark(const PayoutMark &mark) = 0;
+
+    // ---- replaying incidents ----
+    // Returns false when the same event was stored before.
+    virtual Expected<bool> insertTraceEvent(const NewTraceEvent &event) = 0;
+    virtual Expected<QList<TraceEvent>> traceEvents(qint64 ticketId) = 0; // in seq order
+    virtual Expected<QList<TrainerNote>> trainerNotes(qint64 ticketId) = 0;
+    // One note per step: saving replaces the step's note, and empty text removes it.
+    virtual Expected<void> saveTrainerNote(qint64 ticketId, const TrainerNote &note) = 0;
+    // What the file is, for a file made for a purpose (an incident export): key to value.
+    virtual Expected<QHash<QString, QString>> fileInfo() = 0;
+    virtual Expected<void> setFileInfo(const QString &key, const QString &value) = 0;
 
     // ---- the audit log (the chain itself is computed by AuditLog) ----
     virtual Expected<std::optional<AuditEntry>> lastAuditEntry() = 0;

@@ -16,11 +16,13 @@ using namespace storetest;
 namespace {
 
 const QStringList schemaTables{QStringLiteral("audit_log"), QStringLiteral("escalations"),
-                               QStringLiteral("imports"),   QStringLiteral("ledger"),
+                               QStringLiteral("file_info"), QStringLiteral("imports"),   QStringLiteral("ledger"),
                                QStringLiteral("lookups"),   QStringLiteral("messages"),
                                QStringLiteral("order_items"), QStringLiteral("orders"),
-                               QStringLiteral("payout_marks"), QStringLiteral("pending_reassessment"), QStringLiteral("sellers"),   QStringLiteral("tickets"),
-                               QStringLiteral("tool_calls")};
+                               QStringLiteral("payout_marks"), QStringLiteral("pending_reassessment"),
+                               QStringLiteral("sellers"),   QStringLiteral("tickets"),
+                               QStringLiteral("tool_calls"), QStringLiteral("trace_events"),
+                               QStringLiteral("trainer_notes")};
 
 QString pragma(QSqlDatabase &db, const char *name)
 {

@@ -1,0 +1,4 @@
+#pragma once
+// Placeholder: being written.
+namespace verity {
+}

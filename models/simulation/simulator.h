@@ -1,0 +1,4 @@
+#pragma once
+// Placeholder: the simulator is being written.
+namespace verity {
+}
