@@ -34,6 +34,10 @@ What is in it (46 tickets, 17 March - 5 April 2026, times in UTC):
   (7 tickets: 5 refunds, 1 pickup, 1 seller message; the model does not retry).
   Also: read-only tickets, get_order failures that the model retries, and one
   call to a tool the registry does not know (apply_store_credit, T-20260330-0218).
+* The five incident tickets also carry what the layers under each refund logged
+  (`http` and `provider` lines): the old tool's fresh key per attempt, the client's
+  timeout, and the provider's record of every refund it accepted, so a trainer can
+  replay them layer by layer.
 * Exactly one write has no tool_result at all: schedule_pickup call c3 in
   T-20260402-0502, the agent run crashed after sending it.
 
@@ -63,6 +67,24 @@ def ident(prefix, *parts, length=14):
         n, r = divmod(n, len(ALPHABET))
         out.append(ALPHABET[r])
     return prefix + "".join(out)
+
+
+SANDBOX_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def sandbox_id(prefix, seed):
+    """The id the sandbox seed gives a refund the transcript names none for
+    (derivedSandboxId in models/sandbox), so a replay and a lookup agree."""
+    digest = hashlib.sha256(seed.encode()).digest()
+    return prefix + "".join(SANDBOX_ALPHABET[b % len(SANDBOX_ALPHABET)] for b in digest[:24])
+
+
+def uuid_key(*parts):
+    """The old tool's uuid4() per attempt, stood in for by a hash so the file
+    stays deterministic: a different key on every attempt, as shipped."""
+    h = hashlib.sha256("|".join(("attempt-key",) + parts).encode()).hexdigest()
+    return "%s-%s-4%s-%s%s-%s" % (h[:8], h[8:12], h[13:16], "89ab"[int(h[16], 16) % 4],
+                                 h[17:20], h[20:32])
 
 
 def parse(s):
@@ -246,6 +268,7 @@ class Ticket:
         self.n = 0
         self.moved = []       # (time, cents, intent) refunds the provider performed
         self.refunded = 0     # what get_order reports as refunded_cents
+        self.incident = False # incident tickets carry HTTP and provider lines
 
     # time ------------------------------------------------------------
     def _step(self, after):
@@ -309,10 +332,34 @@ class Ticket:
             return cid
         if callable(result):
             result = result(cid)
+        if self.incident and tool == "issue_refund":
+            self._trace_refund(cid, result, ms, moved)
         self.t = self.t + dt.timedelta(milliseconds=ms)
         self._add({"type": "tool_result", "ticket": self.id, "at": fmt(self.t),
                    "call_id": cid, "result": result, "duration_ms": ms})
         return cid
+
+    def _trace_refund(self, cid, result, ms, moved):
+        """What the layers under an old-tool refund logged, for replays: the HTTP
+        client's POST (a fresh key per attempt) and, when money moved, the
+        provider's record about 0.4 s after the request."""
+        key = uuid_key(self.id, cid)
+        text = json.dumps(result)
+        timed_out = "timeout" in text or "timed out" in text
+        http = {"type": "http", "ticket": self.id, "at": fmt(self.t), "call_id": cid,
+                "method": "POST", "url": "/v1/refunds", "idempotency_key": key}
+        if timed_out:
+            http.update({"error": "timeout", "duration_ms": ms})
+        else:
+            http.update({"status": 200, "duration_ms": ms - 30})
+        self._add(http)
+        if moved:
+            named = result.get("refund_id") if isinstance(result, dict) else None
+            refund_id = named or sandbox_id("re_", "demo|%s/%s" % (self.id, cid))
+            self._add({"type": "provider", "ticket": self.id,
+                       "at": fmt(self.t + dt.timedelta(milliseconds=412)), "call_id": cid,
+                       "event": "refund.created", "object_id": refund_id,
+                       "idempotency_key": key, "amount_cents": moved})
 
     # common calls ------------------------------------------------------
     def order_obj(self, status="delivered", **extra):

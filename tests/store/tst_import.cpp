@@ -109,8 +109,8 @@ void TestImport::demo()
     QVERIFY(store);
     const ImportReport report = importFile(*store, demoDataResource());
     QVERIFY2(report.clean(), qPrintable(describe(report)));
-    QCOMPARE(report.linesRead, 548);
-    QCOMPARE(report.eventsImported, 548);
+    QCOMPARE(report.linesRead, 570);
+    QCOMPARE(report.eventsImported, 570);
     QCOMPARE(report.eventsUnchanged, 0);
     QCOMPARE(report.ticketsOpened, 46);
     QCOMPARE(report.rejected.size(), 0);
@@ -138,7 +138,7 @@ void TestImport::demo()
     QVERIFY(demoFile.open(QIODevice::ReadOnly));
     const QByteArray sha = QCryptographicHash::hash(demoFile.readAll(), QCryptographicHash::Sha256).toHex();
     QCOMPARE(rows(db, QStringLiteral("SELECT sha256, lines_read, lines_rejected FROM imports")),
-             QStringList{QString::fromLatin1(sha) + QStringLiteral("|548|0")});
+             QStringList{QString::fromLatin1(sha) + QStringLiteral("|570|0")});
 }
 
 void TestImport::importTwiceChangesNothing_data()
@@ -165,9 +165,9 @@ void TestImport::importTwiceChangesNothing()
 
     const ImportReport second = importFile(*store, fromCopy ? copy : demoDataResource());
     QVERIFY2(second.clean(), qPrintable(describe(second)));
-    QCOMPARE(second.linesRead, 548);
+    QCOMPARE(second.linesRead, 570);
     QCOMPARE(second.eventsImported, 0);
-    QCOMPARE(second.eventsUnchanged, 548);
+    QCOMPARE(second.eventsUnchanged, 570);
     QCOMPARE(second.ticketsOpened, 0);
 
     // Only the record of imports grows, by design: one row per import run.
@@ -234,6 +234,30 @@ void TestImport::badLine_data()
             toolResult(good, QStringLiteral("2026-03-17T10:00:04Z"), QStringLiteral("c9"), "1"),
             QStringLiteral("result"), QJsonValue(QJsonValue::Undefined))
                                     << QStringList{QStringLiteral("\"result\""), QStringLiteral("missing")};
+    const auto trace = [](const char *json) {
+        return QByteArray(R"({"ticket":"T-GOOD","at":"2026-03-17T10:00:04Z",)") + json + '}';
+    };
+    QTest::newRow("http for a call that does not exist")
+            << trace(R"("type":"http","call_id":"c9","method":"POST","url":"/v1/refunds","error":"timeout")")
+            << QStringList{QStringLiteral("http event"), QStringLiteral("\"c9\""), QStringLiteral("no such tool_call")};
+    QTest::newRow("http without status or error")
+            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds")")
+            << QStringList{QStringLiteral("\"status\""), QStringLiteral("\"error\""), QStringLiteral("timeout")};
+    QTest::newRow("http status out of range")
+            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":99)")
+            << QStringList{QStringLiteral("\"status\""), QStringLiteral("100 to 599"), QStringLiteral("99")};
+    QTest::newRow("http attempt zero")
+            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":200,"attempt":0)")
+            << QStringList{QStringLiteral("\"attempt\""), QStringLiteral("1 for the first")};
+    QTest::newRow("provider without event")
+            << trace(R"("type":"provider","object_id":"re_1")")
+            << QStringList{QStringLiteral("\"event\""), QStringLiteral("missing")};
+    QTest::newRow("provider amount as text")
+            << trace(R"("type":"provider","event":"refund.created","amount_cents":"4200")")
+            << QStringList{QStringLiteral("\"amount_cents\""), QStringLiteral("whole number")};
+    QTest::newRow("provider replayed as text")
+            << trace(R"("type":"provider","event":"refund.created","replayed":"yes")")
+            << QStringList{QStringLiteral("\"replayed\""), QStringLiteral("true or false")};
     QTest::newRow("ticket reopened with other details")
             << with(ticketOpened(good), QStringLiteral("subject"), QStringLiteral("Another subject"))
             << QStringList{QStringLiteral("\"T-GOOD\""), QStringLiteral("opened")};
