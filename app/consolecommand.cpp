@@ -5,6 +5,8 @@
 #include "domain/registrychoice.h"
 #include "registryoption.h"
 #include "mainwindow.h"
+#include "replay/incidentexport.h"
+#include "trainingmenu.h"
 #include "store/storefactory.h"
 
 #include <QApplication>
@@ -45,7 +47,7 @@ bool openNamedTicket(MainWindow &window, Store &store, const QString &name)
     return false;
 }
 
-int saveScreenshot(MainWindow &window, const QString &path)
+int saveScreenshot(QWidget &window, const QString &path)
 {
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents();
@@ -80,7 +82,12 @@ int runConsoleCommand(const QStringList &arguments)
     const QCommandLineOption ticket(QStringLiteral("ticket"),
                                     QStringLiteral("Open this ticket (its id or its order id) at start."),
                                     QStringLiteral("ID"));
-    parser.addOptions({db, demo, screenshot, registryFile, ticket});
+    const QCommandLineOption incident(QStringLiteral("incident"),
+                                      QStringLiteral("Open an incident export (Training > Export incident…) read-only."),
+                                      QStringLiteral("FILE"));
+    const QCommandLineOption replay(QStringLiteral("replay"),
+                                    QStringLiteral("Open the replay of the ticket at start (with --screenshot: render the replay)."));
+    parser.addOptions({db, demo, screenshot, registryFile, ticket, incident, replay});
     parser.process(arguments);
 
     const RegistrySource registrySource{parser.value(registryFile), defaultUserRegistryPath()};
@@ -92,8 +99,26 @@ int runConsoleCommand(const QStringList &arguments)
         return 2;
     }
 
+    if (parser.isSet(incident) && (parser.isSet(demo) || parser.isSet(db))) {
+        err << "verity: --incident opens an export on its own; leave out --demo and --db\n";
+        return 2;
+    }
+    std::optional<OpenedIncidentExport> exported;
+    if (parser.isSet(incident)) {
+        Expected<OpenedIncidentExport> opened = openIncidentExport(parser.value(incident));
+        if (!opened) {
+            err << "verity: " << opened.message() << "\n";
+            if (!parser.isSet(screenshot))
+                QMessageBox::critical(nullptr, QObject::tr("Verity"), opened.message());
+            return 2;
+        }
+        exported = std::move(*opened);
+    }
+
     QString path = parser.value(db);
-    if (parser.isSet(demo)) {
+    if (exported) {
+        path = parser.value(incident);
+    } else if (parser.isSet(demo)) {
         Expected<QString> built = buildDemoDatabase(path, choice.selection);
         if (!built) {
             err << "verity: " << built.message() << "\n";
@@ -104,7 +129,8 @@ int runConsoleCommand(const QStringList &arguments)
         path = defaultStoreLocation();
     }
 
-    Expected<std::unique_ptr<Store>> store = openStore(path);
+    Expected<std::unique_ptr<Store>> store = exported ? Expected<std::unique_ptr<Store>>(std::move(exported->store))
+                                                      : openStore(path);
     if (!store) {
         err << "verity: " << store.message() << "\n";
         if (!parser.isSet(screenshot))
@@ -112,9 +138,13 @@ int runConsoleCommand(const QStringList &arguments)
         return 2;
     }
 
-    MainWindow window(**store, (*store)->location(), registrySource);
-    window.setWindowTitle(QObject::tr("Verity — %1").arg(QFileInfo(path).fileName()));
+    MainWindow window(**store, exported ? QString() : (*store)->location(), registrySource,
+                      exported ? MainWindow::ReadOnly : MainWindow::ReadWrite);
+    window.setWindowTitle(exported ? QObject::tr("Verity — %1 (read-only incident export)").arg(QFileInfo(path).fileName())
+                                   : QObject::tr("Verity — %1").arg(QFileInfo(path).fileName()));
     QString ticketName = parser.value(ticket);
+    if (exported && ticketName.isEmpty())
+        ticketName = exported->fileInfo.value(QStringLiteral("source_ticket"));
     if (ticketName.isEmpty() && (parser.isSet(demo) || parser.isSet(screenshot)))
         ticketName = QString::fromLatin1(incidentOrder);
     // Shown first, so the queue has read its first page and can select the ticket's row.
@@ -124,6 +154,13 @@ int runConsoleCommand(const QStringList &arguments)
     QApplication::processEvents();
     if (!ticketName.isEmpty() && !openNamedTicket(window, **store, ticketName) && parser.isSet(ticket))
         err << "verity: no ticket or order \"" << ticketName << "\" in " << path << "\n";
+    if (parser.isSet(replay)) {
+        QWidget *replayWindow = window.training()->replay(window.transcript().ticketId());
+        if (!replayWindow)
+            return 2;
+        if (parser.isSet(screenshot))
+            return saveScreenshot(*replayWindow, parser.value(screenshot));
+    }
     if (parser.isSet(screenshot))
         return saveScreenshot(window, parser.value(screenshot));
     if (!choice.warnings.isEmpty())

@@ -17,6 +17,7 @@
 #include "resolutiondialog.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
+#include "trainingmenu.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -38,15 +39,15 @@
 
 namespace verity {
 
-MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource registrySource, QWidget *parent)
-    : QMainWindow(parent), m_store(store), m_databasePath(std::move(databasePath)),
+MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource registrySource, Mode mode, QWidget *parent)
+    : QMainWindow(parent), m_store(store), m_mode(mode), m_databasePath(std::move(databasePath)),
       m_registrySource(std::move(registrySource)), m_registries(chooseRegistry(m_registrySource).selection),
       m_ticketModel(new TicketQueueModel(store, this)), m_transcriptModel(new TranscriptModel(store, this)),
       m_escalationModel(new EscalationQueueModel(store, this)), m_provider(new ProviderConnection(store, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Verity"));
-    setAcceptDrops(true);
+    setAcceptDrops(mode == ReadWrite);
     m_chooseFiles = [](QWidget *parentWidget) {
         return QFileDialog::getOpenFileNames(parentWidget, tr("Import transcripts"), QString(),
                                              tr("Transcripts (*.jsonl *.json *.ndjson);;All files (*)"));
@@ -141,6 +142,7 @@ void MainWindow::buildMenus()
     });
     import->setObjectName(QStringLiteral("importAction"));
     import->setShortcut(QKeySequence(tr("Ctrl+I")));
+    import->setEnabled(m_mode == ReadWrite);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -185,6 +187,9 @@ void MainWindow::buildMenus()
     QMenu *registry = menuBar()->addMenu(tr("&Tools"));
     QAction *classify = registry->addAction(tr("&Classify unclassified tools…"), this, &MainWindow::classifyTools);
     classify->setObjectName(QStringLiteral("classifyToolsAction"));
+    classify->setEnabled(m_mode == ReadWrite);
+
+    m_training = new TrainingMenu(m_store, *this, m_mode == ReadOnly);
 
     QMenu *tools = menuBar()->addMenu(tr("&Provider"));
     QAction *settings = tools->addAction(tr("Payment provider &settings…"), this, &MainWindow::showProviderSettings);
@@ -222,6 +227,12 @@ void MainWindow::showFinance()
 
 ResolutionDialog *MainWindow::openResolution(qint64 escalationId)
 {
+    if (m_mode == ReadOnly) {
+        statusBar()->showMessage(tr("This is a read-only incident export: lookups are made in the console that holds "
+                                    "the ticket."),
+                                 15000);
+        return nullptr;
+    }
     EscalationResolver *resolver = m_provider->resolver();
     if (!resolver) {
         statusBar()->showMessage(tr("Set the payment provider's address first (Provider > Payment provider settings)."),
@@ -309,6 +320,10 @@ void MainWindow::showError(const QString &message)
 
 void MainWindow::importFiles(const QStringList &files)
 {
+    if (m_mode == ReadOnly) {
+        showError(tr("This is a read-only incident export: import into your own database instead."));
+        return;
+    }
     if (m_import) {
         statusBar()->showMessage(tr("An import is already running."), 5000);
         return;
@@ -385,6 +400,8 @@ void MainWindow::finishImport(const QList<ImportReport> &reports)
 
 ClassifyToolsDialog *MainWindow::classifyTools()
 {
+    if (m_mode == ReadOnly)
+        return nullptr;
     if (m_import) {
         // The running import reads with the registry it started with, and holds the write lock.
         showError(tr("Classify tools once the import has finished."));

@@ -30,6 +30,7 @@ class Store;
 class TicketQueueModel;
 class TicketQueuePane;
 class TicketView;
+class TrainingMenu;
 class TranscriptModel;
 
 class MainWindow : public QMainWindow
@@ -39,7 +40,11 @@ class MainWindow : public QMainWindow
 public:
     // `databasePath` is where background imports open their own connection.
     // `registrySource`: the registries in force, and the user's file where classifications are saved.
-    MainWindow(Store &store, QString databasePath, RegistrySource registrySource, QWidget *parent = nullptr);
+    // ReadOnly: the store is an incident export; nothing is imported, classified, looked up or
+    // noted, and the window says so.
+    enum Mode { ReadWrite, ReadOnly };
+    MainWindow(Store &store, QString databasePath, RegistrySource registrySource, Mode mode = ReadWrite,
+               QWidget *parent = nullptr);
     ~MainWindow() override;
 
     void openTicket(qint64 ticketId, const QString &callId = {});
@@ -67,6 +72,8 @@ public:
     EscalationQueuePane *escalationPane() const { return m_escalationPane; }
     AuditView *auditView() const { return m_auditView; }
     FinancePane *financePane() const { return m_financePane; }
+    TrainingMenu *training() const { return m_training; }
+    bool isReadOnly() const { return m_mode == ReadOnly; }
     void showFinance();
     QString escalationCountText() const;
 
@@ -90,6 +97,7 @@ private:
     void saveLayout() const;
 
     Store &m_store;
+    Mode m_mode;
     QString m_databasePath;
     RegistrySource m_registrySource;
     RegistrySelection m_registries;
@@ -113,6 +121,7 @@ private:
     std::function<QStringList(QWidget *)> m_chooseFiles;
     std::function<bool(QWidget *, const QString &)> m_confirm;
     ProviderConnection *m_provider;
+    TrainingMenu *m_training = nullptr;
 };
 
 } // namespace verity

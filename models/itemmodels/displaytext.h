@@ -13,6 +13,8 @@ QString formatWait(qint64 milliseconds);
 // programs read "2026-03-17T14:32:07.000Z".
 QString formatUtcDate(qint64 msSinceEpoch);
 QString formatUtcTime(qint64 msSinceEpoch);
+// "14:32:07.412": a replay step, where the milliseconds tell the story.
+QString formatStepTime(qint64 msSinceEpoch);
 QString isoUtcTime(qint64 msSinceEpoch);
 
 // Finance's colours: money owed or at risk, money settled, money waiting on someone.

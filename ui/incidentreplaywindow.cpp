@@ -1,0 +1,232 @@
+#include "incidentreplaywindow.h"
+
+#include "itemmodels/displaytext.h"
+#include "itemmodels/replaystepmodel.h"
+#include "plaintextlabel.h"
+
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSlider>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace verity {
+
+namespace {
+
+QLabel *wrapped(QLabel *label)
+{
+    label->setWordWrap(true);
+    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    return label;
+}
+
+} // namespace
+
+IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly, QWidget *parent)
+    : QWidget(parent, Qt::Window), m_model(model), m_readOnly(readOnly)
+{
+    const TicketDetail &ticket = model.ticket();
+    setWindowTitle(tr("Replay %1 — %2%3")
+                           .arg(ticket.row.extId, ticket.row.subject,
+                                readOnly ? tr(" (read-only export)") : QString()));
+
+    m_steps = new QTableView(this);
+    m_steps->setModel(&model);
+    m_steps->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_steps->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_steps->verticalHeader()->hide();
+    m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::StepColumn, QHeaderView::Stretch);
+    m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::TimeColumn, QHeaderView::ResizeToContents);
+    m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::LayerColumn, QHeaderView::ResizeToContents);
+    m_steps->setWordWrap(false);
+
+    // The step being looked at.
+    m_title = wrapped(plainTextLabel(QString(), this));
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+    m_detail = wrapped(plainTextLabel(QString(), this));
+
+    auto *layers = new QGroupBox(tr("What each layer knew at this moment"), this);
+    auto *layerGrid = new QGridLayout(layers);
+    int row = 0;
+    for (ReplayLayer layer : allReplayLayers) {
+        layerGrid->addWidget(new QLabel(replayLayerName(layer), layers), row, 0, Qt::AlignTop);
+        QLabel *text = wrapped(plainTextLabel(QString(), layers));
+        // Two lines each, always: a group box does not grow rows for wrapped text on its own.
+        text->setMinimumHeight(2 * text->fontMetrics().lineSpacing() + 2);
+        m_layerLabels.append(text);
+        layerGrid->addWidget(text, row++, 1);
+    }
+    layerGrid->setColumnStretch(1, 1);
+
+    auto *retries = new QGroupBox(tr("Retry mechanisms: who retried, and what each could not see"), this);
+    auto *retryGrid = new QGridLayout(retries);
+    row = 0;
+    for (RetryMechanism mechanism : allRetryMechanisms) {
+        retryGrid->addWidget(new QLabel(retryMechanismName(mechanism), retries), row, 0, Qt::AlignTop);
+        QLabel *text = wrapped(plainTextLabel(QString(), retries));
+        m_retryLabels.append(text);
+        retryGrid->addWidget(text, row++, 1);
+    }
+    retryGrid->setColumnStretch(1, 1);
+
+    auto *notes = new QGroupBox(tr("Trainer's note on this step"), this);
+    auto *noteLayout = new QVBoxLayout(notes);
+    m_note = new QPlainTextEdit(notes);
+    m_note->setPlaceholderText(readOnly ? tr("No note on this step.") : tr("What to point out here…"));
+    m_note->setReadOnly(readOnly);
+    m_note->setMaximumHeight(90);
+    m_saveNote = new QPushButton(tr("Save note"), notes);
+    m_saveNote->setEnabled(!readOnly);
+    m_saveNote->setToolTip(readOnly ? tr("An incident export is read-only") : tr("Saved with the ticket (Ctrl+S)"));
+    m_noteStatus = plainTextLabel(QString(), notes, false);
+    auto *noteButtons = new QHBoxLayout;
+    noteButtons->addWidget(m_saveNote);
+    noteButtons->addWidget(m_noteStatus, 1);
+    noteLayout->addWidget(m_note);
+    noteLayout->addLayout(noteButtons);
+
+    auto *detailPane = new QWidget(this);
+    auto *detailLayout = new QVBoxLayout(detailPane);
+    detailLayout->addWidget(m_title);
+    detailLayout->addWidget(m_detail);
+    detailLayout->addWidget(layers);
+    detailLayout->addWidget(retries);
+    detailLayout->addWidget(notes);
+    detailLayout->addStretch(1);
+
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(m_steps);
+    splitter->addWidget(detailPane);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    // Stepping.
+    m_back = new QPushButton(tr("◀ Back"), this);
+    m_back->setToolTip(tr("Previous step (Alt+Left)"));
+    m_forward = new QPushButton(tr("Forward ▶"), this);
+    m_forward->setToolTip(tr("Next step (Alt+Right)"));
+    m_scrubber = new QSlider(Qt::Horizontal, this);
+    m_scrubber->setRange(0, qMax(0, model.rowCount() - 1));
+    m_scrubber->setPageStep(5);
+    m_position = plainTextLabel(QString(), this, false);
+    m_position->setWordWrap(false);
+    m_position->setMinimumWidth(m_position->fontMetrics().horizontalAdvance(QStringLiteral("Step 888 of 888 · 00:00:00.000")));
+    m_whatIf = new QPushButton(tr("What if…"), this);
+    m_whatIf->setToolTip(tr("Run this ticket again in the simulator, as shipped and with intent keys, side by side"));
+    m_export = new QPushButton(tr("Export incident…"), this);
+    m_export->setToolTip(tr("One read-only file with the buyer's personal data redacted"));
+    auto *stepping = new QHBoxLayout;
+    stepping->addWidget(m_back);
+    stepping->addWidget(m_scrubber, 1);
+    stepping->addWidget(m_forward);
+    stepping->addWidget(m_position);
+    stepping->addSpacing(12);
+    stepping->addWidget(m_whatIf);
+    stepping->addWidget(m_export);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(stepping);
+
+    connect(m_back, &QPushButton::clicked, &model, &ReplayStepModel::stepBack);
+    connect(m_forward, &QPushButton::clicked, &model, &ReplayStepModel::stepForward);
+    connect(m_scrubber, &QSlider::valueChanged, &model, &ReplayStepModel::setCurrentStep);
+    connect(m_steps->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid())
+                    m_model.setCurrentStep(current.row());
+            });
+    connect(&model, &ReplayStepModel::currentStepChanged, this, &IncidentReplayWindow::showStep);
+    connect(m_saveNote, &QPushButton::clicked, this, &IncidentReplayWindow::saveNote);
+    connect(m_whatIf, &QPushButton::clicked, this, [this] { emit whatIfRequested(m_model.ticketId()); });
+    connect(m_export, &QPushButton::clicked, this, [this] { emit exportRequested(m_model.ticketId()); });
+
+    // Window-wide keys that a text field does not want for itself.
+    const auto shortcut = [this](const QKeySequence &keys, auto slot) {
+        auto *s = new QShortcut(keys, this);
+        s->setContext(Qt::WindowShortcut);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    shortcut(QKeySequence(Qt::ALT | Qt::Key_Right), [this] { m_model.stepForward(); });
+    shortcut(QKeySequence(Qt::ALT | Qt::Key_Left), [this] { m_model.stepBack(); });
+    shortcut(QKeySequence(Qt::ALT | Qt::Key_Home), [this] { m_model.setCurrentStep(0); });
+    shortcut(QKeySequence(Qt::ALT | Qt::Key_End), [this] { m_model.setCurrentStep(m_model.rowCount() - 1); });
+    if (!readOnly)
+        shortcut(QKeySequence::Save, [this] { saveNote(); });
+
+    resize(1280, 760);
+    showStep(model.currentStep());
+}
+
+QString IncidentReplayWindow::layerText(int layer) const
+{
+    return layer >= 0 && layer < m_layerLabels.size() ? m_layerLabels.at(layer)->text() : QString();
+}
+
+QString IncidentReplayWindow::retryText(int mechanism) const
+{
+    return mechanism >= 0 && mechanism < m_retryLabels.size() ? m_retryLabels.at(mechanism)->text() : QString();
+}
+
+void IncidentReplayWindow::showStep(int row)
+{
+    const TimelineStep *step = m_model.step(row);
+    m_back->setEnabled(step && row > 0);
+    m_forward->setEnabled(step && row + 1 < m_model.rowCount());
+    if (!step) {
+        m_title->setText(tr("This ticket has no steps to replay."));
+        return;
+    }
+    m_position->setText(tr("Step %1 of %2 · %3").arg(row + 1).arg(m_model.rowCount()).arg(formatStepTime(step->at)));
+    m_title->setText(step->title);
+    m_detail->setText(step->detail + (step->inferred ? tr("\n(Inferred: no line of this layer was logged.)") : QString()));
+    for (int i = 0; i < step->knowledge.size() && i < m_layerLabels.size(); ++i) {
+        QLabel *label = m_layerLabels.at(i);
+        label->setText(step->knowledge.at(i).knows);
+        QFont font = label->font();
+        font.setBold(step->knowledge.at(i).changed); // what this step changed stands out
+        label->setFont(font);
+    }
+    for (int i = 0; i < step->retries.size() && i < m_retryLabels.size(); ++i) {
+        const RetryStanding &r = step->retries.at(i);
+        QLabel *label = m_retryLabels.at(i);
+        label->setText((r.retried ? tr("RETRIED. ") : QString()) + r.standing + tr("\nCould not see: ") + r.blindTo);
+        label->setStyleSheet(r.retried ? QStringLiteral("color: #b00020;") : QString());
+    }
+    m_note->setPlainText(m_model.note(row));
+    m_noteStatus->clear();
+    {
+        const QSignalBlocker block(m_scrubber);
+        m_scrubber->setValue(row);
+    }
+    const QModelIndex index = m_model.index(row, ReplayStepModel::StepColumn);
+    if (m_steps->currentIndex().row() != row) {
+        const QSignalBlocker block(m_steps->selectionModel());
+        m_steps->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+    m_steps->scrollTo(index);
+}
+
+void IncidentReplayWindow::saveNote()
+{
+    if (m_readOnly)
+        return;
+    const int row = m_model.currentStep();
+    Expected<void> saved = m_model.setNote(row, m_note->toPlainText(), m_operator);
+    m_noteStatus->setText(saved ? tr("Saved with the ticket.") : tr("Not saved: %1").arg(saved.message()));
+}
+
+} // namespace verity

@@ -1,0 +1,73 @@
+#pragma once
+// A ticket replayed for training: the steps in time order on the left, and for the step being
+// looked at, what happened, what each layer knew, where the three retry mechanisms stood and
+// the trainer's note. Step with the buttons, Alt+Left / Alt+Right (Alt+Home / Alt+End), the
+// arrow keys in the list, or the scrubber.
+
+#include <QWidget>
+
+#include <functional>
+
+class QGridLayout;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSlider;
+class QTableView;
+
+namespace verity {
+
+class ReplayStepModel;
+struct TimelineStep;
+
+class IncidentReplayWindow : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // `readOnly`: an incident export; notes are shown, not written.
+    IncidentReplayWindow(ReplayStepModel &model, bool readOnly, QWidget *parent = nullptr);
+
+    void setOperatorName(QString name) { m_operator = std::move(name); }
+
+    QTableView *stepList() const { return m_steps; }
+    QSlider *scrubber() const { return m_scrubber; }
+    QPushButton *backButton() const { return m_back; }
+    QPushButton *forwardButton() const { return m_forward; }
+    QPlainTextEdit *noteEditor() const { return m_note; }
+    QPushButton *saveNoteButton() const { return m_saveNote; }
+    QPushButton *whatIfButton() const { return m_whatIf; }
+    QPushButton *exportButton() const { return m_export; }
+    QLabel *positionLabel() const { return m_position; }
+    // The text shown for a layer (0..4) or a retry mechanism (0..2) at the current step.
+    QString layerText(int layer) const;
+    QString retryText(int mechanism) const;
+
+signals:
+    void whatIfRequested(qint64 ticketId);
+    void exportRequested(qint64 ticketId);
+
+private:
+    void showStep(int row);
+    void saveNote();
+
+    ReplayStepModel &m_model;
+    bool m_readOnly;
+    QString m_operator;
+    QTableView *m_steps;
+    QLabel *m_title;
+    QLabel *m_detail;
+    QList<QLabel *> m_layerLabels;
+    QList<QLabel *> m_retryLabels;
+    QPlainTextEdit *m_note;
+    QPushButton *m_saveNote;
+    QLabel *m_noteStatus;
+    QPushButton *m_back;
+    QPushButton *m_forward;
+    QSlider *m_scrubber;
+    QLabel *m_position;
+    QPushButton *m_whatIf;
+    QPushButton *m_export;
+};
+
+} // namespace verity

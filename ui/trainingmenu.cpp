@@ -1,0 +1,145 @@
+#include "trainingmenu.h"
+
+#include "incidentreplaywindow.h"
+#include "itemmodels/replaystepmodel.h"
+#include "itemmodels/transcriptmodel.h"
+#include "mainwindow.h"
+#include "provider/providerconnection.h"
+#include "replay/incidentexport.h"
+#include "store/store.h"
+
+#include <QFileDialog>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QMessageBox>
+#include <QStatusBar>
+
+namespace verity {
+
+namespace {
+
+// Keeps an opened export's store alive exactly as long as the window showing it: created
+// after the window's models, so destroyed after them.
+class StoreKeeper : public QObject
+{
+public:
+    StoreKeeper(std::unique_ptr<Store> store, QObject *parent) : QObject(parent), m_store(std::move(store)) {}
+
+private:
+    std::unique_ptr<Store> m_store;
+};
+
+} // namespace
+
+TrainingMenu::TrainingMenu(Store &store, MainWindow &window, bool readOnly)
+    : QObject(&window), m_store(store), m_window(window), m_readOnly(readOnly)
+{
+    m_chooseSave = [](QWidget *parent, const QString &suggested) {
+        return QFileDialog::getSaveFileName(parent, tr("Export incident"), suggested,
+                                            tr("Verity incident (*.verity-incident);;All files (*)"));
+    };
+    m_chooseOpen = [](QWidget *parent) {
+        return QFileDialog::getOpenFileName(parent, tr("Open incident export"), QString(),
+                                            tr("Verity incident (*.verity-incident);;All files (*)"));
+    };
+
+    m_menu = window.menuBar()->addMenu(tr("T&raining"));
+    QAction *replayAction = m_menu->addAction(tr("&Replay ticket…"), QKeySequence(tr("Ctrl+R")), this,
+                                              [this] { replay(currentTicket()); });
+    replayAction->setObjectName(QStringLiteral("replayAction"));
+    QAction *whatIf = m_menu->addAction(tr("&What if…"), QKeySequence(tr("Ctrl+Shift+W")), this,
+                                        [this] { emit whatIfRequested(currentTicket()); });
+    whatIf->setObjectName(QStringLiteral("whatIfAction"));
+    m_menu->addSeparator();
+    QAction *exportAction = m_menu->addAction(tr("&Export incident…"), this, [this] { exportTicket(currentTicket()); });
+    exportAction->setObjectName(QStringLiteral("exportIncidentAction"));
+    exportAction->setEnabled(!readOnly);
+    QAction *open = m_menu->addAction(tr("&Open incident export…"), this, [this] {
+        const QString path = m_chooseOpen(&m_window);
+        if (!path.isEmpty())
+            openExport(path);
+    });
+    open->setObjectName(QStringLiteral("openIncidentAction"));
+}
+
+qint64 TrainingMenu::currentTicket() const
+{
+    return m_window.transcript().ticketId();
+}
+
+void TrainingMenu::tell(const QString &title, const QString &message) const
+{
+    QMessageBox box(QMessageBox::Warning, title, message, QMessageBox::Ok, &m_window);
+    box.setTextFormat(Qt::PlainText);
+    box.exec();
+}
+
+QWidget *TrainingMenu::replay(qint64 ticketId)
+{
+    if (ticketId <= 0) {
+        tell(tr("Replay"), tr("Open a ticket first: the replay shows the ticket on screen."));
+        return nullptr;
+    }
+    auto *model = new ReplayStepModel(m_store);
+    if (Expected<void> loaded = model->load(ticketId); !loaded) {
+        delete model;
+        tell(tr("Replay"), tr("Cannot replay this ticket: %1").arg(loaded.message()));
+        return nullptr;
+    }
+    auto *window = new IncidentReplayWindow(*model, m_readOnly, &m_window);
+    model->setParent(window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setOperatorName(m_window.provider().operatorName());
+    connect(window, &IncidentReplayWindow::whatIfRequested, this, &TrainingMenu::whatIfRequested);
+    connect(window, &IncidentReplayWindow::exportRequested, this, [this](qint64 id) { exportTicket(id); });
+    window->exportButton()->setEnabled(!m_readOnly);
+    window->show();
+    return window;
+}
+
+QString TrainingMenu::exportTicket(qint64 ticketId)
+{
+    if (m_readOnly) {
+        tell(tr("Export incident"), tr("This window shows an incident export already; it is read-only."));
+        return {};
+    }
+    if (ticketId <= 0) {
+        tell(tr("Export incident"), tr("Open a ticket first: the export holds the ticket on screen."));
+        return {};
+    }
+    Expected<std::optional<TicketDetail>> ticket = m_store.ticket(ticketId);
+    const QString suggested = ticket && *ticket ? (*ticket)->row.extId + QStringLiteral(".verity-incident") : QString();
+    const QString path = m_chooseSave(&m_window, suggested);
+    if (path.isEmpty())
+        return {};
+    Expected<IncidentExportSummary> written = exportIncident(m_store, ticketId, path);
+    if (!written) {
+        tell(tr("Export incident"), tr("Nothing was written: %1").arg(written.message()));
+        return {};
+    }
+    m_window.statusBar()->showMessage(tr("Exported %1 to %2. Redacted: %3.")
+                                              .arg(written->ticketExtId, written->path,
+                                                   written->redactionSummary.isEmpty() ? tr("no personal data found")
+                                                                                       : written->redactionSummary));
+    return written->path;
+}
+
+MainWindow *TrainingMenu::openExport(const QString &path)
+{
+    Expected<OpenedIncidentExport> opened = openIncidentExport(path);
+    if (!opened) {
+        tell(tr("Open incident export"), opened.message());
+        return nullptr;
+    }
+    Store &store = *opened->store;
+    auto *window = new MainWindow(store, QString(), RegistrySource{}, MainWindow::ReadOnly);
+    new StoreKeeper(std::move(opened->store), window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(tr("Verity — %1 (read-only incident export)").arg(path));
+    window->show();
+    window->openTicket(opened->ticketId);
+    return window;
+}
+
+} // namespace verity

@@ -1,0 +1,56 @@
+#pragma once
+// The Training menu of a console window: replay the open ticket step by step, run it again
+// under both refund tools (what if…), export it as a redacted read-only file, and open such a
+// file in a window of its own. It keeps the replay windows it opened.
+
+#include <QObject>
+
+#include <functional>
+
+class QMenu;
+class QWidget;
+
+namespace verity {
+
+class MainWindow;
+class Store;
+
+class TrainingMenu : public QObject
+{
+    Q_OBJECT
+
+public:
+    // `readOnly`: the window shows an incident export; notes and exports of it are refused.
+    TrainingMenu(Store &store, MainWindow &window, bool readOnly);
+
+    QMenu *menu() const { return m_menu; }
+    // Seams for tests: where an export is saved, which export is opened (file dialogs by default).
+    void setSaveChooser(std::function<QString(QWidget *, const QString &suggested)> chooser)
+    {
+        m_chooseSave = std::move(chooser);
+    }
+    void setOpenChooser(std::function<QString(QWidget *)> chooser) { m_chooseOpen = std::move(chooser); }
+
+    // Opens the replay of a ticket; the window it opened, or nullptr with the reason shown.
+    QWidget *replay(qint64 ticketId);
+    // Exports a ticket; the path written, or empty (the reason shown) when nothing was.
+    QString exportTicket(qint64 ticketId);
+    // Opens an incident export in a window of its own, read-only; nullptr when it cannot.
+    MainWindow *openExport(const QString &path);
+
+signals:
+    void whatIfRequested(qint64 ticketId);
+
+private:
+    qint64 currentTicket() const;
+    void tell(const QString &title, const QString &message) const;
+
+    Store &m_store;
+    MainWindow &m_window;
+    bool m_readOnly;
+    QMenu *m_menu;
+    std::function<QString(QWidget *, const QString &)> m_chooseSave;
+    std::function<QString(QWidget *)> m_chooseOpen;
+};
+
+} // namespace verity
