@@ -6,7 +6,9 @@
 #include "mainwindow.h"
 #include "provider/providerconnection.h"
 #include "replay/incidentexport.h"
+#include "simulation/whatifcomparison.h"
 #include "store/store.h"
+#include "whatifwindow.h"
 
 #include <QFileDialog>
 #include <QMenu>
@@ -48,9 +50,9 @@ TrainingMenu::TrainingMenu(Store &store, MainWindow &window, bool readOnly)
     QAction *replayAction = m_menu->addAction(tr("&Replay ticket…"), QKeySequence(tr("Ctrl+R")), this,
                                               [this] { replay(currentTicket()); });
     replayAction->setObjectName(QStringLiteral("replayAction"));
-    QAction *whatIf = m_menu->addAction(tr("&What if…"), QKeySequence(tr("Ctrl+Shift+W")), this,
-                                        [this] { emit whatIfRequested(currentTicket()); });
-    whatIf->setObjectName(QStringLiteral("whatIfAction"));
+    QAction *whatIfAction = m_menu->addAction(tr("&What if…"), QKeySequence(tr("Ctrl+Shift+W")), this,
+                                        [this] { whatIf(currentTicket()); });
+    whatIfAction->setObjectName(QStringLiteral("whatIfAction"));
     m_menu->addSeparator();
     QAction *exportAction = m_menu->addAction(tr("&Export incident…"), this, [this] { exportTicket(currentTicket()); });
     exportAction->setObjectName(QStringLiteral("exportIncidentAction"));
@@ -91,10 +93,30 @@ QWidget *TrainingMenu::replay(qint64 ticketId)
     model->setParent(window);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setOperatorName(m_window.provider().operatorName());
-    connect(window, &IncidentReplayWindow::whatIfRequested, this, &TrainingMenu::whatIfRequested);
+    connect(window, &IncidentReplayWindow::whatIfRequested, this, [this](qint64 id) { whatIf(id); });
     connect(window, &IncidentReplayWindow::exportRequested, this, [this](qint64 id) { exportTicket(id); });
     window->exportButton()->setEnabled(!m_readOnly);
     window->show();
+    return window;
+}
+
+QWidget *TrainingMenu::whatIf(qint64 ticketId)
+{
+    if (ticketId <= 0) {
+        tell(tr("What if"), tr("Open a ticket first: the what-if runs the ticket on screen again."));
+        return nullptr;
+    }
+    auto *comparison = new WhatIfComparison(m_store);
+    if (Expected<void> set = comparison->setTicket(ticketId); !set) {
+        delete comparison;
+        tell(tr("What if"), set.message());
+        return nullptr;
+    }
+    auto *window = new WhatIfWindow(*comparison, &m_window);
+    comparison->setParent(window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    window->runButton()->click();
     return window;
 }
 

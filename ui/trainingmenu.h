@@ -38,8 +38,8 @@ public:
     // Opens an incident export in a window of its own, read-only; nullptr when it cannot.
     MainWindow *openExport(const QString &path);
 
-signals:
-    void whatIfRequested(qint64 ticketId);
+    // Opens the what-if of a ticket and starts it; nullptr (the reason shown) when it cannot run.
+    QWidget *whatIf(qint64 ticketId);
 
 private:
     qint64 currentTicket() const;

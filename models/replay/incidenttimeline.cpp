@@ -335,18 +335,32 @@ private:
                                                           .arg(http.method, http.url, id,
                                                                http.idempotencyKey.isEmpty() ? QStringLiteral("none")
                                                                                              : shortKey(http.idempotencyKey));
+            // A read may be repeated freely; only a repeated write is a retry that can do harm.
+            const bool read = http.method.compare(QStringLiteral("GET"), Qt::CaseInsensitive) == 0;
             RetryStanding &client = m_retries[int(RetryMechanism::HttpClient)];
-            if (http.attempt > 1) {
+            if (http.attempt > 1 && read) {
+                if (!client.retried)
+                    client.standing = QStringLiteral("Re-sent a read for %1 (attempt %2): reads are safe to repeat")
+                                              .arg(id)
+                                              .arg(http.attempt);
+            } else if (http.attempt > 1) {
                 client.retried = true;
-                client.standing = QStringLiteral("Re-sent %1's request by itself (attempt %2)").arg(id).arg(http.attempt);
-            } else if (!client.retried) {
-                client.standing = QStringLiteral("Sent %1's request once; never re-sent").arg(id);
+                client.standing = QStringLiteral("Re-sent %1's %2 by itself (attempt %3)").arg(id, http.method).arg(http.attempt);
+            } else if (!client.retried && !read) {
+                client.standing = QStringLiteral("Sent %1's %2 once; never re-sent").arg(id, http.method);
             }
-            const int posts = ++m_postsByCall[id];
             RetryStanding &tool = m_retries[int(RetryMechanism::ToolFramework)];
-            if (posts > 1 && http.attempt == 1) {
+            if (read) {
+                if (!tool.retried)
+                    tool.standing = QStringLiteral("Looked up %1 at the provider after an unclear answer, instead of "
+                                                   "sending it again")
+                                            .arg(id);
+                return;
+            }
+            const int writes = ++m_writesByCall[id];
+            if (writes > 1 && http.attempt == 1) {
                 tool.retried = true;
-                tool.standing = QStringLiteral("Sent %1 again within the call (%2 requests)").arg(id).arg(posts);
+                tool.standing = QStringLiteral("Sent %1 again within the call (%2 requests)").arg(id).arg(writes);
             } else if (!tool.retried) {
                 tool.standing = earlierKey.isEmpty()
                         ? QStringLiteral("One request for %1").arg(id)
@@ -411,7 +425,7 @@ private:
     const TicketDetail &m_ticket;
     QHash<QString, ToolCallRow> m_calls;
     QHash<QString, QList<TraceEvent>> m_httpByCall;
-    QHash<QString, int> m_postsByCall;
+    QHash<QString, int> m_writesByCall;
     QHash<QString, QStringList> m_acceptedByCall;
     QList<Draft> m_drafts;
     QHash<ReplayLayer, QString> m_knows;

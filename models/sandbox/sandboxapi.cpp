@@ -65,8 +65,20 @@ SandboxError SandboxApi::internalError(const QString &what)
                         QString()};
 }
 
-SandboxAnswer SandboxApi::handle(const SandboxRequest &request)
+SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
 {
+    SandboxRequest request = incoming;
+    const QString faultPrefix = QStringLiteral("/sandbox-fault/");
+    bool faultFromPath = false;
+    if (request.path.startsWith(faultPrefix)) {
+        const qsizetype end = request.path.indexOf(u'/', faultPrefix.size());
+        const QString named = request.path.mid(faultPrefix.size(), end < 0 ? -1 : end - faultPrefix.size());
+        request.path = end < 0 ? QStringLiteral("/") : request.path.mid(end);
+        if (request.fault.isEmpty()) {
+            request.fault = named.toUtf8();
+            faultFromPath = true;
+        }
+    }
     const QByteArray bearer = QByteArrayLiteral("Bearer ");
     if (request.authorization.isEmpty()) {
         return answer(SandboxError{401, QStringLiteral("invalid_request_error"), QStringLiteral("api_key_missing"),
@@ -107,13 +119,27 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &request)
     // once per refund request so a seed replays the same schedule.
     std::optional<SandboxFault> fault;
     if (!request.fault.isEmpty()) {
-        fault = SandboxFault::parse(QString::fromUtf8(request.fault).trimmed());
-        if (!fault) {
+        const std::optional<QList<SandboxFault>> named = SandboxFault::parseList(QString::fromUtf8(request.fault).trimmed());
+        if (!named) {
             return answer(SandboxError::invalid(QStringLiteral("Sandbox-Fault"),
-                                                QStringLiteral("Sandbox-Fault '%1' is not one of %2.")
+                                                QStringLiteral("Sandbox-Fault '%1' is not one of %2 (or several of "
+                                                               "them separated by commas).")
                                                     .arg(QString::fromUtf8(request.fault), SandboxFault::forms())));
         }
-        if (fault->strikesAfterCommit() && !refundPost) {
+        // Several: the first that applies to this request; none applying means no fault. A
+        // fault in the path is read the same way even alone: one base URL serves all of a
+        // client's requests, the lookups after a refund POST included.
+        if (named->size() > 1 || faultFromPath) {
+            for (const SandboxFault &candidate : *named) {
+                if (candidate.appliesTo(refundPost)) {
+                    fault = candidate;
+                    break;
+                }
+            }
+        } else {
+            fault = named->first();
+        }
+        if (fault && fault->strikesAfterCommit() && !refundPost) {
             return answer(SandboxError::invalid(QStringLiteral("Sandbox-Fault"),
                                                 QStringLiteral("Sandbox-Fault %1 applies to POST /v1/refunds only; "
                                                                "other requests take fail-before-accept=<status>.")
@@ -222,7 +248,7 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, PostEndpoint endpo
     if (fault && result.accepted) {
         done.note = fault->text();
         if (fault->kind == SandboxFault::Kind::AcceptThenStall) {
-            done.stallSeconds = fault->stallSeconds;
+            done.stallMilliseconds = fault->stallMs();
             if (!key.isEmpty()) {
                 m_inProgress.insert(key);
                 done.keyInProgress = key;

@@ -42,6 +42,10 @@ struct SandboxOptions
     int keyRetentionHours = 24;
     SandboxFaultPlan faults;
     std::function<qint64()> clock; // ms since the epoch; empty: the system clock
+    // A refund's id derived from its payment, its metadata[intent_key] and what the payment
+    // had refunded before, instead of random: a simulator replaying the same requests gets the
+    // same ids, so its transcripts come out byte for byte the same.
+    bool derivedRefundIds = false;
 };
 
 struct SandboxRequest
@@ -64,7 +68,7 @@ struct SandboxAnswer
     QByteArray body;
     bool replayed = false;
     QString idempotencyKey;          // echoed in the answer's headers
-    std::optional<int> stallSeconds; // hold the answer this long before sending it
+    std::optional<int> stallMilliseconds; // hold the answer this long before sending it
     QString keyInProgress;           // ...and meanwhile this key answers 409
     QString note;                    // for the request log: the fault, a replay
 };
@@ -74,6 +78,10 @@ class SandboxApi
 public:
     SandboxApi(SandboxState &state, SandboxOptions options);
 
+    // A fault is named per request by the `Sandbox-Fault` header, or, for a client that can
+    // only be given a base URL (its HTTP client is not ours to change), by a path prefix:
+    // /sandbox-fault/<faults>/v1/... is /v1/... with `Sandbox-Fault: <faults>`; the header
+    // wins when both are given. <faults> may list several (SandboxFault::parseList).
     SandboxAnswer handle(const SandboxRequest &request);
     // The held answer was sent (or its client went away): the key is no longer in progress.
     void release(const QString &key) { m_inProgress.remove(key); }

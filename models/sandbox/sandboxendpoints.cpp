@@ -212,7 +212,11 @@ SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
     }
 
     SandboxRefund refund;
-    refund.id = randomSandboxId(QStringLiteral("re_"));
+    refund.id = m_options.derivedRefundIds
+                    ? derivedSandboxId(QStringLiteral("re_"), QStringLiteral("refund|%1|%2|%3")
+                                                                  .arg(paymentIntent, metadata.value(QStringLiteral("intent_key")))
+                                                                  .arg((*payment)->amountRefunded))
+                    : randomSandboxId(QStringLiteral("re_"));
     refund.paymentIntent = paymentIntent;
     refund.amount = amount.value_or(refundable);
     refund.currency = (*payment)->currency;

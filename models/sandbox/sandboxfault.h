@@ -20,16 +20,25 @@ struct SandboxFault
         AcceptThenError,  // commit the refund, then answer 500
     };
     Kind kind = Kind::FailBeforeAccept;
-    int stallSeconds = 0; // AcceptThenStall
+    int stallSeconds = 0; // AcceptThenStall, written in seconds
     int status = 503;     // FailBeforeAccept
+    int stallMilliseconds = 0; // AcceptThenStall, written in milliseconds (0: see stallSeconds)
 
     // Exactly "accept-then-stall=<N>s" (N whole seconds, at most 3600),
+    // "accept-then-stall=<N>ms" (N milliseconds, at most 3600000: a simulator compresses time),
     // "fail-before-accept=<status>" (a 4xx or 5xx of failureStatuses()) or "accept-then-500".
     static std::optional<SandboxFault> parse(const QString &text);
+    // One fault, or several separated by commas ("accept-then-stall=600ms,fail-before-accept=503"):
+    // a request then meets the first one that applies to it (see appliesTo), so one value can
+    // name what a refund POST meets and what the lookups after it meet. nullopt: a bad entry.
+    static std::optional<QList<SandboxFault>> parseList(const QString &text);
     static const QList<int> &failureStatuses();
     static QString forms();
     QString text() const;
     bool strikesAfterCommit() const { return kind != Kind::FailBeforeAccept; }
+    // accept-then-* strike refund POSTs only; fail-before-accept strikes any request.
+    bool appliesTo(bool refundPost) const { return refundPost || !strikesAfterCommit(); }
+    int stallMs() const { return stallMilliseconds > 0 ? stallMilliseconds : stallSeconds * 1000; }
 };
 
 // The server-wide fault: each refund request draws once from a generator seeded with the

@@ -97,7 +97,7 @@ bool SandboxServer::handleRequest(const QHttpServerRequest &request, QTcpSocket 
                              .arg(answer.status)
                              .arg(answer.note.isEmpty() ? QString() : QStringLiteral(" ") + answer.note);
     QHttpServerResponder responder = makeResponder(request, socket);
-    if (!answer.stallSeconds) {
+    if (!answer.stallMilliseconds) {
         write(responder, answer);
         emit served(line);
         return true;
@@ -109,7 +109,7 @@ bool SandboxServer::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     HeldAnswer *raw = held.get();
     m_held.push_back(std::move(held));
     // Answered from the event loop later; with the server gone, the timer never fires.
-    QTimer::singleShot(*answer.stallSeconds * 1000, this, [this, raw] { sendHeld(raw); });
+    QTimer::singleShot(*answer.stallMilliseconds, this, [this, raw] { sendHeld(raw); });
     emit served(line + QStringLiteral(" (committed; answer held)"));
     return true;
 }

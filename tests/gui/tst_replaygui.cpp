@@ -9,7 +9,9 @@
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
 #include "store/sqlitestore.h"
+#include "simulation/whatifcomparison.h"
 #include "trainingmenu.h"
+#include "whatifwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -206,6 +208,40 @@ private slots:
         QVERIFY(stepRow(model, QStringLiteral("c3.read")) >= 0);
         replay->close();
         exported->close();
+    }
+
+    void whatIfSideBySide()
+    {
+        const qint64 id = m_store->ticketIdByExtId(incidentTicket)->value_or(0);
+        m_window->openTicket(id);
+        QTest::keySequence(m_window.get(), QKeySequence(QStringLiteral("Ctrl+Shift+W")));
+        WhatIfWindow *whatIf = nullptr;
+        for (QWidget *widget : QApplication::topLevelWidgets()) {
+            if (auto *w = qobject_cast<WhatIfWindow *>(widget); w && w->isVisible())
+                whatIf = w;
+        }
+        QVERIFY(whatIf);
+        QVERIFY(QTest::qWaitForWindowExposed(whatIf));
+        QTRY_VERIFY_WITH_TIMEOUT(whatIf->runButton()->isEnabled(), 60000);
+        QCOMPARE(whatIf->statusLabel()->text(), QStringLiteral("Done."));
+        const QAbstractItemModel *table = whatIf->table()->model();
+        const auto cell = [table](int row, int column) { return table->index(row, column).data().toString(); };
+        // As shipped: the fault, "failed", a retry, a second refund; Ashcombe below zero.
+        QVERIFY2(cell(WhatIfComparison::RefundsRow, 0).startsWith(QStringLiteral("2 refunds, $236.00")),
+                 qPrintable(cell(WhatIfComparison::RefundsRow, 0)));
+        QVERIFY(cell(WhatIfComparison::BalanceRow, 0).startsWith(QStringLiteral("-$47.00")));
+        // Intent key: the same fault, a lookup that finds the refund, one refund.
+        QVERIFY2(cell(WhatIfComparison::RefundsRow, 1).startsWith(QStringLiteral("1 refund, $118.00")),
+                 qPrintable(cell(WhatIfComparison::RefundsRow, 1)));
+        QVERIFY(cell(WhatIfComparison::BalanceRow, 1).startsWith(QStringLiteral("$71.00")));
+        QCOMPARE(cell(WhatIfComparison::EscalationRow, 1), QStringLiteral("None"));
+        QVERIFY(cell(WhatIfComparison::ToldRow, 0).contains(QStringLiteral("$118.00")));
+        QVERIFY(whatIf->eventsOf(1)->toPlainText().contains(QStringLiteral("GET")));
+        if (const QByteArray shot = qgetenv("VERITY_WHATIF_SCREENSHOT"); !shot.isEmpty()) {
+            QApplication::processEvents();
+            QVERIFY(whatIf->grab().save(QString::fromLocal8Bit(shot)));
+        }
+        whatIf->close();
     }
 
     void unreadableExportIsRefusedClearly()

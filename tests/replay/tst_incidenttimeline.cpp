@@ -256,6 +256,49 @@ private slots:
             QVERIFY(step.kind != u"provider_record");
     }
 
+    void lookupsAreNotRetries()
+    {
+        // The safe tool after a timeout: one POST, then reads of the provider's list (the client
+        // tries a read again on a 503). Reads are no retry of the write.
+        TicketDetail ticket;
+        ticket.row.extId = QStringLiteral("T-Y");
+        TranscriptEntry entry;
+        entry.isToolCall = true;
+        entry.seq = 1;
+        entry.at = 1000;
+        ToolCallRow &call = entry.call;
+        call.callExtId = QStringLiteral("c1");
+        call.tool = QStringLiteral("issue_refund");
+        call.toolClass = ToolClass::WriteMoney;
+        call.calledAt = 1000;
+        call.hasResult = true;
+        call.resultAt = 7000;
+        call.rawResult = QStringLiteral(R"({"outcome":"unknown","retry":"do_not_retry"})");
+        call.outcome = Outcome::Unknown;
+        const auto http = [](qint64 seq, qint64 at, const char *method, int attempt, std::optional<int> status) {
+            TraceEvent trace;
+            trace.seq = seq;
+            trace.at = at;
+            trace.callExtId = QStringLiteral("c1");
+            trace.http.method = QString::fromLatin1(method);
+            trace.http.url = QStringLiteral("/v1/refunds");
+            trace.http.attempt = attempt;
+            trace.http.status = status;
+            trace.http.error = status ? QString() : QStringLiteral("timeout");
+            trace.http.durationMs = 100;
+            return trace;
+        };
+        const IncidentTimeline timeline = buildIncidentTimeline(
+                ticket, {entry}, {http(2, 1000, "POST", 1, std::nullopt), http(3, 6000, "GET", 1, 503), http(4, 6300, "GET", 2, 503)});
+        const TimelineStep &last = timeline.steps.constLast();
+        QVERIFY(!standing(last, RetryMechanism::ToolFramework)->retried);
+        QVERIFY(!standing(last, RetryMechanism::HttpClient)->retried);
+        QVERIFY(!standing(last, RetryMechanism::Model)->retried);
+        QVERIFY2(standing(last, RetryMechanism::ToolFramework)->standing.contains(QStringLiteral("Looked up c1")),
+                 qPrintable(standing(last, RetryMechanism::ToolFramework)->standing));
+        QVERIFY(knows(last, ReplayLayer::Model).contains(QStringLiteral("unknown: not to retry")));
+    }
+
     void inferredTimeout()
     {
         // A timeout named only by the result is shown, marked inferred.

@@ -1,0 +1,40 @@
+#include "simulatedtranscript.h"
+
+#include <QSaveFile>
+
+namespace verity {
+
+QByteArray nativeTranscript(const QList<TicketOutcome> &tickets)
+{
+    QByteArray bytes;
+    for (const TicketOutcome &ticket : tickets) {
+        for (const SimulatedEvent &event : ticket.events) {
+            const std::string line = event.line.dump();
+            bytes.append(line.data(), qsizetype(line.size()));
+            bytes.append('\n');
+        }
+    }
+    return bytes;
+}
+
+Expected<void> writeNativeTranscript(const QString &path, const QList<TicketOutcome> &tickets)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(QStringLiteral("%1: cannot write (%2)").arg(path, file.errorString()));
+    for (const TicketOutcome &ticket : tickets) {
+        QByteArray bytes;
+        for (const SimulatedEvent &event : ticket.events) {
+            const std::string line = event.line.dump();
+            bytes.append(line.data(), qsizetype(line.size()));
+            bytes.append('\n');
+        }
+        if (file.write(bytes) != bytes.size())
+            return makeError(QStringLiteral("%1: cannot write (%2)").arg(path, file.errorString()));
+    }
+    if (!file.commit())
+        return makeError(QStringLiteral("%1: cannot write (%2)").arg(path, file.errorString()));
+    return {};
+}
+
+} // namespace verity

@@ -1,4 +1,0 @@
-#pragma once
-// Placeholder: the simulator is being written.
-namespace verity {
-}
