@@ -90,7 +90,7 @@ private slots:
         m_store = std::move(*store);
         m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});
         m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get())); // before a replay window takes over
     }
 
     void cleanup()
@@ -163,8 +163,11 @@ private slots:
         auto &model = *qobject_cast<ReplayStepModel *>(replay->stepList()->model());
         const int read = stepRow(model, QStringLiteral("c3.read"));
         replay->scrubber()->setValue(read);
-        replay->noteEditor()->setPlainText(QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
-        QTest::mouseClick(replay->saveNoteButton(), Qt::LeftButton);
+        // The offscreen platform does not move activation to a second window as a window manager would.
+        QApplication::setActiveWindow(replay);
+        replay->noteEditor()->setFocus();
+        QTest::keyClicks(replay->noteEditor(), QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
+        QTest::keyClick(replay->noteEditor(), Qt::Key_S, Qt::ControlModifier); // Ctrl+S from the note itself
         QCOMPARE(model.data(model.index(read, ReplayStepModel::NoteColumn)).toString(),
                  QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
         replay->close();
