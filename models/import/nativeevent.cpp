@@ -314,6 +314,7 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
         if (const json *value = fields.value("result"))
             result.result = *value;
         result.durationMs = fields.integer("duration_ms", false);
+        result.errorType = fields.text("error_type", false);
         if (auto flag = root.find("is_error"); flag != root.end() && !flag->is_null()) {
             if (flag->is_boolean())
                 result.errorFlag = flag->get<bool>();

@@ -102,6 +102,8 @@ json nativeToolResult(const QString &ticketExtId, const ToolCallRow &call)
         event["duration_ms"] = *call.durationMs;
     if (call.resultError)
         event["is_error"] = true;
+    if (!call.resultErrorType.isEmpty())
+        event["error_type"] = utf8(call.resultErrorType);
     return event;
 }
 

@@ -24,10 +24,15 @@ using nlohmann::json;
 
 namespace {
 
-// The ticket's registry profile is not part of TicketDetail; the built-in profile that gives
-// its calls the classes they have is the one that read it.
-NamedRegistry profileThatRead(const QList<TranscriptEntry> &transcript)
+// The profile the ticket was read with, when it is a built-in one; otherwise (a user's file,
+// which another Verity may not have) the built-in profile that gives its calls the classes
+// they have.
+NamedRegistry profileThatRead(const TicketDetail &ticket, const QList<TranscriptEntry> &transcript)
 {
+    if (builtInProfileNames().contains(ticket.registry)) {
+        if (Expected<ToolRegistry> named = builtInProfile(ticket.registry))
+            return NamedRegistry{ticket.registry, *named};
+    }
     NamedRegistry best{QStringLiteral("default"), ToolRegistry::builtIn()};
     int bestScore = -1;
     for (const QString &name : builtInProfileNames()) {
@@ -225,11 +230,10 @@ Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, c
         trace.http.error = redactor.redactText(trace.http.error);
     }
     for (TrainerNote &note : *notes) {
-        note.stepKey = redactor.redactText(note.stepKey);
         note.text = redactor.redactText(note.text);
     }
 
-    const NamedRegistry profile = profileThatRead(*transcript);
+    const NamedRegistry profile = profileThatRead(ticket, *transcript);
     const QList<json> events = nativeTicketEvents(ticket.row.extId, *transcript, *traces);
 
     // ---- build the file beside the target, then put it in place ----

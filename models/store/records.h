@@ -165,6 +165,7 @@ struct TicketRow
 struct TicketDetail
 {
     TicketRow row;
+    QString registry; // the registry profile that read its calls
     QString sellerId;
     std::optional<qint64> sellerBalanceCents;
     qint64 sellerBalanceAsOf = 0;

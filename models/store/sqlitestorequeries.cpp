@@ -147,7 +147,8 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
     q.prepare(QStringLiteral(
         "SELECT " TICKET_ROW_COLUMNS ", t.seller_id, COALESCE(t.seller_balance_cents, s.balance_cents), "
         "COALESCE(t.seller_balance_as_of, s.balance_as_of), o.currency, "
-        "o.customer_name, o.customer_email FROM tickets t LEFT JOIN sellers s ON s.id = t.seller_id "
+        "o.customer_name, o.customer_email, o.payment_intent, t.registry FROM tickets t "
+        "LEFT JOIN sellers s ON s.id = t.seller_id "
         "LEFT JOIN orders o ON o.id = t.order_id WHERE t.id = ?"));
     q.addBindValue(ticketId);
     if (auto done = run(q, "reading a ticket"); !done)
@@ -164,6 +165,8 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
         detail.order.currency = q.value(20).toString();
     detail.order.customerName = q.value(21).toString();
     detail.order.customerEmail = q.value(22).toString();
+    detail.order.paymentIntent = q.value(23).toString();
+    detail.registry = q.value(24).toString();
 
     QSqlQuery items(m_db);
     items.setForwardOnly(true);
