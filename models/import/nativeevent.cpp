@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QRegularExpression>
 
+#include <limits>
+
 namespace verity {
 
 using nlohmann::json;
@@ -53,6 +55,10 @@ public:
         }
         if (!it->is_number_integer()) {
             fail(key, QStringLiteral("expected a whole number (money is integer cents), got %1").arg(fromUtf8String(it->dump())));
+            return std::nullopt;
+        }
+        if (it->is_number_unsigned() && it->get<quint64>() > quint64(std::numeric_limits<qint64>::max())) {
+            fail(key, QStringLiteral("is too large: %1").arg(fromUtf8String(it->dump())));
             return std::nullopt;
         }
         return it->get<qint64>();
@@ -129,6 +135,11 @@ std::optional<bool> optionalFlag(const json &root, const char *key, Fields &fiel
     return flag->get<bool>();
 }
 
+// Bounds that no real request or refund comes near; beyond them a line is broken, and its
+// numbers would overflow the replay's arithmetic.
+constexpr qint64 maxTraceDurationMs = 24 * 3600 * 1000;
+constexpr qint64 maxTraceAmountCents = 1'000'000'000'000; // ten billion in a currency's units
+
 TraceEvent readHttpTrace(Fields &fields)
 {
     TraceEvent event;
@@ -151,9 +162,16 @@ TraceEvent readHttpTrace(Fields &fields)
             http.status = int(*status);
     }
     http.error = fields.text("error", false);
+    if (!http.error.isNull() && http.error.trimmed().isEmpty())
+        fields.fail("error", QStringLiteral("must not be empty: name what ended the request, such as \"timeout\""));
     http.durationMs = fields.integer("duration_ms", false);
-    if (http.durationMs && *http.durationMs < 0)
-        fields.fail("duration_ms", QStringLiteral("must not be negative"));
+    if (http.durationMs && (*http.durationMs < 0 || *http.durationMs > maxTraceDurationMs))
+        fields.fail("duration_ms", QStringLiteral("expected milliseconds from 0 to %1 (a day), got %2")
+                                           .arg(maxTraceDurationMs)
+                                           .arg(*http.durationMs));
+    if (http.status && !http.error.isEmpty())
+        fields.fail("error", QStringLiteral("is given with \"status\": a request either got an answer (status) or "
+                                            "did not (error), not both"));
     if (!http.status && http.error.isEmpty() && !fields.error())
         fields.fail("status", QStringLiteral("is missing: an http event says the status answered, or the \"error\" "
                                              "that ended the request (such as \"timeout\")"));
@@ -170,6 +188,10 @@ TraceEvent readProviderTrace(const json &root, Fields &fields)
     provider.objectId = fields.text("object_id", false);
     provider.idempotencyKey = fields.text("idempotency_key", false);
     provider.amountCents = fields.integer("amount_cents", false);
+    if (provider.amountCents && (*provider.amountCents < 0 || *provider.amountCents > maxTraceAmountCents))
+        fields.fail("amount_cents", QStringLiteral("expected whole cents from 0 to %1, got %2")
+                                            .arg(maxTraceAmountCents)
+                                            .arg(*provider.amountCents));
     provider.replayed = optionalFlag(root, "replayed", fields).value_or(false);
     return event;
 }

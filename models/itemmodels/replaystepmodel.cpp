@@ -5,6 +5,7 @@
 
 #include <QDateTime>
 #include <QFont>
+#include <QTextDocument>
 
 namespace verity {
 
@@ -110,7 +111,7 @@ QVariant ReplayStepModel::data(const QModelIndex &index, int role) const
         return bold;
     }
     if (role == Qt::ToolTipRole && index.column() == StepColumn)
-        return s->detail;
+        return Qt::convertFromPlainText(s->detail); // a tooltip would render markup in transcript text
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace verity {
 
@@ -37,14 +38,16 @@ QString retryMechanismName(RetryMechanism mechanism)
 
 namespace {
 
-// Steps at the same moment keep the order in which the layers acted.
-enum Rank { RankCall = 0, RankRequest, RankProvider, RankRequestEnd, RankResult, RankRead, RankMessage };
+// Steps at the same moment (or in formats that give no time per event) keep the order of the
+// transcript: a step's position is ten times the seq of the line it comes from, plus its place
+// among that line's steps. A call's result and what the model read of it sit just before the
+// next transcript line, after every HTTP and provider line logged for the call.
+enum Place { PlaceCall = 0, PlaceRequest = 1, PlaceRequestEnd = 2, PlaceResult = -3, PlaceRead = -2 };
 
 struct Draft
 {
     TimelineStep step;
-    int rank = RankMessage;
-    int order = 0;
+    qint64 position = 0;
     // What the step teaches the layers and mechanisms, applied in time order.
     std::function<void(TimelineStep &)> apply;
 };
@@ -110,9 +113,18 @@ public:
     TimelineBuilder(const TicketDetail &ticket, const QList<TranscriptEntry> &transcript, const QList<TraceEvent> &traces)
         : m_ticket(ticket)
     {
+        QList<qint64> seqs;
         for (const TranscriptEntry &entry : transcript) {
+            seqs.append(entry.seq);
             if (entry.isToolCall)
                 m_calls.insert(entry.call.callExtId, entry.call);
+        }
+        std::sort(seqs.begin(), seqs.end());
+        for (const TranscriptEntry &entry : transcript) {
+            if (!entry.isToolCall)
+                continue;
+            const auto next = std::upper_bound(seqs.cbegin(), seqs.cend(), entry.seq);
+            m_nextSeq.insert(entry.call.callExtId, next == seqs.cend() ? std::numeric_limits<qint64>::max() / 20 : *next);
         }
         for (const TraceEvent &trace : traces) {
             if (trace.kind == TraceKind::Http)
@@ -131,9 +143,7 @@ public:
         std::stable_sort(m_drafts.begin(), m_drafts.end(), [](const Draft &a, const Draft &b) {
             if (a.step.at != b.step.at)
                 return a.step.at < b.step.at;
-            if (a.rank != b.rank)
-                return a.rank < b.rank;
-            return a.order < b.order;
+            return a.position < b.position;
         });
         initialState();
         for (Draft &draft : m_drafts) {
@@ -150,15 +160,14 @@ public:
     }
 
 private:
-    Draft &add(QString key, qint64 at, ReplayLayer layer, QString kind, int rank)
+    Draft &add(QString key, qint64 at, ReplayLayer layer, QString kind, qint64 position)
     {
         Draft draft;
         draft.step.key = std::move(key);
         draft.step.at = at;
         draft.step.layer = layer;
         draft.step.kind = std::move(kind);
-        draft.rank = rank;
-        draft.order = int(m_drafts.size());
+        draft.position = position;
         m_drafts.append(std::move(draft));
         return m_drafts.last();
     }
@@ -189,29 +198,30 @@ private:
     {
         const QString key = QStringLiteral("m%1").arg(entry.seq);
         const QString text = entry.text;
+        const qint64 position = entry.seq * 10;
         switch (entry.kind) {
         case MessageKind::Customer: {
-            Draft &d = add(key, entry.at, ReplayLayer::Customer, QStringLiteral("customer_message"), RankMessage);
+            Draft &d = add(key, entry.at, ReplayLayer::Customer, QStringLiteral("customer_message"), position);
             d.step.title = QStringLiteral("Customer writes: %1").arg(clipped(text, 90));
             d.step.detail = text;
             d.apply = [this, text](TimelineStep &) { m_knows[ReplayLayer::Customer] = QStringLiteral("Asked: %1").arg(clipped(text, 100)); };
             break;
         }
         case MessageKind::Agent: {
-            Draft &d = add(key, entry.at, ReplayLayer::Model, QStringLiteral("model_decision"), RankMessage);
+            Draft &d = add(key, entry.at, ReplayLayer::Model, QStringLiteral("model_decision"), position);
             d.step.title = QStringLiteral("Model decides: %1").arg(clipped(text, 90));
             d.step.detail = text;
             d.apply = [this, text](TimelineStep &) { m_knows[ReplayLayer::Model] = QStringLiteral("Decided: %1").arg(clipped(text, 100)); };
             break;
         }
         case MessageKind::System: {
-            Draft &d = add(key, entry.at, ReplayLayer::ToolFramework, QStringLiteral("system"), RankMessage);
+            Draft &d = add(key, entry.at, ReplayLayer::ToolFramework, QStringLiteral("system"), position);
             d.step.title = QStringLiteral("System: %1").arg(clipped(text, 90));
             d.step.detail = text;
             break;
         }
         case MessageKind::Reply: {
-            Draft &d = add(key, entry.at, ReplayLayer::Model, QStringLiteral("reply"), RankMessage);
+            Draft &d = add(key, entry.at, ReplayLayer::Model, QStringLiteral("reply"), position);
             d.step.title = QStringLiteral("Reply to the customer: %1").arg(clipped(text, 90));
             d.step.detail = text;
             d.apply = [this, text](TimelineStep &) {
@@ -242,15 +252,21 @@ private:
         const QString id = call.callExtId;
         const QString money = call.amountCents ? formatMoney(*call.amountCents, m_ticket.order.currency) : QString();
 
-        Draft &asked = add(id + QStringLiteral(".call"), call.calledAt, ReplayLayer::Model, QStringLiteral("tool_call"), RankCall);
+        const qint64 resultPosition = m_nextSeq.value(id) * 10;
+        Draft &asked = add(id + QStringLiteral(".call"), call.calledAt, ReplayLayer::Model, QStringLiteral("tool_call"),
+                           entry.seq * 10 + PlaceCall);
         asked.step.callExtId = id;
         asked.step.title = QStringLiteral("Model calls %1 (%2)").arg(call.tool, id) + (money.isEmpty() ? QString() : u' ' + money);
         asked.step.detail = QStringLiteral("%1(%2)").arg(call.tool, argumentsText(call.argumentsJson));
         if (!call.repeatOfCallId.isEmpty())
             asked.step.detail += QStringLiteral("\nThe same intent as %1: the model is asking again.").arg(call.repeatOfCallId);
-        asked.apply = [this, call, write](TimelineStep &) {
+        const bool logged = m_httpByCall.contains(id);
+        asked.apply = [this, call, write, logged](TimelineStep &) {
             m_knows[ReplayLayer::Model] = QStringLiteral("Asked for %1 %2").arg(call.tool, call.callExtId);
             m_knows[ReplayLayer::ToolFramework] = QStringLiteral("Running %1 %2").arg(call.tool, call.callExtId);
+            RetryStanding &tool = m_retries[int(RetryMechanism::ToolFramework)];
+            if (write && !logged && !tool.retried)
+                tool.standing = QStringLiteral("Ran %1 %2; its requests were not logged").arg(call.tool, call.callExtId);
             if (write && !call.repeatOfCallId.isEmpty()) {
                 RetryStanding &model = m_retries[int(RetryMechanism::Model)];
                 model.retried = true;
@@ -264,7 +280,7 @@ private:
             return;
         const qint64 resultAt = *call.resultAt;
         Draft &result = add(id + QStringLiteral(".result"), resultAt, ReplayLayer::ToolFramework, QStringLiteral("tool_result"),
-                            RankResult);
+                            resultPosition + PlaceResult);
         result.step.callExtId = id;
         const QString resultText = clipped(call.rawResult, 100);
         result.step.title = QStringLiteral("Tool returns for %1: %2").arg(id, resultText);
@@ -281,7 +297,7 @@ private:
                 || call.rawResult.contains(QStringLiteral("timed out"), Qt::CaseInsensitive);
         if (write && mentionsTimeout && !m_httpByCall.contains(id)) {
             Draft &timeout = add(id + QStringLiteral(".timeout"), resultAt, ReplayLayer::HttpClient,
-                                 QStringLiteral("client_timeout"), RankRequestEnd);
+                                 QStringLiteral("client_timeout"), resultPosition + PlaceResult - 1);
             timeout.step.callExtId = id;
             timeout.step.inferred = true;
             timeout.step.title = QStringLiteral("HTTP client times out for %1 (inferred from the result)").arg(id);
@@ -293,11 +309,14 @@ private:
             };
         }
 
-        if (!write)
-            return;
-        Draft &read = add(id + QStringLiteral(".read"), resultAt, ReplayLayer::Model, QStringLiteral("model_read"), RankRead);
+        Draft &read = add(id + QStringLiteral(".read"), resultAt, ReplayLayer::Model, QStringLiteral("model_read"),
+                          resultPosition + PlaceRead);
         read.step.callExtId = id;
-        const QString belief = modelBelief(call);
+        const QString belief = write ? modelBelief(call)
+                                     : call.readFailed ? QStringLiteral("read an error from %1 %2: %3")
+                                                                 .arg(call.tool, id, clipped(call.rawResult, 80))
+                                                       : QStringLiteral("read what %1 %2 returned: %3")
+                                                                 .arg(call.tool, id, clipped(call.rawResult, 80));
         read.step.title = QStringLiteral("Model reads the result of %1").arg(id);
         read.step.detail = QStringLiteral("The model %1.").arg(belief);
         read.apply = [this, belief, id](TimelineStep &step) {
@@ -318,7 +337,7 @@ private:
         const ToolCallRow call = m_calls.value(id);
         const QString earlierKey = earlierDifferentKey(call, http.idempotencyKey);
 
-        Draft &sent = add(key, trace.at, ReplayLayer::HttpClient, QStringLiteral("http_request"), RankRequest);
+        Draft &sent = add(key, trace.at, ReplayLayer::HttpClient, QStringLiteral("http_request"), trace.seq * 10 + PlaceRequest);
         sent.step.callExtId = id;
         sent.step.title = QStringLiteral("HTTP client sends %1 %2 for %3").arg(http.method, http.url, id)
                 + (http.attempt > 1 ? QStringLiteral(" (attempt %1)").arg(http.attempt) : QString());
@@ -373,13 +392,16 @@ private:
             return;
         const bool timedOut = !http.status;
         Draft &ended = add(key + QStringLiteral(".end"), trace.at + *http.durationMs, ReplayLayer::HttpClient,
-                           timedOut ? QStringLiteral("client_timeout") : QStringLiteral("http_answer"), RankRequestEnd);
+                           timedOut ? QStringLiteral("client_timeout") : QStringLiteral("http_answer"),
+                           trace.seq * 10 + PlaceRequestEnd);
         ended.step.callExtId = id;
         const QString after = QString::number(double(*http.durationMs) / 1000.0, 'f', 1);
         ended.step.title = timedOut ? QStringLiteral("HTTP client gives up on %1 after %2 s: %3").arg(id, after, http.error)
-                                    : QStringLiteral("Provider answers %1 for %2 after %3 s").arg(*http.status).arg(id, after);
-        ended.step.detail = timedOut ? QStringLiteral("No answer came. The client cannot know whether the provider acted.")
-                                     : QString();
+                                    : QStringLiteral("HTTP client gets %1 for %2 after %3 s").arg(*http.status).arg(id, after);
+        if (timedOut)
+            ended.step.detail = QStringLiteral("No answer came. The client cannot know whether the provider acted.");
+        else if (*http.status >= 500)
+            ended.step.detail = QStringLiteral("A server error says nothing certain: the provider may have acted before it.");
         ended.apply = [this, id, timedOut, after, http](TimelineStep &) {
             m_knows[ReplayLayer::HttpClient] =
                     timedOut ? QStringLiteral("Gave up on %1 after %2 s (%3): does not know whether it was accepted")
@@ -393,7 +415,7 @@ private:
         const ProviderTrace provider = trace.provider;
         const QString id = trace.callExtId;
         Draft &d = add(QStringLiteral("t%1").arg(trace.seq), trace.at, ReplayLayer::Provider, QStringLiteral("provider_record"),
-                       RankProvider);
+                       trace.seq * 10 + PlaceRequest);
         d.step.callExtId = id;
         const QString money = provider.amountCents ? formatMoney(*provider.amountCents, m_ticket.order.currency) : QString();
         const bool created = provider.event == u"refund.created" && !provider.replayed;
@@ -425,6 +447,7 @@ private:
     const TicketDetail &m_ticket;
     QHash<QString, ToolCallRow> m_calls;
     QHash<QString, QList<TraceEvent>> m_httpByCall;
+    QHash<QString, qint64> m_nextSeq; // by call: the seq of the transcript line after it
     QHash<QString, int> m_writesByCall;
     QHash<QString, QStringList> m_acceptedByCall;
     QList<Draft> m_drafts;

@@ -50,6 +50,7 @@ balances reconcile across tickets.
 import datetime as dt
 import hashlib
 import json
+import re
 import sys
 from collections import Counter
 
@@ -344,11 +345,14 @@ class Ticket:
         client's POST (a fresh key per attempt) and, when money moved, the
         provider's record about 0.4 s after the request."""
         key = uuid_key(self.id, cid)
-        text = json.dumps(result)
-        timed_out = "timeout" in text or "timed out" in text
+        text = json.dumps(result).lower()
+        gateway = re.search(r"\b(5\d\d)\b", text)
         http = {"type": "http", "ticket": self.id, "at": fmt(self.t), "call_id": cid,
                 "method": "POST", "url": "/v1/refunds", "idempotency_key": key}
-        if timed_out:
+        if gateway:
+            # A gateway in front of the provider answered for it: the client heard a 5xx.
+            http.update({"status": int(gateway.group(1)), "duration_ms": ms - 30})
+        elif "timeout" in text or "timed out" in text:
             http.update({"error": "timeout", "duration_ms": ms})
         else:
             http.update({"status": 200, "duration_ms": ms - 30})

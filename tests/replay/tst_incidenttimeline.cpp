@@ -299,6 +299,32 @@ private slots:
         QVERIFY(knows(last, ReplayLayer::Model).contains(QStringLiteral("unknown: not to retry")));
     }
 
+    void transcriptOrderWithoutTimes()
+    {
+        // Anthropic Messages give no time per event: the steps keep the transcript's order, each
+        // call followed by its result and what the model read, before the next line.
+        std::unique_ptr<SqliteStore> store = storetest::openStore(m_dir.filePath(QStringLiteral("anthropic.sqlite")));
+        QVERIFY(store);
+        const ImportReport report =
+                storetest::importFile(*store, QStringLiteral(VERITY_TEST_DATA "/formats/anthropic-support.jsonl"));
+        QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
+        const qint64 id = store->ticketIdByExtId(QStringLiteral("conv-anth-0042"))->value_or(0);
+        QVERIFY(id > 0);
+        const IncidentTimeline timeline = buildIncidentTimeline(**store->ticket(id), *store->transcript(id), *store->traceEvents(id));
+        QVERIFY(timeline.steps.size() > 4);
+        QVERIFY2(timeline.steps.constFirst().kind != u"tool_call", qPrintable(timeline.steps.constFirst().title));
+        QString open; // the call whose result has not been shown yet
+        for (const TimelineStep &step : timeline.steps) {
+            if (step.kind == u"tool_call") {
+                QVERIFY2(open.isEmpty(), qPrintable(QStringLiteral("%1 called before %2's result").arg(step.callExtId, open)));
+                open = step.callExtId;
+            } else if (step.kind == u"model_read") {
+                QCOMPARE(step.callExtId, open);
+                open.clear();
+            }
+        }
+    }
+
     void inferredTimeout()
     {
         // A timeout named only by the result is shown, marked inferred.

@@ -249,6 +249,24 @@ void TestImport::badLine_data()
     QTest::newRow("http attempt zero")
             << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":200,"attempt":0)")
             << QStringList{QStringLiteral("\"attempt\""), QStringLiteral("1 for the first")};
+    QTest::newRow("http duration beyond a day")
+            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","error":"timeout","duration_ms":9223372036854775807)")
+            << QStringList{QStringLiteral("\"duration_ms\""), QStringLiteral("a day")};
+    QTest::newRow("http duration too large for a number")
+            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","error":"timeout","duration_ms":18446744073709551615)")
+            << QStringList{QStringLiteral("\"duration_ms\""), QStringLiteral("too large")};
+    QTest::newRow("http status and error")
+            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":200,"error":"timeout")")
+            << QStringList{QStringLiteral("\"error\""), QStringLiteral("not both")};
+    QTest::newRow("http blank error")
+            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","error":"   ")")
+            << QStringList{QStringLiteral("\"error\""), QStringLiteral("must not be empty")};
+    QTest::newRow("provider negative amount")
+            << trace(R"("type":"provider","event":"refund.created","amount_cents":-500)")
+            << QStringList{QStringLiteral("\"amount_cents\""), QStringLiteral("from 0")};
+    QTest::newRow("provider amount beyond reason")
+            << trace(R"("type":"provider","event":"refund.created","amount_cents":9223372036854775807)")
+            << QStringList{QStringLiteral("\"amount_cents\""), QStringLiteral("9223372036854775807")};
     QTest::newRow("provider without event")
             << trace(R"("type":"provider","object_id":"re_1")")
             << QStringList{QStringLiteral("\"event\""), QStringLiteral("missing")};
