@@ -67,10 +67,52 @@ void learnIncident(BuyerDataRedactor &redactor, const TicketDetail &ticket, cons
         if (entry.call.hasResult)
             redactor.learnFromJsonText(entry.call.rawResult);
     }
-    for (const TraceEvent &trace : traces)
-        redactor.learnFromText(trace.http.url);
+    for (const OrderItemRecord &item : ticket.order.items)
+        redactor.learnFromText(item.title);
+    for (const TraceEvent &trace : traces) {
+        redactor.learnFromUrl(trace.http.url);
+        for (const QString *text : {&trace.http.method, &trace.http.idempotencyKey, &trace.http.error,
+                                    &trace.provider.event, &trace.provider.objectId, &trace.provider.idempotencyKey})
+            redactor.learnFromText(*text);
+    }
     for (const TrainerNote &note : notes)
         redactor.learnFromText(note.text);
+}
+
+// Ids that pair lines with each other (a call and its trace lines, an HTTP request and the
+// provider record of the same idempotency key, a note and its step) must stay equal after
+// redaction: one redacted form per id, whichever line it is met in first.
+class IdentifierRedaction
+{
+public:
+    explicit IdentifierRedaction(BuyerDataRedactor &redactor) : m_redactor(redactor) {}
+    QString operator()(const QString &id)
+    {
+        if (id.isEmpty())
+            return id;
+        auto found = m_done.constFind(id);
+        if (found == m_done.cend())
+            found = m_done.insert(id, m_redactor.redactIdentifier(id));
+        return *found;
+    }
+
+private:
+    BuyerDataRedactor &m_redactor;
+    QHash<QString, QString> m_done;
+};
+
+// Every text field of every trace line; the method too, though it is a verb, so no field is
+// left out when one is added.
+void redactTrace(TraceEvent &trace, BuyerDataRedactor &redactor, IdentifierRedaction &identifier)
+{
+    trace.callExtId = identifier(trace.callExtId);
+    trace.http.method = redactor.redactText(trace.http.method);
+    trace.http.url = redactor.redactUrl(trace.http.url);
+    trace.http.idempotencyKey = identifier(trace.http.idempotencyKey);
+    trace.http.error = redactor.redactText(trace.http.error);
+    trace.provider.event = redactor.redactText(trace.provider.event);
+    trace.provider.objectId = identifier(trace.provider.objectId);
+    trace.provider.idempotencyKey = identifier(trace.provider.idempotencyKey);
 }
 
 void removeDatabaseFiles(const QString &path)
@@ -216,20 +258,21 @@ Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, c
     ticket.row.subject = redactor.redactText(ticket.row.subject);
     for (OrderItemRecord &item : ticket.order.items)
         item.title = redactor.redactText(item.title);
+    IdentifierRedaction identifier(redactor);
     for (TranscriptEntry &entry : *transcript) {
         if (!entry.isToolCall) {
             entry.text = redactor.redactText(entry.text);
             continue;
         }
+        entry.call.callExtId = identifier(entry.call.callExtId);
         entry.call.argumentsJson = redactor.redactJsonText(entry.call.argumentsJson);
         if (entry.call.hasResult)
             entry.call.rawResult = redactor.redactJsonText(entry.call.rawResult);
     }
-    for (TraceEvent &trace : *traces) {
-        trace.http.url = redactor.redactText(trace.http.url);
-        trace.http.error = redactor.redactText(trace.http.error);
-    }
+    for (TraceEvent &trace : *traces)
+        redactTrace(trace, redactor, identifier);
     for (TrainerNote &note : *notes) {
+        note.stepKey = identifier(note.stepKey); // "call:<call id>": the call id as redacted above
         note.text = redactor.redactText(note.text);
     }
 

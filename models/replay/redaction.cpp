@@ -1,8 +1,7 @@
 #include "redaction.h"
 
 #include "domain/jsontext.h"
-
-#include <QSet>
+#include "redactionrules.h"
 
 #include <algorithm>
 #include <utility>
@@ -10,12 +9,13 @@
 namespace verity {
 
 using nlohmann::json;
+using namespace redaction;
 
 namespace {
 
 QString fold(const QString &value)
 {
-    return value.simplified().toCaseFolded();
+    return value.simplified().toCaseFolded().replace(u'\u2019', u'\'');
 }
 
 // Phone numbers are one value however they are written: the last ten digits.
@@ -31,123 +31,14 @@ QString phoneKey(const QString &value)
     return QStringLiteral("tel:") + digits.right(10);
 }
 
-QString normalizedKey(const std::string &key)
+QString digitsOf(const QString &value)
 {
-    QString text = fromUtf8String(key).toLower();
-    text.replace(u' ', u'_').replace(u'-', u'_');
-    return text;
-}
-
-using KeySet = QSet<QString>;
-
-const KeySet &nameKeys()
-{
-    static const KeySet keys{
-        QStringLiteral("first_name"),      QStringLiteral("firstname"),     QStringLiteral("given_name"),
-        QStringLiteral("last_name"),       QStringLiteral("lastname"),      QStringLiteral("surname"),
-        QStringLiteral("family_name"),     QStringLiteral("middle_name"),   QStringLiteral("full_name"),
-        QStringLiteral("fullname"),        QStringLiteral("customer_name"), QStringLiteral("buyer_name"),
-        QStringLiteral("buyer"),           QStringLiteral("customer"),      QStringLiteral("holder"),
-        QStringLiteral("holder_name"),     QStringLiteral("card_holder"),   QStringLiteral("cardholder"),
-        QStringLiteral("cardholder_name"), QStringLiteral("account_holder"), QStringLiteral("passenger_name"),
-        QStringLiteral("recipient"),       QStringLiteral("recipient_name"), QStringLiteral("contact_name"),
-        QStringLiteral("billing_name"),    QStringLiteral("shipping_name")};
-    return keys;
-}
-
-const KeySet &emailKeys()
-{
-    static const KeySet keys{QStringLiteral("email"),          QStringLiteral("e_mail"),
-                             QStringLiteral("email_address"),  QStringLiteral("customer_email"),
-                             QStringLiteral("buyer_email"),    QStringLiteral("contact_email")};
-    return keys;
-}
-
-const KeySet &phoneKeys()
-{
-    static const KeySet keys{QStringLiteral("phone"),     QStringLiteral("phone_number"),  QStringLiteral("phonenumber"),
-                             QStringLiteral("mobile"),    QStringLiteral("mobile_number"), QStringLiteral("telephone"),
-                             QStringLiteral("tel"),       QStringLiteral("contact_phone"), QStringLiteral("cell")};
-    return keys;
-}
-
-const KeySet &addressKeys()
-{
-    static const KeySet keys{
-        QStringLiteral("address"),        QStringLiteral("address1"),         QStringLiteral("address2"),
-        QStringLiteral("address_1"),      QStringLiteral("address_2"),        QStringLiteral("address_line1"),
-        QStringLiteral("address_line2"),  QStringLiteral("address_line_1"),   QStringLiteral("address_line_2"),
-        QStringLiteral("line1"),          QStringLiteral("line2"),            QStringLiteral("street"),
-        QStringLiteral("street_address"), QStringLiteral("shipping_address"), QStringLiteral("billing_address"),
-        QStringLiteral("delivery_address"), QStringLiteral("home_address")};
-    return keys;
-}
-
-const KeySet &cityKeys()
-{
-    static const KeySet keys{QStringLiteral("city"), QStringLiteral("town")};
-    return keys;
-}
-
-const KeySet &postalKeys()
-{
-    static const KeySet keys{QStringLiteral("zip"),      QStringLiteral("zip_code"),  QStringLiteral("zipcode"),
-                             QStringLiteral("postcode"), QStringLiteral("post_code"), QStringLiteral("postal_code")};
-    return keys;
-}
-
-const KeySet &userIdKeys()
-{
-    static const KeySet keys{QStringLiteral("user_id"),  QStringLiteral("userid"),    QStringLiteral("customer_id"),
-                             QStringLiteral("buyer_id"), QStringLiteral("username"),  QStringLiteral("user_name"),
-                             QStringLiteral("account_id")};
-    return keys;
-}
-
-const KeySet &birthKeys()
-{
-    static const KeySet keys{QStringLiteral("dob"), QStringLiteral("date_of_birth"), QStringLiteral("birth_date"),
-                             QStringLiteral("birthdate"), QStringLiteral("birthday")};
-    return keys;
-}
-
-const KeySet &cardKeys()
-{
-    static const KeySet keys{QStringLiteral("last_four"),      QStringLiteral("last4"),
-                             QStringLiteral("card_last4"),     QStringLiteral("card_last_four"),
-                             QStringLiteral("card_number"),    QStringLiteral("pan")};
-    return keys;
-}
-
-// Objects under these keys are about a person: a plain `name` in them is the person's.
-const KeySet &personKeys()
-{
-    static const KeySet keys{
-        QStringLiteral("customer"),   QStringLiteral("buyer"),      QStringLiteral("user"),
-        QStringLiteral("users"),      QStringLiteral("passenger"),  QStringLiteral("passengers"),
-        QStringLiteral("saved_passengers"), QStringLiteral("recipient"), QStringLiteral("contact"),
-        QStringLiteral("cardholder"), QStringLiteral("holder"),     QStringLiteral("traveler"),
-        QStringLiteral("travelers"),  QStringLiteral("traveller"),  QStringLiteral("travellers"),
-        QStringLiteral("shipping"),   QStringLiteral("billing"),    QStringLiteral("profile"),
-        QStringLiteral("name"),       QStringLiteral("address"),    QStringLiteral("shipping_address"),
-        QStringLiteral("billing_address")};
-    return keys;
-}
-
-// A key beside `name` that says the object describes a person, not a product or a seller.
-bool isPersonSignal(const QString &key)
-{
-    return key != u"customer_id" && key != u"user_id"
-           && (nameKeys().contains(key) || emailKeys().contains(key) || phoneKeys().contains(key)
-               || birthKeys().contains(key));
-}
-
-const QStringList &nameTitles()
-{
-    static const QStringList titles{QStringLiteral("mr"),   QStringLiteral("mrs"),  QStringLiteral("ms"),
-                                    QStringLiteral("miss"), QStringLiteral("dr"),   QStringLiteral("prof"),
-                                    QStringLiteral("sir"),  QStringLiteral("madam")};
-    return titles;
+    QString digits;
+    for (QChar c : value) {
+        if (c.isDigit())
+            digits.append(c);
+    }
+    return digits;
 }
 
 QString capitalized(const QString &part)
@@ -155,67 +46,17 @@ QString capitalized(const QString &part)
     return part.isEmpty() ? part : part.left(1).toUpper() + part.mid(1);
 }
 
-// ---- what text patterns find ----
-
-const QRegularExpression &emailPattern()
+QRegularExpression alternation(QStringList values, const QString &boundary, QRegularExpression::PatternOptions options)
 {
-    static const QRegularExpression pattern(QStringLiteral(R"([A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,})"));
-    return pattern;
-}
-
-// Written with separators or a leading "+": a bare run of digits is an item id far more often.
-// Not inside a longer token: uuids, order ids ("SU-88421"), dates (4-2-2 digits) stay.
-const QRegularExpression &phonePattern()
-{
-    static const QRegularExpression pattern(QStringLiteral(
-        R"((?<![\w+\-./#])(?:\+\d{8,15}|\+\d{1,3}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]\d{2,4}){1,4})"
-        R"(|(?:1[ .\-])?(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4})(?![\w\-]|[.,]\d))"));
-    return pattern;
-}
-
-// A house number, one to four capitalised words and a street suffix: "443 Maple Drive".
-const QRegularExpression &streetPattern()
-{
-    static const QRegularExpression pattern(QStringLiteral(
-        R"((?<![\w\-.$#])\d{1,6}[A-Za-z]?\s+(?:[A-Z][\p{L}'.\-]*\s+){1,4})"
-        R"((?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct|Place|Pl|Terrace|Ter)"
-        R"(|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Close|Crescent|Row|Alley|Loop)\b\.?)"));
-    return pattern;
-}
-
-const QRegularExpression &unitPattern()
-{
-    static const QRegularExpression pattern(
-        QStringLiteral(R"((?<![\w\-])(?:Apt|Apartment|Suite|Ste|Unit|Flat)\.?\s*#?\d+[A-Za-z]?\b)"));
-    return pattern;
-}
-
-const QRegularExpression &introducedNamePattern()
-{
-    static const QRegularExpression pattern(
-        QStringLiteral(R"((?i:\bmy name is|\bmy name's)\s+([A-Z][\p{L}'\-]+(?:\s+[A-Z][\p{L}'\-]+){0,2}))"));
-    return pattern;
-}
-
-// first_last_1234: the shape τ-bench user ids take; only kept as a user id when it spells a name.
-const QRegularExpression &userIdShape()
-{
-    static const QRegularExpression pattern(QStringLiteral(R"(^([a-z]+)_([a-z]+)_\d+$)"));
-    return pattern;
-}
-
-const QRegularExpression &userIdInText()
-{
-    static const QRegularExpression pattern(QStringLiteral(R"((?<![\w])[a-z]+_[a-z]+_\d{2,}(?![\w]))"));
-    return pattern;
-}
-
-QString literalAlternative(const QString &value)
-{
-    QStringList words = value.simplified().split(u' ');
-    for (QString &word : words)
-        word = QRegularExpression::escape(word);
-    return words.join(QStringLiteral("\\s+"));
+    if (values.isEmpty())
+        return QRegularExpression(QStringLiteral("(?!)"));
+    // Longest first, so "Dana Whitfield" wins over "Dana".
+    std::sort(values.begin(), values.end(), [](const QString &a, const QString &b) { return a.size() > b.size(); });
+    values.removeDuplicates();
+    QStringList alternatives;
+    for (const QString &value : std::as_const(values))
+        alternatives.append(literalPattern(value));
+    return QRegularExpression(QStringLiteral("(?<!%1)(?:%2)(?!%1)").arg(boundary, alternatives.join(u'|')), options);
 }
 
 struct Span
@@ -224,6 +65,7 @@ struct Span
     qsizetype length = 0;
     QString replacement;
     PersonalKind kind = PersonalKind::Name;
+    bool counted = false; // a URL: its parts were counted as they were redacted
 };
 
 bool overlaps(const QList<Span> &taken, qsizetype start, qsizetype length)
@@ -237,40 +79,6 @@ bool overlaps(const QList<Span> &taken, qsizetype start, qsizetype length)
 
 } // namespace
 
-QString personalKindId(PersonalKind kind)
-{
-    switch (kind) {
-    case PersonalKind::Name: return QStringLiteral("name");
-    case PersonalKind::Email: return QStringLiteral("email");
-    case PersonalKind::Phone: return QStringLiteral("phone");
-    case PersonalKind::Address: return QStringLiteral("address");
-    case PersonalKind::City: return QStringLiteral("city");
-    case PersonalKind::PostalCode: return QStringLiteral("zip");
-    case PersonalKind::UserId: return QStringLiteral("user_id");
-    case PersonalKind::BirthDate: return QStringLiteral("birth_date");
-    case PersonalKind::PaymentCard: return QStringLiteral("card");
-    }
-    return {};
-}
-
-QString personalKindLabel(PersonalKind kind, qint64 count)
-{
-    const bool one = count == 1;
-    QString noun;
-    switch (kind) {
-    case PersonalKind::Name: noun = one ? QStringLiteral("name") : QStringLiteral("names"); break;
-    case PersonalKind::Email: noun = one ? QStringLiteral("e-mail address") : QStringLiteral("e-mail addresses"); break;
-    case PersonalKind::Phone: noun = one ? QStringLiteral("phone number") : QStringLiteral("phone numbers"); break;
-    case PersonalKind::Address: noun = one ? QStringLiteral("street address") : QStringLiteral("street addresses"); break;
-    case PersonalKind::City: noun = one ? QStringLiteral("city") : QStringLiteral("cities"); break;
-    case PersonalKind::PostalCode: noun = one ? QStringLiteral("postal code") : QStringLiteral("postal codes"); break;
-    case PersonalKind::UserId: noun = one ? QStringLiteral("user id") : QStringLiteral("user ids"); break;
-    case PersonalKind::BirthDate: noun = one ? QStringLiteral("date of birth") : QStringLiteral("dates of birth"); break;
-    case PersonalKind::PaymentCard: noun = one ? QStringLiteral("card number") : QStringLiteral("card numbers"); break;
-    }
-    return QStringLiteral("%1 %2").arg(count).arg(noun);
-}
-
 BuyerDataRedactor::BuyerDataRedactor() = default;
 
 // ---- values and their placeholders ----
@@ -280,6 +88,9 @@ QString BuyerDataRedactor::learnName(const QString &fullName)
     QString name = fullName.simplified();
     while (!name.isEmpty() && !name.back().isLetter())
         name.chop(1);
+    // "Mr Sean O'Brien" is Sean O'Brien: "Mr Smith" is somebody else.
+    while (name.contains(u' ') && isNameTitle(fold(name.section(u' ', 0, 0))))
+        name = name.section(u' ', 1);
     if (name.size() < 2 || !name.front().isLetter())
         return {};
     const QString key = fold(name);
@@ -287,12 +98,21 @@ QString BuyerDataRedactor::learnName(const QString &fullName)
         return *known;
 
     QStringList parts;
+    const auto addPart = [&parts](QString part) {
+        while (!part.isEmpty() && !part.back().isLetter())
+            part.chop(1);
+        while (!part.isEmpty() && !part.front().isLetter())
+            part.remove(0, 1);
+        if (part.size() >= 2 && !isNameTitle(fold(part)) && !parts.contains(part))
+            parts.append(part);
+    };
     for (const QString &part : name.split(u' ', Qt::SkipEmptyParts)) {
-        QString trimmed = part;
-        while (!trimmed.isEmpty() && !trimmed.back().isLetter())
-            trimmed.chop(1);
-        if (trimmed.size() >= 2 && !nameTitles().contains(fold(trimmed)))
-            parts.append(trimmed);
+        addPart(part);
+        // "Smith-Jones": "Ms Jones" is the same person.
+        if (part.contains(u'-')) {
+            for (const QString &half : part.split(u'-', Qt::SkipEmptyParts))
+                addPart(half);
+        }
     }
     if (parts.isEmpty())
         return {};
@@ -312,7 +132,7 @@ QString BuyerDataRedactor::learnName(const QString &fullName)
         m_kindOfPlaceholder.insert(placeholder, PersonalKind::Name);
     }
     m_placeholders.insert(key, placeholder);
-    if (parts.size() > 1)
+    if (name.contains(u' '))
         m_literals.append(name);
     for (const QString &part : std::as_const(parts)) {
         if (!m_nameParts.contains(fold(part)))
@@ -331,6 +151,8 @@ QString BuyerDataRedactor::placeholderFor(PersonalKind kind, const QString &valu
         return learnName(text);
     if (kind == PersonalKind::Email && text.endsWith(QLatin1String("@example.invalid"), Qt::CaseInsensitive))
         return text; // already a placeholder
+    if (m_kindOfPlaceholder.contains(text))
+        return text;
     const QString key = kind == PersonalKind::Phone && !phoneKey(text).isEmpty() ? phoneKey(text) : fold(text);
     if (auto known = m_placeholders.constFind(key); known != m_placeholders.cend())
         return *known;
@@ -356,11 +178,9 @@ QString BuyerDataRedactor::placeholderFor(PersonalKind kind, const QString &valu
     m_kindOfPlaceholder.insert(placeholder, kind);
     // Found under a key, the value is taken out of text too; three digits or fewer would
     // take amounts and counts with them.
-    bool digitsOnly = true;
-    for (QChar c : text)
-        digitsOnly = digitsOnly && c.isDigit();
+    const bool digitsOnly = digitsOf(text).size() == text.size();
     if (!digitsOnly || text.size() >= 4) {
-        m_literals.append(text);
+        (kind == PersonalKind::Email ? m_emails : m_literals).append(text);
         m_patternsStale = true;
     }
     return placeholder;
@@ -376,6 +196,10 @@ std::optional<QString> BuyerDataRedactor::placeholderOf(const QString &value) co
     if (const QString phone = phoneKey(value); !phone.isEmpty()) {
         if (auto known = m_placeholders.constFind(phone); known != m_placeholders.cend())
             return *known;
+    }
+    if (const QString digits = digitsOf(value); digits.size() >= 13 && digits.size() <= 19) {
+        if (auto known = m_placeholders.constFind(digits); known != m_placeholders.cend())
+            return *known; // a card number, grouped differently
     }
     return std::nullopt;
 }
@@ -404,32 +228,38 @@ void BuyerDataRedactor::learnUserId(const QString &value, bool underUserIdKey)
         placeholderFor(PersonalKind::UserId, value);
 }
 
-const QRegularExpression &BuyerDataRedactor::knownValuesPattern(bool caseSensitive)
+const BuyerDataRedactor::KnownPatterns &BuyerDataRedactor::knownPatterns()
 {
     if (m_patternsStale) {
-        QStringList insensitive = m_literals;
-        QStringList sensitive;
+        // Name parts in any case, unless short or an everyday word: those only capitalised.
+        QStringList anyCase;
+        QStringList capital;
+        const auto everyday = [](const QString &folded) { return folded.size() < 3 || isCommonWord(folded); };
         for (auto it = m_nameParts.cbegin(); it != m_nameParts.cend(); ++it)
-            sensitive.append(capitalized(it.key()));
-        const auto longestFirst = [](const QString &a, const QString &b) { return a.size() > b.size(); };
-        std::sort(insensitive.begin(), insensitive.end(), longestFirst);
-        std::sort(sensitive.begin(), sensitive.end(), longestFirst);
-        const auto build = [](const QStringList &values, QRegularExpression::PatternOptions options) {
-            if (values.isEmpty())
-                return QRegularExpression(QStringLiteral("(?!)"));
-            QStringList alternatives;
-            for (const QString &value : values)
-                alternatives.append(literalAlternative(value));
-            return QRegularExpression(QStringLiteral("(?<![\\p{L}\\p{N}_])(?:%1)(?![\\p{L}\\p{N}_])")
-                                              .arg(alternatives.join(u'|')),
-                                      options);
-        };
-        m_caseInsensitive = build(insensitive, QRegularExpression::CaseInsensitiveOption);
-        // Name parts alone only as written with a capital: "Dana", not the "dana" of a word.
-        m_caseSensitive = build(sensitive, QRegularExpression::NoPatternOption);
+            (everyday(it.key()) ? capital : anyCase).append(everyday(it.key()) ? capitalized(it.key()) : it.key());
+        // A full name made of everyday words only ("Will Grant") is capitalised-only too.
+        QStringList literals;
+        for (const QString &literal : std::as_const(m_literals)) {
+            QStringList words = fold(literal).split(u' ');
+            if (words.size() < 2 || !std::all_of(words.cbegin(), words.cend(), everyday)
+                || !m_nameParts.contains(words.constFirst())) {
+                literals.append(literal);
+                continue;
+            }
+            for (QString &word : words)
+                word = capitalized(word);
+            capital.append(words.join(u' '));
+        }
+        // '_' separates words too: "re_Dana_Whitfield", "dana_whitfield" in a path.
+        const QString boundary = QStringLiteral("[\\p{L}\\p{N}]");
+        const auto insensitive = QRegularExpression::CaseInsensitiveOption;
+        m_known.emails = alternation(m_emails, boundary, insensitive);
+        m_known.literals = alternation(literals, boundary, insensitive);
+        m_known.partsAnyCase = alternation(anyCase, boundary, insensitive);
+        m_known.partsCapital = alternation(capital, boundary, QRegularExpression::NoPatternOption);
         m_patternsStale = false;
     }
-    return caseSensitive ? m_caseSensitive : m_caseInsensitive;
+    return m_known;
 }
 
 void BuyerDataRedactor::countReplacement(PersonalKind kind)
@@ -451,17 +281,34 @@ void BuyerDataRedactor::learnFromText(const QString &text)
 {
     for (auto it = introducedNamePattern().globalMatch(text); it.hasNext();)
         learnName(it.next().captured(1));
-    for (auto it = emailPattern().globalMatch(text); it.hasNext();)
-        placeholderFor(PersonalKind::Email, it.next().captured());
+    for (auto it = emailPattern().globalMatch(text); it.hasNext();) {
+        const QString email = percentDecoded(it.next().captured());
+        // "refund-dana.w@example.com" in a key is the known address with a prefix, no new one.
+        const bool prefixed = std::any_of(m_emails.cbegin(), m_emails.cend(), [&email](const QString &known) {
+            return email.size() > known.size() && email.endsWith(known, Qt::CaseInsensitive)
+                   && !email.at(email.size() - known.size() - 1).isLetterOrNumber();
+        });
+        if (!prefixed)
+            placeholderFor(PersonalKind::Email, email);
+    }
     for (auto it = userIdInText().globalMatch(text); it.hasNext();)
         m_userIdCandidates.append({it.next().captured(), false});
+    for (auto it = urlInText().globalMatch(text); it.hasNext();)
+        learnFromUrl(it.next().captured());
+}
+
+void BuyerDataRedactor::learnFromUrl(const QString &url)
+{
+    const bool was = std::exchange(m_learning, true);
+    (void)walkUrl(url);
+    m_learning = was;
 }
 
 void BuyerDataRedactor::learnFromJson(const json &value)
 {
-    m_learning = true;
+    const bool was = std::exchange(m_learning, true);
     (void)walkJson(value, false);
-    m_learning = false;
+    m_learning = was;
 }
 
 void BuyerDataRedactor::learnFromJsonText(const QString &text)
@@ -492,29 +339,6 @@ void BuyerDataRedactor::settleUserIds()
 }
 
 // ---- JSON: one walk for learning and redacting, so both read keys the same way ----
-
-std::optional<PersonalKind> BuyerDataRedactor::kindOfKey(const QString &key, bool personObject) const
-{
-    if (nameKeys().contains(key) || (key == u"name" && personObject))
-        return PersonalKind::Name;
-    if (emailKeys().contains(key))
-        return PersonalKind::Email;
-    if (phoneKeys().contains(key))
-        return PersonalKind::Phone;
-    if (addressKeys().contains(key))
-        return PersonalKind::Address;
-    if (cityKeys().contains(key))
-        return PersonalKind::City;
-    if (postalKeys().contains(key))
-        return PersonalKind::PostalCode;
-    if (userIdKeys().contains(key))
-        return PersonalKind::UserId;
-    if (birthKeys().contains(key))
-        return PersonalKind::BirthDate;
-    if (cardKeys().contains(key))
-        return PersonalKind::PaymentCard;
-    return std::nullopt;
-}
 
 json BuyerDataRedactor::walkJson(const json &value, bool aboutPerson)
 {
@@ -553,11 +377,11 @@ json BuyerDataRedactor::walkJson(const json &value, bool aboutPerson)
     QString first;
     QString last;
     for (auto it = value.begin(); it != value.end(); ++it) {
-        const QString key = normalizedKey(it.key());
+        const QString key = normalizedKey(fromUtf8String(it.key()));
         personObject = personObject || isPersonSignal(key);
-        if (it->is_string() && (key == u"first_name" || key == u"given_name" || key == u"firstname"))
+        if (it->is_string() && isFirstNameKey(key))
             first = fromUtf8String(it->get<std::string>());
-        if (it->is_string() && (key == u"last_name" || key == u"family_name" || key == u"surname" || key == u"lastname"))
+        if (it->is_string() && isLastNameKey(key))
             last = fromUtf8String(it->get<std::string>());
     }
     if (!first.isEmpty() && !last.isEmpty())
@@ -565,7 +389,7 @@ json BuyerDataRedactor::walkJson(const json &value, bool aboutPerson)
 
     json out = json::object();
     for (auto it = value.begin(); it != value.end(); ++it) {
-        const QString key = normalizedKey(it.key());
+        const QString key = normalizedKey(fromUtf8String(it.key()));
         const std::optional<PersonalKind> kind = kindOfKey(key, personObject);
         const bool scalar = it->is_string() || it->is_number();
         const QString text = it->is_string() ? fromUtf8String(it->get<std::string>())
@@ -583,7 +407,7 @@ json BuyerDataRedactor::walkJson(const json &value, bool aboutPerson)
         }
         if (m_learning) {
             if (!kind || !scalar)
-                walkJson(*it, personKeys().contains(key));
+                walkJson(*it, isPersonKey(key));
             continue;
         }
         const std::string outKey = redactText(fromUtf8String(it.key())).toStdString();
@@ -591,15 +415,97 @@ json BuyerDataRedactor::walkJson(const json &value, bool aboutPerson)
             countReplacement(m_kindOfPlaceholder.value(placeholder, *kind));
             out[outKey] = placeholder.toStdString();
         } else {
-            out[outKey] = walkJson(*it, personKeys().contains(key));
+            out[outKey] = walkJson(*it, isPersonKey(key));
         }
     }
     return out;
 }
 
+// ---- URLs: each part decoded, read like a JSON value, and re-encoded only when it changed ----
+
+QString BuyerDataRedactor::walkUrl(const QString &url)
+{
+    const qsizetype fragmentAt = url.indexOf(u'#');
+    const QString beforeFragment = fragmentAt < 0 ? url : url.left(fragmentAt);
+    const qsizetype queryAt = beforeFragment.indexOf(u'?');
+    QStringList segments = (queryAt < 0 ? beforeFragment : beforeFragment.left(queryAt)).split(u'/');
+    for (QString &segment : segments)
+        segment = walkUrlComponent(segment, std::nullopt, false);
+    QString out = segments.join(u'/');
+    if (queryAt >= 0) {
+        QStringList pairs = beforeFragment.mid(queryAt + 1).split(u'&');
+        // The query is one object: a `name` in it is a person's when another key is about one.
+        bool personQuery = false;
+        for (const QString &pair : std::as_const(pairs))
+            personQuery = personQuery || isPersonSignal(normalizedKey(percentDecoded(pair.section(u'=', 0, 0), true)));
+        for (QString &pair : pairs) {
+            const qsizetype equals = pair.indexOf(u'=');
+            if (equals < 0) {
+                pair = walkUrlComponent(pair, std::nullopt, true);
+                continue;
+            }
+            const QString key = pair.left(equals);
+            const std::optional<PersonalKind> kind = kindOfKey(normalizedKey(percentDecoded(key, true)), personQuery);
+            pair = walkUrlComponent(key, std::nullopt, true) + u'=' + walkUrlComponent(pair.mid(equals + 1), kind, true);
+        }
+        out += u'?' + pairs.join(u'&');
+    }
+    if (fragmentAt >= 0)
+        out += u'#' + walkUrlComponent(url.mid(fragmentAt + 1), std::nullopt, true);
+    return out;
+}
+
+QString BuyerDataRedactor::walkUrlComponent(const QString &raw, std::optional<PersonalKind> kind, bool query)
+{
+    if (raw.isEmpty())
+        return raw;
+    const QString decoded = percentDecoded(raw, query);
+    if (m_learning) {
+        if (kind == PersonalKind::UserId)
+            m_userIdCandidates.append({decoded, true});
+        else if (kind)
+            placeholderFor(*kind, decoded);
+        else
+            learnFromText(decoded);
+        return raw;
+    }
+    QString redacted;
+    if (kind && (*kind != PersonalKind::UserId || spellsKnownName(decoded))) {
+        const QString placeholder = placeholderFor(*kind, decoded);
+        if (!placeholder.isEmpty() && placeholder != decoded.simplified()) {
+            countReplacement(m_kindOfPlaceholder.value(placeholder, *kind));
+            redacted = placeholder;
+        }
+    }
+    if (redacted.isEmpty())
+        redacted = redact(decoded, true);
+    if (redacted == decoded)
+        return raw; // byte-identical, however it was encoded
+    return percentEncoded(redacted, query && raw.contains(u'+'));
+}
+
 // ---- redacting ----
 
 QString BuyerDataRedactor::redactText(const QString &text)
+{
+    return redact(text, false);
+}
+
+QString BuyerDataRedactor::redactIdentifier(const QString &text)
+{
+    return redact(text, true);
+}
+
+QString BuyerDataRedactor::redactUrl(const QString &url)
+{
+    if (url.isEmpty())
+        return url;
+    learnFromUrl(url);
+    settleUserIds();
+    return walkUrl(url);
+}
+
+QString BuyerDataRedactor::redact(const QString &text, bool identifier)
 {
     if (text.isEmpty())
         return text;
@@ -607,26 +513,67 @@ QString BuyerDataRedactor::redactText(const QString &text)
     learnFromText(text); // an e-mail or an introduced name seen only here
     settleUserIds();
 
-    // Known values first, so a value a key named keeps its placeholder; patterns fill gaps.
     QList<Span> taken;
-    const auto takeMatches = [&](const QRegularExpression &pattern, auto placeholderOfMatch) {
+    const auto take = [&](const QRegularExpression &pattern, int group, auto placeholderOfMatch) {
         for (auto it = pattern.globalMatch(text); it.hasNext();) {
             const QRegularExpressionMatch match = it.next();
-            if (overlaps(taken, match.capturedStart(), match.capturedLength()))
+            const qsizetype start = match.capturedStart(group);
+            const qsizetype length = match.capturedLength(group);
+            if (start < 0 || length == 0 || overlaps(taken, start, length))
                 continue;
-            const QString placeholder = placeholderOfMatch(match.captured());
-            if (placeholder.isEmpty() || placeholder == match.captured())
+            const QString found = match.captured(group);
+            const QString placeholder = placeholderOfMatch(found);
+            if (placeholder.isEmpty() || placeholder == found)
                 continue;
-            taken.append({match.capturedStart(), match.capturedLength(), placeholder,
-                          m_kindOfPlaceholder.value(placeholder, PersonalKind::Name)});
+            taken.append({start, length, placeholder, m_kindOfPlaceholder.value(placeholder, PersonalKind::Name)});
         }
     };
-    takeMatches(emailPattern(), [this](const QString &m) { return placeholderFor(PersonalKind::Email, m); });
-    takeMatches(knownValuesPattern(false), [this](const QString &m) { return placeholderOf(m).value_or(QString()); });
-    takeMatches(knownValuesPattern(true), [this](const QString &m) { return m_nameParts.value(fold(m)); });
-    takeMatches(phonePattern(), [this](const QString &m) { return placeholderFor(PersonalKind::Phone, m); });
-    takeMatches(streetPattern(), [this](const QString &m) { return placeholderFor(PersonalKind::Address, m); });
-    takeMatches(unitPattern(), [this](const QString &m) { return placeholderFor(PersonalKind::Address, m); });
+    // URLs in text first: their parts are decoded and redacted (and counted) one by one.
+    if (!identifier) {
+        for (auto it = urlInText().globalMatch(text); it.hasNext();) {
+            const QRegularExpressionMatch match = it.next();
+            const QString redacted = walkUrl(match.captured());
+            if (redacted != match.captured())
+                taken.append({match.capturedStart(), match.capturedLength(), redacted, PersonalKind::Name, true});
+        }
+    }
+    // Known values before patterns, so a value a key named keeps its placeholder; a known
+    // e-mail before the e-mail pattern, which would take "refund-" into the address.
+    const KnownPatterns &known = knownPatterns();
+    const auto knownValue = [this](const QString &m) {
+        for (const QString &form : {m, percentDecoded(m), percentDecoded(m, true)}) {
+            if (std::optional<QString> placeholder = placeholderOf(form))
+                return *placeholder;
+        }
+        return QString();
+    };
+    const auto namePart = [this](const QString &m) { return m_nameParts.value(fold(percentDecoded(m, true))); };
+    const auto as = [this](PersonalKind kind) {
+        return [this, kind](const QString &m) { return placeholderFor(kind, percentDecoded(m)); };
+    };
+    take(known.emails, 0, knownValue);
+    take(emailPattern(), 0, as(PersonalKind::Email));
+    take(known.literals, 0, knownValue);
+    take(known.partsAnyCase, 0, namePart);
+    take(known.partsCapital, 0, knownValue);
+    take(cardPattern(), 0, [this](const QString &m) {
+        const QString digits = digitsOf(m);
+        return digits.size() >= 13 && digits.size() <= 19 && luhnValid(digits)
+                   ? placeholderFor(PersonalKind::PaymentCard, digits)
+                   : QString();
+    });
+    take(phonePattern(), 0, as(PersonalKind::Phone));
+    take(trunkPhonePattern(), 0, [this](const QString &m) {
+        const int digits = digitCount(m);
+        return digits == 10 || digits == 11 ? placeholderFor(PersonalKind::Phone, m) : QString();
+    });
+    take(shortPhonePattern(), 0, as(PersonalKind::Phone));
+    take(streetPattern(), 0, as(PersonalKind::Address));
+    take(unitPattern(), 0, as(PersonalKind::Address));
+    take(ukPostcodePattern(), 2, as(PersonalKind::PostalCode));
+    take(ukPostcodePattern(), 1, as(PersonalKind::City));
+    take(zipCityPattern(), 1, as(PersonalKind::PostalCode));
+    take(zipCityPattern(), 2, as(PersonalKind::City));
     if (taken.isEmpty())
         return text;
 
@@ -637,7 +584,8 @@ QString BuyerDataRedactor::redactText(const QString &text)
     for (const Span &span : std::as_const(taken)) {
         out.append(QStringView(text).mid(at, span.start - at));
         out.append(span.replacement);
-        countReplacement(span.kind);
+        if (!span.counted)
+            countReplacement(span.kind);
         at = span.start + span.length;
     }
     out.append(QStringView(text).mid(at));

@@ -22,6 +22,7 @@ namespace {
 
 const QString demoTicket = QStringLiteral("T-20260317-0412");
 const QString addressTicket = QStringLiteral("T-ADDR-1");
+const QString traceTicket = QStringLiteral("T-TRACE-1");
 
 RegistrySelection allProfiles()
 {
@@ -111,6 +112,7 @@ private slots:
     void demoIncident();
     void tauAddressChange();
     void repeatedIntentWithPersonalData();
+    void traceLinesAndUrlsCarryNoPersonalData();
     void replacesAnExistingFileOnlyOnSuccess();
     void unwritableFolder();
     void missingTicket();
@@ -184,6 +186,66 @@ void TestIncidentExport::initTestCase()
                                              NamedRegistry{QStringLiteral("tau-retail"), *builtInProfile(QStringLiteral("tau-retail"))}));
     const ImportReport addressReport = retail.importFile(lines);
     QVERIFY2(addressReport.clean(), qPrintable(storetest::describe(addressReport)));
+
+    // A refund whose HTTP and provider lines carry the buyer's e-mail, name and phone, plain
+    // and percent-encoded, and a second one whose lines carry nothing personal.
+    const QJsonObject customer{{QStringLiteral("name"), QStringLiteral("Dana Whitfield")},
+                               {QStringLiteral("email"), QStringLiteral("dana.w@example.com")}};
+    const auto trace = [](const QString &type, const QString &when, const QString &callId, QJsonObject fields) {
+        fields.insert(QStringLiteral("type"), type);
+        fields.insert(QStringLiteral("ticket"), traceTicket);
+        fields.insert(QStringLiteral("at"), when);
+        fields.insert(QStringLiteral("call_id"), callId);
+        return storetest::line(fields);
+    };
+    const QString personalKey = QStringLiteral("refund-dana.w@example.com-O-T-TRACE-1");
+    const QString traced = m_dir.filePath(QStringLiteral("trace.jsonl"));
+    QVERIFY(storetest::writeLines(
+        traced,
+        {storetest::with(storetest::ticketOpened(traceTicket, at), QStringLiteral("customer"), customer),
+         storetest::message(traceTicket, at, QStringLiteral("customer"),
+                            QStringLiteral("Hi, Dana here; call me on +1 555 123 4567.")),
+         storetest::refundCall(traceTicket, QStringLiteral("2026-03-18T09:01:00Z"), QStringLiteral("c1")),
+         trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:01:00Z"), QStringLiteral("c1"),
+               {{QStringLiteral("method"), QStringLiteral("POST")},
+                {QStringLiteral("url"), QStringLiteral("https://psp.example/v1/refunds?customer_email=dana.w%40example.com"
+                                                       "&cust=Dana+Whitfield&name=Dana%20Whitfield&phone=%2B15551234567")},
+                {QStringLiteral("idempotency_key"), personalKey},
+                {QStringLiteral("attempt"), 1},
+                {QStringLiteral("error"), QStringLiteral("timeout for dana.w%40example.com")},
+                {QStringLiteral("duration_ms"), 5000}}),
+         trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:01:06Z"), QStringLiteral("c1"),
+               {{QStringLiteral("method"), QStringLiteral("POST")},
+                {QStringLiteral("url"), QStringLiteral("/v1/customers/dana.w%40example.com/refunds?phone=555-123-4567")},
+                {QStringLiteral("idempotency_key"), personalKey},
+                {QStringLiteral("attempt"), 2},
+                {QStringLiteral("status"), 200},
+                {QStringLiteral("duration_ms"), 300}}),
+         trace(QStringLiteral("provider"), QStringLiteral("2026-03-18T09:01:06.2Z"), QStringLiteral("c1"),
+               {{QStringLiteral("event"), QStringLiteral("refund.created for dana.w@example.com")},
+                {QStringLiteral("object_id"), QStringLiteral("re_Dana_Whitfield")},
+                {QStringLiteral("idempotency_key"), personalKey},
+                {QStringLiteral("amount_cents"), 4200}}),
+         storetest::toolResult(traceTicket, QStringLiteral("2026-03-18T09:01:07Z"), QStringLiteral("c1"),
+                               R"({"refund_id":"re_Dana_Whitfield","status":"succeeded"})"),
+         storetest::refundCall(traceTicket, QStringLiteral("2026-03-18T09:02:00Z"), QStringLiteral("c2"), 1000),
+         trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:02:00Z"), QStringLiteral("c2"),
+               {{QStringLiteral("method"), QStringLiteral("POST")},
+                {QStringLiteral("url"), QStringLiteral("https://psp.example/v1/refunds?expand=charge&since=2026-03-18T09%3A00%3A00Z")},
+                {QStringLiteral("idempotency_key"), QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153")},
+                {QStringLiteral("attempt"), 1},
+                {QStringLiteral("status"), 200},
+                {QStringLiteral("duration_ms"), 250}}),
+         trace(QStringLiteral("provider"), QStringLiteral("2026-03-18T09:02:00.2Z"), QStringLiteral("c2"),
+               {{QStringLiteral("event"), QStringLiteral("refund.created")},
+                {QStringLiteral("object_id"), QStringLiteral("re_qC5HTJz9NXdvjue0N7DDR7I5")},
+                {QStringLiteral("idempotency_key"), QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153")},
+                {QStringLiteral("amount_cents"), 1000}}),
+         storetest::toolResult(traceTicket, QStringLiteral("2026-03-18T09:02:01Z"), QStringLiteral("c2"),
+                               R"({"refund_id":"re_qC5HTJz9NXdvjue0N7DDR7I5","status":"succeeded"})")}));
+    TranscriptImporter tracedImport(*m_source, allProfiles());
+    const ImportReport tracedReport = tracedImport.importFile(traced);
+    QVERIFY2(tracedReport.clean(), qPrintable(storetest::describe(tracedReport)));
 
     // The τ conversation in which Mei Patel changes her address.
     Expected<QList<TicketRow>> rows = m_source->tickets(TicketQuery{}, 0, 1000);
@@ -406,6 +468,56 @@ void TestIncidentExport::repeatedIntentWithPersonalData()
     // The key is of the redacted inputs, so the original one (a hash of personal data) is gone.
     QVERIFY(calls.value(QStringLiteral("a1")).intentKey != source.value(QStringLiteral("a1")).intentKey);
     QCOMPARE(calls.value(QStringLiteral("a2")).repeatOf, QStringLiteral("a1"));
+}
+
+void TestIncidentExport::traceLinesAndUrlsCarryNoPersonalData()
+{
+    const qint64 id = ticketId(traceTicket);
+    QVERIFY(id > 0);
+    QCOMPARE(m_source->traceEvents(id)->size(), 5);
+    // Every spelling the source holds: plain, percent-encoded, '+'-encoded, inside ids.
+    const QStringList personal{
+        QStringLiteral("dana.w@example.com"), QStringLiteral("dana.w%40example.com"), QStringLiteral("Dana Whitfield"),
+        QStringLiteral("Dana+Whitfield"),     QStringLiteral("Dana%20Whitfield"),    QStringLiteral("Dana_Whitfield"),
+        QStringLiteral("Dana"),               QStringLiteral("Whitfield"),           QStringLiteral("dana.w"),
+        QStringLiteral("%2B15551234567"),     QStringLiteral("+15551234567"),        QStringLiteral("5551234567"),
+        QStringLiteral("555-123-4567"),       QStringLiteral("555 123 4567")};
+    QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
+    OpenedIncidentExport exported = exportAndCheck(id, QStringLiteral("trace.verity-incident"), personal);
+    QVERIFY(exported.store);
+    compareStories(id, exported);
+
+    const QList<TraceEvent> before = *m_source->traceEvents(id);
+    const QList<TraceEvent> after = *exported.store->traceEvents(exported.ticketId);
+    QCOMPARE(after.size(), before.size());
+    QHash<QString, QString> keyOf; // original key -> exported key: one each way
+    for (qsizetype i = 0; i < after.size(); ++i) {
+        const TraceEvent &was = before.at(i);
+        const TraceEvent &is = after.at(i);
+        QCOMPARE(is.kind, was.kind);
+        QCOMPARE(is.callExtId, was.callExtId);
+        const QString wasKey = was.kind == TraceKind::Http ? was.http.idempotencyKey : was.provider.idempotencyKey;
+        const QString isKey = is.kind == TraceKind::Http ? is.http.idempotencyKey : is.provider.idempotencyKey;
+        QVERIFY(!isKey.isEmpty());
+        if (keyOf.contains(wasKey))
+            QCOMPARE(isKey, keyOf.value(wasKey)); // the HTTP line and the provider line still pair
+        keyOf.insert(wasKey, isKey);
+    }
+    QCOMPARE(keyOf.size(), 2);
+    QVERIFY(keyOf.value(QStringLiteral("refund-dana.w@example.com-O-T-TRACE-1")) != QLatin1String("refund-dana.w@example.com-O-T-TRACE-1"));
+    // What had nothing personal is byte-identical.
+    QCOMPARE(keyOf.value(QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153")),
+             QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153"));
+    QCOMPARE(after.at(3).http.url, before.at(3).http.url);
+    QCOMPARE(after.at(4).provider.objectId, QStringLiteral("re_qC5HTJz9NXdvjue0N7DDR7I5"));
+    QCOMPARE(after.at(4).provider.event, QStringLiteral("refund.created"));
+    // What had is redacted with the placeholders the rest of the incident uses.
+    QCOMPARE(after.at(0).http.url,
+             QStringLiteral("https://psp.example/v1/refunds?customer_email=buyer1%40example.invalid"
+                            "&cust=Buyer+1&name=Buyer%201&phone=%5Bphone%201%5D"));
+    QCOMPARE(after.at(0).http.error, QStringLiteral("timeout for buyer1@example.invalid"));
+    QCOMPARE(after.at(2).provider.event, QStringLiteral("refund.created for buyer1@example.invalid"));
+    QCOMPARE(after.at(2).provider.objectId, QStringLiteral("re_Buyer 1_Buyer 1"));
 }
 
 void TestIncidentExport::replacesAnExistingFileOnlyOnSuccess()

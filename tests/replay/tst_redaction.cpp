@@ -5,6 +5,7 @@
 #include "domain/intentkey.h"
 #include "domain/registryselection.h"
 #include "replay/redaction.h"
+#include "replay/redactionrules.h"
 
 #include <QTest>
 
@@ -39,6 +40,16 @@ private slots:
     void text();
     void json_data();
     void json();
+    void nameParts_data();
+    void nameParts();
+    void urls_data();
+    void urls();
+    void identifiers_data();
+    void identifiers();
+    void knownValuesEncodedOrNot_data();
+    void knownValuesEncodedOrNot();
+    void keyNormalisation_data();
+    void keyNormalisation();
     void sameValueSamePlaceholderEverywhere();
     void namesFromArgumentsLeaveEarlierText();
     void phoneFormatsOfOneNumberShareAPlaceholder();
@@ -74,6 +85,42 @@ void TestRedaction::text_data()
                                      << QStringLiteral("Ship to [address 1], [address 2], please.");
     QTest::newRow("abbreviated street") << QStringLiteral("I'm at 12 Main St. now") << QStringLiteral("I'm at [address 1] now");
     QTest::newRow("suite") << QStringLiteral("Suite 394") << QStringLiteral("[address 1]");
+    QTest::newRow("UK mobile") << QStringLiteral("Call me on 07700 900123 or later")
+                               << QStringLiteral("Call me on [phone 1] or later");
+    QTest::newRow("UK landline, parentheses") << QStringLiteral("(020) 7946 0958") << QStringLiteral("[phone 1]");
+    QTest::newRow("UK landline") << QStringLiteral("Ring 020 7946 0958.") << QStringLiteral("Ring [phone 1].");
+    QTest::newRow("UK international, same number") << QStringLiteral("020 7946 0958 or +44 20 7946 0958")
+                                                   << QStringLiteral("[phone 1] or [phone 1]");
+    QTest::newRow("French phone") << QStringLiteral("+33 1 42 68 53 00") << QStringLiteral("[phone 1]");
+    QTest::newRow("short phone") << QStringLiteral("dial 555-1234 after six") << QStringLiteral("dial [phone 1] after six");
+    QTest::newRow("encoded E.164 phone") << QStringLiteral("phone %2B15551234567") << QStringLiteral("phone [phone 1]");
+    QTest::newRow("French street") << QStringLiteral("I live at 42 rue de Rivoli, 75001 Paris.")
+                                   << QStringLiteral("I live at [address 1], [zip 1] [city 1].");
+    QTest::newRow("French street, capitalised") << QStringLiteral("4 Rue de la Paix") << QStringLiteral("[address 1]");
+    QTest::newRow("German street") << QStringLiteral("Hauptstraße 5, 10115 Berlin")
+                                   << QStringLiteral("[address 1], [zip 1] [city 1]");
+    QTest::newRow("Italian street") << QStringLiteral("Via Roma 5") << QStringLiteral("[address 1]");
+    QTest::newRow("PO box") << QStringLiteral("Send it to PO Box 123.") << QStringLiteral("Send it to [address 1].");
+    QTest::newRow("P.O. box") << QStringLiteral("P.O. Box 77") << QStringLiteral("[address 1]");
+    QTest::newRow("UK address and postcode") << QStringLiteral("We live at 221B Baker Street, London NW1 6XE.")
+                                             << QStringLiteral("We live at [address 1], [city 1] [zip 1].");
+    QTest::newRow("UK postcode alone") << QStringLiteral("postcode SW1A 1AA") << QStringLiteral("postcode [zip 1]");
+    QTest::newRow("card, spaces") << QStringLiteral("card 4111 1111 1111 1111 expired")
+                                  << QStringLiteral("card [card 1] expired");
+    QTest::newRow("card, dashes, same card") << QStringLiteral("4111-1111-1111-1111 = 4111 1111 1111 1111")
+                                             << QStringLiteral("[card 1] = [card 1]");
+    QTest::newRow("Amex grouping") << QStringLiteral("3782 822463 10005") << QStringLiteral("[card 1]");
+    QTest::newRow("name part in capitals") << QStringLiteral("WHITFIELD called") << QStringLiteral("Buyer 1 called");
+    QTest::newRow("name part in lower case") << QStringLiteral("whitfield called") << QStringLiteral("Buyer 1 called");
+    QTest::newRow("name between underscores") << QStringLiteral("see re_Dana_Whitfield")
+                                              << QStringLiteral("see re_Buyer 1_Buyer 1");
+    QTest::newRow("encoded e-mail") << QStringLiteral("customer_email=dana.whitfield%40example.com")
+                                    << QStringLiteral("customer_email=buyer1@example.invalid");
+    QTest::newRow("e-mail in capitals") << QStringLiteral("DANA.WHITFIELD@EXAMPLE.COM")
+                                        << QStringLiteral("buyer1@example.invalid");
+    QTest::newRow("plus-encoded name") << QStringLiteral("cust=Dana+Whitfield") << QStringLiteral("cust=Buyer 1");
+    QTest::newRow("URL in text") << QStringLiteral("see https://psp.example/r?email=dana.whitfield%40example.com now")
+                                 << QStringLiteral("see https://psp.example/r?email=buyer1%40example.invalid now");
 
     // What must not be touched.
     const QStringList untouched{
@@ -87,6 +134,12 @@ void TestRedaction::text_data()
         QStringLiteral("It normally shows within 3 to 5 business days; the 500-piece puzzle; a 4-shelf oak shelving unit."),
         QStringLiteral("Total 1,234.56 USD; 2 of 4 lines; version 1.2.3; line L1001 on plan P1001."),
         QStringLiteral("Call issue_refund, then get_order; escalate_to_human above $150.00."),
+        QStringLiteral("Order #W5481803 and SU-88421 at 14:32; item 7751905257; 11800 cents; 2026-03-17."),
+        QStringLiteral("Not a card: 4111-1111-1111-1112; not one either: 1234 5678 9012."),
+        QStringLiteral("Timestamp 1773800000000, uuid 550e8400-e29b-41d4-a716-446655440000, key refund-SU-88421-1."),
+        QStringLiteral("Rooms 101-205, a 500-piece puzzle, 3 of 12345 points, in 2026 Paris hosted it."),
+        QStringLiteral("Ashcombe Furniture shipped 12 items via UPS; refund re_B69RgwuSCddMBH on 03/17/2026."),
+        QStringLiteral("Version 020 of the form; ISO 8601; page 12 of 40; RFC 7231."),
     };
     for (const QString &text : untouched)
         QTest::newRow(qPrintable(QStringLiteral("keeps: ") + text.left(40))) << text << text;
@@ -147,6 +200,27 @@ void TestRedaction::json_data()
     QTest::newRow("free text inside a result")
         << QStringLiteral(R"({"note":"Dana asked to call 555-123-4567","refund_id":"re_B69RgwuSCddMBH"})")
         << QStringLiteral(R"({"note":"Buyer 1 asked to call [phone 1]","refund_id":"re_B69RgwuSCddMBH"})");
+    QTest::newRow("camelCase keys")
+        << QStringLiteral(R"({"customerName":"Joan Smith-Jones","recipientName":"Mary McDonald",)"
+                          R"("emailAddress":"joan@example.org","mobileNumber":"07700 900123","contactNumber":"5551234567",)"
+                          R"("phoneNumber":"0142960000","dateOfBirth":"1985-06-15","postalCode":"75002","zipCode":"90210",)"
+                          R"("streetAddress":"4 Rue de la Paix","deliveryAddress":"1 Elm St","shippingAddress":"2 Oak St",)"
+                          R"("billingAddress":"3 Ash St","orderId":"SU-88421"})")
+        << QStringLiteral(R"({"billingAddress":"[address 1]","contactNumber":"[phone 1]","customerName":"Buyer 2",)"
+                          R"("dateOfBirth":"[birth date 1]","deliveryAddress":"[address 2]","emailAddress":"buyer2@example.invalid",)"
+                          R"("mobileNumber":"[phone 2]","orderId":"SU-88421","phoneNumber":"[phone 3]","postalCode":"[zip 1]",)"
+                          R"("recipientName":"Buyer 3","shippingAddress":"[address 3]","streetAddress":"[address 4]","zipCode":"[zip 2]"})");
+    QTest::newRow("name where a parcel goes")
+        << QStringLiteral(R"({"ship_to":{"name":"Sean O\u0027Brien","line1":"1 Main St"},"shipTo":{"name":"Sean O\u0027Brien"}})")
+        << QStringLiteral(R"({"shipTo":{"name":"Buyer 2"},"ship_to":{"line1":"[address 1]","name":"Buyer 2"}})");
+    QTest::newRow("dotted and spaced keys")
+        << QStringLiteral(R"({"ship_to.name":"Sean O\u0027Brien","Postal Code":"75002","e-mail":"s@example.org"})")
+        << QStringLiteral(R"({"Postal Code":"[zip 1]","e-mail":"buyer2@example.invalid","ship_to.name":"Buyer 2"})");
+    QTest::newRow("keys that are not about a person")
+        << QStringLiteral(R"({"ip_address":"10.0.0.1","server_name":"api-1","product":{"name":"Rose Lamp"},)"
+                          R"("shipping":{"method":"express"},"customer_id":"C1001"})")
+        << QStringLiteral(R"({"customer_id":"C1001","ip_address":"10.0.0.1","product":{"name":"Rose Lamp"},)"
+                          R"("server_name":"api-1","shipping":{"method":"express"}})");
     QTest::newRow("an id without a name stays")
         << QStringLiteral(R"({"user_id":"C1001","order_id":"SU-88421"})")
         << QStringLiteral(R"({"order_id":"SU-88421","user_id":"C1001"})");
@@ -159,6 +233,163 @@ void TestRedaction::json()
     BuyerDataRedactor redactor = demoRedactor();
     redactor.learnFromJsonText(input);
     QCOMPARE(QString::fromStdString(redactor.redactJson(parsed(input)).dump()), QString::fromStdString(parsed(expected).dump()));
+}
+
+void TestRedaction::nameParts_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("apostrophe, any case")
+        << QStringLiteral("Sean O'Brien") << QStringLiteral("Mr O'Brien called; O'BRIEN is my surname; o'brien too.")
+        << QStringLiteral("Mr Buyer 1 called; Buyer 1 is my surname; Buyer 1 too.");
+    QTest::newRow("curly apostrophe") << QStringLiteral("Sean O'Brien") << QStringLiteral("Dear Mr. O’Brien,")
+                                      << QStringLiteral("Dear Mr. Buyer 1,");
+    QTest::newRow("inner capital") << QStringLiteral("Mary McDonald") << QStringLiteral("Mrs McDonald, MCDONALD, mcdonald.")
+                                   << QStringLiteral("Mrs Buyer 1, Buyer 1, Buyer 1.");
+    QTest::newRow("double-barrelled") << QStringLiteral("Joan Smith-Jones")
+                                      << QStringLiteral("Ms Smith-Jones, SMITH-JONES and Ms Jones.")
+                                      << QStringLiteral("Ms Buyer 1, Buyer 1 and Ms Buyer 1.");
+    QTest::newRow("titles are not names") << QStringLiteral("Mr Sean O'Brien") << QStringLiteral("Mr Sean O'Brien; Mr Smith")
+                                          << QStringLiteral("Mr Buyer 1; Mr Smith");
+    QTest::newRow("everyday words stay") << QStringLiteral("Will Grant")
+                                         << QStringLiteral("We will grant it. Will Grant agreed; Mr Grant too. WE WILL GRANT IT.")
+                                         << QStringLiteral("We will grant it. Buyer 1 agreed; Mr Buyer 1 too. WE WILL GRANT IT.");
+    QTest::newRow("may and rose") << QStringLiteral("May Rose") << QStringLiteral("You may pick a rose. May wrote; so did Rose.")
+                                  << QStringLiteral("You may pick a rose. Buyer 1 wrote; so did Buyer 1.");
+    QTest::newRow("bill and mark") << QStringLiteral("Bill Mark") << QStringLiteral("Mark the bill paid, Bill.")
+                                   << QStringLiteral("Buyer 1 the bill paid, Buyer 1.");
+    QTest::newRow("two letters only capitalised") << QStringLiteral("Mia Li") << QStringLiteral("li and Li and LI")
+                                                  << QStringLiteral("li and Buyer 1 and LI");
+    QTest::newRow("not inside a word") << QStringLiteral("Dana Whitfield") << QStringLiteral("Danalyn and Whitfields")
+                                       << QStringLiteral("Danalyn and Whitfields");
+}
+
+void TestRedaction::nameParts()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, input);
+    QFETCH(QString, expected);
+    BuyerDataRedactor redactor;
+    redactor.learnBuyer(name, QString());
+    QCOMPARE(redactor.redactText(input), expected);
+}
+
+void TestRedaction::urls_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("encoded e-mail, plus-encoded name")
+        << QStringLiteral("https://psp.example/v1/refunds?customer_email=dana.whitfield%40example.com&cust=Dana+Whitfield")
+        << QStringLiteral("https://psp.example/v1/refunds?customer_email=buyer1%40example.invalid&cust=Buyer+1");
+    QTest::newRow("name under a person query")
+        << QStringLiteral("/v1/refunds?email=sean.obrien%40example.com&name=Sean%20O%27Brien&phone=%2B15551234567")
+        << QStringLiteral("/v1/refunds?email=buyer2%40example.invalid&name=Buyer%202&phone=%5Bphone%201%5D");
+    QTest::newRow("camelCase query key") << QStringLiteral("/v1/c?customerEmail=x%40example.org&zipCode=75002")
+                                         << QStringLiteral("/v1/c?customerEmail=buyer2%40example.invalid&zipCode=%5Bzip%201%5D");
+    QTest::newRow("path segments") << QStringLiteral("/v1/customers/dana.whitfield%40example.com/refunds")
+                                   << QStringLiteral("/v1/customers/buyer1%40example.invalid/refunds");
+    QTest::newRow("name in a path id") << QStringLiteral("/v1/customers/dana_whitfield?x=1")
+                                       << QStringLiteral("/v1/customers/Buyer%201_Buyer%201?x=1");
+    QTest::newRow("phone in a fragment") << QStringLiteral("/v1/c#tel=555-123-4567") << QStringLiteral("/v1/c#tel%3D%5Bphone%201%5D");
+    QTest::newRow("keeps refund id and options")
+        << QStringLiteral("https://psp.example/v1/refunds/re_qC5HTJz9NXdvjue0N7DDR7I5?expand=charge&limit=10")
+        << QStringLiteral("https://psp.example/v1/refunds/re_qC5HTJz9NXdvjue0N7DDR7I5?expand=charge&limit=10");
+    QTest::newRow("keeps encoding it did not change")
+        << QStringLiteral("/v1/orders/SU-88421?since=2026-03-17T10%3A30%3A00Z&q=oak+shelf&amount=11800")
+        << QStringLiteral("/v1/orders/SU-88421?since=2026-03-17T10%3A30%3A00Z&q=oak+shelf&amount=11800");
+    QTest::newRow("keeps a product name") << QStringLiteral("/v1/products?name=Jigsaw+Puzzle")
+                                          << QStringLiteral("/v1/products?name=Jigsaw+Puzzle");
+}
+
+void TestRedaction::urls()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, expected);
+    BuyerDataRedactor redactor = demoRedactor();
+    redactor.learnFromUrl(url);
+    QCOMPARE(redactor.redactUrl(url), expected);
+}
+
+void TestRedaction::identifiers_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("e-mail in a key") << QStringLiteral("refund-dana.whitfield@example.com-SU-1")
+                                     << QStringLiteral("refund-buyer1@example.invalid-SU-1");
+    QTest::newRow("encoded e-mail in a key") << QStringLiteral("refund-dana.whitfield%40example.com-SU-1")
+                                             << QStringLiteral("refund-buyer1@example.invalid-SU-1");
+    QTest::newRow("name in an object id") << QStringLiteral("re_Dana_Whitfield") << QStringLiteral("re_Buyer 1_Buyer 1");
+    QTest::newRow("event naming the buyer") << QStringLiteral("refund.created for dana.whitfield@example.com")
+                                            << QStringLiteral("refund.created for buyer1@example.invalid");
+    for (const QString &kept : {QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153"), QStringLiteral("refund-SU-88421-1"),
+                                QStringLiteral("re_qC5HTJz9NXdvjue0N7DDR7I5"), QStringLiteral("k1"),
+                                QStringLiteral("idem_7751905257"), QStringLiteral("refund.created"),
+                                QStringLiteral("9b2f0c8e5d1a4c57a7f31e6b2d9c4a10")})
+        QTest::newRow(qPrintable(QStringLiteral("keeps ") + kept)) << kept << kept;
+}
+
+void TestRedaction::identifiers()
+{
+    QFETCH(QString, id);
+    QFETCH(QString, expected);
+    BuyerDataRedactor redactor = demoRedactor();
+    redactor.learnFromText(id);
+    QCOMPARE(redactor.redactIdentifier(id), expected);
+    QCOMPARE(redactor.redactIdentifier(id), expected); // the same key, the same redacted key
+}
+
+void TestRedaction::knownValuesEncodedOrNot_data()
+{
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("e-mail") << QStringLiteral("timeout for sean.obrien@example.com")
+                            << QStringLiteral("timeout for buyer1@example.invalid");
+    QTest::newRow("encoded e-mail") << QStringLiteral("timeout for sean.obrien%40example.com")
+                                    << QStringLiteral("timeout for buyer1@example.invalid");
+    QTest::newRow("encoded name") << QStringLiteral("to Mary%20McDonald.") << QStringLiteral("to Buyer 2.");
+    QTest::newRow("plus name") << QStringLiteral("to Mary+McDonald") << QStringLiteral("to Buyer 2");
+    QTest::newRow("encoded apostrophe") << QStringLiteral("for Sean%20O%27Brien") << QStringLiteral("for Buyer 1");
+    QTest::newRow("bare phone digits") << QStringLiteral("call 5551234567") << QStringLiteral("call [phone 1]");
+    QTest::newRow("encoded phone") << QStringLiteral("tel %2B15551234567") << QStringLiteral("tel [phone 1]");
+    QTest::newRow("city and street from keys") << QStringLiteral("4 Rue de la Paix in PARIS")
+                                               << QStringLiteral("[address 1] in [city 1]");
+}
+
+void TestRedaction::knownValuesEncodedOrNot()
+{
+    QFETCH(QString, input);
+    QFETCH(QString, expected);
+    BuyerDataRedactor redactor;
+    redactor.learnFromJsonText(QStringLiteral(
+        R"({"customerEmail":"sean.obrien@example.com","contactNumber":"5551234567","buyer":"Sean O\u0027Brien",)"
+        R"("shipTo":{"recipientName":"Mary McDonald","streetAddress":"4 Rue de la Paix","city":"Paris"}})"));
+    redactor.learnFromText(input);
+    QCOMPARE(redactor.redactText(input), expected);
+}
+
+void TestRedaction::keyNormalisation_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("normalised");
+    QTest::newRow("camel") << QStringLiteral("customerName") << QStringLiteral("customer_name");
+    QTest::newRow("acronym") << QStringLiteral("HTTPStatus") << QStringLiteral("http_status");
+    QTest::newRow("dotted") << QStringLiteral("ship_to.name") << QStringLiteral("ship_to_name");
+    QTest::newRow("spaced and dashed") << QStringLiteral("Postal Code") << QStringLiteral("postal_code");
+    QTest::newRow("dashes") << QStringLiteral("date-of-birth") << QStringLiteral("date_of_birth");
+    QTest::newRow("digits") << QStringLiteral("addressLine1") << QStringLiteral("address_line1");
+    QTest::newRow("already snake") << QStringLiteral("zip_code") << QStringLiteral("zip_code");
+}
+
+void TestRedaction::keyNormalisation()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, normalised);
+    QCOMPARE(redaction::normalizedKey(key), normalised);
 }
 
 void TestRedaction::sameValueSamePlaceholderEverywhere()
