@@ -16,11 +16,9 @@ ReplayStepModel::ReplayStepModel(Store &store, QObject *parent)
 
 Expected<void> ReplayStepModel::load(qint64 ticketId)
 {
-    Expected<std::optional<TicketDetail>> ticket = m_store.ticket(ticketId);
+    Expected<TicketDetail> ticket = m_store.existingTicket(ticketId);
     if (!ticket)
         return ticket.error();
-    if (!*ticket)
-        return makeError(QStringLiteral("ticket %1 is not in %2").arg(ticketId).arg(m_store.location()));
     Expected<QList<TranscriptEntry>> transcript = m_store.transcript(ticketId);
     if (!transcript)
         return transcript.error();
@@ -33,7 +31,7 @@ Expected<void> ReplayStepModel::load(qint64 ticketId)
 
     beginResetModel();
     m_ticketId = ticketId;
-    m_ticket = **ticket;
+    m_ticket = *ticket;
     m_timeline = buildIncidentTimeline(m_ticket, *transcript, *traces);
     m_notes.clear();
     for (const TrainerNote &note : *notes)

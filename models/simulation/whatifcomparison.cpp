@@ -11,19 +11,17 @@ WhatIfComparison::WhatIfComparison(Store &store, QObject *parent) : QAbstractTab
 
 Expected<void> WhatIfComparison::setTicket(qint64 ticketId)
 {
-    Expected<std::optional<TicketDetail>> ticket = m_store.ticket(ticketId);
+    Expected<TicketDetail> ticket = m_store.existingTicket(ticketId);
     if (!ticket)
         return ticket.error();
-    if (!*ticket)
-        return makeError(QStringLiteral("ticket %1 is not in %2").arg(ticketId).arg(m_store.location()));
     Expected<QList<TranscriptEntry>> transcript = m_store.transcript(ticketId);
     if (!transcript)
         return transcript.error();
-    Expected<IncidentScenario> scenario = incidentScenario(**ticket, *transcript);
+    Expected<IncidentScenario> scenario = incidentScenario(*ticket, *transcript);
     if (!scenario)
-        return makeError(QStringLiteral("%1 cannot be run again: %2").arg((*ticket)->row.extId, scenario.message()));
+        return makeError(QStringLiteral("%1 cannot be run again: %2").arg(ticket->row.extId, scenario.message()));
     beginResetModel();
-    m_ticketExtId = (*ticket)->row.extId;
+    m_ticketExtId = ticket->row.extId;
     m_scenario = *scenario;
     m_results = {};
     m_error.clear();

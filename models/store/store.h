@@ -60,6 +60,16 @@ public:
     virtual Expected<qint64> countTickets(const TicketQuery &query) = 0;
     virtual Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit) = 0;
     virtual Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) = 0;
+    // The ticket, or an error that names it and the store when it is not there.
+    Expected<TicketDetail> existingTicket(qint64 ticketId)
+    {
+        Expected<std::optional<TicketDetail>> found = ticket(ticketId);
+        if (!found)
+            return found.error();
+        if (!*found)
+            return makeError(QStringLiteral("ticket %1 is not in %2").arg(ticketId).arg(location()));
+        return **found;
+    }
     virtual Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) = 0;
     virtual Expected<QList<TranscriptEntry>> transcript(qint64 ticketId) = 0;
     virtual Expected<qint64> countOpenEscalations() = 0;

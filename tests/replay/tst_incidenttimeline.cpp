@@ -50,6 +50,25 @@ const RetryStanding *standing(const TimelineStep &step, RetryMechanism mechanism
     return nullptr;
 }
 
+// Refund c1, called at 1 s, whose result (at `resultAt`) left its outcome unknown.
+TranscriptEntry unknownRefund(qint64 resultAt, const QString &result)
+{
+    TranscriptEntry entry;
+    entry.isToolCall = true;
+    entry.seq = 1;
+    entry.at = 1000;
+    ToolCallRow &call = entry.call;
+    call.callExtId = QStringLiteral("c1");
+    call.tool = QStringLiteral("issue_refund");
+    call.toolClass = ToolClass::WriteMoney;
+    call.calledAt = 1000;
+    call.hasResult = true;
+    call.resultAt = resultAt;
+    call.rawResult = result;
+    call.outcome = Outcome::Unknown;
+    return entry;
+}
+
 } // namespace
 
 class TestIncidentTimeline : public QObject
@@ -262,19 +281,7 @@ private slots:
         // tries a read again on a 503). Reads are no retry of the write.
         TicketDetail ticket;
         ticket.row.extId = QStringLiteral("T-Y");
-        TranscriptEntry entry;
-        entry.isToolCall = true;
-        entry.seq = 1;
-        entry.at = 1000;
-        ToolCallRow &call = entry.call;
-        call.callExtId = QStringLiteral("c1");
-        call.tool = QStringLiteral("issue_refund");
-        call.toolClass = ToolClass::WriteMoney;
-        call.calledAt = 1000;
-        call.hasResult = true;
-        call.resultAt = 7000;
-        call.rawResult = QStringLiteral(R"({"outcome":"unknown","retry":"do_not_retry"})");
-        call.outcome = Outcome::Unknown;
+        const TranscriptEntry entry = unknownRefund(7000, QStringLiteral(R"({"outcome":"unknown","retry":"do_not_retry"})"));
         const auto http = [](qint64 seq, qint64 at, const char *method, int attempt, std::optional<int> status) {
             TraceEvent trace;
             trace.seq = seq;
@@ -331,19 +338,7 @@ private slots:
         TicketDetail ticket;
         ticket.row.extId = QStringLiteral("T-X");
         ticket.order.id = QStringLiteral("O-1");
-        TranscriptEntry entry;
-        entry.isToolCall = true;
-        entry.seq = 1;
-        entry.at = 1000;
-        ToolCallRow &call = entry.call;
-        call.callExtId = QStringLiteral("c1");
-        call.tool = QStringLiteral("issue_refund");
-        call.toolClass = ToolClass::WriteMoney;
-        call.calledAt = 1000;
-        call.hasResult = true;
-        call.resultAt = 6000;
-        call.rawResult = QStringLiteral(R"({"error":"refund failed: upstream timeout"})");
-        call.outcome = Outcome::Unknown;
+        const TranscriptEntry entry = unknownRefund(6000, QStringLiteral(R"({"error":"refund failed: upstream timeout"})"));
         const IncidentTimeline timeline = buildIncidentTimeline(ticket, {entry}, {});
         QStringList kinds;
         for (const TimelineStep &step : timeline.steps)
