@@ -243,9 +243,12 @@ void SimulationRun::seedRemoteSandbox()
 
 void SimulationRun::startTickets()
 {
-    m_result.tickets.resize(m_setup.tickets.size());
-    m_runs.resize(m_setup.tickets.size());
-    m_refunds.resize(m_setup.tickets.size());
+    m_total = int(m_setup.tickets.size());
+    m_result.tickets.resize(m_total);
+    m_runs.resize(m_total);
+    m_refunds.resize(m_total);
+    if (!m_setup.keepEvents)
+        m_postKeys.resize(m_total);
     for (const SimTicket &ticket : std::as_const(m_setup.tickets))
         m_ticketOfPayment.insert(ticket.paymentIntent, ticket.index);
     m_startedSeconds = QDateTime::currentSecsSinceEpoch() - 2;
@@ -257,10 +260,14 @@ void SimulationRun::startTickets()
 
 void SimulationRun::launchNext()
 {
-    if (m_next >= m_setup.tickets.size())
+    if (m_next >= m_total)
         return;
-    auto *run = new TicketRun(m_setup.tickets.at(m_next), m_context, this);
+    // The run takes the ticket: once every ticket has its run, the setup's list goes, so a
+    // large run does not hold each ticket twice.
+    auto *run = new TicketRun(std::move(m_setup.tickets[m_next]), m_context, this);
     m_runs[m_next++] = run;
+    if (m_next == m_total)
+        m_setup.tickets = {};
     ++m_running;
     connect(run, &TicketRun::finished, this, [this, run] { ticketFinished(run); });
     run->start();
@@ -268,13 +275,19 @@ void SimulationRun::launchNext()
 
 void SimulationRun::ticketFinished(TicketRun *run)
 {
-    Q_UNUSED(run);
+    if (!m_setup.keepEvents) {
+        const int index = run->outcome().index;
+        m_postKeys[index] = run->postKeys();
+        m_result.tickets[index] = run->takeOutcome();
+        m_runs[index] = nullptr;
+        run->deleteLater(); // it is still emitting finished()
+    }
     --m_running;
     ++m_done;
-    emit progress(m_done, int(m_setup.tickets.size()));
+    emit progress(m_done, m_total);
     if (m_finished)
         return;
-    if (m_done == m_setup.tickets.size())
+    if (m_done == m_total)
         return readProviderRefunds({});
     launchNext();
 }
@@ -325,6 +338,11 @@ void SimulationRun::readProviderRefunds(const QString &startingAfter)
 void SimulationRun::handOutRefunds()
 {
     for (qsizetype i = 0; i < m_runs.size(); ++i) {
+        if (!m_runs[i]) {
+            TicketRun::orderByPosts(m_refunds[i], m_postKeys.at(i));
+            m_result.tickets[i].refunds = std::move(m_refunds[i]);
+            continue;
+        }
         m_runs[i]->providerRefunds(std::move(m_refunds[i]));
         m_result.tickets[i] = m_runs[i]->takeOutcome();
         delete m_runs[i];

@@ -41,7 +41,9 @@ struct SimulationSetup
     QString apiKey = QStringLiteral("sk_test_sandbox");
     RealTiming timing;
     int concurrency = 48;
-    bool keepEvents = true; // the events of every ticket, for transcripts; false for counting only
+    // The events of every ticket, for transcripts and the what-if's panes. False for counting
+    // only: events are most of a ticket's memory, and a finished ticket's run is dropped.
+    bool keepEvents = true;
 };
 
 struct SimulationResult
@@ -91,11 +93,16 @@ private:
     std::unique_ptr<Store> m_ledger;
     QNetworkAccessManager *m_network = nullptr;
     SimulationResult m_result;
-    QList<TicketRun *> m_runs; // by ticket, kept until the provider's refunds are read
+    // By ticket, kept until the provider's refunds are read when events are kept (their
+    // provider lines need the run); otherwise dropped as each finishes, leaving its outcome in
+    // m_result and its POSTs' keys here, so memory per ticket stays a few hundred bytes.
+    QList<TicketRun *> m_runs;
+    QList<QStringList> m_postKeys;
     QHash<QString, int> m_ticketOfPayment;
     QList<QList<AuditedRefund>> m_refunds; // by ticket
     qint64 m_startedSeconds = 0;           // real: refunds older than the run are not its own
     QString m_error;
+    int m_total = 0; // tickets in the run (the setup's list is emptied as they start)
     int m_next = 0;
     int m_running = 0;
     int m_done = 0;

@@ -96,8 +96,10 @@ struct TicketOutcome
     // The fault schedule's view: the first POST met accept-then-stall, the reads were down.
     bool firstPostStalled = false;
     bool readsDown = false;
-    // Set when something outside the model happened: a request timed out that no fault
-    // stalled (the machine was too slow for the compressed timing), or the sandbox failed.
+    // Set when the provider answered in a way the fault schedule did not call for: a request
+    // timed out that no fault stalled (the machine was too slow for the compressed timing), a
+    // POST met a fault the schedule did not ask for (a sandbox with faults of its own), a
+    // stalled POST was answered in time. The numbers are then not the simulation's.
     QString problem;
     QList<SimulatedEvent> events; // in time order
 };

@@ -44,6 +44,32 @@ QString compact(const SimJson &json)
     return fromUtf8String(json.dump());
 }
 
+QString answerText(const ToolHttpRequest &request)
+{
+    return request.status ? QStringLiteral("HTTP %1").arg(*request.status) : request.error;
+}
+
+// Empty when a refund POST met exactly what the fault schedule called for: a stalled one no
+// answer before the client's timeout, any other a 2xx. Anything else (a sandbox with faults
+// of its own, a slow machine) changes the numbers, so the ticket says so.
+QString unscheduledPostAnswer(const ToolHttpRequest &request, bool stalled)
+{
+    const bool timedOut = request.error == u"timeout";
+    if (stalled) {
+        return timedOut ? QString()
+                        : QStringLiteral("a stalled refund POST was answered (%1) before the client's timeout")
+                              .arg(answerText(request));
+    }
+    if (timedOut)
+        return QStringLiteral("a refund POST that no fault of the schedule stalled got no answer in time: the "
+                              "provider stalls of its own, or the machine was too slow for the compressed timing");
+    if (!request.status || *request.status < 200 || *request.status >= 300)
+        return QStringLiteral("a refund POST that the fault schedule did not fault was answered %1: the provider "
+                              "injects faults of its own")
+            .arg(answerText(request));
+    return {};
+}
+
 } // namespace
 
 TicketRun::TicketRun(SimTicket ticket, const TicketRunContext &context, QObject *parent)
@@ -167,14 +193,8 @@ void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, cons
         qint64 duration = 0;
         if (post) {
             ++m_outcome.postsSent;
-            if (stalled != timedOut && m_outcome.problem.isEmpty()) {
-                m_outcome.problem = stalled ? QStringLiteral("a stalled refund POST was answered (%1) before the client's "
-                                                             "timeout")
-                                                  .arg(request.status ? QStringLiteral("HTTP %1").arg(*request.status)
-                                                                      : request.error)
-                                            : QStringLiteral("a refund POST that no fault stalled got no answer in time; "
-                                                             "the machine was too slow for the compressed timing");
-            }
+            if (m_outcome.problem.isEmpty())
+                m_outcome.problem = unscheduledPostAnswer(request, stalled);
             duration = timedOut ? virtualClientTimeoutMs : 350 + qint64(m_timing.bounded(550));
             const qint64 commitAt = timedOut ? t + 380 + qint64(m_timing.bounded(80)) : t + duration - 30;
             m_posts.append(PostRecord{callId, request.idempotencyKey, commitAt, request.status, answer.replayed,
@@ -259,10 +279,31 @@ void TicketRun::reply(ModelMove move)
     emit finished();
 }
 
+QStringList TicketRun::postKeys() const
+{
+    QStringList keys;
+    keys.reserve(m_posts.size());
+    for (const PostRecord &post : m_posts)
+        keys.append(post.key);
+    return keys;
+}
+
+void TicketRun::orderByPosts(QList<AuditedRefund> &refunds, const QStringList &postKeys)
+{
+    const auto postIndex = [&postKeys](const QString &key) {
+        const qsizetype index = postKeys.indexOf(key);
+        return index < 0 ? postKeys.size() : index;
+    };
+    std::stable_sort(refunds.begin(), refunds.end(), [&](const AuditedRefund &a, const AuditedRefund &b) {
+        const qsizetype left = postIndex(a.key), right = postIndex(b.key);
+        return left != right ? left < right : a.id < b.id;
+    });
+}
+
 void TicketRun::providerRefunds(QList<AuditedRefund> refunds)
 {
     using Kind = SimulatedEvent::Kind;
-    // Oldest first, by the POST that made each (the provider lists newest first, to the second).
+    orderByPosts(refunds, postKeys());
     const auto postIndex = [this](const QString &key) {
         for (qsizetype i = 0; i < m_posts.size(); ++i) {
             if (m_posts.at(i).key == key)
@@ -270,10 +311,6 @@ void TicketRun::providerRefunds(QList<AuditedRefund> refunds)
         }
         return m_posts.size();
     };
-    std::stable_sort(refunds.begin(), refunds.end(), [&](const AuditedRefund &a, const AuditedRefund &b) {
-        const qsizetype left = postIndex(a.key), right = postIndex(b.key);
-        return left != right ? left < right : a.id < b.id;
-    });
     for (const AuditedRefund &refund : std::as_const(refunds)) {
         const qsizetype index = postIndex(refund.key);
         const bool known = index < m_posts.size();

@@ -63,6 +63,12 @@ public:
     void providerRefunds(QList<AuditedRefund> refunds);
     const TicketOutcome &outcome() const { return m_outcome; }
     TicketOutcome takeOutcome() { return std::move(m_outcome); }
+    // The Idempotency-Keys of the ticket's refund POSTs, in the order sent. A run that keeps
+    // no events takes these and the outcome, drops the TicketRun at once, and orders the
+    // provider's refunds later with orderByPosts: memory stays small per finished ticket.
+    QStringList postKeys() const;
+    // Oldest first, by the POST that made each (the provider lists newest first, to the second).
+    static void orderByPosts(QList<AuditedRefund> &refunds, const QStringList &postKeys);
 
     // The base URL a refund attempt's requests go to: the sandbox, with the attempt's faults
     // named in the path when there are any (see SandboxApi::handle).

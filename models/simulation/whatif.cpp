@@ -3,6 +3,7 @@
 #include "modelpolicy.h"
 
 #include "domain/jsontext.h"
+#include "domain/money.h"
 
 namespace verity {
 
@@ -23,8 +24,13 @@ Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QL
     t.seller = SimSeller{ticket.sellerId, ticket.row.sellerName, ticket.sellerBalanceCents.value_or(0),
                          ticket.sellerBalanceAsOf};
 
-    int refundCalls = 0;
-    const TranscriptEntry *firstRefund = nullptr;
+    // The refund to make is the first call the incident performed or left unknown, with a
+    // positive amount: a call the provider turned away (a negative amount, say) moved no
+    // money; replaying it would refund nothing and tell the customer a wrong amount.
+    QList<const TranscriptEntry *> refundCalls;
+    qsizetype chosen = -1;
+    qint64 amountCents = 0;
+    QString itemId;
     for (const TranscriptEntry &entry : transcript) {
         if (!entry.isToolCall) {
             if (entry.kind == MessageKind::Customer && t.customerText.isEmpty())
@@ -33,27 +39,65 @@ Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QL
         }
         if (entry.call.tool != u"issue_refund")
             continue;
-        ++refundCalls;
-        if (!firstRefund)
-            firstRefund = &entry;
-        if (scenario.stalledAttempts.isEmpty() && entry.call.outcome == Outcome::Unknown) {
-            scenario.stalledAttempts.append(refundCalls);
-            scenario.faultNote = QStringLiteral("refund call %1 (attempt %2) got no answer in the incident (%3): that "
-                                                "attempt meets accept-then-stall; every other attempt meets no fault")
-                                     .arg(entry.call.callExtId)
-                                     .arg(refundCalls)
-                                     .arg(entry.call.rawResult);
-        }
+        refundCalls.append(&entry);
+        if (chosen >= 0 || (entry.call.outcome != Outcome::Performed && entry.call.outcome != Outcome::Unknown))
+            continue;
+        const nlohmann::json arguments = nlohmann::json::parse(entry.call.argumentsJson.toStdString(), nullptr, false);
+        if (!arguments.is_object() || !arguments.contains("item_id") || !arguments["item_id"].is_string()
+            || !arguments.contains("amount_cents") || !arguments["amount_cents"].is_number_integer()
+            || arguments["amount_cents"].get<qint64>() <= 0)
+            continue;
+        chosen = refundCalls.size() - 1;
+        itemId = fromUtf8String(arguments["item_id"].get<std::string>());
+        amountCents = arguments["amount_cents"].get<qint64>();
     }
-    if (!firstRefund)
+    if (refundCalls.isEmpty())
         return makeError(QStringLiteral("%1 has no issue_refund call to run again").arg(t.ticketId));
-    const nlohmann::json arguments = nlohmann::json::parse(firstRefund->call.argumentsJson.toStdString(), nullptr, false);
-    if (!arguments.is_object() || !arguments.contains("item_id") || !arguments.contains("amount_cents")
-        || !arguments["amount_cents"].is_number_integer() || !arguments["item_id"].is_string())
-        return makeError(QStringLiteral("%1: the first issue_refund call (%2) names no item and amount in cents")
-                             .arg(t.ticketId, firstRefund->call.callExtId));
-    t.itemId = fromUtf8String(arguments["item_id"].get<std::string>());
-    t.amountCents = arguments["amount_cents"].get<qint64>();
+    if (chosen < 0)
+        return makeError(QStringLiteral("%1: no issue_refund call was performed or left unknown with an item and a "
+                                        "positive amount in cents, so there is no refund to run again")
+                             .arg(t.ticketId));
+    const TranscriptEntry *firstRefund = refundCalls.at(chosen);
+
+    // Attempts count from the refund to make. Every one whose answer never came (its outcome
+    // unknown: a timeout, an upstream error) meets accept-then-stall, in order.
+    QStringList stalledCalls;
+    for (qsizetype i = chosen; i < refundCalls.size(); ++i) {
+        const ToolCallRow &call = refundCalls.at(i)->call;
+        if (call.outcome != Outcome::Unknown)
+            continue;
+        const int attempt = int(i - chosen) + 1;
+        scenario.stalledAttempts.append(attempt);
+        stalledCalls.append(QStringLiteral("%1 (attempt %2: %3)").arg(call.callExtId).arg(attempt).arg(call.rawResult));
+    }
+    QStringList note;
+    if (chosen > 0) {
+        QStringList skipped;
+        for (qsizetype i = 0; i < chosen; ++i) {
+            const ToolCallRow &call = refundCalls.at(i)->call;
+            skipped.append(QStringLiteral("%1 (%2)").arg(call.callExtId,
+                                                         call.outcome ? outcomeLabel(*call.outcome).toLower()
+                                                                      : QStringLiteral("not classified")));
+        }
+        note.append(QStringLiteral("the refund run again is %1's, %2: the first the incident performed or left unknown; "
+                                   "the earlier issue_refund %3 %4 %5 not the refund and not run again")
+                        .arg(firstRefund->call.callExtId, formatMoney(amountCents, t.currency),
+                             skipped.size() > 1 ? QStringLiteral("calls") : QStringLiteral("call"),
+                             skipped.join(QStringLiteral(", ")),
+                             skipped.size() > 1 ? QStringLiteral("are") : QStringLiteral("is")));
+    }
+    if (stalledCalls.isEmpty()) {
+        note.append(QStringLiteral("no refund call of the incident went unanswered: no fault"));
+    } else {
+        note.append(QStringLiteral("refund call%1 %2 got no answer in the incident: %3 accept-then-stall, in the "
+                                   "same order; every other attempt meets no fault")
+                        .arg(stalledCalls.size() > 1 ? QStringLiteral("s") : QString(), stalledCalls.join(QStringLiteral(", ")),
+                             stalledCalls.size() > 1 ? QStringLiteral("those attempts meet") : QStringLiteral("that attempt meets")));
+    }
+    scenario.faultNote = note.join(QStringLiteral("; "));
+
+    t.itemId = itemId;
+    t.amountCents = amountCents;
     for (const OrderItemRecord &item : ticket.order.items) {
         if (item.id == t.itemId)
             t.itemTitle = item.title;
@@ -64,8 +108,6 @@ Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QL
     // refuses a repeat for want of money on the payment, as it did not in March.
     t.paymentCents = t.amountCents * ModelPolicy::maxCallsAfterFailure;
     t.firstRefundAt = firstRefund->call.calledAt;
-    if (scenario.faultNote.isEmpty())
-        scenario.faultNote = QStringLiteral("no refund call of the incident went unanswered: no fault");
     return scenario;
 }
 

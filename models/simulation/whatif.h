@@ -3,12 +3,14 @@
 // sandbox of its own, with the same fault at the same moment, under one policy. The console
 // runs it once per policy and shows the two side by side.
 //
-// "The same fault at the same moment": the incident's money writes are counted in order;
-// the first whose stored outcome is unknown (its result read as a timeout, an upstream
-// error...) was the one whose answer never came, so that attempt meets accept-then-stall:
-// the provider commits the refund and the client times out. Every other attempt meets no
-// fault (in March, the retry went through). The first refund call happens at the incident's
-// own time; the seller starts from the balance the ticket recorded.
+// "The same fault at the same moment": the refund run again is the first issue_refund call
+// whose outcome was performed or unknown, with a positive amount (a call the provider refused
+// moved no money, so it is not the refund). Attempts count from that call, and every one whose
+// stored outcome is unknown (its result read as a timeout, an upstream error...) was one
+// whose answer never came, so it meets accept-then-stall, in the same order: the provider
+// commits the refund and the client times out. Every other attempt meets no fault. The
+// first refund call happens at the incident's own time; the seller starts from the balance
+// the ticket recorded.
 //
 // Blocking or not: runWhatIf blocks, running the event loop (a few hundred ms). A window
 // that must not block runs whatIfSetup() in a SimulationRun, and on its finished() signal
@@ -27,7 +29,8 @@ struct IncidentScenario
     QString faultNote;          // in words: which call met which fault, and why
 };
 
-// Fails when the ticket has no issue_refund call with an order, an item and an amount.
+// Fails when the ticket has no issue_refund call that was performed or left unknown with an
+// item and a positive amount in cents.
 Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QList<TranscriptEntry> &transcript);
 
 struct WhatIfResult

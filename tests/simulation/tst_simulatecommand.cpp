@@ -1,10 +1,14 @@
 // `verity simulate` through the built binary: the numbers as text and JSON, the same seed
 // giving the same numbers, --out importing cleanly, a running `verity sandbox` used through
-// --sandbox, and every bad argument refused with exit status 2 and a message naming it.
+// --sandbox, a sandbox with faults of its own refused (exit status 1), progress on a
+// terminal only, and every bad argument refused with exit status 2 and a message naming it.
+
+#include "../sandbox/sandboxtestsupport.h"
 
 #include "import/transcriptimporter.h"
 #include "store/sqlitestore.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -34,6 +38,21 @@ Run simulate(const QStringList &arguments, const QProcessEnvironment &environmen
                process.readAllStandardError()};
 }
 
+// The same, running this thread's event loop meanwhile: for a sandbox served in this process.
+Run simulateServing(const QStringList &arguments)
+{
+    QProcess process;
+    QEventLoop loop;
+    QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+    process.start(QStringLiteral(VERITY_BINARY), QStringList{QStringLiteral("simulate")} + arguments);
+    loop.exec();
+    if (process.state() != QProcess::NotRunning)
+        qFatal("verity simulate did not finish");
+    return Run{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+               process.readAllStandardError()};
+}
+
 } // namespace
 
 class TestSimulateCommand : public QObject
@@ -46,6 +65,10 @@ private slots:
     void sameSeedSameJson();
     void writesImportableTranscripts();
     void usesARunningSandbox();
+    void refusesASandboxWithFaultsOfItsOwn_data();
+    void refusesASandboxWithFaultsOfItsOwn();
+    void checksTheOutFolderFirst();
+    void showsProgressOnATerminalOnly();
     void helpPrintsThePolicyTable();
     void badArguments_data();
     void badArguments();
@@ -127,6 +150,83 @@ void TestSimulateCommand::usesARunningSandbox()
     QVERIFY(QJsonDocument::fromJson(shared.out).object().value(QStringLiteral("duplicate_refunds")).toInt() > 0);
 }
 
+void TestSimulateCommand::refusesASandboxWithFaultsOfItsOwn_data()
+{
+    QTest::addColumn<QString>("policy");
+    QTest::addColumn<QString>("fault");
+    QTest::newRow("as shipped, 503") << QStringLiteral("as-shipped") << QStringLiteral("fail-before-accept=503");
+    QTest::newRow("intent key, 503") << QStringLiteral("intent-key") << QStringLiteral("fail-before-accept=503");
+    QTest::newRow("as shipped, 500") << QStringLiteral("as-shipped") << QStringLiteral("accept-then-500");
+}
+
+void TestSimulateCommand::refusesASandboxWithFaultsOfItsOwn()
+{
+    QFETCH(QString, policy);
+    QFETCH(QString, fault);
+    // As `verity sandbox --fault-rate 0.5 --fault-mode ...` would: half the refund POSTs fail
+    // by the sandbox's own plan, which the run's schedule (rate 0) never called for.
+    const std::optional<SandboxFault> mode = SandboxFault::parse(fault);
+    QVERIFY(mode);
+    SandboxOptions options;
+    options.faults = SandboxFaultPlan(0.5, *mode, 7);
+    test::InProcessSandbox sandbox(options);
+    const Run run = simulateServing({QStringLiteral("--policy"), policy, QStringLiteral("--tickets"), QStringLiteral("20"),
+                                     QStringLiteral("--fault-rate"), QStringLiteral("0"), QStringLiteral("--sandbox"),
+                                     sandbox.url().toString()});
+    QVERIFY(sandbox.drainHeldAnswers());
+    QCOMPARE(run.exitCode, 1);
+    const QString err = QString::fromUtf8(run.err);
+    QVERIFY2(err.contains(QStringLiteral("did not call for")) && err.contains(QStringLiteral("not the simulation's")),
+             run.err.constData());
+    QVERIFY2(err.contains(QStringLiteral("answered HTTP 5")), run.err.constData()); // the first problem, named
+    QVERIFY2(run.out.contains("problems: "), run.out.constData());
+}
+
+void TestSimulateCommand::checksTheOutFolderFirst()
+{
+    QTemporaryDir folder;
+    const QString missing = folder.filePath(QStringLiteral("no-such-folder"));
+    QElapsedTimer timer;
+    timer.start();
+    // A million tickets would take minutes: the check comes before the run.
+    const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
+                                QStringLiteral("1000000"), QStringLiteral("--out")};
+    const Run run = simulate(arguments + QStringList{missing + QStringLiteral("/sim.jsonl")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(QStringLiteral("--out: the folder %1 does not exist").arg(missing)),
+             run.err.constData());
+    const Run intoFolder = simulate(arguments + QStringList{folder.path()});
+    QCOMPARE(intoFolder.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(intoFolder.err).contains(folder.path() + QStringLiteral(" is a folder")),
+             intoFolder.err.constData());
+    QVERIFY(timer.elapsed() < 20000);
+    QVERIFY(run.out.isEmpty() && intoFolder.out.isEmpty());
+}
+
+void TestSimulateCommand::showsProgressOnATerminalOnly()
+{
+    const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
+                                QStringLiteral("30")};
+    const Run piped = simulate(arguments);
+    QCOMPARE(piped.exitCode, 0);
+    QVERIFY2(!piped.err.contains("simulating:"), piped.err.constData());
+
+    const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+    if (script.isEmpty())
+        QSKIP("script(1) is needed to give the command a terminal");
+    QStringList command{QStringLiteral(VERITY_BINARY), QStringLiteral("simulate")};
+    command += arguments;
+    for (QString &part : command)
+        part = u'\'' + part + u'\'';
+    QProcess process;
+    process.start(script, {QStringLiteral("-qec"), command.join(u' '), QStringLiteral("/dev/null")});
+    QVERIFY(process.waitForFinished(120000));
+    QCOMPARE(process.exitCode(), 0);
+    const QByteArray terminal = process.readAllStandardOutput();
+    QVERIFY2(terminal.contains("simulating: 30 of 30 tickets (100%)"), terminal.constData());
+    QVERIFY2(terminal.contains("tickets: 30"), terminal.constData());
+}
+
 void TestSimulateCommand::helpPrintsThePolicyTable()
 {
     const Run run = simulate({QStringLiteral("--help")});
@@ -145,6 +245,10 @@ void TestSimulateCommand::badArguments_data()
     QTest::newRow("odd policy") << QStringList{policy, QStringLiteral("yolo")} << QStringLiteral("--policy: expected as-shipped or intent-key");
     QTest::newRow("zero tickets") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"), QStringLiteral("0")}
                                   << QStringLiteral("--tickets: expected a whole number");
+    QTest::newRow("too many tickets") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"), QStringLiteral("1000001")}
+                                      << QStringLiteral("--tickets: at most 1000000 tickets in one run");
+    QTest::newRow("far too many tickets") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"), QStringLiteral("99999999999999999999")}
+                                          << QStringLiteral("--tickets: at most 1000000 tickets in one run");
     QTest::newRow("text tickets") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"), QStringLiteral("many")}
                                   << QStringLiteral("--tickets: expected a whole number");
     QTest::newRow("rate above 1") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--fault-rate"), QStringLiteral("1.5")}

@@ -56,6 +56,7 @@ private slots:
     void sameSeedSameNumbersAndBytes();
     void anotherSeedOtherNumbers();
     void tenThousandTickets();
+    void countingOnlyKeepsNoEvents();
     void transcriptsImportWithTraces_data();
     void transcriptsImportWithTraces();
 };
@@ -139,6 +140,28 @@ void TestSimulator::tenThousandTickets()
     QCOMPARE(intentKey.unknownsEscalated, reallyUnknown);
     QCOMPARE(intentKey.escalations, reallyUnknown);
     QCOMPARE(intentKey.refundsPerformed, qint64(tickets));
+}
+
+void TestSimulator::countingOnlyKeepsNoEvents()
+{
+    // Without events a finished ticket's run is dropped at once; the numbers and the
+    // provider's refunds, oldest first, are the same as with them.
+    const SimulationResult counted = run(optionsFor(SimPolicy::AsShipped, 200, 0.3, 5, false));
+    const SimulationResult full = run(optionsFor(SimPolicy::AsShipped, 200, 0.3, 5, true));
+    QCOMPARE(numbers(summarize(counted)), numbers(summarize(full)));
+    QVERIFY(summarize(counted).duplicateRefunds > 0);
+    QCOMPARE(counted.tickets.size(), full.tickets.size());
+    for (qsizetype i = 0; i < counted.tickets.size(); ++i) {
+        const TicketOutcome &a = counted.tickets.at(i);
+        const TicketOutcome &b = full.tickets.at(i);
+        QVERIFY(a.events.isEmpty());
+        QVERIFY(!b.events.isEmpty());
+        QCOMPARE(a.refunds.size(), b.refunds.size());
+        for (qsizetype r = 0; r < a.refunds.size(); ++r) {
+            QCOMPARE(a.refunds.at(r).id, b.refunds.at(r).id);
+            QCOMPARE(a.refunds.at(r).key, b.refunds.at(r).key);
+        }
+    }
 }
 
 void TestSimulator::transcriptsImportWithTraces_data()
