@@ -54,7 +54,10 @@ TrainingMenu::TrainingMenu(Store &store, MainWindow &window, bool readOnly)
                                         [this] { whatIf(currentTicket()); });
     whatIfAction->setObjectName(QStringLiteral("whatIfAction"));
     m_menu->addSeparator();
-    QAction *exportAction = m_menu->addAction(tr("&Export incident…"), this, [this] { exportTicket(currentTicket()); });
+    QAction *exportAction = m_menu->addAction(tr("&Export incident…"), this, [this] {
+        const std::optional<TicketDetail> &open = m_window.transcript().detail();
+        exportTicket(open ? open->row.id : 0, open ? open->row.extId : QString());
+    });
     exportAction->setObjectName(QStringLiteral("exportIncidentAction"));
     exportAction->setEnabled(!readOnly);
     QAction *open = m_menu->addAction(tr("&Open incident export…"), this, [this] {
@@ -94,7 +97,8 @@ QWidget *TrainingMenu::replay(qint64 ticketId)
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setOperatorName(m_window.provider().operatorName());
     connect(window, &IncidentReplayWindow::whatIfRequested, this, [this](qint64 id) { whatIf(id); });
-    connect(window, &IncidentReplayWindow::exportRequested, this, [this](qint64 id) { exportTicket(id); });
+    connect(window, &IncidentReplayWindow::exportRequested, this,
+            [this, model](qint64 id) { exportTicket(id, model->ticket().row.extId); });
     window->exportButton()->setEnabled(!m_readOnly);
     window->show();
     return window;
@@ -120,7 +124,7 @@ QWidget *TrainingMenu::whatIf(qint64 ticketId)
     return window;
 }
 
-QString TrainingMenu::exportTicket(qint64 ticketId)
+QString TrainingMenu::exportTicket(qint64 ticketId, const QString &extId)
 {
     if (m_readOnly) {
         tell(tr("Export incident"), tr("This window shows an incident export already; it is read-only."));
@@ -130,9 +134,7 @@ QString TrainingMenu::exportTicket(qint64 ticketId)
         tell(tr("Export incident"), tr("Open a ticket first: the export holds the ticket on screen."));
         return {};
     }
-    Expected<std::optional<TicketDetail>> ticket = m_store.ticket(ticketId);
-    const QString suggested = ticket && *ticket ? (*ticket)->row.extId + QStringLiteral(".verity-incident") : QString();
-    const QString path = m_chooseSave(&m_window, suggested);
+    const QString path = m_chooseSave(&m_window, extId + QStringLiteral(".verity-incident"));
     if (path.isEmpty())
         return {};
     Expected<IncidentExportSummary> written = exportIncident(m_store, ticketId, path);

@@ -33,8 +33,9 @@ public:
 
     // Opens the replay of a ticket; the window it opened, or nullptr with the reason shown.
     QWidget *replay(qint64 ticketId);
-    // Exports a ticket; the path written, or empty (the reason shown) when nothing was.
-    QString exportTicket(qint64 ticketId);
+    // Exports a ticket (`extId` names the suggested file); the path written, or empty (the
+    // reason shown) when nothing was.
+    QString exportTicket(qint64 ticketId, const QString &extId);
     // Opens an incident export in a window of its own, read-only; nullptr when it cannot.
     MainWindow *openExport(const QString &path);
 

@@ -428,7 +428,7 @@ private:
             d.step.detail += QStringLiteral("\nA stored answer sent again: no new money moved.");
         else if (created)
             d.step.detail += QStringLiteral("\nMoney moves now, whether or not anyone hears the answer.");
-        d.apply = [this, created, provider, money, id](TimelineStep &) {
+        d.apply = [this, created, provider, id](TimelineStep &) {
             if (!created)
                 return;
             ++m_refunds;

@@ -4,10 +4,10 @@
 
 #include "domain/jsontext.h"
 #include "domain/money.h"
+#include "import/nativewriter.h"
 #include "sandbox/sandboxstate.h"
 
 #include <QHash>
-#include <QDateTime>
 
 #include <algorithm>
 
@@ -22,7 +22,7 @@ std::string utf8(const QString &text)
 
 std::string timeText(qint64 ms)
 {
-    return utf8(QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs));
+    return utf8(nativeTimestamp(ms));
 }
 
 const char *typeOf(SimulatedEvent::Kind kind)
