@@ -187,6 +187,12 @@ private slots:
             return suggested.startsWith(incidentTicket) ? path : QString();
         });
         const qint64 id = m_store->ticketIdByExtId(incidentTicket)->value_or(0);
+        const QString note = QStringLiteral("Here the client gave up; the provider had already paid.");
+        {
+            ReplayStepModel source(*m_store);
+            QVERIFY(source.load(id).ok());
+            QVERIFY(source.setNote(stepRow(source, QStringLiteral("c3.read")), note, QStringLiteral("trainer")).ok());
+        }
         m_window->openTicket(id);
         m_window->findChild<QAction *>(QStringLiteral("exportIncidentAction"))->trigger();
         QVERIFY(QFile::exists(path));
@@ -208,7 +214,10 @@ private slots:
         QVERIFY(replay->noteEditor()->isReadOnly());
         QVERIFY(!replay->saveNoteButton()->isEnabled());
         auto &model = *qobject_cast<ReplayStepModel *>(replay->stepList()->model());
-        QVERIFY(stepRow(model, QStringLiteral("c3.read")) >= 0);
+        const int read = stepRow(model, QStringLiteral("c3.read"));
+        QVERIFY(read >= 0);
+        replay->scrubber()->setValue(read);
+        QCOMPARE(replay->noteEditor()->toPlainText(), note);
         replay->close();
         exported->close();
     }
