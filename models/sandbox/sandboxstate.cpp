@@ -136,7 +136,7 @@ QString SandboxState::defaultLocation()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sandbox.sqlite");
 }
 
-Expected<std::unique_ptr<SandboxState>> SandboxState::open(const QString &path)
+Expected<std::unique_ptr<SandboxState>> SandboxState::open(const QString &path, Durability durability)
 {
     const QFileInfo info(path);
     if (!QDir().mkpath(info.absolutePath()))
@@ -150,8 +150,8 @@ Expected<std::unique_ptr<SandboxState>> SandboxState::open(const QString &path)
     if (!state->m_db.open())
         return makeError(QStringLiteral("%1: cannot open the sandbox state: %2")
                              .arg(path, sqlErrorText(state->m_db.lastError())));
-    // FULL sync: a refund the sandbox answered must survive a power cut, as at a real provider.
-    for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = FULL"}) {
+    const char *sync = durability == Durability::Durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF";
+    for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", sync}) {
         QSqlQuery query(state->m_db);
         if (!query.exec(QString::fromLatin1(pragma)))
             return makeError(QStringLiteral("%1: not a usable SQLite database (%2)")

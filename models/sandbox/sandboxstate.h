@@ -93,7 +93,10 @@ struct StoredResponse
 class SandboxState
 {
 public:
-    static Expected<std::unique_ptr<SandboxState>> open(const QString &path);
+    // Durable: a refund the sandbox answered survives a power cut, as at a real provider.
+    // Throwaway: a state deleted after one run (a simulation), written without waiting on the disk.
+    enum class Durability { Durable, Throwaway };
+    static Expected<std::unique_ptr<SandboxState>> open(const QString &path, Durability durability = Durability::Durable);
     // sandbox.sqlite in the platform's application-data folder.
     static QString defaultLocation();
     ~SandboxState();

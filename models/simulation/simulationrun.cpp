@@ -10,14 +10,11 @@
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QUrlQuery>
-#include <QFileInfo>
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QSqlDatabase>
-#include <QSqlQuery>
 #include <QTimer>
 
 #include <memory>
@@ -25,21 +22,6 @@
 namespace verity {
 
 namespace {
-
-// The run's own sandbox is thrown away afterwards, so it need not survive a power cut:
-// without an fsync per refund a large run takes seconds instead of minutes, and no answer
-// waits long enough on the disk to pass the compressed client timeout. SandboxState keeps
-// its connection to itself, so it is found by its file.
-void relaxDurability(const QString &location)
-{
-    for (const QString &name : QSqlDatabase::connectionNames()) {
-        QSqlDatabase db = QSqlDatabase::database(name, false);
-        if (db.isOpen() && QFileInfo(db.databaseName()) == QFileInfo(location)) {
-            QSqlQuery query(db);
-            query.exec(QStringLiteral("PRAGMA synchronous = OFF"));
-        }
-    }
-}
 
 QByteArray formBody(const QList<std::pair<QString, QString>> &fields)
 {
@@ -144,11 +126,12 @@ void SimulationRun::prepare()
 Expected<void> SimulationRun::startOwnSandbox()
 {
     const QString location = m_folder.filePath(QStringLiteral("sandbox.sqlite"));
-    Expected<std::unique_ptr<SandboxState>> state = SandboxState::open(location);
+    // Thrown away after the run: without an fsync per refund a large run takes seconds instead
+    // of minutes, and no answer waits on the disk long enough to pass the compressed timeout.
+    Expected<std::unique_ptr<SandboxState>> state = SandboxState::open(location, SandboxState::Durability::Throwaway);
     if (!state)
         return makeError(QStringLiteral("cannot open the sandbox's state: %1").arg(state.message()));
     m_sandboxState = std::move(*state);
-    relaxDurability(location);
     SandboxOptions options;
     options.apiKey = m_setup.apiKey;
     options.derivedRefundIds = true;
