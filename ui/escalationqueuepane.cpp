@@ -37,13 +37,14 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("escalationTable"));
-    m_table->setModel(&m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
+    // Before the model, so that the header does not visit every row to apply them.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->setModel(&m_model);
     m_table->horizontalHeader()->setStretchLastSection(true);
     const int widths[] = {90, 90, 140, 140};
     for (int column = 0; column < int(std::size(widths)); ++column)

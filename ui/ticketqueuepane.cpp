@@ -77,6 +77,11 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("ticketTable"));
+    m_table->verticalHeader()->hide();
+    // Fixed row heights: the view never measures rows it has not shown. Set before the model:
+    // afterwards the header would visit each of a million rows to apply them.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
     m_table->setModel(&m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -84,10 +89,6 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     m_table->sortByColumn(TicketQueueModel::OpenedColumn, Qt::DescendingOrder);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    // Fixed row heights: the view never measures rows it has not shown.
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
                                       new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));
@@ -96,7 +97,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     QFont bold = m_table->font();
     bold.setBold(true);
     const QString samples[] = {QStringLiteral("Attention · repeat"), QStringLiteral("T-20260317-0412"),
-                               QStringLiteral("SU-88421"), QStringLiteral("Fenwick & Rowe Garden"),
+                               QStringLiteral("SU-8842100"), QStringLiteral("Fenwick & Rowe Garden"),
                                QStringLiteral("2026-03-17 14:28:51"), QStringLiteral("Writes")};
     for (int column = 0; column < int(std::size(samples)); ++column) {
         const QFontMetrics metrics(column == TicketQueueModel::AttentionColumn ? bold : m_table->font());

@@ -1,10 +1,11 @@
 #include "intentkey.h"
-#include "jsontext.h"
 
+#include "jsontext.h"
 #include "sha256.h"
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -16,7 +17,9 @@ namespace {
 
 void appendNetstring(QByteArray &out, const QByteArray &bytes)
 {
-    out += QByteArray::number(bytes.size());
+    char length[24];
+    const auto printed = std::to_chars(length, length + sizeof length, bytes.size());
+    out.append(length, printed.ptr - length);
     out += ':';
     out += bytes;
     out += ',';
@@ -41,7 +44,7 @@ Expected<QByteArray> fieldValue(const IntentField &field, const json &value)
     case IntentField::Type::Sha256: {
         QString text;
         if (value.is_string())
-            text = fromUtf8String(value.get<std::string>());
+            text = fromUtf8String(value.get_ref<const std::string &>());
         else if (value.is_number_integer() && field.type == IntentField::Type::String)
             text = QString::number(value.get<qint64>());
         else
@@ -64,6 +67,7 @@ Expected<QByteArray> fieldValue(const IntentField &field, const json &value)
 Expected<QByteArray> canonicalIntent(const ToolSpec &tool, const json &arguments, const TicketFacts &ticket)
 {
     QByteArray out;
+    out.reserve(256); // most intents fit: grown once instead of at every field
     appendNetstring(out, QByteArrayLiteral("verity-intent-v1"));
     appendNetstring(out, tool.name.toUtf8());
     for (const IntentField &field : tool.intent) {

@@ -10,6 +10,7 @@ namespace verity {
 
 // Lowercase hex SHA-256 of `data`, through OpenSSL's EVP interface.
 QByteArray sha256Hex(const QByteArray &data);
+QByteArray sha256Hex(const char *data, qsizetype size);
 
 // The same, fed piece by piece (a whole file, read line by line).
 class Sha256Stream

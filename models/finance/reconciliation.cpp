@@ -181,7 +181,7 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
         ReconRow row = rowOf(*payout, *refunds.at(refund), by);
         linkTo(row, *payout);
         matchedRefundOfCall.insert(payout->callId, refunds.at(refund)->id);
-        result.rows.append(row);
+        result.rows.append(std::move(row));
     };
     const auto providerRefundOf = [&](const LedgerPayout *payout) -> qsizetype {
         return payout->refundId.isEmpty() ? -1 : refundsById.value(payout->refundId, -1);
@@ -240,7 +240,7 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
                       .arg(payout->refundId);
         }
         linkTo(row, *payout);
-        result.rows.append(row);
+        result.rows.append(std::move(row));
     }
     // 3. What is left at the provider moved money the ledger does not know.
     QHash<QString, QString> sellerNames;
@@ -304,21 +304,47 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
         }
         if (row.sellerId.isEmpty() && row.sellerName.isEmpty())
             row.sellerName = unknownSeller();
-        result.rows.append(row);
+        result.rows.append(std::move(row));
     }
 
-    std::stable_sort(result.rows.begin(), result.rows.end(), [](const ReconRow &a, const ReconRow &b) {
-        const qint64 atA = a.ledger ? a.ledger->at : a.provider->createdMs;
-        const qint64 atB = b.ledger ? b.ledger->at : b.provider->createdMs;
-        return atA < atB;
-    });
+    // By time, ties in the order found. An order of (time, position) pairs is sorted rather
+    // than the rows: a row holds both sides' records, and moving it costs dozens of strings.
+    // The rows then move into place one cycle of the order at a time, each once, without a
+    // second list of them.
+    QList<std::pair<qint64, qsizetype>> order;
+    order.reserve(result.rows.size());
+    for (qsizetype i = 0; i < result.rows.size(); ++i) {
+        const ReconRow &row = result.rows.at(i);
+        order.append({row.ledger ? row.ledger->at : row.provider->createdMs, i});
+    }
+    std::sort(order.begin(), order.end()); // the position breaks ties: stable
+    for (qsizetype start = 0; start < order.size(); ++start) {
+        if (order.at(start).second == start)
+            continue; // in place, or placed by an earlier cycle
+        ReconRow held = std::move(result.rows[start]);
+        qsizetype at = start;
+        while (order.at(at).second != start) {
+            const qsizetype from = order.at(at).second;
+            result.rows[at] = std::move(result.rows[from]);
+            order[at].second = at;
+            at = from;
+        }
+        result.rows[at] = std::move(held);
+        order[at].second = at;
+    }
 
     // Totals, overall and per seller.
     QMap<QString, SellerReconciliation> perSeller; // by name
     QHash<QString, const SellerBalance *> sellerById;
     for (const SellerBalance &seller : sellers)
         sellerById.insert(seller.id, &seller);
+    // Each seller's entry is found once and remembered: its sort key is a lower-cased copy of
+    // the name, too dear to make again for every row. (QMap's entries stay where they are.)
+    QHash<std::pair<QString, QString>, SellerReconciliation *> entryOf;
     const auto sellerEntry = [&](const QString &id, const QString &name) -> SellerReconciliation & {
+        SellerReconciliation *&found = entryOf[std::pair(id, name)];
+        if (found)
+            return *found;
         // A refund nobody can place (no account, no known payment) is listed last, and says so.
         const bool unknown = id.isEmpty() && (name.isEmpty() || name == unknownSeller());
         const QString sortKey = unknown ? QStringLiteral("\uffff") : (name.isEmpty() ? id : name).toLower() + u'\x1f' + id;
@@ -333,7 +359,8 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
             }
             it = perSeller.insert(sortKey, seller);
         }
-        return *it;
+        found = &*it;
+        return *found;
     };
     for (const ReconRow &row : std::as_const(result.rows)) {
         result.totals.add(row);

@@ -1,12 +1,14 @@
 #include "nativeevent.h"
-#include "domain/jsontext.h"
 
+#include "domain/jsontext.h"
 #include "domain/sha256.h"
 
 #include <QDateTime>
 #include <QRegularExpression>
 
 #include <limits>
+#include <string_view>
+#include <utility>
 
 namespace verity {
 
@@ -17,6 +19,90 @@ namespace {
 QString typeName(const json &value)
 {
     return QString::fromLatin1(value.type_name());
+}
+
+// One character's code, for text read as a QString or as the line's UTF-8 bytes.
+char16_t codeOf(QChar c)
+{
+    return c.unicode();
+}
+
+char16_t codeOf(char c)
+{
+    return char16_t(static_cast<unsigned char>(c));
+}
+
+// The common case read by hand: ASCII digits, a real calendar day and time, an offset under a
+// day. Anything else is left to Qt below, whose answer stands for every unusual text.
+template<typename Text>
+std::optional<qint64> parsePlainTimestamp(const Text &text)
+{
+    const qsizetype size = qsizetype(text.size());
+    if (size < 20)
+        return std::nullopt;
+    const auto digits = [&](qsizetype at, qsizetype count) -> int {
+        int value = 0;
+        for (qsizetype i = at; i < at + count; ++i) {
+            const char16_t c = codeOf(text[i]);
+            if (c < u'0' || c > u'9')
+                return -1;
+            value = value * 10 + (c - u'0');
+        }
+        return value;
+    };
+    const auto is = [&](qsizetype at, char16_t c) { return codeOf(text[at]) == c; };
+    if (!is(4, u'-') || !is(7, u'-') || !is(10, u'T') || !is(13, u':') || !is(16, u':'))
+        return std::nullopt;
+    const int year = digits(0, 4);
+    const int month = digits(5, 2);
+    const int day = digits(8, 2);
+    const int hour = digits(11, 2);
+    const int minute = digits(14, 2);
+    const int second = digits(17, 2);
+    if (year < 1 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
+        || second < 0 || second > 59)
+        return std::nullopt;
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    constexpr int monthDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (day > monthDays[month - 1] + (month == 2 && leap ? 1 : 0))
+        return std::nullopt;
+
+    qsizetype at = 19;
+    int millis = 0;
+    if (is(at, u'.')) {
+        // Qt reads at most milliseconds; finer fractions are cut, not rounded.
+        qsizetype count = 0;
+        while (at + 1 + count < size && codeOf(text[at + 1 + count]) >= u'0'
+               && codeOf(text[at + 1 + count]) <= u'9')
+            ++count;
+        if (count < 1 || count > 9)
+            return std::nullopt;
+        const int kept = digits(at + 1, qMin<qsizetype>(count, 3));
+        millis = count >= 3 ? kept : count == 2 ? kept * 10 : kept * 100;
+        at += 1 + count;
+    }
+    qint64 offsetSeconds = 0;
+    if (at + 1 == size && is(at, u'Z')) {
+        offsetSeconds = 0;
+    } else if (at + 6 == size && (is(at, u'+') || is(at, u'-')) && is(at + 3, u':')) {
+        const int offsetHours = digits(at + 1, 2);
+        const int offsetMinutes = digits(at + 4, 2);
+        if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59)
+            return std::nullopt;
+        offsetSeconds = (offsetHours * 60 + offsetMinutes) * 60 * (is(at, u'-') ? -1 : 1);
+    } else {
+        return std::nullopt;
+    }
+
+    // Days since 1970-01-01 in the proleptic Gregorian calendar, as QDate counts them.
+    const int y = year - (month <= 2 ? 1 : 0);
+    const int era = y / 400;
+    const int yearOfEra = y - era * 400;
+    const int dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+    const int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+    const qint64 days = qint64(era) * 146097 + dayOfEra - 719468;
+    const qint64 seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
+    return seconds * 1000 + millis;
 }
 
 // Reads fields of one JSON object and remembers the first problem, naming the field.
@@ -39,7 +125,7 @@ public:
             fail(key, QStringLiteral("expected a string, got %1").arg(typeName(*it)));
             return {};
         }
-        const QString value = fromUtf8String(it->get<std::string>());
+        const QString value = fromUtf8String(it->get_ref<const std::string &>());
         if (required && value.trimmed().isEmpty())
             fail(key, QStringLiteral("must not be empty"));
         return value;
@@ -66,6 +152,11 @@ public:
 
     qint64 time(const char *key, bool required = true)
     {
+        // The common time is read from the line's bytes; any other text as below.
+        if (auto it = m_object.find(key); it != m_object.end() && it->is_string()) {
+            if (std::optional<qint64> plain = parsePlainTimestamp(it->get_ref<const std::string &>()))
+                return *plain;
+        }
         const QString value = text(key, required);
         if (value.isEmpty())
             return 0;
@@ -262,10 +353,36 @@ std::optional<TicketOpenedEvent> readTicketOpened(const json &, const QString &t
     return event;
 }
 
+// The event's type when it is one of the known words, as a literal rather than a copy of the
+// line's text; otherwise null, and the field is read (and checked) as any other.
+QString knownType(const json &root)
+{
+    auto it = root.find("type");
+    if (it == root.end() || !it->is_string())
+        return {};
+    static const std::pair<std::string_view, QString> types[] = {
+            {"ticket_opened", QStringLiteral("ticket_opened")},
+            {"message", QStringLiteral("message")},
+            {"reply", QStringLiteral("reply")},
+            {"tool_call", QStringLiteral("tool_call")},
+            {"tool_result", QStringLiteral("tool_result")},
+            {"http", QStringLiteral("http")},
+            {"provider", QStringLiteral("provider")},
+    };
+    const std::string &text = it->get_ref<const std::string &>();
+    for (const auto &[name, literal] : types) {
+        if (text == name)
+            return literal;
+    }
+    return {};
+}
+
 } // namespace
 
 std::optional<qint64> parseTimestamp(const QString &text)
 {
+    if (std::optional<qint64> plain = parsePlainTimestamp(QStringView(text)))
+        return plain;
     static const QRegularExpression rfc3339(
         QStringLiteral(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$)"));
     if (!rfc3339.match(text).hasMatch())
@@ -293,13 +410,19 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
         // A number beyond what a double holds (1e400) is out of range, not a parse error.
         return makeError(QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what())));
     }
+    return parseNativeEventValue(std::move(root));
+}
+
+Expected<NativeEvent> parseNativeEventValue(json root)
+{
     if (!root.is_object())
         return makeError(QStringLiteral("expected a JSON object with \"type\", \"ticket\" and \"at\", got %1")
                              .arg(typeName(root)));
 
     Fields fields(root, QString());
     NativeEvent event;
-    const QString type = fields.text("type");
+    const QString known = knownType(root);
+    const QString type = known.isNull() ? fields.text("type") : known;
     event.ticket = fields.text("ticket");
     event.at = fields.time("at");
     if (fields.error())
@@ -309,7 +432,7 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
         std::optional<TicketOpenedEvent> opened = readTicketOpened(root, event.ticket, event.at, fields);
         if (!opened)
             return *fields.error();
-        event.body = *opened;
+        event.body = std::move(*opened);
     } else if (type == u"message" || type == u"reply") {
         MessageEvent message;
         if (type == u"reply") {
@@ -322,19 +445,17 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
             message.kind = kind.value_or(MessageKind::Customer);
         }
         message.text = fields.text("text");
-        event.body = message;
+        event.body = std::move(message);
     } else if (type == u"tool_call") {
         ToolCallEvent call;
         call.callId = fields.text("call_id");
         call.tool = fields.text("tool");
-        if (const json *arguments = fields.object("arguments"))
-            call.arguments = *arguments;
-        event.body = call;
+        fields.object("arguments"); // moved in below, once the line is printed
+        event.body = std::move(call);
     } else if (type == u"tool_result") {
         ToolResultEvent result;
         result.callId = fields.text("call_id");
-        if (const json *value = fields.value("result"))
-            result.result = *value;
+        fields.value("result"); // moved in below, once the line is printed
         result.durationMs = fields.integer("duration_ms", false);
         result.errorType = fields.text("error_type", false);
         if (auto flag = root.find("is_error"); flag != root.end() && !flag->is_null()) {
@@ -343,7 +464,7 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
             else
                 fields.fail("is_error", QStringLiteral("expected true or false, got %1").arg(fromUtf8String(flag->dump())));
         }
-        event.body = result;
+        event.body = std::move(result);
     } else if (type == u"http") {
         event.body = readHttpTrace(fields);
     } else if (type == u"provider") {
@@ -355,7 +476,17 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
     }
     if (fields.error())
         return *fields.error();
-    event.fingerprint = QString::fromLatin1(sha256Hex(QByteArray::fromStdString(root.dump())));
+    // As root.dump() prints it, into room made once instead of grown a character at a time.
+    std::string printed;
+    printed.reserve(1024);
+    nlohmann::detail::serializer<json>(nlohmann::detail::output_adapter<char>(printed), ' ')
+            .dump(root, false, false, 0);
+    event.fingerprint = QString::fromLatin1(sha256Hex(printed.data(), qsizetype(printed.size())));
+    // Nothing reads the line's tree after this: its values move instead of being copied.
+    if (auto *call = std::get_if<ToolCallEvent>(&event.body))
+        call->arguments = std::move(root.at("arguments"));
+    else if (auto *result = std::get_if<ToolResultEvent>(&event.body))
+        result->result = std::move(root.at("result"));
     if (auto *opened = std::get_if<TicketOpenedEvent>(&event.body))
         opened->ticket.fingerprint = event.fingerprint;
     return event;

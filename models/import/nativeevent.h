@@ -54,6 +54,8 @@ struct NativeEvent
 // Parses one non-blank line. The error says which field and what was expected; the caller
 // adds the file and line.
 Expected<NativeEvent> parseNativeEvent(const QByteArray &line);
+// The same for a line already parsed (a reader that looked at it first), without parsing again.
+Expected<NativeEvent> parseNativeEventValue(nlohmann::json root);
 
 // RFC 3339 with a zone ("Z" or "+01:00"); fractions of a second allowed.
 std::optional<qint64> parseTimestamp(const QString &text);

@@ -1,17 +1,19 @@
 #include "transcriptimporter.h"
 
-#include "transcriptreader.h"
-
 #include "domain/intentkey.h"
 #include "domain/jsontext.h"
 #include "domain/resultclassifier.h"
 #include "domain/sha256.h"
 #include "domain/ticketassessment.h"
+#include "readahead.h"
 #include "store/store.h"
+#include "transcriptreader.h"
 
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+
+#include <algorithm>
 
 namespace verity {
 
@@ -42,9 +44,12 @@ namespace {
 // "t-1" and "T-1" are one ticket in the cache too.
 QString ticketCacheKey(const QString &extId)
 {
+    const auto upper = [](QChar c) { return c >= u'A' && c <= u'Z'; };
+    if (std::none_of(extId.cbegin(), extId.cend(), upper))
+        return extId; // shared rather than copied
     QString key = extId;
     for (QChar &c : key) {
-        if (c >= u'A' && c <= u'Z')
+        if (upper(c))
             c = QChar(c.unicode() + (u'a' - u'A'));
     }
     return key;
@@ -52,7 +57,7 @@ QString ticketCacheKey(const QString &extId)
 
 } // namespace
 
-Expected<TicketRef *> TranscriptImporter::ticketFor(const QString &extId)
+Expected<TranscriptImporter::BatchTicket *> TranscriptImporter::ticketFor(const QString &extId)
 {
     const QString key = ticketCacheKey(extId);
     auto cached = m_tickets.find(key);
@@ -62,19 +67,83 @@ Expected<TicketRef *> TranscriptImporter::ticketFor(const QString &extId)
     if (!found)
         return found.error();
     if (!*found)
-        return static_cast<TicketRef *>(nullptr);
-    return &m_tickets.insert(key, **found).value();
+        return static_cast<BatchTicket *>(nullptr);
+    return &m_tickets.insert(key, BatchTicket{key, **found, false, false, {}}).value();
+}
+
+// A call of the ticket by its id, or null when the ticket has none. A ticket this batch opened
+// has only the calls the batch stored, so only other tickets' calls are looked up.
+Expected<TranscriptImporter::BatchCall *> TranscriptImporter::callFor(BatchTicket &ticket,
+                                                                      const QString &callExtId)
+{
+    const auto cached = std::find_if(ticket.calls.begin(), ticket.calls.end(),
+                                     [&](const BatchCall &call) { return call.callExtId == callExtId; });
+    if (cached != ticket.calls.end())
+        return &*cached;
+    if (ticket.opened)
+        return static_cast<BatchCall *>(nullptr);
+    Expected<std::optional<ToolCallRef>> found = m_store.findToolCall(ticket.ref.id, callExtId);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return static_cast<BatchCall *>(nullptr);
+    ticket.calls.append(BatchCall{callExtId, **found, {}, std::nullopt});
+    return &ticket.calls.last();
+}
+
+Expected<void> TranscriptImporter::storeWaitingCalls(const BatchCall *first)
+{
+    while (!m_waitingCalls.isEmpty()) {
+        const auto &[key, callExtId] = m_waitingCalls.constFirst();
+        const auto ticket = m_tickets.find(key);
+        BatchCall *call = nullptr;
+        if (ticket != m_tickets.end()) {
+            const auto made = std::find_if(ticket->calls.begin(), ticket->calls.end(),
+                                           [&](const BatchCall &c) { return c.callExtId == callExtId; });
+            call = made != ticket->calls.end() ? &*made : nullptr;
+        }
+        if (!call || !call->waiting)
+            return makeError(QStringLiteral("call_id \"%1\" of ticket \"%2\" was lost before it was stored")
+                                     .arg(callExtId, key));
+        if (call == first)
+            return {};
+        Expected<qint64> id = m_store.insertToolCall(*call->waiting);
+        if (!id)
+            return id.error();
+        markStored(*call, *id);
+        m_waitingCalls.removeFirst();
+    }
+    return {};
+}
+
+void TranscriptImporter::markStored(BatchCall &call, qint64 id)
+{
+    call.waiting.reset();
+    call.ref.id = id;
+    call.facts.id = id;
+}
+
+void TranscriptImporter::touch(BatchTicket &ticket)
+{
+    if (ticket.touched)
+        return;
+    ticket.touched = true;
+    // A ticket put back as it was before a conversation may be listed already.
+    if (!m_touched.contains(ticket.key)) {
+        m_touched.insert(ticket.key);
+        m_touchedOrder.append(ticket.key);
+    }
 }
 
 Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTicketOpened(const NativeEvent &event,
                                                                        const TicketOpenedEvent &opened,
                                                                        ImportReport &report)
 {
-    Expected<TicketRef *> existing = ticketFor(event.ticket);
+    Expected<BatchTicket *> existing = ticketFor(event.ticket);
     if (!existing)
         return existing.error();
     if (*existing) {
-        if ((*existing)->fingerprint == event.fingerprint)
+        if ((*existing)->ref.fingerprint == event.fingerprint)
             return LineResult{};
         return LineResult{false, QStringLiteral("ticket \"%1\" was already imported with other content (another "
                                                 "conversation under the same id, or a file of the same name?); "
@@ -86,16 +155,16 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTicketOpened(c
     Expected<TicketRef> inserted = m_store.insertTicket(ticket);
     if (!inserted)
         return inserted.error();
-    m_tickets.insert(ticketCacheKey(event.ticket), *inserted);
-    m_touched.insert(ticketCacheKey(event.ticket));
+    const QString key = ticketCacheKey(event.ticket);
+    touch(m_tickets.insert(key, BatchTicket{key, *inserted, true, false, {}}).value());
     ++report.ticketsOpened;
     return LineResult{true, {}};
 }
 
-std::optional<Expected<TranscriptImporter::LineResult>> TranscriptImporter::requireOpenedTicket(const NativeEvent &event,
-                                                                                       TicketRef *&ticket)
+std::optional<Expected<TranscriptImporter::LineResult>>
+TranscriptImporter::requireOpenedTicket(const NativeEvent &event, BatchTicket *&ticket)
 {
-    Expected<TicketRef *> found = ticketFor(event.ticket);
+    Expected<BatchTicket *> found = ticketFor(event.ticket);
     if (!found)
         return Expected<LineResult>(found.error());
     if (!*found)
@@ -108,16 +177,17 @@ std::optional<Expected<TranscriptImporter::LineResult>> TranscriptImporter::requ
 
 Expected<TranscriptImporter::LineResult> TranscriptImporter::applyMessage(const NativeEvent &event, const MessageEvent &message)
 {
-    TicketRef *ticket = nullptr;
+    BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
         return *refused;
-    NewMessage row{ticket->id, ticket->lastSeq + 1, event.at, message.kind, message.text, event.fingerprint};
+    NewMessage row{ticket->ref.id, ticket->ref.lastSeq + 1, event.at, message.kind,
+                   message.text,   event.fingerprint};
     Expected<bool> inserted = m_store.insertMessage(row);
     if (!inserted)
         return inserted.error();
     if (*inserted) {
-        ++ticket->lastSeq;
-        m_touched.insert(ticketCacheKey(event.ticket));
+        ++ticket->ref.lastSeq;
+        touch(*ticket);
     }
     return LineResult{*inserted, {}};
 }
@@ -125,22 +195,22 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyMessage(const 
 Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const NativeEvent &event,
                                                                          const ToolCallEvent &call)
 {
-    TicketRef *ticket = nullptr;
+    BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
         return *refused;
-    Expected<std::optional<ToolCallRef>> existing = m_store.findToolCall(ticket->id, call.callId);
+    Expected<BatchCall *> existing = callFor(*ticket, call.callId);
     if (!existing)
         return existing.error();
     if (*existing) {
-        if ((*existing)->fingerprint == event.fingerprint)
+        if ((*existing)->ref.fingerprint == event.fingerprint)
             return LineResult{};
         return LineResult{false, QStringLiteral("call_id \"%1\" is already used in ticket \"%2\" by another call")
                                      .arg(call.callId, event.ticket)};
     }
 
     NewToolCall row;
-    row.ticketId = ticket->id;
-    row.seq = ticket->lastSeq + 1;
+    row.ticketId = ticket->ref.id;
+    row.seq = ticket->ref.lastSeq + 1;
     row.callExtId = call.callId;
     row.tool = call.tool;
     row.argumentsJson = jsonText(call.arguments);
@@ -152,7 +222,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     if (!spec && !m_unclassified.contains(call.tool) && !m_unitUnclassified.contains(call.tool))
         m_unitUnclassified.append(call.tool); // reported once the unit is stored
     if (spec && isWrite(spec->toolClass)) {
-        Expected<QString> key = intentKey(*spec, call.arguments, ticket->facts);
+        Expected<QString> key = intentKey(*spec, call.arguments, ticket->ref.facts);
         if (key)
             row.intentKey = *key;
         else
@@ -167,43 +237,47 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
         row.outcome = verdict.outcome;
         row.outcomeReason = verdict.reason;
     }
-    Expected<qint64> inserted = m_store.insertToolCall(row);
-    if (!inserted)
-        return inserted.error();
-    ++ticket->lastSeq;
-    m_touched.insert(ticketCacheKey(event.ticket));
+    // For a ticket the batch opened, what the store would read back for the assessment.
+    CallFacts facts{0, row.toolClass, row.outcome, row.intentKey, !row.intentError.isEmpty(), row.amountCents};
+    ToolCallRef ref{0, row.tool, row.toolClass, row.fingerprint, {}};
+    ticket->calls.append(BatchCall{call.callId, std::move(ref), std::move(facts), std::move(row)});
+    m_waitingCalls.append({ticket->key, call.callId});
+    ++ticket->ref.lastSeq;
+    touch(*ticket);
     return LineResult{true, {}};
 }
 
 Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(const NativeEvent &event,
                                                                      const ToolResultEvent &result)
 {
-    TicketRef *ticket = nullptr;
+    BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
         return *refused;
-    Expected<std::optional<ToolCallRef>> call = m_store.findToolCall(ticket->id, result.callId);
-    if (!call)
-        return call.error();
-    if (!*call)
+    Expected<BatchCall *> found = callFor(*ticket, result.callId);
+    if (!found)
+        return found.error();
+    BatchCall *const batchCall = *found;
+    if (!batchCall)
         return LineResult{false, QStringLiteral("tool_result for call_id \"%1\", but ticket \"%2\" has no such "
                                                 "tool_call before it")
                                      .arg(result.callId, event.ticket)};
-    if (!(*call)->resultFingerprint.isEmpty()) {
-        if ((*call)->resultFingerprint == event.fingerprint)
+    const ToolCallRef *const call = &batchCall->ref;
+    if (!call->resultFingerprint.isEmpty()) {
+        if (call->resultFingerprint == event.fingerprint)
             return LineResult{};
         return LineResult{false, QStringLiteral("call_id \"%1\" in ticket \"%2\" already has a different result")
                                      .arg(result.callId, event.ticket)};
     }
 
     ToolResultUpdate update;
-    update.callId = (*call)->id;
+    update.callId = call->id;
     update.rawResult = jsonText(result.result);
     update.at = event.at;
     update.durationMs = result.durationMs;
     update.fingerprint = event.fingerprint;
     update.errorFlag = result.errorFlag;
     update.errorType = result.errorType;
-    if (isWrite((*call)->toolClass)) {
+    if (isWrite(call->toolClass)) {
         const WriteVerdict verdict =
                 classifyWriteResult(&result.result, m_registry->registry.outcomeRules(), result.errorFlag);
         update.outcome = verdict.outcome;
@@ -211,9 +285,21 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
     } else {
         update.readFailed = resultLooksLikeError(result.result, result.errorFlag);
     }
-    if (Expected<void> done = m_store.setToolResult(update); !done)
+    if (batchCall->waiting) {
+        // The calls made before it get their ids first; then it is stored with its result.
+        if (Expected<void> done = storeWaitingCalls(batchCall); !done)
+            return done.error();
+        Expected<qint64> id = m_store.insertAnsweredToolCall(*batchCall->waiting, update);
+        if (!id)
+            return id.error();
+        markStored(*batchCall, *id);
+        m_waitingCalls.removeFirst();
+    } else if (Expected<void> done = m_store.setToolResult(update); !done) {
         return done.error();
-    m_touched.insert(ticketCacheKey(event.ticket));
+    }
+    batchCall->ref.resultFingerprint = update.fingerprint;
+    batchCall->facts.outcome = update.outcome;
+    touch(*ticket);
     return LineResult{true, {}};
 }
 
@@ -232,12 +318,12 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::apply(const NativeE
 
 Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTrace(const NativeEvent &event, const TraceEvent &trace)
 {
-    TicketRef *ticket = nullptr;
+    BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
         return *refused;
     // An HTTP request belongs to a call; a provider record may arrive without one (a webhook).
     if (!trace.callExtId.isEmpty()) {
-        Expected<std::optional<ToolCallRef>> call = m_store.findToolCall(ticket->id, trace.callExtId);
+        Expected<BatchCall *> call = callFor(*ticket, trace.callExtId);
         if (!call)
             return call.error();
         if (!*call)
@@ -245,37 +331,60 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTrace(const Na
                                                     "tool_call before it")
                                          .arg(traceKindId(trace.kind), trace.callExtId, event.ticket)};
     }
-    NewTraceEvent row{ticket->id, trace, event.fingerprint};
-    row.event.seq = ticket->lastSeq + 1;
+    NewTraceEvent row{ticket->ref.id, trace, event.fingerprint};
+    row.event.seq = ticket->ref.lastSeq + 1;
     row.event.at = event.at;
     Expected<bool> inserted = m_store.insertTraceEvent(row);
     if (!inserted)
         return inserted.error();
     if (*inserted) {
-        ++ticket->lastSeq;
-        m_touched.insert(ticketCacheKey(event.ticket)); // so its last seq is stored with the batch
+        ++ticket->ref.lastSeq;
+        touch(*ticket); // so its last seq is stored with the batch
     }
     return LineResult{*inserted, {}};
 }
 
+Expected<void> TranscriptImporter::storeAssessment(BatchTicket &ticket, ImportReport &report)
+{
+    if (ticket.opened) {
+        // Its calls are all in the batch, and it had no summary, marks or escalations before.
+        QList<CallFacts> facts;
+        facts.reserve(ticket.calls.size());
+        for (const BatchCall &call : std::as_const(ticket.calls))
+            facts.append(call.facts);
+        const TicketAssessment assessment = assessTicket(facts);
+        if (Expected<void> done = m_store.applyFirstAssessment(ticket.ref.id, ticket.ref.lastSeq, assessment);
+            !done)
+            return done;
+        report.repeats += assessment.repeats;
+        return {};
+    }
+    Expected<QList<CallFacts>> calls = m_store.callFacts(ticket.ref.id);
+    if (!calls)
+        return calls.error();
+    const TicketAssessment assessment = assessTicket(*calls);
+    Expected<RepeatCounts> before = m_store.applyAssessment(ticket.ref.id, ticket.ref.lastSeq, assessment);
+    if (!before)
+        return before.error();
+    report.repeats += assessment.repeats - *before;
+    return {};
+}
+
 Expected<void> TranscriptImporter::finishBatch(ImportReport &report)
 {
-    for (const QString &key : std::as_const(m_touched)) {
-        Expected<TicketRef *> ticket = ticketFor(key);
+    if (Expected<void> done = storeWaitingCalls(); !done)
+        return done;
+    for (const QString &key : std::as_const(m_touchedOrder)) {
+        Expected<BatchTicket *> ticket = ticketFor(key);
         if (!ticket)
             return ticket.error();
         if (!*ticket)
             continue; // opened by a conversation that was then rolled back
-        Expected<QList<CallFacts>> calls = m_store.callFacts((*ticket)->id);
-        if (!calls)
-            return calls.error();
-        const TicketAssessment assessment = assessTicket(*calls);
-        Expected<RepeatCounts> before = m_store.applyAssessment((*ticket)->id, (*ticket)->lastSeq, assessment);
-        if (!before)
-            return before.error();
-        report.repeats += assessment.repeats - *before;
+        if (Expected<void> done = storeAssessment(**ticket, report); !done)
+            return done;
     }
     m_touched.clear();
+    m_touchedOrder.clear();
     m_tickets.clear();
     return m_store.commit();
 }
@@ -296,9 +405,14 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
         m_registry = &m_registries.choose(unit.tools, m_fileProfile);
     m_unitUnclassified.clear();
 
-    // A conversation is one savepoint: any event it cannot store undoes the others.
+    // A conversation is one savepoint: any event it cannot store undoes the others. Calls
+    // waiting from before are stored first, so that undoing it undoes only its own.
     const bool whole = unit.events.size() > 1;
     if (whole) {
+        if (Expected<void> stored = storeWaitingCalls(); !stored) {
+            m_storeError = stored.message();
+            return false;
+        }
         if (Expected<void> begun = m_store.savepoint(); !begun) {
             m_storeError = begun.message();
             return false;
@@ -309,8 +423,8 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     const qint64 ticketsBefore = report.ticketsOpened;
     // The ticket as this batch knew it, to put back if the conversation is undone.
     const QString key = ticketCacheKey(unit.conversation);
-    const std::optional<TicketRef> cachedBefore =
-            m_tickets.contains(key) ? std::optional<TicketRef>(m_tickets.value(key)) : std::nullopt;
+    const std::optional<BatchTicket> cachedBefore =
+            m_tickets.contains(key) ? std::optional<BatchTicket>(m_tickets.value(key)) : std::nullopt;
     for (const NativeEvent &event : unit.events) {
         Expected<LineResult> applied = apply(event, report);
         if (!applied) {
@@ -323,6 +437,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
                     m_storeError = undone.message();
                     return false;
                 }
+                m_waitingCalls.clear(); // all its own
                 if (cachedBefore)
                     m_tickets.insert(key, *cachedBefore);
                 else
@@ -335,6 +450,10 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
         ++(applied->imported ? imported : unchanged);
     }
     if (whole) {
+        if (Expected<void> stored = storeWaitingCalls(); !stored) {
+            m_storeError = stored.message();
+            return false;
+        }
         if (Expected<void> kept = m_store.releaseSavepoint(); !kept) {
             m_storeError = kept.message();
             return false;
@@ -350,7 +469,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
 
 // Stores one unit, and closes the batch when it is full: commits, reports progress (which may
 // cancel), and opens the next. False stops the reading.
-bool TranscriptImporter::applyAndBatch(const ImportUnit &unit, ImportReport &report, const TranscriptReader &reader,
+bool TranscriptImporter::applyAndBatch(const ImportUnit &unit, ImportReport &report, const ReadAhead &reader,
                                        int &inBatch, bool &storeFailed)
 {
     if (!applyUnit(unit, report)) {
@@ -399,6 +518,8 @@ ImportReport TranscriptImporter::importFile(const QString &path)
     report.path = path;
     m_tickets.clear();
     m_touched.clear();
+    m_touchedOrder.clear();
+    m_waitingCalls.clear();
     m_unclassified.clear();
     m_fileProfile.clear();
     m_storeError.clear();
@@ -409,19 +530,23 @@ ImportReport TranscriptImporter::importFile(const QString &path)
         m_store.rollback();
         m_tickets.clear();
         m_touched.clear();
+        m_touchedOrder.clear();
+        m_waitingCalls.clear();
         report.fatal = message;
         return report;
     };
 
     if (Expected<void> begun = m_store.begin(); !begun)
         return fail(begun.message());
-    TranscriptReader reader(path);
+    // Lines are parsed on a thread of their own while the ones before them are stored.
+    TranscriptReader transcript(path);
+    ReadAhead reader(transcript);
     if (m_progress)
         m_progress(0, QFileInfo(path).size()); // the clock starts now, for whoever shows a rate
     int inBatch = 0;
     bool storeFailed = false;
     FilePlace lastPlace;
-    Expected<void> read = reader.read([&](ImportUnit unit) {
+    Expected<void> read = reader.read([&](const ImportUnit &unit) {
         lastPlace = unit.place;
         // Nothing may escape into the reader mid-savepoint: a failure here rolls the batch back.
         try {
@@ -449,8 +574,8 @@ ImportReport TranscriptImporter::importFile(const QString &path)
         return report;
     }
 
-    ImportRecord record{QFileInfo(path).absoluteFilePath(), reader.sha256(), startedAt, reader.linesRead(),
-                        qint64(report.rejected.size())};
+    ImportRecord record{QFileInfo(path).absoluteFilePath(), transcript.sha256(), startedAt,
+                        reader.linesRead(), qint64(report.rejected.size())};
     if (Expected<void> done = m_store.recordImport(record); !done)
         return fail(done.message());
     if (Expected<void> done = finishBatch(report); !done)

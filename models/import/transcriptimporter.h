@@ -17,7 +17,7 @@
 namespace verity {
 
 class Store;
-class TranscriptReader;
+class ReadAhead;
 struct TicketRef;
 
 class TranscriptImporter
@@ -51,12 +51,42 @@ private:
     Expected<LineResult> applyToolCall(const NativeEvent &event, const ToolCallEvent &call);
     Expected<LineResult> applyToolResult(const NativeEvent &event, const ToolResultEvent &result);
     Expected<LineResult> applyTrace(const NativeEvent &event, const TraceEvent &trace);
-    Expected<TicketRef *> ticketFor(const QString &extId);
+
+    // A call as this batch knows it: made by the batch, or read once from the store.
+    struct BatchCall
+    {
+        QString callExtId;
+        ToolCallRef ref; // its id is 0 while it waits
+        CallFacts facts; // what the assessment reads of it, kept for a ticket the batch opened
+        // Made but not stored yet: a result that follows is stored in the same row, instead of
+        // the row being written twice.
+        std::optional<NewToolCall> waiting;
+    };
+    // A ticket as this batch knows it. One the batch opened has nothing stored from before,
+    // so its calls and their facts are all here and the store need not be asked about them.
+    struct BatchTicket
+    {
+        QString key; // ticketCacheKey() of its id
+        TicketRef ref;
+        bool opened = false;
+        bool touched = false; // listed in m_touched
+        // In the order made (or read); a ticket has few, so they are found by looking along.
+        QList<BatchCall> calls;
+    };
+
+    Expected<BatchTicket *> ticketFor(const QString &extId);
     // Finds the event's ticket; otherwise the line's rejection (or a store error) to return.
-    std::optional<Expected<LineResult>> requireOpenedTicket(const NativeEvent &event, TicketRef *&ticket);
+    std::optional<Expected<LineResult>> requireOpenedTicket(const NativeEvent &event, BatchTicket *&ticket);
+    Expected<BatchCall *> callFor(BatchTicket &ticket, const QString &callExtId);
+    // Stores the waiting calls in the order they were made (so each gets the id it would have
+    // had): all of them, or those made before `first`, which is then next.
+    Expected<void> storeWaitingCalls(const BatchCall *first = nullptr);
+    void markStored(BatchCall &call, qint64 id);
+    void touch(BatchTicket &ticket);
+    Expected<void> storeAssessment(BatchTicket &ticket, ImportReport &report);
     Expected<void> finishBatch(ImportReport &report);
-    bool applyAndBatch(const ImportUnit &unit, ImportReport &report, const TranscriptReader &reader,
-                       int &inBatch, bool &storeFailed);
+    bool applyAndBatch(const ImportUnit &unit, ImportReport &report, const ReadAhead &reader, int &inBatch,
+                       bool &storeFailed);
     void keepUnitFindings(ImportReport &report, const ImportUnit &unit);
 
     Store &m_store;
@@ -67,8 +97,13 @@ private:
     Progress m_progress;
     // Tickets seen in the current batch, with their next sequence number; cleared per batch
     // so memory stays flat however large the file.
-    QHash<QString, TicketRef> m_tickets;
+    QHash<QString, BatchTicket> m_tickets;
+    // Tickets the batch changed, in the order first changed, so summaries are written in it.
     QSet<QString> m_touched;
+    QStringList m_touchedOrder;
+    // Calls made and not yet stored (ticket key, call id), oldest first. All are stored before
+    // anything reads the calls back, before a conversation's savepoint and before a commit.
+    QList<std::pair<QString, QString>> m_waitingCalls;
     QSet<QString> m_unclassified;
     QStringList m_unitUnclassified; // met in the unit being stored, kept only if it is
     QString m_storeError;

@@ -1,14 +1,15 @@
 #include "transcriptreader.h"
 
 #include "conversationevents.h"
+#include "domain/jsontext.h"
+#include "domain/sha256.h"
 #include "formats/otlptraces.h"
 #include "jsonstream.h"
 #include "transcriptformat.h"
 
-#include "domain/jsontext.h"
-#include "domain/sha256.h"
-
 #include <QFileInfo>
+
+#include <algorithm>
 
 namespace verity {
 
@@ -74,6 +75,57 @@ bool onlySpaceFrom(const QString &path, qint64 offset)
         return true;
     const QByteArray next = file.read(4096);
     return next.trimmed().isEmpty() && file.atEnd();
+}
+
+// The lines of a file as QFile::readLine() gives them (each with its newline), read a large
+// block at a time: a line is a view into the block, valid until the next one is asked for.
+class LineBlocks
+{
+public:
+    explicit LineBlocks(QFile &file)
+        : m_file(file)
+        , m_blockStart(file.pos())
+    {}
+
+    bool next(QByteArray &line, qint64 &lineStart)
+    {
+        for (;;) {
+            const qsizetype newline = m_block.indexOf('\n', m_from);
+            const bool whole = newline >= 0;
+            if (whole || (m_atEnd && m_from < m_block.size())) {
+                const qsizetype end = whole ? newline + 1 : m_block.size();
+                line = QByteArray::fromRawData(m_block.constData() + m_from, end - m_from);
+                lineStart = m_blockStart + m_from;
+                m_from = end;
+                return true;
+            }
+            if (m_atEnd)
+                return false;
+            // The start of a line the block cuts: kept, with the next block after it.
+            m_block.remove(0, m_from);
+            m_blockStart += m_from;
+            m_from = 0;
+            const QByteArray more = m_file.read(1 << 20);
+            if (more.isEmpty())
+                m_atEnd = true; // the end, or an error the caller asks the file about
+            m_block += more;
+        }
+    }
+
+private:
+    QFile &m_file;
+    QByteArray m_block;
+    qint64 m_blockStart = 0; // the file offset of m_block's first byte
+    qsizetype m_from = 0; // where the next line begins in m_block
+    bool m_atEnd = false;
+};
+
+// As line.trimmed().isEmpty(), without making the trimmed copy.
+bool isBlank(const QByteArray &line)
+{
+    return std::all_of(line.cbegin(), line.cend(), [](char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+    });
 }
 
 // A list whose first element is a message or a Responses item is one conversation, read whole.
@@ -159,6 +211,7 @@ Expected<void> TranscriptReader::read(const Sink &sink)
 
     const qint64 bom = file.peek(3) == QByteArrayLiteral("\xEF\xBB\xBF") ? 3 : 0;
     const Layout layout = layoutOf(file, head, start, bom);
+    m_lines = layout == Layout::Lines;
     gatherTraces(file, layout, head);
     file.seek(0);
     if (layout == Layout::Lines)
@@ -235,15 +288,16 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
 {
     Sha256Stream hash;
     bool nativeFile = false; // once a line is a native event, a broken line is read as one too
-    while (!file.atEnd()) {
-        const qint64 lineStart = file.pos();
-        QByteArray line = file.readLine();
+    LineBlocks lines(file);
+    QByteArray line;
+    qint64 lineStart = 0;
+    while (lines.next(line, lineStart)) {
         hash.add(line);
         ++m_linesRead;
-        m_bytesRead = file.pos();
+        m_bytesRead = lineStart + line.size();
         if (m_linesRead == 1)
             line = withoutBom(line);
-        if (line.trimmed().isEmpty())
+        if (isBlank(line))
             continue;
         const FilePlace place{m_linesRead, lineStart};
         if (jsonNestingDepth(line.constBegin(), line.constEnd()) > maxJsonNesting) {
@@ -264,12 +318,14 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
             nativeFile = true;
         if (nativeFile) {
             // Verity's own events, one a line: the native parser names the field that is wrong.
-            Expected<NativeEvent> event = parseNativeEvent(line);
+            // A line parsed above is not parsed again.
+            Expected<NativeEvent> event =
+                    parseError ? parseNativeEvent(line) : parseNativeEventValue(std::move(value));
             ImportUnit unit;
             unit.place = place;
             unit.format = formats::native;
             if (event)
-                unit.events.append(*event);
+                unit.events.append(std::move(*event));
             else
                 unit.rejection = event.message();
             if (!handOn(sink, std::move(unit)))

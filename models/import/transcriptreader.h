@@ -33,6 +33,7 @@ public:
     qint64 bytesTotal() const { return m_bytesTotal; }
     qint64 linesRead() const { return m_linesRead; }
     QString sha256() const { return m_sha256; } // of the bytes read
+    bool readingLines() const { return m_lines; } // a JSON Lines file, once units are handed on
 
 private:
     enum class Layout { Lines, Document };
@@ -49,6 +50,7 @@ private:
     qint64 m_bytesRead = 0;
     qint64 m_bytesTotal = 0;
     qint64 m_linesRead = 0;
+    bool m_lines = false;
     QString m_sha256;
     qint64 m_fallbackAt = 0;
     QString m_stem;

@@ -5,15 +5,34 @@
 
 namespace verity {
 
+namespace {
+
+// A slice of the walk short enough that a key pressed meanwhile is not felt.
+constexpr int walkSliceMs = 4;
+
+} // namespace
+
 TicketQueueModel::TicketQueueModel(Store &store, QObject *parent) : QAbstractTableModel(parent), m_store(store)
 {
-    m_cache.setLoader([this](qint64 offset, int limit) -> std::optional<QList<TicketRow>> {
-        Expected<QList<TicketRow>> rows = m_store.tickets(m_query, offset, limit);
+    using Cache = AnchoredRowCache<TicketRow, TicketAnchor>;
+    m_cache.setLoader([this](const Cache::Request &request) -> std::optional<QList<TicketRow>> {
+        Expected<QList<TicketRow>> rows =
+                m_store.ticketPage(m_query, TicketPage{request.anchor, request.backwards, request.skip, request.limit});
         if (!rows) {
             emit errorOccurred(rows.message());
             return std::nullopt;
         }
         return *rows;
+    });
+    m_cache.setAnchorOf([this](const TicketRow &row) -> std::optional<TicketAnchor> {
+        if (!anchorsOrder(m_query.sortKey))
+            return std::nullopt;
+        return TicketAnchor{ticketSortValue(row, m_query.sortKey), row.id};
+    });
+    m_walk.setInterval(0);
+    connect(&m_walk, &QTimer::timeout, this, [this] {
+        if (!m_cache.walk(walkSliceMs))
+            m_walk.stop();
     });
     reload();
 }
@@ -44,15 +63,16 @@ void TicketQueueModel::refresh()
 
 void TicketQueueModel::reload()
 {
-    m_cache.clear();
     Expected<qint64> count = m_store.countTickets(m_query);
+    // A view's rows are ints; the queue shows the first two thousand million.
+    m_count = count ? qMin<qint64>(*count, std::numeric_limits<int>::max()) : 0;
+    m_cache.reset(m_count);
     if (!count) {
-        m_count = 0;
+        m_walk.stop();
         emit errorOccurred(count.message());
         return;
     }
-    // A view's rows are ints; the queue shows the first two thousand million.
-    m_count = qMin<qint64>(*count, std::numeric_limits<int>::max());
+    m_walk.start();
 }
 
 std::optional<int> TicketQueueModel::rowOfTicket(qint64 ticketId) const
@@ -164,7 +184,8 @@ void TicketQueueModel::sort(int column, Qt::SortOrder order)
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     m_query.sortKey = key;
     m_query.descending = descending;
-    m_cache.clear();
+    m_cache.reset(m_count);
+    m_walk.start();
     // Rows move wholesale; no persistent index can follow a row it may no longer hold.
     const QModelIndexList persistent = persistentIndexList();
     for (const QModelIndex &index : persistent)

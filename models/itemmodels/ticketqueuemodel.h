@@ -1,12 +1,16 @@
 #pragma once
-// The ticket queue as a table model. It counts the matching tickets once and loads rows a
-// page at a time as the view scrolls to them: opening a million tickets costs one count and
-// one page. Filtering, searching and sorting are done by the store, never in memory.
+// The ticket queue as a table model. It reads the matching tickets' count (a kept total, or
+// a count over the search's index ranges) and loads rows a page at a time as the view scrolls
+// to them, each page entered at a known ticket near it (AnchoredRowCache): opening a million
+// tickets costs one read and one page, and so does jumping to the middle or the end. While the
+// window is idle it walks the queue's order to place anchors along it. Filtering, searching
+// and sorting are done by the store, never in memory.
 
-#include "rowcache.h"
+#include "anchoredrowcache.h"
 #include "store/records.h"
 
 #include <QAbstractTableModel>
+#include <QTimer>
 
 namespace verity {
 
@@ -34,6 +38,8 @@ public:
     // Re-reads the count and drops cached rows (after an import, say).
     void refresh();
     qint64 totalCount() const { return m_count; }
+    // Whether the idle walk along the queue's order has finished (tests and the benchmark).
+    bool anchorsWalked() const { return !m_walk.isActive(); }
     // The row showing `ticketId` among the rows already loaded, if it is there. Loads nothing:
     // on a large queue, finding a ticket's row would mean reading the queue up to it.
     std::optional<int> rowOfTicket(qint64 ticketId) const;
@@ -55,7 +61,8 @@ private:
     Store &m_store;
     TicketQuery m_query;
     qint64 m_count = 0;
-    mutable RowCache<TicketRow> m_cache;
+    mutable AnchoredRowCache<TicketRow, TicketAnchor> m_cache;
+    QTimer m_walk; // one slice of the walk each time the event loop is idle
 };
 
 } // namespace verity

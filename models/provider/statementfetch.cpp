@@ -1,7 +1,10 @@
-// The statement: every refund created in the period, then for each seller account its
-// balance and its balance transactions in the period. Reads only, so each page is retried
-// like a lookup's; a list that does not end (a repeated cursor, "more" with nothing sent)
-// is an error rather than a loop.
+// The statement: every refund created in the period and, for each seller account, its
+// balance and its balance transactions in the period. The refunds' pages follow one cursor,
+// so they are read in turn; the accounts are read by several readers at once, from the
+// moment the provider has answered the first page of refunds (a provider that cannot be
+// reached, or refuses the key, is then reported once, at /v1/refunds). Reads only, so each
+// page is retried like a lookup's; a list that does not end (a repeated cursor, "more" with
+// nothing sent) is an error rather than a loop.
 
 #include "statementfetch.h"
 
@@ -18,13 +21,19 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <memory>
+#include <vector>
 
 namespace verity {
 
 namespace {
 
-constexpr int pageSize = 100;
+constexpr int pageSize = 100; // the most a Stripe list gives at once
 constexpr int maxPages = 2000; // 200,000 items in one list: a provider that never ends
+// Seller accounts read side by side, next to the refunds' list: each account is a couple of
+// requests, and one after another they wait out a round trip each. Five, with the refunds'
+// reader, stays within the six connections Qt opens to one host.
+constexpr int accountReaders = 5;
 
 qint64 floorSeconds(qint64 ms)
 {
@@ -74,23 +83,34 @@ struct StatementFetch::Private
 {
     enum class Step { Refunds, Balance, Movements };
 
+    // Reads one list at a time: the refunds, or a seller account's balance and then its
+    // movements, account after account. Several read side by side.
+    struct Reader
+    {
+        Step step = Step::Refunds;
+        qsizetype accountIndex = -1; // in `accounts`; -1: the refunds
+        SellerAccountStatement account; // the one being read
+        // The list being read: its cursor, every cursor it used and every id it gave.
+        QString cursor;
+        QSet<QString> cursors;
+        QSet<QString> ids;
+        int page = 1;
+        int attempt = 0;
+        QPointer<QNetworkReply> reply;
+        QTimer backoff;
+    };
+
     StatementFetch *q;
     ProviderSettings settings;
     Period period;
     QStringList accounts;
     QNetworkAccessManager network;
-    QTimer backoff;
-    QPointer<QNetworkReply> reply;
-
-    Step step = Step::Refunds;
-    qsizetype accountIndex = -1; // -1: reading the refunds
-    SellerAccountStatement account; // the one being read
-    // The list being read: its cursor, every cursor it used and every id it gave.
-    QString cursor;
-    QSet<QString> cursors;
-    QSet<QString> ids;
-    int page = 1;
-    int attempt = 0;
+    Reader refunds;
+    std::vector<std::unique_ptr<Reader>> sellers; // started once the provider answered a page
+    QList<SellerAccountStatement> accountsRead;  // by position in `accounts`
+    qsizetype nextAccount = 0;
+    qsizetype accountsLeft = 0;
+    bool refundsRead = false;
 
     StatementAnswer answer;
     bool started = false;
@@ -99,12 +119,14 @@ struct StatementFetch::Private
     Private(StatementFetch *owner, ProviderSettings s, Period p, QStringList a)
         : q(owner), settings(std::move(s)), period(p), accounts(std::move(a))
     {
-        backoff.setSingleShot(true);
+        accountsRead.resize(accounts.size());
+        accountsLeft = accounts.size();
+        watch(refunds);
     }
 
-    QString path() const
+    static QString path(const Reader &reader)
     {
-        switch (step) {
+        switch (reader.step) {
         case Step::Refunds:
             return QStringLiteral("/v1/refunds");
         case Step::Balance:
@@ -115,61 +137,70 @@ struct StatementFetch::Private
         return QStringLiteral("/v1/balance_transactions");
     }
     // For messages: the endpoint without its query, and no user info.
-    QString where() const
+    QString where(const Reader &reader) const
     {
-        return providerhttp::endpoint(settings.baseUrl, path()).toString(QUrl::RemoveUserInfo);
+        return providerhttp::endpoint(settings.baseUrl, path(reader)).toString(QUrl::RemoveUserInfo);
     }
 
-    void request();
-    void onReply(QNetworkReply *done);
-    void readList(const QJsonArray &data, bool hasMore);
-    void readBalance(const QJsonObject &balance);
-    void startList(Step next);
-    void nextAccount();
+    void watch(Reader &reader)
+    {
+        reader.backoff.setSingleShot(true);
+        QObject::connect(&reader.backoff, &QTimer::timeout, q, [this, &reader] { request(reader); });
+    }
+    void request(Reader &reader);
+    void onReply(Reader &reader, QNetworkReply *done);
+    void readList(Reader &reader, const QJsonArray &data, bool hasMore);
+    void readBalance(Reader &reader, const QJsonObject &balance);
+    void startList(Reader &reader, Step next);
+    void startSellers();
+    void takeAccount(Reader &reader);
+    void listRead(Reader &reader);
     void complete();
     void fail(const QString &error);
+    void stopAll();
 };
 
-void StatementFetch::Private::request()
+void StatementFetch::Private::request(Reader &reader)
 {
     if (finished)
         return;
-    ++attempt;
+    ++reader.attempt;
     QUrlQuery query;
-    if (step != Step::Balance) {
+    if (reader.step != Step::Balance) {
         query.addQueryItem(QStringLiteral("limit"), QString::number(pageSize));
         query.addQueryItem(QStringLiteral("created[gte]"), QString::number(floorSeconds(period.fromMs)));
         query.addQueryItem(QStringLiteral("created[lt]"), QString::number(ceilSeconds(period.toMs)));
-        if (!cursor.isEmpty())
-            query.addQueryItem(QStringLiteral("starting_after"), cursor);
+        if (!reader.cursor.isEmpty())
+            query.addQueryItem(QStringLiteral("starting_after"), reader.cursor);
     }
-    QNetworkRequest request = providerhttp::request(settings, providerhttp::endpoint(settings.baseUrl, path(), query));
+    QNetworkRequest request =
+        providerhttp::request(settings, providerhttp::endpoint(settings.baseUrl, path(reader), query));
     QString text;
-    if (step == Step::Refunds) {
-        text = QStringLiteral("refunds: page %1 (%2 read)").arg(page).arg(answer.statement.refunds.size());
+    if (reader.step == Step::Refunds) {
+        text = QStringLiteral("refunds: page %1 (%2 read)").arg(reader.page).arg(answer.statement.refunds.size());
     } else {
-        const QString &id = accounts.at(accountIndex);
+        const QString &id = reader.account.account;
         request.setRawHeader("Stripe-Account", id.toUtf8());
-        text = step == Step::Balance ? QStringLiteral("%1: balance").arg(id)
-                                     : QStringLiteral("%1: balance transactions, page %2 (%3 read)")
-                                           .arg(id)
-                                           .arg(page)
-                                           .arg(account.movements.size());
+        text = reader.step == Step::Balance ? QStringLiteral("%1: balance").arg(id)
+                                            : QStringLiteral("%1: balance transactions, page %2 (%3 read)")
+                                                  .arg(id)
+                                                  .arg(reader.page)
+                                                  .arg(reader.account.movements.size());
     }
-    if (attempt > 1)
-        text += QStringLiteral(", attempt %1 of %2").arg(attempt).arg(settings.maxLookupAttempts);
+    if (reader.attempt > 1)
+        text += QStringLiteral(", attempt %1 of %2").arg(reader.attempt).arg(settings.maxLookupAttempts);
     emit q->progress(text);
     QNetworkReply *sent = network.get(request);
-    reply = sent;
-    QObject::connect(sent, &QNetworkReply::finished, q, [this, sent] { onReply(sent); });
+    reader.reply = sent;
+    QObject::connect(sent, &QNetworkReply::finished, q, [this, &reader, sent] { onReply(reader, sent); });
 }
 
-void StatementFetch::Private::onReply(QNetworkReply *done)
+void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
 {
     done->deleteLater();
-    if (done != reply || finished) // a reply already given up on
+    if (done != reader.reply || finished) // a reply already given up on
         return;
-    reply = nullptr;
+    reader.reply = nullptr;
     // An aborted reply (a transfer timeout) is closed: there is nothing to read.
     const QByteArray body = done->isOpen() ? done->readAll() : QByteArray();
     const int status = providerhttp::httpStatus(done);
@@ -177,164 +208,197 @@ void StatementFetch::Private::onReply(QNetworkReply *done)
     if (providerhttp::retryableRead(status)) {
         const QString why = status == 0
                                 ? QStringLiteral("cannot reach the provider at %1: %2")
-                                      .arg(where(), providerhttp::transportReason(done, settings.timeoutMs))
+                                      .arg(where(reader), providerhttp::transportReason(done, settings.timeoutMs))
                                 : QStringLiteral("the provider failed at %1: %2")
-                                      .arg(where(), providerhttp::providerMessage(status, body));
-        if (attempt >= settings.maxLookupAttempts) {
-            fail(QStringLiteral("%1 (gave up after %2 attempts)").arg(why).arg(attempt));
+                                      .arg(where(reader), providerhttp::providerMessage(status, body));
+        if (reader.attempt >= settings.maxLookupAttempts) {
+            fail(QStringLiteral("%1 (gave up after %2 attempts)").arg(why).arg(reader.attempt));
             return;
         }
-        const int delay = providerhttp::retryDelayMs(settings, attempt, providerhttp::retryAfterMs(done));
+        const int delay = providerhttp::retryDelayMs(settings, reader.attempt, providerhttp::retryAfterMs(done));
         emit q->progress(QStringLiteral("%1; trying again in %2 ms").arg(why).arg(delay));
-        backoff.start(delay);
+        reader.backoff.start(delay);
         return;
     }
     if (status == 401) {
         const std::optional<providerhttp::ProviderError> error = providerhttp::providerError(body);
         fail(QStringLiteral("the provider refused the API key (401) at %1%2")
-                 .arg(where(), error && !error->message.isEmpty() ? QStringLiteral(": ") + error->message : QString()));
+                 .arg(where(reader), error && !error->message.isEmpty() ? QStringLiteral(": ") + error->message : QString()));
         return;
     }
-    if (step != Step::Refunds && (status == 403 || status == 404)) {
+    if (reader.step != Step::Refunds && (status == 403 || status == 404)) {
         // An account this key may not read is a finding about that account, not a failed fetch.
-        account.problem = QStringLiteral("the provider does not know the account or will not show it to this key (%1)")
-                              .arg(providerhttp::providerMessage(status, body));
-        emit q->progress(QStringLiteral("%1: %2").arg(account.account, account.problem));
-        nextAccount();
+        reader.account.problem =
+            QStringLiteral("the provider does not know the account or will not show it to this key (%1)")
+                .arg(providerhttp::providerMessage(status, body));
+        emit q->progress(QStringLiteral("%1: %2").arg(reader.account.account, reader.account.problem));
+        listRead(reader);
         return;
     }
     if (status < 200 || status >= 300) {
         fail(QStringLiteral("the provider answered GET %1 with %2; check the provider URL")
-                 .arg(where(), providerhttp::providerMessage(status, body)));
+                 .arg(where(reader), providerhttp::providerMessage(status, body)));
         return;
     }
     const QJsonObject object = QJsonDocument::fromJson(body).object();
-    if (step == Step::Balance) {
+    if (reader.step == Step::Balance) {
         if (object.value(QStringLiteral("object")).toString() != u"balance") {
             fail(QStringLiteral("the provider's answer to GET %1 (HTTP %2) is not a balance; check the provider URL")
-                     .arg(where())
+                     .arg(where(reader))
                      .arg(status));
             return;
         }
-        readBalance(object);
+        readBalance(reader, object);
         return;
     }
     if (object.value(QStringLiteral("object")).toString() != u"list"
         || !object.value(QStringLiteral("data")).isArray()) {
         fail(QStringLiteral("the provider's answer to GET %1 (HTTP %2) is not a list; check the provider URL")
-                 .arg(where())
+                 .arg(where(reader))
                  .arg(status));
         return;
     }
-    readList(object.value(QStringLiteral("data")).toArray(), object.value(QStringLiteral("has_more")).toBool());
+    readList(reader, object.value(QStringLiteral("data")).toArray(), object.value(QStringLiteral("has_more")).toBool());
 }
 
-void StatementFetch::Private::readList(const QJsonArray &data, bool hasMore)
+void StatementFetch::Private::readList(Reader &reader, const QJsonArray &data, bool hasMore)
 {
     QString lastId;
     for (const QJsonValue &value : data) {
         const QJsonObject object = value.toObject();
-        if (step == Step::Refunds) {
-            const std::optional<ProviderRefund> read = providerhttp::refundFrom(object);
-            if (!read) {
-                fail(QStringLiteral("the provider's list at %1 holds something that is not a refund").arg(where()));
+        std::optional<ProviderRefund> refund;
+        std::optional<BalanceMovement> movement;
+        if (reader.step == Step::Refunds) {
+            refund = providerhttp::refundFrom(object);
+            if (!refund) {
+                fail(QStringLiteral("the provider's list at %1 holds something that is not a refund").arg(where(reader)));
                 return;
             }
-            lastId = read->id;
-            // A provider that ignored the filter must not lend a refund of another period.
-            if (!ids.contains(lastId) && period.contains(read->createdMs)) {
-                const QJsonObject metadata = object.value(QStringLiteral("metadata")).toObject();
-                answer.statement.refunds.append(StatementRefund{
-                    read->id, read->paymentIntent, read->amountCents, read->currency, read->status, read->createdMs,
-                    read->intentKey, metadata.value(QStringLiteral("ticket_id")).toString(), QString(),
-                    QStringLiteral("GET /v1/refunds"),
-                    QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact))});
-            }
+            lastId = refund->id;
         } else {
-            const std::optional<BalanceMovement> movement = movementFrom(object);
+            movement = movementFrom(object);
             if (!movement) {
                 fail(QStringLiteral("the provider's list at %1 holds something that is not a balance transaction")
-                         .arg(where()));
+                         .arg(where(reader)));
                 return;
             }
             lastId = movement->id;
-            if (!ids.contains(lastId) && period.contains(movement->createdMs))
-                account.movements.append(*movement);
         }
-        if (ids.contains(lastId)) {
+        const qsizetype known = reader.ids.size();
+        reader.ids.insert(lastId);
+        if (reader.ids.size() == known) {
             fail(QStringLiteral("the provider listed %1 twice at %2; the list cannot be read to its end")
-                     .arg(lastId, where()));
+                     .arg(lastId, where(reader)));
             return;
         }
-        ids.insert(lastId);
+        // A provider that ignored the filter must not lend an item of another period.
+        if (refund && period.contains(refund->createdMs)) {
+            const QJsonObject metadata = object.value(QStringLiteral("metadata")).toObject();
+            answer.statement.refunds.append(StatementRefund{
+                refund->id, refund->paymentIntent, refund->amountCents, refund->currency, refund->status,
+                refund->createdMs, refund->intentKey, metadata.value(QStringLiteral("ticket_id")).toString(), QString(),
+                QStringLiteral("GET /v1/refunds"), QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact))});
+        } else if (movement && period.contains(movement->createdMs)) {
+            reader.account.movements.append(*movement);
+        }
     }
+    // The provider answered a page of refunds: it is there and takes the key, so the accounts
+    // can be read alongside the rest of the refunds.
+    if (reader.step == Step::Refunds)
+        startSellers();
     if (!hasMore) {
-        nextAccount();
+        listRead(reader);
         return;
     }
     // "More" that cannot be paged to is a list without an end: stop rather than go round.
     if (lastId.isEmpty()) {
         fail(QStringLiteral("the provider says more follow at %1 but sent none; the list cannot be read to its end")
-                 .arg(where()));
+                 .arg(where(reader)));
         return;
     }
-    if (cursors.contains(lastId) || page >= maxPages) {
+    if (reader.cursors.contains(lastId) || reader.page >= maxPages) {
         fail(QStringLiteral("the provider's list at %1 does not end (page %2, after %3); stopped reading")
-                 .arg(where())
-                 .arg(page)
+                 .arg(where(reader))
+                 .arg(reader.page)
                  .arg(lastId));
         return;
     }
-    cursors.insert(lastId);
-    cursor = lastId;
-    ++page;
-    attempt = 0;
-    request();
+    reader.cursors.insert(lastId);
+    reader.cursor = lastId;
+    ++reader.page;
+    reader.attempt = 0;
+    request(reader);
 }
 
-void StatementFetch::Private::readBalance(const QJsonObject &balance)
+void StatementFetch::Private::readBalance(Reader &reader, const QJsonObject &balance)
 {
     const QJsonArray available = balance.value(QStringLiteral("available")).toArray();
     if (!available.isEmpty()) {
         const QJsonObject first = available.first().toObject();
         if (first.value(QStringLiteral("amount")).isDouble())
-            account.balanceCents = first.value(QStringLiteral("amount")).toInteger();
-        account.currency = first.value(QStringLiteral("currency")).toString().toUpper();
+            reader.account.balanceCents = first.value(QStringLiteral("amount")).toInteger();
+        reader.account.currency = first.value(QStringLiteral("currency")).toString().toUpper();
     }
-    startList(Step::Movements);
+    startList(reader, Step::Movements);
 }
 
-void StatementFetch::Private::startList(Step next)
+void StatementFetch::Private::startList(Reader &reader, Step next)
 {
-    step = next;
-    cursor.clear();
-    cursors.clear();
-    ids.clear();
-    page = 1;
-    attempt = 0;
-    request();
+    reader.step = next;
+    reader.cursor.clear();
+    reader.cursors.clear();
+    reader.ids.clear();
+    reader.page = 1;
+    reader.attempt = 0;
+    request(reader);
 }
 
-// The refunds are read, or an account is: on to the next account, or the end.
-void StatementFetch::Private::nextAccount()
+void StatementFetch::Private::startSellers()
 {
-    if (accountIndex >= 0 && accountIndex < accounts.size()) {
-        oldestFirst(account.movements);
-        answer.statement.accounts.append(account);
-    }
-    ++accountIndex;
-    if (accountIndex >= accounts.size()) {
-        complete();
+    if (!sellers.empty() || finished)
         return;
+    const qsizetype count = std::min<qsizetype>(accountReaders, accounts.size());
+    for (qsizetype i = 0; i < count; ++i) {
+        Reader &reader = *sellers.emplace_back(std::make_unique<Reader>());
+        watch(reader);
+        takeAccount(reader);
     }
-    account = SellerAccountStatement();
-    account.account = accounts.at(accountIndex);
-    startList(Step::Balance);
+}
+
+// The next account nobody reads yet, if any is left.
+void StatementFetch::Private::takeAccount(Reader &reader)
+{
+    if (finished || nextAccount >= accounts.size())
+        return;
+    reader.accountIndex = nextAccount++;
+    reader.account = SellerAccountStatement();
+    reader.account.account = accounts.at(reader.accountIndex);
+    startList(reader, Step::Balance);
+}
+
+// The refunds are read, or an account is: that reader takes the next account, or the
+// statement is complete.
+void StatementFetch::Private::listRead(Reader &reader)
+{
+    if (reader.step == Step::Refunds) {
+        refundsRead = true;
+        startSellers();
+    } else {
+        oldestFirst(reader.account.movements);
+        accountsRead[reader.accountIndex] = std::move(reader.account);
+        reader.account = SellerAccountStatement();
+        --accountsLeft;
+        takeAccount(reader);
+    }
+    if (refundsRead && accountsLeft == 0 && !finished)
+        complete();
 }
 
 void StatementFetch::Private::complete()
 {
     ProviderStatement &statement = answer.statement;
+    statement.accounts = std::move(accountsRead);
+    accountsRead.clear();
     oldestFirst(statement.refunds);
     // A refund's movement names it as its source: that is how the debited seller is known.
     QHash<QString, qsizetype> refundAt;
@@ -360,13 +424,31 @@ void StatementFetch::Private::fail(const QString &error)
     if (finished)
         return;
     finished = true;
-    backoff.stop();
+    stopAll();
     // Nothing partial is handed on: a statement is complete or absent.
     answer.ok = false;
     answer.error = error;
     answer.statement.refunds.clear();
     answer.statement.accounts.clear();
+    accountsRead.clear();
     emit q->finished(answer);
+}
+
+// Every reader stops: no retry is pending and no reply reports any more.
+void StatementFetch::Private::stopAll()
+{
+    const auto stop = [this](Reader &reader) {
+        reader.backoff.stop();
+        if (QNetworkReply *sent = reader.reply) {
+            reader.reply = nullptr;
+            QObject::disconnect(sent, nullptr, q, nullptr);
+            sent->abort();
+            sent->deleteLater();
+        }
+    };
+    stop(refunds);
+    for (const std::unique_ptr<Reader> &reader : sellers)
+        stop(*reader);
 }
 
 StatementFetch::StatementFetch(ProviderSettings settings, Period period, QStringList accounts, QObject *parent)
@@ -374,16 +456,12 @@ StatementFetch::StatementFetch(ProviderSettings settings, Period period, QString
 {
     d->answer.statement.period = d->period;
     d->answer.statement.source = d->settings.baseUrl.toString(QUrl::RemoveUserInfo);
-    connect(&d->backoff, &QTimer::timeout, this, [this] { d->request(); });
 }
 
 StatementFetch::~StatementFetch()
 {
-    // The reply must not report to a fetch that is going away.
-    if (d->reply) {
-        disconnect(d->reply, nullptr, this, nullptr);
-        d->reply->abort();
-    }
+    // No reply may report to a fetch that is going away.
+    d->stopAll();
 }
 
 void StatementFetch::start()
@@ -396,19 +474,14 @@ void StatementFetch::start()
         d->fail(QStringLiteral("no provider URL to read from (got \"%1\")").arg(base.toString(QUrl::RemoveUserInfo)));
         return;
     }
-    d->request();
+    d->request(d->refunds);
 }
 
 void StatementFetch::cancel()
 {
     if (d->finished)
         return;
-    if (d->reply) {
-        disconnect(d->reply, nullptr, this, nullptr);
-        d->reply->abort();
-        d->reply->deleteLater();
-    }
-    d->fail(QStringLiteral("cancelled"));
+    d->fail(QStringLiteral("cancelled")); // stops every reader
 }
 
 bool StatementFetch::isFinished() const

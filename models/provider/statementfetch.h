@@ -2,7 +2,8 @@
 // Reads the provider's side of a period over its API: every refund created in the period
 // (GET /v1/refunds with created[gte] and created[lt], page by page), and for each seller
 // account its balance (GET /v1/balance) and its balance transactions in the period
-// (GET /v1/balance_transactions), with "Stripe-Account: <seller id>". All reads: retried on
+// (GET /v1/balance_transactions), with "Stripe-Account: <seller id>", several accounts at a
+// time alongside the refunds' pages (which follow one cursor). All reads: retried on
 // transport errors, 5xx and 429 like a lookup. Nothing is written anywhere: a provider that
 // cannot be reached gives an error that says so, and the caller keeps what it had.
 

@@ -27,9 +27,9 @@ qint64 SandboxApi::nowMs() const
     return m_options.clock ? m_options.clock() : QDateTime::currentMSecsSinceEpoch();
 }
 
-SandboxApi::Result SandboxApi::ok(const QJsonObject &object, bool accepted)
+SandboxApi::Result SandboxApi::ok(QByteArray body, bool accepted)
 {
-    return Result{200, jsonBody(object), true, accepted};
+    return Result{200, std::move(body), true, accepted};
 }
 
 SandboxApi::Result SandboxApi::refused(const SandboxError &error)

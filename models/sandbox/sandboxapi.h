@@ -98,7 +98,7 @@ private:
         bool executed = true;
         bool accepted = false;
     };
-    static Result ok(const QJsonObject &object, bool accepted = false);
+    static Result ok(QByteArray body, bool accepted = false);
     static Result refused(const SandboxError &error);     // before execution: not stored
     static Result failedWhile(const SandboxError &error); // while executing: stored
 
@@ -113,7 +113,8 @@ private:
     Result listRefunds(const SandboxForm &query);
     Result retrieveBalance(const QString &account, const SandboxForm &query);
     Result listBalanceTransactions(const QString &account, const SandboxForm &query);
-    std::optional<SandboxError> checkAccountHeader(const QString &account);
+    // The account a Stripe-Account header names, or why it cannot be read.
+    std::variant<SandboxAccount, SandboxError> accountOfHeader(const QString &account);
 
     qint64 nowMs() const;
     qint64 nowSeconds() const { return nowMs() / 1000; }

@@ -105,7 +105,7 @@ SandboxApi::Result SandboxApi::createAccount(const SandboxForm &form)
                                                  QStringLiteral("An account with id '%1' already exists.").arg(account.id),
                                                  QStringLiteral("resource_already_exists")));
     }
-    return ok(accountObject(account));
+    return ok(accountBody(account));
 }
 
 SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form)
@@ -156,7 +156,7 @@ SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form)
                                                  QStringLiteral("A payment intent with id '%1' already exists.").arg(payment.id),
                                                  QStringLiteral("resource_already_exists")));
     }
-    return ok(paymentIntentObject(payment));
+    return ok(paymentIntentBody(payment));
 }
 
 SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
@@ -226,7 +226,7 @@ SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
     Expected<bool> inserted = m_state.insertRefund(refund, (*payment)->account);
     if (!inserted)
         return refused(internalError(inserted.message()));
-    return ok(refundObject(refund), true);
+    return ok(refundBody(refund), true);
 }
 
 SandboxApi::Result SandboxApi::retrieveRefund(const QString &id)
@@ -239,7 +239,7 @@ SandboxApi::Result SandboxApi::retrieveRefund(const QString &id)
         error.status = 404;
         return refused(error);
     }
-    return ok(refundObject(**refund));
+    return ok(refundBody(**refund));
 }
 
 SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
@@ -274,13 +274,10 @@ SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
         return refused(SandboxError::missing(QStringLiteral("starting_after"),
                                              QStringLiteral("No such refund: '%1'").arg(startingAfter)));
     }
-    QJsonArray data;
-    for (const SandboxRefund &refund : (*page)->items)
-        data.append(refundObject(refund));
-    return ok(listObject(data, (*page)->hasMore, QStringLiteral("/v1/refunds")));
+    return ok(listBody((*page)->items, &writeRefund, (*page)->hasMore, QLatin1StringView("/v1/refunds")));
 }
 
-std::optional<SandboxError> SandboxApi::checkAccountHeader(const QString &account)
+std::variant<SandboxAccount, SandboxError> SandboxApi::accountOfHeader(const QString &account)
 {
     if (account.isEmpty()) {
         return SandboxError::invalid(QStringLiteral("Stripe-Account"),
@@ -297,7 +294,7 @@ std::optional<SandboxError> SandboxApi::checkAccountHeader(const QString &accoun
                                 .arg(account),
                             QStringLiteral("Stripe-Account")};
     }
-    return std::nullopt;
+    return **known;
 }
 
 SandboxApi::Result SandboxApi::retrieveBalance(const QString &account, const SandboxForm &query)
@@ -305,13 +302,13 @@ SandboxApi::Result SandboxApi::retrieveBalance(const QString &account, const San
     const QString unknown = query.firstUnknown({});
     if (!unknown.isEmpty())
         return refused(unknownParameter(unknown));
-    if (std::optional<SandboxError> error = checkAccountHeader(account))
+    const std::variant<SandboxAccount, SandboxError> known = accountOfHeader(account);
+    if (const auto *error = std::get_if<SandboxError>(&known))
         return refused(*error);
-    Expected<std::optional<SandboxAccount>> known = m_state.account(account);
     Expected<qint64> balance = m_state.balance(account);
-    if (!known || !balance)
-        return refused(internalError(known ? balance.message() : known.message()));
-    return ok(balanceObject(*balance, (*known)->currency));
+    if (!balance)
+        return refused(internalError(balance.message()));
+    return ok(balanceBody(*balance, std::get<SandboxAccount>(known).currency));
 }
 
 SandboxApi::Result SandboxApi::listBalanceTransactions(const QString &account, const SandboxForm &query)
@@ -326,7 +323,8 @@ SandboxApi::Result SandboxApi::listBalanceTransactions(const QString &account, c
     std::variant<SandboxCreatedRange, SandboxError> created = parseCreated(query);
     if (const auto *error = std::get_if<SandboxError>(&created))
         return refused(*error);
-    if (std::optional<SandboxError> error = checkAccountHeader(account))
+    const std::variant<SandboxAccount, SandboxError> known = accountOfHeader(account);
+    if (const auto *error = std::get_if<SandboxError>(&known))
         return refused(*error);
     const QString startingAfter = query.value(QStringLiteral("starting_after"));
     Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> page = m_state.balanceTransactions(
@@ -337,10 +335,8 @@ SandboxApi::Result SandboxApi::listBalanceTransactions(const QString &account, c
         return refused(SandboxError::missing(QStringLiteral("starting_after"),
                                              QStringLiteral("No such balance transaction of %1: '%2'").arg(account, startingAfter)));
     }
-    QJsonArray data;
-    for (const SandboxBalanceTransaction &transaction : (*page)->items)
-        data.append(balanceTransactionObject(transaction));
-    return ok(listObject(data, (*page)->hasMore, QStringLiteral("/v1/balance_transactions")));
+    return ok(listBody((*page)->items, &writeBalanceTransaction, (*page)->hasMore,
+                       QLatin1StringView("/v1/balance_transactions")));
 }
 
 } // namespace verity

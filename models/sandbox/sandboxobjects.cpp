@@ -1,22 +1,31 @@
 #include "sandboxobjects.h"
 
-#include <QJsonDocument>
-
 namespace verity {
+
+using namespace Qt::Literals::StringLiterals;
 
 namespace {
 
-QJsonObject metadataObject(const SandboxMetadata &metadata)
+void writeMetadata(SandboxJson &json, const SandboxMetadata &metadata)
 {
-    QJsonObject object;
-    for (auto it = metadata.cbegin(); it != metadata.cend(); ++it)
-        object.insert(it.key(), it.value());
-    return object;
+    json.beginObject();
+    for (auto it = metadata.cbegin(); it != metadata.cend(); ++it) { // a QMap: sorted, as JSON keys are kept
+        json.key(it.key());
+        json.string(it.value());
+    }
+    json.endObject();
 }
 
-QJsonValue textOrNull(const QString &text)
+void writeAmounts(SandboxJson &json, qint64 amount, const QString &currency)
 {
-    return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
+    json.beginArray();
+    json.beginObject();
+    json.key("amount"_L1);
+    json.number(amount);
+    json.key("currency"_L1);
+    json.string(currency);
+    json.endObject();
+    json.endArray();
 }
 
 } // namespace
@@ -32,91 +41,158 @@ SandboxError SandboxError::missing(QString param, QString message)
                         std::move(message), std::move(param)};
 }
 
-QByteArray jsonBody(const QJsonObject &object)
-{
-    return QJsonDocument(object).toJson(QJsonDocument::Indented);
-}
-
 QByteArray errorBody(const SandboxError &error)
 {
-    QJsonObject inner{{QStringLiteral("type"), error.type}, {QStringLiteral("message"), error.message}};
-    if (!error.code.isEmpty())
-        inner.insert(QStringLiteral("code"), error.code);
-    if (!error.param.isEmpty())
-        inner.insert(QStringLiteral("param"), error.param);
-    return jsonBody(QJsonObject{{QStringLiteral("error"), inner}});
+    SandboxJson json;
+    json.beginObject();
+    json.key("error"_L1);
+    json.beginObject();
+    if (!error.code.isEmpty()) {
+        json.key("code"_L1);
+        json.string(error.code);
+    }
+    json.key("message"_L1);
+    json.string(error.message);
+    if (!error.param.isEmpty()) {
+        json.key("param"_L1);
+        json.string(error.param);
+    }
+    json.key("type"_L1);
+    json.string(error.type);
+    json.endObject();
+    json.endObject();
+    return json.take();
 }
 
-QJsonObject refundObject(const SandboxRefund &refund)
+void writeRefund(SandboxJson &json, const SandboxRefund &refund)
 {
-    return QJsonObject{{QStringLiteral("id"), refund.id},
-                       {QStringLiteral("object"), QStringLiteral("refund")},
-                       {QStringLiteral("amount"), refund.amount},
-                       {QStringLiteral("balance_transaction"), textOrNull(refund.balanceTransaction)},
-                       {QStringLiteral("created"), refund.created},
-                       {QStringLiteral("currency"), refund.currency},
-                       {QStringLiteral("metadata"), metadataObject(refund.metadata)},
-                       {QStringLiteral("payment_intent"), refund.paymentIntent},
-                       {QStringLiteral("reason"), textOrNull(refund.reason)},
-                       {QStringLiteral("status"), refund.status}};
+    json.beginObject();
+    json.key("amount"_L1);
+    json.number(refund.amount);
+    json.key("balance_transaction"_L1);
+    json.stringOrNull(refund.balanceTransaction);
+    json.key("created"_L1);
+    json.number(refund.created);
+    json.key("currency"_L1);
+    json.string(refund.currency);
+    json.key("id"_L1);
+    json.string(refund.id);
+    json.key("metadata"_L1);
+    writeMetadata(json, refund.metadata);
+    json.key("object"_L1);
+    json.string("refund"_L1);
+    json.key("payment_intent"_L1);
+    json.string(refund.paymentIntent);
+    json.key("reason"_L1);
+    json.stringOrNull(refund.reason);
+    json.key("status"_L1);
+    json.string(refund.status);
+    json.endObject();
 }
 
-QJsonObject accountObject(const SandboxAccount &account)
+QByteArray refundBody(const SandboxRefund &refund)
 {
-    return QJsonObject{{QStringLiteral("id"), account.id},
-                       {QStringLiteral("object"), QStringLiteral("account")},
-                       {QStringLiteral("business_profile"), QJsonObject{{QStringLiteral("name"), account.name}}},
-                       {QStringLiteral("created"), account.created},
-                       {QStringLiteral("default_currency"), account.currency}};
+    SandboxJson json;
+    writeRefund(json, refund);
+    return json.take();
 }
 
-QJsonObject paymentIntentObject(const SandboxPayment &payment)
+QByteArray accountBody(const SandboxAccount &account)
 {
-    return QJsonObject{{QStringLiteral("id"), payment.id},
-                       {QStringLiteral("object"), QStringLiteral("payment_intent")},
-                       {QStringLiteral("amount"), payment.amount},
-                       {QStringLiteral("amount_received"), payment.amount},
-                       {QStringLiteral("created"), payment.created},
-                       {QStringLiteral("currency"), payment.currency},
-                       {QStringLiteral("metadata"), metadataObject(payment.metadata)},
-                       {QStringLiteral("status"), QStringLiteral("succeeded")},
-                       {QStringLiteral("transfer_data"), QJsonObject{{QStringLiteral("destination"), payment.account}}}};
+    SandboxJson json;
+    json.beginObject();
+    json.key("business_profile"_L1);
+    json.beginObject();
+    json.key("name"_L1);
+    json.string(account.name);
+    json.endObject();
+    json.key("created"_L1);
+    json.number(account.created);
+    json.key("default_currency"_L1);
+    json.string(account.currency);
+    json.key("id"_L1);
+    json.string(account.id);
+    json.key("object"_L1);
+    json.string("account"_L1);
+    json.endObject();
+    return json.take();
 }
 
-QJsonObject balanceObject(qint64 available, const QString &currency)
+QByteArray paymentIntentBody(const SandboxPayment &payment)
 {
-    const auto amounts = [&](qint64 amount) {
-        return QJsonArray{QJsonObject{{QStringLiteral("amount"), amount}, {QStringLiteral("currency"), currency}}};
-    };
-    return QJsonObject{{QStringLiteral("object"), QStringLiteral("balance")},
-                       {QStringLiteral("available"), amounts(available)},
-                       {QStringLiteral("pending"), amounts(0)},
-                       {QStringLiteral("livemode"), false}};
+    SandboxJson json;
+    json.beginObject();
+    json.key("amount"_L1);
+    json.number(payment.amount);
+    json.key("amount_received"_L1);
+    json.number(payment.amount);
+    json.key("created"_L1);
+    json.number(payment.created);
+    json.key("currency"_L1);
+    json.string(payment.currency);
+    json.key("id"_L1);
+    json.string(payment.id);
+    json.key("metadata"_L1);
+    writeMetadata(json, payment.metadata);
+    json.key("object"_L1);
+    json.string("payment_intent"_L1);
+    json.key("status"_L1);
+    json.string("succeeded"_L1);
+    json.key("transfer_data"_L1);
+    json.beginObject();
+    json.key("destination"_L1);
+    json.string(payment.account);
+    json.endObject();
+    json.endObject();
+    return json.take();
 }
 
-QJsonObject balanceTransactionObject(const SandboxBalanceTransaction &transaction)
+QByteArray balanceBody(qint64 available, const QString &currency)
 {
-    return QJsonObject{{QStringLiteral("id"), transaction.id},
-                       {QStringLiteral("object"), QStringLiteral("balance_transaction")},
-                       {QStringLiteral("amount"), transaction.amount},
-                       {QStringLiteral("available_on"), transaction.created},
-                       {QStringLiteral("created"), transaction.created},
-                       {QStringLiteral("currency"), transaction.currency},
-                       {QStringLiteral("description"), transaction.description},
-                       {QStringLiteral("fee"), 0},
-                       {QStringLiteral("net"), transaction.amount},
-                       {QStringLiteral("reporting_category"), transaction.type},
-                       {QStringLiteral("source"), transaction.source},
-                       {QStringLiteral("status"), QStringLiteral("available")},
-                       {QStringLiteral("type"), transaction.type}};
+    SandboxJson json;
+    json.beginObject();
+    json.key("available"_L1);
+    writeAmounts(json, available, currency);
+    json.key("livemode"_L1);
+    json.boolean(false);
+    json.key("object"_L1);
+    json.string("balance"_L1);
+    json.key("pending"_L1);
+    writeAmounts(json, 0, currency);
+    json.endObject();
+    return json.take();
 }
 
-QJsonObject listObject(const QJsonArray &data, bool hasMore, const QString &url)
+void writeBalanceTransaction(SandboxJson &json, const SandboxBalanceTransaction &transaction)
 {
-    return QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
-                       {QStringLiteral("data"), data},
-                       {QStringLiteral("has_more"), hasMore},
-                       {QStringLiteral("url"), url}};
+    json.beginObject();
+    json.key("amount"_L1);
+    json.number(transaction.amount);
+    json.key("available_on"_L1);
+    json.number(transaction.created);
+    json.key("created"_L1);
+    json.number(transaction.created);
+    json.key("currency"_L1);
+    json.string(transaction.currency);
+    json.key("description"_L1);
+    json.string(transaction.description);
+    json.key("fee"_L1);
+    json.number(0);
+    json.key("id"_L1);
+    json.string(transaction.id);
+    json.key("net"_L1);
+    json.number(transaction.amount);
+    json.key("object"_L1);
+    json.string("balance_transaction"_L1);
+    json.key("reporting_category"_L1);
+    json.string(transaction.type);
+    json.key("source"_L1);
+    json.string(transaction.source);
+    json.key("status"_L1);
+    json.string("available"_L1);
+    json.key("type"_L1);
+    json.string(transaction.type);
+    json.endObject();
 }
 
 } // namespace verity

@@ -1,13 +1,14 @@
 #pragma once
 // The sandbox's answers in Stripe's shapes, so that a client written against the sandbox
 // reads a real provider the same way: refund, list, balance, balance transaction, account,
-// payment intent, and the error object {"error": {type, code, message, param}}.
+// payment intent, and the error object {"error": {type, code, message, param}}. Each is the
+// whole body of an answer, written as QJsonDocument::toJson(Indented) writes it.
 
+#include "sandboxjson.h"
 #include "sandboxstate.h"
 
 #include <QByteArray>
-#include <QJsonArray>
-#include <QJsonObject>
+#include <QLatin1StringView>
 
 namespace verity {
 
@@ -24,13 +25,34 @@ struct SandboxError
 };
 
 QByteArray errorBody(const SandboxError &error);
-QByteArray jsonBody(const QJsonObject &object);
+QByteArray refundBody(const SandboxRefund &refund);
+QByteArray accountBody(const SandboxAccount &account);
+QByteArray paymentIntentBody(const SandboxPayment &payment);
+QByteArray balanceBody(qint64 available, const QString &currency);
 
-QJsonObject refundObject(const SandboxRefund &refund);
-QJsonObject accountObject(const SandboxAccount &account);
-QJsonObject paymentIntentObject(const SandboxPayment &payment);
-QJsonObject balanceObject(qint64 available, const QString &currency);
-QJsonObject balanceTransactionObject(const SandboxBalanceTransaction &transaction);
-QJsonObject listObject(const QJsonArray &data, bool hasMore, const QString &url);
+// One object of a list, for listBody.
+void writeRefund(SandboxJson &json, const SandboxRefund &refund);
+void writeBalanceTransaction(SandboxJson &json, const SandboxBalanceTransaction &transaction);
+
+// Stripe's list: {"data": [...], "has_more": ..., "object": "list", "url": ...}.
+template<typename T>
+QByteArray listBody(const QList<T> &items, void (*write)(SandboxJson &, const T &), bool hasMore, QLatin1StringView url)
+{
+    SandboxJson json(256 + 640 * items.size()); // a refund is about 500 bytes
+    json.beginObject();
+    json.key(QLatin1StringView("data"));
+    json.beginArray();
+    for (const T &item : items)
+        write(json, item);
+    json.endArray();
+    json.key(QLatin1StringView("has_more"));
+    json.boolean(hasMore);
+    json.key(QLatin1StringView("object"));
+    json.string(QLatin1StringView("list"));
+    json.key(QLatin1StringView("url"));
+    json.string(url);
+    json.endObject();
+    return json.take();
+}
 
 } // namespace verity

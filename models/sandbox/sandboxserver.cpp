@@ -90,6 +90,9 @@ QUrl SandboxServer::url() const
 
 bool SandboxServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
+    // Qt writes an answer's headers and its body separately; with Nagle's algorithm on, the
+    // body then waits for the client's delayed ACK of the headers (up to 40 ms a request).
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     const SandboxRequest copy = sandboxRequest(request);
     const SandboxAnswer answer = m_api.handle(copy);
     const QString line = QStringLiteral("%1 %2 %3%4")

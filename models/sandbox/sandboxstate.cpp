@@ -14,14 +14,14 @@
 #include <QStandardPaths>
 #include <QVariant>
 
+#include <iterator>
 #include <limits>
 
 namespace verity {
 
 namespace {
 
-constexpr int schemaVersion = 1;
-
+// The tables as version 1 made them: a state file of any version has them.
 const char *const schema[] = {
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT NULL, "
@@ -45,6 +45,16 @@ const char *const schema[] = {
     "status INTEGER NOT NULL, body BLOB NOT NULL, created_ms INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys(created_ms)",
 };
+
+// Append only: each takes a state file from the version before it to its own; a released one
+// is never edited.
+const char *const upgrades[] = {
+    // 2: a seller's balance is the sum of its movements; with the amounts in an index it is
+    // read from the index alone, instead of one row of the table per movement
+    "CREATE INDEX IF NOT EXISTS balance_transactions_balance ON balance_transactions(account, amount)",
+};
+
+constexpr int schemaVersion = 1 + int(std::size(upgrades));
 
 QString nextConnectionName()
 {
@@ -100,6 +110,34 @@ SandboxBalanceTransaction transactionFrom(const QSqlQuery &query)
 
 const QString idAlphabet = QStringLiteral("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
 
+// A list's keyset bound: the rows strictly after `startingAfter` (created, seq) in the
+// newest-first order, within `range`. The newest `created` a row may have is the cursor's
+// (or the range's end, whichever is older), so the index scan starts at the cursor instead of
+// walking down from the range's end past every page already read.
+struct Keyset
+{
+    qint64 first = 0;
+    qint64 last = 0;    // no row created after this
+    qint64 lastSeq = 0; // rows created at `last` come before this seq
+};
+
+Keyset keysetAfter(const SandboxCreatedRange &range, std::optional<std::pair<qint64, qint64>> cursor)
+{
+    constexpr qint64 unbounded = std::numeric_limits<qint64>::max();
+    if (!cursor || cursor->first > range.last)
+        return Keyset{range.first, range.last, unbounded};
+    return Keyset{range.first, cursor->first, cursor->second};
+}
+
+void bindKeyset(QSqlQuery &query, const Keyset &keyset, int limit)
+{
+    query.addBindValue(keyset.first);
+    query.addBindValue(keyset.last);
+    query.addBindValue(keyset.last);
+    query.addBindValue(keyset.lastSeq);
+    query.addBindValue(limit + 1); // one more tells whether more follow
+}
+
 } // namespace
 
 QString randomSandboxId(const QString &prefix)
@@ -126,6 +164,8 @@ SandboxState::SandboxState(QString path, QString connection)
 
 SandboxState::~SandboxState()
 {
+    m_statements.clear(); // they hold the connection
+    m_failed.reset();
     m_db.close();
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connection);
@@ -178,11 +218,21 @@ Expected<void> SandboxState::migrate()
         rollback();
         return version.error();
     }
-    if (!version->isEmpty() && version->toInt() > schemaVersion) {
+    const int from = version->isEmpty() ? 1 : version->toInt(); // a new file has just been given version 1
+    if (from > schemaVersion) {
         rollback();
         return makeError(QStringLiteral("written by a newer Verity (sandbox schema %1; this one knows %2)")
                              .arg(*version)
                              .arg(schemaVersion));
+    }
+    for (int to = from + 1; to <= schemaVersion; ++to) {
+        QSqlQuery query(m_db);
+        if (!query.exec(QString::fromLatin1(upgrades[to - 2]))) {
+            rollback();
+            return makeError(QStringLiteral("cannot bring the sandbox state to schema %1: %2")
+                                 .arg(to)
+                                 .arg(sqlErrorText(query.lastError())));
+        }
     }
     if (Expected<void> set = setMeta(QStringLiteral("schema_version"), QString::number(schemaVersion)); !set) {
         rollback();
@@ -191,12 +241,17 @@ Expected<void> SandboxState::migrate()
     return commit();
 }
 
-QSqlQuery SandboxState::prepare(const char *sql)
+QSqlQuery &SandboxState::prepare(const char *sql)
 {
+    const QByteArray key = QByteArray::fromRawData(sql, qsizetype(qstrlen(sql)));
+    if (const auto kept = m_statements.find(key); kept != m_statements.end())
+        return kept->second;
     QSqlQuery query(m_db);
     query.setForwardOnly(true);
-    query.prepare(QString::fromLatin1(sql));
-    return query;
+    // One that fails to prepare is not kept: exec reports its error, and the next use tries again.
+    if (!query.prepare(QString::fromLatin1(sql)))
+        return m_failed.emplace(std::move(query));
+    return m_statements.emplace(QByteArray(sql), std::move(query)).first->second;
 }
 
 Expected<void> SandboxState::exec(QSqlQuery &query, const char *what)
@@ -209,26 +264,30 @@ Expected<void> SandboxState::exec(QSqlQuery &query, const char *what)
 
 Expected<void> SandboxState::begin()
 {
-    QSqlQuery query = prepare("BEGIN IMMEDIATE");
+    QSqlQuery &query = prepare("BEGIN IMMEDIATE");
+    const Finished queryDone(query);
     return exec(query, "beginning a transaction");
 }
 
 Expected<void> SandboxState::commit()
 {
-    QSqlQuery query = prepare("COMMIT");
+    QSqlQuery &query = prepare("COMMIT");
+    const Finished queryDone(query);
     return exec(query, "committing");
 }
 
 void SandboxState::rollback()
 {
-    QSqlQuery query = prepare("ROLLBACK");
+    QSqlQuery &query = prepare("ROLLBACK");
+    const Finished queryDone(query);
     query.exec();
 }
 
 Expected<bool> SandboxState::insertAccount(const SandboxAccount &account, qint64 openingBalance, qint64 balanceAsOf)
 {
-    QSqlQuery insert = prepare("INSERT INTO accounts (id, name, currency, created) VALUES (?, ?, ?, ?) "
-                               "ON CONFLICT (id) DO NOTHING");
+    QSqlQuery &insert = prepare("INSERT INTO accounts (id, name, currency, created) VALUES (?, ?, ?, ?) "
+                                "ON CONFLICT (id) DO NOTHING");
+    const Finished insertDone(insert);
     insert.addBindValue(account.id);
     insert.addBindValue(account.name);
     insert.addBindValue(account.currency);
@@ -238,8 +297,9 @@ Expected<bool> SandboxState::insertAccount(const SandboxAccount &account, qint64
     if (insert.numRowsAffected() == 0)
         return false;
     if (openingBalance != 0) {
-        QSqlQuery movement = prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
-                                     "description, created) VALUES (?, ?, ?, ?, 'adjustment', ?, 'Opening balance', ?)");
+        QSqlQuery &movement = prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
+                                      "description, created) VALUES (?, ?, ?, ?, 'adjustment', ?, 'Opening balance', ?)");
+        const Finished movementDone(movement);
         movement.addBindValue(derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("opening|") + account.id));
         movement.addBindValue(account.id);
         movement.addBindValue(openingBalance);
@@ -254,7 +314,8 @@ Expected<bool> SandboxState::insertAccount(const SandboxAccount &account, qint64
 
 Expected<std::optional<SandboxAccount>> SandboxState::account(const QString &id)
 {
-    QSqlQuery query = prepare("SELECT id, name, currency, created FROM accounts WHERE id = ?");
+    QSqlQuery &query = prepare("SELECT id, name, currency, created FROM accounts WHERE id = ?");
+    const Finished queryDone(query);
     query.addBindValue(id);
     if (Expected<void> done = exec(query, "reading an account"); !done)
         return done.error();
@@ -266,8 +327,9 @@ Expected<std::optional<SandboxAccount>> SandboxState::account(const QString &id)
 
 Expected<bool> SandboxState::insertPayment(const SandboxPayment &payment)
 {
-    QSqlQuery insert = prepare("INSERT INTO payment_intents (id, amount, currency, account, created, metadata) "
-                               "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+    QSqlQuery &insert = prepare("INSERT INTO payment_intents (id, amount, currency, account, created, metadata) "
+                                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+    const Finished insertDone(insert);
     insert.addBindValue(payment.id);
     insert.addBindValue(payment.amount);
     insert.addBindValue(payment.currency);
@@ -281,10 +343,11 @@ Expected<bool> SandboxState::insertPayment(const SandboxPayment &payment)
 
 Expected<std::optional<SandboxPayment>> SandboxState::payment(const QString &id)
 {
-    QSqlQuery query = prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
-                              "(SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.payment_intent = p.id "
-                              " AND r.status IN ('succeeded', 'pending')) "
-                              "FROM payment_intents p WHERE p.id = ?");
+    QSqlQuery &query = prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
+                               "(SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.payment_intent = p.id "
+                               " AND r.status IN ('succeeded', 'pending')) "
+                               "FROM payment_intents p WHERE p.id = ?");
+    const Finished queryDone(query);
     query.addBindValue(id);
     if (Expected<void> done = exec(query, "reading a payment"); !done)
         return done.error();
@@ -304,9 +367,10 @@ Expected<std::optional<SandboxPayment>> SandboxState::payment(const QString &id)
 Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &account)
 {
     refund.balanceTransaction = derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("refund|") + refund.id);
-    QSqlQuery insert = prepare("INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, "
-                               "metadata, balance_transaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                               "ON CONFLICT (id) DO NOTHING");
+    QSqlQuery &insert = prepare("INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, "
+                                "metadata, balance_transaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                                "ON CONFLICT (id) DO NOTHING");
+    const Finished insertDone(insert);
     insert.addBindValue(refund.id);
     insert.addBindValue(refund.paymentIntent);
     insert.addBindValue(refund.amount);
@@ -320,8 +384,9 @@ Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &
         return done.error();
     if (insert.numRowsAffected() == 0)
         return false;
-    QSqlQuery movement = prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
-                                 "description, created) VALUES (?, ?, ?, ?, 'refund', ?, ?, ?)");
+    QSqlQuery &movement = prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
+                                  "description, created) VALUES (?, ?, ?, ?, 'refund', ?, ?, ?)");
+    const Finished movementDone(movement);
     movement.addBindValue(refund.balanceTransaction);
     movement.addBindValue(account);
     movement.addBindValue(-refund.amount);
@@ -336,8 +401,9 @@ Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &
 
 Expected<std::optional<SandboxRefund>> SandboxState::refund(const QString &id)
 {
-    QSqlQuery query = prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
-                              "balance_transaction FROM refunds WHERE id = ?");
+    QSqlQuery &query = prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
+                               "balance_transaction FROM refunds WHERE id = ?");
+    const Finished queryDone(query);
     query.addBindValue(id);
     if (Expected<void> done = exec(query, "reading a refund"); !done)
         return done.error();
@@ -351,31 +417,33 @@ Expected<std::optional<SandboxPage<SandboxRefund>>> SandboxState::refunds(const 
                                                                           const SandboxCreatedRange &createdRange)
 {
     // The cursor is the position of a refund in the newest-first order: (created, seq).
-    qint64 created = std::numeric_limits<qint64>::max();
-    qint64 seq = std::numeric_limits<qint64>::max();
+    std::optional<std::pair<qint64, qint64>> position;
     if (!startingAfter.isEmpty()) {
-        QSqlQuery cursor = prepare("SELECT created, seq FROM refunds WHERE id = ?");
+        QSqlQuery &cursor = prepare("SELECT created, seq FROM refunds WHERE id = ?");
+        const Finished cursorDone(cursor);
         cursor.addBindValue(startingAfter);
         if (Expected<void> done = exec(cursor, "reading a cursor"); !done)
             return done.error();
         if (!cursor.next())
             return std::optional<SandboxPage<SandboxRefund>>();
-        created = cursor.value(0).toLongLong();
-        seq = cursor.value(1).toLongLong();
+        position.emplace(cursor.value(0).toLongLong(), cursor.value(1).toLongLong());
     }
-    QSqlQuery query = prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
-                              "balance_transaction FROM refunds "
-                              "WHERE (COALESCE(?, '') = '' OR payment_intent = ?) AND created BETWEEN ? AND ? "
-                              "AND (created < ? OR (created = ? AND seq < ?)) "
-                              "ORDER BY created DESC, seq DESC LIMIT ?");
-    query.addBindValue(paymentIntent);
-    query.addBindValue(paymentIntent);
-    query.addBindValue(createdRange.first);
-    query.addBindValue(createdRange.last);
-    query.addBindValue(created);
-    query.addBindValue(created);
-    query.addBindValue(seq);
-    query.addBindValue(limit + 1);
+    const Keyset keyset = keysetAfter(createdRange, position);
+    // Two statements rather than one with an optional filter: each has an index that starts
+    // at the cursor (refunds_payment, refunds_created).
+    QSqlQuery &query = paymentIntent.isEmpty()
+                           ? prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
+                                     "balance_transaction FROM refunds "
+                                     "WHERE created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
+                                     "ORDER BY created DESC, seq DESC LIMIT ?")
+                           : prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
+                                     "balance_transaction FROM refunds "
+                                     "WHERE payment_intent = ? AND created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
+                                     "ORDER BY created DESC, seq DESC LIMIT ?");
+    const Finished queryDone(query);
+    if (!paymentIntent.isEmpty())
+        query.addBindValue(paymentIntent);
+    bindKeyset(query, keyset, limit);
     if (Expected<void> done = exec(query, "listing refunds"); !done)
         return done.error();
     SandboxPage<SandboxRefund> page;
@@ -391,9 +459,12 @@ Expected<std::optional<SandboxPage<SandboxRefund>>> SandboxState::refunds(const 
 
 Expected<qint64> SandboxState::countRefunds(const QString &paymentIntent)
 {
-    QSqlQuery query = prepare("SELECT COUNT(*) FROM refunds WHERE (COALESCE(?, '') = '' OR payment_intent = ?)");
-    query.addBindValue(paymentIntent);
-    query.addBindValue(paymentIntent);
+    QSqlQuery &query = paymentIntent.isEmpty()
+                           ? prepare("SELECT COUNT(*) FROM refunds")
+                           : prepare("SELECT COUNT(*) FROM refunds WHERE payment_intent = ?");
+    const Finished queryDone(query);
+    if (!paymentIntent.isEmpty())
+        query.addBindValue(paymentIntent);
     if (Expected<void> done = exec(query, "counting refunds"); !done)
         return done.error();
     return query.next() ? query.value(0).toLongLong() : 0;
@@ -401,7 +472,8 @@ Expected<qint64> SandboxState::countRefunds(const QString &paymentIntent)
 
 Expected<qint64> SandboxState::balance(const QString &account)
 {
-    QSqlQuery query = prepare("SELECT COALESCE(SUM(amount), 0) FROM balance_transactions WHERE account = ?");
+    QSqlQuery &query = prepare("SELECT COALESCE(SUM(amount), 0) FROM balance_transactions WHERE account = ?");
+    const Finished queryDone(query);
     query.addBindValue(account);
     if (Expected<void> done = exec(query, "reading a balance"); !done)
         return done.error();
@@ -412,30 +484,24 @@ Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>>
 SandboxState::balanceTransactions(const QString &account, int limit, const QString &startingAfter,
                                   const SandboxCreatedRange &createdRange)
 {
-    qint64 created = std::numeric_limits<qint64>::max();
-    qint64 seq = std::numeric_limits<qint64>::max();
+    std::optional<std::pair<qint64, qint64>> position;
     if (!startingAfter.isEmpty()) {
-        QSqlQuery cursor = prepare("SELECT created, seq FROM balance_transactions WHERE id = ? AND account = ?");
+        QSqlQuery &cursor = prepare("SELECT created, seq FROM balance_transactions WHERE id = ? AND account = ?");
+        const Finished cursorDone(cursor);
         cursor.addBindValue(startingAfter);
         cursor.addBindValue(account);
         if (Expected<void> done = exec(cursor, "reading a cursor"); !done)
             return done.error();
         if (!cursor.next())
             return std::optional<SandboxPage<SandboxBalanceTransaction>>();
-        created = cursor.value(0).toLongLong();
-        seq = cursor.value(1).toLongLong();
+        position.emplace(cursor.value(0).toLongLong(), cursor.value(1).toLongLong());
     }
-    QSqlQuery query = prepare("SELECT id, account, amount, currency, type, source, description, created "
-                              "FROM balance_transactions WHERE account = ? AND created BETWEEN ? AND ? "
-                              "AND (created < ? OR (created = ? AND seq < ?)) "
-                              "ORDER BY created DESC, seq DESC LIMIT ?");
+    QSqlQuery &query = prepare("SELECT id, account, amount, currency, type, source, description, created "
+                               "FROM balance_transactions WHERE account = ? AND created BETWEEN ? AND ? "
+                               "AND (created < ? OR seq < ?) ORDER BY created DESC, seq DESC LIMIT ?");
+    const Finished queryDone(query);
     query.addBindValue(account);
-    query.addBindValue(createdRange.first);
-    query.addBindValue(createdRange.last);
-    query.addBindValue(created);
-    query.addBindValue(created);
-    query.addBindValue(seq);
-    query.addBindValue(limit + 1);
+    bindKeyset(query, keysetAfter(createdRange, position), limit);
     if (Expected<void> done = exec(query, "listing balance transactions"); !done)
         return done.error();
     SandboxPage<SandboxBalanceTransaction> page;

@@ -10,13 +10,13 @@
 #include <QList>
 #include <QMap>
 #include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QString>
 
 #include <limits>
 #include <memory>
 #include <optional>
-
-class QSqlQuery;
+#include <unordered_map>
 
 namespace verity {
 
@@ -148,11 +148,29 @@ private:
     SandboxState(QString path, QString connection);
     Expected<void> migrate();
     Expected<void> exec(QSqlQuery &query, const char *what);
-    QSqlQuery prepare(const char *sql);
+    // The statement for `sql`, prepared once and kept: a list page or a refund costs a few
+    // lookups, and preparing each statement again cost more than running it.
+    QSqlQuery &prepare(const char *sql);
 
     QString m_path;
     QString m_connection;
     QSqlDatabase m_db;
+    std::unordered_map<QByteArray, QSqlQuery> m_statements; // by their SQL
+    std::optional<QSqlQuery> m_failed; // the last one that would not prepare, for its error
+
+    // Ends a kept statement's result on leaving the scope: one left mid-result would hold the
+    // connection's read snapshot open until its next use.
+    class Finished
+    {
+    public:
+        explicit Finished(QSqlQuery &query) : m_query(query) {}
+        ~Finished() { m_query.finish(); }
+        Finished(const Finished &) = delete;
+        Finished &operator=(const Finished &) = delete;
+
+    private:
+        QSqlQuery &m_query;
+    };
 };
 
 // Stable ids: "re_" + 24 random letters and digits for new objects, or derived from a seed

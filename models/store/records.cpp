@@ -60,4 +60,25 @@ std::optional<Resolution> resolutionFromId(QStringView id)
     return std::nullopt;
 }
 
+bool anchorsOrder(TicketSortKey key)
+{
+    // Tickets of other formats may name no order or seller: those columns hold NULLs, which no
+    // comparison can step past, so their orders are entered by position instead.
+    return key != TicketSortKey::Order && key != TicketSortKey::Seller;
+}
+
+QVariant ticketSortValue(const TicketRow &row, TicketSortKey key)
+{
+    switch (key) {
+    case TicketSortKey::Opened: return row.openedAt;
+    case TicketSortKey::Attention: return int(row.needsAttention);
+    case TicketSortKey::Ticket: return row.extId;
+    case TicketSortKey::Order: return row.orderId;
+    case TicketSortKey::Seller: return row.sellerName;
+    case TicketSortKey::Writes: return row.writeCount;
+    case TicketSortKey::WorstOutcome: return row.worstOutcome ? outcomeSeverity(*row.worstOutcome) : 0;
+    }
+    return {};
+}
+
 } // namespace verity

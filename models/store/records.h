@@ -9,6 +9,7 @@
 
 #include <QList>
 #include <QString>
+#include <QVariant>
 
 #include <optional>
 
@@ -161,6 +162,28 @@ struct TicketRow
     RepeatCounts repeats;
     QString sourceFormat;
 };
+
+// Where a page of the queue starts, so that no page costs more than its own rows: after the
+// ticket with this sort value and id (reading backwards: before it), then `skip` rows further.
+// Without an anchor, from the first ticket (backwards: the last). Rows come in the queue's order.
+struct TicketAnchor
+{
+    QVariant sortValue;
+    qint64 id = 0;
+};
+
+struct TicketPage
+{
+    std::optional<TicketAnchor> anchor;
+    bool backwards = false;
+    qint64 skip = 0;
+    int limit = 0;
+};
+
+// Whether the queue's order under `key` can be entered at an anchor: its column is never NULL.
+bool anchorsOrder(TicketSortKey key);
+// The value `row` has in the column `key` sorts on.
+QVariant ticketSortValue(const TicketRow &row, TicketSortKey key);
 
 struct TicketDetail
 {

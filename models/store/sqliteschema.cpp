@@ -12,7 +12,7 @@ namespace verity::sqlite {
 namespace {
 
 // Append only: a released migration is never edited, a change is a new migration. Statements
-// are split on ';', so none may contain one (no triggers, no ';' in a string).
+// are split on ';' (see statementsOf), so none may contain one outside a trigger's body.
 const char *const migrations[] = {
     // 1: tickets, their transcripts, tool calls and escalations
     R"sql(
@@ -270,6 +270,62 @@ CREATE TABLE file_info (
     value TEXT NOT NULL
 ) WITHOUT ROWID
 )sql",
+    // 8: the queue's counts without counting: one row of totals, one per filter and one for the
+    // open escalations, kept by triggers on every insert, change and delete, so that the window
+    // opens a million tickets with one read instead of a scan
+    R"sql(
+CREATE TABLE queue_totals (
+    id                INTEGER PRIMARY KEY CHECK (id = 1),
+    tickets           INTEGER NOT NULL,
+    needs_attention   INTEGER NOT NULL,
+    unknown           INTEGER NOT NULL,
+    repeated          INTEGER NOT NULL,
+    duplicate_effect  INTEGER NOT NULL,
+    retry_after_error INTEGER NOT NULL,
+    open_escalations  INTEGER NOT NULL
+);
+INSERT INTO queue_totals
+SELECT 1, count(*), coalesce(sum(needs_attention != 0), 0), coalesce(sum(has_unknown != 0), 0),
+    coalesce(sum(has_repeat != 0), 0), coalesce(sum(duplicate_effects > 0), 0), coalesce(sum(retry_count > 0), 0),
+    (SELECT count(*) FROM escalations WHERE state = 'open')
+FROM tickets;
+CREATE TRIGGER queue_totals_ticket_added AFTER INSERT ON tickets BEGIN
+    UPDATE queue_totals SET tickets = tickets + 1, needs_attention = needs_attention + (NEW.needs_attention != 0),
+        unknown = unknown + (NEW.has_unknown != 0), repeated = repeated + (NEW.has_repeat != 0),
+        duplicate_effect = duplicate_effect + (NEW.duplicate_effects > 0),
+        retry_after_error = retry_after_error + (NEW.retry_count > 0) WHERE id = 1;
+END;
+CREATE TRIGGER queue_totals_ticket_removed AFTER DELETE ON tickets BEGIN
+    UPDATE queue_totals SET tickets = tickets - 1, needs_attention = needs_attention - (OLD.needs_attention != 0),
+        unknown = unknown - (OLD.has_unknown != 0), repeated = repeated - (OLD.has_repeat != 0),
+        duplicate_effect = duplicate_effect - (OLD.duplicate_effects > 0),
+        retry_after_error = retry_after_error - (OLD.retry_count > 0) WHERE id = 1;
+END;
+CREATE TRIGGER queue_totals_ticket_changed
+AFTER UPDATE OF needs_attention, has_unknown, has_repeat, duplicate_effects, retry_count ON tickets
+WHEN (OLD.needs_attention != 0) != (NEW.needs_attention != 0) OR (OLD.has_unknown != 0) != (NEW.has_unknown != 0)
+    OR (OLD.has_repeat != 0) != (NEW.has_repeat != 0) OR (OLD.duplicate_effects > 0) != (NEW.duplicate_effects > 0)
+    OR (OLD.retry_count > 0) != (NEW.retry_count > 0)
+BEGIN
+    UPDATE queue_totals SET
+        needs_attention = needs_attention + (NEW.needs_attention != 0) - (OLD.needs_attention != 0),
+        unknown = unknown + (NEW.has_unknown != 0) - (OLD.has_unknown != 0),
+        repeated = repeated + (NEW.has_repeat != 0) - (OLD.has_repeat != 0),
+        duplicate_effect = duplicate_effect + (NEW.duplicate_effects > 0) - (OLD.duplicate_effects > 0),
+        retry_after_error = retry_after_error + (NEW.retry_count > 0) - (OLD.retry_count > 0) WHERE id = 1;
+END;
+CREATE TRIGGER queue_totals_escalation_added AFTER INSERT ON escalations WHEN NEW.state = 'open' BEGIN
+    UPDATE queue_totals SET open_escalations = open_escalations + 1 WHERE id = 1;
+END;
+CREATE TRIGGER queue_totals_escalation_removed AFTER DELETE ON escalations WHEN OLD.state = 'open' BEGIN
+    UPDATE queue_totals SET open_escalations = open_escalations - 1 WHERE id = 1;
+END;
+CREATE TRIGGER queue_totals_escalation_changed AFTER UPDATE OF state ON escalations
+WHEN (OLD.state = 'open') != (NEW.state = 'open') BEGIN
+    UPDATE queue_totals SET open_escalations = open_escalations + (NEW.state = 'open') - (OLD.state = 'open')
+    WHERE id = 1;
+END
+)sql",
 };
 
 // Migrations that rebuild a table other tables point at must run with foreign keys off
@@ -281,6 +337,31 @@ bool rebuildsReferencedTable(int version)
 
 
 constexpr int migrationCount = int(std::size(migrations));
+
+// A migration's statements: split on ';', except inside CREATE TRIGGER ... BEGIN ... END, whose
+// body is kept whole (its pieces joined again up to the piece that is just END).
+QStringList statementsOf(const char *migration)
+{
+    QStringList statements;
+    QString trigger;
+    const QStringList pieces = QString::fromUtf8(migration).split(u';', Qt::SkipEmptyParts);
+    for (const QString &piece : pieces) {
+        if (!trigger.isEmpty()) {
+            trigger += u';' + piece;
+            if (piece.trimmed() == QLatin1String("END")) {
+                statements << trigger;
+                trigger.clear();
+            }
+        } else if (piece.trimmed().startsWith(QLatin1String("CREATE TRIGGER"))) {
+            trigger = piece;
+        } else {
+            statements << piece;
+        }
+    }
+    if (!trigger.isEmpty())
+        statements << trigger; // unterminated: SQLite says what is wrong with it
+    return statements;
+}
 
 void rollback(QSqlDatabase &db)
 {
@@ -312,8 +393,7 @@ Expected<void> migrateOne(QSqlDatabase &db, int next)
         rollback(db);
         return {};
     }
-    const QStringList statements = QString::fromUtf8(migrations[next - 1]).split(u';', Qt::SkipEmptyParts);
-    for (const QString &statement : statements) {
+    for (const QString &statement : statementsOf(migrations[next - 1])) {
         if (statement.trimmed().isEmpty())
             continue;
         if (Expected<void> done = exec(db, statement); !done) {

@@ -186,6 +186,7 @@ Expected<void> SqliteStore::commit()
 
 void SqliteStore::rollback()
 {
+    m_knownSellers.clear();
     QSqlQuery query(m_db);
     query.exec(QStringLiteral("ROLLBACK"));
 }
@@ -203,18 +204,23 @@ Expected<void> SqliteStore::releaseSavepoint()
 Expected<void> SqliteStore::rollbackToSavepoint()
 {
     // ROLLBACK TO keeps the savepoint open; RELEASE then drops it, leaving the transaction.
+    m_knownSellers.clear();
     if (Expected<void> undone = execute("ROLLBACK TO unit", "cannot undo a conversation"); !undone)
         return undone;
     return execute("RELEASE unit", "cannot undo a conversation");
 }
 
+// The import path binds by name: QtSql binds a value by position only after building that
+// position's name as text, which costs more than storing most of the values.
+
 Expected<std::optional<TicketRef>> SqliteStore::findTicket(const QString &extId)
 {
-    auto query = prepared("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets WHERE ext_id = ?");
+    auto query = prepared("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
+                          "WHERE ext_id = :ext_id");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
-    q.addBindValue(extId);
+    q.bindValue(QStringLiteral(":ext_id"), extId);
     if (auto done = run(q, "finding a ticket"); !done)
         return done.error();
     std::optional<TicketRef> ref;
@@ -237,23 +243,30 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
     if (Expected<void> done = insertSellerAndOrder(ticket); !done)
         return done.error();
 
-    auto insert = prepared("INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, opened_at, "
-                           "fingerprint, seller_balance_cents, seller_balance_as_of, source_format, registry) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto insert = prepared(
+            "INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, opened_at, "
+            "fingerprint, seller_balance_cents, seller_balance_as_of, source_format, registry) "
+            "VALUES (:ext_id, :order_id, :seller_id, :seller_name, :subject, :opened_at, :fingerprint, "
+            ":seller_balance_cents, :seller_balance_as_of, :source_format, :registry)");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
-    q.addBindValue(ticket.extId);
-    q.addBindValue(nullableText(ticket.order.id));
-    q.addBindValue(nullableText(ticket.seller.id));
-    q.addBindValue(ticket.seller.id.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(ticket.seller.name));
-    q.addBindValue(ticket.subject.isNull() ? QStringLiteral("") : ticket.subject); // a null QString binds as NULL
-    q.addBindValue(ticket.openedAt);
-    q.addBindValue(ticket.fingerprint);
-    q.addBindValue(nullableInt(ticket.seller.balanceCents));
-    q.addBindValue(ticket.seller.id.isEmpty() ? QVariant(QMetaType::fromType<qint64>()) : QVariant(ticket.seller.balanceAsOf));
-    q.addBindValue(ticket.sourceFormat);
-    q.addBindValue(ticket.registry);
+    q.bindValue(QStringLiteral(":ext_id"), ticket.extId);
+    q.bindValue(QStringLiteral(":order_id"), nullableText(ticket.order.id));
+    q.bindValue(QStringLiteral(":seller_id"), nullableText(ticket.seller.id));
+    q.bindValue(QStringLiteral(":seller_name"),
+                ticket.seller.id.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                           : QVariant(ticket.seller.name));
+    // A null QString binds as NULL.
+    q.bindValue(QStringLiteral(":subject"), ticket.subject.isNull() ? QStringLiteral("") : ticket.subject);
+    q.bindValue(QStringLiteral(":opened_at"), ticket.openedAt);
+    q.bindValue(QStringLiteral(":fingerprint"), ticket.fingerprint);
+    q.bindValue(QStringLiteral(":seller_balance_cents"), nullableInt(ticket.seller.balanceCents));
+    q.bindValue(QStringLiteral(":seller_balance_as_of"),
+                ticket.seller.id.isEmpty() ? QVariant(QMetaType::fromType<qint64>())
+                                           : QVariant(ticket.seller.balanceAsOf));
+    q.bindValue(QStringLiteral(":source_format"), ticket.sourceFormat);
+    q.bindValue(QStringLiteral(":registry"), ticket.registry);
     if (auto done = run(q, "recording a ticket"); !done)
         return done.error();
     return TicketRef{q.lastInsertId().toLongLong(), ticket.fingerprint,
@@ -267,6 +280,9 @@ Expected<void> SqliteStore::insertSellerAndOrder(const NewTicket &ticket)
 {
     if (ticket.seller.id.isEmpty() || ticket.order.id.isEmpty())
         return {}; // a ticket names both or neither (the parser sees to it)
+    // Without a balance the statement below only inserts a seller that is missing.
+    if (!ticket.seller.balanceCents && m_knownSellers.contains(ticket.seller.id))
+        return insertOrder(ticket);
     auto seller = prepared("INSERT INTO sellers (id, name, balance_cents, balance_as_of) VALUES (?, ?, ?, ?) "
                            "ON CONFLICT (id) DO UPDATE SET balance_cents = excluded.balance_cents, "
                            "balance_as_of = excluded.balance_as_of "
@@ -279,31 +295,42 @@ Expected<void> SqliteStore::insertSellerAndOrder(const NewTicket &ticket)
     (*seller)->addBindValue(ticket.seller.balanceAsOf);
     if (auto done = run(**seller, "recording a seller"); !done)
         return done.error();
+    if (m_knownSellers.size() >= 10000)
+        m_knownSellers.clear(); // a bound on memory, whatever the file
+    m_knownSellers.insert(ticket.seller.id);
+    return insertOrder(ticket);
+}
 
-    auto order = prepared("INSERT INTO orders (id, seller_id, currency, customer_name, customer_email, payment_intent) "
-                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+Expected<void> SqliteStore::insertOrder(const NewTicket &ticket)
+{
+    auto order = prepared(
+            "INSERT INTO orders (id, seller_id, currency, customer_name, customer_email, payment_intent) "
+            "VALUES (:id, :seller_id, :currency, :customer_name, :customer_email, :payment_intent) "
+            "ON CONFLICT (id) DO NOTHING");
     if (!order)
         return order.error();
-    (*order)->addBindValue(ticket.order.id);
-    (*order)->addBindValue(ticket.seller.id);
-    (*order)->addBindValue(ticket.order.currency);
-    (*order)->addBindValue(nullableText(ticket.order.customerName));
-    (*order)->addBindValue(nullableText(ticket.order.customerEmail));
-    (*order)->addBindValue(ticket.order.paymentIntent.isEmpty() ? QStringLiteral("pi_") + ticket.order.id
-                                                               : ticket.order.paymentIntent);
+    (*order)->bindValue(QStringLiteral(":id"), ticket.order.id);
+    (*order)->bindValue(QStringLiteral(":seller_id"), ticket.seller.id);
+    (*order)->bindValue(QStringLiteral(":currency"), ticket.order.currency);
+    (*order)->bindValue(QStringLiteral(":customer_name"), nullableText(ticket.order.customerName));
+    (*order)->bindValue(QStringLiteral(":customer_email"), nullableText(ticket.order.customerEmail));
+    (*order)->bindValue(QStringLiteral(":payment_intent"),
+                        ticket.order.paymentIntent.isEmpty() ? QStringLiteral("pi_") + ticket.order.id
+                                                             : ticket.order.paymentIntent);
     if (auto done = run(**order, "recording an order"); !done)
         return done.error();
 
     for (const OrderItemRecord &item : ticket.order.items) {
-        auto row = prepared("INSERT INTO order_items (order_id, item_id, title, quantity, amount_cents) "
-                            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+        auto row = prepared(
+                "INSERT INTO order_items (order_id, item_id, title, quantity, amount_cents) "
+                "VALUES (:order_id, :item_id, :title, :quantity, :amount_cents) ON CONFLICT DO NOTHING");
         if (!row)
             return row.error();
-        (*row)->addBindValue(ticket.order.id);
-        (*row)->addBindValue(item.id);
-        (*row)->addBindValue(item.title);
-        (*row)->addBindValue(item.quantity);
-        (*row)->addBindValue(item.amountCents);
+        (*row)->bindValue(QStringLiteral(":order_id"), ticket.order.id);
+        (*row)->bindValue(QStringLiteral(":item_id"), item.id);
+        (*row)->bindValue(QStringLiteral(":title"), item.title);
+        (*row)->bindValue(QStringLiteral(":quantity"), item.quantity);
+        (*row)->bindValue(QStringLiteral(":amount_cents"), item.amountCents);
         if (auto done = run(**row, "recording an order item"); !done)
             return done.error();
     }
@@ -313,17 +340,18 @@ Expected<void> SqliteStore::insertSellerAndOrder(const NewTicket &ticket)
 
 Expected<bool> SqliteStore::insertMessage(const NewMessage &message)
 {
-    auto insert = prepared("INSERT INTO messages (ticket_id, seq, at, kind, text, fingerprint) VALUES (?, ?, ?, ?, ?, ?) "
+    auto insert = prepared("INSERT INTO messages (ticket_id, seq, at, kind, text, fingerprint) "
+                           "VALUES (:ticket_id, :seq, :at, :kind, :text, :fingerprint) "
                            "ON CONFLICT (ticket_id, fingerprint) DO NOTHING");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
-    q.addBindValue(message.ticketId);
-    q.addBindValue(message.seq);
-    q.addBindValue(message.at);
-    q.addBindValue(messageKindId(message.kind));
-    q.addBindValue(message.text);
-    q.addBindValue(message.fingerprint);
+    q.bindValue(QStringLiteral(":ticket_id"), message.ticketId);
+    q.bindValue(QStringLiteral(":seq"), message.seq);
+    q.bindValue(QStringLiteral(":at"), message.at);
+    q.bindValue(QStringLiteral(":kind"), messageKindId(message.kind));
+    q.bindValue(QStringLiteral(":text"), message.text);
+    q.bindValue(QStringLiteral(":fingerprint"), message.fingerprint);
     if (auto done = run(q, "recording a message"); !done)
         return done.error();
     return q.numRowsAffected() > 0;
@@ -350,27 +378,75 @@ Expected<std::optional<ToolCallRef>> SqliteStore::findToolCall(qint64 ticketId, 
     return ref;
 }
 
+namespace {
+
+// The columns a call is made with; its outcome is the result's once there is one.
+void bindCall(QSqlQuery &q, const NewToolCall &call, const std::optional<Outcome> &outcome,
+              const QString &reason)
+{
+    q.bindValue(QStringLiteral(":ticket_id"), call.ticketId);
+    q.bindValue(QStringLiteral(":seq"), call.seq);
+    q.bindValue(QStringLiteral(":call_ext_id"), call.callExtId);
+    q.bindValue(QStringLiteral(":tool"), call.tool);
+    q.bindValue(QStringLiteral(":tool_class"), toolClassId(call.toolClass));
+    q.bindValue(QStringLiteral(":arguments"), call.argumentsJson);
+    q.bindValue(QStringLiteral(":called_at"), call.calledAt);
+    q.bindValue(QStringLiteral(":intent_key"), nullableText(call.intentKey));
+    q.bindValue(QStringLiteral(":intent_error"), nullableText(call.intentError));
+    q.bindValue(QStringLiteral(":amount_cents"), nullableInt(call.amountCents));
+    q.bindValue(QStringLiteral(":outcome"),
+                outcome ? QVariant(outcomeId(*outcome)) : QVariant(QMetaType::fromType<QString>()));
+    q.bindValue(QStringLiteral(":outcome_reason"), nullableText(reason));
+    q.bindValue(QStringLiteral(":fingerprint"), call.fingerprint);
+}
+
+// The columns a result sets, but for the outcome (bound with the call's, above).
+void bindResult(QSqlQuery &q, const ToolResultUpdate &result)
+{
+    q.bindValue(QStringLiteral(":raw_result"), result.rawResult);
+    q.bindValue(QStringLiteral(":result_at"), result.at);
+    q.bindValue(QStringLiteral(":duration_ms"), nullableInt(result.durationMs));
+    q.bindValue(QStringLiteral(":read_failed"), result.readFailed ? 1 : 0);
+    q.bindValue(QStringLiteral(":result_fingerprint"), result.fingerprint);
+    q.bindValue(QStringLiteral(":result_error"), result.errorFlag ? 1 : 0);
+    q.bindValue(QStringLiteral(":result_error_type"), nullableText(result.errorType));
+}
+
+} // namespace
+
 Expected<qint64> SqliteStore::insertToolCall(const NewToolCall &call)
 {
-    auto insert = prepared("INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
-                           "called_at, intent_key, intent_error, amount_cents, outcome, outcome_reason, fingerprint) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto insert = prepared(
+            "INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
+            "called_at, intent_key, intent_error, amount_cents, outcome, outcome_reason, fingerprint) "
+            "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
+            ":intent_key, :intent_error, :amount_cents, :outcome, :outcome_reason, :fingerprint)");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
-    q.addBindValue(call.ticketId);
-    q.addBindValue(call.seq);
-    q.addBindValue(call.callExtId);
-    q.addBindValue(call.tool);
-    q.addBindValue(toolClassId(call.toolClass));
-    q.addBindValue(call.argumentsJson);
-    q.addBindValue(call.calledAt);
-    q.addBindValue(nullableText(call.intentKey));
-    q.addBindValue(nullableText(call.intentError));
-    q.addBindValue(nullableInt(call.amountCents));
-    q.addBindValue(call.outcome ? QVariant(outcomeId(*call.outcome)) : QVariant(QMetaType::fromType<QString>()));
-    q.addBindValue(nullableText(call.outcomeReason));
-    q.addBindValue(call.fingerprint);
+    bindCall(q, call, call.outcome, call.outcomeReason);
+    if (auto done = run(q, "recording a tool call"); !done)
+        return done.error();
+    return q.lastInsertId().toLongLong();
+}
+
+Expected<qint64> SqliteStore::insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result)
+{
+    auto insert = prepared(
+            "INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
+            "called_at, intent_key, intent_error, amount_cents, outcome, outcome_reason, fingerprint, "
+            "raw_result, result_at, duration_ms, read_failed, result_fingerprint, result_error, "
+            "result_error_type) "
+            "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
+            ":intent_key, :intent_error, :amount_cents, :outcome, :outcome_reason, :fingerprint, "
+            ":raw_result, :result_at, :duration_ms, :read_failed, :result_fingerprint, :result_error, "
+            ":result_error_type)");
+    if (!insert)
+        return insert.error();
+    QSqlQuery &q = **insert;
+    // The result's outcome replaces the call's, as setToolResult() does.
+    bindCall(q, call, result.outcome, result.outcomeReason);
+    bindResult(q, result);
     if (auto done = run(q, "recording a tool call"); !done)
         return done.error();
     return q.lastInsertId().toLongLong();
@@ -378,22 +454,20 @@ Expected<qint64> SqliteStore::insertToolCall(const NewToolCall &call)
 
 Expected<void> SqliteStore::setToolResult(const ToolResultUpdate &result)
 {
-    auto update = prepared("UPDATE tool_calls SET raw_result = ?, result_at = ?, duration_ms = ?, outcome = ?, "
-                           "outcome_reason = ?, read_failed = ?, result_fingerprint = ?, result_error = ?, "
-                           "result_error_type = ? WHERE id = ?");
+    auto update =
+            prepared("UPDATE tool_calls SET raw_result = :raw_result, result_at = :result_at, "
+                     "duration_ms = :duration_ms, outcome = :outcome, outcome_reason = :outcome_reason, "
+                     "read_failed = :read_failed, result_fingerprint = :result_fingerprint, "
+                     "result_error = :result_error, result_error_type = :result_error_type WHERE id = :id");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
-    q.addBindValue(result.rawResult);
-    q.addBindValue(result.at);
-    q.addBindValue(nullableInt(result.durationMs));
-    q.addBindValue(result.outcome ? QVariant(outcomeId(*result.outcome)) : QVariant(QMetaType::fromType<QString>()));
-    q.addBindValue(nullableText(result.outcomeReason));
-    q.addBindValue(result.readFailed ? 1 : 0);
-    q.addBindValue(result.fingerprint);
-    q.addBindValue(result.errorFlag ? 1 : 0);
-    q.addBindValue(nullableText(result.errorType));
-    q.addBindValue(result.callId);
+    bindResult(q, result);
+    q.bindValue(QStringLiteral(":outcome"),
+                result.outcome ? QVariant(outcomeId(*result.outcome))
+                               : QVariant(QMetaType::fromType<QString>()));
+    q.bindValue(QStringLiteral(":outcome_reason"), nullableText(result.outcomeReason));
+    q.bindValue(QStringLiteral(":id"), result.callId);
     return run(q, "recording a tool result");
 }
 
@@ -457,6 +531,38 @@ Expected<RepeatCounts> SqliteStore::applyAssessment(qint64 ticketId, qint64 last
     (*clear)->addBindValue(ticketId);
     if (auto done = run(**clear, "clearing repeat marks"); !done)
         return done.error();
+    if (auto done = markRepeats(assessment); !done)
+        return done.error();
+    if (auto done = storeSummary(ticketId, lastSeq, assessment, false); !done)
+        return done.error();
+    if (auto done = openEscalations(ticketId); !done)
+        return done.error();
+    auto drop = prepared("DELETE FROM escalations WHERE ticket_id = ? AND state = 'open' AND tool_call_id IN "
+                         "(SELECT id FROM tool_calls WHERE ticket_id = ? AND outcome IS NOT 'unknown')");
+    if (!drop)
+        return drop.error();
+    (*drop)->addBindValue(ticketId);
+    (*drop)->addBindValue(ticketId);
+    if (auto done = run(**drop, "closing escalations that no longer apply"); !done)
+        return done.error();
+    return *before;
+}
+
+Expected<void> SqliteStore::applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
+                                                 const TicketAssessment &assessment)
+{
+    if (auto done = markRepeats(assessment); !done)
+        return done;
+    if (auto done = storeSummary(ticketId, lastSeq, assessment, true); !done)
+        return done;
+    // Only a write has an outcome, so a ticket with no unknown write has no call to escalate.
+    if (!assessment.hasUnknown)
+        return {};
+    return openEscalations(ticketId);
+}
+
+Expected<void> SqliteStore::markRepeats(const TicketAssessment &assessment)
+{
     for (qint64 callId : assessment.repeatedCalls) {
         auto mark = prepared("UPDATE tool_calls SET repeated = 1 WHERE id = ?");
         if (!mark)
@@ -475,49 +581,86 @@ Expected<RepeatCounts> SqliteStore::applyAssessment(qint64 ticketId, qint64 last
         if (auto done = run(**mark, "classifying a repeated intent"); !done)
             return done.error();
     }
+    return {};
+}
 
-    auto summary = prepared("UPDATE tickets SET last_seq = ?, write_count = ?, worst_outcome = ?, needs_attention = ?, "
-                            "has_unknown = ?, has_repeat = ?, duplicate_effects = ?, retry_count = ?, "
-                            "harmless_repeats = ?, unsettled_repeats = ?, duplicate_cents = ? WHERE id = ?");
+Expected<void> SqliteStore::storeSummary(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment,
+                                         bool onlyChanged)
+{
+    // Each column is also its placeholder's name; a new ticket has 0 in every one.
+    const struct
+    {
+        const char *column;
+        QString placeholder;
+        qint64 value;
+    } values[] = {
+            {"last_seq", QStringLiteral(":last_seq"), lastSeq},
+            {"write_count", QStringLiteral(":write_count"), assessment.writeCount},
+            {"worst_outcome", QStringLiteral(":worst_outcome"),
+             assessment.worstOutcome ? outcomeSeverity(*assessment.worstOutcome) : 0},
+            {"needs_attention", QStringLiteral(":needs_attention"), assessment.needsAttention ? 1 : 0},
+            {"has_unknown", QStringLiteral(":has_unknown"), assessment.hasUnknown ? 1 : 0},
+            {"has_repeat", QStringLiteral(":has_repeat"), assessment.hasRepeatedIntent ? 1 : 0},
+            {"duplicate_effects", QStringLiteral(":duplicate_effects"), assessment.repeats.duplicateEffects},
+            {"retry_count", QStringLiteral(":retry_count"), assessment.repeats.retries},
+            {"harmless_repeats", QStringLiteral(":harmless_repeats"), assessment.repeats.harmless},
+            {"unsettled_repeats", QStringLiteral(":unsettled_repeats"), assessment.repeats.unsettled},
+            {"duplicate_cents", QStringLiteral(":duplicate_cents"), assessment.repeats.duplicateCents},
+    };
+    const char *sql =
+            "UPDATE tickets SET last_seq = :last_seq, write_count = :write_count, "
+            "worst_outcome = :worst_outcome, needs_attention = :needs_attention, has_unknown = :has_unknown, "
+            "has_repeat = :has_repeat, duplicate_effects = :duplicate_effects, retry_count = :retry_count, "
+            "harmless_repeats = :harmless_repeats, unsettled_repeats = :unsettled_repeats, "
+            "duplicate_cents = :duplicate_cents WHERE id = :id";
+    unsigned columns = (1u << std::size(values)) - 1;
+    if (onlyChanged) {
+        columns = 0;
+        for (std::size_t i = 0; i < std::size(values); ++i) {
+            if (values[i].value != 0)
+                columns |= 1u << i;
+        }
+        if (columns == 0)
+            return {};
+        auto text = m_summaryTexts.find(columns);
+        if (text == m_summaryTexts.end()) {
+            QByteArray made = "UPDATE tickets SET ";
+            for (std::size_t i = 0; i < std::size(values); ++i) {
+                if (columns & (1u << i))
+                    made += QByteArray(values[i].column) + " = :" + values[i].column + ", ";
+            }
+            made.chop(2);
+            made += " WHERE id = :id";
+            text = m_summaryTexts.emplace(columns, std::move(made)).first;
+        }
+        sql = text->second.constData();
+    }
+    auto summary = prepared(sql);
     if (!summary)
         return summary.error();
     QSqlQuery &q = **summary;
-    q.addBindValue(lastSeq);
-    q.addBindValue(assessment.writeCount);
-    q.addBindValue(assessment.worstOutcome ? outcomeSeverity(*assessment.worstOutcome) : 0);
-    q.addBindValue(assessment.needsAttention ? 1 : 0);
-    q.addBindValue(assessment.hasUnknown ? 1 : 0);
-    q.addBindValue(assessment.hasRepeatedIntent ? 1 : 0);
-    q.addBindValue(assessment.repeats.duplicateEffects);
-    q.addBindValue(assessment.repeats.retries);
-    q.addBindValue(assessment.repeats.harmless);
-    q.addBindValue(assessment.repeats.unsettled);
-    q.addBindValue(assessment.repeats.duplicateCents);
-    q.addBindValue(ticketId);
-    if (auto done = run(q, "updating a ticket's summary"); !done)
-        return done.error();
+    for (std::size_t i = 0; i < std::size(values); ++i) {
+        if (columns & (1u << i))
+            q.bindValue(values[i].placeholder, values[i].value);
+    }
+    q.bindValue(QStringLiteral(":id"), ticketId);
+    return run(q, "updating a ticket's summary");
+}
 
+Expected<void> SqliteStore::openEscalations(qint64 ticketId)
+{
     // One open escalation per unknown write, dated from when the write became unknown (its
     // result, or the call when no result came), whichever batch brought what. One whose call is
     // no longer unknown (its result arrived in a later batch) was never a real escalation.
-    auto open = prepared("INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents) "
-                         "SELECT id, ticket_id, COALESCE(result_at, called_at), amount_cents FROM tool_calls "
-                         "WHERE ticket_id = ? AND outcome = 'unknown' ON CONFLICT (tool_call_id) DO UPDATE SET "
-                         "opened_at = excluded.opened_at, amount_cents = excluded.amount_cents WHERE state = 'open'");
+    auto open = prepared(
+            "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents) "
+            "SELECT id, ticket_id, COALESCE(result_at, called_at), amount_cents FROM tool_calls "
+            "WHERE ticket_id = :ticket_id AND outcome = 'unknown' ON CONFLICT (tool_call_id) DO UPDATE SET "
+            "opened_at = excluded.opened_at, amount_cents = excluded.amount_cents WHERE state = 'open'");
     if (!open)
         return open.error();
-    (*open)->addBindValue(ticketId);
-    if (auto done = run(**open, "opening escalations"); !done)
-        return done.error();
-    auto drop = prepared("DELETE FROM escalations WHERE ticket_id = ? AND state = 'open' AND tool_call_id IN "
-                         "(SELECT id FROM tool_calls WHERE ticket_id = ? AND outcome IS NOT 'unknown')");
-    if (!drop)
-        return drop.error();
-    (*drop)->addBindValue(ticketId);
-    (*drop)->addBindValue(ticketId);
-    if (auto done = run(**drop, "closing escalations that no longer apply"); !done)
-        return done.error();
-    return *before;
+    (*open)->bindValue(QStringLiteral(":ticket_id"), ticketId);
+    return run(**open, "opening escalations");
 }
 
 Expected<void> SqliteStore::recordImport(const ImportRecord &record)

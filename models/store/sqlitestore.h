@@ -4,6 +4,7 @@
 
 #include "store.h"
 
+#include <QSet>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 
@@ -40,9 +41,12 @@ public:
     Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) override;
     Expected<qint64> insertToolCall(const NewToolCall &call) override;
     Expected<void> setToolResult(const ToolResultUpdate &result) override;
+    Expected<qint64> insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result) override;
     Expected<QList<CallFacts>> callFacts(qint64 ticketId) override;
     Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
                                            const TicketAssessment &assessment) override;
+    Expected<void> applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
+                                        const TicketAssessment &assessment) override;
     Expected<void> recordImport(const ImportRecord &record) override;
     Expected<QList<UnclassifiedTool>> unclassifiedTools() override;
     Expected<QList<StoredCall>> unclassifiedCalls(const QString &tool) override;
@@ -50,6 +54,7 @@ public:
 
     Expected<qint64> countTickets(const TicketQuery &query) override;
     Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit) override;
+    Expected<QList<TicketRow>> ticketPage(const TicketQuery &query, const TicketPage &page) override;
     Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) override;
     Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) override;
     Expected<QList<TranscriptEntry>> transcript(qint64 ticketId) override;
@@ -93,14 +98,28 @@ private:
     Expected<void> run(QSqlQuery &query, const char *what);
     Expected<void> execute(const char *sql, const char *what);
     Expected<void> insertSellerAndOrder(const NewTicket &ticket);
+    Expected<void> insertOrder(const NewTicket &ticket);
     // Tickets an upgrade left without their repeat classes are read again (schema 5).
     Expected<void> reassessPending();
     Expected<RepeatCounts> repeatCounts(qint64 ticketId);
+    Expected<void> markRepeats(const TicketAssessment &assessment);
+    // Only the summary columns that differ from a new ticket's, when `onlyChanged`: each one
+    // set moves the ticket in its index.
+    Expected<void> storeSummary(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment,
+                                bool onlyChanged);
+    Expected<void> openEscalations(qint64 ticketId);
+    // One of the totals the schema's triggers keep (queue_totals), by column name.
+    Expected<qint64> keptTotal(const char *column);
 
     QString m_path;
     QString m_connection;
     QSqlDatabase m_db;
     std::unordered_map<const char *, std::unique_ptr<QSqlQuery>> m_statements;
+    // The text of each summary update by the columns it sets, kept for prepared()'s key.
+    std::unordered_map<unsigned, QByteArray> m_summaryTexts;
+    // Sellers known to be stored, so a ticket that brings no new balance need not write its
+    // seller again; forgotten on any rollback.
+    QSet<QString> m_knownSellers;
 };
 
 } // namespace verity

@@ -126,10 +126,13 @@ Expected<QList<LedgerPayout>> SqliteStore::payouts(qint64 fromMs, qint64 toMs)
 
 Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
 {
+    // A seller's currency is that of its first order. One pass over the orders, rather than a
+    // search per seller, which without an index on orders(seller_id) scans them all each time.
+    // (SQLite takes a bare column from the row that gives MIN.)
     auto sellers = prepared(
-        "SELECT s.id, s.name, s.balance_cents, s.balance_as_of, "
-        "COALESCE((SELECT o.currency FROM orders o WHERE o.seller_id = s.id LIMIT 1), 'USD') "
-        "FROM sellers s ORDER BY s.name COLLATE NOCASE, s.id");
+        "SELECT s.id, s.name, s.balance_cents, s.balance_as_of, COALESCE(o.currency, 'USD') FROM sellers s "
+        "LEFT JOIN (SELECT seller_id, currency, MIN(rowid) FROM orders GROUP BY seller_id) o ON o.seller_id = s.id "
+        "ORDER BY s.name COLLATE NOCASE, s.id");
     if (!sellers)
         return sellers.error();
     QSqlQuery &q = **sellers;
@@ -149,28 +152,57 @@ Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
     }
     q.finish();
 
-    // What the money writes add up to, per seller and effect (see payoutFrom for the rules).
+    // What the money writes add up to, per seller and effect (see payoutFrom for the rules):
+    // first as their outcomes say, then corrected by the escalations people resolved. Joining
+    // every money write to its escalation cost more than the rest of the sum, and only the
+    // few resolved ones change anything.
+    const auto add = [&](const QString &sellerId, bool performed, qint64 cents, int count) {
+        const auto it = index.constFind(sellerId);
+        if (it == index.cend())
+            return;
+        SellerBalance &seller = result[*it];
+        (performed ? seller.performedCents : seller.unknownCents) += cents;
+        seller.payouts += count;
+    };
     auto sums = prepared(
-        "SELECT t.seller_id, CASE WHEN c.outcome = 'performed' OR e.resolution IN ('performed', 'performed_again') "
-        "THEN 1 ELSE 0 END, SUM(c.amount_cents), COUNT(*) "
-        "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id LEFT JOIN escalations e ON e.tool_call_id = c.id "
+        "SELECT t.seller_id, c.outcome, SUM(c.amount_cents), COUNT(*) "
+        "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
         "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') "
-        "AND t.seller_id IS NOT NULL AND (e.resolution IS NULL OR e.resolution <> 'not_performed') "
-        "GROUP BY t.seller_id, 2");
+        "AND t.seller_id IS NOT NULL GROUP BY t.seller_id, c.outcome");
     if (!sums)
         return sums.error();
     QSqlQuery &s = **sums;
     if (auto done = run(s, "adding up payouts per seller"); !done)
         return done.error();
-    while (s.next()) {
-        const auto it = index.constFind(s.value(0).toString());
-        if (it == index.cend())
-            continue;
-        SellerBalance &seller = result[*it];
-        (s.value(1).toInt() == 1 ? seller.performedCents : seller.unknownCents) += s.value(2).toLongLong();
-        seller.payouts += s.value(3).toInt();
-    }
+    while (s.next())
+        add(s.value(0).toString(), s.value(1).toString() == u"performed", s.value(2).toLongLong(), s.value(3).toInt());
     s.finish();
+
+    // CROSS JOIN keeps the escalations outermost: a few rows, each finding its call by id.
+    auto resolved = prepared(
+        "SELECT t.seller_id, c.outcome, e.resolution, SUM(c.amount_cents), COUNT(*) "
+        "FROM escalations e CROSS JOIN tool_calls c ON c.id = e.tool_call_id JOIN tickets t ON t.id = c.ticket_id "
+        "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
+        "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') "
+        "AND t.seller_id IS NOT NULL GROUP BY t.seller_id, c.outcome, e.resolution");
+    if (!resolved)
+        return resolved.error();
+    QSqlQuery &r = **resolved;
+    if (auto done = run(r, "correcting payouts per seller by their resolutions"); !done)
+        return done.error();
+    while (r.next()) {
+        const QString sellerId = r.value(0).toString();
+        const bool performed = r.value(1).toString() == u"performed";
+        const qint64 cents = r.value(3).toLongLong();
+        const int count = r.value(4).toInt();
+        if (r.value(2).toString() == resolutionId(Resolution::NotPerformed)) {
+            add(sellerId, performed, -cents, -count); // it moved nothing: no payout at all
+        } else if (!performed) {
+            add(sellerId, false, -cents, 0); // an unknown outcome found performed
+            add(sellerId, true, cents, 0);
+        }
+    }
+    r.finish();
     return result;
 }
 

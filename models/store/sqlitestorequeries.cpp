@@ -1,14 +1,16 @@
 // The console's reads: the ticket queue (filtered, sorted, paged), one ticket with its
-// transcript, and the escalation queue. Each page is one indexed query; nothing here
-// loads every row.
+// transcript, and the escalation queue. Each page is one indexed query and each count a kept
+// total; nothing here loads or counts every row.
 
 #include "sqlitestore.h"
 
-#include <QHash>
 #include "sqlerror.h"
 
+#include <QHash>
 #include <QSqlError>
 #include <QVariant>
+
+#include <algorithm>
 
 namespace verity {
 
@@ -28,7 +30,8 @@ QString escapeLike(QString text)
     return text;
 }
 
-Where whereClause(const TicketQuery &query)
+// `extra`: one more condition, with its values after the search's.
+Where whereClause(const TicketQuery &query, const QString &extra = {}, const QVariantList &extraValues = {})
 {
     QStringList parts;
     Where where;
@@ -48,24 +51,32 @@ Where whereClause(const TicketQuery &query)
         const QString pattern = escapeLike(search) + u'%';
         where.values << pattern << pattern << pattern;
     }
+    if (!extra.isEmpty()) {
+        parts << extra;
+        where.values << extraValues;
+    }
     if (!parts.isEmpty())
         where.sql = QStringLiteral(" WHERE ") + parts.join(QStringLiteral(" AND "));
     return where;
 }
 
-QString orderClause(const TicketQuery &query)
+QString sortColumn(TicketSortKey key)
 {
-    QString column;
-    switch (query.sortKey) {
-    case TicketSortKey::Opened: column = QStringLiteral("opened_at"); break;
-    case TicketSortKey::Attention: column = QStringLiteral("needs_attention"); break;
-    case TicketSortKey::Ticket: column = QStringLiteral("ext_id"); break;
-    case TicketSortKey::Order: column = QStringLiteral("order_id"); break;
-    case TicketSortKey::Seller: column = QStringLiteral("seller_name"); break;
-    case TicketSortKey::Writes: column = QStringLiteral("write_count"); break;
-    case TicketSortKey::WorstOutcome: column = QStringLiteral("worst_outcome"); break;
+    switch (key) {
+    case TicketSortKey::Opened: return QStringLiteral("opened_at");
+    case TicketSortKey::Attention: return QStringLiteral("needs_attention");
+    case TicketSortKey::Ticket: return QStringLiteral("ext_id");
+    case TicketSortKey::Order: return QStringLiteral("order_id");
+    case TicketSortKey::Seller: return QStringLiteral("seller_name");
+    case TicketSortKey::Writes: return QStringLiteral("write_count");
+    case TicketSortKey::WorstOutcome: return QStringLiteral("worst_outcome");
     }
-    const QString direction = query.descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
+    return QStringLiteral("opened_at");
+}
+
+QString orderClause(const QString &column, bool descending)
+{
+    const QString direction = descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
     return QStringLiteral(" ORDER BY ") + column + direction + QStringLiteral(", id") + direction;
 }
 
@@ -99,6 +110,19 @@ TicketRow ticketRow(const QSqlQuery &q)
 
 Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
 {
+    // Without a search, the count is kept (see queue_totals in the schema): no scan.
+    if (query.search.trimmed().isEmpty()) {
+        const char *column = "tickets";
+        switch (query.filter) {
+        case TicketFilter::All: break;
+        case TicketFilter::NeedsAttention: column = "needs_attention"; break;
+        case TicketFilter::Unknown: column = "unknown"; break;
+        case TicketFilter::RepeatedIntent: column = "repeated"; break;
+        case TicketFilter::DuplicateEffect: column = "duplicate_effect"; break;
+        case TicketFilter::RetryAfterError: column = "retry_after_error"; break;
+        }
+        return keptTotal(column);
+    }
     const Where where = whereClause(query);
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
@@ -113,22 +137,41 @@ Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
 
 Expected<QList<TicketRow>> SqliteStore::tickets(const TicketQuery &query, qint64 offset, int limit)
 {
-    const Where where = whereClause(query);
+    return ticketPage(query, TicketPage{std::nullopt, false, offset, limit});
+}
+
+Expected<QList<TicketRow>> SqliteStore::ticketPage(const TicketQuery &query, const TicketPage &page)
+{
+    const QString column = sortColumn(query.sortKey);
+    // Reading backwards is reading the opposite order, and turning the rows round.
+    const bool descending = query.descending != page.backwards;
+    QString after;
+    QVariantList afterValues;
+    if (page.anchor) {
+        if (!anchorsOrder(query.sortKey))
+            return makeError(QStringLiteral("the queue sorted by %1 cannot be entered at a ticket").arg(column));
+        // A row value comparison: one range of the sort column's index, ending in the rowid.
+        after = QStringLiteral("(%1, id) %2 (?, ?)").arg(column, descending ? QStringLiteral("<") : QStringLiteral(">"));
+        afterValues << page.anchor->sortValue << page.anchor->id;
+    }
+    const Where where = whereClause(query, after, afterValues);
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS " FROM tickets t")
-                   + where.sql + orderClause(query) + QStringLiteral(" LIMIT ? OFFSET ?")))
+    if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS " FROM tickets t") + where.sql
+                   + orderClause(column, descending) + QStringLiteral(" LIMIT ? OFFSET ?")))
         return makeError(sqlErrorText(q.lastError()));
     for (const QVariant &value : where.values)
         q.addBindValue(value);
-    q.addBindValue(limit);
-    q.addBindValue(offset);
+    q.addBindValue(page.limit);
+    q.addBindValue(page.skip);
     if (auto done = run(q, "reading tickets"); !done)
         return done.error();
     QList<TicketRow> rows;
-    rows.reserve(limit);
+    rows.reserve(page.limit);
     while (q.next())
         rows.append(ticketRow(q));
+    if (page.backwards)
+        std::reverse(rows.begin(), rows.end());
     return rows;
 }
 
@@ -296,23 +339,28 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
 
 Expected<qint64> SqliteStore::countOpenEscalations()
 {
-    auto query = prepared("SELECT count(*) FROM escalations WHERE state = 'open'");
-    if (!query)
-        return query.error();
-    if (auto done = run(**query, "counting escalations"); !done)
-        return done.error();
-    const qint64 count = (*query)->next() ? (*query)->value(0).toLongLong() : 0;
-    (*query)->finish();
-    return count;
+    return keptTotal("open_escalations");
+}
+
+Expected<qint64> SqliteStore::keptTotal(const char *column)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT %1 FROM queue_totals WHERE id = 1").arg(QLatin1String(column))))
+        return makeError(QStringLiteral("counting %1: %2").arg(QLatin1String(column), sqlErrorText(q.lastError())));
+    return q.next() ? q.value(0).toLongLong() : 0;
 }
 
 Expected<QList<EscalationRow>> SqliteStore::openEscalations(qint64 offset, int limit)
 {
+    // The page is found on the index alone, and only its rows are joined: an OFFSET over the
+    // joined rows would join every row it passes over.
     auto query = prepared("SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, "
-                          "e.amount_cents, COALESCE(o.currency, 'USD'), e.state FROM escalations e "
+                          "e.amount_cents, COALESCE(o.currency, 'USD'), e.state FROM "
+                          "(SELECT id FROM escalations WHERE state = 'open' ORDER BY opened_at, id LIMIT ? OFFSET ?) page "
+                          "JOIN escalations e ON e.id = page.id "
                           "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
-                          "LEFT JOIN orders o ON o.id = t.order_id WHERE e.state = 'open' "
-                          "ORDER BY e.opened_at, e.id LIMIT ? OFFSET ?");
+                          "LEFT JOIN orders o ON o.id = t.order_id ORDER BY e.opened_at, e.id");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;

@@ -42,12 +42,19 @@ public:
     virtual Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) = 0;
     virtual Expected<qint64> insertToolCall(const NewToolCall &call) = 0;
     virtual Expected<void> setToolResult(const ToolResultUpdate &result) = 0;
+    // A call whose result is already known, in one row: as insertToolCall() then
+    // setToolResult() would leave it (the result's callId is not read).
+    virtual Expected<qint64> insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result) = 0;
     // Everything the assessment needs, then the writing back of its answer: the call flags,
     // the ticket summary, and one open escalation per unknown write.
     virtual Expected<QList<CallFacts>> callFacts(qint64 ticketId) = 0;
     // Returns the ticket's repeat counts as they were before, so an import can say what it changed.
     virtual Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
                                                    const TicketAssessment &assessment) = 0;
+    // The same for a ticket inserted in the open transaction, assessed from the calls the caller
+    // stored: it has no marks, summary or escalations yet, so nothing is read back or cleared.
+    virtual Expected<void> applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
+                                                const TicketAssessment &assessment) = 0;
     virtual Expected<void> recordImport(const ImportRecord &record) = 0;
 
     // ---- classifying tools the registry did not know ----
@@ -59,6 +66,8 @@ public:
     // ---- reads for the console ----
     virtual Expected<qint64> countTickets(const TicketQuery &query) = 0;
     virtual Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit) = 0;
+    // A page entered at an anchor (see TicketPage): an index range, however deep in the queue.
+    virtual Expected<QList<TicketRow>> ticketPage(const TicketQuery &query, const TicketPage &page) = 0;
     virtual Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) = 0;
     // The ticket, or an error that names it and the store when it is not there.
     Expected<TicketDetail> existingTicket(qint64 ticketId)

@@ -1,122 +1,147 @@
+// verity-bench [--tickets N[,N...]] [--seed S] [--refunds N] [--json] [--folder DIR [--keep]]
 // verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]
 //
-// Import throughput and memory: writes a synthetic file of N MB per format, imports each into
-// a fresh SQLite file in a child process (so each peak resident size is its own), and prints
-// MB/s, tickets/s and the peak. Memory should stay flat as N grows: run it at 50 and at 2000.
+// Figures, not tests: built with the project, never run by CTest. The first form is the scale
+// benchmark (see scalebenchmark.h); the second, import throughput per format. The other
+// commands are the children they start.
 
-#include "benchfiles.h"
-
-#include "domain/registrychoice.h"
-#include "import/transcriptimporter.h"
-#include "store/sqlitestore.h"
+#include "barecopy.h"
+#include "importthroughput.h"
+#include "reconcileprobe.h"
+#include "scalebenchmark.h"
+#include "scaledataset.h"
+#include "windowprobe.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
-#include <QFileInfo>
-#include <QProcess>
-#include <QTemporaryDir>
+#include <QStringList>
 #include <QTextStream>
 
-#include <sys/resource.h>
-
 using namespace verity;
+using namespace verity::bench;
 
 namespace {
 
-qint64 peakResidentKb()
+const char usage[] =
+        "usage: verity-bench [--tickets N[,N...]] [--seed S] [--refunds N] [--json] [--folder DIR [--keep]]\n"
+        "       verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]\n"
+        "\n"
+        "The first form generates a support history of N tickets (by default 10,000, then 100,000, then\n"
+        "1,000,000), imports it, opens it in the window offscreen and reconciles N refunds (--refunds,\n"
+        "100,000) against the sandbox provider on 127.0.0.1, printing one line per figure with its target.\n"
+        "It exits 1 when a target is missed. The files (about 6 GB at a million tickets) go to a temporary\n"
+        "folder, or --folder; --keep keeps each imported database there (scale-N.sqlite) to look into.\n"
+        "\n"
+        "Children it starts, which can be run alone on a kept database:\n"
+        "  verity-bench window DB ORDER-ID     the window's figures\n"
+        "  verity-bench reconcile DB REFUNDS   the reconciliation's figures\n"
+        "  verity-bench generate FILE N SEED FIRST   N tickets numbered from FIRST, alone\n";
+
+int usageError(const QString &message)
 {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
+    QTextStream(stderr) << "verity-bench: " << message << "\n" << usage;
+    return 2;
 }
 
-// The child: one import, figures on one line.
-int importOne(const QString &file, const QString &database)
+int bareCopyChild(int argc, char **argv, const QString &from, const QString &to)
 {
+    QCoreApplication app(argc, argv);
+    Expected<BareCopyFigures> figures = bareCopy(from, to);
     QTextStream out(stdout);
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(database);
-    if (!store) {
-        out << "error " << store.message() << "\n";
+    if (!figures) {
+        out << "error " << figures.message() << "\n";
         return 2;
     }
-    TranscriptImporter importer(**store, chooseRegistry({}).selection);
-    QElapsedTimer timer;
-    timer.start();
-    const ImportReport report = importer.importFile(file);
-    const qint64 ms = timer.elapsed();
-    if (!report.clean()) {
-        out << "error " << report.summary() << "\n";
-        return 1;
-    }
-    out << ms << ' ' << report.ticketsOpened << ' ' << report.eventsImported << ' ' << peakResidentKb() << "\n";
+    out << "insert_ms " << double(figures->insertNs) / 1e6 << "\nrows " << figures->rows << "\ntool_calls "
+        << figures->toolCalls << "\n";
     return 0;
-}
-
-int run(const QStringList &formats, qint64 megabytes)
-{
-    QTextStream out(stdout);
-    QTemporaryDir dir;
-    out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                   .arg(QStringLiteral("format"), -12)
-                   .arg(QStringLiteral("MB"), 8)
-                   .arg(QStringLiteral("seconds"), 9)
-                   .arg(QStringLiteral("MB/s"), 8)
-                   .arg(QStringLiteral("tickets/s"), 10)
-                   .arg(QStringLiteral("peak RSS MB"), 12);
-    out.flush();
-    int status = 0;
-    for (const QString &format : formats) {
-        const QString file = dir.filePath(format + (format == QLatin1String("tau2") ? QStringLiteral(".json")
-                                                                                   : QStringLiteral(".jsonl")));
-        if (bench::writeFile(format, file, megabytes) < 0) {
-            out << format << ": cannot write " << file << "\n";
-            return 2;
-        }
-        QProcess child;
-        child.start(QCoreApplication::applicationFilePath(),
-                    {QStringLiteral("import-one"), file, dir.filePath(format + QStringLiteral(".sqlite"))});
-        child.waitForFinished(-1);
-        const QStringList figures = QString::fromUtf8(child.readAllStandardOutput()).trimmed().split(u' ');
-        if (child.exitCode() != 0 || figures.size() != 4) {
-            out << format << ": " << figures.join(u' ') << QString::fromUtf8(child.readAllStandardError()) << "\n";
-            status = 1;
-            continue;
-        }
-        const double mb = double(QFileInfo(file).size()) / (1024.0 * 1024.0);
-        const double seconds = figures.at(0).toDouble() / 1000.0;
-        out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                       .arg(format, -12)
-                       .arg(mb, 8, 'f', 1)
-                       .arg(seconds, 9, 'f', 2)
-                       .arg(mb / seconds, 8, 'f', 1)
-                       .arg(figures.at(1).toDouble() / seconds, 10, 'f', 0)
-                       .arg(figures.at(3).toDouble() / 1024.0, 12, 'f', 1);
-        out.flush();
-        QFile::remove(file);
-    }
-    return status;
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
-    const QStringList args = app.arguments().mid(1);
-    if (args.size() == 3 && args.at(0) == QLatin1String("import-one"))
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    const QString command = args.value(0);
+
+    // The children.
+    if (command == QLatin1String("import-one") && args.size() == 3) {
+        QCoreApplication app(argc, argv);
         return importOne(args.at(1), args.at(2));
-    if (args.isEmpty() || args.at(0) != QLatin1String("import")) {
-        QTextStream(stderr) << "usage: verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]\n";
-        return 2;
     }
-    qint64 megabytes = 50;
-    QStringList formats{QStringLiteral("native"), QStringLiteral("openai-chat"), QStringLiteral("otlp"),
-                        QStringLiteral("tau2")};
-    for (int i = 1; i + 1 < args.size(); i += 2) {
-        if (args.at(i) == QLatin1String("--mb"))
-            megabytes = qMax<qint64>(1, args.at(i + 1).toLongLong());
-        else if (args.at(i) == QLatin1String("--formats"))
-            formats = args.at(i + 1).split(u',');
+    if (command == QLatin1String("generate") && args.size() == 5) {
+        // generate FILE TICKETS SEED FIRST: a dataset alone, to import by hand or to add to one
+        const ScaleDatasetShape shape =
+                writeScaleDataset(args.at(1), args.at(2).toLongLong(), args.at(3).toUInt(), args.at(4).toLongLong());
+        QTextStream(stdout) << "tickets " << shape.tickets << "\ntool_calls " << shape.toolCalls << "\n";
+        return shape.tickets > 0 ? 0 : 2;
     }
-    return run(formats, megabytes);
+    if (command == QLatin1String("bare-copy") && args.size() == 3)
+        return bareCopyChild(argc, argv, args.at(1), args.at(2));
+    if (command == QLatin1String("window") && args.size() == 3)
+        return runWindowProbe(argc, argv, args.at(1), args.at(2));
+    if (command == QLatin1String("reconcile") && args.size() == 3)
+        return runReconcileProbe(argc, argv, args.at(1), args.at(2).toLongLong());
+
+    QCoreApplication app(argc, argv);
+    if (command == QLatin1String("import")) {
+        qint64 megabytes = 50;
+        QStringList formats{QStringLiteral("native"), QStringLiteral("openai-chat"), QStringLiteral("otlp"),
+                            QStringLiteral("tau2")};
+        for (int i = 1; i < args.size(); i += 2) {
+            if (i + 1 >= args.size())
+                return usageError(QStringLiteral("%1 needs a value").arg(args.at(i)));
+            if (args.at(i) == QLatin1String("--mb"))
+                megabytes = qMax<qint64>(1, args.at(i + 1).toLongLong());
+            else if (args.at(i) == QLatin1String("--formats"))
+                formats = args.at(i + 1).split(u',');
+            else
+                return usageError(QStringLiteral("unknown option %1").arg(args.at(i)));
+        }
+        return runImportThroughput(formats, megabytes);
+    }
+
+    ScaleOptions options;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == QLatin1String("--json")) {
+            options.json = true;
+            continue;
+        }
+        if (arg == QLatin1String("--keep")) {
+            options.keep = true;
+            continue;
+        }
+        if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
+            QTextStream(stdout) << usage;
+            return 0;
+        }
+        if (i + 1 >= args.size())
+            return usageError(QStringLiteral("unknown argument %1").arg(arg));
+        const QString value = args.at(++i);
+        bool ok = false;
+        if (arg == QLatin1String("--tickets")) {
+            options.tickets.clear();
+            for (const QString &part : value.split(u',')) {
+                const qint64 tickets = part.toLongLong(&ok);
+                if (!ok || tickets < 1 || tickets > 10000000)
+                    return usageError(QStringLiteral("--tickets takes numbers from 1 to 10000000, not \"%1\"").arg(part));
+                options.tickets << tickets;
+            }
+        } else if (arg == QLatin1String("--seed")) {
+            options.seed = value.toUInt(&ok);
+            if (!ok)
+                return usageError(QStringLiteral("--seed takes a number from 0 to 4294967295, not \"%1\"").arg(value));
+        } else if (arg == QLatin1String("--refunds")) {
+            options.refunds = value.toLongLong(&ok);
+            if (!ok || options.refunds < 1)
+                return usageError(QStringLiteral("--refunds takes a positive number, not \"%1\"").arg(value));
+        } else if (arg == QLatin1String("--folder")) {
+            options.folder = value;
+        } else {
+            return usageError(QStringLiteral("unknown argument %1").arg(arg));
+        }
+    }
+    return runScaleBenchmark(options);
 }

@@ -161,7 +161,7 @@ void TestImport::importTwiceChangesNothing()
     QVERIFY2(first.clean(), qPrintable(describe(first)));
     QSqlDatabase &db = store->database();
     const QStringList countsBefore = tableCounts(db);
-    const QStringList dumpBefore = databaseDump(db, {QStringLiteral("imports")});
+    const QStringList dumpBefore = databaseDump(db, {QStringLiteral("imports"), QStringLiteral("queue_totals")});
 
     const ImportReport second = importFile(*store, fromCopy ? copy : demoDataResource());
     QVERIFY2(second.clean(), qPrintable(describe(second)));
@@ -176,7 +176,7 @@ void TestImport::importTwiceChangesNothing()
     QStringList expectedCounts = countsBefore;
     QCOMPARE(expectedCounts.removeAll(QStringLiteral("imports=1")), 1);
     QCOMPARE(countsAfter, expectedCounts);
-    QCOMPARE(databaseDump(db, {QStringLiteral("imports")}), dumpBefore);
+    QCOMPARE(databaseDump(db, {QStringLiteral("imports"), QStringLiteral("queue_totals")}), dumpBefore);
     QCOMPARE(*store->countOpenEscalations(), 15);
 }
 

@@ -1,7 +1,10 @@
 // The ticket queue pages through thousands of tickets: every row readable, in any order,
 // with pages evicted and loaded again; and the page cache keeps to its budget, forgetting
-// the least recently used page first.
+// the least recently used page first. Pages entered at an anchor hold exactly the rows an
+// OFFSET would, in every order; and the anchored cache reads each page from the nearest
+// known row, so that after its walk no page is more than a stride from where it starts.
 
+#include "itemmodels/anchoredrowcache.h"
 #include "itemmodels/rowcache.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "storetestsupport.h"
@@ -11,6 +14,8 @@
 
 using namespace verity;
 using namespace storetest;
+
+#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 
@@ -37,10 +42,40 @@ private slots:
     void pagingThroughThousands();
     void rowCacheBudget_data();
     void rowCacheBudget();
+    void anchoredPagesMatchOffsets_data();
+    void anchoredPagesMatchOffsets();
+    void anchorsRefusedWhereNullsSort();
+    void anchoredCacheReadsFromTheNearestRow_data();
+    void anchoredCacheReadsFromTheNearestRow();
 
 private:
+    SqliteStore &pagingStore();
+
     QTemporaryDir m_dir;
+    std::unique_ptr<SqliteStore> m_store;
 };
+
+// 3,000 tickets whose opening times repeat (so ties fall to the id) and whose ids mix cases
+// (so the NOCASE order of ticket ids is tested).
+SqliteStore &TestItemModelsPaging::pagingStore()
+{
+    if (m_store)
+        return *m_store;
+    QList<QByteArray> lines;
+    for (int i = 0; i < 3000; ++i) {
+        const QString ticket = (i % 3 == 0 ? QStringLiteral("p-%1") : QStringLiteral("P-%1")).arg(i, 5, 10, QLatin1Char('0'));
+        lines << ticketOpened(ticket, QStringLiteral("2026-03-%1T10:00:%2Z").arg(1 + i % 28, 2, 10, QLatin1Char('0'))
+                                              .arg(i % 7, 2, 10, QLatin1Char('0')),
+                              QStringLiteral("SO-%1").arg(i), QStringLiteral("Seller %1").arg(i % 7));
+    }
+    const QString file = m_dir.filePath(QStringLiteral("anchors.jsonl"));
+    if (!writeLines(file, lines))
+        qFatal("cannot write %s", qPrintable(file));
+    m_store = openStore(m_dir.filePath(QStringLiteral("anchors.sqlite")));
+    if (!m_store || !importFile(*m_store, file).clean())
+        qFatal("cannot import the paging tickets");
+    return *m_store;
+}
 
 void TestItemModelsPaging::pagingThroughThousands()
 {
@@ -123,6 +158,155 @@ void TestItemModelsPaging::rowCacheBudget()
     QCOMPARE(loaded, loads);
     cache.clear();
     QCOMPARE(cache.pagesHeld(), 0);
+}
+
+void TestItemModelsPaging::anchoredPagesMatchOffsets_data()
+{
+    QTest::addColumn<int>("sortKey");
+    QTest::addColumn<bool>("descending");
+    QTest::addColumn<QString>("search");
+    const QList<std::pair<const char *, TicketSortKey>> keys{{"opened", TicketSortKey::Opened},
+                                                             {"ticket", TicketSortKey::Ticket},
+                                                             {"writes", TicketSortKey::Writes},
+                                                             {"attention", TicketSortKey::Attention},
+                                                             {"worst outcome", TicketSortKey::WorstOutcome}};
+    for (const auto &[name, key] : keys) {
+        QTest::addRow("%s ascending", name) << int(key) << false << QString();
+        QTest::addRow("%s descending", name) << int(key) << true << QString();
+        QTest::addRow("%s descending, searched", name) << int(key) << true << QStringLiteral("p-01");
+    }
+}
+
+void TestItemModelsPaging::anchoredPagesMatchOffsets()
+{
+    QFETCH(int, sortKey);
+    QFETCH(bool, descending);
+    QFETCH(QString, search);
+    SqliteStore &store = pagingStore();
+    TicketQuery query;
+    query.sortKey = TicketSortKey(sortKey);
+    query.descending = descending;
+    query.search = search;
+    QVERIFY(anchorsOrder(query.sortKey));
+    const Expected<QList<TicketRow>> all = store.tickets(query, 0, 5000);
+    QVERIFY_OK(all);
+    const auto ids = [](const QList<TicketRow> &rows) {
+        QStringList out;
+        for (const TicketRow &row : rows)
+            out << row.extId;
+        return out;
+    };
+    const QStringList expected = ids(*all);
+    QVERIFY(expected.size() > 100);
+    const auto anchorAt = [&](qsizetype index) {
+        return TicketAnchor{ticketSortValue(all->at(index), query.sortKey), all->at(index).id};
+    };
+    for (qsizetype at : {qsizetype(0), qsizetype(1), expected.size() / 2, expected.size() - 2, expected.size() - 1}) {
+        for (qint64 skip : {0, 3, 40}) {
+            // Forwards: the rows after the anchor, `skip` further on.
+            Expected<QList<TicketRow>> after = store.ticketPage(query, TicketPage{anchorAt(at), false, skip, 25});
+            QVERIFY_OK(after);
+            QCOMPARE(ids(*after), expected.mid(at + 1 + skip, 25));
+            // Backwards: the rows before it, still in the queue's order.
+            Expected<QList<TicketRow>> before = store.ticketPage(query, TicketPage{anchorAt(at), true, skip, 25});
+            QVERIFY_OK(before);
+            const qsizetype end = qMax<qsizetype>(0, at - skip);
+            const qsizetype start = qMax<qsizetype>(0, end - 25);
+            QCOMPARE(ids(*before), expected.mid(start, end - start));
+        }
+    }
+    // From either end, without an anchor.
+    Expected<QList<TicketRow>> last = store.ticketPage(query, TicketPage{std::nullopt, true, 0, 10});
+    QVERIFY_OK(last);
+    QCOMPARE(ids(*last), expected.mid(expected.size() - 10));
+}
+
+void TestItemModelsPaging::anchorsRefusedWhereNullsSort()
+{
+    SqliteStore &store = pagingStore();
+    for (TicketSortKey key : {TicketSortKey::Order, TicketSortKey::Seller}) {
+        QVERIFY(!anchorsOrder(key));
+        TicketQuery query;
+        query.sortKey = key;
+        const Expected<QList<TicketRow>> page =
+                store.ticketPage(query, TicketPage{TicketAnchor{QStringLiteral("SO-1"), 1}, false, 0, 10});
+        QVERIFY(!page);
+        QVERIFY2(page.message().contains(QStringLiteral("cannot be entered")), qPrintable(page.message()));
+        // Entered by position instead, the model reads those orders whole.
+        TicketQueueModel model(store);
+        model.sort(key == TicketSortKey::Order ? TicketQueueModel::OrderColumn : TicketQueueModel::SellerColumn,
+                   Qt::DescendingOrder);
+        const Expected<QList<TicketRow>> offsets = store.tickets(model.query(), 0, 5000);
+        QVERIFY_OK(offsets);
+        for (int row : {2999, 1500, 0, 1501, 2998})
+            QCOMPARE(ticketAt(model, row), offsets->at(row).extId);
+    }
+}
+
+void TestItemModelsPaging::anchoredCacheReadsFromTheNearestRow_data()
+{
+    QTest::addColumn<bool>("walked");
+    QTest::addColumn<qint64>("row");
+    QTest::addColumn<bool>("backwards");
+    QTest::addColumn<qint64>("skip");
+    QTest::addColumn<bool>("anchored");
+    // 100,000 rows, pages of 100, anchors at rows 999, 1999, ... 99999 once walked.
+    QTest::newRow("first page") << false << qint64(5) << false << qint64(0) << false;
+    QTest::newRow("last page, from the end") << false << qint64(99999) << true << qint64(0) << false;
+    QTest::newRow("near the end, counted from it") << false << qint64(90050) << true << qint64(9900) << false;
+    QTest::newRow("before the middle, unwalked: from the start") << false << qint64(40000) << false << qint64(40000) << false;
+    QTest::newRow("middle, unwalked: from the nearer end") << false << qint64(50000) << true << qint64(49900) << false;
+    QTest::newRow("middle, walked: at its anchor") << true << qint64(50000) << false << qint64(0) << true;
+    QTest::newRow("between anchors, walked") << true << qint64(50450) << false << qint64(400) << true;
+    QTest::newRow("just before an anchor, walked") << true << qint64(51850) << true << qint64(99) << true;
+}
+
+void TestItemModelsPaging::anchoredCacheReadsFromTheNearestRow()
+{
+    QFETCH(bool, walked);
+    QFETCH(qint64, row);
+    QFETCH(bool, backwards);
+    QFETCH(qint64, skip);
+    QFETCH(bool, anchored);
+    using Cache = AnchoredRowCache<qint64, qint64>;
+    Cache cache(100, 4, 1000);
+    constexpr qint64 rows = 100000;
+    QList<Cache::Request> requests;
+    // The rows are 0, 2, 4, ...: an anchor is a row's value, the order is the values'.
+    cache.setLoader([&](const Cache::Request &request) -> std::optional<QList<qint64>> {
+        requests << request;
+        qint64 first = 0;
+        if (!request.backwards)
+            first = (request.anchor ? *request.anchor / 2 + 1 : 0) + request.skip;
+        else
+            first = (request.anchor ? *request.anchor / 2 : rows) - request.skip - request.limit;
+        QList<qint64> page;
+        for (qint64 i = qMax<qint64>(0, first); i < qMin(rows, first + request.limit); ++i)
+            page << i * 2;
+        return page;
+    });
+    cache.setAnchorOf([](const qint64 &value) { return std::optional<qint64>(value); });
+    cache.reset(rows);
+    if (walked) {
+        int slices = 0;
+        while (cache.walk(1000))
+            QVERIFY(++slices < 100);
+        QCOMPARE(cache.anchorsHeld(), 100);
+        for (const Cache::Request &request : std::as_const(requests))
+            QVERIFY(request.skip <= 999); // each step of the walk starts at the one before
+        requests.clear();
+    }
+    const qint64 *value = cache.row(row);
+    QVERIFY(value);
+    QCOMPARE(*value, row * 2);
+    QCOMPARE(requests.size(), 1);
+    QCOMPARE(requests.first().backwards, backwards);
+    QCOMPARE(requests.first().skip, skip);
+    QCOMPARE(requests.first().anchor.has_value(), anchored);
+    // Every row of the neighbourhood, read in any order, is the right one.
+    for (qint64 i = qMax<qint64>(0, row - 450); i < qMin(rows, row + 450); i += 37)
+        QCOMPARE(*cache.row(i), i * 2);
+    QVERIFY(cache.pagesHeld() <= 4);
 }
 
 QTEST_GUILESS_MAIN(TestItemModelsPaging)

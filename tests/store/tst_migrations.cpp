@@ -19,7 +19,7 @@ const QStringList schemaTables{QStringLiteral("audit_log"), QStringLiteral("esca
                                QStringLiteral("file_info"), QStringLiteral("imports"),   QStringLiteral("ledger"),
                                QStringLiteral("lookups"),   QStringLiteral("messages"),
                                QStringLiteral("order_items"), QStringLiteral("orders"),
-                               QStringLiteral("payout_marks"), QStringLiteral("pending_reassessment"),
+                               QStringLiteral("payout_marks"), QStringLiteral("pending_reassessment"), QStringLiteral("queue_totals"),
                                QStringLiteral("sellers"),   QStringLiteral("tickets"),
                                QStringLiteral("tool_calls"), QStringLiteral("trace_events"),
                                QStringLiteral("trainer_notes")};
@@ -75,6 +75,8 @@ private slots:
     void olderDatabaseIsMigrated_data();
     void olderDatabaseIsMigrated();
     void failedMigrationChangesNothing();
+    void queueTotalsFollowEveryChange_data();
+    void queueTotalsFollowEveryChange();
     void ticketsRebuildKeepsWhatPointsAtThem();
     void newerDatabaseIsRefused_data();
     void newerDatabaseIsRefused();
@@ -158,7 +160,8 @@ void TestMigrations::olderDatabaseIsMigrated()
                                  "o.id = t.order_id JOIN sellers s ON s.id = t.seller_id")),
              QStringList{QStringLiteral("ashcombe|Ashcombe Furniture|18900|SU-1|USD|Dana|T-1|Cracked shelf|"
                                         "1773757731000")});
-    // The store reads the migrated row like any other.
+    // The store reads the migrated row like any other, and counts it without counting.
+    QCOMPARE(scalar(db, QStringLiteral("SELECT tickets FROM queue_totals")), 1);
     QCOMPARE(*store->countTickets({}), 1);
     const Expected<std::optional<qint64>> id = store->ticketIdByExtId(QStringLiteral("T-1"));
     QVERIFY(id.ok() && id->has_value());
@@ -166,6 +169,69 @@ void TestMigrations::olderDatabaseIsMigrated()
     QVERIFY(detail.ok() && detail->has_value());
     QCOMPARE((*detail)->row.sellerName, QStringLiteral("Ashcombe Furniture"));
     QCOMPARE((*detail)->sellerBalanceCents, std::optional<qint64>(18900));
+}
+
+// The counts the queue shows without counting (schema 8): whatever writes the tickets and
+// escalations, the kept totals equal what a count would say.
+void TestMigrations::queueTotalsFollowEveryChange_data()
+{
+    QTest::addColumn<QStringList>("statements");
+    const QString ticket = QStringLiteral(
+            "INSERT INTO tickets (id, ext_id, opened_at, fingerprint, needs_attention, has_unknown, has_repeat, "
+            "duplicate_effects, retry_count) VALUES (%1, 'T-%1', %1, 'f', %2, %3, %4, %5, %6)");
+    const QString call = QStringLiteral("INSERT INTO tool_calls (id, ticket_id, seq, call_ext_id, tool, tool_class, "
+                                        "arguments, called_at, fingerprint) VALUES (%1, %2, 1, 'c%1', 'issue_refund', "
+                                        "'write_money', '{}', 1, 'f')");
+    const QStringList three{ticket.arg(10).arg(1).arg(1).arg(0).arg(0).arg(0), ticket.arg(11).arg(1).arg(0).arg(1).arg(2).arg(0),
+                            ticket.arg(12).arg(0).arg(0).arg(0).arg(0).arg(3)};
+    QTest::addRow("tickets added") << three;
+    QTest::addRow("flags raised and cleared")
+            << three + QStringList{QStringLiteral("UPDATE tickets SET has_unknown = 0, needs_attention = 0 WHERE id = 10"),
+                                   QStringLiteral("UPDATE tickets SET duplicate_effects = 5, has_repeat = 1 WHERE id = 12"),
+                                   QStringLiteral("UPDATE tickets SET retry_count = 0, subject = 'x'")};
+    QTest::addRow("a flag set to another non-zero value")
+            << three + QStringList{QStringLiteral("UPDATE tickets SET duplicate_effects = 7, retry_count = 9 WHERE id = 11")};
+    QTest::addRow("tickets removed")
+            << three + QStringList{QStringLiteral("DELETE FROM tickets WHERE id IN (10, 12)")};
+    QTest::addRow("escalations opened, resolved, reopened, removed")
+            << three + QStringList{call.arg(100).arg(10), call.arg(101).arg(11), call.arg(102).arg(11),
+                                   QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at) VALUES (100, 10, 1)"),
+                                   QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at) VALUES (101, 11, 1)"),
+                                   QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at, state) "
+                                                  "VALUES (102, 11, 1, 'resolved')"),
+                                   QStringLiteral("UPDATE escalations SET state = 'resolved' WHERE tool_call_id = 100"),
+                                   QStringLiteral("UPDATE escalations SET state = 'open' WHERE tool_call_id = 102"),
+                                   QStringLiteral("UPDATE escalations SET last_note = 'n'"),
+                                   QStringLiteral("DELETE FROM escalations WHERE tool_call_id = 101")};
+}
+
+void TestMigrations::queueTotalsFollowEveryChange()
+{
+    QFETCH(QStringList, statements);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("totals.sqlite"));
+    QString error;
+    std::unique_ptr<SqliteStore> store = openStore(path, &error);
+    QVERIFY2(store, qPrintable(error));
+    QSqlDatabase &db = store->database();
+    QVERIFY(QSqlQuery(db).exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    for (const QString &statement : std::as_const(statements)) {
+        QSqlQuery query(db);
+        QVERIFY2(query.exec(statement), qPrintable(statement + QStringLiteral(": ") + query.lastError().text()));
+    }
+    const QString counted = QStringLiteral(
+            "SELECT count(*), coalesce(sum(needs_attention != 0), 0), coalesce(sum(has_unknown != 0), 0), "
+            "coalesce(sum(has_repeat != 0), 0), coalesce(sum(duplicate_effects > 0), 0), coalesce(sum(retry_count > 0), 0), "
+            "(SELECT count(*) FROM escalations WHERE state = 'open') FROM tickets");
+    const QString kept = QStringLiteral("SELECT tickets, needs_attention, unknown, repeated, duplicate_effect, "
+                                        "retry_after_error, open_escalations FROM queue_totals");
+    QCOMPARE(rows(db, kept), rows(db, counted));
+    // And what the store reports is what it keeps.
+    TicketQuery query;
+    query.filter = TicketFilter::DuplicateEffect;
+    QCOMPARE(*store->countTickets(query), scalar(db, QStringLiteral("SELECT count(*) FROM tickets WHERE duplicate_effects > 0")));
+    QCOMPARE(*store->countOpenEscalations(), scalar(db, QStringLiteral("SELECT count(*) FROM escalations WHERE state = 'open'")));
 }
 
 void TestMigrations::failedMigrationChangesNothing()
