@@ -94,7 +94,9 @@ Expected<TranscriptImporter::BatchCall *> TranscriptImporter::callFor(BatchTicke
 Expected<void> TranscriptImporter::storeWaitingCalls(const BatchCall *first)
 {
     while (!m_waitingCalls.isEmpty()) {
-        const auto &[key, callExtId] = m_waitingCalls.constFirst();
+        // Named members, not a structured binding: clang before 16 cannot capture one in a lambda.
+        const QString &key = m_waitingCalls.constFirst().first;
+        const QString &callExtId = m_waitingCalls.constFirst().second;
         const auto ticket = m_tickets.find(key);
         BatchCall *call = nullptr;
         if (ticket != m_tickets.end()) {

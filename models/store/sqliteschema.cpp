@@ -326,6 +326,13 @@ WHEN (OLD.state = 'open') != (NEW.state = 'open') BEGIN
     WHERE id = 1;
 END
 )sql",
+    // 9: finance's joins at scale: payouts and a seller's history join the ledger on its call
+    // (without this index, each payout scanned the whole ledger), and seller balances take each
+    // seller's currency from its orders
+    R"sql(
+CREATE INDEX ledger_call ON ledger(tool_call_id);
+CREATE INDEX orders_seller ON orders(seller_id, currency)
+)sql",
 };
 
 // Migrations that rebuild a table other tables point at must run with foreign keys off

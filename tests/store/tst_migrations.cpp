@@ -118,6 +118,15 @@ void TestMigrations::newDatabase()
             QStringLiteral("INSERT INTO orders (id, seller_id, currency) VALUES ('X', 'nobody', 'USD')")));
     QVERIFY(store->countTickets({}).ok());
     QCOMPARE(*store->countTickets({}), 0);
+    // Finance joins each money write to the ledger by its call: through an index, never a scan
+    // of the ledger per payout (schema 9).
+    QSqlQuery plan(db);
+    QVERIFY(plan.exec(QStringLiteral("EXPLAIN QUERY PLAN SELECT l.refund_id FROM tool_calls c "
+                                     "LEFT JOIN ledger l ON l.tool_call_id = c.id")));
+    QStringList steps;
+    while (plan.next())
+        steps << plan.value(3).toString();
+    QVERIFY2(steps.join(u'\n').contains(QStringLiteral("ledger_call")), qPrintable(steps.join(u'\n')));
     QCOMPARE(*store->countOpenEscalations(), 0);
 
     // Opening it again is a no-op at the same version.
