@@ -94,7 +94,8 @@ Expected<bool> SqliteStore::insertTraceEvent(const NewTraceEvent &event)
     q.addBindValue(event.event.seq);
     q.addBindValue(event.event.at);
     q.addBindValue(traceKindId(event.event.kind));
-    q.addBindValue(event.event.callExtId);
+    // A provider event need not name a call; an absent id is stored empty, as the schema expects.
+    q.addBindValue(event.event.callExtId.isNull() ? QStringLiteral("") : event.event.callExtId);
     q.addBindValue(detailJson(event.event));
     q.addBindValue(event.fingerprint);
     if (auto done = run(q, "recording a trace event"); !done)

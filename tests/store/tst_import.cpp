@@ -67,6 +67,7 @@ private slots:
     void badLine_data();
     void badLine();
     void optionalFieldsAndLooseFormatting();
+    void providerEventWithoutCall();
     void ticketIdInAnotherCase();
     void commandLine_data();
     void commandLine();
@@ -342,6 +343,36 @@ void TestImport::optionalFieldsAndLooseFormatting()
                   QStringLiteral("SELECT t.ext_id, t.subject, t.opened_at, o.currency FROM tickets t "
                                  "JOIN orders o ON o.id = t.order_id")),
              QStringList{QStringLiteral("T-MIN||1773757927123|USD")});
+}
+
+void TestImport::providerEventWithoutCall()
+{
+    // A provider event may arrive without the call that caused it (a webhook the agent never
+    // asked for): the format makes call_id optional, so the line imports and reads back.
+    const QString path = m_dir.filePath(QStringLiteral("provider-alone.jsonl"));
+    QVERIFY(writeLines(
+            path,
+            {R"({"type":"ticket_opened","ticket":"T-HOOK","at":"2026-03-17T10:00:00Z",)"
+             R"("order":{"id":"O-HOOK"},"seller":{"id":"s1","name":"Seller One"}})",
+             R"({"type":"provider","ticket":"T-HOOK","at":"2026-03-17T10:00:05Z",)"
+             R"("event":"refund.created","object_id":"re_1","amount_cents":4200})"}));
+    std::unique_ptr<SqliteStore> store = openStore(m_dir.filePath(QStringLiteral("provider-alone.sqlite")));
+    QVERIFY(store);
+    const ImportReport report = importFile(*store, path);
+    QVERIFY2(report.clean(), qPrintable(describe(report)));
+    QCOMPARE(report.eventsImported, 2);
+    const qint64 ticket =
+            scalar(store->database(), QStringLiteral("SELECT id FROM tickets WHERE ext_id = 'T-HOOK'"));
+    const auto events = store->traceEvents(ticket);
+    QVERIFY(events);
+    QCOMPARE(events->size(), 1);
+    QCOMPARE(events->first().callExtId, QString());
+    QCOMPARE(events->first().provider.objectId, QStringLiteral("re_1"));
+    QCOMPARE(events->first().provider.amountCents, std::optional<qint64>(4200));
+
+    // Imported twice, it is still one event.
+    QVERIFY2(importFile(*store, path).clean(), "second import");
+    QCOMPARE(store->traceEvents(ticket)->size(), 1);
 }
 
 void TestImport::ticketIdInAnotherCase()
