@@ -108,6 +108,13 @@ private:
     Expected<void> storeSummary(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment,
                                 bool onlyChanged);
     Expected<void> openEscalations(qint64 ticketId);
+    // The ticket queue's rows under `whereSql`, in the order of `column`, a page of them.
+    Expected<QList<TicketRow>> readTicketRows(const QString &whereSql, const QVariantList &values,
+                                              const QString &column, bool descending, const TicketPage &page);
+    // A searched page read by walking the time order, or none when the search's indexes serve better.
+    Expected<std::optional<QList<TicketRow>>> walkedSearchPage(const TicketQuery &query, const TicketPage &page,
+                                                               const QStringList &after,
+                                                               const QVariantList &afterValues);
     // One of the totals the schema's triggers keep (queue_totals), by column name.
     Expected<qint64> keptTotal(const char *column);
 
@@ -120,6 +127,10 @@ private:
     // Sellers known to be stored, so a ticket that brings no new balance need not write its
     // seller again; forgotten on any rollback.
     QSet<QString> m_knownSellers;
+    // The last search counted, by filter and text, and its matches: only a hint for how its
+    // pages are read (walkedSearchPage), so a stale one costs time, never rows.
+    using SearchKey = std::pair<TicketFilter, QString>;
+    std::optional<std::pair<SearchKey, qint64>> m_searchMatches;
 };
 
 } // namespace verity

@@ -125,6 +125,12 @@ int runWindowProbe(int argc, char **argv, const QString &database, const QString
         emit search->returnPressed();
     });
     probe.figure("search_seller_rows", double(model->totalCount()));
+    // Within the search's matches: the middle is the farthest from anything already read.
+    probe.time("search_seller_middle_ms", queue->viewport(), [&] {
+        queue->scrollTo(model->index(int(model->totalCount() / 2), TicketQueueModel::TicketColumn),
+                        QAbstractItemView::PositionAtCenter);
+    });
+    probe.time("search_seller_end_ms", queue->viewport(), [&] { queue->scrollToBottom(); });
     probe.time("search_cleared_ms", queue->viewport(), [&] {
         search->clear();
         emit search->returnPressed();

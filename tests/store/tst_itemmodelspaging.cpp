@@ -9,6 +9,7 @@
 #include "itemmodels/ticketqueuemodel.h"
 #include "storetestsupport.h"
 
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -45,6 +46,8 @@ private slots:
     void anchoredPagesMatchOffsets_data();
     void anchoredPagesMatchOffsets();
     void anchorsRefusedWhereNullsSort();
+    void searchedPagesAgreeWithTheQuery_data();
+    void searchedPagesAgreeWithTheQuery();
     void anchoredCacheReadsFromTheNearestRow_data();
     void anchoredCacheReadsFromTheNearestRow();
 
@@ -53,6 +56,7 @@ private:
 
     QTemporaryDir m_dir;
     std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<SqliteStore> m_searchStore;
 };
 
 // 3,000 tickets whose opening times repeat (so ties fall to the id) and whose ids mix cases
@@ -221,6 +225,105 @@ void TestItemModelsPaging::anchoredPagesMatchOffsets()
     QCOMPARE(ids(*last), expected.mid(expected.size() - 10));
 }
 
+void TestItemModelsPaging::searchedPagesAgreeWithTheQuery_data()
+{
+    // A searched page is read by walking the time order when matches are many, through the
+    // searched columns' indexes when they are few, and by the indexes again when a walk's
+    // window comes up short. Whichever way, the rows are the query's.
+    QTest::addColumn<QString>("search");
+    QTest::addColumn<int>("filter");
+    QTest::newRow("many, spread through time: walked") << QStringLiteral("shared") << int(TicketFilter::All);
+    QTest::newRow("a fifth of the queue: walked") << QStringLiteral("seller 1") << int(TicketFilter::All);
+    QTest::newRow("mostly long ago: the window falls short") << QStringLiteral("oldfield") << int(TicketFilter::All);
+    QTest::newRow("one order: indexes") << QStringLiteral("so-4321") << int(TicketFilter::All);
+    QTest::newRow("none") << QStringLiteral("nobody") << int(TicketFilter::All);
+    QTest::newRow("with a filter") << QStringLiteral("seller 1") << int(TicketFilter::NeedsAttention);
+}
+
+void TestItemModelsPaging::searchedPagesAgreeWithTheQuery()
+{
+    QFETCH(QString, search);
+    QFETCH(int, filter);
+    // 6,000 tickets a minute apart, enough that a walk's window ends inside the queue.
+    std::unique_ptr<SqliteStore> &store = m_searchStore;
+    if (!store) {
+        QList<QByteArray> lines;
+        const QDateTime start(QDate(2026, 3, 1), QTime(0, 0), Qt::UTC);
+        for (int i = 0; i < 6000; ++i) {
+            const QString seller = (i < 300 || i >= 5990) ? QStringLiteral("Oldfield Crafts")
+                    : i % 10 == 0                          ? QStringLiteral("Shared Goods")
+                                                           : QStringLiteral("Seller %1").arg(i % 50);
+            lines << ticketOpened(QStringLiteral("S-%1").arg(i, 5, 10, QLatin1Char('0')),
+                                  start.addSecs(60 * i).toString(Qt::ISODate), QStringLiteral("SO-%1").arg(i),
+                                  seller);
+        }
+        const QString file = m_dir.filePath(QStringLiteral("search.jsonl"));
+        QVERIFY(writeLines(file, lines));
+        store = openStore(m_dir.filePath(QStringLiteral("search.sqlite")));
+        QVERIFY(store);
+        QVERIFY(importFile(*store, file).clean());
+        // Some tickets need attention, so the filtered walk has rows to pass over.
+        QSqlQuery mark(store->database());
+        QVERIFY(mark.exec(QStringLiteral("UPDATE tickets SET needs_attention = 1 WHERE id % 3 = 0")));
+    }
+    const QString attention = filter == int(TicketFilter::NeedsAttention) ? QStringLiteral(" AND needs_attention = 1")
+                                                                          : QString();
+    const QString pattern = search + u'%';
+    const QStringList expected = rows(
+            store->database(),
+            QStringLiteral("SELECT ext_id FROM tickets NOT INDEXED WHERE (ext_id LIKE '%1' OR order_id LIKE '%1' "
+                           "OR seller_name LIKE '%1')%2 ORDER BY opened_at DESC, id DESC")
+                    .arg(pattern, attention));
+    const QList<qint64> ids = [&] {
+        QList<qint64> out;
+        for (const QString &id : rows(store->database(),
+                                      QStringLiteral("SELECT id FROM tickets NOT INDEXED WHERE (ext_id LIKE '%1' OR "
+                                                     "order_id LIKE '%1' OR seller_name LIKE '%1')%2 ORDER BY "
+                                                     "opened_at DESC, id DESC")
+                                              .arg(pattern, attention)))
+            out << id.toLongLong();
+        return out;
+    }();
+    const auto openedOf = [&](qsizetype index) {
+        return scalar(store->database(), QStringLiteral("SELECT opened_at FROM tickets WHERE id = %1").arg(ids.at(index)));
+    };
+    const auto extIds = [](const QList<TicketRow> &page) {
+        QStringList out;
+        for (const TicketRow &row : page)
+            out << row.extId;
+        return out;
+    };
+    TicketQuery query;
+    query.filter = TicketFilter(filter);
+    query.search = search;
+    TicketQueueModel model(*store);
+    model.setFilter(TicketFilter(filter));
+    model.setSearch(search);
+    QCOMPARE(model.rowCount(), int(expected.size()));
+    QCOMPARE(ticketColumn(model), expected);
+    for (const qint64 skip : {0, 7, 300}) {
+        Expected<QList<TicketRow>> first = store->ticketPage(query, TicketPage{std::nullopt, false, skip, 25});
+        QVERIFY_OK(first);
+        QCOMPARE(extIds(*first), expected.mid(skip, 25));
+        Expected<QList<TicketRow>> last = store->ticketPage(query, TicketPage{std::nullopt, true, skip, 25});
+        QVERIFY_OK(last);
+        const qsizetype end = qMax<qsizetype>(0, expected.size() - skip);
+        QCOMPARE(extIds(*last), expected.mid(qMax<qsizetype>(0, end - 25), end - qMax<qsizetype>(0, end - 25)));
+        for (const qsizetype at : {qsizetype(0), expected.size() / 2, expected.size() - 1}) {
+            if (at < 0 || at >= expected.size())
+                continue;
+            const TicketAnchor anchor{openedOf(at), ids.at(at)};
+            Expected<QList<TicketRow>> after = store->ticketPage(query, TicketPage{anchor, false, skip, 25});
+            QVERIFY_OK(after);
+            QCOMPARE(extIds(*after), expected.mid(at + 1 + skip, 25));
+            Expected<QList<TicketRow>> before = store->ticketPage(query, TicketPage{anchor, true, skip, 25});
+            QVERIFY_OK(before);
+            const qsizetype stop = qMax<qsizetype>(0, at - skip);
+            QCOMPARE(extIds(*before), expected.mid(qMax<qsizetype>(0, stop - 25), stop - qMax<qsizetype>(0, stop - 25)));
+        }
+    }
+}
+
 void TestItemModelsPaging::anchorsRefusedWhereNullsSort()
 {
     SqliteStore &store = pagingStore();
@@ -240,6 +343,11 @@ void TestItemModelsPaging::anchorsRefusedWhereNullsSort()
         QVERIFY_OK(offsets);
         for (int row : {2999, 1500, 0, 1501, 2998})
             QCOMPARE(ticketAt(model, row), offsets->at(row).extId);
+        // Within one order or seller, newest first: the order its index holds.
+        const QString column = key == TicketSortKey::Order ? QStringLiteral("order_id") : QStringLiteral("seller_name");
+        QCOMPARE(ticketColumn(model),
+                 rows(store.database(), QStringLiteral("SELECT ext_id FROM tickets NOT INDEXED ORDER BY %1 DESC, "
+                                                       "opened_at DESC, id DESC").arg(column)));
     }
 }
 

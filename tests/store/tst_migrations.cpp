@@ -120,13 +120,30 @@ void TestMigrations::newDatabase()
     QCOMPARE(*store->countTickets({}), 0);
     // Finance joins each money write to the ledger by its call: through an index, never a scan
     // of the ledger per payout (schema 9).
-    QSqlQuery plan(db);
-    QVERIFY(plan.exec(QStringLiteral("EXPLAIN QUERY PLAN SELECT l.refund_id FROM tool_calls c "
-                                     "LEFT JOIN ledger l ON l.tool_call_id = c.id")));
-    QStringList steps;
-    while (plan.next())
-        steps << plan.value(3).toString();
-    QVERIFY2(steps.join(u'\n').contains(QStringLiteral("ledger_call")), qPrintable(steps.join(u'\n')));
+    const auto planOf = [&db](const char *sql) {
+        QSqlQuery plan(db);
+        if (!plan.exec(QStringLiteral("EXPLAIN QUERY PLAN ") + QLatin1String(sql)))
+            return QStringLiteral("cannot explain: ") + QLatin1String(sql);
+        QStringList steps;
+        while (plan.next())
+            steps << plan.value(3).toString();
+        return steps.join(u'\n');
+    };
+    const QString ledger = planOf("SELECT l.refund_id FROM tool_calls c LEFT JOIN ledger l ON l.tool_call_id = c.id");
+    QVERIFY2(ledger.contains(QStringLiteral("ledger_call")), qPrintable(ledger));
+    // A search's matches are put in time order from the seller and order indexes (which hold
+    // the opening time since schema 10, so SQLite's deferred seek never reads the row), and the
+    // queue sorted by seller or order is read in index order, never sorted whole.
+    const QString searched = planOf("SELECT id FROM tickets WHERE seller_name LIKE 'ash%' OR order_id LIKE 'ash%' "
+                                    "ORDER BY opened_at DESC, id DESC");
+    QVERIFY2(searched.contains(QStringLiteral("INDEX tickets_seller (seller_name>? AND seller_name<?)"))
+                     && searched.contains(QStringLiteral("INDEX tickets_order (order_id>? AND order_id<?)")),
+             qPrintable(searched));
+    for (const char *sorted : {"SELECT id FROM tickets ORDER BY seller_name DESC, opened_at DESC, id DESC LIMIT 9",
+                               "SELECT id FROM tickets ORDER BY order_id ASC, opened_at ASC, id ASC LIMIT 9"}) {
+        const QString steps = planOf(sorted);
+        QVERIFY2(!steps.contains(QStringLiteral("TEMP B-TREE")), qPrintable(steps));
+    }
     QCOMPARE(*store->countOpenEscalations(), 0);
 
     // Opening it again is a no-op at the same version.
@@ -169,6 +186,10 @@ void TestMigrations::olderDatabaseIsMigrated()
                                  "o.id = t.order_id JOIN sellers s ON s.id = t.seller_id")),
              QStringList{QStringLiteral("ashcombe|Ashcombe Furniture|18900|SU-1|USD|Dana|T-1|Cracked shelf|"
                                         "1773757731000")});
+    QCOMPARE(rows(db, QStringLiteral("SELECT name FROM pragma_index_info('tickets_seller')")),
+             (QStringList{QStringLiteral("seller_name"), QStringLiteral("opened_at")}));
+    QCOMPARE(rows(db, QStringLiteral("SELECT name FROM pragma_index_info('tickets_order')")),
+             (QStringList{QStringLiteral("order_id"), QStringLiteral("opened_at")}));
     // The store reads the migrated row like any other, and counts it without counting.
     QCOMPARE(scalar(db, QStringLiteral("SELECT tickets FROM queue_totals")), 1);
     QCOMPARE(*store->countTickets({}), 1);

@@ -1,0 +1,259 @@
+// The ticket queue: filtered, searched, sorted and read a page at a time. Each page is one
+// indexed query entered at an anchor or an end, and each count without a search a kept total;
+// nothing here loads or counts every row.
+
+#include "sqlitestore.h"
+
+#include "sqlerror.h"
+#include "ticketrowcolumns.h"
+
+#include <QSqlError>
+#include <QVariant>
+
+#include <algorithm>
+
+namespace verity {
+
+namespace {
+
+struct Where
+{
+    QString sql;
+    QVariantList values;
+};
+
+QString escapeLike(QString text)
+{
+    text.replace(u'\\', QStringLiteral("\\\\"));
+    text.replace(u'%', QStringLiteral("\\%"));
+    text.replace(u'_', QStringLiteral("\\_"));
+    return text;
+}
+
+// How a search's condition may be met. Indexed: each arm a range of its column's index (a
+// rare search reads its matches and sorts them). Tested: each row is tested as the walk of
+// the sort order passes it (`+` keeps SQLite from the columns' indexes).
+enum class SearchUse { Indexed, Tested };
+
+// `extra`: more conditions, with their values after the search's.
+Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const QVariantList &extraValues = {},
+                  SearchUse use = SearchUse::Indexed)
+{
+    QStringList parts;
+    Where where;
+    switch (query.filter) {
+    case TicketFilter::All: break;
+    case TicketFilter::NeedsAttention: parts << QStringLiteral("needs_attention = 1"); break;
+    case TicketFilter::Unknown: parts << QStringLiteral("has_unknown = 1"); break;
+    case TicketFilter::RepeatedIntent: parts << QStringLiteral("has_repeat = 1"); break;
+    case TicketFilter::DuplicateEffect: parts << QStringLiteral("duplicate_effects > 0"); break;
+    case TicketFilter::RetryAfterError: parts << QStringLiteral("retry_count > 0"); break;
+    }
+    const QString search = query.search.trimmed();
+    if (!search.isEmpty()) {
+        // A prefix match on NOCASE columns, so each arm is an index range, not a scan.
+        parts << (use == SearchUse::Indexed
+                          ? QStringLiteral("(ext_id LIKE ? ESCAPE '\\' OR order_id LIKE ? ESCAPE '\\' "
+                                           "OR seller_name LIKE ? ESCAPE '\\')")
+                          : QStringLiteral("(+ext_id LIKE ? ESCAPE '\\' OR +order_id LIKE ? ESCAPE '\\' "
+                                           "OR +seller_name LIKE ? ESCAPE '\\')"));
+        const QString pattern = escapeLike(search) + u'%';
+        where.values << pattern << pattern << pattern;
+    }
+    parts << extra;
+    where.values << extraValues;
+    if (!parts.isEmpty())
+        where.sql = QStringLiteral(" WHERE ") + parts.join(QStringLiteral(" AND "));
+    return where;
+}
+
+QString sortColumn(TicketSortKey key)
+{
+    switch (key) {
+    case TicketSortKey::Opened: return QStringLiteral("opened_at");
+    case TicketSortKey::Attention: return QStringLiteral("needs_attention");
+    case TicketSortKey::Ticket: return QStringLiteral("ext_id");
+    case TicketSortKey::Order: return QStringLiteral("order_id");
+    case TicketSortKey::Seller: return QStringLiteral("seller_name");
+    case TicketSortKey::Writes: return QStringLiteral("write_count");
+    case TicketSortKey::WorstOutcome: return QStringLiteral("worst_outcome");
+    }
+    return QStringLiteral("opened_at");
+}
+
+// Ties fall to the id, except in the order and seller sorts, where a name's tickets come in
+// time order as their indexes hold them (schema 10), so that no sort reads every row.
+QString orderClause(const QString &column, bool descending)
+{
+    const QString direction = descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
+    const bool timeWithin = column == u"order_id" || column == u"seller_name";
+    return QStringLiteral(" ORDER BY ") + column + direction
+            + (timeWithin ? QStringLiteral(", opened_at") + direction : QString()) + QStringLiteral(", id") + direction;
+}
+
+} // namespace
+
+Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
+{
+    // Without a search, the count is kept (see queue_totals in the schema): no scan.
+    if (query.search.trimmed().isEmpty()) {
+        const char *column = "tickets";
+        switch (query.filter) {
+        case TicketFilter::All: break;
+        case TicketFilter::NeedsAttention: column = "needs_attention"; break;
+        case TicketFilter::Unknown: column = "unknown"; break;
+        case TicketFilter::RepeatedIntent: column = "repeated"; break;
+        case TicketFilter::DuplicateEffect: column = "duplicate_effect"; break;
+        case TicketFilter::RetryAfterError: column = "retry_after_error"; break;
+        }
+        return keptTotal(column);
+    }
+    const Where where = whereClause(query);
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    if (!q.prepare(QStringLiteral("SELECT count(*) FROM tickets") + where.sql))
+        return makeError(sqlErrorText(q.lastError()));
+    for (const QVariant &value : where.values)
+        q.addBindValue(value);
+    if (auto done = run(q, "counting tickets"); !done)
+        return done.error();
+    const qint64 count = q.next() ? q.value(0).toLongLong() : 0;
+    m_searchMatches = std::make_pair(SearchKey{query.filter, query.search.trimmed()}, count);
+    return count;
+}
+
+Expected<QList<TicketRow>> SqliteStore::tickets(const TicketQuery &query, qint64 offset, int limit)
+{
+    return ticketPage(query, TicketPage{std::nullopt, false, offset, limit});
+}
+
+Expected<QList<TicketRow>> SqliteStore::ticketPage(const TicketQuery &query, const TicketPage &page)
+{
+    const QString column = sortColumn(query.sortKey);
+    // Reading backwards is reading the opposite order, and turning the rows round.
+    const bool descending = query.descending != page.backwards;
+    QStringList after;
+    QStringList afterUnindexed;
+    QVariantList afterValues;
+    if (page.anchor) {
+        if (!anchorsOrder(query.sortKey))
+            return makeError(QStringLiteral("the queue sorted by %1 cannot be entered at a ticket").arg(column));
+        // A row value comparison: one range of the sort column's index, ending in the rowid.
+        const QString direction = descending ? QStringLiteral("<") : QStringLiteral(">");
+        after << QStringLiteral("(%1, id) %2 (?, ?)").arg(column, direction);
+        // The same test kept off the index (`+`), for a search read through its columns' indexes:
+        // offered the range, SQLite walks it instead, through half a million rows.
+        afterUnindexed << QStringLiteral("(+%1, +id) %2 (?, ?)").arg(column, direction);
+        afterValues << page.anchor->sortValue << page.anchor->id;
+    }
+    auto walked = walkedSearchPage(query, page, after, afterValues);
+    if (!walked)
+        return walked.error();
+    QList<TicketRow> rows;
+    if (*walked) {
+        rows = std::move(**walked);
+    } else {
+        const bool searched = !query.search.trimmed().isEmpty();
+        const Where where = whereClause(query, searched ? afterUnindexed : after, afterValues);
+        auto read = readTicketRows(where.sql, where.values, column, descending, page);
+        if (!read)
+            return read.error();
+        rows = std::move(*read);
+    }
+    if (page.backwards)
+        std::reverse(rows.begin(), rows.end());
+    return rows;
+}
+
+Expected<QList<TicketRow>> SqliteStore::readTicketRows(const QString &whereSql, const QVariantList &values,
+                                                       const QString &column, bool descending, const TicketPage &page)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    // The page's ids are found first and only they are read whole: a search's matches are
+    // then sorted from its indexes alone, not as whole rows.
+    const QString order = orderClause(column, descending);
+    if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS " FROM tickets t WHERE t.id IN (SELECT id FROM tickets")
+                   + whereSql + order + QStringLiteral(" LIMIT ? OFFSET ?)") + order))
+        return makeError(sqlErrorText(q.lastError()));
+    for (const QVariant &value : values)
+        q.addBindValue(value);
+    q.addBindValue(page.limit);
+    q.addBindValue(page.skip);
+    if (auto done = run(q, "reading tickets"); !done)
+        return done.error();
+    QList<TicketRow> rows;
+    rows.reserve(page.limit);
+    while (q.next())
+        rows.append(ticketRow(q));
+    return rows;
+}
+
+// A search that many tickets share (a seller's name) is read fastest by walking the queue's
+// time order and keeping the matches: a page costs about page x (tickets / matches) rows. The
+// indexes of the searched columns serve a rare search (an order id), but a broad one through
+// them costs every match, each read and sorted. The walk is bounded to a window of rows
+// measured off the index first, so a search whose matches cluster elsewhere in time cannot
+// turn it into a scan: a window that yields less than a page falls back to the indexes. Both
+// ways give the same rows; the match count (a hint, kept from the last count) only decides
+// which is cheaper. Only the time order has an index in (column, id) order under every filter.
+Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const TicketQuery &query,
+                                                                         const TicketPage &page,
+                                                                         const QStringList &after,
+                                                                         const QVariantList &afterValues)
+{
+    constexpr qint64 smallestWindow = 2048;
+    constexpr qint64 largestWindow = 32768;
+    if (query.search.trimmed().isEmpty() || query.sortKey != TicketSortKey::Opened)
+        return std::optional<QList<TicketRow>>();
+    const SearchKey key{query.filter, query.search.trimmed()};
+    if (!m_searchMatches || m_searchMatches->first != key) {
+        if (auto counted = countTickets(query); !counted)
+            return counted.error();
+    }
+    TicketQuery everyTicket = query;
+    everyTicket.search.clear();
+    const auto total = countTickets(everyTicket);
+    if (!total)
+        return total.error();
+    const qint64 matches = m_searchMatches ? m_searchMatches->second : 0;
+    if (matches <= 0)
+        return std::optional<QList<TicketRow>>();
+    const double expected = double(page.skip + page.limit) * double(*total) / double(matches);
+    if (expected > largestWindow / 2)
+        return std::optional<QList<TicketRow>>();
+    const qint64 window = std::clamp<qint64>(qint64(expected * 2), smallestWindow, largestWindow);
+    const bool descending = query.descending != page.backwards;
+
+    // The window's far edge: the row `window` rows on from the anchor, read off the index alone.
+    QSqlQuery edge(m_db);
+    edge.setForwardOnly(true);
+    const Where range = whereClause(everyTicket, after, afterValues);
+    if (!edge.prepare(QStringLiteral("SELECT opened_at, id FROM tickets") + range.sql
+                      + orderClause(QStringLiteral("opened_at"), descending) + QStringLiteral(" LIMIT 1 OFFSET ?")))
+        return makeError(sqlErrorText(edge.lastError()));
+    for (const QVariant &value : range.values)
+        edge.addBindValue(value);
+    edge.addBindValue(window - 1);
+    if (auto done = run(edge, "measuring a search's window"); !done)
+        return done.error();
+    QStringList bounded = after;
+    QVariantList boundedValues = afterValues;
+    const bool windowEnds = edge.next();
+    if (windowEnds) {
+        bounded << QStringLiteral("(opened_at, id) %1 (?, ?)").arg(descending ? QStringLiteral(">=") : QStringLiteral("<="));
+        boundedValues << edge.value(0) << edge.value(1);
+    }
+    edge.finish();
+    const Where walk = whereClause(query, bounded, boundedValues, SearchUse::Tested);
+    auto rows = readTicketRows(walk.sql, walk.values, QStringLiteral("opened_at"), descending, page);
+    if (!rows)
+        return rows.error();
+    // Short of a page inside a window that ends before the queue does: the rest may lie beyond.
+    if (windowEnds && rows->size() < page.limit)
+        return std::optional<QList<TicketRow>>();
+    return std::optional<QList<TicketRow>>(std::move(*rows));
+}
+
+
+} // namespace verity

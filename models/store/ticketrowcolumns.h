@@ -1,0 +1,38 @@
+#pragma once
+// The ticket row every queue and detail query reads first: its columns, in this order, and
+// the row made from them.
+
+#include "records.h"
+
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace verity {
+
+// The columns every ticket query selects first, in this order.
+#define TICKET_ROW_COLUMNS "t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, " \
+                           "t.worst_outcome, t.needs_attention, t.has_unknown, t.has_repeat, t.retry_count, " \
+                           "t.duplicate_effects, t.harmless_repeats, t.unsettled_repeats, t.duplicate_cents, " \
+                           "t.source_format"
+
+inline TicketRow ticketRow(const QSqlQuery &q)
+{
+    TicketRow row;
+    row.id = q.value(0).toLongLong();
+    row.extId = q.value(1).toString();
+    row.orderId = q.value(2).toString();
+    row.sellerName = q.value(3).toString();
+    row.subject = q.value(4).toString();
+    row.openedAt = q.value(5).toLongLong();
+    row.writeCount = q.value(6).toInt();
+    row.worstOutcome = outcomeFromSeverity(q.value(7).toInt());
+    row.needsAttention = q.value(8).toBool();
+    row.hasUnknown = q.value(9).toBool();
+    row.hasRepeatedIntent = q.value(10).toBool();
+    row.repeats = RepeatCounts{q.value(11).toInt(), q.value(12).toInt(), q.value(13).toInt(), q.value(14).toInt(),
+                               q.value(15).toLongLong()};
+    row.sourceFormat = q.value(16).toString();
+    return row;
+}
+
+} // namespace verity
