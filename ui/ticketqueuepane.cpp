@@ -85,8 +85,11 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     m_table->setModel(&m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The indicator first, at the order the model already has: enabling sorting then sorts to
+    // it, a no-op. Sorting to the header's default column and back cost two layout changes,
+    // each of which the vertical header answers row by row.
+    m_table->horizontalHeader()->setSortIndicator(TicketQueueModel::OpenedColumn, Qt::DescendingOrder);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(TicketQueueModel::OpenedColumn, Qt::DescendingOrder);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
