@@ -20,6 +20,7 @@
 #include "toolcallcard.h"
 
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -41,6 +42,7 @@ class TestResolutionGui : public QObject
 
 private slots:
     void initTestCase();
+    void queueOpensNewestFirstAndSortsOnAClick();
     void lookupSettlesTheIncidentAndIsAudited();
     void notFoundOffersOnlyARepeatWithTheSameKey();
 
@@ -66,6 +68,33 @@ void TestResolutionGui::initTestCase()
     QVERIFY(m_window->provider().resolver());
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestResolutionGui::queueOpensNewestFirstAndSortsOnAClick()
+{
+    QTableView *table = m_window->queuePane()->table();
+    QHeaderView *header = table->horizontalHeader();
+    const QAbstractItemModel *model = table->model();
+    QVERIFY(model->rowCount() > 2);
+    const auto opened = [&](int row) {
+        return model->data(model->index(row, TicketQueueModel::OpenedColumn)).toString();
+    };
+    const auto firstTicket = [&] { return model->data(model->index(0, TicketQueueModel::TicketColumn)).toString(); };
+    // What a person sees first: the newest ticket on top, and the header saying so.
+    QCOMPARE(header->sortIndicatorSection(), int(TicketQueueModel::OpenedColumn));
+    QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+    QVERIFY2(opened(0) >= opened(model->rowCount() - 1), qPrintable(opened(0)));
+    const QString newest = firstTicket();
+    const QString oldest = model->data(model->index(model->rowCount() - 1, TicketQueueModel::TicketColumn)).toString();
+
+    // A click on the Opened header turns the queue round; a second click turns it back.
+    const QPoint openedHeader(header->sectionViewportPosition(TicketQueueModel::OpenedColumn) + 5, header->height() / 2);
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, openedHeader);
+    QCOMPARE(header->sortIndicatorOrder(), Qt::AscendingOrder);
+    QCOMPARE(firstTicket(), oldest);
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, openedHeader);
+    QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+    QCOMPARE(firstTicket(), newest);
 }
 
 ToolCallCard *TestResolutionGui::openIncidentCard(const QString &ticketOrOrder, const QString &callId)
