@@ -7,9 +7,9 @@
 // any jump, to the middle of a million rows say, starts within a stride of its target.
 // Memory stays fixed: a bounded number of pages, and one small key per stride.
 
+#include "pagestore.h"
+
 #include <QElapsedTimer>
-#include <QHash>
-#include <QList>
 #include <QMap>
 
 #include <functional>
@@ -34,7 +34,7 @@ public:
     using AnchorOf = std::function<std::optional<Anchor>(const Row &row)>;
 
     explicit AnchoredRowCache(int pageSize = 256, int maxPages = 16, int walkStride = 4096)
-        : m_pageSize(pageSize), m_maxPages(maxPages), m_stride(walkStride)
+        : m_pages(pageSize, maxPages), m_stride(walkStride)
     {
     }
 
@@ -46,7 +46,6 @@ public:
     {
         m_rowCount = rowCount;
         m_pages.clear();
-        m_lastUse.clear();
         m_anchors.clear();
         m_walkedTo = -1;
         m_walkFailed = false;
@@ -56,20 +55,9 @@ public:
     {
         if (index < 0 || index >= m_rowCount)
             return nullptr;
-        const qint64 page = index / m_pageSize;
-        auto it = m_pages.find(page);
-        if (it == m_pages.end()) {
-            const qint64 first = page * m_pageSize;
-            const int count = int(qMin<qint64>(m_pageSize, m_rowCount - first));
-            std::optional<QList<Row>> rows = load(first, count);
-            if (!rows)
-                return nullptr;
-            evictIfFull();
-            it = m_pages.insert(page, std::move(*rows));
-        }
-        m_lastUse[page] = ++m_clock;
-        const qint64 inPage = index - page * m_pageSize;
-        return inPage < it->size() ? &it->at(inPage) : nullptr;
+        return m_pages.row(index, [this](qint64 first) {
+            return load(first, int(qMin<qint64>(m_pages.pageSize(), m_rowCount - first)));
+        });
     }
 
     // One slice of the walk: anchors a stride apart, for at most `budgetMs`. True while there
@@ -94,20 +82,14 @@ public:
         return false;
     }
 
-    int pagesHeld() const { return int(m_pages.size()); }
+    int pagesHeld() const { return m_pages.pagesHeld(); }
     int anchorsHeld() const { return int(m_anchors.size()); }
 
     // The index of a row already held that satisfies `match`; loads nothing.
     template<typename Match>
     std::optional<qint64> findHeld(Match match) const
     {
-        for (auto it = m_pages.constBegin(); it != m_pages.constEnd(); ++it) {
-            for (qsizetype i = 0; i < it->size(); ++i) {
-                if (match(it->at(i)))
-                    return it.key() * m_pageSize + i;
-            }
-        }
-        return std::nullopt;
+        return m_pages.findHeld(match);
     }
 
 private:
@@ -144,30 +126,13 @@ private:
             m_anchors.insert(index, std::move(*anchor));
     }
 
-    void evictIfFull()
-    {
-        while (m_pages.size() >= m_maxPages) {
-            qint64 oldest = m_lastUse.constBegin().key();
-            for (auto it = m_lastUse.constBegin(); it != m_lastUse.constEnd(); ++it) {
-                if (it.value() < m_lastUse.value(oldest))
-                    oldest = it.key();
-            }
-            m_pages.remove(oldest);
-            m_lastUse.remove(oldest);
-        }
-    }
-
-    int m_pageSize;
-    int m_maxPages;
+    PageStore<Row> m_pages;
     int m_stride;
     qint64 m_rowCount = 0;
-    quint64 m_clock = 0;
     qint64 m_walkedTo = -1;
     bool m_walkFailed = false;
     Loader m_loader;
     AnchorOf m_anchorOf;
-    QHash<qint64, QList<Row>> m_pages;
-    QHash<qint64, quint64> m_lastUse;
     QMap<qint64, Anchor> m_anchors; // row index → that row's anchor
 };
 
