@@ -84,11 +84,13 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
     p.at = q.value(12).toLongLong();
     const QString outcome = q.value(13).toString();
     const QString resolution = q.value(14).toString(); // empty: not settled
+    // A resolution is a person's reading of the provider, so it outranks what the agent's tool
+    // reported: a call that read "performed" but the provider has no record of paid nothing.
+    if (resolution == resolutionId(Resolution::NotPerformed))
+        return std::nullopt;
     if (outcome == u"performed" || resolution == resolutionId(Resolution::Performed)
         || resolution == resolutionId(Resolution::PerformedAgain))
         p.effect = PayoutEffect::Performed;
-    else if (resolution == resolutionId(Resolution::NotPerformed))
-        return std::nullopt;
     else
         p.effect = PayoutEffect::Unknown;
     // The ledger's id is the one a person confirmed; then a lookup's; then the result's.
