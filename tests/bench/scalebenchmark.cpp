@@ -40,6 +40,8 @@ const FigureSpec figureSpecs[] = {
     {"import_ratio", "importer / bare", "", Target::AtLeast, 0.5},
     {"import_rss_peak_mb", "importer peak RSS", "MB"},
     {"open_to_first_page_ms", "open to first queue page painted", "ms", Target::AtMost, 100},
+    {"open_store_ms", "  of which opening the database", "ms"},
+    {"open_window_built_ms", "  of which building the window", "ms"},
     {"queue_walk_ms", "idle walk placing the queue's anchors", "ms"},
     {"filter_needs_attention_ms", "filter: needs attention", "ms", Target::AtMost, 100},
     {"filter_unknown_ms", "filter: unknown", "ms", Target::AtMost, 100},
