@@ -53,7 +53,6 @@ public:
     Expected<void> reclassifyCall(const CallClassification &classification) override;
 
     Expected<qint64> countTickets(const TicketQuery &query) override;
-    Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit) override;
     Expected<QList<TicketRow>> ticketPage(const TicketQuery &query, const TicketPage &page) override;
     Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) override;
     Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) override;

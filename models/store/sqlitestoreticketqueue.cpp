@@ -122,11 +122,6 @@ Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
     return count;
 }
 
-Expected<QList<TicketRow>> SqliteStore::tickets(const TicketQuery &query, qint64 offset, int limit)
-{
-    return ticketPage(query, TicketPage{std::nullopt, false, offset, limit});
-}
-
 Expected<QList<TicketRow>> SqliteStore::ticketPage(const TicketQuery &query, const TicketPage &page)
 {
     const QString column = sortColumn(query.sortKey);

@@ -65,9 +65,13 @@ public:
 
     // ---- reads for the console ----
     virtual Expected<qint64> countTickets(const TicketQuery &query) = 0;
-    virtual Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit) = 0;
     // A page entered at an anchor (see TicketPage): an index range, however deep in the queue.
     virtual Expected<QList<TicketRow>> ticketPage(const TicketQuery &query, const TicketPage &page) = 0;
+    // `limit` tickets from the `offset`th on: a page counted from the start.
+    Expected<QList<TicketRow>> tickets(const TicketQuery &query, qint64 offset, int limit)
+    {
+        return ticketPage(query, TicketPage{std::nullopt, false, offset, limit});
+    }
     virtual Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) = 0;
     // The ticket, or an error that names it and the store when it is not there.
     Expected<TicketDetail> existingTicket(qint64 ticketId)
