@@ -51,6 +51,8 @@ const FigureSpec figureSpecs[] = {
     {"search_seller_ms", "search by a seller's name", "ms", Target::AtMost, 100},
     {"search_seller_middle_ms", "  then jump to the middle of its matches", "ms", Target::AtMost, 100},
     {"search_seller_end_ms", "  then to the end of its matches", "ms", Target::AtMost, 100},
+    {"search_seller_attention_ms", "  then filter: needs attention", "ms", Target::AtMost, 100},
+    {"search_seller_all_ms", "  then filter: all tickets again", "ms", Target::AtMost, 100},
     {"search_cleared_ms", "search cleared", "ms", Target::AtMost, 100},
     {"jump_middle_ms", "jump to the middle of the queue", "ms", Target::AtMost, 100},
     {"jump_end_ms", "jump to the end of the queue", "ms", Target::AtMost, 100},

@@ -136,6 +136,10 @@ int runWindowProbe(int argc, char **argv, const QString &database, const QString
                         QAbstractItemView::PositionAtCenter);
     });
     probe.time("search_seller_end_ms", queue->viewport(), [&] { queue->scrollToBottom(); });
+    // The seller's tickets that need attention: a filter within the search, then back.
+    probe.time("search_seller_attention_ms", queue->viewport(), filter(TicketFilter::NeedsAttention));
+    probe.figure("search_seller_attention_rows", double(model->totalCount()));
+    probe.time("search_seller_all_ms", queue->viewport(), filter(TicketFilter::All));
     probe.time("search_cleared_ms", queue->viewport(), [&] {
         search->clear();
         emit search->returnPressed();
