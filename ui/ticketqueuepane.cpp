@@ -116,14 +116,22 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(200);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
-    connect(m_searchDelay, &QTimer::timeout, this, [this] { m_model.setSearch(m_search->text()); });
+    // Another search or filter is another list: it starts at its top, not where the last one
+    // was scrolled to.
+    connect(m_searchDelay, &QTimer::timeout, this, [this] {
+        m_model.setSearch(m_search->text());
+        m_table->scrollToTop();
+    });
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
         m_searchDelay->stop();
         m_model.setSearch(m_search->text());
         m_table->setFocus();
         m_table->selectRow(0);
     });
-    connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) { m_model.setFilter(TicketFilter(id)); });
+    connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) {
+        m_model.setFilter(TicketFilter(id));
+        m_table->scrollToTop();
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 if (current.isValid())
@@ -137,6 +145,7 @@ void TicketQueuePane::setFilter(TicketFilter filter)
 {
     m_filters->button(int(filter))->setChecked(true);
     m_model.setFilter(filter);
+    m_table->scrollToTop();
 }
 
 void TicketQueuePane::selectTicket(qint64 ticketId)

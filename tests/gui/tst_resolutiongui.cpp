@@ -19,6 +19,7 @@
 #include "ticketview.h"
 #include "toolcallcard.h"
 
+#include <QAbstractButton>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
@@ -26,6 +27,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QStandardPaths>
@@ -95,6 +97,22 @@ void TestResolutionGui::queueOpensNewestFirstAndSortsOnAClick()
     QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, openedHeader);
     QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
     QCOMPARE(firstTicket(), newest);
+
+    // Scrolled to the bottom, then a search typed (not yet entered) and a filter chosen: each
+    // new list is shown from its top.
+    QScrollBar *scroll = table->verticalScrollBar();
+    table->scrollToBottom();
+    QVERIFY(scroll->value() > 0);
+    QLineEdit *search = m_window->queuePane()->searchBox();
+    QTest::keyClicks(search, QStringLiteral("T-2026"));
+    QTRY_COMPARE(model->rowCount(), int(*m_store->countTickets(TicketQuery{TicketFilter::All, QStringLiteral("T-2026")})));
+    QTRY_COMPARE(scroll->value(), 0);
+    search->clear();
+    QTRY_VERIFY(scroll->maximum() > 0);
+    table->scrollToBottom();
+    QVERIFY(scroll->value() > 0);
+    m_window->findChild<QAbstractButton *>(QStringLiteral("filter_%1").arg(int(TicketFilter::All)))->click();
+    QCOMPARE(scroll->value(), 0);
 }
 
 ToolCallCard *TestResolutionGui::openIncidentCard(const QString &ticketOrOrder, const QString &callId)
