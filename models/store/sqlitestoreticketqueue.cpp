@@ -41,22 +41,37 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const
 {
     QStringList parts;
     Where where;
+    QString filter;
     switch (query.filter) {
     case TicketFilter::All: break;
-    case TicketFilter::NeedsAttention: parts << QStringLiteral("needs_attention = 1"); break;
-    case TicketFilter::Unknown: parts << QStringLiteral("has_unknown = 1"); break;
-    case TicketFilter::RepeatedIntent: parts << QStringLiteral("has_repeat = 1"); break;
-    case TicketFilter::DuplicateEffect: parts << QStringLiteral("duplicate_effects > 0"); break;
-    case TicketFilter::RetryAfterError: parts << QStringLiteral("retry_count > 0"); break;
+    case TicketFilter::NeedsAttention: filter = QStringLiteral("needs_attention = 1"); break;
+    case TicketFilter::Unknown: filter = QStringLiteral("has_unknown = 1"); break;
+    case TicketFilter::RepeatedIntent: filter = QStringLiteral("has_repeat = 1"); break;
+    case TicketFilter::DuplicateEffect: filter = QStringLiteral("duplicate_effects > 0"); break;
+    case TicketFilter::RetryAfterError: filter = QStringLiteral("retry_count > 0"); break;
     }
     const QString search = query.search.trimmed();
-    if (!search.isEmpty()) {
+    if (search.isEmpty()) {
+        if (!filter.isEmpty())
+            parts << filter;
+    } else {
         // A prefix match on NOCASE columns, so each arm is an index range, not a scan.
-        parts << (use == SearchUse::Indexed
-                          ? QStringLiteral("(ext_id LIKE ? ESCAPE '\\' OR order_id LIKE ? ESCAPE '\\' "
-                                           "OR seller_name LIKE ? ESCAPE '\\')")
-                          : QStringLiteral("(+ext_id LIKE ? ESCAPE '\\' OR +order_id LIKE ? ESCAPE '\\' "
-                                           "OR +seller_name LIKE ? ESCAPE '\\')"));
+        const QString matches = use == SearchUse::Indexed
+                ? QStringLiteral("(ext_id LIKE ? ESCAPE '\\' OR order_id LIKE ? ESCAPE '\\' "
+                                 "OR seller_name LIKE ? ESCAPE '\\')")
+                : QStringLiteral("(+ext_id LIKE ? ESCAPE '\\' OR +order_id LIKE ? ESCAPE '\\' "
+                                 "OR +seller_name LIKE ? ESCAPE '\\')");
+        if (filter.isEmpty() || use == SearchUse::Tested) {
+            if (!filter.isEmpty())
+                parts << filter;
+            parts << matches;
+        } else {
+            // Filtered and searched: the two sets of ids from their own indexes, intersected,
+            // rather than every row of one set read to test it against the other (50 ms to
+            // 20 ms for a seller's tickets that need attention, at a million tickets).
+            parts << QStringLiteral("id IN (SELECT id FROM tickets WHERE %1 INTERSECT SELECT id FROM tickets WHERE %2)")
+                             .arg(filter, matches);
+        }
         const QString pattern = escapeLike(search) + u'%';
         where.values << pattern << pattern << pattern;
     }
@@ -186,12 +201,13 @@ Expected<QList<TicketRow>> SqliteStore::readTicketRows(const QString &whereSql, 
 
 // A search that many tickets share (a seller's name) is read fastest by walking the queue's
 // time order and keeping the matches: a page costs about page x (tickets / matches) rows. The
-// indexes of the searched columns serve a rare search (an order id), but a broad one through
-// them costs every match, each read and sorted. The walk is bounded to a window of rows
-// measured off the index first, so a search whose matches cluster elsewhere in time cannot
-// turn it into a scan: a window that yields less than a page falls back to the indexes. Both
-// ways give the same rows; the match count (a hint, kept from the last count) only decides
-// which is cheaper. Only the time order has an index in (column, id) order under every filter.
+// indexes of the searched columns serve a rare search (an order id), but through them a page
+// costs every match, each index entry read and sorted (and, under a filter, every ticket the
+// filter keeps). The walk is bounded to a window of rows measured off the index first, so a
+// search whose matches cluster elsewhere in time cannot turn it into a scan: a window that
+// yields less than a page falls back to the indexes. Both ways give the same rows; the match
+// count (a hint, kept from the last count) only decides which is cheaper. Only the time order
+// has an index in (column, id) order under every filter.
 Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const TicketQuery &query,
                                                                          const TicketPage &page,
                                                                          const QStringList &after,
@@ -215,7 +231,13 @@ Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const Ti
     if (matches <= 0)
         return std::optional<QList<TicketRow>>();
     const double expected = double(page.skip + page.limit) * double(*total) / double(matches);
-    if (expected > largestWindow / 2)
+    // A walked row costs a row read beside its index entry: about two entries' worth along the
+    // time order, where rows lie in the table's own order, four along a filter's index, where
+    // they lie scattered (measured at a million tickets).
+    const bool filtered = query.filter != TicketFilter::All;
+    const double walkCost = expected * (filtered ? 4.0 : 2.0);
+    const double indexedCost = double(matches) + (filtered ? double(*total) : 0.0);
+    if (expected > largestWindow / 2 || walkCost >= indexedCost)
         return std::optional<QList<TicketRow>>();
     const qint64 window = std::clamp<qint64>(qint64(expected * 2), smallestWindow, largestWindow);
     const bool descending = query.descending != page.backwards;

@@ -233,26 +233,31 @@ void TestItemModelsPaging::searchedPagesAgreeWithTheQuery_data()
     QTest::addColumn<QString>("search");
     QTest::addColumn<int>("filter");
     QTest::newRow("many, spread through time: walked") << QStringLiteral("shared") << int(TicketFilter::All);
-    QTest::newRow("a fifth of the queue: walked") << QStringLiteral("seller 1") << int(TicketFilter::All);
-    QTest::newRow("mostly long ago: the window falls short") << QStringLiteral("oldfield") << int(TicketFilter::All);
+    QTest::newRow("some: indexes") << QStringLiteral("seller 1") << int(TicketFilter::All);
+    QTest::newRow("half, mostly long ago: the window falls short") << QStringLiteral("oldfield")
+                                                                   << int(TicketFilter::All);
     QTest::newRow("one order: indexes") << QStringLiteral("so-4321") << int(TicketFilter::All);
     QTest::newRow("none") << QStringLiteral("nobody") << int(TicketFilter::All);
-    QTest::newRow("with a filter") << QStringLiteral("seller 1") << int(TicketFilter::NeedsAttention);
+    QTest::newRow("filtered, few: intersected indexes") << QStringLiteral("seller 1")
+                                                        << int(TicketFilter::NeedsAttention);
+    QTest::newRow("filtered, many: walked along the filter") << QStringLiteral("oldfield")
+                                                             << int(TicketFilter::NeedsAttention);
 }
 
 void TestItemModelsPaging::searchedPagesAgreeWithTheQuery()
 {
     QFETCH(QString, search);
     QFETCH(int, filter);
-    // 6,000 tickets a minute apart, enough that a walk's window ends inside the queue.
+    // 6,000 tickets a minute apart, enough that a walk's window ends inside the queue. Half of
+    // them, the oldest, are one seller's, who also has the ten newest.
     std::unique_ptr<SqliteStore> &store = m_searchStore;
     if (!store) {
         QList<QByteArray> lines;
         const QDateTime start(QDate(2026, 3, 1), QTime(0, 0), Qt::UTC);
         for (int i = 0; i < 6000; ++i) {
-            const QString seller = (i < 300 || i >= 5990) ? QStringLiteral("Oldfield Crafts")
-                    : i % 10 == 0                          ? QStringLiteral("Shared Goods")
-                                                           : QStringLiteral("Seller %1").arg(i % 50);
+            const QString seller = (i < 3000 || i >= 5990) ? QStringLiteral("Oldfield Crafts")
+                    : i % 3 == 0                            ? QStringLiteral("Shared Goods")
+                                                            : QStringLiteral("Seller %1").arg(i % 50);
             lines << ticketOpened(QStringLiteral("S-%1").arg(i, 5, 10, QLatin1Char('0')),
                                   start.addSecs(60 * i).toString(Qt::ISODate), QStringLiteral("SO-%1").arg(i),
                                   seller);
