@@ -272,5 +272,4 @@ Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const Ti
     return std::optional<QList<TicketRow>>(std::move(*rows));
 }
 
-
 } // namespace verity
