@@ -128,10 +128,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
         m_table->setFocus();
         m_table->selectRow(0);
     });
-    connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) {
-        m_model.setFilter(TicketFilter(id));
-        m_table->scrollToTop();
-    });
+    connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) { setFilter(TicketFilter(id)); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 if (current.isValid())

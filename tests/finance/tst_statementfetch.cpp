@@ -4,13 +4,12 @@
 // not JSON. Nothing leaves 127.0.0.1.
 
 #include "../sandbox/sandboxtestsupport.h"
+#include "loopbackprovider.h"
 
 #include "finance/providerstatement.h"
 #include "provider/statementfetch.h"
 
 #include <QSignalSpy>
-#include <QTcpServer>
-#include <QTcpSocket>
 
 #include <algorithm>
 
@@ -46,51 +45,6 @@ struct Made
     QString intentKey;
     QString ticket;
     QString account;
-};
-
-// A provider that answers every request from a script (the last answer repeats), and keeps
-// the request lines it got.
-class ScriptedProvider : public QObject
-{
-public:
-    struct Reply
-    {
-        int status;
-        QByteArray body;
-    };
-
-    explicit ScriptedProvider(QList<Reply> script) : m_script(std::move(script))
-    {
-        m_server.listen(QHostAddress::LocalHost, 0);
-        QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
-                QObject::connect(socket, &QTcpSocket::readyRead, this, [this, socket] { answer(socket); });
-                QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            }
-        });
-    }
-    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/prefix").arg(m_server.serverPort())); }
-    const QStringList &requests() const { return m_requests; }
-
-private:
-    void answer(QTcpSocket *socket)
-    {
-        m_pending[socket] += socket->readAll();
-        if (!m_pending[socket].contains("\r\n\r\n"))
-            return;
-        m_requests.append(QString::fromUtf8(m_pending[socket].left(m_pending[socket].indexOf("\r\n"))));
-        m_pending.remove(socket);
-        const Reply &reply = m_script.at(qMin(m_requests.size(), m_script.size()) - 1);
-        socket->write("HTTP/1.1 " + QByteArray::number(reply.status) + " Scripted\r\nContent-Type: application/json\r\n"
-                      "Content-Length: " + QByteArray::number(reply.body.size()) + "\r\nConnection: close\r\n\r\n"
-                      + reply.body);
-        socket->disconnectFromHost();
-    }
-
-    QTcpServer m_server;
-    QList<Reply> m_script;
-    QStringList m_requests;
-    QHash<QTcpSocket *, QByteArray> m_pending;
 };
 
 QByteArray refundList(const QStringList &ids, bool hasMore)
@@ -317,8 +271,9 @@ void StatementFetchTest::aWrongKeyIsAnError()
 
 void StatementFetchTest::retriesAFailingPage()
 {
-    ScriptedProvider provider(
-        {{503, R"({"error":{"message":"try later"}})"}, {200, refundList({QStringLiteral("re_a")}, false)}});
+    LoopbackProvider provider(LoopbackProvider::script({{503, R"({"error":{"message":"try later"}})"},
+                                                        {200, refundList({QStringLiteral("re_a")}, false)}}),
+                              0, QStringLiteral("/prefix"));
     StatementFetch fetch(settingsFor(provider.url()), march(), {});
     QSignalSpy progress(&fetch, &StatementFetch::progress);
     QSignalSpy finished(&fetch, &StatementFetch::finished);
@@ -326,9 +281,9 @@ void StatementFetchTest::retriesAFailingPage()
     QVERIFY(finished.wait(10000));
     QVERIFY2(fetch.answer().ok, qPrintable(fetch.answer().error));
     QCOMPARE(fetch.answer().statement.refunds.size(), 1);
-    QCOMPARE(provider.requests().size(), 2);
+    QCOMPARE(provider.requestLines().size(), 2);
     // The base URL's path prefix is kept, and the filters name the period in unix seconds.
-    QCOMPARE(provider.requests().at(0),
+    QCOMPARE(provider.requestLines().at(0),
              QStringLiteral("GET /prefix/v1/refunds?limit=100&created[gte]=1772323200&created[lt]=1775001600 "
                             "HTTP/1.1"));
     bool retried = false;
@@ -353,17 +308,17 @@ void StatementFetchTest::aListThatNeverEndsIsAnError()
 {
     QFETCH(QByteArray, page);
     QFETCH(QString, error);
-    ScriptedProvider provider({{200, page}});
+    LoopbackProvider provider(LoopbackProvider::script({{200, page}}), 0, QStringLiteral("/prefix"));
     const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), {});
     QVERIFY(!answer.ok);
     QCOMPARE(answer.error, error.arg(provider.url().toString()));
     QVERIFY(answer.statement.refunds.isEmpty());
-    QVERIFY(provider.requests().size() <= 2);
+    QVERIFY(provider.requestLines().size() <= 2);
 }
 
 void StatementFetchTest::anAnswerThatIsNotJsonIsAnError()
 {
-    ScriptedProvider provider({{200, "<html>hello</html>"}});
+    LoopbackProvider provider(LoopbackProvider::script({{200, "<html>hello</html>"}}), 0, QStringLiteral("/prefix"));
     const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), {});
     QVERIFY(!answer.ok);
     QCOMPARE(answer.error, QStringLiteral("the provider's answer to GET %1/v1/refunds (HTTP 200) is not a list; check "

@@ -5,13 +5,12 @@
 // whole fetch once, with every other reader stopped. Nothing leaves 127.0.0.1.
 
 #include "../sandbox/sandboxtestsupport.h"
+#include "loopbackprovider.h"
 
 #include "finance/providerstatement.h"
 #include "provider/statementfetch.h"
 
 #include <QSignalSpy>
-#include <QTcpServer>
-#include <QTcpSocket>
 
 using namespace verity;
 using namespace verity::test;
@@ -54,71 +53,7 @@ QJsonObject refundJson(const QString &id)
             {QStringLiteral("metadata"), QJsonObject()}};
 }
 
-// A provider on loopback that answers by path, each answer from `route` after `delayMs`,
-// and keeps the request lines it got ("GET /v1/balance acct_a") and how many answers were
-// ever pending at once.
-class RoutedProvider : public QObject
-{
-public:
-    struct Answer
-    {
-        int status = 200;
-        QByteArray body;
-    };
-    using Route = std::function<Answer(const QString &path, const QByteArray &account, int count)>;
-
-    RoutedProvider(Route route, int delayMs = 0) : m_route(std::move(route)), m_delayMs(delayMs)
-    {
-        m_server.listen(QHostAddress::LocalHost, 0);
-        QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
-                QObject::connect(socket, &QTcpSocket::readyRead, this, [this, socket] { read(socket); });
-                QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            }
-        });
-    }
-    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort())); }
-    const QStringList &requests() const { return m_requests; }
-    int mostPending() const { return m_mostPending; }
-
-private:
-    void read(QTcpSocket *socket)
-    {
-        QByteArray &pending = m_pending[socket];
-        pending += socket->readAll();
-        if (!pending.contains("\r\n\r\n"))
-            return;
-        const QList<QByteArray> lines = pending.left(pending.indexOf("\r\n\r\n")).split('\n');
-        m_pending.remove(socket);
-        const QString path = QString::fromLatin1(lines.first().split(' ').value(1)).section(u'?', 0, 0);
-        QByteArray account;
-        for (const QByteArray &line : lines) {
-            if (line.toLower().startsWith("stripe-account:"))
-                account = line.mid(15).trimmed();
-        }
-        const int count = int(m_requests.count()) + 1;
-        m_requests.append(QStringLiteral("GET %1 %2").arg(path, QString::fromLatin1(account)).trimmed());
-        const Answer answer = m_route(path, account, count);
-        m_mostPending = qMax(m_mostPending, ++m_answersPending);
-        QTimer::singleShot(m_delayMs, socket, [this, socket, answer] {
-            --m_answersPending;
-            socket->write("HTTP/1.1 " + QByteArray::number(answer.status) + " Routed\r\nContent-Type: application/json\r\n"
-                          "Content-Length: " + QByteArray::number(answer.body.size()) + "\r\nConnection: close\r\n\r\n"
-                          + answer.body);
-            socket->disconnectFromHost();
-        });
-    }
-
-    QTcpServer m_server;
-    Route m_route;
-    int m_delayMs = 0;
-    QStringList m_requests;
-    QHash<QTcpSocket *, QByteArray> m_pending;
-    int m_answersPending = 0;
-    int m_mostPending = 0;
-};
-
-RoutedProvider::Answer balanceOrMovements(const QString &path)
+LoopbackProvider::Answer balanceOrMovements(const QString &path)
 {
     if (path == u"/v1/balance") {
         return {200, json({{QStringLiteral("object"), QStringLiteral("balance")},
@@ -213,9 +148,9 @@ private slots:
         for (int i = 0; i < 12; ++i)
             accounts.append(QStringLiteral("acct_%1").arg(i));
         // Each answer waits 100 ms: read one after another, no two would ever be pending.
-        RoutedProvider provider(
+        LoopbackProvider provider(
             [](const QString &path, const QByteArray &, int) {
-                return path == u"/v1/refunds" ? RoutedProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)}
+                return path == u"/v1/refunds" ? LoopbackProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)}
                                               : balanceOrMovements(path);
             },
             100);
@@ -233,12 +168,12 @@ private slots:
     void accountsWaitForAnsweredRefunds()
     {
         // The first two tries at the refunds fail; no account is asked before a page came.
-        RoutedProvider provider([](const QString &path, const QByteArray &, int count) {
+        LoopbackProvider provider([](const QString &path, const QByteArray &, int count) {
             if (path != u"/v1/refunds")
                 return balanceOrMovements(path);
             if (count <= 2)
-                return RoutedProvider::Answer{503, R"({"error":{"message":"try later"}})"};
-            return RoutedProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)};
+                return LoopbackProvider::Answer{503, R"({"error":{"message":"try later"}})"};
+            return LoopbackProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)};
         });
         const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(),
                                                            {QStringLiteral("acct_a"), QStringLiteral("acct_b")});
@@ -256,12 +191,12 @@ private slots:
         QStringList accounts;
         for (int i = 0; i < 10; ++i)
             accounts.append(i == 3 ? QStringLiteral("acct_bad") : QStringLiteral("acct_%1").arg(i));
-        RoutedProvider provider(
+        LoopbackProvider provider(
             [](const QString &path, const QByteArray &account, int) {
                 if (path == u"/v1/refunds")
-                    return RoutedProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)};
+                    return LoopbackProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)};
                 if (account == "acct_bad")
-                    return RoutedProvider::Answer{500, R"({"error":{"message":"down"}})"};
+                    return LoopbackProvider::Answer{500, R"({"error":{"message":"down"}})"};
                 return balanceOrMovements(path);
             },
             20);
