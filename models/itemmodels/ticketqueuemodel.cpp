@@ -72,6 +72,11 @@ void TicketQueueModel::reload()
         emit errorOccurred(count.message());
         return;
     }
+    startWalk();
+}
+
+void TicketQueueModel::startWalk()
+{
     // Anchors a stride apart spare the whole queue's OFFSETs. A searched page costs the same
     // from any row (its window of the time order, or its matches through their indexes), so
     // there the walk would only spend reads: pages still anchor the rows next to them.
@@ -191,7 +196,7 @@ void TicketQueueModel::sort(int column, Qt::SortOrder order)
     m_query.sortKey = key;
     m_query.descending = descending;
     m_cache.reset(m_count);
-    m_walk.start();
+    startWalk();
     // Rows move wholesale; no persistent index can follow a row it may no longer hold.
     const QModelIndexList persistent = persistentIndexList();
     for (const QModelIndex &index : persistent)

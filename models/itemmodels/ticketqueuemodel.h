@@ -55,6 +55,8 @@ signals:
     void errorOccurred(const QString &message);
 
 private:
+    // The idle walk along the queue's order, when it is worth its reads.
+    void startWalk();
     void reload();
     const TicketRow *rowAt(int row) const;
 
