@@ -1,5 +1,6 @@
 #include "auditcommand.h"
 
+#include "audit/auditaction.h"
 #include "audit/auditlog.h"
 #include "itemmodels/displaytext.h"
 #include "store/sqlitestore.h"
@@ -21,13 +22,18 @@ const QString usage = QStringLiteral(
     "Usage: verity audit ACTION [--db PATH] [--json]\n"
     "\n"
     "Actions:\n"
-    "  verify   check the audit log's hash chain and name the first broken entry\n"
-    "           (exit status 0 intact, 1 broken, 2 could not run)\n"
+    "  verify   check the audit log's hash chain, the evidence each entry cites, and that every\n"
+    "           settlement and ledger row is as the entry that made it left it; names the first\n"
+    "           mismatch (exit status 0 intact, 1 broken, 2 could not run)\n"
+    "  head     print the chain's head: the newest entry's hash and the chain's length. Keep it\n"
+    "           elsewhere; `verify --head HASH` then also catches entries removed or rewritten\n"
+    "           after it was taken\n"
     "  list     print the audit entries, oldest first\n"
     "\n"
     "Options:\n"
-    "  --db PATH   the database file (default: %1)\n"
-    "  --json      print the result as JSON\n");
+    "  --db PATH       the database file (default: %1)\n"
+    "  --head HASH     (verify) the head taken earlier with `verity audit head`\n"
+    "  --json          print the result as JSON\n");
 
 QJsonValue optionalJson(const std::optional<qint64> &value)
 {
@@ -42,6 +48,7 @@ QJsonObject entryJson(const AuditEntry &entry)
         {QStringLiteral("at"), QDateTime::fromMSecsSinceEpoch(entry.at, Qt::UTC).toString(Qt::ISODateWithMs)},
         {QStringLiteral("operator"), entry.operatorName},
         {QStringLiteral("action"), entry.action},
+        {QStringLiteral("action_words"), auditaction::words(entry.action)},
         {QStringLiteral("escalation"), optionalJson(entry.escalationId)},
         {QStringLiteral("detail"), entry.detail},
         {QStringLiteral("evidence_sha256"),
@@ -51,9 +58,26 @@ QJsonObject entryJson(const AuditEntry &entry)
     };
 }
 
-int verifyChain(Store &store, bool json, QTextStream &out, QTextStream &err)
+int printHead(Store &store, bool json, QTextStream &out, QTextStream &err)
 {
-    const Expected<AuditVerification> result = AuditLog::verify(store);
+    const Expected<AuditHead> head = AuditLog::head(store);
+    if (!head) {
+        err << "verity audit head: " << head.message() << "\n";
+        return 2;
+    }
+    if (json)
+        out << QJsonDocument(QJsonObject{{QStringLiteral("database"), store.location()},
+                                         {QStringLiteral("length"), head->length},
+                                         {QStringLiteral("hash"), head->hash}})
+                   .toJson();
+    else
+        out << head->hash << "  " << head->length << (head->length == 1 ? " entry\n" : " entries\n");
+    return 0;
+}
+
+int verifyChain(Store &store, const QString &head, bool json, QTextStream &out, QTextStream &err)
+{
+    const Expected<AuditVerification> result = AuditLog::verify(store, head);
     if (!result) {
         err << "verity audit verify: " << result.message() << "\n";
         return 2;
@@ -72,7 +96,10 @@ int verifyChain(Store &store, bool json, QTextStream &out, QTextStream &err)
         out << "audit chain intact: " << result->entriesChecked
             << (result->entriesChecked == 1 ? " entry\n" : " entries\n");
     } else {
-        out << "audit chain broken at entry " << result->firstBrokenSeq.value_or(0) << ": " << result->reason << "\n";
+        if (result->firstBrokenSeq)
+            out << "audit chain broken at entry " << *result->firstBrokenSeq << ": " << result->reason << "\n";
+        else
+            out << "audit chain broken: " << result->reason << "\n";
     }
     return result->intact ? 0 : 1;
 }
@@ -103,7 +130,7 @@ int listEntries(Store &store, bool json, QTextStream &out, QTextStream &err)
                            .arg(entry.seq, 6)
                            .arg(formatTime(entry.at))
                            .arg(entry.operatorName, -12)
-                           .arg(entry.action, -8)
+                           .arg(auditaction::words(entry.action), -12)
                            .arg(escalation, -6)
                            .arg(evidence, -12)
                            .arg(entry.detail.simplified());
@@ -133,8 +160,10 @@ int runAuditCommand(const QStringList &arguments)
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
                                 SqliteStore::defaultLocation());
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
-    parser.addOptions({db, json});
-    parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("verify or list"));
+    const QCommandLineOption head(QStringLiteral("head"), QStringLiteral("The head taken earlier."),
+                                  QStringLiteral("HASH"));
+    parser.addOptions({db, json, head});
+    parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("verify, head or list"));
     if (!parser.parse(arguments)) {
         err << "verity audit: " << parser.errorText() << "\n\n" << usageText;
         return 2;
@@ -145,7 +174,8 @@ int runAuditCommand(const QStringList &arguments)
     }
     const QStringList positional = parser.positionalArguments();
     const QString action = positional.value(0);
-    if (positional.size() != 1 || (action != QStringLiteral("verify") && action != QStringLiteral("list"))) {
+    if (positional.size() != 1
+        || (action != QStringLiteral("verify") && action != QStringLiteral("list") && action != QStringLiteral("head"))) {
         if (positional.isEmpty())
             err << "verity audit: name an action\n\n";
         else if (positional.size() > 1)
@@ -172,8 +202,21 @@ int runAuditCommand(const QStringList &arguments)
         err << "verity audit " << action << ": " << store.message() << "\n";
         return 2;
     }
-    return action == QStringLiteral("verify") ? verifyChain(**store, parser.isSet(json), out, err)
-                                              : listEntries(**store, parser.isSet(json), out, err);
+    if (parser.isSet(head) && action != QStringLiteral("verify")) {
+        err << "verity audit " << action << ": --head is for verify\n";
+        return 2;
+    }
+    const QString headHash = parser.value(head).trimmed().toLower();
+    if (parser.isSet(head) && (headHash.size() != 64 || QByteArray::fromHex(headHash.toLatin1()).toHex() != headHash.toLatin1())) {
+        err << "verity audit verify: --head: expected the 64 hex digits `verity audit head` printed, got \""
+            << parser.value(head) << "\"\n";
+        return 2;
+    }
+    if (action == QStringLiteral("verify"))
+        return verifyChain(**store, headHash, parser.isSet(json), out, err);
+    if (action == QStringLiteral("head"))
+        return printHead(**store, parser.isSet(json), out, err);
+    return listEntries(**store, parser.isSet(json), out, err);
 }
 
 } // namespace verity

@@ -5,6 +5,7 @@
 #include "importcommand.h"
 #include "lookupcommand.h"
 #include "reconcilecommand.h"
+#include "resolvecommand.h"
 #include "sandboxcommand.h"
 #include "simulatecommand.h"
 
@@ -39,6 +40,7 @@ int main(int argc, char *argv[])
         {"sandbox", verity::runSandboxCommand},
         {"audit", verity::runAuditCommand},
         {"lookup", verity::runLookupCommand},
+        {"resolve", verity::runResolveCommand},
         {"simulate", verity::runSimulateCommand},
     };
     // A reconciliation paints its PDF, and text needs fonts, so a QGuiApplication; it shows no

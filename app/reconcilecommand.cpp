@@ -8,6 +8,7 @@
 #include "finance/providerexport.h"
 #include "provider/providerconnection.h"
 #include "provider/statementfetch.h"
+#include "resolution/reconciliationsettlement.h"
 #include "store/storefactory.h"
 
 #include <QCommandLineParser>
@@ -31,9 +32,10 @@ const QString usage = QStringLiteral(
         "DATE\n"
         "                        [--csv FILE] [--duplicates-csv FILE] [--pdf FILE] [--json] [--window "
         "SECONDS]\n"
+        "                        [--settle [--operator NAME]]\n"
         "\n"
         "Reconciles Verity's ledger of refunds against the provider's for the days FROM to TO (UTC,\n"
-        "both included) and finds duplicate payouts. Only reads the database.\n"
+        "both included) and finds duplicate payouts. Only reads the database, unless --settle.\n"
         "Exit status: 0 every row matched, 1 some row not matched, 2 could not run.\n"
         "\n"
         "Options:\n"
@@ -47,7 +49,11 @@ const QString usage = QStringLiteral(
         "  --pdf FILE               write the report as PDF\n"
         "  --json                   print the result as JSON\n"
         "  --window SECONDS         how close in time refunds of the same seller, order and amount must\n"
-        "                           be to count as duplicates when no intent key is known (default: %3)\n");
+        "                           be to count as duplicates when no intent key is known (default: %3)\n"
+        "  --settle                 settle the unknown refunds the provider's records prove performed\n"
+        "                           (verified by reconciliation), each with its evidence and audit entry,\n"
+        "                           before reporting\n"
+        "  --operator NAME          your name for the audit log (default: %4)\n");
 
 struct Options
 {
@@ -63,6 +69,8 @@ struct Options
     bool json = false;
     qint64 windowMs = defaultDuplicateWindowMs;
     QString apiKey;
+    bool settle = false;
+    QString operatorName;
 };
 
 bool isDate(const QString &text)
@@ -83,6 +91,12 @@ Expected<Options> parseOptions(QCommandLineParser &parser)
     options.csv = parser.value(QStringLiteral("csv"));
     options.duplicatesCsv = parser.value(QStringLiteral("duplicates-csv"));
     options.pdf = parser.value(QStringLiteral("pdf"));
+    options.settle = parser.isSet(QStringLiteral("settle"));
+    options.operatorName = parser.value(QStringLiteral("operator")).trimmed();
+    if (parser.isSet(QStringLiteral("operator")) && !options.settle)
+        return fail(QStringLiteral("--operator names who settles: it goes with --settle"));
+    if (options.settle && options.operatorName.isEmpty())
+        return fail(QStringLiteral("--operator: the name may not be empty"));
 
     const bool api = parser.isSet(QStringLiteral("provider"));
     const bool file = parser.isSet(QStringLiteral("provider-export"));
@@ -262,6 +276,18 @@ Expected<void> writeReports(const Options &options, const Reconciliation &reconc
     return {};
 }
 
+Expected<StatementSettlement> settleProven(const QString &db, const ProviderStatement &statement,
+                                           const QString &operatorName)
+{
+    Expected<std::unique_ptr<Store>> store = openStore(db);
+    if (!store)
+        return store.error();
+    Expected<QList<ProvenCall>> proven = callsProvenBy(**store, statement);
+    if (!proven)
+        return proven.error();
+    return settleFromStatement(**store, *proven, statement, operatorName);
+}
+
 } // namespace
 
 int runReconcileCommand(const QStringList &arguments)
@@ -270,7 +296,8 @@ int runReconcileCommand(const QStringList &arguments)
     QTextStream err(stderr);
     const QString usageText =
             usage.arg(defaultStoreLocation(), QLatin1String(ProviderConnection::apiKeyVariable))
-                    .arg(defaultDuplicateWindowMs / 1000);
+                    .arg(defaultDuplicateWindowMs / 1000)
+                    .arg(defaultOperatorName());
 
     QCommandLineParser parser;
     parser.addHelpOption();
@@ -281,6 +308,7 @@ int runReconcileCommand(const QStringList &arguments)
                        valued("provider-export", "FILE"), valued("from", "DATE"), valued("to", "DATE"),
                        valued("csv", "FILE"), valued("duplicates-csv", "FILE"), valued("pdf", "FILE"),
                        valued("window", "SECONDS", QString::number(defaultDuplicateWindowMs / 1000)),
+                       valued("operator", "NAME", defaultOperatorName()), QCommandLineOption(QStringLiteral("settle")),
                        QCommandLineOption(QStringLiteral("json"))});
     if (!parser.parse(arguments)) {
         err << "verity reconcile: " << parser.errorText() << "\n\n" << usageText;
@@ -333,6 +361,32 @@ int runReconcileCommand(const QStringList &arguments)
         err << "verity reconcile: " << same.message() << "\n";
         return 2;
     }
+    QString settledText;
+    int settledCount = 0;
+    if (options->settle) {
+        // The provider's records settle what they prove; the report then reads the ledger as it now is.
+        Expected<StatementSettlement> settled = settleProven(options->db, *statement, options->operatorName);
+        if (!settled) {
+            err << "verity reconcile: --settle: " << settled.message() << "\n";
+            return 2;
+        }
+        settledCount = settled->settled;
+        settledText = settled->settled == 1 ? QStringLiteral("Settled 1 unknown call from this evidence.\n")
+                                            : QStringLiteral("Settled %1 unknown calls from this evidence.\n")
+                                                  .arg(settled->settled);
+        for (const QString &elsewhere : std::as_const(settled->elsewhere))
+            settledText += QStringLiteral("  %1\n").arg(elsewhere);
+        Expected<std::unique_ptr<Store>> reread = openStoreReadOnly(options->db);
+        if (reread) {
+            payouts = (*reread)->payouts(options->period.fromMs, options->period.toMs);
+            sellers = payouts ? (*reread)->sellerBalances() : Expected<QList<SellerBalance>>(payouts.error());
+            marks = sellers ? (*reread)->payoutMarks() : Expected<QList<PayoutMark>>(sellers.error());
+        }
+        if (!reread || !marks) {
+            err << "verity reconcile: " << options->db << ": " << (reread ? marks.message() : reread.message()) << "\n";
+            return 2;
+        }
+    }
 
     const Reconciliation reconciliation =
             reconcile(*payouts, *statement, *sellers, QDateTime::currentMSecsSinceEpoch());
@@ -343,10 +397,16 @@ int runReconcileCommand(const QStringList &arguments)
         return 2;
     }
 
-    if (options->json)
-        out << QJsonDocument(reconciliationJson(options->from, options->to, reconciliation, duplicates, *marks, reportsJson(*options))).toJson();
-    else
+    if (options->json) {
+        QJsonObject json = reconciliationJson(options->from, options->to, reconciliation, duplicates, *marks,
+                                              reportsJson(*options));
+        if (options->settle)
+            json.insert(QStringLiteral("settled"), settledCount);
+        out << QJsonDocument(json).toJson();
+    } else {
+        out << settledText;
         printSummary(out, *options, reconciliation, duplicates);
+    }
     return reconciliation.allMatched() ? 0 : 1;
 }
 

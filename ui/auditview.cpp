@@ -65,6 +65,15 @@ AuditView::AuditView(Store &store, AuditLogModel &model, QWidget *parent)
     layout->addWidget(m_table, 1);
 
     connect(m_verifyButton, &QPushButton::clicked, this, &AuditView::verifyChain);
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
+        const QVariant escalation = index.data(AuditLogModel::EscalationIdRole);
+        if (escalation.isValid() && !escalation.isNull() && escalation.toLongLong() > 0)
+            emit evidenceRequested(escalation.toLongLong());
+        else
+            emit message(tr("Entry %1 concerns no escalation, so it has no evidence to show.")
+                             .arg(index.data(AuditLogModel::SeqRole).toLongLong()));
+    });
+    m_table->setToolTip(tr("Double-click an entry to see the evidence of its escalation"));
     connect(&m_model, &AuditLogModel::countChanged, this, &AuditView::updateHeadline);
     connect(&m_model, &AuditLogModel::errorOccurred, this, [this](const QString &message) {
         setStatus(tr("Could not read the audit log: %1").arg(message), Tone::Warning);
@@ -114,7 +123,7 @@ void AuditView::setStatus(const QString &text, Tone tone)
     static const char *const styles[] = {
         "QLabel { color: #3c4043; }",
         "QLabel { color: #1e6b2f; font-weight: bold; }",
-        "QLabel { color: #9c1c14; font-weight: bold; }",
+        "QLabel { color: #9c1c14; font-weight: bold; }", // a broken chain: as red as a duplicate
         "QLabel { color: #8a4b00; font-weight: bold; }",
     };
     static const char *const marks[] = {"", "\u2714 ", "\u2716 ", "\u26a0 "};

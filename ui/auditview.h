@@ -30,6 +30,9 @@ public slots:
 
 signals:
     void chainChecked(bool intact);
+    // A double-click (or Enter) on an entry of an escalation: show its evidence.
+    void evidenceRequested(qint64 escalationId);
+    void message(const QString &text);
 
 private:
     enum class Tone { Neutral, Good, Bad, Warning };

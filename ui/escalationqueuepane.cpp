@@ -1,7 +1,9 @@
 #include "escalationqueuepane.h"
 
+#include "itemmodels/displaytext.h"
 #include "itemmodels/escalationqueuemodel.h"
 #include "plaintextlabel.h"
+#include "queuetable.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -28,14 +30,14 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     m_headline = plainTextLabel(QString(), this, false);
     m_headline->setObjectName(QStringLiteral("escalationHeadline"));
     top->addWidget(m_headline, 1);
-    auto *lookup = new QPushButton(tr("Look up at provider…"), this);
+    auto *lookup = new QPushButton(tr("Look up the selected write…"), this);
     lookup->setObjectName(QStringLiteral("queueLookupButton"));
-    lookup->setToolTip(tr("Ask the payment provider whether the selected write happened (Ctrl+K)"));
-    lookup->setShortcut(QKeySequence(tr("Ctrl+K")));
+    lookup->setToolTip(tr("Ask the system the selected write went to whether it happened (Ctrl+K while the queue "
+                          "has focus)"));
     top->addWidget(lookup);
     layout->addLayout(top);
 
-    m_table = new QTableView(this);
+    m_table = new QueueTable(this);
     m_table->setObjectName(QStringLiteral("escalationTable"));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -58,10 +60,19 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     };
     connect(m_table, &QTableView::activated, this, choose);
     connect(m_table, &QTableView::clicked, this, choose);
+    // A row chosen with the keyboard is opened too, so that the selected escalation is always
+    // the one whose ticket is in view.
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, choose] {
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        if (rows.size() == 1)
+            choose(rows.first());
+    });
     connect(lookup, &QPushButton::clicked, this, [this] {
         const QModelIndex current = m_table->currentIndex();
         if (current.isValid())
             emit lookupRequested(current.data(EscalationQueueModel::EscalationIdRole).toLongLong());
+        else
+            m_headline->setText(tr("Choose a write in the list first."));
     });
     connect(&m_model, &EscalationQueueModel::countChanged, this, &EscalationQueuePane::updateHeadline);
     updateHeadline();
@@ -77,9 +88,10 @@ void EscalationQueuePane::updateHeadline()
     const qint64 count = m_model.totalCount();
     m_headline->setText(count == 0 ? escalationCountText(0)
                                    : escalationCountText(count)
-                                         + tr(": do not retry these writes; each needs a lookup at the provider."));
+                                         + tr(": do not retry these writes; each needs a lookup, or a recorded check."));
     m_headline->setStyleSheet(count == 0 ? QStringLiteral("QLabel { color: #3c4043; }")
-                                         : QStringLiteral("QLabel { color: #9c1c14; font-weight: bold; }"));
+                                         : QStringLiteral("QLabel { color: %1; font-weight: bold; }")
+                                               .arg(QLatin1String(palette::unknown)));
 }
 
 } // namespace verity

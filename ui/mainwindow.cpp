@@ -1,7 +1,11 @@
 #include "mainwindow.h"
 
 #include "auditview.h"
+#include "attestdialog.h"
 #include "classifytoolsdialog.h"
+#include "escalationactions.h"
+#include "evidencedialog.h"
+#include "itemmodels/displaytext.h"
 #include "domain/userregistry.h"
 #include "import/reclassifier.h"
 #include "store/store.h"
@@ -43,11 +47,13 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     : QMainWindow(parent), m_store(store), m_mode(mode), m_databasePath(std::move(databasePath)),
       m_registrySource(std::move(registrySource)), m_registries(chooseRegistry(m_registrySource).selection),
       m_ticketModel(new TicketQueueModel(store, this)), m_transcriptModel(new TranscriptModel(store, this)),
-      m_escalationModel(new EscalationQueueModel(store, this)), m_provider(new ProviderConnection(store, this))
+      m_escalationModel(new EscalationQueueModel(store, this)), m_provider(new ProviderConnection(store, this)),
+      m_actions(new EscalationActions(store, *m_provider, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Verity"));
     setAcceptDrops(mode == ReadWrite);
+    setProperty("verityReadOnly", mode == ReadOnly);
     m_chooseFiles = [](QWidget *parentWidget) {
         return QFileDialog::getOpenFileNames(parentWidget, tr("Import transcripts"), QString(),
                                              tr("Transcripts (*.jsonl *.json *.ndjson);;All files (*)"));
@@ -114,15 +120,26 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_transcriptModel, &TranscriptModel::errorOccurred, this, &MainWindow::showError);
     connect(m_escalationModel, &EscalationQueueModel::errorOccurred, this, &MainWindow::showError);
 
-    m_confirm = [](QWidget *parentWidget, const QString &question) {
-        return QMessageBox::question(parentWidget, tr("Perform with the same key"), question,
-                                     QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
-               == QMessageBox::Yes;
-    };
+    m_actions->setSettingsPrompt([this] { showProviderSettings(); });
+    connect(m_actions, &EscalationActions::settled, this, &MainWindow::refresh);
+    connect(m_actions, &EscalationActions::message, this, [this](const QString &text) {
+        statusBar()->showMessage(text, 15000);
+    });
     connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
     connect(m_ticketView, &TicketView::performAgainRequested, this, &MainWindow::performAgain);
+    connect(m_ticketView, &TicketView::attestRequested, this, &MainWindow::attest);
+    connect(m_ticketView, &TicketView::evidenceRequested, this, &MainWindow::showEvidence);
     connect(m_escalationPane, &EscalationQueuePane::lookupRequested, this, &MainWindow::lookUp);
+    connect(m_auditView, &AuditView::evidenceRequested, this, &MainWindow::showEvidence);
+    connect(m_auditView, &AuditView::message, this, [this](const QString &text) { statusBar()->showMessage(text, 15000); });
+    m_provider->setRegistries(m_registries);
     m_provider->load();
+    // Which buttons a card offers depends on the provider and the registry: read them again
+    // whenever the settings change.
+    m_ticketView->setCallActions([this](const ToolCallRow &call) { return m_actions->actionsFor(call); });
+    connect(m_provider, &ProviderConnection::changed, this, [this] {
+        m_ticketView->setCallActions([this](const ToolCallRow &call) { return m_actions->actionsFor(call); });
+    });
 
     buildMenus();
     updateEscalationCount();
@@ -192,6 +209,10 @@ void MainWindow::buildMenus()
     m_training = new TrainingMenu(m_store, *this, m_mode == ReadOnly);
 
     QMenu *tools = menuBar()->addMenu(tr("&Provider"));
+    QAction *lookup = tools->addAction(tr("&Look up the unknown write in front of you…"), QKeySequence(tr("Ctrl+K")),
+                                       this, &MainWindow::lookUpInFront);
+    lookup->setObjectName(QStringLiteral("lookUpAction"));
+    lookup->setEnabled(m_mode == ReadWrite);
     QAction *settings = tools->addAction(tr("Payment provider &settings…"), this, &MainWindow::showProviderSettings);
     settings->setObjectName(QStringLiteral("providerSettingsAction"));
 
@@ -225,44 +246,47 @@ void MainWindow::showFinance()
     });
 }
 
-ResolutionDialog *MainWindow::openResolution(qint64 escalationId)
+void MainWindow::setConfirm(std::function<bool(QWidget *, const QString &)> confirm)
 {
-    if (m_mode == ReadOnly) {
-        statusBar()->showMessage(tr("This is a read-only incident export: lookups are made in the console that holds "
-                                    "the ticket."),
-                                 15000);
-        return nullptr;
-    }
-    EscalationResolver *resolver = m_provider->resolver();
-    if (!resolver) {
-        statusBar()->showMessage(tr("Set the payment provider's address first (Provider > Payment provider settings)."),
-                                 15000);
-        showProviderSettings();
-        resolver = m_provider->resolver();
-        if (!resolver)
-            return nullptr;
-    }
-    auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ResolutionDialog::settled, this, [this] { refresh(); });
-    dialog->open();
-    return dialog;
+    m_actions->setConfirm(std::move(confirm));
 }
 
 ResolutionDialog *MainWindow::lookUp(qint64 escalationId)
 {
-    ResolutionDialog *dialog = openResolution(escalationId);
-    if (dialog)
-        dialog->startLookup();
-    return dialog;
+    return m_actions->lookUp(escalationId);
 }
 
 ResolutionDialog *MainWindow::performAgain(qint64 escalationId)
 {
-    ResolutionDialog *dialog = openResolution(escalationId);
-    if (dialog)
-        dialog->startPerformAgain();
-    return dialog;
+    return m_actions->performAgain(escalationId);
+}
+
+AttestDialog *MainWindow::attest(qint64 escalationId)
+{
+    return m_actions->attest(escalationId);
+}
+
+EvidenceDialog *MainWindow::showEvidence(qint64 escalationId)
+{
+    return m_actions->showEvidence(escalationId);
+}
+
+ResolutionDialog *MainWindow::lookUpInFront()
+{
+    // Only what the person can see: the queue's row when they are in the queue, else the
+    // ticket in front of them. A row left current in a hidden queue is never the target.
+    QTableView *queue = m_escalationPane->table();
+    if (queue->hasFocus() && queue->isVisible() && queue->currentIndex().isValid())
+        return lookUp(queue->currentIndex().data(EscalationQueueModel::EscalationIdRole).toLongLong());
+    if (const std::optional<qint64> open = m_ticketView->firstOpenEscalation())
+        return lookUp(*open);
+    statusBar()->showMessage(m_transcriptModel->ticketId() == 0
+                                 ? tr("Nothing to look up: open a ticket with an unknown write, or choose one in the "
+                                      "escalation queue (Ctrl+E).")
+                                 : tr("Nothing to look up: this ticket has no unknown write waiting. Choose one in the "
+                                      "escalation queue (Ctrl+E)."),
+                             15000);
+    return nullptr;
 }
 
 void MainWindow::showProviderSettings()
@@ -294,7 +318,8 @@ void MainWindow::updateDuplicateCount()
     }
     m_duplicateCount->setVisible(*count > 0);
     m_duplicateCount->setText(
-            QStringLiteral("<a href=\"duplicates\" style=\"color:#9c1c14; font-weight:bold;\">%1</a>")
+            QStringLiteral("<a href=\"duplicates\" style=\"color:%1; font-weight:bold;\">%2</a>")
+                    .arg(QLatin1String(palette::duplicate))
                     .arg(*count == 1 ? tr("1 ticket with a duplicate effect") : tr("%1 tickets with duplicate effects").arg(*count)));
 }
 
@@ -308,8 +333,9 @@ void MainWindow::updateEscalationCount()
     const qint64 count = m_escalationModel->totalCount();
     const QString text = verity::escalationCountText(count);
     m_escalationCount->setText(text);
-    m_escalationCount->setStyleSheet(count > 0 ? QStringLiteral("QLabel { color: #9c1c14; font-weight: bold; }")
-                                               : QString());
+    m_escalationCount->setStyleSheet(
+        count > 0 ? QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(QLatin1String(palette::unknown))
+                  : QString());
     m_escalationDock->setWindowTitle(tr("Escalation queue: %1").arg(text));
 }
 

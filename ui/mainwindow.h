@@ -17,10 +17,13 @@ class QSplitter;
 
 namespace verity {
 
+class AttestDialog;
 class AuditLogModel;
 class AuditView;
 class ClassifyToolsDialog;
+class EscalationActions;
 class EscalationQueueModel;
+class EvidenceDialog;
 class ProviderConnection;
 class ResolutionDialog;
 class EscalationQueuePane;
@@ -51,12 +54,18 @@ public:
     void importFiles(const QStringList &files);
     // Seam for tests: how File > Import asks for files (a file dialog by default).
     void setFileChooser(std::function<QStringList(QWidget *)> chooser) { m_chooseFiles = std::move(chooser); }
-    // Seam for tests: how a repeated write is confirmed (a question box by default).
-    void setConfirm(std::function<bool(QWidget *, const QString &)> confirm) { m_confirm = std::move(confirm); }
+    // Seam for tests: how a repeated write is confirmed (a question box, Cancel the default).
+    void setConfirm(std::function<bool(QWidget *, const QString &)> confirm);
 
-    // Settling unknowns: a lookup at the provider, and a repeat only after one proved absence.
+    // Settling unknowns: a lookup at the system the write went to, a repeat only after one
+    // proved absence, a person's attested check where nothing can be asked; and the evidence.
     ResolutionDialog *lookUp(qint64 escalationId);
     ResolutionDialog *performAgain(qint64 escalationId);
+    AttestDialog *attest(qint64 escalationId);
+    EvidenceDialog *showEvidence(qint64 escalationId);
+    // Ctrl+K: the escalation selected in the queue while the queue has focus; otherwise the
+    // open ticket's first open unknown; otherwise it says there is nothing to look up.
+    ResolutionDialog *lookUpInFront();
     // Tools the registry did not know at import: classify them, save to the user's registry
     // and read their calls again.
     ClassifyToolsDialog *classifyTools();
@@ -87,7 +96,6 @@ protected:
 
 private:
     void buildMenus();
-    ResolutionDialog *openResolution(qint64 escalationId);
     void showProviderSettings();
     void showError(const QString &message);
     void updateEscalationCount();
@@ -119,8 +127,8 @@ private:
     ImportJob *m_import = nullptr;
     QProgressDialog *m_importProgress = nullptr;
     std::function<QStringList(QWidget *)> m_chooseFiles;
-    std::function<bool(QWidget *, const QString &)> m_confirm;
     ProviderConnection *m_provider;
+    EscalationActions *m_actions;
     TrainingMenu *m_training = nullptr;
 };
 

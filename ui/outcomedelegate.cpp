@@ -22,7 +22,7 @@ void OutcomeDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
 
     painter->save();
     painter->setFont(option.font);
-    paintBadge(*painter, option.rect.adjusted(4, 1, -4, -1), outcomeFromId(index.data(m_role).toString()));
+    paintBadge(*painter, option.rect.adjusted(4, 1, -4, -1), lookForId(index.data(m_role).toString()));
     painter->restore();
 }
 
@@ -30,7 +30,7 @@ QSize OutcomeDelegate::sizeHint(const QStyleOptionViewItem &option, const QModel
 {
     QFont bold = option.font;
     bold.setBold(true);
-    return badgeSize(outcomeFromId(index.data(m_role).toString()), bold) + QSize(8, 2);
+    return badgeSize(lookForId(index.data(m_role).toString()), bold) + QSize(8, 2);
 }
 
 } // namespace verity

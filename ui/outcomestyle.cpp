@@ -1,5 +1,8 @@
 #include "outcomestyle.h"
 
+#include "domain/ticketassessment.h"
+#include "itemmodels/displaytext.h"
+
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPainterPath>
@@ -23,6 +26,11 @@ QPixmap renderSvg(const QString &resource, int size, qreal ratio)
     return pixmap;
 }
 
+QColor colour(const char *hex)
+{
+    return QColor(QLatin1String(hex));
+}
+
 } // namespace
 
 OutcomeLook outcomeLook(std::optional<Outcome> outcome)
@@ -31,19 +39,35 @@ OutcomeLook outcomeLook(std::optional<Outcome> outcome)
         return {QColor(0xf1, 0xf3, 0xf4), QColor(0x5f, 0x63, 0x68), QString(), QObject::tr("No writes")};
     switch (*outcome) {
     case Outcome::Performed:
-        return {QColor(0xe6, 0xf4, 0xea), QColor(0x13, 0x5c, 0x2b), QStringLiteral(":/verity/icons/performed.svg"),
-                outcomeLabel(*outcome)};
+        return {colour(palette::performedBackground), colour(palette::performed),
+                QStringLiteral(":/verity/icons/performed.svg"), outcomeLabel(*outcome)};
     case Outcome::AlreadyPerformed:
-        return {QColor(0xe8, 0xf0, 0xfe), QColor(0x17, 0x4e, 0x97),
+        return {colour(palette::alreadyPerformedBackground), colour(palette::alreadyPerformed),
                 QStringLiteral(":/verity/icons/already-performed.svg"), outcomeLabel(*outcome)};
     case Outcome::NotPerformed:
-        return {QColor(0xec, 0xed, 0xef), QColor(0x3c, 0x40, 0x43), QStringLiteral(":/verity/icons/not-performed.svg"),
-                outcomeLabel(*outcome)};
+        return {colour(palette::notPerformedBackground), colour(palette::notPerformed),
+                QStringLiteral(":/verity/icons/not-performed.svg"), outcomeLabel(*outcome)};
     case Outcome::Unknown:
-        return {QColor(0xfc, 0xe8, 0xe6), QColor(0x9c, 0x1c, 0x14), QStringLiteral(":/verity/icons/unknown.svg"),
-                outcomeLabel(*outcome)};
+        // Where the full words do not fit, the short form still names the outcome; eliding
+        // "Unknown: do not retry" to "Unknown: ..." would hide the one word that matters.
+        return {colour(palette::unknownBackground), colour(palette::unknown),
+                QStringLiteral(":/verity/icons/unknown.svg"), outcomeLabel(*outcome), QObject::tr("Unknown"), true};
     }
     Q_UNREACHABLE();
+}
+
+OutcomeLook duplicateEffectLook()
+{
+    return {colour(palette::duplicateBackground), colour(palette::duplicate),
+            QStringLiteral(":/verity/icons/duplicate-effect.svg"), repeatKindLabel(RepeatKind::DuplicateEffect),
+            QObject::tr("Duplicate"), true};
+}
+
+OutcomeLook lookForId(const QString &id)
+{
+    if (id == repeatKindId(RepeatKind::DuplicateEffect))
+        return duplicateEffectLook();
+    return outcomeLook(outcomeFromId(id));
 }
 
 QPixmap outcomeIcon(std::optional<Outcome> outcome, int size, qreal devicePixelRatio)
@@ -59,31 +83,38 @@ QPixmap attentionIcon(int size, qreal devicePixelRatio)
     return renderSvg(QStringLiteral(":/verity/icons/attention.svg"), size, devicePixelRatio);
 }
 
-QSize badgeSize(std::optional<Outcome> outcome, const QFont &font)
+QSize badgeSize(const OutcomeLook &look, const QFont &font)
 {
     const QFontMetrics metrics(font);
     const int icon = metrics.height();
-    const int text = metrics.horizontalAdvance(outcomeLook(outcome).label);
+    const int text = metrics.horizontalAdvance(look.label);
     // A little slack: eliding measures text slightly differently from horizontalAdvance.
     return {padding + icon + gap + text + 3 + padding, metrics.height() + 6};
 }
 
+QSize badgeSize(std::optional<Outcome> outcome, const QFont &font)
+{
+    return badgeSize(outcomeLook(outcome), font);
+}
+
 void paintBadge(QPainter &painter, const QRect &rect, std::optional<Outcome> outcome)
 {
-    OutcomeLook look = outcomeLook(outcome);
+    paintBadge(painter, rect, outcomeLook(outcome));
+}
+
+void paintBadge(QPainter &painter, const QRect &rect, OutcomeLook look)
+{
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     QFont font = painter.font();
-    font.setBold(outcome == Outcome::Unknown);
+    font.setBold(look.bold);
     painter.setFont(font);
     const QFontMetrics metrics(font);
-    QSize natural = badgeSize(outcome, font);
-    // Where the full words do not fit, the short form still names the outcome; eliding
-    // "Unknown: do not retry" to "Unknown: ..." would hide the one word that matters.
-    if (natural.width() > rect.width() && outcome == Outcome::Unknown) {
-        look.label = QObject::tr("Unknown");
-        natural.setWidth(natural.width() - metrics.horizontalAdvance(outcomeLabel(*outcome))
-                         + metrics.horizontalAdvance(look.label));
+    QSize natural = badgeSize(look, font);
+    if (natural.width() > rect.width() && !look.shortLabel.isEmpty()) {
+        natural.setWidth(natural.width() - metrics.horizontalAdvance(look.label)
+                         + metrics.horizontalAdvance(look.shortLabel));
+        look.label = look.shortLabel;
     }
     const QRect badge(rect.left(), rect.top() + (rect.height() - natural.height()) / 2,
                       qMin(natural.width(), rect.width()), natural.height());
@@ -97,7 +128,8 @@ void paintBadge(QPainter &painter, const QRect &rect, std::optional<Outcome> out
     const int icon = metrics.height();
     if (!look.iconResource.isEmpty()) {
         painter.drawPixmap(x, badge.top() + (badge.height() - icon) / 2,
-                           outcomeIcon(outcome, icon, painter.device() ? painter.device()->devicePixelRatioF() : 1.0));
+                           renderSvg(look.iconResource, icon,
+                                     painter.device() ? painter.device()->devicePixelRatioF() : 1.0));
         x += icon + gap;
     }
     painter.setPen(look.foreground);

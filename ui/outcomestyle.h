@@ -1,6 +1,7 @@
 #pragma once
 // How each outcome looks: colour, icon and words together, never colour alone. Shared by the
-// badge on a tool-call card and the outcome column of the ticket queue.
+// badge on a tool-call card and the outcome column of the ticket queue, where a duplicate
+// effect, worse than any outcome, has a look of its own.
 
 #include "domain/outcome.h"
 
@@ -22,13 +23,20 @@ struct OutcomeLook
     QColor foreground;
     QString iconResource;
     QString label;
+    QString shortLabel; // where the label does not fit; empty: elide the label
+    bool bold = false;  // the states that must not be missed
 };
 
 OutcomeLook outcomeLook(std::optional<Outcome> outcome); // nullopt: "No writes"
+OutcomeLook duplicateEffectLook();
+// An outcome id, "duplicate_effect", or empty for a ticket without writes.
+OutcomeLook lookForId(const QString &id);
 QPixmap outcomeIcon(std::optional<Outcome> outcome, int size, qreal devicePixelRatio = 1.0);
 QPixmap attentionIcon(int size, qreal devicePixelRatio = 1.0);
 
 // The badge's natural size for `font`, and the badge itself painted into `rect`.
+QSize badgeSize(const OutcomeLook &look, const QFont &font);
+void paintBadge(QPainter &painter, const QRect &rect, OutcomeLook look);
 QSize badgeSize(std::optional<Outcome> outcome, const QFont &font);
 void paintBadge(QPainter &painter, const QRect &rect, std::optional<Outcome> outcome);
 

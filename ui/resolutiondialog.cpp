@@ -2,6 +2,8 @@
 
 #include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
+#include "resolution/escalationhistory.h"
+#include "resolution/escalationtext.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -16,15 +18,47 @@
 
 namespace verity {
 
+namespace {
+
+QString factsText(const EscalationDetail &escalation)
+{
+    QStringList lines;
+    for (const auto &[label, value] : escalationFacts(escalation))
+        lines << QStringLiteral("%1: %2").arg(label, value);
+    return lines.join(u'\n');
+}
+
+} // namespace
+
 ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalationId, Confirm confirm, QWidget *parent)
     : QDialog(parent), m_resolver(resolver), m_escalationId(escalationId), m_confirm(std::move(confirm))
 {
     setObjectName(QStringLiteral("resolutionDialog"));
-    setWindowTitle(tr("Look up at provider"));
-    resize(720, 560);
+    resize(760, 620);
     auto *layout = new QVBoxLayout(this);
 
-    m_status = plainTextLabel(tr("Looking up escalation %1 at the provider…").arg(escalationId), this, false);
+    m_heading = plainTextLabel(QString(), this);
+    m_heading->setObjectName(QStringLiteral("resolutionHeading"));
+    QFont headingFont = m_heading->font();
+    headingFont.setBold(true);
+    headingFont.setPointSizeF(headingFont.pointSizeF() * 1.15);
+    m_heading->setFont(headingFont);
+    layout->addWidget(m_heading);
+    m_facts = plainTextLabel(QString(), this);
+    m_facts->setObjectName(QStringLiteral("resolutionFacts"));
+    layout->addWidget(m_facts);
+    const Expected<EscalationDetail> detail = m_resolver.escalation(escalationId);
+    if (detail) {
+        setWindowTitle(tr("Settle %1 %2 on %3").arg(detail->tool, detail->callExtId, detail->ticketExtId));
+        m_heading->setText(escalationHeading(*detail));
+        m_facts->setText(factsText(*detail));
+    } else {
+        setWindowTitle(tr("Settle escalation %1").arg(escalationId));
+        m_heading->setText(tr("Escalation %1").arg(escalationId));
+        m_facts->setText(detail.message());
+    }
+
+    m_status = plainTextLabel(QString(), this, false);
     m_status->setObjectName(QStringLiteral("resolutionStatus"));
     layout->addWidget(m_status);
     auto *progressRow = new QHBoxLayout;
@@ -61,11 +95,14 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     m_copy->setObjectName(QStringLiteral("copyDraft"));
     m_lookAgain = buttons->addButton(tr("Look up again"), QDialogButtonBox::ActionRole);
     m_lookAgain->setObjectName(QStringLiteral("lookAgain"));
+    m_attest = buttons->addButton(tr("Record a check…"), QDialogButtonBox::ActionRole);
+    m_attest->setObjectName(QStringLiteral("attestFromDialog"));
+    m_attest->setToolTip(tr("Record what you found in the system this write went to (attested, never verified)"));
     m_performAgain = buttons->addButton(tr("Perform with the same key…"), QDialogButtonBox::ActionRole);
     m_performAgain->setObjectName(QStringLiteral("performAgain"));
     buttons->addButton(QDialogButtonBox::Close);
     layout->addWidget(buttons);
-    for (QPushButton *button : {m_copy, m_lookAgain, m_performAgain})
+    for (QPushButton *button : {m_copy, m_lookAgain, m_performAgain, m_attest})
         button->hide();
 
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -77,26 +114,34 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
             [this] { QApplication::clipboard()->setText(m_draft->toPlainText()); });
     connect(m_lookAgain, &QPushButton::clicked, this, &ResolutionDialog::startLookup);
     connect(m_performAgain, &QPushButton::clicked, this, &ResolutionDialog::performAgain);
+    connect(m_attest, &QPushButton::clicked, this, [this] { emit attestRequested(m_escalationId); });
 }
 
 void ResolutionDialog::startLookup()
 {
-    m_status->setText(tr("Looking up escalation %1 at the provider…").arg(m_escalationId));
+    m_status->setText(tr("Looking it up…"));
     run(m_resolver.lookUp(m_escalationId));
 }
 
 void ResolutionDialog::performAgain()
 {
-    if (!m_confirm(this, tr("A lookup found no refund for this intent. Perform it once more, with the same intent "
-                            "key? If the provider has it after all, the key makes this a replay, not a second "
-                            "refund."))) {
+    const Expected<RepeatPlan> plan = m_resolver.planRepeat(m_escalationId);
+    if (!plan) {
         m_progress->hide();
         m_cancel->hide();
-        m_status->setText(tr("Escalation %1").arg(m_escalationId));
+        m_status->clear();
+        m_result->setText(tr("Nothing was sent: %1.").arg(plan.message()));
+        m_performAgain->hide();
+        return;
+    }
+    if (!m_confirm(this, repeatConfirmationText(plan->escalation, plan->endpoint, plan->system))) {
+        m_progress->hide();
+        m_cancel->hide();
+        m_status->clear();
         m_result->setText(tr("Nothing was sent: the repeat was not confirmed."));
         return;
     }
-    m_status->setText(tr("Performing the refund with the same key…"));
+    m_status->setText(tr("Sending it with the same key to %1…").arg(plan->endpoint.toString()));
     run(m_resolver.performAgain(m_escalationId));
 }
 
@@ -106,7 +151,7 @@ void ResolutionDialog::run(ResolutionOperation *operation)
     m_progress->show();
     m_cancel->show();
     m_cancel->setEnabled(true);
-    for (QPushButton *button : {m_copy, m_lookAgain, m_performAgain})
+    for (QPushButton *button : {m_copy, m_lookAgain, m_performAgain, m_attest})
         button->hide();
     m_result->clear();
     connect(operation, &ResolutionOperation::progress, m_status, &QLabel::setText);
@@ -122,28 +167,40 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
 {
     m_progress->hide();
     m_cancel->hide();
-    m_status->setText(tr("Escalation %1").arg(m_escalationId));
+    m_status->clear();
     m_result->setText(report.message);
     const bool bad = report.kind == ResolutionReport::Kind::StillUnknown || report.kind == ResolutionReport::Kind::Failed;
-    m_result->setStyleSheet(bad ? QStringLiteral("QLabel { color: #9c1c14; }") : QStringLiteral("QLabel { color: #13532a; }"));
-    if (report.evidence) {
-        const LookupEvidence &e = *report.evidence;
-        m_evidence->setPlainText(tr("Verdict: %1\nBy %2 at %3\nEvidence SHA-256: %4\n\n--- Request ---\n%5\n\n--- Response ---\n%6")
-                                     .arg(lookupVerdictId(e.verdict), e.operatorName, formatTime(e.finishedAt),
-                                          e.evidenceSha256, e.request, e.response));
-    }
+    m_result->setStyleSheet(QStringLiteral("QLabel { color: %1; }")
+                                .arg(QLatin1String(bad ? palette::unknown : palette::performed)));
+    // Every piece of evidence kept for this escalation, this step's last.
+    if (Expected<EscalationHistory> history = m_resolver.history(m_escalationId); history)
+        m_evidence->setPlainText(evidenceText(*history));
+    else if (report.evidence)
+        m_evidence->setPlainText(report.evidence->request + QStringLiteral("\n\n") + report.evidence->response);
     m_draft->setPlainText(report.customerDraft);
     m_copy->setVisible(!report.customerDraft.isEmpty());
     m_lookAgain->setVisible(report.kind == ResolutionReport::Kind::StillUnknown
                             || report.kind == ResolutionReport::Kind::Failed);
-    // Only a verified "not performed" opens the way to a repeat.
-    m_performAgain->setVisible(report.kind == ResolutionReport::Kind::Resolved
-                               && report.resolution == Resolution::NotPerformed);
+    // Where no system can tell (or none can be asked), a person's check settles it.
+    m_attest->setVisible(report.kind == ResolutionReport::Kind::StillUnknown
+                         || report.kind == ResolutionReport::Kind::NotPossible);
+    // Only a verified "not performed", with nothing of its intent performed, opens the way to a repeat.
+    m_performAgain->setVisible(report.kind == ResolutionReport::Kind::Resolved && report.mayPerformAgain);
+}
+
+QString ResolutionDialog::headingText() const
+{
+    return m_heading->text();
 }
 
 QString ResolutionDialog::resultText() const
 {
     return m_result->text();
+}
+
+QString ResolutionDialog::evidenceShown() const
+{
+    return m_evidence->toPlainText();
 }
 
 QString ResolutionDialog::customerDraft() const

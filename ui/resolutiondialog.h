@@ -1,7 +1,10 @@
 #pragma once
-// One escalation being settled: progress with a Cancel button while the provider is asked,
-// then what was found, the evidence, what to tell the customer (ready to copy), and, only
-// after a lookup proved the write absent, "Perform with the same key".
+// One escalation being settled. Its heading names the call it acts on (ticket, customer,
+// order, seller, tool, call, amount), so a person always sees what they act on. Progress with
+// a Cancel button while the system is asked; then what was found, the evidence, what to tell
+// the customer (ready to copy), and, only after a lookup proved the write absent with nothing
+// of its intent performed, "Perform with the same key", behind a confirmation that names
+// every fact of the write and where it goes.
 
 #include "resolution/escalationresolver.h"
 
@@ -22,20 +25,26 @@ class ResolutionDialog : public QDialog
     Q_OBJECT
 
 public:
-    // `confirm` asks the person before a write is repeated (a seam for tests).
+    // `confirm` asks the person before a write is repeated, with the whole of what would be
+    // sent (a seam for tests); Cancel must be its default.
     using Confirm = std::function<bool(QWidget *parent, const QString &question)>;
 
     ResolutionDialog(EscalationResolver &resolver, qint64 escalationId, Confirm confirm, QWidget *parent = nullptr);
 
+    qint64 escalationId() const { return m_escalationId; }
     void startLookup();
     // Straight to the repeat (from a card whose lookup already proved the write absent).
     void startPerformAgain() { performAgain(); }
+    QString headingText() const;
     QString resultText() const;
+    QString evidenceShown() const;
     QString customerDraft() const;
     QPushButton *performAgainButton() const { return m_performAgain; }
+    QPushButton *attestButton() const { return m_attest; }
 
 signals:
     void settled(const verity::ResolutionReport &report);
+    void attestRequested(qint64 escalationId);
 
 private:
     void run(ResolutionOperation *operation);
@@ -46,6 +55,8 @@ private:
     qint64 m_escalationId;
     Confirm m_confirm;
     QPointer<ResolutionOperation> m_running; // gone if the provider settings change meanwhile
+    QLabel *m_heading;
+    QLabel *m_facts;
     QLabel *m_status;
     QProgressBar *m_progress;
     QPushButton *m_cancel;
@@ -55,6 +66,7 @@ private:
     QPushButton *m_copy;
     QPushButton *m_performAgain;
     QPushButton *m_lookAgain;
+    QPushButton *m_attest;
 };
 
 } // namespace verity

@@ -15,6 +15,7 @@
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QListWidget>
+#include <QSet>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -24,8 +25,10 @@ namespace verity {
 
 namespace {
 
-const QColor performedColor{QLatin1String(negativeMoneyColor)};
-const QColor unknownColor(0xd0, 0x8a, 0x00);
+// The palette of every other view: performed green, unknown amber, a duplicate red.
+const QColor performedColor{QLatin1String(palette::performed)};
+const QColor unknownColor{QLatin1String(palette::unknownBorder)};
+const QColor duplicateColor{QLatin1String(palette::duplicateBorder)};
 const QColor lineColor(0x1a, 0x4d, 0x8f);
 
 // QDateTimeAxis labels in local time; shifting by the local offset makes them read UTC.
@@ -129,9 +132,11 @@ void SellerBalanceChart::clear(const QString &message)
     }
     m_performed = nullptr;
     m_unknown = nullptr;
+    m_duplicate = nullptr;
     m_debits.clear();
     m_performedDebits.clear();
     m_unknownDebits.clear();
+    m_duplicateDebits.clear();
     m_list->clear();
     m_heading->setText(message);
     m_heading->setStyleSheet(QString());
@@ -175,13 +180,31 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
     m_performed->setName(tr("Refund performed"));
     m_unknown = new QScatterSeries;
     m_unknown->setName(tr("Refund may have moved (unknown)"));
-    for (QScatterSeries *series : {m_performed, m_unknown}) {
+    m_duplicate = new QScatterSeries;
+    m_duplicate->setName(tr("Refund paid twice (duplicate)"));
+    for (QScatterSeries *series : {m_performed, m_unknown, m_duplicate}) {
         series->setMarkerSize(13);
         series->setBorderColor(Qt::white);
     }
     m_performed->setColor(performedColor);
     m_unknown->setColor(unknownColor);
     m_unknown->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_duplicate->setColor(duplicateColor);
+    m_duplicate->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    // A performed refund of an intent already paid is a duplicate: the same intent key, or
+    // (without keys) the same call repeated.
+    QSet<int> duplicates;
+    {
+        QSet<QString> paid;
+        for (int i = 0; i < m_debits.size(); ++i) {
+            const LedgerPayout &debit = m_debits.at(i);
+            if (debit.effect != PayoutEffect::Performed || debit.intentKey.isEmpty())
+                continue;
+            if (paid.contains(debit.intentKey))
+                duplicates.insert(i);
+            paid.insert(debit.intentKey);
+        }
+    }
 
     qint64 low = balance;
     qint64 high = balance;
@@ -197,8 +220,9 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
         if (!step.isSnapshot) {
             const LedgerPayout &debit = m_debits.at(step.debit);
             const bool performed = debit.effect == PayoutEffect::Performed;
-            (performed ? m_performed : m_unknown)->append(axisTime(step.at), dollars(balance));
-            (performed ? m_performedDebits : m_unknownDebits).append(step.debit);
+            QScatterSeries *series = duplicates.contains(step.debit) ? m_duplicate : performed ? m_performed : m_unknown;
+            series->append(axisTime(step.at), dollars(balance));
+            (series == m_duplicate ? m_duplicateDebits : performed ? m_performedDebits : m_unknownDebits).append(step.debit);
         }
     }
     const qint64 pad = qMax<qint64>((last - first) / 20, 60 * 60 * 1000);
@@ -211,7 +235,7 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
     low = qMin<qint64>(low, 0);
     high = qMax<qint64>(high, 0);
 
-    for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{zero, line, m_performed, m_unknown})
+    for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{zero, line, m_performed, m_unknown, m_duplicate})
         m_chart->addSeries(series);
     m_chart->legend()->markers(zero).constFirst()->setVisible(false);
 
@@ -250,24 +274,37 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
             [this](const QPointF &point) { chooseNearest(m_performed, point); });
     connect(m_unknown, &QScatterSeries::clicked, this,
             [this](const QPointF &point) { chooseNearest(m_unknown, point); });
+    connect(m_duplicate, &QScatterSeries::clicked, this,
+            [this](const QPointF &point) { chooseNearest(m_duplicate, point); });
+    if (m_duplicate->count() == 0)
+        m_chart->legend()->markers(m_duplicate).constFirst()->setVisible(false);
 
-    for (const LedgerPayout &debit : std::as_const(m_debits)) {
+    for (int i = 0; i < m_debits.size(); ++i) {
+        const LedgerPayout &debit = m_debits.at(i);
         const bool performed = debit.effect == PayoutEffect::Performed;
+        const bool duplicate = duplicates.contains(i);
         // Seconds: a retry storm's refunds are seconds apart.
         const QString when =
             QDateTime::fromMSecsSinceEpoch(debit.at, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         const QString text = tr("%1 UTC   %2\n%3 / %4 — %5")
                                  .arg(when, formatMoney(debit.amountCents, debit.currency), debit.ticketExtId,
-                                      debit.callExtId, performed ? tr("performed") : tr("may have moved"));
+                                      debit.callExtId,
+                                      duplicate   ? tr("performed again: a duplicate")
+                                      : performed ? tr("performed")
+                                                  : tr("may have moved"));
         auto *item = new QListWidgetItem(text, m_list);
-        item->setForeground(performed ? performedColor : QColor(QLatin1String(pendingMoneyColor)));
+        item->setForeground(duplicate   ? QColor(QLatin1String(palette::duplicate))
+                            : performed ? QColor(QLatin1String(palette::performed))
+                                        : QColor(QLatin1String(pendingMoneyColor)));
         item->setToolTip(tr("Open %1 at call %2").arg(debit.ticketExtId, debit.callExtId));
     }
 }
 
 void SellerBalanceChart::chooseNearest(QScatterSeries *series, const QPointF &point)
 {
-    const QList<int> &debits = series == m_performed ? m_performedDebits : m_unknownDebits;
+    const QList<int> &debits = series == m_performed ? m_performedDebits
+                               : series == m_duplicate ? m_duplicateDebits
+                                                       : m_unknownDebits;
     const QList<QPointF> points = series->points();
     int best = -1;
     qreal bestDistance = 0;

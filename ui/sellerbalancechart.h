@@ -31,6 +31,7 @@ public:
     QChartView *chartView() const { return m_view; }
     QScatterSeries *performedSeries() const { return m_performed; }
     QScatterSeries *unknownSeries() const { return m_unknown; }
+    QScatterSeries *duplicateSeries() const { return m_duplicate; }
     QListWidget *debitList() const { return m_list; }
     const QList<LedgerPayout> &debits() const { return m_debits; }
 
@@ -46,10 +47,12 @@ private:
     QChartView *m_view;
     QScatterSeries *m_performed = nullptr;
     QScatterSeries *m_unknown = nullptr;
+    QScatterSeries *m_duplicate = nullptr; // a refund of an intent already paid: money moved twice
     QListWidget *m_list;
     QList<LedgerPayout> m_debits; // in list order, oldest first
     QList<int> m_performedDebits; // the debit behind each point of a series
     QList<int> m_unknownDebits;
+    QList<int> m_duplicateDebits;
 };
 
 // "Ashcombe Furniture — balance -$47.00 (as of 2026-04-01)".

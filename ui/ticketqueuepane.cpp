@@ -3,6 +3,7 @@
 #include "itemmodels/ticketqueuemodel.h"
 #include "outcomedelegate.h"
 #include "outcomestyle.h"
+#include "queuetable.h"
 
 #include <QButtonGroup>
 #include <QHBoxLayout>
@@ -75,7 +76,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     m_search->setClearButtonEnabled(true);
     layout->addWidget(m_search);
 
-    m_table = new QTableView(this);
+    m_table = new QueueTable(this);
     m_table->setObjectName(QStringLiteral("ticketTable"));
     m_table->verticalHeader()->hide();
     // Fixed row heights: the view never measures rows it has not shown. Set before the model:
@@ -129,11 +130,14 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
         m_table->selectRow(0);
     });
     connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) { setFilter(TicketFilter(id)); });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) {
-                if (current.isValid())
-                    emit ticketChosen(current.data(TicketQueueModel::TicketIdRole).toLongLong());
-            });
+    // A ticket opens when the person selects its row (a click, the arrow keys), never because
+    // the table took focus (Ctrl+L, a menu or a dialog closing), was sorted or was refreshed:
+    // those move the current index without selecting, and the open ticket must stay.
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        if (rows.size() == 1)
+            emit ticketChosen(rows.first().data(TicketQueueModel::TicketIdRole).toLongLong());
+    });
     connect(&m_model, &TicketQueueModel::countChanged, this, &TicketQueuePane::updateCount);
     updateCount();
 }

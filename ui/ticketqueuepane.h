@@ -14,8 +14,8 @@ namespace verity {
 
 class TicketQueueModel;
 
-// The ticket queue: filter buttons, a search box and the table. Moving the current row
-// (mouse or keys) opens that ticket.
+// The ticket queue: filter buttons, a search box and the table. Choosing a row (a click, the
+// arrow keys) opens that ticket; focus, sorting and refreshing never do.
 class TicketQueuePane : public QWidget
 {
     Q_OBJECT

@@ -97,10 +97,12 @@ void TicketView::rebuild()
         const TranscriptEntry *entry = m_model.entry(i);
         QWidget *widget = nullptr;
         if (entry->isToolCall) {
-            auto *card = new ToolCallCard(entry->call, m_content);
+            auto *card = new ToolCallCard(entry->call, m_actions ? m_actions(entry->call) : CallActions{}, m_content);
             connect(card, &ToolCallCard::showCallRequested, this, &TicketView::showCall);
             connect(card, &ToolCallCard::lookupRequested, this, &TicketView::lookupRequested);
             connect(card, &ToolCallCard::performAgainRequested, this, &TicketView::performAgainRequested);
+            connect(card, &ToolCallCard::attestRequested, this, &TicketView::attestRequested);
+            connect(card, &ToolCallCard::evidenceRequested, this, &TicketView::evidenceRequested);
             m_cards.insert(entry->call.callExtId, card);
             widget = card;
         } else {
@@ -109,6 +111,22 @@ void TicketView::rebuild()
         m_entries->insertWidget(m_entries->count() - 1, widget);
     }
     m_scroll->verticalScrollBar()->setValue(0);
+}
+
+void TicketView::setCallActions(std::function<CallActions(const ToolCallRow &)> actions)
+{
+    m_actions = std::move(actions);
+    rebuild();
+}
+
+std::optional<qint64> TicketView::firstOpenEscalation() const
+{
+    for (int i = 0; i < m_model.rowCount(); ++i) {
+        const TranscriptEntry *entry = m_model.entry(i);
+        if (entry->isToolCall && entry->call.escalationId && entry->call.escalationState == u"open")
+            return entry->call.escalationId;
+    }
+    return std::nullopt;
 }
 
 void TicketView::showCall(const QString &callId)

@@ -1,7 +1,11 @@
 #pragma once
 
+#include "toolcallcard.h"
+
 #include <QHash>
 #include <QWidget>
+
+#include <functional>
 
 class QLabel;
 class QScrollArea;
@@ -9,7 +13,6 @@ class QVBoxLayout;
 
 namespace verity {
 
-class ToolCallCard;
 class TranscriptModel;
 
 // One ticket: what it is about (order, items, seller and balance) and its transcript in
@@ -26,10 +29,16 @@ public:
     QList<ToolCallCard *> cards() const;
     // Scrolls to the call and marks it, as a repeated-intent link or the escalation queue asks.
     void showCall(const QString &callId);
+    // What each card may offer for its escalation; without it, cards offer a lookup for refunds.
+    void setCallActions(std::function<CallActions(const ToolCallRow &)> actions);
+    // The first call of the open ticket whose escalation is still open, if any.
+    std::optional<qint64> firstOpenEscalation() const;
 
 signals:
     void lookupRequested(qint64 escalationId);
     void performAgainRequested(qint64 escalationId);
+    void attestRequested(qint64 escalationId);
+    void evidenceRequested(qint64 escalationId);
 
 private:
     void rebuild();
@@ -42,6 +51,7 @@ private:
     QVBoxLayout *m_entries;
     QHash<QString, ToolCallCard *> m_cards;
     QString m_highlighted;
+    std::function<CallActions(const ToolCallRow &)> m_actions;
 };
 
 } // namespace verity

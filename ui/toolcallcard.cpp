@@ -43,17 +43,30 @@ QLabel *caption(const QString &text, QWidget *parent)
     return label;
 }
 
-QLabel *notice(const QString &text, const QString &objectName, const char *colours, QWidget *parent)
+QLabel *notice(const QString &text, const QString &objectName, const QString &style, QWidget *parent)
 {
     QLabel *label = plainTextLabel(text, parent);
     label->setObjectName(objectName);
-    label->setStyleSheet(QString::fromLatin1(colours));
+    label->setStyleSheet(style);
     return label;
 }
 
+QString noticeStyle(const char *background, const char *foreground)
+{
+    return QStringLiteral("QLabel { border: none; background: %1; color: %2; padding: 4px; font-weight: bold; }")
+        .arg(QLatin1String(background), QLatin1String(foreground));
+}
+
+const QString unknownNoticeStyle = noticeStyle(palette::unknownBackground, palette::unknown);
+const QString duplicateNoticeStyle = noticeStyle(palette::duplicateBackground, palette::duplicate);
+const QString performedNoticeStyle = noticeStyle(palette::performedBackground, palette::performed);
+const QString notPerformedNoticeStyle = noticeStyle(palette::notPerformedBackground, palette::notPerformed);
+const QString unknownTextStyle = QStringLiteral("QLabel { border: none; color: %1; }").arg(QLatin1String(palette::unknown));
+
 } // namespace
 
-ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(parent), m_callId(call.callExtId)
+ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, QWidget *parent)
+    : QFrame(parent), m_callId(call.callExtId)
 {
     setObjectName(QStringLiteral("toolCallCard_") + call.callExtId);
     setFrameShape(QFrame::StyledPanel);
@@ -102,43 +115,50 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
     }
     if (call.outcome == Outcome::Unknown && call.escalationState != u"resolved") {
         auto *row = new QHBoxLayout;
-        row->addWidget(notice(call.escalationId
-                                  ? tr("Unknown: do not retry. This write waits in the escalation queue for a "
-                                       "lookup at the provider.")
-                                  : tr("Unknown: do not retry. A lookup at the provider must settle it."),
-                              QStringLiteral("unknownNotice"),
-                              "QLabel { border: none; background: #fce8e6; color: #9c1c14; padding: 4px; "
-                              "font-weight: bold; }",
-                              this),
+        const QString waits = actions.lookupSystem.isEmpty()
+                                  ? tr("Unknown: do not retry. No system can be asked about this write: check it "
+                                       "where it went and record what you found.")
+                                  : tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
+                                       "at %1.")
+                                        .arg(actions.lookupSystem);
+        row->addWidget(notice(call.escalationId ? waits : tr("Unknown: do not retry. A lookup must settle it."),
+                              QStringLiteral("unknownNotice"), unknownNoticeStyle, this),
                        1);
         if (call.escalationId) {
-            auto *lookup = new QPushButton(tr("Look up at provider…"), this);
-            lookup->setObjectName(QStringLiteral("lookupButton"));
-            connect(lookup, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit lookupRequested(id); });
-            row->addWidget(lookup);
+            const qint64 id = *call.escalationId;
+            if (!actions.lookupSystem.isEmpty()) {
+                auto *lookup = new QPushButton(tr("Look up…"), this);
+                lookup->setObjectName(QStringLiteral("lookupButton"));
+                lookup->setToolTip(tr("Ask %1 whether this write happened (Ctrl+K)").arg(actions.lookupSystem));
+                connect(lookup, &QPushButton::clicked, this, [this, id] { emit lookupRequested(id); });
+                row->addWidget(lookup);
+            } else {
+                auto *attest = new QPushButton(tr("Record a check…"), this);
+                attest->setObjectName(QStringLiteral("attestButton"));
+                attest->setToolTip(tr("Record what you found in the system this write went to"));
+                connect(attest, &QPushButton::clicked, this, [this, id] { emit attestRequested(id); });
+                row->addWidget(attest);
+            }
         }
         layout->addLayout(row);
         if (!call.escalationNote.isEmpty())
             layout->addWidget(notice(tr("Last lookup could not tell: %1").arg(call.escalationNote),
-                                     QStringLiteral("lookupNote"), "QLabel { border: none; color: #9c1c14; }", this));
+                                     QStringLiteral("lookupNote"), unknownTextStyle, this));
     }
-    if (call.resolution) {
-        QString text;
-        switch (*call.resolution) {
-        case Resolution::Performed: text = tr("Resolved: performed (verified at the provider)"); break;
-        case Resolution::NotPerformed: text = tr("Resolved: not performed (verified at the provider)"); break;
-        case Resolution::PerformedAgain:
-            text = tr("Resolved: not performed (verified), then performed from the console with the same key");
-            break;
-        }
-        text += tr(" by %1 at %2").arg(call.resolvedBy, formatTime(call.resolvedAt));
+    if (call.resolution && call.escalationState == u"resolved") {
+        QString text = tr("Settled: %1 by %2 at %3")
+                           .arg(settlementText(*call.resolution, call.settlementBasis), call.resolvedBy,
+                                formatTime(call.resolvedAt));
+        if (!call.settledReference.isEmpty())
+            text += call.toolClass == ToolClass::WriteMoney ? tr("; refund %1").arg(call.settledReference)
+                                                            : tr("; reference %1").arg(call.settledReference);
         auto *row = new QHBoxLayout;
-        row->addWidget(notice(text, QStringLiteral("resolutionNotice"),
-                              "QLabel { border: none; background: #e6f4ea; color: #13532a; padding: 4px; "
-                              "font-weight: bold; }",
-                              this),
-                       1);
-        if (*call.resolution == Resolution::NotPerformed && call.escalationId) {
+        auto *settled = notice(text + u'.', QStringLiteral("resolutionNotice"),
+                               *call.resolution == Resolution::NotPerformed ? notPerformedNoticeStyle
+                                                                            : performedNoticeStyle,
+                               this);
+        row->addWidget(settled, 1);
+        if (actions.mayPerformAgain && call.escalationId) {
             auto *again = new QPushButton(tr("Perform with the same key…"), this);
             again->setObjectName(QStringLiteral("performAgainButton"));
             connect(again, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit performAgainRequested(id); });
@@ -146,12 +166,23 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
         }
         layout->addLayout(row);
     }
+    if (call.escalationId) {
+        auto *row = new QHBoxLayout;
+        row->addStretch();
+        auto *evidence = new QPushButton(tr("Evidence…"), this);
+        evidence->setObjectName(QStringLiteral("evidenceButton"));
+        evidence->setToolTip(tr("Every lookup, write and check of this call, and what to tell the customer"));
+        connect(evidence, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit evidenceRequested(id); });
+        row->addWidget(evidence);
+        layout->addLayout(row);
+    }
     if (call.toolClass == ToolClass::Unclassified) {
         layout->addWidget(notice(tr("Unclassified tool: the registry does not say whether %1 reads or writes, so "
                                     "Verity treats it as a write it cannot judge.")
                                      .arg(call.tool),
                                  QStringLiteral("unclassifiedNotice"),
-                                 "QLabel { border: none; background: #fff4e5; color: #8a4b00; padding: 4px; }", this));
+                                 QStringLiteral("QLabel { border: none; background: #fff4e5; color: #8a4b00; padding: 4px; }"),
+                                 this));
     } else if (!isWrite(call.toolClass) && call.hasResult) {
         auto *read = plainTextLabel(call.readFailed ? tr("Read failed: safe to retry (reads are at-least-once).")
                                                     : tr("Read succeeded."),
@@ -165,10 +196,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
         auto *repeat = new QHBoxLayout;
         const bool duplicate = call.repeatKind == RepeatKind::DuplicateEffect;
         repeat->addWidget(notice(repeatText(call), QStringLiteral("repeatNotice"),
-                                 duplicate ? "QLabel { border: none; background: #fce8e6; color: #9c1c14; padding: 4px; "
-                                             "font-weight: bold; }"
-                                           : "QLabel { border: none; background: #fff4e5; color: #8a4b00; padding: 4px; "
-                                             "font-weight: bold; }",
+                                 duplicate ? duplicateNoticeStyle : unknownNoticeStyle,
                                  this),
                           1);
         // One button per peer, stacked: a model that retried five times must not widen the card.
@@ -191,7 +219,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, QWidget *parent) : QFrame(pa
         layout->addWidget(notice(call.resultErrorType.isEmpty()
                                          ? tr("The transcript marks this result an error.")
                                          : tr("The transcript marks this result an error (%1).").arg(call.resultErrorType),
-                                 QStringLiteral("resultErrorNotice"), "QLabel { border: none; color: #9c1c14; }", this));
+                                 QStringLiteral("resultErrorNotice"), unknownTextStyle, this));
     }
     addSection(tr("ARGUMENTS"), prettyJson(call.argumentsJson), QStringLiteral("arguments"), true);
     addSection(tr("RESULT"), call.hasResult ? prettyJson(call.rawResult) : tr("(no result was recorded)"),
@@ -217,7 +245,7 @@ void ToolCallCard::setHighlighted(bool highlighted)
 {
     m_highlighted = highlighted;
     const QString border = highlighted ? QStringLiteral("2px solid #1a73e8")
-                                       : (m_dangerous ? QStringLiteral("2px solid #d93025")
+                                       : (m_dangerous ? QStringLiteral("2px solid %1").arg(QLatin1String(palette::unknownBorder))
                                                       : QStringLiteral("1px solid #c4c9cf"));
     setStyleSheet(QStringLiteral("verity--ToolCallCard { background: #ffffff; border: %1; border-radius: 6px; }").arg(border));
 }

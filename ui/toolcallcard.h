@@ -8,6 +8,14 @@ namespace verity {
 
 class OutcomeBadge;
 
+// What a person may do with a call's escalation, decided outside the card (by the registry
+// and the resolver's rules): where it can be looked up, and whether a repeat is allowed.
+struct CallActions
+{
+    QString lookupSystem;         // "the payment provider", "the courier"; empty: only a check can settle it
+    bool mayPerformAgain = false; // a verified "not performed" with nothing of its intent performed
+};
+
 // One tool call as a card: tool, class, time, arguments, the raw result, the intent key and,
 // for a write, the outcome badge with the reason it was read that way. A repeated intent
 // links to the other calls that share the key; an unknown says it waits in the queue.
@@ -16,7 +24,7 @@ class ToolCallCard : public QFrame
     Q_OBJECT
 
 public:
-    explicit ToolCallCard(const ToolCallRow &call, QWidget *parent = nullptr);
+    explicit ToolCallCard(const ToolCallRow &call, const CallActions &actions = {}, QWidget *parent = nullptr);
 
     const QString &callId() const { return m_callId; }
     OutcomeBadge *badge() const { return m_badge; }
@@ -27,6 +35,8 @@ signals:
     void showCallRequested(const QString &callId);
     void lookupRequested(qint64 escalationId);
     void performAgainRequested(qint64 escalationId);
+    void attestRequested(qint64 escalationId);
+    void evidenceRequested(qint64 escalationId);
 
 private:
     void addSection(const QString &title, const QString &text, const QString &objectName, bool monospace);

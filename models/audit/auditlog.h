@@ -16,9 +16,15 @@
 //   decomposed accents is still an edit.
 // - prev_hash of entry 1 is 64 '0' characters.
 //
-// What the chain cannot show: the LAST entries removed (the chain that is left is whole), or
-// the whole chain recomputed by someone who can write the file. Catching those needs the head
-// (last seq and hash) kept somewhere else.
+// What the chain cannot show alone: the LAST entries removed (the chain that is left is whole),
+// or the whole chain recomputed by someone who can write the file. Catching those needs the
+// head (last seq and hash, `verity audit head`) kept somewhere else, and given back to
+// verify(): a head the chain no longer holds means entries were removed or rewritten after it.
+//
+// The chain also vouches for what its entries point at, and verify() checks that too: the
+// evidence each entry cites still hashes to the entry's evidence hash, no evidence was added
+// without an entry, each escalation stands as its last "settle" entry left it
+// (settlementrecord.h), and each ledger row was made by such an entry.
 
 #include "domain/expected.h"
 #include "store/records.h"
@@ -36,8 +42,15 @@ struct AuditVerification
     bool intact = true;
     // Entries read; when the chain is broken, those up to and including the broken one.
     qint64 entriesChecked = 0;
-    std::optional<qint64> firstBrokenSeq;
-    QString reason; // why that entry breaks the chain; empty when intact
+    std::optional<qint64> firstBrokenSeq; // the entry that breaks, or that points at what was changed
+    QString reason; // the first mismatch, in words; empty when intact
+};
+
+// The newest entry: what to keep elsewhere to catch entries removed or rewritten later.
+struct AuditHead
+{
+    qint64 length = 0; // entries in the chain (the seq of the newest)
+    QString hash;      // the newest entry's hash; the zero hash for an empty chain
 };
 
 class AuditLog
@@ -64,7 +77,10 @@ public:
     // before it, entries are missing before it, or it is entry 1 and prev_hash is not the
     // zero hash. Removing the last entries is not detectable this way (see the top of this file).
     // An error means the log could not be read, not that it is broken.
-    static Expected<AuditVerification> verify(Store &store);
+    // Then checks what the entries point at (see the top of this file). With `head`, the chain
+    // must still hold an entry of that hash.
+    static Expected<AuditVerification> verify(Store &store, const QString &head = {});
+    static Expected<AuditHead> head(Store &store);
 
     static QString zeroHash(); // prev_hash of entry 1
 

@@ -1,14 +1,20 @@
-// AuditLog::verify: walks the chain oldest first and names the first entry that breaks it.
+// AuditLog::verify: walks the chain oldest first and names the first entry that breaks it,
+// then checks what the entries point at: evidence, settlements and the ledger.
 
+#include "auditaction.h"
 #include "auditlog.h"
+#include "settlementrecord.h"
 
 #include "store/store.h"
+
+#include <QHash>
+#include <QSet>
 
 namespace verity {
 
 namespace {
 
-// A thousand entries at a time: memory stays flat however long the log grows.
+// A thousand rows at a time: memory stays flat however long the log grows.
 constexpr int pageSize = 1000;
 
 // What was learnt from the entry before: its seq (0 before the first) and its hash.
@@ -47,12 +53,181 @@ QString breakAfter(const Link &previous, const AuditEntry &entry)
     return {};
 }
 
+// The entry that last decided where an escalation stands.
+struct Decision
+{
+    qint64 seq = 0;
+    QString action;
+    QString hash;
+    QString detail;
+};
+
+bool decides(const AuditEntry &entry)
+{
+    // A legacy write that came back unknown left its escalation as the write-started entry did.
+    if (entry.action == auditaction::legacyWrite)
+        return !entry.detail.contains(QStringLiteral(": Unknown"));
+    return entry.action == auditaction::settle || entry.action == auditaction::writeStarted
+           || entry.action == auditaction::legacyResolve;
+}
+
+QString citation(qint64 escalationId, const QString &hash)
+{
+    return QString::number(escalationId) + u'|' + hash;
+}
+
+// What the chain says, gathered as it is walked.
+struct ChainFacts
+{
+    QHash<qint64, Decision> decisionOf;  // escalation -> its latest deciding entry
+    QHash<QString, qint64> citedBy;      // citation -> the first entry citing it
+    bool headFound = false;
+};
+
+// Entries written before settlements were hashed name their resolution in words only.
+bool legacyAgrees(const Decision &decision, const std::optional<Resolution> &resolution)
+{
+    if (decision.action == auditaction::legacyResolve) {
+        if (decision.detail.contains(QStringLiteral("resolved as not performed")))
+            return resolution == Resolution::NotPerformed;
+        return resolution == Resolution::Performed && decision.detail.contains(QStringLiteral("resolved as performed"));
+    }
+    if (decision.detail.contains(QStringLiteral(": Not performed")))
+        return resolution == Resolution::NotPerformed;
+    return resolution == Resolution::PerformedAgain;
+}
+
+AuditVerification broken(AuditVerification result, std::optional<qint64> seq, const QString &reason)
+{
+    result.intact = false;
+    result.firstBrokenSeq = seq;
+    result.reason = reason;
+    return result;
+}
+
+// Each evidence row still hashes to what it says, and an entry cites it.
+Expected<std::optional<AuditVerification>> checkEvidence(Store &store, const ChainFacts &facts,
+                                                         const AuditVerification &result, QSet<QString> &intact)
+{
+    for (qint64 offset = 0;; offset += pageSize) {
+        Expected<QList<Evidence>> page = store.evidenceRows(offset, pageSize);
+        if (!page)
+            return page.error();
+        for (const Evidence &row : *page) {
+            const QString cited = citation(row.escalationId, row.evidenceSha256);
+            const std::optional<qint64> citingSeq =
+                facts.citedBy.contains(cited) ? std::optional<qint64>(facts.citedBy.value(cited)) : std::nullopt;
+            if (evidenceHash(row.request, row.response) != row.evidenceSha256)
+                return std::optional(broken(result, citingSeq,
+                                            QStringLiteral("evidence %1 of escalation %2 was edited: its request or "
+                                                           "response no longer has the SHA-256 it was stored with")
+                                                .arg(row.id)
+                                                .arg(row.escalationId)));
+            if (!citingSeq)
+                return std::optional(broken(result, std::nullopt,
+                                            QStringLiteral("evidence %1 of escalation %2 was added without an audit "
+                                                           "entry, or its hash was changed")
+                                                .arg(row.id)
+                                                .arg(row.escalationId)));
+            intact.insert(cited);
+        }
+        if (page->size() < pageSize)
+            return std::optional<AuditVerification>();
+    }
+}
+
+// Each escalation stands as its last deciding entry left it; returns the refunds the
+// settlements vouch for, for the ledger check.
+Expected<std::optional<AuditVerification>> checkSettlements(Store &store, const ChainFacts &facts,
+                                                            const AuditVerification &result, QSet<QString> &vouched)
+{
+    for (qint64 offset = 0;; offset += pageSize) {
+        Expected<QList<EscalationSettlement>> page = store.escalationSettlements(offset, pageSize);
+        if (!page)
+            return page.error();
+        for (const EscalationSettlement &row : *page) {
+            const bool settled = row.state == u"resolved";
+            const auto found = facts.decisionOf.constFind(row.escalationId);
+            if (found == facts.decisionOf.cend()) {
+                if (settled)
+                    return std::optional(broken(result, std::nullopt,
+                                                QStringLiteral("escalation %1 is settled (%2) but no audit entry "
+                                                               "settled it")
+                                                    .arg(row.escalationId)
+                                                    .arg(settlementText(row.resolution.value_or(Resolution::Performed),
+                                                                        row.basis))));
+                continue;
+            }
+            const Decision &decision = *found;
+            if (decision.action == auditaction::writeStarted) {
+                if (settled)
+                    return std::optional(broken(result, decision.seq,
+                                                QStringLiteral("escalation %1 was reopened for a repeat by entry %2, "
+                                                               "but is settled with no entry after it")
+                                                    .arg(row.escalationId)
+                                                    .arg(decision.seq)));
+                continue;
+            }
+            if (!settled)
+                return std::optional(broken(result, decision.seq,
+                                            QStringLiteral("escalation %1 is open again, but entry %2 settled it and no "
+                                                           "entry reopened it")
+                                                .arg(row.escalationId)
+                                                .arg(decision.seq)));
+            Expected<std::optional<LedgerEntry>> ledger = store.ledgerEntryOfCall(row.callId);
+            if (!ledger)
+                return ledger.error();
+            if (decision.action == auditaction::settle) {
+                if (settlementHash(row, *ledger) != decision.hash)
+                    return std::optional(broken(result, decision.seq,
+                                                QStringLiteral("escalation %1 no longer matches entry %2, which "
+                                                               "settled it: its resolution or its call's ledger row "
+                                                               "was changed")
+                                                    .arg(row.escalationId)
+                                                    .arg(decision.seq)));
+            } else if (!legacyAgrees(decision, row.resolution)) {
+                return std::optional(broken(result, decision.seq,
+                                            QStringLiteral("escalation %1 is settled as %2, but entry %3 says "
+                                                           "otherwise")
+                                                .arg(row.escalationId)
+                                                .arg(settlementText(row.resolution.value_or(Resolution::Performed),
+                                                                    row.basis))
+                                                .arg(decision.seq)));
+            }
+            if (*ledger && row.resolution != Resolution::NotPerformed)
+                vouched.insert((*ledger)->refundId);
+        }
+        if (page->size() < pageSize)
+            return std::optional<AuditVerification>();
+    }
+}
+
+Expected<std::optional<AuditVerification>> checkLedger(Store &store, const AuditVerification &result,
+                                                       const QSet<QString> &vouched)
+{
+    for (qint64 offset = 0;; offset += pageSize) {
+        Expected<QList<LedgerEntry>> page = store.ledgerEntries(offset, pageSize);
+        if (!page)
+            return page.error();
+        for (const LedgerEntry &row : *page) {
+            if (!vouched.contains(row.refundId))
+                return std::optional(broken(result, std::nullopt,
+                                            QStringLiteral("the ledger's row for refund %1 was not made by any audit "
+                                                           "entry (added, or its settlement changed)")
+                                                .arg(row.refundId)));
+        }
+        if (page->size() < pageSize)
+            return std::optional<AuditVerification>();
+    }
+}
+
 } // namespace
 
-Expected<AuditVerification> AuditLog::verify(Store &store)
+Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head)
 {
     AuditVerification result;
     Link previous;
+    ChainFacts facts;
     // Paged by offset, oldest first: entries appended meanwhile land after the pages already
     // read, so they are checked too rather than shifting what is read.
     for (qint64 offset = 0;; offset += pageSize) {
@@ -61,19 +236,63 @@ Expected<AuditVerification> AuditLog::verify(Store &store)
             return page.error();
         for (const AuditEntry &entry : *page) {
             ++result.entriesChecked;
-            if (QString why = breakAfter(previous, entry); !why.isEmpty()) {
-                result.intact = false;
-                result.firstBrokenSeq = entry.seq;
-                result.reason = why;
-                return result;
-            }
+            if (QString why = breakAfter(previous, entry); !why.isEmpty())
+                return broken(result, entry.seq, why);
             previous = Link{entry.seq, entry.hash};
+            if (!head.isEmpty() && entry.hash == head)
+                facts.headFound = true;
+            if (!entry.escalationId)
+                continue;
+            if (decides(entry))
+                facts.decisionOf.insert(*entry.escalationId, {entry.seq, entry.action, entry.evidenceSha256, entry.detail});
+            if (auditaction::citesEvidence(entry.action) && !entry.evidenceSha256.isEmpty())
+                facts.citedBy.insert(citation(*entry.escalationId, entry.evidenceSha256), entry.seq);
         }
         if (page->size() < pageSize)
             break;
     }
-    // Deleting the last entries leaves a shorter chain that is whole: nothing here can tell.
+    if (!head.isEmpty() && !facts.headFound && head != zeroHash())
+        return broken(result, std::nullopt,
+                      QStringLiteral("no entry has the head hash %1: entries were removed or rewritten after that head "
+                                     "was taken")
+                          .arg(head));
+
+    QSet<QString> intactEvidence;
+    Expected<std::optional<AuditVerification>> evidence = checkEvidence(store, facts, result, intactEvidence);
+    if (!evidence)
+        return evidence.error();
+    if (*evidence)
+        return **evidence;
+    for (auto it = facts.citedBy.cbegin(); it != facts.citedBy.cend(); ++it) {
+        if (!intactEvidence.contains(it.key()))
+            return broken(result, it.value(),
+                          QStringLiteral("entry %1 cites evidence %2 of escalation %3, which is no longer stored")
+                              .arg(it.value())
+                              .arg(it.key().section(u'|', 1).left(12) + QStringLiteral("…"))
+                              .arg(it.key().section(u'|', 0, 0)));
+    }
+    QSet<QString> vouched;
+    Expected<std::optional<AuditVerification>> settlements = checkSettlements(store, facts, result, vouched);
+    if (!settlements)
+        return settlements.error();
+    if (*settlements)
+        return **settlements;
+    Expected<std::optional<AuditVerification>> ledger = checkLedger(store, result, vouched);
+    if (!ledger)
+        return ledger.error();
+    if (*ledger)
+        return **ledger;
     return result;
+}
+
+Expected<AuditHead> AuditLog::head(Store &store)
+{
+    Expected<std::optional<AuditEntry>> last = store.lastAuditEntry();
+    if (!last)
+        return last.error();
+    if (!*last)
+        return AuditHead{0, zeroHash()};
+    return AuditHead{(*last)->seq, (*last)->hash};
 }
 
 } // namespace verity

@@ -130,4 +130,11 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
     return result;
 }
 
+int ticketSeverity(const TicketAssessment &assessment)
+{
+    if (assessment.repeats.duplicateEffects > 0)
+        return duplicateEffectSeverity;
+    return assessment.worstOutcome ? outcomeSeverity(*assessment.worstOutcome) : 0;
+}
+
 } // namespace verity

@@ -71,4 +71,10 @@ struct TicketAssessment
 // `calls` in the order they were made.
 TicketAssessment assessTicket(const QList<CallFacts> &calls);
 
+// How bad a ticket is, for the queue's worst-outcome column and its sort: 0 without writes,
+// then each outcome's severity (outcomeSeverity), and above them all a duplicate effect,
+// money paid or an effect done twice.
+constexpr int duplicateEffectSeverity = 5;
+int ticketSeverity(const TicketAssessment &assessment);
+
 } // namespace verity

@@ -48,6 +48,14 @@ QString spanText(qint64 milliseconds)
     return QStringLiteral("%1 d %2 h").arg(hours / 24).arg(hours % 24);
 }
 
+int DuplicatePayout::unknownCount() const
+{
+    int count = 0;
+    for (const PayoutEvent &event : events)
+        count += event.payout && event.payout->effect == PayoutEffect::Unknown ? 1 : 0;
+    return count;
+}
+
 QStringList DuplicatePayout::ticketExtIds() const
 {
     QStringList ids;
@@ -140,6 +148,7 @@ DuplicatePayout groupOf(QList<PayoutEvent> events, DuplicateBasis basis)
     for (const PayoutEvent &event : events) {
         total += event.amountCents();
         atProvider += event.atProvider ? 1 : 0;
+        duplicate.tookEffect += event.payout ? (event.payout->effect == PayoutEffect::Performed ? 1 : 0) : 1;
         if (event.payout && duplicate.sellerId.isEmpty()) {
             duplicate.sellerId = event.payout->sellerId;
             duplicate.sellerName = event.payout->sellerName;

@@ -41,6 +41,13 @@ struct DuplicatePayout
     qint64 amountAtRiskCents = 0; // every refund after the first
     qint64 spanMs = 0;            // from the first refund to the last
     bool confirmedAtProvider = false; // two or more of its refunds exist at the provider
+    // Refunds known to have moved money: performed by the best evidence Verity stores (the
+    // result, a lookup, a reconciliation settled), or at the provider with no call of Verity's.
+    int tookEffect = 0;
+    // A duplicate payout, as the queue's "duplicate effect" counts it: two or more took effect.
+    // Otherwise a possible one: an unknown write of the group awaits a lookup.
+    bool isConfirmed() const { return tookEffect >= 2; }
+    int unknownCount() const;
     QStringList ticketExtIds() const;
 };
 

@@ -1,5 +1,7 @@
 #include "auditlogmodel.h"
 
+#include "audit/auditaction.h"
+
 #include "displaytext.h"
 #include "store/store.h"
 
@@ -101,6 +103,7 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
         case SeqColumn:
             return tr("Entry hash: %1\nPrevious entry's hash: %2").arg(entry->hash, entry->prevHash);
         case DetailColumn: return entry->detail;
+        case ActionColumn: return tr("Stored as \"%1\"").arg(entry->action);
         case EvidenceColumn:
             return entry->evidenceSha256.isEmpty() ? tr("No evidence recorded with this entry")
                                                    : tr("SHA-256 of the evidence: %1").arg(entry->evidenceSha256);
@@ -111,7 +114,7 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
         case SeqColumn: return entry->seq;
         case TimeColumn: return formatTime(entry->at);
         case OperatorColumn: return entry->operatorName;
-        case ActionColumn: return entry->action;
+        case ActionColumn: return auditaction::words(entry->action);
         case EscalationColumn:
             return entry->escalationId ? QVariant(*entry->escalationId) : QVariant(QStringLiteral("—"));
         // One line in the table; the whole text is in the tooltip.

@@ -91,20 +91,35 @@ QString DuplicatePayoutModel::summary() const
 {
     if (m_duplicates.isEmpty())
         return tr("No duplicate payouts.");
-    QMap<QString, qint64> atRisk; // per currency, so no sum mixes them
+    // Per currency, so no sum mixes them; confirmed apart from possible, as the queue counts them.
+    QMap<QString, qint64> atRisk;
+    QMap<QString, qint64> mayBeAtRisk;
+    int confirmed = 0;
     int requested = 0;
     int recovered = 0;
     for (const DuplicatePayout &payout : m_duplicates) {
-        atRisk[payout.currency] += payout.amountAtRiskCents;
+        if (payout.isConfirmed()) {
+            ++confirmed;
+            atRisk[payout.currency] += payout.amountAtRiskCents;
+        } else {
+            mayBeAtRisk[payout.currency] += payout.amountAtRiskCents;
+        }
         if (const auto found = m_current.constFind(payout.key); found != m_current.constEnd())
             (found->state == RecoveryState::Recovered ? recovered : requested) += 1;
     }
-    QStringList amounts;
-    for (auto it = atRisk.cbegin(); it != atRisk.cend(); ++it)
-        amounts << formatMoney(it.value(), it.key());
-    const QString count =
-        m_duplicates.size() == 1 ? tr("1 duplicate payout") : tr("%1 duplicate payouts").arg(m_duplicates.size());
-    QString text = count + tr(", %1 at risk").arg(amounts.join(QStringLiteral(" + ")));
+    const auto amounts = [](const QMap<QString, qint64> &sums) {
+        QStringList texts;
+        for (auto it = sums.cbegin(); it != sums.cend(); ++it)
+            texts << formatMoney(it.value(), it.key());
+        return texts.join(QStringLiteral(" + "));
+    };
+    QString text = confirmed == 0 ? tr("No duplicate payouts confirmed")
+                   : confirmed == 1 ? tr("1 duplicate payout, %1 at risk").arg(amounts(atRisk))
+                                    : tr("%1 duplicate payouts, %2 at risk").arg(confirmed).arg(amounts(atRisk));
+    const qsizetype possible = m_duplicates.size() - confirmed;
+    if (possible > 0)
+        text += possible == 1 ? tr("; 1 possible (%1) awaits lookups").arg(amounts(mayBeAtRisk))
+                              : tr("; %1 possible (%2) await lookups").arg(possible).arg(amounts(mayBeAtRisk));
     QStringList marked;
     if (requested > 0)
         marked << tr("%1 recovery requested").arg(requested);
@@ -130,8 +145,15 @@ namespace {
 QString basisText(const DuplicatePayout &payout)
 {
     QString text = duplicateBasisText(payout.basis);
+    if (!payout.isConfirmed()) {
+        const int unknown = payout.unknownCount();
+        text = DuplicatePayoutModel::tr("Possible: %1 awaiting a lookup; %2")
+                   .arg(unknown == 1 ? DuplicatePayoutModel::tr("1 unknown refund")
+                                     : DuplicatePayoutModel::tr("%1 unknown refunds").arg(unknown),
+                        text);
+    }
     if (payout.confirmedAtProvider)
-        text += DuplicatePayoutModel::tr(", confirmed at the provider");
+        text += DuplicatePayoutModel::tr(", at the provider");
     return text;
 }
 
@@ -179,7 +201,9 @@ QVariant DuplicatePayoutModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (column == AtRiskColumn && !(mark && mark->state == RecoveryState::Recovered))
-            return QBrush(QColor(QLatin1String(negativeMoneyColor)));
+            return QBrush(QColor(QLatin1String(payout.isConfirmed() ? negativeMoneyColor : pendingMoneyColor)));
+        if (column == BasisColumn && !payout.isConfirmed())
+            return QBrush(QColor(QLatin1String(pendingMoneyColor)));
         if (column == RecoveryColumn && mark)
             return QBrush(QColor(QLatin1String(mark->state == RecoveryState::Recovered ? settledMoneyColor : pendingMoneyColor)));
         return {};

@@ -121,7 +121,10 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
 
     switch (role) {
     case TicketIdRole: return ticket->id;
-    case OutcomeIdRole: return ticket->worstOutcome ? outcomeId(*ticket->worstOutcome) : QString();
+    case OutcomeIdRole:
+        if (ticket->duplicateEffect)
+            return repeatKindId(RepeatKind::DuplicateEffect);
+        return ticket->worstOutcome ? outcomeId(*ticket->worstOutcome) : QString();
     case NeedsAttentionRole: return ticket->needsAttention;
     case RepeatedIntentRole: return ticket->hasRepeatedIntent;
     case Qt::TextAlignmentRole:
@@ -133,7 +136,9 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
             QStringList reasons;
             if (ticket->hasUnknown)
                 reasons << tr("a write with an unknown outcome waits for a lookup");
-            if (ticket->hasRepeatedIntent)
+            if (ticket->duplicateEffect)
+                reasons << tr("a write took effect twice (money paid or an effect done twice)");
+            else if (ticket->hasRepeatedIntent)
                 reasons << tr("the same intent was written more than once");
             if (reasons.isEmpty())
                 reasons << tr("a tool call Verity cannot classify or key");
@@ -151,7 +156,10 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
         case SellerColumn: return ticket->sellerName;
         case OpenedColumn: return formatTime(ticket->openedAt);
         case WritesColumn: return ticket->writeCount;
-        case OutcomeColumn: return ticket->worstOutcome ? outcomeLabel(*ticket->worstOutcome) : tr("No writes");
+        case OutcomeColumn:
+            if (ticket->duplicateEffect)
+                return repeatKindLabel(RepeatKind::DuplicateEffect);
+            return ticket->worstOutcome ? outcomeLabel(*ticket->worstOutcome) : tr("No writes");
         case ColumnCount: break;
         }
         return {};

@@ -25,7 +25,7 @@ public:
                   ColumnCount };
     enum Role {
         TicketIdRole = Qt::UserRole + 1, // qint64 database id
-        OutcomeIdRole,                   // "unknown", ... or empty when the ticket has no write
+        OutcomeIdRole,                   // "unknown", ..., "duplicate_effect", or empty when the ticket has no write
         NeedsAttentionRole,
         RepeatedIntentRole,
     };

@@ -104,6 +104,13 @@ EscalationResolver *ProviderConnection::resolver()
     return m_resolver.get();
 }
 
+void ProviderConnection::setRegistries(RegistrySelection registries)
+{
+    m_registries = std::move(registries);
+    if (m_resolver)
+        m_resolver->setRegistries(m_registries);
+}
+
 void ProviderConnection::rebuild()
 {
     m_resolver.reset();
@@ -111,6 +118,7 @@ void ProviderConnection::rebuild()
     if (!m_settings.baseUrl.isEmpty()) {
         m_client = std::make_unique<ProviderClient>(m_settings);
         m_resolver = std::make_unique<EscalationResolver>(m_store, *m_client, m_operator);
+        m_resolver->setRegistries(m_registries);
     }
     emit changed();
 }

@@ -3,6 +3,7 @@
 // and the API key (from the environment or the desktop keychain, never from a file Verity
 // writes). Hands out one client and one resolver for the current settings.
 
+#include "domain/registryselection.h"
 #include "providerclient.h"
 
 #include <QObject>
@@ -43,6 +44,8 @@ public:
 
     // Null while no URL is set.
     EscalationResolver *resolver();
+    // The registries that name where each tool's writes can be looked up.
+    void setRegistries(RegistrySelection registries);
 
 signals:
     void changed();
@@ -54,6 +57,7 @@ private:
     ProviderSettings m_settings;
     QString m_operator;
     QString m_keyNote;
+    RegistrySelection m_registries;
     std::unique_ptr<ProviderClient> m_client;
     std::unique_ptr<EscalationResolver> m_resolver;
 };

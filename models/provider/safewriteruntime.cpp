@@ -161,6 +161,8 @@ void SafeWriteRuntime::afterLookup(SafeRefundOperation *operation, const RefundI
 QString SafeWriteRuntime::recordInLedger(const RefundIntent &intent, const LedgerContext &context,
                                          const ProviderRefund &refund)
 {
+    if (!context.record)
+        return {};
     LedgerEntry entry{intent.intentKey, context.toolCallId, refund.id,
                       refund.amountCents > 0 ? refund.amountCents : intent.amountCents,
                       refund.currency.isEmpty() ? intent.currency : refund.currency.toUpper(), context.sellerId,

@@ -36,6 +36,8 @@ struct LedgerContext
     std::optional<qint64> toolCallId;
     QString sellerId;
     QString source; // "console write", "runtime", ...
+    // False when the caller records the refund itself, with the audit entries that vouch for it.
+    bool record = true;
 };
 
 class SafeRefundOperation : public QObject

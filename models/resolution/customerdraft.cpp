@@ -1,9 +1,12 @@
 #include "customerdraft.h"
 
 #include "domain/money.h"
+#include "store/store.h"
 
 #include <QDateTime>
 #include <QLocale>
+
+#include <algorithm>
 
 namespace verity {
 
@@ -11,16 +14,74 @@ namespace {
 
 QString dayAndMonth(qint64 at)
 {
-    return QLocale(QLocale::English).toString(QDateTime::fromMSecsSinceEpoch(at).toLocalTime().date(),
+    return QLocale(QLocale::English).toString(QDateTime::fromMSecsSinceEpoch(at, Qt::UTC).date(),
                                               QStringLiteral("d MMMM"));
+}
+
+QString greeting(const QString &customerName)
+{
+    return customerName.isEmpty() ? QStringLiteral("Hello,")
+                                  : QStringLiteral("Hello %1,").arg(customerName.section(u' ', 0, 0));
+}
+
+QString letter(const QString &customerName, const QString &body)
+{
+    return greeting(customerName) + QStringLiteral("\n\n") + body + QStringLiteral("\n\nSorry for the confusion.");
+}
+
+// What a pickup or a message was, in the customer's words; and who was asked about it.
+struct WriteWords
+{
+    QString thing;    // "the collection of your order SU-88316"
+    QString done;     // "is booked"
+    QString notDone;  // "has not been booked"
+    QString system;   // "the courier"
+};
+
+WriteWords wordsFor(const EscalationDetail &escalation)
+{
+    const QString order = escalation.orderId.isEmpty() ? QStringLiteral("your order")
+                                                       : QStringLiteral("your order %1").arg(escalation.orderId);
+    if (escalation.tool == u"schedule_pickup")
+        return {QStringLiteral("the collection of %1").arg(order), QStringLiteral("is booked"),
+                QStringLiteral("has not been booked"), QStringLiteral("the courier")};
+    if (escalation.tool == u"message_seller")
+        return {QStringLiteral("our message to the seller about %1").arg(order), QStringLiteral("was delivered"),
+                QStringLiteral("has not reached the seller"), QStringLiteral("the messaging service")};
+    return {QStringLiteral("the %1 request for %2").arg(escalation.tool, order), QStringLiteral("went through"),
+            QStringLiteral("has not gone through"), QStringLiteral("the system it went to")};
+}
+
+QString otherWriteDraft(const EscalationDetail &escalation)
+{
+    const WriteWords words = wordsFor(escalation);
+    const bool attested = escalation.basis == SettlementBasis::Attestation;
+    QString body;
+    if (escalation.state != u"resolved" || !escalation.resolution) {
+        body = QStringLiteral("We are confirming with %1 that %2 %3; we will write again as soon as we know.")
+                   .arg(words.system, words.thing, words.done);
+    } else if (*escalation.resolution == Resolution::NotPerformed) {
+        body = QStringLiteral("%1 %2 %3 so far. We will write to you again once this is settled.")
+                   .arg(attested ? QStringLiteral("We have checked:")
+                                 : QStringLiteral("We have checked with %1:").arg(words.system),
+                        words.thing, words.notDone);
+    } else {
+        body = QStringLiteral("%1 that %2 %3%4.")
+                   .arg(attested ? QStringLiteral("We have checked")
+                                 : QStringLiteral("We have confirmed with %1").arg(words.system),
+                        words.thing, words.done,
+                        escalation.reference.isEmpty() ? QString()
+                                                       : QStringLiteral(" (reference %1)").arg(escalation.reference));
+    }
+    body.replace(0, 1, body.at(0).toUpper());
+    return letter(escalation.customerName, body);
 }
 
 } // namespace
 
-QString draftCustomerMessage(const QString &customerName, const QList<RefundFact> &sameIntent, Resolution resolution)
+QString draftCustomerMessage(const QString &customerName, const QList<RefundFact> &sameIntent,
+                             std::optional<Resolution> settled, bool attested)
 {
-    const QString greeting = customerName.isEmpty() ? QStringLiteral("Hello,")
-                                                    : QStringLiteral("Hello %1,").arg(customerName.section(u' ', 0, 0));
     QList<RefundFact> performed;
     for (const RefundFact &fact : sameIntent) {
         if (fact.performed)
@@ -29,6 +90,7 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
     std::sort(performed.begin(), performed.end(), [](const RefundFact &a, const RefundFact &b) { return a.at < b.at; });
     const RefundFact any = sameIntent.isEmpty() ? RefundFact{} : sameIntent.first();
     const QString amount = formatMoney(any.amountCents, any.currency);
+    const QString checked = attested ? QStringLiteral("We have checked") : QStringLiteral("We have checked with our payment provider");
 
     QString body;
     if (performed.size() > 1) {
@@ -42,21 +104,53 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
                                               "recovering them, and you do not need to do anything.")
                                    .arg(extra));
     } else if (performed.size() == 1) {
-        body = QStringLiteral("We have confirmed with our payment provider that one refund of %1 was made to your "
-                              "original payment method on %2. You should see it within 3 to 5 working days of that "
-                              "date.")
-                   .arg(formatMoney(performed.first().amountCents, performed.first().currency),
+        body = QStringLiteral("%1 that one refund of %2 was made to your original payment method on %3. You should "
+                              "see it within 3 to 5 working days of that date.")
+                   .arg(attested ? QStringLiteral("We have checked")
+                                 : QStringLiteral("We have confirmed with our payment provider"),
+                        formatMoney(performed.first().amountCents, performed.first().currency),
                         dayAndMonth(performed.first().at));
-    } else if (resolution == Resolution::NotPerformed) {
-        body = QStringLiteral("We have checked with our payment provider: the refund of %1 has not been made yet. "
-                              "We are issuing it now and will confirm once it has gone through.")
-                   .arg(amount);
+    } else if (settled == Resolution::NotPerformed) {
+        // Nothing is promised: whether and when it is made is decided after this message.
+        body = QStringLiteral("%1: the refund of %2 has not been made so far. We will write to you again once this "
+                              "is settled.")
+                   .arg(checked, amount);
     } else {
         body = QStringLiteral("Your refund of %1 is being confirmed with our payment provider; we will write again "
                               "as soon as we know.")
                    .arg(amount);
     }
-    return greeting + QStringLiteral("\n\n") + body + QStringLiteral("\n\nSorry for the confusion.");
+    return letter(customerName, body);
+}
+
+Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalation)
+{
+    if (escalation.toolClass != ToolClass::WriteMoney)
+        return otherWriteDraft(escalation);
+    Expected<QList<TranscriptEntry>> entries = store.transcript(escalation.ticketId);
+    if (!entries)
+        return entries.error();
+    QList<RefundFact> facts;
+    for (const TranscriptEntry &entry : std::as_const(*entries)) {
+        if (!entry.isToolCall || entry.call.intentKey.isEmpty() || entry.call.intentKey != escalation.intentKey)
+            continue;
+        const ToolCallRow &call = entry.call;
+        const bool performed = call.resolution ? (*call.resolution != Resolution::NotPerformed)
+                                               : call.outcome == Outcome::Performed;
+        qint64 at = call.resultAt.value_or(call.calledAt);
+        // A refund performed again from the console was made when the ledger recorded it, not
+        // when the agent first asked for it.
+        if (call.resolution == Resolution::PerformedAgain) {
+            Expected<std::optional<LedgerEntry>> ledger = store.ledgerEntryOfCall(call.id);
+            if (ledger && *ledger)
+                at = (*ledger)->recordedAt;
+        }
+        facts.append({call.amountCents.value_or(0), escalation.currency, at, performed});
+    }
+    const std::optional<Resolution> settled =
+        escalation.state == u"resolved" ? escalation.resolution : std::optional<Resolution>();
+    return draftCustomerMessage(escalation.customerName, facts, settled,
+                                escalation.basis == SettlementBasis::Attestation);
 }
 
 } // namespace verity

@@ -1,13 +1,17 @@
 #pragma once
-// What the customer should now be told, once evidence has settled a refund whose outcome was
-// unknown. The agent may already have told them something else; this says what is true.
+// What the customer should now be told about an escalated write. The agent may already have
+// told them something else; this says what is true now, and promises nothing that has not
+// happened: a write not yet made is never described as being made.
 
+#include "domain/expected.h"
 #include "store/records.h"
 
 #include <QList>
 #include <QString>
 
 namespace verity {
+
+class Store;
 
 // One refund call of the same intent on the ticket, as it now stands.
 struct RefundFact
@@ -18,7 +22,13 @@ struct RefundFact
     bool performed = false; // recorded or verified
 };
 
+// A refund's draft: `sameIntent` are the calls sharing its key; `settled` is how the escalation
+// now stands (nullopt: still open); `attested` when a person's check, not the provider, says so.
 QString draftCustomerMessage(const QString &customerName, const QList<RefundFact> &sameIntent,
-                             Resolution resolution);
+                             std::optional<Resolution> settled, bool attested = false);
+
+// The draft for the escalation as the store now holds it: a refund from the calls of its
+// intent, a pickup or a message from its settlement.
+Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalation);
 
 } // namespace verity

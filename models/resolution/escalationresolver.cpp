@@ -1,9 +1,12 @@
 #include "escalationresolver.h"
 
+#include "audit/auditaction.h"
 #include "audit/auditlog.h"
 #include "customerdraft.h"
 #include "domain/money.h"
-#include "domain/sha256.h"
+#include "escalationtext.h"
+#include "provider/providerhttp.h"
+#include "recordmatching.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -28,6 +31,45 @@ QString argumentText(const nlohmann::json &arguments, const char *key)
     return it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString::fromStdString(it->dump());
 }
 
+ResolutionReport failed(const QString &message)
+{
+    ResolutionReport report;
+    report.kind = ResolutionReport::Kind::Failed;
+    report.message = message;
+    return report;
+}
+
+ResolutionReport notPossible(const QString &message)
+{
+    ResolutionReport report;
+    report.kind = ResolutionReport::Kind::NotPossible;
+    report.message = message;
+    return report;
+}
+
+ResolutionReport settledBefore(const EscalationDetail &escalation)
+{
+    ResolutionReport report;
+    report.kind = ResolutionReport::Kind::ResolvedElsewhere;
+    report.resolution = escalation.resolution;
+    report.basis = escalation.basis;
+    report.reference = escalation.reference;
+    report.resolvedBy = escalation.resolvedBy;
+    report.resolvedAt = escalation.resolvedAt;
+    report.message = settledByText(escalation.resolvedBy, escalation.resolvedAt,
+                                   escalation.resolution.value_or(Resolution::Performed), escalation.basis);
+    return report;
+}
+
+// "c3 and c5": the calls named in a reason.
+QString callList(const QStringList &calls)
+{
+    if (calls.size() <= 1)
+        return calls.join(QString());
+    return QStringList(calls.mid(0, calls.size() - 1)).join(QStringLiteral(", ")) + QStringLiteral(" and ")
+           + calls.constLast();
+}
+
 } // namespace
 
 void ResolutionOperation::cancel()
@@ -46,9 +88,9 @@ void ResolutionOperation::finish(const ResolutionReport &report)
     emit finished(report);
 }
 
-LookupEvidence evidenceFrom(const QList<HttpExchange> &exchanges)
+Evidence evidenceFrom(const QList<HttpExchange> &exchanges)
 {
-    LookupEvidence evidence;
+    Evidence evidence;
     QStringList requests;
     QStringList responses;
     for (const HttpExchange &exchange : exchanges) {
@@ -59,14 +101,18 @@ LookupEvidence evidenceFrom(const QList<HttpExchange> &exchanges)
     evidence.response = responses.join(QStringLiteral("\n\n"));
     evidence.startedAt = exchanges.isEmpty() ? 0 : exchanges.first().startedAt;
     evidence.finishedAt = exchanges.isEmpty() ? 0 : exchanges.last().finishedAt;
-    evidence.evidenceSha256 = QString::fromLatin1(
-        sha256Hex((evidence.request + QStringLiteral("\n\n") + evidence.response).toUtf8()));
+    evidence.evidenceSha256 = evidenceHash(evidence.request, evidence.response);
     return evidence;
 }
 
 EscalationResolver::EscalationResolver(Store &store, ProviderClient &provider, QString operatorName, QObject *parent)
     : QObject(parent), m_store(store), m_provider(provider), m_runtime(store, provider), m_operator(std::move(operatorName))
 {
+}
+
+QUrl EscalationResolver::providerUrl() const
+{
+    return m_provider.settings().baseUrl;
 }
 
 Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetail &escalation)
@@ -94,7 +140,7 @@ Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetai
     return intent;
 }
 
-Expected<EscalationDetail> EscalationResolver::loadEscalation(qint64 escalationId)
+Expected<EscalationDetail> EscalationResolver::escalation(qint64 escalationId)
 {
     Expected<std::optional<EscalationDetail>> found = m_store.escalation(escalationId);
     if (!found)
@@ -104,29 +150,72 @@ Expected<EscalationDetail> EscalationResolver::loadEscalation(qint64 escalationI
     return **found;
 }
 
+Expected<EscalationHistory> EscalationResolver::history(qint64 escalationId)
+{
+    return escalationHistory(m_store, escalationId);
+}
+
+EscalationRoute EscalationResolver::route(const EscalationDetail &escalation) const
+{
+    if (Expected<RefundIntent> intent = refundIntentFor(escalation); intent)
+        return {true, QStringLiteral("the payment provider"), QString()};
+    if (escalation.toolClass == ToolClass::WriteMoney)
+        return {false, QString(), refundIntentFor(escalation).message()};
+    return {false, QString(),
+            QStringLiteral("the registry names no system where %1 can be looked up; check it where it went and "
+                           "record what you found")
+                .arg(escalation.tool)};
+}
+
 ResolutionOperation *EscalationResolver::finishLater(ResolutionOperation *operation, ResolutionReport report)
 {
     QMetaObject::invokeMethod(operation, [operation, report] { operation->finish(report); }, Qt::QueuedConnection);
     return operation;
 }
 
+ResolutionReport EscalationResolver::reportOf(const EscalationDetail &escalation,
+                                              const Expected<SettlementWritten> &written,
+                                              const QString &settledMessage, const QString &openMessage)
+{
+    if (!written)
+        return failed(QStringLiteral("nothing was settled: %1").arg(written.message()));
+    ResolutionReport report;
+    report.evidence = written->evidence;
+    Expected<EscalationDetail> now = escalation.id ? this->escalation(escalation.id) : Expected<EscalationDetail>(escalation);
+    const EscalationDetail current = now ? *now : escalation;
+    if (written->claim && !written->claim->claimed) {
+        report = settledBefore(current);
+        report.evidence = written->evidence;
+        report.message = QStringLiteral("%1 The evidence is kept with the escalation.").arg(report.message);
+    } else if (written->claim) {
+        report.kind = ResolutionReport::Kind::Resolved;
+        report.resolution = written->claim->resolution;
+        report.basis = written->claim->basis;
+        report.reference = written->claim->reference;
+        report.resolvedBy = written->claim->resolvedBy;
+        report.resolvedAt = written->claim->resolvedAt;
+        report.message = settledMessage;
+    } else {
+        report.kind = ResolutionReport::Kind::StillUnknown;
+        report.message = openMessage;
+    }
+    if (Expected<QString> draft = customerDraftFor(m_store, current); draft)
+        report.customerDraft = *draft;
+    return report;
+}
+
 ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
 {
     auto *operation = new ResolutionOperation(this);
-    Expected<EscalationDetail> found = loadEscalation(escalationId);
+    Expected<EscalationDetail> found = escalation(escalationId);
     if (!found)
-        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0, found.message(), {},
-                                       std::nullopt});
-    const EscalationDetail escalation = *found;
-    if (escalation.state != u"open")
-        return finishLater(operation, {ResolutionReport::Kind::ResolvedElsewhere, escalation.resolution,
-                                       escalation.resolvedBy, escalation.resolvedAt,
-                                       QStringLiteral("already settled by %1").arg(escalation.resolvedBy), {},
-                                       std::nullopt});
-    Expected<RefundIntent> intent = refundIntentFor(escalation);
+        return finishLater(operation, failed(found.message()));
+    const EscalationDetail detail = *found;
+    if (detail.state != u"open")
+        return finishLater(operation, settledBefore(detail));
+    Expected<RefundIntent> intent = refundIntentFor(detail);
     if (!intent)
-        return finishLater(operation, {ResolutionReport::Kind::NotPossible, std::nullopt, {}, 0, intent.message(), {},
-                                       std::nullopt});
+        return finishLater(operation, notPossible(route(detail).whyNot));
 
     const qint64 startedAt = now();
     emit operation->progress(tr("Looking up the refund at the provider…"));
@@ -134,174 +223,205 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     operation->m_lookup = lookup;
     connect(lookup, &LookupOperation::progress, operation, &ResolutionOperation::progress);
     connect(lookup, &LookupOperation::finished, operation,
-            [this, operation, escalation, startedAt, lookup](const LookupAnswer &answer) {
+            [this, operation, detail, startedAt, lookup](const LookupAnswer &answer) {
                 lookup->deleteLater();
-                afterLookup(operation, escalation, startedAt, answer);
+                afterRefundLookup(operation, detail, startedAt, answer);
             });
     return operation;
 }
 
-void EscalationResolver::afterLookup(ResolutionOperation *operation, const EscalationDetail &escalation,
-                                     qint64 startedAt, const LookupAnswer &answer)
+void EscalationResolver::afterRefundLookup(ResolutionOperation *operation, const EscalationDetail &escalation,
+                                           qint64 startedAt, const LookupAnswer &answer)
 {
-    LookupEvidence evidence = evidenceFrom(answer.exchanges);
-    evidence.escalationId = escalation.id;
+    Evidence evidence = evidenceFrom(answer.exchanges);
+    evidence.kind = EvidenceKind::Lookup;
     evidence.operatorName = m_operator;
     evidence.startedAt = startedAt;
     evidence.finishedAt = now();
     evidence.verdict = answer.verdict;
-    evidence.refundId = answer.refund ? answer.refund->id : QString();
     evidence.reason = answer.reason;
+    const QString call = QStringLiteral("%1 %2 on %3").arg(escalation.tool, escalation.callExtId, escalation.ticketExtId);
 
-    ResolutionReport report;
-    report.evidence = evidence;
-    auto fail = [&](const QString &message) {
-        m_store.rollback();
-        report.kind = ResolutionReport::Kind::Failed;
-        report.message = QStringLiteral("nothing was settled: %1").arg(message);
-        operation->finish(report);
-    };
-
-    if (Expected<void> begun = m_store.begin(); !begun) {
-        report.kind = ResolutionReport::Kind::Failed;
-        report.message = QStringLiteral("nothing was settled: %1").arg(begun.message());
-        operation->finish(report);
-        return;
-    }
-    Expected<qint64> recorded = m_store.recordLookup(evidence);
-    if (!recorded)
-        return fail(recorded.message());
-    report.evidence->id = *recorded;
-    AuditLog audit(m_store);
-    // The reason matters most when it says more than one refund carries the key: a duplicate.
-    const QString verdictText =
-        answer.verdict == LookupVerdict::Found
-            ? answer.reason
-            : (answer.verdict == LookupVerdict::NotFound ? QStringLiteral("no refund carries the intent key")
-                                                         : QStringLiteral("could not tell: %1").arg(answer.reason));
-    if (auto entry = audit.append(m_operator, QStringLiteral("lookup"), escalation.id,
-                                  QStringLiteral("%1 %2 on %3: %4")
-                                      .arg(escalation.tool, escalation.callExtId, escalation.ticketExtId, verdictText),
-                                  evidence.evidenceSha256, evidence.finishedAt);
-        !entry)
-        return fail(entry.message());
-
+    SettlementStep step;
+    step.evidenceAction = auditaction::lookup;
     if (answer.verdict == LookupVerdict::CouldNotTell) {
-        if (Expected<void> noted = m_store.noteEscalation(escalation.id, answer.reason); !noted)
-            return fail(noted.message());
-        if (Expected<void> committed = m_store.commit(); !committed)
-            return fail(committed.message());
-        report.kind = ResolutionReport::Kind::StillUnknown;
-        report.message = QStringLiteral("The provider could not tell (%1). The write stays unknown: do not retry it; "
-                                        "look it up again later.")
-                             .arg(answer.reason);
-        operation->finish(report);
+        step.evidence = evidence;
+        step.evidenceDetail = QStringLiteral("%1: could not tell: %2").arg(call, answer.reason);
+        step.note = answer.reason;
+        operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
+                                   QStringLiteral("The provider could not tell (%1). The write stays unknown: do not "
+                                                  "retry it; look it up again later.")
+                                       .arg(answer.reason)));
         return;
     }
 
-    const Resolution resolution =
-        answer.verdict == LookupVerdict::Found ? Resolution::Performed : Resolution::NotPerformed;
-    Expected<ResolutionClaim> claim = m_store.resolveEscalation(escalation.id, resolution, m_operator, now());
-    if (!claim)
-        return fail(claim.message());
-    if (!claim->claimed) {
-        // The lookup stays as evidence; the other console's resolution stands.
-        if (Expected<void> committed = m_store.commit(); !committed)
-            return fail(committed.message());
-        report.kind = ResolutionReport::Kind::ResolvedElsewhere;
-        report.resolution = claim->resolution;
-        report.resolvedBy = claim->resolvedBy;
-        report.resolvedAt = claim->resolvedAt;
-        report.message = QStringLiteral("%1 settled this escalation first.").arg(claim->resolvedBy);
-        operation->finish(report);
+    // The refunds that carry the key, matched one to one with the ticket's calls of the key.
+    Expected<QList<IntentCall>> calls = m_store.intentCalls(escalation.ticketId, escalation.intentKey);
+    if (!calls) {
+        operation->finish(failed(QStringLiteral("nothing was settled: %1").arg(calls.message())));
         return;
     }
-    if (answer.verdict == LookupVerdict::Found && answer.refund) {
-        LedgerEntry entry{escalation.intentKey, escalation.callId, answer.refund->id,
-                          answer.refund->amountCents > 0 ? answer.refund->amountCents : escalation.amountCents.value_or(0),
-                          escalation.currency, escalation.sellerId, now(), QStringLiteral("provider lookup")};
-        if (Expected<bool> inserted = m_store.recordLedgerEntry(entry); !inserted)
-            return fail(inserted.message());
+    QList<KeyedRecord> records;
+    QHash<QString, ProviderRefund> refunds;
+    for (const ProviderRefund &refund : answer.withKey) {
+        records.append({refund.id, refund.createdMs});
+        refunds.insert(refund.id, refund);
     }
-    const QString resolvedText = resolution == Resolution::Performed
-                                     ? QStringLiteral("resolved as performed (verified): refund %1").arg(evidence.refundId)
-                                     : QStringLiteral("resolved as not performed (verified)");
-    if (auto entry = audit.append(m_operator, QStringLiteral("resolve"), escalation.id,
-                                  QStringLiteral("%1 %2 on %3 %4").arg(escalation.tool, escalation.callExtId,
-                                                                        escalation.ticketExtId, resolvedText),
-                                  evidence.evidenceSha256, now());
-        !entry)
-        return fail(entry.message());
-    if (Expected<RepeatCounts> reassessed = m_store.reassessTicket(escalation.ticketId); !reassessed)
-        return fail(reassessed.message());
-    if (Expected<void> committed = m_store.commit(); !committed)
-        return fail(committed.message());
+    const RecordMatch match = matchRecordsToCalls(*calls, records);
+    QStringList assignments;
+    QStringList others;
+    for (const IntentCall &other : std::as_const(*calls)) {
+        const QString record = match.recordOfCall.value(other.id);
+        if (!record.isEmpty())
+            assignments << QStringLiteral("%1 for %2").arg(record, other.callExtId);
+        if (other.id != escalation.callId && !record.isEmpty())
+            others << other.callExtId;
+    }
+    QString matching;
+    if (records.size() > 1)
+        matching = QStringLiteral("; %1 refunds carry this key (%2)").arg(records.size()).arg(assignments.join(QStringLiteral(", ")));
+    if (!match.leftOver.isEmpty())
+        matching += QStringLiteral("; %1 no call of the ticket accounts for: a duplicate payout")
+                        .arg(match.leftOver.join(QStringLiteral(", ")));
 
-    report.kind = ResolutionReport::Kind::Resolved;
-    report.resolution = resolution;
-    report.resolvedBy = m_operator;
-    report.resolvedAt = claim->resolvedAt;
-    report.message = resolution == Resolution::Performed
-                         ? QStringLiteral("Performed (verified): %1.").arg(answer.reason)
-                         : QStringLiteral("Not performed (verified): no refund carries this intent key. It may be "
-                                          "performed once more, with the same key.");
-    report.customerDraft = draftFor(escalation, resolution, answer.withKey);
+    const QString mine = match.recordOfCall.value(escalation.callId);
+    if (!mine.isEmpty()) {
+        const ProviderRefund refund = refunds.value(mine);
+        if (refund.status == u"failed" || refund.status == u"canceled") {
+            step.evidence = evidence;
+            step.evidence->verdict = LookupVerdict::CouldNotTell;
+            const QString why = QStringLiteral("refund %1 carries this call's intent key but did not go through; a "
+                                               "person must judge")
+                                    .arg(providerhttp::describeRefund(refund));
+            step.evidence->reason = why;
+            step.evidenceDetail = QStringLiteral("%1: could not tell: %2").arg(call, why);
+            step.note = why;
+            operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
+                                       QStringLiteral("The provider could not tell (%1). The write stays unknown.").arg(why)));
+            return;
+        }
+        evidence.verdict = LookupVerdict::Found;
+        evidence.recordId = mine;
+        evidence.reason = QStringLiteral("found refund %1 for this call%2").arg(providerhttp::describeRefund(refund), matching);
+        step.evidence = evidence;
+        step.evidenceDetail = QStringLiteral("%1: found refund %2%3").arg(call, mine, matching);
+        const qint64 at = now();
+        step.settlement = Settlement{escalation.id, Resolution::Performed, SettlementBasis::Lookup, mine, m_operator, at};
+        step.ledger = LedgerEntry{escalation.intentKey,
+                                  escalation.callId,
+                                  mine,
+                                  refund.amountCents > 0 ? refund.amountCents : escalation.amountCents.value_or(0),
+                                  refund.currency.isEmpty() ? escalation.currency : refund.currency,
+                                  escalation.sellerId,
+                                  refund.createdMs > 0 ? refund.createdMs : at,
+                                  QStringLiteral("provider lookup")};
+        step.settleDetail = QStringLiteral("%1: %2, refund %3")
+                                .arg(call, settlementText(Resolution::Performed, SettlementBasis::Lookup), mine);
+        operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
+                                   QStringLiteral("Performed (verified): %1.").arg(evidence.reason), QString()));
+        return;
+    }
+
+    // No refund is this call's: none carries the key, or each that does belongs to another call.
+    evidence.verdict = LookupVerdict::NotFound;
+    evidence.reason = records.isEmpty()
+                          ? answer.reason
+                          : QStringLiteral("the %1 refunds carrying this key belong to %2; none is left for %3%4")
+                                .arg(records.size())
+                                .arg(callList(others), escalation.callExtId, matching);
+    step.evidence = evidence;
+    step.evidenceDetail = QStringLiteral("%1: not found: %2").arg(call, evidence.reason);
+    step.settlement =
+        Settlement{escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), m_operator, now()};
+    step.settleDetail = QStringLiteral("%1: %2").arg(call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup));
+    ResolutionReport report = reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
+                                       QString(), QString());
+    if (report.kind == ResolutionReport::Kind::Resolved) {
+        report.mayPerformAgain = bool(planRepeat(escalation.id));
+        report.message = report.mayPerformAgain
+                             ? QStringLiteral("Not performed (verified): no refund carries this intent key. It may be "
+                                              "performed once more, with the same key.")
+                             : QStringLiteral("Not performed (verified): %1. Another call of this intent took effect, "
+                                              "so nothing more is owed for it.")
+                                   .arg(evidence.reason);
+    }
     operation->finish(report);
+}
+
+Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
+{
+    Expected<EscalationDetail> found = escalation(escalationId);
+    if (!found)
+        return found.error();
+    const EscalationDetail &detail = *found;
+    // The rule in code: a write is repeated only after a lookup said it did not happen.
+    if (detail.resolution != Resolution::NotPerformed || detail.basis != SettlementBasis::Lookup)
+        return makeError(QStringLiteral("only a write that a lookup proved not performed may be performed again"));
+    Expected<RefundIntent> intent = refundIntentFor(detail);
+    if (!intent)
+        return intent.error();
+    // ...and only when nothing of its intent took effect: the customer is owed one effect.
+    Expected<QList<IntentCall>> calls = m_store.intentCalls(detail.ticketId, detail.intentKey);
+    if (!calls)
+        return calls.error();
+    for (const IntentCall &call : std::as_const(*calls)) {
+        if (call.id != detail.callId && mayHaveMadeRecord(call))
+            return makeError(QStringLiteral("call %1 of the same intent %2, so nothing more is owed for it")
+                                 .arg(call.callExtId, call.resolution || call.outcome == Outcome::Performed
+                                                          ? QStringLiteral("took effect")
+                                                          : QStringLiteral("may have taken effect (look it up first)")));
+    }
+    Expected<std::optional<LedgerEntry>> ledger = m_store.ledgerEntry(detail.intentKey);
+    if (!ledger)
+        return ledger.error();
+    if (*ledger)
+        return makeError(QStringLiteral("the ledger already holds refund %1 for this intent").arg((*ledger)->refundId));
+    return RepeatPlan{detail, providerhttp::endpoint(m_provider.settings().baseUrl, QStringLiteral("/v1/refunds")),
+                      QStringLiteral("the payment provider")};
 }
 
 ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
 {
     auto *operation = new ResolutionOperation(this);
-    Expected<EscalationDetail> found = loadEscalation(escalationId);
-    if (!found)
-        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0, found.message(), {},
-                                       std::nullopt});
-    const EscalationDetail escalation = *found;
-    // The rule in code: a write is repeated only after a lookup said it did not happen.
-    if (escalation.resolution != Resolution::NotPerformed)
-        return finishLater(operation,
-                           {ResolutionReport::Kind::NotPossible, escalation.resolution, escalation.resolvedBy,
-                            escalation.resolvedAt,
-                            QStringLiteral("only a write that a lookup proved not performed may be performed again"),
-                            {}, std::nullopt});
-    Expected<RefundIntent> intent = refundIntentFor(escalation);
+    Expected<RepeatPlan> plan = planRepeat(escalationId);
+    if (!plan)
+        return finishLater(operation, notPossible(plan.message()));
+    const EscalationDetail detail = plan->escalation;
+    Expected<RefundIntent> intent = refundIntentFor(detail);
     if (!intent)
-        return finishLater(operation, {ResolutionReport::Kind::NotPossible, std::nullopt, {}, 0, intent.message(), {},
-                                       std::nullopt});
+        return finishLater(operation, notPossible(intent.message()));
     // Before anything is sent, the escalation goes back to the queue as unknown, with its audit
     // entry: if this console dies while the request is out, the next person looks it up
     // instead of finding a "not performed" that may no longer be true.
     if (Expected<void> begun = m_store.begin(); !begun)
-        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0,
-                                       QStringLiteral("nothing was sent: %1").arg(begun.message()), {}, std::nullopt});
+        return finishLater(operation, failed(QStringLiteral("nothing was sent: %1").arg(begun.message())));
     const QString inFlight = QStringLiteral("a repeat with the same key was sent by %1 at %2; until its answer is "
                                             "recorded, look it up before anything else")
-                                 .arg(m_operator, QDateTime::fromMSecsSinceEpoch(now()).toString(Qt::ISODate));
+                                 .arg(m_operator, isoTime(now()));
     AuditLog audit(m_store);
-    Expected<void> marked = m_store.reopenEscalation(escalation.id, inFlight);
+    Expected<void> marked = m_store.reopenEscalation(detail.id, inFlight);
     Expected<AuditEntry> started =
-        marked ? audit.append(m_operator, QStringLiteral("write-started"), escalation.id,
-                              QStringLiteral("issue_refund %1 with the same intent key on %2")
-                                  .arg(formatMoney(escalation.amountCents.value_or(0), escalation.currency),
-                                       escalation.ticketExtId),
+        marked ? audit.append(m_operator, auditaction::writeStarted, detail.id,
+                              QStringLiteral("%1 %2 with the same intent key on %3, to %4")
+                                  .arg(detail.tool, formatMoney(detail.amountCents.value_or(0), detail.currency),
+                                       detail.ticketExtId, plan->endpoint.toString()),
                               QString(), now())
                : Expected<AuditEntry>(marked.error());
     Expected<void> committed = started ? m_store.commit() : Expected<void>(started.error());
     if (!committed) {
         m_store.rollback();
-        return finishLater(operation, {ResolutionReport::Kind::Failed, std::nullopt, {}, 0,
-                                       QStringLiteral("nothing was sent: %1").arg(committed.message()), {},
-                                       std::nullopt});
+        return finishLater(operation, failed(QStringLiteral("nothing was sent: %1").arg(committed.message())));
     }
 
-    SafeRefundOperation *write =
-        m_runtime.refund(*intent, LedgerContext{escalation.callId, escalation.sellerId, QStringLiteral("console write")});
+    // The resolver records the refund in the ledger with its audit entries, not the runtime.
+    SafeRefundOperation *write = m_runtime.refund(
+        *intent, LedgerContext{detail.callId, detail.sellerId, QStringLiteral("console write"), false});
     operation->m_write = write;
     connect(write, &SafeRefundOperation::progress, operation, &ResolutionOperation::progress);
     connect(write, &SafeRefundOperation::finished, operation,
-            [this, operation, escalation, write](const SafeWriteResult &result) {
+            [this, operation, detail, write](const SafeWriteResult &result) {
                 write->deleteLater();
-                afterWrite(operation, escalation, result);
+                afterWrite(operation, detail, result);
             });
     return operation;
 }
@@ -309,99 +429,124 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
 void EscalationResolver::afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation,
                                     const SafeWriteResult &result)
 {
-    ResolutionReport report;
-    LookupEvidence evidence = evidenceFrom(result.exchanges);
-    auto fail = [&](const QString &message) {
-        m_store.rollback();
-        report.kind = ResolutionReport::Kind::Failed;
-        report.message = QStringLiteral("the write returned %1, but recording it failed: %2")
-                             .arg(outcomeLabel(result.outcome), message);
-        operation->finish(report);
-    };
-    if (Expected<void> begun = m_store.begin(); !begun)
-        return fail(begun.message());
-    AuditLog audit(m_store);
-    if (auto entry = audit.append(m_operator, QStringLiteral("write"), escalation.id,
-                                  QStringLiteral("issue_refund %1 with the same intent key on %2: %3 (%4)")
-                                      .arg(formatMoney(escalation.amountCents.value_or(0), escalation.currency),
-                                           escalation.ticketExtId, outcomeLabel(result.outcome), result.note),
-                                  evidence.evidenceSha256, now());
-        !entry)
-        return fail(entry.message());
-
+    const QString amount = formatMoney(escalation.amountCents.value_or(0), escalation.currency);
+    const qint64 at = now();
+    SettlementStep step;
+    if (!result.exchanges.isEmpty()) {
+        Evidence evidence = evidenceFrom(result.exchanges);
+        evidence.kind = EvidenceKind::Write;
+        evidence.operatorName = m_operator;
+        evidence.finishedAt = at;
+        evidence.verdict = result.outcome == Outcome::Unknown ? LookupVerdict::CouldNotTell
+                           : result.outcome == Outcome::NotPerformed ? LookupVerdict::NotFound
+                                                                     : LookupVerdict::Found;
+        evidence.recordId = result.refund ? result.refund->id : QString();
+        evidence.reason = result.note;
+        step.evidence = evidence;
+        step.evidenceAction = auditaction::refundSent;
+        step.evidenceDetail = QStringLiteral("%1 %2 with the same intent key on %3: %4 (%5)")
+                                  .arg(escalation.tool, amount, escalation.ticketExtId, outcomeLabel(result.outcome),
+                                       result.note);
+    }
+    const QString call = QStringLiteral("%1 %2 on %3").arg(escalation.tool, escalation.callExtId, escalation.ticketExtId);
+    QString settled;
     switch (result.outcome) {
     case Outcome::Performed:
-    case Outcome::AlreadyPerformed: {
-        Expected<ResolutionClaim> claim =
-            m_store.resolveEscalation(escalation.id, Resolution::PerformedAgain, m_operator, now());
-        if (!claim)
-            return fail(claim.message());
-        report.kind = claim->claimed ? ResolutionReport::Kind::Resolved : ResolutionReport::Kind::ResolvedElsewhere;
-        report.resolution = claim->resolution;
-        report.resolvedBy = claim->resolvedBy;
-        report.resolvedAt = claim->resolvedAt;
-        report.message = QStringLiteral("%1: %2.").arg(outcomeLabel(result.outcome), result.note);
+    case Outcome::AlreadyPerformed:
+        if (result.exchanges.isEmpty() || !result.refund || result.refund->id.isEmpty()) {
+            // Nothing was sent: the ledger already held a refund of this intent for another
+            // call. This call stays as the lookup found it.
+            step.settlement = Settlement{escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(),
+                                         m_operator, at};
+            step.settleDetail = QStringLiteral("%1: %2 (%3)")
+                                    .arg(call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup), result.note);
+            settled = QStringLiteral("Nothing was sent: %1.").arg(result.note);
+            break;
+        }
+        step.settlement = Settlement{escalation.id, Resolution::PerformedAgain, SettlementBasis::Lookup,
+                                     result.refund->id, m_operator, at};
+        // Dated when it was made, in the ledger and so in reconciliation.
+        step.ledger = LedgerEntry{escalation.intentKey,
+                                  escalation.callId,
+                                  result.refund->id,
+                                  result.refund->amountCents > 0 ? result.refund->amountCents
+                                                                 : escalation.amountCents.value_or(0),
+                                  result.refund->currency.isEmpty() ? escalation.currency : result.refund->currency,
+                                  escalation.sellerId,
+                                  at,
+                                  QStringLiteral("console write")};
+        step.settleDetail = QStringLiteral("%1: %2, refund %3")
+                                .arg(call, settlementText(Resolution::PerformedAgain, SettlementBasis::Lookup),
+                                     result.refund->id);
+        settled = QStringLiteral("%1: %2.").arg(outcomeLabel(result.outcome), result.note);
         break;
-    }
-    case Outcome::NotPerformed: {
+    case Outcome::NotPerformed:
         // The runtime's own evidence (a refusal, or a lookup that found nothing) settles it again.
-        Expected<ResolutionClaim> claim =
-            m_store.resolveEscalation(escalation.id, Resolution::NotPerformed, m_operator, now());
-        if (!claim)
-            return fail(claim.message());
-        if (Expected<void> noted = m_store.noteEscalation(escalation.id, result.note); !noted)
-            return fail(noted.message());
-        report.kind = ResolutionReport::Kind::Resolved;
-        report.resolution = Resolution::NotPerformed;
-        report.message = QStringLiteral("Not performed: %1.").arg(result.note);
+        step.settlement =
+            Settlement{escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), m_operator, at};
+        step.settleDetail = QStringLiteral("%1: %2 (%3)")
+                                .arg(call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup), result.note);
+        settled = QStringLiteral("Not performed: %1.").arg(result.note);
         break;
-    }
     case Outcome::Unknown:
-        if (Expected<void> noted = m_store.noteEscalation(escalation.id, result.note); !noted)
-            return fail(noted.message());
-        report.kind = ResolutionReport::Kind::StillUnknown;
-        report.message = QStringLiteral("Unknown: %1. The escalation is back in the queue; do not retry.").arg(result.note);
+        step.note = result.note;
         break;
     }
-    if (Expected<RepeatCounts> reassessed = m_store.reassessTicket(escalation.ticketId); !reassessed)
-        return fail(reassessed.message());
-    if (Expected<void> committed = m_store.commit(); !committed)
-        return fail(committed.message());
-    if (report.resolution)
-        report.customerDraft = draftFor(escalation, *report.resolution);
-    operation->finish(report);
+    operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), settled,
+                               QStringLiteral("Unknown: %1. The escalation is back in the queue; do not retry.")
+                                   .arg(result.note)));
 }
 
-QString EscalationResolver::draftFor(const EscalationDetail &escalation, Resolution resolution,
-                                     const QList<ProviderRefund> &atProvider)
+ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestation &attestation)
 {
-    QList<RefundFact> facts;
-    // The provider's own list counts money moved; calls that share a key may be one refund.
-    for (const ProviderRefund &refund : atProvider)
-        facts.append({refund.amountCents, refund.currency.isEmpty() ? escalation.currency : refund.currency,
-                      refund.createdMs, true});
-    if (!facts.isEmpty())
-        return draftCustomerMessage(escalation.customerName, facts, resolution);
-    Expected<QList<TranscriptEntry>> entries = m_store.transcript(escalation.ticketId);
-    if (entries) {
-        for (const TranscriptEntry &entry : std::as_const(*entries)) {
-            if (!entry.isToolCall || entry.call.intentKey != escalation.intentKey)
-                continue;
-            const ToolCallRow &call = entry.call;
-            const bool performed = call.resolution ? (*call.resolution != Resolution::NotPerformed)
-                                                   : call.outcome == Outcome::Performed;
-            qint64 at = call.resultAt.value_or(call.calledAt);
-            // A refund performed again from the console was made when the ledger recorded it,
-            // not when the agent first asked for it.
-            if (call.resolution == Resolution::PerformedAgain) {
-                Expected<std::optional<LedgerEntry>> ledger = m_store.ledgerEntry(call.intentKey);
-                if (ledger && *ledger)
-                    at = (*ledger)->recordedAt;
-            }
-            facts.append({call.amountCents.value_or(0), escalation.currency, at, performed});
-        }
-    }
-    return draftCustomerMessage(escalation.customerName, facts, resolution);
+    Expected<EscalationDetail> found = escalation(escalationId);
+    if (!found)
+        return failed(found.message());
+    const EscalationDetail detail = *found;
+    if (detail.state != u"open")
+        return settledBefore(detail);
+    if (attestation.resolution == Resolution::PerformedAgain)
+        return notPossible(QStringLiteral("an attested check says performed or not performed"));
+    const QString reference = attestation.reference.trimmed();
+    const QString note = attestation.note.trimmed();
+    if (reference.isEmpty())
+        return notPossible(QStringLiteral("the reference is missing: name what you found (a pickup or message id), or "
+                                          "where you looked"));
+    if (note.isEmpty())
+        return notPossible(QStringLiteral("the note is missing: say how you checked"));
+    if (reference.size() > 200)
+        return notPossible(QStringLiteral("the reference is %1 characters long; at most 200 are kept").arg(reference.size()));
+    if (note.size() > 4000)
+        return notPossible(QStringLiteral("the note is %1 characters long; at most 4,000 are kept").arg(note.size()));
+
+    const qint64 at = now();
+    const QString words = settlementText(attestation.resolution, SettlementBasis::Attestation);
+    Evidence evidence;
+    evidence.kind = EvidenceKind::Attestation;
+    evidence.operatorName = m_operator;
+    evidence.startedAt = at;
+    evidence.finishedAt = at;
+    evidence.verdict = attestation.resolution == Resolution::Performed ? LookupVerdict::Found : LookupVerdict::NotFound;
+    evidence.recordId = attestation.resolution == Resolution::Performed ? reference : QString();
+    evidence.reason = note;
+    evidence.request = QStringLiteral("Attested check of %1 %2 on %3\nChecked by: %4\nAt: %5\nFound: %6\nReference: %7\n"
+                                      "Note: %8")
+                           .arg(detail.tool, detail.callExtId, detail.ticketExtId, m_operator, isoTime(at), words,
+                                reference, note);
+    evidence.response = QStringLiteral("(a person's check: no system answered)");
+
+    const QString call = QStringLiteral("%1 %2 on %3").arg(detail.tool, detail.callExtId, detail.ticketExtId);
+    SettlementStep step;
+    step.evidence = evidence;
+    step.evidenceAction = auditaction::attest;
+    step.evidenceDetail = QStringLiteral("%1: %2, reference %3: %4").arg(call, words, reference, note);
+    step.settlement = Settlement{detail.id, attestation.resolution, SettlementBasis::Attestation,
+                                 attestation.resolution == Resolution::Performed ? reference : QString(), m_operator, at};
+    step.settleDetail = QStringLiteral("%1: %2").arg(call, words);
+    return reportOf(detail, writeSettlement(m_store, m_operator, detail, step),
+                    QStringLiteral("Recorded as %1 by %2. Attested checks are never shown as verified.")
+                        .arg(words, m_operator),
+                    QString());
 }
 
 ResolutionReport EscalationResolver::waitFor(ResolutionOperation *operation)

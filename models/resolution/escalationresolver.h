@@ -1,16 +1,23 @@
 #pragma once
-// The way out of unknown is evidence. For one escalation: look the write up at the provider,
-// keep what was asked and answered, and settle the escalation by what was found; only after
-// a lookup proved the write absent may it be performed again, with the same key. Every
-// lookup, resolution and write goes into the audit log in the same transaction as the change.
+// The way out of unknown is evidence. For one escalation: look the write up at the system it
+// went to, keep what was asked and answered, and settle the escalation by what was found;
+// only after a lookup proved the write absent, and nothing of its intent took effect, may it
+// be performed again, with the same key. Where no system can be asked, a person records what
+// they checked (an attestation), which is never shown as verified. Every step goes into the
+// audit log in the same transaction as the change (settlementwriter.h).
 
 #include "domain/expected.h"
+#include "domain/registryselection.h"
 #include "provider/providerclient.h"
 #include "provider/safewriteruntime.h"
+#include "escalationhistory.h"
+#include "settlementwriter.h"
 #include "store/records.h"
 
 #include <QObject>
 #include <QPointer>
+
+#include <functional>
 
 namespace verity {
 
@@ -20,18 +27,47 @@ struct ResolutionReport
 {
     enum class Kind {
         Resolved,          // settled now by this operator (see resolution)
-        StillUnknown,      // the lookup could not tell; the escalation stays open with the reason
+        StillUnknown,      // the evidence could not tell; the escalation stays open with the reason
         ResolvedElsewhere, // another console settled it first (see resolvedBy)
-        NotPossible,       // this escalation cannot be looked up or repeated here (see message)
+        NotPossible,       // this step cannot be taken for this escalation (see message)
         Failed,            // the store failed; nothing was settled
     };
     Kind kind = Kind::Failed;
     std::optional<Resolution> resolution;
+    SettlementBasis basis = SettlementBasis::Lookup;
+    QString reference; // the refund, pickup or message that settled it
     QString resolvedBy;
     qint64 resolvedAt = 0;
     QString message;       // one sentence for the operator
-    QString customerDraft; // what the customer should now be told, when settled
-    std::optional<LookupEvidence> evidence;
+    QString customerDraft; // what the customer should now be told
+    std::optional<Evidence> evidence;
+    // A verified "not performed" with nothing of its intent performed: the console may send it
+    // once more, with the same key.
+    bool mayPerformAgain = false;
+};
+
+// How an escalation can be settled: looked up at a system, or only by a person's check.
+struct EscalationRoute
+{
+    bool canLookUp = false;
+    QString system; // "the payment provider", "the courier", ...: words for a person
+    QString whyNot; // when it cannot be looked up
+};
+
+// What a person must see before a write is sent again.
+struct RepeatPlan
+{
+    EscalationDetail escalation;
+    QUrl endpoint;   // where the POST goes
+    QString system;  // "the payment provider"
+};
+
+// A person's record of a check made in a system Verity cannot ask.
+struct Attestation
+{
+    Resolution resolution = Resolution::Performed; // Performed or NotPerformed
+    QString reference;                              // what they found (a pickup id), or where they looked
+    QString note;
 };
 
 class ResolutionOperation : public QObject
@@ -62,32 +98,43 @@ class EscalationResolver : public QObject
 public:
     EscalationResolver(Store &store, ProviderClient &provider, QString operatorName, QObject *parent = nullptr);
 
+    // The registries that name each tool's system; without them only refunds can be looked up.
+    void setRegistries(RegistrySelection registries) { m_registries = std::move(registries); }
+    const QString &operatorName() const { return m_operator; }
+    QUrl providerUrl() const;
+
+    Expected<EscalationDetail> escalation(qint64 escalationId);
+    Expected<EscalationHistory> history(qint64 escalationId);
+    EscalationRoute route(const EscalationDetail &escalation) const;
+
     ResolutionOperation *lookUp(qint64 escalationId);
-    // Only for an escalation a lookup settled as not performed.
+    // Why a repeat is not allowed, or what it would send.
+    Expected<RepeatPlan> planRepeat(qint64 escalationId);
+    // Only for an escalation a lookup settled as not performed, with nothing of its intent performed.
     ResolutionOperation *performAgain(qint64 escalationId);
+    ResolutionReport attest(qint64 escalationId, const Attestation &attestation);
     static ResolutionReport waitFor(ResolutionOperation *operation);
 
     // The refund a money escalation stands for, or why it cannot be looked up at the provider.
     static Expected<RefundIntent> refundIntentFor(const EscalationDetail &escalation);
 
 private:
-    void afterLookup(ResolutionOperation *operation, const EscalationDetail &escalation, qint64 startedAt,
-                     const LookupAnswer &answer);
+    void afterRefundLookup(ResolutionOperation *operation, const EscalationDetail &escalation, qint64 startedAt,
+                           const LookupAnswer &answer);
     void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation, const SafeWriteResult &result);
     ResolutionOperation *finishLater(ResolutionOperation *operation, ResolutionReport report);
-    Expected<EscalationDetail> loadEscalation(qint64 escalationId);
-    // What to tell the customer; `atProvider` (the refunds a lookup found carrying the key) is
-    // the truth when there is one, else the calls of the ticket that share the key.
-    QString draftFor(const EscalationDetail &escalation, Resolution resolution,
-                     const QList<ProviderRefund> &atProvider = {});
+    // The report of a step the store took: settled, or stayed open with `openMessage`.
+    ResolutionReport reportOf(const EscalationDetail &escalation, const Expected<SettlementWritten> &written,
+                              const QString &settledMessage, const QString &openMessage);
 
     Store &m_store;
     ProviderClient &m_provider;
     SafeWriteRuntime m_runtime;
     QString m_operator;
+    RegistrySelection m_registries;
 };
 
-// Evidence as text and its SHA-256, from the exchanges of one lookup or write.
-LookupEvidence evidenceFrom(const QList<HttpExchange> &exchanges);
+// Evidence as text, from the exchanges of one lookup or write (hashed when it is stored).
+Evidence evidenceFrom(const QList<HttpExchange> &exchanges);
 
 } // namespace verity

@@ -1,5 +1,7 @@
 #include "records.h"
 
+#include "domain/sha256.h"
+
 namespace verity {
 
 QString messageKindId(MessageKind kind)
@@ -60,6 +62,66 @@ std::optional<Resolution> resolutionFromId(QStringView id)
     return std::nullopt;
 }
 
+QString settlementBasisId(SettlementBasis basis)
+{
+    switch (basis) {
+    case SettlementBasis::Lookup: return QStringLiteral("lookup");
+    case SettlementBasis::Attestation: return QStringLiteral("attestation");
+    case SettlementBasis::Reconciliation: return QStringLiteral("reconciliation");
+    }
+    Q_UNREACHABLE();
+}
+
+std::optional<SettlementBasis> settlementBasisFromId(QStringView id)
+{
+    for (SettlementBasis basis :
+         {SettlementBasis::Lookup, SettlementBasis::Attestation, SettlementBasis::Reconciliation}) {
+        if (id == settlementBasisId(basis))
+            return basis;
+    }
+    return std::nullopt;
+}
+
+QString settlementText(Resolution resolution, SettlementBasis basis)
+{
+    if (resolution == Resolution::PerformedAgain)
+        return QStringLiteral("performed again with the same key");
+    const QString what = resolution == Resolution::Performed ? QStringLiteral("performed")
+                                                             : QStringLiteral("not performed");
+    switch (basis) {
+    case SettlementBasis::Lookup: return what + QStringLiteral(" (verified)");
+    case SettlementBasis::Attestation: return what + QStringLiteral(" (attested)");
+    case SettlementBasis::Reconciliation: return what + QStringLiteral(" (verified by reconciliation)");
+    }
+    Q_UNREACHABLE();
+}
+
+QString evidenceKindId(EvidenceKind kind)
+{
+    switch (kind) {
+    case EvidenceKind::Lookup: return QStringLiteral("lookup");
+    case EvidenceKind::Write: return QStringLiteral("write");
+    case EvidenceKind::Attestation: return QStringLiteral("attestation");
+    case EvidenceKind::Reconciliation: return QStringLiteral("reconciliation");
+    }
+    Q_UNREACHABLE();
+}
+
+std::optional<EvidenceKind> evidenceKindFromId(QStringView id)
+{
+    for (EvidenceKind kind :
+         {EvidenceKind::Lookup, EvidenceKind::Write, EvidenceKind::Attestation, EvidenceKind::Reconciliation}) {
+        if (id == evidenceKindId(kind))
+            return kind;
+    }
+    return std::nullopt;
+}
+
+QString evidenceHash(const QString &request, const QString &response)
+{
+    return QString::fromLatin1(sha256Hex((request + QStringLiteral("\n\n") + response).toUtf8()));
+}
+
 bool anchorsOrder(TicketSortKey key)
 {
     // Tickets of other formats may name no order or seller: those columns hold NULLs, which no
@@ -76,7 +138,10 @@ QVariant ticketSortValue(const TicketRow &row, TicketSortKey key)
     case TicketSortKey::Order: return row.orderId;
     case TicketSortKey::Seller: return row.sellerName;
     case TicketSortKey::Writes: return row.writeCount;
-    case TicketSortKey::WorstOutcome: return row.worstOutcome ? outcomeSeverity(*row.worstOutcome) : 0;
+    case TicketSortKey::WorstOutcome:
+        if (row.duplicateEffect)
+            return duplicateEffectSeverity;
+        return row.worstOutcome ? outcomeSeverity(*row.worstOutcome) : 0;
     }
     return {};
 }

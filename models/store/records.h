@@ -19,11 +19,21 @@ enum class MessageKind { Customer, Agent, System, Reply };
 QString messageKindId(MessageKind kind); // "customer", "agent", "system", "reply"
 std::optional<MessageKind> messageKindFromId(QStringView id);
 
-// How an escalation was settled: by a lookup that found the write, by one that proved it
-// absent, or by performing it again with the same key after that proof.
+// How an escalation was settled: the write happened, it did not, or it did not and was then
+// performed from the console with the same key.
 enum class Resolution { Performed, NotPerformed, PerformedAgain };
 QString resolutionId(Resolution resolution); // "performed", "not_performed", "performed_again"
 std::optional<Resolution> resolutionFromId(QStringView id);
+
+// What a settlement rests on. A lookup and a reconciliation are the system's own records, so
+// they verify; an attestation is a person's word about a system Verity cannot ask, and is
+// never shown as verified.
+enum class SettlementBasis { Lookup, Attestation, Reconciliation };
+QString settlementBasisId(SettlementBasis basis); // "lookup", "attestation", "reconciliation"
+std::optional<SettlementBasis> settlementBasisFromId(QStringView id);
+// "performed (verified)", "not performed (attested)", "performed (verified by reconciliation)",
+// "performed again with the same key": the words every view uses for a settled write.
+QString settlementText(Resolution resolution, SettlementBasis basis);
 
 
 struct SellerRecord
@@ -156,6 +166,7 @@ struct TicketRow
     qint64 openedAt = 0;
     int writeCount = 0;
     std::optional<Outcome> worstOutcome;
+    bool duplicateEffect = false; // worse than any outcome: shown as "Duplicate effect"
     bool needsAttention = false;
     bool hasUnknown = false;
     bool hasRepeatedIntent = false;
@@ -222,6 +233,8 @@ struct ToolCallRow
     std::optional<qint64> escalationId;
     QString escalationState;               // "open" or "resolved" when escalated
     std::optional<Resolution> resolution;  // how a person settled it, by evidence
+    SettlementBasis settlementBasis = SettlementBasis::Lookup;
+    QString settledReference;              // the refund, pickup or message that settled it
     QString resolvedBy;
     qint64 resolvedAt = 0;
     QString escalationNote;                // why the last lookup could not tell
@@ -278,28 +291,44 @@ struct EscalationDetail
     QString customerName;
     qint64 calledAt = 0;
     qint64 openedAt = 0;
+    QString ticketRegistry; // the registry profile that read the ticket's calls
     QString state; // "open" or "resolved"
     std::optional<Resolution> resolution;
+    SettlementBasis basis = SettlementBasis::Lookup;
+    QString reference; // the refund, pickup or message that settled it; empty when none
     QString resolvedBy;
     qint64 resolvedAt = 0;
     QString lastNote; // why the last lookup could not tell
 };
 
-// One lookup at the provider, kept as evidence: what was asked, what came back, when, by whom.
-struct LookupEvidence
+// What evidence is: a lookup at the system the write went to, a write sent from the console
+// (the POST with its Idempotency-Key and the answer), a person's attested check, or a
+// provider's record that a reconciliation read.
+enum class EvidenceKind { Lookup, Write, Attestation, Reconciliation };
+QString evidenceKindId(EvidenceKind kind); // "lookup", "write", "attestation", "reconciliation"
+std::optional<EvidenceKind> evidenceKindFromId(QStringView id);
+
+// One piece of evidence about an escalation, kept as it was: what was asked, what came back,
+// when, by whom. Its SHA-256 covers the request and the response (evidenceHash()).
+struct Evidence
 {
     qint64 id = 0;
     qint64 escalationId = 0;
+    EvidenceKind kind = EvidenceKind::Lookup;
     QString operatorName;
     qint64 startedAt = 0;
     qint64 finishedAt = 0;
+    // Found: the write happened; NotFound: it did not; CouldNotTell: the evidence cannot say.
     LookupVerdict verdict = LookupVerdict::CouldNotTell;
     QString request;
     QString response;
-    QString refundId;
+    QString recordId; // the refund, pickup or message found; empty when none
     QString reason;
     QString evidenceSha256;
 };
+
+// The SHA-256 an evidence row carries: of its request, a blank line, and its response.
+QString evidenceHash(const QString &request, const QString &response);
 
 // The answer to "settle this escalation": either this operator settled it, or someone else
 // already had (and who, when, how).
@@ -309,9 +338,51 @@ struct ResolutionClaim
     QString resolvedBy;
     qint64 resolvedAt = 0;
     std::optional<Resolution> resolution;
+    SettlementBasis basis = SettlementBasis::Lookup;
+    QString reference;
 };
 
-// Money moved, once per intent key.
+// One settlement of an escalation, as the store writes it.
+struct Settlement
+{
+    qint64 escalationId = 0;
+    Resolution resolution = Resolution::Performed;
+    SettlementBasis basis = SettlementBasis::Lookup;
+    QString reference; // the refund, pickup or message that proves it; empty when none
+    QString operatorName;
+    qint64 at = 0;
+};
+
+// A call of one ticket carrying a given intent key, with what is known of its effect: what
+// matching calls to the records at a provider needs (recordmatching.h).
+struct IntentCall
+{
+    qint64 id = 0;
+    QString callExtId;
+    qint64 calledAt = 0;
+    std::optional<Outcome> outcome;       // as the tool reported it
+    std::optional<qint64> escalationId;
+    std::optional<Resolution> resolution; // when its escalation was settled
+    // The record this call is known to have made: the ledger's refund for it, its settlement's
+    // reference, or the id its own result names. Empty when nothing names one.
+    QString recordId;
+};
+
+// An escalation as the audit can check it: where it stands, and the ledger row of its call.
+struct EscalationSettlement
+{
+    qint64 escalationId = 0;
+    qint64 callId = 0;
+    QString state;
+    std::optional<Resolution> resolution;
+    SettlementBasis basis = SettlementBasis::Lookup;
+    QString reference;
+    QString resolvedBy;
+    qint64 resolvedAt = 0;
+};
+
+// Money moved: one row per refund, linked to the call that made it. Several refunds may carry
+// one intent key (an old tool's duplicates); the console's own writes check the key first.
 struct LedgerEntry
 {
     QString intentKey;
@@ -365,7 +436,7 @@ struct AuditEntry
     qint64 seq = 0;
     qint64 at = 0;
     QString operatorName;
-    QString action; // "lookup", "resolve", "write"
+    QString action; // an auditaction.h id: "lookup", "settle", "write", ...
     std::optional<qint64> escalationId;
     QString detail;
     QString evidenceSha256;

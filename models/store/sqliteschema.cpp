@@ -342,6 +342,45 @@ DROP INDEX tickets_seller;
 CREATE INDEX tickets_order  ON tickets(order_id, opened_at);
 CREATE INDEX tickets_seller ON tickets(seller_name, opened_at)
 )sql",
+    // 11: every escalation can be settled, and every settlement checked. Lookups become
+    // evidence of four kinds (a lookup, a write sent from the console, a person's attested
+    // check, a reconciliation's record), each naming the record it found; an escalation says
+    // what its settlement rests on and which record proves it. The ledger holds one row per
+    // refund, not per intent key: an old tool's duplicates carry one key on several refunds,
+    // and each call is matched to its own. A ticket with a duplicate effect is the worst a
+    // ticket can be: worst_outcome 5, above unknown.
+    R"sql(
+ALTER TABLE lookups RENAME TO evidence;
+ALTER TABLE evidence RENAME COLUMN refund_id TO record_id;
+ALTER TABLE evidence ADD COLUMN kind TEXT NOT NULL DEFAULT 'lookup'
+    CHECK (kind IN ('lookup', 'write', 'attestation', 'reconciliation'));
+DROP INDEX lookups_escalation;
+CREATE INDEX evidence_escalation ON evidence(escalation_id);
+ALTER TABLE escalations ADD COLUMN basis TEXT CHECK (basis IN ('lookup', 'attestation', 'reconciliation'));
+ALTER TABLE escalations ADD COLUMN reference TEXT;
+UPDATE escalations SET basis = 'lookup' WHERE resolution IS NOT NULL;
+CREATE TABLE ledger_v11 (
+    id           INTEGER PRIMARY KEY,
+    intent_key   TEXT NOT NULL,
+    tool_call_id INTEGER REFERENCES tool_calls(id),
+    refund_id    TEXT NOT NULL UNIQUE,
+    amount_cents INTEGER NOT NULL,
+    currency     TEXT NOT NULL,
+    seller_id    TEXT,
+    recorded_at  INTEGER NOT NULL,
+    source       TEXT NOT NULL
+);
+INSERT INTO ledger_v11 (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, recorded_at, source)
+    SELECT intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, recorded_at, source FROM ledger
+    ORDER BY recorded_at;
+DROP TABLE ledger;
+ALTER TABLE ledger_v11 RENAME TO ledger;
+CREATE INDEX ledger_key ON ledger(intent_key);
+CREATE UNIQUE INDEX ledger_call ON ledger(tool_call_id);
+UPDATE escalations SET reference = (SELECT l.refund_id FROM ledger l WHERE l.tool_call_id = escalations.tool_call_id)
+    WHERE resolution IN ('performed', 'performed_again');
+UPDATE tickets SET worst_outcome = 5 WHERE duplicate_effects > 0
+)sql",
 };
 
 // Migrations that rebuild a table other tables point at must run with foreign keys off

@@ -596,8 +596,7 @@ Expected<void> SqliteStore::storeSummary(qint64 ticketId, qint64 lastSeq, const 
     } values[] = {
             {"last_seq", QStringLiteral(":last_seq"), lastSeq},
             {"write_count", QStringLiteral(":write_count"), assessment.writeCount},
-            {"worst_outcome", QStringLiteral(":worst_outcome"),
-             assessment.worstOutcome ? outcomeSeverity(*assessment.worstOutcome) : 0},
+            {"worst_outcome", QStringLiteral(":worst_outcome"), ticketSeverity(assessment)},
             {"needs_attention", QStringLiteral(":needs_attention"), assessment.needsAttention ? 1 : 0},
             {"has_unknown", QStringLiteral(":has_unknown"), assessment.hasUnknown ? 1 : 0},
             {"has_repeat", QStringLiteral(":has_repeat"), assessment.hasRepeatedIntent ? 1 : 0},

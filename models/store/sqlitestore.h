@@ -61,15 +61,19 @@ public:
     Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) override;
 
     Expected<std::optional<EscalationDetail>> escalation(qint64 escalationId) override;
-    Expected<qint64> recordLookup(const LookupEvidence &evidence) override;
-    Expected<QList<LookupEvidence>> lookups(qint64 escalationId) override;
-    Expected<ResolutionClaim> resolveEscalation(qint64 escalationId, Resolution resolution,
-                                                const QString &operatorName, qint64 at) override;
+    Expected<QList<IntentCall>> intentCalls(qint64 ticketId, const QString &intentKey) override;
+    Expected<qint64> recordEvidence(const Evidence &evidence) override;
+    Expected<QList<Evidence>> evidence(qint64 escalationId) override;
+    Expected<ResolutionClaim> resolveEscalation(const Settlement &settlement) override;
     Expected<void> noteEscalation(qint64 escalationId, const QString &note) override;
     Expected<void> reopenEscalation(qint64 escalationId, const QString &note) override;
     Expected<RepeatCounts> reassessTicket(qint64 ticketId) override;
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
+    Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) override;
     Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
+    Expected<QList<EscalationSettlement>> escalationSettlements(qint64 offset, int limit) override;
+    Expected<QList<LedgerEntry>> ledgerEntries(qint64 offset, int limit) override;
+    Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) override;
     Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) override;
     Expected<QList<SellerBalance>> sellerBalances() override;
     Expected<SellerHistory> sellerHistory(const QString &sellerId) override;

@@ -3,12 +3,13 @@
 
 #include "sqlitestore.h"
 
+#include "domain/resultrecord.h"
 #include "domain/toolclass.h"
 #include "sqlerror.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QVariant>
+
+#include <algorithm>
 
 namespace verity {
 
@@ -42,27 +43,20 @@ std::optional<RecoveryState> recoveryStateFromId(QStringView id)
 namespace {
 
 // Every money write with an amount, with what settled it: the escalation's resolution, the
-// ledger's refund id, the last lookup that found it. `%1` is the condition.
+// ledger's refund for the call, the record the settlement cites. A refund performed again from
+// the console is dated when the ledger recorded it, not when the agent first asked for it.
+// `%1` is the condition.
 constexpr auto payoutSelect =
     "SELECT c.id, c.ticket_id, t.ext_id, c.call_ext_id, c.tool, COALESCE(t.seller_id, ''), "
     "COALESCE(s.name, t.seller_name, ''), COALESCE(t.order_id, ''), o.payment_intent, COALESCE(c.intent_key, ''), "
-    "c.amount_cents, COALESCE(o.currency, 'USD'), c.called_at, c.outcome, e.resolution, l.refund_id, "
-    "(SELECT k.refund_id FROM lookups k WHERE k.escalation_id = e.id AND k.verdict = 'found' "
-    "  AND k.refund_id IS NOT NULL ORDER BY k.id DESC LIMIT 1), "
+    "c.amount_cents, COALESCE(o.currency, 'USD'), "
+    "CASE WHEN e.resolution = 'performed_again' AND l.recorded_at IS NOT NULL THEN l.recorded_at ELSE c.called_at END, "
+    "c.outcome, e.resolution, l.refund_id, e.reference, "
     "CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END "
     "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
     "LEFT JOIN sellers s ON s.id = t.seller_id LEFT JOIN orders o ON o.id = t.order_id "
     "LEFT JOIN escalations e ON e.tool_call_id = c.id LEFT JOIN ledger l ON l.tool_call_id = c.id "
     "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') ";
-
-QString refundIdInResult(const QString &raw)
-{
-    if (!raw.startsWith(u'{'))
-        return {};
-    const QJsonObject object = QJsonDocument::fromJson(raw.toUtf8()).object();
-    const QString id = object.value(QStringLiteral("refund_id")).toString();
-    return id.isEmpty() ? object.value(QStringLiteral("id")).toString() : id;
-}
 
 // nullopt: the write moved nothing (a lookup proved it absent).
 std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
@@ -93,13 +87,13 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
         p.effect = PayoutEffect::Performed;
     else
         p.effect = PayoutEffect::Unknown;
-    // The ledger's id is the one a person confirmed; then a lookup's; then the result's.
+    // The ledger's id is the one a person confirmed; then the settlement's; then the result's.
     for (int column : {15, 16}) {
         if (p.refundId.isEmpty())
             p.refundId = q.value(column).toString();
     }
     if (p.refundId.isEmpty())
-        p.refundId = refundIdInResult(q.value(17).toString());
+        p.refundId = recordIdInResult(q.value(17).toString());
     return p;
 }
 
@@ -107,22 +101,34 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
 
 Expected<QList<LedgerPayout>> SqliteStore::payouts(qint64 fromMs, qint64 toMs)
 {
-    static const QByteArray sql =
-        QByteArray(payoutSelect) + "AND c.called_at >= ? AND c.called_at < ? ORDER BY c.called_at, c.id";
-    auto query = prepared(sql.constData());
-    if (!query)
-        return query.error();
-    QSqlQuery &q = **query;
-    q.addBindValue(fromMs);
-    q.addBindValue(toMs);
-    if (auto done = run(q, "reading payouts"); !done)
-        return done.error();
+    // Two reads, each by its own index: the calls made in the period, less those performed
+    // again from the console; and the refunds the console made in the period, by the ledger's
+    // time. A refund made in December for a call of April belongs to December.
+    static const QByteArray byCall = QByteArray(payoutSelect)
+        + "AND c.called_at >= ? AND c.called_at < ? "
+          "AND (e.resolution IS NULL OR e.resolution <> 'performed_again' OR l.recorded_at IS NULL) "
+          "ORDER BY c.called_at, c.id";
+    static const QByteArray byLedger = QByteArray(payoutSelect)
+        + "AND e.resolution = 'performed_again' AND l.recorded_at >= ? AND l.recorded_at < ? ORDER BY l.recorded_at, c.id";
     QList<LedgerPayout> result;
-    while (q.next()) {
-        if (std::optional<LedgerPayout> payout = payoutFrom(q))
-            result.append(std::move(*payout));
+    for (const QByteArray *sql : {&byCall, &byLedger}) {
+        auto query = prepared(sql->constData());
+        if (!query)
+            return query.error();
+        QSqlQuery &q = **query;
+        q.addBindValue(fromMs);
+        q.addBindValue(toMs);
+        if (auto done = run(q, "reading payouts"); !done)
+            return done.error();
+        while (q.next()) {
+            if (std::optional<LedgerPayout> payout = payoutFrom(q))
+                result.append(std::move(*payout));
+        }
+        q.finish();
     }
-    q.finish();
+    std::stable_sort(result.begin(), result.end(), [](const LedgerPayout &a, const LedgerPayout &b) {
+        return a.at != b.at ? a.at < b.at : a.callId < b.callId;
+    });
     return result;
 }
 
@@ -233,7 +239,7 @@ Expected<SellerHistory> SqliteStore::sellerHistory(const QString &sellerId)
     }
     q.finish();
 
-    static const QByteArray sql = QByteArray(payoutSelect) + "AND t.seller_id = ? ORDER BY c.called_at, c.id";
+    static const QByteArray sql = QByteArray(payoutSelect) + "AND t.seller_id = ? ORDER BY 13, c.id";
     auto debits = prepared(sql.constData());
     if (!debits)
         return debits.error();

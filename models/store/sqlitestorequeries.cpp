@@ -88,12 +88,14 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
         QString resolvedBy;
         qint64 resolvedAt = 0;
         QString note;
+        QString basis;
+        QString reference;
     };
     QHash<qint64, Escalation> escalationByCall;
     QSqlQuery escalations(m_db);
     escalations.setForwardOnly(true);
-    escalations.prepare(QStringLiteral("SELECT tool_call_id, id, state, resolution, resolved_by, resolved_at, last_note "
-                                       "FROM escalations WHERE ticket_id = ?"));
+    escalations.prepare(QStringLiteral("SELECT tool_call_id, id, state, resolution, resolved_by, resolved_at, last_note, "
+                                       "basis, reference FROM escalations WHERE ticket_id = ?"));
     escalations.addBindValue(ticketId);
     if (auto done = run(escalations, "reading escalations"); !done)
         return done.error();
@@ -101,7 +103,8 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
         escalationByCall.insert(escalations.value(0).toLongLong(),
                                 {escalations.value(1).toLongLong(), escalations.value(2).toString(),
                                  escalations.value(3).toString(), escalations.value(4).toString(),
-                                 escalations.value(5).toLongLong(), escalations.value(6).toString()});
+                                 escalations.value(5).toLongLong(), escalations.value(6).toString(),
+                                 escalations.value(7).toString(), escalations.value(8).toString()});
 
     QSqlQuery calls(m_db);
     calls.setForwardOnly(true);
@@ -152,6 +155,8 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
             call.resolvedBy = escalation->resolvedBy;
             call.resolvedAt = escalation->resolvedAt;
             call.escalationNote = escalation->note;
+            call.settlementBasis = settlementBasisFromId(escalation->basis).value_or(SettlementBasis::Lookup);
+            call.settledReference = escalation->reference;
         }
         entry.at = call.calledAt;
         if (call.repeated)

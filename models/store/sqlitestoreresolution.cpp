@@ -3,6 +3,7 @@
 
 #include "sqlitestore.h"
 
+#include "domain/resultrecord.h"
 #include "domain/ticketassessment.h"
 #include "sqlerror.h"
 
@@ -36,7 +37,8 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
     auto query = prepared(
         "SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, c.tool_class, c.arguments, "
         "c.intent_key, e.amount_cents, COALESCE(o.currency, 'USD'), o.id, o.payment_intent, t.seller_id, t.seller_name, "
-        "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, e.resolved_at, e.last_note "
+        "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, e.resolved_at, e.last_note, "
+        "e.basis, e.reference, t.registry "
         "FROM escalations e JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
         "LEFT JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
     if (!query)
@@ -73,79 +75,165 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
     d.resolvedBy = q.value(20).toString();
     d.resolvedAt = q.value(21).toLongLong();
     d.lastNote = q.value(22).toString();
+    d.basis = settlementBasisFromId(q.value(23).toString()).value_or(SettlementBasis::Lookup);
+    d.reference = q.value(24).toString();
+    d.ticketRegistry = q.value(25).toString();
     q.finish();
     return std::optional<EscalationDetail>(d);
 }
 
-Expected<qint64> SqliteStore::recordLookup(const LookupEvidence &evidence)
+Expected<QList<IntentCall>> SqliteStore::intentCalls(qint64 ticketId, const QString &intentKey)
 {
-    auto insert = prepared("INSERT INTO lookups (escalation_id, operator, started_at, finished_at, verdict, request, "
-                           "response, refund_id, reason, evidence_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto query = prepared("SELECT c.id, c.call_ext_id, c.called_at, c.outcome, e.id, e.resolution, l.refund_id, "
+                          "e.reference, CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END "
+                          "FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                          "LEFT JOIN ledger l ON l.tool_call_id = c.id "
+                          "WHERE c.ticket_id = ? AND c.intent_key = ? ORDER BY c.seq");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(ticketId);
+    q.addBindValue(intentKey);
+    if (auto done = run(q, "reading the calls of an intent"); !done)
+        return done.error();
+    QList<IntentCall> calls;
+    while (q.next()) {
+        IntentCall call;
+        call.id = q.value(0).toLongLong();
+        call.callExtId = q.value(1).toString();
+        call.calledAt = q.value(2).toLongLong();
+        if (!q.value(3).isNull())
+            call.outcome = outcomeFromId(q.value(3).toString());
+        call.escalationId = optionalInt(q.value(4));
+        if (!q.value(5).isNull())
+            call.resolution = resolutionFromId(q.value(5).toString());
+        // What a person confirmed outranks what the tool said it made.
+        call.recordId = q.value(6).toString();
+        if (call.recordId.isEmpty() && call.resolution != Resolution::NotPerformed)
+            call.recordId = q.value(7).toString();
+        if (call.recordId.isEmpty() && call.outcome == Outcome::Performed)
+            call.recordId = recordIdInResult(q.value(8).toString());
+        calls.append(call);
+    }
+    q.finish();
+    return calls;
+}
+
+namespace {
+
+constexpr auto evidenceColumns = "id, escalation_id, kind, operator, started_at, finished_at, verdict, request, "
+                                 "response, record_id, reason, evidence_sha256";
+
+Evidence evidenceRow(const QSqlQuery &q)
+{
+    Evidence e;
+    e.id = q.value(0).toLongLong();
+    e.escalationId = q.value(1).toLongLong();
+    e.kind = evidenceKindFromId(q.value(2).toString()).value_or(EvidenceKind::Lookup);
+    e.operatorName = q.value(3).toString();
+    e.startedAt = q.value(4).toLongLong();
+    e.finishedAt = q.value(5).toLongLong();
+    e.verdict = lookupVerdictFromId(q.value(6).toString()).value_or(LookupVerdict::CouldNotTell);
+    e.request = q.value(7).toString();
+    e.response = q.value(8).toString();
+    e.recordId = q.value(9).toString();
+    e.reason = q.value(10).toString();
+    e.evidenceSha256 = q.value(11).toString();
+    return e;
+}
+
+LedgerEntry ledgerRow(const QSqlQuery &q)
+{
+    return LedgerEntry{q.value(0).toString(), optionalInt(q.value(1)), q.value(2).toString(), q.value(3).toLongLong(),
+                       q.value(4).toString(), q.value(5).toString(), q.value(6).toLongLong(), q.value(7).toString()};
+}
+
+constexpr auto ledgerColumns = "intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, recorded_at, source";
+
+} // namespace
+
+Expected<qint64> SqliteStore::recordEvidence(const Evidence &evidence)
+{
+    auto insert = prepared("INSERT INTO evidence (escalation_id, kind, operator, started_at, finished_at, verdict, "
+                           "request, response, record_id, reason, evidence_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
     q.addBindValue(evidence.escalationId);
+    q.addBindValue(evidenceKindId(evidence.kind));
     q.addBindValue(evidence.operatorName);
     q.addBindValue(evidence.startedAt);
     q.addBindValue(evidence.finishedAt);
     q.addBindValue(lookupVerdictId(evidence.verdict));
-    q.addBindValue(evidence.request);
-    q.addBindValue(evidence.response);
-    q.addBindValue(nullableText(evidence.refundId));
+    q.addBindValue(evidence.request.isNull() ? QStringLiteral("") : evidence.request);
+    q.addBindValue(evidence.response.isNull() ? QStringLiteral("") : evidence.response);
+    q.addBindValue(nullableText(evidence.recordId));
     q.addBindValue(nullableText(evidence.reason));
     q.addBindValue(evidence.evidenceSha256);
-    if (auto done = run(q, "recording lookup evidence"); !done)
+    if (auto done = run(q, "recording evidence"); !done)
         return done.error();
     return q.lastInsertId().toLongLong();
 }
 
-Expected<QList<LookupEvidence>> SqliteStore::lookups(qint64 escalationId)
+Expected<QList<Evidence>> SqliteStore::evidence(qint64 escalationId)
 {
-    auto query = prepared("SELECT id, escalation_id, operator, started_at, finished_at, verdict, request, response, "
-                          "refund_id, reason, evidence_sha256 FROM lookups WHERE escalation_id = ? ORDER BY id");
-    if (!query)
-        return query.error();
-    QSqlQuery &q = **query;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM evidence WHERE escalation_id = ? ORDER BY id").arg(QLatin1String(evidenceColumns)));
     q.addBindValue(escalationId);
-    if (auto done = run(q, "reading lookups"); !done)
+    if (auto done = run(q, "reading evidence"); !done)
         return done.error();
-    QList<LookupEvidence> rows;
-    while (q.next()) {
-        rows.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toLongLong(),
-                     q.value(4).toLongLong(),
-                     lookupVerdictFromId(q.value(5).toString()).value_or(LookupVerdict::CouldNotTell),
-                     q.value(6).toString(), q.value(7).toString(), q.value(8).toString(), q.value(9).toString(),
-                     q.value(10).toString()});
-    }
+    QList<Evidence> rows;
+    while (q.next())
+        rows.append(evidenceRow(q));
     return rows;
 }
 
-Expected<ResolutionClaim> SqliteStore::resolveEscalation(qint64 escalationId, Resolution resolution,
-                                                         const QString &operatorName, qint64 at)
+Expected<QList<Evidence>> SqliteStore::evidenceRows(qint64 offset, int limit)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM evidence ORDER BY id LIMIT ? OFFSET ?").arg(QLatin1String(evidenceColumns)));
+    q.addBindValue(limit);
+    q.addBindValue(offset);
+    if (auto done = run(q, "reading evidence"); !done)
+        return done.error();
+    QList<Evidence> rows;
+    while (q.next())
+        rows.append(evidenceRow(q));
+    return rows;
+}
+
+Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settlement)
 {
     // Only an open escalation can be settled, and only a verified "not performed" can become
     // "performed again": the WHERE clause is the lock between two consoles.
-    auto update = prepared("UPDATE escalations SET state = 'resolved', resolution = ?, resolved_by = ?, resolved_at = ? "
-                           "WHERE id = ? AND (state = 'open' OR (? = 'performed_again' AND resolution = 'not_performed'))");
+    auto update = prepared("UPDATE escalations SET state = 'resolved', resolution = ?, basis = ?, reference = ?, "
+                           "resolved_by = ?, resolved_at = ? WHERE id = ? AND (state = 'open' OR "
+                           "(? = 'performed_again' AND resolution = 'not_performed' AND basis = 'lookup'))");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
-    q.addBindValue(resolutionId(resolution));
-    q.addBindValue(operatorName);
-    q.addBindValue(at);
-    q.addBindValue(escalationId);
-    q.addBindValue(resolutionId(resolution));
+    q.addBindValue(resolutionId(settlement.resolution));
+    q.addBindValue(settlementBasisId(settlement.basis));
+    q.addBindValue(nullableText(settlement.reference));
+    q.addBindValue(settlement.operatorName);
+    q.addBindValue(settlement.at);
+    q.addBindValue(settlement.escalationId);
+    q.addBindValue(resolutionId(settlement.resolution));
     if (auto done = run(q, "resolving an escalation"); !done)
         return done.error();
     if (q.numRowsAffected() > 0)
-        return ResolutionClaim{true, operatorName, at, resolution};
+        return ResolutionClaim{true, settlement.operatorName, settlement.at, settlement.resolution, settlement.basis,
+                               settlement.reference};
 
-    Expected<std::optional<EscalationDetail>> current = escalation(escalationId);
+    Expected<std::optional<EscalationDetail>> current = escalation(settlement.escalationId);
     if (!current)
         return current.error();
     if (!*current)
-        return makeError(QStringLiteral("escalation %1 does not exist").arg(escalationId));
-    return ResolutionClaim{false, (*current)->resolvedBy, (*current)->resolvedAt, (*current)->resolution};
+        return makeError(QStringLiteral("escalation %1 does not exist").arg(settlement.escalationId));
+    const EscalationDetail &now = **current;
+    return ResolutionClaim{false, now.resolvedBy, now.resolvedAt, now.resolution, now.basis, now.reference};
 }
 
 Expected<void> SqliteStore::noteEscalation(qint64 escalationId, const QString &note)
@@ -160,8 +248,8 @@ Expected<void> SqliteStore::noteEscalation(qint64 escalationId, const QString &n
 
 Expected<void> SqliteStore::reopenEscalation(qint64 escalationId, const QString &note)
 {
-    auto update = prepared("UPDATE escalations SET state = 'open', resolution = NULL, resolved_by = NULL, "
-                           "resolved_at = NULL, last_note = ? WHERE id = ?");
+    auto update = prepared("UPDATE escalations SET state = 'open', resolution = NULL, basis = NULL, reference = NULL, "
+                           "resolved_by = NULL, resolved_at = NULL, last_note = ? WHERE id = ?");
     if (!update)
         return update.error();
     (*update)->addBindValue(note);
@@ -187,26 +275,30 @@ Expected<RepeatCounts> SqliteStore::reassessTicket(qint64 ticketId)
 
 Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntry(const QString &intentKey)
 {
-    auto query = prepared("SELECT intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, recorded_at, "
-                          "source FROM ledger WHERE intent_key = ?");
-    if (!query)
-        return query.error();
-    QSqlQuery &q = **query;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM ledger WHERE intent_key = ? ORDER BY id LIMIT 1").arg(QLatin1String(ledgerColumns)));
     q.addBindValue(intentKey);
     if (auto done = run(q, "reading the ledger"); !done)
         return done.error();
-    std::optional<LedgerEntry> entry;
-    if (q.next())
-        entry = LedgerEntry{q.value(0).toString(), optionalInt(q.value(1)), q.value(2).toString(), q.value(3).toLongLong(),
-                            q.value(4).toString(), q.value(5).toString(), q.value(6).toLongLong(), q.value(7).toString()};
-    q.finish();
-    return entry;
+    return q.next() ? std::optional<LedgerEntry>(ledgerRow(q)) : std::nullopt;
+}
+
+Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntryOfCall(qint64 toolCallId)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM ledger WHERE tool_call_id = ?").arg(QLatin1String(ledgerColumns)));
+    q.addBindValue(toolCallId);
+    if (auto done = run(q, "reading the ledger"); !done)
+        return done.error();
+    return q.next() ? std::optional<LedgerEntry>(ledgerRow(q)) : std::nullopt;
 }
 
 Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
 {
     auto insert = prepared("INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, "
-                           "recorded_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (intent_key) DO NOTHING");
+                           "recorded_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -221,6 +313,48 @@ Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
     if (auto done = run(q, "recording in the ledger"); !done)
         return done.error();
     return q.numRowsAffected() > 0;
+}
+
+Expected<QList<LedgerEntry>> SqliteStore::ledgerEntries(qint64 offset, int limit)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM ledger ORDER BY id LIMIT ? OFFSET ?").arg(QLatin1String(ledgerColumns)));
+    q.addBindValue(limit);
+    q.addBindValue(offset);
+    if (auto done = run(q, "reading the ledger"); !done)
+        return done.error();
+    QList<LedgerEntry> rows;
+    while (q.next())
+        rows.append(ledgerRow(q));
+    return rows;
+}
+
+Expected<QList<EscalationSettlement>> SqliteStore::escalationSettlements(qint64 offset, int limit)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT id, tool_call_id, state, resolution, basis, reference, resolved_by, resolved_at "
+                             "FROM escalations ORDER BY id LIMIT ? OFFSET ?"));
+    q.addBindValue(limit);
+    q.addBindValue(offset);
+    if (auto done = run(q, "reading escalations"); !done)
+        return done.error();
+    QList<EscalationSettlement> rows;
+    while (q.next()) {
+        EscalationSettlement row;
+        row.escalationId = q.value(0).toLongLong();
+        row.callId = q.value(1).toLongLong();
+        row.state = q.value(2).toString();
+        if (!q.value(3).isNull())
+            row.resolution = resolutionFromId(q.value(3).toString());
+        row.basis = settlementBasisFromId(q.value(4).toString()).value_or(SettlementBasis::Lookup);
+        row.reference = q.value(5).toString();
+        row.resolvedBy = q.value(6).toString();
+        row.resolvedAt = q.value(7).toLongLong();
+        rows.append(row);
+    }
+    return rows;
 }
 
 Expected<std::optional<AuditEntry>> SqliteStore::lastAuditEntry()

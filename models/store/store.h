@@ -90,12 +90,13 @@ public:
 
     // ---- resolving unknowns ----
     virtual Expected<std::optional<EscalationDetail>> escalation(qint64 escalationId) = 0;
-    virtual Expected<qint64> recordLookup(const LookupEvidence &evidence) = 0;
-    virtual Expected<QList<LookupEvidence>> lookups(qint64 escalationId) = 0;
+    // The ticket's calls that carry `intentKey`, in the order they were made.
+    virtual Expected<QList<IntentCall>> intentCalls(qint64 ticketId, const QString &intentKey) = 0;
+    virtual Expected<qint64> recordEvidence(const Evidence &evidence) = 0;
+    virtual Expected<QList<Evidence>> evidence(qint64 escalationId) = 0; // oldest first
     // Settles an open escalation, or moves a verified "not performed" to "performed again".
     // Atomic across consoles: the first claim wins and later ones learn who made it.
-    virtual Expected<ResolutionClaim> resolveEscalation(qint64 escalationId, Resolution resolution,
-                                                        const QString &operatorName, qint64 at) = 0;
+    virtual Expected<ResolutionClaim> resolveEscalation(const Settlement &settlement) = 0;
     virtual Expected<void> noteEscalation(qint64 escalationId, const QString &note) = 0;
     // Back to the queue: a repeat made from the console came back unknown.
     virtual Expected<void> reopenEscalation(qint64 escalationId, const QString &note) = 0;
@@ -103,10 +104,17 @@ public:
     // stores the assessment; call after settling one of its escalations.
     virtual Expected<RepeatCounts> reassessTicket(qint64 ticketId) = 0;
 
-    // ---- the ledger: money moved, once per intent key ----
+    // ---- the ledger: money moved, one row per refund ----
+    // The first refund recorded for the intent key, if any: whether this intent already paid out.
     virtual Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) = 0;
-    // False when the key already has an entry (which is left as it was).
+    virtual Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) = 0;
+    // False when the refund (or the call) already has an entry, which is left as it was.
     virtual Expected<bool> recordLedgerEntry(const LedgerEntry &entry) = 0;
+
+    // ---- what the audit checks its entries against, a page at a time, by id ----
+    virtual Expected<QList<EscalationSettlement>> escalationSettlements(qint64 offset, int limit) = 0;
+    virtual Expected<QList<LedgerEntry>> ledgerEntries(qint64 offset, int limit) = 0;
+    virtual Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) = 0;
 
     // ---- finance ----
     // Money writes that moved money or may have (performed, or unknown), made in [fromMs, toMs),

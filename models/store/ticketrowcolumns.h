@@ -25,7 +25,10 @@ inline TicketRow ticketRow(const QSqlQuery &q)
     row.subject = q.value(4).toString();
     row.openedAt = q.value(5).toLongLong();
     row.writeCount = q.value(6).toInt();
-    row.worstOutcome = outcomeFromSeverity(q.value(7).toInt());
+    const int severity = q.value(7).toInt();
+    row.duplicateEffect = severity == duplicateEffectSeverity;
+    // A duplicate effect is a write performed twice: performed is its outcome.
+    row.worstOutcome = row.duplicateEffect ? std::optional<Outcome>(Outcome::Performed) : outcomeFromSeverity(severity);
     row.needsAttention = q.value(8).toBool();
     row.hasUnknown = q.value(9).toBool();
     row.hasRepeatedIntent = q.value(10).toBool();

@@ -37,9 +37,11 @@ inline QString operatorOf(int n)
     return QString::fromLatin1(names[n % 3]);
 }
 
+// Actions of no meaning to the audit beyond the chain: these entries cite no stored evidence
+// and settle nothing, so the chain alone is what verify() judges.
 inline QString actionOf(int n)
 {
-    static const char *const actions[] = {"lookup", "resolve", "write"};
+    static const char *const actions[] = {"reviewed", "noted", "flagged"};
     return QString::fromLatin1(actions[n % 3]);
 }
 

@@ -113,15 +113,14 @@ private slots:
     {
         const qint64 escalation = escalationOf(incidentTicket, QStringLiteral("c3"));
         QVERIFY(escalation > 0);
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(escalation, Resolution::NotPerformed,
-                                                                      QStringLiteral("Dana"), 1775000000000);
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
         Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
         QCOMPARE(describe(*all).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
         QCOMPARE(findDuplicatePayouts(*all).size(), 4);
 
         const qint64 other = escalationOf(QStringLiteral("T-20260319-0187"), QStringLiteral("c3"));
-        claim = m_store->resolveEscalation(other, Resolution::Performed, QStringLiteral("Dana"), 1775000000000);
+        claim = m_store->resolveEscalation(Settlement{other, Resolution::Performed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY(claim && claim->claimed);
         all = m_store->payouts(0, endOfTime);
         QCOMPARE(describe(*all).filter(QStringLiteral("T-20260319-0187")),

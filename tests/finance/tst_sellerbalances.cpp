@@ -110,8 +110,7 @@ private:
     {
         const qint64 escalation = escalationOf(ticket, call);
         QVERIFY2(escalation > 0, qPrintable(ticket + u' ' + call));
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(escalation, resolution, QStringLiteral("Dana"),
-                                                                      1775000000000);
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, resolution, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
     }
 
@@ -170,8 +169,7 @@ private slots:
         QVERIFY(query.exec(QStringLiteral("SELECT e.id FROM escalations e ORDER BY e.id DESC LIMIT 1")) && query.next());
         const qint64 escalation = query.value(0).toLongLong();
         query.finish();
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(escalation, Resolution::NotPerformed,
-                                                                      QStringLiteral("Dana"), 1775000000000);
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
         const Lines lines = sellerLines();
         QCOMPARE(lines.balances, lines.joined);

@@ -212,7 +212,9 @@ void TestFinanceGui::duplicateIsMarkedAndAudited()
     QTableView *table = pane->table();
     QCOMPARE(table->model()->rowCount(), 5);
     QVERIFY2(pane->summaryText().contains(QStringLiteral("$728.00")), qPrintable(pane->summaryText()));
-    QCOMPARE(pane->summaryText(), QStringLiteral("5 duplicate payouts, $728.00 at risk"));
+    // Before any lookup, each group pairs a performed refund with an unknown one: possible
+    // duplicates, as the queue (no duplicate effect yet) says too.
+    QCOMPARE(pane->summaryText(), QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups"));
 
     const int row = rowShowing(*table->model(), DuplicatePayoutModel::SellerColumn, ashcombeName);
     QVERIFY(row >= 0);

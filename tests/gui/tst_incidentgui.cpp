@@ -216,7 +216,8 @@ void TestIncidentGui::keyboardMovesThroughTickets()
 {
     QTableView *table = m_window->queuePane()->table();
     table->setFocus();
-    QTest::keyClick(table, Qt::Key_Home, Qt::ControlModifier);
+    // Home selects the first row and opens it (focus alone opens nothing).
+    QTest::keyClick(table, Qt::Key_Home);
     const qint64 first = m_window->transcript().ticketId();
     QVERIFY(first != 0);
     QTest::keyClick(table, Qt::Key_Down);

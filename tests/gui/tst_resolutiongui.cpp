@@ -160,7 +160,7 @@ void TestResolutionGui::lookupSettlesTheIncidentAndIsAudited()
     // The card now says how it was settled, and by whom; the queue has one unknown fewer.
     ToolCallCard *settled = m_window->ticketView()->card(QStringLiteral("c3"));
     QVERIFY(settled->findChild<QLabel *>(QStringLiteral("resolutionNotice"))->text().contains(
-        QStringLiteral("performed (verified at the provider) by alice")));
+        QStringLiteral("Settled: performed (verified) by alice")));
     QVERIFY(!settled->findChild<QPushButton *>(QStringLiteral("lookupButton")));
     QCOMPARE(m_window->escalationCountText(), QStringLiteral("14 unknown outcomes waiting"));
 
@@ -239,7 +239,7 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     QCOMPARE(m_sandbox->refundCount(), before + 1);
     performed->close();
     QVERIFY(m_window->ticketView()->card(callId)->findChild<QLabel *>(QStringLiteral("resolutionNotice"))->text().contains(
-        QStringLiteral("performed from the console with the same key")));
+        QStringLiteral("Settled: performed again with the same key")));
     QVERIFY(!m_window->ticketView()->card(callId)->findChild<QPushButton *>(QStringLiteral("performAgainButton")));
 }
 

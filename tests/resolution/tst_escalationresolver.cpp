@@ -8,11 +8,13 @@
 #include "../sandbox/sandboxtestsupport.h"
 
 #include "audit/auditlog.h"
+#include "audit/settlementrecord.h"
 #include "domain/sha256.h"
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "resolution/escalationresolver.h"
+#include "resolution/settlementwriter.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 
@@ -169,6 +171,9 @@ private slots:
     void cleanup();
 
     void incidentRefundIsFoundWithEvidence();
+    void oneRefundIsNeverCitedForTwoCalls();
+    void nothingMoreIsOwedWhenASiblingTookEffect();
+    void attestedCheckSettlesButIsNeverVerified();
     void lookUpSettlesByWhatTheProviderHolds_data();
     void lookUpSettlesByWhatTheProviderHolds();
     void notPerformedMayBePerformedAgainOnce();
@@ -280,11 +285,12 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY(report.message.contains(c3Refund));
 
     // The evidence: one lookup, what was asked and answered, hashed as evidenceFrom documents.
-    const QList<LookupEvidence> lookups = *m_store->lookups(id);
+    const QList<Evidence> lookups = *m_store->evidence(id);
     QCOMPARE(lookups.size(), 1);
-    const LookupEvidence &evidence = lookups.first();
+    const Evidence &evidence = lookups.first();
+    QCOMPARE(evidenceKindId(evidence.kind), evidenceKindId(EvidenceKind::Lookup));
     QCOMPARE(lookupVerdictId(evidence.verdict), lookupVerdictId(LookupVerdict::Found));
-    QCOMPARE(evidence.refundId, c3Refund);
+    QCOMPARE(evidence.recordId, c3Refund);
     QCOMPARE(evidence.operatorName, QStringLiteral("amira"));
     QCOMPARE(evidence.escalationId, id);
     QVERIFY(evidence.startedAt > 0 && evidence.finishedAt >= evidence.startedAt);
@@ -299,8 +305,8 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QCOMPARE(report.evidence->evidenceSha256, evidence.evidenceSha256);
     QCOMPARE(report.evidence->id, evidence.id);
 
-    // The ledger holds the key, with the refund that was found.
-    const std::optional<LedgerEntry> ledger = *m_store->ledgerEntry(before.intentKey);
+    // The ledger holds the refund that was found, for this call.
+    const std::optional<LedgerEntry> ledger = *m_store->ledgerEntryOfCall(before.callId);
     QVERIFY(ledger);
     QCOMPARE(ledger->refundId, c3Refund);
     QCOMPARE(ledger->amountCents, 11800);
@@ -309,18 +315,21 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QCOMPARE(ledger->sellerId, QStringLiteral("ashcombe-furniture"));
     QCOMPARE(ledger->source, QStringLiteral("provider lookup"));
 
-    // Two audit entries, chained and intact.
+    // Two audit entries, chained and intact: the lookup with its evidence's hash, and the
+    // settlement with the hash of what it settled (the escalation and its ledger row).
     const QList<AuditEntry> audit = auditEntries();
     QCOMPARE(audit.size(), 2);
     QCOMPARE(audit.at(0).action, QStringLiteral("lookup"));
-    QCOMPARE(audit.at(1).action, QStringLiteral("resolve"));
+    QCOMPARE(audit.at(1).action, QStringLiteral("settle"));
     for (const AuditEntry &entry : audit) {
         QCOMPARE(entry.operatorName, QStringLiteral("amira"));
         QCOMPARE(entry.escalationId, std::optional<qint64>(id));
-        QCOMPARE(entry.evidenceSha256, evidence.evidenceSha256);
         QVERIFY2(entry.detail.contains(incidentTicket), qPrintable(entry.detail));
     }
+    QCOMPARE(audit.at(0).evidenceSha256, evidence.evidenceSha256);
+    QCOMPARE(audit.at(1).evidenceSha256, settlementHash(settlementOf(**m_store->escalation(id)), ledger));
     QVERIFY(audit.at(1).detail.contains(QStringLiteral("performed (verified)")));
+    QVERIFY(audit.at(1).detail.contains(c3Refund));
     verifyAuditChain(2);
 
     // The escalation is settled, and the ticket reassessed: no unknown left, but both refunds
@@ -329,6 +338,8 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QCOMPARE(after.state, QStringLiteral("resolved"));
     QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::Performed));
     QCOMPARE(after.resolvedBy, QStringLiteral("amira"));
+    QCOMPARE(settlementBasisId(after.basis), settlementBasisId(SettlementBasis::Lookup));
+    QCOMPARE(after.reference, c3Refund);
     QCOMPARE(*m_store->countOpenEscalations(), 14);
     const TicketDetail ticket = **m_store->ticket(before.ticketId);
     QVERIFY(!ticket.row.hasUnknown);
@@ -346,6 +357,110 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
 
     // A lookup is a read: the provider still holds the same two refunds.
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 2);
+}
+
+void TestEscalationResolver::oneRefundIsNeverCitedForTwoCalls()
+{
+    // T-20260325-0141: c3 and c4 timed out, c5 was performed; three refunds carry the key.
+    const QString ticket = QStringLiteral("T-20260325-0141");
+    const qint64 c3Id = escalationIdOf(ticket, c3);
+    const qint64 c4Id = escalationIdOf(ticket, QStringLiteral("c4"));
+    QVERIFY(c3Id > 0 && c4Id > 0);
+    // Looked up in the opposite order: the matching does not depend on it.
+    const ResolutionReport four = wait(m_resolver->lookUp(c4Id));
+    const ResolutionReport three = wait(m_resolver->lookUp(c3Id));
+    QCOMPARE(resolutionName(three.resolution), resolutionId(Resolution::Performed));
+    QCOMPARE(resolutionName(four.resolution), resolutionId(Resolution::Performed));
+    const QString c3Refund = derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|T-20260325-0141/c3"));
+    QCOMPARE(three.reference, QStringLiteral("re_Z3CPOSLm90pCJf3uuPZzHC8p"));
+    QCOMPARE(four.reference, QStringLiteral("re_bHmyaqEMPRru0LJ0O6ql9yCI"));
+    Q_UNUSED(c3Refund);
+    const EscalationDetail c3Detail = **m_store->escalation(c3Id);
+    const EscalationDetail c4Detail = **m_store->escalation(c4Id);
+    QCOMPARE((*m_store->ledgerEntryOfCall(c3Detail.callId))->refundId, three.reference);
+    QCOMPARE((*m_store->ledgerEntryOfCall(c4Detail.callId))->refundId, four.reference);
+    // Each lookup's evidence names the one refund it settled on.
+    QCOMPARE(m_store->evidence(c3Id)->first().recordId, three.reference);
+    QCOMPARE(m_store->evidence(c4Id)->first().recordId, four.reference);
+    // With all three refunds accounted for, the ticket has two duplicate effects: $193.00 paid twice.
+    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(ticket)), 2);
+    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_cents FROM tickets WHERE ext_id = '%1'").arg(ticket)), 19300);
+    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT worst_outcome FROM tickets WHERE ext_id = '%1'").arg(ticket)),
+             duplicateEffectSeverity);
+    verifyAuditChain(4);
+}
+
+void TestEscalationResolver::nothingMoreIsOwedWhenASiblingTookEffect()
+{
+    // The provider holds two of the three refunds: c4's timed-out request never reached it.
+    {
+        QSqlDatabase provider = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("provider-edit"));
+        provider.setDatabaseName(m_sandbox->state().location());
+        QVERIFY(provider.open());
+        QSqlQuery remove(provider);
+        QVERIFY(remove.exec(QStringLiteral("DELETE FROM refunds WHERE id = 're_bHmyaqEMPRru0LJ0O6ql9yCI'")));
+        QCOMPARE(remove.numRowsAffected(), 1);
+        provider.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("provider-edit"));
+    const QString ticket = QStringLiteral("T-20260325-0141");
+    const qint64 c3Id = escalationIdOf(ticket, c3);
+    const qint64 c4Id = escalationIdOf(ticket, QStringLiteral("c4"));
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(c3Id)).resolution), resolutionId(Resolution::Performed));
+    const ResolutionReport four = wait(m_resolver->lookUp(c4Id));
+    QCOMPARE(kindName(four.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(four.resolution), resolutionId(Resolution::NotPerformed));
+    QVERIFY2(four.message.contains(QStringLiteral("c3 and c5")), qPrintable(four.message));
+    // The customer was owed one refund and has had it: no repeat is offered or allowed.
+    QVERIFY(!four.mayPerformAgain);
+    QVERIFY2(four.customerDraft.contains(QStringLiteral("second refund")), qPrintable(four.customerDraft));
+    const Expected<RepeatPlan> plan = m_resolver->planRepeat(c4Id);
+    QVERIFY(!plan);
+    QVERIFY2(plan.message().contains(QStringLiteral("took effect")), qPrintable(plan.message()));
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    QCOMPARE(kindName(wait(m_resolver->performAgain(c4Id)).kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(served.count(), 0);
+    verifyAuditChain(4);
+}
+
+void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
+{
+    const qint64 id = escalationIdOf(QStringLiteral("T-20260401-0247"), c3); // schedule_pickup
+    QVERIFY(id > 0);
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    // Bad input is refused with what was expected, and nothing is stored.
+    QCOMPARE(kindName(m_resolver->attest(id, Attestation{Resolution::Performed, QString(), QStringLiteral("n")}).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(kindName(m_resolver->attest(id, Attestation{Resolution::Performed, QStringLiteral("pu_1"), QStringLiteral(" ")}).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(auditCount(), 0);
+
+    const ResolutionReport report = m_resolver->attest(
+        id, Attestation{Resolution::Performed, QStringLiteral("PK-44120"), QStringLiteral("Found in the courier's portal")});
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(settlementBasisId(report.basis), settlementBasisId(SettlementBasis::Attestation));
+    QVERIFY2(report.message.contains(QStringLiteral("attested")), qPrintable(report.message));
+    QVERIFY2(!report.message.contains(QStringLiteral("(verified)")), qPrintable(report.message));
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.state, QStringLiteral("resolved"));
+    QCOMPARE(after.reference, QStringLiteral("PK-44120"));
+    QCOMPARE(settlementText(*after.resolution, after.basis), QStringLiteral("performed (attested)"));
+    const QList<Evidence> evidence = *m_store->evidence(id);
+    QCOMPARE(evidence.size(), 1);
+    QCOMPARE(evidenceKindId(evidence.first().kind), evidenceKindId(EvidenceKind::Attestation));
+    QVERIFY(evidence.first().request.contains(QStringLiteral("Found in the courier's portal")));
+    QCOMPARE(auditEntries().first().action, QStringLiteral("attest"));
+    QCOMPARE(auditEntries().last().action, QStringLiteral("settle"));
+    QCOMPARE(served.count(), 0);
+    verifyAuditChain(2);
+
+    // A second person is told who settled it first; nothing more is stored.
+    EscalationResolver second(*m_store, *m_client, QStringLiteral("bruno"));
+    const ResolutionReport late = second.attest(
+        id, Attestation{Resolution::NotPerformed, QStringLiteral("portal"), QStringLiteral("not there")});
+    QCOMPARE(kindName(late.kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));
+    QVERIFY2(late.message.contains(QStringLiteral("amira")), qPrintable(late.message));
+    verifyAuditChain(2);
 }
 
 void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds_data()
@@ -375,7 +490,7 @@ void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds()
     QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::Resolved));
     QCOMPARE(resolutionName(report.resolution), resolution);
     const bool found = resolution == resolutionId(Resolution::Performed);
-    const QList<LookupEvidence> lookups = *m_store->lookups(id);
+    const QList<Evidence> lookups = *m_store->evidence(id);
     QCOMPARE(lookups.size(), 1);
     QCOMPARE(lookupVerdictId(lookups.first().verdict),
              lookupVerdictId(found ? LookupVerdict::Found : LookupVerdict::NotFound));
@@ -400,6 +515,9 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(resolutionName(looked.resolution), resolutionId(Resolution::NotPerformed));
     QVERIFY2(looked.customerDraft.contains(QStringLiteral("$74.50")), qPrintable(looked.customerDraft));
     QVERIFY2(looked.customerDraft.contains(QStringLiteral("has not been made")), qPrintable(looked.customerDraft));
+    // Nothing is promised before the write is made.
+    QVERIFY2(!looked.customerDraft.contains(QStringLiteral("issuing")), qPrintable(looked.customerDraft));
+    QVERIFY(looked.mayPerformAgain);
     QVERIFY(!*m_store->ledgerEntry(before.intentKey));
 
     const ResolutionReport performed = wait(m_resolver->performAgain(id));
@@ -419,22 +537,34 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QVERIFY(ledger);
     QCOMPARE(ledger->refundId, refund.value(QStringLiteral("id")).toString());
     QCOMPARE(ledger->source, QStringLiteral("console write"));
+    // Dated when it was made, not when the agent asked for it.
+    QVERIFY(ledger->recordedAt >= QDateTime::currentMSecsSinceEpoch() - 60000);
 
     const EscalationDetail after = **m_store->escalation(id);
     QCOMPARE(after.state, QStringLiteral("resolved"));
     QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::PerformedAgain));
     QVERIFY(!(**m_store->ticket(before.ticketId)).row.hasUnknown);
 
-    // The repeat is audited before it is sent, and again with its answer.
+    // The repeat is audited before it is sent, and again with its answer and its settlement.
     const QList<AuditEntry> audit = auditEntries();
-    QCOMPARE(audit.size(), 4);
+    QCOMPARE(audit.size(), 5);
     QCOMPARE(audit.at(0).action, QStringLiteral("lookup"));
-    QCOMPARE(audit.at(1).action, QStringLiteral("resolve"));
+    QCOMPARE(audit.at(1).action, QStringLiteral("settle"));
     QCOMPARE(audit.at(2).action, QStringLiteral("write-started"));
-    QCOMPARE(audit.at(3).action, QStringLiteral("write"));
+    QCOMPARE(audit.at(3).action, QStringLiteral("refund-sent"));
+    QCOMPARE(audit.at(4).action, QStringLiteral("settle"));
     QCOMPARE(audit.at(3).escalationId, std::optional<qint64>(id));
-    QCOMPARE(audit.at(3).evidenceSha256.size(), 64);
-    verifyAuditChain(4);
+    // The POST, its Idempotency-Key and its answer are kept as evidence, like a lookup.
+    const QList<Evidence> evidence = *m_store->evidence(id);
+    QCOMPARE(evidence.size(), 2);
+    QCOMPARE(evidenceKindId(evidence.at(1).kind), evidenceKindId(EvidenceKind::Write));
+    QVERIFY2(evidence.at(1).request.startsWith(QStringLiteral("POST ")), qPrintable(evidence.at(1).request));
+    QVERIFY2(evidence.at(1).request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey),
+             qPrintable(evidence.at(1).request));
+    QVERIFY2(evidence.at(1).response.startsWith(QStringLiteral("HTTP 200")), qPrintable(evidence.at(1).response));
+    QCOMPARE(evidence.at(1).recordId, refund.value(QStringLiteral("id")).toString());
+    QCOMPARE(audit.at(3).evidenceSha256, evidence.at(1).evidenceSha256);
+    verifyAuditChain(5);
 
     QVERIFY2(performed.customerDraft.contains(QStringLiteral("$74.50")), qPrintable(performed.customerDraft));
 
@@ -444,7 +574,7 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(kindName(again.kind), kindName(ResolutionReport::Kind::NotPossible));
     QCOMPARE(served.count(), 0);
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
-    QCOMPARE(auditCount(), 4);
+    QCOMPARE(auditCount(), 5);
 }
 
 void TestEscalationResolver::performAgainNeedsALookupFirst()
@@ -488,10 +618,10 @@ void TestEscalationResolver::draftAfterPerformAgainNamesTheDayOfTheRefund()
     SandboxHttp http(m_sandbox->url());
     const QJsonArray refunds = http.refundsOf((*m_store->escalation(id))->paymentIntent);
     QCOMPARE(refunds.size(), 1);
-    const QDate made = QDateTime::fromSecsSinceEpoch(refunds.at(0).toObject().value(QStringLiteral("created")).toInteger())
-                           .toLocalTime()
+    const QDate made = QDateTime::fromSecsSinceEpoch(refunds.at(0).toObject().value(QStringLiteral("created")).toInteger(),
+                                                     Qt::UTC)
                            .date();
-    QCOMPARE(made, QDateTime::currentDateTime().date());
+    QCOMPARE(made, QDateTime::currentDateTimeUtc().date());
     const QString day = dayAndMonth(made);
     QVERIFY2(performed.customerDraft.contains(day),
              qPrintable(QStringLiteral("expected the day the refund was made (%1) in:\n%2").arg(day, performed.customerDraft)));
@@ -516,15 +646,18 @@ void TestEscalationResolver::performAgainRefusedStaysNotPerformed()
     QVERIFY(!*m_store->ledgerEntry(before.intentKey));
     const EscalationDetail after = **m_store->escalation(id);
     QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::NotPerformed));
-    QVERIFY2(after.lastNote.contains(QStringLiteral("refused")), qPrintable(after.lastNote));
-    QCOMPARE(auditEntries().last().action, QStringLiteral("write"));
-    verifyAuditChain(4);
+    QVERIFY2(m_store->evidence(id)->last().reason.contains(QStringLiteral("refused")),
+             qPrintable(m_store->evidence(id)->last().reason));
+    QVERIFY2(refused.message.contains(QStringLiteral("refused")), qPrintable(refused.message));
+    QCOMPARE(auditEntries().at(3).action, QStringLiteral("refund-sent"));
+    QCOMPARE(auditEntries().last().action, QStringLiteral("settle"));
+    verifyAuditChain(5);
 
     const ResolutionReport performed = wait(m_resolver->performAgain(id));
     QCOMPARE(kindName(performed.kind), kindName(ResolutionReport::Kind::Resolved));
     QCOMPARE(resolutionName(performed.resolution), resolutionId(Resolution::PerformedAgain));
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
-    verifyAuditChain(6);
+    verifyAuditChain(8);
 }
 
 void TestEscalationResolver::performAgainComingBackUnknownReopens()
@@ -566,7 +699,7 @@ void TestEscalationResolver::performAgainComingBackUnknownReopens()
     QCOMPARE(resolutionName(found.resolution), resolutionId(Resolution::Performed));
     QVERIFY(*m_store->ledgerEntry(before.intentKey));
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
-    verifyAuditChain(6); // lookup, resolve, write-started, write, lookup, resolve
+    verifyAuditChain(6); // lookup, settle, write-started, refund-sent, lookup, settle
 }
 
 void TestEscalationResolver::twoConsolesPerformAgainInFlightRefundOnce()
@@ -604,7 +737,7 @@ void TestEscalationResolver::twoConsolesPerformAgainInFlightRefundOnce()
     QVERIFY(ledger);
     SandboxHttp http(m_sandbox->url());
     QCOMPARE(ledger->refundId, http.refundsOf(before.paymentIntent).at(0).toObject().value(QStringLiteral("id")).toString());
-    verifyAuditChain(4); // lookup, resolve, write-started, write
+    verifyAuditChain(5); // lookup, settle, write-started, refund-sent, settle
 }
 
 void TestEscalationResolver::secondConsoleIsToldWhoResolved()
@@ -670,13 +803,13 @@ void TestEscalationResolver::twoConsolesInFlightSettleOnce()
     const EscalationDetail after = **m_store->escalation(id);
     QCOMPARE(after.resolvedBy, winner.resolvedBy);
     // Both lookups are kept as evidence; one resolution; the chain holds.
-    QCOMPARE(m_store->lookups(id)->size(), 2);
+    QCOMPARE(m_store->evidence(id)->size(), 2);
     const QList<AuditEntry> audit = auditEntries();
     QStringList actions;
     for (const AuditEntry &entry : audit)
         actions << entry.action;
     QCOMPARE(actions.count(QStringLiteral("lookup")), 2);
-    QCOMPARE(actions.count(QStringLiteral("resolve")), 1);
+    QCOMPARE(actions.count(QStringLiteral("settle")), 1);
     verifyAuditChain(3);
     QCOMPARE(*m_store->countOpenEscalations(), 14);
 }
@@ -712,7 +845,7 @@ void TestEscalationResolver::nonRefundCannotBeLookedUp()
     QCOMPARE(after.state, QStringLiteral("open"));
     QVERIFY(!after.resolution);
     QVERIFY(after.lastNote.isEmpty());
-    QVERIFY(m_store->lookups(id)->isEmpty());
+    QVERIFY(m_store->evidence(id)->isEmpty());
     QCOMPARE(auditCount(), 0);
     QCOMPARE(*m_store->countOpenEscalations(), 15);
 }
@@ -736,7 +869,7 @@ void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
     QVERIFY(report.evidence);
     QCOMPARE(after.lastNote, report.evidence->reason);
 
-    const QList<LookupEvidence> lookups = *m_store->lookups(id);
+    const QList<Evidence> lookups = *m_store->evidence(id);
     QCOMPARE(lookups.size(), 1);
     QCOMPARE(lookupVerdictId(lookups.first().verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
     const QList<AuditEntry> audit = auditEntries();
@@ -835,7 +968,7 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
              qPrintable(first.out));
     QVERIFY2(rowOf(QStringLiteral("T-20260403-0236"), QStringLiteral("issue_refund")).contains(QStringLiteral("Performed (verified)")),
              qPrintable(first.out));
-    QVERIFY2(rowOf(QStringLiteral("T-20260330-0362"), QStringLiteral("message_seller")).contains(QStringLiteral("not a refund")),
+    QVERIFY2(rowOf(QStringLiteral("T-20260330-0362"), QStringLiteral("message_seller")).contains(QStringLiteral("no system")),
              qPrintable(first.out));
     QCOMPARE(qint64(first.out.count(QStringLiteral("(verified)"))), 15 - remaining);
 

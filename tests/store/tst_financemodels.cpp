@@ -48,6 +48,7 @@ private slots:
     void duplicateWindowAndStatement();
     void reconciliationRowsAndFilter();
     void recoveryMarkShows();
+    void settledUnknownsConfirmTheDuplicates();
 
 private:
     QTemporaryDir m_dir;
@@ -113,7 +114,12 @@ void TestFinanceModels::duplicatePayouts()
     Tester tester(&model, Tester::FailureReportingMode::QtTest);
     model.refresh();
     QCOMPARE(model.rowCount(), 5);
-    QCOMPARE(model.summary(), QStringLiteral("5 duplicate payouts, $728.00 at risk"));
+    // Each pairs a performed refund with one whose outcome is unknown: possible, not yet proved.
+    QCOMPARE(model.summary(), QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups"));
+    for (int i = 0; i < model.rowCount(); ++i) {
+        QVERIFY(!model.duplicate(i)->isConfirmed());
+        QVERIFY(cell(model, i, DuplicatePayoutModel::BasisColumn).toString().startsWith(QStringLiteral("Possible")));
+    }
     int row = -1;
     for (int i = 0; i < model.rowCount(); ++i) {
         if (model.duplicate(i)->sellerId == ashcombe)
@@ -127,7 +133,7 @@ void TestFinanceModels::duplicatePayouts()
     QCOMPARE(cell(model, row, M::AtRiskColumn).toString(), QStringLiteral("$118.00"));
     QCOMPARE(cell(model, row, M::AtRiskColumn, M::SortRole).toLongLong(), 11800);
     QCOMPARE(cell(model, row, M::TimeBetweenColumn).toString(), QStringLiteral("7.4 s"));
-    QCOMPARE(cell(model, row, M::BasisColumn).toString(), QStringLiteral("same intent key"));
+    QCOMPARE(cell(model, row, M::BasisColumn).toString(), QStringLiteral("Possible: 1 unknown refund awaiting a lookup; same intent key"));
     QCOMPARE(cell(model, row, M::RecoveryColumn).toString(), QString());
     QCOMPARE(cell(model, row, M::SellerColumn, M::KeyRole).toString(), model.duplicate(row)->key);
     QCOMPARE(model.rowOfKey(model.duplicate(row)->key), row);
@@ -262,8 +268,41 @@ void TestFinanceModels::recoveryMarkShows()
     QVERIFY(cell(model, row, M::RecoveryColumn, Qt::ToolTipRole).toString().contains(QStringLiteral("by finn")));
     QVERIFY(model.mark(row));
     QCOMPARE(model.mark(row)->state, RecoveryState::RecoveryRequested);
-    QCOMPARE(model.summary(), QStringLiteral("5 duplicate payouts, $728.00 at risk (1 recovery requested)"));
+    QCOMPARE(model.summary(),
+             QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups (1 recovery requested)"));
     QCOMPARE(model.marks().size(), 1);
+}
+
+// Once the unknown refunds are settled as performed, the same groups are duplicate payouts,
+// as the queue's duplicate effects count them. (Runs last: it settles the demo's refunds.)
+void TestFinanceModels::settledUnknownsConfirmTheDuplicates()
+{
+    const QList<EscalationRow> open = *m_store->openEscalations(0, 100);
+    for (const EscalationRow &row : open) {
+        if (row.tool != u"issue_refund")
+            continue;
+        QVERIFY(m_store->resolveEscalation(Settlement{row.id, Resolution::Performed, SettlementBasis::Lookup, QString(),
+                                                      QStringLiteral("finn"), utcMs(2026, 4, 6)}));
+        QVERIFY(m_store->reassessTicket(row.ticketId));
+    }
+    DuplicatePayoutModel model(*m_store);
+    model.refresh();
+    QStringList confirmed;
+    for (int i = 0; i < model.rowCount(); ++i) {
+        if (model.duplicate(i)->isConfirmed())
+            confirmed << model.duplicate(i)->ticketExtIds();
+    }
+    QCOMPARE(confirmed.size(), 5);
+    QVERIFY2(model.summary().startsWith(QStringLiteral("5 duplicate payouts, $728.00 at risk")), qPrintable(model.summary()));
+    TicketQuery duplicates;
+    duplicates.filter = TicketFilter::DuplicateEffect;
+    QStringList queue;
+    const QList<TicketRow> rows = *m_store->tickets(duplicates, 0, 100);
+    for (const TicketRow &row : rows)
+        queue << row.extId;
+    confirmed.sort();
+    queue.sort();
+    QCOMPARE(queue, confirmed);
 }
 
 QTEST_GUILESS_MAIN(TestFinanceModels)

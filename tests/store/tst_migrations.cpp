@@ -16,8 +16,9 @@ using namespace storetest;
 namespace {
 
 const QStringList schemaTables{QStringLiteral("audit_log"), QStringLiteral("escalations"),
+                               QStringLiteral("evidence"),
                                QStringLiteral("file_info"), QStringLiteral("imports"),   QStringLiteral("ledger"),
-                               QStringLiteral("lookups"),   QStringLiteral("messages"),
+                               QStringLiteral("messages"),
                                QStringLiteral("order_items"), QStringLiteral("orders"),
                                QStringLiteral("payout_marks"), QStringLiteral("pending_reassessment"), QStringLiteral("queue_totals"),
                                QStringLiteral("sellers"),   QStringLiteral("tickets"),
@@ -78,6 +79,7 @@ private slots:
     void queueTotalsFollowEveryChange_data();
     void queueTotalsFollowEveryChange();
     void ticketsRebuildKeepsWhatPointsAtThem();
+    void evidenceAndLedgerSurviveSchema11();
     void newerDatabaseIsRefused_data();
     void newerDatabaseIsRefused();
     void notSqliteIsRefused_data();
@@ -151,6 +153,56 @@ void TestMigrations::newDatabase()
     store = openStore(path, &error);
     QVERIFY2(store, qPrintable(error));
     QCOMPARE(*sqlite::schemaVersion(store->database()), sqlite::currentSchemaVersion());
+}
+
+// Schema 11 renames lookups to evidence and rebuilds the ledger one row per refund: every
+// lookup, ledger row and settlement stored before is still there, read the new way.
+void TestMigrations::evidenceAndLedgerSurviveSchema11()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("v10.sqlite"));
+    QVERIFY(makeDatabaseAt(path, 10));
+    {
+        RawDatabase raw(path);
+        for (const char *sql : {
+                 "INSERT INTO tool_calls (id, ticket_id, seq, call_ext_id, tool, tool_class, arguments, called_at, "
+                 "fingerprint, intent_key, outcome, amount_cents) VALUES (7, 1, 1, 'c3', 'issue_refund', 'write_money', "
+                 "'{}', 1773757927000, 'f', 'key-1', 'unknown', 11800)",
+                 "INSERT INTO escalations (id, tool_call_id, ticket_id, opened_at, amount_cents, state, resolution, "
+                 "resolved_by, resolved_at) VALUES (1, 7, 1, 1773757932000, 11800, 'resolved', 'performed', 'amira', 5)",
+                 "INSERT INTO lookups (escalation_id, operator, started_at, finished_at, verdict, request, response, "
+                 "refund_id, reason, evidence_sha256) VALUES (1, 'amira', 1, 2, 'found', 'GET /v1/refunds', "
+                 "'HTTP 200', 're_1', 'found', 'abc')",
+                 "INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, "
+                 "recorded_at, source) VALUES ('key-1', 7, 're_1', 11800, 'USD', 'ashcombe', 3, 'provider lookup')",
+                 "UPDATE tickets SET duplicate_effects = 1, worst_outcome = 1 WHERE id = 1"})
+            QVERIFY2(raw.exec(QString::fromLatin1(sql)), sql);
+    }
+    QString error;
+    std::unique_ptr<SqliteStore> store = openStore(path, &error);
+    QVERIFY2(store, qPrintable(error));
+    const QList<Evidence> evidence = *store->evidence(1);
+    QCOMPARE(evidence.size(), 1);
+    QCOMPARE(evidenceKindId(evidence.first().kind), QStringLiteral("lookup"));
+    QCOMPARE(evidence.first().recordId, QStringLiteral("re_1"));
+    QCOMPARE(evidence.first().response, QStringLiteral("HTTP 200"));
+    const std::optional<LedgerEntry> ledger = *store->ledgerEntryOfCall(7);
+    QVERIFY(ledger);
+    QCOMPARE(ledger->refundId, QStringLiteral("re_1"));
+    QCOMPARE(ledger->intentKey, QStringLiteral("key-1"));
+    const EscalationDetail escalation = **store->escalation(1);
+    QCOMPARE(settlementBasisId(escalation.basis), QStringLiteral("lookup"));
+    QCOMPARE(escalation.reference, QStringLiteral("re_1"));
+    // A duplicate effect is now the worst a ticket can be.
+    QCOMPARE(scalar(store->database(), QStringLiteral("SELECT worst_outcome FROM tickets WHERE id = 1")), 5);
+    // One row per refund: a second refund of the same intent key (an old tool's duplicate) fits.
+    LedgerEntry second = *ledger;
+    second.refundId = QStringLiteral("re_2");
+    second.toolCallId.reset();
+    QVERIFY(*store->recordLedgerEntry(second));
+    QVERIFY(!*store->recordLedgerEntry(second)); // the same refund twice is refused
+    QCOMPARE((*store->ledgerEntry(QStringLiteral("key-1")))->refundId, QStringLiteral("re_1"));
 }
 
 void TestMigrations::olderDatabaseIsMigrated_data()

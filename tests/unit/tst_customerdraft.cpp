@@ -1,5 +1,6 @@
 // What the customer is told once evidence settles a refund: it must match the money that
-// moved, counted as refunds at the provider, never as calls.
+// moved, counted as refunds at the provider, never as calls; and it promises nothing that
+// has not happened.
 
 #include "resolution/customerdraft.h"
 
@@ -29,40 +30,56 @@ qint64 march17()
 void TestCustomerDraft::draft_data()
 {
     QTest::addColumn<int>("performedRefunds");
-    QTest::addColumn<int>("resolution");
+    QTest::addColumn<int>("resolution"); // -1: still open
+    QTest::addColumn<bool>("attested");
     QTest::addColumn<QStringList>("mustSay");
     QTest::addColumn<QStringList>("mustNotSay");
 
-    QTest::newRow("one refund, verified") << 1 << int(Resolution::Performed)
+    QTest::newRow("one refund, verified") << 1 << int(Resolution::Performed) << false
                                           << QStringList{QStringLiteral("Hello Dana,"),
                                                          QStringLiteral("one refund of $118.00"),
                                                          QStringLiteral("17 March")}
                                           << QStringList{QStringLiteral("in error")};
-    QTest::newRow("the March incident: two refunds") << 2 << int(Resolution::Performed)
+    QTest::newRow("the March incident: two refunds") << 2 << int(Resolution::Performed) << false
                                                      << QStringList{QStringLiteral("One refund of $118.00"),
                                                                     QStringLiteral("17 March"),
                                                                     QStringLiteral("A second refund"),
                                                                     QStringLiteral("recovering it")}
                                                      << QStringList{QStringLiteral("further refunds")};
-    QTest::newRow("three refunds") << 3 << int(Resolution::Performed)
+    QTest::newRow("three refunds") << 3 << int(Resolution::Performed) << false
                                    << QStringList{QStringLiteral("2 further refunds"), QStringLiteral("recovering them")}
                                    << QStringList{QStringLiteral("A second refund")};
-    QTest::newRow("verified absent") << 0 << int(Resolution::NotPerformed)
-                                     << QStringList{QStringLiteral("has not been made yet"), QStringLiteral("$118.00")}
-                                     << QStringList{QStringLiteral("in error"), QStringLiteral("was made to")};
+    // Nothing is promised before the write is made: not "we are issuing it".
+    QTest::newRow("verified absent") << 0 << int(Resolution::NotPerformed) << false
+                                     << QStringList{QStringLiteral("has not been made so far"), QStringLiteral("$118.00"),
+                                                    QStringLiteral("with our payment provider")}
+                                     << QStringList{QStringLiteral("in error"), QStringLiteral("was made to"),
+                                                    QStringLiteral("issuing"), QStringLiteral("will be")};
+    QTest::newRow("attested absent") << 0 << int(Resolution::NotPerformed) << true
+                                     << QStringList{QStringLiteral("We have checked:"), QStringLiteral("has not been made")}
+                                     << QStringList{QStringLiteral("payment provider"), QStringLiteral("issuing")};
+    QTest::newRow("attested performed") << 1 << int(Resolution::Performed) << true
+                                        << QStringList{QStringLiteral("We have checked that one refund")}
+                                        << QStringList{QStringLiteral("confirmed with our payment provider")};
+    QTest::newRow("still open") << 0 << -1 << false
+                                << QStringList{QStringLiteral("being confirmed"), QStringLiteral("$118.00")}
+                                << QStringList{QStringLiteral("was made"), QStringLiteral("issuing")};
 }
 
 void TestCustomerDraft::draft()
 {
     QFETCH(int, performedRefunds);
     QFETCH(int, resolution);
+    QFETCH(bool, attested);
     QFETCH(QStringList, mustSay);
     QFETCH(QStringList, mustNotSay);
 
     QList<RefundFact> facts;
     for (int i = 0; i < qMax(1, performedRefunds); ++i)
         facts.append({11800, QStringLiteral("USD"), march17() + i * 7000, i < performedRefunds});
-    const QString text = draftCustomerMessage(QStringLiteral("Dana Whitfield"), facts, Resolution(resolution));
+    const QString text =
+        draftCustomerMessage(QStringLiteral("Dana Whitfield"), facts,
+                             resolution < 0 ? std::nullopt : std::optional<Resolution>(Resolution(resolution)), attested);
     for (const QString &phrase : std::as_const(mustSay))
         QVERIFY2(text.contains(phrase), qPrintable(QStringLiteral("missing \"%1\" in: %2").arg(phrase, text)));
     for (const QString &phrase : std::as_const(mustNotSay))

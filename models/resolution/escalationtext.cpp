@@ -1,0 +1,86 @@
+#include "escalationtext.h"
+
+#include "domain/money.h"
+
+#include <QDateTime>
+
+namespace verity {
+
+QString isoTime(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
+}
+
+namespace {
+
+QString amountOf(const EscalationDetail &escalation)
+{
+    return escalation.amountCents ? formatMoney(*escalation.amountCents, escalation.currency) : QString();
+}
+
+} // namespace
+
+QString escalationHeading(const EscalationDetail &escalation)
+{
+    QStringList parts{QStringLiteral("%1 %2").arg(escalation.tool, escalation.callExtId)};
+    if (escalation.amountCents)
+        parts << amountOf(escalation);
+    parts << escalation.ticketExtId;
+    if (!escalation.customerName.isEmpty())
+        parts << escalation.customerName;
+    if (!escalation.orderId.isEmpty())
+        parts << QStringLiteral("order %1").arg(escalation.orderId);
+    if (!escalation.sellerName.isEmpty())
+        parts << escalation.sellerName;
+    return parts.join(QStringLiteral(" · "));
+}
+
+QList<std::pair<QString, QString>> escalationFacts(const EscalationDetail &escalation)
+{
+    const auto orNone = [](const QString &text) {
+        return text.isEmpty() ? QStringLiteral("(none named)") : text;
+    };
+    QList<std::pair<QString, QString>> facts{
+            {QStringLiteral("Ticket"), escalation.ticketExtId},
+            {QStringLiteral("Customer"), orNone(escalation.customerName)},
+            {QStringLiteral("Order"), orNone(escalation.orderId)},
+            {QStringLiteral("Seller"), orNone(escalation.sellerName)},
+            {QStringLiteral("Tool"), escalation.tool},
+            {QStringLiteral("Call"),
+             QStringLiteral("%1, made %2").arg(escalation.callExtId, isoTime(escalation.calledAt))},
+    };
+    if (escalation.amountCents)
+        facts.append({QStringLiteral("Amount"),
+                      QStringLiteral("%1 (%2)").arg(amountOf(escalation), escalation.currency)});
+    facts.append({QStringLiteral("Escalation"), QString::number(escalation.id)});
+    return facts;
+}
+
+QString settledByText(const QString &by, qint64 at, Resolution resolution, SettlementBasis basis)
+{
+    return QStringLiteral("Already settled by %1 at %2: %3.")
+            .arg(by, isoTime(at), settlementText(resolution, basis));
+}
+
+QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
+                               const QString &system)
+{
+    QStringList lines;
+    lines << (escalation.amountCents
+                      ? QStringLiteral("Send a refund of %1 (%2) once more, with the same intent key?")
+                                .arg(amountOf(escalation), escalation.currency)
+                      : QStringLiteral("Send %1 once more, with the same intent key?").arg(escalation.tool));
+    lines << QString();
+    for (const auto &[label, value] : escalationFacts(escalation))
+        lines << QStringLiteral("%1: %2").arg(label, value);
+    lines << QStringLiteral("Intent key: %1").arg(escalation.intentKey);
+    lines << QStringLiteral("Sent to: %1 (%2)").arg(endpoint.toString(QUrl::RemoveUserInfo), system);
+    lines << QString();
+    lines << QStringLiteral(
+                     "A lookup found no record of this intent. If %1 has it after all, the key makes this a "
+                     "replay, not a second effect.")
+                     .arg(system);
+    return lines.join(u'\n');
+}
+
+} // namespace verity

@@ -1,0 +1,31 @@
+#pragma once
+// The words every view uses for an escalation: which call it is (so that a person always sees
+// what they act on), who settled it and how, and what a repeat would send.
+
+#include "store/records.h"
+
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+#include <utility>
+
+namespace verity {
+
+// "2026-03-17T14:32:07Z": times in evidence and on the command line are ISO 8601, UTC.
+QString isoTime(qint64 ms);
+
+// "issue_refund c3 · $118.00 · T-20260317-0412 · Aiko Tanaka · order SU-88421 · Ashcombe Furniture"
+QString escalationHeading(const EscalationDetail &escalation);
+// The same facts, one per line, each with its label: Ticket, Customer, Order, Seller, Tool, Call, Amount.
+QList<std::pair<QString, QString>> escalationFacts(const EscalationDetail &escalation);
+
+// "settled first by alice at 2026-12-01T14:03:22Z (performed, verified)"
+QString settledByText(const QString &by, qint64 at, Resolution resolution, SettlementBasis basis);
+
+// What a person confirms before a write is sent again: every fact of it, the intent key and
+// the URL it goes to.
+QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
+                               const QString &system);
+
+} // namespace verity

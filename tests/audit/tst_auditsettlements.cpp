@@ -1,0 +1,265 @@
+// The audit checks what its entries point at, on the demo settled for real: every refund
+// escalation looked up at the sandbox, a pickup attested, a refund performed again. Then each
+// kind of tampering, done with raw SQL on a copy, is named by `verity audit verify`: a lookup's
+// stored response, a write's evidence, a ledger row, an escalation's resolution or reference,
+// a row added to the ledger or the evidence, and entries removed after a head was taken.
+
+#include "../sandbox/sandboxtestsupport.h"
+#include "audit/auditlog.h"
+#include "domain/toolregistry.h"
+#include "import/importjob.h"
+#include "import/transcriptimporter.h"
+#include "resolution/escalationresolver.h"
+#include "sandbox/sandboxseed.h"
+#include "store/sqlitestore.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace verity;
+using namespace verity::test;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runVerity(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(VERITY_BINARY), arguments);
+    Run run;
+    if (!process.waitForFinished(60000)) {
+        process.kill();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+} // namespace
+
+class TestAuditSettlements : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void settledDemoVerifies();
+    void tamperIsNamed_data();
+    void tamperIsNamed();
+    void evidenceRewrittenWithItsHashIsCaught();
+    void headCatchesEntriesRemovedAfterIt();
+
+private:
+    QString copy();
+
+    QTemporaryDir m_dir;
+    QString m_settled; // the demo after every step; each test tampers with a copy
+    int m_copies = 0;
+};
+
+void TestAuditSettlements::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_settled = m_dir.filePath(QStringLiteral("settled.sqlite"));
+    Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(m_settled);
+    QVERIFY(opened);
+    SqliteStore &store = **opened;
+    TranscriptImporter importer(store, ToolRegistry::builtIn());
+    QVERIFY(importer.importFile(demoDataResource()).clean());
+    InProcessSandbox sandbox;
+    QVERIFY(seedDemo(sandbox.state()));
+    ProviderSettings settings;
+    settings.baseUrl = sandbox.url();
+    settings.apiKey = QStringLiteral("sk_test_sandbox");
+    ProviderClient client(settings);
+    EscalationResolver resolver(store, client, QStringLiteral("amira"));
+
+    qint64 repeatable = 0;
+    qint64 pickup = 0;
+    const QList<EscalationRow> open = *store.openEscalations(0, 100);
+    for (const EscalationRow &row : open) {
+        if (row.tool == u"schedule_pickup" && !pickup)
+            pickup = row.id;
+        if (row.tool != u"issue_refund")
+            continue;
+        ResolutionOperation *operation = resolver.lookUp(row.id);
+        const ResolutionReport report = EscalationResolver::waitFor(operation);
+        operation->deleteLater();
+        QVERIFY2(report.kind == ResolutionReport::Kind::Resolved, qPrintable(report.message));
+        if (report.mayPerformAgain && !repeatable)
+            repeatable = row.id;
+    }
+    QVERIFY(repeatable && pickup);
+    ResolutionOperation *again = resolver.performAgain(repeatable);
+    QCOMPARE(int(EscalationResolver::waitFor(again).resolution.value_or(Resolution::NotPerformed)),
+             int(Resolution::PerformedAgain));
+    again->deleteLater();
+    const ResolutionReport attested =
+            resolver.attest(pickup,
+                            Attestation{Resolution::Performed, QStringLiteral("PK-1"),
+                                        QStringLiteral("Seen in the courier portal")});
+    QCOMPARE(int(attested.kind), int(ResolutionReport::Kind::Resolved));
+}
+
+QString TestAuditSettlements::copy()
+{
+    const QString path = m_dir.filePath(QStringLiteral("copy-%1.sqlite").arg(++m_copies));
+    QFile::remove(path);
+    return QFile::copy(m_settled, path) ? path : QString();
+}
+
+void TestAuditSettlements::settledDemoVerifies()
+{
+    const Run run =
+            runVerity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), copy()});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+    QVERIFY2(run.out.startsWith(QStringLiteral("audit chain intact")), qPrintable(run.out));
+}
+
+void TestAuditSettlements::tamperIsNamed_data()
+{
+    QTest::addColumn<QString>("sql");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("a lookup's response edited") << QStringLiteral(
+            "UPDATE evidence SET response = replace(response, 'succeeded', 'failed') "
+            "WHERE id = (SELECT min(id) FROM evidence WHERE kind = 'lookup' AND verdict = 'found')")
+                                                << QStringLiteral("was edited");
+    QTest::newRow("a write's evidence edited") << QStringLiteral(
+            "UPDATE evidence SET request = replace(request, 'Idempotency-Key', 'X-Key') WHERE kind = 'write'")
+                                               << QStringLiteral("was edited");
+    QTest::newRow("evidence removed") << QStringLiteral("DELETE FROM evidence WHERE kind = 'attestation'")
+                                      << QStringLiteral("no longer stored");
+    QTest::newRow("a ledger row's amount edited") << QStringLiteral(
+            "UPDATE ledger SET amount_cents = amount_cents + 100 WHERE id = (SELECT min(id) FROM ledger)")
+                                                  << QStringLiteral("ledger row was changed");
+    QTest::newRow("a ledger row's refund swapped") << QStringLiteral(
+            "UPDATE ledger SET refund_id = 're_other' WHERE id = (SELECT min(id) FROM ledger)")
+                                                   << QStringLiteral("ledger row was changed");
+    QTest::newRow("a ledger row added") << QStringLiteral(
+            "INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, recorded_at, "
+            "source) VALUES ('k', NULL, 're_extra', 100, 'USD', 0, 'console write')")
+                                        << QStringLiteral("re_extra was not made by any audit entry");
+    QTest::newRow("a resolution flipped") << QStringLiteral(
+            "UPDATE escalations SET resolution = 'not_performed' WHERE resolution = 'performed' AND "
+            "id = (SELECT min(id) FROM escalations WHERE resolution = 'performed')")
+                                          << QStringLiteral("no longer matches entry");
+    QTest::newRow("an attested check made verified")
+            << QStringLiteral("UPDATE escalations SET basis = 'lookup' WHERE basis = 'attestation'")
+            << QStringLiteral("no longer matches entry");
+    QTest::newRow("a settled escalation reopened")
+            << QStringLiteral("UPDATE escalations SET state = 'open', resolution = NULL WHERE id = "
+                              "(SELECT min(id) FROM escalations WHERE state = 'resolved')")
+            << QStringLiteral("is open again");
+    QTest::newRow("an open escalation settled by hand") << QStringLiteral(
+            "UPDATE escalations SET state = 'resolved', resolution = 'not_performed', basis = 'lookup', "
+            "resolved_by = 'x', resolved_at = 1 WHERE id = (SELECT min(id) FROM escalations WHERE state = "
+            "'open')") << QStringLiteral("no audit entry settled it");
+}
+
+void TestAuditSettlements::tamperIsNamed()
+{
+    QFETCH(QString, sql);
+    QFETCH(QString, named);
+    const QString path = copy();
+    {
+        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("tamper"));
+        raw.setDatabaseName(path);
+        QVERIFY(raw.open());
+        QSqlQuery edit(raw);
+        QVERIFY2(edit.exec(sql), qPrintable(sql));
+        QVERIFY2(edit.numRowsAffected() > 0, qPrintable(sql));
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("tamper"));
+    const Run run =
+            runVerity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.startsWith(QStringLiteral("audit chain broken")), qPrintable(run.out + run.err));
+    QVERIFY2(run.out.contains(named), qPrintable(run.out));
+}
+
+// Someone who rewrites a lookup's response and stores the matching SHA-256 beside it still
+// cannot make the audit entry that cites the old hash agree.
+void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
+{
+    const QString path = copy();
+    {
+        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("rewrite"));
+        raw.setDatabaseName(path);
+        QVERIFY(raw.open());
+        QSqlQuery row(raw);
+        QVERIFY(row.exec(QStringLiteral(
+                "SELECT id, request FROM evidence WHERE kind = 'lookup' ORDER BY id LIMIT 1")));
+        QVERIFY(row.next());
+        const qint64 id = row.value(0).toLongLong();
+        const QString request = row.value(1).toString();
+        row.finish();
+        const QString response =
+                QStringLiteral("HTTP 200 OK\n\n{\"object\":\"list\",\"data\":[],\"has_more\":false}");
+        QSqlQuery edit(raw);
+        edit.prepare(QStringLiteral("UPDATE evidence SET response = ?, evidence_sha256 = ? WHERE id = ?"));
+        edit.addBindValue(response);
+        edit.addBindValue(evidenceHash(request, response));
+        edit.addBindValue(id);
+        QVERIFY(edit.exec());
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("rewrite"));
+    const Run run =
+            runVerity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.out.contains(QStringLiteral("added without an audit entry, or its hash was changed")),
+             qPrintable(run.out));
+}
+
+void TestAuditSettlements::headCatchesEntriesRemovedAfterIt()
+{
+    const QString path = copy();
+    const Run head = runVerity({QStringLiteral("audit"), QStringLiteral("head"), QStringLiteral("--db"), path,
+                                QStringLiteral("--json")});
+    QCOMPARE(head.exitCode, 0);
+    const QJsonObject json = QJsonDocument::fromJson(head.out.toUtf8()).object();
+    const QString hash = json.value(QStringLiteral("hash")).toString();
+    QCOMPARE(hash.size(), 64);
+    QVERIFY(json.value(QStringLiteral("length")).toInteger() > 10);
+    const QStringList verify{QStringLiteral("audit"),  QStringLiteral("verify"),
+                             QStringLiteral("--db"),   path,
+                             QStringLiteral("--head"), hash};
+    QCOMPARE(runVerity(verify).exitCode, 0);
+
+    // The newest entry removed: the chain left is whole, but the head is gone.
+    {
+        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("cut"));
+        raw.setDatabaseName(path);
+        QVERIFY(raw.open());
+        QSqlQuery cut(raw);
+        QVERIFY(cut.exec(
+                QStringLiteral("DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)")));
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("cut"));
+    const Run after = runVerity(verify);
+    QCOMPARE(after.exitCode, 1);
+    QVERIFY2(after.out.contains(QStringLiteral("removed or rewritten after that head")),
+             qPrintable(after.out));
+
+    // A head that is not one is refused as a bad argument.
+    QCOMPARE(runVerity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path,
+                        QStringLiteral("--head"), QStringLiteral("abc")})
+                     .exitCode,
+             2);
+}
+
+QTEST_GUILESS_MAIN(TestAuditSettlements)
+#include "tst_auditsettlements.moc"

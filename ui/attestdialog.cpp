@@ -1,0 +1,121 @@
+#include "attestdialog.h"
+
+#include "itemmodels/displaytext.h"
+#include "plaintextlabel.h"
+#include "resolution/escalationtext.h"
+
+#include <QButtonGroup>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QVBoxLayout>
+
+namespace verity {
+
+AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &operatorName, QWidget *parent)
+    : QDialog(parent)
+    , m_escalationId(escalation.id)
+{
+    setObjectName(QStringLiteral("attestDialog"));
+    setWindowTitle(tr("Record a check: %1 %2 on %3")
+                           .arg(escalation.tool, escalation.callExtId, escalation.ticketExtId));
+    resize(640, 520);
+    auto *layout = new QVBoxLayout(this);
+
+    m_heading = plainTextLabel(escalationHeading(escalation), this);
+    m_heading->setObjectName(QStringLiteral("attestHeading"));
+    QFont headingFont = m_heading->font();
+    headingFont.setBold(true);
+    m_heading->setFont(headingFont);
+    layout->addWidget(m_heading);
+    QStringList facts;
+    for (const auto &[label, value] : escalationFacts(escalation))
+        facts << QStringLiteral("%1: %2").arg(label, value);
+    layout->addWidget(plainTextLabel(facts.join(u'\n'), this));
+    layout->addWidget(plainTextLabel(tr("Check this write in the system it went to, then record what you "
+                                        "found. It is recorded as attested by %1, "
+                                        "never as verified, and kept in the audit log.")
+                                             .arg(operatorName),
+                                     this));
+
+    m_choice = new QButtonGroup(this);
+    m_performed = new QRadioButton(tr("Performed: I found it there"), this);
+    m_performed->setObjectName(QStringLiteral("attestPerformed"));
+    m_notPerformed = new QRadioButton(tr("Not performed: it is not there"), this);
+    m_notPerformed->setObjectName(QStringLiteral("attestNotPerformed"));
+    m_choice->addButton(m_performed);
+    m_choice->addButton(m_notPerformed);
+    layout->addWidget(m_performed);
+    layout->addWidget(m_notPerformed);
+
+    auto *form = new QFormLayout;
+    m_reference = new QLineEdit(this);
+    m_reference->setObjectName(QStringLiteral("attestReference"));
+    m_reference->setMaxLength(200);
+    m_reference->setPlaceholderText(tr("The pickup or message id you found, or where you looked"));
+    form->addRow(tr("Reference:"), m_reference);
+    m_note = new QPlainTextEdit(this);
+    m_note->setObjectName(QStringLiteral("attestNote"));
+    m_note->setPlaceholderText(tr("How you checked, and what you saw"));
+    form->addRow(tr("Note:"), m_note);
+    layout->addLayout(form, 1);
+
+    m_problem = plainTextLabel(QString(), this);
+    m_problem->setObjectName(QStringLiteral("attestProblem"));
+    m_problem->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(palette::unknown)));
+    m_problem->hide();
+    layout->addWidget(m_problem);
+
+    auto *buttons = new QDialogButtonBox(this);
+    QPushButton *cancel = buttons->addButton(QDialogButtonBox::Cancel);
+    m_record = buttons->addButton(tr("Record check"), QDialogButtonBox::AcceptRole);
+    m_record->setObjectName(QStringLiteral("recordCheck"));
+    m_record->setAutoDefault(false);
+    cancel->setDefault(true);
+    layout->addWidget(buttons);
+
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_record, &QPushButton::clicked, this, [this] {
+        Attestation attestation;
+        attestation.resolution = m_performed->isChecked() ? Resolution::Performed : Resolution::NotPerformed;
+        attestation.reference = m_reference->text();
+        attestation.note = m_note->toPlainText();
+        emit attestationChosen(attestation);
+    });
+    connect(m_choice, &QButtonGroup::buttonToggled, this, &AttestDialog::updateButtons);
+    connect(m_reference, &QLineEdit::textChanged, this, &AttestDialog::updateButtons);
+    connect(m_note, &QPlainTextEdit::textChanged, this, &AttestDialog::updateButtons);
+    updateButtons();
+}
+
+void AttestDialog::updateButtons()
+{
+    m_record->setEnabled(m_choice->checkedButton() && !m_reference->text().trimmed().isEmpty()
+                         && !m_note->toPlainText().trimmed().isEmpty());
+}
+
+void AttestDialog::showResult(const ResolutionReport &report)
+{
+    if (report.kind == ResolutionReport::Kind::Resolved) {
+        accept();
+        return;
+    }
+    m_problem->setText(report.message);
+    m_problem->show();
+}
+
+QString AttestDialog::headingText() const
+{
+    return m_heading->text();
+}
+
+QString AttestDialog::problemText() const
+{
+    return m_problem->isVisible() ? m_problem->text() : QString();
+}
+
+} // namespace verity

@@ -1,0 +1,54 @@
+#pragma once
+// A person's record of a check made where Verity cannot ask: they found the write (and name
+// the pickup or message id) or found it absent, and say how they checked. It is stored and
+// shown as attested, never as verified, and audited like a lookup. Cancel is the default.
+
+#include "resolution/escalationresolver.h"
+
+#include <QDialog>
+
+class QButtonGroup;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QRadioButton;
+
+namespace verity {
+
+class AttestDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    AttestDialog(const EscalationDetail &escalation, const QString &operatorName, QWidget *parent = nullptr);
+
+    qint64 escalationId() const { return m_escalationId; }
+    QString headingText() const;
+    QRadioButton *performedChoice() const { return m_performed; }
+    QRadioButton *notPerformedChoice() const { return m_notPerformed; }
+    QLineEdit *referenceEdit() const { return m_reference; }
+    QPlainTextEdit *noteEdit() const { return m_note; }
+    QPushButton *recordButton() const { return m_record; }
+    // What happened when the check was recorded: closes on success, else says why and stays.
+    void showResult(const ResolutionReport &report);
+    QString problemText() const;
+
+signals:
+    void attestationChosen(const verity::Attestation &attestation);
+
+private:
+    void updateButtons();
+
+    qint64 m_escalationId;
+    QLabel *m_heading;
+    QRadioButton *m_performed;
+    QRadioButton *m_notPerformed;
+    QButtonGroup *m_choice;
+    QLineEdit *m_reference;
+    QPlainTextEdit *m_note;
+    QLabel *m_problem;
+    QPushButton *m_record;
+};
+
+} // namespace verity

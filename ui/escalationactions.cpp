@@ -1,0 +1,176 @@
+#include "escalationactions.h"
+
+#include "attestdialog.h"
+#include "evidencedialog.h"
+#include "provider/providerconnection.h"
+#include "resolution/escalationhistory.h"
+#include "resolutiondialog.h"
+
+#include <QMessageBox>
+#include <QPushButton>
+
+namespace verity {
+
+namespace {
+
+// Cancel is the default: Enter never sends money.
+bool askBeforeSending(QWidget *parent, const QString &question)
+{
+    QMessageBox box(QMessageBox::Warning, QObject::tr("Send it once more?"), question, QMessageBox::NoButton,
+                    parent);
+    box.setTextFormat(Qt::PlainText);
+    QPushButton *send = box.addButton(QObject::tr("Send once more"), QMessageBox::AcceptRole);
+    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(cancel);
+    box.setEscapeButton(cancel);
+    box.exec();
+    return box.clickedButton() == send;
+}
+
+} // namespace
+
+EscalationActions::EscalationActions(Store &store, ProviderConnection &provider, QWidget *window)
+    : QObject(window)
+    , m_store(store)
+    , m_provider(provider)
+    , m_window(window)
+    , m_confirm(askBeforeSending)
+{}
+
+QString EscalationActions::lookupSystem(qint64 escalationId)
+{
+    EscalationResolver *resolver = m_provider.resolver();
+    if (!resolver)
+        return {};
+    Expected<EscalationDetail> detail = resolver->escalation(escalationId);
+    return detail ? resolver->route(*detail).system : QString();
+}
+
+CallActions EscalationActions::actionsFor(const ToolCallRow &call)
+{
+    CallActions actions;
+    if (!call.escalationId)
+        return actions;
+    EscalationResolver *resolver = m_provider.resolver();
+    if (!resolver) {
+        // Without a provider nothing can be asked yet; a refund still names where it would go,
+        // and its button asks for the provider's settings.
+        if (call.toolClass == ToolClass::WriteMoney && call.amountCents && !call.intentKey.isEmpty())
+            actions.lookupSystem = tr("the payment provider");
+        return actions;
+    }
+    Expected<EscalationDetail> detail = resolver->escalation(*call.escalationId);
+    if (!detail)
+        return actions;
+    actions.lookupSystem = resolver->route(*detail).system;
+    actions.mayPerformAgain =
+            detail->resolution == Resolution::NotPerformed && bool(resolver->planRepeat(detail->id));
+    return actions;
+}
+
+bool EscalationActions::readOnly() const
+{
+    return m_window->property("verityReadOnly").toBool();
+}
+
+ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
+{
+    if (readOnly()) {
+        emit message(tr("This is a read-only incident export: lookups are made in the console that holds the "
+                        "ticket."));
+        return nullptr;
+    }
+    EscalationResolver *resolver = m_provider.resolver();
+    if (!resolver) {
+        // Saving the settings only saves them: the person then chooses again what to look up.
+        emit message(
+                tr("Set the payment provider's address first (Provider > Payment provider settings), then "
+                   "look the write up again."));
+        if (m_settingsPrompt)
+            m_settingsPrompt();
+        return nullptr;
+    }
+    auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ResolutionDialog::settled, this, &EscalationActions::settled);
+    connect(dialog, &ResolutionDialog::attestRequested, this, [this](qint64 id) { attest(id); });
+    dialog->open();
+    return dialog;
+}
+
+ResolutionDialog *EscalationActions::lookUp(qint64 escalationId)
+{
+    if (EscalationResolver *resolver = m_provider.resolver(); resolver && !readOnly()) {
+        const Expected<EscalationDetail> detail = resolver->escalation(escalationId);
+        if (detail && detail->state == u"open" && !resolver->route(*detail).canLookUp) {
+            attest(escalationId); // nothing can be asked: the check a person can record
+            return nullptr;
+        }
+    }
+    ResolutionDialog *dialog = openResolution(escalationId);
+    if (dialog)
+        dialog->startLookup();
+    return dialog;
+}
+
+ResolutionDialog *EscalationActions::performAgain(qint64 escalationId)
+{
+    ResolutionDialog *dialog = openResolution(escalationId);
+    if (dialog)
+        dialog->startPerformAgain();
+    return dialog;
+}
+
+AttestDialog *EscalationActions::attest(qint64 escalationId)
+{
+    if (readOnly()) {
+        emit message(tr("This is a read-only incident export: checks are recorded in the console that holds "
+                        "the ticket."));
+        return nullptr;
+    }
+    EscalationResolver *resolver = m_provider.resolver();
+    if (!resolver) {
+        emit message(tr("Set your name in Provider > Payment provider settings first: a check is recorded "
+                        "under it."));
+        if (m_settingsPrompt)
+            m_settingsPrompt();
+        return nullptr;
+    }
+    const Expected<EscalationDetail> detail = resolver->escalation(escalationId);
+    if (!detail) {
+        emit message(detail.message());
+        return nullptr;
+    }
+    auto *dialog = new AttestDialog(*detail, resolver->operatorName(), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &AttestDialog::attestationChosen, this,
+            [this, dialog, escalationId](const Attestation &attestation) {
+                EscalationResolver *current = m_provider.resolver();
+                if (!current)
+                    return;
+                const ResolutionReport report = current->attest(escalationId, attestation);
+                dialog->showResult(report);
+                if (report.kind == ResolutionReport::Kind::Resolved
+                    || report.kind == ResolutionReport::Kind::ResolvedElsewhere) {
+                    emit message(report.message);
+                    emit settled();
+                }
+            });
+    dialog->open();
+    return dialog;
+}
+
+EvidenceDialog *EscalationActions::showEvidence(qint64 escalationId)
+{
+    const Expected<EscalationHistory> history = escalationHistory(m_store, escalationId);
+    if (!history) {
+        emit message(history.message());
+        return nullptr;
+    }
+    auto *dialog = new EvidenceDialog(*history, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
+}
+
+} // namespace verity

@@ -1,0 +1,62 @@
+#pragma once
+// What a person does with an escalation, from wherever they are in the window: look it up,
+// perform it again behind a confirmation, record an attested check, read its evidence. Each
+// opens on one escalation that the person can see, and names it in its heading. The window
+// forwards the requests; the resolver (models) does the work.
+
+#include "toolcallcard.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+
+class QWidget;
+
+namespace verity {
+
+class AttestDialog;
+class EvidenceDialog;
+class ProviderConnection;
+class ResolutionDialog;
+class Store;
+
+class EscalationActions : public QObject
+{
+    Q_OBJECT
+
+public:
+    using Confirm = std::function<bool(QWidget *, const QString &)>;
+
+    EscalationActions(Store &store, ProviderConnection &provider, QWidget *window);
+
+    // How a write is confirmed before it is sent again (a question box, Cancel the default).
+    void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
+    // How the provider's settings are asked for when none are set (the window's dialog).
+    void setSettingsPrompt(std::function<void()> prompt) { m_settingsPrompt = std::move(prompt); }
+
+    ResolutionDialog *lookUp(qint64 escalationId);
+    ResolutionDialog *performAgain(qint64 escalationId);
+    AttestDialog *attest(qint64 escalationId);
+    EvidenceDialog *showEvidence(qint64 escalationId);
+    // What a tool-call card may offer for its escalation.
+    CallActions actionsFor(const ToolCallRow &call);
+    // Where the escalation can be looked up ("the payment provider"), or empty: only a check.
+    QString lookupSystem(qint64 escalationId);
+
+signals:
+    void settled(); // something was stored: views refresh
+    void message(const QString &text); // for the status bar
+
+private:
+    ResolutionDialog *openResolution(qint64 escalationId);
+    bool readOnly() const;
+
+    Store &m_store;
+    ProviderConnection &m_provider;
+    QWidget *m_window;
+    Confirm m_confirm;
+    std::function<void()> m_settingsPrompt;
+};
+
+} // namespace verity

@@ -1,0 +1,95 @@
+#include "evidencedialog.h"
+
+#include "itemmodels/displaytext.h"
+#include "plaintextlabel.h"
+#include "resolution/escalationtext.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace verity {
+
+EvidenceDialog::EvidenceDialog(const EscalationHistory &history, QWidget *parent)
+    : QDialog(parent)
+    , m_escalationId(history.escalation.id)
+{
+    setObjectName(QStringLiteral("evidenceDialog"));
+    const EscalationDetail &escalation = history.escalation;
+    setWindowTitle(
+            tr("Evidence: %1 %2 on %3").arg(escalation.tool, escalation.callExtId, escalation.ticketExtId));
+    resize(800, 640);
+    auto *layout = new QVBoxLayout(this);
+
+    m_heading = plainTextLabel(escalationHeading(escalation), this);
+    m_heading->setObjectName(QStringLiteral("evidenceHeading"));
+    QFont headingFont = m_heading->font();
+    headingFont.setBold(true);
+    headingFont.setPointSizeF(headingFont.pointSizeF() * 1.15);
+    m_heading->setFont(headingFont);
+    layout->addWidget(m_heading);
+    QStringList facts;
+    for (const auto &[label, value] : escalationFacts(escalation))
+        facts << QStringLiteral("%1: %2").arg(label, value);
+    facts << QStringLiteral("Intent key: %1")
+                     .arg(escalation.intentKey.isEmpty() ? tr("none") : escalation.intentKey);
+    layout->addWidget(plainTextLabel(facts.join(u'\n'), this));
+
+    m_standing = plainTextLabel(history.standing, this);
+    m_standing->setObjectName(QStringLiteral("evidenceStanding"));
+    const bool open = escalation.state != u"resolved";
+    m_standing->setStyleSheet(
+            QStringLiteral("QLabel { font-weight: bold; padding: 4px; color: %1; background: %2; }")
+                    .arg(QLatin1String(open ? palette::unknown : palette::notPerformed),
+                         QLatin1String(open ? palette::unknownBackground : palette::notPerformedBackground)));
+    layout->addWidget(m_standing);
+
+    m_evidence = new QPlainTextEdit(this);
+    m_evidence->setObjectName(QStringLiteral("evidenceText"));
+    m_evidence->setReadOnly(true);
+    m_evidence->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_evidence->setPlainText(evidenceText(history));
+    layout->addWidget(m_evidence, 3);
+
+    layout->addWidget(plainTextLabel(tr("What to tell the customer now:"), this, false));
+    m_draft = new QPlainTextEdit(this);
+    m_draft->setObjectName(QStringLiteral("evidenceDraft"));
+    m_draft->setReadOnly(true);
+    m_draft->setPlainText(history.customerDraft);
+    layout->addWidget(m_draft, 1);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    QPushButton *copy = buttons->addButton(tr("Copy message"), QDialogButtonBox::ActionRole);
+    copy->setObjectName(QStringLiteral("copyEvidenceDraft"));
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_draft->toPlainText()); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+}
+
+QString EvidenceDialog::headingText() const
+{
+    return m_heading->text();
+}
+
+QString EvidenceDialog::standingText() const
+{
+    return m_standing->text();
+}
+
+QString EvidenceDialog::evidenceShown() const
+{
+    return m_evidence->toPlainText();
+}
+
+QString EvidenceDialog::customerDraft() const
+{
+    return m_draft->toPlainText();
+}
+
+} // namespace verity
