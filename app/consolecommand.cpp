@@ -65,9 +65,19 @@ int runConsoleCommand(const QStringList &arguments)
 {
     QTextStream err(stderr);
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Verity: the console for the people around an AI support agent.\n\n"
-                       "Subcommands:\n  verity import [--db PATH] [--json] FILE...   import transcripts"));
+    parser.setApplicationDescription(QStringLiteral(
+            "Verity: the console for the people around an AI customer-support agent. It opens a window with\n"
+            "every ticket, every tool call the agent made, and what came of each one.\n"
+            "\n"
+            "Subcommands, for scripts and scheduled jobs (none opens a window).\n"
+            "\"verity SUBCOMMAND --help\" lists the options of each:\n"
+            "  import      Read transcripts of the agent's conversations into the database.\n"
+            "  lookup      Ask the payment provider what happened to tool calls whose outcome is unknown.\n"
+            "  resolve     Settle one escalation with what a person confirmed at the provider.\n"
+            "  audit       Check the audit log for changes made behind its back, or print it.\n"
+            "  reconcile   Compare the refunds in the database with the provider's, for a period.\n"
+            "  sandbox     Run a practice payment provider on this computer.\n"
+            "  simulate    Run made-up refund tickets against the practice provider and count what went wrong."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file (default: %1).")
@@ -76,19 +86,40 @@ int runConsoleCommand(const QStringList &arguments)
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Open a fresh database built from the demo data (the March incident)."));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the window to FILE.png and exit (with --demo: ticket SU-88421 open)."),
+                                        QStringLiteral("Save a picture of the window to FILE.png, then exit (with "
+                                                       "--demo, ticket SU-88421 is open in it)."),
                                         QStringLiteral("FILE.png"));
     const QCommandLineOption registryFile = registryOption();
     const QCommandLineOption ticket(QStringLiteral("ticket"),
                                     QStringLiteral("Open this ticket (its id or its order id) at start."),
                                     QStringLiteral("ID"));
     const QCommandLineOption incident(QStringLiteral("incident"),
-                                      QStringLiteral("Open an incident export (Training > Export incident…) read-only."),
+                                      QStringLiteral("Open an incident file saved with Training > Export incident…, "
+                                                     "read-only."),
                                       QStringLiteral("FILE"));
     const QCommandLineOption replay(QStringLiteral("replay"),
-                                    QStringLiteral("Open the replay of the ticket at start (with --screenshot: render the replay)."));
+                                    QStringLiteral("Also open the ticket's replay (with --screenshot, the picture is "
+                                                   "of the replay)."));
     parser.addOptions({db, demo, screenshot, registryFile, ticket, incident, replay});
-    parser.process(arguments);
+    // A mistyped subcommand ("verity improt FILE") must not open the window as if nothing were wrong.
+    if (!parser.parse(arguments)) {
+        err << "verity: " << parser.errorText() << "\nverity --help lists the options and subcommands.\n";
+        return 2;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "verity: \"" << parser.positionalArguments().constFirst()
+            << "\" is not a subcommand or an option; verity --help lists them.\n";
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        // Qt's usage line is the program as it was typed, and leaves out the subcommands.
+        QString help = parser.helpText();
+        help.replace(0, help.indexOf(u'\n'),
+                     QStringLiteral("Usage: verity [options]\n       verity SUBCOMMAND [options]"));
+        QTextStream(stdout) << help;
+        return 0;
+    }
+    parser.process(arguments); // --version and --help-all print and exit here
 
     const RegistrySource registrySource{parser.value(registryFile), defaultUserRegistryPath()};
     const RegistryChoice choice = chooseRegistry(registrySource);

@@ -65,9 +65,12 @@ int runImportCommand(const QStringList &arguments)
     QTextStream err(stderr);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-            "Import transcripts: Verity's own JSONL, OpenAI Chat Completions and Responses, Anthropic Messages, "
-            "OpenTelemetry (OTLP/JSON) traces, tau-bench and tau2-bench results. The format is told from the "
-            "content."));
+            "Read transcripts of the agent's conversations into the database, one ticket per conversation.\n"
+            "Formats: Verity's own JSONL, OpenAI Chat Completions and Responses, Anthropic Messages,\n"
+            "OpenTelemetry (OTLP/JSON) traces, tau-bench and tau2-bench results; each file's format is told\n"
+            "from its content.\n"
+            "Exit status: 0 every line imported; 1 some line or conversation refused (the rest is imported);\n"
+            "2 a file could not be read to its end, or the import could not run."));
     parser.addHelpOption();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
                                 defaultStoreLocation());
@@ -80,7 +83,11 @@ int runImportCommand(const QStringList &arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
+        // Qt's usage line names only the program, which without "import" would open the window.
+        QString help = parser.helpText();
+        help.replace(0, help.indexOf(u'\n'),
+                     QStringLiteral("Usage: verity import [--db PATH] [--registry NAME|FILE] [--json] FILE..."));
+        out << help;
         return 0;
     }
     const QStringList files = parser.positionalArguments();

@@ -35,9 +35,12 @@ int runLookupCommand(const QStringList &arguments)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Settle unknown writes by a lookup at the payment provider. The API key is read from %1.")
-                                         .arg(QLatin1String(ProviderConnection::apiKeyVariable)));
+    parser.setApplicationDescription(
+            QStringLiteral("Ask the payment provider what happened to tool calls whose outcome is unknown, and settle\n"
+                           "their escalations by what it says. The API key is read from %1.\n"
+                           "Exit status: 0 no unknown outcome remains open; 1 some remain open; 2 an escalation\n"
+                           "could not be looked up at all, or the lookup could not run.")
+                    .arg(QLatin1String(ProviderConnection::apiKeyVariable)));
     parser.addHelpOption();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
                                 defaultStoreLocation());
@@ -48,7 +51,7 @@ int runLookupCommand(const QStringList &arguments)
     const QCommandLineOption operatorName(QStringLiteral("operator"),
                                           QStringLiteral("Name written to the audit log (default: the user)."),
                                           QStringLiteral("NAME"), defaultOperatorName());
-    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Per-request timeout in ms."),
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("How long to wait for each answer, in milliseconds."),
                                      QStringLiteral("MS"), QStringLiteral("5000"));
     parser.addOptions({db, provider, allOpen, json, operatorName, timeout});
     parser.addPositionalArgument(QStringLiteral("ESCALATION"), QStringLiteral("Escalation numbers to look up."),
@@ -58,7 +61,12 @@ int runLookupCommand(const QStringList &arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
+        // Qt's usage line names only the program, which without "lookup" would open the window.
+        QString help = parser.helpText();
+        help.replace(0, help.indexOf(u'\n'),
+                     QStringLiteral("Usage: verity lookup [--db PATH] --provider URL (--all-open | ESCALATION...) "
+                                    "[--json]"));
+        out << help;
         return 0;
     }
     const QUrl baseUrl = QUrl::fromUserInput(parser.value(provider));

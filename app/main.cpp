@@ -90,8 +90,8 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
         && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
         std::fputs("verity: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open.\n"
-                   "Render it to an image with --screenshot FILE.png, or use a subcommand: verity import, lookup, "
-                   "audit, reconcile, sandbox.\n",
+                   "Save a picture of it with --screenshot FILE.png, or use a subcommand (verity --help lists "
+                   "them).\n",
                    stderr);
         return 2;
     }

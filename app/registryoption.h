@@ -11,8 +11,9 @@ inline QCommandLineOption registryOption()
 {
     return QCommandLineOption(
             QStringLiteral("registry"),
-            QStringLiteral("Read every call with this registry: a profile (%1) or a registry file extending the "
-                           "default. Without it, each conversation is read by the profile that knows its tools.")
+            QStringLiteral("The tool registry that reads every call: a built-in profile (%1), or a file of your "
+                           "own that adds to the default one. Without it, each conversation is read by the profile "
+                           "that knows most of its tools.")
                     .arg(builtInProfileNames().join(QStringLiteral(", "))),
             QStringLiteral("NAME|FILE"));
 }

@@ -65,9 +65,9 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("A sandbox payment provider with a Stripe-shaped API on 127.0.0.1: refunds with idempotency keys, "
-                       "seller balances, and fault injection (header Sandbox-Fault: %1).")
-            .arg(SandboxFault::forms()));
+        QStringLiteral("A practice payment provider on 127.0.0.1, with a Stripe-shaped API: refunds with idempotency\n"
+                       "keys, seller balances, and faults on request (a request's Sandbox-Fault header takes the\n"
+                       "same forms as --fault-mode)."));
     parser.addHelpOption();
     const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("The port; 0 picks a free one."),
                                   QStringLiteral("N"), QString::number(defaultSandboxPort));
@@ -98,7 +98,10 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
     if (!parser.parse(arguments))
         return fail(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
+        // Qt's usage line names only the program, which without "sandbox" would open the window.
+        QString help = parser.helpText();
+        help.replace(0, help.indexOf(u'\n'), QStringLiteral("Usage: verity sandbox [options]"));
+        out << help;
         exitCode = 0;
         return std::nullopt;
     }

@@ -32,16 +32,20 @@ bool textLooksLikeError(const QString &text)
     return errorWords.match(text).hasMatch();
 }
 
-// Words a tool uses to say the thing was done. Bare text that says so and no error word is a
-// success, whatever else it mentions ("refund of 450 cents issued", "item was rejected; message sent").
 bool textSaysNotDone(const QString &text);
 
-bool textSaysDone(const QString &text)
+// Words a tool uses to say the thing was done. Bare text that says so and no error word is a
+// success, whatever else it mentions ("refund of 450 cents issued", "item was rejected; message sent").
+// No match when the text has none, or says not done.
+QRegularExpressionMatch doneWordIn(const QString &text)
 {
     static const QRegularExpression doneWords(
         QStringLiteral(R"(\b(issued|sent|scheduled|booked|queued|created|refunded|done|succeeded|success(ful(ly)?)?|completed|confirmed)\b)"),
         QRegularExpression::CaseInsensitiveOption);
-    return doneWords.match(text).hasMatch() && !textSaysNotDone(text);
+    QRegularExpressionMatch match = doneWords.match(text);
+    if (match.hasMatch() && textSaysNotDone(text))
+        return {};
+    return match;
 }
 
 // "Refund not issued: card declined" says the opposite of done, and is read as an error.
@@ -93,13 +97,20 @@ bool objectLooksLikeError(const json &object)
     return false;
 }
 
-const QRegularExpression *firstMatch(const QList<QRegularExpression> &patterns, const QString &text)
+struct RuleMatch
 {
-    for (const QRegularExpression &pattern : patterns) {
-        if (pattern.match(text).hasMatch())
-            return &pattern;
+    const OutcomeRule *rule = nullptr;
+    QRegularExpressionMatch match;
+};
+
+RuleMatch firstMatch(const QList<OutcomeRule> &rules, const QString &text)
+{
+    for (const OutcomeRule &rule : rules) {
+        QRegularExpressionMatch match = rule.pattern.match(text);
+        if (match.hasMatch())
+            return {&rule, match};
     }
-    return nullptr;
+    return {};
 }
 
 // Many transcripts keep a tool's JSON answer as text ("content": "{\"success\": 0}"). Such
@@ -169,21 +180,179 @@ std::optional<QString> textOfParts(const json &parts)
     return texts.join(u'\n');
 }
 
+// ---- the words a reason quotes ----------------------------------------------------------
+
+bool isWordCharacter(QChar c)
+{
+    return c.isLetterOrNumber() || c == u'_';
+}
+
+// Inside a word: "can't", "re-try" and "5.0" are one word each.
+bool inWord(const QString &text, qsizetype i)
+{
+    if (isWordCharacter(text[i]))
+        return true;
+    const bool joiner = text[i] == u'\'' || text[i] == u'-' || text[i] == u'.' || text[i] == QChar(0x2019);
+    return joiner && i > 0 && i + 1 < text.size() && isWordCharacter(text[i - 1]) && isWordCharacter(text[i + 1]);
+}
+
+bool isBlank(QChar c)
+{
+    return c == u' ' || c == u'\t';
+}
+
+// The marks that end a phrase: "refund failed: upstream timeout" is two phrases.
+bool endsPhrase(const QString &text, qsizetype i)
+{
+    static const QString marks = QStringLiteral(".,;:!?()[]{}\"\u201C\u201D\u00AB\u00BB\n\r");
+    return marks.contains(text[i]) && !inWord(text, i);
+}
+
+// Words that say nothing on their own, so a quote is not widened by them ("timed out after").
+bool isLittleWord(QStringView word)
+{
+    static const QStringList words{
+            QStringLiteral("a"),     QStringLiteral("an"),     QStringLiteral("the"),  QStringLiteral("of"),
+            QStringLiteral("to"),    QStringLiteral("by"),     QStringLiteral("for"),  QStringLiteral("from"),
+            QStringLiteral("in"),    QStringLiteral("on"),     QStringLiteral("at"),   QStringLiteral("with"),
+            QStringLiteral("and"),   QStringLiteral("or"),     QStringLiteral("is"),   QStringLiteral("are"),
+            QStringLiteral("was"),   QStringLiteral("were"),   QStringLiteral("be"),   QStringLiteral("been"),
+            QStringLiteral("as"),    QStringLiteral("after"),  QStringLiteral("before")};
+    for (const QString &little : words) {
+        if (word.compare(little, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
+// A quote stays on one line of a card.
+constexpr qsizetype longestQuote = 60;
+
+QString shortened(const QString &words)
+{
+    if (words.size() <= longestQuote)
+        return words;
+    constexpr qsizetype part = (longestQuote - 3) / 2;
+    QString head = words.left(part);
+    if (const qsizetype space = head.lastIndexOf(u' '); space > 0)
+        head.truncate(space);
+    QString tail = words.right(part);
+    if (const qsizetype space = tail.indexOf(u' '); space >= 0 && space + 1 < tail.size())
+        tail.remove(0, space + 1);
+    return head + QStringLiteral(" … ") + tail;
+}
+
+// The words of `text` from `start` to `end`, as a reason quotes them: the whole phrase they are
+// in when it is short, so a match of "timeout" in "refund failed: upstream timeout" quotes
+// "upstream timeout" and a match of "400" quotes "400 Bad Request"; in a long phrase, the match
+// widened to whole words and to the nearest word of meaning either side ("Error: The number").
+// On one line, and short.
+QString quotedWords(const QString &text, qsizetype start, qsizetype end)
+{
+    while (start < end && text[start].isSpace())
+        ++start;
+    while (end > start && text[end - 1].isSpace())
+        --end;
+    if (start == end)
+        return {};
+    while (start > 0 && inWord(text, start) && inWord(text, start - 1))
+        --start;
+    while (end < text.size() && inWord(text, end - 1) && inWord(text, end))
+        ++end;
+
+    qsizetype phraseStart = start;
+    while (phraseStart > 0 && !endsPhrase(text, phraseStart - 1))
+        --phraseStart;
+    qsizetype phraseEnd = end;
+    while (phraseEnd < text.size() && !endsPhrase(text, phraseEnd))
+        ++phraseEnd;
+    const QString phrase = text.mid(phraseStart, phraseEnd - phraseStart).simplified();
+    if (phrase.size() <= longestQuote)
+        return phrase;
+
+    // Outwards on each side, through little words, to the first word of meaning in the phrase.
+    for (qsizetype at = start, words = 0; words < 3; ++words) {
+        qsizetype wordEnd = at;
+        while (wordEnd > 0 && isBlank(text[wordEnd - 1]))
+            --wordEnd;
+        if (wordEnd == at || wordEnd == 0 || !inWord(text, wordEnd - 1))
+            break;
+        qsizetype wordStart = wordEnd;
+        while (wordStart > 0 && inWord(text, wordStart - 1))
+            --wordStart;
+        at = wordStart;
+        if (!isLittleWord(QStringView(text).mid(wordStart, wordEnd - wordStart))) {
+            start = wordStart;
+            break;
+        }
+    }
+    for (qsizetype at = end, words = 0; words < 3; ++words) {
+        qsizetype wordStart = at;
+        while (wordStart < text.size() && isBlank(text[wordStart]))
+            ++wordStart;
+        if (wordStart == at || wordStart == text.size() || !inWord(text, wordStart))
+            break;
+        qsizetype wordEnd = wordStart;
+        while (wordEnd < text.size() && inWord(text, wordEnd))
+            ++wordEnd;
+        at = wordEnd;
+        if (!isLittleWord(QStringView(text).mid(wordStart, wordEnd - wordStart))) {
+            end = wordEnd;
+            break;
+        }
+    }
+    return shortened(text.mid(start, end - start).simplified());
+}
+
+QString quotedWords(const QString &text)
+{
+    return quotedWords(text, 0, text.size());
+}
+
+QString ruleReason(const RuleMatch &found, const QString &text)
+{
+    const QString words = quotedWords(text, found.match.capturedStart(), found.match.capturedEnd());
+    if (words.isEmpty()) // a pattern that matches no characters at all
+        return QStringLiteral("the registry's %1 rule matched this result").arg(found.rule->name);
+    return QStringLiteral("the registry's %1 rule matched \"%2\"").arg(found.rule->name, words);
+}
+
+// An error no rule places: it may have happened before or after the effect.
+QString unplacedErrorReason(const QString &words, bool errorFlagged)
+{
+    return errorFlagged ? QStringLiteral("the transcript marks \"%1\" an error that does not say it was refused, so "
+                                         "whether it happened is unknown")
+                                  .arg(words)
+                        : QStringLiteral("the error \"%1\" does not say it was refused, so whether it happened is "
+                                         "unknown")
+                                  .arg(words);
+}
+
 WriteVerdict byRules(const QString &text, bool textIsError, const OutcomeRules &rules, bool errorFlagged)
 {
-    if (const QRegularExpression *rule = firstMatch(rules.unknown, text))
-        return {Outcome::Unknown,
-                QStringLiteral("an error that leaves the state unknown (matches \"%1\")").arg(rule->pattern())};
-    if (!textIsError && textSaysDone(text))
-        return {Outcome::Performed, QStringLiteral("the tool reported success")};
-    if (const QRegularExpression *rule = firstMatch(rules.notPerformed, text))
-        return {Outcome::NotPerformed, QStringLiteral("an explicit refusal (matches \"%1\")").arg(rule->pattern())};
+    if (const RuleMatch found = firstMatch(rules.unknown, text); found.rule)
+        return {Outcome::Unknown, ruleReason(found, text)};
+    if (!textIsError) {
+        if (const QRegularExpressionMatch done = doneWordIn(text); done.hasMatch())
+            return {Outcome::Performed, QStringLiteral("the result says it was done: \"%1\"")
+                                            .arg(quotedWords(text, done.capturedStart(), done.capturedEnd()))};
+    }
+    if (const RuleMatch found = firstMatch(rules.notPerformed, text); found.rule)
+        return {Outcome::NotPerformed, ruleReason(found, text)};
     if (!textIsError)
-        return {Outcome::Performed, QStringLiteral("the tool reported success")};
-    // An error nobody can place could have happened before or after the effect.
-    if (errorFlagged)
-        return {Outcome::Unknown, QStringLiteral("marked an error by the transcript, and says neither refused nor done")};
-    return {Outcome::Unknown, QStringLiteral("an error that says neither refused nor done")};
+        return {Outcome::Performed, QStringLiteral("the result shows no error: \"%1\"").arg(quotedWords(text))};
+    return {Outcome::Unknown, unplacedErrorReason(quotedWords(text), errorFlagged)};
+}
+
+QString statedReason(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Performed: return QStringLiteral("the tool stated it was performed");
+    case Outcome::AlreadyPerformed: return QStringLiteral("the tool stated it was already performed");
+    case Outcome::NotPerformed: return QStringLiteral("the tool stated it was not performed");
+    case Outcome::Unknown: break;
+    }
+    return QStringLiteral("the tool stated its outcome is unknown");
 }
 
 } // namespace
@@ -201,7 +370,7 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
             const json asText(text->toStdString());
             return classifyWriteResult(&asText, rules, errorFlagged);
         }
-        return {Outcome::Unknown, QStringLiteral("a result with no text or fields to read")};
+        return {Outcome::Unknown, QStringLiteral("the result has no text to read")};
     }
 
     if (result->is_object()) {
@@ -211,23 +380,23 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
             if (stated->is_string())
                 outcome = outcomeFromId(fromUtf8String(stated->get<std::string>()));
             if (!outcome)
-                return {Outcome::Unknown, QStringLiteral("the tool stated an outcome Verity does not know: %1")
+                return {Outcome::Unknown, QStringLiteral("the tool stated %1, which is not one of the four outcomes")
                                                   .arg(fromUtf8String(stated->dump()))};
             if (errorFlagged && (*outcome == Outcome::Performed || *outcome == Outcome::AlreadyPerformed))
-                return {Outcome::Unknown, QStringLiteral("the tool stated %1, but the transcript marks the result "
-                                                         "an error")
-                                                  .arg(outcomeId(*outcome))};
-            return {*outcome, QStringLiteral("the tool stated its outcome")};
+                return {Outcome::Unknown, statedReason(*outcome)
+                                                  + QStringLiteral(", but the transcript marks the result an error")};
+            return {*outcome, statedReason(*outcome)};
         }
         // A structured success payload may hold ids full of digits, so it is only read for
         // rules once it looks like an error, and then only its error fields.
         if (!errorFlagged && !resultLooksLikeError(*result))
-            return {Outcome::Performed, QStringLiteral("the tool reported success")};
+            return {Outcome::Performed, QStringLiteral("the result shows no error")};
         const QString text = errorFieldsText(*result);
         if (text.trimmed().isEmpty())
-            return {Outcome::Unknown, errorFlagged ? QStringLiteral("marked an error by the transcript, with no "
-                                                                    "message to read")
-                                                   : QStringLiteral("an error with no message to read")};
+            return {Outcome::Unknown, errorFlagged ? QStringLiteral("the transcript marks the result an error, and "
+                                                                    "it gives no message")
+                                                   : QStringLiteral("the result says it did not succeed, and gives "
+                                                                    "no message")};
         return byRules(text, true, rules, errorFlagged);
     }
 
@@ -235,14 +404,19 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
         // Bare text carries no marker: it is read by the rules unless it plainly says the thing was done.
         const QString text = fromUtf8String(result->get<std::string>());
         if (text.trimmed().isEmpty())
-            return {Outcome::Unknown, QStringLiteral("the tool returned nothing")};
+            return {Outcome::Unknown, QStringLiteral("the tool returned empty text")};
         return byRules(text, errorFlagged || textLooksLikeError(text) || textSaysNotDone(text), rules, errorFlagged);
     }
 
     // A bare number or true/false.
+    const QString value = fromUtf8String(result->dump());
     if (!errorFlagged && !resultLooksLikeError(*result))
-        return {Outcome::Performed, QStringLiteral("the tool reported success")};
-    return {Outcome::Unknown, QStringLiteral("an error that says neither refused nor done")};
+        return {Outcome::Performed, QStringLiteral("the tool returned %1").arg(value)};
+    if (errorFlagged)
+        return {Outcome::Unknown, unplacedErrorReason(value, true)};
+    return {Outcome::Unknown, QStringLiteral("the tool returned %1, which does not say it was refused, so whether "
+                                             "it happened is unknown")
+                                      .arg(value)};
 }
 
 } // namespace verity

@@ -16,7 +16,9 @@ namespace verity {
 struct WriteVerdict
 {
     Outcome outcome = Outcome::Unknown;
-    QString reason; // why, in words a support agent can check against the raw result
+    // Why, in words a support agent can check against the raw result: the name of the registry's
+    // rule that matched and the words it matched, or what was seen when no rule matched.
+    QString reason;
 };
 
 // `result` is null when the call has no result at all. `errorFlagged` is the transcript's own

@@ -28,6 +28,30 @@ QString lineColumn(const QByteArray &text, std::size_t byte)
     return QStringLiteral("line %1, column %2").arg(line).arg(column);
 }
 
+// A rule's name is shown on a card: a line, never a paragraph.
+constexpr int maxRuleNameLength = 40;
+
+// The name of a rule given as a bare pattern. A pattern that is only words ("still processing",
+// "\\bdeclined\\b") is named by them; any other pattern says nothing a support agent could read, so
+// the rule is called what it is: unnamed.
+QString nameOfBarePattern(QString pattern)
+{
+    for (const QString &edge : {QStringLiteral("^"), QStringLiteral("\\b")}) {
+        if (pattern.startsWith(edge))
+            pattern.remove(0, edge.size());
+    }
+    for (const QString &edge : {QStringLiteral("$"), QStringLiteral("\\b")}) {
+        if (pattern.endsWith(edge))
+            pattern.chop(edge.size());
+    }
+    static const QRegularExpression words(QStringLiteral(R"(^[\w' -]*\w[\w' -]*$)"),
+                                          QRegularExpression::UseUnicodePropertiesOption);
+    const QString name = pattern.simplified();
+    if (words.match(name).hasMatch() && name.size() <= maxRuleNameLength)
+        return name;
+    return QStringLiteral("unnamed");
+}
+
 struct Reader
 {
     QString source;
@@ -115,26 +139,58 @@ struct Reader
         return true;
     }
 
-    bool readRules(const json &node, const char *key, QList<QRegularExpression> &out)
+    // A rule is a pattern, or {"name": ..., "pattern": ...}. Files written before rules had names
+    // hold bare patterns; they keep loading, and such a rule is named by what it can be called.
+    bool readRule(const json &item, const QString &path, OutcomeRule &rule)
+    {
+        QString patternPath = path;
+        const json *pattern = &item;
+        if (item.is_object()) {
+            for (auto it = item.begin(); it != item.end(); ++it) {
+                if (it.key() != "name" && it.key() != "pattern")
+                    return fail(QStringLiteral("%1.%2").arg(path, fromUtf8String(it.key())),
+                                QStringLiteral("only \"name\" and \"pattern\" in a rule (is it misspelt?)"));
+            }
+            auto name = item.find("name");
+            if (name != item.end() && name->is_string())
+                rule.name = fromUtf8String(name->get<std::string>()).simplified();
+            if (rule.name.isEmpty() || rule.name.size() > maxRuleNameLength)
+                return fail(path + QStringLiteral(".name"),
+                            QStringLiteral("a short name a support agent reads, such as \"timeout\" (text of 1 to "
+                                           "%1 characters)")
+                                .arg(maxRuleNameLength));
+            patternPath = path + QStringLiteral(".pattern");
+            auto found = item.find("pattern");
+            if (found == item.end() || !found->is_string())
+                return fail(patternPath, QStringLiteral("a regular expression as a string"));
+            pattern = &*found;
+        } else if (!item.is_string()) {
+            return fail(path, QStringLiteral("a regular expression as a string, or {\"name\": ..., \"pattern\": ...}"));
+        }
+        const QString text = fromUtf8String(pattern->get<std::string>());
+        rule.pattern = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
+        if (!rule.pattern.isValid())
+            return fail(patternPath, QStringLiteral("a valid regular expression (%1 at offset %2)")
+                                         .arg(rule.pattern.errorString())
+                                         .arg(rule.pattern.patternErrorOffset()));
+        if (rule.name.isEmpty())
+            rule.name = nameOfBarePattern(text);
+        return true;
+    }
+
+    bool readRules(const json &node, const char *key, QList<OutcomeRule> &out)
     {
         auto list = node.find(key);
         if (list == node.end())
             return true;
         const QString path = QStringLiteral("$.outcome_rules.%1").arg(QLatin1String(key));
         if (!list->is_array())
-            return fail(path, QStringLiteral("a list of regular expressions"));
+            return fail(path, QStringLiteral("a list of rules (patterns, or {\"name\": ..., \"pattern\": ...})"));
         for (std::size_t i = 0; i < list->size(); ++i) {
-            const json &item = (*list)[i];
-            const QString itemPath = QStringLiteral("%1[%2]").arg(path).arg(i);
-            if (!item.is_string())
-                return fail(itemPath, QStringLiteral("a regular expression as a string"));
-            QRegularExpression re(fromUtf8String(item.get<std::string>()),
-                                  QRegularExpression::CaseInsensitiveOption);
-            if (!re.isValid())
-                return fail(itemPath, QStringLiteral("a valid regular expression (%1 at offset %2)")
-                                          .arg(re.errorString())
-                                          .arg(re.patternErrorOffset()));
-            out.append(re);
+            OutcomeRule rule;
+            if (!readRule((*list)[i], QStringLiteral("%1[%2]").arg(path).arg(i), rule))
+                return false;
+            out.append(rule);
         }
         return true;
     }

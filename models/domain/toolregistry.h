@@ -35,10 +35,18 @@ struct ToolSpec
     QString amountField;       // the argument that carries money in cents, if any
 };
 
+// One rule that reads an unstructured write result. The name is what a support agent sees on
+// the card ("the registry's timeout rule matched ..."), so it is words, never the pattern.
+struct OutcomeRule
+{
+    QString name; // "timeout", "4xx status"
+    QRegularExpression pattern;
+};
+
 struct OutcomeRules
 {
-    QList<QRegularExpression> unknown;      // errors after which nobody knows what happened
-    QList<QRegularExpression> notPerformed; // explicit refusals: nothing happened
+    QList<OutcomeRule> unknown;      // errors after which nobody knows what happened
+    QList<OutcomeRule> notPerformed; // explicit refusals: nothing happened
 };
 
 class ToolRegistry

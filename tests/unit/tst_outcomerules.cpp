@@ -2,6 +2,7 @@
 // means; and the small vocabularies of outcomes and tool classes.
 
 #include "domain/outcome.h"
+#include "domain/registryselection.h"
 #include "domain/resultclassifier.h"
 #include "domain/toolclass.h"
 #include "domain/toolregistry.h"
@@ -185,6 +186,171 @@ private slots:
         const WriteVerdict verdict = classifyWriteResult(nullptr, m_registry.outcomeRules());
         QCOMPARE(verdict.outcome, Outcome::Unknown);
         QVERIFY(!verdict.reason.isEmpty());
+    }
+
+    // The reason a support agent reads on the card: which rule of the registry matched, by its
+    // name, and the words of the result it matched; or, with no rule, what was seen. Never a
+    // regular expression.
+    void reasonInPlainWords_data()
+    {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<std::string>("result");
+        QTest::addColumn<bool>("flagged");
+        QTest::addColumn<Outcome>("expected");
+        QTest::addColumn<QString>("reason");
+
+        const QString builtIn = QStringLiteral("default");
+        const auto rule = [](const char *name, const char *words) {
+            return QStringLiteral("the registry's %1 rule matched \"%2\"")
+                    .arg(QString::fromUtf8(name), QString::fromUtf8(words));
+        };
+
+        // Each rule of the built-in registry, in its order: unknown first, then the refusals.
+        QTest::newRow("timeout") << builtIn << std::string(R"({"error":"refund failed: upstream timeout"})")
+                                 << false << Outcome::Unknown << rule("timeout", "upstream timeout");
+        QTest::newRow("upstream error")
+                << builtIn << std::string(R"({"error":"upstream unavailable"})") << false << Outcome::Unknown
+                << rule("upstream error", "upstream unavailable");
+        QTest::newRow("gateway error") << builtIn << text("Error: 502 Bad Gateway") << false
+                                       << Outcome::Unknown << rule("gateway error", "502 Bad Gateway");
+        QTest::newRow("connection reset") << builtIn << text("Error: connection reset") << false
+                                          << Outcome::Unknown << rule("connection reset", "connection reset");
+        QTest::newRow("5xx gateway status") << builtIn << std::string(R"({"status":503})") << false
+                                            << Outcome::Unknown << rule("5xx gateway status", "503");
+        QTest::newRow("key in use") << builtIn << std::string(R"({"error":"idempotency_key_in_use"})")
+                                    << false << Outcome::Unknown
+                                    << rule("key in use", "idempotency_key_in_use");
+        QTest::newRow("no response") << builtIn << text("Error: no response from payments") << false
+                                     << Outcome::Unknown << rule("no response", "no response from payments");
+        QTest::newRow("validation error")
+                << builtIn << text("Error: validation error: amount_cents must be positive") << false
+                << Outcome::NotPerformed << rule("validation error", "validation error");
+        QTest::newRow("invalid input") << builtIn << std::string(R"({"error":"invalid item_id"})") << false
+                                       << Outcome::NotPerformed << rule("invalid input", "invalid item_id");
+        QTest::newRow("4xx status") << builtIn << std::string(R"({"status":422})") << false
+                                    << Outcome::NotPerformed << rule("4xx status", "422");
+        QTest::newRow("over a limit") << builtIn << std::string(R"({"error":"over the limit"})") << false
+                                      << Outcome::NotPerformed << rule("over a limit", "over the limit");
+        QTest::newRow("exceeded limit")
+                << builtIn << std::string(R"({"error":"amount 18900 exceeds the 15000 refund ceiling"})")
+                << false << Outcome::NotPerformed << rule("exceeded limit", "amount 18900 exceeds the 15000 refund ceiling");
+        QTest::newRow("refusal") << builtIn << text("connection refused") << false << Outcome::NotPerformed
+                                 << rule("refusal", "connection refused");
+        QTest::newRow("rejection") << builtIn << std::string(R"({"error":"refund rejected by the bank"})")
+                                   << false << Outcome::NotPerformed
+                                   << rule("rejection", "refund rejected by the bank");
+        QTest::newRow("decline") << builtIn << std::string(R"({"success":false,"message":"card declined"})")
+                                 << false << Outcome::NotPerformed << rule("decline", "card declined");
+        QTest::newRow("not allowed") << builtIn
+                                     << std::string(R"({"error":"refunds are not allowed after 90 days"})")
+                                     << false << Outcome::NotPerformed
+                                     << rule("not allowed", "refunds are not allowed after 90 days");
+        QTest::newRow("denial") << builtIn << text("permission denied") << false << Outcome::NotPerformed
+                                << rule("denial", "permission denied");
+        QTest::newRow("shortfall") << builtIn << std::string(R"({"error":"insufficient funds"})") << false
+                                   << Outcome::NotPerformed << rule("shortfall", "insufficient funds");
+
+        // The quote is the phrase the match is in when that is short; in a long one, the match
+        // widened to whole words, with a word of meaning either side. On one line, and short.
+        QTest::newRow("a 4xx status and its words")
+                << builtIn << std::string(R"({"error":"400 Bad Request: item_id missing"})") << false
+                << Outcome::NotPerformed << rule("4xx status", "400 Bad Request");
+        QTest::newRow("a match inside a word, in a long phrase")
+                << builtIn
+                << text("Error: the nightly batch job for the seller payouts hit repeated timeouts, then gave up")
+                << false << Outcome::Unknown << rule("timeout", "repeated timeouts");
+        QTest::newRow("little words are passed to a word of meaning")
+                << QStringLiteral("tau-retail")
+                << text("Error: The number of items to be exchanged should match the number of new items")
+                << true << Outcome::NotPerformed << rule("tool error", "Error: The number");
+        QTest::newRow("a line is a phrase")
+                << builtIn << std::string(R"([{"type":"text","text":"Error:\nupstream\nclosed"}])") << false
+                << Outcome::Unknown << rule("upstream error", "upstream");
+        QTest::newRow("τ: a refusal")
+                << QStringLiteral("tau-retail") << text("Error: Insufficient gift card balance") << true
+                << Outcome::NotPerformed << rule("tool error", "Error: Insufficient gift card balance");
+        QTest::newRow("τ: a rule that matches from the start")
+                << QStringLiteral("tau-airline") << text("Error: payment service timed out") << true
+                << Outcome::Unknown << rule("timeout", "Error: payment service timed out");
+        QTest::newRow("τ: a long match keeps its first and last words")
+                << QStringLiteral("tau-airline")
+                << text("Error: the reservation ZFA04Y could not be changed because the booking system sent "
+                        "no "
+                        "response in time")
+                << true << Outcome::Unknown
+                << rule("no response", "Error: the reservation … sent no response in time");
+
+        // No rule: what was seen.
+        QTest::newRow("says done") << builtIn << text("Refund re_123 queued") << false << Outcome::Performed
+                                   << QStringLiteral("the result says it was done: \"Refund re_123 queued\"");
+        QTest::newRow("text without an error")
+                << builtIn << text("Noted for order SU-1") << false << Outcome::Performed
+                << QStringLiteral("the result shows no error: \"Noted for order SU-1\"");
+        QTest::newRow("structured success")
+                << builtIn << std::string(R"({"refund_id":"re_1","status":"queued"})") << false
+                << Outcome::Performed << QStringLiteral("the result shows no error");
+        QTest::newRow("true") << builtIn << std::string("true") << false << Outcome::Performed
+                              << QStringLiteral("the tool returned true");
+        QTest::newRow("an error no rule places")
+                << builtIn << std::string(R"({"success":false,"error":"something odd"})") << false
+                << Outcome::Unknown
+                << QStringLiteral("the error \"something odd\" does not say it was refused, so "
+                                  "whether it happened is unknown");
+        QTest::newRow("flagged, no rule places it")
+                << builtIn << text("Error: something odd") << true << Outcome::Unknown
+                << QStringLiteral(
+                           "the transcript marks \"Error: something odd\" an error that does not say it was "
+                           "refused, so whether it happened is unknown");
+        QTest::newRow("false")
+                << builtIn << std::string("false") << false << Outcome::Unknown
+                << QStringLiteral("the tool returned false, which does not say it was refused, so whether it "
+                                  "happened is unknown");
+        QTest::newRow("an error with no message")
+                << builtIn << std::string(R"({"success":false})") << false << Outcome::Unknown
+                << QStringLiteral("the result says it did not succeed, and gives no message");
+        QTest::newRow("flagged, no message")
+                << builtIn << std::string(R"({"refund_id":"re_1"})") << true << Outcome::Unknown
+                << QStringLiteral("the transcript marks the result an error, and it gives no "
+                                  "message");
+        QTest::newRow("no result") << builtIn << std::string("null") << false << Outcome::Unknown
+                                   << QStringLiteral("no result was recorded for this call");
+        QTest::newRow("empty text") << builtIn << text("  ") << false << Outcome::Unknown
+                                    << QStringLiteral("the tool returned empty text");
+        QTest::newRow("only an image")
+                << builtIn << std::string(R"([{"type":"image"}])") << false << Outcome::Unknown
+                << QStringLiteral("the result has no text to read");
+        QTest::newRow("stated already performed")
+                << builtIn << std::string(R"({"outcome":"already_performed"})") << false
+                << Outcome::AlreadyPerformed << QStringLiteral("the tool stated it was already performed");
+        QTest::newRow("stated not performed")
+                << builtIn << std::string(R"({"outcome":"not_performed"})") << false << Outcome::NotPerformed
+                << QStringLiteral("the tool stated it was not performed");
+        QTest::newRow("stated unknown")
+                << builtIn << std::string(R"({"outcome":"unknown"})") << false << Outcome::Unknown
+                << QStringLiteral("the tool stated its outcome is unknown");
+        QTest::newRow("stated something else")
+                << builtIn << std::string(R"({"outcome":"failed"})") << false << Outcome::Unknown
+                << QStringLiteral("the tool stated \"failed\", which is not one of the four "
+                                  "outcomes");
+        QTest::newRow("stated performed, flagged")
+                << builtIn << std::string(R"({"outcome":"performed"})") << true << Outcome::Unknown
+                << QStringLiteral("the tool stated it was performed, but the transcript "
+                                  "marks the result an error");
+    }
+
+    void reasonInPlainWords()
+    {
+        QFETCH(QString, profile);
+        QFETCH(std::string, result);
+        QFETCH(bool, flagged);
+        QFETCH(Outcome, expected);
+        QFETCH(QString, reason);
+        const Expected<ToolRegistry> registry = builtInProfile(profile);
+        QVERIFY2(registry.ok(), qPrintable(profile));
+        const json value = json::parse(result);
+        const WriteVerdict verdict = classifyWriteResult(&value, registry->outcomeRules(), flagged);
+        QCOMPARE(verdict.reason, reason);
+        QCOMPARE(verdict.outcome, expected);
     }
 
     // The unknown rules are looked at before the refusals, whichever order the words come in.

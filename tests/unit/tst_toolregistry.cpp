@@ -1,12 +1,15 @@
 // The tool registry: the built-in tools, the errors a broken file gives, and extending a
 // registry with a user file without ever half-replacing the one in force.
 
+#include "domain/registryselection.h"
 #include "domain/toolregistry.h"
 
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <nlohmann/json.hpp>
 
 using namespace verity;
 
@@ -28,6 +31,15 @@ bool writeFile(const QString &path, const QByteArray &contents)
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return false;
     return file.write(contents) == contents.size();
+}
+
+// The names of a list of rules, for one QCOMPARE.
+QStringList namesOf(const QList<OutcomeRule> &rules)
+{
+    QStringList names;
+    for (const OutcomeRule &rule : rules)
+        names.append(rule.name);
+    return names;
 }
 
 // A tool's intent as (name, type) pairs, for one QCOMPARE.
@@ -154,12 +166,97 @@ private slots:
     void builtInRules()
     {
         const OutcomeRules &rules = m_builtIn.outcomeRules();
-        QCOMPARE(rules.unknown.size(), 7);
-        QCOMPARE(rules.notPerformed.size(), 11);
-        for (const QRegularExpression &re : rules.unknown + rules.notPerformed) {
-            QVERIFY2(re.isValid(), qPrintable(re.pattern()));
-            QVERIFY(re.patternOptions().testFlag(QRegularExpression::CaseInsensitiveOption));
+        QCOMPARE(namesOf(rules.unknown),
+                 QStringList({QStringLiteral("timeout"), QStringLiteral("upstream error"),
+                              QStringLiteral("gateway error"), QStringLiteral("connection reset"),
+                              QStringLiteral("5xx gateway status"), QStringLiteral("key in use"),
+                              QStringLiteral("no response")}));
+        QCOMPARE(namesOf(rules.notPerformed),
+                 QStringList({QStringLiteral("validation error"), QStringLiteral("invalid input"),
+                              QStringLiteral("4xx status"), QStringLiteral("over a limit"),
+                              QStringLiteral("exceeded limit"), QStringLiteral("refusal"),
+                              QStringLiteral("rejection"), QStringLiteral("decline"),
+                              QStringLiteral("not allowed"), QStringLiteral("denial"),
+                              QStringLiteral("shortfall")}));
+        QCOMPARE(rules.unknown.first().pattern.pattern(), QStringLiteral("time(d)? ?out"));
+        for (const OutcomeRule &rule : rules.unknown + rules.notPerformed) {
+            QVERIFY2(rule.pattern.isValid(), qPrintable(rule.pattern.pattern()));
+            QVERIFY(rule.pattern.patternOptions().testFlag(QRegularExpression::CaseInsensitiveOption));
         }
+    }
+
+    // Every rule Verity ships has a name of its own: a support agent reads it on the card.
+    void shippedRulesAreNamed_data()
+    {
+        QTest::addColumn<QString>("profile");
+        for (const QString &profile : builtInProfileNames())
+            QTest::newRow(qPrintable(profile)) << profile;
+    }
+
+    void shippedRulesAreNamed()
+    {
+        QFETCH(QString, profile);
+        const Expected<ToolRegistry> registry = builtInProfile(profile);
+        QVERIFY2(registry.ok(), qPrintable(registry.ok() ? QString() : registry.message()));
+        const OutcomeRules &rules = registry->outcomeRules();
+        QVERIFY(!rules.unknown.isEmpty());
+        QVERIFY(!rules.notPerformed.isEmpty());
+        for (const OutcomeRule &rule : rules.unknown + rules.notPerformed)
+            QVERIFY2(!rule.name.isEmpty() && rule.name != QStringLiteral("unnamed"),
+                     qPrintable(rule.pattern.pattern()));
+    }
+
+    // A rule may be a bare pattern, as every registry file was before rules had names: it still
+    // loads, and is named by its words when it is only words, or else called unnamed.
+    void barePatternRules_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("words") << QStringLiteral("still processing") << QStringLiteral("still processing");
+        QTest::newRow("words with an underscore")
+                << QStringLiteral("idempotency_key_in_use") << QStringLiteral("idempotency_key_in_use");
+        QTest::newRow("words between word boundaries")
+                << QStringLiteral("\\bnothing to cancel\\b") << QStringLiteral("nothing to cancel");
+        QTest::newRow("anchored words") << QStringLiteral("^pending$") << QStringLiteral("pending");
+        QTest::newRow("an apostrophe") << QStringLiteral("can't refund") << QStringLiteral("can't refund");
+        QTest::newRow("accented words")
+                << QStringLiteral("déjà remboursé") << QStringLiteral("déjà remboursé");
+        QTest::newRow("alternatives") << QStringLiteral("time(d)? ?out") << QStringLiteral("unnamed");
+        QTest::newRow("a prefix with a colon") << QStringLiteral("^Error: ") << QStringLiteral("unnamed");
+        QTest::newRow("a status pattern")
+                << QStringLiteral("(?<![\\w-])4\\d\\d(?![\\w-])") << QStringLiteral("unnamed");
+        QTest::newRow("words too long for a name")
+                << QStringLiteral("the payment provider is still working on this request")
+                << QStringLiteral("unnamed");
+    }
+
+    void barePatternRules()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, name);
+        const QByteArray text = QByteArray(R"({"outcome_rules":{"not_performed":[)")
+                + QByteArray::fromStdString(nlohmann::json(pattern.toStdString()).dump()) + QByteArray("]}}");
+        Expected<ToolRegistry> registry = ToolRegistry::fromJson(text, userSource);
+        QVERIFY2(registry.ok(), qPrintable(registry.ok() ? QString() : registry.message()));
+        QCOMPARE(registry->outcomeRules().notPerformed.size(), 1);
+        QCOMPARE(registry->outcomeRules().notPerformed.first().name, name);
+        QCOMPARE(registry->outcomeRules().notPerformed.first().pattern.pattern(), pattern);
+    }
+
+    // Named rules and bare patterns mix in one list, in order; names are trimmed to one line.
+    void namedAndBareRulesMix()
+    {
+        Expected<ToolRegistry> registry = ToolRegistry::fromJson(
+                QByteArray("{\"outcome_rules\":{\"unknown\":[\"still processing\","
+                           "{\"name\":\"  queue\\nfull \",\"pattern\":\"queue (is )?full\"}]}}"),
+                userSource);
+        QVERIFY2(registry.ok(), qPrintable(registry.ok() ? QString() : registry.message()));
+        const QList<OutcomeRule> &rules = registry->outcomeRules().unknown;
+        QCOMPARE(namesOf(rules),
+                 QStringList({QStringLiteral("still processing"), QStringLiteral("queue full")}));
+        QCOMPARE(rules.last().pattern.pattern(), QStringLiteral("queue (is )?full"));
+        QVERIFY(rules.last().pattern.patternOptions().testFlag(QRegularExpression::CaseInsensitiveOption));
+        QVERIFY(registry->outcomeRules().notPerformed.isEmpty());
     }
 
     void defaultRegistryConstructedEmpty()
@@ -231,8 +328,43 @@ private slots:
         QTest::newRow("invalid regex in not_performed")
             << QByteArray("{\"outcome_rules\":{\"not_performed\":[\"refused\",\"[4-\"]}}")
             << QStringLiteral("$.outcome_rules.not_performed[1]") << QStringLiteral("expected");
-        QTest::newRow("rule not text") << QByteArray(R"({"outcome_rules":{"unknown":[42]}})")
-                                       << QStringLiteral("$.outcome_rules.unknown[0]") << QStringLiteral("expected");
+        QTest::newRow("rule a number") << QByteArray(R"({"outcome_rules":{"unknown":[42]}})")
+                                       << QStringLiteral("$.outcome_rules.unknown[0]: expected")
+                                       << QStringLiteral("{\"name\": ..., \"pattern\": ...}");
+        QTest::newRow("rule without a pattern")
+                << QByteArray(R"({"outcome_rules":{"unknown":[{"name":"timeout"}]}})")
+                << QStringLiteral("$.outcome_rules.unknown[0].pattern: expected")
+                << QStringLiteral("a regular expression as a string");
+        QTest::newRow("rule pattern not text")
+                << QByteArray(R"({"outcome_rules":{"unknown":[{"name":"timeout","pattern":["timeout"]}]}})")
+                << QStringLiteral("$.outcome_rules.unknown[0].pattern: expected")
+                << QStringLiteral("a regular expression as a string");
+        QTest::newRow("invalid regex in a named rule")
+                << QByteArray("{\"outcome_rules\":{\"not_performed\":[\"refused\",{\"name\":\"x\","
+                              "\"pattern\":\"[4-\"}]}}")
+                << QStringLiteral("$.outcome_rules.not_performed[1].pattern: expected")
+                << QStringLiteral("a valid regular expression");
+        QTest::newRow("rule without a name")
+                << QByteArray(R"({"outcome_rules":{"unknown":[{"pattern":"timeout"}]}})")
+                << QStringLiteral("$.outcome_rules.unknown[0].name: expected")
+                << QStringLiteral("a short name");
+        QTest::newRow("rule name blank")
+                << QByteArray(R"({"outcome_rules":{"unknown":[{"name":"  ","pattern":"timeout"}]}})")
+                << QStringLiteral("$.outcome_rules.unknown[0].name: expected")
+                << QStringLiteral("a short name");
+        QTest::newRow("rule name not text")
+                << QByteArray(R"({"outcome_rules":{"not_performed":[{"name":4,"pattern":"4\\d\\d"}]}})")
+                << QStringLiteral("$.outcome_rules.not_performed[0].name: expected")
+                << QStringLiteral("a short name");
+        QTest::newRow("rule name too long")
+                << QByteArray(R"({"outcome_rules":{"unknown":[{"name":"a timeout, or anything else that looks slow",)"
+                              R"("pattern":"slow"}]}})")
+                << QStringLiteral("$.outcome_rules.unknown[0].name: expected")
+                << QStringLiteral("1 to 40 characters");
+        QTest::newRow("misspelt key in a rule")
+                << QByteArray(R"({"outcome_rules":{"unknown":["ok",{"name":"timeout","patern":"timeout"}]}})")
+                << QStringLiteral("$.outcome_rules.unknown[1].patern: expected")
+                << QStringLiteral("misspelt");
         QTest::newRow("rules not a list") << QByteArray(R"({"outcome_rules":{"unknown":"timeout"}})")
                                           << QStringLiteral("$.outcome_rules.unknown") << QStringLiteral("expected");
         QTest::newRow("outcome_rules not an object") << QByteArray(R"({"outcome_rules":["timeout"]})")
@@ -342,9 +474,13 @@ private slots:
         const OutcomeRules &rules = extended->outcomeRules();
         QCOMPARE(rules.unknown.size(), m_builtIn.outcomeRules().unknown.size() + 1);
         QCOMPARE(rules.notPerformed.size(), m_builtIn.outcomeRules().notPerformed.size() + 1);
-        QCOMPARE(rules.unknown.last().pattern(), QStringLiteral("still processing"));
-        QCOMPARE(rules.notPerformed.last().pattern(), QStringLiteral("nothing to cancel"));
-        QCOMPARE(rules.unknown.first().pattern(), m_builtIn.outcomeRules().unknown.first().pattern());
+        QCOMPARE(rules.unknown.last().pattern.pattern(), QStringLiteral("still processing"));
+        QCOMPARE(rules.unknown.last().name, QStringLiteral("still processing"));
+        QCOMPARE(rules.notPerformed.last().pattern.pattern(), QStringLiteral("nothing to cancel"));
+        QCOMPARE(rules.notPerformed.last().name, QStringLiteral("nothing to cancel"));
+        QCOMPARE(rules.unknown.first().name, m_builtIn.outcomeRules().unknown.first().name);
+        QCOMPARE(rules.unknown.first().pattern.pattern(),
+                 m_builtIn.outcomeRules().unknown.first().pattern.pattern());
 
         // The registry it was made from is unchanged.
         const ToolSpec *original = m_builtIn.find(QStringLiteral("issue_refund"));
