@@ -6,7 +6,6 @@
 
 #include "../finance/loopbackprovider.h"
 #include "../sandbox/sandboxtestsupport.h"
-
 #include "provider/providerclient.h"
 #include "provider/providerconnection.h"
 #include "provider/providerhttp.h"
@@ -64,8 +63,8 @@ QByteArray refundJson(const QString &id, const QString &intentKey)
     return QStringLiteral(R"({"id": "%1", "object": "refund", "payment_intent": "pi_order1", "amount": 1200,
                              "currency": "usd", "status": "succeeded", "created": 1773757927,
                              "metadata": {"intent_key": "%2"}})")
-        .arg(id, intentKey)
-        .toUtf8();
+            .arg(id, intentKey)
+            .toUtf8();
 }
 
 QByteArray listOf(const QByteArray &items)
@@ -92,7 +91,9 @@ QString portOf(const LoopbackProvider &server)
 // `target` with "%1" the other server's port and "%2" the provider's own (either may be absent).
 QString fill(const QString &target, const LoopbackProvider &other, const LoopbackProvider &provider)
 {
-    return QString(target).replace(QStringLiteral("%1"), portOf(other)).replace(QStringLiteral("%2"), portOf(provider));
+    return QString(target)
+            .replace(QStringLiteral("%1"), portOf(other))
+            .replace(QStringLiteral("%2"), portOf(provider));
 }
 
 } // namespace
@@ -145,10 +146,11 @@ void TestProviderOrigin::providerUrlRule_data()
     QTest::addColumn<QString>("why"); // part of the refusal
 
     QTest::newRow("https elsewhere") << QStringLiteral("https://api.stripe.com") << true << QString();
-    QTest::newRow("https with a port and prefix") << QStringLiteral("https://provider.example:8443/api/") << true
-                                                  << QString();
+    QTest::newRow("https with a port and prefix")
+            << QStringLiteral("https://provider.example:8443/api/") << true << QString();
     QTest::newRow("http to 127.0.0.1") << QStringLiteral("http://127.0.0.1:12111") << true << QString();
-    QTest::newRow("http to 127.0.0.2") << QStringLiteral("http://127.0.0.2:12111/prefix") << true << QString();
+    QTest::newRow("http to 127.0.0.2")
+            << QStringLiteral("http://127.0.0.2:12111/prefix") << true << QString();
     QTest::newRow("http to localhost") << QStringLiteral("http://localhost:12111") << true << QString();
     QTest::newRow("http to ::1") << QStringLiteral("http://[::1]:12111") << true << QString();
     QTest::newRow("upper case") << QStringLiteral("HTTP://LOCALHOST:12111") << true << QString();
@@ -159,22 +161,25 @@ void TestProviderOrigin::providerUrlRule_data()
                           << QStringLiteral("\"file:///tmp/provider.json\" uses file:");
     QTest::newRow("bare path") << QStringLiteral("/tmp/provider.json") << false
                                << QStringLiteral("\"/tmp/provider.json\" has no scheme");
-    QTest::newRow("host and port only") << QStringLiteral("localhost:12111") << false
-                                        << QStringLiteral("uses localhost:");
+    QTest::newRow("host and port only")
+            << QStringLiteral("localhost:12111") << false << QStringLiteral("uses localhost:");
     QTest::newRow("ftp") << QStringLiteral("ftp://127.0.0.1/refunds") << false << QStringLiteral("uses ftp:");
     QTest::newRow("data") << QStringLiteral("data:,hello") << false << QStringLiteral("uses data:");
     QTest::newRow("http elsewhere") << QStringLiteral("http://10.0.0.5:12111") << false
-                                    << QStringLiteral("\"http://10.0.0.5:12111\" is plain http to another machine");
+                                    << QStringLiteral(
+                                               "\"http://10.0.0.5:12111\" is plain http to another machine");
     QTest::newRow("http to a name") << QStringLiteral("http://provider.example") << false
                                     << QStringLiteral("plain http to another machine");
-    QTest::newRow("http to a name like localhost") << QStringLiteral("http://localhost.provider.example:12111")
-                                                   << false << QStringLiteral("plain http to another machine");
+    QTest::newRow("http to a name like localhost")
+            << QStringLiteral("http://localhost.provider.example:12111") << false
+            << QStringLiteral("plain http to another machine");
     QTest::newRow("http to every address") << QStringLiteral("http://0.0.0.0:12111") << false
                                            << QStringLiteral("plain http to another machine");
     QTest::newRow("no host") << QStringLiteral("http:///v1") << false << QStringLiteral("names no host");
-    QTest::newRow("user and password") << QStringLiteral("https://user:secret@api.example") << false
-                                       << QStringLiteral("\"https://user@api.example\" carries a user name or "
-                                                         "password");
+    QTest::newRow("user and password")
+            << QStringLiteral("https://user:secret@api.example") << false
+            << QStringLiteral("\"https://user@api.example\" carries a user name or "
+                              "password");
     QTest::newRow("query") << QStringLiteral("https://api.example/?account=1") << false
                            << QStringLiteral("has a query or fragment");
     QTest::newRow("fragment") << QStringLiteral("https://api.example/#top") << false
@@ -208,15 +213,18 @@ void TestProviderOrigin::sameOrigin_data()
     QTest::addColumn<QString>("a");
     QTest::addColumn<QString>("b");
     QTest::addColumn<bool>("same");
-    QTest::newRow("another path") << QStringLiteral("http://127.0.0.1:12111/v1") << QStringLiteral("http://127.0.0.1:12111/x?y")
-                                  << true;
-    QTest::newRow("default port") << QStringLiteral("https://api.example/") << QStringLiteral("https://api.example:443/v1")
-                                  << true;
-    QTest::newRow("case") << QStringLiteral("http://LocalHost:1") << QStringLiteral("http://localhost:1") << true;
-    QTest::newRow("another port") << QStringLiteral("http://127.0.0.1:1") << QStringLiteral("http://127.0.0.1:2") << false;
-    QTest::newRow("another host") << QStringLiteral("http://127.0.0.1:1") << QStringLiteral("http://localhost:1") << false;
-    QTest::newRow("another scheme") << QStringLiteral("http://127.0.0.1:443") << QStringLiteral("https://127.0.0.1:443")
-                                    << false;
+    QTest::newRow("another path") << QStringLiteral("http://127.0.0.1:12111/v1")
+                                  << QStringLiteral("http://127.0.0.1:12111/x?y") << true;
+    QTest::newRow("default port") << QStringLiteral("https://api.example/")
+                                  << QStringLiteral("https://api.example:443/v1") << true;
+    QTest::newRow("case") << QStringLiteral("http://LocalHost:1") << QStringLiteral("http://localhost:1")
+                          << true;
+    QTest::newRow("another port") << QStringLiteral("http://127.0.0.1:1")
+                                  << QStringLiteral("http://127.0.0.1:2") << false;
+    QTest::newRow("another host") << QStringLiteral("http://127.0.0.1:1")
+                                  << QStringLiteral("http://localhost:1") << false;
+    QTest::newRow("another scheme") << QStringLiteral("http://127.0.0.1:443")
+                                    << QStringLiteral("https://127.0.0.1:443") << false;
     QTest::newRow("file") << QStringLiteral("file:///tmp") << QStringLiteral("file:///tmp") << false;
 }
 
@@ -251,9 +259,10 @@ void TestProviderOrigin::lookupRefusesARedirectToAnotherOrigin()
 
     const LookupAnswer answer = lookupNow(settingsFor(provider.url()), intentFor(QStringLiteral("key-1")));
     QCOMPARE(lookupVerdictId(answer.verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
-    QVERIFY2(answer.reason.contains(QStringLiteral("the provider redirected to %1; Verity sends the API key only to "
-                                                   "http://127.0.0.1:%2, so it did not follow")
-                                        .arg(location, portOf(provider))),
+    QVERIFY2(answer.reason.contains(
+                     QStringLiteral("the provider redirected to %1; Verity sends the API key only to "
+                                    "http://127.0.0.1:%2, so it did not follow")
+                             .arg(location, portOf(provider))),
              qPrintable(answer.reason));
     // Nothing reached the other origin, and the refusal was not asked again.
     QVERIFY2(other.requests().isEmpty(), qPrintable(other.requests().join(u'\n')));
@@ -264,8 +273,10 @@ void TestProviderOrigin::lookupRefusesARedirectToAnotherOrigin()
     QCOMPARE(answer.exchanges.size(), 1);
     const HttpExchange &exchange = answer.exchanges.first();
     QVERIFY2(exchange.response.startsWith(QStringLiteral("HTTP 302")), qPrintable(exchange.response));
-    QVERIFY2(exchange.response.contains(QStringLiteral("Location: ") + location), qPrintable(exchange.response));
-    QVERIFY2(exchange.response.contains(QStringLiteral("Answered by: http://127.0.0.1:%1/v1/refunds?").arg(portOf(provider))),
+    QVERIFY2(exchange.response.contains(QStringLiteral("Location: ") + location),
+             qPrintable(exchange.response));
+    QVERIFY2(exchange.response.contains(
+                     QStringLiteral("Answered by: http://127.0.0.1:%1/v1/refunds?").arg(portOf(provider))),
              qPrintable(exchange.response));
     QCOMPARE(exchange.answeredBy.port(), provider.url().port());
     QVERIFY(!exchange.request.contains(apiKey));
@@ -277,12 +288,14 @@ void TestProviderOrigin::lookupFollowsARedirectWithinTheOrigin()
     LoopbackProvider provider([&](const QString &path, const QByteArray &, int) {
         if (path == u"/v1/refunds")
             return LoopbackProvider::Answer{307, {}, moved};
-        return LoopbackProvider::Answer{200, listOf(refundJson(QStringLiteral("re_moved"), QStringLiteral("key-1")))};
+        return LoopbackProvider::Answer{
+                200, listOf(refundJson(QStringLiteral("re_moved"), QStringLiteral("key-1")))};
     });
     const LookupAnswer answer = lookupNow(settingsFor(provider.url()), intentFor(QStringLiteral("key-1")));
     QCOMPARE(lookupVerdictId(answer.verdict), lookupVerdictId(LookupVerdict::Found));
     QCOMPARE(answer.refund->id, QStringLiteral("re_moved"));
-    QCOMPARE(provider.requests(), (QStringList{QStringLiteral("GET /v1/refunds"), QStringLiteral("GET /moved/v1/refunds")}));
+    QCOMPARE(provider.requests(),
+             (QStringList{QStringLiteral("GET /v1/refunds"), QStringLiteral("GET /moved/v1/refunds")}));
 
     // The request line is what was asked; the evidence also names the URL that answered.
     QCOMPARE(answer.exchanges.size(), 1);
@@ -290,7 +303,8 @@ void TestProviderOrigin::lookupFollowsARedirectWithinTheOrigin()
     QVERIFY(exchange.request.startsWith(QStringLiteral("GET %1/v1/refunds?").arg(provider.url().toString())));
     const QString answeredBy = provider.url().toString() + QString::fromLatin1(moved);
     QCOMPARE(exchange.answeredBy.toString(QUrl::FullyEncoded), answeredBy);
-    QVERIFY2(exchange.response.startsWith(QStringLiteral("HTTP 200 Loopback\nAnswered by: ") + answeredBy + u'\n'),
+    QVERIFY2(exchange.response.startsWith(QStringLiteral("HTTP 200 Loopback\nAnswered by: ") + answeredBy
+                                          + u'\n'),
              qPrintable(exchange.response));
 }
 
@@ -299,7 +313,8 @@ void TestProviderOrigin::lookupStopsAtARedirectLoop()
     LoopbackProvider provider(redirectTo("/v1/refunds?payment_intent=pi_order1&limit=100"));
     const LookupAnswer answer = lookupNow(settingsFor(provider.url()), intentFor(QStringLiteral("key-1")));
     QCOMPARE(lookupVerdictId(answer.verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
-    QVERIFY2(answer.reason.contains(QStringLiteral("the provider kept redirecting")), qPrintable(answer.reason));
+    QVERIFY2(answer.reason.contains(QStringLiteral("the provider kept redirecting")),
+             qPrintable(answer.reason));
     // Followed a few times, within the origin, and not asked again.
     QVERIFY2(provider.requests().size() > 1 && provider.requests().size() <= providerhttp::maxRedirects + 2,
              qPrintable(provider.requests().join(u'\n')));
@@ -331,7 +346,8 @@ void TestProviderOrigin::refundPostIsNeverRedirected()
     QCOMPARE(provider.requests().size(), 1);
     QVERIFY(other.requests().isEmpty());
     QCOMPARE(attempt.exchanges.size(), 1);
-    QVERIFY(attempt.exchanges.first().response.contains(QStringLiteral("Answered by: %1/v1/refunds").arg(provider.url().toString())));
+    QVERIFY(attempt.exchanges.first().response.contains(
+            QStringLiteral("Answered by: %1/v1/refunds").arg(provider.url().toString())));
 }
 
 void TestProviderOrigin::statementRefusesARedirectToAnotherOrigin()
@@ -341,11 +357,13 @@ void TestProviderOrigin::statementRefusesARedirectToAnotherOrigin()
         return LoopbackProvider::Answer{302, {}, other.url().toString().toUtf8() + "/v1/refunds?limit=100"};
     });
     const Period march{1772323200000, 1775001600000};
-    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march, {QStringLiteral("acct_a")});
+    const StatementAnswer answer =
+            StatementFetch::run(settingsFor(provider.url()), march, {QStringLiteral("acct_a")});
     QVERIFY(!answer.ok);
-    QVERIFY2(answer.error.contains(QStringLiteral("the provider redirected to %1/v1/refunds?limit=100; Verity sends "
-                                                  "the API key only to %2, so it did not follow (GET %2/v1/refunds)")
-                                       .arg(other.url().toString(), provider.url().toString())),
+    QVERIFY2(answer.error.contains(
+                     QStringLiteral("the provider redirected to %1/v1/refunds?limit=100; Verity sends "
+                                    "the API key only to %2, so it did not follow (GET %2/v1/refunds)")
+                             .arg(other.url().toString(), provider.url().toString())),
              qPrintable(answer.error));
     QVERIFY(answer.statement.refunds.isEmpty());
     QCOMPARE(provider.requests().size(), 1);
@@ -360,8 +378,10 @@ void TestProviderOrigin::evidenceNamesTheUrlThatAnswered()
     QCOMPARE(http.createPayment(QStringLiteral("pi_order1"), 5000, QStringLiteral("acct_shop")).status, 200);
     const RefundAttempt made = refundNow(settingsFor(sandbox.url()), intentFor(QStringLiteral("key-1")));
     QCOMPARE(int(made.kind), int(RefundAttempt::Kind::Accepted));
-    QCOMPARE(made.exchanges.first().answeredBy.toString(), sandbox.url().toString() + QStringLiteral("/v1/refunds"));
-    QVERIFY(made.exchanges.first().response.contains(QStringLiteral("\nAnswered by: %1/v1/refunds\n").arg(sandbox.url().toString())));
+    QCOMPARE(made.exchanges.first().answeredBy.toString(),
+             sandbox.url().toString() + QStringLiteral("/v1/refunds"));
+    QVERIFY(made.exchanges.first().response.contains(
+            QStringLiteral("\nAnswered by: %1/v1/refunds\n").arg(sandbox.url().toString())));
 
     const LookupAnswer answer = lookupNow(settingsFor(sandbox.url()), intentFor(QStringLiteral("key-1")));
     QCOMPARE(lookupVerdictId(answer.verdict), lookupVerdictId(LookupVerdict::Found));
@@ -377,7 +397,8 @@ void TestProviderOrigin::baseUrlOutsideTheRuleAsksNothing_data()
     QTest::addColumn<QString>("base"); // %1: a folder holding v1/refunds, %2: a loopback provider's port
     QTest::addColumn<QString>("why");
     QTest::newRow("a file") << QStringLiteral("file://%1") << QStringLiteral("uses file:");
-    QTest::newRow("user info") << QStringLiteral("http://user:pass@127.0.0.1:%2") << QStringLiteral("user name or password");
+    QTest::newRow("user info") << QStringLiteral("http://user:pass@127.0.0.1:%2")
+                               << QStringLiteral("user name or password");
     QTest::newRow("ftp") << QStringLiteral("ftp://127.0.0.1:%2") << QStringLiteral("uses ftp:");
 }
 
@@ -394,17 +415,21 @@ void TestProviderOrigin::baseUrlOutsideTheRuleAsksNothing()
     file.close();
     LoopbackProvider provider(emptyList());
     const ProviderSettings settings =
-        settingsFor(QUrl(QString(base).replace(QStringLiteral("%1"), folder).replace(QStringLiteral("%2"), portOf(provider))));
+            settingsFor(QUrl(QString(base)
+                                     .replace(QStringLiteral("%1"), folder)
+                                     .replace(QStringLiteral("%2"), portOf(provider))));
 
     const LookupAnswer answer = lookupNow(settings, intentFor(QStringLiteral("key-1")));
     QCOMPARE(lookupVerdictId(answer.verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
-    QVERIFY2(answer.reason.startsWith(QStringLiteral("nothing was asked: the provider URL \"")), qPrintable(answer.reason));
+    QVERIFY2(answer.reason.startsWith(QStringLiteral("nothing was asked: the provider URL \"")),
+             qPrintable(answer.reason));
     QVERIFY2(answer.reason.contains(why) && answer.reason.endsWith(expectation), qPrintable(answer.reason));
     QVERIFY(answer.exchanges.isEmpty());
 
     const RefundAttempt attempt = refundNow(settings, intentFor(QStringLiteral("key-1")));
     QCOMPARE(int(attempt.kind), int(RefundAttempt::Kind::Refused));
-    QVERIFY2(attempt.reason.startsWith(QStringLiteral("not sent: the provider URL")) && attempt.reason.contains(why),
+    QVERIFY2(attempt.reason.startsWith(QStringLiteral("not sent: the provider URL"))
+                     && attempt.reason.contains(why),
              qPrintable(attempt.reason));
     QVERIFY(attempt.exchanges.isEmpty());
 
@@ -416,7 +441,8 @@ void TestProviderOrigin::baseUrlOutsideTheRuleAsksNothing()
 
 void TestProviderOrigin::connectionKeepsToTheRule()
 {
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
+    Expected<std::unique_ptr<SqliteStore>> store =
+            SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
     QVERIFY2(store, qPrintable(store ? QString() : store.message()));
     const QString good = QStringLiteral("http://127.0.0.1:12111");
     {
@@ -425,8 +451,9 @@ void TestProviderOrigin::connectionKeepsToTheRule()
         QVERIFY(connection.resolver());
 
         // Refused: nothing changes, in memory or in the settings file.
-        for (const QString &bad : {QStringLiteral("file:///tmp/provider"), QStringLiteral("http://10.0.0.5:12111"),
-                                   QStringLiteral("http://user:secret@127.0.0.1:12111")}) {
+        for (const QString &bad :
+             {QStringLiteral("file:///tmp/provider"), QStringLiteral("http://10.0.0.5:12111"),
+              QStringLiteral("http://user:secret@127.0.0.1:12111")}) {
             const Expected<void> saved = connection.save(QUrl(bad), QStringLiteral("mallory"), QString());
             QVERIFY2(!saved, qPrintable(bad));
             QVERIFY2(saved.message().endsWith(expectation), qPrintable(saved.message()));

@@ -54,7 +54,8 @@ void TestProviderSettingsDialog::initTestCase()
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
     // The key from the environment: no desktop keychain is asked.
     qputenv(ProviderConnection::apiKeyVariable, "sk_test_sandbox");
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
+    Expected<std::unique_ptr<SqliteStore>> store =
+            SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
     QVERIFY2(store, qPrintable(store ? QString() : store.message()));
     m_store = std::move(*store);
 }
@@ -80,12 +81,14 @@ void TestProviderSettingsDialog::refusedUrlIsShownAndNothingSaved_data()
 {
     QTest::addColumn<QString>("url");
     QTest::addColumn<QString>("why");
-    QTest::newRow("plain http elsewhere") << QStringLiteral("http://10.0.0.5:12111")
-                                          << QStringLiteral("\"http://10.0.0.5:12111\" is plain http to another machine");
+    QTest::newRow("plain http elsewhere")
+            << QStringLiteral("http://10.0.0.5:12111")
+            << QStringLiteral("\"http://10.0.0.5:12111\" is plain http to another machine");
     QTest::newRow("a file") << QStringLiteral("file:///tmp/provider.json") << QStringLiteral("uses file:");
     QTest::newRow("a bare path") << QStringLiteral("/tmp/provider.json") << QStringLiteral("has no scheme");
     QTest::newRow("host and port") << QStringLiteral("127.0.0.1:12111") << QStringLiteral("expected");
-    QTest::newRow("a password") << QStringLiteral("https://user:secret@api.example") << QStringLiteral("user name or password");
+    QTest::newRow("a password") << QStringLiteral("https://user:secret@api.example")
+                                << QStringLiteral("user name or password");
 }
 
 void TestProviderSettingsDialog::refusedUrlIsShownAndNothingSaved()
@@ -117,7 +120,8 @@ void TestProviderSettingsDialog::goodUrlIsSaved()
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
     QVERIFY(!dialog.isVisible());
     QCOMPARE(m_connection->baseUrl(), QUrl(QStringLiteral("http://localhost:12112/api")));
-    QCOMPARE(QSettings().value(QStringLiteral("provider/baseUrl")).toString(), QStringLiteral("http://localhost:12112/api"));
+    QCOMPARE(QSettings().value(QStringLiteral("provider/baseUrl")).toString(),
+             QStringLiteral("http://localhost:12112/api"));
 }
 
 void TestProviderSettingsDialog::savedUrlOutsideTheRuleIsNamed()
@@ -128,7 +132,8 @@ void TestProviderSettingsDialog::savedUrlOutsideTheRuleIsNamed()
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
     const QString note = dialog.findChild<QLabel *>(QStringLiteral("providerNote"))->text();
-    QVERIFY2(note.startsWith(QStringLiteral("The saved provider URL is not used: \"file:///tmp/provider.json\" uses file:")),
+    QVERIFY2(note.startsWith(QStringLiteral(
+                     "The saved provider URL is not used: \"file:///tmp/provider.json\" uses file:")),
              qPrintable(note));
     QVERIFY(dialog.findChild<QLineEdit *>(QStringLiteral("providerUrl"))->text().isEmpty());
 }

@@ -7,7 +7,6 @@
 
 #include "../finance/loopbackprovider.h"
 #include "../sandbox/sandboxtestsupport.h"
-
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
@@ -124,7 +123,8 @@ qint64 TestLookupCommand::refundEscalationOf(const QString &ticket, const QStrin
     const QList<EscalationRow> open = *store->openEscalations(0, 100);
     for (const EscalationRow &row : open) {
         const EscalationDetail detail = **store->escalation(row.id);
-        if (row.ticketExtId == ticket && detail.tool == u"issue_refund" && (call.isEmpty() || row.callExtId == call))
+        if (row.ticketExtId == ticket && detail.tool == u"issue_refund"
+            && (call.isEmpty() || row.callExtId == call))
             return row.id;
     }
     return -1;
@@ -165,10 +165,13 @@ void TestLookupCommand::jsonNamesTheRefundFound()
     const qint64 absent = refundEscalationOf(notPerformedTicket);
     QVERIFY(incident > 0 && absent > 0);
 
-    const Run run = lookup({QStringLiteral("--provider"), m_sandbox->url().toString(), QStringLiteral("--all-open"),
-                            QStringLiteral("--json"), QStringLiteral("--operator"), QStringLiteral("nightly-job")});
-    QVERIFY2(run.exitCode == 1, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
-    const QJsonArray results = QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("results")).toArray();
+    const Run run =
+            lookup({QStringLiteral("--provider"), m_sandbox->url().toString(), QStringLiteral("--all-open"),
+                    QStringLiteral("--json"), QStringLiteral("--operator"), QStringLiteral("nightly-job")});
+    QVERIFY2(run.exitCode == 1,
+             qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
+    const QJsonArray results =
+            QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("results")).toArray();
     QCOMPARE(results.size(), 15);
     // Every result names its refund, or says plainly that there is none.
     for (const QJsonValue &value : results) {
@@ -186,7 +189,8 @@ void TestLookupCommand::jsonNamesTheRefundFound()
     QCOMPARE(found.value(QStringLiteral("refund_id")).toString(),
              derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|T-20260317-0412/c3")));
     QCOMPARE(found.value(QStringLiteral("resolved_by")).toString(), QStringLiteral("nightly-job"));
-    QVERIFY2(isUtcTime(found.value(QStringLiteral("resolved_at")).toString()), QJsonDocument(found).toJson().constData());
+    QVERIFY2(isUtcTime(found.value(QStringLiteral("resolved_at")).toString()),
+             QJsonDocument(found).toJson().constData());
 
     // Not found: settled as not performed, and no refund to name.
     const QJsonObject missing = rowFor(results, absent);
@@ -217,17 +221,21 @@ void TestLookupCommand::saysWhoSettledFirst()
     QVERIFY2(isUtcTime(when), qPrintable(when));
     const QString expected = QStringLiteral("already settled by alice at %1 (performed, verified)").arg(when);
 
-    const QStringList arguments{QStringLiteral("--provider"), m_sandbox->url().toString(), QString::number(id),
-                                QStringLiteral("--operator"), QStringLiteral("bruno")};
+    const QStringList arguments{QStringLiteral("--provider"), m_sandbox->url().toString(),
+                                QString::number(id), QStringLiteral("--operator"), QStringLiteral("bruno")};
     const Run text = lookup(arguments);
-    QVERIFY2(text.exitCode == 1, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(text.exitCode).arg(text.out, text.err)));
+    QVERIFY2(text.exitCode == 1,
+             qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(text.exitCode).arg(text.out, text.err)));
     const QStringList lines = text.out.split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3); // the header, the row, what remains
-    QVERIFY2(lines.at(1).startsWith(QString::number(id)) && lines.at(1).endsWith(expected), qPrintable(text.out));
+    QVERIFY2(lines.at(1).startsWith(QString::number(id)) && lines.at(1).endsWith(expected),
+             qPrintable(text.out));
 
     const Run json = lookup(arguments + QStringList{QStringLiteral("--json")});
     QCOMPARE(json.exitCode, 1);
-    const QJsonObject row = rowFor(QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("results")).toArray(), id);
+    const QJsonObject row = rowFor(
+            QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("results")).toArray(),
+            id);
     QCOMPARE(row.value(QStringLiteral("result")).toString(), QStringLiteral("resolved_elsewhere"));
     QCOMPARE(row.value(QStringLiteral("resolved_by")).toString(), QStringLiteral("alice"));
     QCOMPARE(row.value(QStringLiteral("resolved_at")).toString(), when);
@@ -254,13 +262,16 @@ void TestLookupCommand::refusesProviderUrls()
     QFETCH(QString, url);
     QFETCH(QString, why);
     const QString provider = QString(url)
-                                 .replace(QStringLiteral("%1"), m_folder->path())
-                                 .replace(QStringLiteral("%2"), QString::number(m_sandbox->url().port()));
+                                     .replace(QStringLiteral("%1"), m_folder->path())
+                                     .replace(QStringLiteral("%2"), QString::number(m_sandbox->url().port()));
     const Run run = lookup({QStringLiteral("--provider"), provider, QStringLiteral("--all-open")});
-    QVERIFY2(run.exitCode == 2, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
+    QVERIFY2(run.exitCode == 2,
+             qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
     QVERIFY(run.out.isEmpty());
-    QVERIFY2(run.err.startsWith(QStringLiteral("verity lookup: --provider: \"")) && run.err.contains(why), qPrintable(run.err));
-    QVERIFY2(run.err.endsWith(QStringLiteral("expected https://…, or http:// to 127.0.0.1, ::1 or localhost\n")),
+    QVERIFY2(run.err.startsWith(QStringLiteral("verity lookup: --provider: \"")) && run.err.contains(why),
+             qPrintable(run.err));
+    QVERIFY2(run.err.endsWith(
+                     QStringLiteral("expected https://…, or http:// to 127.0.0.1, ::1 or localhost\n")),
              qPrintable(run.err));
     QVERIFY2(!run.err.contains(QStringLiteral("secret")), qPrintable(run.err));
 
@@ -274,17 +285,21 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
 {
     // What was seen: the provider sends a 302 to another origin, whose empty list would settle
     // the escalation as "not performed (verified)", with the key in its hands.
-    LoopbackProvider elsewhere(LoopbackProvider::script({{200, R"({"object": "list", "has_more": false, "data": []})"}}));
+    LoopbackProvider elsewhere(
+            LoopbackProvider::script({{200, R"({"object": "list", "has_more": false, "data": []})"}}));
     const QByteArray location = elsewhere.url().toEncoded() + "/v1/refunds";
     LoopbackProvider provider(LoopbackProvider::script({{302, {}, location}}));
     const qint64 id = refundEscalationOf(notPerformedTicket);
     QVERIFY(id > 0);
 
     const Run run = lookup({QStringLiteral("--provider"), provider.url().toString(), QString::number(id)});
-    QVERIFY2(run.exitCode == 1, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
-    QVERIFY2(run.out.contains(QStringLiteral("the provider redirected to %1; Verity sends the API key only to %2, so it "
-                                             "did not follow")
-                                  .arg(QString::fromLatin1(location), provider.url().toString())),
+    QVERIFY2(run.exitCode == 1,
+             qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
+    QVERIFY2(run.out.contains(
+                     QStringLiteral(
+                             "the provider redirected to %1; Verity sends the API key only to %2, so it "
+                             "did not follow")
+                             .arg(QString::fromLatin1(location), provider.url().toString())),
              qPrintable(run.out));
     QVERIFY2(!run.out.contains(QStringLiteral("(verified)")), qPrintable(run.out));
     QVERIFY2(elsewhere.requests().isEmpty() && elsewhere.authorizations().isEmpty(),
@@ -298,8 +313,10 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
     const QList<LookupEvidence> lookups = *store->lookups(id);
     QCOMPARE(lookups.size(), 1);
     QCOMPARE(lookupVerdictId(lookups.first().verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
-    QVERIFY2(lookups.first().response.startsWith(QStringLiteral("HTTP 302")), qPrintable(lookups.first().response));
-    QVERIFY2(lookups.first().response.contains(QStringLiteral("Answered by: %1/v1/refunds?").arg(provider.url().toString())),
+    QVERIFY2(lookups.first().response.startsWith(QStringLiteral("HTTP 302")),
+             qPrintable(lookups.first().response));
+    QVERIFY2(lookups.first().response.contains(
+                     QStringLiteral("Answered by: %1/v1/refunds?").arg(provider.url().toString())),
              qPrintable(lookups.first().response));
     QVERIFY(lookups.first().response.contains(QStringLiteral("Location: ") + QString::fromLatin1(location)));
 }
