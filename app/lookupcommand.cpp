@@ -2,10 +2,12 @@
 
 #include "domain/money.h"
 #include "provider/providerconnection.h"
+#include "provider/providerurl.h"
 #include "resolution/escalationresolver.h"
 #include "store/storefactory.h"
 
 #include <QCommandLineParser>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,6 +28,34 @@ QString kindId(ResolutionReport::Kind kind)
     case ResolutionReport::Kind::Failed: return QStringLiteral("failed");
     }
     Q_UNREACHABLE();
+}
+
+QString utcText(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
+}
+
+QString resolutionWords(Resolution resolution)
+{
+    switch (resolution) {
+    case Resolution::Performed: return QStringLiteral("performed, verified");
+    case Resolution::NotPerformed: return QStringLiteral("not performed, verified");
+    case Resolution::PerformedAgain: return QStringLiteral("not performed, verified, then performed with the same key");
+    }
+    Q_UNREACHABLE();
+}
+
+// "already settled by alice at 2026-12-01T14:03:22Z (performed, verified)": who got there first,
+// when, and how, for a job's log to answer "who closed this?" without opening the console.
+QString settledElsewhere(const ResolutionReport &report)
+{
+    QString text = QStringLiteral("already settled by %1")
+                       .arg(report.resolvedBy.isEmpty() ? QStringLiteral("another operator") : report.resolvedBy);
+    if (report.resolvedAt > 0)
+        text += QStringLiteral(" at ") + utcText(report.resolvedAt);
+    if (report.resolution)
+        text += QStringLiteral(" (%1)").arg(resolutionWords(*report.resolution));
+    return text;
 }
 
 } // namespace
@@ -69,9 +99,15 @@ int runLookupCommand(const QStringList &arguments)
         out << help;
         return 0;
     }
-    const QUrl baseUrl = QUrl::fromUserInput(parser.value(provider));
-    if (!parser.isSet(provider) || !baseUrl.isValid()) {
+    if (!parser.isSet(provider)) {
         err << "verity lookup: --provider URL is required (for example --provider http://127.0.0.1:12111)\n";
+        return 2;
+    }
+    // The key goes to this URL's origin only: strictly parsed (a bare path is no file: URL),
+    // https or http on this machine.
+    const Expected<QUrl> baseUrl = parseProviderUrl(parser.value(provider));
+    if (!baseUrl) {
+        err << "verity lookup: --provider: " << baseUrl.message() << "\n";
         return 2;
     }
     if (parser.isSet(allOpen) == !parser.positionalArguments().isEmpty()) {
@@ -127,7 +163,7 @@ int runLookupCommand(const QStringList &arguments)
     }
 
     ProviderSettings settings;
-    settings.baseUrl = baseUrl;
+    settings.baseUrl = *baseUrl;
     settings.apiKey = apiKey;
     settings.timeoutMs = timeoutMs;
     ProviderClient client(settings);
@@ -149,16 +185,26 @@ int runLookupCommand(const QStringList &arguments)
         const EscalationDetail escalation = detail && *detail ? **detail : EscalationDetail{};
         const QString amount = escalation.amountCents ? formatMoney(*escalation.amountCents, escalation.currency)
                                                       : QStringLiteral("-");
+        const bool elsewhere = report.kind == ResolutionReport::Kind::ResolvedElsewhere;
+        const QString message = elsewhere ? settledElsewhere(report) : report.message;
         if (parser.isSet(json)) {
+            // The refund this lookup found at the provider; null when it found none, or none was made.
+            const QString refundId = report.evidence ? report.evidence->refundId : QString();
             QJsonObject row{{QStringLiteral("escalation"), id},
                             {QStringLiteral("ticket"), escalation.ticketExtId},
                             {QStringLiteral("tool"), escalation.tool},
                             {QStringLiteral("result"), kindId(report.kind)},
-                            {QStringLiteral("message"), report.message}};
+                            {QStringLiteral("message"), message},
+                            {QStringLiteral("refund_id"), refundId.isEmpty() ? QJsonValue() : QJsonValue(refundId)}};
             if (escalation.amountCents)
                 row.insert(QStringLiteral("amount_cents"), *escalation.amountCents);
             if (report.resolution)
                 row.insert(QStringLiteral("resolution"), resolutionId(*report.resolution));
+            if ((elsewhere || report.kind == ResolutionReport::Kind::Resolved) && !report.resolvedBy.isEmpty()) {
+                row.insert(QStringLiteral("resolved_by"), report.resolvedBy);
+                row.insert(QStringLiteral("resolved_at"),
+                           report.resolvedAt > 0 ? QJsonValue(utcText(report.resolvedAt)) : QJsonValue());
+            }
             if (report.evidence)
                 row.insert(QStringLiteral("evidence_sha256"), report.evidence->evidenceSha256);
             results.append(row);
@@ -168,7 +214,7 @@ int runLookupCommand(const QStringList &arguments)
                        .arg(escalation.ticketExtId, -16)
                        .arg(escalation.tool, -16)
                        .arg(amount, 10)
-                       .arg(report.message);
+                       .arg(message);
         }
     }
     Expected<qint64> open = (*store)->countOpenEscalations();

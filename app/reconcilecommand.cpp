@@ -7,6 +7,7 @@
 #include "finance/payoutrecovery.h"
 #include "finance/providerexport.h"
 #include "provider/providerconnection.h"
+#include "provider/providerurl.h"
 #include "provider/statementfetch.h"
 #include "resolution/reconciliationsettlement.h"
 #include "store/storefactory.h"
@@ -104,14 +105,11 @@ Expected<Options> parseOptions(QCommandLineParser &parser)
         return fail(QStringLiteral(
                 "name the provider's side: --provider URL or --provider-export FILE (one of them)"));
     if (api) {
-        const QString text = parser.value(QStringLiteral("provider"));
-        options.provider = QUrl(text, QUrl::StrictMode);
-        if (!options.provider.isValid() || options.provider.host().isEmpty()
-            || (options.provider.scheme() != u"http" && options.provider.scheme() != u"https"))
-            return fail(QStringLiteral(
-                                "--provider: expected an http or https URL such as http://127.0.0.1:12111, "
-                                "got \"%1\"")
-                                .arg(text));
+        // The API key goes to this URL's origin only: https, or http on this machine.
+        const Expected<QUrl> provider = parseProviderUrl(parser.value(QStringLiteral("provider")));
+        if (!provider)
+            return fail(QStringLiteral("--provider: %1").arg(provider.message()));
+        options.provider = *provider;
         options.apiKey = qEnvironmentVariable(ProviderConnection::apiKeyVariable);
         if (options.apiKey.isEmpty())
             return fail(

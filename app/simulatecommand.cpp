@@ -5,6 +5,7 @@
 #include "simulatecommand.h"
 
 #include "provider/providerconnection.h"
+#include "provider/providerurl.h"
 #include "simulation/modelpolicy.h"
 #include "simulation/simulatedtranscript.h"
 #include "simulation/simulationoptions.h"
@@ -108,8 +109,12 @@ Expected<Options> parseOptions(const QCommandLineParser &parser)
         return fail(QStringLiteral("--seed: expected a whole number from 0 to 4294967295, got \"%1\"").arg(seed));
     if (parser.isSet(QStringLiteral("sandbox"))) {
         const QString text = parser.value(QStringLiteral("sandbox"));
-        const QUrl url(text, QUrl::StrictMode);
-        if (!url.isValid() || url.scheme() != u"http" || !isLoopbackUrl(url))
+        // The rule for any URL the API key goes to first, then the sandbox's own: http on this machine.
+        const Expected<QUrl> checked = parseProviderUrl(text);
+        if (!checked)
+            return fail(QStringLiteral("--sandbox: %1").arg(checked.message()));
+        const QUrl url = *checked;
+        if (url.scheme() != u"http" || !isLoopbackHost(url.host()))
             return fail(QStringLiteral("--sandbox: expected an http URL on this machine such as http://127.0.0.1:12111, "
                                        "got \"%1\"")
                             .arg(text));

@@ -2,6 +2,7 @@
 
 #include "plaintextlabel.h"
 #include "provider/providerconnection.h"
+#include "provider/providerurl.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -33,7 +34,11 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     form->addRow(tr("API key"), m_key);
     form->addRow(tr("Your name (for the audit log)"), m_operator);
     layout->addLayout(form);
-    m_note = plainTextLabel(connection.keyNote(), this, false);
+    m_note = plainTextLabel(connection.urlProblem().isEmpty()
+                                    ? connection.keyNote()
+                                    : connection.urlProblem() + u'\n' + connection.keyNote(),
+                            this, false);
+    m_note->setObjectName(QStringLiteral("providerNote"));
     layout->addWidget(m_note);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     layout->addWidget(buttons);
@@ -43,18 +48,23 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
 
 void ProviderSettingsDialog::save()
 {
-    const QUrl url = QUrl::fromUserInput(m_url->text().trimmed());
-    if (!url.isValid() || (url.scheme() != u"http" && url.scheme() != u"https")) {
-        m_note->setText(tr("Base URL: expected an http:// or https:// address, like http://127.0.0.1:12111"));
+    // The one rule for a provider URL; nothing is saved unless it holds.
+    const Expected<QUrl> url = parseProviderUrl(m_url->text());
+    if (!url) {
+        m_note->setText(tr("Base URL: %1").arg(url.message()));
         return;
     }
     // An empty field keeps the key already in use.
     // The keychain answers later, possibly after this dialog is gone.
     QPointer<QLabel> note = m_note;
-    m_connection.save(url, m_operator->text(), m_key->text(), [note](const QString &text) {
+    const Expected<void> saved = m_connection.save(*url, m_operator->text(), m_key->text(), [note](const QString &text) {
         if (note)
             note->setText(text);
     });
+    if (!saved) {
+        m_note->setText(tr("Base URL: %1").arg(saved.message()));
+        return;
+    }
     accept();
 }
 

@@ -1,6 +1,7 @@
 #include "providerclient.h"
 
 #include "providerhttp.h"
+#include "providerurl.h"
 
 #include <QDateTime>
 #include <QEventLoop>
@@ -139,12 +140,12 @@ void RefundOperation::start(const ProviderSettings &settings, const RefundIntent
         missing = QStringLiteral("a payment intent");
     else if (intent.amountCents <= 0)
         missing = QStringLiteral("a positive amount");
-    else if (!settings.baseUrl.isValid() || settings.baseUrl.isRelative())
-        missing = QStringLiteral("a provider base URL");
-    if (!missing.isEmpty()) {
+    const Expected<QUrl> baseUrl = checkProviderUrl(settings.baseUrl);
+    if (!missing.isEmpty() || !baseUrl) {
         RefundAttempt refused;
         refused.kind = RefundAttempt::Kind::Refused;
-        refused.reason = QStringLiteral("not sent: the refund has no %1").arg(missing);
+        refused.reason = !missing.isEmpty() ? QStringLiteral("not sent: the refund has no %1").arg(missing)
+                                            : QStringLiteral("not sent: the provider URL %1").arg(baseUrl.message());
         QTimer::singleShot(0, this, [this, refused] { finish(refused); });
         return;
     }
@@ -168,6 +169,7 @@ void RefundOperation::start(const ProviderSettings &settings, const RefundIntent
     request.setRawHeader("Connection", "close");
     request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // A redirect is the provider's answer to this POST: never followed, not even within the origin.
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
 
@@ -192,6 +194,8 @@ void RefundOperation::onReplyFinished()
     const QString transport = status == 0 ? providerhttp::transportReason(reply, timeoutMs) : QString();
     m_exchange.finishedAt = now();
     m_exchange.response = providerhttp::describeResponse(reply, body, transport);
+    if (status != 0)
+        m_exchange.answeredBy = providerhttp::answeredBy(reply);
 
     RefundAttempt attempt;
     attempt.httpStatus = status;
@@ -223,6 +227,12 @@ void RefundOperation::onReplyFinished()
         attempt.kind = Kind::Ambiguous;
         attempt.reason = QStringLiteral("the provider failed (%1); the refund may have been made")
                              .arg(providerhttp::providerMessage(status, body));
+    } else if (const std::optional<QString> redirect = providerhttp::refusedRedirect(reply, reply->request().url());
+               redirect && status < 400) {
+        // A redirect moved no money where it was sent (today's rule for any answer below 500
+        // but a key conflict), and following it would send the refund, and the key, on.
+        attempt.kind = Kind::Refused;
+        attempt.reason = QStringLiteral("the provider answered with a redirect: %1").arg(*redirect);
     } else {
         const std::optional<providerhttp::ProviderError> error = providerhttp::providerError(body);
         // Any 409 is a conflict with another request (bodies vary), so it proves nothing either way.

@@ -26,7 +26,9 @@ namespace verity {
 
 struct ProviderSettings
 {
-    QUrl baseUrl;          // "http://127.0.0.1:12111" for `verity sandbox`; a path prefix is kept
+    // "http://127.0.0.1:12111" for `verity sandbox`; a path prefix is kept. Only a URL that
+    // checkProviderUrl() accepts is ever asked, and the key goes to its origin alone.
+    QUrl baseUrl;
     QString apiKey;        // sent as "Authorization: Bearer <key>"
     int timeoutMs = 5000;  // per HTTP request: no byte moving for this long ends it
     int maxLookupAttempts = 4; // per page of a lookup, the first try included
@@ -60,7 +62,8 @@ struct HttpExchange
     qint64 startedAt = 0; // ms since the epoch
     qint64 finishedAt = 0;
     QString request;  // method, URL, headers with the API key redacted, body
-    QString response; // status line, headers, body, or the transport error
+    QString response; // status line, "Answered by: URL", headers, body; or the transport error
+    QUrl answeredBy = {}; // the URL that answered (after a redirect within the origin); empty: no answer
 };
 
 struct RefundAttempt
@@ -168,10 +171,12 @@ public:
     // each POST goes on a fresh connection of its own (a connection manager per operation,
     // "Connection: close", HTTP/1.1 only, no redirects followed), and its body is a device
     // that cannot be rewound, so Qt's internal re-send of a request whose connection dropped
-    // fails (as "ambiguous") instead of sending the refund again.
+    // fails (as "ambiguous") instead of sending the refund again. A redirect is the provider's
+    // answer (refused), never followed.
     RefundOperation *refund(const RefundIntent &intent);
     // GET /v1/refunds?payment_intent=...&limit=100, every page, then matches
-    // metadata[intent_key]. A read: retried on transport errors, 5xx and 429.
+    // metadata[intent_key]. A read: retried on transport errors, 5xx and 429. A redirect is
+    // followed only within the base URL's origin; one elsewhere is "could not tell".
     LookupOperation *lookup(const RefundIntent &intent);
 
     // Block (a local event loop) until the operation finishes: the command line and tests.

@@ -1,5 +1,6 @@
 #include "providerconnection.h"
 
+#include "providerurl.h"
 #include "resolution/escalationresolver.h"
 
 #include <QSettings>
@@ -35,7 +36,13 @@ ProviderConnection::~ProviderConnection() = default;
 void ProviderConnection::load(std::function<void()> done)
 {
     QSettings settings;
-    m_settings.baseUrl = QUrl(settings.value(QStringLiteral("provider/baseUrl")).toString());
+    // The settings file may have been written by hand, or by a version without the rule.
+    const QString saved = settings.value(QStringLiteral("provider/baseUrl")).toString();
+    const Expected<QUrl> checked = checkProviderUrl(QUrl(saved.trimmed()));
+    m_settings.baseUrl = checked ? *checked : QUrl();
+    m_urlProblem = checked || saved.trimmed().isEmpty()
+                       ? QString()
+                       : tr("The saved provider URL is not used: %1").arg(checked.message());
     m_operator = settings.value(QStringLiteral("provider/operator"), defaultOperatorName()).toString();
     const QString fromEnvironment = qEnvironmentVariable(apiKeyVariable);
     if (!fromEnvironment.isEmpty() || m_settings.baseUrl.isEmpty()) {
@@ -64,9 +71,12 @@ void ProviderConnection::load(std::function<void()> done)
     job->start();
 }
 
-void ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
-                              std::function<void(const QString &note)> done)
+Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
+                                        std::function<void(const QString &note)> done)
 {
+    if (const Expected<QUrl> checked = checkProviderUrl(baseUrl); !checked)
+        return checked.error();
+    m_urlProblem.clear();
     QSettings settings;
     settings.setValue(QStringLiteral("provider/baseUrl"), baseUrl.toString(QUrl::RemoveUserInfo));
     settings.setValue(QStringLiteral("provider/operator"), operatorName);
@@ -80,7 +90,7 @@ void ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName, 
             m_keyNote = tr("API key from %1.").arg(QLatin1String(apiKeyVariable));
         if (done)
             done(m_keyNote);
-        return;
+        return {};
     }
     auto *job = new QKeychain::WritePasswordJob(keychainService, this);
     job->setKey(keychainAccount(baseUrl));
@@ -97,6 +107,7 @@ void ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName, 
             done(m_keyNote);
     });
     job->start();
+    return {};
 }
 
 EscalationResolver *ProviderConnection::resolver()

@@ -3,6 +3,7 @@
 // and the API key (from the environment or the desktop keychain, never from a file Verity
 // writes). Hands out one client and one resolver for the current settings.
 
+#include "domain/expected.h"
 #include "domain/registryselection.h"
 #include "providerclient.h"
 
@@ -34,13 +35,18 @@ public:
     QString operatorName() const { return m_operator; }
     bool hasApiKey() const { return !m_settings.apiKey.isEmpty(); }
     QString keyNote() const { return m_keyNote; } // where the key came from, or why there is none
+    // Why the saved URL is not used (checkProviderUrl refused it); empty when it is.
+    QString urlProblem() const { return m_urlProblem; }
 
-    // Reads URL and operator from QSettings and the key from the environment or keychain.
+    // Reads URL and operator from QSettings and the key from the environment or keychain. A
+    // saved URL the rule refuses is not used: no client, and urlProblem() says why.
     void load(std::function<void()> done = {});
     // Saves URL and operator to QSettings and the key to the keychain (memory only when no
-    // keychain is available; the note says so). An empty key keeps the one in use.
-    void save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
-              std::function<void(const QString &note)> done = {});
+    // keychain is available; the note says so). An empty key keeps the one in use. A URL
+    // checkProviderUrl() refuses changes nothing, saves nothing, and is the error returned
+    // (`done` is not called).
+    Expected<void> save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
+                        std::function<void(const QString &note)> done = {});
 
     // Null while no URL is set.
     EscalationResolver *resolver();
@@ -58,6 +64,7 @@ private:
     QString m_operator;
     QString m_keyNote;
     RegistrySelection m_registries;
+    QString m_urlProblem;
     std::unique_ptr<ProviderClient> m_client;
     std::unique_ptr<EscalationResolver> m_resolver;
 };

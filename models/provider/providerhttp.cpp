@@ -1,6 +1,7 @@
 #include "providerhttp.h"
 
 #include "domain/money.h"
+#include "providerurl.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -28,7 +29,42 @@ QNetworkRequest request(const ProviderSettings &settings, const QUrl &url)
     request.setRawHeader("Accept", "application/json");
     // No byte moving for this long ends the request (a stalled answer included).
     request.setTransferTimeout(settings.timeoutMs);
+    // Qt's default follows a redirect to any host with the Authorization header still on.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::SameOriginRedirectPolicy);
+    request.setMaximumRedirectsAllowed(maxRedirects);
     return request;
+}
+
+QUrl answeredBy(QNetworkReply *reply)
+{
+    return reply->url();
+}
+
+std::optional<QString> refusedRedirect(QNetworkReply *reply, const QUrl &baseUrl)
+{
+    const int status = httpStatus(reply);
+    if (status == 0)
+        return std::nullopt;
+    const QUrl answered = answeredBy(reply);
+    const QByteArray location = reply->rawHeader("Location").trimmed();
+    if (status >= 300 && status < 400 && !location.isEmpty()) {
+        const QUrl target = answered.resolved(QUrl::fromEncoded(location));
+        const QString shown = target.isValid() ? target.toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo)
+                                               : QString::fromLatin1(location);
+        if (reply->error() == QNetworkReply::TooManyRedirectsError)
+            return QStringLiteral("the provider kept redirecting (the last time to %1); Verity stopped following")
+                .arg(shown);
+        if (!target.isValid() || !sameOrigin(target, baseUrl))
+            return QStringLiteral("the provider redirected to %1; Verity sends the API key only to %2, so it did "
+                                  "not follow")
+                .arg(shown, originOf(baseUrl));
+        return QStringLiteral("the provider redirected to %1, which Verity did not follow").arg(shown);
+    }
+    // Qt keeps to the origin; this holds should that ever change.
+    if (!sameOrigin(answered, baseUrl))
+        return QStringLiteral("the answer came from %1, not from %2; Verity does not take it")
+            .arg(answered.toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo), originOf(baseUrl));
+    return std::nullopt;
 }
 
 QString describeRequest(const QByteArray &method, const QNetworkRequest &request, const QByteArray &body)
@@ -55,6 +91,9 @@ QString describeResponse(QNetworkReply *reply, const QByteArray &body, const QSt
     QString text = QStringLiteral("HTTP %1 %2\n")
                        .arg(status)
                        .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
+    // After a redirect within the origin, the request line names a URL that did not answer.
+    text += QStringLiteral("Answered by: ") + answeredBy(reply).toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo)
+            + u'\n';
     for (const auto &[name, value] : reply->rawHeaderPairs())
         text += QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value) + u'\n';
     text += u'\n' + QString::fromUtf8(body);
@@ -78,6 +117,9 @@ QString transportReason(QNetworkReply *reply, int timeoutMs)
         return QStringLiteral("host not found (%1)").arg(reply->errorString());
     case QNetworkReply::RemoteHostClosedError:
         return QStringLiteral("the provider closed the connection without an answer (%1)").arg(reply->errorString());
+    case QNetworkReply::InsecureRedirectError:
+        return QStringLiteral("the provider redirected to another origin, which Verity does not send the API key "
+                              "to");
     case QNetworkReply::ContentReSendError:
         return QStringLiteral("the connection dropped after the request was sent, without an answer; it was not "
                               "sent again");

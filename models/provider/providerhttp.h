@@ -13,12 +13,26 @@ namespace verity::providerhttp {
 // `path` ("/v1/refunds") under the base URL, keeping any path prefix the base has.
 QUrl endpoint(const QUrl &baseUrl, const QString &path, const QUrlQuery &query = {});
 
-// Authorization, Accept and the per-request transfer timeout.
+// Authorization, Accept, the per-request transfer timeout, and the redirect policy: every
+// request carries the API key, so Qt follows a redirect only within the URL's origin (scheme,
+// host and port; SameOriginRedirectPolicy) and a few times at most. Read the answer with
+// refusedRedirect() to say in words why one was not followed.
 QNetworkRequest request(const ProviderSettings &settings, const QUrl &url);
+constexpr int maxRedirects = 5;
+
+// The URL that answered: the request's, or where a redirect within its origin led.
+QUrl answeredBy(QNetworkReply *reply);
+// Why the answer is not the provider's to read, or nothing when it is: a redirect that was not
+// followed (to another origin, to a scheme other than http or https, one too many, or any
+// redirect of a POST), or an answer from outside `baseUrl`'s origin. "the provider redirected
+// to https://other.example:8443/v1/refunds; Verity sends the API key only to
+// http://127.0.0.1:12111, so it did not follow".
+std::optional<QString> refusedRedirect(QNetworkReply *reply, const QUrl &baseUrl);
 
 // "POST URL", the headers (the key redacted), a blank line, the body.
 QString describeRequest(const QByteArray &method, const QNetworkRequest &request, const QByteArray &body);
-// "HTTP 200 OK", the headers, a blank line, the body; or "no HTTP answer: <why>".
+// "HTTP 200 OK", "Answered by: URL", the headers, a blank line, the body; or
+// "no HTTP answer: <why>".
 QString describeResponse(QNetworkReply *reply, const QByteArray &body, const QString &transportReason);
 
 int httpStatus(QNetworkReply *reply); // 0 when no HTTP answer came

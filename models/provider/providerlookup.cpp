@@ -1,12 +1,14 @@
 // The lookup: list every refund of the payment and find the one that carries the intent key.
 // A read may be repeated at will, so transport errors, 5xx and 429 are retried with capped
 // exponential backoff and full jitter; everything else it cannot read is "could not tell",
-// never "not found".
+// never "not found". Only the base URL's origin is asked, and only its answers count: a list
+// from anywhere else could settle a refund as "not performed".
 
 #include "providerclient.h"
 
 #include "domain/money.h"
 #include "providerhttp.h"
+#include "providerurl.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -56,6 +58,10 @@ void LookupOperation::requestPage()
                                                                                   : QStringLiteral("payment intent")));
         return;
     }
+    if (const Expected<QUrl> baseUrl = checkProviderUrl(m_settings.baseUrl); !baseUrl) {
+        finish(LookupVerdict::CouldNotTell, QStringLiteral("nothing was asked: the provider URL %1").arg(baseUrl.message()));
+        return;
+    }
     ++m_attemptOfPage;
     QUrlQuery query;
     query.addQueryItem(QStringLiteral("payment_intent"), m_intent.paymentIntent);
@@ -87,7 +93,16 @@ void LookupOperation::onReplyFinished()
     const QString transport = status == 0 ? providerhttp::transportReason(reply, m_settings.timeoutMs) : QString();
     m_exchange.finishedAt = QDateTime::currentMSecsSinceEpoch();
     m_exchange.response = providerhttp::describeResponse(reply, body, transport);
+    if (status != 0)
+        m_exchange.answeredBy = providerhttp::answeredBy(reply);
     m_answer.exchanges.append(m_exchange);
+
+    // Before anything else: an answer from elsewhere, or a redirect there, settles nothing and
+    // is not worth asking again.
+    if (const std::optional<QString> refused = providerhttp::refusedRedirect(reply, m_settings.baseUrl)) {
+        finish(LookupVerdict::CouldNotTell, *refused);
+        return;
+    }
 
     if (providerhttp::retryableRead(status)) {
         const QString why = status == 0 ? QStringLiteral("no answer from the provider: %1").arg(transport)

@@ -9,6 +9,7 @@
 #include "statementfetch.h"
 
 #include "providerhttp.h"
+#include "providerurl.h"
 
 #include <QDateTime>
 #include <QEventLoop>
@@ -205,6 +206,11 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
     const QByteArray body = done->isOpen() ? done->readAll() : QByteArray();
     const int status = providerhttp::httpStatus(done);
 
+    // Only the base URL's origin is asked and believed; a redirect elsewhere is not retried.
+    if (const std::optional<QString> refused = providerhttp::refusedRedirect(done, settings.baseUrl)) {
+        fail(QStringLiteral("%1 (GET %2)").arg(*refused, where(reader)));
+        return;
+    }
     if (providerhttp::retryableRead(status)) {
         const QString why = status == 0
                                 ? QStringLiteral("cannot reach the provider at %1: %2")
@@ -469,9 +475,8 @@ void StatementFetch::start()
     if (d->started || d->finished)
         return;
     d->started = true;
-    const QUrl &base = d->settings.baseUrl;
-    if (!base.isValid() || base.isRelative() || base.host().isEmpty()) {
-        d->fail(QStringLiteral("no provider URL to read from (got \"%1\")").arg(base.toString(QUrl::RemoveUserInfo)));
+    if (const Expected<QUrl> base = checkProviderUrl(d->settings.baseUrl); !base) {
+        d->fail(QStringLiteral("nothing was read: the provider URL %1").arg(base.message()));
         return;
     }
     d->request(d->refunds);

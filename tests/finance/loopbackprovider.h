@@ -23,6 +23,7 @@ public:
     {
         int status = 200;
         QByteArray body;
+        QByteArray location = {}; // sent as "Location:" when not empty (a redirect)
     };
     // `path` without its query (and with the base URL's prefix), `account` from the
     // Stripe-Account header, `count` 1 for the first request.
@@ -56,6 +57,8 @@ public:
     const QStringList &requests() const { return m_requests; }
     // The most answers ever waiting on their delay at once: requests really in flight together.
     int mostPending() const { return m_mostPending; }
+    // Each request's Authorization header, as received (empty when it had none).
+    const QList<QByteArray> &authorizations() const { return m_authorizations; }
 
 private:
     void read(QTcpSocket *socket)
@@ -69,19 +72,24 @@ private:
         m_requestLines.append(QString::fromUtf8(lines.first().trimmed()));
         const QString path = QString::fromLatin1(lines.first().split(' ').value(1)).section(u'?', 0, 0);
         QByteArray account;
+        QByteArray authorization;
         for (const QByteArray &line : lines) {
             if (line.toLower().startsWith("stripe-account:"))
                 account = line.mid(15).trimmed();
+            if (line.toLower().startsWith("authorization:"))
+                authorization = line.mid(14).trimmed();
         }
+        m_authorizations.append(authorization);
         const int count = int(m_requests.count()) + 1;
         m_requests.append(QStringLiteral("GET %1 %2").arg(path, QString::fromLatin1(account)).trimmed());
         const Answer answer = m_route(path, account, count);
         m_mostPending = qMax(m_mostPending, ++m_answersPending);
         QTimer::singleShot(m_delayMs, socket, [this, socket, answer] {
             --m_answersPending;
+            const QByteArray location = answer.location.isEmpty() ? QByteArray() : "Location: " + answer.location + "\r\n";
             socket->write("HTTP/1.1 " + QByteArray::number(answer.status) + " Loopback\r\nContent-Type: application/json\r\n"
-                          "Content-Length: " + QByteArray::number(answer.body.size()) + "\r\nConnection: close\r\n\r\n"
-                          + answer.body);
+                          + location + "Content-Length: " + QByteArray::number(answer.body.size())
+                          + "\r\nConnection: close\r\n\r\n" + answer.body);
             socket->disconnectFromHost();
         });
     }
@@ -92,6 +100,7 @@ private:
     QString m_prefix;
     QStringList m_requestLines;
     QStringList m_requests;
+    QList<QByteArray> m_authorizations;
     QHash<QTcpSocket *, QByteArray> m_pending;
     int m_answersPending = 0;
     int m_mostPending = 0;

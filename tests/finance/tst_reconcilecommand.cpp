@@ -252,7 +252,22 @@ void ReconcileCommandTest::badArguments_data()
                                     << QStringLiteral("one of them");
     QTest::newRow("not a url") << db
                     + QStringList{QStringLiteral("--provider"), QStringLiteral("127.0.0.1 9")} + period()
-                               << key << QStringLiteral("--provider: expected an http or https URL");
+                               << key << QStringLiteral("--provider: \"127.0.0.1 9\"");
+    // The API key goes only over https, or over http to this machine.
+    QTest::newRow("a file") << db
+                    + QStringList{QStringLiteral("--provider"), QStringLiteral("file:///tmp/provider.json")}
+                    + period() << key
+                            << QStringLiteral("--provider: \"file:///tmp/provider.json\" uses file:, which Verity "
+                                              "does not send the API key over; expected https://…, or http:// to "
+                                              "127.0.0.1, ::1 or localhost");
+    QTest::newRow("a bare path") << db
+                    + QStringList{QStringLiteral("--provider"), QStringLiteral("/tmp/provider.json")} + period()
+                                 << key << QStringLiteral("--provider: \"/tmp/provider.json\" has no scheme");
+    QTest::newRow("a password") << db
+                    + QStringList{QStringLiteral("--provider"), QStringLiteral("http://user:secret@127.0.0.1:9")}
+                    + period() << key
+                                << QStringLiteral("--provider: \"http://user@127.0.0.1:9\" carries a user name or "
+                                                  "password");
     QTest::newRow("no api key") << db + provider + period() << QString()
                                 << QStringLiteral("VERITY_PROVIDER_API_KEY");
     QTest::newRow("bad window") << db + provider + period()

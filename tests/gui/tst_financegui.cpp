@@ -258,7 +258,7 @@ void TestFinanceGui::duplicateIsMarkedAndAudited()
 
 void TestFinanceGui::reconciliationFetchesFromTheProvider()
 {
-    m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"), QString());
+    QVERIFY(m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"), QString()));
     financeAction(m_window.get())->trigger();
     clickTab(m_finance->tabs(), 2);
     ReconciliationPane *pane = m_finance->reconciliationPane();
@@ -318,7 +318,7 @@ void TestFinanceGui::unreachableProviderKeepsTheResult()
     const QString totals = pane->totalsText();
     QVERIFY(before > 0);
 
-    m_window->provider().save(QUrl(QStringLiteral("http://127.0.0.1:9")), QStringLiteral("alice"), QString());
+    QVERIFY(m_window->provider().save(QUrl(QStringLiteral("http://127.0.0.1:9")), QStringLiteral("alice"), QString()));
     QTest::mouseClick(pane->fetchButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!pane->isFetching(), 60000);
     QVERIFY2(pane->statusText().startsWith(QStringLiteral("Could not fetch from the provider")),

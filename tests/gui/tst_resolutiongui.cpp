@@ -66,7 +66,7 @@ void TestResolutionGui::initTestCase()
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 
     m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});
-    m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"), QString());
+    QVERIFY(m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"), QString()));
     QVERIFY(m_window->provider().resolver());
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

@@ -256,7 +256,11 @@ void TestSimulateCommand::badArguments_data()
     QTest::newRow("negative seed") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--seed"), QStringLiteral("-1")}
                                    << QStringLiteral("--seed: expected a whole number");
     QTest::newRow("remote sandbox") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--sandbox"), QStringLiteral("http://example.com:12111")}
-                                    << QStringLiteral("--sandbox: expected an http URL on this machine");
+                                    << QStringLiteral("--sandbox: \"http://example.com:12111\" is plain http to another machine");
+    QTest::newRow("file sandbox") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--sandbox"), QStringLiteral("/tmp/sandbox")}
+                                  << QStringLiteral("--sandbox: \"/tmp/sandbox\" has no scheme; expected https://…");
+    QTest::newRow("https sandbox elsewhere") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--sandbox"), QStringLiteral("https://example.com:12111")}
+                                             << QStringLiteral("--sandbox: expected an http URL on this machine");
     QTest::newRow("unknown option") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--fast")}
                                     << QStringLiteral("Unknown option 'fast'");
     QTest::newRow("positional") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("extra")}
