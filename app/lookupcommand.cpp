@@ -35,18 +35,8 @@ QString utcText(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
 }
 
-QString resolutionWords(Resolution resolution)
-{
-    switch (resolution) {
-    case Resolution::Performed: return QStringLiteral("performed, verified");
-    case Resolution::NotPerformed: return QStringLiteral("not performed, verified");
-    case Resolution::PerformedAgain: return QStringLiteral("not performed, verified, then performed with the same key");
-    }
-    Q_UNREACHABLE();
-}
-
-// "already settled by alice at 2026-12-01T14:03:22Z (performed, verified)": who got there first,
-// when, and how, for a job's log to answer "who closed this?" without opening the console.
+// "already settled by alice at 2026-12-01T14:03:22Z: performed (verified)": who got there
+// first, when, and how, for a job's log to answer "who closed this?" without opening the console.
 QString settledElsewhere(const ResolutionReport &report)
 {
     QString text = QStringLiteral("already settled by %1")
@@ -54,7 +44,7 @@ QString settledElsewhere(const ResolutionReport &report)
     if (report.resolvedAt > 0)
         text += QStringLiteral(" at ") + utcText(report.resolvedAt);
     if (report.resolution)
-        text += QStringLiteral(" (%1)").arg(resolutionWords(*report.resolution));
+        text += QStringLiteral(": %1").arg(settlementText(*report.resolution, report.basis));
     return text;
 }
 
@@ -189,7 +179,10 @@ int runLookupCommand(const QStringList &arguments)
         const QString message = elsewhere ? settledElsewhere(report) : report.message;
         if (parser.isSet(json)) {
             // The refund this lookup found at the provider; null when it found none, or none was made.
-            const QString refundId = report.evidence ? report.evidence->refundId : QString();
+            const QString refundId =
+                report.evidence && report.evidence->verdict == LookupVerdict::Found && escalation.toolClass == ToolClass::WriteMoney
+                    ? report.evidence->recordId
+                    : QString();
             QJsonObject row{{QStringLiteral("escalation"), id},
                             {QStringLiteral("ticket"), escalation.ticketExtId},
                             {QStringLiteral("tool"), escalation.tool},

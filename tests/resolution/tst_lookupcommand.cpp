@@ -219,7 +219,7 @@ void TestLookupCommand::saysWhoSettledFirst()
     }
     const QString when = QDateTime::fromMSecsSinceEpoch(resolvedAt, Qt::UTC).toString(Qt::ISODate);
     QVERIFY2(isUtcTime(when), qPrintable(when));
-    const QString expected = QStringLiteral("already settled by alice at %1 (performed, verified)").arg(when);
+    const QString expected = QStringLiteral("already settled by alice at %1: performed (verified)").arg(when);
 
     const QStringList arguments{QStringLiteral("--provider"), m_sandbox->url().toString(),
                                 QString::number(id), QStringLiteral("--operator"), QStringLiteral("bruno")};
@@ -310,7 +310,7 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
     std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
     QCOMPARE((*store->escalation(id))->state, QStringLiteral("open"));
     QCOMPARE(*store->countOpenEscalations(), 15);
-    const QList<LookupEvidence> lookups = *store->lookups(id);
+    const QList<Evidence> lookups = *store->evidence(id);
     QCOMPARE(lookups.size(), 1);
     QCOMPARE(lookupVerdictId(lookups.first().verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
     QVERIFY2(lookups.first().response.startsWith(QStringLiteral("HTTP 302")),
