@@ -71,6 +71,7 @@ public:
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
     Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
     Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) override;
+    Expected<std::optional<qint64>> newestPayoutAt() override;
     Expected<QList<SellerBalance>> sellerBalances() override;
     Expected<SellerHistory> sellerHistory(const QString &sellerId) override;
     Expected<QList<PayoutMark>> payoutMarks() override;
