@@ -1,5 +1,6 @@
 #include "classifytoolsdialog.h"
 
+#include "domain/toolclasssuggestion.h"
 #include "domain/userregistry.h"
 #include "plaintextlabel.h"
 
@@ -10,12 +11,27 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 namespace verity {
 
 namespace {
+
+// A call's arguments or result, whole and never markup: a few lines, scrolled when longer.
+QPlainTextEdit *sampleView(const QString &name, QWidget *parent)
+{
+    auto *view = new QPlainTextEdit(parent);
+    view->setObjectName(name);
+    view->setReadOnly(true);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    view->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    view->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere); // compact JSON has no spaces
+    view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view->setFixedHeight(view->fontMetrics().lineSpacing() * 4 + 2 * view->frameWidth() + 8);
+    return view;
+}
 
 QString fieldTypeWord(IntentField::Type type)
 {
@@ -35,7 +51,7 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
 {
     setObjectName(QStringLiteral("classifyToolsDialog"));
     setWindowTitle(tr("Classify tools"));
-    resize(820, 480);
+    resize(900, 600);
 
     m_tools = new QListWidget(this);
     m_tools->setObjectName(QStringLiteral("unclassifiedTools"));
@@ -51,29 +67,40 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
 
     m_class = new QComboBox(this);
     m_class->setObjectName(QStringLiteral("toolClass"));
-    for (ToolClass toolClass : {ToolClass::Read, ToolClass::WriteMoney, ToolClass::WriteCostly,
-                                ToolClass::WriteIrreversible, ToolClass::WriteWasteful})
+    m_class->setPlaceholderText(tr("Choose what it does"));
+    for (ToolClass toolClass : {ToolClass::WriteMoney, ToolClass::WriteCostly, ToolClass::WriteIrreversible,
+                                ToolClass::WriteWasteful, ToolClass::Read})
         m_class->addItem(toolClassLabel(toolClass), int(toolClass));
+    m_class->setCurrentIndex(-1);
+    m_suggestion = plainTextLabel(QString(), this, false);
+    m_suggestion->setObjectName(QStringLiteral("classSuggestion"));
+    m_suggestion->setWordWrap(true);
     m_intent = new QListWidget(this);
     m_intent->setObjectName(QStringLiteral("intentFields"));
+    m_intent->setMaximumHeight(m_intent->fontMetrics().lineSpacing() * 6);
     m_amount = new QComboBox(this);
     m_amount->setObjectName(QStringLiteral("amountField"));
-    m_sample = plainTextLabel(QString(), this);
-    m_sample->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_sample->setWordWrap(true);
+    m_sample = sampleView(QStringLiteral("sampleArguments"), this);
+    m_sampleResult = sampleView(QStringLiteral("sampleResult"), this);
     m_status = plainTextLabel(QString(), this);
     m_status->setObjectName(QStringLiteral("classifyStatus"));
     m_status->setWordWrap(true);
 
+    auto *what = new QVBoxLayout;
+    what->setContentsMargins(0, 0, 0, 0);
+    what->addWidget(m_class);
+    what->addWidget(m_suggestion);
     auto *form = new QFormLayout;
-    form->addRow(tr("What the tool does:"), m_class);
+    form->setRowWrapPolicy(QFormLayout::WrapAllRows); // the fields get the column's whole width
+    form->addRow(tr("What the tool does:"), what);
     form->addRow(tr("Arguments that make one intent\n(the same values mean the same write):"), m_intent);
     form->addRow(tr("Argument carrying money, in cents:"), m_amount);
     form->addRow(tr("A call's arguments:"), m_sample);
+    form->addRow(tr("Its result:"), m_sampleResult);
 
     auto *columns = new QHBoxLayout;
-    columns->addWidget(m_tools, 2);
-    columns->addLayout(form, 3);
+    columns->addWidget(m_tools, 1);
+    columns->addLayout(form, 2);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_save = buttons->addButton(tr("Save and reclassify"), QDialogButtonBox::ApplyRole);
@@ -105,12 +132,23 @@ void ClassifyToolsDialog::showTool(int row)
     m_amount->clear();
     m_amount->addItem(tr("none"), QString());
     if (row < 0 || row >= m_list.size()) {
+        m_class->setCurrentIndex(-1);
+        m_suggestion->clear();
         m_sample->clear();
+        m_sampleResult->clear();
         updateEnabled();
         return;
     }
     const UnclassifiedTool &tool = m_list.at(row);
-    m_sample->setText(tool.sampleArguments);
+    m_sample->setPlainText(tool.sampleArguments);
+    m_sampleResult->setPlainText(tool.sampleResult.isEmpty() ? tr("(no result recorded)")
+                                                             : readableResult(tool.sampleResult));
+    const ToolClassSuggestion suggestion = suggestToolClass(tool.sampleArguments, tool.sampleResult);
+    m_class->setCurrentIndex(suggestion.toolClass ? m_class->findData(int(*suggestion.toolClass)) : -1);
+    m_suggestion->setText(
+            suggestion.toolClass
+                    ? tr("Suggested because %1. Check it before you save.").arg(suggestion.reason)
+                    : tr("No suggestion: %1. Choose what the tool does.").arg(suggestion.reason));
     for (const IntentField &field : suggestIntentFields(tool.sampleArguments)) {
         auto *item = new QListWidgetItem(QStringLiteral("%1 (%2)").arg(field.name, fieldTypeWord(field.type)), m_intent);
         item->setData(Qt::UserRole, field.name);
@@ -120,25 +158,36 @@ void ClassifyToolsDialog::showTool(int row)
         if (field.type == IntentField::Type::Integer)
             m_amount->addItem(field.name, field.name);
     }
+    if (const int amount = m_amount->findData(suggestion.amountField); amount > 0)
+        m_amount->setCurrentIndex(amount);
     updateEnabled();
+}
+
+std::optional<ToolClass> ClassifyToolsDialog::chosenClass() const
+{
+    if (m_class->currentIndex() < 0)
+        return std::nullopt;
+    return ToolClass(m_class->currentData().toInt());
 }
 
 void ClassifyToolsDialog::updateEnabled()
 {
-    const bool write = isWrite(ToolClass(m_class->currentData().toInt()));
+    const std::optional<ToolClass> chosen = chosenClass();
+    const bool write = chosen && isWrite(*chosen);
     m_intent->setEnabled(write);
-    m_amount->setEnabled(write && ToolClass(m_class->currentData().toInt()) == ToolClass::WriteMoney);
-    m_save->setEnabled(m_tools->currentRow() >= 0);
+    m_amount->setEnabled(chosen == ToolClass::WriteMoney);
+    m_save->setEnabled(m_tools->currentRow() >= 0 && chosen);
 }
 
 void ClassifyToolsDialog::save()
 {
     const int row = m_tools->currentRow();
-    if (row < 0 || row >= m_list.size())
+    const std::optional<ToolClass> chosen = chosenClass();
+    if (row < 0 || row >= m_list.size() || !chosen)
         return;
     ToolSpec spec;
     spec.name = m_list.at(row).tool;
-    spec.toolClass = ToolClass(m_class->currentData().toInt());
+    spec.toolClass = *chosen;
     if (isWrite(spec.toolClass)) {
         for (int i = 0; i < m_intent->count(); ++i) {
             const QListWidgetItem *item = m_intent->item(i);

@@ -2,7 +2,10 @@
 // Tools the registry did not know, listed after an import: a person says what each one is
 // (read, money, costly, irreversible, wasteful), which arguments make one intent, and which
 // carries money. The window saves the choice to the user's registry and reads the calls again.
+// Each tool starts at what its sample call suggests (suggestToolClass), never at "read": with
+// no clue nothing is chosen, and the tool cannot be saved until the person chooses.
 
+#include "domain/toolclass.h"
 #include "domain/toolregistry.h"
 #include "store/records.h"
 
@@ -11,6 +14,7 @@
 class QComboBox;
 class QLabel;
 class QListWidget;
+class QPlainTextEdit;
 class QPushButton;
 
 namespace verity {
@@ -32,11 +36,13 @@ public:
     QComboBox *amountBox() const { return m_amount; }
     QPushButton *saveButton() const { return m_save; }
     QLabel *statusLabel() const { return m_status; }
+    QLabel *suggestionLabel() const { return m_suggestion; }
 
 signals:
     void classificationChosen(const verity::ToolSpec &spec);
 
 private:
+    std::optional<ToolClass> chosenClass() const; // nullopt until one is chosen
     void showTool(int row);
     void updateEnabled();
     void save();
@@ -46,7 +52,9 @@ private:
     QComboBox *m_class;
     QListWidget *m_intent;
     QComboBox *m_amount;
-    QLabel *m_sample;
+    QPlainTextEdit *m_sample;
+    QPlainTextEdit *m_sampleResult;
+    QLabel *m_suggestion;
     QLabel *m_status;
     QPushButton *m_save;
 };

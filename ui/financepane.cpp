@@ -1,10 +1,12 @@
 #include "financepane.h"
 
+#include "finance/payoutmonth.h"
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
 #include "sellerbalancechart.h"
 
+#include <QDateTime>
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -54,6 +56,8 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     m_tabs->addTab(m_duplicatesPane, tr("&Duplicate payouts"));
     m_reconciliationPane = new ReconciliationPane(*m_reconciliation, *m_duplicates, m_tabs);
     m_reconciliationPane->setAccounts([this] { return m_sellers->sellerIds(); });
+    m_reconciliationPane->setOpeningPeriod(
+            [&store] { return latestPayoutMonth(store, QDateTime::currentDateTimeUtc().date()); });
     m_tabs->addTab(m_reconciliationPane, tr("&Reconciliation"));
 
     connect(m_sellerTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,

@@ -4,12 +4,14 @@
 #include "itemmodels/replaystepmodel.h"
 #include "plaintextlabel.h"
 
+#include <QCloseEvent>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
@@ -34,6 +36,21 @@ QLabel *wrapped(QLabel *label)
 IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly, QWidget *parent)
     : QWidget(parent, Qt::Window), m_model(model), m_readOnly(readOnly)
 {
+    m_askUnsaved = [](QWidget *parentWidget, const QString &question) {
+        QMessageBox box(QMessageBox::Question, tr("Unsaved note"), question,
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parentWidget);
+        box.setTextFormat(Qt::PlainText);
+        box.setDefaultButton(QMessageBox::Save);
+        box.setEscapeButton(QMessageBox::Cancel);
+        switch (box.exec()) {
+        case QMessageBox::Save:
+            return UnsavedNoteAnswer::Save;
+        case QMessageBox::Discard:
+            return UnsavedNoteAnswer::Discard;
+        default:
+            return UnsavedNoteAnswer::Cancel;
+        }
+    };
     const TicketDetail &ticket = model.ticket();
     setWindowTitle(tr("Replay %1 — %2%3")
                            .arg(ticket.row.extId, ticket.row.subject,
@@ -137,17 +154,22 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
     stepping->addWidget(m_whatIf);
     stepping->addWidget(m_export);
 
+    m_status = plainTextLabel(QString(), this);
+    m_status->setObjectName(QStringLiteral("replayStatus"));
+    m_status->hide();
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter, 1);
     layout->addLayout(stepping);
+    layout->addWidget(m_status);
 
-    connect(m_back, &QPushButton::clicked, &model, &ReplayStepModel::stepBack);
-    connect(m_forward, &QPushButton::clicked, &model, &ReplayStepModel::stepForward);
-    connect(m_scrubber, &QSlider::valueChanged, &model, &ReplayStepModel::setCurrentStep);
+    connect(m_back, &QPushButton::clicked, this, [this] { goToStep(m_model.currentStep() - 1); });
+    connect(m_forward, &QPushButton::clicked, this, [this] { goToStep(m_model.currentStep() + 1); });
+    connect(m_scrubber, &QSlider::valueChanged, this, &IncidentReplayWindow::goToStep);
     connect(m_steps->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 if (current.isValid())
-                    m_model.setCurrentStep(current.row());
+                    goToStep(current.row());
             });
     connect(&model, &ReplayStepModel::currentStepChanged, this, &IncidentReplayWindow::showStep);
     connect(m_saveNote, &QPushButton::clicked, this, &IncidentReplayWindow::saveNote);
@@ -160,10 +182,10 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
         s->setContext(Qt::WindowShortcut);
         connect(s, &QShortcut::activated, this, slot);
     };
-    shortcut(QKeySequence(Qt::ALT | Qt::Key_Right), [this] { m_model.stepForward(); });
-    shortcut(QKeySequence(Qt::ALT | Qt::Key_Left), [this] { m_model.stepBack(); });
-    shortcut(QKeySequence(Qt::ALT | Qt::Key_Home), [this] { m_model.setCurrentStep(0); });
-    shortcut(QKeySequence(Qt::ALT | Qt::Key_End), [this] { m_model.setCurrentStep(m_model.rowCount() - 1); });
+    shortcut(QKeySequence(Qt::ALT | Qt::Key_Right), [this] { goToStep(m_model.currentStep() + 1); });
+    shortcut(QKeySequence(Qt::ALT | Qt::Key_Left), [this] { goToStep(m_model.currentStep() - 1); });
+    shortcut(QKeySequence(Qt::ALT | Qt::Key_Home), [this] { goToStep(0); });
+    shortcut(QKeySequence(Qt::ALT | Qt::Key_End), [this] { goToStep(m_model.rowCount() - 1); });
     if (!readOnly)
         shortcut(QKeySequence::Save, [this] { saveNote(); });
 
@@ -179,6 +201,65 @@ QString IncidentReplayWindow::layerText(int layer) const
 QString IncidentReplayWindow::retryText(int mechanism) const
 {
     return mechanism >= 0 && mechanism < m_retryLabels.size() ? m_retryLabels.at(mechanism)->text() : QString();
+}
+
+bool IncidentReplayWindow::hasUnsavedNote() const
+{
+    // Saving trims the text, so only a difference beyond spaces is unsaved.
+    return !m_readOnly && m_model.step(m_model.currentStep())
+            && m_note->toPlainText().trimmed() != m_model.note(m_model.currentStep());
+}
+
+void IncidentReplayWindow::showStatus(const QString &text)
+{
+    m_status->setText(text);
+    m_status->setVisible(!text.isEmpty());
+}
+
+QString IncidentReplayWindow::statusText() const
+{
+    return m_status->text();
+}
+
+bool IncidentReplayWindow::settleUnsavedNote()
+{
+    if (!hasUnsavedNote())
+        return true;
+    const TimelineStep *step = m_model.step(m_model.currentStep());
+    const QString question = tr("The note on step %1 (%2) is not saved. Save it before you go on?")
+                                     .arg(m_model.currentStep() + 1)
+                                     .arg(step->title);
+    switch (m_askUnsaved(this, question)) {
+    case UnsavedNoteAnswer::Save:
+        return saveNote();
+    case UnsavedNoteAnswer::Discard:
+        return true;
+    case UnsavedNoteAnswer::Cancel:
+        return false;
+    }
+    Q_UNREACHABLE();
+}
+
+void IncidentReplayWindow::goToStep(int row)
+{
+    if (m_model.rowCount() == 0)
+        return;
+    row = qBound(0, row, m_model.rowCount() - 1);
+    if (row == m_model.currentStep())
+        return;
+    if (!settleUnsavedNote()) {
+        showPositionOf(m_model.currentStep()); // where the person stays, with their text
+        return;
+    }
+    m_model.setCurrentStep(row);
+}
+
+void IncidentReplayWindow::closeEvent(QCloseEvent *event)
+{
+    if (settleUnsavedNote())
+        event->accept();
+    else
+        event->ignore();
 }
 
 void IncidentReplayWindow::showStep(int row)
@@ -208,6 +289,11 @@ void IncidentReplayWindow::showStep(int row)
     }
     m_note->setPlainText(m_model.note(row));
     m_noteStatus->clear();
+    showPositionOf(row);
+}
+
+void IncidentReplayWindow::showPositionOf(int row)
+{
     {
         const QSignalBlocker block(m_scrubber);
         m_scrubber->setValue(row);
@@ -216,17 +302,19 @@ void IncidentReplayWindow::showStep(int row)
     if (m_steps->currentIndex().row() != row) {
         const QSignalBlocker block(m_steps->selectionModel());
         m_steps->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_steps->viewport()->update(); // the view missed the blocked signal
     }
     m_steps->scrollTo(index);
 }
 
-void IncidentReplayWindow::saveNote()
+bool IncidentReplayWindow::saveNote()
 {
     if (m_readOnly)
-        return;
+        return false;
     const int row = m_model.currentStep();
     Expected<void> saved = m_model.setNote(row, m_note->toPlainText(), m_operator);
     m_noteStatus->setText(saved ? tr("Saved with the ticket.") : tr("Not saved: %1").arg(saved.message()));
+    return saved.ok();
 }
 
 } // namespace verity

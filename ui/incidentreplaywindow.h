@@ -2,7 +2,8 @@
 // A ticket replayed for training: the steps in time order on the left, and for the step being
 // looked at, what happened, what each layer knew, where the three retry mechanisms stood and
 // the trainer's note. Step with the buttons, Alt+Left / Alt+Right (Alt+Home / Alt+End), the
-// arrow keys in the list, or the scrubber.
+// arrow keys in the list, or the scrubber. A note typed and not saved is asked about (save,
+// discard, or stay) before the window moves to another step or closes.
 
 #include <QWidget>
 
@@ -25,10 +26,20 @@ class IncidentReplayWindow : public QWidget
     Q_OBJECT
 
 public:
+    enum class UnsavedNoteAnswer { Save, Discard, Cancel };
+    // Asks what to do with a note not saved yet (a question box by default; a seam for tests).
+    using UnsavedNoteQuestion = std::function<UnsavedNoteAnswer(QWidget *parent, const QString &question)>;
+
     // `readOnly`: an incident export; notes are shown, not written.
     IncidentReplayWindow(ReplayStepModel &model, bool readOnly, QWidget *parent = nullptr);
 
     void setOperatorName(QString name) { m_operator = std::move(name); }
+    void setUnsavedNoteQuestion(UnsavedNoteQuestion question) { m_askUnsaved = std::move(question); }
+    // The note editor holds text that differs from the step's saved note.
+    bool hasUnsavedNote() const;
+    // A line under the stepping controls, for what a command of this window did (an export).
+    void showStatus(const QString &text);
+    QString statusText() const;
 
     QTableView *stepList() const { return m_steps; }
     QSlider *scrubber() const { return m_scrubber; }
@@ -47,9 +58,17 @@ signals:
     void whatIfRequested(qint64 ticketId);
     void exportRequested(qint64 ticketId);
 
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
 private:
+    // Every way of stepping comes here: the step changes only once an unsaved note is settled.
+    void goToStep(int row);
+    // True when the window may leave the note: none unsaved, saved, or discarded.
+    bool settleUnsavedNote();
     void showStep(int row);
-    void saveNote();
+    void showPositionOf(int row); // the scrubber and the list, without changing the note
+    bool saveNote();
 
     ReplayStepModel &m_model;
     bool m_readOnly;
@@ -68,6 +87,8 @@ private:
     QLabel *m_position;
     QPushButton *m_whatIf;
     QPushButton *m_export;
+    QLabel *m_status;
+    UnsavedNoteQuestion m_askUnsaved;
 };
 
 } // namespace verity

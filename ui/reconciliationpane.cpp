@@ -2,6 +2,7 @@
 
 #include "domain/money.h"
 #include "finance/financereports.h"
+#include "finance/payoutmonth.h"
 #include "finance/providerexport.h"
 #include "itemmodels/displaytext.h"
 #include "itemmodels/duplicatepayoutmodel.h"
@@ -42,18 +43,20 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
 
-    // The 30 days up to today (UTC): people change it, mostly to a calendar month.
-    const QDate today = QDateTime::currentDateTimeUtc().date();
     auto *source = new QHBoxLayout;
-    auto makeDate = [this](const QString &name, QDate date) {
-        auto *edit = new QDateEdit(date, this);
+    auto makeDate = [this](const QString &name) {
+        auto *edit = new QDateEdit(this);
         edit->setObjectName(name);
         edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
         edit->setCalendarPopup(true);
+        connect(edit, &QDateEdit::dateChanged, this,
+                [this] { m_periodChosen = m_periodChosen || !m_showingPeriod; });
         return edit;
     };
-    m_from = makeDate(QStringLiteral("periodFrom"), today.addDays(-29));
-    m_to = makeDate(QStringLiteral("periodTo"), today);
+    m_from = makeDate(QStringLiteral("periodFrom"));
+    m_to = makeDate(QStringLiteral("periodTo"));
+    // Until shown: the current calendar month (UTC).
+    showPeriod(calendarMonth(QDateTime::currentDateTimeUtc().date()));
     auto *fromLabel = new QLabel(tr("&From"), this);
     fromLabel->setBuddy(m_from);
     auto *toLabel = new QLabel(tr("&to"), this);
@@ -175,6 +178,29 @@ bool ReconciliationPane::isFetching() const
 QString ReconciliationPane::detailsText() const
 {
     return m_details->toPlainText();
+}
+
+void ReconciliationPane::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    // Read when shown, as the rest of finance is: the data may have grown since.
+    if (m_periodChosen || m_model.hasReconciliation() || !m_opening)
+        return;
+    const Expected<Period> opening = m_opening();
+    if (!opening) {
+        setStatus(tr("Could not read the latest month with payouts: %1").arg(opening.message()), true);
+        return;
+    }
+    showPeriod(*opening);
+}
+
+void ReconciliationPane::showPeriod(const Period &period)
+{
+    m_showingPeriod = true;
+    m_from->setDate(QDateTime::fromMSecsSinceEpoch(period.fromMs, Qt::UTC).date());
+    // toMs is excluded: the last day holds the millisecond before it.
+    m_to->setDate(QDateTime::fromMSecsSinceEpoch(qMax(period.fromMs, period.toMs - 1), Qt::UTC).date());
+    m_showingPeriod = false;
 }
 
 const ReconRow *ReconciliationPane::rowAt(int tableRow) const

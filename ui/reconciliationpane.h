@@ -1,5 +1,6 @@
 #pragma once
 
+#include "domain/expected.h"
 #include "duplicatepayoutspane.h"
 #include "finance/providerstatement.h"
 #include "provider/providerclient.h"
@@ -42,6 +43,9 @@ public:
     void setProviderSettings(std::function<ProviderSettings()> settings) { m_settings = std::move(settings); }
     void setAccounts(std::function<QStringList()> accounts) { m_accounts = std::move(accounts); }
     void setOpenFileChooser(OpenFileChooser chooser) { m_chooseOpen = std::move(chooser); }
+    // The period the tab opens on, read each time it is shown until the person picks one
+    // (the latest month with payouts); without it, the current calendar month.
+    void setOpeningPeriod(std::function<Expected<Period>()> opening) { m_opening = std::move(opening); }
     void setSaveFileChooser(SaveFileChooser chooser) { m_chooseSave = std::move(chooser); }
 
     QDateEdit *fromEdit() const { return m_from; }
@@ -65,7 +69,11 @@ public:
 signals:
     void callChosen(qint64 ticketId, const QString &callExtId);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    void showPeriod(const Period &period);
     std::optional<Period> period();
     void fetched(const StatementAnswer &answer);
     void showStatement(const ProviderStatement &statement, const QString &how);
@@ -97,6 +105,9 @@ private:
     std::function<QStringList()> m_accounts;
     OpenFileChooser m_chooseOpen;
     SaveFileChooser m_chooseSave;
+    std::function<Expected<Period>()> m_opening;
+    bool m_periodChosen = false; // by the person: the opening period no longer follows the data
+    bool m_showingPeriod = false;
 };
 
 } // namespace verity

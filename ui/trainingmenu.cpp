@@ -73,9 +73,9 @@ qint64 TrainingMenu::currentTicket() const
     return m_window.transcript().ticketId();
 }
 
-void TrainingMenu::tell(const QString &title, const QString &message) const
+void TrainingMenu::tell(const QString &title, const QString &message, QWidget *parent) const
 {
-    QMessageBox box(QMessageBox::Warning, title, message, QMessageBox::Ok, &m_window);
+    QMessageBox box(QMessageBox::Warning, title, message, QMessageBox::Ok, parent ? parent : &m_window);
     box.setTextFormat(Qt::PlainText);
     box.exec();
 }
@@ -98,7 +98,7 @@ QWidget *TrainingMenu::replay(qint64 ticketId)
     window->setOperatorName(m_window.provider().operatorName());
     connect(window, &IncidentReplayWindow::whatIfRequested, this, [this](qint64 id) { whatIf(id); });
     connect(window, &IncidentReplayWindow::exportRequested, this,
-            [this, model](qint64 id) { exportTicket(id, model->ticket().row.extId); });
+            [this, model, window](qint64 id) { exportTicket(id, model->ticket().row.extId, window); });
     window->exportButton()->setEnabled(!m_readOnly);
     window->show();
     return window;
@@ -124,28 +124,42 @@ QWidget *TrainingMenu::whatIf(qint64 ticketId)
     return window;
 }
 
-QString TrainingMenu::exportTicket(qint64 ticketId, const QString &extId)
+QString TrainingMenu::exportTicket(qint64 ticketId, const QString &extId, QWidget *asker)
 {
+    // The dialogs belong to the window that asked, which stays in front: parented to the console,
+    // closing one brought the console to the front, over the replay the trainer exported from.
+    QWidget *parent = asker ? asker : &m_window;
+    const auto backToFront = [parent] {
+        parent->raise();
+        parent->activateWindow();
+    };
     if (m_readOnly) {
-        tell(tr("Export incident"), tr("This window shows an incident export already; it is read-only."));
+        tell(tr("Export incident"), tr("This window shows an incident export already; it is read-only."),
+             parent);
         return {};
     }
     if (ticketId <= 0) {
-        tell(tr("Export incident"), tr("Open a ticket first: the export holds the ticket on screen."));
+        tell(tr("Export incident"), tr("Open a ticket first: the export holds the ticket on screen."),
+             parent);
         return {};
     }
-    const QString path = m_chooseSave(&m_window, extId + QStringLiteral(".verity-incident"));
+    const QString path = m_chooseSave(parent, extId + QStringLiteral(".verity-incident"));
+    backToFront();
     if (path.isEmpty())
         return {};
     Expected<IncidentExportSummary> written = exportIncident(m_store, ticketId, path);
     if (!written) {
-        tell(tr("Export incident"), tr("Nothing was written: %1").arg(written.message()));
+        tell(tr("Export incident"), tr("Nothing was written: %1").arg(written.message()), parent);
+        backToFront();
         return {};
     }
-    m_window.statusBar()->showMessage(tr("Exported %1 to %2. Redacted: %3.")
-                                              .arg(written->ticketExtId, written->path,
-                                                   written->redactionSummary.isEmpty() ? tr("no personal data found")
-                                                                                       : written->redactionSummary));
+    const QString done = tr("Exported %1 to %2. Redacted: %3.")
+                                 .arg(written->ticketExtId, written->path,
+                                      written->redactionSummary.isEmpty() ? tr("no personal data found")
+                                                                          : written->redactionSummary);
+    m_window.statusBar()->showMessage(done);
+    if (auto *replay = qobject_cast<IncidentReplayWindow *>(asker))
+        replay->showStatus(done); // where the trainer is looking
     return written->path;
 }
 

@@ -34,8 +34,9 @@ public:
     // Opens the replay of a ticket; the window it opened, or nullptr with the reason shown.
     QWidget *replay(qint64 ticketId);
     // Exports a ticket (`extId` names the suggested file); the path written, or empty (the
-    // reason shown) when nothing was.
-    QString exportTicket(qint64 ticketId, const QString &extId);
+    // reason shown) when nothing was. `asker` is the window the person asked from (the console
+    // when null): the file dialog and any message belong to it, and it stays in front.
+    QString exportTicket(qint64 ticketId, const QString &extId, QWidget *asker = nullptr);
     // Opens an incident export in a window of its own, read-only; nullptr when it cannot.
     MainWindow *openExport(const QString &path);
 
@@ -44,7 +45,7 @@ public:
 
 private:
     qint64 currentTicket() const;
-    void tell(const QString &title, const QString &message) const;
+    void tell(const QString &title, const QString &message, QWidget *parent = nullptr) const;
 
     Store &m_store;
     MainWindow &m_window;

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -91,6 +92,10 @@ WhatIfWindow::WhatIfWindow(WhatIfComparison &comparison, QWidget *parent)
         m_comparison.run();
     });
     connect(&comparison, &WhatIfComparison::finished, this, &WhatIfWindow::showResults);
+    // A window that only shows a result closes with Esc, as a dialog would.
+    auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    escape->setContext(Qt::WindowShortcut);
+    connect(escape, &QShortcut::activated, this, &QWidget::close);
     resize(1280, 820);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The what-if of one ticket: the same ticket run again in the simulator with the same fault
 // at the same moment, as shipped and with intent keys, side by side, with what happened
-// under each policy step by step.
+// under each policy step by step. Esc closes it.
 
 #include <QWidget>
 

@@ -5,13 +5,21 @@
 #include "finance/payoutrecovery.h"
 #include "itemmodels/displaytext.h"
 
+#include <QAbstractTextDocumentLayout>
+#include <QDateTime>
+#include <QFontMetricsF>
 #include <QPageLayout>
 #include <QPageSize>
+#include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextTable>
 
 #include <algorithm>
+#include <limits>
 
 namespace verity {
 
@@ -68,6 +76,31 @@ QString cell(const QString &text, bool number = false)
             + QStringLiteral("</td>");
 }
 
+// Ids (tickets, calls, refunds, accounts) are copied from the report into other systems: they
+// are never wrapped, so the table gives their column the room they need. Text between two ids
+// may wrap.
+QString unbroken(const QString &id)
+{
+    return id.isEmpty()
+            ? QString()
+            : QStringLiteral("<span style=\"white-space: nowrap\">%1</span>").arg(id.toHtmlEscaped());
+}
+
+// "T-1, T-2": the list may wrap after a comma, never inside an id.
+QString unbrokenList(const QStringList &ids)
+{
+    QStringList html;
+    for (const QString &id : ids)
+        html << unbroken(id);
+    return html.join(QStringLiteral(", "));
+}
+
+// A cell of HTML made here: each value in it has been through unbroken() or toHtmlEscaped().
+QString htmlCell(const QString &html)
+{
+    return QStringLiteral("<td>") + html + QStringLiteral("</td>");
+}
+
 QString headerRow(const QStringList &names)
 {
     QString html = QStringLiteral("<thead><tr>");
@@ -108,9 +141,9 @@ QString sellersHtml(const QList<SellerReconciliation> &sellers)
         qint64 ledger = 0;
         qint64 provider = 0;
         html += QStringLiteral("<tr>")
-                + cell(seller.sellerName.isEmpty()
-                               ? seller.sellerId
-                               : seller.sellerName + QStringLiteral(" (") + seller.sellerId + u')');
+                + htmlCell(seller.sellerName.isEmpty() ? unbroken(seller.sellerId)
+                                                       : seller.sellerName.toHtmlEscaped()
+                                           + QStringLiteral(" (") + unbroken(seller.sellerId) + u')');
         for (std::size_t i = 0; i < std::size_t(reconCategoryCount); ++i) {
             html += cell(QString::number(seller.totals.count[i]), true);
             ledger += seller.totals.ledgerCents[i];
@@ -143,9 +176,10 @@ QString unmatchedHtml(const QList<ReconRow> &rows)
                 : row.ledger                ? row.ledger->refundId
                                             : QString();
         html += QStringLiteral("<tr>") + cell(reconCategoryText(row.category))
-                + cell(row.callExtId.isEmpty() ? row.ticketExtId
-                                               : row.ticketExtId + QStringLiteral(" / ") + row.callExtId)
-                + cell(refund)
+                + htmlCell(row.callExtId.isEmpty() ? unbroken(row.ticketExtId)
+                                                   : unbroken(row.ticketExtId) + QStringLiteral(" / ")
+                                           + unbroken(row.callExtId))
+                + htmlCell(unbroken(refund))
                 + cell(row.ledger ? formatMoney(row.ledger->amountCents, row.currency) : QStringLiteral("-"),
                        true)
                 + cell(row.provider ? formatMoney(row.provider->amountCents, row.currency)
@@ -163,7 +197,7 @@ QString duplicatesHtml(const QList<DuplicatePayout> &duplicates, const QHash<QSt
                          QStringLiteral("Amount at risk"), QStringLiteral("Time between"),
                          QStringLiteral("Basis"), QStringLiteral("Recovery")});
     for (const DuplicatePayout &duplicate : duplicates) {
-        html += QStringLiteral("<tr>") + cell(duplicate.ticketExtIds().join(QStringLiteral(", ")))
+        html += QStringLiteral("<tr>") + htmlCell(unbrokenList(duplicate.ticketExtIds()))
                 + cell(duplicate.sellerName.isEmpty() ? duplicate.sellerId : duplicate.sellerName)
                 + cell(QString::number(duplicate.events.size()), true)
                 + cell(formatMoney(duplicate.amountAtRiskCents, duplicate.currency), true)
@@ -183,11 +217,10 @@ QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicateP
     const qsizetype unmatched =
             std::count_if(reconciliation.rows.cbegin(), reconciliation.rows.cend(),
                           [](const ReconRow &row) { return row.category != ReconCategory::Matched; });
-    QString html =
-            QStringLiteral("<html><body>\n<h1>Verity reconciliation</h1>\n<p>Period: %1<br/>Source: %2<br/>"
-                           "Generated: %3</p>\n")
-                    .arg(escaped(periodText(reconciliation.period)), escaped(reconciliation.source),
-                         escaped(formatUtcTime(reconciliation.generatedAt)));
+    // The title and period head every page (see paintPages).
+    QString html = QStringLiteral("<html><body>\n<p>Period: %1<br/>Source: %2<br/>Generated: %3</p>\n")
+                           .arg(escaped(periodText(reconciliation.period)), escaped(reconciliation.source),
+                                escaped(formatUtcTime(reconciliation.generatedAt)));
     html += QStringLiteral("<h2>Totals</h2>\n")
             + totalsHtml(reconciliation.totals, reconciliation.currency);
     html += QStringLiteral("<h2>Sellers</h2>\n") + sellersHtml(reconciliation.sellers);
@@ -200,18 +233,191 @@ QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicateP
     return html + QStringLiteral("</body></html>\n");
 }
 
+// The top and bottom of a table row as laid out: its cells' first and last lines.
+std::pair<qreal, qreal> rowExtent(QTextTable *table, int row)
+{
+    const QAbstractTextDocumentLayout *layout = table->document()->documentLayout();
+    qreal top = std::numeric_limits<qreal>::max();
+    qreal bottom = 0;
+    for (int column = 0; column < table->columns(); ++column) {
+        const QTextTableCell cell = table->cellAt(row, column);
+        top = qMin(top, layout->blockBoundingRect(cell.firstCursorPosition().block()).top());
+        bottom = qMax(bottom, layout->blockBoundingRect(cell.lastCursorPosition().block()).bottom());
+    }
+    return {top, bottom};
+}
+
+// The bottom of what a heading must share its page with: the column names and the first row of
+// the table after it, or the paragraph after it.
+qreal keptWithHeading(const QTextBlock &heading)
+{
+    const QAbstractTextDocumentLayout *layout = heading.document()->documentLayout();
+    const QTextBlock next = heading.next();
+    if (!next.isValid())
+        return layout->blockBoundingRect(heading).bottom();
+    QTextTable *table = QTextCursor(next).currentTable();
+    if (!table)
+        return layout->blockBoundingRect(next).bottom();
+    // Every table here opens with its column names: keep them and the row after them.
+    return rowExtent(table, qMin(table->rows() - 1, qMax(1, table->format().headerRowCount()))).second;
+}
+
+void breakBefore(const QTextBlock &block)
+{
+    QTextBlockFormat format = block.blockFormat();
+    format.setPageBreakPolicy(format.pageBreakPolicy() | QTextFormat::PageBreak_AlwaysBefore);
+    QTextCursor(block).setBlockFormat(format);
+}
+
+// Pages break where a reader expects: a heading never ends a page (it goes with the start of
+// what it heads), and a table row never runs over two pages, unless it is taller than one.
+// Settled in document order, laid out again after each move: a move only moves what follows.
+void keepTogether(QTextDocument &document)
+{
+    const qreal pageHeight = document.pageSize().height();
+    const auto samePage = [pageHeight](qreal top, qreal bottom) {
+        return int(top / pageHeight) == int((bottom - 1) / pageHeight);
+    };
+    for (auto it = document.rootFrame()->begin(); !it.atEnd(); ++it) {
+        if (auto *table = qobject_cast<QTextTable *>(it.currentFrame())) {
+            for (int row = 0; row < table->rows(); ++row) {
+                document.pageCount(); // lays the document out as it now stands
+                const auto [top, bottom] = rowExtent(table, row);
+                if (row == 0 || samePage(top, bottom) || bottom - top > pageHeight / 2)
+                    continue;
+                // The page ends after the row above: its cells break the page after their text
+                // (with no padding below, which would show under the next page's column names).
+                // A break before this row's cells would be taken again once Qt has moved the
+                // row, leaving a blank page.
+                for (int column = 0; column < table->columns(); ++column) {
+                    QTextTableCell above = table->cellAt(row - 1, column);
+                    QTextTableCellFormat cellFormat = above.format().toTableCellFormat();
+                    cellFormat.setBottomPadding(0);
+                    above.setFormat(cellFormat);
+                    const QTextBlock last = above.lastCursorPosition().block();
+                    QTextBlockFormat format = last.blockFormat();
+                    format.setPageBreakPolicy(format.pageBreakPolicy() | QTextFormat::PageBreak_AlwaysAfter);
+                    QTextCursor(last).setBlockFormat(format);
+                }
+            }
+            continue;
+        }
+        const QTextBlock block = it.currentBlock();
+        if (!block.isValid() || block.blockFormat().headingLevel() == 0)
+            continue;
+        document.pageCount();
+        if (!samePage(document.documentLayout()->blockBoundingRect(block).top(), keptWithHeading(block)))
+            breakBefore(block);
+    }
+}
+
+// Lays the report out on the writer's pages under a header of its own: the title and period
+// on every page, and which page of how many, so a page printed alone still says what it is.
+Expected<void> paintPages(QPdfWriter &writer, const QString &html, const QString &title,
+                          const QString &period)
+{
+    QPainter painter;
+    if (!painter.begin(&writer))
+        return makeError(QStringLiteral("cannot paint the PDF"));
+    QTextDocument document;
+    document.documentLayout()->setPaintDevice(&writer);
+    QFont font = document.defaultFont();
+    font.setPointSizeF(8);
+    document.setDefaultFont(font);
+    // Words, ids among them, break only where a space is; never in the middle.
+    QTextOption option = document.defaultTextOption();
+    option.setWrapMode(QTextOption::WordWrap);
+    document.setDefaultTextOption(option);
+    document.setDocumentMargin(0);
+    document.setHtml(html);
+
+    QFont headerFont = font;
+    headerFont.setPointSizeF(9);
+    headerFont.setBold(true);
+    const QFontMetricsF metrics(headerFont, &writer);
+    const QRectF page(QPointF(0, 0), writer.pageLayout().paintRectPixels(writer.resolution()).size());
+    const qreal rule = metrics.lineSpacing() * 1.25;
+    const qreal headerHeight = metrics.lineSpacing() * 2;
+    const QSizeF body(page.width(), page.height() - headerHeight);
+    document.setPageSize(body);
+    keepTogether(document);
+
+    const int pages = document.pageCount();
+    for (int i = 0; i < pages; ++i) {
+        if (i > 0 && !writer.newPage())
+            return makeError(QStringLiteral("cannot start page %1 of the PDF").arg(i + 1));
+        painter.setFont(headerFont);
+        painter.setPen(Qt::black);
+        const QRectF line(0, 0, page.width(), metrics.lineSpacing());
+        painter.drawText(line, Qt::AlignLeft | Qt::AlignVCenter, title + QStringLiteral(" · ") + period);
+        painter.drawText(line, Qt::AlignRight | Qt::AlignVCenter,
+                         QStringLiteral("page %1 of %2").arg(i + 1).arg(pages));
+        painter.setPen(QPen(QColor(0x99, 0x99, 0x99), 0));
+        painter.drawLine(QPointF(0, rule), QPointF(page.width(), rule));
+
+        painter.save();
+        painter.translate(0, headerHeight - i * body.height());
+        const QRectF view(0, i * body.height(), body.width(), body.height());
+        painter.setClipRect(view);
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.clip = view;
+        context.palette.setColor(QPalette::Text, Qt::black);
+        document.documentLayout()->draw(&painter, context);
+        painter.restore();
+    }
+    painter.end();
+    return {};
+}
+
 } // namespace
 
 QByteArray reconciliationCsv(const Reconciliation &reconciliation)
 {
-    QByteArray csv = csvLine(
-            {QStringLiteral("category"), QStringLiteral("seller_id"), QStringLiteral("seller_name"),
-             QStringLiteral("ticket"), QStringLiteral("call"), QStringLiteral("intent_key"),
-             QStringLiteral("ledger_refund_id"), QStringLiteral("provider_refund_id"),
-             QStringLiteral("currency"), QStringLiteral("ledger_cents"), QStringLiteral("ledger_amount"),
-             QStringLiteral("provider_cents"), QStringLiteral("provider_amount"), QStringLiteral("ledger_at"),
-             QStringLiteral("provider_created_at"), QStringLiteral("provider_status"),
-             QStringLiteral("matched_by"), QStringLiteral("note")});
+    const Period &period = reconciliation.period;
+    const QString currency = reconciliation.currency;
+    const auto day = [](qint64 ms) {
+        return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).date().toString(Qt::ISODate);
+    };
+    QByteArray csv = csvLine({QStringLiteral("field"), QStringLiteral("value")});
+    csv += csvLine({QStringLiteral("report"), QStringLiteral("Verity reconciliation")});
+    csv += csvLine({QStringLiteral("period"), periodText(period)});
+    csv += csvLine({QStringLiteral("period_from"), day(period.fromMs)});
+    csv += csvLine({QStringLiteral("period_to"), day(qMax(period.fromMs, period.toMs - 1))}); // included
+    csv += csvLine({QStringLiteral("source"), reconciliation.source});
+    csv += csvLine({QStringLiteral("currency"), currency});
+    csv += csvLine({QStringLiteral("generated_at"), isoUtcTime(reconciliation.generatedAt)});
+    csv += "\r\n";
+
+    csv += csvLine({QStringLiteral("total"), QStringLiteral("rows"), QStringLiteral("ledger_cents"),
+                    QStringLiteral("ledger_amount"), QStringLiteral("provider_cents"),
+                    QStringLiteral("provider_amount")});
+    const ReconTotals &totals = reconciliation.totals;
+    qint64 rows = 0;
+    qint64 ledgerCents = 0;
+    qint64 providerCents = 0;
+    const auto totalLine = [&currency](const QString &name, qint64 count, qint64 ledger, qint64 provider) {
+        return csvLine({name, QString::number(count), QString::number(ledger), formatMoney(ledger, currency),
+                        QString::number(provider), formatMoney(provider, currency)});
+    };
+    for (int i = 0; i < reconCategoryCount; ++i) {
+        const auto index = std::size_t(i);
+        csv += totalLine(reconCategoryId(ReconCategory(i)), totals.count[index], totals.ledgerCents[index],
+                         totals.providerCents[index]);
+        rows += totals.count[index];
+        ledgerCents += totals.ledgerCents[index];
+        providerCents += totals.providerCents[index];
+    }
+    csv += totalLine(QStringLiteral("all"), rows, ledgerCents, providerCents);
+    csv += "\r\n";
+
+    csv += csvLine({QStringLiteral("category"), QStringLiteral("seller_id"), QStringLiteral("seller_name"),
+                    QStringLiteral("ticket"), QStringLiteral("call"), QStringLiteral("intent_key"),
+                    QStringLiteral("ledger_refund_id"), QStringLiteral("provider_refund_id"),
+                    QStringLiteral("currency"), QStringLiteral("ledger_cents"),
+                    QStringLiteral("ledger_amount"), QStringLiteral("provider_cents"),
+                    QStringLiteral("provider_amount"), QStringLiteral("ledger_at"),
+                    QStringLiteral("provider_created_at"), QStringLiteral("provider_status"),
+                    QStringLiteral("matched_by"), QStringLiteral("note")});
     for (const ReconRow &row : reconciliation.rows) {
         const std::optional<qint64> ledger =
                 row.ledger ? std::optional(row.ledger->amountCents) : std::nullopt;
@@ -309,19 +515,18 @@ Expected<void> writeFinancePdf(const QString &path, const Reconciliation &reconc
     if (!file.open(QIODevice::WriteOnly))
         return makeError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
     {
+        const QString title = QStringLiteral("Verity reconciliation");
+        const QString period = periodText(reconciliation.period);
         QPdfWriter writer(&file);
         writer.setResolution(300);
-        writer.setTitle(QStringLiteral("Verity reconciliation, %1").arg(periodText(reconciliation.period)));
+        writer.setTitle(QStringLiteral("%1, %2").arg(title, period));
         writer.setCreator(QStringLiteral("Verity"));
         writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape,
                                          QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
-        QTextDocument document;
-        QFont font = document.defaultFont();
-        font.setPointSizeF(8);
-        document.setDefaultFont(font);
-        document.setHtml(financeHtml(reconciliation, duplicates, marks));
-        // Paginates onto the writer's pages and numbers them.
-        document.print(&writer);
+        if (Expected<void> painted =
+                    paintPages(writer, financeHtml(reconciliation, duplicates, marks), title, period);
+            !painted)
+            return makeError(QStringLiteral("cannot write %1: %2").arg(path, painted.message()));
     }
     if (file.error() != QFileDevice::NoError || !file.commit())
         return makeError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));

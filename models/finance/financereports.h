@@ -13,8 +13,16 @@
 
 namespace verity {
 
-// One row per reconciliation row: category, seller, ticket, call, intent key, refund ids,
-// ledger and provider amounts in cents and as text, times in ISO 8601 UTC, the note.
+// Three tables, each with its own header line, separated by one empty line: a spreadsheet
+// shows the report's period, totals and time above its rows, and a program reads each table
+// whole (the rows are the records after the second empty line):
+//   1. `field,value`: report, period ("2026-03-01 to 2026-03-31 (UTC)"), period_from and
+//      period_to (ISO dates, both days included), source, currency, generated_at (ISO 8601 UTC).
+//   2. `total,rows,ledger_cents,ledger_amount,provider_cents,provider_amount`: one line per
+//      category (matched, provider_only, ledger_only, amount_differs), then `all`.
+//   3. `category,seller_id,…`: one line per reconciliation row: category, seller, ticket, call,
+//      intent key, refund ids, ledger and provider amounts in cents and as text, times in ISO
+//      8601 UTC, the note. It runs to the end of the file.
 QByteArray reconciliationCsv(const Reconciliation &reconciliation);
 // One row per refund of each duplicate: the duplicate's key, basis, amount at risk and span,
 // then the refund's ticket, call, time, amount and status, and the duplicate's recovery mark.

@@ -401,7 +401,11 @@ struct UnclassifiedTool
     QString tool;
     qint64 calls = 0;
     qint64 tickets = 0;
-    QString sampleArguments; // one call's arguments, to show which fields an intent could use
+    // One call's arguments and its raw result (empty when it has none), to show which fields an
+    // intent could use and to suggest what the tool does: the call with a result that is not an
+    // error, when there is one.
+    QString sampleArguments;
+    QString sampleResult;
 };
 
 // A stored call, with what it takes to read it again under another registry.

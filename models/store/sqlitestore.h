@@ -75,6 +75,7 @@ public:
     Expected<QList<LedgerEntry>> ledgerEntries(qint64 offset, int limit) override;
     Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) override;
     Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) override;
+    Expected<std::optional<qint64>> newestPayoutAt() override;
     Expected<QList<SellerBalance>> sellerBalances() override;
     Expected<SellerHistory> sellerHistory(const QString &sellerId) override;
     Expected<QList<PayoutMark>> payoutMarks() override;

@@ -20,8 +20,31 @@ Expected<QList<UnclassifiedTool>> SqliteStore::unclassifiedTools()
         return done.error();
     QList<UnclassifiedTool> tools;
     while (q.next())
-        tools.append({q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toString()});
+        tools.append({q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong(),
+                      q.value(3).toString(), QString()});
     q.finish();
+
+    // The sample is the first call that answered without an error (flagged, or one that reads as
+    // one: read_failed), arguments and result together: the result's ids are told apart from the
+    // arguments' by their values. In id order along the class index, so the first such call ends
+    // the read. Without one, the arguments stay the group's and there is no result.
+    auto sample = prepared("SELECT arguments, raw_result FROM tool_calls "
+                           "WHERE tool_class = 'unclassified' AND tool = ? AND raw_result IS NOT NULL "
+                           "AND result_error = 0 AND read_failed = 0 AND length(raw_result) < 65536 "
+                           "ORDER BY id LIMIT 1");
+    if (!sample)
+        return sample.error();
+    QSqlQuery &s = **sample;
+    for (UnclassifiedTool &tool : tools) {
+        s.bindValue(0, tool.tool);
+        if (auto done = run(s, "reading a sample call of an unclassified tool"); !done)
+            return done.error();
+        if (s.next()) {
+            tool.sampleArguments = s.value(0).toString();
+            tool.sampleResult = s.value(1).toString();
+        }
+        s.finish();
+    }
     return tools;
 }
 

@@ -132,6 +132,29 @@ Expected<QList<LedgerPayout>> SqliteStore::payouts(qint64 fromMs, qint64 toMs)
     return result;
 }
 
+// The payouts' conditions (payoutSelect and payoutFrom: a verified "not performed" moved
+// nothing), newest first: the money index read backwards, so the cost does not grow with the
+// ledger.
+Expected<std::optional<qint64>> SqliteStore::newestPayoutAt()
+{
+    auto query =
+            prepared("SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                     "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL "
+                     "AND c.outcome IN ('performed', 'unknown') "
+                     "AND (e.resolution IS NULL OR e.resolution <> 'not_performed') "
+                     "ORDER BY c.called_at DESC LIMIT 1");
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    if (auto done = run(q, "reading the newest payout"); !done)
+        return done.error();
+    std::optional<qint64> newest;
+    if (q.next())
+        newest = q.value(0).toLongLong();
+    q.finish();
+    return newest;
+}
+
 Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
 {
     // A seller's currency is that of its first order. One pass over the orders, rather than a

@@ -120,6 +120,8 @@ public:
     // Money writes that moved money or may have (performed, or unknown), made in [fromMs, toMs),
     // with every resolution applied, oldest first.
     virtual Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) = 0;
+    // When the newest of those payouts was made (ms since the epoch, UTC); nullopt when there is none.
+    virtual Expected<std::optional<qint64>> newestPayoutAt() = 0;
     // Every seller, by name, with the latest balance a transcript reported.
     virtual Expected<QList<SellerBalance>> sellerBalances() = 0;
     virtual Expected<SellerHistory> sellerHistory(const QString &sellerId) = 0;

@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -185,6 +186,69 @@ QString pdfText(const QString &path)
     return text;
 }
 
+// The text of each page, in order (pdftotext ends every page with a form feed).
+QStringList pdfPages(const QString &path)
+{
+    QStringList pages = pdfText(path).split(u'\f');
+    if (!pages.isEmpty() && pages.last().trimmed().isEmpty())
+        pages.removeLast();
+    return pages;
+}
+
+QStringList textLines(const QString &page)
+{
+    QStringList lines;
+    for (const QString &line : page.split(u'\n')) {
+        if (!line.trimmed().isEmpty())
+            lines.append(line.simplified());
+    }
+    return lines;
+}
+
+bool isHeading(const QString &line)
+{
+    static const QRegularExpression heading(
+            QStringLiteral("^(Totals|Sellers|Rows not matched \\(\\d+\\)|Duplicate payouts \\(\\d+\\))$"));
+    return heading.match(line).hasMatch();
+}
+
+// Ids as long as real ones, beside a note long enough to want the whole line: what squeezes a
+// table's id columns.
+QStringList longIds(int row)
+{
+    const QString n = QStringLiteral("%1").arg(row, 4, 10, QLatin1Char('0'));
+    return {QStringLiteral("T-20260320-") + n, // ticket
+            QStringLiteral("call_6f1e2b9c0d4a4e7fa1b2c3d4") + n, // call
+            QStringLiteral("re_3PqL9sLkdIwHu7ix1Zb8Xy") + n, // refund
+            QStringLiteral("acct_1PqL9sLkdIwHu7ixSeller") + n}; // seller
+}
+
+Reconciliation longIdSample(int rows)
+{
+    Reconciliation reconciliation = sample();
+    const QString note =
+            QStringLiteral("the provider refunded this payment although Verity's ledger has no record of "
+                           "it; traced to the unknown call carrying the same intent key, which waits "
+                           "in the escalation queue for a lookup");
+    for (int i = 0; i < rows; ++i) {
+        const QStringList ids = longIds(i);
+        ReconRow r = row(ReconCategory::ProviderOnly, std::nullopt,
+                         refund(ids.at(2), 5000 + i, utcMs(21, 0, 0, 0) + i), note);
+        r.ticketExtId = ids.at(0);
+        r.callExtId = ids.at(1);
+        r.sellerId = ids.at(3);
+        r.sellerName = QStringLiteral("Seller %1").arg(i);
+        count(reconciliation.totals, r);
+        SellerReconciliation seller;
+        seller.sellerId = ids.at(3);
+        seller.sellerName = r.sellerName;
+        count(seller.totals, r);
+        reconciliation.sellers.append(seller);
+        reconciliation.rows.append(std::move(r));
+    }
+    return reconciliation;
+}
+
 } // namespace
 
 class FinanceReportsTest : public QObject
@@ -197,6 +261,10 @@ private slots:
     void duplicatesCsvRoundTrips();
     void pdfHoldsTheReport();
     void pdfRunsOverPages();
+    void pdfPagesCarryTitleAndPeriod();
+    void pdfKeepsHeadingsWithWhatFollows();
+    void pdfKeepsIdsWhole();
+    void pdfKeepsRowsWhole();
     void unwritablePathLeavesNothing();
 
 private:
@@ -216,7 +284,59 @@ void FinanceReportsTest::reconciliationCsvRoundTrips()
     const QString path = m_dir.filePath(QStringLiteral("recon.csv"));
     const Expected<void> written = writeReconciliationCsv(path, reconciliation);
     QVERIFY2(written, qPrintable(written ? QString() : written.message()));
-    const QList<QStringList> rows = readCsv(path);
+    // Three tables, an empty line between them: the report's fields, the totals, the rows.
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QList<QByteArray> tables{QByteArray()};
+    for (const QByteArray &line : bytes.split('\n')) {
+        if (line == "\r" && tables.size() < 3)
+            tables.append(QByteArray());
+        else
+            tables.last() += line + '\n';
+    }
+    tables.last().chop(1); // the split's last piece had no line end
+    QCOMPARE(tables.size(), 3);
+    const auto parse = [](const QByteArray &table) {
+        const Expected<QList<CsvRecord>> records = parseCsv(table, QStringLiteral("report.csv"));
+        QList<QStringList> rows;
+        for (const CsvRecord &record : records ? *records : QList<CsvRecord>())
+            rows.append(record.fields);
+        return rows;
+    };
+
+    // What a spreadsheet shows first: the period, where it came from and when it was made.
+    const QList<QStringList> fields = parse(tables.at(0));
+    QCOMPARE(fields,
+             (QList<QStringList>{
+                     {QStringLiteral("field"), QStringLiteral("value")},
+                     {QStringLiteral("report"), QStringLiteral("Verity reconciliation")},
+                     {QStringLiteral("period"), QStringLiteral("2026-03-01 to 2026-03-31 (UTC)")},
+                     {QStringLiteral("period_from"), QStringLiteral("2026-03-01")},
+                     {QStringLiteral("period_to"), QStringLiteral("2026-03-31")},
+                     {QStringLiteral("source"), QStringLiteral("http://127.0.0.1:12111")},
+                     {QStringLiteral("currency"), QStringLiteral("USD")},
+                     {QStringLiteral("generated_at"), QStringLiteral("2026-03-31T18:05:00.000Z")}}));
+
+    // The totals per category, as counted here, and over all rows.
+    const QList<QStringList> totals = parse(tables.at(1));
+    const auto totalLine = [](const char *name, int rows, qint64 ledger, qint64 provider) {
+        return QStringList{QLatin1String(name), QString::number(rows),     QString::number(ledger),
+                           formatMoney(ledger), QString::number(provider), formatMoney(provider)};
+    };
+    QCOMPARE(totals,
+             (QList<QStringList>{{QStringLiteral("total"), QStringLiteral("rows"),
+                                  QStringLiteral("ledger_cents"), QStringLiteral("ledger_amount"),
+                                  QStringLiteral("provider_cents"), QStringLiteral("provider_amount")},
+                                 totalLine("matched", 1, 11800, 11800),
+                                 totalLine("provider_only", 1, 0, 11800),
+                                 totalLine("ledger_only", 1, 2550, 0),
+                                 totalLine("amount_differs", 1, 1000, 1100),
+                                 totalLine("all", 4, 15350, 24700)}));
+
+    // The rows, one table to the end of the file, read as a program would read it.
+    const QList<QStringList> rows = parse(tables.at(2));
+    QCOMPARE(readCsv(path).size(), fields.size() + totals.size() + rows.size()); // nothing else in the file
     QCOMPARE(rows.size(), 1 + reconciliation.rows.size());
     const QStringList header = rows.first();
     QCOMPARE(header.first(), QStringLiteral("category"));
@@ -348,6 +468,117 @@ void FinanceReportsTest::pdfRunsOverPages()
     QVERIFY(text.contains(QStringLiteral("bulk row 0")));
     QVERIFY(text.contains(QStringLiteral("bulk row 299")));
     QVERIFY(text.contains(QStringLiteral("Recovery requested by ana")));
+}
+
+void FinanceReportsTest::pdfPagesCarryTitleAndPeriod()
+{
+    const Reconciliation reconciliation = sample(300);
+    const QString path = m_dir.filePath(QStringLiteral("pages.pdf"));
+    const Expected<void> written = writeFinancePdf(path, reconciliation, duplicates(), marks());
+    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    if (!m_pdftotext)
+        QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not read");
+    const QStringList pages = pdfPages(path);
+    QVERIFY2(pages.size() >= 3, qPrintable(QStringLiteral("%1 pages").arg(pages.size())));
+    for (qsizetype i = 0; i < pages.size(); ++i) {
+        // Each page read on its own, as a person holding one printed sheet reads it.
+        QProcess process;
+        const QString number = QString::number(i + 1);
+        process.start(QStringLiteral("pdftotext"),
+                      {QStringLiteral("-layout"), QStringLiteral("-f"), number, QStringLiteral("-l"), number,
+                       path, QStringLiteral("-")});
+        QVERIFY(process.waitForFinished(60000) && process.exitCode() == 0);
+        const QStringList lines = textLines(QString::fromUtf8(process.readAllStandardOutput()));
+        QVERIFY2(!lines.isEmpty(), qPrintable(QStringLiteral("page %1 is empty").arg(number)));
+        // The header is the page's first line: the title, the period and which page of how many.
+        const QString header = lines.first();
+        QVERIFY2(header.contains(QStringLiteral("Verity reconciliation")),
+                 qPrintable(number + u' ' + header));
+        QVERIFY2(header.contains(periodText(reconciliation.period)), qPrintable(number + u' ' + header));
+        QVERIFY2(header.contains(QStringLiteral("page %1 of %2").arg(i + 1).arg(pages.size())),
+                 qPrintable(number + u' ' + header));
+    }
+}
+
+// However many rows push a heading down a page, it never ends one: it moves to the next page
+// with the start of its table (the column names and at least one row).
+void FinanceReportsTest::pdfKeepsHeadingsWithWhatFollows()
+{
+    if (!m_pdftotext)
+        QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not read");
+    int headingsSeen = 0;
+    int pagesSeen = 0;
+    // One row more each time moves every later heading down a row: over a page's worth of rows,
+    // each heading meets the foot of a page.
+    for (int extra = 20; extra <= 60; ++extra) {
+        const QString path = m_dir.filePath(QStringLiteral("headings-%1.pdf").arg(extra));
+        const Expected<void> written = writeFinancePdf(path, sample(extra), duplicates(), marks());
+        QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+        const QStringList pages = pdfPages(path);
+        QVERIFY(pages.size() >= 2);
+        for (qsizetype p = 0; p < pages.size(); ++p) {
+            const QStringList lines = textLines(pages.at(p));
+            ++pagesSeen;
+            for (qsizetype l = 0; l < lines.size(); ++l) {
+                if (!isHeading(lines.at(l)))
+                    continue;
+                ++headingsSeen;
+                QVERIFY2(l + 2 < lines.size(),
+                         qPrintable(QStringLiteral("with %1 extra rows, \"%2\" ends page %3:\n%4")
+                                            .arg(extra)
+                                            .arg(lines.at(l))
+                                            .arg(p + 1)
+                                            .arg(lines.mid(qMax(0, int(l) - 3)).join(u'\n'))));
+            }
+        }
+    }
+    QCOMPARE(headingsSeen, 41 * 4); // each heading of each report, once
+    QVERIFY(pagesSeen > 41);
+}
+
+void FinanceReportsTest::pdfKeepsIdsWhole()
+{
+    const int rows = 40;
+    const QString path = m_dir.filePath(QStringLiteral("ids.pdf"));
+    const Expected<void> written = writeFinancePdf(path, longIdSample(rows), duplicates(), marks());
+    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    if (!m_pdftotext)
+        QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the ids are not read");
+    const QString text = pdfText(path);
+    for (int i = 0; i < rows; ++i) {
+        const QStringList ids = longIds(i);
+        for (const QString &id : ids)
+            QVERIFY2(text.contains(id), qPrintable(id + QStringLiteral(" is not whole in:\n") + text));
+    }
+}
+
+// A row of two lines is never cut by a page's end: every page that continues the table goes
+// on with a row of its own (its category), never with the rest of one from the page before.
+void FinanceReportsTest::pdfKeepsRowsWhole()
+{
+    if (!m_pdftotext)
+        QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not read");
+    int continued = 0;
+    for (int rows = 30; rows <= 35; ++rows) {
+        const QString path = m_dir.filePath(QStringLiteral("rows-%1.pdf").arg(rows));
+        const Expected<void> written = writeFinancePdf(path, longIdSample(rows), duplicates(), marks());
+        QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+        const QStringList pages = pdfPages(path);
+        for (qsizetype p = 1; p < pages.size(); ++p) {
+            const QStringList lines = textLines(pages.at(p));
+            for (qsizetype l = 0; l + 1 < lines.size(); ++l) {
+                if (!lines.at(l).startsWith(QStringLiteral("Category Ticket / call Refund id")))
+                    continue;
+                ++continued;
+                QVERIFY2(lines.at(l + 1).startsWith(QStringLiteral("Provider only ")),
+                         qPrintable(QStringLiteral("%1 rows, page %2 goes on with \"%3\"")
+                                            .arg(rows)
+                                            .arg(p + 1)
+                                            .arg(lines.at(l + 1))));
+            }
+        }
+    }
+    QVERIFY(continued >= 6); // the table ran over a page in every report
 }
 
 void FinanceReportsTest::unwritablePathLeavesNothing()

@@ -3,9 +3,9 @@
 // payouts they hold, and recovery marks written with their audit entries.
 
 #include "../store/storetestsupport.h"
-
 #include "audit/auditlog.h"
 #include "finance/duplicatepayouts.h"
+#include "finance/payoutmonth.h"
 #include "finance/payoutrecovery.h"
 #include "import/importjob.h"
 
@@ -91,6 +91,82 @@ private slots:
         QCOMPARE(describe(*after).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
         Expected<QList<LedgerPayout>> before = m_store->payouts(0, c4At);
         QCOMPARE(describe(*before).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800")});
+    }
+
+    // The Reconciliation tab opens on the month of the newest payout: the demo's last one,
+    // whichever month "today" is; an empty store opens on today's month.
+    void newestPayoutDecidesTheMonth()
+    {
+        Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
+        QVERIFY_OK(all);
+        QVERIFY(!all->isEmpty());
+        qint64 newest = 0;
+        for (const LedgerPayout &p : *all)
+            newest = qMax(newest, p.at);
+        Expected<std::optional<qint64>> read = m_store->newestPayoutAt();
+        QVERIFY_OK(read);
+        QCOMPARE(*read, std::optional<qint64>(newest));
+
+        const QDate newestDay = QDateTime::fromMSecsSinceEpoch(newest, Qt::UTC).date();
+        QCOMPARE(newestDay.year(), 2026);
+        for (const QDate &today : {QDate(2026, 12, 14), QDate(2027, 1, 2), newestDay}) {
+            Expected<Period> month = latestPayoutMonth(*m_store, today);
+            QVERIFY_OK(month);
+            QCOMPARE(periodText(*month), periodText(calendarMonth(newestDay)));
+            QVERIFY(month->contains(newest));
+        }
+
+        // A refund in May whose outcome is unknown: it may have moved money, so May it is...
+        const QString may = m_dir.filePath(QStringLiteral("may.jsonl"));
+        const QString ticket = QStringLiteral("T-20260502-0001");
+        QVERIFY(storetest::writeLines(
+                may,
+                {storetest::ticketOpened(ticket, QStringLiteral("2026-05-02T09:00:00Z")),
+                 storetest::refundCall(ticket, QStringLiteral("2026-05-02T09:01:00Z"), QStringLiteral("c1")),
+                 storetest::toolResult(ticket, QStringLiteral("2026-05-02T09:01:05Z"), QStringLiteral("c1"),
+                                       R"({"error":"refund failed: upstream timeout"})")}));
+        const ImportReport report = storetest::importFile(*m_store, may);
+        QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
+        Expected<Period> mayMonth = latestPayoutMonth(*m_store, QDate(2026, 12, 14));
+        QVERIFY_OK(mayMonth);
+        QCOMPARE(periodText(*mayMonth), QStringLiteral("2026-05-01 to 2026-05-31 (UTC)"));
+        // ...until a lookup proves it was never made: then the newest payout is April's again.
+        const qint64 escalation = escalationOf(ticket, QStringLiteral("c1"));
+        QVERIFY(escalation > 0);
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(escalation, Resolution::NotPerformed,
+                                                                     QStringLiteral("Dana"), 1778000000000);
+        QVERIFY(claim && claim->claimed);
+        QCOMPARE(*m_store->newestPayoutAt(), std::optional<qint64>(newest));
+
+        // No payouts at all: nothing, and the month is today's.
+        std::unique_ptr<SqliteStore> empty =
+                storetest::openStore(m_dir.filePath(QStringLiteral("empty.sqlite")));
+        QVERIFY(empty);
+        QCOMPARE(*empty->newestPayoutAt(), std::optional<qint64>());
+        Expected<Period> month = latestPayoutMonth(*empty, QDate(2026, 12, 14));
+        QVERIFY_OK(month);
+        QCOMPARE(periodText(*month), QStringLiteral("2026-12-01 to 2026-12-31 (UTC)"));
+    }
+
+    void calendarMonths_data()
+    {
+        QTest::addColumn<QDate>("day");
+        QTest::addColumn<QString>("month");
+        QTest::newRow("first day") << QDate(2026, 4, 1) << QStringLiteral("2026-04-01 to 2026-04-30 (UTC)");
+        QTest::newRow("last day") << QDate(2026, 3, 31) << QStringLiteral("2026-03-01 to 2026-03-31 (UTC)");
+        QTest::newRow("december") << QDate(2026, 12, 14) << QStringLiteral("2026-12-01 to 2026-12-31 (UTC)");
+        QTest::newRow("leap february")
+                << QDate(2028, 2, 10) << QStringLiteral("2028-02-01 to 2028-02-29 (UTC)");
+    }
+
+    void calendarMonths()
+    {
+        QFETCH(QDate, day);
+        QFETCH(QString, month);
+        const Period period = calendarMonth(day);
+        QCOMPARE(periodText(period), month);
+        QCOMPARE(QDateTime::fromMSecsSinceEpoch(period.fromMs, Qt::UTC).time(), QTime(0, 0));
+        QVERIFY(period.contains(QDateTime(day, QTime(23, 59, 59, 999), Qt::UTC).toMSecsSinceEpoch()));
     }
 
     void duplicatesOfTheDemo()

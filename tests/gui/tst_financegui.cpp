@@ -108,6 +108,7 @@ private slots:
     void initTestCase();
     void sellerChartOpensTheIncident();
     void duplicateIsMarkedAndAudited();
+    void reconciliationOpensOnTheLatestMonthWithPayouts();
     void reconciliationFetchesFromTheProvider();
     void unreachableProviderKeepsTheResult();
 
@@ -254,6 +255,31 @@ void TestFinanceGui::duplicateIsMarkedAndAudited()
     // "Open ticket" goes to the duplicate refund's call.
     QTest::mouseClick(pane->openButton(), Qt::LeftButton);
     QCOMPARE(m_window->transcript().detail()->row.extId, incident);
+}
+
+void TestFinanceGui::reconciliationOpensOnTheLatestMonthWithPayouts()
+{
+    financeAction(m_window.get())->trigger();
+    clickTab(m_finance->tabs(), 2);
+    ReconciliationPane *pane = m_finance->reconciliationPane();
+    QTRY_VERIFY(pane->isVisible());
+    // The demo's refunds run from 17 March to 5 April 2026: the tab opens on April, whatever
+    // month it is today, rather than on a month with nothing in it.
+    QCOMPARE(pane->fromEdit()->text(), QStringLiteral("2026-04-01"));
+    QCOMPARE(pane->toEdit()->text(), QStringLiteral("2026-04-30"));
+    QVERIFY(pane->statusText().isEmpty());
+    saveScreenshot(m_window.get(), QStringLiteral("-opening"));
+
+    // A period the person picks stays when the tab is shown again.
+    pane->fromEdit()->setFocus();
+    pane->fromEdit()->setSelectedSection(QDateTimeEdit::MonthSection);
+    QTest::keyClick(pane->fromEdit(), Qt::Key_Down);
+    QCOMPARE(pane->fromEdit()->text(), QStringLiteral("2026-03-01"));
+    clickTab(m_finance->tabs(), 0);
+    clickTab(m_finance->tabs(), 2);
+    QTRY_VERIFY(pane->isVisible());
+    QCOMPARE(pane->fromEdit()->text(), QStringLiteral("2026-03-01"));
+    QCOMPARE(pane->toEdit()->text(), QStringLiteral("2026-04-30"));
 }
 
 void TestFinanceGui::reconciliationFetchesFromTheProvider()

@@ -9,6 +9,7 @@
 #include "ticketview.h"
 #include "toolcallcard.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDropEvent>
 #include <QFile>
@@ -134,12 +135,9 @@ private slots:
         QTRY_VERIFY((dialog = m_window->findChild<ClassifyToolsDialog *>()) && dialog->isVisible());
         QCOMPARE(dialog->toolList()->count(), 1);
         QVERIFY(dialog->toolList()->item(0)->text().startsWith(QStringLiteral("apply_credit  (2 calls in 1 ticket)")));
-        dialog->classBox()->setFocus();
-        QTest::keyClick(dialog->classBox(), Qt::Key_Down); // from "Read" to "Write: money"
+        // "cents" says money: the dialog starts at a money write carried by it.
         QCOMPARE(dialog->classBox()->currentText(), toolClassLabel(ToolClass::WriteMoney));
         QCOMPARE(dialog->intentList()->count(), 2); // account, cents: both part of the intent
-        dialog->amountBox()->setFocus();
-        QTest::keyClick(dialog->amountBox(), Qt::Key_C); // "cents"
         QCOMPARE(dialog->amountBox()->currentText(), QStringLiteral("cents"));
         QTest::mouseClick(dialog->saveButton(), Qt::LeftButton);
         QTRY_COMPARE(dialog->toolList()->count(), 0);
@@ -158,6 +156,84 @@ private slots:
         QVERIFY(notice);
         QVERIFY2(notice->text().startsWith(QStringLiteral("Duplicate effect: repeats call k1")), qPrintable(notice->text()));
         QVERIFY(!summary); // the summary closed when its button opened the dialog
+    }
+
+    // Nothing starts as a read: a refund-like tool as a money write, one that makes an id as a
+    // costly write, and one with no clue with nothing chosen, so it cannot be saved as it stands.
+    void classifyNeverDefaultsToRead()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("unknown-tools.jsonl"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(chatLine(QStringLiteral("CHAT-7"),
+                           {{QStringLiteral("r1"), QStringLiteral("refund_payment_v2"),
+                             QStringLiteral(R"({"order_id":"SU-7","amount":4500})"),
+                             QStringLiteral(R"({"refund_id":"re_77","status":"succeeded"})")},
+                            // The first booking failed: the sample is the call that answered.
+                            {QStringLiteral("p0"), QStringLiteral("book_courier"),
+                             QStringLiteral(R"({"order_id":"SU-7"})"),
+                             QStringLiteral("Error: courier service unavailable")},
+                            {QStringLiteral("p1"), QStringLiteral("book_courier"),
+                             QStringLiteral(R"({"order_id":"SU-7"})"),
+                             QStringLiteral(R"({"pickup_id":"pk_9","window":"9-12"})")},
+                            {QStringLiteral("w1"), QStringLiteral("check_warranty"),
+                             QStringLiteral(R"({"order_id":"SU-7"})"),
+                             QStringLiteral(R"({"covered":true,"months":12})")}}));
+        out.close();
+        QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+        m_window->importFiles({file});
+        QVERIFY(finished.wait(10000));
+        if (auto *result = m_window->findChild<QMessageBox *>(QStringLiteral("importResult")))
+            result->close();
+
+        m_window->findChild<QAction *>(QStringLiteral("classifyToolsAction"))->trigger();
+        ClassifyToolsDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = m_window->findChild<ClassifyToolsDialog *>()) && dialog->isVisible());
+        QCOMPARE(dialog->toolList()->count(), 3);
+        const auto select = [dialog](const QString &tool) {
+            for (int row = 0; row < dialog->toolList()->count(); ++row) {
+                if (dialog->toolList()->item(row)->data(Qt::UserRole).toString() == tool) {
+                    const QRect rect = dialog->toolList()->visualItemRect(dialog->toolList()->item(row));
+                    QTest::mouseClick(dialog->toolList()->viewport(), Qt::LeftButton, {}, rect.center());
+                    return dialog->toolList()->currentRow() == row;
+                }
+            }
+            return false;
+        };
+
+        QVERIFY(select(QStringLiteral("refund_payment_v2")));
+        QCOMPARE(dialog->classBox()->currentText(), QStringLiteral("Write: money"));
+        QCOMPARE(dialog->amountBox()->currentText(), QStringLiteral("amount"));
+        // The dialog as a person sees it, for looking at the layout: unset, nothing is written.
+        if (const QString shot = qEnvironmentVariable("VERITY_CLASSIFY_SCREENSHOT"); !shot.isEmpty())
+            QVERIFY(dialog->grab().save(shot));
+        QVERIFY(dialog->amountBox()->isEnabled());
+        QVERIFY2(dialog->suggestionLabel()->text().contains(QStringLiteral("amount looks like money")),
+                 qPrintable(dialog->suggestionLabel()->text()));
+        QVERIFY(dialog->saveButton()->isEnabled());
+
+        QVERIFY(select(QStringLiteral("book_courier")));
+        QCOMPARE(dialog->classBox()->currentText(), QStringLiteral("Write: costly"));
+        QVERIFY2(dialog->suggestionLabel()->text().contains(QStringLiteral("pickup_id")),
+                 qPrintable(dialog->suggestionLabel()->text()));
+
+        QVERIFY(select(QStringLiteral("check_warranty")));
+        QCOMPARE(dialog->classBox()->currentIndex(), -1);
+        QCOMPARE(dialog->classBox()->currentText(), QString());
+        QVERIFY(dialog->classBox()->placeholderText().startsWith(QStringLiteral("Choose")));
+        QVERIFY(!dialog->saveButton()->isEnabled());
+        QVERIFY(!dialog->intentList()->isEnabled());
+        if (QString shot = qEnvironmentVariable("VERITY_CLASSIFY_SCREENSHOT"); !shot.isEmpty())
+            QVERIFY(dialog->grab().save(
+                    shot.replace(QStringLiteral(".png"), QStringLiteral("-unknown.png"))));
+        // Read is there to be chosen, by a person.
+        dialog->classBox()->setCurrentIndex(dialog->classBox()->findText(QStringLiteral("Read")));
+        QVERIFY(dialog->saveButton()->isEnabled());
+
+        // Back to the refund-like tool: its suggestion again, not the choice made on another tool.
+        QVERIFY(select(QStringLiteral("refund_payment_v2")));
+        QCOMPARE(dialog->classBox()->currentText(), QStringLiteral("Write: money"));
+        dialog->close();
     }
 
     void cancelKeepsWhatWasCommitted()

@@ -8,16 +8,19 @@
 #include "itemmodels/replaystepmodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
-#include "store/sqlitestore.h"
 #include "simulation/whatifcomparison.h"
+#include "store/sqlitestore.h"
 #include "trainingmenu.h"
 #include "whatifwindow.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QFile>
+#include <QFileDialog>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSlider>
 #include <QStandardPaths>
@@ -41,6 +44,35 @@ IncidentReplayWindow *openReplayWindow()
     }
     return nullptr;
 }
+
+// Answers the next question box, the real one, as a person would: the button it names. What
+// the box said and which window it belonged to are kept for the test to read.
+struct QuestionAnswerer
+{
+    int asked = 0;
+    QString text;
+    QPointer<QWidget> parent;
+    QPointer<QTimer> timer;
+
+    void answerNext(QMessageBox::StandardButton answer)
+    {
+        delete timer;
+        timer = new QTimer;
+        timer->setInterval(10);
+        QObject::connect(timer, &QTimer::timeout, timer, [this, answer] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || !box->isVisible())
+                return;
+            ++asked;
+            text = box->text();
+            parent = box->parentWidget();
+            timer->deleteLater();
+            box->button(answer)->click();
+        });
+        timer->start();
+    }
+    ~QuestionAnswerer() { delete timer; }
+};
 
 int stepRow(const ReplayStepModel &model, const QString &key)
 {
@@ -96,8 +128,13 @@ private slots:
     void cleanup()
     {
         for (QWidget *widget : QApplication::topLevelWidgets()) {
-            if (qobject_cast<IncidentReplayWindow *>(widget))
+            if (auto *replay = qobject_cast<IncidentReplayWindow *>(widget)) {
+                // A test that stopped half way may leave a note typed: nobody is there to answer.
+                replay->setUnsavedNoteQuestion([](QWidget *, const QString &) {
+                    return IncidentReplayWindow::UnsavedNoteAnswer::Discard;
+                });
                 widget->close();
+            }
         }
         m_window.reset();
         m_store.reset();
@@ -153,6 +190,7 @@ private slots:
             replay->noteEditor()->setPlainText(QStringLiteral("The provider paid 4.6 s ago; the model is about to ask again."));
             QApplication::processEvents();
             QVERIFY(replay->grab().save(QString::fromLocal8Bit(shot)));
+            replay->noteEditor()->clear(); // a picture, not a note
         }
     }
 
@@ -178,6 +216,117 @@ private slots:
         auto &reloaded = *qobject_cast<ReplayStepModel *>(again->stepList()->model());
         again->scrubber()->setValue(stepRow(reloaded, QStringLiteral("c3.read")));
         QCOMPARE(again->noteEditor()->toPlainText(), QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
+    }
+
+    // A note typed and not saved is never lost without asking: moving to another step, by any
+    // way of stepping, or closing the window asks Save / Discard / Cancel, and Cancel stays.
+    void unsavedNoteIsAskedAbout()
+    {
+        IncidentReplayWindow *replay = replayIncident();
+        QVERIFY(replay);
+        auto &model = *qobject_cast<ReplayStepModel *>(replay->stepList()->model());
+        const int step = stepRow(model, QStringLiteral("c3.call")); // it and the step after it have no note
+        QVERIFY(step >= 0);
+        QCOMPARE(model.note(step), QString());
+        QCOMPARE(model.note(step + 1), QString());
+        replay->scrubber()->setValue(step);
+        QApplication::setActiveWindow(replay);
+        const QString note = QStringLiteral("The provider had paid 4.6 s before this.");
+        replay->noteEditor()->setFocus();
+        QTest::keyClicks(replay->noteEditor(), note);
+        QVERIFY(replay->hasUnsavedNote());
+
+        // Forward, Cancel: the same step, the text still there, the question the replay's own.
+        QuestionAnswerer answer;
+        answer.answerNext(QMessageBox::Cancel);
+        QTest::mouseClick(replay->forwardButton(), Qt::LeftButton);
+        QCOMPARE(answer.asked, 1);
+        QCOMPARE(answer.parent.data(), replay);
+        QVERIFY2(answer.text.contains(QStringLiteral("not saved")), qPrintable(answer.text));
+        QCOMPARE(model.currentStep(), step);
+        QCOMPARE(replay->noteEditor()->toPlainText(), note);
+
+        // The scrubber and the list, Cancel: they go back to the step the person stays on.
+        answer.answerNext(QMessageBox::Cancel);
+        replay->scrubber()->setValue(step + 3);
+        QCOMPARE(answer.asked, 2);
+        QCOMPARE(model.currentStep(), step);
+        QCOMPARE(replay->scrubber()->value(), step);
+        answer.answerNext(QMessageBox::Cancel);
+        replay->stepList()->setFocus();
+        QTest::keyClick(replay->stepList(), Qt::Key_Down);
+        QCOMPARE(answer.asked, 3);
+        QCOMPARE(model.currentStep(), step);
+        QCOMPARE(replay->stepList()->currentIndex().row(), step);
+        QCOMPARE(replay->noteEditor()->toPlainText(), note);
+
+        // Discard: on to the next step, and the note is gone.
+        answer.answerNext(QMessageBox::Discard);
+        QApplication::setActiveWindow(replay); // a window manager would give it back after the box
+        QTest::keyClick(replay, Qt::Key_Right, Qt::AltModifier);
+        QCOMPARE(answer.asked, 4);
+        QCOMPARE(model.currentStep(), step + 1);
+        QCOMPARE(model.note(step), QString());
+        // Nothing unsaved: stepping back asks nothing.
+        QTest::mouseClick(replay->backButton(), Qt::LeftButton);
+        QCOMPARE(model.currentStep(), step);
+        QCOMPARE(answer.asked, 4);
+        QCOMPARE(replay->noteEditor()->toPlainText(), QString());
+
+        // Save: saved with the ticket, then on.
+        replay->noteEditor()->setFocus();
+        QTest::keyClicks(replay->noteEditor(), note);
+        answer.answerNext(QMessageBox::Save);
+        QTest::mouseClick(replay->forwardButton(), Qt::LeftButton);
+        QCOMPARE(answer.asked, 5);
+        QCOMPARE(model.currentStep(), step + 1);
+        QCOMPARE(model.note(step), note);
+
+        // Closing with a note typed: Cancel keeps the window open, Discard closes it.
+        QPointer<IncidentReplayWindow> window = replay;
+        replay->noteEditor()->setFocus();
+        QTest::keyClicks(replay->noteEditor(), QStringLiteral("half a thought"));
+        answer.answerNext(QMessageBox::Cancel);
+        QVERIFY(!replay->close());
+        QCOMPARE(answer.asked, 6);
+        QVERIFY(replay->isVisible());
+        QCOMPARE(replay->noteEditor()->toPlainText(), QStringLiteral("half a thought"));
+        answer.answerNext(QMessageBox::Discard);
+        QVERIFY(replay->close());
+        QCOMPARE(answer.asked, 7);
+        QTRY_VERIFY(!window); // deleted on close
+    }
+
+    // Export incident… from the replay: the save dialog is the replay's, and when it closes the
+    // replay is still the window in front, saying what was written.
+    void exportFromTheReplayKeepsItInFront()
+    {
+        IncidentReplayWindow *replay = replayIncident();
+        QVERIFY(replay);
+        QApplication::setActiveWindow(replay);
+        QVERIFY(QTest::qWaitForWindowActive(replay));
+        const QString path = m_dir.filePath(QStringLiteral("from-replay.verity-incident"));
+        // Qt's own save dialog (the offscreen platform has no native one), filled in and accepted.
+        QPointer<QWidget> dialogParent;
+        QTimer fill;
+        fill.setInterval(10);
+        connect(&fill, &QTimer::timeout, this, [&] {
+            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+            if (!dialog || !dialog->isVisible())
+                return;
+            fill.stop();
+            dialogParent = dialog->parentWidget();
+            dialog->selectFile(path);
+            QMetaObject::invokeMethod(dialog, "accept"); // the Save button
+        });
+        fill.start();
+        QTest::mouseClick(replay->exportButton(), Qt::LeftButton);
+        fill.stop();
+        QVERIFY(QFile::exists(path));
+        QCOMPARE(dialogParent.data(), replay);
+        QTRY_COMPARE(QApplication::activeWindow(), replay);
+        QVERIFY2(replay->statusText().startsWith(QStringLiteral("Exported ") + incidentTicket),
+                 qPrintable(replay->statusText()));
     }
 
     void exportOpensReadOnly()
@@ -253,7 +402,12 @@ private slots:
             QApplication::processEvents();
             QVERIFY(whatIf->grab().save(QString::fromLocal8Bit(shot)));
         }
-        whatIf->close();
+        // Esc closes it, wherever the focus is in it.
+        QPointer<WhatIfWindow> window = whatIf;
+        QApplication::setActiveWindow(whatIf);
+        whatIf->eventsOf(0)->setFocus();
+        QTest::keyClick(whatIf->eventsOf(0), Qt::Key_Escape);
+        QTRY_VERIFY(!window || !window->isVisible());
     }
 
     void unreadableExportIsRefusedClearly()

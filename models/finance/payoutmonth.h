@@ -1,0 +1,20 @@
+#pragma once
+// The period a reconciliation opens on: the latest calendar month in which the store has
+// payouts, so a reviewer opening last quarter's data sees it rather than an empty month.
+
+#include "domain/expected.h"
+#include "finance/providerstatement.h"
+
+#include <QDate>
+
+namespace verity {
+
+class Store;
+
+// The calendar month holding `day`, UTC: [its first day, the next month's first day).
+Period calendarMonth(const QDate &day);
+// The calendar month of the store's newest payout (Store::newestPayoutAt); the month of
+// `todayUtc` when there is none.
+Expected<Period> latestPayoutMonth(Store &store, const QDate &todayUtc);
+
+} // namespace verity
