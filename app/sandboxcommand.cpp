@@ -1,4 +1,5 @@
-// verity sandbox: the sandbox payment provider, for demos, training and tests. Its first
+// verity sandbox: the sandbox payment provider, courier and seller-messaging service, for
+// demos, training and tests. Its first
 // line on stdout is "listening on http://127.0.0.1:PORT", so a script (or a test) can read
 // the port it chose; the request log goes to stderr. It runs until SIGINT or SIGTERM.
 
@@ -65,9 +66,10 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("A practice payment provider on 127.0.0.1, with a Stripe-shaped API: refunds with idempotency\n"
-                       "keys, seller balances, and faults on request (a request's Sandbox-Fault header takes the\n"
-                       "same forms as --fault-mode)."));
+        QStringLiteral("A practice payment provider, courier and seller-messaging service on 127.0.0.1, with a\n"
+                       "Stripe-shaped API: refunds (/v1/refunds) and seller balances, pickups (/v1/pickups) and\n"
+                       "messages (/v1/messages), each POST with idempotency keys, and faults on request (a\n"
+                       "request's Sandbox-Fault header takes the same forms as --fault-mode)."));
     parser.addHelpOption();
     const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("The port; 0 picks a free one."),
                                   QStringLiteral("N"), QString::number(defaultSandboxPort));
@@ -76,12 +78,14 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
     const QCommandLineOption apiKey(QStringLiteral("api-key"), QStringLiteral("The API key clients must send."),
                                     QStringLiteral("KEY"), QStringLiteral("sk_test_sandbox"));
     const QCommandLineOption seed(QStringLiteral("seed-demo"),
-                                  QStringLiteral("Load the provider's side of Verity's demo data (once; again changes nothing)."));
+                                  QStringLiteral("Load the provider's, the courier's and the messaging service's side of "
+                                                 "Verity's demo data (once; again changes nothing)."));
     const QCommandLineOption retention(QStringLiteral("key-retention-hours"),
                                        QStringLiteral("How long an idempotency key is kept."), QStringLiteral("H"),
                                        QStringLiteral("24"));
     const QCommandLineOption faultRate(QStringLiteral("fault-rate"),
-                                       QStringLiteral("The probability (0 to 1) that a refund request meets --fault-mode."),
+                                       QStringLiteral("The probability (0 to 1) that a write (a refund, pickup or message "
+                                                      "POST) meets --fault-mode."),
                                        QStringLiteral("P"), QStringLiteral("0"));
     const QCommandLineOption faultMode(QStringLiteral("fault-mode"), QStringLiteral("The server-wide fault: %1.")
                                                                          .arg(SandboxFault::forms()),
@@ -134,7 +138,7 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
         if (!mode)
             return fail(QStringLiteral("--fault-mode '%1' is not one of %2").arg(parser.value(faultMode), SandboxFault::forms()));
         parsed.options.faults = SandboxFaultPlan(rate, *mode, seedValue);
-        parsed.faultText = QStringLiteral("%1% of refund requests meet %2 (seed %3)")
+        parsed.faultText = QStringLiteral("%1% of writes (refund, pickup and message POSTs) meet %2 (seed %3)")
                                .arg(rate * 100)
                                .arg(mode->text())
                                .arg(seedValue);
@@ -167,14 +171,21 @@ int runSandboxCommand(const QStringList &arguments)
             err << "verity sandbox: " << seeded.message() << "\n";
             return 2;
         }
+        const auto listed = [](const QStringList &calls) {
+            return calls.isEmpty() ? QStringLiteral("none") : calls.join(QStringLiteral(", "));
+        };
         seedLine = seeded->alreadySeeded
                        ? QStringLiteral("demo data: already seeded, nothing changed")
-                       : QStringLiteral("demo data: %1 sellers, %2 payments, %3 refunds; unknown refunds that never "
-                                        "reached the provider: %4")
+                       : QStringLiteral("demo data: %1 sellers, %2 payments, %3 refunds, %4 pickups, %5 messages; "
+                                        "unknown writes that never reached their system: refunds %6; pickups %7; "
+                                        "messages %8")
                              .arg(seeded->accounts)
                              .arg(seeded->payments)
                              .arg(seeded->refunds)
-                             .arg(seeded->notPerformed.join(QStringLiteral(", ")));
+                             .arg(seeded->pickups)
+                             .arg(seeded->messages)
+                             .arg(listed(seeded->notPerformed), listed(seeded->pickupsNotMade),
+                                  listed(seeded->messagesNotSent));
     }
 
     SandboxServer server(**state, parsed->options);

@@ -93,6 +93,59 @@ struct Reader
         return true;
     }
 
+    bool readText(const json &node, const char *key, const QString &path, const QString &expected, QString &out)
+    {
+        auto found = node.find(key);
+        if (found == node.end() || !found->is_string() || found->get<std::string>().empty())
+            return fail(QStringLiteral("%1.%2").arg(path, QLatin1String(key)), expected);
+        out = fromUtf8String(found->get<std::string>());
+        return true;
+    }
+
+    bool readLookup(const json &node, const QString &path, RecordLookupSpec &lookup)
+    {
+        if (!node.is_object())
+            return fail(path, QStringLiteral("an object with \"system\", \"path\", \"filter\" and \"key\""));
+        for (auto it = node.begin(); it != node.end(); ++it) {
+            if (it.key() != "system" && it.key() != "path" && it.key() != "filter" && it.key() != "key")
+                return fail(QStringLiteral("%1.%2").arg(path, fromUtf8String(it.key())),
+                            QStringLiteral("one of the keys system, path, filter, key (is it misspelt?)"));
+        }
+        static const QRegularExpression systemName(QStringLiteral("^\\S(.{0,38}\\S)?$"));
+        static const QRegularExpression listPath(QStringLiteral("^(/[A-Za-z0-9._~-]+)+$"));
+        static const QRegularExpression fieldKey(QStringLiteral("^(metadata\\.)?[A-Za-z0-9_-]+$"));
+        if (!readText(node, "system", path, QStringLiteral("a short name of the system, such as \"courier\""), lookup.system))
+            return false;
+        if (!systemName.match(lookup.system).hasMatch())
+            return fail(path + QStringLiteral(".system"), QStringLiteral("a short name of at most 40 characters on one line"));
+        if (!readText(node, "path", path, QStringLiteral("the path of the list, such as \"/v1/pickups\""), lookup.path))
+            return false;
+        if (!listPath.match(lookup.path).hasMatch())
+            return fail(path + QStringLiteral(".path"),
+                        QStringLiteral("a path such as \"/v1/pickups\": segments after '/', without a query or spaces"));
+        if (!readText(node, "key", path, QStringLiteral("\"metadata.<name>\" or the name of a top-level field"), lookup.key))
+            return false;
+        if (!fieldKey.match(lookup.key).hasMatch())
+            return fail(path + QStringLiteral(".key"), QStringLiteral("\"metadata.<name>\" or the name of a top-level field"));
+
+        auto filter = node.find("filter");
+        if (filter == node.end() || !filter->is_object() || filter->empty())
+            return fail(path + QStringLiteral(".filter"),
+                        QStringLiteral("an object of query parameters and the arguments they take, such as "
+                                       "{\"order\": \"order_id\"}"));
+        for (auto it = filter->begin(); it != filter->end(); ++it) {
+            const QString param = fromUtf8String(it.key());
+            const QString paramPath = QStringLiteral("%1.filter.%2").arg(path, param);
+            // The list's own paging parameters are the lookup's to send.
+            if (param.isEmpty() || param == u"limit" || param == u"starting_after")
+                return fail(paramPath, QStringLiteral("a query parameter other than limit and starting_after"));
+            if (!it->is_string() || it->get<std::string>().empty())
+                return fail(paramPath, QStringLiteral("the name of an argument"));
+            lookup.filter.append({param, fromUtf8String(it->get<std::string>())});
+        }
+        return true;
+    }
+
     bool readTool(const std::string &name, const json &node, ToolSpec &spec)
     {
         const QString path = QStringLiteral("$.tools.%1").arg(fromUtf8String(name));
@@ -135,6 +188,14 @@ struct Reader
             if (!amount->is_string() || amount->get<std::string>().empty())
                 return fail(path + QStringLiteral(".amount"), QStringLiteral("the name of an argument"));
             spec.amountField = fromUtf8String(amount->get<std::string>());
+        }
+
+        auto lookup = node.find("lookup");
+        if (lookup != node.end()) {
+            if (!isWrite(spec.toolClass))
+                return fail(path + QStringLiteral(".lookup"), QStringLiteral("no lookup on a read tool"));
+            if (!readLookup(*lookup, path + QStringLiteral(".lookup"), spec.lookup.emplace()))
+                return false;
         }
         return true;
     }

@@ -12,6 +12,9 @@
 #include <QRegularExpression>
 #include <QString>
 
+#include <optional>
+#include <utility>
+
 namespace verity {
 
 struct IntentField
@@ -27,12 +30,26 @@ struct IntentField
     Type type = Type::String;
 };
 
+// Where an unknown write can be looked up in the system it went to ("lookup" in the file):
+// list `path` with each filter's query parameter set to the call's argument of that name (or
+// the ticket's fact of that name when the argument is missing); the record whose `key` equals
+// the call's intent key is this write. Refunds have a lookup of their own at the payment
+// provider and need none.
+struct RecordLookupSpec
+{
+    QString system; // a short kind shown to people: "payments", "courier", "messaging"
+    QString path;   // under the system's base URL: "/v1/pickups"
+    QList<std::pair<QString, QString>> filter; // query parameter, argument: ("order", "order_id")
+    QString key;    // "metadata.<name>", or the name of a top-level field
+};
+
 struct ToolSpec
 {
     QString name;
     ToolClass toolClass = ToolClass::Unclassified;
     QList<IntentField> intent; // in key order
     QString amountField;       // the argument that carries money in cents, if any
+    std::optional<RecordLookupSpec> lookup; // writes only
 };
 
 // One rule that reads an unstructured write result. The name is what a support agent sees on

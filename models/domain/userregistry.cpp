@@ -52,6 +52,15 @@ Expected<void> saveToolToUserRegistry(const QString &path, const ToolSpec &spec)
         tool["intent"] = intent;
         if (!spec.amountField.isEmpty())
             tool["amount"] = spec.amountField.toStdString();
+        if (spec.lookup) {
+            json filter = json::object();
+            for (const auto &[param, argument] : spec.lookup->filter)
+                filter[param.toStdString()] = argument.toStdString();
+            tool["lookup"] = json{{"system", spec.lookup->system.toStdString()},
+                                  {"path", spec.lookup->path.toStdString()},
+                                  {"filter", filter},
+                                  {"key", spec.lookup->key.toStdString()}};
+        }
     }
     root["tools"][spec.name.toStdString()] = tool;
 

@@ -1,5 +1,6 @@
 #include "providerclient.h"
 
+#include "oneshotbody.h"
 #include "providerhttp.h"
 #include "providerurl.h"
 
@@ -10,8 +11,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QTimer>
-
-#include <cstring>
 
 namespace verity {
 
@@ -26,52 +25,6 @@ QByteArray formField(const QString &name, const QString &value)
 {
     return QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value);
 }
-
-// A request body that can be read once and never rewound. Qt re-sends a request on its own
-// when a connection drops after the request was written (QHttpNetworkConnectionChannel
-// resends on RemoteHostClosedError while waiting for the answer, whatever the method), and
-// it does so by rewinding the body. Refusing the rewind turns that re-send into
-// ContentReSendError, so a refund reaches the provider at most once from here.
-// (A QIODevice, not a QBuffer: Qt reads a QBuffer's bytes directly and could rewind those.)
-class OneShotBody final : public QIODevice
-{
-public:
-    OneShotBody(QByteArray data, QObject *parent) : QIODevice(parent), m_data(std::move(data))
-    {
-        open(QIODevice::ReadOnly | QIODevice::Unbuffered);
-    }
-
-    bool isSequential() const override { return false; }
-    qint64 size() const override { return m_data.size(); }
-
-    bool seek(qint64 position) override
-    {
-        if (m_handedOut > 0 && position != m_offset)
-            return false;
-        if (position < 0 || position > m_data.size() || !QIODevice::seek(position))
-            return false;
-        m_offset = position;
-        return true;
-    }
-
-protected:
-    qint64 readData(char *data, qint64 maxSize) override
-    {
-        const qint64 count = qMin(maxSize, m_data.size() - m_offset);
-        if (count <= 0)
-            return 0;
-        std::memcpy(data, m_data.constData() + m_offset, size_t(count));
-        m_offset += count;
-        m_handedOut = qMax(m_handedOut, m_offset);
-        return count;
-    }
-    qint64 writeData(const char *, qint64) override { return -1; }
-
-private:
-    QByteArray m_data;
-    qint64 m_offset = 0;
-    qint64 m_handedOut = 0;
-};
 
 } // namespace
 

@@ -96,16 +96,26 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
     }
 
     const QStringList segments = request.path.split(u'/', Qt::SkipEmptyParts);
-    const bool refundPost = request.method == u"POST" && request.path == u"/v1/refunds";
-    PostEndpoint endpoint = nullptr;
-    if (refundPost)
-        endpoint = &SandboxApi::createRefund;
-    else if (request.method == u"POST" && request.path == u"/v1/accounts")
-        endpoint = &SandboxApi::createAccount;
-    else if (request.method == u"POST" && request.path == u"/v1/payment_intents")
-        endpoint = &SandboxApi::createPaymentIntent;
+    // A pickup or a message: /v1/pickups, /v1/messages and their objects.
+    const SandboxRecordKind *recordKind = segments.size() >= 2 && segments.at(0) == u"v1"
+                                              ? sandboxRecordKindAt(QStringLiteral("/v1/") + segments.at(1))
+                                              : nullptr;
+    PostEndpoint endpoint;
+    QString written; // what a write POST makes: the POSTs that faults strike after the commit
+    if (request.method == u"POST" && request.path == u"/v1/refunds") {
+        endpoint = [this](const SandboxForm &form) { return createRefund(form); };
+        written = QStringLiteral("refund");
+    } else if (request.method == u"POST" && recordKind && request.path == recordKind->path) {
+        endpoint = [this, recordKind](const SandboxForm &form) { return createRecord(*recordKind, form); };
+        written = recordKind->object;
+    } else if (request.method == u"POST" && request.path == u"/v1/accounts") {
+        endpoint = [this](const SandboxForm &form) { return createAccount(form); };
+    } else if (request.method == u"POST" && request.path == u"/v1/payment_intents") {
+        endpoint = [this](const SandboxForm &form) { return createPaymentIntent(form); };
+    }
+    const bool writePost = !written.isEmpty();
     const bool knownGet = request.method == u"GET" && segments.size() >= 2 && segments.at(0) == u"v1"
-                          && ((segments.size() <= 3 && segments.at(1) == u"refunds")
+                          && ((segments.size() <= 3 && (segments.at(1) == u"refunds" || recordKind))
                               || (segments.size() == 2
                                   && (segments.at(1) == u"balance" || segments.at(1) == u"balance_transactions")));
     if (!endpoint && !knownGet) {
@@ -116,7 +126,7 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
     }
 
     // A fault named by the request wins over the server-wide one; the server-wide plan draws
-    // once per refund request so a seed replays the same schedule.
+    // once per write POST so a seed replays the same schedule.
     std::optional<SandboxFault> fault;
     if (!request.fault.isEmpty()) {
         const std::optional<QList<SandboxFault>> named = SandboxFault::parseList(QString::fromUtf8(request.fault).trimmed());
@@ -128,10 +138,10 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
         }
         // Several: the first that applies to this request; none applying means no fault. A
         // fault in the path is read the same way even alone: one base URL serves all of a
-        // client's requests, the lookups after a refund POST included.
+        // client's requests, the lookups after a write POST included.
         if (named->size() > 1 || faultFromPath) {
             for (const SandboxFault &candidate : *named) {
-                if (candidate.appliesTo(refundPost)) {
+                if (candidate.appliesTo(writePost)) {
                     fault = candidate;
                     break;
                 }
@@ -139,14 +149,15 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
         } else {
             fault = named->first();
         }
-        if (fault && fault->strikesAfterCommit() && !refundPost) {
+        if (fault && fault->strikesAfterCommit() && !writePost) {
             return answer(SandboxError::invalid(QStringLiteral("Sandbox-Fault"),
-                                                QStringLiteral("Sandbox-Fault %1 applies to POST /v1/refunds only; "
+                                                QStringLiteral("Sandbox-Fault %1 applies to the POSTs that write "
+                                                               "(/v1/refunds, /v1/pickups, /v1/messages) only; "
                                                                "other requests take fail-before-accept=<status>.")
                                                     .arg(fault->text())));
         }
     }
-    if (refundPost) {
+    if (writePost) {
         const std::optional<SandboxFault> drawn = m_options.faults.draw();
         if (!fault)
             fault = drawn;
@@ -160,10 +171,11 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
         failed.note = fault->text();
         return failed;
     }
-    return endpoint ? post(request, endpoint, fault) : get(request);
+    return endpoint ? post(request, endpoint, fault, written) : get(request);
 }
 
-SandboxAnswer SandboxApi::post(const SandboxRequest &request, PostEndpoint endpoint, std::optional<SandboxFault> fault)
+SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint &endpoint,
+                               std::optional<SandboxFault> fault, const QString &written)
 {
     if (!request.query.isEmpty()) {
         return answer(SandboxError::invalid(QString(), QStringLiteral("Send the parameters of a POST form-encoded in "
@@ -226,7 +238,7 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, PostEndpoint endpo
 
     if (Expected<void> begun = m_state.begin(); !begun)
         return answer(internalError(begun.message()));
-    const Result result = (this->*endpoint)(form);
+    const Result result = endpoint(form);
     if (!result.executed || result.status >= 500) {
         m_state.rollback();
         return answer(result);
@@ -256,8 +268,9 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, PostEndpoint endpo
         } else if (fault->kind == SandboxFault::Kind::AcceptThenError) {
             const SandboxAnswer error = answer(SandboxError{
                 500, QStringLiteral("api_error"), QString(),
-                QStringLiteral("Sandbox fault accept-then-500: the refund was committed, then the answer failed. "
-                               "A retry with the same Idempotency-Key replays the success."),
+                QStringLiteral("Sandbox fault accept-then-500: the %1 was committed, then the answer failed. "
+                               "A retry with the same Idempotency-Key replays the success.")
+                    .arg(written),
                 QString()});
             done.status = error.status;
             done.body = error.body;
@@ -274,6 +287,8 @@ SandboxAnswer SandboxApi::get(const SandboxRequest &request)
     const SandboxForm &query = std::get<SandboxForm>(parsed);
     const QStringList segments = request.path.split(u'/', Qt::SkipEmptyParts);
     const QString account = QString::fromUtf8(request.stripeAccount).trimmed();
+    if (const SandboxRecordKind *kind = sandboxRecordKindAt(QStringLiteral("/v1/") + segments.at(1)))
+        return answer(segments.size() == 3 ? retrieveRecord(*kind, segments.at(2)) : listRecords(*kind, query));
     if (segments.at(1) == u"refunds")
         return answer(segments.size() == 3 ? retrieveRefund(segments.at(2)) : listRefunds(query));
     if (segments.at(1) == u"balance")

@@ -3,6 +3,9 @@
 // faults and the endpoints, from a plain request to a plain answer. SandboxServer carries
 // these over HTTP and holds the stalled answers.
 //
+// The same rules hold for every POST that writes: a refund at the payment provider, a pickup at
+// the courier, a message at the seller-messaging service (sandboxrecords.h).
+//
 // Idempotency, as Stripe documents it and the IETF Idempotency-Key draft specifies:
 //  - a POST's key is stored with a hash of its method, path and parameters and the status
 //    and body of its answer; the same key and parameters replay that answer byte for byte,
@@ -18,15 +21,16 @@
 //  - not stored: requests refused before execution (bad or missing parameters, bad key,
 //    401), an injected fail-before-accept, and a failure of the sandbox's own database
 //    (rolled back, so nothing happened and a retry may execute);
-//  - accept-then-500 stores the committed refund's 200 for the key and answers 500: the
-//    money moved, so a retry with the same key replays the success instead of refunding
-//    again or repeating a 500 that hides a refund;
-//  - accept-then-stall stores the 200 in the refund's own transaction, and the key reads
+//  - accept-then-500 stores the committed write's 200 for the key and answers 500: the
+//    money moved (the pickup was booked, the message sent), so a retry with the same key
+//    replays the success instead of writing again or repeating a 500 that hides a write;
+//  - accept-then-stall stores the 200 in the write's own transaction, and the key reads
 //    "in progress" until the held answer is sent.
 
 #include "sandboxfault.h"
 #include "sandboxform.h"
 #include "sandboxobjects.h"
+#include "sandboxrecords.h"
 #include "sandboxstate.h"
 
 #include <QSet>
@@ -90,7 +94,7 @@ public:
 private:
     // What an endpoint did. `executed` is false when it refused the request before doing
     // anything, so nothing is stored for an idempotency key; `accepted` when it committed a
-    // refund, the point after which accept-then-* faults strike.
+    // write (a refund, a pickup, a message), the point after which accept-then-* faults strike.
     struct Result
     {
         int status = 200;
@@ -102,8 +106,10 @@ private:
     static Result refused(const SandboxError &error);     // before execution: not stored
     static Result failedWhile(const SandboxError &error); // while executing: stored
 
-    using PostEndpoint = Result (SandboxApi::*)(const SandboxForm &form);
-    SandboxAnswer post(const SandboxRequest &request, PostEndpoint endpoint, std::optional<SandboxFault> fault);
+    using PostEndpoint = std::function<Result(const SandboxForm &form)>;
+    // `written`: what a write POST makes ("refund", "pickup"), for the accept-then-500 message.
+    SandboxAnswer post(const SandboxRequest &request, const PostEndpoint &endpoint, std::optional<SandboxFault> fault,
+                       const QString &written);
     SandboxAnswer get(const SandboxRequest &request);
 
     Result createAccount(const SandboxForm &form);
@@ -113,6 +119,9 @@ private:
     Result listRefunds(const SandboxForm &query);
     Result retrieveBalance(const QString &account, const SandboxForm &query);
     Result listBalanceTransactions(const QString &account, const SandboxForm &query);
+    Result createRecord(const SandboxRecordKind &kind, const SandboxForm &form);
+    Result retrieveRecord(const SandboxRecordKind &kind, const QString &id);
+    Result listRecords(const SandboxRecordKind &kind, const SandboxForm &query);
     // The account a Stripe-Account header names, or why it cannot be read.
     std::variant<SandboxAccount, SandboxError> accountOfHeader(const QString &account);
 
@@ -131,5 +140,18 @@ private:
 std::optional<SandboxError> checkMetadata(const QMap<QString, QString> &metadata);
 std::variant<qint64, SandboxError> parseAmount(const QString &param, const QString &text, bool allowNegative = false);
 std::variant<int, SandboxError> parseLimit(const SandboxForm &query);
+SandboxError unknownParameter(const QString &name);
+const QStringList &createdFilters(); // created[gte], created[gt], created[lte], created[lt]
+std::variant<SandboxCreatedRange, SandboxError> parseCreated(const SandboxForm &query);
+
+// The paging of a list: limit, starting_after and Stripe's created[...] filters.
+struct SandboxListQuery
+{
+    int limit = 10;
+    QString startingAfter;
+    SandboxCreatedRange created;
+};
+// Refuses any parameter that is neither paging nor one of `filters`.
+std::variant<SandboxListQuery, SandboxError> parseListQuery(const SandboxForm &query, const QStringList &filters);
 
 } // namespace verity

@@ -37,15 +37,26 @@ std::variant<QString, SandboxError> parseCurrency(const SandboxForm &form)
     return currency.toLower();
 }
 
-const QStringList createdFilters = {QStringLiteral("created[gte]"), QStringLiteral("created[gt]"),
-                                     QStringLiteral("created[lte]"), QStringLiteral("created[lt]")};
+} // namespace
+
+SandboxError unknownParameter(const QString &name)
+{
+    return SandboxError::invalid(name, QStringLiteral("Received unknown parameter: %1").arg(name));
+}
+
+const QStringList &createdFilters()
+{
+    static const QStringList filters = {QStringLiteral("created[gte]"), QStringLiteral("created[gt]"),
+                                        QStringLiteral("created[lte]"), QStringLiteral("created[lt]")};
+    return filters;
+}
 
 // Stripe's created[...] filters of a list, each a whole number of unix seconds.
 std::variant<SandboxCreatedRange, SandboxError> parseCreated(const SandboxForm &query)
 {
     static const QRegularExpression seconds(QStringLiteral("^-?[0-9]{1,15}$")); // 15 digits: +1 cannot overflow
     SandboxCreatedRange range;
-    for (const QString &param : createdFilters) {
+    for (const QString &param : createdFilters()) {
         if (!query.has(param))
             continue;
         const QString text = query.value(param);
@@ -66,12 +77,21 @@ std::variant<SandboxCreatedRange, SandboxError> parseCreated(const SandboxForm &
     return range;
 }
 
-SandboxError unknownParameter(const QString &name)
+std::variant<SandboxListQuery, SandboxError> parseListQuery(const SandboxForm &query, const QStringList &filters)
 {
-    return SandboxError::invalid(name, QStringLiteral("Received unknown parameter: %1").arg(name));
+    const QString unknown =
+        query.firstUnknown(QStringList{QStringLiteral("limit"), QStringLiteral("starting_after")} + createdFilters() + filters);
+    if (!unknown.isEmpty())
+        return unknownParameter(unknown);
+    std::variant<int, SandboxError> limit = parseLimit(query);
+    if (const auto *error = std::get_if<SandboxError>(&limit))
+        return *error;
+    std::variant<SandboxCreatedRange, SandboxError> created = parseCreated(query);
+    if (const auto *error = std::get_if<SandboxError>(&created))
+        return *error;
+    return SandboxListQuery{std::get<int>(limit), query.value(QStringLiteral("starting_after")),
+                            std::get<SandboxCreatedRange>(created)};
 }
-
-} // namespace
 
 SandboxApi::Result SandboxApi::createAccount(const SandboxForm &form)
 {
@@ -244,17 +264,10 @@ SandboxApi::Result SandboxApi::retrieveRefund(const QString &id)
 
 SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
 {
-    const QString unknown = query.firstUnknown(QStringList{QStringLiteral("payment_intent"), QStringLiteral("limit"),
-                                                           QStringLiteral("starting_after")}
-                                               + createdFilters);
-    if (!unknown.isEmpty())
-        return refused(unknownParameter(unknown));
-    std::variant<int, SandboxError> limit = parseLimit(query);
-    if (const auto *error = std::get_if<SandboxError>(&limit))
+    const std::variant<SandboxListQuery, SandboxError> parsed = parseListQuery(query, {QStringLiteral("payment_intent")});
+    if (const auto *error = std::get_if<SandboxError>(&parsed))
         return refused(*error);
-    std::variant<SandboxCreatedRange, SandboxError> created = parseCreated(query);
-    if (const auto *error = std::get_if<SandboxError>(&created))
-        return refused(*error);
+    const SandboxListQuery &list = std::get<SandboxListQuery>(parsed);
     const QString paymentIntent = query.value(QStringLiteral("payment_intent"));
     if (query.has(QStringLiteral("payment_intent"))) {
         Expected<std::optional<SandboxPayment>> payment = m_state.payment(paymentIntent);
@@ -265,14 +278,13 @@ SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
                                                  QStringLiteral("No such payment_intent: '%1'").arg(paymentIntent)));
         }
     }
-    const QString startingAfter = query.value(QStringLiteral("starting_after"));
     Expected<std::optional<SandboxPage<SandboxRefund>>> page =
-        m_state.refunds(paymentIntent, std::get<int>(limit), startingAfter, std::get<SandboxCreatedRange>(created));
+        m_state.refunds(paymentIntent, list.limit, list.startingAfter, list.created);
     if (!page)
         return refused(internalError(page.message()));
     if (!*page) {
         return refused(SandboxError::missing(QStringLiteral("starting_after"),
-                                             QStringLiteral("No such refund: '%1'").arg(startingAfter)));
+                                             QStringLiteral("No such refund: '%1'").arg(list.startingAfter)));
     }
     return ok(listBody((*page)->items, &writeRefund, (*page)->hasMore, QLatin1StringView("/v1/refunds")));
 }
@@ -313,27 +325,21 @@ SandboxApi::Result SandboxApi::retrieveBalance(const QString &account, const San
 
 SandboxApi::Result SandboxApi::listBalanceTransactions(const QString &account, const SandboxForm &query)
 {
-    const QString unknown =
-        query.firstUnknown(QStringList{QStringLiteral("limit"), QStringLiteral("starting_after")} + createdFilters);
-    if (!unknown.isEmpty())
-        return refused(unknownParameter(unknown));
-    std::variant<int, SandboxError> limit = parseLimit(query);
-    if (const auto *error = std::get_if<SandboxError>(&limit))
+    const std::variant<SandboxListQuery, SandboxError> parsed = parseListQuery(query, {});
+    if (const auto *error = std::get_if<SandboxError>(&parsed))
         return refused(*error);
-    std::variant<SandboxCreatedRange, SandboxError> created = parseCreated(query);
-    if (const auto *error = std::get_if<SandboxError>(&created))
-        return refused(*error);
+    const SandboxListQuery &list = std::get<SandboxListQuery>(parsed);
     const std::variant<SandboxAccount, SandboxError> known = accountOfHeader(account);
     if (const auto *error = std::get_if<SandboxError>(&known))
         return refused(*error);
-    const QString startingAfter = query.value(QStringLiteral("starting_after"));
-    Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> page = m_state.balanceTransactions(
-        account, std::get<int>(limit), startingAfter, std::get<SandboxCreatedRange>(created));
+    Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> page =
+        m_state.balanceTransactions(account, list.limit, list.startingAfter, list.created);
     if (!page)
         return refused(internalError(page.message()));
     if (!*page) {
         return refused(SandboxError::missing(QStringLiteral("starting_after"),
-                                             QStringLiteral("No such balance transaction of %1: '%2'").arg(account, startingAfter)));
+                                             QStringLiteral("No such balance transaction of %1: '%2'")
+                                                 .arg(account, list.startingAfter)));
     }
     return ok(listBody((*page)->items, &writeBalanceTransaction, (*page)->hasMore,
                        QLatin1StringView("/v1/balance_transactions")));

@@ -1,5 +1,7 @@
 #include "sandboxobjects.h"
 
+#include "sandboxrecords.h"
+
 namespace verity {
 
 using namespace Qt::Literals::StringLiterals;
@@ -193,6 +195,43 @@ void writeBalanceTransaction(SandboxJson &json, const SandboxBalanceTransaction 
     json.key("type"_L1);
     json.string(transaction.type);
     json.endObject();
+}
+
+void writeRecord(SandboxJson &json, const SandboxRecord &record)
+{
+    // Every field but two is text or null; all are written in key order, as JSON keys are kept.
+    QMap<QString, std::optional<QString>> text;
+    if (const SandboxRecordKind *kind = sandboxRecordKindOf(record.kind)) {
+        for (const SandboxRecordParam &param : kind->params)
+            text.insert(param.name, std::nullopt);
+    }
+    for (auto it = record.fields.cbegin(); it != record.fields.cend(); ++it)
+        text.insert(it.key(), it.value());
+    text.insert(u"id"_s, record.id);
+    text.insert(u"object"_s, record.kind);
+    text.insert(u"order"_s, record.order);
+    QStringList keys = text.keys() + QStringList{u"created"_s, u"metadata"_s};
+    keys.sort();
+    json.beginObject();
+    for (const QString &key : std::as_const(keys)) {
+        json.key(key);
+        if (key == u"created")
+            json.number(record.created);
+        else if (key == u"metadata")
+            writeMetadata(json, record.metadata);
+        else if (const std::optional<QString> &value = text.value(key))
+            json.string(*value);
+        else
+            json.null();
+    }
+    json.endObject();
+}
+
+QByteArray recordBody(const SandboxRecord &record)
+{
+    SandboxJson json;
+    writeRecord(json, record);
+    return json.take();
 }
 
 } // namespace verity

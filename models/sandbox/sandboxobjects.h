@@ -1,7 +1,7 @@
 #pragma once
 // The sandbox's answers in Stripe's shapes, so that a client written against the sandbox
 // reads a real provider the same way: refund, list, balance, balance transaction, account,
-// payment intent, and the error object {"error": {type, code, message, param}}. Each is the
+// payment intent, pickup and message, and the error object {"error": {type, code, message, param}}. Each is the
 // whole body of an answer, written as QJsonDocument::toJson(Indented) writes it.
 
 #include "sandboxjson.h"
@@ -29,10 +29,14 @@ QByteArray refundBody(const SandboxRefund &refund);
 QByteArray accountBody(const SandboxAccount &account);
 QByteArray paymentIntentBody(const SandboxPayment &payment);
 QByteArray balanceBody(qint64 available, const QString &currency);
+QByteArray recordBody(const SandboxRecord &record);
 
 // One object of a list, for listBody.
 void writeRefund(SandboxJson &json, const SandboxRefund &refund);
 void writeBalanceTransaction(SandboxJson &json, const SandboxBalanceTransaction &transaction);
+// {"created", "id", "metadata", "object", "order"} and the kind's own fields, an optional one
+// it was not given as null: {"item": null}.
+void writeRecord(SandboxJson &json, const SandboxRecord &record);
 
 // Stripe's list: {"data": [...], "has_more": ..., "object": "list", "url": ...}.
 template<typename T>

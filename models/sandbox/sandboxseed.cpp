@@ -1,5 +1,7 @@
 #include "sandboxseed.h"
 
+#include "sandboxrecords.h"
+
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
@@ -16,8 +18,9 @@ namespace verity {
 
 namespace {
 
-// Bump when the seeded data changes; a state seeded by another version is left alone.
-const QString seedMark = QStringLiteral("march-incident/1");
+// Bump when the seeded data changes. Everything is inserted by a fixed id, so seeding a state
+// seeded by an earlier version adds what is new and leaves what it has as it was.
+const QString seedMark = QStringLiteral("march-incident/2");
 
 struct PlannedRefund
 {
@@ -66,11 +69,47 @@ std::optional<PlannedRefund> plannedRefund(const TicketDetail &ticket, const Too
     return planned;
 }
 
+// A pickup or a message a demo call made, or may have made.
+struct PlannedRecord
+{
+    SandboxRecord record;
+    QString call; // "T-…/c3"
+    bool unknown = false;
+};
+
+std::optional<PlannedRecord> plannedRecord(const TicketDetail &ticket, const ToolCallRow &call)
+{
+    const bool pickup = call.tool == u"schedule_pickup";
+    if ((!pickup && call.tool != u"message_seller") || !call.outcome)
+        return std::nullopt;
+    if (*call.outcome != Outcome::Performed && *call.outcome != Outcome::Unknown)
+        return std::nullopt;
+    const QJsonObject arguments = jsonObject(call.argumentsJson);
+    // What the tool sent its system; an argument it lacks comes from the ticket, as for its intent key.
+    QMap<QString, QString> params{{QStringLiteral("order"), arguments.value(QStringLiteral("order_id")).toString(ticket.order.id)}};
+    if (pickup && arguments.contains(QStringLiteral("item_id")))
+        params.insert(QStringLiteral("item"), arguments.value(QStringLiteral("item_id")).toString());
+    if (!pickup) {
+        params.insert(QStringLiteral("seller"), arguments.value(QStringLiteral("seller_id")).toString(ticket.sellerId));
+        params.insert(QStringLiteral("text"), arguments.value(QStringLiteral("text")).toString());
+    }
+    const SandboxRecordKind &kind = pickup ? sandboxPickups() : sandboxMessages();
+    PlannedRecord planned;
+    planned.call = ticket.row.extId + u'/' + call.callExtId;
+    planned.unknown = *call.outcome == Outcome::Unknown;
+    planned.record = newSandboxRecord(kind, derivedSandboxId(kind.idPrefix, QStringLiteral("demo|") + planned.call), params,
+                                      call.calledAt / 1000,
+                                      {{QStringLiteral("intent_key"), call.intentKey},
+                                       {QStringLiteral("ticket_id"), ticket.row.extId}});
+    return planned;
+}
+
 struct DemoProviderSide
 {
     QList<std::pair<SandboxAccount, std::pair<qint64, qint64>>> accounts; // opening balance, as of
     QList<SandboxPayment> payments;
     QList<PlannedRefund> refunds;
+    QList<PlannedRecord> records; // pickups and messages
 };
 
 Expected<DemoProviderSide> readDemo()
@@ -137,10 +176,14 @@ Expected<DemoProviderSide> readDemo()
                 continue;
             if (std::optional<PlannedRefund> planned = plannedRefund(ticket, entry.call, payments.value(paymentId)))
                 side.refunds.append(*planned);
+            if (std::optional<PlannedRecord> planned = plannedRecord(ticket, entry.call))
+                side.records.append(*planned);
         }
     }
     std::stable_sort(side.refunds.begin(), side.refunds.end(),
                      [](const PlannedRefund &a, const PlannedRefund &b) { return a.refund.created < b.refund.created; });
+    std::stable_sort(side.records.begin(), side.records.end(),
+                     [](const PlannedRecord &a, const PlannedRecord &b) { return a.record.created < b.record.created; });
     return side;
 }
 
@@ -190,6 +233,20 @@ Expected<SandboxSeedReport> seedDemo(SandboxState &state)
         if (!inserted)
             return fail(inserted.error());
         report.refunds += *inserted ? 1 : 0;
+    }
+    QHash<QString, int> unknownOrdinals; // by kind: pickups and messages are counted apart
+    for (const PlannedRecord &planned : std::as_const(side->records)) {
+        const bool pickup = planned.record.kind == sandboxPickups().object;
+        // As for refunds: of each tool's unknown calls, in time order, the 1st, 3rd, 5th...
+        // reached their system and the others did not.
+        if (planned.unknown && (++unknownOrdinals[planned.record.kind] % 2) == 0) {
+            (pickup ? report.pickupsNotMade : report.messagesNotSent).append(planned.call);
+            continue;
+        }
+        Expected<bool> inserted = state.insertRecord(planned.record);
+        if (!inserted)
+            return fail(inserted.error());
+        (pickup ? report.pickups : report.messages) += *inserted ? 1 : 0;
     }
     if (Expected<void> marked = state.setMeta(QStringLiteral("demo_seed"), seedMark); !marked)
         return fail(marked.error());

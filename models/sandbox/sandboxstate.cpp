@@ -16,6 +16,7 @@
 
 #include <iterator>
 #include <limits>
+#include <vector>
 
 namespace verity {
 
@@ -46,15 +47,22 @@ const char *const schema[] = {
     "CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys(created_ms)",
 };
 
-// Append only: each takes a state file from the version before it to its own; a released one
-// is never edited.
-const char *const upgrades[] = {
+// Append only: each takes a state file from the version before it to its own, with all its
+// statements in the one transaction; a released one is never edited.
+const std::vector<std::vector<const char *>> upgrades = {
     // 2: a seller's balance is the sum of its movements; with the amounts in an index it is
     // read from the index alone, instead of one row of the table per movement
-    "CREATE INDEX IF NOT EXISTS balance_transactions_balance ON balance_transactions(account, amount)",
+    {"CREATE INDEX IF NOT EXISTS balance_transactions_balance ON balance_transactions(account, amount)"},
+    // 3: the courier's pickups and the messaging service's messages; seq orders records made
+    // within the same second, as for refunds, and each index starts a list at its cursor
+    {"CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
+     "kind TEXT NOT NULL, order_id TEXT NOT NULL, fields TEXT NOT NULL, created INTEGER NOT NULL, "
+     "metadata TEXT NOT NULL)",
+     "CREATE INDEX IF NOT EXISTS records_order ON records(kind, order_id, created, seq)",
+     "CREATE INDEX IF NOT EXISTS records_kind ON records(kind, created, seq)"},
 };
 
-constexpr int schemaVersion = 1 + int(std::size(upgrades));
+const int schemaVersion = 1 + int(upgrades.size());
 
 QString nextConnectionName()
 {
@@ -106,6 +114,18 @@ SandboxBalanceTransaction transactionFrom(const QSqlQuery &query)
     transaction.description = query.value(6).toString();
     transaction.created = query.value(7).toLongLong();
     return transaction;
+}
+
+SandboxRecord recordFrom(const QSqlQuery &query)
+{
+    SandboxRecord record;
+    record.id = query.value(0).toString();
+    record.kind = query.value(1).toString();
+    record.order = query.value(2).toString();
+    record.fields = metadataFrom(query.value(3).toString()); // the same shape: names to text
+    record.created = query.value(4).toLongLong();
+    record.metadata = metadataFrom(query.value(5).toString());
+    return record;
 }
 
 const QString idAlphabet = QStringLiteral("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
@@ -226,12 +246,14 @@ Expected<void> SandboxState::migrate()
                              .arg(schemaVersion));
     }
     for (int to = from + 1; to <= schemaVersion; ++to) {
-        QSqlQuery query(m_db);
-        if (!query.exec(QString::fromLatin1(upgrades[to - 2]))) {
-            rollback();
-            return makeError(QStringLiteral("cannot bring the sandbox state to schema %1: %2")
-                                 .arg(to)
-                                 .arg(sqlErrorText(query.lastError())));
+        for (const char *sql : upgrades[std::size_t(to - 2)]) {
+            QSqlQuery query(m_db);
+            if (!query.exec(QString::fromLatin1(sql))) {
+                rollback();
+                return makeError(QStringLiteral("cannot bring the sandbox state to schema %1: %2")
+                                     .arg(to)
+                                     .arg(sqlErrorText(query.lastError())));
+            }
         }
     }
     if (Expected<void> set = setMeta(QStringLiteral("schema_version"), QString::number(schemaVersion)); !set) {
@@ -412,49 +434,62 @@ Expected<std::optional<SandboxRefund>> SandboxState::refund(const QString &id)
     return std::optional<SandboxRefund>(refundFrom(query));
 }
 
+template<typename T>
+Expected<std::optional<SandboxPage<T>>> SandboxState::listPage(const ListQuery &list, T (*from)(const QSqlQuery &))
+{
+    // The cursor is the position of a row in the newest-first order: (created, seq).
+    std::optional<std::pair<qint64, qint64>> position;
+    if (!list.startingAfter.isEmpty()) {
+        QSqlQuery &cursor = prepare(list.cursorSql);
+        const Finished cursorDone(cursor);
+        cursor.addBindValue(list.startingAfter);
+        for (const QVariant &value : list.cursorScope)
+            cursor.addBindValue(value);
+        if (Expected<void> done = exec(cursor, "reading a cursor"); !done)
+            return done.error();
+        if (!cursor.next())
+            return std::optional<SandboxPage<T>>();
+        position.emplace(cursor.value(0).toLongLong(), cursor.value(1).toLongLong());
+    }
+    QSqlQuery &query = prepare(list.sql);
+    const Finished queryDone(query);
+    for (const QVariant &value : list.binds)
+        query.addBindValue(value);
+    bindKeyset(query, keysetAfter(list.created, position), list.limit);
+    if (Expected<void> done = exec(query, list.what); !done)
+        return done.error();
+    SandboxPage<T> page;
+    while (query.next()) {
+        if (page.items.size() == list.limit) {
+            page.hasMore = true;
+            break;
+        }
+        page.items.append(from(query));
+    }
+    return std::optional<SandboxPage<T>>(page);
+}
+
 Expected<std::optional<SandboxPage<SandboxRefund>>> SandboxState::refunds(const QString &paymentIntent, int limit,
                                                                           const QString &startingAfter,
                                                                           const SandboxCreatedRange &createdRange)
 {
-    // The cursor is the position of a refund in the newest-first order: (created, seq).
-    std::optional<std::pair<qint64, qint64>> position;
-    if (!startingAfter.isEmpty()) {
-        QSqlQuery &cursor = prepare("SELECT created, seq FROM refunds WHERE id = ?");
-        const Finished cursorDone(cursor);
-        cursor.addBindValue(startingAfter);
-        if (Expected<void> done = exec(cursor, "reading a cursor"); !done)
-            return done.error();
-        if (!cursor.next())
-            return std::optional<SandboxPage<SandboxRefund>>();
-        position.emplace(cursor.value(0).toLongLong(), cursor.value(1).toLongLong());
-    }
-    const Keyset keyset = keysetAfter(createdRange, position);
+    ListQuery list{startingAfter, "SELECT created, seq FROM refunds WHERE id = ?", {}, nullptr, {}, createdRange, limit,
+                   "listing refunds"};
     // Two statements rather than one with an optional filter: each has an index that starts
     // at the cursor (refunds_payment, refunds_created).
-    QSqlQuery &query = paymentIntent.isEmpty()
-                           ? prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
-                                     "balance_transaction FROM refunds "
-                                     "WHERE created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
-                                     "ORDER BY created DESC, seq DESC LIMIT ?")
-                           : prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
-                                     "balance_transaction FROM refunds "
-                                     "WHERE payment_intent = ? AND created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
-                                     "ORDER BY created DESC, seq DESC LIMIT ?");
-    const Finished queryDone(query);
-    if (!paymentIntent.isEmpty())
-        query.addBindValue(paymentIntent);
-    bindKeyset(query, keyset, limit);
-    if (Expected<void> done = exec(query, "listing refunds"); !done)
-        return done.error();
-    SandboxPage<SandboxRefund> page;
-    while (query.next()) {
-        if (page.items.size() == limit) {
-            page.hasMore = true;
-            break;
-        }
-        page.items.append(refundFrom(query));
+    if (paymentIntent.isEmpty()) {
+        list.sql = "SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
+                   "balance_transaction FROM refunds "
+                   "WHERE created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
+                   "ORDER BY created DESC, seq DESC LIMIT ?";
+    } else {
+        list.sql = "SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
+                   "balance_transaction FROM refunds "
+                   "WHERE payment_intent = ? AND created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
+                   "ORDER BY created DESC, seq DESC LIMIT ?";
+        list.binds = {paymentIntent};
     }
-    return std::optional<SandboxPage<SandboxRefund>>(page);
+    return listPage(list, &refundFrom);
 }
 
 Expected<qint64> SandboxState::countRefunds(const QString &paymentIntent)
@@ -484,35 +519,69 @@ Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>>
 SandboxState::balanceTransactions(const QString &account, int limit, const QString &startingAfter,
                                   const SandboxCreatedRange &createdRange)
 {
-    std::optional<std::pair<qint64, qint64>> position;
-    if (!startingAfter.isEmpty()) {
-        QSqlQuery &cursor = prepare("SELECT created, seq FROM balance_transactions WHERE id = ? AND account = ?");
-        const Finished cursorDone(cursor);
-        cursor.addBindValue(startingAfter);
-        cursor.addBindValue(account);
-        if (Expected<void> done = exec(cursor, "reading a cursor"); !done)
-            return done.error();
-        if (!cursor.next())
-            return std::optional<SandboxPage<SandboxBalanceTransaction>>();
-        position.emplace(cursor.value(0).toLongLong(), cursor.value(1).toLongLong());
-    }
-    QSqlQuery &query = prepare("SELECT id, account, amount, currency, type, source, description, created "
-                               "FROM balance_transactions WHERE account = ? AND created BETWEEN ? AND ? "
-                               "AND (created < ? OR seq < ?) ORDER BY created DESC, seq DESC LIMIT ?");
-    const Finished queryDone(query);
-    query.addBindValue(account);
-    bindKeyset(query, keysetAfter(createdRange, position), limit);
-    if (Expected<void> done = exec(query, "listing balance transactions"); !done)
+    return listPage(ListQuery{startingAfter, "SELECT created, seq FROM balance_transactions WHERE id = ? AND account = ?",
+                              {account},
+                              "SELECT id, account, amount, currency, type, source, description, created "
+                              "FROM balance_transactions WHERE account = ? AND created BETWEEN ? AND ? "
+                              "AND (created < ? OR seq < ?) ORDER BY created DESC, seq DESC LIMIT ?",
+                              {account}, createdRange, limit, "listing balance transactions"},
+                    &transactionFrom);
+}
+
+Expected<bool> SandboxState::insertRecord(const SandboxRecord &record)
+{
+    QSqlQuery &insert = prepare("INSERT INTO records (id, kind, order_id, fields, created, metadata) "
+                                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+    const Finished insertDone(insert);
+    for (const QVariant &value : QVariantList{record.id, record.kind, record.order, metadataText(record.fields),
+                                              record.created, metadataText(record.metadata)})
+        insert.addBindValue(value);
+    if (Expected<void> done = exec(insert, "recording a pickup or a message"); !done)
         return done.error();
-    SandboxPage<SandboxBalanceTransaction> page;
-    while (query.next()) {
-        if (page.items.size() == limit) {
-            page.hasMore = true;
-            break;
-        }
-        page.items.append(transactionFrom(query));
+    return insert.numRowsAffected() > 0;
+}
+
+Expected<std::optional<SandboxRecord>> SandboxState::record(const QString &kind, const QString &id)
+{
+    QSqlQuery &query = prepare("SELECT id, kind, order_id, fields, created, metadata FROM records WHERE id = ? AND kind = ?");
+    const Finished queryDone(query);
+    query.addBindValue(id);
+    query.addBindValue(kind);
+    if (Expected<void> done = exec(query, "reading a pickup or a message"); !done)
+        return done.error();
+    if (!query.next())
+        return std::optional<SandboxRecord>();
+    return std::optional<SandboxRecord>(recordFrom(query));
+}
+
+Expected<std::optional<SandboxPage<SandboxRecord>>> SandboxState::records(const QString &kind, const QString &order,
+                                                                          int limit, const QString &startingAfter,
+                                                                          const SandboxCreatedRange &createdRange)
+{
+    ListQuery list{startingAfter, "SELECT created, seq FROM records WHERE id = ? AND kind = ?", {kind}, nullptr, {kind},
+                   createdRange, limit, "listing pickups or messages"};
+    // As for refunds: one statement for each index (records_kind, records_order).
+    if (order.isEmpty()) {
+        list.sql = "SELECT id, kind, order_id, fields, created, metadata FROM records "
+                   "WHERE kind = ? AND created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
+                   "ORDER BY created DESC, seq DESC LIMIT ?";
+    } else {
+        list.sql = "SELECT id, kind, order_id, fields, created, metadata FROM records "
+                   "WHERE kind = ? AND order_id = ? AND created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
+                   "ORDER BY created DESC, seq DESC LIMIT ?";
+        list.binds.append(order);
     }
-    return std::optional<SandboxPage<SandboxBalanceTransaction>>(page);
+    return listPage(list, &recordFrom);
+}
+
+Expected<qint64> SandboxState::countRecords(const QString &kind)
+{
+    QSqlQuery &query = prepare("SELECT COUNT(*) FROM records WHERE kind = ?");
+    const Finished queryDone(query);
+    query.addBindValue(kind);
+    if (Expected<void> done = exec(query, "counting pickups or messages"); !done)
+        return done.error();
+    return query.next() ? query.value(0).toLongLong() : 0;
 }
 
 } // namespace verity

@@ -1,9 +1,10 @@
 #pragma once
-// Everything the sandbox payment provider knows, in its own SQLite file: seller accounts,
-// payments, refunds, balance movements and the stored responses of idempotency keys. A
-// restart loses nothing. A refund, its balance movement and the response stored for its key
-// are written in one transaction, so a crash never leaves a refund without its key (or the
-// reverse).
+// Everything the sandbox knows, in its own SQLite file: the payment provider's seller
+// accounts, payments, refunds and balance movements, the courier's pickups and the messaging
+// service's messages, and the stored responses of idempotency keys. A restart loses nothing.
+// A write (a refund and its balance movement, a pickup, a message) and the response stored
+// for its key are written in one transaction, so a crash never leaves a write without its key
+// (or the reverse).
 
 #include "domain/expected.h"
 
@@ -12,6 +13,7 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
+#include <QVariant>
 
 #include <limits>
 #include <memory>
@@ -64,6 +66,18 @@ struct SandboxBalanceTransaction
     QString source;
     QString description;
     qint64 created = 0;
+};
+
+// A pickup at the courier or a message at the seller-messaging service: a record of a kind
+// (SandboxRecordKind), listed by the order it is about.
+struct SandboxRecord
+{
+    QString id;
+    QString kind; // its object: "pickup", "message"
+    QString order;
+    QMap<QString, QString> fields; // the kind's own fields that it has ("item", "text", "status")
+    qint64 created = 0;            // unix seconds
+    SandboxMetadata metadata;
 };
 
 // Stripe's created[gte], created[gt], created[lte] and created[lt] filters of a list, as one
@@ -127,6 +141,15 @@ public:
                                                                 const SandboxCreatedRange &created = {});
     Expected<qint64> countRefunds(const QString &paymentIntent);
 
+    // ---- records: pickups and messages (false: the id exists; it is left as it was) ----
+    Expected<bool> insertRecord(const SandboxRecord &record);
+    Expected<std::optional<SandboxRecord>> record(const QString &kind, const QString &id);
+    // Newest first, as refunds(); an empty order lists every record of the kind.
+    Expected<std::optional<SandboxPage<SandboxRecord>>> records(const QString &kind, const QString &order, int limit,
+                                                                const QString &startingAfter,
+                                                                const SandboxCreatedRange &created = {});
+    Expected<qint64> countRecords(const QString &kind);
+
     // ---- balances ----
     Expected<qint64> balance(const QString &account);
     Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>>
@@ -151,6 +174,23 @@ private:
     // The statement for `sql`, prepared once and kept: a list page or a refund costs a few
     // lookups, and preparing each statement again cost more than running it.
     QSqlQuery &prepare(const char *sql);
+
+    // One page of a newest-first list: `sql` bound to `binds` and then to the keyset's bounds,
+    // from after the row `cursorSql` finds for `startingAfter` and `cursorScope` (nullopt: it
+    // finds none).
+    struct ListQuery
+    {
+        QString startingAfter; // empty: from the top
+        const char *cursorSql = nullptr; // SELECT created, seq ... WHERE id = ? [AND scope]
+        QVariantList cursorScope;
+        const char *sql = nullptr;
+        QVariantList binds; // those before the keyset's
+        SandboxCreatedRange created;
+        int limit = 10;
+        const char *what = ""; // "listing refunds", for an error
+    };
+    template<typename T>
+    Expected<std::optional<SandboxPage<T>>> listPage(const ListQuery &list, T (*from)(const QSqlQuery &));
 
     QString m_path;
     QString m_connection;

@@ -151,6 +151,11 @@ public:
         Expected<qint64> count = m_state->countRefunds(paymentIntent);
         return count ? *count : -1;
     }
+    qint64 recordCount(const QString &kind) // "pickup", "message"
+    {
+        Expected<qint64> count = m_state->countRecords(kind);
+        return count ? *count : -1;
+    }
     // Lets every held (stalled) answer go out, so no test leaves one behind.
     bool drainHeldAnswers(int timeoutMs = 10000)
     {

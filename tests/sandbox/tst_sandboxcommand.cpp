@@ -125,6 +125,10 @@ void TestSandboxCommand::seedsTheDemoOnce()
         const QUrl url = sandbox.waitForUrl();
         QVERIFY(url.isValid());
         QVERIFY(sandbox.banner().contains(QStringLiteral("demo data: 12 sellers")));
+        QVERIFY2(sandbox.banner().contains(QStringLiteral("7 pickups, 12 messages; unknown writes that never reached their "
+                                                          "system: refunds T-20260331-0158/c3, T-20260402-0287/c3; "
+                                                          "pickups T-20260402-0502/c3; messages T-20260330-0362/c2")),
+                 qPrintable(sandbox.banner()));
         SandboxHttp http(url, QStringLiteral("sk_test_demo"));
         QCOMPARE(http.balance(QStringLiteral("ashcombe-furniture")), -4700);
         incident = http.refundsOf(QStringLiteral("pi_SU-88421"));
@@ -138,6 +142,7 @@ void TestSandboxCommand::seedsTheDemoOnce()
     QVERIFY(again.banner().contains(QStringLiteral("already seeded")));
     SandboxHttp http(url, QStringLiteral("sk_test_demo"));
     QCOMPARE(http.refundsOf(QStringLiteral("pi_SU-88421")), incident);
+    QCOMPARE(http.get(QStringLiteral("/v1/pickups?limit=100")).json.value(QStringLiteral("data")).toArray().size(), 7);
     QCOMPARE(http.balance(QStringLiteral("ashcombe-furniture")), -4700);
     QVERIFY(again.stop());
 }

@@ -28,7 +28,9 @@ QHash<QString, QString> demoIntentKeys()
         qFatal("the demo data did not import");
     QHash<QString, QString> keys;
     for (const QString &ticket : {QStringLiteral("T-20260317-0412"), QStringLiteral("T-20260329-0264"),
-                                  QStringLiteral("T-20260331-0158")}) {
+                                  QStringLiteral("T-20260331-0158"), QStringLiteral("T-20260318-0152"),
+                                  QStringLiteral("T-20260320-0233"), QStringLiteral("T-20260330-0362"),
+                                  QStringLiteral("T-20260401-0247"), QStringLiteral("T-20260402-0502")}) {
         const Expected<std::optional<qint64>> id = (*store)->ticketIdByExtId(ticket);
         const Expected<QList<TranscriptEntry>> transcript = (*store)->transcript(id->value());
         for (const TranscriptEntry &entry : *transcript) {
@@ -39,12 +41,17 @@ QHash<QString, QString> demoIntentKeys()
     return keys;
 }
 
-QStringList intentKeysOf(const QJsonArray &refunds)
+QStringList intentKeysOf(const QJsonArray &objects)
 {
     QStringList keys;
-    for (const QJsonValue &refund : refunds)
-        keys.append(refund.toObject().value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString());
+    for (const QJsonValue &object : objects)
+        keys.append(object.toObject().value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString());
     return keys;
+}
+
+qint64 secondsAt(const char *time)
+{
+    return QDateTime::fromString(QString::fromLatin1(time), Qt::ISODate).toSecsSinceEpoch();
 }
 
 } // namespace
@@ -55,6 +62,8 @@ class TestSandboxSeed : public QObject
 
 private slots:
     void seedsTheProviderSideOfTheDemo();
+    void seedsTheCourierAndTheMessagingSide();
+    void aStateSeededByTheFirstVersionGetsWhatIsNew();
 };
 
 void TestSandboxSeed::seedsTheProviderSideOfTheDemo()
@@ -99,6 +108,77 @@ void TestSandboxSeed::seedsTheProviderSideOfTheDemo()
     QVERIFY(again->alreadySeeded);
     QCOMPARE(sandbox.refundCount(), refunds);
     QCOMPARE(http.balance(QStringLiteral("ashcombe-furniture")), -4700);
+}
+
+void TestSandboxSeed::seedsTheCourierAndTheMessagingSide()
+{
+    InProcessSandbox sandbox;
+    Expected<SandboxSeedReport> seeded = seedDemo(sandbox.state());
+    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    // Every schedule_pickup and message_seller call recorded as performed, and of the unknown
+    // ones of each tool, the first in time.
+    QCOMPARE(seeded->pickups, 7);
+    QCOMPARE(seeded->messages, 12);
+    QCOMPARE(seeded->pickupsNotMade, QStringList{QStringLiteral("T-20260402-0502/c3")});
+    QCOMPARE(seeded->messagesNotSent, QStringList{QStringLiteral("T-20260330-0362/c2")});
+    QCOMPARE(sandbox.recordCount(QStringLiteral("pickup")), 7);
+    QCOMPARE(sandbox.recordCount(QStringLiteral("message")), 12);
+
+    SandboxHttp http(sandbox.url());
+    const QHash<QString, QString> keys = demoIntentKeys();
+    const auto listed = [&](const QString &path, const QString &order) {
+        return http.get(path + QStringLiteral("?limit=100&order=") + order).json.value(QStringLiteral("data")).toArray();
+    };
+    // A performed pickup, as the call sent it: the call's order and item, its time, its key.
+    const QJsonArray performed = listed(QStringLiteral("/v1/pickups"), QStringLiteral("SU-88316"));
+    QCOMPARE(performed.size(), 1); // c3 was refused: only c4 reached the courier
+    const QJsonObject pickup = performed.at(0).toObject();
+    QCOMPARE(pickup.value(QStringLiteral("item")).toString(), QStringLiteral("GW-PAR3"));
+    QCOMPARE(pickup.value(QStringLiteral("status")).toString(), QStringLiteral("scheduled"));
+    QCOMPARE(pickup.value(QStringLiteral("created")).toInteger(), secondsAt("2026-03-18T10:13:39Z"));
+    QCOMPARE(intentKeysOf(performed), QStringList{keys.value(QStringLiteral("T-20260318-0152/c4"))});
+    QCOMPARE(pickup.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("ticket_id")).toString(),
+             QStringLiteral("T-20260318-0152"));
+
+    // The unknown ones: the first of each tool reached its system, the second did not.
+    QVERIFY(!keys.value(QStringLiteral("T-20260401-0247/c3")).isEmpty());
+    QCOMPARE(intentKeysOf(listed(QStringLiteral("/v1/pickups"), QStringLiteral("SU-88598"))),
+             QStringList{keys.value(QStringLiteral("T-20260401-0247/c3"))});
+    QCOMPARE(listed(QStringLiteral("/v1/pickups"), QStringLiteral("SU-88684")).size(), 0);
+    // message_seller names no order: the message is for the ticket's.
+    const QJsonArray reached = listed(QStringLiteral("/v1/messages"), QStringLiteral("SU-88411"));
+    QCOMPARE(intentKeysOf(reached), QStringList{keys.value(QStringLiteral("T-20260320-0233/c3"))});
+    const QJsonObject message = reached.at(0).toObject();
+    QCOMPARE(message.value(QStringLiteral("seller")).toString(), QStringLiteral("thistle-pine-homeware"));
+    QVERIFY(message.value(QStringLiteral("text")).toString().startsWith(QStringLiteral("Order SU-88411: the buyer received")));
+    QCOMPARE(listed(QStringLiteral("/v1/messages"), QStringLiteral("SU-88585")).size(), 0);
+    QVERIFY(!keys.value(QStringLiteral("T-20260330-0362/c2")).isEmpty());
+
+    Expected<SandboxSeedReport> again = seedDemo(sandbox.state());
+    QVERIFY(again && again->alreadySeeded);
+    QCOMPARE(sandbox.recordCount(QStringLiteral("pickup")), 7);
+    QCOMPARE(sandbox.recordCount(QStringLiteral("message")), 12);
+}
+
+void TestSandboxSeed::aStateSeededByTheFirstVersionGetsWhatIsNew()
+{
+    InProcessSandbox sandbox;
+    QVERIFY(seedDemo(sandbox.state()));
+    const qint64 refunds = sandbox.refundCount();
+    // As if the first version, which seeded the payment provider alone, had seeded it.
+    QVERIFY(sandbox.state().setMeta(QStringLiteral("demo_seed"), QStringLiteral("march-incident/1")));
+    Expected<SandboxSeedReport> upgraded = seedDemo(sandbox.state());
+    QVERIFY2(upgraded, qPrintable(upgraded ? QString() : upgraded.message()));
+    QVERIFY(!upgraded->alreadySeeded);
+    // Everything is inserted by a fixed id: what the state has is left as it was.
+    QCOMPARE(upgraded->refunds, 0);
+    QCOMPARE(upgraded->accounts, 0);
+    QCOMPARE(upgraded->pickups, 0);
+    QCOMPARE(sandbox.refundCount(), refunds);
+    QCOMPARE(sandbox.recordCount(QStringLiteral("pickup")), 7);
+    SandboxHttp http(sandbox.url());
+    QCOMPARE(http.balance(QStringLiteral("ashcombe-furniture")), -4700);
+    QVERIFY(seedDemo(sandbox.state())->alreadySeeded);
 }
 
 QTEST_GUILESS_MAIN(TestSandboxSeed)

@@ -1,5 +1,5 @@
 // The sandbox's state file on its own: a file written by the first schema is brought to the
-// current one (its index for balances) and keeps its data; a newer file is refused; lists
+// current one (its index for balances, its pickups and messages) and keeps its data; a newer file is refused; lists
 // page from the cursor's place in the newest-first order, wherever that place is, through
 // many pages and many refunds made in the same second; and a statement the state keeps
 // between calls never holds an old view of the file.
@@ -145,7 +145,7 @@ private slots:
         {
             std::unique_ptr<SandboxState> state = open(QStringLiteral("one.sqlite"));
             QVERIFY(state);
-            QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("2"));
+            QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
             QCOMPARE(*state->balance(QStringLiteral("acct_north")), 48800);
             Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> movements =
                 state->balanceTransactions(QStringLiteral("acct_north"), 10, QString());
@@ -158,18 +158,29 @@ private slots:
         QVERIFY(ok);
         QCOMPARE(indexes, QStringList{QStringLiteral(
                               "CREATE INDEX balance_transactions_balance ON balance_transactions(account, amount)")});
-        // Opening again changes nothing.
+        // Schema 3: pickups and messages, listed by order from an index.
+        QCOMPARE(onFile(path, {QStringLiteral("SELECT name FROM sqlite_master WHERE tbl_name = 'records' AND name NOT LIKE 'sqlite_%' ORDER BY name")}, &ok),
+                 (QStringList{QStringLiteral("records"), QStringLiteral("records_kind"), QStringLiteral("records_order")}));
+        QVERIFY(ok);
+        // Opening again changes nothing, and the new table takes records.
         std::unique_ptr<SandboxState> again = open(QStringLiteral("one.sqlite"));
         QVERIFY(again);
-        QCOMPARE(*again->meta(QStringLiteral("schema_version")), QStringLiteral("2"));
+        QCOMPARE(*again->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
         QCOMPARE(*again->balance(QStringLiteral("acct_north")), 48800);
+        SandboxRecord pickup{QStringLiteral("pu_1"), QStringLiteral("pickup"), QStringLiteral("SU-1"), {}, 5, {}};
+        QVERIFY(*again->insertRecord(pickup));
+        QVERIFY(!*again->insertRecord(pickup)); // the id exists: left as it was
+        Expected<std::optional<SandboxPage<SandboxRecord>>> listed = again->records(QStringLiteral("pickup"), QStringLiteral("SU-1"), 10, {});
+        QVERIFY(listed && *listed);
+        QCOMPARE((*listed)->items.size(), 1);
+        QCOMPARE(*again->countRecords(QStringLiteral("message")), 0);
     }
 
     void aNewFileHasTheCurrentSchema()
     {
         std::unique_ptr<SandboxState> state = open(QStringLiteral("new.sqlite"));
         QVERIFY(state);
-        QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("2"));
+        QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
         state.reset();
         bool ok = false;
         QCOMPARE(onFile(m_dir.filePath(QStringLiteral("new.sqlite")),
@@ -187,7 +198,7 @@ private slots:
         Expected<std::unique_ptr<SandboxState>> newer =
             SandboxState::open(m_dir.filePath(QStringLiteral("newer.sqlite")), SandboxState::Durability::Throwaway);
         QVERIFY(!newer);
-        QVERIFY2(newer.message().contains(QStringLiteral("written by a newer Verity (sandbox schema 99; this one knows 2)")),
+        QVERIFY2(newer.message().contains(QStringLiteral("written by a newer Verity (sandbox schema 99; this one knows 3)")),
                  qPrintable(newer.message()));
     }
 

@@ -3,6 +3,7 @@
 
 #include "domain/registryselection.h"
 #include "domain/toolregistry.h"
+#include "domain/userregistry.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -19,6 +20,7 @@ Q_DECLARE_METATYPE(verity::IntentField::Type)
 namespace {
 
 using FieldList = QList<QPair<QString, IntentField::Type>>;
+using Filter = QList<std::pair<QString, QString>>;
 
 const QString userSource = QStringLiteral("user-registry.json");
 
@@ -537,6 +539,164 @@ private slots:
         QVERIFY(twice->find(QStringLiteral("issue_refund"))->amountField.isEmpty());
         QCOMPARE(twice->classOf(QStringLiteral("cancel_subscription")), ToolClass::WriteIrreversible);
         QCOMPARE(once->classOf(QStringLiteral("issue_refund")), ToolClass::WriteCostly);
+    }
+
+    // ---- lookups ---------------------------------------------------------------------------
+
+    void builtInLookups_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("system"); // empty: no lookup
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<Filter>("filter");
+        QTest::addColumn<QString>("key");
+
+        const Filter byOrder{{QStringLiteral("order"), QStringLiteral("order_id")}};
+        const QString intentKey = QStringLiteral("metadata.intent_key");
+        QTest::newRow("schedule_pickup") << "schedule_pickup" << "courier" << "/v1/pickups" << byOrder << intentKey;
+        QTest::newRow("message_seller") << "message_seller" << "messaging" << "/v1/messages" << byOrder << intentKey;
+        // Refunds keep the payment provider's own lookup.
+        QTest::newRow("issue_refund") << "issue_refund" << QString() << QString() << Filter{} << QString();
+        QTest::newRow("escalate_to_human") << "escalate_to_human" << QString() << QString() << Filter{} << QString();
+        QTest::newRow("get_order") << "get_order" << QString() << QString() << Filter{} << QString();
+    }
+
+    void builtInLookups()
+    {
+        QFETCH(QString, tool);
+        QFETCH(QString, system);
+        QFETCH(QString, path);
+        QFETCH(Filter, filter);
+        QFETCH(QString, key);
+        const ToolSpec *spec = m_builtIn.find(tool);
+        QVERIFY(spec);
+        QCOMPARE(spec->lookup.has_value(), !system.isEmpty());
+        if (!spec->lookup)
+            return;
+        QCOMPARE(spec->lookup->system, system);
+        QCOMPARE(spec->lookup->path, path);
+        QCOMPARE(spec->lookup->filter, filter);
+        QCOMPARE(spec->lookup->key, key);
+    }
+
+    void lookupLoads_data()
+    {
+        QTest::addColumn<QByteArray>("lookup");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<Filter>("filter");
+        QTest::addColumn<QString>("key");
+
+        QTest::newRow("metadata key") << QByteArray(R"({"system":"payments","path":"/v1/transfers",
+                                                         "filter":{"destination":"seller_id"},"key":"metadata.intent_key"})")
+                                      << "/v1/transfers" << Filter{{QStringLiteral("destination"), QStringLiteral("seller_id")}}
+                                      << "metadata.intent_key";
+        // Filters in the order of their parameters' names.
+        QTest::newRow("top-level key, two filters")
+            << QByteArray(R"({"system":"helpdesk","path":"/api/v2/tickets","filter":{"requester":"email","order":"order_id"},
+                              "key":"external_id"})")
+            << "/api/v2/tickets"
+            << Filter{{QStringLiteral("order"), QStringLiteral("order_id")}, {QStringLiteral("requester"), QStringLiteral("email")}}
+            << "external_id";
+    }
+
+    void lookupLoads()
+    {
+        QFETCH(QByteArray, lookup);
+        QFETCH(QString, path);
+        QFETCH(Filter, filter);
+        QFETCH(QString, key);
+        const QByteArray json = R"({"tools":{"book":{"class":"write_costly","intent":["ticket_id"],"lookup":)" + lookup + "}}}";
+        Expected<ToolRegistry> registry = m_builtIn.extendedWith(json, userSource);
+        QVERIFY2(registry.ok(), qPrintable(registry.ok() ? QString() : registry.message()));
+        const ToolSpec *spec = registry->find(QStringLiteral("book"));
+        QVERIFY(spec && spec->lookup);
+        QCOMPARE(spec->lookup->path, path);
+        QCOMPARE(spec->lookup->filter, filter);
+        QCOMPARE(spec->lookup->key, key);
+
+        // Saved to a user registry and read back, it is the same lookup.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("registry.json"));
+        QVERIFY(saveToolToUserRegistry(file, *spec));
+        Expected<ToolRegistry> saved = ToolRegistry::fromFile(file);
+        QVERIFY2(saved.ok(), qPrintable(saved.ok() ? QString() : saved.message()));
+        const ToolSpec *reread = saved->find(QStringLiteral("book"));
+        QVERIFY(reread && reread->lookup);
+        QCOMPARE(reread->lookup->system, spec->lookup->system);
+        QCOMPARE(reread->lookup->path, path);
+        QCOMPARE(reread->lookup->filter, filter);
+        QCOMPARE(reread->lookup->key, key);
+    }
+
+    void lookupErrors_data()
+    {
+        QTest::addColumn<QByteArray>("tool"); // the tool "book"'s object
+        QTest::addColumn<QString>("path");    // where the message points
+        QTest::addColumn<QString>("expected");
+
+        const QByteArray write = R"("class":"write_costly","intent":["ticket_id"])";
+        const auto lookup = [&](const QByteArray &body) { return "{" + write + R"(,"lookup":)" + body + "}"; };
+        const QByteArray good = R"("system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata.intent_key")";
+        QTest::newRow("lookup on a read tool")
+            << QByteArray(R"({"class":"read","lookup":{)" + good + "}}") << "$.tools.book.lookup" << "no lookup on a read tool";
+        QTest::newRow("lookup not an object") << lookup(R"("/v1/pickups")") << "$.tools.book.lookup:" << "an object with";
+        QTest::newRow("unknown key") << lookup("{" + good + R"(,"method":"GET"})") << "$.tools.book.lookup.method"
+                                     << "one of the keys system, path, filter, key";
+        QTest::newRow("no system") << lookup(R"({"path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
+                                   << "$.tools.book.lookup.system" << "a short name of the system";
+        QTest::newRow("system on two lines") << lookup(R"({"system":"cou\nrier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
+                                             << "$.tools.book.lookup.system" << "at most 40 characters on one line";
+        QTest::newRow("system too long")
+            << lookup(R"({"system":")" + QByteArray(41, 'c') + R"(","path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
+            << "$.tools.book.lookup.system" << "at most 40 characters";
+        QTest::newRow("path a number") << lookup(R"({"system":"courier","path":7,"filter":{"order":"order_id"},"key":"id"})")
+                                       << "$.tools.book.lookup.path" << "the path of the list";
+        QTest::newRow("path with a query")
+            << lookup(R"({"system":"courier","path":"/v1/pickups?order=1","filter":{"order":"order_id"},"key":"id"})")
+            << "$.tools.book.lookup.path" << "without a query";
+        QTest::newRow("path not absolute") << lookup(R"({"system":"courier","path":"v1/pickups","filter":{"order":"order_id"},"key":"id"})")
+                                           << "$.tools.book.lookup.path" << "without a query";
+        QTest::newRow("no filter") << lookup(R"({"system":"courier","path":"/v1/pickups","key":"id"})")
+                                   << "$.tools.book.lookup.filter" << "an object of query parameters";
+        QTest::newRow("empty filter") << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{},"key":"id"})")
+                                      << "$.tools.book.lookup.filter" << "an object of query parameters";
+        QTest::newRow("filter a list") << lookup(R"({"system":"courier","path":"/v1/pickups","filter":["order"],"key":"id"})")
+                                       << "$.tools.book.lookup.filter" << "an object of query parameters";
+        QTest::newRow("filter by a number")
+            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":1},"key":"id"})")
+            << "$.tools.book.lookup.filter.order" << "the name of an argument";
+        QTest::newRow("filter by limit")
+            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"limit":"order_id"},"key":"id"})")
+            << "$.tools.book.lookup.filter.limit" << "other than limit and starting_after";
+        QTest::newRow("filter by starting_after")
+            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"starting_after":"order_id"},"key":"id"})")
+            << "$.tools.book.lookup.filter.starting_after" << "other than limit and starting_after";
+        QTest::newRow("no key") << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"}})")
+                                << "$.tools.book.lookup.key" << "metadata.<name>";
+        QTest::newRow("key nested deeper")
+            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata.a.b"})")
+            << "$.tools.book.lookup.key" << "or the name of a top-level field";
+        QTest::newRow("key of empty metadata")
+            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata."})")
+            << "$.tools.book.lookup.key" << "or the name of a top-level field";
+    }
+
+    void lookupErrors()
+    {
+        QFETCH(QByteArray, tool);
+        QFETCH(QString, path);
+        QFETCH(QString, expected);
+        const QByteArray json = R"({"tools":{"aaa_first":{"class":"read"},"book":)" + tool + "}}";
+        Expected<ToolRegistry> extended = m_builtIn.extendedWith(json, userSource);
+        QVERIFY(!extended.ok());
+        const QString message = extended.message();
+        QVERIFY2(message.startsWith(userSource + QStringLiteral(": ") + path), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("expected ")), qPrintable(message));
+        QVERIFY2(message.contains(expected), qPrintable(message));
+        // The registry in force is as it was: nothing of the file applies.
+        QCOMPARE(m_builtIn.toolNames().size(), 6);
+        QCOMPARE(m_builtIn.classOf(QStringLiteral("aaa_first")), ToolClass::Unclassified);
+        QVERIFY(m_builtIn.find(QStringLiteral("schedule_pickup"))->lookup);
     }
 
     // ---- files ---------------------------------------------------------------------------

@@ -1,0 +1,286 @@
+#include "recordlookup.h"
+
+#include "domain/jsontext.h"
+#include "providerhttp.h"
+#include "providerreply.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace verity {
+
+namespace {
+
+constexpr int pageSize = 100;
+constexpr int maxPages = 100; // 10,000 pickups or messages of one order is no order Verity knows
+
+// "metadata.intent_key" or "id" of a record, as text; empty when it has no such text.
+QString keyOf(const QJsonObject &record, const QString &key)
+{
+    const QString metadataPrefix = QStringLiteral("metadata.");
+    const QJsonValue value = key.startsWith(metadataPrefix)
+                                 ? record.value(QStringLiteral("metadata")).toObject().value(key.mid(metadataPrefix.size()))
+                                 : record.value(key);
+    return value.toString();
+}
+
+// "order=SU-88316, seller=kestrel-kitchen": the filter, for the words a person reads.
+QString filterText(const RecordQuery &query)
+{
+    QStringList filter;
+    for (const auto &[name, value] : query.filter)
+        filter.append(name + u'=' + value);
+    return filter.join(QStringLiteral(", "));
+}
+
+// The query, every name and value percent-encoded: QUrlQuery leaves '+' as it is, and a
+// form-reading server takes a bare '+' for a space.
+QUrlQuery encodedQuery(const QList<std::pair<QString, QString>> &items)
+{
+    QStringList pairs;
+    for (const auto &[name, value] : items)
+        pairs.append(QString::fromLatin1(QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value)));
+    return QUrlQuery(pairs.join(u'&'));
+}
+
+} // namespace
+
+std::optional<FoundRecord> foundRecordFrom(const QJsonObject &object)
+{
+    const QString id = object.value(QStringLiteral("id")).toString();
+    if (id.isEmpty())
+        return std::nullopt;
+    return FoundRecord{id, object.value(QStringLiteral("created")).toInteger() * 1000,
+                       object.value(QStringLiteral("status")).toString(), object};
+}
+
+Expected<RecordQuery> recordQueryFor(const RecordLookupSpec &spec, const QString &argumentsJson, const TicketFacts &ticket,
+                                     const QString &intentKey)
+{
+    if (intentKey.isEmpty())
+        return makeError(QStringLiteral("nothing to look up: the call has no intent key"));
+    const nlohmann::json arguments = nlohmann::json::parse(argumentsJson.toStdString(), nullptr, false);
+    RecordQuery query{spec.system, spec.path, {}, spec.key, intentKey};
+    for (const auto &[param, argument] : spec.filter) {
+        const std::string name = argument.toStdString();
+        QString value;
+        if (arguments.is_object() && arguments.contains(name) && !arguments.at(name).is_null()) {
+            const nlohmann::json &given = arguments.at(name);
+            const std::optional<qint64> number = given.is_string() ? std::nullopt : wholeNumber(given);
+            if (!given.is_string() && !number) {
+                return makeError(QStringLiteral("cannot look up at the %1: the argument %2 is %3, not text")
+                                     .arg(spec.system, argument, fromUtf8String(given.dump())));
+            }
+            value = given.is_string() ? fromUtf8String(given.get<std::string>()) : QString::number(*number);
+        } else {
+            value = ticket.value(argument);
+        }
+        if (value.isEmpty()) {
+            return makeError(QStringLiteral("cannot look up at the %1: %2 is missing from the call's arguments and "
+                                            "the ticket")
+                                 .arg(spec.system, argument));
+        }
+        query.filter.append({param, value});
+    }
+    return query;
+}
+
+RecordLookupOperation::RecordLookupOperation(ProviderSettings settings, RecordQuery query, QObject *parent)
+    : QObject(parent), m_settings(std::move(settings)), m_query(std::move(query)),
+      m_network(new QNetworkAccessManager(this)), m_backoff(new QTimer(this))
+{
+    m_backoff->setSingleShot(true);
+    connect(m_backoff, &QTimer::timeout, this, &RecordLookupOperation::requestPage);
+}
+
+RecordLookupOperation::~RecordLookupOperation()
+{
+    if (m_reply)
+        disconnect(m_reply, nullptr, this, nullptr); // the connection manager, a child, ends it
+}
+
+void RecordLookupOperation::start()
+{
+    if (m_started)
+        return;
+    m_started = true;
+    if (m_query.intentKey.isEmpty() || m_query.path.isEmpty()) {
+        finish(LookupVerdict::CouldNotTell, QStringLiteral("nothing to look up: the call has no %1")
+                                                .arg(m_query.intentKey.isEmpty() ? QStringLiteral("intent key")
+                                                                                 : QStringLiteral("lookup path")));
+        return;
+    }
+    requestPage();
+}
+
+RecordLookupAnswer RecordLookupOperation::waitFor(RecordLookupOperation *operation)
+{
+    runToEnd(operation);
+    return operation->answer();
+}
+
+void RecordLookupOperation::requestPage()
+{
+    if (m_finished)
+        return;
+    ++m_attemptOfPage;
+    QList<std::pair<QString, QString>> items = m_query.filter;
+    items.append({QStringLiteral("limit"), QString::number(pageSize)});
+    if (!m_startingAfter.isEmpty())
+        items.append({QStringLiteral("starting_after"), m_startingAfter});
+    const QNetworkRequest request = providerhttp::request(
+        m_settings, providerhttp::endpoint(m_settings.baseUrl, m_query.path, encodedQuery(items)));
+    emit progress(QStringLiteral("Listing %1 at the %2 for %3 (page %4, attempt %5 of %6)")
+                      .arg(m_query.path, m_query.system, filterText(m_query), QString::number(m_page),
+                           QString::number(m_attemptOfPage), QString::number(m_settings.maxLookupAttempts)));
+    m_exchange = beginExchange("GET", request);
+    QNetworkReply *reply = m_network->get(request);
+    m_reply = reply;
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onReplyFinished(reply); });
+}
+
+void RecordLookupOperation::onReplyFinished(QNetworkReply *reply)
+{
+    reply->deleteLater();
+    if (reply != m_reply || m_finished)
+        return; // abandoned
+    m_reply = nullptr;
+    const ReplyRead read = readReply(reply, m_exchange, m_settings.timeoutMs);
+    m_answer.exchanges.append(m_exchange);
+
+    if (providerhttp::retryableRead(read.status)) {
+        tryAgainOrStop(read.status == 0 ? QStringLiteral("no answer from the %1: %2").arg(m_query.system, read.transport)
+                                        : QStringLiteral("the %1 answered %2")
+                                              .arg(m_query.system, providerhttp::providerMessage(read.status, read.body)),
+                       providerhttp::retryAfterMs(reply));
+        return;
+    }
+    const std::optional<bool> hasMore = readPage(read.body, read.status);
+    if (!hasMore)
+        return;
+    if (!*hasMore) {
+        decide();
+        return;
+    }
+    if (m_page >= maxPages) {
+        finish(LookupVerdict::CouldNotTell, QStringLiteral("the list at %1 has more than %2 records; stopped reading")
+                                                .arg(m_query.path)
+                                                .arg(m_read.size()));
+        return;
+    }
+    m_startingAfter = m_read.last().id;
+    ++m_page;
+    m_attemptOfPage = 0;
+    requestPage();
+}
+
+std::optional<bool> RecordLookupOperation::readPage(const QByteArray &body, int status)
+{
+    const auto cannotTell = [this](const QString &reason) {
+        finish(LookupVerdict::CouldNotTell, reason);
+        return std::optional<bool>();
+    };
+    if (status == 401 || status == 403) {
+        return cannotTell(QStringLiteral("the %1 refused the API key (%2)")
+                              .arg(m_query.system, providerhttp::providerMessage(status, body)));
+    }
+    if (status < 200 || status >= 300) {
+        // A wrong base URL or path must never read as "not performed".
+        return cannotTell(QStringLiteral("the %1 could not list %2 (%3); check its URL and the registry's lookup")
+                              .arg(m_query.system, m_query.path, providerhttp::providerMessage(status, body)));
+    }
+    const QJsonObject list = QJsonDocument::fromJson(body).object();
+    const QJsonValue data = list.value(QStringLiteral("data"));
+    if (list.value(QStringLiteral("object")).toString() != u"list" || !data.isArray()) {
+        return cannotTell(QStringLiteral("the answer of the %1 (HTTP %2) is not a list; check its URL and the "
+                                         "registry's lookup")
+                              .arg(m_query.system)
+                              .arg(status));
+    }
+    const QJsonArray records = data.toArray();
+    if (list.value(QStringLiteral("has_more")).toBool() && records.isEmpty())
+        return cannotTell(QStringLiteral("the %1 says more records follow but sent none; the list cannot be read to "
+                                         "its end")
+                              .arg(m_query.system));
+    for (const QJsonValue &value : records) {
+        // Without an id there is no next page to ask for, nor a record to name as evidence.
+        std::optional<FoundRecord> record = foundRecordFrom(value.toObject());
+        if (!record)
+            return cannotTell(QStringLiteral("the list of the %1 holds something that is not a record with an id")
+                                  .arg(m_query.system));
+        m_read.append(*record);
+    }
+    return list.value(QStringLiteral("has_more")).toBool();
+}
+
+void RecordLookupOperation::tryAgainOrStop(const QString &why, int retryAfterMs)
+{
+    if (m_attemptOfPage >= m_settings.maxLookupAttempts) {
+        finish(LookupVerdict::CouldNotTell, QStringLiteral("gave up after %1 attempts: %2").arg(m_attemptOfPage).arg(why));
+        return;
+    }
+    const int delay = providerhttp::retryDelayMs(m_settings, m_attemptOfPage, retryAfterMs);
+    emit progress(QStringLiteral("%1; trying again in %2 ms").arg(why).arg(delay));
+    m_backoff->start(delay);
+}
+
+void RecordLookupOperation::decide()
+{
+    // The list is newest first: read backwards, records made within the same second stay
+    // oldest first through the sort by time.
+    for (auto it = m_read.crbegin(); it != m_read.crend(); ++it) {
+        if (keyOf(it->raw, m_query.key) == m_query.intentKey)
+            m_answer.records.append(*it);
+    }
+    if (m_answer.records.isEmpty()) {
+        finish(LookupVerdict::NotFound, QStringLiteral("none of the %1 records at %2 of the %3 for %4 carries the "
+                                                       "intent key in %5")
+                                            .arg(m_read.size())
+                                            .arg(m_query.path, m_query.system, filterText(m_query), m_query.key));
+        return;
+    }
+    std::stable_sort(m_answer.records.begin(), m_answer.records.end(),
+                     [](const FoundRecord &a, const FoundRecord &b) { return a.createdMs < b.createdMs; });
+    QStringList found;
+    for (const FoundRecord &record : std::as_const(m_answer.records)) {
+        found.append(QStringLiteral("%1 (%2, created %3)")
+                         .arg(record.id, record.status.isEmpty() ? QStringLiteral("no status") : record.status,
+                              QDateTime::fromMSecsSinceEpoch(record.createdMs, Qt::UTC).toString(Qt::ISODate)));
+    }
+    finish(LookupVerdict::Found, QStringLiteral("the %1 has %2 with this intent key: %3")
+                                     .arg(m_query.system,
+                                          m_answer.records.size() == 1
+                                              ? QStringLiteral("one record")
+                                              : QStringLiteral("%1 records").arg(m_answer.records.size()),
+                                          found.join(QStringLiteral("; "))));
+}
+
+void RecordLookupOperation::cancel()
+{
+    if (m_reply && !m_finished) {
+        abandonReply(m_reply, this, m_exchange);
+        m_answer.exchanges.append(m_exchange);
+    }
+    finish(LookupVerdict::CouldNotTell, QStringLiteral("cancelled by the operator"));
+}
+
+void RecordLookupOperation::finish(LookupVerdict verdict, const QString &reason)
+{
+    if (!m_finished) {
+        m_finished = true; // no page is asked for from now on
+        m_backoff->stop();
+        m_answer.verdict = verdict;
+        m_answer.reason = reason;
+        emit finished(m_answer);
+    }
+}
+
+} // namespace verity
