@@ -1,6 +1,7 @@
 #include "lookupcommand.h"
 
 #include "domain/money.h"
+#include "domain/registrychoice.h"
 #include "provider/providerconnection.h"
 #include "provider/providerurl.h"
 #include "resolution/escalationresolver.h"
@@ -158,6 +159,8 @@ int runLookupCommand(const QStringList &arguments)
     settings.timeoutMs = timeoutMs;
     ProviderClient client(settings);
     EscalationResolver resolver(**store, client, parser.value(operatorName));
+    // The registries say where a pickup or a message is looked up; the user's file may add more.
+    resolver.setRegistries(chooseRegistry(RegistrySource{QString(), defaultUserRegistryPath()}).selection);
 
     QJsonArray results;
     bool failed = false;
@@ -198,6 +201,8 @@ int runLookupCommand(const QStringList &arguments)
                 row.insert(QStringLiteral("resolved_at"),
                            report.resolvedAt > 0 ? QJsonValue(utcText(report.resolvedAt)) : QJsonValue());
             }
+            row.insert(QStringLiteral("reference"),
+                       report.reference.isEmpty() ? QJsonValue() : QJsonValue(report.reference));
             if (report.evidence)
                 row.insert(QStringLiteral("evidence_sha256"), report.evidence->evidenceSha256);
             results.append(row);

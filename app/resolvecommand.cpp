@@ -68,7 +68,12 @@ int runResolveCommand(const QStringList &arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
+        // Qt's usage line names only the program, which without "resolve" would open the window.
+        QString help = parser.helpText();
+        help.replace(0, help.indexOf(u'\n'),
+                     QStringLiteral("Usage: verity resolve [--db PATH] ESCALATION --attest performed|not-performed "
+                                    "--reference TEXT --note TEXT --operator NAME [--json]"));
+        out << help;
         return 0;
     }
     const auto fail = [&](const QString &message) {

@@ -11,6 +11,7 @@
 
 #include <QDateTime>
 #include <QEventLoop>
+#include <QSet>
 
 #include <nlohmann/json.hpp>
 
@@ -70,6 +71,31 @@ QString callList(const QStringList &calls)
            + calls.constLast();
 }
 
+// A pickup or a message as its system takes it: the lookup's filter (the order), then the
+// call's arguments as the system names them (`item_id` is `item`), and the ticket in metadata.
+RecordWrite recordWriteOf(const EscalationDetail &escalation, const RecordQuery &query)
+{
+    RecordWrite write{query.system, query.path, escalation.intentKey, query.filter};
+    QSet<QString> named;
+    for (const auto &[name, value] : query.filter)
+        named.insert(name);
+    const nlohmann::json arguments = nlohmann::json::parse(escalation.argumentsJson.toStdString(), nullptr, false);
+    if (arguments.is_object()) {
+        for (auto it = arguments.begin(); it != arguments.end(); ++it) {
+            QString name = QString::fromStdString(it.key());
+            if (name.endsWith(QStringLiteral("_id")))
+                name.chop(3);
+            if (named.contains(name) || it->is_null() || it->is_object() || it->is_array())
+                continue;
+            named.insert(name);
+            write.form.append({name, it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                     : QString::fromStdString(it->dump())});
+        }
+    }
+    write.form.append({QStringLiteral("metadata[ticket_id]"), escalation.ticketExtId});
+    return write;
+}
+
 } // namespace
 
 void ResolutionOperation::cancel()
@@ -78,6 +104,10 @@ void ResolutionOperation::cancel()
         m_lookup->cancel();
     if (m_write)
         m_write->cancel();
+    if (m_recordLookup)
+        m_recordLookup->cancel();
+    if (m_recordWrite)
+        m_recordWrite->cancel();
 }
 
 void ResolutionOperation::finish(const ResolutionReport &report)
@@ -155,16 +185,45 @@ Expected<EscalationHistory> EscalationResolver::history(qint64 escalationId)
     return escalationHistory(m_store, escalationId);
 }
 
+const ToolSpec *EscalationResolver::specOf(const EscalationDetail &escalation) const
+{
+    return m_registries.byName(escalation.ticketRegistry).registry.find(escalation.tool);
+}
+
+QString EscalationResolver::nounOf(const EscalationDetail &escalation) const
+{
+    if (escalation.toolClass == ToolClass::WriteMoney)
+        return recordNoun(QStringLiteral("payments"));
+    const ToolSpec *spec = specOf(escalation);
+    return recordNoun(spec && spec->lookup ? spec->lookup->system : QString());
+}
+
+Expected<RecordQuery> EscalationResolver::recordQueryOf(const EscalationDetail &escalation) const
+{
+    const ToolSpec *spec = specOf(escalation);
+    if (!spec || !spec->lookup)
+        return makeError(QStringLiteral("the registry names no system where %1 can be looked up; check it where it "
+                                        "went and record what you found")
+                             .arg(escalation.tool));
+    if (escalation.intentKey.isEmpty())
+        return makeError(QStringLiteral("this call has no intent key, so %1 cannot be asked about it")
+                             .arg(systemWords(spec->lookup->system)));
+    const TicketFacts facts{{QStringLiteral("ticket_id"), escalation.ticketExtId},
+                            {QStringLiteral("order_id"), escalation.orderId},
+                            {QStringLiteral("seller_id"), escalation.sellerId}};
+    return recordQueryFor(*spec->lookup, escalation.argumentsJson, facts, escalation.intentKey);
+}
+
 EscalationRoute EscalationResolver::route(const EscalationDetail &escalation) const
 {
     if (Expected<RefundIntent> intent = refundIntentFor(escalation); intent)
-        return {true, QStringLiteral("the payment provider"), QString()};
+        return {true, systemWords(QStringLiteral("payments")), QString()};
     if (escalation.toolClass == ToolClass::WriteMoney)
         return {false, QString(), refundIntentFor(escalation).message()};
-    return {false, QString(),
-            QStringLiteral("the registry names no system where %1 can be looked up; check it where it went and "
-                           "record what you found")
-                .arg(escalation.tool)};
+    const Expected<RecordQuery> query = recordQueryOf(escalation);
+    if (!query)
+        return {false, QString(), query.message()};
+    return {true, systemWords(query->system), QString()};
 }
 
 ResolutionOperation *EscalationResolver::finishLater(ResolutionOperation *operation, ResolutionReport report)
@@ -213,26 +272,41 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     const EscalationDetail detail = *found;
     if (detail.state != u"open")
         return finishLater(operation, settledBefore(detail));
-    Expected<RefundIntent> intent = refundIntentFor(detail);
-    if (!intent)
-        return finishLater(operation, notPossible(route(detail).whyNot));
-
     const qint64 startedAt = now();
-    emit operation->progress(tr("Looking up the refund at the provider…"));
-    LookupOperation *lookup = m_provider.lookup(*intent);
-    operation->m_lookup = lookup;
-    connect(lookup, &LookupOperation::progress, operation, &ResolutionOperation::progress);
-    connect(lookup, &LookupOperation::finished, operation,
-            [this, operation, detail, startedAt, lookup](const LookupAnswer &answer) {
+    if (Expected<RefundIntent> intent = refundIntentFor(detail); intent) {
+        emit operation->progress(tr("Looking up the refund at the provider…"));
+        LookupOperation *lookup = m_provider.lookup(*intent);
+        operation->m_lookup = lookup;
+        connect(lookup, &LookupOperation::progress, operation, &ResolutionOperation::progress);
+        connect(lookup, &LookupOperation::finished, operation,
+                [this, operation, detail, startedAt, lookup](const LookupAnswer &answer) {
+                    lookup->deleteLater();
+                    afterLookup(operation, detail, startedAt, systemAnswerOf(answer));
+                });
+        return operation;
+    }
+    const Expected<RecordQuery> query = recordQueryOf(detail);
+    if (!query || detail.toolClass == ToolClass::WriteMoney)
+        return finishLater(operation, notPossible(route(detail).whyNot));
+    emit operation->progress(tr("Looking it up at %1…").arg(systemWords(query->system)));
+    auto *lookup = new RecordLookupOperation(m_provider.settings(), *query, operation);
+    operation->m_recordLookup = lookup;
+    connect(lookup, &RecordLookupOperation::progress, operation, &ResolutionOperation::progress);
+    connect(lookup, &RecordLookupOperation::finished, operation,
+            [this, operation, detail, startedAt, lookup](const RecordLookupAnswer &answer) {
                 lookup->deleteLater();
-                afterRefundLookup(operation, detail, startedAt, answer);
+                afterLookup(operation, detail, startedAt, systemAnswerOf(answer));
             });
+    lookup->start();
     return operation;
 }
 
-void EscalationResolver::afterRefundLookup(ResolutionOperation *operation, const EscalationDetail &escalation,
-                                           qint64 startedAt, const LookupAnswer &answer)
+void EscalationResolver::afterLookup(ResolutionOperation *operation, const EscalationDetail &escalation,
+                                     qint64 startedAt, const SystemAnswer &answer)
 {
+    const bool money = escalation.toolClass == ToolClass::WriteMoney;
+    const QString noun = nounOf(escalation);
+    const QString nouns = noun + u's';
     Evidence evidence = evidenceFrom(answer.exchanges);
     evidence.kind = EvidenceKind::Lookup;
     evidence.operatorName = m_operator;
@@ -244,30 +318,33 @@ void EscalationResolver::afterRefundLookup(ResolutionOperation *operation, const
 
     SettlementStep step;
     step.evidenceAction = auditaction::lookup;
-    if (answer.verdict == LookupVerdict::CouldNotTell) {
+    const auto stayOpen = [&](const QString &why) {
         step.evidence = evidence;
-        step.evidenceDetail = QStringLiteral("%1: could not tell: %2").arg(call, answer.reason);
-        step.note = answer.reason;
+        step.evidence->verdict = LookupVerdict::CouldNotTell;
+        step.evidence->reason = why;
+        step.evidenceDetail = QStringLiteral("%1: could not tell: %2").arg(call, why);
+        step.note = why;
         operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
-                                   QStringLiteral("The provider could not tell (%1). The write stays unknown: do not "
-                                                  "retry it; look it up again later.")
-                                       .arg(answer.reason)));
-        return;
-    }
+                                   QStringLiteral("It could not be told (%1). The write stays unknown: do not retry "
+                                                  "it; look it up again later.")
+                                       .arg(why)));
+    };
+    if (answer.verdict == LookupVerdict::CouldNotTell)
+        return stayOpen(answer.reason);
 
-    // The refunds that carry the key, matched one to one with the ticket's calls of the key.
+    // The records that carry the key, matched one to one with the ticket's calls of the key.
     Expected<QList<IntentCall>> calls = m_store.intentCalls(escalation.ticketId, escalation.intentKey);
     if (!calls) {
         operation->finish(failed(QStringLiteral("nothing was settled: %1").arg(calls.message())));
         return;
     }
-    QList<KeyedRecord> records;
-    QHash<QString, ProviderRefund> refunds;
-    for (const ProviderRefund &refund : answer.withKey) {
-        records.append({refund.id, refund.createdMs});
-        refunds.insert(refund.id, refund);
+    QList<KeyedRecord> keyed;
+    QHash<QString, SystemRecord> records;
+    for (const SystemRecord &record : answer.records) {
+        keyed.append({record.id, record.createdMs});
+        records.insert(record.id, record);
     }
-    const RecordMatch match = matchRecordsToCalls(*calls, records);
+    const RecordMatch match = matchRecordsToCalls(*calls, keyed);
     QStringList assignments;
     QStringList others;
     for (const IntentCall &other : std::as_const(*calls)) {
@@ -278,57 +355,52 @@ void EscalationResolver::afterRefundLookup(ResolutionOperation *operation, const
             others << other.callExtId;
     }
     QString matching;
-    if (records.size() > 1)
-        matching = QStringLiteral("; %1 refunds carry this key (%2)").arg(records.size()).arg(assignments.join(QStringLiteral(", ")));
+    if (keyed.size() > 1)
+        matching = QStringLiteral("; %1 %2 carry this key (%3)")
+                       .arg(keyed.size())
+                       .arg(nouns, assignments.join(QStringLiteral(", ")));
     if (!match.leftOver.isEmpty())
-        matching += QStringLiteral("; %1 no call of the ticket accounts for: a duplicate payout")
-                        .arg(match.leftOver.join(QStringLiteral(", ")));
+        matching += QStringLiteral("; %1 no call of the ticket accounts for: %2")
+                        .arg(match.leftOver.join(QStringLiteral(", ")),
+                             money ? QStringLiteral("a duplicate payout") : QStringLiteral("a duplicate effect"));
 
     const QString mine = match.recordOfCall.value(escalation.callId);
     if (!mine.isEmpty()) {
-        const ProviderRefund refund = refunds.value(mine);
-        if (refund.status == u"failed" || refund.status == u"canceled") {
-            step.evidence = evidence;
-            step.evidence->verdict = LookupVerdict::CouldNotTell;
-            const QString why = QStringLiteral("refund %1 carries this call's intent key but did not go through; a "
-                                               "person must judge")
-                                    .arg(providerhttp::describeRefund(refund));
-            step.evidence->reason = why;
-            step.evidenceDetail = QStringLiteral("%1: could not tell: %2").arg(call, why);
-            step.note = why;
-            operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
-                                       QStringLiteral("The provider could not tell (%1). The write stays unknown.").arg(why)));
-            return;
-        }
+        const SystemRecord record = records.value(mine);
+        if (didNotGoThrough(record))
+            return stayOpen(QStringLiteral("%1 %2 carries this call's intent key but did not go through; a person "
+                                           "must judge")
+                                .arg(noun, record.description));
         evidence.verdict = LookupVerdict::Found;
         evidence.recordId = mine;
-        evidence.reason = QStringLiteral("found refund %1 for this call%2").arg(providerhttp::describeRefund(refund), matching);
+        evidence.reason = QStringLiteral("found %1 %2 for this call%3").arg(noun, record.description, matching);
         step.evidence = evidence;
-        step.evidenceDetail = QStringLiteral("%1: found refund %2%3").arg(call, mine, matching);
+        step.evidenceDetail = QStringLiteral("%1: found %2 %3%4").arg(call, noun, mine, matching);
         const qint64 at = now();
         step.settlement = Settlement{escalation.id, Resolution::Performed, SettlementBasis::Lookup, mine, m_operator, at};
-        step.ledger = LedgerEntry{escalation.intentKey,
-                                  escalation.callId,
-                                  mine,
-                                  refund.amountCents > 0 ? refund.amountCents : escalation.amountCents.value_or(0),
-                                  refund.currency.isEmpty() ? escalation.currency : refund.currency,
-                                  escalation.sellerId,
-                                  refund.createdMs > 0 ? refund.createdMs : at,
-                                  QStringLiteral("provider lookup")};
-        step.settleDetail = QStringLiteral("%1: %2, refund %3")
-                                .arg(call, settlementText(Resolution::Performed, SettlementBasis::Lookup), mine);
+        if (money)
+            step.ledger = LedgerEntry{escalation.intentKey,
+                                      escalation.callId,
+                                      mine,
+                                      record.amountCents > 0 ? record.amountCents : escalation.amountCents.value_or(0),
+                                      record.currency.isEmpty() ? escalation.currency : record.currency,
+                                      escalation.sellerId,
+                                      record.createdMs > 0 ? record.createdMs : at,
+                                      QStringLiteral("provider lookup")};
+        step.settleDetail = QStringLiteral("%1: %2, %3 %4")
+                                .arg(call, settlementText(Resolution::Performed, SettlementBasis::Lookup), noun, mine);
         operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
                                    QStringLiteral("Performed (verified): %1.").arg(evidence.reason), QString()));
         return;
     }
 
-    // No refund is this call's: none carries the key, or each that does belongs to another call.
+    // No record is this call's: none carries the key, or each that does belongs to another call.
     evidence.verdict = LookupVerdict::NotFound;
-    evidence.reason = records.isEmpty()
+    evidence.reason = keyed.isEmpty()
                           ? answer.reason
-                          : QStringLiteral("the %1 refunds carrying this key belong to %2; none is left for %3%4")
-                                .arg(records.size())
-                                .arg(callList(others), escalation.callExtId, matching);
+                          : QStringLiteral("the %1 %2 carrying this key belong to %3; none is left for %4%5")
+                                .arg(keyed.size())
+                                .arg(nouns, callList(others), escalation.callExtId, matching);
     step.evidence = evidence;
     step.evidenceDetail = QStringLiteral("%1: not found: %2").arg(call, evidence.reason);
     step.settlement =
@@ -339,11 +411,11 @@ void EscalationResolver::afterRefundLookup(ResolutionOperation *operation, const
     if (report.kind == ResolutionReport::Kind::Resolved) {
         report.mayPerformAgain = bool(planRepeat(escalation.id));
         report.message = report.mayPerformAgain
-                             ? QStringLiteral("Not performed (verified): no refund carries this intent key. It may be "
+                             ? QStringLiteral("Not performed (verified): nothing carries this intent key. It may be "
                                               "performed once more, with the same key.")
-                             : QStringLiteral("Not performed (verified): %1. Another call of this intent took effect, "
-                                              "so nothing more is owed for it.")
-                                   .arg(evidence.reason);
+                             : QStringLiteral("Not performed (verified): %1.").arg(evidence.reason);
+        if (!report.mayPerformAgain && !others.isEmpty())
+            report.message += QStringLiteral(" Another call of this intent took effect, so nothing more is owed for it.");
     }
     operation->finish(report);
 }
@@ -357,9 +429,22 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
     // The rule in code: a write is repeated only after a lookup said it did not happen.
     if (detail.resolution != Resolution::NotPerformed || detail.basis != SettlementBasis::Lookup)
         return makeError(QStringLiteral("only a write that a lookup proved not performed may be performed again"));
-    Expected<RefundIntent> intent = refundIntentFor(detail);
-    if (!intent)
-        return intent.error();
+    const bool money = detail.toolClass == ToolClass::WriteMoney;
+    QUrl endpoint;
+    QString system;
+    if (money) {
+        Expected<RefundIntent> intent = refundIntentFor(detail);
+        if (!intent)
+            return intent.error();
+        endpoint = providerhttp::endpoint(m_provider.settings().baseUrl, QStringLiteral("/v1/refunds"));
+        system = systemWords(QStringLiteral("payments"));
+    } else {
+        const Expected<RecordQuery> query = recordQueryOf(detail);
+        if (!query)
+            return query.error();
+        endpoint = providerhttp::endpoint(m_provider.settings().baseUrl, query->path);
+        system = systemWords(query->system);
+    }
     // ...and only when nothing of its intent took effect: the customer is owed one effect.
     Expected<QList<IntentCall>> calls = m_store.intentCalls(detail.ticketId, detail.intentKey);
     if (!calls)
@@ -371,13 +456,14 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
                                                           ? QStringLiteral("took effect")
                                                           : QStringLiteral("may have taken effect (look it up first)")));
     }
-    Expected<std::optional<LedgerEntry>> ledger = m_store.ledgerEntry(detail.intentKey);
-    if (!ledger)
-        return ledger.error();
-    if (*ledger)
-        return makeError(QStringLiteral("the ledger already holds refund %1 for this intent").arg((*ledger)->refundId));
-    return RepeatPlan{detail, providerhttp::endpoint(m_provider.settings().baseUrl, QStringLiteral("/v1/refunds")),
-                      QStringLiteral("the payment provider")};
+    if (money) {
+        Expected<std::optional<LedgerEntry>> ledger = m_store.ledgerEntry(detail.intentKey);
+        if (!ledger)
+            return ledger.error();
+        if (*ledger)
+            return makeError(QStringLiteral("the ledger already holds refund %1 for this intent").arg((*ledger)->refundId));
+    }
+    return RepeatPlan{detail, endpoint, system};
 }
 
 ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
@@ -387,9 +473,11 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     if (!plan)
         return finishLater(operation, notPossible(plan.message()));
     const EscalationDetail detail = plan->escalation;
-    Expected<RefundIntent> intent = refundIntentFor(detail);
-    if (!intent)
-        return finishLater(operation, notPossible(intent.message()));
+    const bool money = detail.toolClass == ToolClass::WriteMoney;
+    const Expected<RefundIntent> intent = money ? refundIntentFor(detail) : Expected<RefundIntent>(RefundIntent{});
+    const Expected<RecordQuery> query = money ? Expected<RecordQuery>(RecordQuery{}) : recordQueryOf(detail);
+    if (!intent || !query)
+        return finishLater(operation, notPossible(!intent ? intent.message() : query.message()));
     // Before anything is sent, the escalation goes back to the queue as unknown, with its audit
     // entry: if this console dies while the request is out, the next person looks it up
     // instead of finding a "not performed" that may no longer be true.
@@ -400,11 +488,13 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
                                  .arg(m_operator, isoTime(now()));
     AuditLog audit(m_store);
     Expected<void> marked = m_store.reopenEscalation(detail.id, inFlight);
+    const QString what = money ? QStringLiteral("%1 %2").arg(detail.tool, formatMoney(detail.amountCents.value_or(0),
+                                                                                          detail.currency))
+                               : detail.tool;
     Expected<AuditEntry> started =
         marked ? audit.append(m_operator, auditaction::writeStarted, detail.id,
-                              QStringLiteral("%1 %2 with the same intent key on %3, to %4")
-                                  .arg(detail.tool, formatMoney(detail.amountCents.value_or(0), detail.currency),
-                                       detail.ticketExtId, plan->endpoint.toString()),
+                              QStringLiteral("%1 with the same intent key on %2, to %3")
+                                  .arg(what, detail.ticketExtId, plan->endpoint.toString()),
                               QString(), now())
                : Expected<AuditEntry>(marked.error());
     Expected<void> committed = started ? m_store.commit() : Expected<void>(started.error());
@@ -413,23 +503,38 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
         return finishLater(operation, failed(QStringLiteral("nothing was sent: %1").arg(committed.message())));
     }
 
-    // The resolver records the refund in the ledger with its audit entries, not the runtime.
-    SafeRefundOperation *write = m_runtime.refund(
-        *intent, LedgerContext{detail.callId, detail.sellerId, QStringLiteral("console write"), false});
-    operation->m_write = write;
-    connect(write, &SafeRefundOperation::progress, operation, &ResolutionOperation::progress);
-    connect(write, &SafeRefundOperation::finished, operation,
-            [this, operation, detail, write](const SafeWriteResult &result) {
-                write->deleteLater();
-                afterWrite(operation, detail, result);
-            });
+    if (money) {
+        // The resolver records the refund in the ledger with its audit entries, not the runtime.
+        SafeRefundOperation *write = m_runtime.refund(
+            *intent, LedgerContext{detail.callId, detail.sellerId, QStringLiteral("console write"), false});
+        operation->m_write = write;
+        connect(write, &SafeRefundOperation::progress, operation, &ResolutionOperation::progress);
+        connect(write, &SafeRefundOperation::finished, operation,
+                [this, operation, detail, write](const SafeWriteResult &result) {
+                    write->deleteLater();
+                    afterWrite(operation, detail, writeOutcomeOf(result));
+                });
+        return operation;
+    }
+    auto *write = new SafeRecordWrite(m_provider.settings(), recordWriteOf(detail, *query), *query, operation);
+    operation->m_recordWrite = write;
+    connect(write, &SafeRecordWrite::progress, operation, &ResolutionOperation::progress);
+    connect(write, &SafeRecordWrite::finished, operation, [this, operation, detail, write](const WriteOutcome &result) {
+        write->deleteLater();
+        afterWrite(operation, detail, result);
+    });
+    write->start();
     return operation;
 }
 
 void EscalationResolver::afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation,
-                                    const SafeWriteResult &result)
+                                    const WriteOutcome &result)
 {
-    const QString amount = formatMoney(escalation.amountCents.value_or(0), escalation.currency);
+    const bool money = escalation.toolClass == ToolClass::WriteMoney;
+    const QString what = money ? QStringLiteral("%1 %2").arg(escalation.tool, formatMoney(escalation.amountCents.value_or(0),
+                                                                                              escalation.currency))
+                               : escalation.tool;
+    const QString noun = nounOf(escalation);
     const qint64 at = now();
     SettlementStep step;
     if (!result.exchanges.isEmpty()) {
@@ -440,52 +545,52 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
         evidence.verdict = result.outcome == Outcome::Unknown ? LookupVerdict::CouldNotTell
                            : result.outcome == Outcome::NotPerformed ? LookupVerdict::NotFound
                                                                      : LookupVerdict::Found;
-        evidence.recordId = result.refund ? result.refund->id : QString();
+        evidence.recordId = result.record ? result.record->id : QString();
         evidence.reason = result.note;
         step.evidence = evidence;
-        step.evidenceAction = auditaction::refundSent;
-        step.evidenceDetail = QStringLiteral("%1 %2 with the same intent key on %3: %4 (%5)")
-                                  .arg(escalation.tool, amount, escalation.ticketExtId, outcomeLabel(result.outcome),
-                                       result.note);
+        step.evidenceAction = money ? auditaction::refundSent : auditaction::recordSent;
+        step.evidenceDetail = QStringLiteral("%1 with the same intent key on %2: %3 (%4)")
+                                  .arg(what, escalation.ticketExtId, outcomeLabel(result.outcome), result.note);
     }
     const QString call = QStringLiteral("%1 %2 on %3").arg(escalation.tool, escalation.callExtId, escalation.ticketExtId);
+    const auto notPerformed = [&](const QString &why) {
+        step.settlement =
+            Settlement{escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), m_operator, at};
+        step.settleDetail = QStringLiteral("%1: %2 (%3)")
+                                .arg(call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup), why);
+    };
     QString settled;
     switch (result.outcome) {
     case Outcome::Performed:
     case Outcome::AlreadyPerformed:
-        if (result.exchanges.isEmpty() || !result.refund || result.refund->id.isEmpty()) {
+        if (result.exchanges.isEmpty() || !result.record || result.record->id.isEmpty()) {
             // Nothing was sent: the ledger already held a refund of this intent for another
             // call. This call stays as the lookup found it.
-            step.settlement = Settlement{escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(),
-                                         m_operator, at};
-            step.settleDetail = QStringLiteral("%1: %2 (%3)")
-                                    .arg(call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup), result.note);
+            notPerformed(result.note);
             settled = QStringLiteral("Nothing was sent: %1.").arg(result.note);
             break;
         }
         step.settlement = Settlement{escalation.id, Resolution::PerformedAgain, SettlementBasis::Lookup,
-                                     result.refund->id, m_operator, at};
+                                     result.record->id, m_operator, at};
         // Dated when it was made, in the ledger and so in reconciliation.
-        step.ledger = LedgerEntry{escalation.intentKey,
-                                  escalation.callId,
-                                  result.refund->id,
-                                  result.refund->amountCents > 0 ? result.refund->amountCents
-                                                                 : escalation.amountCents.value_or(0),
-                                  result.refund->currency.isEmpty() ? escalation.currency : result.refund->currency,
-                                  escalation.sellerId,
-                                  at,
-                                  QStringLiteral("console write")};
-        step.settleDetail = QStringLiteral("%1: %2, refund %3")
-                                .arg(call, settlementText(Resolution::PerformedAgain, SettlementBasis::Lookup),
-                                     result.refund->id);
+        if (money)
+            step.ledger = LedgerEntry{escalation.intentKey,
+                                      escalation.callId,
+                                      result.record->id,
+                                      result.record->amountCents > 0 ? result.record->amountCents
+                                                                     : escalation.amountCents.value_or(0),
+                                      result.record->currency.isEmpty() ? escalation.currency : result.record->currency,
+                                      escalation.sellerId,
+                                      at,
+                                      QStringLiteral("console write")};
+        step.settleDetail = QStringLiteral("%1: %2, %3 %4")
+                                .arg(call, settlementText(Resolution::PerformedAgain, SettlementBasis::Lookup), noun,
+                                     result.record->id);
         settled = QStringLiteral("%1: %2.").arg(outcomeLabel(result.outcome), result.note);
         break;
     case Outcome::NotPerformed:
-        // The runtime's own evidence (a refusal, or a lookup that found nothing) settles it again.
-        step.settlement =
-            Settlement{escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), m_operator, at};
-        step.settleDetail = QStringLiteral("%1: %2 (%3)")
-                                .arg(call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup), result.note);
+        // The system's own answer (a refusal, or a lookup that found nothing) settles it again.
+        notPerformed(result.note);
         settled = QStringLiteral("Not performed: %1.").arg(result.note);
         break;
     case Outcome::Unknown:

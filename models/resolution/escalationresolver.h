@@ -11,7 +11,9 @@
 #include "provider/providerclient.h"
 #include "provider/safewriteruntime.h"
 #include "escalationhistory.h"
+#include "saferecordwrite.h"
 #include "settlementwriter.h"
+#include "systemanswer.h"
 #include "store/records.h"
 
 #include <QObject>
@@ -88,6 +90,8 @@ private:
 
     QPointer<LookupOperation> m_lookup;
     QPointer<SafeRefundOperation> m_write;
+    QPointer<RecordLookupOperation> m_recordLookup;
+    QPointer<SafeRecordWrite> m_recordWrite;
     bool m_finished = false;
 };
 
@@ -119,9 +123,14 @@ public:
     static Expected<RefundIntent> refundIntentFor(const EscalationDetail &escalation);
 
 private:
-    void afterRefundLookup(ResolutionOperation *operation, const EscalationDetail &escalation, qint64 startedAt,
-                           const LookupAnswer &answer);
-    void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation, const SafeWriteResult &result);
+    // The registry's entry for the escalation's tool, as the profile that read its ticket has it.
+    const ToolSpec *specOf(const EscalationDetail &escalation) const;
+    QString nounOf(const EscalationDetail &escalation) const; // "refund", "pickup", "message"
+    // Where a pickup or a message is looked up, or why it cannot be.
+    Expected<RecordQuery> recordQueryOf(const EscalationDetail &escalation) const;
+    void afterLookup(ResolutionOperation *operation, const EscalationDetail &escalation, qint64 startedAt,
+                     const SystemAnswer &answer);
+    void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation, const WriteOutcome &result);
     ResolutionOperation *finishLater(ResolutionOperation *operation, ResolutionReport report);
     // The report of a step the store took: settled, or stayed open with `openMessage`.
     ResolutionReport reportOf(const EscalationDetail &escalation, const Expected<SettlementWritten> &written,

@@ -137,21 +137,29 @@ Expected<QList<LedgerPayout>> SqliteStore::payouts(qint64 fromMs, qint64 toMs)
 // ledger.
 Expected<std::optional<qint64>> SqliteStore::newestPayoutAt()
 {
-    auto query =
-            prepared("SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
-                     "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL "
-                     "AND c.outcome IN ('performed', 'unknown') "
-                     "AND (e.resolution IS NULL OR e.resolution <> 'not_performed') "
-                     "ORDER BY c.called_at DESC LIMIT 1");
-    if (!query)
-        return query.error();
-    QSqlQuery &q = **query;
-    if (auto done = run(q, "reading the newest payout"); !done)
-        return done.error();
+    // As payouts() dates them: a call by when it was made, a refund the console performed
+    // again by when the ledger recorded it. Each read walks an index from its end.
+    static const char *const reads[] = {
+        "SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+        "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL "
+        "AND c.outcome IN ('performed', 'unknown') "
+        "AND (e.resolution IS NULL OR e.resolution NOT IN ('not_performed', 'performed_again')) "
+        "ORDER BY c.called_at DESC LIMIT 1",
+        "SELECT max(l.recorded_at) FROM escalations e JOIN ledger l ON l.tool_call_id = e.tool_call_id "
+        "WHERE e.resolution = 'performed_again'",
+    };
     std::optional<qint64> newest;
-    if (q.next())
-        newest = q.value(0).toLongLong();
-    q.finish();
+    for (const char *sql : reads) {
+        auto query = prepared(sql);
+        if (!query)
+            return query.error();
+        QSqlQuery &q = **query;
+        if (auto done = run(q, "reading the newest payout"); !done)
+            return done.error();
+        if (q.next() && !q.value(0).isNull())
+            newest = qMax(newest.value_or(q.value(0).toLongLong()), q.value(0).toLongLong());
+        q.finish();
+    }
     return newest;
 }
 

@@ -133,8 +133,7 @@ private slots:
         // ...until a lookup proves it was never made: then the newest payout is April's again.
         const qint64 escalation = escalationOf(ticket, QStringLiteral("c1"));
         QVERIFY(escalation > 0);
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(escalation, Resolution::NotPerformed,
-                                                                     QStringLiteral("Dana"), 1778000000000);
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1778000000000});
         QVERIFY(claim && claim->claimed);
         QCOMPARE(*m_store->newestPayoutAt(), std::optional<qint64>(newest));
 

@@ -9,6 +9,7 @@
 
 #include "audit/auditlog.h"
 #include "audit/settlementrecord.h"
+#include "domain/registrychoice.h"
 #include "domain/sha256.h"
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
@@ -185,6 +186,7 @@ private slots:
     void secondConsoleIsToldWhoResolved();
     void twoConsolesInFlightSettleOnce_data();
     void twoConsolesInFlightSettleOnce();
+    void pickupsAndMessagesAreLookedUpWhereTheyWent();
     void nonRefundCannotBeLookedUp_data();
     void nonRefundCannotBeLookedUp();
     void providerDownLeavesTheEscalationOpen();
@@ -814,6 +816,72 @@ void TestEscalationResolver::twoConsolesInFlightSettleOnce()
     QCOMPARE(*m_store->countOpenEscalations(), 14);
 }
 
+void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
+{
+    m_resolver->setRegistries(chooseRegistry(RegistrySource{}).selection);
+    SandboxHttp http(m_sandbox->url());
+    const auto recordsOf = [&http](const QString &path, const QString &order) {
+        const HttpResult list = http.get(QStringLiteral("%1?order=%2&limit=100").arg(path, order));
+        return list.status == 200 ? list.json.value(QStringLiteral("data")).toArray() : QJsonArray();
+    };
+
+    // A pickup the courier has: found, settled by its id, with the GET kept as evidence.
+    const qint64 booked = escalationIdOf(QStringLiteral("T-20260401-0247"), c3);
+    QVERIFY(booked > 0);
+    const EscalationDetail bookedDetail = **m_store->escalation(booked);
+    QCOMPARE(m_resolver->route(bookedDetail).system, QStringLiteral("the courier"));
+    const ResolutionReport found = wait(m_resolver->lookUp(booked));
+    QCOMPARE(kindName(found.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(found.resolution), resolutionId(Resolution::Performed));
+    QVERIFY2(found.reference.startsWith(QStringLiteral("pu_")), qPrintable(found.reference));
+    QVERIFY2(found.message.contains(QStringLiteral("found pickup ")), qPrintable(found.message));
+    const Evidence lookup = m_store->evidence(booked)->first();
+    QVERIFY2(lookup.request.contains(QStringLiteral("/v1/pickups?order=%1").arg(bookedDetail.orderId)),
+             qPrintable(lookup.request));
+    QVERIFY(!*m_store->ledgerEntryOfCall(bookedDetail.callId)); // no money moved: no ledger row
+
+    // A pickup that never reached the courier: not performed, then booked once with the same key.
+    const qint64 missing = escalationIdOf(QStringLiteral("T-20260402-0502"), c3);
+    const EscalationDetail missingDetail = **m_store->escalation(missing);
+    QCOMPARE(recordsOf(QStringLiteral("/v1/pickups"), missingDetail.orderId).size(), 0);
+    const ResolutionReport absent = wait(m_resolver->lookUp(missing));
+    QCOMPARE(resolutionName(absent.resolution), resolutionId(Resolution::NotPerformed));
+    QVERIFY(absent.mayPerformAgain);
+    const Expected<RepeatPlan> plan = m_resolver->planRepeat(missing);
+    QVERIFY(plan);
+    QCOMPARE(plan->system, QStringLiteral("the courier"));
+    QVERIFY2(plan->endpoint.path().endsWith(QStringLiteral("/v1/pickups")), qPrintable(plan->endpoint.toString()));
+    const ResolutionReport booking = wait(m_resolver->performAgain(missing));
+    QCOMPARE(kindName(booking.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(booking.resolution), resolutionId(Resolution::PerformedAgain));
+    const QJsonArray pickups = recordsOf(QStringLiteral("/v1/pickups"), missingDetail.orderId);
+    QCOMPARE(pickups.size(), 1);
+    const QJsonObject pickup = pickups.at(0).toObject();
+    QCOMPARE(pickup.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString(),
+             missingDetail.intentKey);
+    QCOMPARE(pickup.value(QStringLiteral("id")).toString(), booking.reference);
+    const Evidence sent = m_store->evidence(missing)->last();
+    QCOMPARE(evidenceKindId(sent.kind), evidenceKindId(EvidenceKind::Write));
+    QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(sent.request));
+    QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + missingDetail.intentKey), qPrintable(sent.request));
+    QCOMPARE(auditEntries().at(auditEntries().size() - 2).action, QStringLiteral("write-sent"));
+    // Once is all: a second repeat sends nothing.
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    QCOMPARE(kindName(wait(m_resolver->performAgain(missing)).kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(served.count(), 0);
+
+    // A message that never reached the seller: the same, at the messaging service.
+    const qint64 message = escalationIdOf(QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
+    const EscalationDetail messageDetail = **m_store->escalation(message);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(message)).resolution), resolutionId(Resolution::NotPerformed));
+    QCOMPARE(resolutionName(wait(m_resolver->performAgain(message)).resolution), resolutionId(Resolution::PerformedAgain));
+    const QJsonArray messages = recordsOf(QStringLiteral("/v1/messages"), messageDetail.orderId);
+    QCOMPARE(messages.size(), 1);
+    QVERIFY2(messages.at(0).toObject().value(QStringLiteral("text")).toString().contains(QStringLiteral("SU-88585")),
+             QJsonDocument(messages.at(0).toObject()).toJson().constData());
+    verifyAuditChain(auditCount());
+}
+
 void TestEscalationResolver::nonRefundCannotBeLookedUp_data()
 {
     QTest::addColumn<QString>("ticket");
@@ -940,21 +1008,18 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
                                 url.toString(), QStringLiteral("--all-open"), QStringLiteral("--operator"),
                                 QStringLiteral("nightly-job")};
     const CommandRun first = runVerity(arguments);
-    QVERIFY2(first.exitCode == 1, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(first.exitCode).arg(first.out, first.err)));
+    QVERIFY2(first.exitCode == 0, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(first.exitCode).arg(first.out, first.err)));
 
+    // Every escalation is settled: refunds at the payment provider, pickups at the courier and
+    // messages at the messaging service, each where the registry says it is looked up.
     m_store = openStore(m_dbPath);
-    const qint64 remaining = *m_store->countOpenEscalations();
-    QVERIFY(remaining > 0 && remaining < 15);
-    // Only what cannot be looked up at the provider remains.
-    const QList<EscalationRow> open = *m_store->openEscalations(0, 100);
-    for (const EscalationRow &row : open)
-        QVERIFY2((*m_store->escalation(row.id))->toolClass != ToolClass::WriteMoney, qPrintable(row.ticketExtId));
+    QCOMPARE(*m_store->countOpenEscalations(), 0);
 
     // The table: a header, one row per escalation, then what remains.
     const QStringList lines = first.out.split(u'\n', Qt::SkipEmptyParts);
     QVERIFY2(lines.size() == 1 + 15 + 1, qPrintable(first.out));
     QVERIFY(lines.first().startsWith(QStringLiteral("escalation")));
-    QCOMPARE(lines.last(), QStringLiteral("%1 unknown outcome(s) remain open.").arg(remaining));
+    QCOMPARE(lines.last(), QStringLiteral("No unknown outcomes remain."));
     auto rowOf = [&lines](const QString &ticket, const QString &tool) {
         for (const QString &line : lines) {
             if (line.contains(ticket) && line.contains(tool))
@@ -968,39 +1033,33 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
              qPrintable(first.out));
     QVERIFY2(rowOf(QStringLiteral("T-20260403-0236"), QStringLiteral("issue_refund")).contains(QStringLiteral("Performed (verified)")),
              qPrintable(first.out));
-    QVERIFY2(rowOf(QStringLiteral("T-20260330-0362"), QStringLiteral("message_seller")).contains(QStringLiteral("no system")),
+    QVERIFY2(rowOf(QStringLiteral("T-20260401-0247"), QStringLiteral("schedule_pickup")).contains(QStringLiteral("found pickup pu_")),
              qPrintable(first.out));
-    QCOMPARE(qint64(first.out.count(QStringLiteral("(verified)"))), 15 - remaining);
+    QVERIFY2(rowOf(QStringLiteral("T-20260330-0362"), QStringLiteral("message_seller")).contains(QStringLiteral("Not performed (verified)")),
+             qPrintable(first.out));
+    QCOMPARE(first.out.count(QStringLiteral("(verified)")), 15);
 
     const QList<AuditEntry> audit = auditEntries();
-    QCOMPARE(qint64(audit.size()), 2 * (15 - remaining));
+    QCOMPARE(audit.size(), 2 * 15);
     for (const AuditEntry &entry : audit)
         QCOMPARE(entry.operatorName, QStringLiteral("nightly-job"));
-    verifyAuditChain(2 * (15 - remaining));
+    verifyAuditChain(2 * 15);
     QCOMPARE(allRefunds(), refundsBefore);
     m_store.reset();
 
-    // Again, as JSON: nothing left that a lookup can settle, and no refund made.
+    // Again, as JSON: nothing left to look up, and no refund made.
     const CommandRun second = runVerity(arguments + QStringList{QStringLiteral("--json")});
-    QVERIFY2(second.exitCode == 1, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(second.exitCode).arg(second.out, second.err)));
+    QVERIFY2(second.exitCode == 0, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(second.exitCode).arg(second.out, second.err)));
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(second.out.toUtf8(), &error);
     QVERIFY2(error.error == QJsonParseError::NoError && document.isObject(), qPrintable(second.out));
     const QJsonObject json = document.object();
-    QCOMPARE(json.value(QStringLiteral("open_escalations")).toInteger(), remaining);
-    const QJsonArray results = json.value(QStringLiteral("results")).toArray();
-    QCOMPARE(qint64(results.size()), remaining);
-    for (const QJsonValue &value : results) {
-        const QJsonObject row = value.toObject();
-        QCOMPARE(row.value(QStringLiteral("result")).toString(), QStringLiteral("not_possible"));
-        QVERIFY(!row.value(QStringLiteral("ticket")).toString().isEmpty());
-        QVERIFY(row.value(QStringLiteral("tool")).toString() != u"issue_refund");
-    }
+    QCOMPARE(json.value(QStringLiteral("open_escalations")).toInteger(), 0);
+    QVERIFY(json.value(QStringLiteral("results")).toArray().isEmpty());
     QCOMPARE(allRefunds(), refundsBefore);
 
     m_store = openStore(m_dbPath);
-    QCOMPARE(*m_store->countOpenEscalations(), remaining);
-    verifyAuditChain(2 * (15 - remaining));
+    verifyAuditChain(2 * 15);
 }
 
 QTEST_GUILESS_MAIN(TestEscalationResolver)
