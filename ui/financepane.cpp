@@ -3,6 +3,8 @@
 #include "finance/payoutmonth.h"
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/reconciliationmodel.h"
+#include "provider/providerconnection.h"
+#include "resolution/reconciliationsettlement.h"
 #include "itemmodels/sellerbalancemodel.h"
 #include "sellerbalancechart.h"
 
@@ -59,6 +61,31 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     m_reconciliationPane->setOpeningPeriod(
             [&store] { return latestPayoutMonth(store, QDateTime::currentDateTimeUtc().date()); });
     m_tabs->addTab(m_reconciliationPane, tr("&Reconciliation"));
+    // The unknown refunds a statement proves performed, and their settlement by this operator.
+    m_reconciliationPane->setSettlement(
+        [&store](const ProviderStatement &statement) -> Expected<int> {
+            const Expected<QList<ProvenCall>> proven = callsProvenBy(store, statement);
+            if (!proven)
+                return proven.error();
+            return int(proven->size());
+        },
+        [this, &store](const ProviderStatement &statement) -> Expected<QString> {
+            const Expected<QList<ProvenCall>> proven = callsProvenBy(store, statement);
+            if (!proven)
+                return proven.error();
+            const QString name = m_operatorName ? m_operatorName() : QString();
+            const Expected<StatementSettlement> done =
+                settleFromStatement(store, *proven, statement, name.isEmpty() ? defaultOperatorName() : name);
+            if (!done)
+                return done.error();
+            QString text = done->settled == 1
+                               ? tr("Settled 1 unknown call as performed (verified by reconciliation).")
+                               : tr("Settled %1 unknown calls as performed (verified by reconciliation).")
+                                     .arg(done->settled);
+            if (!done->elsewhere.isEmpty())
+                text += u' ' + done->elsewhere.join(QStringLiteral("; "));
+            return text;
+        });
 
     connect(m_sellerTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &FinancePane::showCurrentSeller);
@@ -66,6 +93,7 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     connect(m_duplicatesPane, &DuplicatePayoutsPane::callChosen, this, &FinancePane::callChosen);
     connect(m_duplicatesPane, &DuplicatePayoutsPane::marked, this, &FinancePane::payoutMarked);
     connect(m_reconciliationPane, &ReconciliationPane::callChosen, this, &FinancePane::callChosen);
+    connect(m_reconciliationPane, &ReconciliationPane::settled, this, &FinancePane::escalationsSettled);
     connect(m_sellers, &SellerBalanceModel::errorOccurred, this, &FinancePane::errorOccurred);
     connect(m_duplicates, &DuplicatePayoutModel::errorOccurred, this, &FinancePane::errorOccurred);
     connect(m_reconciliation, &ReconciliationModel::errorOccurred, this, &FinancePane::errorOccurred);
@@ -78,6 +106,7 @@ void FinancePane::setProviderSettings(std::function<ProviderSettings()> settings
 
 void FinancePane::setOperatorName(std::function<QString()> name)
 {
+    m_operatorName = name;
     m_duplicatesPane->setOperatorName(std::move(name));
 }
 

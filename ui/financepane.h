@@ -49,6 +49,7 @@ public:
 signals:
     void callChosen(qint64 ticketId, const QString &callExtId);
     void payoutMarked(); // the audit log has a new entry
+    void escalationsSettled(); // a reconciliation settled unknown calls: every view reads again
     void errorOccurred(const QString &message);
 
 protected:
@@ -68,6 +69,7 @@ private:
     DuplicatePayoutsPane *m_duplicatesPane;
     ReconciliationPane *m_reconciliationPane;
     bool m_stale = true;
+    std::function<QString()> m_operatorName;
 };
 
 } // namespace verity

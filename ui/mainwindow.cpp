@@ -98,6 +98,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_financePane, &FinancePane::callChosen, this, &MainWindow::openTicket);
     // A mark changes the marks (the pane re-read them) and the audit log, nothing else.
     connect(m_financePane, &FinancePane::payoutMarked, m_auditModel, &AuditLogModel::refresh);
+    connect(m_financePane, &FinancePane::escalationsSettled, this, &MainWindow::refresh);
     connect(m_financePane, &FinancePane::errorOccurred, this, &MainWindow::showError);
     m_escalationDock->raise();
 
@@ -276,7 +277,9 @@ ResolutionDialog *MainWindow::lookUpInFront()
     // Only what the person can see: the queue's row when they are in the queue, else the
     // ticket in front of them. A row left current in a hidden queue is never the target.
     QTableView *queue = m_escalationPane->table();
-    if (queue->hasFocus() && queue->isVisible() && queue->currentIndex().isValid())
+    // A dock behind another dock's tab stays "visible" to Qt, and may keep the focus: only a
+    // queue with something on screen is in front of the person.
+    if (queue->hasFocus() && !queue->visibleRegion().isEmpty() && queue->currentIndex().isValid())
         return lookUp(queue->currentIndex().data(EscalationQueueModel::EscalationIdRole).toLongLong());
     if (const std::optional<qint64> open = m_ticketView->firstOpenEscalation())
         return lookUp(*open);

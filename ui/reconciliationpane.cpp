@@ -18,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -104,6 +105,12 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     m_exportCsv->setObjectName(QStringLiteral("exportCsvButton"));
     m_exportPdf = new QPushButton(tr("Export P&DF…"), this);
     m_exportPdf->setObjectName(QStringLiteral("exportPdfButton"));
+    m_settle = new QPushButton(this);
+    m_settle->setObjectName(QStringLiteral("settleFromEvidenceButton"));
+    m_settle->setToolTip(tr("The provider's records prove these refunds were made: settle their escalations as "
+                            "performed (verified by reconciliation), each with its evidence and an audit entry"));
+    m_settle->hide();
+    filter->addWidget(m_settle);
     filter->addWidget(m_exportCsv);
     filter->addWidget(m_exportPdf);
     layout->addLayout(filter);
@@ -135,6 +142,17 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
 
+    m_confirm = [](QWidget *parentWidget, const QString &question) {
+        QMessageBox box(QMessageBox::Question, tr("Settle from this evidence?"), question, QMessageBox::NoButton,
+                        parentWidget);
+        box.setTextFormat(Qt::PlainText);
+        QPushButton *settle = box.addButton(tr("Settle"), QMessageBox::AcceptRole);
+        QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(cancel);
+        box.exec();
+        return box.clickedButton() == settle;
+    };
+    connect(m_settle, &QPushButton::clicked, this, &ReconciliationPane::settle);
     connect(m_fetch, &QPushButton::clicked, this, &ReconciliationPane::fetch);
     connect(m_readExport, &QPushButton::clicked, this, &ReconciliationPane::readExport);
     connect(m_exportCsv, &QPushButton::clicked, this, &ReconciliationPane::exportCsv);
@@ -290,7 +308,55 @@ void ReconciliationPane::showStatement(const ProviderStatement &statement, const
         return;
     }
     m_duplicates.setStatement(statement);
+    m_statement = statement;
     setStatus(QStringLiteral("%1, %2.").arg(how, periodText(statement.period)), false);
+    updateSettleButton();
+}
+
+void ReconciliationPane::setSettlement(std::function<Expected<int>(const ProviderStatement &)> count,
+                                       std::function<Expected<QString>(const ProviderStatement &)> settle)
+{
+    m_provenCount = std::move(count);
+    m_settleProven = std::move(settle);
+    updateSettleButton();
+}
+
+void ReconciliationPane::updateSettleButton()
+{
+    int proven = 0;
+    if (m_statement && m_provenCount) {
+        const Expected<int> count = m_provenCount(*m_statement);
+        if (!count)
+            setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(count.message()), true);
+        proven = count ? *count : 0;
+    }
+    m_settle->setText(proven == 1 ? tr("&Settle 1 unknown call from this evidence")
+                                  : tr("&Settle %1 unknown calls from this evidence").arg(proven));
+    m_settle->setVisible(proven > 0);
+}
+
+void ReconciliationPane::settle()
+{
+    if (!m_statement || !m_settleProven)
+        return;
+    const QString question =
+        tr("The provider's records for %1 (%2) hold refunds that carry the intent keys of unknown refund calls. "
+           "Settle those calls as performed (verified by reconciliation)?\n\nEach keeps the provider's record as "
+           "evidence, gets its ledger row and an audit entry, and its ticket is assessed again. Nothing is sent to "
+           "the provider.")
+            .arg(periodText(m_statement->period), m_statement->source);
+    if (!m_confirm(this, question))
+        return;
+    const Expected<QString> done = m_settleProven(*m_statement);
+    if (!done) {
+        setStatus(tr("Nothing more was settled: %1").arg(done.message()), true);
+        return;
+    }
+    setStatus(*done, false);
+    m_model.refresh(); // the ledger now holds them: reconcile again
+    m_duplicates.refresh();
+    updateSettleButton();
+    emit settled();
 }
 
 QString ReconciliationPane::suggestedName(const QString &suffix) const

@@ -56,6 +56,13 @@ public:
     QTableView *table() const { return m_table; }
     QPushButton *exportCsvButton() const { return m_exportCsv; }
     QPushButton *exportPdfButton() const { return m_exportPdf; }
+    QPushButton *settleButton() const { return m_settle; }
+    // Evidence from a reconciliation settles the unknown refunds it proves (performed, verified
+    // by reconciliation): `count` says how many the statement proves, `settle` settles them and
+    // says what it did, or why not. `confirm` asks the person first (Cancel the default).
+    void setSettlement(std::function<Expected<int>(const ProviderStatement &)> count,
+                       std::function<Expected<QString>(const ProviderStatement &)> settle);
+    void setConfirm(std::function<bool(QWidget *, const QString &)> confirm) { m_confirm = std::move(confirm); }
     QString totalsText() const;
     QString statusText() const;
     QString detailsText() const;
@@ -68,6 +75,7 @@ public:
 
 signals:
     void callChosen(qint64 ticketId, const QString &callExtId);
+    void settled(); // escalations were settled from the evidence: every view reads again
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -84,6 +92,8 @@ private:
     void setBusy(bool busy);
     void setStatus(const QString &text, bool bad);
     QString suggestedName(const QString &suffix) const;
+    void updateSettleButton();
+    void settle();
 
     ReconciliationModel &m_model;
     DuplicatePayoutModel &m_duplicates;
@@ -98,6 +108,7 @@ private:
     QLabel *m_totals;
     QPushButton *m_exportCsv;
     QPushButton *m_exportPdf;
+    QPushButton *m_settle;
     QTableView *m_table;
     QPlainTextEdit *m_details;
     QPointer<StatementFetch> m_running;
@@ -108,6 +119,10 @@ private:
     std::function<Expected<Period>()> m_opening;
     bool m_periodChosen = false; // by the person: the opening period no longer follows the data
     bool m_showingPeriod = false;
+    std::optional<ProviderStatement> m_statement; // the one shown, the evidence a settlement rests on
+    std::function<Expected<int>(const ProviderStatement &)> m_provenCount;
+    std::function<Expected<QString>(const ProviderStatement &)> m_settleProven;
+    std::function<bool(QWidget *, const QString &)> m_confirm;
 };
 
 } // namespace verity
