@@ -93,7 +93,10 @@ ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
     auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ResolutionDialog::settled, this, &EscalationActions::settled);
-    connect(dialog, &ResolutionDialog::attestRequested, this, [this](qint64 id) { attest(id); });
+    connect(dialog, &ResolutionDialog::attestRequested, this, [this, dialog](qint64 id) {
+        if (AttestDialog *check = attest(id))
+            connect(check, &QDialog::accepted, dialog, &ResolutionDialog::showCurrent);
+    });
     dialog->open();
     return dialog;
 }

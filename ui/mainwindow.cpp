@@ -39,6 +39,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QScreen>
 #include <QTimer>
 
 namespace verity {
@@ -220,9 +221,10 @@ void MainWindow::buildMenus()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Verity"), this, [this] {
         QMessageBox::about(this, tr("About Verity"),
-                           tr("Verity %1\n\nThe console for the people around an AI support agent: every tool call, "
-                              "the outcome of every write, and the unknowns that wait for a lookup instead of a "
-                              "retry.")
+                           tr("Verity %1\n\nThe console for the people who work alongside an AI support agent: every "
+                              "ticket and every tool call the agent made, what came of each one, and the calls whose "
+                              "outcome is unknown, which wait for someone to check where they went instead of "
+                              "trying again.")
                                .arg(QApplication::applicationVersion()));
     });
 }
@@ -295,7 +297,11 @@ ResolutionDialog *MainWindow::lookUpInFront()
 void MainWindow::showProviderSettings()
 {
     ProviderSettingsDialog dialog(*m_provider, this);
-    dialog.exec();
+    // Saving only saves: what to look up next is the person's choice.
+    if (dialog.exec() == QDialog::Accepted && m_provider->resolver())
+        statusBar()->showMessage(tr("Provider settings saved; nothing was looked up. Look up the write in front of you "
+                                    "with Ctrl+K."),
+                                 15000);
 }
 
 void MainWindow::refresh()
@@ -504,10 +510,17 @@ void MainWindow::restoreLayout()
 {
     QSettings settings;
     settings.beginGroup(QStringLiteral("window"));
-    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray())) {
-        resize(1600, 1000);
-        m_splitter->setSizes({930, 670});
-        resizeDocks({m_escalationDock}, {230}, Qt::Vertical);
+    // The first time, and whenever the saved size no longer fits this screen: as large as the
+    // screen allows, up to 1600 by 1000, so nothing (the status bar, a card's buttons) is cut off.
+    const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+    const bool restored = restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    if (!restored || width() > screen.width() - 16 || height() > screen.height() - 48) {
+        // Less the window manager's frame, which is not known before the window is shown.
+        const QSize size(qMin(1600, screen.width() - 16), qMin(1000, screen.height() - 48));
+        resize(size);
+        move(screen.topLeft() + QPoint((screen.width() - size.width()) / 2, (screen.height() - size.height()) / 2));
+        m_splitter->setSizes({size.width() * 58 / 100, size.width() * 42 / 100});
+        resizeDocks({m_escalationDock}, {size.height() * 23 / 100}, Qt::Vertical);
     }
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());

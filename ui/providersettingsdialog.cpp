@@ -30,6 +30,10 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     m_key->setPlaceholderText(connection.hasApiKey() ? tr("(unchanged)") : tr("sk_test_…"));
     m_operator = new QLineEdit(connection.operatorName(), this);
     m_operator->setObjectName(QStringLiteral("operatorName"));
+    // Room for a whole URL and a person's name: the fields are read, not guessed at.
+    const int room = m_url->fontMetrics().horizontalAdvance(QStringLiteral("https://api.payments.example.com:8443/v1")) + 24;
+    for (QLineEdit *field : {m_url, m_key, m_operator})
+        field->setMinimumWidth(room);
     form->addRow(tr("Base URL"), m_url);
     form->addRow(tr("API key"), m_key);
     form->addRow(tr("Your name (for the audit log)"), m_operator);

@@ -339,12 +339,15 @@ void ReconciliationPane::settle()
 {
     if (!m_statement || !m_settleProven)
         return;
+    const Expected<int> count = m_provenCount ? m_provenCount(*m_statement) : Expected<int>(0);
+    const int proven = count ? *count : 0;
     const QString question =
-        tr("The provider's records for %1 (%2) hold refunds that carry the intent keys of unknown refund calls. "
-           "Settle those calls as performed (verified by reconciliation)?\n\nEach keeps the provider's record as "
-           "evidence, gets its ledger row and an audit entry, and its ticket is assessed again. Nothing is sent to "
-           "the provider.")
-            .arg(periodText(m_statement->period), m_statement->source);
+        tr("The provider's records for %1 (%2) hold the refunds of %3 whose outcome is unknown. Settle %4 as "
+           "performed (verified by reconciliation)?\n\nEach keeps the provider's record as evidence, gets its "
+           "ledger row and an audit entry, and its ticket is assessed again. Nothing is sent to the provider.")
+            .arg(periodText(m_statement->period), m_statement->source,
+                 proven == 1 ? tr("1 refund call") : tr("%1 refund calls").arg(proven),
+                 proven == 1 ? tr("it") : tr("them"));
     if (!m_confirm(this, question))
         return;
     const Expected<QString> done = m_settleProven(*m_statement);

@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 namespace verity {
@@ -170,12 +171,22 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_status->clear();
     m_result->setText(report.message);
     const bool bad = report.kind == ResolutionReport::Kind::StillUnknown || report.kind == ResolutionReport::Kind::Failed;
-    m_result->setStyleSheet(QStringLiteral("QLabel { color: %1; }")
-                                .arg(QLatin1String(bad ? palette::unknown : palette::performed)));
+    const char *colour = bad ? palette::unknown
+                         : report.resolution == Resolution::NotPerformed ? palette::notPerformed
+                                                                         : palette::performed;
+    m_result->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(colour)));
     // Every piece of evidence kept for this escalation, this step's last.
-    if (Expected<EscalationHistory> history = m_resolver.history(m_escalationId); history)
+    if (Expected<EscalationHistory> history = m_resolver.history(m_escalationId); history) {
         m_evidence->setPlainText(evidenceText(*history));
-    else if (report.evidence)
+        // This step's evidence, the last, in view; the earlier ones are above it.
+        const int last = m_evidence->toPlainText().lastIndexOf(QStringLiteral("\n=== "));
+        if (last >= 0) {
+            QTextCursor cursor = m_evidence->textCursor();
+            cursor.setPosition(last + 1);
+            m_evidence->setTextCursor(cursor);
+            m_evidence->centerCursor();
+        }
+    } else if (report.evidence)
         m_evidence->setPlainText(report.evidence->request + QStringLiteral("\n\n") + report.evidence->response);
     m_draft->setPlainText(report.customerDraft);
     m_copy->setVisible(!report.customerDraft.isEmpty());
@@ -186,6 +197,25 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
                          || report.kind == ResolutionReport::Kind::NotPossible);
     // Only a verified "not performed", with nothing of its intent performed, opens the way to a repeat.
     m_performAgain->setVisible(report.kind == ResolutionReport::Kind::Resolved && report.mayPerformAgain);
+}
+
+void ResolutionDialog::showCurrent()
+{
+    const Expected<EscalationHistory> history = m_resolver.history(m_escalationId);
+    if (!history)
+        return;
+    m_progress->hide();
+    m_cancel->hide();
+    m_status->clear();
+    m_result->setText(history->standing);
+    const bool open = history->escalation.state != u"resolved";
+    m_result->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(open ? palette::unknown : palette::notPerformed)));
+    m_evidence->setPlainText(evidenceText(*history));
+    m_draft->setPlainText(history->customerDraft);
+    m_copy->setVisible(!history->customerDraft.isEmpty());
+    m_lookAgain->setVisible(open);
+    m_attest->setVisible(open);
+    m_performAgain->hide();
 }
 
 QString ResolutionDialog::headingText() const

@@ -41,6 +41,9 @@ public:
     QString customerDraft() const;
     QPushButton *performAgainButton() const { return m_performAgain; }
     QPushButton *attestButton() const { return m_attest; }
+    // The escalation was settled elsewhere (a check recorded from this dialog): show where it
+    // stands now, its evidence and its draft.
+    void showCurrent();
 
 signals:
     void settled(const verity::ResolutionReport &report);

@@ -134,6 +134,8 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     // the table took focus (Ctrl+L, a menu or a dialog closing), was sorted or was refreshed:
     // those move the current index without selecting, and the open ticket must stay.
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (m_showingChosen)
+            return;
         const QModelIndexList rows = m_table->selectionModel()->selectedRows();
         if (rows.size() == 1)
             emit ticketChosen(rows.first().data(TicketQueueModel::TicketIdRole).toLongLong());
@@ -155,8 +157,10 @@ void TicketQueuePane::selectTicket(qint64 ticketId)
     if (current.isValid() && current.data(TicketQueueModel::TicketIdRole).toLongLong() == ticketId)
         return;
     if (std::optional<int> row = m_model.rowOfTicket(ticketId)) {
-        QSignalBlocker quiet(m_table->selectionModel());
+        // Not by blocking the selection model's signals: the view repaints on them.
+        m_showingChosen = true;
         m_table->selectRow(*row);
+        m_showingChosen = false;
         m_table->scrollTo(m_model.index(*row, 0));
     }
 }

@@ -40,6 +40,7 @@ private:
     QTimer *m_searchDelay;
     QTableView *m_table;
     QLabel *m_count;
+    bool m_showingChosen = false; // selecting the ticket opened elsewhere: it is open already
 };
 
 } // namespace verity

@@ -57,6 +57,12 @@ QList<ToolCallCard *> TicketView::cards() const
 
 void TicketView::rebuild()
 {
+    // The same ticket read again (a settlement, a refresh): the person stays where they were.
+    const qint64 ticket = m_model.detail() ? m_model.detail()->row.id : 0;
+    const bool sameTicket = ticket != 0 && ticket == m_shownTicket;
+    const int scrolled = m_scroll->verticalScrollBar()->value();
+    const QString highlighted = m_highlighted;
+    m_shownTicket = ticket;
     m_cards.clear();
     m_highlighted.clear();
     while (m_entries->count() > 1) {
@@ -110,7 +116,18 @@ void TicketView::rebuild()
         }
         m_entries->insertWidget(m_entries->count() - 1, widget);
     }
-    m_scroll->verticalScrollBar()->setValue(0);
+    if (!sameTicket) {
+        m_scroll->verticalScrollBar()->setValue(0);
+        return;
+    }
+    if (ToolCallCard *card = m_cards.value(highlighted)) {
+        card->setHighlighted(true);
+        m_highlighted = highlighted;
+    }
+    QTimer::singleShot(0, this, [this, scrolled] {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        m_scroll->verticalScrollBar()->setValue(scrolled);
+    });
 }
 
 void TicketView::setCallActions(std::function<CallActions(const ToolCallRow &)> actions)

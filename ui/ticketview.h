@@ -51,6 +51,7 @@ private:
     QVBoxLayout *m_entries;
     QHash<QString, ToolCallCard *> m_cards;
     QString m_highlighted;
+    qint64 m_shownTicket = 0;
     std::function<CallActions(const ToolCallRow &)> m_actions;
 };
 

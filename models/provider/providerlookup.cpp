@@ -215,6 +215,10 @@ void LookupOperation::decide()
             return;
         }
     }
+    if (m_refunds.isEmpty()) {
+        finish(LookupVerdict::NotFound, QStringLiteral("the provider holds no refund of %1").arg(m_intent.paymentIntent));
+        return;
+    }
     finish(LookupVerdict::NotFound,
            QStringLiteral("none of the %1 refunds of %2 carries the intent key, and none of them is a refund of %3 "
                           "without a key")

@@ -324,10 +324,12 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
         step.evidence->reason = why;
         step.evidenceDetail = QStringLiteral("%1: could not tell: %2").arg(call, why);
         step.note = why;
+        QString system = route(escalation).system;
+        system.replace(0, 1, system.left(1).toUpper());
         operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
-                                   QStringLiteral("It could not be told (%1). The write stays unknown: do not retry "
-                                                  "it; look it up again later.")
-                                       .arg(why)));
+                                   QStringLiteral("%1 could not tell (%2). The write stays unknown: do not retry it; "
+                                                  "look it up again later, or record a check.")
+                                       .arg(system, why)));
     };
     if (answer.verdict == LookupVerdict::CouldNotTell)
         return stayOpen(answer.reason);

@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QScreen>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -277,8 +278,9 @@ void TestIncidentGui::importReportsRejectedLinesWithTheirNumbers()
 void TestIncidentGui::layoutIsRememberedBetweenRuns()
 {
     auto *splitter = m_window->findChild<QSplitter *>(QStringLiteral("mainSplitter"));
-    m_window->resize(1300, 900);
-    splitter->setSizes({400, 900 - 0});
+    const QRect screen = m_window->screen()->availableGeometry();
+    m_window->resize(screen.width() - 100, screen.height() - 120);
+    splitter->setSizes({300, screen.width() - 400});
     const QList<int> sizes = splitter->sizes();
     const QSize size = m_window->size();
     m_window->close();
@@ -289,6 +291,20 @@ void TestIncidentGui::layoutIsRememberedBetweenRuns()
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QCOMPARE(m_window->size(), size);
     QCOMPARE(m_window->findChild<QSplitter *>(QStringLiteral("mainSplitter"))->sizes(), sizes);
+
+    // A size saved on a larger screen is brought within this one: nothing is cut off.
+    m_window->resize(screen.width() + 500, screen.height() + 300);
+    m_window->close();
+    m_window.reset();
+    m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY2(m_window->width() <= screen.width() && m_window->height() <= screen.height(),
+             qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                            .arg(m_window->width())
+                            .arg(m_window->height())
+                            .arg(screen.width())
+                            .arg(screen.height())));
 }
 
 QTEST_MAIN(TestIncidentGui)

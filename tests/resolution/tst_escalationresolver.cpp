@@ -539,8 +539,23 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QVERIFY(ledger);
     QCOMPARE(ledger->refundId, refund.value(QStringLiteral("id")).toString());
     QCOMPARE(ledger->source, QStringLiteral("console write"));
-    // Dated when it was made, not when the agent asked for it.
-    QVERIFY(ledger->recordedAt >= QDateTime::currentMSecsSinceEpoch() - 60000);
+    // Dated when it was made, not when the agent asked for it: finance's payouts, and so
+    // reconciliation, find it today, and not on 31 March.
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    QVERIFY(ledger->recordedAt >= nowMs - 60000);
+    const auto payoutOf = [&](qint64 from, qint64 to) {
+        const QList<LedgerPayout> payouts = *m_store->payouts(from, to);
+        for (const LedgerPayout &payout : payouts) {
+            if (payout.callId == before.callId)
+                return std::optional<LedgerPayout>(payout);
+        }
+        return std::optional<LedgerPayout>();
+    };
+    QVERIFY(!payoutOf(before.calledAt - 86400000, before.calledAt + 86400000));
+    const std::optional<LedgerPayout> today = payoutOf(nowMs - 86400000, nowMs + 86400000);
+    QVERIFY(today);
+    QCOMPARE(today->at, ledger->recordedAt);
+    QCOMPARE(today->refundId, ledger->refundId);
 
     const EscalationDetail after = **m_store->escalation(id);
     QCOMPARE(after.state, QStringLiteral("resolved"));
