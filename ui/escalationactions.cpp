@@ -73,23 +73,31 @@ bool EscalationActions::readOnly() const
     return m_window->property("verityReadOnly").toBool();
 }
 
-ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
+EscalationResolver *EscalationActions::resolverFor(const QString &readOnlyText, const QString &unsetText)
 {
     if (readOnly()) {
-        emit message(tr("This is a read-only incident export: lookups are made in the console that holds the "
-                        "ticket."));
+        emit message(readOnlyText);
         return nullptr;
     }
     EscalationResolver *resolver = m_provider.resolver();
     if (!resolver) {
-        // Saving the settings only saves them: the person then chooses again what to look up.
-        emit message(
-                tr("Set the payment provider's address first (Provider > Payment provider settings), then "
-                   "look the write up again."));
+        // Saving the settings only saves them: the person then chooses again what to do.
+        emit message(unsetText);
         if (m_settingsPrompt)
             m_settingsPrompt();
-        return nullptr;
     }
+    return resolver;
+}
+
+ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
+{
+    EscalationResolver *resolver =
+            resolverFor(tr("This is a read-only incident export: lookups are made in the console that holds the "
+                           "ticket."),
+                        tr("Set the payment provider's address first (Provider > Payment provider settings), then "
+                           "look the write up again."));
+    if (!resolver)
+        return nullptr;
     auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ResolutionDialog::settled, this, &EscalationActions::settled);
@@ -126,19 +134,13 @@ ResolutionDialog *EscalationActions::performAgain(qint64 escalationId)
 
 AttestDialog *EscalationActions::attest(qint64 escalationId)
 {
-    if (readOnly()) {
-        emit message(tr("This is a read-only incident export: checks are recorded in the console that holds "
-                        "the ticket."));
+    EscalationResolver *resolver =
+            resolverFor(tr("This is a read-only incident export: checks are recorded in the console that holds "
+                           "the ticket."),
+                        tr("Set your name in Provider > Payment provider settings first: a check is recorded "
+                           "under it."));
+    if (!resolver)
         return nullptr;
-    }
-    EscalationResolver *resolver = m_provider.resolver();
-    if (!resolver) {
-        emit message(tr("Set your name in Provider > Payment provider settings first: a check is recorded "
-                        "under it."));
-        if (m_settingsPrompt)
-            m_settingsPrompt();
-        return nullptr;
-    }
     const Expected<EscalationDetail> detail = resolver->escalation(escalationId);
     if (!detail) {
         emit message(detail.message());

@@ -16,6 +16,7 @@ class QWidget;
 namespace verity {
 
 class AttestDialog;
+class EscalationResolver;
 class EvidenceDialog;
 class ProviderConnection;
 class ResolutionDialog;
@@ -50,6 +51,9 @@ signals:
 
 private:
     ResolutionDialog *openResolution(qint64 escalationId);
+    // The resolver, or none: a read-only export settles nothing, and without settings the
+    // person is asked for them (and nothing runs); each text says so.
+    EscalationResolver *resolverFor(const QString &readOnlyText, const QString &unsetText);
     bool readOnly() const;
 
     Store &m_store;

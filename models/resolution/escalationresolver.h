@@ -11,6 +11,7 @@
 #include "provider/providerclient.h"
 #include "provider/safewriteruntime.h"
 #include "escalationhistory.h"
+#include "resolutionreport.h"
 #include "saferecordwrite.h"
 #include "settlementwriter.h"
 #include "systemanswer.h"
@@ -24,29 +25,6 @@
 namespace verity {
 
 class Store;
-
-struct ResolutionReport
-{
-    enum class Kind {
-        Resolved,          // settled now by this operator (see resolution)
-        StillUnknown,      // the evidence could not tell; the escalation stays open with the reason
-        ResolvedElsewhere, // another console settled it first (see resolvedBy)
-        NotPossible,       // this step cannot be taken for this escalation (see message)
-        Failed,            // the store failed; nothing was settled
-    };
-    Kind kind = Kind::Failed;
-    std::optional<Resolution> resolution;
-    SettlementBasis basis = SettlementBasis::Lookup;
-    QString reference; // the refund, pickup or message that settled it
-    QString resolvedBy;
-    qint64 resolvedAt = 0;
-    QString message;       // one sentence for the operator
-    QString customerDraft; // what the customer should now be told
-    std::optional<Evidence> evidence;
-    // A verified "not performed" with nothing of its intent performed: the console may send it
-    // once more, with the same key.
-    bool mayPerformAgain = false;
-};
 
 // How an escalation can be settled: looked up at a system, or only by a person's check.
 struct EscalationRoute

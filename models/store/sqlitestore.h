@@ -100,6 +100,9 @@ private:
     // them millions of times.
     Expected<QSqlQuery *> prepared(const char *sql);
     Expected<void> run(QSqlQuery &query, const char *what);
+    // Every row `sql` gives for `binds`, each made by `read`; an error names `what` was being read.
+    template<typename Row, typename Read>
+    Expected<QList<Row>> rowsOf(const QString &sql, const QVariantList &binds, const char *what, Read read);
     Expected<void> execute(const char *sql, const char *what);
     Expected<void> insertSellerAndOrder(const NewTicket &ticket);
     Expected<void> insertOrder(const NewTicket &ticket);

@@ -152,6 +152,22 @@ constexpr auto ledgerColumns = "intent_key, tool_call_id, refund_id, amount_cent
 
 } // namespace
 
+template<typename Row, typename Read>
+Expected<QList<Row>> SqliteStore::rowsOf(const QString &sql, const QVariantList &binds, const char *what, Read read)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(sql);
+    for (const QVariant &bind : binds)
+        q.addBindValue(bind);
+    if (auto done = run(q, what); !done)
+        return done.error();
+    QList<Row> rows;
+    while (q.next())
+        rows.append(read(q));
+    return rows;
+}
+
 Expected<qint64> SqliteStore::recordEvidence(const Evidence &evidence)
 {
     auto insert = prepared("INSERT INTO evidence (escalation_id, kind, operator, started_at, finished_at, verdict, "
@@ -177,31 +193,16 @@ Expected<qint64> SqliteStore::recordEvidence(const Evidence &evidence)
 
 Expected<QList<Evidence>> SqliteStore::evidence(qint64 escalationId)
 {
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM evidence WHERE escalation_id = ? ORDER BY id").arg(QLatin1String(evidenceColumns)));
-    q.addBindValue(escalationId);
-    if (auto done = run(q, "reading evidence"); !done)
-        return done.error();
-    QList<Evidence> rows;
-    while (q.next())
-        rows.append(evidenceRow(q));
-    return rows;
+    return rowsOf<Evidence>(
+        QStringLiteral("SELECT %1 FROM evidence WHERE escalation_id = ? ORDER BY id").arg(QLatin1String(evidenceColumns)),
+        {escalationId}, "reading evidence", evidenceRow);
 }
 
 Expected<QList<Evidence>> SqliteStore::evidenceRows(qint64 offset, int limit)
 {
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM evidence ORDER BY id LIMIT ? OFFSET ?").arg(QLatin1String(evidenceColumns)));
-    q.addBindValue(limit);
-    q.addBindValue(offset);
-    if (auto done = run(q, "reading evidence"); !done)
-        return done.error();
-    QList<Evidence> rows;
-    while (q.next())
-        rows.append(evidenceRow(q));
-    return rows;
+    return rowsOf<Evidence>(
+        QStringLiteral("SELECT %1 FROM evidence ORDER BY id LIMIT ? OFFSET ?").arg(QLatin1String(evidenceColumns)),
+        {limit, offset}, "reading evidence", evidenceRow);
 }
 
 Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settlement)
@@ -275,24 +276,22 @@ Expected<RepeatCounts> SqliteStore::reassessTicket(qint64 ticketId)
 
 Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntry(const QString &intentKey)
 {
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM ledger WHERE intent_key = ? ORDER BY id LIMIT 1").arg(QLatin1String(ledgerColumns)));
-    q.addBindValue(intentKey);
-    if (auto done = run(q, "reading the ledger"); !done)
-        return done.error();
-    return q.next() ? std::optional<LedgerEntry>(ledgerRow(q)) : std::nullopt;
+    Expected<QList<LedgerEntry>> rows = rowsOf<LedgerEntry>(
+        QStringLiteral("SELECT %1 FROM ledger WHERE intent_key = ? ORDER BY id LIMIT 1").arg(QLatin1String(ledgerColumns)),
+        {intentKey}, "reading the ledger", ledgerRow);
+    if (!rows)
+        return rows.error();
+    return rows->isEmpty() ? std::nullopt : std::optional<LedgerEntry>(rows->first());
 }
 
 Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntryOfCall(qint64 toolCallId)
 {
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM ledger WHERE tool_call_id = ?").arg(QLatin1String(ledgerColumns)));
-    q.addBindValue(toolCallId);
-    if (auto done = run(q, "reading the ledger"); !done)
-        return done.error();
-    return q.next() ? std::optional<LedgerEntry>(ledgerRow(q)) : std::nullopt;
+    Expected<QList<LedgerEntry>> rows = rowsOf<LedgerEntry>(
+        QStringLiteral("SELECT %1 FROM ledger WHERE tool_call_id = ?").arg(QLatin1String(ledgerColumns)), {toolCallId},
+        "reading the ledger", ledgerRow);
+    if (!rows)
+        return rows.error();
+    return rows->isEmpty() ? std::nullopt : std::optional<LedgerEntry>(rows->first());
 }
 
 Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
@@ -317,44 +316,29 @@ Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
 
 Expected<QList<LedgerEntry>> SqliteStore::ledgerEntries(qint64 offset, int limit)
 {
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM ledger ORDER BY id LIMIT ? OFFSET ?").arg(QLatin1String(ledgerColumns)));
-    q.addBindValue(limit);
-    q.addBindValue(offset);
-    if (auto done = run(q, "reading the ledger"); !done)
-        return done.error();
-    QList<LedgerEntry> rows;
-    while (q.next())
-        rows.append(ledgerRow(q));
-    return rows;
+    return rowsOf<LedgerEntry>(
+        QStringLiteral("SELECT %1 FROM ledger ORDER BY id LIMIT ? OFFSET ?").arg(QLatin1String(ledgerColumns)),
+        {limit, offset}, "reading the ledger", ledgerRow);
 }
 
 Expected<QList<EscalationSettlement>> SqliteStore::escalationSettlements(qint64 offset, int limit)
 {
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT id, tool_call_id, state, resolution, basis, reference, resolved_by, resolved_at "
-                             "FROM escalations ORDER BY id LIMIT ? OFFSET ?"));
-    q.addBindValue(limit);
-    q.addBindValue(offset);
-    if (auto done = run(q, "reading escalations"); !done)
-        return done.error();
-    QList<EscalationSettlement> rows;
-    while (q.next()) {
-        EscalationSettlement row;
-        row.escalationId = q.value(0).toLongLong();
-        row.callId = q.value(1).toLongLong();
-        row.state = q.value(2).toString();
-        if (!q.value(3).isNull())
-            row.resolution = resolutionFromId(q.value(3).toString());
-        row.basis = settlementBasisFromId(q.value(4).toString()).value_or(SettlementBasis::Lookup);
-        row.reference = q.value(5).toString();
-        row.resolvedBy = q.value(6).toString();
-        row.resolvedAt = q.value(7).toLongLong();
-        rows.append(row);
-    }
-    return rows;
+    return rowsOf<EscalationSettlement>(
+        QStringLiteral("SELECT id, tool_call_id, state, resolution, basis, reference, resolved_by, resolved_at "
+                       "FROM escalations ORDER BY id LIMIT ? OFFSET ?"),
+        {limit, offset}, "reading escalations", [](const QSqlQuery &q) {
+            EscalationSettlement row;
+            row.escalationId = q.value(0).toLongLong();
+            row.callId = q.value(1).toLongLong();
+            row.state = q.value(2).toString();
+            if (!q.value(3).isNull())
+                row.resolution = resolutionFromId(q.value(3).toString());
+            row.basis = settlementBasisFromId(q.value(4).toString()).value_or(SettlementBasis::Lookup);
+            row.reference = q.value(5).toString();
+            row.resolvedBy = q.value(6).toString();
+            row.resolvedAt = q.value(7).toLongLong();
+            return row;
+        });
 }
 
 Expected<std::optional<AuditEntry>> SqliteStore::lastAuditEntry()

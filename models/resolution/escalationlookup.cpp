@@ -1,0 +1,165 @@
+// Settling an escalation by what its system holds: the records that carry the call's intent
+// key, matched one to one with the ticket's calls of that key (recordmatching.h).
+
+#include "audit/auditaction.h"
+#include "escalationresolver.h"
+#include "recordmatching.h"
+#include "store/store.h"
+
+#include <QDateTime>
+
+namespace verity {
+
+namespace {
+
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+QString callList(const QStringList &calls)
+{
+    if (calls.size() <= 1)
+        return calls.join(QString());
+    return QStringList(calls.mid(0, calls.size() - 1)).join(QStringLiteral(", ")) + QStringLiteral(" and ")
+            + calls.constLast();
+}
+
+// A pickup or a message as its system takes it: the lookup's filter (the order), then the
+// call's arguments as the system names them (`item_id` is `item`), and the ticket in metadata.
+
+} // namespace
+
+void EscalationResolver::afterLookup(ResolutionOperation *operation, const EscalationDetail &escalation,
+                                     qint64 startedAt, const SystemAnswer &answer)
+{
+    const bool money = escalation.toolClass == ToolClass::WriteMoney;
+    const QString noun = nounOf(escalation);
+    const QString nouns = noun + u's';
+    Evidence evidence = evidenceFrom(answer.exchanges);
+    evidence.kind = EvidenceKind::Lookup;
+    evidence.operatorName = m_operator;
+    evidence.startedAt = startedAt;
+    evidence.finishedAt = now();
+    evidence.verdict = answer.verdict;
+    evidence.reason = answer.reason;
+    const QString call =
+            QStringLiteral("%1 %2 on %3").arg(escalation.tool, escalation.callExtId, escalation.ticketExtId);
+
+    SettlementStep step;
+    step.evidenceAction = auditaction::lookup;
+    const auto stayOpen = [&](const QString &why) {
+        step.evidence = evidence;
+        step.evidence->verdict = LookupVerdict::CouldNotTell;
+        step.evidence->reason = why;
+        step.evidenceDetail = QStringLiteral("%1: could not tell: %2").arg(call, why);
+        step.note = why;
+        QString system = route(escalation).system;
+        system.replace(0, 1, system.left(1).toUpper());
+        operation->finish(
+                reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
+                         QStringLiteral("%1 could not tell (%2). The write stays unknown: do not retry it; "
+                                        "look it up again later, or record a check.")
+                                 .arg(system, why)));
+    };
+    if (answer.verdict == LookupVerdict::CouldNotTell)
+        return stayOpen(answer.reason);
+
+    // The records that carry the key, matched one to one with the ticket's calls of the key.
+    Expected<QList<IntentCall>> calls = m_store.intentCalls(escalation.ticketId, escalation.intentKey);
+    if (!calls) {
+        operation->finish(failedReport(QStringLiteral("nothing was settled: %1").arg(calls.message())));
+        return;
+    }
+    QList<KeyedRecord> keyed;
+    QHash<QString, SystemRecord> records;
+    for (const SystemRecord &record : answer.records) {
+        keyed.append({record.id, record.createdMs});
+        records.insert(record.id, record);
+    }
+    const RecordMatch match = matchRecordsToCalls(*calls, keyed);
+    QStringList assignments;
+    QStringList others;
+    for (const IntentCall &other : std::as_const(*calls)) {
+        const QString record = match.recordOfCall.value(other.id);
+        if (!record.isEmpty())
+            assignments << QStringLiteral("%1 for %2").arg(record, other.callExtId);
+        if (other.id != escalation.callId && !record.isEmpty())
+            others << other.callExtId;
+    }
+    QString matching;
+    if (keyed.size() > 1)
+        matching = QStringLiteral("; %1 %2 carry this key (%3)")
+                           .arg(keyed.size())
+                           .arg(nouns, assignments.join(QStringLiteral(", ")));
+    if (!match.leftOver.isEmpty())
+        matching += QStringLiteral("; %1 no call of the ticket accounts for: %2")
+                            .arg(match.leftOver.join(QStringLiteral(", ")),
+                                 money ? QStringLiteral("a duplicate payout")
+                                       : QStringLiteral("a duplicate effect"));
+
+    const QString mine = match.recordOfCall.value(escalation.callId);
+    if (!mine.isEmpty()) {
+        const SystemRecord record = records.value(mine);
+        if (didNotGoThrough(record))
+            return stayOpen(
+                    QStringLiteral("%1 %2 carries this call's intent key but did not go through; a person "
+                                   "must judge")
+                            .arg(noun, record.description));
+        evidence.verdict = LookupVerdict::Found;
+        evidence.recordId = mine;
+        evidence.reason =
+                QStringLiteral("found %1 %2 for this call%3").arg(noun, record.description, matching);
+        step.evidence = evidence;
+        step.evidenceDetail = QStringLiteral("%1: found %2 %3%4").arg(call, noun, mine, matching);
+        const qint64 at = now();
+        step.settlement = Settlement{
+                escalation.id, Resolution::Performed, SettlementBasis::Lookup, mine, m_operator, at};
+        if (money)
+            step.ledger = LedgerEntry{escalation.intentKey,
+                                      escalation.callId,
+                                      mine,
+                                      record.amountCents > 0 ? record.amountCents
+                                                             : escalation.amountCents.value_or(0),
+                                      record.currency.isEmpty() ? escalation.currency : record.currency,
+                                      escalation.sellerId,
+                                      record.createdMs > 0 ? record.createdMs : at,
+                                      QStringLiteral("provider lookup")};
+        step.settleDetail = QStringLiteral("%1: %2, %3 %4")
+                                    .arg(call, settlementText(Resolution::Performed, SettlementBasis::Lookup),
+                                         noun, mine);
+        operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
+                                   QStringLiteral("Performed (verified): %1.").arg(evidence.reason),
+                                   QString()));
+        return;
+    }
+
+    // No record is this call's: none carries the key, or each that does belongs to another call.
+    evidence.verdict = LookupVerdict::NotFound;
+    evidence.reason = keyed.isEmpty()
+            ? answer.reason
+            : QStringLiteral("the %1 %2 carrying this key belong to %3; none is left for %4%5")
+                      .arg(keyed.size())
+                      .arg(nouns, callList(others), escalation.callExtId, matching);
+    step.evidence = evidence;
+    step.evidenceDetail = QStringLiteral("%1: not found: %2").arg(call, evidence.reason);
+    step.settlement = Settlement{
+            escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), m_operator, now()};
+    step.settleDetail = QStringLiteral("%1: %2").arg(
+            call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup));
+    ResolutionReport report = reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
+                                       QString(), QString());
+    if (report.kind == ResolutionReport::Kind::Resolved) {
+        report.mayPerformAgain = bool(planRepeat(escalation.id));
+        report.message = report.mayPerformAgain
+                ? QStringLiteral("Not performed (verified): nothing carries this intent key. It may be "
+                                 "performed once more, with the same key.")
+                : QStringLiteral("Not performed (verified): %1.").arg(evidence.reason);
+        if (!report.mayPerformAgain && !others.isEmpty())
+            report.message += QStringLiteral(
+                    " Another call of this intent took effect, so nothing more is owed for it.");
+    }
+    operation->finish(report);
+}
+
+} // namespace verity

@@ -1,0 +1,259 @@
+// A write sent again from the console: allowed only after a lookup proved it absent and
+// nothing of its intent took effect; sent once with the same key, behind the in-flight mark
+// that sends the next person to a lookup if this console dies meanwhile.
+
+#include "audit/auditaction.h"
+#include "audit/auditlog.h"
+#include "domain/money.h"
+#include "escalationresolver.h"
+#include "escalationtext.h"
+#include "provider/providerhttp.h"
+#include "recordmatching.h"
+#include "store/store.h"
+
+#include <QDateTime>
+#include <QSet>
+
+#include <nlohmann/json.hpp>
+
+namespace verity {
+
+namespace {
+
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+RecordWrite recordWriteOf(const EscalationDetail &escalation, const RecordQuery &query)
+{
+    RecordWrite write{query.system, query.path, escalation.intentKey, query.filter};
+    QSet<QString> named;
+    for (const auto &[name, value] : query.filter)
+        named.insert(name);
+    const nlohmann::json arguments =
+            nlohmann::json::parse(escalation.argumentsJson.toStdString(), nullptr, false);
+    if (arguments.is_object()) {
+        for (auto it = arguments.begin(); it != arguments.end(); ++it) {
+            QString name = QString::fromStdString(it.key());
+            if (name.endsWith(QStringLiteral("_id")))
+                name.chop(3);
+            if (named.contains(name) || it->is_null() || it->is_object() || it->is_array())
+                continue;
+            named.insert(name);
+            write.form.append({name,
+                               it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                               : QString::fromStdString(it->dump())});
+        }
+    }
+    write.form.append({QStringLiteral("metadata[ticket_id]"), escalation.ticketExtId});
+    return write;
+}
+
+} // namespace
+
+Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
+{
+    Expected<EscalationDetail> found = escalation(escalationId);
+    if (!found)
+        return found.error();
+    const EscalationDetail &detail = *found;
+    // The rule in code: a write is repeated only after a lookup said it did not happen.
+    if (detail.resolution != Resolution::NotPerformed || detail.basis != SettlementBasis::Lookup)
+        return makeError(
+                QStringLiteral("only a write that a lookup proved not performed may be performed again"));
+    const bool money = detail.toolClass == ToolClass::WriteMoney;
+    QUrl endpoint;
+    QString system;
+    if (money) {
+        Expected<RefundIntent> intent = refundIntentFor(detail);
+        if (!intent)
+            return intent.error();
+        endpoint = providerhttp::endpoint(m_provider.settings().baseUrl, QStringLiteral("/v1/refunds"));
+        system = systemWords(QStringLiteral("payments"));
+    } else {
+        const Expected<RecordQuery> query = recordQueryOf(detail);
+        if (!query)
+            return query.error();
+        endpoint = providerhttp::endpoint(m_provider.settings().baseUrl, query->path);
+        system = systemWords(query->system);
+    }
+    // ...and only when nothing of its intent took effect: the customer is owed one effect.
+    Expected<QList<IntentCall>> calls = m_store.intentCalls(detail.ticketId, detail.intentKey);
+    if (!calls)
+        return calls.error();
+    for (const IntentCall &call : std::as_const(*calls)) {
+        if (call.id != detail.callId && mayHaveMadeRecord(call))
+            return makeError(
+                    QStringLiteral("call %1 of the same intent %2, so nothing more is owed for it")
+                            .arg(call.callExtId,
+                                 call.resolution || call.outcome == Outcome::Performed
+                                         ? QStringLiteral("took effect")
+                                         : QStringLiteral("may have taken effect (look it up first)")));
+    }
+    if (money) {
+        Expected<std::optional<LedgerEntry>> ledger = m_store.ledgerEntry(detail.intentKey);
+        if (!ledger)
+            return ledger.error();
+        if (*ledger)
+            return makeError(QStringLiteral("the ledger already holds refund %1 for this intent")
+                                     .arg((*ledger)->refundId));
+    }
+    return RepeatPlan{detail, endpoint, system};
+}
+
+ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
+{
+    auto *operation = new ResolutionOperation(this);
+    Expected<RepeatPlan> plan = planRepeat(escalationId);
+    if (!plan)
+        return finishLater(operation, notPossibleReport(plan.message()));
+    const EscalationDetail detail = plan->escalation;
+    const bool money = detail.toolClass == ToolClass::WriteMoney;
+    const Expected<RefundIntent> intent =
+            money ? refundIntentFor(detail) : Expected<RefundIntent>(RefundIntent{});
+    const Expected<RecordQuery> query = money ? Expected<RecordQuery>(RecordQuery{}) : recordQueryOf(detail);
+    if (!intent || !query)
+        return finishLater(operation, notPossibleReport(!intent ? intent.message() : query.message()));
+    // Before anything is sent, the escalation goes back to the queue as unknown, with its audit
+    // entry: if this console dies while the request is out, the next person looks it up
+    // instead of finding a "not performed" that may no longer be true.
+    if (Expected<void> begun = m_store.begin(); !begun)
+        return finishLater(operation,
+                           failedReport(QStringLiteral("nothing was sent: %1").arg(begun.message())));
+    const QString inFlight =
+            QStringLiteral("a repeat with the same key was sent by %1 at %2; until its answer is "
+                           "recorded, look it up before anything else")
+                    .arg(m_operator, isoTime(now()));
+    AuditLog audit(m_store);
+    Expected<void> marked = m_store.reopenEscalation(detail.id, inFlight);
+    const QString what = money ? QStringLiteral("%1 %2").arg(
+                                 detail.tool, formatMoney(detail.amountCents.value_or(0), detail.currency))
+                               : detail.tool;
+    Expected<AuditEntry> started = marked
+            ? audit.append(m_operator, auditaction::writeStarted, detail.id,
+                           QStringLiteral("%1 with the same intent key on %2, to %3")
+                                   .arg(what, detail.ticketExtId, plan->endpoint.toString()),
+                           QString(), now())
+            : Expected<AuditEntry>(marked.error());
+    Expected<void> committed = started ? m_store.commit() : Expected<void>(started.error());
+    if (!committed) {
+        m_store.rollback();
+        return finishLater(operation,
+                           failedReport(QStringLiteral("nothing was sent: %1").arg(committed.message())));
+    }
+
+    if (money) {
+        // The resolver records the refund in the ledger with its audit entries, not the runtime.
+        SafeRefundOperation *write = m_runtime.refund(
+                *intent,
+                LedgerContext{detail.callId, detail.sellerId, QStringLiteral("console write"), false});
+        operation->m_write = write;
+        connect(write, &SafeRefundOperation::progress, operation, &ResolutionOperation::progress);
+        connect(write, &SafeRefundOperation::finished, operation,
+                [this, operation, detail, write](const SafeWriteResult &result) {
+                    write->deleteLater();
+                    afterWrite(operation, detail, writeOutcomeOf(result));
+                });
+        return operation;
+    }
+    auto *write =
+            new SafeRecordWrite(m_provider.settings(), recordWriteOf(detail, *query), *query, operation);
+    operation->m_recordWrite = write;
+    connect(write, &SafeRecordWrite::progress, operation, &ResolutionOperation::progress);
+    connect(write, &SafeRecordWrite::finished, operation,
+            [this, operation, detail, write](const WriteOutcome &result) {
+                write->deleteLater();
+                afterWrite(operation, detail, result);
+            });
+    write->start();
+    return operation;
+}
+
+void EscalationResolver::afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation,
+                                    const WriteOutcome &result)
+{
+    const bool money = escalation.toolClass == ToolClass::WriteMoney;
+    const QString what = money
+            ? QStringLiteral("%1 %2").arg(
+                    escalation.tool, formatMoney(escalation.amountCents.value_or(0), escalation.currency))
+            : escalation.tool;
+    const QString noun = nounOf(escalation);
+    const qint64 at = now();
+    SettlementStep step;
+    if (!result.exchanges.isEmpty()) {
+        Evidence evidence = evidenceFrom(result.exchanges);
+        evidence.kind = EvidenceKind::Write;
+        evidence.operatorName = m_operator;
+        evidence.finishedAt = at;
+        evidence.verdict = result.outcome == Outcome::Unknown ? LookupVerdict::CouldNotTell
+                : result.outcome == Outcome::NotPerformed     ? LookupVerdict::NotFound
+                                                              : LookupVerdict::Found;
+        evidence.recordId = result.record ? result.record->id : QString();
+        evidence.reason = result.note;
+        step.evidence = evidence;
+        step.evidenceAction = money ? auditaction::refundSent : auditaction::recordSent;
+        step.evidenceDetail =
+                QStringLiteral("%1 with the same intent key on %2: %3 (%4)")
+                        .arg(what, escalation.ticketExtId, outcomeLabel(result.outcome), result.note);
+    }
+    const QString call =
+            QStringLiteral("%1 %2 on %3").arg(escalation.tool, escalation.callExtId, escalation.ticketExtId);
+    const auto notPerformed = [&](const QString &why) {
+        step.settlement = Settlement{
+                escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), m_operator, at};
+        step.settleDetail =
+                QStringLiteral("%1: %2 (%3)")
+                        .arg(call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup), why);
+    };
+    QString settled;
+    switch (result.outcome) {
+    case Outcome::Performed:
+    case Outcome::AlreadyPerformed:
+        if (result.exchanges.isEmpty() || !result.record || result.record->id.isEmpty()) {
+            // Nothing was sent: the ledger already held a refund of this intent for another
+            // call. This call stays as the lookup found it.
+            notPerformed(result.note);
+            settled = QStringLiteral("Nothing was sent: %1.").arg(result.note);
+            break;
+        }
+        step.settlement = Settlement{escalation.id,
+                                     Resolution::PerformedAgain,
+                                     SettlementBasis::Lookup,
+                                     result.record->id,
+                                     m_operator,
+                                     at};
+        // Dated when it was made, in the ledger and so in reconciliation.
+        if (money)
+            step.ledger = LedgerEntry{escalation.intentKey,
+                                      escalation.callId,
+                                      result.record->id,
+                                      result.record->amountCents > 0 ? result.record->amountCents
+                                                                     : escalation.amountCents.value_or(0),
+                                      result.record->currency.isEmpty() ? escalation.currency
+                                                                        : result.record->currency,
+                                      escalation.sellerId,
+                                      at,
+                                      QStringLiteral("console write")};
+        step.settleDetail =
+                QStringLiteral("%1: %2, %3 %4")
+                        .arg(call, settlementText(Resolution::PerformedAgain, SettlementBasis::Lookup), noun,
+                             result.record->id);
+        settled = QStringLiteral("%1: %2.").arg(outcomeLabel(result.outcome), result.note);
+        break;
+    case Outcome::NotPerformed:
+        // The system's own answer (a refusal, or a lookup that found nothing) settles it again.
+        notPerformed(result.note);
+        settled = QStringLiteral("Not performed: %1.").arg(result.note);
+        break;
+    case Outcome::Unknown:
+        step.note = result.note;
+        break;
+    }
+    operation->finish(
+            reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), settled,
+                     QStringLiteral("Unknown: %1. The escalation is back in the queue; do not retry.")
+                             .arg(result.note)));
+}
+
+} // namespace verity

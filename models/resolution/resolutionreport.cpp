@@ -1,0 +1,37 @@
+#include "resolutionreport.h"
+
+#include "escalationtext.h"
+
+namespace verity {
+
+ResolutionReport failedReport(const QString &message)
+{
+    ResolutionReport report;
+    report.kind = ResolutionReport::Kind::Failed;
+    report.message = message;
+    return report;
+}
+
+ResolutionReport notPossibleReport(const QString &message)
+{
+    ResolutionReport report;
+    report.kind = ResolutionReport::Kind::NotPossible;
+    report.message = message;
+    return report;
+}
+
+ResolutionReport settledBeforeReport(const EscalationDetail &escalation)
+{
+    ResolutionReport report;
+    report.kind = ResolutionReport::Kind::ResolvedElsewhere;
+    report.resolution = escalation.resolution;
+    report.basis = escalation.basis;
+    report.reference = escalation.reference;
+    report.resolvedBy = escalation.resolvedBy;
+    report.resolvedAt = escalation.resolvedAt;
+    report.message = settledByText(escalation.resolvedBy, escalation.resolvedAt,
+                                   escalation.resolution.value_or(Resolution::Performed), escalation.basis);
+    return report;
+}
+
+} // namespace verity
