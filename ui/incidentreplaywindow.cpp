@@ -168,7 +168,7 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
     connect(m_scrubber, &QSlider::valueChanged, this, &IncidentReplayWindow::goToStep);
     connect(m_steps->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
-                if (current.isValid())
+                if (current.isValid() && !m_showingPosition)
                     goToStep(current.row());
             });
     connect(&model, &ReplayStepModel::currentStepChanged, this, &IncidentReplayWindow::showStep);
@@ -300,9 +300,10 @@ void IncidentReplayWindow::showPositionOf(int row)
     }
     const QModelIndex index = m_model.index(row, ReplayStepModel::StepColumn);
     if (m_steps->currentIndex().row() != row) {
-        const QSignalBlocker block(m_steps->selectionModel());
+        // Not a signal blocker: the view itself listens to the selection model and must repaint.
+        m_showingPosition = true;
         m_steps->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        m_steps->viewport()->update(); // the view missed the blocked signal
+        m_showingPosition = false;
     }
     m_steps->scrollTo(index);
 }

@@ -72,6 +72,7 @@ private:
 
     ReplayStepModel &m_model;
     bool m_readOnly;
+    bool m_showingPosition = false;
     QString m_operator;
     QTableView *m_steps;
     QLabel *m_title;

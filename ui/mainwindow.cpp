@@ -25,6 +25,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHeaderView>
@@ -190,9 +191,8 @@ void MainWindow::buildMenus()
     view->addAction(tr("&Escalation queue"), QKeySequence(tr("Ctrl+E")), this, [this] {
         m_escalationDock->show();
         m_escalationDock->raise();
+        // Focus only: the open ticket stays until the person chooses a row (Down chooses the first).
         m_escalationPane->table()->setFocus();
-        if (!m_escalationPane->table()->currentIndex().isValid() && m_escalationModel->rowCount() > 0)
-            m_escalationPane->table()->selectRow(0);
     });
     view->addAction(tr("Au&dit log"), QKeySequence(tr("Ctrl+Shift+A")), this, [this] {
         m_auditDock->show();
@@ -502,6 +502,14 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // The windows opened from this one (a replay with a note not yet saved) close first, and
+    // may refuse: then nothing closes, and no window is left without the one that owns it.
+    for (QWidget *window : findChildren<QWidget *>()) {
+        if (window->isWindow() && window->isVisible() && !qobject_cast<QDialog *>(window) && !window->close()) {
+            event->ignore();
+            return;
+        }
+    }
     saveLayout();
     QMainWindow::closeEvent(event);
 }

@@ -47,6 +47,9 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &ProviderSettingsDialog::save);
+    // A problem named for the URL as it was goes once the URL is edited.
+    const QString keyNote = connection.keyNote();
+    connect(m_url, &QLineEdit::textEdited, this, [this, keyNote] { m_note->setText(keyNote); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 }
 

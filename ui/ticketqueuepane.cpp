@@ -127,7 +127,12 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
         m_searchDelay->stop();
         m_model.setSearch(m_search->text());
         m_table->setFocus();
+        if (m_model.rowCount() == 0)
+            return;
+        // Enter opens the first match, even when it was chosen before and another ticket is
+        // open now (selecting a row already selected changes no selection).
         m_table->selectRow(0);
+        emit ticketChosen(m_model.index(0, 0).data(TicketQueueModel::TicketIdRole).toLongLong());
     });
     connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) { setFilter(TicketFilter(id)); });
     // A ticket opens when the person selects its row (a click, the arrow keys), never because

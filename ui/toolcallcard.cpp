@@ -142,7 +142,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         }
         layout->addLayout(row);
         if (!call.escalationNote.isEmpty())
-            layout->addWidget(notice(tr("Last lookup could not tell: %1").arg(call.escalationNote),
+            layout->addWidget(notice(tr("Why it is still open: %1").arg(call.escalationNote),
                                      QStringLiteral("lookupNote"), unknownTextStyle, this));
     }
     if (call.resolution && call.escalationState == u"resolved") {

@@ -26,9 +26,10 @@ QString words(const QString &action)
 bool citesEvidence(const QString &action)
 {
     // A legacy "resolve" entry carried its lookup's hash; a legacy "write" entry's evidence was
-    // never stored, so it cites nothing that can be checked.
+    // never stored, so it cites nothing that can be checked. A write started before its plan was
+    // kept as evidence cites nothing either; the caller skips entries with no hash.
     return action == lookup || action == attest || action == reconciliation || action == refundSent
-            || action == recordSent || action == legacyResolve;
+            || action == recordSent || action == writeStarted || action == legacyResolve;
 }
 
 } // namespace verity::auditaction

@@ -117,10 +117,12 @@ Expected<std::optional<AuditVerification>> checkEvidence(Store &store, const Cha
             const QString cited = citation(row.escalationId, row.evidenceSha256);
             const std::optional<qint64> citingSeq =
                 facts.citedBy.contains(cited) ? std::optional<qint64>(facts.citedBy.value(cited)) : std::nullopt;
-            if (evidenceHash(row.request, row.response) != row.evidenceSha256)
+            // A lookup kept before schema 11 was hashed over its request and response alone; any
+            // other row over every field it shows. Either way the chain cites the stored hash.
+            if (evidenceHash(row) != row.evidenceSha256 && legacyEvidenceHash(row) != row.evidenceSha256)
                 return std::optional(broken(result, citingSeq,
-                                            QStringLiteral("evidence %1 of escalation %2 was edited: its request or "
-                                                           "response no longer has the SHA-256 it was stored with")
+                                            QStringLiteral("evidence %1 of escalation %2 was edited: what it says no "
+                                                           "longer has the SHA-256 it was stored with")
                                                 .arg(row.id)
                                                 .arg(row.escalationId)));
             if (!citingSeq)

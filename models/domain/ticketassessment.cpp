@@ -81,6 +81,7 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         bool tookEffect = false;
     };
     QHash<QString, KeyHistory> byKey;
+    QSet<QString> provedAbsent; // keys of calls a lookup proved not performed
     bool unclassifiedOrKeyless = false;
 
     for (const CallFacts &call : calls) {
@@ -99,6 +100,8 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         }
         if (call.intentKey.isEmpty())
             continue;
+        if (call.provedAbsent)
+            provedAbsent.insert(call.intentKey);
 
         auto seen = byKey.find(call.intentKey);
         if (seen == byKey.end()) {
@@ -126,7 +129,10 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
 
     // A repeat that came back "already performed" is the fix working and needs nobody; an
     // unknown, a second effect, or a call nobody can key does.
-    result.needsAttention = result.hasUnknown || result.repeats.duplicateEffects > 0 || unclassifiedOrKeyless;
+    for (const QString &key : std::as_const(provedAbsent))
+        result.owesWrite = result.owesWrite || !byKey.value(key).tookEffect;
+    result.needsAttention =
+        result.hasUnknown || result.repeats.duplicateEffects > 0 || unclassifiedOrKeyless || result.owesWrite;
     return result;
 }
 

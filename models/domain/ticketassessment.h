@@ -35,6 +35,9 @@ struct CallFacts
     QString intentKey;              // empty when the key could not be made
     bool intentError = false;
     std::optional<qint64> amountCents;
+    // A lookup proved it not performed: unless another call of its intent took effect, it is
+    // still owed, and a person must send it again or tell the customer.
+    bool provedAbsent = false;
 };
 
 struct RepeatLink
@@ -64,6 +67,7 @@ struct TicketAssessment
     bool hasRepeatedIntent = false;
     RepeatCounts repeats;
     bool needsAttention = false;
+    bool owesWrite = false; // a write proved not performed, with nothing of its intent done
     QSet<qint64> repeatedCalls;          // every call whose intent key another write on the ticket shares
     QHash<qint64, RepeatLink> repeatOf;  // each repeat (not the first call of a key): its kind and link
 };

@@ -103,6 +103,14 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
                              : QStringLiteral("%1 further refunds of the same amount were made in error; we are "
                                               "recovering them, and you do not need to do anything.")
                                    .arg(extra));
+    } else if (performed.size() == 1 && !settled) {
+        // This call is still unknown: what is known is one refund, and nothing is claimed of the
+        // provider before anyone has asked it.
+        body = QStringLiteral("One refund of %1 was made to your original payment method on %2. We are checking with "
+                              "our payment provider whether a further refund went out in error; we will write again as "
+                              "soon as we know.")
+                   .arg(formatMoney(performed.first().amountCents, performed.first().currency),
+                        dayAndMonth(performed.first().at));
     } else if (performed.size() == 1) {
         body = QStringLiteral("%1 that one refund of %2 was made to your original payment method on %3. You should "
                               "see it within 3 to 5 working days of that date.")

@@ -130,13 +130,45 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     const QString what = money ? QStringLiteral("%1 %2").arg(
                                  detail.tool, formatMoney(detail.amountCents.value_or(0), detail.currency))
                                : detail.tool;
-    Expected<AuditEntry> started = marked
+    // What is about to be sent, kept as evidence before it goes: if this console stops before
+    // the answer comes, the next person sees what was sent, when and by whom.
+    Evidence planned;
+    planned.escalationId = detail.id;
+    planned.kind = EvidenceKind::Write;
+    planned.operatorName = m_operator;
+    planned.startedAt = now();
+    planned.finishedAt = planned.startedAt;
+    planned.verdict = LookupVerdict::CouldNotTell;
+    planned.reason = QStringLiteral("about to be sent; its answer is the next entry");
+    QStringList form;
+    if (money) {
+        form << QStringLiteral("payment_intent=%1").arg(intent->paymentIntent)
+             << QStringLiteral("amount=%1").arg(intent->amountCents);
+        for (auto it = intent->metadata.cbegin(); it != intent->metadata.cend(); ++it)
+            form << QStringLiteral("metadata[%1]=%2").arg(it.key(), it.value());
+        form << QStringLiteral("metadata[intent_key]=%1").arg(detail.intentKey);
+    } else {
+        for (const auto &[name, value] : recordWriteOf(detail, *query).form)
+            form << QStringLiteral("%1=%2").arg(name, value);
+        form << QStringLiteral("metadata[intent_key]=%1").arg(detail.intentKey);
+    }
+    planned.request = QStringLiteral("POST %1\nIdempotency-Key: %2\n\n%3")
+                          .arg(plan->endpoint.toString(), detail.intentKey, form.join(u'&'));
+    planned.response = QStringLiteral("(no answer recorded yet: sent by %1 at %2. If no entry with its answer follows, "
+                                      "this console stopped before it came: look the write up before anything else.)")
+                           .arg(m_operator, isoTime(planned.startedAt));
+    planned.evidenceSha256 = evidenceHash(planned);
+    Expected<qint64> kept = marked ? m_store.recordEvidence(planned) : Expected<qint64>(marked.error());
+    Expected<AuditEntry> started = kept
             ? audit.append(m_operator, auditaction::writeStarted, detail.id,
                            QStringLiteral("%1 with the same intent key on %2, to %3")
                                    .arg(what, detail.ticketExtId, plan->endpoint.toString()),
-                           QString(), now())
-            : Expected<AuditEntry>(marked.error());
-    Expected<void> committed = started ? m_store.commit() : Expected<void>(started.error());
+                           planned.evidenceSha256, planned.startedAt)
+            : Expected<AuditEntry>(kept.error());
+    // Unknown again until its answer: the ticket's flags and the queue say so.
+    Expected<RepeatCounts> reassessed =
+            started ? m_store.reassessTicket(detail.ticketId) : Expected<RepeatCounts>(started.error());
+    Expected<void> committed = reassessed ? m_store.commit() : Expected<void>(reassessed.error());
     if (!committed) {
         m_store.rollback();
         return finishLater(operation,

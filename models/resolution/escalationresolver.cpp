@@ -63,7 +63,6 @@ Evidence evidenceFrom(const QList<HttpExchange> &exchanges)
     evidence.response = responses.join(QStringLiteral("\n\n"));
     evidence.startedAt = exchanges.isEmpty() ? 0 : exchanges.first().startedAt;
     evidence.finishedAt = exchanges.isEmpty() ? 0 : exchanges.last().finishedAt;
-    evidence.evidenceSha256 = evidenceHash(evidence.request, evidence.response);
     return evidence;
 }
 

@@ -33,7 +33,11 @@ Expected<SettlementWritten> writeInTransaction(Store &store, const QString &oper
     if (step.evidence) {
         Evidence evidence = *step.evidence;
         evidence.escalationId = escalation.id;
-        evidence.evidenceSha256 = evidenceHash(evidence.request, evidence.response);
+        // Hashed as the store gives it back: text through UTF-8, no null strings.
+        for (QString *text : {&evidence.operatorName, &evidence.recordId, &evidence.reason, &evidence.request,
+                              &evidence.response})
+            *text = QString::fromUtf8(text->toUtf8());
+        evidence.evidenceSha256 = evidenceHash(evidence);
         Expected<qint64> id = store.recordEvidence(evidence);
         if (!id)
             return id.error();

@@ -117,9 +117,38 @@ std::optional<EvidenceKind> evidenceKindFromId(QStringView id)
     return std::nullopt;
 }
 
-QString evidenceHash(const QString &request, const QString &response)
+namespace {
+
+void appendNetstring(QByteArray &out, const QByteArray &bytes)
 {
-    return QString::fromLatin1(sha256Hex((request + QStringLiteral("\n\n") + response).toUtf8()));
+    out += QByteArray::number(bytes.size());
+    out += ':';
+    out += bytes;
+    out += ',';
+}
+
+} // namespace
+
+QString evidenceHash(const Evidence &evidence)
+{
+    QByteArray out;
+    appendNetstring(out, QByteArrayLiteral("verity-evidence-v1"));
+    appendNetstring(out, QByteArray::number(evidence.escalationId));
+    appendNetstring(out, evidenceKindId(evidence.kind).toUtf8());
+    appendNetstring(out, evidence.operatorName.toUtf8());
+    appendNetstring(out, QByteArray::number(evidence.startedAt));
+    appendNetstring(out, QByteArray::number(evidence.finishedAt));
+    appendNetstring(out, lookupVerdictId(evidence.verdict).toUtf8());
+    appendNetstring(out, evidence.recordId.toUtf8());
+    appendNetstring(out, evidence.reason.toUtf8());
+    appendNetstring(out, evidence.request.toUtf8());
+    appendNetstring(out, evidence.response.toUtf8());
+    return QString::fromLatin1(sha256Hex(out));
+}
+
+QString legacyEvidenceHash(const Evidence &evidence)
+{
+    return QString::fromLatin1(sha256Hex((evidence.request + QStringLiteral("\n\n") + evidence.response).toUtf8()));
 }
 
 bool anchorsOrder(TicketSortKey key)

@@ -309,7 +309,7 @@ QString evidenceKindId(EvidenceKind kind); // "lookup", "write", "attestation", 
 std::optional<EvidenceKind> evidenceKindFromId(QStringView id);
 
 // One piece of evidence about an escalation, kept as it was: what was asked, what came back,
-// when, by whom. Its SHA-256 covers the request and the response (evidenceHash()).
+// when, by whom. Its SHA-256 covers every field a person is shown (evidenceHash()).
 struct Evidence
 {
     qint64 id = 0;
@@ -327,8 +327,14 @@ struct Evidence
     QString evidenceSha256;
 };
 
-// The SHA-256 an evidence row carries: of its request, a blank line, and its response.
-QString evidenceHash(const QString &request, const QString &response);
+// The SHA-256 an evidence row carries, lowercase hex, of this encoding (netstrings, as for
+// intent keys; integers in decimal, text as UTF-8):
+//   netstring("verity-evidence-v1") netstring(escalation id) netstring(kind) netstring(operator)
+//   netstring(started at) netstring(finished at) netstring(verdict) netstring(record id)
+//   netstring(reason) netstring(request) netstring(response)
+QString evidenceHash(const Evidence &evidence);
+// Lookups stored before schema 11 hashed only their request, a blank line, and their response.
+QString legacyEvidenceHash(const Evidence &evidence);
 
 // The answer to "settle this escalation": either this operator settled it, or someone else
 // already had (and who, when, how).

@@ -476,7 +476,8 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
     // A settled escalation's verified outcome stands in for the unknown the tool reported.
     auto query = prepared("SELECT c.id, c.tool_class, CASE e.resolution WHEN 'not_performed' THEN 'not_performed' "
                           "WHEN 'performed' THEN 'performed' WHEN 'performed_again' THEN 'performed' ELSE c.outcome END, "
-                          "c.intent_key, c.intent_error, c.amount_cents FROM tool_calls c "
+                          "c.intent_key, c.intent_error, c.amount_cents, "
+                          "e.resolution = 'not_performed' AND e.basis = 'lookup' FROM tool_calls c "
                           "LEFT JOIN escalations e ON e.tool_call_id = c.id "
                           "WHERE c.ticket_id = ? ORDER BY c.seq");
     if (!query)
@@ -495,6 +496,7 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
         call.intentKey = q.value(3).toString();
         call.intentError = !q.value(4).isNull();
         call.amountCents = optionalInt(q.value(5));
+        call.provedAbsent = q.value(6).toBool();
         facts.append(call);
     }
     q.finish();

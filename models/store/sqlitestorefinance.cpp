@@ -51,8 +51,8 @@ constexpr auto payoutSelect =
     "COALESCE(s.name, t.seller_name, ''), COALESCE(t.order_id, ''), o.payment_intent, COALESCE(c.intent_key, ''), "
     "c.amount_cents, COALESCE(o.currency, 'USD'), "
     "CASE WHEN e.resolution = 'performed_again' AND l.recorded_at IS NOT NULL THEN l.recorded_at ELSE c.called_at END, "
-    "c.outcome, e.resolution, l.refund_id, e.reference, "
-    "CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END "
+    "c.outcome, e.resolution, l.refund_id, CASE WHEN e.basis = 'attestation' THEN NULL ELSE e.reference END, "
+    "CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis "
     "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
     "LEFT JOIN sellers s ON s.id = t.seller_id LEFT JOIN orders o ON o.id = t.order_id "
     "LEFT JOIN escalations e ON e.tool_call_id = c.id LEFT JOIN ledger l ON l.tool_call_id = c.id "
@@ -78,8 +78,15 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
     p.at = q.value(12).toLongLong();
     const QString outcome = q.value(13).toString();
     const QString resolution = q.value(14).toString(); // empty: not settled
-    // A resolution is a person's reading of the provider, so it outranks what the agent's tool
-    // reported: a call that read "performed" but the provider has no record of paid nothing.
+    // A person's word that money did not move is not the provider's: finance keeps such a
+    // refund as one that may have moved, so a provider record of it still finds its call.
+    if (resolution == resolutionId(Resolution::NotPerformed) && q.value(18).toString() == u"attestation") {
+        p.effect = PayoutEffect::Unknown;
+        p.refundId = recordIdInResult(q.value(17).toString());
+        return p;
+    }
+    // A resolution from the provider's own records outranks what the agent's tool reported: a
+    // call that read "performed" but the provider has no record of paid nothing.
     if (resolution == resolutionId(Resolution::NotPerformed))
         return std::nullopt;
     if (outcome == u"performed" || resolution == resolutionId(Resolution::Performed)
@@ -143,7 +150,8 @@ Expected<std::optional<qint64>> SqliteStore::newestPayoutAt()
         "SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
         "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL "
         "AND c.outcome IN ('performed', 'unknown') "
-        "AND (e.resolution IS NULL OR e.resolution NOT IN ('not_performed', 'performed_again')) "
+        "AND (e.resolution IS NULL OR e.resolution = 'performed' "
+        "     OR (e.resolution = 'not_performed' AND e.basis = 'attestation')) "
         "ORDER BY c.called_at DESC LIMIT 1",
         "SELECT max(l.recorded_at) FROM escalations e JOIN ledger l ON l.tool_call_id = e.tool_call_id "
         "WHERE e.resolution = 'performed_again'",
@@ -219,11 +227,12 @@ Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
 
     // CROSS JOIN keeps the escalations outermost: a few rows, each finding its call by id.
     auto resolved = prepared(
-        "SELECT t.seller_id, c.outcome, e.resolution, SUM(c.amount_cents), COUNT(*) "
+        "SELECT t.seller_id, c.outcome, CASE WHEN e.resolution = 'not_performed' AND e.basis = 'attestation' "
+        "THEN 'attested_absent' ELSE e.resolution END, SUM(c.amount_cents), COUNT(*) "
         "FROM escalations e CROSS JOIN tool_calls c ON c.id = e.tool_call_id JOIN tickets t ON t.id = c.ticket_id "
         "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
         "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') "
-        "AND t.seller_id IS NOT NULL GROUP BY t.seller_id, c.outcome, e.resolution");
+        "AND t.seller_id IS NOT NULL GROUP BY 1, 2, 3");
     if (!resolved)
         return resolved.error();
     QSqlQuery &r = **resolved;
@@ -234,7 +243,12 @@ Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
         const bool performed = r.value(1).toString() == u"performed";
         const qint64 cents = r.value(3).toLongLong();
         const int count = r.value(4).toInt();
-        if (r.value(2).toString() == resolutionId(Resolution::NotPerformed)) {
+        if (r.value(2).toString() == u"attested_absent") {
+            if (performed) { // a person's word: it may have moved, as payouts() counts it
+                add(sellerId, true, -cents, 0);
+                add(sellerId, false, cents, 0);
+            }
+        } else if (r.value(2).toString() == resolutionId(Resolution::NotPerformed)) {
             add(sellerId, performed, -cents, -count); // it moved nothing: no payout at all
         } else if (!performed) {
             add(sellerId, false, -cents, 0); // an unknown outcome found performed

@@ -13,6 +13,8 @@
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 
+#include <algorithm>
+
 #include <QFile>
 #include <QProcess>
 #include <QSqlQuery>
@@ -135,6 +137,13 @@ void TestAuditSettlements::tamperIsNamed_data()
             "UPDATE evidence SET response = replace(response, 'succeeded', 'failed') "
             "WHERE id = (SELECT min(id) FROM evidence WHERE kind = 'lookup' AND verdict = 'found')")
                                                 << QStringLiteral("was edited");
+    QTest::newRow("a lookup's verdict and operator edited")
+        << QStringLiteral("UPDATE evidence SET verdict = 'not_found', operator = 'Mallory', record_id = NULL "
+                          "WHERE id = (SELECT min(id) FROM evidence WHERE verdict = 'found')")
+        << QStringLiteral("was edited");
+    QTest::newRow("a check's note edited")
+        << QStringLiteral("UPDATE evidence SET reason = 'nothing to see' WHERE kind = 'attestation'")
+        << QStringLiteral("was edited");
     QTest::newRow("a write's evidence edited") << QStringLiteral(
             "UPDATE evidence SET request = replace(request, 'Idempotency-Key', 'X-Key') WHERE kind = 'write'")
                                                << QStringLiteral("was edited");
@@ -194,24 +203,31 @@ void TestAuditSettlements::tamperIsNamed()
 void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
 {
     const QString path = copy();
+    Evidence rewritten;
+    {
+        auto store = SqliteStore::open(path);
+        QVERIFY2(bool(store), qPrintable(store ? QString() : store.error().message));
+        auto rows = (*store)->evidenceRows(0, 1000);
+        QVERIFY(bool(rows));
+        const auto lookup = std::find_if(rows->cbegin(), rows->cend(),
+                                         [](const Evidence &e) { return e.kind == EvidenceKind::Lookup; });
+        QVERIFY(lookup != rows->cend());
+        rewritten = *lookup;
+    }
+    rewritten.response = QStringLiteral("HTTP 200 OK\n\n{\"object\":\"list\",\"data\":[],\"has_more\":false}");
+    rewritten.verdict = LookupVerdict::NotFound;
+    rewritten.recordId.clear();
     {
         QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("rewrite"));
         raw.setDatabaseName(path);
         QVERIFY(raw.open());
-        QSqlQuery row(raw);
-        QVERIFY(row.exec(QStringLiteral(
-                "SELECT id, request FROM evidence WHERE kind = 'lookup' ORDER BY id LIMIT 1")));
-        QVERIFY(row.next());
-        const qint64 id = row.value(0).toLongLong();
-        const QString request = row.value(1).toString();
-        row.finish();
-        const QString response =
-                QStringLiteral("HTTP 200 OK\n\n{\"object\":\"list\",\"data\":[],\"has_more\":false}");
         QSqlQuery edit(raw);
-        edit.prepare(QStringLiteral("UPDATE evidence SET response = ?, evidence_sha256 = ? WHERE id = ?"));
-        edit.addBindValue(response);
-        edit.addBindValue(evidenceHash(request, response));
-        edit.addBindValue(id);
+        edit.prepare(QStringLiteral(
+                "UPDATE evidence SET response = ?, verdict = ?, record_id = '', evidence_sha256 = ? WHERE id = ?"));
+        edit.addBindValue(rewritten.response);
+        edit.addBindValue(lookupVerdictId(rewritten.verdict));
+        edit.addBindValue(evidenceHash(rewritten));
+        edit.addBindValue(rewritten.id);
         QVERIFY(edit.exec());
         raw.close();
     }

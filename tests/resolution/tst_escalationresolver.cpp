@@ -286,7 +286,7 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     const QString c3Refund = derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|T-20260317-0412/c3"));
     QVERIFY(report.message.contains(c3Refund));
 
-    // The evidence: one lookup, what was asked and answered, hashed as evidenceFrom documents.
+    // The evidence: one lookup, what was asked and answered, hashed over all it says.
     const QList<Evidence> lookups = *m_store->evidence(id);
     QCOMPARE(lookups.size(), 1);
     const Evidence &evidence = lookups.first();
@@ -301,8 +301,7 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY(!evidence.request.contains(apiKey));
     QVERIFY(evidence.response.startsWith(QStringLiteral("HTTP 200")));
     QVERIFY(evidence.response.contains(c3Refund));
-    QCOMPARE(evidence.evidenceSha256,
-             QString::fromLatin1(sha256Hex((evidence.request + QStringLiteral("\n\n") + evidence.response).toUtf8())));
+    QCOMPARE(evidence.evidenceSha256, evidenceHash(evidence));
     QVERIFY(report.evidence);
     QCOMPARE(report.evidence->evidenceSha256, evidence.evidenceSha256);
     QCOMPARE(report.evidence->id, evidence.id);
@@ -571,16 +570,23 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(audit.at(3).action, QStringLiteral("refund-sent"));
     QCOMPARE(audit.at(4).action, QStringLiteral("settle"));
     QCOMPARE(audit.at(3).escalationId, std::optional<qint64>(id));
-    // The POST, its Idempotency-Key and its answer are kept as evidence, like a lookup.
+    // What was about to be sent is kept before it goes, then the POST, its Idempotency-Key and
+    // its answer, like a lookup.
     const QList<Evidence> evidence = *m_store->evidence(id);
-    QCOMPARE(evidence.size(), 2);
-    QCOMPARE(evidenceKindId(evidence.at(1).kind), evidenceKindId(EvidenceKind::Write));
-    QVERIFY2(evidence.at(1).request.startsWith(QStringLiteral("POST ")), qPrintable(evidence.at(1).request));
-    QVERIFY2(evidence.at(1).request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey),
-             qPrintable(evidence.at(1).request));
-    QVERIFY2(evidence.at(1).response.startsWith(QStringLiteral("HTTP 200")), qPrintable(evidence.at(1).response));
-    QCOMPARE(evidence.at(1).recordId, refund.value(QStringLiteral("id")).toString());
-    QCOMPARE(audit.at(3).evidenceSha256, evidence.at(1).evidenceSha256);
+    QCOMPARE(evidence.size(), 3);
+    const Evidence &planned = evidence.at(1);
+    QCOMPARE(evidenceKindId(planned.kind), evidenceKindId(EvidenceKind::Write));
+    QCOMPARE(lookupVerdictId(planned.verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
+    QVERIFY2(planned.request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey), qPrintable(planned.request));
+    QVERIFY2(planned.response.contains(QStringLiteral("no answer recorded yet")), qPrintable(planned.response));
+    QCOMPARE(audit.at(2).evidenceSha256, planned.evidenceSha256);
+    const Evidence &sent = evidence.at(2);
+    QCOMPARE(evidenceKindId(sent.kind), evidenceKindId(EvidenceKind::Write));
+    QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(sent.request));
+    QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey), qPrintable(sent.request));
+    QVERIFY2(sent.response.startsWith(QStringLiteral("HTTP 200")), qPrintable(sent.response));
+    QCOMPARE(sent.recordId, refund.value(QStringLiteral("id")).toString());
+    QCOMPARE(audit.at(3).evidenceSha256, sent.evidenceSha256);
     verifyAuditChain(5);
 
     QVERIFY2(performed.customerDraft.contains(QStringLiteral("$74.50")), qPrintable(performed.customerDraft));

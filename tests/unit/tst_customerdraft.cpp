@@ -61,6 +61,13 @@ void TestCustomerDraft::draft_data()
     QTest::newRow("attested performed") << 1 << int(Resolution::Performed) << true
                                         << QStringList{QStringLiteral("We have checked that one refund")}
                                         << QStringList{QStringLiteral("confirmed with our payment provider")};
+    // Open, with another call of the intent performed by its own result: nothing is claimed of
+    // the provider before anyone asked it.
+    QTest::newRow("open beside a performed call") << 1 << -1 << false
+                                                  << QStringList{QStringLiteral("One refund of $118.00 was made"),
+                                                                 QStringLiteral("17 March"),
+                                                                 QStringLiteral("We are checking with our payment provider")}
+                                                  << QStringList{QStringLiteral("confirmed"), QStringLiteral("made in error")};
     QTest::newRow("still open") << 0 << -1 << false
                                 << QStringList{QStringLiteral("being confirmed"), QStringLiteral("$118.00")}
                                 << QStringList{QStringLiteral("was made"), QStringLiteral("issuing")};

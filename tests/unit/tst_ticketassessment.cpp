@@ -161,6 +161,19 @@ private slots:
                                 writeCall(2, std::nullopt, keyA, ToolClass::Read)}
             << 1 << performed << false << false << 0 << false << QList<qint64>{};
 
+        // A write a lookup proved not performed is still owed, unless its intent took effect.
+        CallFacts proved = writeCall(2, Outcome::NotPerformed, keyA);
+        proved.provedAbsent = true;
+        QTest::newRow("proved absent: still owed")
+            << QList<CallFacts>{readCall(1), proved} << 1 << notPerformed << false << false << 0 << true
+            << QList<qint64>{};
+        QTest::newRow("proved absent, its intent done by another call")
+            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA), proved} << 2 << notPerformed << false << true
+            << 0 << false << QList<qint64>{1, 2};
+        QTest::newRow("refused by the system: nothing owed")
+            << QList<CallFacts>{writeCall(2, Outcome::NotPerformed, keyA)} << 1 << notPerformed << false << false << 0
+            << false << QList<qint64>{};
+
         // Calls nobody can judge.
         QTest::newRow("unclassified call") << QList<CallFacts>{unclassifiedCall(1)} << 0 << 0 << false << false << 0
                                            << true << QList<qint64>{};
