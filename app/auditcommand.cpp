@@ -2,6 +2,7 @@
 
 #include "audit/auditaction.h"
 #include "audit/auditlog.h"
+#include "domain/hiddencharacters.h"
 #include "itemmodels/displaytext.h"
 #include "store/sqlitestore.h"
 
@@ -129,11 +130,11 @@ int listEntries(Store &store, bool json, QTextStream &out, QTextStream &err)
                 out << QStringLiteral("%1  %2  %3  %4  escalation %5  evidence %6  %7\n")
                            .arg(entry.seq, 6)
                            .arg(formatTime(entry.at))
-                           .arg(entry.operatorName, -12)
+                           .arg(visibleText(entry.operatorName), -12)
                            .arg(auditaction::words(entry.action), -12)
                            .arg(escalation, -6)
                            .arg(evidence, -12)
-                           .arg(entry.detail.simplified());
+                           .arg(visibleText(entry.detail.simplified())); // an entry cannot steer the terminal
             }
             first = false;
         }

@@ -11,8 +11,10 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QStatusBar>
 #include <QTextStream>
 #include <QTimer>
 
@@ -160,6 +162,8 @@ int runConsoleCommand(const QStringList &arguments)
         path = defaultStoreLocation();
     }
 
+    // A mistyped --db must not pass silently as an empty console.
+    const bool created = !exported && !parser.isSet(demo) && !QFileInfo::exists(path);
     Expected<std::unique_ptr<Store>> store = exported ? Expected<std::unique_ptr<Store>>(std::move(exported->store))
                                                       : openStore(path);
     if (!store) {
@@ -182,6 +186,13 @@ int runConsoleCommand(const QStringList &arguments)
     if (parser.isSet(screenshot))
         window.resize(1600, 1200);
     window.show();
+    if (created) {
+        const QString text = QObject::tr("No database was at %1: a new, empty one was created there. Import "
+                                         "transcripts with File > Import, or open another with --db.")
+                                     .arg(QDir::toNativeSeparators(path));
+        err << "verity: " << text << "\n";
+        window.statusBar()->showMessage(text);
+    }
     QApplication::processEvents();
     if (!ticketName.isEmpty() && !openNamedTicket(window, **store, ticketName) && parser.isSet(ticket))
         err << "verity: no ticket or order \"" << ticketName << "\" in " << path << "\n";

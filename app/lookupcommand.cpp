@@ -1,5 +1,6 @@
 #include "lookupcommand.h"
 
+#include "domain/hiddencharacters.h"
 #include "domain/money.h"
 #include "domain/registrychoice.h"
 #include "provider/providerconnection.h"
@@ -103,6 +104,11 @@ int runLookupCommand(const QStringList &arguments)
     }
     if (parser.isSet(allOpen) == !parser.positionalArguments().isEmpty()) {
         err << "verity lookup: name ESCALATION numbers or --all-open (one or the other)\n";
+        return 2;
+    }
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("--operator"), parser.value(operatorName).trimmed());
+        !shown) {
+        err << "verity lookup: " << shown.message() << "\n";
         return 2;
     }
     bool timeoutOk = false;

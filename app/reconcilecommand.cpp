@@ -2,6 +2,7 @@
 
 #include "reconcilejson.h"
 
+#include "domain/hiddencharacters.h"
 #include "domain/money.h"
 #include "finance/financereports.h"
 #include "finance/payoutrecovery.h"
@@ -98,6 +99,8 @@ Expected<Options> parseOptions(QCommandLineParser &parser)
         return fail(QStringLiteral("--operator names who settles: it goes with --settle"));
     if (options.settle && options.operatorName.isEmpty())
         return fail(QStringLiteral("--operator: the name may not be empty"));
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("--operator"), options.operatorName); !shown)
+        return fail(shown.message());
 
     const bool api = parser.isSet(QStringLiteral("provider"));
     const bool file = parser.isSet(QStringLiteral("provider-export"));

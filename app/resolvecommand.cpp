@@ -1,5 +1,6 @@
 #include "resolvecommand.h"
 
+#include "domain/hiddencharacters.h"
 #include "provider/providerclient.h"
 #include "resolution/escalationresolver.h"
 #include "resolution/escalationtext.h"
@@ -53,7 +54,7 @@ int runResolveCommand(const QStringList &arguments)
                                     QStringLiteral("performed|not-performed"));
     const QCommandLineOption reference(
             QStringLiteral("reference"),
-            QStringLiteral("What was found (a pickup or message id), or where you looked."),
+            QStringLiteral("What was found (a refund, pickup or message id), or where you looked."),
             QStringLiteral("TEXT"));
     const QCommandLineOption note(QStringLiteral("note"), QStringLiteral("How you checked."),
                                   QStringLiteral("TEXT"));
@@ -102,6 +103,9 @@ int runResolveCommand(const QStringList &arguments)
             return fail(
                     QStringLiteral("--%1 is required and may not be empty").arg(required->names().first()));
     }
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("--operator"), parser.value(operatorName).trimmed());
+        !shown)
+        return fail(shown.message());
     attestation.reference = parser.value(reference);
     attestation.note = parser.value(note);
 

@@ -63,19 +63,13 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     m_tabs->addTab(m_reconciliationPane, tr("&Reconciliation"));
     // The unknown refunds a statement proves performed, and their settlement by this operator.
     m_reconciliationPane->setSettlement(
-        [&store](const ProviderStatement &statement) -> Expected<int> {
-            const Expected<QList<ProvenCall>> proven = callsProvenBy(store, statement);
-            if (!proven)
-                return proven.error();
-            return int(proven->size());
-        },
-        [this, &store](const ProviderStatement &statement) -> Expected<QString> {
-            const Expected<QList<ProvenCall>> proven = callsProvenBy(store, statement);
-            if (!proven)
-                return proven.error();
+        [&store](const ProviderStatement &statement) { return callsProvenBy(store, statement); },
+        [this, &store](const ProviderStatement &statement, const QList<ProvenCall> &shown) -> Expected<QString> {
+            // Exactly the calls the person was shown; one another console settled since is
+            // reported as settled elsewhere, not settled twice.
             const QString name = m_operatorName ? m_operatorName() : QString();
             const Expected<StatementSettlement> done =
-                settleFromStatement(store, *proven, statement, name.isEmpty() ? defaultOperatorName() : name);
+                settleFromStatement(store, shown, statement, name.isEmpty() ? defaultOperatorName() : name);
             if (!done)
                 return done.error();
             QString text = done->settled == 1

@@ -69,7 +69,7 @@ void ProviderSettingsDialog::save()
             note->setText(text);
     });
     if (!saved) {
-        m_note->setText(tr("Base URL: %1").arg(saved.message()));
+        m_note->setText(saved.message());
         return;
     }
     accept();

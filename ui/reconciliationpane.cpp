@@ -313,44 +313,74 @@ void ReconciliationPane::showStatement(const ProviderStatement &statement, const
     updateSettleButton();
 }
 
-void ReconciliationPane::setSettlement(std::function<Expected<int>(const ProviderStatement &)> count,
-                                       std::function<Expected<QString>(const ProviderStatement &)> settle)
+void ReconciliationPane::setSettlement(ProvenCalls proven, SettleProven settle)
 {
-    m_provenCount = std::move(count);
+    m_provenCalls = std::move(proven);
     m_settleProven = std::move(settle);
     updateSettleButton();
 }
 
 void ReconciliationPane::updateSettleButton()
 {
-    int proven = 0;
-    if (m_statement && m_provenCount) {
-        const Expected<int> count = m_provenCount(*m_statement);
-        if (!count)
-            setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(count.message()), true);
-        proven = count ? *count : 0;
+    qsizetype proven = 0;
+    if (m_statement && m_provenCalls) {
+        const Expected<QList<ProvenCall>> calls = m_provenCalls(*m_statement);
+        if (!calls)
+            setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(calls.message()), true);
+        proven = calls ? calls->size() : 0;
     }
     m_settle->setText(proven == 1 ? tr("&Settle 1 unknown call from this evidence")
                                   : tr("&Settle %1 unknown calls from this evidence").arg(proven));
     m_settle->setVisible(proven > 0);
 }
 
+namespace {
+
+// One line per call, so the person confirms the calls themselves, not a number.
+QString provenLines(const QList<ProvenCall> &calls)
+{
+    constexpr qsizetype shown = 12;
+    QStringList lines;
+    for (qsizetype i = 0; i < calls.size() && i < shown; ++i) {
+        const ProvenCall &call = calls.at(i);
+        const EscalationDetail &e = call.escalation;
+        lines << QObject::tr("\u2022 %1, call %2: %3 %4, provider refund %5")
+                         .arg(e.ticketExtId, e.callExtId, e.tool,
+                              formatMoney(e.amountCents.value_or(call.refund.amountCents), e.currency),
+                              call.refund.id);
+    }
+    if (calls.size() > shown)
+        lines << QObject::tr("\u2022 and %1 more").arg(calls.size() - shown);
+    return lines.join(u'\n');
+}
+
+} // namespace
+
 void ReconciliationPane::settle()
 {
-    if (!m_statement || !m_settleProven)
+    if (!m_statement || !m_settleProven || !m_provenCalls)
         return;
-    const Expected<int> count = m_provenCount ? m_provenCount(*m_statement) : Expected<int>(0);
-    const int proven = count ? *count : 0;
+    const Expected<QList<ProvenCall>> calls = m_provenCalls(*m_statement);
+    if (!calls) {
+        setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(calls.message()), true);
+        return;
+    }
+    if (calls->isEmpty()) {
+        setStatus(tr("Nothing to settle: no unknown refund call is proven by this evidence any more."), false);
+        updateSettleButton();
+        return;
+    }
+    const qsizetype proven = calls->size();
     const QString question =
-        tr("The provider's records for %1 (%2) hold the refunds of %3 whose outcome is unknown. Settle %4 as "
-           "performed (verified by reconciliation)?\n\nEach keeps the provider's record as evidence, gets its "
+        tr("The provider's records for %1 (%2) hold the refunds of %3 whose outcome is unknown:\n\n%4\n\nSettle "
+           "%5 as performed (verified by reconciliation)?\n\nEach keeps the provider's record as evidence, gets its "
            "ledger row and an audit entry, and its ticket is assessed again. Nothing is sent to the provider.")
             .arg(periodText(m_statement->period), m_statement->source,
-                 proven == 1 ? tr("1 refund call") : tr("%1 refund calls").arg(proven),
+                 proven == 1 ? tr("1 refund call") : tr("%1 refund calls").arg(proven), provenLines(*calls),
                  proven == 1 ? tr("it") : tr("them"));
     if (!m_confirm(this, question))
         return;
-    const Expected<QString> done = m_settleProven(*m_statement);
+    const Expected<QString> done = m_settleProven(*m_statement, *calls);
     if (!done) {
         setStatus(tr("Nothing more was settled: %1").arg(done.message()), true);
         return;

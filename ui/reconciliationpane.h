@@ -4,6 +4,7 @@
 #include "duplicatepayoutspane.h"
 #include "finance/providerstatement.h"
 #include "provider/providerclient.h"
+#include "resolution/reconciliationsettlement.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -58,10 +59,12 @@ public:
     QPushButton *exportPdfButton() const { return m_exportPdf; }
     QPushButton *settleButton() const { return m_settle; }
     // Evidence from a reconciliation settles the unknown refunds it proves (performed, verified
-    // by reconciliation): `count` says how many the statement proves, `settle` settles them and
-    // says what it did, or why not. `confirm` asks the person first (Cancel the default).
-    void setSettlement(std::function<Expected<int>(const ProviderStatement &)> count,
-                       std::function<Expected<QString>(const ProviderStatement &)> settle);
+    // by reconciliation): `proven` says which calls the statement proves, `settle` settles the
+    // ones the person was shown and says what it did, or why not. `confirm` asks the person
+    // first, naming each call (Cancel the default).
+    using ProvenCalls = std::function<Expected<QList<ProvenCall>>(const ProviderStatement &)>;
+    using SettleProven = std::function<Expected<QString>(const ProviderStatement &, const QList<ProvenCall> &)>;
+    void setSettlement(ProvenCalls proven, SettleProven settle);
     void setConfirm(std::function<bool(QWidget *, const QString &)> confirm) { m_confirm = std::move(confirm); }
     QString totalsText() const;
     QString statusText() const;
@@ -120,8 +123,8 @@ private:
     bool m_periodChosen = false; // by the person: the opening period no longer follows the data
     bool m_showingPeriod = false;
     std::optional<ProviderStatement> m_statement; // the one shown, the evidence a settlement rests on
-    std::function<Expected<int>(const ProviderStatement &)> m_provenCount;
-    std::function<Expected<QString>(const ProviderStatement &)> m_settleProven;
+    ProvenCalls m_provenCalls;
+    SettleProven m_settleProven;
     std::function<bool(QWidget *, const QString &)> m_confirm;
 };
 

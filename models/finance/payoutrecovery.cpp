@@ -1,6 +1,7 @@
 #include "payoutrecovery.h"
 
 #include "audit/auditlog.h"
+#include "domain/hiddencharacters.h"
 #include "domain/money.h"
 #include "store/store.h"
 
@@ -35,6 +36,9 @@ Expected<PayoutMark> markDuplicatePayout(Store &store, const DuplicatePayout &du
         return makeError(QStringLiteral("a recovery mark needs the name of the person making it"));
     if (duplicate.key.isEmpty())
         return makeError(QStringLiteral("this duplicate payout has no key to mark"));
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the note"), note.trimmed(), LineBreaks::Allowed);
+        !shown)
+        return shown.error();
 
     PayoutMark mark;
     mark.duplicateKey = duplicate.key;

@@ -1,5 +1,6 @@
 #include "providerconnection.h"
 
+#include "domain/hiddencharacters.h"
 #include "providerurl.h"
 #include "resolution/escalationresolver.h"
 
@@ -75,7 +76,13 @@ Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &oper
                                         std::function<void(const QString &note)> done)
 {
     if (const Expected<QUrl> checked = checkProviderUrl(baseUrl); !checked)
-        return checked.error();
+        return makeError(QStringLiteral("Base URL: %1").arg(checked.message()));
+    // The name goes into every audit entry and piece of evidence this console writes.
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("Your name"), operatorName.trimmed()); !shown)
+        return shown.error();
+    if (operatorName.trimmed().size() > 100)
+        return makeError(QStringLiteral("Your name is %1 characters long; at most 100 are kept")
+                                 .arg(operatorName.trimmed().size()));
     m_urlProblem.clear();
     QSettings settings;
     settings.setValue(QStringLiteral("provider/baseUrl"), baseUrl.toString(QUrl::RemoveUserInfo));

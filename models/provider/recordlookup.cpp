@@ -3,6 +3,7 @@
 #include "domain/jsontext.h"
 #include "providerhttp.h"
 #include "providerreply.h"
+#include "systemnames.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -76,17 +77,17 @@ Expected<RecordQuery> recordQueryFor(const RecordLookupSpec &spec, const QString
             const nlohmann::json &given = arguments.at(name);
             const std::optional<qint64> number = given.is_string() ? std::nullopt : wholeNumber(given);
             if (!given.is_string() && !number) {
-                return makeError(QStringLiteral("cannot look up at the %1: the argument %2 is %3, not text")
-                                     .arg(spec.system, argument, fromUtf8String(given.dump())));
+                return makeError(QStringLiteral("cannot look up at %1: the argument %2 is %3, not text")
+                                     .arg(systemWords(spec.system), argument, fromUtf8String(given.dump())));
             }
             value = given.is_string() ? fromUtf8String(given.get<std::string>()) : QString::number(*number);
         } else {
             value = ticket.value(argument);
         }
         if (value.isEmpty()) {
-            return makeError(QStringLiteral("cannot look up at the %1: %2 is missing from the call's arguments and "
+            return makeError(QStringLiteral("cannot look up at %1: %2 is missing from the call's arguments and "
                                             "the ticket")
-                                 .arg(spec.system, argument));
+                                 .arg(systemWords(spec.system), argument));
         }
         query.filter.append({param, value});
     }
@@ -138,8 +139,8 @@ void RecordLookupOperation::requestPage()
         items.append({QStringLiteral("starting_after"), m_startingAfter});
     const QNetworkRequest request = providerhttp::request(
         m_settings, providerhttp::endpoint(m_settings.baseUrl, m_query.path, encodedQuery(items)));
-    emit progress(QStringLiteral("Listing %1 at the %2 for %3 (page %4, attempt %5 of %6)")
-                      .arg(m_query.path, m_query.system, filterText(m_query), QString::number(m_page),
+    emit progress(QStringLiteral("Listing %1 at %2 for %3 (page %4, attempt %5 of %6)")
+                      .arg(m_query.path, systemWords(m_query.system), filterText(m_query), QString::number(m_page),
                            QString::number(m_attemptOfPage), QString::number(m_settings.maxLookupAttempts)));
     m_exchange = beginExchange("GET", request);
     QNetworkReply *reply = m_network->get(request);
@@ -157,9 +158,9 @@ void RecordLookupOperation::onReplyFinished(QNetworkReply *reply)
     m_answer.exchanges.append(m_exchange);
 
     if (providerhttp::retryableRead(read.status)) {
-        tryAgainOrStop(read.status == 0 ? QStringLiteral("no answer from the %1: %2").arg(m_query.system, read.transport)
-                                        : QStringLiteral("the %1 answered %2")
-                                              .arg(m_query.system, providerhttp::providerMessage(read.status, read.body)),
+        tryAgainOrStop(read.status == 0 ? QStringLiteral("no answer from %1: %2").arg(systemWords(m_query.system), read.transport)
+                                        : QStringLiteral("%1 answered %2")
+                                              .arg(systemWords(m_query.system), providerhttp::providerMessage(read.status, read.body)),
                        providerhttp::retryAfterMs(reply));
         return;
     }
@@ -189,33 +190,33 @@ std::optional<bool> RecordLookupOperation::readPage(const QByteArray &body, int 
         return std::optional<bool>();
     };
     if (status == 401 || status == 403) {
-        return cannotTell(QStringLiteral("the %1 refused the API key (%2)")
-                              .arg(m_query.system, providerhttp::providerMessage(status, body)));
+        return cannotTell(QStringLiteral("%1 refused the API key (%2)")
+                              .arg(systemWords(m_query.system), providerhttp::providerMessage(status, body)));
     }
     if (status < 200 || status >= 300) {
         // A wrong base URL or path must never read as "not performed".
-        return cannotTell(QStringLiteral("the %1 could not list %2 (%3); check its URL and the registry's lookup")
-                              .arg(m_query.system, m_query.path, providerhttp::providerMessage(status, body)));
+        return cannotTell(QStringLiteral("%1 could not list %2 (%3); check its URL and the registry's lookup")
+                              .arg(systemWords(m_query.system), m_query.path, providerhttp::providerMessage(status, body)));
     }
     const QJsonObject list = QJsonDocument::fromJson(body).object();
     const QJsonValue data = list.value(QStringLiteral("data"));
     if (list.value(QStringLiteral("object")).toString() != u"list" || !data.isArray()) {
-        return cannotTell(QStringLiteral("the answer of the %1 (HTTP %2) is not a list; check its URL and the "
+        return cannotTell(QStringLiteral("the answer of %1 (HTTP %2) is not a list; check its URL and the "
                                          "registry's lookup")
-                              .arg(m_query.system)
+                              .arg(systemWords(m_query.system))
                               .arg(status));
     }
     const QJsonArray records = data.toArray();
     if (list.value(QStringLiteral("has_more")).toBool() && records.isEmpty())
-        return cannotTell(QStringLiteral("the %1 says more records follow but sent none; the list cannot be read to "
+        return cannotTell(QStringLiteral("%1 says more records follow but sent none; the list cannot be read to "
                                          "its end")
-                              .arg(m_query.system));
+                              .arg(systemWords(m_query.system)));
     for (const QJsonValue &value : records) {
         // Without an id there is no next page to ask for, nor a record to name as evidence.
         std::optional<FoundRecord> record = foundRecordFrom(value.toObject());
         if (!record)
-            return cannotTell(QStringLiteral("the list of the %1 holds something that is not a record with an id")
-                                  .arg(m_query.system));
+            return cannotTell(QStringLiteral("the list of %1 holds something that is not a record with an id")
+                                  .arg(systemWords(m_query.system)));
         m_read.append(*record);
     }
     return list.value(QStringLiteral("has_more")).toBool();
@@ -241,10 +242,10 @@ void RecordLookupOperation::decide()
             m_answer.records.append(*it);
     }
     if (m_answer.records.isEmpty()) {
-        finish(LookupVerdict::NotFound, QStringLiteral("none of the %1 records at %2 of the %3 for %4 carries the "
+        finish(LookupVerdict::NotFound, QStringLiteral("none of the %1 records at %2 of %3 for %4 carries the "
                                                        "intent key in %5")
                                             .arg(m_read.size())
-                                            .arg(m_query.path, m_query.system, filterText(m_query), m_query.key));
+                                            .arg(m_query.path, systemWords(m_query.system), filterText(m_query), m_query.key));
         return;
     }
     std::stable_sort(m_answer.records.begin(), m_answer.records.end(),
@@ -255,8 +256,8 @@ void RecordLookupOperation::decide()
                          .arg(record.id, record.status.isEmpty() ? QStringLiteral("no status") : record.status,
                               QDateTime::fromMSecsSinceEpoch(record.createdMs, Qt::UTC).toString(Qt::ISODate)));
     }
-    finish(LookupVerdict::Found, QStringLiteral("the %1 has %2 with this intent key: %3")
-                                     .arg(m_query.system,
+    finish(LookupVerdict::Found, QStringLiteral("%1 has %2 with this intent key: %3")
+                                     .arg(systemWords(m_query.system),
                                           m_answer.records.size() == 1
                                               ? QStringLiteral("one record")
                                               : QStringLiteral("%1 records").arg(m_answer.records.size()),

@@ -3,6 +3,7 @@
 #include "oneshotbody.h"
 #include "providerhttp.h"
 #include "providerreply.h"
+#include "systemnames.h"
 
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -27,7 +28,7 @@ void RecordWriteOperation::start()
     else if (!m_write.path.startsWith(u'/'))
         missing = QStringLiteral("a path to post to");
     else if (!m_settings.baseUrl.isValid() || m_settings.baseUrl.isRelative())
-        missing = QStringLiteral("a base URL of the %1").arg(m_write.system);
+        missing = QStringLiteral("a base URL of %1").arg(systemWords(m_write.system));
     if (!missing.isEmpty()) {
         RecordWriteAttempt refused;
         refused.kind = RecordWriteAttempt::Kind::Refused;
@@ -80,13 +81,13 @@ RecordWriteAttempt RecordWriteOperation::classify(const QByteArray &body, int st
 {
     using Kind = RecordWriteAttempt::Kind;
     RecordWriteAttempt attempt;
-    const QString &system = m_write.system;
-    const QString mayHave = QStringLiteral("; the %1 may have made it").arg(system);
+    const QString system = systemWords(m_write.system);
+    const QString mayHave = QStringLiteral("; %1 may have made it").arg(system);
     if (status == 0) {
         const bool neverSent = providerhttp::nothingWasSent(reply->error());
         attempt.kind = neverSent ? Kind::Refused : Kind::Ambiguous;
-        attempt.reason = neverSent ? QStringLiteral("the request never reached the %1: %2").arg(system, transport)
-                                   : QStringLiteral("no answer from the %1 (%2)").arg(system, transport) + mayHave;
+        attempt.reason = neverSent ? QStringLiteral("the request never reached %1: %2").arg(system, transport)
+                                   : QStringLiteral("no answer from %1 (%2)").arg(system, transport) + mayHave;
         return attempt;
     }
     if (status >= 200 && status < 300) {
@@ -94,9 +95,9 @@ RecordWriteAttempt RecordWriteOperation::classify(const QByteArray &body, int st
         attempt.record = foundRecordFrom(QJsonDocument::fromJson(body).object());
         attempt.kind = attempt.record ? Kind::Accepted : Kind::Ambiguous;
         attempt.replayed = reply->rawHeader("Idempotent-Replayed").trimmed().compare("true", Qt::CaseInsensitive) == 0;
-        attempt.reason = !attempt.record ? QStringLiteral("the %1 answered HTTP %2 but named no record").arg(system).arg(status)
+        attempt.reason = !attempt.record ? QStringLiteral("%1 answered HTTP %2 but named no record").arg(system).arg(status)
                                                + mayHave
-                                         : QStringLiteral("the %1 %2 %3")
+                                         : QStringLiteral("%1 %2 %3")
                                                .arg(system,
                                                     attempt.replayed ? QStringLiteral("replayed") : QStringLiteral("made"),
                                                     attempt.record->id);
@@ -105,20 +106,20 @@ RecordWriteAttempt RecordWriteOperation::classify(const QByteArray &body, int st
     const QString message = providerhttp::providerMessage(status, body);
     if (status >= 500) {
         attempt.kind = Kind::Ambiguous;
-        attempt.reason = QStringLiteral("the %1 failed (%2)").arg(system, message) + mayHave;
+        attempt.reason = QStringLiteral("%1 failed (%2)").arg(system, message) + mayHave;
         return attempt;
     }
     const std::optional<providerhttp::ProviderError> error = providerhttp::providerError(body);
     // Any 409 is a conflict with another request (bodies vary), so it proves nothing either way.
     if ((status == 400 && error && error->type == u"idempotency_error") || status == 409) {
         attempt.kind = Kind::Ambiguous;
-        attempt.reason = QStringLiteral("the intent key was used before (%1); only a lookup can tell whether the %2 "
+        attempt.reason = QStringLiteral("the intent key was used before (%1); only a lookup can tell whether %2 "
                                         "made it")
                              .arg(message, system);
         return attempt;
     }
     attempt.kind = Kind::Refused;
-    attempt.reason = QStringLiteral("the %1 refused: %2").arg(system, message);
+    attempt.reason = QStringLiteral("%1 refused: %2").arg(system, message);
     return attempt;
 }
 
@@ -129,8 +130,8 @@ void RecordWriteOperation::cancel()
     RecordWriteAttempt attempt;
     // Before start() nothing was sent; after it, the POST may have reached the system.
     attempt.kind = m_started ? RecordWriteAttempt::Kind::Ambiguous : RecordWriteAttempt::Kind::Refused;
-    attempt.reason = m_started ? QStringLiteral("cancelled by the operator; the request may already have reached the %1")
-                                     .arg(m_write.system)
+    attempt.reason = m_started ? QStringLiteral("cancelled by the operator; the request may already have reached %1")
+                                     .arg(systemWords(m_write.system))
                                : QStringLiteral("cancelled by the operator before it was sent; nothing was sent");
     if (m_reply) {
         abandonReply(m_reply, this, m_exchange);

@@ -2,6 +2,7 @@
 
 #include "audit/auditaction.h"
 #include "customerdraft.h"
+#include "domain/hiddencharacters.h"
 #include "escalationtext.h"
 #include "store/store.h"
 
@@ -163,6 +164,14 @@ ResolutionOperation *EscalationResolver::finishLater(ResolutionOperation *operat
     return operation;
 }
 
+ResolutionReport EscalationResolver::settledBefore(const EscalationDetail &escalation)
+{
+    ResolutionReport report = settledBeforeReport(escalation);
+    if (Expected<QString> draft = customerDraftFor(m_store, escalation); draft)
+        report.customerDraft = *draft;
+    return report;
+}
+
 ResolutionReport EscalationResolver::reportOf(const EscalationDetail &escalation,
                                               const Expected<SettlementWritten> &written,
                                               const QString &settledMessage, const QString &openMessage)
@@ -202,7 +211,7 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
         return finishLater(operation, failedReport(found.message()));
     const EscalationDetail detail = *found;
     if (detail.state != u"open")
-        return finishLater(operation, settledBeforeReport(detail));
+        return finishLater(operation, settledBefore(detail));
     const qint64 startedAt = now();
     if (Expected<RefundIntent> intent = refundIntentFor(detail); intent) {
         emit operation->progress(tr("Looking up the refund at the provider…"));
@@ -240,13 +249,13 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
         return failedReport(found.message());
     const EscalationDetail detail = *found;
     if (detail.state != u"open")
-        return settledBeforeReport(detail);
+        return settledBefore(detail);
     if (attestation.resolution == Resolution::PerformedAgain)
         return notPossibleReport(QStringLiteral("an attested check says performed or not performed"));
     const QString reference = attestation.reference.trimmed();
     const QString note = attestation.note.trimmed();
     if (reference.isEmpty())
-        return notPossibleReport(QStringLiteral("the reference is missing: name what you found (a pickup or message id), or "
+        return notPossibleReport(QStringLiteral("the reference is missing: name the id you found (a refund, pickup or message), or "
                                           "where you looked"));
     if (note.isEmpty())
         return notPossibleReport(QStringLiteral("the note is missing: say how you checked"));
@@ -254,6 +263,11 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
         return notPossibleReport(QStringLiteral("the reference is %1 characters long; at most 200 are kept").arg(reference.size()));
     if (note.size() > 4000)
         return notPossibleReport(QStringLiteral("the note is %1 characters long; at most 4,000 are kept").arg(note.size()));
+    // Evidence is read later exactly as stored: nothing in it may read as something else.
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the reference"), reference); !shown)
+        return notPossibleReport(shown.message());
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the note"), note, LineBreaks::Allowed); !shown)
+        return notPossibleReport(shown.message());
 
     const qint64 at = now();
     const QString words = settlementText(attestation.resolution, SettlementBasis::Attestation);

@@ -110,6 +110,8 @@ private:
                      const SystemAnswer &answer);
     void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation, const WriteOutcome &result);
     ResolutionOperation *finishLater(ResolutionOperation *operation, ResolutionReport report);
+    // Settled before this console acted: who, how, and what to tell the customer now.
+    ResolutionReport settledBefore(const EscalationDetail &escalation);
     // The report of a step the store took: settled, or stayed open with `openMessage`.
     ResolutionReport reportOf(const EscalationDetail &escalation, const Expected<SettlementWritten> &written,
                               const QString &settledMessage, const QString &openMessage);

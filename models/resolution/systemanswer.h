@@ -7,6 +7,7 @@
 #include "provider/recordlookup.h"
 #include "provider/recordwrite.h"
 #include "provider/safewriteruntime.h"
+#include "provider/systemnames.h" // systemWords(), recordNoun(): used with every answer
 
 #include <QList>
 #include <QString>
@@ -50,10 +51,5 @@ WriteOutcome writeOutcomeOf(const SafeWriteResult &refund);
 
 // A record that carries the key but did not happen: a failed or cancelled refund or pickup.
 bool didNotGoThrough(const SystemRecord &record);
-
-// "the payment provider", "the courier", "the seller-messaging service", "the returns system".
-QString systemWords(const QString &system);
-// What one record of the system is called: "pickup", "message", else "record".
-QString recordNoun(const QString &system);
 
 } // namespace verity

@@ -509,6 +509,10 @@ void TestSettlementGui::reconciliationSettlesWhatItProves()
     });
     QTest::mouseClick(pane->settleButton(), Qt::LeftButton);
     QVERIFY2(asked.contains(QStringLiteral("verified by reconciliation")), qPrintable(asked));
+    // The person is shown each call, with its ticket, amount and the provider's refund.
+    QVERIFY2(asked.contains(QStringLiteral(", call ")), qPrintable(asked));
+    QVERIFY2(asked.contains(QStringLiteral("issue_refund $")), qPrintable(asked));
+    QVERIFY2(asked.contains(QStringLiteral("provider refund re_")), qPrintable(asked));
     QVERIFY2(pane->statusText().startsWith(QStringLiteral("Settled ")), qPrintable(pane->statusText()));
     QVERIFY(!pane->settleButton()->isVisible());
     const qint64 openAfter = *m_store->countOpenEscalations();

@@ -462,6 +462,11 @@ void TestProviderOrigin::connectionKeepsToTheRule()
             QCOMPARE(connection.operatorName(), QStringLiteral("alice"));
             QCOMPARE(QSettings().value(QStringLiteral("provider/baseUrl")).toString(), good);
         }
+        // A name that would read as something else in the audit log is refused the same way.
+        const Expected<void> named = connection.save(QUrl(good), QStringLiteral("ali\u202Ece"), QString());
+        QVERIFY(!named);
+        QVERIFY2(named.message().startsWith(QStringLiteral("Your name holds U+202E")), qPrintable(named.message()));
+        QCOMPARE(connection.operatorName(), QStringLiteral("alice"));
     }
 
     // A settings file written by hand, or before the rule: the URL is not used, and why is said.

@@ -129,6 +129,16 @@ void TestResolveCommand::badArgumentsStoreNothing_data()
                                                   QString(5000, u'x'),         QStringLiteral("--operator"),
                                                   QStringLiteral("amira")}
                                    << QStringLiteral("4,000");
+    QTest::newRow("operator with a terminal escape")
+            << QStringList{QStringLiteral("ID"),   QStringLiteral("--attest"),  QStringLiteral("performed"),
+                           QStringLiteral("--reference"), QStringLiteral("PK-1"), QStringLiteral("--note"),
+                           QStringLiteral("seen"), QStringLiteral("--operator"), QStringLiteral("amira\x1b[2J")}
+            << QStringLiteral("--operator holds U+001B");
+    QTest::newRow("reference with a right-to-left override")
+            << QStringList{QStringLiteral("ID"),   QStringLiteral("--attest"),  QStringLiteral("performed"),
+                           QStringLiteral("--reference"), QStringLiteral("PK-\u202E1"), QStringLiteral("--note"),
+                           QStringLiteral("seen"), QStringLiteral("--operator"), QStringLiteral("amira")}
+            << QStringLiteral("the reference holds U+202E");
 }
 
 void TestResolveCommand::badArgumentsStoreNothing()
