@@ -36,17 +36,17 @@ QColor colour(const char *hex)
 OutcomeLook outcomeLook(std::optional<Outcome> outcome)
 {
     if (!outcome)
-        return {QColor(0xf1, 0xf3, 0xf4), QColor(0x5f, 0x63, 0x68), QString(), QObject::tr("No writes")};
+        return {QColor(0xf1, 0xf3, 0xf4), QColor(0x5f, 0x63, 0x68), QString(), QObject::tr("No writes"), QString()};
     switch (*outcome) {
     case Outcome::Performed:
         return {colour(palette::performedBackground), colour(palette::performed),
-                QStringLiteral(":/verity/icons/performed.svg"), outcomeLabel(*outcome)};
+                QStringLiteral(":/verity/icons/performed.svg"), outcomeLabel(*outcome), QString()};
     case Outcome::AlreadyPerformed:
         return {colour(palette::alreadyPerformedBackground), colour(palette::alreadyPerformed),
-                QStringLiteral(":/verity/icons/already-performed.svg"), outcomeLabel(*outcome)};
+                QStringLiteral(":/verity/icons/already-performed.svg"), outcomeLabel(*outcome), QString()};
     case Outcome::NotPerformed:
         return {colour(palette::notPerformedBackground), colour(palette::notPerformed),
-                QStringLiteral(":/verity/icons/not-performed.svg"), outcomeLabel(*outcome)};
+                QStringLiteral(":/verity/icons/not-performed.svg"), outcomeLabel(*outcome), QString()};
     case Outcome::Unknown:
         // Where the full words do not fit, the short form still names the outcome; eliding
         // "Unknown: do not retry" to "Unknown: ..." would hide the one word that matters.

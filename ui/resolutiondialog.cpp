@@ -179,10 +179,10 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     if (Expected<EscalationHistory> history = m_resolver.history(m_escalationId); history) {
         m_evidence->setPlainText(evidenceText(*history));
         // This step's evidence, the last, in view; the earlier ones are above it.
-        const int last = m_evidence->toPlainText().lastIndexOf(QStringLiteral("\n=== "));
+        const qsizetype last = m_evidence->toPlainText().lastIndexOf(QStringLiteral("\n=== "));
         if (last >= 0) {
             QTextCursor cursor = m_evidence->textCursor();
-            cursor.setPosition(last + 1);
+            cursor.setPosition(int(last + 1));
             m_evidence->setTextCursor(cursor);
             m_evidence->centerCursor();
         }
