@@ -3,27 +3,18 @@
 
 #include "audittestsupport.h"
 
+#include "verityprocess.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
+using namespace verity::test;
 using namespace audittest;
-
-namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-} // namespace
 
 class TestAuditCommand : public QObject
 {
@@ -45,7 +36,7 @@ private slots:
     void listAsJson();
 
 private:
-    Run verity(const QStringList &arguments);
+    VerityRun verity(const QStringList &arguments);
 
     QTemporaryDir m_dir;
     QString m_path;
@@ -67,27 +58,15 @@ void TestAuditCommand::init()
     QCOMPARE(appendEntries(*store, 5), QString());
 }
 
-Run TestAuditCommand::verity(const QStringList &arguments)
+VerityRun TestAuditCommand::verity(const QStringList &arguments)
 {
-    QProcess process;
     // Keep the default database of the machine running the tests out of reach.
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data-home")));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config-home")));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(VERITY_BINARY), arguments);
-    Run run;
-    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit)
-        return run;
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return runVerity(arguments, isolatedEnvironment(m_dir.path()), 60000);
 }
 
 void TestAuditCommand::verifyIntactChain()
 {
-    const Run run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.out, QStringLiteral("audit chain intact: 5 entries\n"));
     QCOMPARE(run.err, QString());
@@ -95,7 +74,7 @@ void TestAuditCommand::verifyIntactChain()
 
 void TestAuditCommand::verifyIntactChainAsJson()
 {
-    const Run run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path,
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path,
                             QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     QJsonParseError error{};
@@ -115,12 +94,12 @@ void TestAuditCommand::verifyNamesTheEditedEntry()
         RawDatabase raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3")), QString());
     }
-    const Run run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 1);
     QCOMPARE(run.out,
              QStringLiteral("audit chain broken at entry 3: its hash does not match its contents (the entry was edited)\n"));
 
-    const Run json = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--json"),
+    const VerityRun json = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--json"),
                              QStringLiteral("--db"), m_path});
     QCOMPARE(json.exitCode, 1);
     const QJsonObject object = QJsonDocument::fromJson(json.out.toUtf8()).object();
@@ -136,7 +115,7 @@ void TestAuditCommand::verifyNamesTheEntryAfterADeletion()
         RawDatabase raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 2")), QString());
     }
-    const Run run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 1);
     QCOMPARE(run.out, QStringLiteral("audit chain broken at entry 3: entry 2 is missing (deleted)\n"));
 }
@@ -145,7 +124,7 @@ void TestAuditCommand::verifyEmptyLog()
 {
     const QString path = m_dir.filePath(QStringLiteral("empty.sqlite"));
     QVERIFY(openStore(path));
-    const Run run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.out, QStringLiteral("audit chain intact: 0 entries\n"));
 }
@@ -186,7 +165,7 @@ void TestAuditCommand::couldNotRun()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QString, message);
-    const Run run = verity(arguments);
+    const VerityRun run = verity(arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(message), qPrintable(run.err));
     QCOMPARE(run.out, QString());
@@ -196,7 +175,7 @@ void TestAuditCommand::couldNotRun()
 
 void TestAuditCommand::helpIsNotAnError()
 {
-    const Run run = verity({QStringLiteral("audit"), QStringLiteral("--help")});
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("--help")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("verify")));
     QVERIFY(run.out.contains(QStringLiteral("list")));
@@ -204,7 +183,7 @@ void TestAuditCommand::helpIsNotAnError()
 
 void TestAuditCommand::listPrintsEveryEntry()
 {
-    const Run run = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), m_path});
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 0);
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 5);
@@ -225,7 +204,7 @@ void TestAuditCommand::listAsJson()
     const QList<AuditEntry> stored = *store->auditEntries(0, 100);
     store.reset();
 
-    const Run run = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--json"),
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--json"),
                             QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 0);
     QJsonParseError error{};

@@ -13,42 +13,17 @@
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 
+#include "verityprocess.h"
+
 #include <algorithm>
 
 #include <QFile>
-#include <QProcess>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
 using namespace verity::test;
-
-namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runVerity(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(VERITY_BINARY), arguments);
-    Run run;
-    if (!process.waitForFinished(60000)) {
-        process.kill();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-} // namespace
 
 class TestAuditSettlements : public QObject
 {
@@ -63,6 +38,10 @@ private slots:
     void headCatchesEntriesRemovedAfterIt();
 
 private:
+    VerityRun verity(const QStringList &arguments) const
+    {
+        return runVerity(arguments, isolatedEnvironment(m_dir.path()));
+    }
     QString copy();
 
     QTemporaryDir m_dir;
@@ -123,8 +102,8 @@ QString TestAuditSettlements::copy()
 
 void TestAuditSettlements::settledDemoVerifies()
 {
-    const Run run =
-            runVerity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), copy()});
+    const VerityRun run =
+            verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), copy()});
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
     QVERIFY2(run.out.startsWith(QStringLiteral("audit chain intact")), qPrintable(run.out));
 }
@@ -191,8 +170,8 @@ void TestAuditSettlements::tamperIsNamed()
         raw.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("tamper"));
-    const Run run =
-            runVerity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
+    const VerityRun run =
+            verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.out.startsWith(QStringLiteral("audit chain broken")), qPrintable(run.out + run.err));
     QVERIFY2(run.out.contains(named), qPrintable(run.out));
@@ -232,8 +211,8 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
         raw.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("rewrite"));
-    const Run run =
-            runVerity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
+    const VerityRun run =
+            verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.out.contains(QStringLiteral("added without an audit entry, or its hash was changed")),
              qPrintable(run.out));
@@ -242,7 +221,7 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
 void TestAuditSettlements::headCatchesEntriesRemovedAfterIt()
 {
     const QString path = copy();
-    const Run head = runVerity({QStringLiteral("audit"), QStringLiteral("head"), QStringLiteral("--db"), path,
+    const VerityRun head = verity({QStringLiteral("audit"), QStringLiteral("head"), QStringLiteral("--db"), path,
                                 QStringLiteral("--json")});
     QCOMPARE(head.exitCode, 0);
     const QJsonObject json = QJsonDocument::fromJson(head.out.toUtf8()).object();
@@ -252,7 +231,7 @@ void TestAuditSettlements::headCatchesEntriesRemovedAfterIt()
     const QStringList verify{QStringLiteral("audit"),  QStringLiteral("verify"),
                              QStringLiteral("--db"),   path,
                              QStringLiteral("--head"), hash};
-    QCOMPARE(runVerity(verify).exitCode, 0);
+    QCOMPARE(verity(verify).exitCode, 0);
 
     // The newest entry removed: the chain left is whole, but the head is gone.
     {
@@ -265,13 +244,13 @@ void TestAuditSettlements::headCatchesEntriesRemovedAfterIt()
         raw.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("cut"));
-    const Run after = runVerity(verify);
+    const VerityRun after = verity(verify);
     QCOMPARE(after.exitCode, 1);
     QVERIFY2(after.out.contains(QStringLiteral("removed or rewritten after that head")),
              qPrintable(after.out));
 
     // A head that is not one is refused as a bad argument.
-    QCOMPARE(runVerity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path,
+    QCOMPARE(verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path,
                         QStringLiteral("--head"), QStringLiteral("abc")})
                      .exitCode,
              2);

@@ -2,21 +2,13 @@
 // saying what it does, and each subcommand's own --help naming it and its options; a word
 // that is no subcommand is refused rather than opening the window.
 
-#include <QProcess>
+#include "verityprocess.h"
+
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
-namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-} // namespace
+using namespace verity::test;
 
 class TestCommandHelp : public QObject
 {
@@ -32,7 +24,7 @@ private slots:
     void mistypedSubcommandIsRefused();
 
 private:
-    Run verity(const QStringList &arguments);
+    VerityRun verity(const QStringList &arguments);
 
     QTemporaryDir m_dir;
 };
@@ -43,28 +35,13 @@ void TestCommandHelp::initTestCase()
     QVERIFY2(QFile::exists(QStringLiteral(VERITY_BINARY)), VERITY_BINARY " is not built");
 }
 
-Run TestCommandHelp::verity(const QStringList &arguments)
+VerityRun TestCommandHelp::verity(const QStringList &arguments)
 {
-    QProcess process;
     // Keep the database and settings of the machine running the tests out of reach.
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data-home")));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config-home")));
+    QProcessEnvironment environment = isolatedEnvironment(m_dir.path());
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(VERITY_BINARY), arguments);
-    Run run;
     // A window that opened would never finish by itself: that is a failure, not a hang.
-    if (!process.waitForFinished(30000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    if (process.exitStatus() == QProcess::NormalExit)
-        run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return runVerity(arguments, environment, 30000);
 }
 
 void TestCommandHelp::consoleHelpListsEverySubcommand_data()
@@ -78,7 +55,7 @@ void TestCommandHelp::consoleHelpListsEverySubcommand()
 {
     QFETCH(QString, subcommand);
     for (const QString &help : {QStringLiteral("--help"), QStringLiteral("-h")}) {
-        const Run run = verity({help});
+        const VerityRun run = verity({help});
         QCOMPARE(run.exitCode, 0);
         // One line of its own: the name, then what it does in words.
         const QRegularExpression line(QStringLiteral("^  %1 {2,}[A-Z][^\\n]+\\.$").arg(subcommand),
@@ -128,7 +105,7 @@ void TestCommandHelp::subcommandHelp()
     QFETCH(QString, usage);
     QFETCH(QStringList, options);
 
-    const Run run = verity({subcommand, QStringLiteral("--help")});
+    const VerityRun run = verity({subcommand, QStringLiteral("--help")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains(usage), qPrintable(run.out));
     for (const QString &option : options)
@@ -147,7 +124,7 @@ void TestCommandHelp::mistypedSubcommandIsRefused_data()
 void TestCommandHelp::mistypedSubcommandIsRefused()
 {
     QFETCH(QStringList, arguments);
-    const Run run = verity(arguments);
+    const VerityRun run = verity(arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(QStringLiteral("\"improt\" is not a subcommand")), qPrintable(run.err));
     QVERIFY2(run.err.contains(QStringLiteral("verity --help")), qPrintable(run.err));

@@ -6,12 +6,13 @@
 #include "domain/money.h"
 #include "sandbox/sandboxseed.h"
 
+#include "verityprocess.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTcpServer>
@@ -19,15 +20,9 @@
 #include <QTest>
 
 using namespace verity;
+using namespace verity::test;
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
 
 QByteArray sha256(const QString &path)
 {
@@ -63,7 +58,7 @@ private slots:
     void settleSettlesWhatTheProviderProves();
 
 private:
-    Run verity(const QStringList &arguments, const QString &apiKey = QStringLiteral("sk_test_sandbox"));
+    VerityRun verity(const QStringList &arguments, const QString &apiKey = QStringLiteral("sk_test_sandbox"));
     QString path(const QString &name) const { return m_dir.filePath(name); }
 
     QTemporaryDir m_dir;
@@ -72,35 +67,14 @@ private:
 };
 
 // The sandbox answers from this process's event loop: the child is waited for with one running.
-Run ReconcileCommandTest::verity(const QStringList &arguments, const QString &apiKey)
+VerityRun ReconcileCommandTest::verity(const QStringList &arguments, const QString &apiKey)
 {
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), path(QStringLiteral("data-home")));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config-home")));
+    QProcessEnvironment environment = isolatedEnvironment(m_dir.path());
     if (apiKey.isEmpty())
         environment.remove(QStringLiteral("VERITY_PROVIDER_API_KEY"));
     else
         environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), apiKey);
-    process.setProcessEnvironment(environment);
-    QEventLoop loop;
-    connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
-    connect(&process, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
-    QTimer::singleShot(120000, &loop, &QEventLoop::quit);
-    process.start(QStringLiteral(VERITY_BINARY), arguments);
-    loop.exec();
-    Run run;
-    if (process.state() != QProcess::NotRunning) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    if (process.exitStatus() != QProcess::NormalExit)
-        return run;
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return runVerity(arguments, environment);
 }
 
 void ReconcileCommandTest::initTestCase()
@@ -109,7 +83,7 @@ void ReconcileCommandTest::initTestCase()
     QVERIFY2(QFile::exists(QStringLiteral(VERITY_BINARY)), VERITY_BINARY " is not built");
     m_db = path(QStringLiteral("demo.sqlite"));
     const QString demo = QStringLiteral(VERITY_TEST_DATA "/../../resources/demo/march-incident.jsonl");
-    const Run imported = verity({QStringLiteral("import"), QStringLiteral("--db"), m_db, demo});
+    const VerityRun imported = verity({QStringLiteral("import"), QStringLiteral("--db"), m_db, demo});
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.err + imported.out));
 
     m_sandbox = std::make_unique<test::InProcessSandbox>();
@@ -121,7 +95,7 @@ void ReconcileCommandTest::initTestCase()
 void ReconcileCommandTest::reconcilesTheDemoAgainstTheSandbox()
 {
     const QByteArray before = sha256(m_db);
-    const Run run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
+    const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
                                        QStringLiteral("--provider"), m_sandbox->url().toString(),
                                        QStringLiteral("--json"), QStringLiteral("--csv"),
                                        path(QStringLiteral("a.csv")), QStringLiteral("--duplicates-csv"),
@@ -180,7 +154,7 @@ void ReconcileCommandTest::reconcilesTheDemoAgainstTheSandbox()
 
 void ReconcileCommandTest::printsASummary()
 {
-    const Run run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
+    const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
                                        QStringLiteral("--provider"), m_sandbox->url().toString()}
                            + period());
     QCOMPARE(run.exitCode, 1);
@@ -207,7 +181,7 @@ void ReconcileCommandTest::unreachableProviderChangesNothing()
 
     const QByteArray before = sha256(m_db);
     const QString csv = path(QStringLiteral("unreachable.csv"));
-    const Run run =
+    const VerityRun run =
             verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
                                QStringLiteral("--provider"), QStringLiteral("http://127.0.0.1:%1").arg(port),
                                QStringLiteral("--csv"), csv}
@@ -291,7 +265,7 @@ void ReconcileCommandTest::badArguments()
     QFETCH(QString, apiKey);
     QFETCH(QString, message);
     const QByteArray before = sha256(m_db);
-    const Run run = verity(arguments, apiKey);
+    const VerityRun run = verity(arguments, apiKey);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(message), qPrintable(run.err));
     QCOMPARE(run.out, QString());
@@ -309,7 +283,7 @@ void ReconcileCommandTest::badExportNamesLineAndColumn()
                "re_2,11.8x,USD,2026-03-17 14:32:08,pi_SU-88421\r\n");
     file.close();
     const QString csv = path(QStringLiteral("from-bad-export.csv"));
-    const Run run =
+    const VerityRun run =
             verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
                                QStringLiteral("--provider-export"), exportPath, QStringLiteral("--csv"), csv}
                            + period(),
@@ -340,7 +314,7 @@ void ReconcileCommandTest::olderDatabaseIsNotUpgraded()
     }
     QSqlDatabase::removeDatabase(QStringLiteral("downgrade"));
     const QByteArray before = sha256(old);
-    const Run run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), old, QStringLiteral("--provider"),
+    const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), old, QStringLiteral("--provider"),
                                        m_sandbox->url().toString()}
                            + period());
     QCOMPARE(run.exitCode, 2);
@@ -361,7 +335,7 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
                                            QStringLiteral("--settle"), QStringLiteral("--operator"),
                                            QStringLiteral("finn"), QStringLiteral("--json")}
                                + period();
-    const Run run = verity(settle);
+    const VerityRun run = verity(settle);
     QVERIFY2(run.exitCode == 0 || run.exitCode == 1, qPrintable(run.err));
     const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8()).object();
     // Nine of the demo's eleven unknown refunds reached the provider; two never did.
@@ -374,13 +348,13 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
                  QJsonDocument(row).toJson().constData());
     }
     // Each settlement is audited; the chain and what it points at check out.
-    const Run verify = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), copy});
+    const VerityRun verify = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), copy});
     QVERIFY2(verify.exitCode == 0, qPrintable(verify.out + verify.err));
-    const Run list = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), copy});
+    const VerityRun list = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), copy});
     QCOMPARE(list.out.count(QStringLiteral("Reconciled")), 9);
     QCOMPARE(list.out.count(QStringLiteral("finn")), 18);
     // Again: nothing more to settle.
-    const Run again = verity(settle);
+    const VerityRun again = verity(settle);
     QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object().value(QStringLiteral("settled")).toInt(), 0);
     // --operator without --settle names nobody: refused.
     QCOMPARE(verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), copy, QStringLiteral("--provider"),

@@ -19,6 +19,8 @@
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 
+#include "verityprocess.h"
+
 #include <QDateTime>
 #include <QFile>
 #include <QLocale>
@@ -153,13 +155,6 @@ private:
     QProcess m_process;
 };
 
-struct CommandRun
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
 } // namespace
 
 class TestEscalationResolver : public QObject
@@ -197,7 +192,7 @@ private:
     qint64 auditCount() { return *m_store->countAuditEntries(); }
     QList<AuditEntry> auditEntries() { return *m_store->auditEntries(0, 1000); }
     void verifyAuditChain(qint64 entries);
-    CommandRun runVerity(const QStringList &arguments);
+    VerityRun runVerity(const QStringList &arguments);
 
     QTemporaryDir m_pristineFolder;
     QString m_pristine; // the demo, imported once; each test works on a copy
@@ -978,26 +973,11 @@ void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
     verifyAuditChain(3);
 }
 
-CommandRun TestEscalationResolver::runVerity(const QStringList &arguments)
+VerityRun TestEscalationResolver::runVerity(const QStringList &arguments)
 {
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_folder->filePath(QStringLiteral("config")));
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), m_folder->filePath(QStringLiteral("data")));
+    QProcessEnvironment environment = isolatedEnvironment(m_folder->path());
     environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), apiKey);
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(VERITY_BINARY), arguments);
-    CommandRun run;
-    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit) {
-        process.kill();
-        process.waitForFinished(5000);
-        run.err = QStringLiteral("verity did not finish: ") + QString::fromUtf8(process.readAllStandardError());
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return verity::test::runVerity(arguments, environment, 60000);
 }
 
 void TestEscalationResolver::lookupCommandSettlesWhatItCan()
@@ -1028,7 +1008,7 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
     const QStringList arguments{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--provider"),
                                 url.toString(), QStringLiteral("--all-open"), QStringLiteral("--operator"),
                                 QStringLiteral("nightly-job")};
-    const CommandRun first = runVerity(arguments);
+    const VerityRun first = runVerity(arguments);
     QVERIFY2(first.exitCode == 0, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(first.exitCode).arg(first.out, first.err)));
 
     // Every escalation is settled: refunds at the payment provider, pickups at the courier and
@@ -1069,7 +1049,7 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
     m_store.reset();
 
     // Again, as JSON: nothing left to look up, and no refund made.
-    const CommandRun second = runVerity(arguments + QStringList{QStringLiteral("--json")});
+    const VerityRun second = runVerity(arguments + QStringList{QStringLiteral("--json")});
     QVERIFY2(second.exitCode == 0, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(second.exitCode).arg(second.out, second.err)));
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(second.out.toUtf8(), &error);

@@ -14,9 +14,10 @@
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 
+#include "verityprocess.h"
+
 #include <QDateTime>
 #include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 
 using namespace verity;
@@ -27,13 +28,6 @@ namespace {
 const QString apiKey = QStringLiteral("sk_test_sandbox");
 const QString incidentTicket = QStringLiteral("T-20260317-0412");
 const QString notPerformedTicket = QStringLiteral("T-20260331-0158"); // its refund never reached the provider
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
 
 std::unique_ptr<SqliteStore> openStore(const QString &path)
 {
@@ -79,7 +73,7 @@ private:
     // The open refund escalation of `ticket` (the first, or the one of `call`).
     qint64 refundEscalationOf(const QString &ticket, const QString &call = {});
     // The command runs while this process's event loop does, so the servers here answer it.
-    Run lookup(const QStringList &arguments);
+    VerityRun lookup(const QStringList &arguments);
 
     QTemporaryDir m_pristineFolder;
     QString m_pristine;
@@ -130,33 +124,11 @@ qint64 TestLookupCommand::refundEscalationOf(const QString &ticket, const QStrin
     return -1;
 }
 
-Run TestLookupCommand::lookup(const QStringList &arguments)
+VerityRun TestLookupCommand::lookup(const QStringList &arguments)
 {
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_folder->filePath(QStringLiteral("config")));
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), m_folder->filePath(QStringLiteral("data")));
+    QProcessEnvironment environment = isolatedEnvironment(m_folder->path());
     environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), apiKey);
-    process.setProcessEnvironment(environment);
-    QEventLoop loop;
-    connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
-    connect(&process, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
-    QTimer::singleShot(120000, &loop, &QEventLoop::quit);
-    process.start(QStringLiteral(VERITY_BINARY),
-                  QStringList{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath} + arguments);
-    loop.exec();
-    Run run;
-    if (process.state() != QProcess::NotRunning) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    if (process.exitStatus() != QProcess::NormalExit)
-        return run;
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return runVerity(QStringList{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath} + arguments, environment);
 }
 
 void TestLookupCommand::jsonNamesTheRefundFound()
@@ -165,7 +137,7 @@ void TestLookupCommand::jsonNamesTheRefundFound()
     const qint64 absent = refundEscalationOf(notPerformedTicket);
     QVERIFY(incident > 0 && absent > 0);
 
-    const Run run =
+    const VerityRun run =
             lookup({QStringLiteral("--provider"), m_sandbox->url().toString(), QStringLiteral("--all-open"),
                     QStringLiteral("--json"), QStringLiteral("--operator"), QStringLiteral("nightly-job")});
     // Every escalation is settled, pickups and messages at their own systems: nothing stays open.
@@ -227,7 +199,7 @@ void TestLookupCommand::saysWhoSettledFirst()
 
     const QStringList arguments{QStringLiteral("--provider"), m_sandbox->url().toString(),
                                 QString::number(id), QStringLiteral("--operator"), QStringLiteral("bruno")};
-    const Run text = lookup(arguments);
+    const VerityRun text = lookup(arguments);
     QVERIFY2(text.exitCode == 1,
              qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(text.exitCode).arg(text.out, text.err)));
     const QStringList lines = text.out.split(u'\n', Qt::SkipEmptyParts);
@@ -235,7 +207,7 @@ void TestLookupCommand::saysWhoSettledFirst()
     QVERIFY2(lines.at(1).startsWith(QString::number(id)) && lines.at(1).endsWith(expected),
              qPrintable(text.out));
 
-    const Run json = lookup(arguments + QStringList{QStringLiteral("--json")});
+    const VerityRun json = lookup(arguments + QStringList{QStringLiteral("--json")});
     QCOMPARE(json.exitCode, 1);
     const QJsonObject row = rowFor(
             QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("results")).toArray(),
@@ -268,7 +240,7 @@ void TestLookupCommand::refusesProviderUrls()
     const QString provider = QString(url)
                                      .replace(QStringLiteral("%1"), m_folder->path())
                                      .replace(QStringLiteral("%2"), QString::number(m_sandbox->url().port()));
-    const Run run = lookup({QStringLiteral("--provider"), provider, QStringLiteral("--all-open")});
+    const VerityRun run = lookup({QStringLiteral("--provider"), provider, QStringLiteral("--all-open")});
     QVERIFY2(run.exitCode == 2,
              qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
     QVERIFY(run.out.isEmpty());
@@ -296,7 +268,7 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
     const qint64 id = refundEscalationOf(notPerformedTicket);
     QVERIFY(id > 0);
 
-    const Run run = lookup({QStringLiteral("--provider"), provider.url().toString(), QString::number(id)});
+    const VerityRun run = lookup({QStringLiteral("--provider"), provider.url().toString(), QString::number(id)});
     QVERIFY2(run.exitCode == 1,
              qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
     QVERIFY2(run.out.contains(

@@ -9,41 +9,17 @@
 #include "import/transcriptimporter.h"
 #include "store/sqlitestore.h"
 
+#include "verityprocess.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
-
-namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runVerity(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(VERITY_BINARY), arguments);
-    Run run;
-    if (!process.waitForFinished(60000)) {
-        process.kill();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-} // namespace
+using namespace verity::test;
 
 class TestResolveCommand : public QObject
 {
@@ -56,6 +32,10 @@ private slots:
     void attestsThenTellsWhoWasFirst();
 
 private:
+    VerityRun verity(const QStringList &arguments) const
+    {
+        return runVerity(arguments, isolatedEnvironment(m_dir.path()));
+    }
     qint64 pickupEscalation();
     QStringList resolve(const QStringList &options) const;
 
@@ -148,7 +128,7 @@ void TestResolveCommand::badArgumentsStoreNothing()
     const qint64 id = pickupEscalation();
     QVERIFY(id > 0);
     options.replaceInStrings(QRegularExpression(QStringLiteral("^ID$")), QString::number(id));
-    const Run run = runVerity(resolve(options));
+    const VerityRun run = verity(resolve(options));
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(named), qPrintable(run.err));
     Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_db);
@@ -162,7 +142,7 @@ void TestResolveCommand::attestsThenTellsWhoWasFirst()
     QVERIFY(id > 0);
     const QString note =
             QStringLiteral("Courier portal: no collection booked <b>for</b> SU-88684\nchecked twice");
-    const Run first = runVerity(
+    const VerityRun first = verity(
             resolve({QString::number(id), QStringLiteral("--attest"), QStringLiteral("not-performed"),
                      QStringLiteral("--reference"), QStringLiteral("courier portal, order SU-88684"),
                      QStringLiteral("--note"), note, QStringLiteral("--operator"), QStringLiteral("amira"),
@@ -185,7 +165,7 @@ void TestResolveCommand::attestsThenTellsWhoWasFirst()
     QVERIFY(AuditLog::verify(**store)->intact);
     store->reset();
 
-    const Run second = runVerity(
+    const VerityRun second = verity(
             resolve({QString::number(id), QStringLiteral("--attest"), QStringLiteral("performed"),
                      QStringLiteral("--reference"), QStringLiteral("PK-9"), QStringLiteral("--note"),
                      QStringLiteral("found it"), QStringLiteral("--operator"), QStringLiteral("bruno")}));
