@@ -248,7 +248,10 @@ void IncidentReplayWindow::goToStep(int row)
     if (row == m_model.currentStep())
         return;
     if (!settleUnsavedNote()) {
-        showPositionOf(m_model.currentStep()); // where the person stays, with their text
+        // Where the person stays, with their text: now, and again once a click that asked has
+        // finished selecting the row it was on.
+        showPositionOf(m_model.currentStep());
+        QMetaObject::invokeMethod(this, [this] { showPositionOf(m_model.currentStep()); }, Qt::QueuedConnection);
         return;
     }
     m_model.setCurrentStep(row);
@@ -299,7 +302,9 @@ void IncidentReplayWindow::showPositionOf(int row)
         m_scrubber->setValue(row);
     }
     const QModelIndex index = m_model.index(row, ReplayStepModel::StepColumn);
-    if (m_steps->currentIndex().row() != row) {
+    const QItemSelectionModel *selection = m_steps->selectionModel();
+    if (selection->currentIndex().row() != row || selection->selectedRows().size() != 1
+        || !selection->isRowSelected(row)) {
         // Not a signal blocker: the view itself listens to the selection model and must repaint.
         m_showingPosition = true;
         m_steps->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);

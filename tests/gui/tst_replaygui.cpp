@@ -259,18 +259,30 @@ private slots:
         QCOMPARE(model.currentStep(), step);
         QCOMPARE(replay->stepList()->currentIndex().row(), step);
         QCOMPARE(replay->noteEditor()->toPlainText(), note);
+        // A click on another row, Cancel: the highlight goes back too, not left on the row clicked.
+        answer.answerNext(QMessageBox::Cancel);
+        const QRect clicked = replay->stepList()->visualRect(model.index(step + 2, 0));
+        QVERIFY(replay->stepList()->viewport()->rect().contains(clicked.center()));
+        QTest::mouseClick(replay->stepList()->viewport(), Qt::LeftButton, {}, clicked.center());
+        QCOMPARE(answer.asked, 4);
+        QCoreApplication::processEvents();
+        QCOMPARE(model.currentStep(), step);
+        const QModelIndexList highlighted = replay->stepList()->selectionModel()->selectedRows();
+        QCOMPARE(highlighted.size(), 1);
+        QCOMPARE(highlighted.first().row(), step);
+        QCOMPARE(replay->stepList()->currentIndex().row(), step);
 
         // Discard: on to the next step, and the note is gone.
         answer.answerNext(QMessageBox::Discard);
         QApplication::setActiveWindow(replay); // a window manager would give it back after the box
         QTest::keyClick(replay, Qt::Key_Right, Qt::AltModifier);
-        QCOMPARE(answer.asked, 4);
+        QCOMPARE(answer.asked, 5);
         QCOMPARE(model.currentStep(), step + 1);
         QCOMPARE(model.note(step), QString());
         // Nothing unsaved: stepping back asks nothing.
         QTest::mouseClick(replay->backButton(), Qt::LeftButton);
         QCOMPARE(model.currentStep(), step);
-        QCOMPARE(answer.asked, 4);
+        QCOMPARE(answer.asked, 5);
         QCOMPARE(replay->noteEditor()->toPlainText(), QString());
 
         // Save: saved with the ticket, then on.
@@ -278,7 +290,7 @@ private slots:
         QTest::keyClicks(replay->noteEditor(), note);
         answer.answerNext(QMessageBox::Save);
         QTest::mouseClick(replay->forwardButton(), Qt::LeftButton);
-        QCOMPARE(answer.asked, 5);
+        QCOMPARE(answer.asked, 6);
         QCOMPARE(model.currentStep(), step + 1);
         QCOMPARE(model.note(step), note);
 
@@ -288,12 +300,12 @@ private slots:
         QTest::keyClicks(replay->noteEditor(), QStringLiteral("half a thought"));
         answer.answerNext(QMessageBox::Cancel);
         QVERIFY(!replay->close());
-        QCOMPARE(answer.asked, 6);
+        QCOMPARE(answer.asked, 7);
         QVERIFY(replay->isVisible());
         QCOMPARE(replay->noteEditor()->toPlainText(), QStringLiteral("half a thought"));
         answer.answerNext(QMessageBox::Discard);
         QVERIFY(replay->close());
-        QCOMPARE(answer.asked, 7);
+        QCOMPARE(answer.asked, 8);
         QTRY_VERIFY(!window); // deleted on close
     }
 
