@@ -74,7 +74,7 @@ int runConsoleCommand(const QStringList &arguments)
             "Subcommands, for scripts and scheduled jobs (none opens a window).\n"
             "\"verity SUBCOMMAND --help\" lists the options of each:\n"
             "  import      Read transcripts of the agent's conversations into the database.\n"
-            "  lookup      Ask the payment provider what happened to tool calls whose outcome is unknown.\n"
+            "  lookup      Ask the system each write went to what happened to calls whose outcome is unknown.\n"
             "  resolve     Settle one escalation by a check a person made where no system can be asked.\n"
             "  audit       Check the audit log for changes made behind its back, or print it.\n"
             "  reconcile   Compare the refunds in the database with the provider's, for a period.\n"

@@ -58,7 +58,8 @@ int runLookupCommand(const QStringList &arguments)
     QTextStream err(stderr);
     QCommandLineParser parser;
     parser.setApplicationDescription(
-            QStringLiteral("Ask the payment provider what happened to tool calls whose outcome is unknown, and settle\n"
+            QStringLiteral("Ask the system each write went to (the payment provider, the courier, the seller-messaging\n"
+                           "service, all at --provider) what happened to calls whose outcome is unknown, and settle\n"
                            "their escalations by what it says. The API key is read from %1.\n"
                            "Exit status: 0 no unknown outcome remains open; 1 some remain open; 2 an escalation\n"
                            "could not be looked up at all, or the lookup could not run.")
