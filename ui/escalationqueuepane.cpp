@@ -68,7 +68,8 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
             choose(rows.first());
     });
     connect(lookup, &QPushButton::clicked, this, [this] {
-        const QModelIndex current = m_table->currentIndex();
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        const QModelIndex current = rows.size() == 1 ? rows.first() : QModelIndex();
         if (current.isValid())
             emit lookupRequested(current.data(EscalationQueueModel::EscalationIdRole).toLongLong());
         else
@@ -92,6 +93,14 @@ void EscalationQueuePane::updateHeadline()
     m_headline->setStyleSheet(count == 0 ? QStringLiteral("QLabel { color: #3c4043; }")
                                          : QStringLiteral("QLabel { color: %1; font-weight: bold; }")
                                                .arg(QLatin1String(palette::unknown)));
+}
+
+void EscalationQueuePane::ticketShown(qint64 ticketId)
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid() || current.data(EscalationQueueModel::TicketIdRole).toLongLong() == ticketId)
+        return;
+    m_table->selectionModel()->clear(); // no selection, no current row: nothing is chosen
 }
 
 } // namespace verity

@@ -19,6 +19,9 @@ public:
 
     QTableView *table() const { return m_table; }
     QString headline() const;
+    // The ticket in view changed: a row of another ticket stops being the chosen one, so that
+    // nothing acts on a write that is not in front of the person.
+    void ticketShown(qint64 ticketId);
 
 signals:
     void escalationChosen(qint64 ticketId, const QString &callId);

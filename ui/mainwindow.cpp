@@ -234,6 +234,7 @@ void MainWindow::openTicket(qint64 ticketId, const QString &callId)
     if (m_transcriptModel->ticketId() != ticketId && !m_transcriptModel->setTicket(ticketId))
         return;
     m_queuePane->selectTicket(ticketId);
+    m_escalationPane->ticketShown(ticketId);
     if (!callId.isEmpty())
         m_ticketView->showCall(callId);
 }
@@ -281,8 +282,10 @@ ResolutionDialog *MainWindow::lookUpInFront()
     QTableView *queue = m_escalationPane->table();
     // A dock behind another dock's tab stays "visible" to Qt, and may keep the focus: only a
     // queue with something on screen is in front of the person.
-    if (queue->hasFocus() && !queue->visibleRegion().isEmpty() && queue->currentIndex().isValid())
-        return lookUp(queue->currentIndex().data(EscalationQueueModel::EscalationIdRole).toLongLong());
+    const QModelIndex chosen = queue->currentIndex();
+    if (queue->hasFocus() && !queue->visibleRegion().isEmpty() && chosen.isValid()
+        && chosen.data(EscalationQueueModel::TicketIdRole).toLongLong() == m_transcriptModel->ticketId())
+        return lookUp(chosen.data(EscalationQueueModel::EscalationIdRole).toLongLong());
     if (const std::optional<qint64> open = m_ticketView->firstOpenEscalation())
         return lookUp(*open);
     statusBar()->showMessage(m_transcriptModel->ticketId() == 0

@@ -248,6 +248,39 @@ void TestSettlementGui::ctrlKWithNothingToLookUpSaysSo()
     QCOMPARE(int(m_window->findChildren<ResolutionDialog *>().size()), dialogs);
     QVERIFY2(m_window->statusBar()->currentMessage().startsWith(QStringLiteral("Nothing to look up")),
              qPrintable(m_window->statusBar()->currentMessage()));
+
+    // A row chosen in the escalation queue, then another ticket opened from the ticket queue:
+    // the row is no longer chosen, so neither Ctrl+K in the queue, in front and focused, nor
+    // its button acts on a write whose ticket is out of sight.
+    const QList<EscalationRow> open = *m_store->openEscalations(0, 100);
+    QVERIFY(!open.isEmpty());
+    const qint64 y = open.first().id;
+    QTest::keyClick(m_window.get(), Qt::Key_E, Qt::ControlModifier);
+    QTableView *queue = m_window->escalationPane()->table();
+    QTRY_VERIFY(queue->isVisible() && queue->hasFocus());
+    for (int row = 0; row < queue->model()->rowCount(); ++row) {
+        if (queue->model()->index(row, 0).data(EscalationQueueModel::EscalationIdRole).toLongLong() == y)
+            QTest::mouseClick(queue->viewport(), Qt::LeftButton, {},
+                              queue->visualRect(queue->model()->index(row, 1)).center());
+    }
+    QCOMPARE(queue->currentIndex().data(EscalationQueueModel::EscalationIdRole).toLongLong(), y);
+    QCOMPARE(m_window->transcript().ticketId(), (**m_store->escalation(y)).ticketId);
+    m_window->openTicket(calm); // as a click in the ticket queue does
+    QVERIFY(!queue->currentIndex().isValid());
+    QVERIFY(queue->selectionModel()->selectedRows().isEmpty());
+    QTest::keyClick(m_window.get(), Qt::Key_E, Qt::ControlModifier);
+    QTRY_VERIFY(queue->hasFocus());
+    QTest::keyClick(queue, Qt::Key_K, Qt::ControlModifier);
+    QTest::qWait(100);
+    QCOMPARE(int(m_window->findChildren<ResolutionDialog *>().size()), dialogs);
+    QVERIFY2(m_window->statusBar()->currentMessage().startsWith(QStringLiteral("Nothing to look up")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    auto *button = m_window->escalationPane()->findChild<QPushButton *>(QStringLiteral("queueLookupButton"));
+    QVERIFY(button);
+    QTest::mouseClick(button, Qt::LeftButton);
+    QTest::qWait(100);
+    QCOMPARE(int(m_window->findChildren<ResolutionDialog *>().size()), dialogs);
+    QCOMPARE((**m_store->escalation(y)).state, QStringLiteral("open"));
 }
 
 void TestSettlementGui::focusSortMenusAndImportsKeepTheOpenTicket()
