@@ -344,10 +344,13 @@ QString provenLines(const QList<ProvenCall> &calls)
     for (qsizetype i = 0; i < calls.size() && i < shown; ++i) {
         const ProvenCall &call = calls.at(i);
         const EscalationDetail &e = call.escalation;
-        lines << QObject::tr("\u2022 %1, call %2: %3 %4, provider refund %5")
-                         .arg(e.ticketExtId, e.callExtId, e.tool,
-                              formatMoney(e.amountCents.value_or(call.refund.amountCents), e.currency),
-                              call.refund.id);
+        QString line = QObject::tr("\u2022 %1, call %2: %3 %4, provider refund %5")
+                               .arg(e.ticketExtId, e.callExtId, e.tool,
+                                    formatMoney(e.amountCents.value_or(call.refund.amountCents), e.currency),
+                                    call.refund.id);
+        if (e.state == u"resolved" && e.resolution) // an attested check the record replaces
+            line += QObject::tr(" (now %1 by %2)").arg(settlementText(*e.resolution, e.basis), e.resolvedBy);
+        lines << line;
     }
     if (calls.size() > shown)
         lines << QObject::tr("\u2022 and %1 more").arg(calls.size() - shown);
@@ -372,9 +375,10 @@ void ReconciliationPane::settle()
     }
     const qsizetype proven = calls->size();
     const QString question =
-        tr("The provider's records for %1 (%2) hold the refunds of %3 whose outcome is unknown:\n\n%4\n\nSettle "
-           "%5 as performed (verified by reconciliation)?\n\nEach keeps the provider's record as evidence, gets its "
-           "ledger row and an audit entry, and its ticket is assessed again. Nothing is sent to the provider.")
+        tr("The provider's records for %1 (%2) hold the refunds of %3 whose outcome is unknown, or only "
+           "attested:\n\n%4\n\nSettle %5 as performed (verified by reconciliation)?\n\nEach keeps the provider's "
+           "record as evidence, gets its ledger row and an audit entry, and its ticket is assessed again. Nothing is "
+           "sent to the provider.")
             .arg(periodText(m_statement->period), m_statement->source,
                  proven == 1 ? tr("1 refund call") : tr("%1 refund calls").arg(proven), provenLines(*calls),
                  proven == 1 ? tr("it") : tr("them"));

@@ -176,7 +176,9 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
                                                                          : palette::performed;
     m_result->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(colour)));
     // Every piece of evidence kept for this escalation, this step's last.
-    if (Expected<EscalationHistory> history = m_resolver.history(m_escalationId); history) {
+    const Expected<EscalationHistory> history = m_resolver.history(m_escalationId);
+    const bool open = !history || history->escalation.state != u"resolved";
+    if (history) {
         m_evidence->setPlainText(evidenceText(*history));
         // This step's evidence, the last, in view; the earlier ones are above it.
         const qsizetype last = m_evidence->toPlainText().lastIndexOf(QStringLiteral("\n=== "));
@@ -193,8 +195,8 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_lookAgain->setVisible(report.kind == ResolutionReport::Kind::StillUnknown
                             || report.kind == ResolutionReport::Kind::Failed);
     // Where no system can tell (or none can be asked), a person's check settles it.
-    m_attest->setVisible(report.kind == ResolutionReport::Kind::StillUnknown
-                         || report.kind == ResolutionReport::Kind::NotPossible);
+    m_attest->setVisible(open && (report.kind == ResolutionReport::Kind::StillUnknown
+                                  || report.kind == ResolutionReport::Kind::NotPossible));
     // Only a verified "not performed", with nothing of its intent performed, opens the way to a repeat.
     m_performAgain->setVisible(report.kind == ResolutionReport::Kind::Resolved && report.mayPerformAgain);
 }
@@ -213,7 +215,9 @@ void ResolutionDialog::showCurrent()
     m_evidence->setPlainText(evidenceText(*history));
     m_draft->setPlainText(history->customerDraft);
     m_copy->setVisible(!history->customerDraft.isEmpty());
-    m_lookAgain->setVisible(open);
+    // An attested check stands until a system is asked: a lookup may replace it.
+    const bool attested = !open && history->escalation.basis == SettlementBasis::Attestation;
+    m_lookAgain->setVisible(open || (attested && m_resolver.route(history->escalation).canLookUp));
     m_attest->setVisible(open);
     m_performAgain->hide();
 }

@@ -158,6 +158,16 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                                                             : performedNoticeStyle,
                                this);
         row->addWidget(settled, 1);
+        // A person's check stands until a system is asked: its answer replaces the check.
+        if (call.settlementBasis == SettlementBasis::Attestation && !actions.lookupSystem.isEmpty()
+            && call.escalationId) {
+            auto *lookup = new QPushButton(tr("Look up…"), this);
+            lookup->setObjectName(QStringLiteral("lookupButton"));
+            lookup->setToolTip(tr("Ask %1 whether this write happened; its answer replaces the attested check")
+                                       .arg(actions.lookupSystem));
+            connect(lookup, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit lookupRequested(id); });
+            row->addWidget(lookup);
+        }
         if (actions.mayPerformAgain && call.escalationId) {
             auto *again = new QPushButton(tr("Perform with the same key…"), this);
             again->setObjectName(QStringLiteral("performAgainButton"));

@@ -296,7 +296,10 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
                     alsoPaid.append(QStringLiteral("%1 (%2)").arg(matchedRefundOfCall.value(call->callId), callName(*call)));
             }
             row.note = origin->effect == PayoutEffect::Unknown
-                ? QStringLiteral("the refund of %1, whose outcome Verity records as unknown").arg(callName(*origin))
+                ? (origin->attestedAbsent
+                           ? QStringLiteral("the refund of %1, which a person's check recorded as not performed")
+                           : QStringLiteral("the refund of %1, whose outcome Verity records as unknown"))
+                          .arg(callName(*origin))
                 : QStringLiteral("a refund for the intent of %1 that the ledger does not record").arg(callName(*origin));
             if (!alsoPaid.isEmpty())
                 row.note += QStringLiteral("; the same intent was also refunded as %1: a duplicate payout")

@@ -3,6 +3,7 @@
 
 #include "audit/auditaction.h"
 #include "escalationresolver.h"
+#include "escalationtext.h"
 #include "recordmatching.h"
 #include "store/store.h"
 
@@ -53,14 +54,19 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
         step.evidence->verdict = LookupVerdict::CouldNotTell;
         step.evidence->reason = why;
         step.evidenceDetail = QStringLiteral("%1: could not tell: %2").arg(call, why);
-        step.note = why;
         QString system = route(escalation).system;
         system.replace(0, 1, system.left(1).toUpper());
-        operation->finish(
-                reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
-                         QStringLiteral("%1 could not tell (%2). The write stays unknown: do not retry it; "
-                                        "look it up again later, or record a check.")
-                                 .arg(system, why)));
+        // An attested escalation keeps its check; only an open one is noted as still open.
+        const bool open = escalation.state == u"open";
+        if (open)
+            step.note = why;
+        const QString stays = open
+                ? QStringLiteral("The write stays unknown: do not retry it; look it up again later, or record a check.")
+                : QStringLiteral("It stays %1 by %2, as recorded; look it up again later.")
+                          .arg(settlementText(escalation.resolution.value_or(Resolution::Performed), escalation.basis),
+                               escalation.resolvedBy);
+        operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
+                                   QStringLiteral("%1 could not tell (%2). %3").arg(system, why, stays)));
     };
     if (answer.verdict == LookupVerdict::CouldNotTell)
         return stayOpen(answer.reason);
@@ -106,15 +112,22 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
                     QStringLiteral("%1 %2 carries this call's intent key but did not go through; a person "
                                    "must judge")
                             .arg(noun, record.description));
+        // A repeat sent from a console that stopped before its answer came: a record made
+        // since it was sent is that repeat's, performed again and dated when it was made.
+        const std::optional<qint64> sent = repeatSentAt(escalation.id);
+        const bool again = sent && (record.createdMs <= 0 || record.createdMs >= *sent - recordClockMarginMs);
+        const Resolution resolution = again ? Resolution::PerformedAgain : Resolution::Performed;
         evidence.verdict = LookupVerdict::Found;
         evidence.recordId = mine;
         evidence.reason =
-                QStringLiteral("found %1 %2 for this call%3").arg(noun, record.description, matching);
+                QStringLiteral("found %1 %2 for this call%3%4")
+                        .arg(noun, record.description, matching,
+                             again ? QStringLiteral("; made by the repeat sent at %1").arg(isoTime(*sent))
+                                   : QString());
         step.evidence = evidence;
         step.evidenceDetail = QStringLiteral("%1: found %2 %3%4").arg(call, noun, mine, matching);
         const qint64 at = now();
-        step.settlement = Settlement{
-                escalation.id, Resolution::Performed, SettlementBasis::Lookup, mine, m_operator, at};
+        step.settlement = Settlement{escalation.id, resolution, SettlementBasis::Lookup, mine, m_operator, at};
         if (money)
             step.ledger = LedgerEntry{escalation.intentKey,
                                       escalation.callId,
@@ -124,12 +137,14 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
                                       record.currency.isEmpty() ? escalation.currency : record.currency,
                                       escalation.sellerId,
                                       record.createdMs > 0 ? record.createdMs : at,
-                                      QStringLiteral("provider lookup")};
+                                      again ? QStringLiteral("console write") : QStringLiteral("provider lookup")};
         step.settleDetail = QStringLiteral("%1: %2, %3 %4")
-                                    .arg(call, settlementText(Resolution::Performed, SettlementBasis::Lookup),
-                                         noun, mine);
+                                    .arg(call, settlementText(resolution, SettlementBasis::Lookup), noun, mine);
         operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
-                                   QStringLiteral("Performed (verified): %1.").arg(evidence.reason),
+                                   QStringLiteral("%1: %2.")
+                                           .arg(again ? QStringLiteral("Performed again (verified)")
+                                                      : QStringLiteral("Performed (verified)"),
+                                                evidence.reason),
                                    QString()));
         return;
     }

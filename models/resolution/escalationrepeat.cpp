@@ -288,4 +288,18 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
                              .arg(result.note)));
 }
 
+std::optional<qint64> EscalationResolver::repeatSentAt(qint64 escalationId)
+{
+    // Each repeat keeps its write as evidence before it goes: the first is the earliest sent.
+    Expected<QList<Evidence>> evidence = m_store.evidence(escalationId);
+    if (!evidence)
+        return std::nullopt;
+    std::optional<qint64> first;
+    for (const Evidence &row : std::as_const(*evidence)) {
+        if (row.kind == EvidenceKind::Write && (!first || row.startedAt < *first))
+            first = row.startedAt;
+    }
+    return first;
+}
+
 } // namespace verity

@@ -210,7 +210,9 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     if (!found)
         return finishLater(operation, failedReport(found.message()));
     const EscalationDetail detail = *found;
-    if (detail.state != u"open")
+    // A system's answer outranks a person's attested check, so an attested escalation may be
+    // looked up; anything else settled stays as it was settled.
+    if (detail.state != u"open" && detail.basis != SettlementBasis::Attestation)
         return finishLater(operation, settledBefore(detail));
     const qint64 startedAt = now();
     if (Expected<RefundIntent> intent = refundIntentFor(detail); intent) {

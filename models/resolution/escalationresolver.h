@@ -109,6 +109,8 @@ private:
     void afterLookup(ResolutionOperation *operation, const EscalationDetail &escalation, qint64 startedAt,
                      const SystemAnswer &answer);
     void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation, const WriteOutcome &result);
+    // When a repeat of this escalation's write was first sent from a console, if one was.
+    std::optional<qint64> repeatSentAt(qint64 escalationId);
     ResolutionOperation *finishLater(ResolutionOperation *operation, ResolutionReport report);
     // Settled before this console acted: who, how, and what to tell the customer now.
     ResolutionReport settledBefore(const EscalationDetail &escalation);

@@ -33,38 +33,57 @@ Expected<QList<ProvenCall>> callsProvenBy(Store &store, const ProviderStatement 
     QList<ProvenCall> proven;
     if (byKey.isEmpty())
         return proven;
+    const auto judge = [&](qint64 escalationId) -> Expected<void> {
+        Expected<std::optional<EscalationDetail>> detail = store.escalation(escalationId);
+        if (!detail)
+            return detail.error();
+        if (!*detail || (*detail)->toolClass != ToolClass::WriteMoney || (*detail)->intentKey.isEmpty())
+            return {};
+        const EscalationDetail &escalation = **detail;
+        const auto refunds = byKey.constFind(escalation.intentKey);
+        if (refunds == byKey.cend())
+            return {};
+        Expected<QList<IntentCall>> calls = store.intentCalls(escalation.ticketId, escalation.intentKey);
+        if (!calls)
+            return calls.error();
+        const bool allInPeriod = std::all_of(calls->cbegin(), calls->cend(), [&](const IntentCall &call) {
+            return !mayHaveMadeRecord(call)
+                    || (call.calledAt >= statement.period.fromMs + recordClockMarginMs
+                        && call.calledAt < statement.period.toMs);
+        });
+        if (!allInPeriod)
+            return {};
+        QList<KeyedRecord> records;
+        for (const StatementRefund *refund : *refunds)
+            records.append({refund->id, refund->createdMs});
+        const QString mine = matchRecordsToCalls(*calls, records).recordOfCall.value(escalation.callId);
+        for (const StatementRefund *refund : *refunds) {
+            if (refund->id == mine)
+                proven.append({escalation, *refund});
+        }
+        return {};
+    };
+    // The unknown calls, then those a person attested: the provider's record outranks a check.
     for (qint64 offset = 0;; offset += pageSize) {
         Expected<QList<EscalationRow>> page = store.openEscalations(offset, pageSize);
         if (!page)
             return page.error();
         for (const EscalationRow &row : std::as_const(*page)) {
-            Expected<std::optional<EscalationDetail>> detail = store.escalation(row.id);
-            if (!detail)
-                return detail.error();
-            if (!*detail || (*detail)->toolClass != ToolClass::WriteMoney || (*detail)->intentKey.isEmpty())
+            if (Expected<void> judged = judge(row.id); !judged)
+                return judged.error();
+        }
+        if (page->size() < pageSize)
+            break;
+    }
+    for (qint64 offset = 0;; offset += pageSize) {
+        Expected<QList<EscalationSettlement>> page = store.escalationSettlements(offset, pageSize);
+        if (!page)
+            return page.error();
+        for (const EscalationSettlement &row : std::as_const(*page)) {
+            if (row.state != u"resolved" || row.basis != SettlementBasis::Attestation)
                 continue;
-            const EscalationDetail &escalation = **detail;
-            const auto refunds = byKey.constFind(escalation.intentKey);
-            if (refunds == byKey.cend())
-                continue;
-            Expected<QList<IntentCall>> calls = store.intentCalls(escalation.ticketId, escalation.intentKey);
-            if (!calls)
-                return calls.error();
-            const bool allInPeriod = std::all_of(calls->cbegin(), calls->cend(), [&](const IntentCall &call) {
-                return !mayHaveMadeRecord(call)
-                        || (call.calledAt >= statement.period.fromMs + recordClockMarginMs
-                            && call.calledAt < statement.period.toMs);
-            });
-            if (!allInPeriod)
-                continue;
-            QList<KeyedRecord> records;
-            for (const StatementRefund *refund : *refunds)
-                records.append({refund->id, refund->createdMs});
-            const QString mine = matchRecordsToCalls(*calls, records).recordOfCall.value(escalation.callId);
-            for (const StatementRefund *refund : *refunds) {
-                if (refund->id == mine)
-                    proven.append({escalation, *refund});
-            }
+            if (Expected<void> judged = judge(row.escalationId); !judged)
+                return judged.error();
         }
         if (page->size() < pageSize)
             break;

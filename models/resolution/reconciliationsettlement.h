@@ -22,7 +22,8 @@ struct ProvenCall
     StatementRefund refund;
 };
 
-// The open refund escalations the statement proves performed. Only calls whose every sibling
+// The refund escalations the statement proves performed: those still unknown, and those a
+// person attested, since the provider's record outranks a check. Only calls whose every sibling
 // of the same intent was made inside the statement's period are judged, so that a refund
 // made before the period cannot be mistaken for a later one.
 Expected<QList<ProvenCall>> callsProvenBy(Store &store, const ProviderStatement &statement);

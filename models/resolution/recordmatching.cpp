@@ -6,7 +6,9 @@ namespace verity {
 
 bool mayHaveMadeRecord(const IntentCall &call)
 {
-    if (call.resolution)
+    // A person's check is not proof for matching: an attested "not performed" may still have
+    // made the record a system now shows.
+    if (call.resolution && !call.attested)
         return *call.resolution != Resolution::NotPerformed;
     return call.outcome == Outcome::Performed || call.outcome == Outcome::Unknown;
 }

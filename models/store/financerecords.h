@@ -36,6 +36,7 @@ struct LedgerPayout
     QString currency = QStringLiteral("USD");
     qint64 at = 0; // ms since the epoch, UTC: when the call was made
     PayoutEffect effect = PayoutEffect::Unknown;
+    bool attestedAbsent = false; // Unknown because only a person's check says it was not made
 };
 
 // A seller as the transcripts last reported them, with what Verity's payouts add up to.

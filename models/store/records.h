@@ -369,6 +369,7 @@ struct IntentCall
     std::optional<Outcome> outcome;       // as the tool reported it
     std::optional<qint64> escalationId;
     std::optional<Resolution> resolution; // when its escalation was settled
+    bool attested = false;                // settled by a person's check, which a system's answer outranks
     // The record this call is known to have made: the ledger's refund for it, its settlement's
     // reference, or the id its own result names. Empty when nothing names one.
     QString recordId;

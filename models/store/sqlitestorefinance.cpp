@@ -82,6 +82,7 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
     // refund as one that may have moved, so a provider record of it still finds its call.
     if (resolution == resolutionId(Resolution::NotPerformed) && q.value(18).toString() == u"attestation") {
         p.effect = PayoutEffect::Unknown;
+        p.attestedAbsent = true;
         p.refundId = recordIdInResult(q.value(17).toString());
         return p;
     }

@@ -85,7 +85,7 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
 Expected<QList<IntentCall>> SqliteStore::intentCalls(qint64 ticketId, const QString &intentKey)
 {
     auto query = prepared("SELECT c.id, c.call_ext_id, c.called_at, c.outcome, e.id, e.resolution, l.refund_id, "
-                          "e.reference, CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END "
+                          "e.reference, CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis "
                           "FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
                           "LEFT JOIN ledger l ON l.tool_call_id = c.id "
                           "WHERE c.ticket_id = ? AND c.intent_key = ? ORDER BY c.seq");
@@ -107,9 +107,11 @@ Expected<QList<IntentCall>> SqliteStore::intentCalls(qint64 ticketId, const QStr
         call.escalationId = optionalInt(q.value(4));
         if (!q.value(5).isNull())
             call.resolution = resolutionFromId(q.value(5).toString());
-        // What a person confirmed outranks what the tool said it made.
+        call.attested = q.value(9).toString() == settlementBasisId(SettlementBasis::Attestation);
+        // What a system confirmed outranks what the tool said it made; a person's reference may
+        // name where they looked rather than a record, so it names none.
         call.recordId = q.value(6).toString();
-        if (call.recordId.isEmpty() && call.resolution != Resolution::NotPerformed)
+        if (call.recordId.isEmpty() && call.resolution != Resolution::NotPerformed && !call.attested)
             call.recordId = q.value(7).toString();
         if (call.recordId.isEmpty() && call.outcome == Outcome::Performed)
             call.recordId = recordIdInResult(q.value(8).toString());
@@ -207,11 +209,14 @@ Expected<QList<Evidence>> SqliteStore::evidenceRows(qint64 offset, int limit)
 
 Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settlement)
 {
-    // Only an open escalation can be settled, and only a verified "not performed" can become
-    // "performed again": the WHERE clause is the lock between two consoles.
+    // Only an open escalation can be settled, only a verified "not performed" can become
+    // "performed again", and a system's answer (a lookup, a reconciliation) outranks a
+    // person's attested check: the WHERE clause is the lock between two consoles. A note on
+    // why it was open goes with it.
     auto update = prepared("UPDATE escalations SET state = 'resolved', resolution = ?, basis = ?, reference = ?, "
-                           "resolved_by = ?, resolved_at = ? WHERE id = ? AND (state = 'open' OR "
-                           "(? = 'performed_again' AND resolution = 'not_performed' AND basis = 'lookup'))");
+                           "resolved_by = ?, resolved_at = ?, last_note = NULL WHERE id = ? AND (state = 'open' OR "
+                           "(? = 'performed_again' AND resolution = 'not_performed' AND basis = 'lookup') OR "
+                           "(basis = 'attestation' AND ? IN ('lookup', 'reconciliation')))");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
@@ -222,6 +227,7 @@ Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settl
     q.addBindValue(settlement.at);
     q.addBindValue(settlement.escalationId);
     q.addBindValue(resolutionId(settlement.resolution));
+    q.addBindValue(settlementBasisId(settlement.basis));
     if (auto done = run(q, "resolving an escalation"); !done)
         return done.error();
     if (q.numRowsAffected() > 0)

@@ -5,6 +5,7 @@
 #include "../sandbox/sandboxtestsupport.h"
 #include "domain/money.h"
 #include "sandbox/sandboxseed.h"
+#include "store/sqlitestore.h"
 
 #include "verityprocess.h"
 
@@ -335,11 +336,37 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
                                            QStringLiteral("--settle"), QStringLiteral("--operator"),
                                            QStringLiteral("finn"), QStringLiteral("--json")}
                                + period();
+    // A person first records one of them as not performed: the provider's record outranks it.
+    qint64 attested = 0;
+    {
+        auto store = SqliteStore::open(copy);
+        QVERIFY(bool(store));
+        const auto open = (*store)->openEscalations(0, 100);
+        QVERIFY(bool(open));
+        for (const EscalationRow &row : *open) {
+            if (row.ticketExtId == u"T-20260329-0264" && row.tool == u"issue_refund")
+                attested = row.id;
+        }
+    }
+    QVERIFY(attested > 0);
+    const VerityRun check = verity({QStringLiteral("resolve"), QStringLiteral("--db"), copy, QString::number(attested),
+                                    QStringLiteral("--attest"), QStringLiteral("not-performed"),
+                                    QStringLiteral("--reference"), QStringLiteral("the provider's dashboard"),
+                                    QStringLiteral("--note"), QStringLiteral("no refund seen"),
+                                    QStringLiteral("--operator"), QStringLiteral("bob")});
+    QVERIFY2(check.exitCode == 0, qPrintable(check.err + check.out));
     const VerityRun run = verity(settle);
     QVERIFY2(run.exitCode == 0 || run.exitCode == 1, qPrintable(run.err));
     const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8()).object();
-    // Nine of the demo's eleven unknown refunds reached the provider; two never did.
+    // Nine of the demo's eleven unknown refunds reached the provider; two never did. The one
+    // attested as not performed is among the nine.
     QCOMPARE(result.value(QStringLiteral("settled")).toInt(), 9);
+    {
+        auto store = SqliteStore::open(copy);
+        const EscalationDetail now = **(*store)->escalation(attested);
+        QCOMPARE(settlementText(*now.resolution, now.basis),
+                 settlementText(Resolution::Performed, SettlementBasis::Reconciliation));
+    }
     // Ashcombe's second refund is now the ledger's, not the provider's alone.
     for (const QJsonValue &value : result.value(QStringLiteral("unmatched")).toArray()) {
         const QJsonObject row = value.toObject();
@@ -353,6 +380,7 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
     const VerityRun list = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), copy});
     QCOMPARE(list.out.count(QStringLiteral("Reconciled")), 9);
     QCOMPARE(list.out.count(QStringLiteral("finn")), 18);
+    QCOMPARE(list.out.count(QStringLiteral("bob")), 2); // the check and its settlement, kept
     // Again: nothing more to settle.
     const VerityRun again = verity(settle);
     QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object().value(QStringLiteral("settled")).toInt(), 0);

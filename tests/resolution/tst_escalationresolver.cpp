@@ -170,6 +170,7 @@ private slots:
     void oneRefundIsNeverCitedForTwoCalls();
     void nothingMoreIsOwedWhenASiblingTookEffect();
     void attestedCheckSettlesButIsNeverVerified();
+    void lookupReplacesAnAttestedCheck();
     void lookUpSettlesByWhatTheProviderHolds_data();
     void lookUpSettlesByWhatTheProviderHolds();
     void notPerformedMayBePerformedAgainOnce();
@@ -459,6 +460,41 @@ void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
     verifyAuditChain(2);
 }
 
+// A person recorded a refund as not performed; the provider holds it. A lookup, which outranks
+// the check, settles it as performed (verified) with its ledger row; the check stays as evidence.
+void TestEscalationResolver::lookupReplacesAnAttestedCheck()
+{
+    const qint64 id = escalationIdOf(QStringLiteral("T-20260329-0264"), c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    const ResolutionReport attested = m_resolver->attest(
+            id, Attestation{Resolution::NotPerformed, QStringLiteral("the provider's dashboard"),
+                            QStringLiteral("no refund seen for the order")});
+    QCOMPARE(settlementText(*attested.resolution, attested.basis), QStringLiteral("not performed (attested)"));
+    QVERIFY(!*m_store->ledgerEntry(before.intentKey));
+
+    EscalationResolver second(*m_store, *m_client, QStringLiteral("bruno"));
+    const ResolutionReport looked = wait(second.lookUp(id));
+    QCOMPARE(kindName(looked.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(settlementText(*looked.resolution, looked.basis), QStringLiteral("performed (verified)"));
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.resolvedBy, QStringLiteral("bruno"));
+    QVERIFY(*m_store->ledgerEntry(before.intentKey));
+    const QList<Evidence> evidence = *m_store->evidence(id);
+    QCOMPARE(evidence.size(), 2);
+    QCOMPARE(evidenceKindId(evidence.first().kind), evidenceKindId(EvidenceKind::Attestation));
+    QCOMPARE(evidenceKindId(evidence.last().kind), evidenceKindId(EvidenceKind::Lookup));
+    verifyAuditChain(4); // attest, settle, lookup, settle
+
+    // Verified now: a further lookup or check changes nothing.
+    QCOMPARE(kindName(wait(m_resolver->lookUp(id)).kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));
+    QCOMPARE(kindName(m_resolver->attest(id, Attestation{Resolution::NotPerformed, QStringLiteral("x"),
+                                                         QStringLiteral("y")})
+                              .kind),
+             kindName(ResolutionReport::Kind::ResolvedElsewhere));
+    verifyAuditChain(4);
+}
+
 void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds_data()
 {
     QTest::addColumn<QString>("ticket");
@@ -712,10 +748,20 @@ void TestEscalationResolver::performAgainComingBackUnknownReopens()
     QCOMPARE(kindName(wait(m_resolver->performAgain(id)).kind), kindName(ResolutionReport::Kind::NotPossible));
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
 
+    // The lookup finds the refund the repeat made: performed again, dated when it was made
+    // (today, not the agent's call in April), as if its answer had come.
+    const qint64 lookedUpAt = QDateTime::currentMSecsSinceEpoch();
     const ResolutionReport found = wait(m_resolver->lookUp(id));
     QCOMPARE(kindName(found.kind), kindName(ResolutionReport::Kind::Resolved));
-    QCOMPARE(resolutionName(found.resolution), resolutionId(Resolution::Performed));
-    QVERIFY(*m_store->ledgerEntry(before.intentKey));
+    QCOMPARE(resolutionName(found.resolution), resolutionId(Resolution::PerformedAgain));
+    QVERIFY2(found.message.contains(QStringLiteral("made by the repeat sent at")), qPrintable(found.message));
+    const std::optional<LedgerEntry> ledger = *m_store->ledgerEntry(before.intentKey);
+    QVERIFY(ledger);
+    QVERIFY2(ledger->recordedAt > lookedUpAt - 10 * 60 * 1000,
+             qPrintable(QDateTime::fromMSecsSinceEpoch(ledger->recordedAt, Qt::UTC).toString(Qt::ISODate)));
+    QCOMPARE(ledger->source, QStringLiteral("console write"));
+    const QString today = QDateTime::currentDateTimeUtc().date().toString(QStringLiteral("d MMMM"));
+    QVERIFY2(found.customerDraft.contains(today), qPrintable(found.customerDraft));
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
     verifyAuditChain(6); // lookup, settle, write-started, refund-sent, lookup, settle
 }
