@@ -68,7 +68,8 @@ AuditView::AuditView(Store &store, AuditLogModel &model, QWidget *parent)
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
         const QVariant escalation = index.data(AuditLogModel::EscalationIdRole);
         if (escalation.isValid() && !escalation.isNull() && escalation.toLongLong() > 0)
-            emit evidenceRequested(escalation.toLongLong());
+            emit evidenceRequested(escalation.toLongLong(),
+                                   index.data(AuditLogModel::EvidenceHashRole).toString());
         else
             emit message(tr("Entry %1 concerns no escalation, so it has no evidence to show.")
                              .arg(index.data(AuditLogModel::SeqRole).toLongLong()));

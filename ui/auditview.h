@@ -30,8 +30,9 @@ public slots:
 
 signals:
     void chainChecked(bool intact);
-    // A double-click (or Enter) on an entry of an escalation: show its evidence.
-    void evidenceRequested(qint64 escalationId);
+    // A double-click (or Enter) on an entry of an escalation: show its evidence, at the
+    // piece the entry cites when it cites one.
+    void evidenceRequested(qint64 escalationId, const QString &evidenceSha256);
     void message(const QString &text);
 
 private:

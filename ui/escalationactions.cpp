@@ -165,7 +165,7 @@ AttestDialog *EscalationActions::attest(qint64 escalationId)
     return dialog;
 }
 
-EvidenceDialog *EscalationActions::showEvidence(qint64 escalationId)
+EvidenceDialog *EscalationActions::showEvidence(qint64 escalationId, const QString &evidenceSha256)
 {
     const Expected<EscalationHistory> history = escalationHistory(m_store, escalationId);
     if (!history) {
@@ -175,6 +175,8 @@ EvidenceDialog *EscalationActions::showEvidence(qint64 escalationId)
     auto *dialog = new EvidenceDialog(*history, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
+    if (!evidenceSha256.isEmpty())
+        dialog->showPiece(evidenceSha256);
     return dialog;
 }
 

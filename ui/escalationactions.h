@@ -39,7 +39,7 @@ public:
     ResolutionDialog *lookUp(qint64 escalationId);
     ResolutionDialog *performAgain(qint64 escalationId);
     AttestDialog *attest(qint64 escalationId);
-    EvidenceDialog *showEvidence(qint64 escalationId);
+    EvidenceDialog *showEvidence(qint64 escalationId, const QString &evidenceSha256 = QString());
     // What a tool-call card may offer for its escalation.
     CallActions actionsFor(const ToolCallRow &call);
     // Where the escalation can be looked up ("the payment provider"), or empty: only a check.

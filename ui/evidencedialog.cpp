@@ -11,6 +11,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 namespace verity {
@@ -70,6 +72,29 @@ EvidenceDialog::EvidenceDialog(const EscalationHistory &history, QWidget *parent
             [this] { QApplication::clipboard()->setText(m_draft->toPlainText()); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+}
+
+bool EvidenceDialog::showPiece(const QString &evidenceSha256)
+{
+    QTextDocument *document = m_evidence->document();
+    const QTextCursor hash = document->find(QStringLiteral("SHA-256: %1").arg(evidenceSha256));
+    if (hash.isNull())
+        return false;
+    QTextCursor heading = document->find(QStringLiteral("=== "), hash, QTextDocument::FindBackward);
+    if (heading.isNull())
+        heading = hash;
+    heading.movePosition(QTextCursor::StartOfBlock);
+    // To the end first, so that moving back leaves the heading at the top of the view.
+    m_evidence->moveCursor(QTextCursor::End);
+    m_evidence->setTextCursor(heading);
+    m_evidence->ensureCursorVisible();
+    return true;
+}
+
+QString EvidenceDialog::pieceInView() const
+{
+    const QTextBlock top = m_evidence->cursorForPosition(QPoint(0, 0)).block();
+    return top.text();
 }
 
 QString EvidenceDialog::headingText() const

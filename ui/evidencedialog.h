@@ -25,6 +25,11 @@ public:
     QString standingText() const;
     QString evidenceShown() const;
     QString customerDraft() const;
+    // Scrolls the evidence to the piece with this hash, its heading at the top; false when the
+    // escalation holds no such piece (an audit entry citing nothing kept, say).
+    bool showPiece(const QString &evidenceSha256);
+    // The heading of the piece at the top of the evidence view ("=== 2. Write sent, … ===").
+    QString pieceInView() const;
 
 private:
     qint64 m_escalationId;

@@ -131,7 +131,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
     connect(m_ticketView, &TicketView::performAgainRequested, this, &MainWindow::performAgain);
     connect(m_ticketView, &TicketView::attestRequested, this, &MainWindow::attest);
-    connect(m_ticketView, &TicketView::evidenceRequested, this, &MainWindow::showEvidence);
+    connect(m_ticketView, &TicketView::evidenceRequested, this, [this](qint64 id) { showEvidence(id); });
     connect(m_escalationPane, &EscalationQueuePane::lookupRequested, this, &MainWindow::lookUp);
     connect(m_auditView, &AuditView::evidenceRequested, this, &MainWindow::showEvidence);
     connect(m_auditView, &AuditView::message, this, [this](const QString &text) { statusBar()->showMessage(text, 15000); });
@@ -270,9 +270,9 @@ AttestDialog *MainWindow::attest(qint64 escalationId)
     return m_actions->attest(escalationId);
 }
 
-EvidenceDialog *MainWindow::showEvidence(qint64 escalationId)
+EvidenceDialog *MainWindow::showEvidence(qint64 escalationId, const QString &evidenceSha256)
 {
-    return m_actions->showEvidence(escalationId);
+    return m_actions->showEvidence(escalationId, evidenceSha256);
 }
 
 ResolutionDialog *MainWindow::lookUpInFront()

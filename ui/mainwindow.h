@@ -62,7 +62,7 @@ public:
     ResolutionDialog *lookUp(qint64 escalationId);
     ResolutionDialog *performAgain(qint64 escalationId);
     AttestDialog *attest(qint64 escalationId);
-    EvidenceDialog *showEvidence(qint64 escalationId);
+    EvidenceDialog *showEvidence(qint64 escalationId, const QString &evidenceSha256 = QString());
     // Ctrl+K: the escalation selected in the queue while the queue has focus; otherwise the
     // open ticket's first open unknown; otherwise it says there is nothing to look up.
     ResolutionDialog *lookUpInFront();

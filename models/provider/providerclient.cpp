@@ -28,6 +28,20 @@ QByteArray formField(const QString &name, const QString &value)
 
 } // namespace
 
+QByteArray refundFormBody(const RefundIntent &intent)
+{
+    QList<QByteArray> fields{formField(QStringLiteral("payment_intent"), intent.paymentIntent),
+                             formField(QStringLiteral("amount"), QString::number(intent.amountCents))};
+    if (!intent.reason.isEmpty())
+        fields.append(formField(QStringLiteral("reason"), intent.reason));
+    for (auto it = intent.metadata.cbegin(); it != intent.metadata.cend(); ++it) {
+        if (it.key() != u"intent_key")
+            fields.append(formField(QStringLiteral("metadata[%1]").arg(it.key()), it.value()));
+    }
+    fields.append(formField(QStringLiteral("metadata[intent_key]"), intent.intentKey));
+    return fields.join('&');
+}
+
 ProviderClient::ProviderClient(ProviderSettings settings, QObject *parent)
     : QObject(parent), m_settings(std::move(settings)), m_lookups(new QNetworkAccessManager(this))
 {
@@ -103,16 +117,7 @@ void RefundOperation::start(const ProviderSettings &settings, const RefundIntent
         return;
     }
 
-    QList<QByteArray> fields{formField(QStringLiteral("payment_intent"), intent.paymentIntent),
-                             formField(QStringLiteral("amount"), QString::number(intent.amountCents))};
-    if (!intent.reason.isEmpty())
-        fields.append(formField(QStringLiteral("reason"), intent.reason));
-    for (auto it = intent.metadata.cbegin(); it != intent.metadata.cend(); ++it) {
-        if (it.key() != u"intent_key")
-            fields.append(formField(QStringLiteral("metadata[%1]").arg(it.key()), it.value()));
-    }
-    fields.append(formField(QStringLiteral("metadata[intent_key]"), intent.intentKey));
-    const QByteArray body = fields.join('&');
+    const QByteArray body = refundFormBody(intent);
 
     QNetworkRequest request = providerhttp::request(settings, providerhttp::endpoint(settings.baseUrl, QStringLiteral("/v1/refunds")));
     request.setRawHeader("Content-Type", "application/x-www-form-urlencoded");

@@ -46,6 +46,10 @@ struct RefundIntent
     QMap<QString, QString> metadata; // metadata[intent_key] is always sent as intentKey
 };
 
+// The refund POST's form body, exactly as sent: payment_intent, amount, reason, the metadata,
+// then metadata[intent_key]. Evidence of a write about to be sent quotes the same bytes.
+QByteArray refundFormBody(const RefundIntent &intent);
+
 struct ProviderRefund
 {
     QString id;

@@ -219,11 +219,18 @@ void LookupOperation::decide()
         finish(LookupVerdict::NotFound, QStringLiteral("the provider holds no refund of %1").arg(m_intent.paymentIntent));
         return;
     }
+    if (m_refunds.isEmpty()) {
+        finish(LookupVerdict::NotFound,
+               QStringLiteral("the provider holds no refund of %1").arg(m_intent.paymentIntent));
+        return;
+    }
     finish(LookupVerdict::NotFound,
-           QStringLiteral("none of the %1 refunds of %2 carries the intent key, and none of them is a refund of %3 "
-                          "without a key")
-               .arg(m_refunds.size())
-               .arg(m_intent.paymentIntent, formatMoney(m_intent.amountCents, currency)));
+           QStringLiteral(
+                   "none of the %1 %2 of %3 carries the intent key, and none of them is a refund of %4 "
+                   "without a key")
+                   .arg(m_refunds.size())
+                   .arg(m_refunds.size() == 1 ? QStringLiteral("refund") : QStringLiteral("refunds"),
+                        m_intent.paymentIntent, formatMoney(m_intent.amountCents, currency)));
 }
 
 void LookupOperation::cancel()

@@ -242,10 +242,14 @@ void RecordLookupOperation::decide()
             m_answer.records.append(*it);
     }
     if (m_answer.records.isEmpty()) {
-        finish(LookupVerdict::NotFound, QStringLiteral("none of the %1 records at %2 of %3 for %4 carries the "
-                                                       "intent key in %5")
-                                            .arg(m_read.size())
-                                            .arg(m_query.path, systemWords(m_query.system), filterText(m_query), m_query.key));
+        const QString why = m_read.isEmpty()
+                ? QStringLiteral("%1 of %2 holds no record for %3")
+                          .arg(m_query.path, systemWords(m_query.system), filterText(m_query))
+                : QStringLiteral("none of the %1 %2 at %3 of %4 for %5 carries the intent key in %6")
+                          .arg(m_read.size())
+                          .arg(m_read.size() == 1 ? QStringLiteral("record") : QStringLiteral("records"),
+                               m_query.path, systemWords(m_query.system), filterText(m_query), m_query.key);
+        finish(LookupVerdict::NotFound, why);
         return;
     }
     std::stable_sort(m_answer.records.begin(), m_answer.records.end(),

@@ -11,6 +11,17 @@
 
 namespace verity {
 
+QByteArray recordWriteBody(const RecordWrite &write)
+{
+    QList<QByteArray> fields;
+    for (const auto &[name, value] : write.form) {
+        if (name != u"metadata[intent_key]")
+            fields.append(QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value));
+    }
+    fields.append("metadata%5Bintent_key%5D=" + QUrl::toPercentEncoding(write.intentKey));
+    return fields.join('&');
+}
+
 RecordWriteOperation::RecordWriteOperation(ProviderSettings settings, RecordWrite write, QObject *parent)
     : QObject(parent), m_settings(std::move(settings)), m_write(std::move(write))
 {
@@ -37,13 +48,7 @@ void RecordWriteOperation::start()
         return;
     }
 
-    QList<QByteArray> fields;
-    for (const auto &[name, value] : std::as_const(m_write.form)) {
-        if (name != u"metadata[intent_key]")
-            fields.append(QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value));
-    }
-    fields.append("metadata%5Bintent_key%5D=" + QUrl::toPercentEncoding(m_write.intentKey));
-    const QByteArray body = fields.join('&');
+    const QByteArray body = recordWriteBody(m_write);
 
     QNetworkRequest request =
         providerhttp::request(m_settings, providerhttp::endpoint(m_settings.baseUrl, m_write.path));

@@ -28,6 +28,9 @@ struct RecordWrite
     QList<std::pair<QString, QString>> form;
 };
 
+// The write's form body, exactly as sent, metadata[intent_key] last.
+QByteArray recordWriteBody(const RecordWrite &write);
+
 struct RecordWriteAttempt
 {
     // Accepted: the system answered 2xx naming the record (made now, or on the key's first use).

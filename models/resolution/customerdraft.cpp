@@ -34,6 +34,7 @@ struct WriteWords
 {
     QString thing;    // "the collection of your order SU-88316"
     QString done;     // "is booked"
+    QString whether; // "has been booked": after "whether", while nobody knows yet
     QString notDone;  // "has not been booked"
     QString system;   // "the courier"
 };
@@ -44,22 +45,28 @@ WriteWords wordsFor(const EscalationDetail &escalation)
                                                        : QStringLiteral("your order %1").arg(escalation.orderId);
     if (escalation.tool == u"schedule_pickup")
         return {QStringLiteral("the collection of %1").arg(order), QStringLiteral("is booked"),
-                QStringLiteral("has not been booked"), QStringLiteral("the courier")};
+                QStringLiteral("has been booked"), QStringLiteral("has not been booked"),
+                QStringLiteral("the courier")};
     if (escalation.tool == u"message_seller")
-        return {QStringLiteral("our message to the seller about %1").arg(order), QStringLiteral("was delivered"),
+        return {QStringLiteral("our message to the seller about %1").arg(order),
+                QStringLiteral("was delivered"), QStringLiteral("was delivered"),
                 QStringLiteral("has not reached the seller"), QStringLiteral("the messaging service")};
-    return {QStringLiteral("the %1 request for %2").arg(escalation.tool, order), QStringLiteral("went through"),
+    return {QStringLiteral("the %1 request for %2").arg(escalation.tool, order),
+            QStringLiteral("went through"), QStringLiteral("went through"),
             QStringLiteral("has not gone through"), QStringLiteral("the system it went to")};
 }
 
-QString otherWriteDraft(const EscalationDetail &escalation)
+} // namespace
+
+QString draftWriteMessage(const EscalationDetail &escalation)
 {
     const WriteWords words = wordsFor(escalation);
     const bool attested = escalation.basis == SettlementBasis::Attestation;
     QString body;
     if (escalation.state != u"resolved" || !escalation.resolution) {
-        body = QStringLiteral("We are confirming with %1 that %2 %3; we will write again as soon as we know.")
-                   .arg(words.system, words.thing, words.done);
+        body = QStringLiteral(
+                       "We are checking with %1 whether %2 %3; we will write again as soon as we know.")
+                       .arg(words.system, words.thing, words.whether);
     } else if (*escalation.resolution == Resolution::NotPerformed) {
         body = QStringLiteral("%1 %2 %3 so far. We will write to you again once this is settled.")
                    .arg(attested ? QStringLiteral("We have checked:")
@@ -67,17 +74,17 @@ QString otherWriteDraft(const EscalationDetail &escalation)
                         words.thing, words.notDone);
     } else {
         body = QStringLiteral("%1 that %2 %3%4.")
-                   .arg(attested ? QStringLiteral("We have checked")
-                                 : QStringLiteral("We have confirmed with %1").arg(words.system),
-                        words.thing, words.done,
-                        escalation.reference.isEmpty() ? QString()
-                                                       : QStringLiteral(" (reference %1)").arg(escalation.reference));
+                       .arg(attested ? QStringLiteral("We have checked")
+                                     : QStringLiteral("We have confirmed with %1").arg(words.system),
+                            words.thing, words.done,
+                            // A person's check names where they looked, not a record the customer could cite.
+                            escalation.reference.isEmpty() || attested
+                                    ? QString()
+                                    : QStringLiteral(" (reference %1)").arg(escalation.reference));
     }
     body.replace(0, 1, body.at(0).toUpper());
     return letter(escalation.customerName, body);
 }
-
-} // namespace
 
 QString draftCustomerMessage(const QString &customerName, const QList<RefundFact> &sameIntent,
                              std::optional<Resolution> settled, bool attested)
@@ -134,7 +141,7 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
 Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalation)
 {
     if (escalation.toolClass != ToolClass::WriteMoney)
-        return otherWriteDraft(escalation);
+        return draftWriteMessage(escalation);
     Expected<QList<TranscriptEntry>> entries = store.transcript(escalation.ticketId);
     if (!entries)
         return entries.error();

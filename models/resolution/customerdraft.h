@@ -27,6 +27,10 @@ struct RefundFact
 QString draftCustomerMessage(const QString &customerName, const QList<RefundFact> &sameIntent,
                              std::optional<Resolution> settled, bool attested = false);
 
+// A pickup's or a message's draft, from how its escalation stands. A reference is quoted only
+// when the system it went to named it, never one a person's check recorded.
+QString draftWriteMessage(const EscalationDetail &escalation);
+
 // The draft for the escalation as the store now holds it: a refund from the calls of its
 // intent, a pickup or a message from its settlement.
 Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalation);

@@ -140,20 +140,10 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     planned.finishedAt = planned.startedAt;
     planned.verdict = LookupVerdict::CouldNotTell;
     planned.reason = QStringLiteral("about to be sent; its answer is the next entry");
-    QStringList form;
-    if (money) {
-        form << QStringLiteral("payment_intent=%1").arg(intent->paymentIntent)
-             << QStringLiteral("amount=%1").arg(intent->amountCents);
-        for (auto it = intent->metadata.cbegin(); it != intent->metadata.cend(); ++it)
-            form << QStringLiteral("metadata[%1]=%2").arg(it.key(), it.value());
-        form << QStringLiteral("metadata[intent_key]=%1").arg(detail.intentKey);
-    } else {
-        for (const auto &[name, value] : recordWriteOf(detail, *query).form)
-            form << QStringLiteral("%1=%2").arg(name, value);
-        form << QStringLiteral("metadata[intent_key]=%1").arg(detail.intentKey);
-    }
+    // The very bytes the write below sends, so the evidence shows what went out.
+    const QByteArray form = money ? refundFormBody(*intent) : recordWriteBody(recordWriteOf(detail, *query));
     planned.request = QStringLiteral("POST %1\nIdempotency-Key: %2\n\n%3")
-                          .arg(plan->endpoint.toString(), detail.intentKey, form.join(u'&'));
+                              .arg(plan->endpoint.toString(), detail.intentKey, QString::fromUtf8(form));
     planned.response = QStringLiteral("(no answer recorded yet: sent by %1 at %2. If no entry with its answer follows, "
                                       "this console stopped before it came: look the write up before anything else.)")
                            .arg(m_operator, isoTime(planned.startedAt));

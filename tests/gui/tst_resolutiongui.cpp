@@ -2,12 +2,13 @@
 // provider, see it resolved as performed (verified), and find the audit entry that records
 // it; the chain verifies, and stops verifying once an entry is altered in the file.
 
-#include "democonsole.h"
-
 #include "auditview.h"
+#include "democonsole.h"
 #include "escalationqueuepane.h"
+#include "evidencedialog.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
+#include "itemmodels/auditlogmodel.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
@@ -241,6 +242,32 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     QVERIFY(m_window->ticketView()->card(callId)->findChild<QLabel *>(QStringLiteral("resolutionNotice"))->text().contains(
         QStringLiteral("Settled: performed again with the same key")));
     QVERIFY(!m_window->ticketView()->card(callId)->findChild<QPushButton *>(QStringLiteral("performAgainButton")));
+
+    // A double-click on the audit entry of the refund sent opens its evidence at that piece.
+    m_window->findChild<QDockWidget *>(QStringLiteral("auditDock"))->raise();
+    auto *table = m_window->auditView()->findChild<QTableView *>(QStringLiteral("auditTable"));
+    QTRY_VERIFY(table->isVisible());
+    int sentRow = -1;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        if (table->model()
+                    ->index(row, AuditLogModel::ActionColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("\"refund-sent\"")))
+            sentRow = row;
+    }
+    QVERIFY(sentRow >= 0);
+    const QModelIndex sentIndex = table->model()->index(sentRow, AuditLogModel::DetailColumn);
+    table->scrollTo(sentIndex);
+    const QPoint at = table->visualRect(sentIndex).center();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, at);
+    EvidenceDialog *evidence = nullptr;
+    QTRY_VERIFY((evidence = m_window->findChild<EvidenceDialog *>()) != nullptr);
+    QTRY_VERIFY(evidence->isVisible());
+    QVERIFY2(evidence->pieceInView().startsWith(QStringLiteral("=== 3. Write sent")),
+             qPrintable(evidence->pieceInView()));
+    evidence->close();
 }
 
 QTEST_MAIN(TestResolutionGui)

@@ -618,6 +618,13 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QVERIFY2(sent.response.startsWith(QStringLiteral("HTTP 200")), qPrintable(sent.response));
     QCOMPARE(sent.recordId, refund.value(QStringLiteral("id")).toString());
     QCOMPARE(audit.at(3).evidenceSha256, sent.evidenceSha256);
+    // The planned form is the one that went out, byte for byte (the reason included).
+    const auto bodyOf = [](const QString &request) {
+        return request.mid(request.indexOf(QStringLiteral("\n\n")) + 2);
+    };
+    QVERIFY2(bodyOf(sent.request).contains(QStringLiteral("reason=requested_by_customer")),
+             qPrintable(sent.request));
+    QCOMPARE(bodyOf(planned.request), bodyOf(sent.request));
     verifyAuditChain(5);
 
     QVERIFY2(performed.customerDraft.contains(QStringLiteral("$74.50")), qPrintable(performed.customerDraft));
@@ -926,6 +933,10 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     QCOMPARE(evidenceKindId(sent.kind), evidenceKindId(EvidenceKind::Write));
     QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(sent.request));
     QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + missingDetail.intentKey), qPrintable(sent.request));
+    const QList<Evidence> pickupEvidence = *m_store->evidence(missing);
+    const Evidence &plannedPickup = pickupEvidence.at(pickupEvidence.size() - 2);
+    QCOMPARE(plannedPickup.request.mid(plannedPickup.request.indexOf(QStringLiteral("\n\n"))),
+             sent.request.mid(sent.request.indexOf(QStringLiteral("\n\n"))));
     QCOMPARE(auditEntries().at(auditEntries().size() - 2).action, QStringLiteral("write-sent"));
     // Once is all: a second repeat sends nothing.
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);

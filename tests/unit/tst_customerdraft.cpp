@@ -16,6 +16,8 @@ class TestCustomerDraft : public QObject
 private slots:
     void draft_data();
     void draft();
+    void writeDraft_data();
+    void writeDraft();
 };
 
 namespace {
@@ -91,6 +93,72 @@ void TestCustomerDraft::draft()
         QVERIFY2(text.contains(phrase), qPrintable(QStringLiteral("missing \"%1\" in: %2").arg(phrase, text)));
     for (const QString &phrase : std::as_const(mustNotSay))
         QVERIFY2(!text.contains(phrase), qPrintable(QStringLiteral("unexpected \"%1\" in: %2").arg(phrase, text)));
+}
+
+void TestCustomerDraft::writeDraft_data()
+{
+    QTest::addColumn<QString>("tool");
+    QTest::addColumn<int>("resolution"); // -1: still open
+    QTest::addColumn<bool>("attested");
+    QTest::addColumn<QStringList>("mustSay");
+    QTest::addColumn<QStringList>("mustNotSay");
+
+    const QStringList noReference{QStringLiteral("reference")};
+    QTest::newRow("pickup still unknown: no claim that it is booked")
+            << "schedule_pickup" << -1 << false
+            << QStringList{QStringLiteral(
+                       "We are checking with the courier whether the collection of your order "
+                       "SU-88316 has been booked")}
+            << QStringList{QStringLiteral("is booked"), QStringLiteral("reference")};
+    QTest::newRow("pickup verified: the courier's reference")
+            << "schedule_pickup" << int(Resolution::Performed) << false
+            << QStringList{QStringLiteral("We have confirmed with the courier"),
+                           QStringLiteral("(reference pu_123)")}
+            << QStringList{};
+    QTest::newRow("pickup attested: where the person looked is not quoted")
+            << "schedule_pickup" << int(Resolution::Performed) << true
+            << QStringList{QStringLiteral(
+                       "We have checked that the collection of your order SU-88316 is booked.")}
+            << QStringList{QStringLiteral("reference"), QStringLiteral("dashboard")};
+    QTest::newRow("message still unknown")
+            << "message_seller" << -1 << false
+            << QStringList{QStringLiteral(
+                       "whether our message to the seller about your order SU-88316 was delivered")}
+            << noReference;
+    QTest::newRow("message attested not performed")
+            << "message_seller" << int(Resolution::NotPerformed) << true
+            << QStringList{QStringLiteral("has not reached the seller so far")}
+            << QStringList{QStringLiteral("dashboard"), QStringLiteral("messaging service")};
+}
+
+void TestCustomerDraft::writeDraft()
+{
+    QFETCH(QString, tool);
+    QFETCH(int, resolution);
+    QFETCH(bool, attested);
+    QFETCH(QStringList, mustSay);
+    QFETCH(QStringList, mustNotSay);
+
+    EscalationDetail escalation;
+    escalation.tool = tool;
+    escalation.toolClass = ToolClass::WriteCostly;
+    escalation.orderId = QStringLiteral("SU-88316");
+    escalation.customerName = QStringLiteral("Dana Whitfield");
+    escalation.state = resolution < 0 ? QStringLiteral("open") : QStringLiteral("resolved");
+    if (resolution >= 0) {
+        escalation.resolution = Resolution(resolution);
+        escalation.basis = attested ? SettlementBasis::Attestation : SettlementBasis::Lookup;
+        escalation.reference =
+                attested ? QStringLiteral("the courier's dashboard") : QStringLiteral("pu_123");
+    }
+    const QString text = draftWriteMessage(escalation);
+    QVERIFY2(text.startsWith(QStringLiteral("Hello Dana,")), qPrintable(text));
+    for (const QString &phrase : std::as_const(mustSay))
+        QVERIFY2(text.contains(phrase),
+                 qPrintable(QStringLiteral("missing \"%1\" in: %2").arg(phrase, text)));
+    for (const QString &phrase : std::as_const(mustNotSay))
+        QVERIFY2(!text.contains(phrase),
+                 qPrintable(QStringLiteral("unexpected \"%1\" in: %2").arg(phrase, text)));
 }
 
 QTEST_GUILESS_MAIN(TestCustomerDraft)
