@@ -9,13 +9,6 @@ namespace {
 
 constexpr qsizetype hashLength = 64;
 
-void appendNetstring(QByteArray &out, const QByteArray &bytes)
-{
-    out += QByteArray::number(bytes.size());
-    out += ':';
-    out += bytes;
-    out += ',';
-}
 
 bool isLowercaseHexHash(const QString &text)
 {

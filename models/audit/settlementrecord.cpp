@@ -4,18 +4,6 @@
 
 namespace verity {
 
-namespace {
-
-void appendNetstring(QByteArray &out, const QByteArray &bytes)
-{
-    out += QByteArray::number(bytes.size());
-    out += ':';
-    out += bytes;
-    out += ',';
-}
-
-} // namespace
-
 QByteArray settlementEncoding(const EscalationSettlement &settlement,
                               const std::optional<LedgerEntry> &ledger)
 {

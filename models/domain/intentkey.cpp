@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -14,16 +13,6 @@ namespace verity {
 using nlohmann::json;
 
 namespace {
-
-void appendNetstring(QByteArray &out, const QByteArray &bytes)
-{
-    char length[24];
-    const auto printed = std::to_chars(length, length + sizeof length, bytes.size());
-    out.append(length, printed.ptr - length);
-    out += ':';
-    out += bytes;
-    out += ',';
-}
 
 Expected<QByteArray> integerText(const json &value, const QString &field)
 {

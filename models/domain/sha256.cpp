@@ -87,4 +87,12 @@ QByteArray sha256Hex(const char *data, qsizetype size)
     return finish(reused.context);
 }
 
+void appendNetstring(QByteArray &out, const QByteArray &bytes)
+{
+    out += QByteArray::number(bytes.size());
+    out += ':';
+    out += bytes;
+    out += ',';
+}
+
 } // namespace verity

@@ -12,6 +12,11 @@ namespace verity {
 QByteArray sha256Hex(const QByteArray &data);
 QByteArray sha256Hex(const char *data, qsizetype size);
 
+// Appends `bytes` as a netstring: its byte length in decimal, ':', the bytes, ','. Hashed
+// encodings (intent keys, audit entries, evidence, settlements) are built of these, so no two
+// different field lists encode alike.
+void appendNetstring(QByteArray &out, const QByteArray &bytes);
+
 // The same, fed piece by piece (a whole file, read line by line).
 class Sha256Stream
 {

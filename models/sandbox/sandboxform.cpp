@@ -21,8 +21,9 @@ QString decodeFormPart(QByteArray part)
 
 QByteArray netstring(const QString &text)
 {
-    const QByteArray utf8 = text.toUtf8();
-    return QByteArray::number(utf8.size()) + ':' + utf8 + ',';
+    QByteArray out;
+    appendNetstring(out, text.toUtf8());
+    return out;
 }
 
 } // namespace

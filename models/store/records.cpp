@@ -117,18 +117,6 @@ std::optional<EvidenceKind> evidenceKindFromId(QStringView id)
     return std::nullopt;
 }
 
-namespace {
-
-void appendNetstring(QByteArray &out, const QByteArray &bytes)
-{
-    out += QByteArray::number(bytes.size());
-    out += ':';
-    out += bytes;
-    out += ',';
-}
-
-} // namespace
-
 QString evidenceHash(const Evidence &evidence)
 {
     QByteArray out;
