@@ -107,7 +107,8 @@ int runLookupCommand(const QStringList &arguments)
         err << "verity lookup: name ESCALATION numbers or --all-open (one or the other)\n";
         return 2;
     }
-    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("--operator"), parser.value(operatorName).trimmed());
+    if (const Expected<void> shown =
+                checkPersonName(QStringLiteral("--operator"), parser.value(operatorName).trimmed());
         !shown) {
         err << "verity lookup: " << shown.message() << "\n";
         return 2;

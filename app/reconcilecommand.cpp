@@ -99,7 +99,8 @@ Expected<Options> parseOptions(QCommandLineParser &parser)
         return fail(QStringLiteral("--operator names who settles: it goes with --settle"));
     if (options.settle && options.operatorName.isEmpty())
         return fail(QStringLiteral("--operator: the name may not be empty"));
-    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("--operator"), options.operatorName); !shown)
+    if (const Expected<void> shown = checkPersonName(QStringLiteral("--operator"), options.operatorName);
+        !shown)
         return fail(shown.message());
 
     const bool api = parser.isSet(QStringLiteral("provider"));
@@ -364,6 +365,7 @@ int runReconcileCommand(const QStringList &arguments)
     }
     QString settledText;
     int settledCount = 0;
+    QJsonArray settledCalls;
     if (options->settle) {
         // The provider's records settle what they prove; the report then reads the ledger as it now is.
         Expected<StatementSettlement> settled = settleProven(options->db, *statement, options->operatorName);
@@ -372,9 +374,33 @@ int runReconcileCommand(const QStringList &arguments)
             return 2;
         }
         settledCount = settled->settled;
-        settledText = settled->settled == 1 ? QStringLiteral("Settled 1 unknown call from this evidence.\n")
-                                            : QStringLiteral("Settled %1 unknown calls from this evidence.\n")
-                                                  .arg(settled->settled);
+        settledText = settled->settled == 1
+                ? QStringLiteral("Settled 1 call from this evidence:\n")
+                : QStringLiteral("Settled %1 calls from this evidence:\n").arg(settled->settled);
+        // Each call by name, and what it stood as: a person's check replaced is said so.
+        for (const ProvenCall &call : std::as_const(settled->settledCalls)) {
+            const EscalationDetail &escalation = call.escalation;
+            const bool attested =
+                    escalation.state != u"open" && escalation.basis == SettlementBasis::Attestation;
+            const QString before = attested
+                    ? settlementText(escalation.resolution.value_or(Resolution::Performed),
+                                     SettlementBasis::Attestation)
+                            + QStringLiteral(" by ") + escalation.resolvedBy
+                    : QStringLiteral("unknown");
+            settledText += QStringLiteral("  escalation %1: %2 %3 on %4, %5: refund %6 (was %7)\n")
+                                   .arg(escalation.id)
+                                   .arg(escalation.tool, escalation.callExtId, escalation.ticketExtId,
+                                        formatMoney(call.refund.amountCents, call.refund.currency),
+                                        call.refund.id, visibleText(before));
+            settledCalls.append(
+                    QJsonObject{{QStringLiteral("escalation"), escalation.id},
+                                {QStringLiteral("ticket"), escalation.ticketExtId},
+                                {QStringLiteral("call"), escalation.callExtId},
+                                {QStringLiteral("refund"), call.refund.id},
+                                {QStringLiteral("amount_cents"), call.refund.amountCents},
+                                {QStringLiteral("was"),
+                                 attested ? QStringLiteral("attested") : QStringLiteral("unknown")}});
+        }
         for (const QString &elsewhere : std::as_const(settled->elsewhere))
             settledText += QStringLiteral("  %1\n").arg(elsewhere);
         Expected<std::unique_ptr<Store>> reread = openStoreReadOnly(options->db);
@@ -401,8 +427,10 @@ int runReconcileCommand(const QStringList &arguments)
     if (options->json) {
         QJsonObject json = reconciliationJson(options->from, options->to, reconciliation, duplicates, *marks,
                                               reportsJson(*options));
-        if (options->settle)
+        if (options->settle) {
             json.insert(QStringLiteral("settled"), settledCount);
+            json.insert(QStringLiteral("settled_calls"), settledCalls);
+        }
         out << QJsonDocument(json).toJson();
     } else {
         out << settledText;

@@ -103,7 +103,8 @@ int runResolveCommand(const QStringList &arguments)
             return fail(
                     QStringLiteral("--%1 is required and may not be empty").arg(required->names().first()));
     }
-    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("--operator"), parser.value(operatorName).trimmed());
+    if (const Expected<void> shown =
+                checkPersonName(QStringLiteral("--operator"), parser.value(operatorName).trimmed());
         !shown)
         return fail(shown.message());
     attestation.reference = parser.value(reference);

@@ -286,7 +286,7 @@ ResolutionDialog *MainWindow::lookUpInFront()
     if (queue->hasFocus() && !queue->visibleRegion().isEmpty() && chosen.isValid()
         && chosen.data(EscalationQueueModel::TicketIdRole).toLongLong() == m_transcriptModel->ticketId())
         return lookUp(chosen.data(EscalationQueueModel::EscalationIdRole).toLongLong());
-    if (const std::optional<qint64> open = m_ticketView->firstOpenEscalation())
+    if (const std::optional<qint64> open = m_ticketView->openEscalationInFront())
         return lookUp(*open);
     statusBar()->showMessage(m_transcriptModel->ticketId() == 0
                                  ? tr("Nothing to look up: open a ticket with an unknown write, or choose one in the "

@@ -6,7 +6,10 @@
 
 namespace verity {
 
-OutcomeBadge::OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent) : QWidget(parent), m_outcome(outcome)
+OutcomeBadge::OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent)
+    : QWidget(parent)
+    , m_outcome(outcome)
+    , m_look(outcomeLook(outcome))
 {
     setAccessibleName(text());
     setToolTip(outcome == Outcome::Unknown
@@ -15,22 +18,36 @@ OutcomeBadge::OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent) : QW
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
 }
 
+OutcomeBadge::OutcomeBadge(Outcome attested, bool isAttested, QWidget *parent)
+    : QWidget(parent)
+    , m_outcome(attested)
+    , m_look(isAttested ? attestedLook(attested) : outcomeLook(attested))
+{
+    setAccessibleName(text());
+    setToolTip(
+            isAttested
+                    ? tr("%1: a person's recorded check, not the system's answer. Look it up to verify it.")
+                              .arg(text())
+                    : text());
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+}
+
 QString OutcomeBadge::text() const
 {
-    return outcomeLook(m_outcome).label;
+    return m_look.label;
 }
 
 QSize OutcomeBadge::sizeHint() const
 {
     QFont bold = font();
     bold.setBold(true);
-    return badgeSize(m_outcome, bold);
+    return badgeSize(m_look, bold);
 }
 
 void OutcomeBadge::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    paintBadge(painter, rect(), m_outcome);
+    paintBadge(painter, rect(), m_look);
 }
 
 } // namespace verity

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "domain/outcome.h"
+#include "outcomestyle.h"
 
 #include <QWidget>
 
@@ -15,6 +16,8 @@ class OutcomeBadge : public QWidget
 
 public:
     explicit OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent = nullptr);
+    // An outcome a person attested: "Performed (attested)", with a dashed edge.
+    OutcomeBadge(Outcome attested, bool isAttested, QWidget *parent = nullptr);
 
     std::optional<Outcome> outcome() const { return m_outcome; }
     QString text() const;
@@ -25,6 +28,7 @@ protected:
 
 private:
     std::optional<Outcome> m_outcome;
+    OutcomeLook m_look;
 };
 
 } // namespace verity

@@ -83,6 +83,16 @@ QPixmap attentionIcon(int size, qreal devicePixelRatio)
     return renderSvg(QStringLiteral(":/verity/icons/attention.svg"), size, devicePixelRatio);
 }
 
+OutcomeLook attestedLook(Outcome outcome)
+{
+    OutcomeLook look = outcomeLook(outcome);
+    look.label += QStringLiteral(" (attested)");
+    look.shortLabel.clear();
+    look.background = look.background.lighter(108);
+    look.dashed = true;
+    return look;
+}
+
 QSize badgeSize(const OutcomeLook &look, const QFont &font)
 {
     const QFontMetrics metrics(font);
@@ -121,7 +131,8 @@ void paintBadge(QPainter &painter, const QRect &rect, OutcomeLook look)
     QPainterPath path;
     path.addRoundedRect(QRectF(badge).adjusted(0.5, 0.5, -0.5, -0.5), badge.height() / 2.0, badge.height() / 2.0);
     painter.fillPath(path, look.background);
-    painter.setPen(QPen(look.foreground.lighter(160), 1));
+    painter.setPen(look.dashed ? QPen(look.foreground, 1, Qt::DashLine)
+                               : QPen(look.foreground.lighter(160), 1));
     painter.drawPath(path);
 
     int x = badge.left() + padding;

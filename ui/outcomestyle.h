@@ -25,10 +25,13 @@ struct OutcomeLook
     QString label;
     QString shortLabel; // where the label does not fit; empty: elide the label
     bool bold = false;  // the states that must not be missed
+    bool dashed = false; // a person's check, not the system's word: outlined in dashes
 };
 
 OutcomeLook outcomeLook(std::optional<Outcome> outcome); // nullopt: "No writes"
 OutcomeLook duplicateEffectLook();
+// An outcome a person attested: its look, marked "(attested)" in words and with a dashed edge.
+OutcomeLook attestedLook(Outcome outcome);
 // An outcome id, "duplicate_effect", or empty for a ticket without writes.
 OutcomeLook lookForId(const QString &id);
 QPixmap outcomeIcon(std::optional<Outcome> outcome, int size, qreal devicePixelRatio = 1.0);

@@ -323,14 +323,24 @@ void ReconciliationPane::setSettlement(ProvenCalls proven, SettleProven settle)
 void ReconciliationPane::updateSettleButton()
 {
     qsizetype proven = 0;
+    qsizetype attested = 0;
     if (m_statement && m_provenCalls) {
         const Expected<QList<ProvenCall>> calls = m_provenCalls(*m_statement);
         if (!calls)
             setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(calls.message()), true);
         proven = calls ? calls->size() : 0;
+        for (const ProvenCall &call : calls ? *calls : QList<ProvenCall>())
+            attested += call.escalation.state != u"open" ? 1 : 0;
     }
-    m_settle->setText(proven == 1 ? tr("&Settle 1 unknown call from this evidence")
-                                  : tr("&Settle %1 unknown calls from this evidence").arg(proven));
+    // Calls a person only attested are not unknown: the button says how many there are.
+    if (attested == 0)
+        m_settle->setText(proven == 1 ? tr("&Settle 1 unknown call from this evidence")
+                                      : tr("&Settle %1 unknown calls from this evidence").arg(proven));
+    else
+        m_settle->setText(tr("&Settle %1 calls from this evidence (%2 unknown, %3 only attested)")
+                                  .arg(proven)
+                                  .arg(proven - attested)
+                                  .arg(attested));
     m_settle->setVisible(proven > 0);
 }
 

@@ -136,14 +136,19 @@ void TicketView::setCallActions(std::function<CallActions(const ToolCallRow &)> 
     rebuild();
 }
 
-std::optional<qint64> TicketView::firstOpenEscalation() const
+std::optional<qint64> TicketView::openEscalationInFront() const
 {
+    std::optional<qint64> first;
     for (int i = 0; i < m_model.rowCount(); ++i) {
         const TranscriptEntry *entry = m_model.entry(i);
-        if (entry->isToolCall && entry->call.escalationId && entry->call.escalationState == u"open")
+        if (!entry->isToolCall || !entry->call.escalationId || entry->call.escalationState != u"open")
+            continue;
+        if (!m_highlighted.isEmpty() && entry->call.callExtId == m_highlighted)
             return entry->call.escalationId;
+        if (!first)
+            first = entry->call.escalationId;
     }
-    return std::nullopt;
+    return first;
 }
 
 void TicketView::showCall(const QString &callId)

@@ -31,8 +31,10 @@ public:
     void showCall(const QString &callId);
     // What each card may offer for its escalation; without it, cards offer a lookup for refunds.
     void setCallActions(std::function<CallActions(const ToolCallRow &)> actions);
-    // The first call of the open ticket whose escalation is still open, if any.
-    std::optional<qint64> firstOpenEscalation() const;
+    // The escalation of the write in front of the person: the marked call (chosen in the
+    // escalation queue or through a link) when its escalation is open, else the ticket's first
+    // call whose escalation is open, if any.
+    std::optional<qint64> openEscalationInFront() const;
 
 signals:
     void lookupRequested(qint64 escalationId);

@@ -61,6 +61,11 @@ const QString unknownNoticeStyle = noticeStyle(palette::unknownBackground, palet
 const QString duplicateNoticeStyle = noticeStyle(palette::duplicateBackground, palette::duplicate);
 const QString performedNoticeStyle = noticeStyle(palette::performedBackground, palette::performed);
 const QString notPerformedNoticeStyle = noticeStyle(palette::notPerformedBackground, palette::notPerformed);
+// A person's check: the outcome's colour, outlined in dashes, as its badge is.
+const QString attestedNoticeStyle =
+        QStringLiteral("QLabel { border: 1px dashed %1; background: %2; color: %1; padding: 4px; "
+                       "font-weight: bold; }")
+                .arg(QLatin1String(palette::notPerformed), QLatin1String(palette::notPerformedBackground));
 const QString unknownTextStyle = QStringLiteral("QLabel { border: none; color: %1; }").arg(QLatin1String(palette::unknown));
 
 } // namespace
@@ -98,7 +103,9 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         std::optional<Outcome> shown = call.outcome;
         if (call.resolution)
             shown = *call.resolution == Resolution::NotPerformed ? Outcome::NotPerformed : Outcome::Performed;
-        m_badge = new OutcomeBadge(shown, this);
+        // A person's check never looks like the system's answer.
+        const bool attested = call.resolution && call.settlementBasis == SettlementBasis::Attestation;
+        m_badge = attested ? new OutcomeBadge(*shown, true, this) : new OutcomeBadge(shown, this);
         m_badge->setObjectName(QStringLiteral("outcomeBadge"));
         header->addWidget(m_badge);
     }
@@ -153,10 +160,12 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
             text += call.toolClass == ToolClass::WriteMoney ? tr("; refund %1").arg(call.settledReference)
                                                             : tr("; reference %1").arg(call.settledReference);
         auto *row = new QHBoxLayout;
-        auto *settled = notice(text + u'.', QStringLiteral("resolutionNotice"),
-                               *call.resolution == Resolution::NotPerformed ? notPerformedNoticeStyle
-                                                                            : performedNoticeStyle,
-                               this);
+        auto *settled =
+                notice(text + u'.', QStringLiteral("resolutionNotice"),
+                       call.settlementBasis == SettlementBasis::Attestation   ? attestedNoticeStyle
+                               : *call.resolution == Resolution::NotPerformed ? notPerformedNoticeStyle
+                                                                              : performedNoticeStyle,
+                       this);
         row->addWidget(settled, 1);
         // A person's check stands until a system is asked: its answer replaces the check.
         if (call.settlementBasis == SettlementBasis::Attestation && !actions.lookupSystem.isEmpty()

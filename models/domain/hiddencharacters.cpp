@@ -80,4 +80,18 @@ QString visibleText(QStringView text, LineBreaks breaks)
     return out;
 }
 
+Expected<void> checkPersonName(QStringView field, QStringView name)
+{
+    if (const Expected<void> shown = checkShownAsTyped(field, name); !shown)
+        return shown;
+    constexpr qsizetype longest = 100;
+    if (name.size() > longest)
+        return makeError(
+                QStringLiteral("%1 is %2 characters long; a name may be at most %3: nothing was recorded")
+                        .arg(field.toString())
+                        .arg(name.size())
+                        .arg(longest));
+    return {};
+}
+
 } // namespace verity

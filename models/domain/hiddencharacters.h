@@ -23,6 +23,10 @@ std::optional<qsizetype> firstHiddenCharacter(QStringView text, LineBreaks break
 Expected<void> checkShownAsTyped(QStringView field, QStringView text,
                                  LineBreaks breaks = LineBreaks::Refused);
 
+// A person's name as it goes into every audit entry and piece of evidence: shown as typed and
+// at most 100 characters. `field` names where it was typed ("--operator", "Your name").
+Expected<void> checkPersonName(QStringView field, QStringView name);
+
 // `text` for a terminal: each hidden character written as \u{202E}, so what is printed is what
 // is stored and nothing printed can move the cursor or recolour the screen.
 QString visibleText(QStringView text, LineBreaks breaks = LineBreaks::Refused);

@@ -35,8 +35,9 @@ struct CallFacts
     QString intentKey;              // empty when the key could not be made
     bool intentError = false;
     std::optional<qint64> amountCents;
-    // A lookup proved it not performed: unless another call of its intent took effect, it is
-    // still owed, and a person must send it again or tell the customer.
+    // A lookup proved it not performed (or, for a refund, a person's check found it not made):
+    // unless another call of its intent took effect, it is still owed, and a person must look it
+    // up, send it again or tell the customer.
     bool provedAbsent = false;
 };
 

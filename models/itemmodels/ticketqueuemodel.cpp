@@ -141,8 +141,9 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
             else if (ticket->hasRepeatedIntent)
                 reasons << tr("the same intent was written more than once");
             if (reasons.isEmpty())
-                reasons << tr("a write proved not performed is still owed, or a tool call Verity cannot classify or "
-                              "key");
+                reasons << tr(
+                        "a write found not performed is still owed, or a tool call Verity cannot classify or "
+                        "key");
             return tr("Needs attention: %1").arg(reasons.join(QStringLiteral("; ")));
         }
         return ticket->subject.isEmpty() ? QVariant() : QVariant(ticket->subject);

@@ -78,11 +78,9 @@ Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &oper
     if (const Expected<QUrl> checked = checkProviderUrl(baseUrl); !checked)
         return makeError(QStringLiteral("Base URL: %1").arg(checked.message()));
     // The name goes into every audit entry and piece of evidence this console writes.
-    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("Your name"), operatorName.trimmed()); !shown)
-        return shown.error();
-    if (operatorName.trimmed().size() > 100)
-        return makeError(QStringLiteral("Your name is %1 characters long; at most 100 are kept")
-                                 .arg(operatorName.trimmed().size()));
+    if (const Expected<void> name = checkPersonName(QStringLiteral("Your name"), operatorName.trimmed());
+        !name)
+        return name.error();
     m_urlProblem.clear();
     QSettings settings;
     settings.setValue(QStringLiteral("provider/baseUrl"), baseUrl.toString(QUrl::RemoveUserInfo));

@@ -67,11 +67,17 @@ QString draftWriteMessage(const EscalationDetail &escalation)
         body = QStringLiteral(
                        "We are checking with %1 whether %2 %3; we will write again as soon as we know.")
                        .arg(words.system, words.thing, words.whether);
+    } else if (*escalation.resolution == Resolution::NotPerformed && attested) {
+        // A person's check is not the system's word: nothing is stated as fact.
+        body = QStringLiteral(
+                       "We have not yet been able to confirm that %1 %2. We will write to you again once "
+                       "this is settled.")
+                       .arg(words.thing, words.whether);
     } else if (*escalation.resolution == Resolution::NotPerformed) {
-        body = QStringLiteral("%1 %2 %3 so far. We will write to you again once this is settled.")
-                   .arg(attested ? QStringLiteral("We have checked:")
-                                 : QStringLiteral("We have checked with %1:").arg(words.system),
-                        words.thing, words.notDone);
+        body = QStringLiteral(
+                       "We have checked with %1: %2 %3 so far. We will write to you again once this is "
+                       "settled.")
+                       .arg(words.system, words.thing, words.notDone);
     } else {
         body = QStringLiteral("%1 that %2 %3%4.")
                        .arg(attested ? QStringLiteral("We have checked")
@@ -97,19 +103,30 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
     std::sort(performed.begin(), performed.end(), [](const RefundFact &a, const RefundFact &b) { return a.at < b.at; });
     const RefundFact any = sameIntent.isEmpty() ? RefundFact{} : sameIntent.first();
     const QString amount = formatMoney(any.amountCents, any.currency);
-    const QString checked = attested ? QStringLiteral("We have checked") : QStringLiteral("We have checked with our payment provider");
+    // Another call of the intent still unknown may have made a further refund: the count
+    // given is of the known ones, and the customer hears that the rest is being checked.
+    const bool moreUnknown = settled
+            && std::any_of(sameIntent.cbegin(), sameIntent.cend(),
+                           [](const RefundFact &fact) { return fact.unknown; });
+    const QString stillChecking = moreUnknown
+            ? QStringLiteral(" We are still checking with our payment provider "
+                             "whether a further refund went out in error; we "
+                             "will write again as soon as we know.")
+            : QString();
 
     QString body;
     if (performed.size() > 1) {
         const qsizetype extra = performed.size() - 1;
         body = QStringLiteral("One refund of %1 was made to your original payment method on %2. ")
-                   .arg(formatMoney(performed.first().amountCents, performed.first().currency),
-                        dayAndMonth(performed.first().at))
-               + (extra == 1 ? QStringLiteral("A second refund of the same amount was made in error; we are "
-                                              "recovering it, and you do not need to do anything.")
-                             : QStringLiteral("%1 further refunds of the same amount were made in error; we are "
-                                              "recovering them, and you do not need to do anything.")
-                                   .arg(extra));
+                        .arg(formatMoney(performed.first().amountCents, performed.first().currency),
+                             dayAndMonth(performed.first().at))
+                + (extra == 1 ? QStringLiteral("A second refund of the same amount was made in error; we are "
+                                               "recovering it, and you do not need to do anything.")
+                              : QStringLiteral(
+                                        "%1 further refunds of the same amount were made in error; we are "
+                                        "recovering them, and you do not need to do anything.")
+                                        .arg(extra))
+                + stillChecking;
     } else if (performed.size() == 1 && !settled) {
         // This call is still unknown: what is known is one refund, and nothing is claimed of the
         // provider before anyone has asked it.
@@ -119,17 +136,26 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
                    .arg(formatMoney(performed.first().amountCents, performed.first().currency),
                         dayAndMonth(performed.first().at));
     } else if (performed.size() == 1) {
-        body = QStringLiteral("%1 that one refund of %2 was made to your original payment method on %3. You should "
-                              "see it within 3 to 5 working days of that date.")
-                   .arg(attested ? QStringLiteral("We have checked")
-                                 : QStringLiteral("We have confirmed with our payment provider"),
-                        formatMoney(performed.first().amountCents, performed.first().currency),
-                        dayAndMonth(performed.first().at));
+        body = QStringLiteral(
+                       "%1 that one refund of %2 was made to your original payment method on %3. You should "
+                       "see it within 3 to 5 working days of that date.")
+                        .arg(attested ? QStringLiteral("We have checked")
+                                      : QStringLiteral("We have confirmed with our payment provider"),
+                             formatMoney(performed.first().amountCents, performed.first().currency),
+                             dayAndMonth(performed.first().at))
+                + stillChecking;
+    } else if (settled == Resolution::NotPerformed && attested) {
+        // A person's check is not the provider's word: nothing is stated as fact.
+        body = QStringLiteral(
+                       "We have not yet been able to confirm a refund of %1. We will write to you again once "
+                       "this is settled.")
+                       .arg(amount);
     } else if (settled == Resolution::NotPerformed) {
         // Nothing is promised: whether and when it is made is decided after this message.
-        body = QStringLiteral("%1: the refund of %2 has not been made so far. We will write to you again once this "
-                              "is settled.")
-                   .arg(checked, amount);
+        body = QStringLiteral("We have checked with our payment provider: the refund of %1 has not been made "
+                              "so far. "
+                              "We will write to you again once this is settled.")
+                       .arg(amount);
     } else {
         body = QStringLiteral("Your refund of %1 is being confirmed with our payment provider; we will write again "
                               "as soon as we know.")
@@ -160,7 +186,8 @@ Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalat
             if (ledger && *ledger)
                 at = (*ledger)->recordedAt;
         }
-        facts.append({call.amountCents.value_or(0), escalation.currency, at, performed});
+        const bool unknown = !call.resolution && call.outcome == Outcome::Unknown;
+        facts.append({call.amountCents.value_or(0), escalation.currency, at, performed, unknown});
     }
     const std::optional<Resolution> settled =
         escalation.state == u"resolved" ? escalation.resolution : std::optional<Resolution>();

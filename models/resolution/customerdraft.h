@@ -20,6 +20,7 @@ struct RefundFact
     QString currency = QStringLiteral("USD");
     qint64 at = 0;          // when it was made (ms since the epoch)
     bool performed = false; // recorded or verified
+    bool unknown = false; // nobody knows yet: the customer is told it is still being checked
 };
 
 // A refund's draft: `sameIntent` are the calls sharing its key; `settled` is how the escalation

@@ -49,6 +49,14 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
 
     SettlementStep step;
     step.evidenceAction = auditaction::lookup;
+    // Evidence outranks a person's check, and the person who settles says so: whose check this
+    // lookup replaces is in the result and in the audit entry.
+    const QString replaces = escalation.state != u"open" && escalation.basis == SettlementBasis::Attestation
+            ? QStringLiteral(" It replaces the check %1 recorded at %2 (%3).")
+                      .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt),
+                           settlementText(escalation.resolution.value_or(Resolution::Performed),
+                                          SettlementBasis::Attestation))
+            : QString();
     const auto stayOpen = [&](const QString &why) {
         step.evidence = evidence;
         step.evidence->verdict = LookupVerdict::CouldNotTell;
@@ -138,13 +146,15 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
                                       escalation.sellerId,
                                       record.createdMs > 0 ? record.createdMs : at,
                                       again ? QStringLiteral("console write") : QStringLiteral("provider lookup")};
-        step.settleDetail = QStringLiteral("%1: %2, %3 %4")
-                                    .arg(call, settlementText(resolution, SettlementBasis::Lookup), noun, mine);
+        step.settleDetail =
+                QStringLiteral("%1: %2, %3 %4")
+                        .arg(call, settlementText(resolution, SettlementBasis::Lookup), noun, mine)
+                + replaces;
         operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
-                                   QStringLiteral("%1: %2.")
+                                   QStringLiteral("%1: %2.%3")
                                            .arg(again ? QStringLiteral("Performed again (verified)")
                                                       : QStringLiteral("Performed (verified)"),
-                                                evidence.reason),
+                                                evidence.reason, replaces),
                                    QString()));
         return;
     }
@@ -161,7 +171,8 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
     step.settlement = Settlement{
             escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), m_operator, now()};
     step.settleDetail = QStringLiteral("%1: %2").arg(
-            call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup));
+                                call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup))
+            + replaces;
     ResolutionReport report = reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
                                        QString(), QString());
     if (report.kind == ResolutionReport::Kind::Resolved) {
@@ -173,6 +184,7 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
         if (!report.mayPerformAgain && !others.isEmpty())
             report.message += QStringLiteral(
                     " Another call of this intent took effect, so nothing more is owed for it.");
+        report.message += replaces;
     }
     operation->finish(report);
 }

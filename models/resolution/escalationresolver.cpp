@@ -262,9 +262,15 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     if (note.isEmpty())
         return notPossibleReport(QStringLiteral("the note is missing: say how you checked"));
     if (reference.size() > 200)
-        return notPossibleReport(QStringLiteral("the reference is %1 characters long; at most 200 are kept").arg(reference.size()));
+        return notPossibleReport(
+                QStringLiteral(
+                        "the reference is %1 characters long; it may be at most 200: nothing was recorded")
+                        .arg(reference.size()));
     if (note.size() > 4000)
-        return notPossibleReport(QStringLiteral("the note is %1 characters long; at most 4,000 are kept").arg(note.size()));
+        return notPossibleReport(
+                QStringLiteral(
+                        "the note is %1 characters long; it may be at most 4,000: nothing was recorded")
+                        .arg(note.size()));
     // Evidence is read later exactly as stored: nothing in it may read as something else.
     if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the reference"), reference); !shown)
         return notPossibleReport(shown.message());

@@ -76,9 +76,13 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
     lines << QStringLiteral("Intent key: %1").arg(escalation.intentKey);
     lines << QStringLiteral("Sent to: %1 (%2)").arg(endpoint.toString(QUrl::RemoveUserInfo), system);
     lines << QString();
-    lines << QStringLiteral(
-                     "A lookup found no record of this intent. If %1 has it after all, the key makes this a "
-                     "replay, not a second effect.")
+    // What protects this send is the lookup just made; the key only while the system still keeps
+    // it (a provider forgets keys after a while, Stripe's after 24 hours).
+    lines << QStringLiteral("A lookup found no record of this intent at %1. The same key lets %1 recognise a "
+                            "repeat only "
+                            "while it still keeps the key (many forget keys after 24 hours): the lookup is "
+                            "what shows "
+                            "this is not a second effect.")
                      .arg(system);
     return lines.join(u'\n');
 }

@@ -141,15 +141,22 @@ Expected<StatementSettlement> settleFromStatement(Store &store, const QList<Prov
                 QStringLiteral("%1: %2, refund %3")
                         .arg(callText, settlementText(Resolution::Performed, SettlementBasis::Reconciliation),
                              refund.id);
+        if (escalation.state != u"open" && escalation.basis == SettlementBasis::Attestation)
+            step.settleDetail +=
+                    QStringLiteral("; replaces the check %1 recorded at %2 (%3)")
+                            .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt),
+                                 settlementText(escalation.resolution.value_or(Resolution::Performed),
+                                                SettlementBasis::Attestation));
         Expected<SettlementWritten> written = writeSettlement(store, operatorName, escalation, step);
         if (!written)
             return makeError(QStringLiteral("escalation %1: %2 (%3 settled before it)")
                                      .arg(escalation.id)
                                      .arg(written.message())
                                      .arg(result.settled));
-        if (written->claim && written->claim->claimed)
+        if (written->claim && written->claim->claimed) {
             ++result.settled;
-        else if (written->claim)
+            result.settledCalls.append(call);
+        } else if (written->claim)
             result.elsewhere << QStringLiteral("escalation %1: %2")
                                         .arg(escalation.id)
                                         .arg(settledByText(

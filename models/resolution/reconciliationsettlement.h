@@ -31,6 +31,7 @@ Expected<QList<ProvenCall>> callsProvenBy(Store &store, const ProviderStatement 
 struct StatementSettlement
 {
     int settled = 0; // by this operator, now
+    QList<ProvenCall> settledCalls; // those, each as it stood before (open, or attested)
     QStringList elsewhere; // "escalation 5: settled first by bob at …"
 };
 

@@ -473,13 +473,17 @@ Expected<void> SqliteStore::setToolResult(const ToolResultUpdate &result)
 
 Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
 {
-    // A settled escalation's verified outcome stands in for the unknown the tool reported.
-    auto query = prepared("SELECT c.id, c.tool_class, CASE e.resolution WHEN 'not_performed' THEN 'not_performed' "
-                          "WHEN 'performed' THEN 'performed' WHEN 'performed_again' THEN 'performed' ELSE c.outcome END, "
-                          "c.intent_key, c.intent_error, c.amount_cents, "
-                          "e.resolution = 'not_performed' AND e.basis = 'lookup' FROM tool_calls c "
-                          "LEFT JOIN escalations e ON e.tool_call_id = c.id "
-                          "WHERE c.ticket_id = ? ORDER BY c.seq");
+    // A settled escalation's verified outcome stands in for the unknown the tool reported. A
+    // refund a person attested as not made is still owed too: the provider can always be asked,
+    // and a lookup that proves it absent is the way to sending it.
+    auto query = prepared(
+            "SELECT c.id, c.tool_class, CASE e.resolution WHEN 'not_performed' THEN 'not_performed' "
+            "WHEN 'performed' THEN 'performed' WHEN 'performed_again' THEN 'performed' ELSE c.outcome END, "
+            "c.intent_key, c.intent_error, c.amount_cents, "
+            "e.resolution = 'not_performed' AND (e.basis = 'lookup' OR c.tool_class = 'write_money') "
+            "FROM tool_calls c "
+            "LEFT JOIN escalations e ON e.tool_call_id = c.id "
+            "WHERE c.ticket_id = ? ORDER BY c.seq");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;

@@ -361,6 +361,19 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
     // Nine of the demo's eleven unknown refunds reached the provider; two never did. The one
     // attested as not performed is among the nine.
     QCOMPARE(result.value(QStringLiteral("settled")).toInt(), 9);
+    // Each settled call is named, and the attested one says it was only attested.
+    const QJsonArray calls = result.value(QStringLiteral("settled_calls")).toArray();
+    QCOMPARE(calls.size(), 9);
+    int wasAttested = 0;
+    for (const QJsonValue &value : calls) {
+        const QJsonObject call = value.toObject();
+        QVERIFY(call.value(QStringLiteral("refund")).toString().startsWith(QStringLiteral("re_")));
+        if (call.value(QStringLiteral("was")).toString() == u"attested") {
+            ++wasAttested;
+            QCOMPARE(call.value(QStringLiteral("escalation")).toInteger(), attested);
+        }
+    }
+    QCOMPARE(wasAttested, 1);
     {
         auto store = SqliteStore::open(copy);
         const EscalationDetail now = **(*store)->escalation(attested);
@@ -380,7 +393,9 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
     const VerityRun list = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), copy});
     QCOMPARE(list.out.count(QStringLiteral("Reconciled")), 9);
     QCOMPARE(list.out.count(QStringLiteral("finn")), 18);
-    QCOMPARE(list.out.count(QStringLiteral("bob")), 2); // the check and its settlement, kept
+    // The check and its settlement, kept; and the reconciliation's settlement names whose check it replaced.
+    QCOMPARE(list.out.count(QStringLiteral("bob")), 3);
+    QCOMPARE(list.out.count(QStringLiteral("replaces the check bob recorded")), 1);
     // Again: nothing more to settle.
     const VerityRun again = verity(settle);
     QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object().value(QStringLiteral("settled")).toInt(), 0);

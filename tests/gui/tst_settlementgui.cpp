@@ -22,6 +22,7 @@
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
+#include "outcomebadge.h"
 #include "outcomestyle.h"
 #include "reconciliationpane.h"
 #include "resolution/escalationresolver.h"
@@ -99,6 +100,7 @@ private slots:
     void ctrlKLooksUpTheOpenTicketNotAHiddenQueueRow();
     void ctrlKInTheQueueActsOnTheSelectedRow();
     void ctrlKWithNothingToLookUpSaysSo();
+    void ctrlKInTheTicketActsOnTheCallChosenInTheQueue();
     void focusSortMenusAndImportsKeepTheOpenTicket();
     void savingSettingsRunsNothing();
     void repeatIsConfirmedWithEveryFactCancelFirst();
@@ -281,6 +283,39 @@ void TestSettlementGui::ctrlKWithNothingToLookUpSaysSo()
     QTest::qWait(100);
     QCOMPARE(int(m_window->findChildren<ResolutionDialog *>().size()), dialogs);
     QCOMPARE((**m_store->escalation(y)).state, QStringLiteral("open"));
+}
+
+// T-20260325-0141 has two unknown refunds, c3 and c4. The person chooses c4's row in the queue
+// (the ticket opens at c4) and clicks into the ticket: c4 is the write in front of them.
+void TestSettlementGui::ctrlKInTheTicketActsOnTheCallChosenInTheQueue()
+{
+    qint64 c4 = 0;
+    const QList<EscalationRow> open = *m_store->openEscalations(0, 100);
+    for (const EscalationRow &row : open) {
+        if (row.ticketExtId == u"T-20260325-0141" && row.callExtId == u"c4")
+            c4 = row.id;
+    }
+    QVERIFY(c4 > 0);
+    QTest::keyClick(m_window.get(), Qt::Key_E, Qt::ControlModifier);
+    QTableView *queue = m_window->escalationPane()->table();
+    QTRY_VERIFY(queue->isVisible() && queue->hasFocus());
+    int rowOfC4 = -1;
+    for (int row = 0; row < queue->model()->rowCount(); ++row) {
+        if (queue->model()->index(row, 0).data(EscalationQueueModel::EscalationIdRole).toLongLong() == c4)
+            rowOfC4 = row;
+    }
+    QVERIFY(rowOfC4 >= 0);
+    queue->scrollTo(queue->model()->index(rowOfC4, 1));
+    QTest::mouseClick(queue->viewport(), Qt::LeftButton, {},
+                      queue->visualRect(queue->model()->index(rowOfC4, 1)).center());
+    QTRY_VERIFY(m_window->ticketView()->card(QStringLiteral("c4")) != nullptr);
+    pressCtrlK(m_window->ticketView());
+    auto *dialog = waitForDialog<ResolutionDialog>(
+            m_window.get(), [](ResolutionDialog *d) { return !d->resultText().isEmpty(); });
+    QVERIFY(dialog);
+    QCOMPARE(dialog->escalationId(), c4);
+    QVERIFY2(dialog->headingText().contains(QStringLiteral("issue_refund c4")),
+             qPrintable(dialog->headingText()));
 }
 
 void TestSettlementGui::focusSortMenusAndImportsKeepTheOpenTicket()
@@ -513,6 +548,10 @@ void TestSettlementGui::writeNoSystemCanBeAskedAboutIsAttested()
     QVERIFY2(notice.contains(QStringLiteral("performed (attested) by alice")), qPrintable(notice));
     QVERIFY2(notice.contains(QStringLiteral("PK-44120")), qPrintable(notice));
     QVERIFY2(!notice.contains(QStringLiteral("verified")), qPrintable(notice));
+    // The badge says it is a person's check, not the same "Performed" as a verified call.
+    auto *badge = after->findChild<OutcomeBadge *>(QStringLiteral("outcomeBadge"));
+    QVERIFY(badge);
+    QCOMPARE(badge->text(), QStringLiteral("Performed (attested)"));
     const QList<AuditEntry> entries = *m_store->auditEntries(0, 1000);
     QCOMPARE(entries.at(entries.size() - 2).action, QStringLiteral("attest"));
     QCOMPARE(entries.last().action, QStringLiteral("settle"));

@@ -472,11 +472,18 @@ void TestEscalationResolver::lookupReplacesAnAttestedCheck()
                             QStringLiteral("no refund seen for the order")});
     QCOMPARE(settlementText(*attested.resolution, attested.basis), QStringLiteral("not performed (attested)"));
     QVERIFY(!*m_store->ledgerEntry(before.intentKey));
+    // The customer is still owed the refund as far as anyone knows: the ticket keeps asking.
+    QVERIFY((*m_store->ticket(before.ticketId))->row.needsAttention);
 
     EscalationResolver second(*m_store, *m_client, QStringLiteral("bruno"));
     const ResolutionReport looked = wait(second.lookUp(id));
     QCOMPARE(kindName(looked.kind), kindName(ResolutionReport::Kind::Resolved));
     QCOMPARE(settlementText(*looked.resolution, looked.basis), QStringLiteral("performed (verified)"));
+    // Whose check it replaced is said, to the person and in the audit log.
+    QVERIFY2(looked.message.contains(QStringLiteral("It replaces the check amira recorded at")),
+             qPrintable(looked.message));
+    QVERIFY2(auditEntries().last().detail.contains(QStringLiteral("replaces the check amira recorded")),
+             qPrintable(auditEntries().last().detail));
     const EscalationDetail after = **m_store->escalation(id);
     QCOMPARE(after.resolvedBy, QStringLiteral("bruno"));
     QVERIFY(*m_store->ledgerEntry(before.intentKey));
@@ -485,6 +492,7 @@ void TestEscalationResolver::lookupReplacesAnAttestedCheck()
     QCOMPARE(evidenceKindId(evidence.first().kind), evidenceKindId(EvidenceKind::Attestation));
     QCOMPARE(evidenceKindId(evidence.last().kind), evidenceKindId(EvidenceKind::Lookup));
     verifyAuditChain(4); // attest, settle, lookup, settle
+    QVERIFY(!(*m_store->ticket(before.ticketId))->row.needsAttention);
 
     // Verified now: a further lookup or check changes nothing.
     QCOMPARE(kindName(wait(m_resolver->lookUp(id)).kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));

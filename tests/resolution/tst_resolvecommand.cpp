@@ -108,12 +108,19 @@ void TestResolveCommand::badArgumentsStoreNothing_data()
                                                   QStringLiteral("PK-1"),      QStringLiteral("--note"),
                                                   QString(5000, u'x'),         QStringLiteral("--operator"),
                                                   QStringLiteral("amira")}
-                                   << QStringLiteral("4,000");
+                                   << QStringLiteral("it may be at most 4,000: nothing was recorded");
     QTest::newRow("operator with a terminal escape")
             << QStringList{QStringLiteral("ID"),   QStringLiteral("--attest"),  QStringLiteral("performed"),
                            QStringLiteral("--reference"), QStringLiteral("PK-1"), QStringLiteral("--note"),
                            QStringLiteral("seen"), QStringLiteral("--operator"), QStringLiteral("amira\x1b[2J")}
             << QStringLiteral("--operator holds U+001B");
+    QTest::newRow("operator too long")
+            << QStringList{QStringLiteral("ID"),        QStringLiteral("--attest"),
+                           QStringLiteral("performed"), QStringLiteral("--reference"),
+                           QStringLiteral("PK-1"),      QStringLiteral("--note"),
+                           QStringLiteral("seen"),      QStringLiteral("--operator"),
+                           QString(101, u'a')}
+            << QStringLiteral("--operator is 101 characters long; a name may be at most 100");
     QTest::newRow("reference with a right-to-left override")
             << QStringList{QStringLiteral("ID"),   QStringLiteral("--attest"),  QStringLiteral("performed"),
                            QStringLiteral("--reference"), QStringLiteral("PK-\u202E1"), QStringLiteral("--note"),

@@ -16,6 +16,7 @@ class TestCustomerDraft : public QObject
 private slots:
     void draft_data();
     void draft();
+    void furtherUnknownCallIsStillBeingChecked();
     void writeDraft_data();
     void writeDraft();
 };
@@ -58,8 +59,11 @@ void TestCustomerDraft::draft_data()
                                      << QStringList{QStringLiteral("in error"), QStringLiteral("was made to"),
                                                     QStringLiteral("issuing"), QStringLiteral("will be")};
     QTest::newRow("attested absent") << 0 << int(Resolution::NotPerformed) << true
-                                     << QStringList{QStringLiteral("We have checked:"), QStringLiteral("has not been made")}
-                                     << QStringList{QStringLiteral("payment provider"), QStringLiteral("issuing")};
+                                     << QStringList{QStringLiteral(
+                                                "not yet been able to confirm a refund of $118.00")}
+                                     << QStringList{QStringLiteral("payment provider"),
+                                                    QStringLiteral("issuing"),
+                                                    QStringLiteral("has not been made")};
     QTest::newRow("attested performed") << 1 << int(Resolution::Performed) << true
                                         << QStringList{QStringLiteral("We have checked that one refund")}
                                         << QStringList{QStringLiteral("confirmed with our payment provider")};
@@ -95,6 +99,25 @@ void TestCustomerDraft::draft()
         QVERIFY2(!text.contains(phrase), qPrintable(QStringLiteral("unexpected \"%1\" in: %2").arg(phrase, text)));
 }
 
+// Three calls of one intent: two known to have made a refund, one still unknown. The draft
+// counts what is known and says the rest is being checked, never "one in error" as final.
+void TestCustomerDraft::furtherUnknownCallIsStillBeingChecked()
+{
+    const QList<RefundFact> facts{{9650, QStringLiteral("USD"), march17(), true, false},
+                                  {9650, QStringLiteral("USD"), march17() + 7000, false, true},
+                                  {9650, QStringLiteral("USD"), march17() + 14000, true, false}};
+    const QString text = draftCustomerMessage(QStringLiteral("Ines Moreau"), facts, Resolution::Performed);
+    QVERIFY2(text.contains(QStringLiteral("A second refund of the same amount was made in error")),
+             qPrintable(text));
+    QVERIFY2(text.contains(
+                     QStringLiteral("still checking with our payment provider whether a further refund")),
+             qPrintable(text));
+    // Nothing unknown left: no such sentence.
+    const QList<RefundFact> known{facts.at(0), facts.at(2)};
+    QVERIFY(!draftCustomerMessage(QStringLiteral("Ines Moreau"), known, Resolution::Performed)
+                     .contains(QStringLiteral("still checking")));
+}
+
 void TestCustomerDraft::writeDraft_data()
 {
     QTest::addColumn<QString>("tool");
@@ -127,7 +150,9 @@ void TestCustomerDraft::writeDraft_data()
             << noReference;
     QTest::newRow("message attested not performed")
             << "message_seller" << int(Resolution::NotPerformed) << true
-            << QStringList{QStringLiteral("has not reached the seller so far")}
+            << QStringList{QStringLiteral(
+                       "We have not yet been able to confirm that our message to the seller about "
+                       "your order SU-88316 was delivered.")}
             << QStringList{QStringLiteral("dashboard"), QStringLiteral("messaging service")};
 }
 
