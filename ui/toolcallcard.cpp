@@ -157,8 +157,10 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                            .arg(settlementText(*call.resolution, call.settlementBasis), call.resolvedBy,
                                 formatTime(call.resolvedAt));
         if (!call.settledReference.isEmpty())
-            text += call.toolClass == ToolClass::WriteMoney ? tr("; refund %1").arg(call.settledReference)
-                                                            : tr("; reference %1").arg(call.settledReference);
+            // A check's reference is what the person typed (an id, or where they looked).
+            text += call.toolClass == ToolClass::WriteMoney && call.settlementBasis != SettlementBasis::Attestation
+                    ? tr("; refund %1").arg(call.settledReference)
+                    : tr("; reference %1").arg(call.settledReference);
         auto *row = new QHBoxLayout;
         auto *settled =
                 notice(text + u'.', QStringLiteral("resolutionNotice"),
