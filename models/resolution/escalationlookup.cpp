@@ -51,12 +51,8 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
     step.evidenceAction = auditaction::lookup;
     // Evidence outranks a person's check, and the person who settles says so: whose check this
     // lookup replaces is in the result and in the audit entry.
-    const QString replaces = escalation.state != u"open" && escalation.basis == SettlementBasis::Attestation
-            ? QStringLiteral(" It replaces the check %1 recorded at %2 (%3).")
-                      .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt),
-                           settlementText(escalation.resolution.value_or(Resolution::Performed),
-                                          SettlementBasis::Attestation))
-            : QString();
+    const QString replaced = replacedCheckText(escalation);
+    const QString replaces = replaced.isEmpty() ? QString() : QStringLiteral(" It replaces %1.").arg(replaced);
     const auto stayOpen = [&](const QString &why) {
         step.evidence = evidence;
         step.evidence->verdict = LookupVerdict::CouldNotTell;

@@ -62,6 +62,15 @@ QString settledByText(const QString &by, qint64 at, Resolution resolution, Settl
             .arg(by, isoTime(at), settlementText(resolution, basis));
 }
 
+QString replacedCheckText(const EscalationDetail &escalation)
+{
+    if (escalation.state == u"open" || escalation.basis != SettlementBasis::Attestation)
+        return {};
+    return QStringLiteral("the check %1 recorded at %2 (%3)")
+            .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt),
+                 settlementText(escalation.resolution.value_or(Resolution::Performed), SettlementBasis::Attestation));
+}
+
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
                                const QString &system)
 {

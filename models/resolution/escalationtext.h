@@ -22,6 +22,9 @@ QList<std::pair<QString, QString>> escalationFacts(const EscalationDetail &escal
 
 // "settled first by alice at 2026-12-01T14:03:22Z (performed, verified)"
 QString settledByText(const QString &by, qint64 at, Resolution resolution, SettlementBasis basis);
+// "the check bob recorded at 2026-…Z (not performed (attested))" when evidence is about to
+// replace a person's check on this escalation; empty when it stands on no check.
+QString replacedCheckText(const EscalationDetail &escalation);
 
 // What a person confirms before a write is sent again: every fact of it, the intent key and
 // the URL it goes to.

@@ -141,12 +141,8 @@ Expected<StatementSettlement> settleFromStatement(Store &store, const QList<Prov
                 QStringLiteral("%1: %2, refund %3")
                         .arg(callText, settlementText(Resolution::Performed, SettlementBasis::Reconciliation),
                              refund.id);
-        if (escalation.state != u"open" && escalation.basis == SettlementBasis::Attestation)
-            step.settleDetail +=
-                    QStringLiteral("; replaces the check %1 recorded at %2 (%3)")
-                            .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt),
-                                 settlementText(escalation.resolution.value_or(Resolution::Performed),
-                                                SettlementBasis::Attestation));
+        if (const QString replaced = replacedCheckText(escalation); !replaced.isEmpty())
+            step.settleDetail += QStringLiteral("; replaces %1").arg(replaced);
         Expected<SettlementWritten> written = writeSettlement(store, operatorName, escalation, step);
         if (!written)
             return makeError(QStringLiteral("escalation %1: %2 (%3 settled before it)")
