@@ -261,7 +261,9 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
                 QStringLiteral("%1: %2, %3 %4")
                         .arg(call, settlementText(Resolution::PerformedAgain, SettlementBasis::Lookup), noun,
                              result.record->id);
-        settled = QStringLiteral("%1: %2.").arg(outcomeLabel(result.outcome), result.note);
+        // Said as it was settled: a repeat whose answer was unclear and a lookup then found is
+        // performed again as surely as one the provider accepted at once.
+        settled = QStringLiteral("Performed again (verified): %1 %2 (%3).").arg(noun, result.record->id, result.note);
         break;
     case Outcome::NotPerformed:
         // The system's own answer (a refusal, or a lookup that found nothing) settles it again.

@@ -236,7 +236,8 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     QTest::mouseClick(again, Qt::LeftButton);
     ResolutionDialog *performed = waitForDialog();
     QVERIFY(performed);
-    QVERIFY2(performed->resultText().startsWith(QStringLiteral("Performed")), qPrintable(performed->resultText()));
+    QVERIFY2(performed->resultText().startsWith(QStringLiteral("Performed again (verified): refund re_")),
+             qPrintable(performed->resultText()));
     QCOMPARE(m_sandbox->refundCount(), before + 1);
     performed->close();
     QVERIFY(m_window->ticketView()->card(callId)->findChild<QLabel *>(QStringLiteral("resolutionNotice"))->text().contains(
