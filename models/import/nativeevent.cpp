@@ -1,6 +1,7 @@
 #include "nativeevent.h"
 
 #include "domain/jsontext.h"
+#include "domain/money.h"
 #include "domain/sha256.h"
 
 #include <QDateTime>
@@ -229,7 +230,7 @@ std::optional<bool> optionalFlag(const json &root, const char *key, Fields &fiel
 // Bounds that no real request or refund comes near; beyond them a line is broken, and its
 // numbers would overflow the replay's arithmetic.
 constexpr qint64 maxTraceDurationMs = 24 * 3600 * 1000;
-constexpr qint64 maxTraceAmountCents = 1'000'000'000'000; // ten billion in a currency's units
+constexpr qint64 maxTraceAmountCents = maxAmountCents;
 
 TraceEvent readHttpTrace(Fields &fields)
 {

@@ -2,6 +2,7 @@
 
 #include "domain/intentkey.h"
 #include "domain/jsontext.h"
+#include "domain/money.h"
 #include "domain/resultclassifier.h"
 #include "store/store.h"
 
@@ -35,8 +36,12 @@ CallClassification classify(const StoredCall &call, const ToolRegistry &registry
         c.intentError = key.message();
     if (!spec->amountField.isEmpty() && arguments.is_object()) {
         auto amount = arguments.find(spec->amountField.toStdString());
-        if (amount != arguments.end())
-            c.amountCents = wholeNumber(*amount);
+        if (amount != arguments.end()) {
+            // Stored before its tool was known, so never checked: a bad amount is no money.
+            const std::optional<qint64> cents = wholeNumber(*amount);
+            if (cents && *cents > 0 && *cents <= maxAmountCents)
+                c.amountCents = cents;
+        }
     }
     const WriteVerdict verdict =
             classifyWriteResult(call.hasResult ? &result : nullptr, registry.outcomeRules(), call.resultError);

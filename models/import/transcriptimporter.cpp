@@ -2,6 +2,7 @@
 
 #include "domain/intentkey.h"
 #include "domain/jsontext.h"
+#include "domain/money.h"
 #include "domain/resultclassifier.h"
 #include "domain/sha256.h"
 #include "domain/ticketassessment.h"
@@ -224,16 +225,36 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     if (!spec && !m_unclassified.contains(call.tool) && !m_unitUnclassified.contains(call.tool))
         m_unitUnclassified.append(call.tool); // reported once the unit is stored
     if (spec && isWrite(spec->toolClass)) {
+        // An amount that is not whole, positive cents must never become money (-$118.00
+        // performed), nor pass in silence: the call is kept, as the evidence of what the agent
+        // did, with no amount, and the import says where and what was expected.
+        QString badAmount;
+        if (!spec->amountField.isEmpty()) {
+            auto amount = call.arguments.find(spec->amountField.toStdString());
+            if (amount != call.arguments.end()) {
+                const std::optional<qint64> cents = wholeNumber(*amount);
+                if (cents && *cents > 0 && *cents <= maxAmountCents)
+                    row.amountCents = cents;
+                else
+                    badAmount = QStringLiteral("field \"%1\": expected whole cents from 1 to %2, got %3")
+                                        .arg(spec->amountField)
+                                        .arg(maxAmountCents)
+                                        .arg(QString::fromStdString(
+                                                     amount->dump(-1, ' ', false,
+                                                                  nlohmann::json::error_handler_t::replace))
+                                                     .left(40));
+            }
+        }
         Expected<QString> key = intentKey(*spec, call.arguments, ticket->ref.facts);
         if (key)
             row.intentKey = *key;
         else
             row.intentError = key.message();
-        if (!spec->amountField.isEmpty()) {
-            auto amount = call.arguments.find(spec->amountField.toStdString());
-            if (amount != call.arguments.end())
-                row.amountCents = wholeNumber(*amount);
-        }
+        if (!badAmount.isEmpty())
+            m_unitNotices.append(
+                    QStringLiteral("call \"%1\" (%2): %3; it is kept as the agent made it, with no "
+                                   "amount, and no money is counted for it")
+                            .arg(call.callId, call.tool, badAmount));
         // Until a result arrives nobody knows whether the write happened.
         const WriteVerdict verdict = classifyWriteResult(nullptr, registry.outcomeRules());
         row.outcome = verdict.outcome;
@@ -406,6 +427,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     if (conversation && !m_registries.isForced())
         m_registry = &m_registries.choose(unit.tools, m_fileProfile);
     m_unitUnclassified.clear();
+    m_unitNotices.clear();
 
     // A conversation is one savepoint: any event it cannot store undoes the others. Calls
     // waiting from before are stored first, so that undoing it undoes only its own.
@@ -462,6 +484,8 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
         }
     }
     keepUnitFindings(report, unit);
+    for (const QString &notice : std::as_const(m_unitNotices))
+        report.notices.append(problem(notice));
     report.eventsImported += imported;
     report.eventsUnchanged += unchanged;
     if (conversation)

@@ -105,6 +105,7 @@ private:
     // anything reads the calls back, before a conversation's savepoint and before a commit.
     QList<std::pair<QString, QString>> m_waitingCalls;
     QSet<QString> m_unclassified;
+    QStringList m_unitNotices; // said of the unit being stored, kept only if it is
     QStringList m_unitUnclassified; // met in the unit being stored, kept only if it is
     QString m_storeError;
 };

@@ -8,6 +8,7 @@
 #include "transcriptformat.h"
 
 #include <QFileInfo>
+#include <QTemporaryFile>
 
 #include <algorithm>
 
@@ -144,7 +145,36 @@ bool isConversationPart(const json &element)
 
 } // namespace
 
-TranscriptReader::TranscriptReader(QString path) : m_path(std::move(path)) {}
+TranscriptReader::TranscriptReader(QString path)
+    : m_path(std::move(path))
+    , m_source(m_path)
+{}
+
+TranscriptReader::~TranscriptReader() = default;
+
+// A pipe or FIFO (`verity import <(zcat …)`) can be read once only, and a transcript is read
+// more than once (its layout, an OpenTelemetry file's traces, then its units): what comes
+// through is kept in a temporary file, removed when reading ends, and read from there.
+Expected<void> TranscriptReader::spool(QFile &pipe)
+{
+    m_spool = std::make_unique<QTemporaryFile>();
+    if (!m_spool->open())
+        return makeError(QStringLiteral("cannot keep what the pipe sends in a temporary file: %1")
+                                 .arg(m_spool->errorString()));
+    QByteArray chunk;
+    while (!(chunk = pipe.read(1 << 20)).isEmpty()) {
+        if (m_spool->write(chunk) != chunk.size())
+            return makeError(QStringLiteral("cannot keep what the pipe sends in a temporary file: %1")
+                                     .arg(m_spool->errorString()));
+    }
+    if (pipe.error() != QFileDevice::NoError)
+        return makeError(QStringLiteral("cannot read the pipe: %1").arg(pipe.errorString()));
+    if (!m_spool->flush())
+        return makeError(QStringLiteral("cannot keep what the pipe sends in a temporary file: %1")
+                                 .arg(m_spool->errorString()));
+    m_source = m_spool->fileName();
+    return {};
+}
 
 bool TranscriptReader::handOn(const Sink &sink, ImportUnit unit)
 {
@@ -187,6 +217,14 @@ Expected<void> TranscriptReader::read(const Sink &sink)
     QFile file(m_path);
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read the file: %1").arg(file.errorString()));
+    if (file.isSequential()) {
+        if (Expected<void> kept = spool(file); !kept)
+            return kept;
+        file.close();
+        file.setFileName(m_source);
+        if (!file.open(QIODevice::ReadOnly))
+            return makeError(QStringLiteral("cannot read what the pipe sent: %1").arg(file.errorString()));
+    }
     const QFileInfo info(m_path);
     m_stem = info.completeBaseName();
     m_fallbackAt = info.lastModified().toMSecsSinceEpoch();
@@ -201,7 +239,10 @@ Expected<void> TranscriptReader::read(const Sink &sink)
         return head.size();
     }();
     if (start == head.size() && file.size() <= headSize)
-        return {}; // empty, or only blank lines: nothing to import
+        return makeError(
+                file.size() == 0
+                        ? QStringLiteral("the file is empty: there is nothing to import")
+                        : QStringLiteral("the file holds only blank lines: there is nothing to import"));
     const char first = start < head.size() ? head.at(start) : ' ';
     if (first != '{' && first != '[')
         return makeError(QStringLiteral("not a transcript format Verity reads: expected JSON or JSON Lines (Verity "
@@ -243,8 +284,8 @@ TranscriptReader::Layout TranscriptReader::layoutOf(QFile &file, const QByteArra
         return Layout::Document;
     }
     // A first line longer than the head: one minified document, or JSON Lines with long lines.
-    const qint64 end = endOfFirstValue(m_path, bom + start);
-    if (end < 0 || onlySpaceFrom(m_path, end))
+    const qint64 end = endOfFirstValue(m_source, bom + start);
+    if (end < 0 || onlySpaceFrom(m_source, end))
         return Layout::Document;
     return Layout::Lines;
 }

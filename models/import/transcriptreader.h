@@ -3,15 +3,17 @@
 // at a time: a native line, or a whole conversation. Streams: a JSONL file line by line, a JSON
 // document element by element, so memory does not grow with the file.
 
-#include "importunit.h"
-
 #include "domain/expected.h"
+#include "importunit.h"
 
 #include <QFile>
 #include <QHash>
 #include <QString>
 
 #include <functional>
+#include <memory>
+
+class QTemporaryFile;
 
 namespace verity {
 
@@ -22,6 +24,7 @@ public:
     using Sink = std::function<bool(ImportUnit unit)>;
 
     explicit TranscriptReader(QString path);
+    ~TranscriptReader();
 
     // Reads to the end or until the sink stops it. An error means the file as a whole could not
     // be read: missing, an unknown format, a JSON document broken at some byte (the units
@@ -44,8 +47,11 @@ private:
     void gatherTraces(QFile &file, Layout layout, const QByteArray &head);
     bool handOn(const Sink &sink, ImportUnit unit);
     bool handOnValue(const Sink &sink, const nlohmann::json &value, const FilePlace &place);
+    Expected<void> spool(QFile &pipe);
 
-    QString m_path;
+    QString m_path; // as named: what messages and the import record say
+    QString m_source; // what is read: the path, or the copy of a pipe's bytes
+    std::unique_ptr<QTemporaryFile> m_spool;
     QString m_format;
     qint64 m_bytesRead = 0;
     qint64 m_bytesTotal = 0;

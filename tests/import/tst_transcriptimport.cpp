@@ -3,13 +3,15 @@
 // while the rest imports, streaming, the profiles chosen, and tools classified afterwards.
 
 #include "../store/storetestsupport.h"
-
 #include "domain/registrychoice.h"
 #include "domain/userregistry.h"
 #include "import/reclassifier.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace verity;
 using namespace storetest;
@@ -430,6 +432,50 @@ private slots:
         QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")), qPrintable(report.fatal));
         QVERIFY2(report.fatal.contains(QStringLiteral("ticket,order")), qPrintable(report.fatal));
         QCOMPARE(report.ticketsOpened, 0);
+    }
+
+    // An empty file, or one of blank lines, says so; nothing is stored, not even an import row.
+    void emptyFileSaysSo()
+    {
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const QString empty = newPath(".jsonl");
+        QVERIFY(writeLines(empty, {}));
+        QFile::resize(empty, 0);
+        const ImportReport none = importer.importFile(empty);
+        QVERIFY2(none.fatal == QStringLiteral("the file is empty: there is nothing to import"),
+                 qPrintable(none.fatal));
+        const QString blank = newPath(".jsonl");
+        QVERIFY(writeLines(blank, {"", "  ", ""}));
+        const ImportReport spaces = importer.importFile(blank);
+        QVERIFY2(spaces.fatal.contains(QStringLiteral("only blank lines")), qPrintable(spaces.fatal));
+        QCOMPARE(store->countTickets(TicketQuery{}).value(), 0);
+    }
+
+    // A pipe or FIFO is read once, from its first line: `verity import <(zcat day.jsonl.gz)`.
+    void fifoIsReadWhole()
+    {
+        const QString regular = newPath(".jsonl");
+        QVERIFY(QFile::copy(QStringLiteral(VERITY_TEST_DATA "/../../resources/demo/march-incident.jsonl"),
+                            regular));
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("day.jsonl"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        // The writer runs beside the import: a FIFO's open blocks until both ends are there.
+        QProcess writer;
+        writer.start(QStringLiteral("sh"),
+                     {QStringLiteral("-c"), QStringLiteral("cat \"$0\" > \"$1\""), regular, fifo});
+        QVERIFY(writer.waitForStarted());
+        auto piped = openStore(newPath());
+        const ImportReport fromPipe = TranscriptImporter(*piped, profiles()).importFile(fifo);
+        QVERIFY(writer.waitForFinished());
+        QVERIFY2(fromPipe.clean(), qPrintable(describe(fromPipe)));
+        auto direct = openStore(newPath());
+        const ImportReport fromFile = TranscriptImporter(*direct, profiles()).importFile(regular);
+        QCOMPARE(fromPipe.linesRead, fromFile.linesRead);
+        QCOMPARE(fromPipe.eventsImported, fromFile.eventsImported);
+        QCOMPARE(fromPipe.ticketsOpened, 46);
+        QCOMPARE(piped->countOpenEscalations().value(), direct->countOpenEscalations().value());
     }
 
     // --registry NAME reads every call with that profile.

@@ -69,6 +69,8 @@ private slots:
     void optionalFieldsAndLooseFormatting();
     void providerEventWithoutCall();
     void ticketIdInAnotherCase();
+    void badRefundAmountKeepsTheCallWithoutMoney_data();
+    void badRefundAmountKeepsTheCallWithoutMoney();
     void commandLine_data();
     void commandLine();
 
@@ -408,6 +410,49 @@ void TestImport::ticketIdInAnotherCase()
             ? QStringList{QStringLiteral("one"), QStringLiteral("two"), QStringLiteral("three")}
             : QStringList{QStringLiteral("one"), QStringLiteral("three")};
     QCOMPARE(texts, inFileOrder);
+}
+
+// A refund's amount is whole, positive cents within reach. Anything else is never money (not a
+// -$118.00 refund performed, not a refund with no amount passed over in silence): the call is
+// kept as what the agent did, without an amount, and the import names the line and what was
+// expected.
+void TestImport::badRefundAmountKeepsTheCallWithoutMoney_data()
+{
+    QTest::addColumn<QByteArray>("amount");
+    QTest::addColumn<QString>("got");
+    QTest::newRow("negative") << QByteArray("-11800") << QStringLiteral("got -11800");
+    QTest::newRow("fractional") << QByteArray("118.5") << QStringLiteral("got 118.5");
+    QTest::newRow("NaN") << QByteArray("\"NaN\"") << QStringLiteral("got \"NaN\"");
+    QTest::newRow("over 2^63") << QByteArray("123456789012345678901234567890") << QStringLiteral("got ");
+    QTest::newRow("zero") << QByteArray("0") << QStringLiteral("got 0");
+}
+
+void TestImport::badRefundAmountKeepsTheCallWithoutMoney()
+{
+    QFETCH(QByteArray, amount);
+    QFETCH(QString, got);
+    const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-');
+    QByteArray call = refundCall(good, QStringLiteral("2026-03-17T10:00:04Z"), QStringLiteral("c9"));
+    call.replace("\"amount_cents\":4200", "\"amount_cents\":" + amount);
+    const QString path = m_dir.filePath(QStringLiteral("amount-%1.jsonl").arg(tag));
+    QVERIFY(writeLines(path, fileAround(call)));
+    std::unique_ptr<SqliteStore> store =
+            openStore(m_dir.filePath(QStringLiteral("amount-%1.sqlite").arg(tag)));
+    const ImportReport report = importFile(*store, path);
+    QVERIFY2(report.clean(), qPrintable(describe(report)));
+    QCOMPARE(report.notices.size(), 1);
+    QCOMPARE(report.notices.first().place.line, 5);
+    const QString notice = report.noticeMessages().first();
+    QVERIFY2(notice.startsWith(path + QStringLiteral(":5: ")), qPrintable(notice));
+    QVERIFY2(notice.contains(QStringLiteral("field \"amount_cents\": expected whole cents from 1 to")),
+             qPrintable(notice));
+    QVERIFY2(notice.contains(got), qPrintable(notice));
+    QSqlDatabase &db = store->database();
+    QCOMPARE(rows(db,
+                  QStringLiteral(
+                          "SELECT coalesce(amount_cents, 'none') FROM tool_calls WHERE call_ext_id = 'c9'")),
+             QStringList{QStringLiteral("none")});
+    QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE amount_cents < 0")), 0);
 }
 
 void TestImport::commandLine_data()
