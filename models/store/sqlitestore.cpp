@@ -88,6 +88,8 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &
     if (!store->m_db.open())
         return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, sqlErrorText(store->m_db.lastError())));
     // Nothing is migrated here: a database of another version is refused, and says how to upgrade.
+    if (Expected<void> supported = sqlite::checkVersionSupported(store->m_db); !supported)
+        return makeError(QStringLiteral("%1: %2").arg(path, supported.message()));
     Expected<int> version = sqlite::schemaVersion(store->m_db);
     if (!version)
         return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, version.message()));

@@ -84,6 +84,8 @@ private slots:
     void newerDatabaseIsRefused();
     void notSqliteIsRefused_data();
     void notSqliteIsRefused();
+    void anotherProgramsDatabaseIsRefusedUntouched_data();
+    void anotherProgramsDatabaseIsRefusedUntouched();
 };
 
 void TestMigrations::newDatabase_data()
@@ -462,6 +464,40 @@ void TestMigrations::notSqliteIsRefused()
     QVERIFY2(error.contains(QStringLiteral("database"), Qt::CaseInsensitive), qPrintable(error));
     QCOMPARE(fileBytes(path), content);
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("notes.sqlite")});
+}
+
+// A browser's history, or an app's settings at some user_version of its own: Verity never adds
+// its tables to it, for writing or for reading.
+void TestMigrations::anotherProgramsDatabaseIsRefusedUntouched_data()
+{
+    QTest::addColumn<int>("userVersion");
+    QTest::newRow("version 0") << 0;
+    QTest::newRow("a version of its own") << 3;
+}
+
+void TestMigrations::anotherProgramsDatabaseIsRefusedUntouched()
+{
+    QFETCH(int, userVersion);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("places.sqlite"));
+    {
+        RawDatabase raw(path);
+        QVERIFY(raw.exec(QStringLiteral("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)")));
+        QVERIFY(raw.exec(QStringLiteral("INSERT INTO moz_places (url) VALUES ('https://example.org/')")));
+        QVERIFY(raw.exec(QStringLiteral("PRAGMA user_version = %1").arg(userVersion)));
+    }
+    const QByteArray before = fileBytes(path);
+    QString error;
+    QVERIFY(!openStore(path, &error));
+    QVERIFY2(error.startsWith(
+                     path + QStringLiteral(": a SQLite database of another program (it holds moz_places")),
+             qPrintable(error));
+    const Expected<std::unique_ptr<SqliteStore>> readOnly = SqliteStore::openReadOnly(path);
+    QVERIFY(!readOnly);
+    QVERIFY2(readOnly.message().contains(QStringLiteral("another program")), qPrintable(readOnly.message()));
+    QCOMPARE(fileBytes(path), before);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("places.sqlite")});
 }
 
 QTEST_GUILESS_MAIN(TestMigrations)
