@@ -198,7 +198,8 @@ int runAuditCommand(const QStringList &arguments)
         err << "verity audit " << action << ": " << path << ": not a database file\n";
         return 2;
     }
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path);
+    // Every audit action only reads: a database in a read-only folder can be verified.
+    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::openReadOnly(path);
     if (!store) {
         err << "verity audit " << action << ": " << store.message() << "\n";
         return 2;

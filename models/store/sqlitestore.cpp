@@ -1,14 +1,14 @@
 #include "sqlitestore.h"
 
+#include "sqlerror.h"
 #include "sqliteschema.h"
 
 #include <QAtomicInteger>
 #include <QDir>
 #include <QFileInfo>
-#include "sqlerror.h"
-
 #include <QSqlError>
 #include <QStandardPaths>
+#include <QUrl>
 #include <QVariant>
 
 namespace verity {
@@ -83,8 +83,27 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &
     store->m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), store->m_connection);
     if (!store->m_db.isValid())
         return makeError(QStringLiteral("the Qt SQLite driver (QSQLITE) is not installed"));
-    store->m_db.setDatabaseName(store->m_path);
-    store->m_db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+    // A database in a folder this user cannot write (a copy on read-only media, an archive) is
+    // read as immutable: SQLite would otherwise need to create its -shm file beside it to read
+    // a WAL database. Only when no -wal file is there, so that nothing written is left unread.
+    const bool folderReadOnly = !QFileInfo(info.absolutePath()).isWritable();
+    const bool walLeft = QFileInfo::exists(store->m_path + QStringLiteral("-wal"));
+    if (folderReadOnly && walLeft && !QFileInfo::exists(store->m_path + QStringLiteral("-shm")))
+        return makeError(
+                QStringLiteral(
+                        "%1: the database has changes in %1-wal that cannot be read from a folder this "
+                        "user may not write to; copy the database and its -wal file to a writable "
+                        "folder, or open it once where it can be written")
+                        .arg(path));
+    if (folderReadOnly && !walLeft) {
+        store->m_db.setDatabaseName(QUrl::fromLocalFile(store->m_path).toString(QUrl::FullyEncoded)
+                                    + QStringLiteral("?immutable=1"));
+        store->m_db.setConnectOptions(
+                QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=5000"));
+    } else {
+        store->m_db.setDatabaseName(store->m_path);
+        store->m_db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+    }
     if (!store->m_db.open())
         return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, sqlErrorText(store->m_db.lastError())));
     // Nothing is migrated here: a database of another version is refused, and says how to upgrade.

@@ -6,9 +6,11 @@
 #include "storetestsupport.h"
 
 #include <QDir>
-#include <QTemporaryDir>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
 
 using namespace verity;
 using namespace storetest;
@@ -86,6 +88,7 @@ private slots:
     void notSqliteIsRefused();
     void anotherProgramsDatabaseIsRefusedUntouched_data();
     void anotherProgramsDatabaseIsRefusedUntouched();
+    void readOnlyFolderIsReadForReading();
 };
 
 void TestMigrations::newDatabase_data()
@@ -498,6 +501,26 @@ void TestMigrations::anotherProgramsDatabaseIsRefusedUntouched()
     QVERIFY2(readOnly.message().contains(QStringLiteral("another program")), qPrintable(readOnly.message()));
     QCOMPARE(fileBytes(path), before);
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("places.sqlite")});
+}
+
+// A WAL database in a folder this user may not write (an archive, read-only media): reading it
+// needs no -shm file beside it.
+void TestMigrations::readOnlyFolderIsReadForReading()
+{
+    if (::geteuid() == 0)
+        QSKIP("root may write any folder: run as another user to see a read-only folder");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString folder = dir.filePath(QStringLiteral("archive"));
+    QVERIFY(QDir().mkpath(folder));
+    const QString path = folder + QStringLiteral("/verity.sqlite");
+    QVERIFY(makeDatabaseAt(path, sqlite::currentSchemaVersion()));
+    QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+    QVERIFY(QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+    const Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::openReadOnly(path);
+    QVERIFY(QFile::setPermissions(folder,
+                                  QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    QVERIFY2(store, qPrintable(store ? QString() : store.message()));
 }
 
 QTEST_GUILESS_MAIN(TestMigrations)
