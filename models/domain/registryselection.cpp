@@ -2,6 +2,8 @@
 
 #include <QFile>
 
+#include <algorithm>
+
 namespace verity {
 
 QStringList builtInProfileNames()
@@ -55,6 +57,12 @@ const NamedRegistry &RegistrySelection::choose(const QStringList &tools, const Q
         }
     }
     return bestScore > 0 ? *best : m_profiles.first();
+}
+
+bool RegistrySelection::has(const QString &name) const
+{
+    return std::any_of(m_profiles.cbegin(), m_profiles.cend(),
+                       [&name](const NamedRegistry &profile) { return profile.name == name; });
 }
 
 const NamedRegistry &RegistrySelection::byName(const QString &name) const

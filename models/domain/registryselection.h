@@ -35,6 +35,7 @@ public:
     // A ticket's profile by name, for reading its calls again; the first when the name is gone.
     const NamedRegistry &byName(const QString &name) const;
     const NamedRegistry &primary() const { return m_profiles.first(); }
+    bool has(const QString &name) const;
 
 private:
     QList<NamedRegistry> m_profiles{NamedRegistry{QStringLiteral("default"), ToolRegistry()}};

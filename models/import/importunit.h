@@ -29,6 +29,7 @@ struct ImportUnit
     QString rejection;     // set: nothing of this unit is stored, and this says why
     QStringList notices;   // worth saying, stored anyway
     QStringList tools;     // every tool the unit calls, to choose a registry profile
+    QString declaredProfile; // the profile the file names for itself ("tau-airline" from a τ² domain_name)
 };
 
 } // namespace verity

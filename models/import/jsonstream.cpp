@@ -54,12 +54,16 @@ private:
 class ElementBuilder : public nlohmann::json_sax<json>
 {
 public:
-    ElementBuilder(const DeviceBuffer &buffer, const QStringList &members, const JsonElementStream::Sink &sink,
-                   json &header)
-        : m_buffer(buffer), m_sink(sink), m_header(header)
+    ElementBuilder(const DeviceBuffer &buffer, const QStringList &members, const QStringList &kept,
+                   const JsonElementStream::Sink &sink, json &header)
+        : m_buffer(buffer)
+        , m_sink(sink)
+        , m_header(header)
     {
         for (const QString &member : members)
             m_members.push_back(member.toStdString());
+        for (const QString &member : kept)
+            m_kept.push_back(member.toStdString());
     }
 
     std::string currentMember;
@@ -125,8 +129,11 @@ private:
         const bool isArray = container.is_array();
         if (m_depth == 0)
             m_rootIsArray = isArray;
-        if (!m_building && atElementDepth()) {
+        const bool kept = !m_building && m_depth == 1 && !m_rootIsArray
+                && std::find(m_kept.begin(), m_kept.end(), m_rootKey) != m_kept.end();
+        if (!m_building && (atElementDepth() || kept)) {
             m_building = true;
+            m_buildingHeader = kept;
             m_elementStart = m_buffer.consumed() - 1;
             m_element = std::move(container);
             m_stack.push_back(&m_element);
@@ -157,6 +164,12 @@ private:
             m_stack.pop_back();
             if (m_stack.empty()) {
                 m_building = false;
+                if (m_buildingHeader) {
+                    m_buildingHeader = false;
+                    m_header[m_rootKey] = std::move(m_element);
+                    m_element = json();
+                    return true;
+                }
                 return handOn(std::move(m_element), m_elementStart);
             }
         } else if (m_depth == 1) {
@@ -187,6 +200,8 @@ private:
 
     const DeviceBuffer &m_buffer;
     std::vector<std::string> m_members;
+    std::vector<std::string> m_kept;
+    bool m_buildingHeader = false;
     const JsonElementStream::Sink &m_sink;
     json &m_header;
     int m_depth = 0;
@@ -283,7 +298,7 @@ Expected<void> JsonElementStream::run(const Sink &sink)
         m_current = fromUtf8String(self->currentMember);
         return sink(std::move(element), offset);
     };
-    ElementBuilder builder(buffer, m_members, named, m_header);
+    ElementBuilder builder(buffer, m_members, m_kept, named, m_header);
     self = &builder;
     try {
         json::sax_parse(stream, &builder);

@@ -31,6 +31,9 @@ public:
     // the parser expected; elements handed on before it stay handed on.
     Expected<void> run(const Sink &sink);
 
+    // Top-level object members built whole into header() (τ²'s "info"), besides plain values.
+    void keepInHeader(QStringList members) { m_kept = std::move(members); }
+
     // Every byte read is also added to `hash`, so the file is read once.
     void setHash(Sha256Stream *hash) { m_hash = hash; }
 
@@ -38,12 +41,14 @@ public:
     bool stopped() const { return m_stopped; }
     // The member the last element came from; empty when no member was found (yet).
     QString member() const { return m_current; }
-    // The top-level object's members with plain values ("timestamp"), as far as read.
+    // The top-level object's members with plain values ("timestamp"), and those kept whole, as
+    // far as read.
     const nlohmann::json &header() const { return m_header; }
 
 private:
     QIODevice &m_device;
     QStringList m_members;
+    QStringList m_kept;
     QString m_current;
     Sha256Stream *m_hash = nullptr;
     qint64 m_bytesRead = 0;

@@ -425,7 +425,8 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
 
     m_registry = &m_registries.primary();
     if (conversation && !m_registries.isForced())
-        m_registry = &m_registries.choose(unit.tools, m_fileProfile);
+        m_registry = &m_registries.choose(
+                unit.tools, m_registries.has(unit.declaredProfile) ? unit.declaredProfile : m_fileProfile);
     m_unitUnclassified.clear();
     m_unitNotices.clear();
 

@@ -78,6 +78,21 @@ bool onlySpaceFrom(const QString &path, qint64 offset)
     return next.trimmed().isEmpty() && file.atEnd();
 }
 
+// A τ² file says which domain it ran ("tau-airline" from info.environment_info.domain_name):
+// that, not the tools a conversation happens to share with another domain, decides a tie
+// between profiles. Empty when the document names none.
+QString declaredProfileOf(const json &document)
+{
+    if (!document.is_object() || !document.contains("info") || !document.at("info").is_object())
+        return {};
+    const json &info = document.at("info");
+    const json::json_pointer where("/environment_info/domain_name");
+    const json domain = info.contains(where) ? info.at(where) : json();
+    if (!domain.is_string() || domain.get<std::string>().empty())
+        return {};
+    return QStringLiteral("tau-") + fromUtf8String(domain.get<std::string>());
+}
+
 // The lines of a file as QFile::readLine() gives them (each with its newline), read a large
 // block at a time: a line is a view into the block, valid until the next one is asked for.
 class LineBlocks
@@ -180,11 +195,14 @@ bool TranscriptReader::handOn(const Sink &sink, ImportUnit unit)
 {
     if (m_format.isEmpty() && !unit.format.isEmpty())
         m_format = unit.format;
+    unit.declaredProfile = m_declaredProfile;
     return sink(std::move(unit));
 }
 
 bool TranscriptReader::handOnValue(const Sink &sink, const json &value, const FilePlace &place)
 {
+    if (m_declaredProfile.isEmpty())
+        m_declaredProfile = declaredProfileOf(value); // a τ² document on one line
     ConversationContext context{m_stem, m_ordinal, m_fileTimestamp};
     if (m_otlp)
         context.traceConversations = &m_traceConversations;
@@ -398,6 +416,7 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
             ? QStringList{QStringLiteral("simulations"), QStringLiteral("resourceSpans")}
             : QStringList();
     JsonElementStream stream(file, members);
+    stream.keepInHeader({QStringLiteral("info")}); // τ²: the domain the file ran
     stream.setHash(&hash);
     bool wholeConversation = false;
     bool first = true;
@@ -410,6 +429,8 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
         first = false;
         if (const json &stamp = stream.header(); stamp.contains("timestamp") && stamp.at("timestamp").is_string())
             m_fileTimestamp = fromUtf8String(stamp.at("timestamp").get<std::string>());
+        if (m_declaredProfile.isEmpty())
+            m_declaredProfile = declaredProfileOf(stream.header());
         const FilePlace place{0, offset};
         if (stream.member() == QLatin1String("resourceSpans"))
             return handOnValue(sink, json{{"resourceSpans", json::array({std::move(element)})}}, place);

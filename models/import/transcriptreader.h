@@ -62,6 +62,7 @@ private:
     QString m_stem;
     qint64 m_ordinal = 0;
     QString m_fileTimestamp;
+    QString m_declaredProfile; // τ²: "tau-" + info.environment_info.domain_name
     bool m_otlp = false;
     QHash<QString, QString> m_traceConversations; // OTLP: gathered from the whole file first
 };

@@ -7,6 +7,9 @@
 #include "domain/userregistry.h"
 #include "import/reclassifier.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -476,6 +479,57 @@ private slots:
         QCOMPARE(fromPipe.eventsImported, fromFile.eventsImported);
         QCOMPARE(fromPipe.ticketsOpened, 46);
         QCOMPARE(piped->countOpenEscalations().value(), direct->countOpenEscalations().value());
+    }
+
+    // A τ² airline file whose only call is transfer_to_human_agents, a tool of both τ profiles:
+    // the file's own domain_name decides, not the order of the profiles.
+    void declaredDomainDecidesATie()
+    {
+        const QJsonObject call{{QStringLiteral("id"), QStringLiteral("call_1")},
+                               {QStringLiteral("name"), QStringLiteral("transfer_to_human_agents")},
+                               {QStringLiteral("arguments"),
+                                QJsonObject{{QStringLiteral("summary"), QStringLiteral("wants a human")}}},
+                               {QStringLiteral("requestor"), QStringLiteral("assistant")}};
+        const QJsonArray messages{
+                QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                            {QStringLiteral("content"), QStringLiteral("I want a human.")},
+                            {QStringLiteral("turn_idx"), 0},
+                            {QStringLiteral("timestamp"), QStringLiteral("2025-08-01T10:00:00")}},
+                QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                            {QStringLiteral("content"), QJsonValue()},
+                            {QStringLiteral("turn_idx"), 1},
+                            {QStringLiteral("timestamp"), QStringLiteral("2025-08-01T10:00:01")},
+                            {QStringLiteral("tool_calls"), QJsonArray{call}}},
+                QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")},
+                            {QStringLiteral("id"), QStringLiteral("call_1")},
+                            {QStringLiteral("content"), QStringLiteral("Transfer successful")},
+                            {QStringLiteral("requestor"), QStringLiteral("assistant")},
+                            {QStringLiteral("turn_idx"), 2},
+                            {QStringLiteral("timestamp"), QStringLiteral("2025-08-01T10:00:02")},
+                            {QStringLiteral("error"), false}}};
+        const QJsonObject simulation{{QStringLiteral("id"), QStringLiteral("sim-1")},
+                                     {QStringLiteral("task_id"), QStringLiteral("7")},
+                                     {QStringLiteral("trial"), 0},
+                                     {QStringLiteral("messages"), messages}};
+        for (const char *domain : {"airline", "retail"}) {
+            const QString file = newPath(".json");
+            const QJsonObject document{{QStringLiteral("timestamp"), QStringLiteral("2025-08-01T10:00:00")},
+                                       {QStringLiteral("info"),
+                                        QJsonObject{{QStringLiteral("environment_info"),
+                                                     QJsonObject{{QStringLiteral("domain_name"),
+                                                                  QString::fromLatin1(domain)}}}}},
+                                       {QStringLiteral("tasks"), QJsonArray()},
+                                       {QStringLiteral("simulations"), QJsonArray{simulation}}};
+            // On one line (read as JSON Lines) and indented (read as a document, streamed).
+            for (const QJsonDocument::JsonFormat layout : {QJsonDocument::Compact, QJsonDocument::Indented}) {
+                QVERIFY(writeLines(file, {QJsonDocument(document).toJson(layout)}));
+                auto store = openStore(newPath());
+                const ImportReport report = TranscriptImporter(*store, profiles()).importFile(file);
+                QVERIFY2(report.clean(), qPrintable(describe(report)));
+                QCOMPARE(report.registries,
+                         QStringList{QStringLiteral("tau-") + QString::fromLatin1(domain)});
+            }
+        }
     }
 
     // --registry NAME reads every call with that profile.
