@@ -10,6 +10,7 @@
 #include "provider/providerconnection.h"
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
+#include "resolution/escalationtext.h"
 #include "resolution/reconciliationsettlement.h"
 #include "store/storefactory.h"
 
@@ -380,8 +381,7 @@ int runReconcileCommand(const QStringList &arguments)
         // Each call by name, and what it stood as: a person's check replaced is said so.
         for (const ProvenCall &call : std::as_const(settled->settledCalls)) {
             const EscalationDetail &escalation = call.escalation;
-            const bool attested =
-                    escalation.state != u"open" && escalation.basis == SettlementBasis::Attestation;
+            const bool attested = standsOnACheck(escalation);
             const QString before = attested
                     ? settlementText(escalation.resolution.value_or(Resolution::Performed),
                                      SettlementBasis::Attestation)

@@ -18,18 +18,15 @@ OutcomeBadge::OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent)
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
 }
 
-OutcomeBadge::OutcomeBadge(Outcome attested, bool isAttested, QWidget *parent)
-    : QWidget(parent)
-    , m_outcome(attested)
-    , m_look(isAttested ? attestedLook(attested) : outcomeLook(attested))
+void OutcomeBadge::setAttested()
 {
+    if (!m_outcome)
+        return;
+    m_look = attestedLook(*m_outcome);
     setAccessibleName(text());
-    setToolTip(
-            isAttested
-                    ? tr("%1: a person's recorded check, not the system's answer. Look it up to verify it.")
-                              .arg(text())
-                    : text());
-    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    setToolTip(tr("%1: a person's recorded check, not the system's answer. Look it up to verify it.").arg(text()));
+    updateGeometry();
+    update();
 }
 
 QString OutcomeBadge::text() const

@@ -16,8 +16,8 @@ class OutcomeBadge : public QWidget
 
 public:
     explicit OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent = nullptr);
-    // An outcome a person attested: "Performed (attested)", with a dashed edge.
-    OutcomeBadge(Outcome attested, bool isAttested, QWidget *parent = nullptr);
+    // A person's check, not the system's answer: "Performed (attested)", with a dashed edge.
+    void setAttested();
 
     std::optional<Outcome> outcome() const { return m_outcome; }
     QString text() const;

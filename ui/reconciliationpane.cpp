@@ -1,5 +1,7 @@
 #include "reconciliationpane.h"
 
+#include "resolution/escalationtext.h"
+
 #include "domain/money.h"
 #include "finance/financereports.h"
 #include "finance/payoutmonth.h"
@@ -330,7 +332,7 @@ void ReconciliationPane::updateSettleButton()
             setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(calls.message()), true);
         proven = calls ? calls->size() : 0;
         for (const ProvenCall &call : calls ? *calls : QList<ProvenCall>())
-            attested += call.escalation.state != u"open" ? 1 : 0;
+            attested += standsOnACheck(call.escalation) ? 1 : 0;
     }
     // Calls a person only attested are not unknown: the button says how many there are.
     if (attested == 0)

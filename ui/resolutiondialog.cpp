@@ -216,7 +216,7 @@ void ResolutionDialog::showCurrent()
     m_draft->setPlainText(history->customerDraft);
     m_copy->setVisible(!history->customerDraft.isEmpty());
     // An attested check stands until a system is asked: a lookup may replace it.
-    const bool attested = !open && history->escalation.basis == SettlementBasis::Attestation;
+    const bool attested = standsOnACheck(history->escalation);
     m_lookAgain->setVisible(open || (attested && m_resolver.route(history->escalation).canLookUp));
     m_attest->setVisible(open);
     m_performAgain->hide();

@@ -105,7 +105,9 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
             shown = *call.resolution == Resolution::NotPerformed ? Outcome::NotPerformed : Outcome::Performed;
         // A person's check never looks like the system's answer.
         const bool attested = call.resolution && call.settlementBasis == SettlementBasis::Attestation;
-        m_badge = attested ? new OutcomeBadge(*shown, true, this) : new OutcomeBadge(shown, this);
+        m_badge = new OutcomeBadge(shown, this);
+        if (attested)
+            m_badge->setAttested();
         m_badge->setObjectName(QStringLiteral("outcomeBadge"));
         header->addWidget(m_badge);
     }

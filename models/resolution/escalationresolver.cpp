@@ -212,7 +212,7 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     const EscalationDetail detail = *found;
     // A system's answer outranks a person's attested check, so an attested escalation may be
     // looked up; anything else settled stays as it was settled.
-    if (detail.state != u"open" && detail.basis != SettlementBasis::Attestation)
+    if (detail.state != u"open" && !standsOnACheck(detail))
         return finishLater(operation, settledBefore(detail));
     const qint64 startedAt = now();
     if (Expected<RefundIntent> intent = refundIntentFor(detail); intent) {

@@ -62,9 +62,14 @@ QString settledByText(const QString &by, qint64 at, Resolution resolution, Settl
             .arg(by, isoTime(at), settlementText(resolution, basis));
 }
 
+bool standsOnACheck(const EscalationDetail &escalation)
+{
+    return escalation.state != u"open" && escalation.basis == SettlementBasis::Attestation;
+}
+
 QString replacedCheckText(const EscalationDetail &escalation)
 {
-    if (escalation.state == u"open" || escalation.basis != SettlementBasis::Attestation)
+    if (!standsOnACheck(escalation))
         return {};
     return QStringLiteral("the check %1 recorded at %2 (%3)")
             .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt),

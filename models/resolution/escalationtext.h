@@ -22,6 +22,8 @@ QList<std::pair<QString, QString>> escalationFacts(const EscalationDetail &escal
 
 // "settled first by alice at 2026-12-01T14:03:22Z (performed, verified)"
 QString settledByText(const QString &by, qint64 at, Resolution resolution, SettlementBasis basis);
+// Settled by a person's attested check, which a system's answer may still replace.
+bool standsOnACheck(const EscalationDetail &escalation);
 // "the check bob recorded at 2026-…Z (not performed (attested))" when evidence is about to
 // replace a person's check on this escalation; empty when it stands on no check.
 QString replacedCheckText(const EscalationDetail &escalation);
