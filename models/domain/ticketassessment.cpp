@@ -1,5 +1,9 @@
 #include "ticketassessment.h"
 
+#include "sha256.h"
+
+#include <QRegularExpression>
+
 namespace verity {
 
 QString repeatKindId(RepeatKind kind)
@@ -49,6 +53,33 @@ RepeatCounts RepeatCounts::operator-(const RepeatCounts &other) const
             unsettled - other.unsettled, duplicateCents - other.duplicateCents};
 }
 
+void noteResult(CallFacts &call, const QString &rawResult)
+{
+    call.resultDigest.clear();
+    call.resultSaysNoChange = false;
+    if (rawResult.isEmpty() || rawResult.size() >= comparedResultLimit)
+        return;
+    // Text is stored as a JSON string, which may itself hold JSON ("{\"reservation_id\": ...").
+    QString text = rawResult.trimmed();
+    if (text.startsWith(u'"'))
+        text = text.mid(1).trimmed();
+    if (text.startsWith(u'{') || text.startsWith(u'[')) {
+        // A record that names its id, answered again byte for byte, is that record reported
+        // again. "Refund issued" twice, or {"status": "ok"} twice, says nothing either way.
+        static const QRegularExpression namesAnId(QStringLiteral(R"(\\?"(\w+_)?id\\?"\s*:)"),
+                                                  QRegularExpression::CaseInsensitiveOption);
+        if (namesAnId.match(text).hasMatch())
+            call.resultDigest = sha256Hex(rawResult.toUtf8());
+        return;
+    }
+    // Words a tool uses when the request asked for what already was. Only a plain-text answer
+    // is read for them: a structured one may quote anybody's words.
+    static const QRegularExpression noChange(
+            QStringLiteral(R"(\b(already\s+(been\s+)?\w+|no\s+changes?\b|nothing\s+(to\s+(update|change)|changed)|unchanged)\b)"),
+            QRegularExpression::CaseInsensitiveOption);
+    call.resultSaysNoChange = noChange.match(text).hasMatch();
+}
+
 namespace {
 
 bool tookEffect(const std::optional<Outcome> &outcome)
@@ -56,15 +87,20 @@ bool tookEffect(const std::optional<Outcome> &outcome)
     return outcome == Outcome::Performed || outcome == Outcome::AlreadyPerformed;
 }
 
-RepeatKind classifyRepeat(const std::optional<Outcome> &outcome, bool earlierTookEffect)
+RepeatKind classifyRepeat(const CallFacts &call, bool earlierTookEffect, const QSet<QByteArray> &effectResults)
 {
-    if (outcome == Outcome::AlreadyPerformed)
+    if (call.outcome == Outcome::AlreadyPerformed)
         return RepeatKind::Harmless; // the idempotency key did its job
     if (!earlierTookEffect)
         return RepeatKind::Retry;
-    if (outcome == Outcome::Performed)
+    if (call.outcome == Outcome::Performed) {
+        // A new effect shows in its answer (a new refund id, a changed reservation); the same
+        // bytes as an effect already made are that effect reported again.
+        if (call.resultSaysNoChange || (!call.resultDigest.isEmpty() && effectResults.contains(call.resultDigest)))
+            return RepeatKind::Harmless;
         return RepeatKind::DuplicateEffect;
-    if (outcome == Outcome::NotPerformed)
+    }
+    if (call.outcome == Outcome::NotPerformed)
         return RepeatKind::Harmless;
     return RepeatKind::Unsettled;
 }
@@ -78,7 +114,18 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
     {
         qint64 firstCall = 0;
         qint64 latestCall = 0;
-        bool tookEffect = false;
+        qint64 latestEffect = 0; // 0 while none took effect
+        QSet<QByteArray> effectResults; // digests of the results of the calls that took effect
+
+        void add(const CallFacts &call)
+        {
+            latestCall = call.id;
+            if (tookEffect(call.outcome)) {
+                latestEffect = call.id;
+                if (!call.resultDigest.isEmpty())
+                    effectResults.insert(call.resultDigest);
+            }
+        }
     };
     QHash<QString, KeyHistory> byKey;
     QSet<QString> provedAbsent; // keys of calls a lookup proved not performed
@@ -105,11 +152,15 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
 
         auto seen = byKey.find(call.intentKey);
         if (seen == byKey.end()) {
-            byKey.insert(call.intentKey, KeyHistory{call.id, call.id, tookEffect(call.outcome)});
+            KeyHistory first;
+            first.firstCall = call.id;
+            first.add(call);
+            byKey.insert(call.intentKey, first);
             continue;
         }
-        const RepeatKind kind = classifyRepeat(call.outcome, seen->tookEffect);
-        result.repeatOf.insert(call.id, RepeatLink{kind, seen->latestCall});
+        const RepeatKind kind = classifyRepeat(call, seen->latestEffect != 0, seen->effectResults);
+        result.repeatOf.insert(call.id,
+                               RepeatLink{kind, seen->latestEffect != 0 ? seen->latestEffect : seen->latestCall});
         result.repeatedCalls.insert(seen->firstCall);
         result.repeatedCalls.insert(call.id);
         result.hasRepeatedIntent = true;
@@ -123,14 +174,13 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         case RepeatKind::Harmless: ++result.repeats.harmless; break;
         case RepeatKind::Unsettled: ++result.repeats.unsettled; break;
         }
-        seen->latestCall = call.id;
-        seen->tookEffect = seen->tookEffect || tookEffect(call.outcome);
+        seen->add(call);
     }
 
     // A repeat that came back "already performed" is the fix working and needs nobody; an
     // unknown, a second effect, or a call nobody can key does.
     for (const QString &key : std::as_const(provedAbsent))
-        result.owesWrite = result.owesWrite || !byKey.value(key).tookEffect;
+        result.owesWrite = result.owesWrite || byKey.value(key).latestEffect == 0;
     result.needsAttention =
         result.hasUnknown || result.repeats.duplicateEffects > 0 || unclassifiedOrKeyless || result.owesWrite;
     return result;

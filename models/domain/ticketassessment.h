@@ -20,7 +20,7 @@ namespace verity {
 enum class RepeatKind {
     Retry,           // no earlier call with the key took effect: a retry after an unknown or error
     DuplicateEffect, // an earlier call took effect and this one did too: money or an effect twice
-    Harmless,        // the repeat came back already performed, or was refused after the effect
+    Harmless,        // already performed, refused after the effect, or the effect's very result again
     Unsettled,       // an earlier call took effect and this one's outcome is unknown
 };
 QString repeatKindId(RepeatKind kind); // "retry", "duplicate_effect", "harmless", "unsettled"
@@ -39,12 +39,23 @@ struct CallFacts
     // unless another call of its intent took effect, it is still owed, and a person must look it
     // up, send it again or tell the customer.
     bool provedAbsent = false;
+    // SHA-256 of a structured result that names an id, exactly as the tool returned it; empty
+    // otherwise. A repeat that got back the very record of the call that took effect changed
+    // nothing (a reservation updated to what it already was): harmless, not a second effect.
+    QByteArray resultDigest;
+    bool resultSaysNoChange = false; // "already cancelled", "no changes were made"
 };
+
+// Fills in the result facts from the result as stored. A result of 64 KiB or more is not
+// compared: no tool's answer to the same request is that long twice by chance.
+void noteResult(CallFacts &call, const QString &rawResult);
+constexpr qsizetype comparedResultLimit = 65536;
 
 struct RepeatLink
 {
     RepeatKind kind = RepeatKind::Retry;
-    qint64 repeatOf = 0; // the latest earlier call with the same key
+    // The latest earlier call with the same key that took effect; when none did, the latest one.
+    qint64 repeatOf = 0;
 };
 
 // How many repeats of each kind a ticket has: what the queue filters and the import summary count.

@@ -261,7 +261,12 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
         row.outcomeReason = verdict.reason;
     }
     // For a ticket the batch opened, what the store would read back for the assessment.
-    CallFacts facts{0, row.toolClass, row.outcome, row.intentKey, !row.intentError.isEmpty(), row.amountCents};
+    CallFacts facts;
+    facts.toolClass = row.toolClass;
+    facts.outcome = row.outcome;
+    facts.intentKey = row.intentKey;
+    facts.intentError = !row.intentError.isEmpty();
+    facts.amountCents = row.amountCents;
     ToolCallRef ref{0, row.tool, row.toolClass, row.fingerprint, {}};
     ticket->calls.append(BatchCall{call.callId, std::move(ref), std::move(facts), std::move(row)});
     m_waitingCalls.append({ticket->key, call.callId});
@@ -322,6 +327,8 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
     }
     batchCall->ref.resultFingerprint = update.fingerprint;
     batchCall->facts.outcome = update.outcome;
+    if (isWrite(call->toolClass))
+        noteResult(batchCall->facts, update.rawResult);
     touch(*ticket);
     return LineResult{true, {}};
 }

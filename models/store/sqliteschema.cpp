@@ -381,6 +381,12 @@ UPDATE escalations SET reference = (SELECT l.refund_id FROM ledger l WHERE l.too
     WHERE resolution IN ('performed', 'performed_again');
 UPDATE tickets SET worst_outcome = 5 WHERE duplicate_effects > 0
 )sql",
+    // 12: a repeat answered with the very record of the call that took effect, or with words
+    // that say nothing changed, is harmless, and a repeat names the call that took effect: the
+    // tickets with repeats are read again when the store opens
+    R"sql(
+INSERT OR IGNORE INTO pending_reassessment (ticket_id) SELECT id FROM tickets WHERE has_repeat = 1
+)sql",
 };
 
 // Migrations that rebuild a table other tables point at must run with foreign keys off

@@ -501,7 +501,9 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
             "SELECT c.id, c.tool_class, CASE e.resolution WHEN 'not_performed' THEN 'not_performed' "
             "WHEN 'performed' THEN 'performed' WHEN 'performed_again' THEN 'performed' ELSE c.outcome END, "
             "c.intent_key, c.intent_error, c.amount_cents, "
-            "e.resolution = 'not_performed' AND (e.basis = 'lookup' OR c.tool_class = 'write_money') "
+            "e.resolution = 'not_performed' AND (e.basis = 'lookup' OR c.tool_class = 'write_money'), "
+            "CASE WHEN c.tool_class NOT IN ('read', 'unclassified') AND length(c.raw_result) < 262144 "
+            "THEN c.raw_result END "
             "FROM tool_calls c "
             "LEFT JOIN escalations e ON e.tool_call_id = c.id "
             "WHERE c.ticket_id = ? ORDER BY c.seq");
@@ -522,6 +524,7 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
         call.intentError = !q.value(4).isNull();
         call.amountCents = optionalInt(q.value(5));
         call.provedAbsent = q.value(6).toBool();
+        noteResult(call, q.value(7).toString());
         facts.append(call);
     }
     q.finish();

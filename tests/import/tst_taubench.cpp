@@ -98,7 +98,7 @@ struct Totals
     QMap<QString, int> writes;
     int performed = 0, notPerformed = 0, otherVerdict = 0;
     QStringList unclassified;
-    int retries = 0, duplicateEffects = 0, needingAttention = 0; // what the ticket assessment says
+    int retries = 0, duplicateEffects = 0, harmless = 0, needingAttention = 0; // what the ticket assessment says
 };
 
 Totals tally(const QList<Conversation> &conversations, const ToolRegistry &registry)
@@ -129,7 +129,9 @@ Totals tally(const QList<Conversation> &conversations, const ToolRegistry &regis
             }
         }
         QHash<const Turn *, Outcome> outcomes;
+        QHash<const Turn *, QString> results; // as the store keeps them
         for (const auto &[call, result] : pairedWrites(conversation, registry)) {
+            results.insert(call, QString::fromStdString(result->result.dump()));
             const Outcome outcome =
                     classifyWriteResult(&result->result, registry.outcomeRules(), result->errorFlag).outcome;
             outcomes.insert(call, outcome);
@@ -152,12 +154,14 @@ Totals tally(const QList<Conversation> &conversations, const ToolRegistry &regis
                 Expected<QString> key = intentKey(*registry.find(turn.tool), turn.arguments, ticket);
                 call.intentKey = key ? *key : QString();
                 call.intentError = !key;
+                noteResult(call, results.value(&turn));
             }
             facts.append(call);
         }
         const TicketAssessment assessment = assessTicket(facts);
         totals.retries += assessment.repeats.retries;
         totals.duplicateEffects += assessment.repeats.duplicateEffects;
+        totals.harmless += assessment.repeats.harmless;
         totals.needingAttention += assessment.needsAttention;
     }
     return totals;
@@ -191,6 +195,7 @@ private slots:
     void profilesLoad_data();
     void profilesLoad();
     void v1AirlineSample();
+    void sameAnswerIsNoSecondEffect();
     void tau2RetailSample();
     void tau2TelecomSample();
     void v1Details();
@@ -288,6 +293,20 @@ void TstTaubench::v1AirlineSample()
     QCOMPARE(totals.retries, 4);
     QCOMPARE(totals.duplicateEffects, 0);
     QCOMPARE(totals.needingAttention, 0);
+}
+
+// After the airline runs' task 4: the customer only switched the payment method, the model
+// sent both updates again, and the tool answered with the very reservation it had answered
+// before. Nothing happened twice. The booking made twice answered with a second reservation.
+void TstTaubench::sameAnswerIsNoSecondEffect()
+{
+    const QList<Conversation> conversations = readSample(QStringLiteral("tau-bench-v1-airline-same-answer"));
+    const Totals totals = tally(conversations, profile(QStringLiteral("tau-airline.json")));
+    QCOMPARE(totals.conversations, 2);
+    QCOMPARE(totals.performed, 6);
+    QCOMPARE(totals.harmless, 2);
+    QCOMPARE(totals.duplicateEffects, 1);
+    QCOMPARE(totals.needingAttention, 1);
 }
 
 void TstTaubench::tau2RetailSample()
