@@ -75,7 +75,8 @@ void noteResult(CallFacts &call, const QString &rawResult)
     // Words a tool uses when the request asked for what already was. Only a plain-text answer
     // is read for them: a structured one may quote anybody's words.
     static const QRegularExpression noChange(
-            QStringLiteral(R"(\b(already\s+(been\s+)?\w+|no\s+changes?\b|nothing\s+(to\s+(update|change)|changed)|unchanged)\b)"),
+            QStringLiteral(
+                    R"(\b(already\s+(been\s+)?\w+|no\s+changes?\b|nothing\s+(to\s+(update|change)|changed)|unchanged)\b)"),
             QRegularExpression::CaseInsensitiveOption);
     call.resultSaysNoChange = noChange.match(text).hasMatch();
 }
@@ -87,7 +88,8 @@ bool tookEffect(const std::optional<Outcome> &outcome)
     return outcome == Outcome::Performed || outcome == Outcome::AlreadyPerformed;
 }
 
-RepeatKind classifyRepeat(const CallFacts &call, bool earlierTookEffect, const QSet<QByteArray> &effectResults)
+RepeatKind classifyRepeat(const CallFacts &call, bool earlierTookEffect,
+                          const QSet<QByteArray> &effectResults)
 {
     if (call.outcome == Outcome::AlreadyPerformed)
         return RepeatKind::Harmless; // the idempotency key did its job
@@ -96,7 +98,8 @@ RepeatKind classifyRepeat(const CallFacts &call, bool earlierTookEffect, const Q
     if (call.outcome == Outcome::Performed) {
         // A new effect shows in its answer (a new refund id, a changed reservation); the same
         // bytes as an effect already made are that effect reported again.
-        if (call.resultSaysNoChange || (!call.resultDigest.isEmpty() && effectResults.contains(call.resultDigest)))
+        if (call.resultSaysNoChange
+            || (!call.resultDigest.isEmpty() && effectResults.contains(call.resultDigest)))
             return RepeatKind::Harmless;
         return RepeatKind::DuplicateEffect;
     }
@@ -159,8 +162,8 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
             continue;
         }
         const RepeatKind kind = classifyRepeat(call, seen->latestEffect != 0, seen->effectResults);
-        result.repeatOf.insert(call.id,
-                               RepeatLink{kind, seen->latestEffect != 0 ? seen->latestEffect : seen->latestCall});
+        result.repeatOf.insert(
+                call.id, RepeatLink{kind, seen->latestEffect != 0 ? seen->latestEffect : seen->latestCall});
         result.repeatedCalls.insert(seen->firstCall);
         result.repeatedCalls.insert(call.id);
         result.hasRepeatedIntent = true;

@@ -18,10 +18,10 @@ namespace verity {
 // What a write that repeats an earlier intent on the same ticket amounts to. A model that
 // retries does so as a fresh decision, so no retry counter sees these; only the key does.
 enum class RepeatKind {
-    Retry,           // no earlier call with the key took effect: a retry after an unknown or error
+    Retry, // no earlier call with the key took effect: a retry after an unknown or error
     DuplicateEffect, // an earlier call took effect and this one did too: money or an effect twice
-    Harmless,        // already performed, refused after the effect, or the effect's very result again
-    Unsettled,       // an earlier call took effect and this one's outcome is unknown
+    Harmless, // already performed, refused after the effect, or the effect's very result again
+    Unsettled, // an earlier call took effect and this one's outcome is unknown
 };
 QString repeatKindId(RepeatKind kind); // "retry", "duplicate_effect", "harmless", "unsettled"
 std::optional<RepeatKind> repeatKindFromId(QStringView id);

@@ -98,7 +98,8 @@ struct Totals
     QMap<QString, int> writes;
     int performed = 0, notPerformed = 0, otherVerdict = 0;
     QStringList unclassified;
-    int retries = 0, duplicateEffects = 0, harmless = 0, needingAttention = 0; // what the ticket assessment says
+    int retries = 0, duplicateEffects = 0, harmless = 0,
+        needingAttention = 0; // what the ticket assessment says
 };
 
 Totals tally(const QList<Conversation> &conversations, const ToolRegistry &registry)

@@ -164,20 +164,22 @@ private slots:
         const QString ok = QStringLiteral(R"({"status":"refunded","refund_id":"re_1"})");
         // Two refunds made: two refund records. (The same record twice is the provider replaying one.)
         const QString second = QStringLiteral(R"({"status":"refunded","refund_id":"re_2"})");
-        QVERIFY(writeLines(file,
-                           {chatLine(QStringLiteral("dup"), {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund, ok},
-                                                             {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund, second}}),
-                            chatLine(QStringLiteral("retry"),
-                                     {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund,
-                                       QStringLiteral("Error: upstream timeout")},
-                                      {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund, ok}}),
-                            chatLine(QStringLiteral("harmless"),
-                                     {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund, ok},
-                                      {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund,
-                                       QStringLiteral(R"({"outcome":"already_performed"})")}}),
-                            chatLine(QStringLiteral("soft"),
-                                     {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund,
-                                       QStringLiteral(R"({"success": 0})")}})}));
+        QVERIFY(writeLines(
+                file,
+                {chatLine(QStringLiteral("dup"),
+                          {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund, ok},
+                           {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund, second}}),
+                 chatLine(QStringLiteral("retry"),
+                          {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund,
+                            QStringLiteral("Error: upstream timeout")},
+                           {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund, ok}}),
+                 chatLine(QStringLiteral("harmless"),
+                          {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund, ok},
+                           {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund,
+                            QStringLiteral(R"({"outcome":"already_performed"})")}}),
+                 chatLine(QStringLiteral("soft"),
+                          {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund,
+                            QStringLiteral(R"({"success": 0})")}})}));
         const QString path = newPath();
         auto store = openStore(path);
         TranscriptImporter importer(*store, profiles());

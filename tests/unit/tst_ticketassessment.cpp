@@ -241,10 +241,10 @@ private slots:
             << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::Unknown)}
             << QStringList{QStringLiteral("unsettled")} << QList<qint64>{1} << 0;
         QTest::newRow("an effect anywhere earlier counts, not only the latest call")
-            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::NotPerformed),
-                                refund(3, Outcome::Performed)}
-            << QStringList{QStringLiteral("harmless"), QStringLiteral("duplicate_effect")} << QList<qint64>{1, 1}
-            << 11800;
+                << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::NotPerformed),
+                                    refund(3, Outcome::Performed)}
+                << QStringList{QStringLiteral("harmless"), QStringLiteral("duplicate_effect")}
+                << QList<qint64>{1, 1} << 11800;
         QTest::newRow("three performed: two duplicates")
             << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::Performed),
                                 refund(3, Outcome::Performed)}
@@ -252,10 +252,11 @@ private slots:
             << QList<qint64>{1, 2} << 23600;
         // A repeat names the call that took effect, not a refusal made in between.
         QTest::newRow("after effect, refusal, and retry: the effect is named")
-            << QList<CallFacts>{refund(1, Outcome::Unknown), refund(2, Outcome::Performed),
-                                refund(3, Outcome::NotPerformed), refund(4, Outcome::Performed)}
-            << QStringList{QStringLiteral("retry"), QStringLiteral("harmless"), QStringLiteral("duplicate_effect")}
-            << QList<qint64>{1, 2, 2} << 11800;
+                << QList<CallFacts>{refund(1, Outcome::Unknown), refund(2, Outcome::Performed),
+                                    refund(3, Outcome::NotPerformed), refund(4, Outcome::Performed)}
+                << QStringList{QStringLiteral("retry"), QStringLiteral("harmless"),
+                               QStringLiteral("duplicate_effect")}
+                << QList<qint64>{1, 2, 2} << 11800;
         // τ-bench airline: a reservation updated to what it already was answers with the very
         // same reservation; a new effect answers with something new.
         const auto answered = [](qint64 id, const QString &result) {
@@ -263,41 +264,45 @@ private slots:
             noteResult(call, result);
             return call;
         };
-        const QString reservation = QStringLiteral(R"({"reservation_id": "XEHM4B", "payment_history": [{"amount": 0}]})");
+        const QString reservation =
+                QStringLiteral(R"({"reservation_id": "XEHM4B", "payment_history": [{"amount": 0}]})");
         QTest::newRow("the same answer as the effect is harmless")
-            << QList<CallFacts>{answered(1, reservation), answered(2, reservation)}
-            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{answered(1, reservation), answered(2, reservation)}
+                << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
         QTest::newRow("a different answer is a second effect")
-            << QList<CallFacts>{answered(1, reservation),
-                                answered(2, QString(reservation).replace(QStringLiteral("0}"), QStringLiteral("50}")))}
-            << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{answered(1, reservation),
+                                    answered(2,
+                                             QString(reservation)
+                                                     .replace(QStringLiteral("0}"), QStringLiteral("50}")))}
+                << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
         QTest::newRow("the same answer as an earlier refusal is still a retry")
-            << QList<CallFacts>{[&] {
-                                    CallFacts refused = answered(1, reservation);
-                                    refused.outcome = Outcome::NotPerformed;
-                                    return refused;
-                                }(),
-                                answered(2, reservation)}
-            << QStringList{QStringLiteral("retry")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{[&] {
+                                        CallFacts refused = answered(1, reservation);
+                                        refused.outcome = Outcome::NotPerformed;
+                                        return refused;
+                                    }(),
+                                    answered(2, reservation)}
+                << QStringList{QStringLiteral("retry")} << QList<qint64>{1} << 0;
         QTest::newRow("the same plain words twice prove nothing: a duplicate")
-            << QList<CallFacts>{answered(1, QStringLiteral("\"Refund issued\"")),
-                                answered(2, QStringLiteral("\"Refund issued\""))}
-            << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{answered(1, QStringLiteral("\"Refund issued\"")),
+                                    answered(2, QStringLiteral("\"Refund issued\""))}
+                << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
         QTest::newRow("the same record without an id proves nothing: a duplicate")
-            << QList<CallFacts>{answered(1, QStringLiteral("{\"status\": \"ok\"}")),
-                                answered(2, QStringLiteral("{\"status\": \"ok\"}"))}
-            << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{answered(1, QStringLiteral("{\"status\": \"ok\"}")),
+                                    answered(2, QStringLiteral("{\"status\": \"ok\"}"))}
+                << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
         const QString inString = QStringLiteral("\"{\\\"reservation_id\\\": \\\"FQ8APE\\\"}\"");
         QTest::newRow("a record inside a JSON string, answered again, is harmless")
-            << QList<CallFacts>{answered(1, inString), answered(2, inString)}
-            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{answered(1, inString), answered(2, inString)}
+                << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
         QTest::newRow("an answer that says nothing changed is harmless")
-            << QList<CallFacts>{answered(1, reservation),
-                                answered(2, QStringLiteral("The reservation already has these flights."))}
-            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{answered(1, reservation),
+                                    answered(2, QStringLiteral("The reservation already has these flights."))}
+                << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
         QTest::newRow("no changes were made is harmless")
-            << QList<CallFacts>{answered(1, reservation), answered(2, QStringLiteral("No changes were made"))}
-            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{answered(1, reservation),
+                                    answered(2, QStringLiteral("No changes were made"))}
+                << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
         QTest::newRow("an irreversible duplicate moves no money")
             << QList<CallFacts>{writeCall(1, Outcome::Performed, keyB, ToolClass::WriteIrreversible),
                                 writeCall(2, Outcome::Performed, keyB, ToolClass::WriteIrreversible)}
