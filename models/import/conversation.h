@@ -48,6 +48,14 @@ struct Conversation
     QString subject; // one line; empty when nothing fits
     std::optional<qint64> openedAt;
     QString orderId; // when the conversation is about one order the format names
+    // What a conversation without an order or seller says of itself, for the queue: a
+    // benchmark's task and trial, and the agent's model.
+    QString task;
+    QString trial;
+    QString model;
+    // What dated it when its turns have no times but the format has a time of its own (τ²'s
+    // file-level "timestamp").
+    TicketDating dating = TicketDating::OwnTimes;
     QList<Turn> turns;
     QStringList notices; // worth telling the reader, but no reason to skip the conversation
 };

@@ -27,7 +27,7 @@ QString shortText(const QString &text)
 } // namespace
 
 ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
-                            const QString &contentHash)
+                            const QString &contentHash, TicketDating fallbackDating)
 {
     ImportUnit unit;
     unit.format = format;
@@ -44,11 +44,14 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
         return reject(QStringLiteral("the conversation has no id"));
 
     qint64 openedAt = conversation.openedAt.value_or(0);
+    TicketDating dating = conversation.dating;
     if (!conversation.openedAt) {
         openedAt = fallbackAt;
+        dating = fallbackDating;
         for (const Turn &turn : conversation.turns) {
             if (turn.at) {
                 openedAt = *turn.at;
+                dating = TicketDating::OwnTimes;
                 break;
             }
         }
@@ -69,6 +72,12 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
     ticket.ticket.subject = conversation.subject;
     ticket.ticket.fingerprint = opened.fingerprint;
     ticket.ticket.sourceFormat = format;
+    ticket.ticket.dating = dating;
+    if (!conversation.task.isEmpty())
+        ticket.ticket.task = conversation.trial.isEmpty()
+                ? QStringLiteral("task %1").arg(conversation.task)
+                : QStringLiteral("task %1 · trial %2").arg(conversation.task, conversation.trial);
+    ticket.ticket.origin = conversation.model;
     opened.body = ticket;
     unit.events.append(opened);
 

@@ -14,7 +14,9 @@ namespace verity {
 // `contentHash`, when given, is part of the ticket's fingerprint: another conversation that
 // claims the same id is then refused rather than appended (OTLP passes none, since its
 // conversations grow batch by batch).
+// `fallbackAt` dates a conversation with no times at all, and `fallbackDating` says what it is.
 ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
-                            const QString &contentHash = QString());
+                            const QString &contentHash = QString(),
+                            TicketDating fallbackDating = TicketDating::FileModified);
 
 } // namespace verity

@@ -155,6 +155,11 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTicketOpened(c
     }
     NewTicket ticket = opened.ticket;
     ticket.registry = m_registry->name;
+    // A benchmark's domain is the τ profile that reads it ("tau-airline": airline).
+    if (!ticket.task.isEmpty() && ticket.registry.startsWith(QLatin1String("tau-"))) {
+        const QString domain = ticket.registry.mid(4);
+        ticket.origin = ticket.origin.isEmpty() ? domain : domain + QStringLiteral(" · ") + ticket.origin;
+    }
     Expected<TicketRef> inserted = m_store.insertTicket(ticket);
     if (!inserted)
         return inserted.error();

@@ -93,6 +93,16 @@ QString declaredProfileOf(const json &document)
     return QStringLiteral("tau-") + fromUtf8String(domain.get<std::string>());
 }
 
+// The agent's model a τ² file names for all its simulations: info.agent_info.llm.
+QString declaredModelOf(const json &document)
+{
+    const json::json_pointer where("/info/agent_info/llm");
+    if (!document.is_object() || !document.contains(where))
+        return {};
+    const json &model = document.at(where);
+    return model.is_string() ? fromUtf8String(model.get<std::string>()).simplified().left(80) : QString();
+}
+
 // The lines of a file as QFile::readLine() gives them (each with its newline), read a large
 // block at a time: a line is a view into the block, valid until the next one is asked for.
 class LineBlocks
@@ -196,13 +206,20 @@ bool TranscriptReader::handOn(const Sink &sink, ImportUnit unit)
     if (m_format.isEmpty() && !unit.format.isEmpty())
         m_format = unit.format;
     unit.declaredProfile = m_declaredProfile;
+    if (!m_declaredModel.isEmpty() && !unit.events.isEmpty()) {
+        if (auto *opened = std::get_if<TicketOpenedEvent>(&unit.events.first().body);
+            opened && opened->ticket.origin.isEmpty())
+            opened->ticket.origin = m_declaredModel;
+    }
     return sink(std::move(unit));
 }
 
 bool TranscriptReader::handOnValue(const Sink &sink, const json &value, const FilePlace &place)
 {
-    if (m_declaredProfile.isEmpty())
+    if (m_declaredProfile.isEmpty()) {
         m_declaredProfile = declaredProfileOf(value); // a τ² document on one line
+        m_declaredModel = declaredModelOf(value);
+    }
     ConversationContext context{m_stem, m_ordinal, m_fileTimestamp};
     if (m_otlp)
         context.traceConversations = &m_traceConversations;
@@ -219,9 +236,10 @@ bool TranscriptReader::handOnValue(const Sink &sink, const json &value, const Fi
         if (!read.conversation) {
             unit = rejectedUnit(place, read.format, read.conversation.message());
         } else {
-            const qint64 fallback = parseLooseTimestamp(m_fileTimestamp).value_or(m_fallbackAt);
-            unit = conversationUnit(*read.conversation, read.format, fallback,
-                                    read.format == formats::otlp ? QString() : context.contentHash);
+            const std::optional<qint64> fileDate = parseLooseTimestamp(m_fileTimestamp);
+            unit = conversationUnit(*read.conversation, read.format, fileDate.value_or(m_fallbackAt),
+                                    read.format == formats::otlp ? QString() : context.contentHash,
+                                    fileDate ? TicketDating::FileDate : TicketDating::FileModified);
             unit.place = place;
         }
         if (!handOn(sink, std::move(unit)))
@@ -429,8 +447,10 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
         first = false;
         if (const json &stamp = stream.header(); stamp.contains("timestamp") && stamp.at("timestamp").is_string())
             m_fileTimestamp = fromUtf8String(stamp.at("timestamp").get<std::string>());
-        if (m_declaredProfile.isEmpty())
+        if (m_declaredProfile.isEmpty()) {
             m_declaredProfile = declaredProfileOf(stream.header());
+            m_declaredModel = declaredModelOf(stream.header());
+        }
         const FilePlace place{0, offset};
         if (stream.member() == QLatin1String("resourceSpans"))
             return handOnValue(sink, json{{"resourceSpans", json::array({std::move(element)})}}, place);

@@ -63,6 +63,7 @@ private:
     qint64 m_ordinal = 0;
     QString m_fileTimestamp;
     QString m_declaredProfile; // τ²: "tau-" + info.environment_info.domain_name
+    QString m_declaredModel; // τ²: info.agent_info.llm
     bool m_otlp = false;
     QHash<QString, QString> m_traceConversations; // OTLP: gathered from the whole file first
 };

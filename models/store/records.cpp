@@ -4,6 +4,28 @@
 
 namespace verity {
 
+QString ticketDatingId(TicketDating dating)
+{
+    switch (dating) {
+    case TicketDating::OwnTimes:
+        return QString();
+    case TicketDating::FileDate:
+        return QStringLiteral("file");
+    case TicketDating::FileModified:
+        return QStringLiteral("file_modified");
+    }
+    return QString();
+}
+
+TicketDating ticketDatingFromId(QStringView id)
+{
+    if (id == u"file")
+        return TicketDating::FileDate;
+    if (id == u"file_modified")
+        return TicketDating::FileModified;
+    return TicketDating::OwnTimes;
+}
+
 QString messageKindId(MessageKind kind)
 {
     switch (kind) {

@@ -64,6 +64,12 @@ struct OrderRecord
 
 // ---- what the importer writes ----
 
+// Where a ticket's opening time comes from: its own turns, or, for a transcript without
+// times (τ-bench), the file's own date or else the file's modification time.
+enum class TicketDating { OwnTimes, FileDate, FileModified };
+QString ticketDatingId(TicketDating dating); // "", "file", "file_modified"
+TicketDating ticketDatingFromId(QStringView id);
+
 struct NewTicket
 {
     QString extId;
@@ -74,6 +80,11 @@ struct NewTicket
     QString fingerprint; // of the ticket_opened event, to tell a re-import from a conflict
     QString sourceFormat = QStringLiteral("native"); // transcriptFormatId() of the file it came from
     QString registry = QStringLiteral("default");    // the registry profile that read its calls
+    // For a ticket with no order or seller: what identifies it ("task 7 · trial 0") and where it
+    // comes from ("retail · gpt-4.1"). Empty when the transcript says nothing of it.
+    QString task;
+    QString origin;
+    TicketDating dating = TicketDating::OwnTimes;
 };
 
 struct TicketRef
@@ -172,6 +183,9 @@ struct TicketRow
     bool hasRepeatedIntent = false;
     RepeatCounts repeats;
     QString sourceFormat;
+    QString task; // see NewTicket
+    QString origin;
+    TicketDating dating = TicketDating::OwnTimes;
 };
 
 // Where a page of the queue starts, so that no page costs more than its own rows: after the

@@ -266,9 +266,11 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
 
     auto insert = prepared(
             "INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, opened_at, "
-            "fingerprint, seller_balance_cents, seller_balance_as_of, source_format, registry) "
+            "fingerprint, seller_balance_cents, seller_balance_as_of, source_format, registry, task, origin, "
+            "dated_by) "
             "VALUES (:ext_id, :order_id, :seller_id, :seller_name, :subject, :opened_at, :fingerprint, "
-            ":seller_balance_cents, :seller_balance_as_of, :source_format, :registry)");
+            ":seller_balance_cents, :seller_balance_as_of, :source_format, :registry, :task, :origin, "
+            ":dated_by)");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -288,6 +290,9 @@ Expected<TicketRef> SqliteStore::insertTicket(const NewTicket &ticket)
                                            : QVariant(ticket.seller.balanceAsOf));
     q.bindValue(QStringLiteral(":source_format"), ticket.sourceFormat);
     q.bindValue(QStringLiteral(":registry"), ticket.registry);
+    q.bindValue(QStringLiteral(":task"), nullableText(ticket.task));
+    q.bindValue(QStringLiteral(":origin"), nullableText(ticket.origin));
+    q.bindValue(QStringLiteral(":dated_by"), nullableText(ticketDatingId(ticket.dating)));
     if (auto done = run(q, "recording a ticket"); !done)
         return done.error();
     return TicketRef{q.lastInsertId().toLongLong(), ticket.fingerprint,

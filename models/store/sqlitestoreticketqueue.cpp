@@ -58,9 +58,9 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const
         // A prefix match on NOCASE columns, so each arm is an index range, not a scan.
         const QString matches = use == SearchUse::Indexed
                 ? QStringLiteral("(ext_id LIKE ? ESCAPE '\\' OR order_id LIKE ? ESCAPE '\\' "
-                                 "OR seller_name LIKE ? ESCAPE '\\')")
+                                 "OR seller_name LIKE ? ESCAPE '\\' OR task LIKE ? ESCAPE '\\')")
                 : QStringLiteral("(+ext_id LIKE ? ESCAPE '\\' OR +order_id LIKE ? ESCAPE '\\' "
-                                 "OR +seller_name LIKE ? ESCAPE '\\')");
+                                 "OR +seller_name LIKE ? ESCAPE '\\' OR +task LIKE ? ESCAPE '\\')");
         if (filter.isEmpty() || use == SearchUse::Tested) {
             if (!filter.isEmpty())
                 parts << filter;
@@ -73,7 +73,7 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const
                              .arg(filter, matches);
         }
         const QString pattern = escapeLike(search) + u'%';
-        where.values << pattern << pattern << pattern;
+        where.values << pattern << pattern << pattern << pattern;
     }
     parts << extra;
     where.values << extraValues;

@@ -10,10 +10,11 @@
 namespace verity {
 
 // The columns every ticket query selects first, in this order.
-#define TICKET_ROW_COLUMNS "t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, " \
-                           "t.worst_outcome, t.needs_attention, t.has_unknown, t.has_repeat, t.retry_count, " \
-                           "t.duplicate_effects, t.harmless_repeats, t.unsettled_repeats, t.duplicate_cents, " \
-                           "t.source_format"
+#define TICKET_ROW_COLUMNS                                                                                   \
+    "t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, "                     \
+    "t.worst_outcome, t.needs_attention, t.has_unknown, t.has_repeat, t.retry_count, "                       \
+    "t.duplicate_effects, t.harmless_repeats, t.unsettled_repeats, t.duplicate_cents, "                      \
+    "t.source_format, t.task, t.origin, t.dated_by"
 
 inline TicketRow ticketRow(const QSqlQuery &q)
 {
@@ -35,6 +36,9 @@ inline TicketRow ticketRow(const QSqlQuery &q)
     row.repeats = RepeatCounts{q.value(11).toInt(), q.value(12).toInt(), q.value(13).toInt(), q.value(14).toInt(),
                                q.value(15).toLongLong()};
     row.sourceFormat = q.value(16).toString();
+    row.task = q.value(17).toString();
+    row.origin = q.value(18).toString();
+    row.dating = ticketDatingFromId(q.value(19).toString());
     return row;
 }
 

@@ -141,6 +141,45 @@ private slots:
         QCOMPARE(databaseDump(raw.db(), {QStringLiteral("imports")}), before);
     }
 
+    // A τ ticket names no order or seller: it says its task and trial (searchable like an
+    // order id), its domain and model, and what dated it. A renamed copy of a τ-bench file is
+    // the same run: it imports nothing new.
+    void tauTicketsSayWhatTheyAre()
+    {
+        const QString path = newPath();
+        auto store = openStore(path);
+        TranscriptImporter importer(*store, profiles());
+        QVERIFY(importer.importFile(data("tau/tau2-gpt-4.1-retail.json")).clean());
+        const QString v1 = data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json");
+        QVERIFY(importer.importFile(v1).clean());
+        const QString copy = m_dir.filePath(QStringLiteral("gpt-4o-airline-renamed.json"));
+        QVERIFY(QFile::copy(v1, copy));
+        const ImportReport again = importer.importFile(copy);
+        QVERIFY(again.clean());
+        QCOMPARE(again.ticketsOpened, 0);
+        QCOMPARE(again.eventsImported, 0);
+
+        RawDatabase raw(path);
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT task, origin, dated_by FROM tickets "
+                                     "WHERE ext_id = '55094b9e-ef3e-42b4-8ca2-18e82cd7e7ae'")),
+                 QStringList{QStringLiteral("task 40 · trial 0|retail · gpt-4.1|<null>")});
+        // τ-bench v1 has no times at all: the file's modification time dates it, and says so.
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT task, origin, dated_by FROM tickets "
+                                     "WHERE ext_id LIKE 'tau-bench/task-3/trial-0/%'")),
+                 QStringList{QStringLiteral("task 3 · trial 0|airline|file_modified")});
+
+        TicketQuery query;
+        query.search = QStringLiteral("task 40");
+        Expected<QList<TicketRow>> found = store->ticketPage(query, TicketPage{std::nullopt, false, 0, 10});
+        QVERIFY(found);
+        QCOMPARE(found->size(), 1);
+        QCOMPARE(found->first().extId, QStringLiteral("55094b9e-ef3e-42b4-8ca2-18e82cd7e7ae"));
+        QCOMPARE(found->first().task, QStringLiteral("task 40 · trial 0"));
+        QCOMPARE(*store->countTickets(query), 1);
+    }
+
     // τ errors are refusals ("Error: ..." before any state changed): not performed, and the
     // model's corrected repeat is a retry after an error, never a duplicate.
     void tauErrorsAreRefusals()

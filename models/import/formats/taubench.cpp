@@ -1,8 +1,8 @@
 #include "taubench.h"
 
 #include "chatcontent.h"
-
 #include "domain/jsontext.h"
+#include "domain/sha256.h"
 
 #include <QHash>
 #include <QSet>
@@ -218,9 +218,18 @@ Expected<Conversation> readTauV1Trajectory(const json &value, const Conversation
     Expected<QString> trial = idPart(value, "trial", QStringLiteral("0"));
     if (!trial)
         return trial.error();
+    // The file's name is no part of the id: a renamed copy is the same run. Its content tells
+    // two runs (two models, say) of one task and trial apart.
     conversation.id = task->isEmpty()
             ? fallbackConversationId(context)
-            : QStringLiteral("%1/task-%2/trial-%3").arg(context.fileStem, *task, *trial);
+            : QStringLiteral("tau-bench/task-%1/trial-%2/%3")
+                      .arg(*task, *trial,
+                           QString::fromLatin1(
+                                   sha256Hex(QByteArray::fromStdString(value.dump(
+                                                     -1, ' ', false, json::error_handler_t::replace)))
+                                           .left(8)));
+    conversation.task = *task;
+    conversation.trial = *trial;
 
     QSet<QString> skippedRoles;
     for (std::size_t i = 0; i < traj->size(); ++i) {
@@ -396,7 +405,7 @@ Expected<QList<Turn>> readTau2ToolCalls(const json &message, const QString &path
     return turns;
 }
 
-std::optional<qint64> simulationTime(const json &simulation, const ConversationContext &context)
+std::optional<qint64> simulationTime(const json &simulation)
 {
     for (const char *key : {"start_time", "timestamp"}) {
         const json *time = member(simulation, key);
@@ -405,7 +414,7 @@ std::optional<qint64> simulationTime(const json &simulation, const ConversationC
                 return at;
         }
     }
-    return context.fileTimestamp.isEmpty() ? std::nullopt : parseLooseTimestamp(context.fileTimestamp);
+    return std::nullopt;
 }
 
 } // namespace
@@ -433,6 +442,14 @@ Expected<Conversation> readTau2Simulation(const json &value, const ConversationC
     conversation.id = id && id->is_string() && !id->get_ref<const std::string &>().empty()
             ? textOf(*id)
             : fallbackConversationId(context);
+    Expected<QString> task = idPart(value, "task_id", QString());
+    if (!task)
+        return task.error();
+    Expected<QString> trial = idPart(value, "trial", QString());
+    if (!trial)
+        return trial.error();
+    conversation.task = *task;
+    conversation.trial = *trial;
 
     DeviceActions device;
     device.scan(*messages);
@@ -501,7 +518,12 @@ Expected<Conversation> readTau2Simulation(const json &value, const ConversationC
         }
     }
     if (!conversation.openedAt)
-        conversation.openedAt = simulationTime(value, context);
+        conversation.openedAt = simulationTime(value);
+    if (!conversation.openedAt && !context.fileTimestamp.isEmpty()) {
+        conversation.openedAt = parseLooseTimestamp(context.fileTimestamp);
+        if (conversation.openedAt)
+            conversation.dating = TicketDating::FileDate;
+    }
     return conversation;
 }
 
