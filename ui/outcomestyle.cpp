@@ -78,6 +78,44 @@ QPixmap outcomeIcon(std::optional<Outcome> outcome, int size, qreal devicePixelR
     return renderSvg(look.iconResource, size, devicePixelRatio);
 }
 
+QPixmap ticketStateIcon(TicketState state, int size, qreal devicePixelRatio)
+{
+    switch (state) {
+    case TicketState::DuplicateEffect:
+        return renderSvg(QStringLiteral(":/verity/icons/duplicate-effect.svg"), size, devicePixelRatio);
+    case TicketState::Unknown:
+        return renderSvg(QStringLiteral(":/verity/icons/unknown.svg"), size, devicePixelRatio);
+    case TicketState::Unsettled:
+        return renderSvg(QStringLiteral(":/verity/icons/unsettled.svg"), size, devicePixelRatio);
+    case TicketState::Retry:
+        return renderSvg(QStringLiteral(":/verity/icons/retry.svg"), size, devicePixelRatio);
+    case TicketState::NotPerformed:
+    case TicketState::Performed:
+    case TicketState::NoWrites:
+        break;
+    }
+    return QPixmap();
+}
+
+QColor ticketStateColor(TicketState state)
+{
+    switch (state) {
+    case TicketState::DuplicateEffect:
+        return duplicateEffectLook().foreground;
+    case TicketState::Unknown:
+        return outcomeLook(Outcome::Unknown).foreground;
+    case TicketState::Unsettled:
+        return QColor(0x7a, 0x2e, 0x80);
+    case TicketState::Retry:
+        return QColor(0x45, 0x4a, 0x75);
+    case TicketState::NotPerformed:
+    case TicketState::Performed:
+    case TicketState::NoWrites:
+        break;
+    }
+    return QColor(0x8a, 0x4b, 0x00); // the attention mark's
+}
+
 QPixmap attentionIcon(int size, qreal devicePixelRatio)
 {
     return renderSvg(QStringLiteral(":/verity/icons/attention.svg"), size, devicePixelRatio);

@@ -4,6 +4,7 @@
 // effect, worse than any outcome, has a look of its own.
 
 #include "domain/outcome.h"
+#include "domain/ticketassessment.h"
 
 #include <QColor>
 #include <QPixmap>
@@ -36,6 +37,10 @@ OutcomeLook attestedLook(Outcome outcome);
 OutcomeLook lookForId(const QString &id);
 QPixmap outcomeIcon(std::optional<Outcome> outcome, int size, qreal devicePixelRatio = 1.0);
 QPixmap attentionIcon(int size, qreal devicePixelRatio = 1.0);
+// The icon and colour of a ticket's worst state, for the queue's Attention column; a null
+// pixmap for the states that need nobody (performed, not performed, no writes).
+QPixmap ticketStateIcon(TicketState state, int size, qreal devicePixelRatio = 1.0);
+QColor ticketStateColor(TicketState state);
 
 // The badge's natural size for `font`, and the badge itself painted into `rect`.
 QSize badgeSize(const OutcomeLook &look, const QFont &font);

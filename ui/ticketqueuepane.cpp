@@ -31,12 +31,16 @@ protected:
     void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
     {
         QStyledItemDelegate::initStyleOption(option, index);
-        if (index.data(TicketQueueModel::NeedsAttentionRole).toBool()) {
-            option->features |= QStyleOptionViewItem::HasDecoration;
-            option->icon = QIcon(attentionIcon(option->decorationSize.height()));
-            option->palette.setColor(QPalette::Text, QColor(0x8a, 0x4b, 0x00));
-            option->font.setBold(true);
-        }
+        if (option->text.isEmpty())
+            return;
+        const auto state = TicketState(index.data(TicketQueueModel::StateRole).toInt());
+        QPixmap icon = ticketStateIcon(state, option->decorationSize.height());
+        if (icon.isNull())
+            icon = attentionIcon(option->decorationSize.height());
+        option->features |= QStyleOptionViewItem::HasDecoration;
+        option->icon = QIcon(icon);
+        option->palette.setColor(QPalette::Text, ticketStateColor(state));
+        option->font.setBold(index.data(TicketQueueModel::NeedsAttentionRole).toBool());
     }
 };
 
@@ -72,7 +76,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
 
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("ticketSearch"));
-    m_search->setPlaceholderText(tr("Search by ticket, order or seller (Ctrl+F)"));
+    m_search->setPlaceholderText(tr("Search by ticket, order, seller or task (Ctrl+F)"));
     m_search->setClearButtonEnabled(true);
     layout->addWidget(m_search);
 
@@ -93,6 +97,8 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     m_table->setSortingEnabled(true);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
+    // Long ids (a benchmark run's, a trace's) keep both ends: the whole id is in the tooltip.
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
                                       new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));
@@ -100,8 +106,8 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     // Widths from the font, so the usual values fit at any font size (the mark is bold).
     QFont bold = m_table->font();
     bold.setBold(true);
-    const QString samples[] = {QStringLiteral("Attention · repeat"), QStringLiteral("T-20260317-0412"),
-                               QStringLiteral("SU-8842100"), QStringLiteral("Fenwick & Rowe Garden"),
+    const QString samples[] = {QStringLiteral("Unsettled repeat"),    QStringLiteral("T-20260317-0412"),
+                               QStringLiteral("SU-8842100"),          QStringLiteral("Fenwick & Rowe Garden"),
                                QStringLiteral("2026-03-17 14:28:51"), QStringLiteral("Writes")};
     for (int column = 0; column < int(std::size(samples)); ++column) {
         const QFontMetrics metrics(column == TicketQueueModel::AttentionColumn ? bold : m_table->font());

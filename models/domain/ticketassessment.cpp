@@ -189,6 +189,50 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
     return result;
 }
 
+TicketState ticketState(const TicketAssessment &assessment)
+{
+    if (assessment.repeats.duplicateEffects > 0)
+        return TicketState::DuplicateEffect;
+    if (assessment.hasUnknown)
+        return TicketState::Unknown;
+    if (assessment.repeats.unsettled > 0)
+        return TicketState::Unsettled;
+    if (assessment.repeats.retries > 0)
+        return TicketState::Retry;
+    if (!assessment.worstOutcome)
+        return TicketState::NoWrites;
+    return *assessment.worstOutcome == Outcome::NotPerformed ? TicketState::NotPerformed
+                                                             : TicketState::Performed;
+}
+
+TicketState ticketStateFromRank(int rank)
+{
+    return rank >= int(TicketState::NoWrites) && rank <= int(TicketState::DuplicateEffect)
+            ? TicketState(rank)
+            : TicketState::NoWrites;
+}
+
+QString ticketStateLabel(TicketState state)
+{
+    switch (state) {
+    case TicketState::NoWrites:
+        return QStringLiteral("No writes");
+    case TicketState::Performed:
+        return QStringLiteral("Performed");
+    case TicketState::NotPerformed:
+        return QStringLiteral("Not performed");
+    case TicketState::Retry:
+        return QStringLiteral("Retry");
+    case TicketState::Unsettled:
+        return QStringLiteral("Unsettled repeat");
+    case TicketState::Unknown:
+        return QStringLiteral("Unknown");
+    case TicketState::DuplicateEffect:
+        return QStringLiteral("Duplicate effect");
+    }
+    return QString();
+}
+
 int ticketSeverity(const TicketAssessment &assessment)
 {
     if (assessment.repeats.duplicateEffects > 0)

@@ -93,4 +93,19 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls);
 constexpr int duplicateEffectSeverity = 5;
 int ticketSeverity(const TicketAssessment &assessment);
 
+// The worst thing on a ticket, in the order a person must see them: what the queue's Attention
+// column says and sorts on. Its int value is the rank stored with the ticket.
+enum class TicketState {
+    NoWrites = 0,
+    Performed = 1, // every write took effect, or already had
+    NotPerformed = 2, // a write was refused
+    Retry = 3, // a write repeated after an error, with no effect twice
+    Unsettled = 4, // a repeat after an effect came back unknown
+    Unknown = 5, // a write's outcome is unknown: a lookup must settle it
+    DuplicateEffect = 6, // money paid or an effect done twice
+};
+TicketState ticketState(const TicketAssessment &assessment);
+TicketState ticketStateFromRank(int rank);
+QString ticketStateLabel(TicketState state); // "Duplicate effect", "Unknown", "Retry", ...
+
 } // namespace verity

@@ -3,6 +3,8 @@
 #include "displaytext.h"
 #include "store/store.h"
 
+#include <QFont>
+
 namespace verity {
 
 namespace {
@@ -127,35 +129,76 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
         return ticket->worstOutcome ? outcomeId(*ticket->worstOutcome) : QString();
     case NeedsAttentionRole: return ticket->needsAttention;
     case RepeatedIntentRole: return ticket->hasRepeatedIntent;
+    case StateRole:
+        return int(ticket->state);
+    case Qt::FontRole:
+        // What stands in for a missing order or seller, or a date the transcript did not give,
+        // reads as such.
+        if ((index.column() == OrderColumn && ticket->orderId.isEmpty() && !ticket->task.isEmpty())
+            || (index.column() == SellerColumn && ticket->sellerName.isEmpty() && !ticket->origin.isEmpty())
+            || (index.column() == OpenedColumn && ticket->dating != TicketDating::OwnTimes)) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        return {};
     case Qt::TextAlignmentRole:
         if (index.column() == WritesColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
-        if (index.column() == AttentionColumn && ticket->needsAttention) {
+        switch (Column(index.column())) {
+        case TicketColumn:
+            return ticket->subject.isEmpty() ? ticket->extId : ticket->extId + u'\n' + ticket->subject;
+        case OrderColumn:
+            if (ticket->orderId.isEmpty() && !ticket->task.isEmpty())
+                return tr("No order: the benchmark's %1").arg(ticket->task);
+            break;
+        case SellerColumn:
+            if (ticket->sellerName.isEmpty() && !ticket->origin.isEmpty())
+                return tr("No seller: the domain and model the transcript names (%1)").arg(ticket->origin);
+            break;
+        case OpenedColumn:
+            if (ticket->dating == TicketDating::FileDate)
+                return tr("The transcript has no times of its own: dated by the file's own date");
+            if (ticket->dating == TicketDating::FileModified)
+                return tr("The transcript has no times at all: dated by when the file was last changed");
+            break;
+        default:
+            break;
+        }
+        if (index.column() == AttentionColumn
+            && (ticket->needsAttention || ticket->state >= TicketState::Retry)) {
             QStringList reasons;
-            if (ticket->hasUnknown)
-                reasons << tr("a write with an unknown outcome waits for a lookup");
             if (ticket->duplicateEffect)
                 reasons << tr("a write took effect twice (money paid or an effect done twice)");
-            else if (ticket->hasRepeatedIntent)
-                reasons << tr("the same intent was written more than once");
+            if (ticket->hasUnknown)
+                reasons << tr("a write with an unknown outcome waits for a lookup");
+            if (ticket->repeats.unsettled > 0)
+                reasons << tr("a write repeated after it took effect came back unknown");
+            if (ticket->repeats.retries > 0)
+                reasons << tr("a write was sent again after an error; nothing took effect twice");
             if (reasons.isEmpty())
                 reasons << tr(
                         "a write found not performed is still owed, or a tool call Verity cannot classify or "
                         "key");
-            return tr("Needs attention: %1").arg(reasons.join(QStringLiteral("; ")));
+            return ticket->needsAttention ? tr("Needs attention: %1").arg(reasons.join(QStringLiteral("; ")))
+                                          : reasons.join(QStringLiteral("; "));
         }
         return ticket->subject.isEmpty() ? QVariant() : QVariant(ticket->subject);
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case AttentionColumn:
-            if (!ticket->needsAttention)
-                return QString();
-            return ticket->hasRepeatedIntent ? tr("Attention · repeat") : tr("Attention");
+            // The worst thing on the ticket, in words; a ticket that needs a person for another
+            // reason (a write owed, a tool nobody classified) says only that.
+            if (ticket->state >= TicketState::Retry)
+                return ticketStateLabel(ticket->state);
+            return ticket->needsAttention ? tr("Needs a look") : QString();
         case TicketColumn: return ticket->extId;
-        case OrderColumn: return ticket->orderId;
-        case SellerColumn: return ticket->sellerName;
+        case OrderColumn:
+            return ticket->orderId.isEmpty() ? ticket->task : ticket->orderId;
+        case SellerColumn:
+            return ticket->sellerName.isEmpty() ? ticket->origin : ticket->sellerName;
         case OpenedColumn: return formatTime(ticket->openedAt);
         case WritesColumn: return ticket->writeCount;
         case OutcomeColumn:

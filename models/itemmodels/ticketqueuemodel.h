@@ -25,9 +25,10 @@ public:
                   ColumnCount };
     enum Role {
         TicketIdRole = Qt::UserRole + 1, // qint64 database id
-        OutcomeIdRole,                   // "unknown", ..., "duplicate_effect", or empty when the ticket has no write
+        OutcomeIdRole, // "unknown", ..., "duplicate_effect", or empty when the ticket has no write
         NeedsAttentionRole,
         RepeatedIntentRole,
+        StateRole, // int(TicketState): the worst thing on the ticket, as the Attention column says it
     };
 
     explicit TicketQueueModel(Store &store, QObject *parent = nullptr);

@@ -172,7 +172,8 @@ QVariant ticketSortValue(const TicketRow &row, TicketSortKey key)
 {
     switch (key) {
     case TicketSortKey::Opened: return row.openedAt;
-    case TicketSortKey::Attention: return int(row.needsAttention);
+    case TicketSortKey::Attention:
+        return int(row.state);
     case TicketSortKey::Ticket: return row.extId;
     case TicketSortKey::Order: return row.orderId;
     case TicketSortKey::Seller: return row.sellerName;

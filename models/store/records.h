@@ -186,6 +186,7 @@ struct TicketRow
     QString task; // see NewTicket
     QString origin;
     TicketDating dating = TicketDating::OwnTimes;
+    TicketState state = TicketState::NoWrites;
 };
 
 // Where a page of the queue starts, so that no page costs more than its own rows: after the

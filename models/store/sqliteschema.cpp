@@ -15,8 +15,8 @@ namespace {
 // are split on ';' (see statementsOf), so none may contain one outside a trigger's body.
 // clang-format off: the migrations are SQL, laid out as SQL
 const char *const migrations[] = {
-    // 1: tickets, their transcripts, tool calls and escalations
-    R"sql(
+        // 1: tickets, their transcripts, tool calls and escalations
+        R"sql(
 CREATE TABLE sellers (
     id            TEXT PRIMARY KEY,
     name          TEXT NOT NULL,
@@ -111,8 +111,8 @@ CREATE TABLE escalations (
 CREATE INDEX escalations_state ON escalations(state, opened_at);
 CREATE INDEX escalations_ticket ON escalations(ticket_id);
 )sql",
-    // 2: a record of every import, so an operator can see what was read and when
-    R"sql(
+        // 2: a record of every import, so an operator can see what was read and when
+        R"sql(
 CREATE TABLE imports (
     id             INTEGER PRIMARY KEY,
     path           TEXT NOT NULL,
@@ -122,10 +122,10 @@ CREATE TABLE imports (
     lines_rejected INTEGER NOT NULL
 );
 )sql",
-    // 3: resolving unknowns by evidence: the provider's payment of each order, lookups and
-    // their evidence, the verified resolution of each escalation, the ledger of money moved
-    // (one row per intent key: the unique index at the boundary), and the chained audit log
-    R"sql(
+        // 3: resolving unknowns by evidence: the provider's payment of each order, lookups and
+        // their evidence, the verified resolution of each escalation, the ledger of money moved
+        // (one row per intent key: the unique index at the boundary), and the chained audit log
+        R"sql(
 ALTER TABLE orders ADD COLUMN payment_intent TEXT;
 ALTER TABLE escalations ADD COLUMN resolution TEXT CHECK (resolution IN ('performed', 'not_performed', 'performed_again'));
 ALTER TABLE escalations ADD COLUMN resolved_by TEXT;
@@ -167,11 +167,11 @@ CREATE TABLE audit_log (
     hash            TEXT NOT NULL UNIQUE
 );
 )sql",
-    // 4: transcripts from other formats: a ticket may name no order or seller (the tickets
-    // table is rebuilt to let those be NULL, with foreign keys off: see migrate()); where each
-    // ticket came from and which registry read it; the error flag a transcript put on a
-    // result; and each repeated intent's class, linked to the call it repeats
-    R"sql(
+        // 4: transcripts from other formats: a ticket may name no order or seller (the tickets
+        // table is rebuilt to let those be NULL, with foreign keys off: see migrate()); where each
+        // ticket came from and which registry read it; the error flag a transcript put on a
+        // result; and each repeated intent's class, linked to the call it repeats
+        R"sql(
 CREATE TABLE tickets_v4 (
     id              INTEGER PRIMARY KEY,
     ext_id          TEXT NOT NULL UNIQUE COLLATE NOCASE,
@@ -221,15 +221,15 @@ ALTER TABLE tool_calls ADD COLUMN repeat_kind TEXT CHECK (repeat_kind IN ('retry
 ALTER TABLE tool_calls ADD COLUMN repeat_of INTEGER REFERENCES tool_calls(id);
 CREATE INDEX tool_calls_class ON tool_calls(tool_class, tool)
 )sql",
-    // 5: tickets with repeated intents stored before version 4 have no repeat classes yet; the
-    // store reads them again when it opens (see SqliteStore::open), a batch at a time
-    R"sql(
+        // 5: tickets with repeated intents stored before version 4 have no repeat classes yet; the
+        // store reads them again when it opens (see SqliteStore::open), a batch at a time
+        R"sql(
 CREATE TABLE pending_reassessment (ticket_id INTEGER PRIMARY KEY REFERENCES tickets(id));
 INSERT INTO pending_reassessment (ticket_id) SELECT id FROM tickets WHERE has_repeat = 1
 )sql",
-    // 6: finance: money writes by time (payouts of a period), tickets by seller (a seller's
-    // balance history), and finance's recovery marks on duplicate payouts
-    R"sql(
+        // 6: finance: money writes by time (payouts of a period), tickets by seller (a seller's
+        // balance history), and finance's recovery marks on duplicate payouts
+        R"sql(
 CREATE INDEX tool_calls_money ON tool_calls(tool_class, called_at);
 CREATE INDEX tickets_seller_id ON tickets(seller_id, seller_balance_as_of);
 CREATE TABLE payout_marks (
@@ -242,10 +242,10 @@ CREATE TABLE payout_marks (
 );
 CREATE INDEX payout_marks_key ON payout_marks(duplicate_key, id)
 )sql",
-    // 7: replaying incidents: what the layers under a call logged (HTTP requests, provider
-    // records), trainers' notes on the steps of a replay, and what a file is (an incident
-    // export says so here)
-    R"sql(
+        // 7: replaying incidents: what the layers under a call logged (HTTP requests, provider
+        // records), trainers' notes on the steps of a replay, and what a file is (an incident
+        // export says so here)
+        R"sql(
 CREATE TABLE trace_events (
     id          INTEGER PRIMARY KEY,
     ticket_id   INTEGER NOT NULL REFERENCES tickets(id),
@@ -271,10 +271,10 @@ CREATE TABLE file_info (
     value TEXT NOT NULL
 ) WITHOUT ROWID
 )sql",
-    // 8: the queue's counts without counting: one row of totals, one per filter and one for the
-    // open escalations, kept by triggers on every insert, change and delete, so that the window
-    // opens a million tickets with one read instead of a scan
-    R"sql(
+        // 8: the queue's counts without counting: one row of totals, one per filter and one for the
+        // open escalations, kept by triggers on every insert, change and delete, so that the window
+        // opens a million tickets with one read instead of a scan
+        R"sql(
 CREATE TABLE queue_totals (
     id                INTEGER PRIMARY KEY CHECK (id = 1),
     tickets           INTEGER NOT NULL,
@@ -327,30 +327,30 @@ WHEN (OLD.state = 'open') != (NEW.state = 'open') BEGIN
     WHERE id = 1;
 END
 )sql",
-    // 9: finance's joins at scale: payouts and a seller's history join the ledger on its call
-    // (without this index, each payout scanned the whole ledger), and seller balances take each
-    // seller's currency from its orders
-    R"sql(
+        // 9: finance's joins at scale: payouts and a seller's history join the ledger on its call
+        // (without this index, each payout scanned the whole ledger), and seller balances take each
+        // seller's currency from its orders
+        R"sql(
 CREATE INDEX ledger_call ON ledger(tool_call_id);
 CREATE INDEX orders_seller ON orders(seller_id, currency)
 )sql",
-    // 10: a search's matches in time order from the indexes alone. With the opening time in
-    // the order and seller indexes, sorting a seller's 25,000 tickets by time reads no table
-    // row; the queue sorted by order or seller now breaks ties newest first, the indexes' order
-    R"sql(
+        // 10: a search's matches in time order from the indexes alone. With the opening time in
+        // the order and seller indexes, sorting a seller's 25,000 tickets by time reads no table
+        // row; the queue sorted by order or seller now breaks ties newest first, the indexes' order
+        R"sql(
 DROP INDEX tickets_order;
 DROP INDEX tickets_seller;
 CREATE INDEX tickets_order  ON tickets(order_id, opened_at);
 CREATE INDEX tickets_seller ON tickets(seller_name, opened_at)
 )sql",
-    // 11: every escalation can be settled, and every settlement checked. Lookups become
-    // evidence of four kinds (a lookup, a write sent from the console, a person's attested
-    // check, a reconciliation's record), each naming the record it found; an escalation says
-    // what its settlement rests on and which record proves it. The ledger holds one row per
-    // refund, not per intent key: an old tool's duplicates carry one key on several refunds,
-    // and each call is matched to its own. A ticket with a duplicate effect is the worst a
-    // ticket can be: worst_outcome 5, above unknown.
-    R"sql(
+        // 11: every escalation can be settled, and every settlement checked. Lookups become
+        // evidence of four kinds (a lookup, a write sent from the console, a person's attested
+        // check, a reconciliation's record), each naming the record it found; an escalation says
+        // what its settlement rests on and which record proves it. The ledger holds one row per
+        // refund, not per intent key: an old tool's duplicates carry one key on several refunds,
+        // and each call is matched to its own. A ticket with a duplicate effect is the worst a
+        // ticket can be: worst_outcome 5, above unknown.
+        R"sql(
 ALTER TABLE lookups RENAME TO evidence;
 ALTER TABLE evidence RENAME COLUMN refund_id TO record_id;
 ALTER TABLE evidence ADD COLUMN kind TEXT NOT NULL DEFAULT 'lookup'
@@ -382,20 +382,29 @@ UPDATE escalations SET reference = (SELECT l.refund_id FROM ledger l WHERE l.too
     WHERE resolution IN ('performed', 'performed_again');
 UPDATE tickets SET worst_outcome = 5 WHERE duplicate_effects > 0
 )sql",
-    // 12: a repeat answered with the very record of the call that took effect, or with words
-    // that say nothing changed, is harmless, and a repeat names the call that took effect: the
-    // tickets with repeats are read again when the store opens
-    R"sql(
+        // 12: a repeat answered with the very record of the call that took effect, or with words
+        // that say nothing changed, is harmless, and a repeat names the call that took effect: the
+        // tickets with repeats are read again when the store opens
+        R"sql(
 INSERT OR IGNORE INTO pending_reassessment (ticket_id) SELECT id FROM tickets WHERE has_repeat = 1
 )sql",
-    // 13: a ticket without an order or seller says what identifies it (a benchmark's task and
-    // trial, searchable like an order id) and where it comes from (domain, model); a ticket
-    // whose transcript has no times says what dated it
-    R"sql(
+        // 13: a ticket without an order or seller says what identifies it (a benchmark's task and
+        // trial, searchable like an order id) and where it comes from (domain, model); a ticket
+        // whose transcript has no times says what dated it
+        R"sql(
 ALTER TABLE tickets ADD COLUMN task TEXT COLLATE NOCASE;
 ALTER TABLE tickets ADD COLUMN origin TEXT;
 ALTER TABLE tickets ADD COLUMN dated_by TEXT CHECK (dated_by IN ('file', 'file_modified'));
 CREATE INDEX tickets_task ON tickets(task, opened_at)
+)sql",
+        // 14: the queue sorts by the worst thing on a ticket, in the order a person must see them
+        // (TicketState): duplicate effect, unknown, unsettled repeat, retry, not performed, performed
+        R"sql(
+ALTER TABLE tickets ADD COLUMN attention_rank INTEGER NOT NULL DEFAULT 0;
+UPDATE tickets SET attention_rank = CASE
+    WHEN duplicate_effects > 0 THEN 6 WHEN has_unknown = 1 THEN 5 WHEN unsettled_repeats > 0 THEN 4
+    WHEN retry_count > 0 THEN 3 WHEN worst_outcome = 3 THEN 2 WHEN write_count > 0 THEN 1 ELSE 0 END;
+CREATE INDEX tickets_attention_rank ON tickets(attention_rank, opened_at)
 )sql",
 };
 // clang-format on

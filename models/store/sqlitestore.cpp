@@ -640,13 +640,14 @@ Expected<void> SqliteStore::storeSummary(qint64 ticketId, qint64 lastSeq, const 
             {"harmless_repeats", QStringLiteral(":harmless_repeats"), assessment.repeats.harmless},
             {"unsettled_repeats", QStringLiteral(":unsettled_repeats"), assessment.repeats.unsettled},
             {"duplicate_cents", QStringLiteral(":duplicate_cents"), assessment.repeats.duplicateCents},
+            {"attention_rank", QStringLiteral(":attention_rank"), int(ticketState(assessment))},
     };
     const char *sql =
             "UPDATE tickets SET last_seq = :last_seq, write_count = :write_count, "
             "worst_outcome = :worst_outcome, needs_attention = :needs_attention, has_unknown = :has_unknown, "
             "has_repeat = :has_repeat, duplicate_effects = :duplicate_effects, retry_count = :retry_count, "
             "harmless_repeats = :harmless_repeats, unsettled_repeats = :unsettled_repeats, "
-            "duplicate_cents = :duplicate_cents WHERE id = :id";
+            "duplicate_cents = :duplicate_cents, attention_rank = :attention_rank WHERE id = :id";
     unsigned columns = (1u << std::size(values)) - 1;
     if (onlyChanged) {
         columns = 0;

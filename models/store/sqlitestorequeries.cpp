@@ -37,16 +37,16 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
         return std::optional<TicketDetail>();
     TicketDetail detail;
     detail.row = ticketRow(q);
-    detail.sellerId = q.value(20).toString();
-    detail.sellerBalanceCents = optionalInt(q.value(21));
-    detail.sellerBalanceAsOf = q.value(22).toLongLong();
+    detail.sellerId = q.value(21).toString();
+    detail.sellerBalanceCents = optionalInt(q.value(22));
+    detail.sellerBalanceAsOf = q.value(23).toLongLong();
     detail.order.id = detail.row.orderId;
-    if (!q.value(23).isNull())
-        detail.order.currency = q.value(23).toString();
-    detail.order.customerName = q.value(24).toString();
-    detail.order.customerEmail = q.value(25).toString();
-    detail.order.paymentIntent = q.value(26).toString();
-    detail.registry = q.value(27).toString();
+    if (!q.value(24).isNull())
+        detail.order.currency = q.value(24).toString();
+    detail.order.customerName = q.value(25).toString();
+    detail.order.customerEmail = q.value(26).toString();
+    detail.order.paymentIntent = q.value(27).toString();
+    detail.registry = q.value(28).toString();
 
     QSqlQuery items(m_db);
     items.setForwardOnly(true);

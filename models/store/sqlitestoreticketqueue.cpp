@@ -86,7 +86,8 @@ QString sortColumn(TicketSortKey key)
 {
     switch (key) {
     case TicketSortKey::Opened: return QStringLiteral("opened_at");
-    case TicketSortKey::Attention: return QStringLiteral("needs_attention");
+    case TicketSortKey::Attention:
+        return QStringLiteral("attention_rank");
     case TicketSortKey::Ticket: return QStringLiteral("ext_id");
     case TicketSortKey::Order: return QStringLiteral("order_id");
     case TicketSortKey::Seller: return QStringLiteral("seller_name");

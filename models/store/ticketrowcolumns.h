@@ -14,7 +14,7 @@ namespace verity {
     "t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, "                     \
     "t.worst_outcome, t.needs_attention, t.has_unknown, t.has_repeat, t.retry_count, "                       \
     "t.duplicate_effects, t.harmless_repeats, t.unsettled_repeats, t.duplicate_cents, "                      \
-    "t.source_format, t.task, t.origin, t.dated_by"
+    "t.source_format, t.task, t.origin, t.dated_by, t.attention_rank"
 
 inline TicketRow ticketRow(const QSqlQuery &q)
 {
@@ -39,6 +39,7 @@ inline TicketRow ticketRow(const QSqlQuery &q)
     row.task = q.value(17).toString();
     row.origin = q.value(18).toString();
     row.dating = ticketDatingFromId(q.value(19).toString());
+    row.state = ticketStateFromRank(q.value(20).toInt());
     return row;
 }
 

@@ -6,7 +6,9 @@
 #include "domain/registrychoice.h"
 #include "domain/userregistry.h"
 #include "import/reclassifier.h"
+#include "itemmodels/ticketqueuemodel.h"
 
+#include <QAbstractItemModelTester>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -194,6 +196,50 @@ private slots:
                  QStringList{QStringLiteral("not_performed")});
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE outcome = 'unknown'")), 0);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT sum(duplicate_effects) FROM tickets")), 0);
+    }
+
+    // The queue tells the states apart, in words, and sorts them worst first: a duplicate
+    // effect, an unknown, a retry after a refusal, a refusal, a plain success.
+    void queueTellsStatesApart()
+    {
+        const QString file = newPath(".jsonl");
+        const QString issued = QStringLiteral(R"({"status":"refunded","refund_id":"re_1"})");
+        const QString again = QStringLiteral(R"({"status":"refunded","refund_id":"re_2"})");
+        const QString refused = QStringLiteral(R"({"outcome":"not_performed"})");
+        const QString unknown = QStringLiteral(R"({"outcome":"unknown"})");
+        const QString r = QStringLiteral("issue_refund");
+        QVERIFY(writeLines(
+                file,
+                {chatLine(QStringLiteral("fine"), {{QStringLiteral("c1"), r, refund, issued}}),
+                 chatLine(QStringLiteral("retry"),
+                          {{QStringLiteral("c1"), r, refund, refused},
+                           {QStringLiteral("c2"), r, refund, issued}}),
+                 chatLine(QStringLiteral("dup"),
+                          {{QStringLiteral("c1"), r, refund, issued},
+                           {QStringLiteral("c2"), r, refund, again}}),
+                 chatLine(QStringLiteral("refused"), {{QStringLiteral("c1"), r, refund, refused}}),
+                 chatLine(QStringLiteral("unknown"), {{QStringLiteral("c1"), r, refund, unknown}})}));
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        QVERIFY(importer.importFile(file).clean());
+
+        TicketQueueModel queue(*store);
+        QAbstractItemModelTester tester(&queue, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        queue.sort(TicketQueueModel::AttentionColumn, Qt::DescendingOrder);
+        QStringList seen;
+        for (int row = 0; row < queue.rowCount(); ++row)
+            seen << queue.index(row, TicketQueueModel::TicketColumn).data().toString() + u'|'
+                            + queue.index(row, TicketQueueModel::AttentionColumn).data().toString() + u'|'
+                            + queue.index(row, TicketQueueModel::OutcomeColumn).data().toString();
+        QCOMPARE(seen,
+                 (QStringList{QStringLiteral("dup|Duplicate effect|Duplicate effect"),
+                              QStringLiteral("unknown|Unknown|Unknown: do not retry"),
+                              QStringLiteral("retry|Retry|Not performed"),
+                              QStringLiteral("refused||Not performed"), QStringLiteral("fine||Performed")}));
+        QVERIFY(queue.index(2, TicketQueueModel::AttentionColumn)
+                        .data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(QStringLiteral("sent again after an error")));
     }
 
     // Each class of repeat, as the summary, the tickets and the calls say it.

@@ -39,8 +39,7 @@ QString sortKey(const QAbstractItemModel &model, int row, int column)
     case TicketQueueModel::WritesColumn:
         return QStringLiteral("%1").arg(cell(model, row, column).toInt(), 6, 10, QLatin1Char('0'));
     case TicketQueueModel::AttentionColumn:
-        return cell(model, row, column, TicketQueueModel::NeedsAttentionRole).toBool() ? QStringLiteral("1")
-                                                                                      : QStringLiteral("0");
+        return cell(model, row, column, TicketQueueModel::StateRole).toString();
     case TicketQueueModel::OutcomeColumn: {
         const auto outcome =
                 outcomeFromId(cell(model, row, column, TicketQueueModel::OutcomeIdRole).toString());
