@@ -25,7 +25,8 @@ namespace {
 // The ticket of the March incident, the one a screenshot shows unless told otherwise.
 constexpr auto incidentOrder = "SU-88421";
 
-// Opens the ticket named by its id or its order id, at its first unknown write if it has one.
+// Opens the ticket named by its id or its order id, at what matters most in it (its duplicate
+// effect, else its unknown, else a repeat), as the ticket view chooses.
 bool openNamedTicket(MainWindow &window, Store &store, const QString &name)
 {
     TicketQuery query;
@@ -37,13 +38,6 @@ bool openNamedTicket(MainWindow &window, Store &store, const QString &name)
         if (row.extId.compare(name, Qt::CaseInsensitive) != 0 && row.orderId.compare(name, Qt::CaseInsensitive) != 0)
             continue;
         window.openTicket(row.id);
-        for (int i = 0; i < window.transcript().rowCount(); ++i) {
-            const TranscriptEntry *entry = window.transcript().entry(i);
-            if (entry->isToolCall && entry->call.outcome == Outcome::Unknown) {
-                window.openTicket(row.id, entry->call.callExtId);
-                break;
-            }
-        }
         return true;
     }
     return false;

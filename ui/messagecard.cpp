@@ -1,5 +1,6 @@
 #include "messagecard.h"
 
+#include "foldedtext.h"
 #include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
 
@@ -23,7 +24,8 @@ QString authorLabel(MessageKind kind)
 
 } // namespace
 
-MessageCard::MessageCard(MessageKind kind, qint64 at, const QString &text, QWidget *parent) : QFrame(parent)
+MessageCard::MessageCard(MessageKind kind, qint64 at, const QString &text, qint64 wholeBytes, QWidget *parent)
+    : QFrame(parent)
 {
     setObjectName(QStringLiteral("messageCard_") + messageKindId(kind));
     setFrameShape(QFrame::StyledPanel);
@@ -49,11 +51,24 @@ MessageCard::MessageCard(MessageKind kind, qint64 at, const QString &text, QWidg
     header->addWidget(time);
     layout->addLayout(header);
 
-    auto *body = plainTextLabel(text, this);
+    // A system prompt (a policy, a tool list) is context, not the conversation: one line until
+    // asked for, as is any text longer than a screenful.
+    const bool fold = wholeBytes > 0 || FoldedText::isLong(text)
+            || (kind == MessageKind::System && (text.size() > 200 || text.count(u'\n') >= 3));
+    QLabel *body = nullptr;
+    if (fold) {
+        auto *folded = new FoldedText(text, wholeBytes, true, false, this);
+        connect(folded, &FoldedText::showAllRequested, this, &MessageCard::showAllRequested);
+        layout->addWidget(folded);
+        body = folded->body();
+    } else {
+        body = plainTextLabel(text, this);
+        layout->addWidget(body);
+    }
     body->setObjectName(QStringLiteral("messageText"));
-    body->setStyleSheet(kind == MessageKind::Agent ? QStringLiteral("QLabel { border: none; font-style: italic; }")
-                                                   : QStringLiteral("QLabel { border: none; }"));
-    layout->addWidget(body);
+    body->setStyleSheet(kind == MessageKind::Agent
+                                ? QStringLiteral("QLabel { border: none; font-style: italic; }")
+                                : QStringLiteral("QLabel { border: none; }"));
 }
 
 } // namespace verity

@@ -12,7 +12,13 @@ class MessageCard : public QFrame
     Q_OBJECT
 
 public:
-    MessageCard(MessageKind kind, qint64 at, const QString &text, QWidget *parent = nullptr);
+    // `wholeBytes`: the whole text's size when `text` is only its start, else 0. A system
+    // prompt or a long text opens folded to one line.
+    MessageCard(MessageKind kind, qint64 at, const QString &text, qint64 wholeBytes = 0,
+                QWidget *parent = nullptr);
+
+signals:
+    void showAllRequested();
 };
 
 } // namespace verity

@@ -1,21 +1,64 @@
 #include "ticketview.h"
 
-#include "import/transcriptformat.h"
-
 #include "domain/money.h"
+#include "foldedtext.h"
+#include "import/transcriptformat.h"
 #include "itemmodels/displaytext.h"
 #include "itemmodels/transcriptmodel.h"
+#include "itemmodels/transcriptsummary.h"
 #include "messagecard.h"
 #include "plaintextlabel.h"
+#include "ticketsummarystrip.h"
 #include "toolcallcard.h"
 
 #include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 
 namespace verity {
+
+namespace {
+
+// A text as lines of at most a few thousand characters: a plain-text view lays out a line
+// whole, and a 50 MB message on one line would hold the window for minutes. Only where a
+// line is that long does a break go in, after a space where there is one near.
+QString inShortLines(const QString &text)
+{
+    constexpr qsizetype longest = 4000;
+    QString out;
+    out.reserve(text.size() + text.size() / longest + 1);
+    qsizetype lineStart = 0;
+    for (qsizetype at = 0; at < text.size();) {
+        const qsizetype newline = text.indexOf(u'\n', at);
+        const qsizetype end = newline < 0 ? text.size() : newline;
+        while (end - lineStart > longest) {
+            qsizetype cut = lineStart + longest;
+            const qsizetype space = text.lastIndexOf(u' ', cut);
+            if (space > lineStart + longest / 2)
+                cut = space + 1;
+            else if (text.at(cut - 1).isHighSurrogate())
+                --cut;
+            out += QStringView(text).mid(lineStart, cut - lineStart);
+            out += u'\n';
+            lineStart = cut;
+        }
+        out += QStringView(text).mid(lineStart, end - lineStart);
+        if (newline < 0)
+            break;
+        out += u'\n';
+        at = lineStart = newline + 1;
+    }
+    return out;
+}
+
+} // namespace
 
 TicketView::TicketView(TranscriptModel &model, QWidget *parent) : QWidget(parent), m_model(model)
 {
@@ -29,8 +72,11 @@ TicketView::TicketView(TranscriptModel &model, QWidget *parent) : QWidget(parent
     m_title->setFont(titleFont);
     m_facts = plainTextLabel(tr("Choose a ticket in the queue, or an unknown outcome in the escalation queue."), this);
     m_facts->setObjectName(QStringLiteral("ticketFacts"));
+    m_summary = new TicketSummaryStrip(this);
     layout->addWidget(m_title);
     layout->addWidget(m_facts);
+    layout->addWidget(m_summary);
+    connect(m_summary, &TicketSummaryStrip::callChosen, this, &TicketView::showCall);
 
     m_scroll = new QScrollArea(this);
     m_scroll->setObjectName(QStringLiteral("transcript"));
@@ -73,6 +119,7 @@ void TicketView::rebuild()
 
     const std::optional<TicketDetail> &detail = m_model.detail();
     if (!detail) {
+        m_summary->clear();
         m_title->setText(tr("No ticket open"));
         m_facts->setText(tr("Choose a ticket in the queue, or an unknown outcome in the escalation queue."));
         return;
@@ -86,9 +133,16 @@ void TicketView::rebuild()
         items << QStringLiteral("%1 × %2 (%3)")
                      .arg(item.quantity)
                      .arg(item.title.isEmpty() ? item.id : item.title, formatMoney(item.amountCents, detail->order.currency));
+    QStringList context{tr("Imported from %1; the transcript names no order or seller")
+                                .arg(transcriptFormatName(row.sourceFormat))};
+    for (const QString &part : {row.task, row.origin}) {
+        if (!part.isEmpty())
+            context << part;
+    }
     QString facts = row.orderId.isEmpty()
-            ? tr("Imported from %1; the transcript names no order or seller").arg(transcriptFormatName(row.sourceFormat))
-            : tr("Order %1: %2\nSeller: %3").arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
+            ? context.join(QStringLiteral(" · "))
+            : tr("Order %1: %2\nSeller: %3")
+                      .arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
     if (detail->sellerBalanceCents)
         facts += tr(", balance %1 on %2")
                      .arg(formatMoney(*detail->sellerBalanceCents, detail->order.currency),
@@ -96,8 +150,19 @@ void TicketView::rebuild()
     if (!detail->order.customerName.isEmpty())
         facts += tr("\nCustomer: %1").arg(detail->order.customerName);
     const QString writes = row.writeCount == 1 ? tr("1 write") : tr("%1 writes").arg(row.writeCount);
-    facts += tr("\nOpened %1 · %2").arg(formatTime(row.openedAt), writes);
+    QString opened = formatTime(row.openedAt);
+    if (row.dating == TicketDating::FileDate)
+        opened += tr(" (the file's date: the transcript has no times of its own)");
+    else if (row.dating == TicketDating::FileModified)
+        opened += tr(" (when the file was last changed: the transcript has no times)");
+    facts += tr("\nOpened %1 · %2").arg(opened, writes);
     m_facts->setText(facts);
+    QList<TranscriptEntry> entries;
+    entries.reserve(m_model.rowCount());
+    for (int i = 0; i < m_model.rowCount(); ++i)
+        entries.append(*m_model.entry(i));
+    const TranscriptSummary summary = summarizeTranscript(entries);
+    m_summary->setSummary(summary);
 
     for (int i = 0; i < m_model.rowCount(); ++i) {
         const TranscriptEntry *entry = m_model.entry(i);
@@ -109,15 +174,30 @@ void TicketView::rebuild()
             connect(card, &ToolCallCard::performAgainRequested, this, &TicketView::performAgainRequested);
             connect(card, &ToolCallCard::attestRequested, this, &TicketView::attestRequested);
             connect(card, &ToolCallCard::evidenceRequested, this, &TicketView::evidenceRequested);
+            connect(card, &ToolCallCard::showAllRequested, this,
+                    [this, id = entry->call.id, callId = entry->call.callExtId](TextPlace::Part part) {
+                        showWholeText(TextPlace{part, 0, id},
+                                      part == TextPlace::Part::Arguments
+                                              ? tr("Arguments of call %1").arg(callId)
+                                              : tr("Result of call %1").arg(callId));
+                    });
             m_cards.insert(entry->call.callExtId, card);
             widget = card;
         } else {
-            widget = new MessageCard(entry->kind, entry->at, entry->text, m_content);
+            auto *message =
+                    new MessageCard(entry->kind, entry->at, entry->text, entry->clippedBytes, m_content);
+            connect(message, &MessageCard::showAllRequested, this, [this, seq = entry->seq] {
+                showWholeText(TextPlace{TextPlace::Part::Message, seq, 0}, tr("Message"));
+            });
+            widget = message;
         }
         m_entries->insertWidget(m_entries->count() - 1, widget);
     }
     if (!sameTicket) {
+        // A ticket opens on what matters: its duplicate effect, else its unknown, else a repeat.
         m_scroll->verticalScrollBar()->setValue(0);
+        if (std::optional<QString> first = summary.firstToShow())
+            showCall(*first);
         return;
     }
     if (ToolCallCard *card = m_cards.value(highlighted)) {
@@ -128,6 +208,34 @@ void TicketView::rebuild()
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         m_scroll->verticalScrollBar()->setValue(scrolled);
     });
+}
+
+void TicketView::showWholeText(const TextPlace &place, const QString &title)
+{
+    Expected<QString> text = m_model.wholeText(place);
+    if (!text) {
+        QMessageBox::warning(this, tr("Show all"),
+                             tr("The whole text cannot be read: %1").arg(text.message()));
+        return;
+    }
+    // A plain-text editor, read only: it lays out only what is on screen, so 50 MB opens.
+    auto *window = new QDialog(this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(tr("%1 (%2)").arg(title, byteSizeText(text->toUtf8().size())));
+    window->setObjectName(QStringLiteral("wholeTextWindow"));
+    auto *layout = new QVBoxLayout(window);
+    auto *view = new QPlainTextEdit(window);
+    view->setObjectName(QStringLiteral("wholeText"));
+    view->setReadOnly(true);
+    view->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    view->setPlainText(inShortLines(*text));
+    layout->addWidget(view);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, window);
+    connect(buttons, &QDialogButtonBox::rejected, window, &QDialog::close);
+    layout->addWidget(buttons);
+    const QRect screen = this->screen()->availableGeometry();
+    window->resize(qMin(900, screen.width() - 40), qMin(700, screen.height() - 60));
+    window->show();
 }
 
 void TicketView::setCallActions(std::function<CallActions(const ToolCallRow &)> actions)

@@ -13,6 +13,7 @@ class QVBoxLayout;
 
 namespace verity {
 
+class TicketSummaryStrip;
 class TranscriptModel;
 
 // One ticket: what it is about (order, items, seller and balance) and its transcript in
@@ -44,10 +45,13 @@ signals:
 
 private:
     void rebuild();
+    // Reads a clipped text whole and shows it in a window of its own.
+    void showWholeText(const TextPlace &place, const QString &title);
 
     TranscriptModel &m_model;
     QLabel *m_title;
     QLabel *m_facts;
+    TicketSummaryStrip *m_summary;
     QScrollArea *m_scroll;
     QWidget *m_content;
     QVBoxLayout *m_entries;

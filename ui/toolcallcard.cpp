@@ -1,5 +1,6 @@
 #include "toolcallcard.h"
 
+#include "foldedtext.h"
 #include "itemmodels/displaytext.h"
 #include "outcomebadge.h"
 #include "outcomestyle.h"
@@ -244,24 +245,39 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                          : tr("The transcript marks this result an error (%1).").arg(call.resultErrorType),
                                  QStringLiteral("resultErrorNotice"), unknownTextStyle, this));
     }
-    addSection(tr("ARGUMENTS"), prettyJson(call.argumentsJson), QStringLiteral("arguments"), true);
-    addSection(tr("RESULT"), call.hasResult ? prettyJson(call.rawResult) : tr("(no result was recorded)"),
-               QStringLiteral("rawResult"), true);
+    // A clipped text is not JSON any more: shown as it came.
+    addSection(tr("ARGUMENTS"),
+               call.argumentsClippedBytes > 0 ? call.argumentsJson : prettyJson(call.argumentsJson),
+               QStringLiteral("arguments"), true, call.argumentsClippedBytes, TextPlace::Part::Arguments);
+    addSection(tr("RESULT"),
+               !call.hasResult                       ? tr("(no result was recorded)")
+                       : call.resultClippedBytes > 0 ? call.rawResult
+                                                     : prettyJson(call.rawResult),
+               QStringLiteral("rawResult"), true, call.resultClippedBytes, TextPlace::Part::Result);
     if (isWrite(call.toolClass)) {
         addSection(tr("INTENT KEY"), call.intentKey.isEmpty() ? tr("none: %1").arg(call.intentError) : call.intentKey,
                    QStringLiteral("intentKey"), true);
     }
 }
 
-void ToolCallCard::addSection(const QString &title, const QString &text, const QString &objectName, bool monospace)
+void ToolCallCard::addSection(const QString &title, const QString &text, const QString &objectName,
+                              bool monospace, qint64 wholeBytes, TextPlace::Part part)
 {
     layout()->addWidget(caption(title, this));
-    QLabel *body = plainTextLabel(text, this);
+    QLabel *body = nullptr;
+    if (wholeBytes > 0 || FoldedText::isLong(text)) {
+        auto *folded = new FoldedText(text, wholeBytes, true, monospace, this);
+        connect(folded, &FoldedText::showAllRequested, this, [this, part] { emit showAllRequested(part); });
+        layout()->addWidget(folded);
+        body = folded->body();
+    } else {
+        body = plainTextLabel(text, this);
+        if (monospace)
+            body->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        layout()->addWidget(body);
+    }
     body->setObjectName(objectName);
-    if (monospace)
-        body->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     body->setStyleSheet(QStringLiteral("QLabel { border: none; background: #f8f9fa; padding: 3px; }"));
-    layout()->addWidget(body);
 }
 
 void ToolCallCard::setHighlighted(bool highlighted)

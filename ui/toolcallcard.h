@@ -37,9 +37,13 @@ signals:
     void performAgainRequested(qint64 escalationId);
     void attestRequested(qint64 escalationId);
     void evidenceRequested(qint64 escalationId);
+    // The whole arguments or result, which came cut short.
+    void showAllRequested(TextPlace::Part part);
 
 private:
-    void addSection(const QString &title, const QString &text, const QString &objectName, bool monospace);
+    // `wholeBytes` > 0: `text` is only the start of a text that size. A long text opens folded.
+    void addSection(const QString &title, const QString &text, const QString &objectName, bool monospace,
+                    qint64 wholeBytes = 0, TextPlace::Part part = TextPlace::Part::Result);
 
     QString m_callId;
     OutcomeBadge *m_badge = nullptr;

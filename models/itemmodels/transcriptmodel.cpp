@@ -10,7 +10,8 @@ TranscriptModel::TranscriptModel(Store &store, QObject *parent) : QAbstractListM
 bool TranscriptModel::setTicket(qint64 ticketId)
 {
     Expected<std::optional<TicketDetail>> detail = m_store.ticket(ticketId);
-    Expected<QList<TranscriptEntry>> entries = detail ? m_store.transcript(ticketId) : detail.error();
+    Expected<QList<TranscriptEntry>> entries =
+            detail ? m_store.transcript(ticketId, openingTextLimit) : detail.error();
     beginResetModel();
     m_detail.reset();
     m_entries.clear();
@@ -28,6 +29,13 @@ bool TranscriptModel::setTicket(qint64 ticketId)
         return false;
     }
     return true;
+}
+
+Expected<QString> TranscriptModel::wholeText(const TextPlace &place) const
+{
+    if (!m_detail)
+        return makeError(tr("No ticket is open."));
+    return m_store.wholeText(m_detail->row.id, place);
 }
 
 void TranscriptModel::clear()

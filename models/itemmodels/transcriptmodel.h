@@ -33,7 +33,13 @@ public:
         CallIdRole,
     };
 
+    // The longest text a ticket opens with, in characters: more than any screen shows, and a
+    // 50 MB message or result costs no more than this to open. The rest is read on request.
+    static constexpr qsizetype openingTextLimit = 20000;
+
     explicit TranscriptModel(Store &store, QObject *parent = nullptr);
+    // One text of the open ticket whole, when it came clipped.
+    Expected<QString> wholeText(const TextPlace &place) const;
 
     // Loads the ticket; false (and errorOccurred) when it cannot be read.
     bool setTicket(qint64 ticketId);

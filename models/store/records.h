@@ -253,6 +253,17 @@ struct ToolCallRow
     QString resolvedBy;
     qint64 resolvedAt = 0;
     QString escalationNote;                // why the last lookup could not tell
+    qint64 argumentsClippedBytes = 0; // whole sizes in UTF-8 bytes when clipped, else 0
+    qint64 resultClippedBytes = 0;
+};
+
+// Where one text of a ticket lies, for reading it whole after it came clipped.
+struct TextPlace
+{
+    enum class Part { Message, Arguments, Result };
+    Part part = Part::Message;
+    qint64 seq = 0; // a message's
+    qint64 callId = 0; // a call's
 };
 
 struct TranscriptEntry
@@ -262,6 +273,7 @@ struct TranscriptEntry
     bool isToolCall = false;
     MessageKind kind = MessageKind::Customer; // messages
     QString text;                             // messages
+    qint64 clippedBytes = 0; // the whole text's size in UTF-8 bytes when clipped, else 0
     ToolCallRow call;                         // tool calls
 };
 

@@ -56,7 +56,8 @@ public:
     Expected<QList<TicketRow>> ticketPage(const TicketQuery &query, const TicketPage &page) override;
     Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) override;
     Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) override;
-    Expected<QList<TranscriptEntry>> transcript(qint64 ticketId) override;
+    Expected<QList<TranscriptEntry>> transcript(qint64 ticketId, qsizetype clipAt = 0) override;
+    Expected<QString> wholeText(qint64 ticketId, const TextPlace &place) override;
     Expected<qint64> countOpenEscalations() override;
     Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) override;
 

@@ -61,13 +61,66 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
     return std::optional<TicketDetail>(detail);
 }
 
-Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
+namespace {
+
+// A text column as the console reads it: cut to `clipAt` characters when longer (a text of
+// fewer bytes than that has fewer characters, and is not counted). Without a clip, whole.
+QString clippedText(const char *column, qsizetype clipAt)
+{
+    if (clipAt <= 0)
+        return QLatin1String(column);
+    return QStringLiteral("CASE WHEN length(CAST(%1 AS BLOB)) > %2 THEN substr(%1, 1, %2) ELSE %1 END")
+            .arg(QLatin1String(column))
+            .arg(clipAt);
+}
+
+// Its whole size in bytes when the console's copy is cut, else 0.
+QString clippedBytes(const char *column, qsizetype clipAt)
+{
+    if (clipAt <= 0)
+        return QStringLiteral("0");
+    return QStringLiteral("CASE WHEN length(CAST(%1 AS BLOB)) > %2 AND length(%1) > %2 "
+                          "THEN length(CAST(%1 AS BLOB)) ELSE 0 END")
+            .arg(QLatin1String(column))
+            .arg(clipAt);
+}
+
+} // namespace
+
+Expected<QString> SqliteStore::wholeText(qint64 ticketId, const TextPlace &place)
+{
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    switch (place.part) {
+    case TextPlace::Part::Message:
+        q.prepare(QStringLiteral("SELECT text FROM messages WHERE ticket_id = ? AND seq = ?"));
+        q.addBindValue(ticketId);
+        q.addBindValue(place.seq);
+        break;
+    case TextPlace::Part::Arguments:
+    case TextPlace::Part::Result:
+        q.prepare(QStringLiteral("SELECT %1 FROM tool_calls WHERE ticket_id = ? AND id = ?")
+                          .arg(place.part == TextPlace::Part::Arguments ? QStringLiteral("arguments")
+                                                                        : QStringLiteral("raw_result")));
+        q.addBindValue(ticketId);
+        q.addBindValue(place.callId);
+        break;
+    }
+    if (auto done = run(q, "reading a whole text"); !done)
+        return done.error();
+    if (!q.next())
+        return makeError(QStringLiteral("the text is no longer in the database"));
+    return q.value(0).toString();
+}
+
+Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizetype clipAt)
 {
     QList<TranscriptEntry> entries;
 
     QSqlQuery messages(m_db);
     messages.setForwardOnly(true);
-    messages.prepare(QStringLiteral("SELECT seq, at, kind, text FROM messages WHERE ticket_id = ?"));
+    messages.prepare(QStringLiteral("SELECT seq, at, kind, %1, %2 FROM messages WHERE ticket_id = ?")
+                             .arg(clippedText("text", clipAt), clippedBytes("text", clipAt)));
     messages.addBindValue(ticketId);
     if (auto done = run(messages, "reading messages"); !done)
         return done.error();
@@ -77,6 +130,7 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
         entry.at = messages.value(1).toLongLong();
         entry.kind = messageKindFromId(messages.value(2).toString()).value_or(MessageKind::System);
         entry.text = messages.value(3).toString();
+        entry.clippedBytes = messages.value(4).toLongLong();
         entries.append(entry);
     }
 
@@ -108,11 +162,16 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
 
     QSqlQuery calls(m_db);
     calls.setForwardOnly(true);
-    calls.prepare(QStringLiteral(
-        "SELECT seq, id, call_ext_id, tool, tool_class, arguments, called_at, raw_result, result_at, duration_ms, "
-        "intent_key, intent_error, outcome, outcome_reason, read_failed, repeated, amount_cents, "
-        "result_fingerprint IS NOT NULL, repeat_kind, repeat_of, result_error, result_error_type "
-        "FROM tool_calls WHERE ticket_id = ?"));
+    calls.prepare(
+            QStringLiteral(
+                    "SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
+                    "duration_ms, "
+                    "intent_key, intent_error, outcome, outcome_reason, read_failed, repeated, amount_cents, "
+                    "result_fingerprint IS NOT NULL, repeat_kind, repeat_of, result_error, "
+                    "result_error_type, %3, %4 "
+                    "FROM tool_calls WHERE ticket_id = ?")
+                    .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt),
+                         clippedBytes("arguments", clipAt), clippedBytes("raw_result", clipAt)));
     calls.addBindValue(ticketId);
     if (auto done = run(calls, "reading tool calls"); !done)
         return done.error();
@@ -147,6 +206,8 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId)
             repeatOfById.insert(call.id, calls.value(19).toLongLong());
         call.resultError = calls.value(20).toBool();
         call.resultErrorType = calls.value(21).toString();
+        call.argumentsClippedBytes = calls.value(22).toLongLong();
+        call.resultClippedBytes = calls.value(23).toLongLong();
         extIdById.insert(call.id, call.callExtId);
         if (auto escalation = escalationByCall.constFind(call.id); escalation != escalationByCall.constEnd()) {
             call.escalationId = escalation->id;

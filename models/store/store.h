@@ -84,7 +84,12 @@ public:
         return **found;
     }
     virtual Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) = 0;
-    virtual Expected<QList<TranscriptEntry>> transcript(qint64 ticketId) = 0;
+    // `clipAt` > 0: each message text, arguments and result longer than that many characters
+    // comes cut to them, with its whole size in bytes (for the console, which shows a part
+    // first: a 50 MB message must not cost 50 MB to open). 0: every text whole.
+    virtual Expected<QList<TranscriptEntry>> transcript(qint64 ticketId, qsizetype clipAt = 0) = 0;
+    // One text of a ticket whole: a message's (by its seq), or a call's arguments or result.
+    virtual Expected<QString> wholeText(qint64 ticketId, const TextPlace &place) = 0;
     virtual Expected<qint64> countOpenEscalations() = 0;
     virtual Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) = 0;
 

@@ -1,0 +1,33 @@
+#pragma once
+// What a ticket's calls come to, for the strip a ticket opens on: its writes by outcome, and
+// the calls a person must see (duplicate effects, unknowns, repeats), each by its call id,
+// and the one to bring into view first.
+
+#include "store/records.h"
+
+#include <QList>
+#include <QMap>
+#include <QStringList>
+
+#include <optional>
+
+namespace verity {
+
+struct TranscriptSummary
+{
+    int writes = 0;
+    QMap<Outcome, int> writesByOutcome; // as settled: an unknown a lookup settled counts as what it found
+    QStringList duplicateEffects; // call ids, in transcript order
+    QStringList unknowns; // unknown and not settled
+    QStringList unsettledRepeats;
+    QStringList retries;
+    QStringList harmlessRepeats;
+
+    // The duplicate effect, else the unknown, else the repeat (unsettled, then a retry) to
+    // bring into view first; none when nothing needs a look.
+    std::optional<QString> firstToShow() const;
+};
+
+TranscriptSummary summarizeTranscript(const QList<TranscriptEntry> &entries);
+
+} // namespace verity

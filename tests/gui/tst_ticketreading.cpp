@@ -1,0 +1,150 @@
+// Reading a real transcript as a support agent does: the ticket opens on a strip of what its
+// calls came to and on its worst call; the system prompt is one line until asked for; a
+// message of megabytes opens with its start and offers the rest.
+
+#include "domain/registrychoice.h"
+#include "foldedtext.h"
+#include "import/transcriptimporter.h"
+#include "itemmodels/transcriptmodel.h"
+#include "mainwindow.h"
+#include "messagecard.h"
+#include "store/sqlitestore.h"
+#include "ticketview.h"
+#include "toolcallcard.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace verity;
+
+class TestTicketReading : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_runs = 0;
+    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<MainWindow> m_window;
+
+    void openWith(const QString &file)
+    {
+        const QString path = m_dir.filePath(QStringLiteral("reading-%1.sqlite").arg(++m_runs));
+        auto store = SqliteStore::open(path);
+        QVERIFY(store.ok());
+        m_store = std::move(*store);
+        TranscriptImporter importer(*m_store, chooseRegistry({}).selection);
+        const ImportReport report = importer.importFile(file);
+        QVERIFY2(report.clean(), qPrintable(report.summary()));
+        m_window = std::make_unique<MainWindow>(
+                *m_store, path, RegistrySource{QString(), m_dir.filePath(QStringLiteral("registry.json"))});
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    qint64 ticketLike(const QString &prefix)
+    {
+        TicketQuery query;
+        query.search = prefix;
+        Expected<QList<TicketRow>> rows = m_store->tickets(query, 0, 5);
+        return rows && !rows->isEmpty() ? rows->first().id : 0;
+    }
+
+private slots:
+    void init() { QStandardPaths::setTestModeEnabled(true); }
+
+    void cleanup()
+    {
+        m_window.reset();
+        m_store.reset();
+    }
+
+    // The booking made twice: the strip names the duplicate, and the ticket opens on it.
+    void opensOnTheDuplicate()
+    {
+        openWith(QStringLiteral(VERITY_TEST_DATA "/tau/tau-bench-v1-airline-same-answer.json"));
+        const qint64 booking = ticketLike(QStringLiteral("tau-bench/task-5/"));
+        QVERIFY(booking);
+        m_window->openTicket(booking);
+        TicketView *view = m_window->ticketView();
+        auto *duplicate = view->findChild<QPushButton *>(QStringLiteral("summaryDuplicate"));
+        QVERIFY(duplicate);
+        QCOMPARE(duplicate->text(), QStringLiteral("Duplicate effect: call call_t5_b"));
+        auto *writes = view->findChild<QLabel *>(QStringLiteral("summaryWrites"));
+        QCOMPARE(writes->text(), QStringLiteral("2 writes: 2 performed"));
+        QTRY_VERIFY(view->card(QStringLiteral("call_t5_b"))->isHighlighted());
+        // The card names the booking that took effect first.
+        auto *repeat =
+                view->card(QStringLiteral("call_t5_b"))->findChild<QLabel *>(QStringLiteral("repeatNotice"));
+        QVERIFY2(repeat->text().contains(QStringLiteral("repeats call call_t5_a")),
+                 qPrintable(repeat->text()));
+        QTRY_VERIFY(!view->card(QStringLiteral("call_t5_b"))->visibleRegion().isEmpty());
+
+        // The policy is one line until asked for.
+        auto *system = view->findChild<MessageCard *>(QStringLiteral("messageCard_system"));
+        QVERIFY(system);
+        auto *text = system->findChild<QLabel *>(QStringLiteral("messageText"));
+        QVERIFY(text->isHidden());
+        auto *preview = system->findChild<QLabel *>(QStringLiteral("foldPreview"));
+        QVERIFY2(preview->text().startsWith(QStringLiteral("# Airline Agent Policy")),
+                 qPrintable(preview->text()));
+        QTest::mouseClick(system->findChild<QToolButton *>(QStringLiteral("foldToggle")), Qt::LeftButton);
+        QVERIFY(text->isVisible());
+        QVERIFY(text->text().contains(QStringLiteral("book, modify, or cancel")));
+
+        // The reservation updated to what it already was: harmless, and nothing to jump to.
+        const qint64 update = ticketLike(QStringLiteral("tau-bench/task-4/"));
+        m_window->openTicket(update);
+        QVERIFY(!view->findChild<QPushButton *>(QStringLiteral("summaryDuplicate")));
+        auto *harmless = view->findChild<QPushButton *>(QStringLiteral("summaryHarmless"));
+        QVERIFY(harmless);
+        QCOMPARE(harmless->text(), QStringLiteral("2 harmless repeats: call call_t4_d"));
+        for (ToolCallCard *card : view->cards())
+            QVERIFY(!card->isHighlighted());
+    }
+
+    // A 5 MB customer message: the ticket opens with its first part, and "Show all" reads the rest.
+    void hugeMessageOpensWithItsStart()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("huge.jsonl"));
+        const QString message = QStringLiteral("Shelf cracked. ") + QString(5'000'000, u'x');
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                              {QStringLiteral("content"), message}}};
+        out.write(QJsonDocument(QJsonObject{{QStringLiteral("id"), QStringLiteral("HUGE-1")},
+                                            {QStringLiteral("messages"), messages}})
+                          .toJson(QJsonDocument::Compact)
+                  + '\n');
+        out.close();
+        openWith(file);
+        m_window->openTicket(ticketLike(QStringLiteral("HUGE-1")));
+        auto *card = m_window->ticketView()->findChild<MessageCard *>(QStringLiteral("messageCard_customer"));
+        QVERIFY(card);
+        auto *text = card->findChild<QLabel *>(QStringLiteral("messageText"));
+        QVERIFY(text->text().size() <= TranscriptModel::openingTextLimit + 2);
+        QVERIFY(text->text().startsWith(QStringLiteral("Shelf cracked. xxx")));
+        auto *all = card->findChild<QPushButton *>(QStringLiteral("showAllButton"));
+        QVERIFY(all);
+        QCOMPARE(all->text(), QStringLiteral("Show all (5.0 MB)"));
+        QTest::mouseClick(all, Qt::LeftButton);
+        QPlainTextEdit *whole = nullptr;
+        QTRY_VERIFY((whole = m_window->findChild<QPlainTextEdit *>(QStringLiteral("wholeText"))));
+        // The whole text, broken into lines a view can lay out, and nothing else added.
+        QCOMPARE(whole->toPlainText().remove(u'\n'), message);
+    }
+};
+
+QTEST_MAIN(TestTicketReading)
+#include "tst_ticketreading.moc"
