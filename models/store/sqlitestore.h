@@ -58,6 +58,9 @@ public:
     Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) override;
     Expected<QList<TranscriptEntry>> transcript(qint64 ticketId, qsizetype clipAt = 0) override;
     Expected<QString> wholeText(qint64 ticketId, const TextPlace &place) override;
+    Expected<qint64> textBytes(qint64 ticketId, const TextPlace &place);
+    // `expression` of the text's column ("%1" stands for it).
+    Expected<QVariant> textColumn(qint64 ticketId, const TextPlace &place, const char *expression);
     Expected<qint64> countOpenEscalations() override;
     Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) override;
 

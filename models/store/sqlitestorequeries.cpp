@@ -63,45 +63,72 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
 
 namespace {
 
-// A text column as the console reads it: cut to `clipAt` characters when longer (a text of
-// fewer bytes than that has fewer characters, and is not counted). Without a clip, whole.
+// A text column as the console reads it: at most one character more than `clipAt`, so that a
+// text cut short shows it. SQLite holds a text whole to work on it, so each expression over a
+// 50 MB text costs 50 MB: this is the only one, and the whole size is asked apart, only for
+// the texts that were cut. Without a clip, whole.
 QString clippedText(const char *column, qsizetype clipAt)
 {
     if (clipAt <= 0)
         return QLatin1String(column);
-    return QStringLiteral("CASE WHEN length(CAST(%1 AS BLOB)) > %2 THEN substr(%1, 1, %2) ELSE %1 END")
-            .arg(QLatin1String(column))
-            .arg(clipAt);
+    return QStringLiteral("substr(%1, 1, %2)").arg(QLatin1String(column)).arg(clipAt + 1);
 }
 
-// Its whole size in bytes when the console's copy is cut, else 0.
-QString clippedBytes(const char *column, qsizetype clipAt)
+// Cuts `text` to `clipAt` characters (as SQLite counts them: code points) when it holds more;
+// whether it did.
+bool clip(QString &text, qsizetype clipAt)
 {
-    if (clipAt <= 0)
-        return QStringLiteral("0");
-    return QStringLiteral("CASE WHEN length(CAST(%1 AS BLOB)) > %2 AND length(%1) > %2 "
-                          "THEN length(CAST(%1 AS BLOB)) ELSE 0 END")
-            .arg(QLatin1String(column))
-            .arg(clipAt);
+    if (clipAt <= 0 || text.size() <= clipAt)
+        return false;
+    qsizetype points = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text.at(i).isLowSurrogate())
+            continue;
+        if (points == clipAt) {
+            text.truncate(i);
+            return true;
+        }
+        ++points;
+    }
+    return false;
 }
 
 } // namespace
 
 Expected<QString> SqliteStore::wholeText(qint64 ticketId, const TextPlace &place)
 {
+    Expected<QVariant> text = textColumn(ticketId, place, "%1");
+    if (!text)
+        return text.error();
+    return text->toString();
+}
+
+Expected<qint64> SqliteStore::textBytes(qint64 ticketId, const TextPlace &place)
+{
+    Expected<QVariant> bytes = textColumn(ticketId, place, "length(CAST(%1 AS BLOB))");
+    if (!bytes)
+        return bytes.error();
+    return bytes->toLongLong();
+}
+
+Expected<QVariant> SqliteStore::textColumn(qint64 ticketId, const TextPlace &place, const char *expression)
+{
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
+    const QString of = QString::fromLatin1(expression);
     switch (place.part) {
     case TextPlace::Part::Message:
-        q.prepare(QStringLiteral("SELECT text FROM messages WHERE ticket_id = ? AND seq = ?"));
+        q.prepare(QStringLiteral("SELECT %1 FROM messages WHERE ticket_id = ? AND seq = ?")
+                          .arg(of.arg(QStringLiteral("text"))));
         q.addBindValue(ticketId);
         q.addBindValue(place.seq);
         break;
     case TextPlace::Part::Arguments:
     case TextPlace::Part::Result:
         q.prepare(QStringLiteral("SELECT %1 FROM tool_calls WHERE ticket_id = ? AND id = ?")
-                          .arg(place.part == TextPlace::Part::Arguments ? QStringLiteral("arguments")
-                                                                        : QStringLiteral("raw_result")));
+                          .arg(of.arg(place.part == TextPlace::Part::Arguments
+                                              ? QStringLiteral("arguments")
+                                              : QStringLiteral("raw_result"))));
         q.addBindValue(ticketId);
         q.addBindValue(place.callId);
         break;
@@ -110,7 +137,7 @@ Expected<QString> SqliteStore::wholeText(qint64 ticketId, const TextPlace &place
         return done.error();
     if (!q.next())
         return makeError(QStringLiteral("the text is no longer in the database"));
-    return q.value(0).toString();
+    return q.value(0);
 }
 
 Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizetype clipAt)
@@ -119,8 +146,8 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
 
     QSqlQuery messages(m_db);
     messages.setForwardOnly(true);
-    messages.prepare(QStringLiteral("SELECT seq, at, kind, %1, %2 FROM messages WHERE ticket_id = ?")
-                             .arg(clippedText("text", clipAt), clippedBytes("text", clipAt)));
+    messages.prepare(QStringLiteral("SELECT seq, at, kind, %1 FROM messages WHERE ticket_id = ?")
+                             .arg(clippedText("text", clipAt)));
     messages.addBindValue(ticketId);
     if (auto done = run(messages, "reading messages"); !done)
         return done.error();
@@ -130,7 +157,8 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
         entry.at = messages.value(1).toLongLong();
         entry.kind = messageKindFromId(messages.value(2).toString()).value_or(MessageKind::System);
         entry.text = messages.value(3).toString();
-        entry.clippedBytes = messages.value(4).toLongLong();
+        if (clip(entry.text, clipAt))
+            entry.clippedBytes = -1; // its size is read below
         entries.append(entry);
     }
 
@@ -163,15 +191,11 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
     QSqlQuery calls(m_db);
     calls.setForwardOnly(true);
     calls.prepare(
-            QStringLiteral(
-                    "SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
-                    "duration_ms, "
-                    "intent_key, intent_error, outcome, outcome_reason, read_failed, repeated, amount_cents, "
-                    "result_fingerprint IS NOT NULL, repeat_kind, repeat_of, result_error, "
-                    "result_error_type, %3, %4 "
-                    "FROM tool_calls WHERE ticket_id = ?")
-                    .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt),
-                         clippedBytes("arguments", clipAt), clippedBytes("raw_result", clipAt)));
+            QStringLiteral("SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
+                           "duration_ms, intent_key, intent_error, outcome, outcome_reason, read_failed, "
+                           "repeated, amount_cents, result_fingerprint IS NOT NULL, repeat_kind, repeat_of, "
+                           "result_error, result_error_type FROM tool_calls WHERE ticket_id = ?")
+                    .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt)));
     calls.addBindValue(ticketId);
     if (auto done = run(calls, "reading tool calls"); !done)
         return done.error();
@@ -206,8 +230,10 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
             repeatOfById.insert(call.id, calls.value(19).toLongLong());
         call.resultError = calls.value(20).toBool();
         call.resultErrorType = calls.value(21).toString();
-        call.argumentsClippedBytes = calls.value(22).toLongLong();
-        call.resultClippedBytes = calls.value(23).toLongLong();
+        if (clip(call.argumentsJson, clipAt))
+            call.argumentsClippedBytes = -1;
+        if (clip(call.rawResult, clipAt))
+            call.resultClippedBytes = -1;
         extIdById.insert(call.id, call.callExtId);
         if (auto escalation = escalationByCall.constFind(call.id); escalation != escalationByCall.constEnd()) {
             call.escalationId = escalation->id;
@@ -231,6 +257,25 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
             QStringList peers = callsByKey.value(entry.call.intentKey);
             peers.removeAll(entry.call.callExtId);
             entry.call.repeatedWith = peers;
+        }
+    }
+    // The whole size of each text that was cut, one at a time (see clippedText).
+    for (TranscriptEntry &entry : entries) {
+        const struct
+        {
+            qint64 &bytes;
+            TextPlace place;
+        } cut[] = {
+                {entry.clippedBytes, TextPlace{TextPlace::Part::Message, entry.seq, 0}},
+                {entry.call.argumentsClippedBytes, TextPlace{TextPlace::Part::Arguments, 0, entry.call.id}},
+                {entry.call.resultClippedBytes, TextPlace{TextPlace::Part::Result, 0, entry.call.id}}};
+        for (const auto &[bytes, place] : cut) {
+            if (bytes >= 0)
+                continue;
+            Expected<qint64> size = textBytes(ticketId, place);
+            if (!size)
+                return size.error();
+            bytes = *size;
         }
     }
     // Time order; the import order breaks ties (events of one second, files imported out of order).

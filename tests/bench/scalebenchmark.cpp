@@ -1,5 +1,6 @@
 #include "scalebenchmark.h"
 
+#include "largeticket.h"
 #include "scaledataset.h"
 
 #include <QCoreApplication>
@@ -35,34 +36,37 @@ struct FigureSpec
 
 // In the order they are printed. Interactive figures have the 100 ms a person perceives as instant.
 const FigureSpec figureSpecs[] = {
-    {"import_calls_per_s", "import, through the importer", "calls/s"},
-    {"bare_calls_per_s", "import, bare prepared INSERTs", "calls/s"},
-    {"import_ratio", "importer / bare", "", Target::AtLeast, 0.5},
-    {"import_rss_peak_mb", "importer peak RSS", "MB"},
-    {"open_to_first_page_ms", "open to first queue page painted", "ms", Target::AtMost, 100},
-    {"open_store_ms", "  of which opening the database", "ms"},
-    {"open_window_built_ms", "  of which building the window", "ms"},
-    {"queue_walk_ms", "idle walk placing the queue's anchors", "ms"},
-    {"filter_needs_attention_ms", "filter: needs attention", "ms", Target::AtMost, 100},
-    {"filter_unknown_ms", "filter: unknown", "ms", Target::AtMost, 100},
-    {"filter_repeated_intent_ms", "filter: repeated intent", "ms", Target::AtMost, 100},
-    {"filter_all_ms", "filter: all tickets again", "ms", Target::AtMost, 100},
-    {"search_order_ms", "search by order id", "ms", Target::AtMost, 100},
-    {"search_seller_ms", "search by a seller's name", "ms", Target::AtMost, 100},
-    {"search_seller_middle_ms", "  then jump to the middle of its matches", "ms", Target::AtMost, 100},
-    {"search_seller_end_ms", "  then to the end of its matches", "ms", Target::AtMost, 100},
-    {"search_seller_attention_ms", "  then filter: needs attention", "ms", Target::AtMost, 100},
-    {"search_seller_all_ms", "  then filter: all tickets again", "ms", Target::AtMost, 100},
-    {"search_cleared_ms", "search cleared", "ms", Target::AtMost, 100},
-    {"jump_middle_ms", "jump to the middle of the queue", "ms", Target::AtMost, 100},
-    {"jump_end_ms", "jump to the end of the queue", "ms", Target::AtMost, 100},
-    {"open_last_ticket_ms", "open the last ticket", "ms", Target::AtMost, 100},
-    {"escalations_ms", "count and list escalations", "ms", Target::AtMost, 100},
-    {"escalations_end_ms", "jump to the last escalation", "ms", Target::AtMost, 100},
-    {"rss_peak_mb", "window peak RSS", "MB", Target::AtMost, 300},
-    {"reconcile_ms", "reconcile refunds against the sandbox", "ms"},
-    {"reconcile_fetch_ms", "  of which the provider's statement", "ms"},
-    {"reconcile_payouts", "  refunds reconciled", ""},
+        {"import_calls_per_s", "import, through the importer", "calls/s"},
+        {"bare_calls_per_s", "import, bare prepared INSERTs", "calls/s"},
+        {"import_ratio", "importer / bare", "", Target::AtLeast, 0.5},
+        {"import_rss_peak_mb", "importer peak RSS", "MB"},
+        {"open_to_first_page_ms", "open to first queue page painted", "ms", Target::AtMost, 100},
+        {"open_store_ms", "  of which opening the database", "ms"},
+        {"open_window_built_ms", "  of which building the window", "ms"},
+        {"queue_walk_ms", "idle walk placing the queue's anchors", "ms"},
+        {"filter_needs_attention_ms", "filter: needs attention", "ms", Target::AtMost, 100},
+        {"filter_unknown_ms", "filter: unknown", "ms", Target::AtMost, 100},
+        {"filter_repeated_intent_ms", "filter: repeated intent", "ms", Target::AtMost, 100},
+        {"filter_all_ms", "filter: all tickets again", "ms", Target::AtMost, 100},
+        {"search_order_ms", "search by order id", "ms", Target::AtMost, 100},
+        {"search_seller_ms", "search by a seller's name", "ms", Target::AtMost, 100},
+        {"search_seller_middle_ms", "  then jump to the middle of its matches", "ms", Target::AtMost, 100},
+        {"search_seller_end_ms", "  then to the end of its matches", "ms", Target::AtMost, 100},
+        {"search_seller_attention_ms", "  then filter: needs attention", "ms", Target::AtMost, 100},
+        {"search_seller_all_ms", "  then filter: all tickets again", "ms", Target::AtMost, 100},
+        {"search_cleared_ms", "search cleared", "ms", Target::AtMost, 100},
+        {"jump_middle_ms", "jump to the middle of the queue", "ms", Target::AtMost, 100},
+        {"jump_end_ms", "jump to the end of the queue", "ms", Target::AtMost, 100},
+        {"open_last_ticket_ms", "open the last ticket", "ms", Target::AtMost, 100},
+        {"escalations_ms", "count and list escalations", "ms", Target::AtMost, 100},
+        {"escalations_end_ms", "jump to the last escalation", "ms", Target::AtMost, 100},
+        {"rss_peak_mb", "window peak RSS", "MB", Target::AtMost, 300},
+        {"large_ticket_open_ms", "open a ticket with a 50 MB message and a 5 MB result", "ms", Target::AtMost,
+         1000},
+        {"large_ticket_extra_mb", "  memory the open added", "MB", Target::AtMost, 100},
+        {"reconcile_ms", "reconcile refunds against the sandbox", "ms"},
+        {"reconcile_fetch_ms", "  of which the provider's statement", "ms"},
+        {"reconcile_payouts", "  refunds reconciled", ""},
 };
 
 using Figures = QMap<QString, double>;
@@ -182,6 +186,25 @@ std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const 
     if (!window)
         return std::nullopt;
     scale.figures.insert(*window);
+
+    progress(QStringLiteral("%1 tickets: a ticket with a 50 MB message").arg(grouped(double(tickets))));
+    const QString largeFile = folder.filePath(QStringLiteral("large-ticket.jsonl"));
+    const QString largeDatabase = folder.filePath(QStringLiteral("large-ticket.sqlite"));
+    for (const char *suffix : {"", "-wal", "-shm"})
+        QFile::remove(largeDatabase + QString::fromLatin1(suffix));
+    if (!writeLargeTicket(largeFile, 50)) {
+        *error = QStringLiteral("cannot write %1").arg(largeFile);
+        return std::nullopt;
+    }
+    if (!child({QStringLiteral("import-one"), largeFile, largeDatabase}, error))
+        return std::nullopt;
+    QFile::remove(largeFile);
+    std::optional<Figures> large = child({QStringLiteral("large-ticket"), largeDatabase}, error);
+    for (const char *suffix : {"", "-wal", "-shm"})
+        QFile::remove(largeDatabase + QString::fromLatin1(suffix));
+    if (!large)
+        return std::nullopt;
+    scale.figures.insert(*large);
 
     progress(QStringLiteral("%1 tickets: reconciliation").arg(grouped(double(tickets))));
     std::optional<Figures> reconciled =

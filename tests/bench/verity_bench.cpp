@@ -7,6 +7,7 @@
 
 #include "barecopy.h"
 #include "importthroughput.h"
+#include "largeticket.h"
 #include "reconcileprobe.h"
 #include "scalebenchmark.h"
 #include "scaledataset.h"
@@ -33,6 +34,7 @@ const char usage[] =
         "\n"
         "Children it starts, which can be run alone on a kept database:\n"
         "  verity-bench window DB ORDER-ID     the window's figures\n"
+        "  verity-bench large-ticket DB        opening the ticket LARGE-1 (a 50 MB message)\n"
         "  verity-bench reconcile DB REFUNDS   the reconciliation's figures\n"
         "  verity-bench generate FILE N SEED FIRST   N tickets numbered from FIRST, alone\n";
 
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
         QTextStream(stdout) << "tickets " << shape.tickets << "\ntool_calls " << shape.toolCalls << "\n";
         return shape.tickets > 0 ? 0 : 2;
     }
+    if (command == QLatin1String("large-ticket") && args.size() == 2)
+        return runLargeTicketProbe(argc, argv, args.at(1));
     if (command == QLatin1String("bare-copy") && args.size() == 3)
         return bareCopyChild(argc, argv, args.at(1), args.at(2));
     if (command == QLatin1String("window") && args.size() == 3)
