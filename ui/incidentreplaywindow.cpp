@@ -3,6 +3,7 @@
 #include "itemmodels/displaytext.h"
 #include "itemmodels/replaystepmodel.h"
 #include "plaintextlabel.h"
+#include "screenfit.h"
 
 #include <QCloseEvent>
 #include <QGridLayout>
@@ -189,7 +190,7 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
     if (!readOnly)
         shortcut(QKeySequence::Save, [this] { saveNote(); });
 
-    resize(1280, 760);
+    fitToScreen(*this, QSize(1280, 760));
     showStep(model.currentStep());
 }
 

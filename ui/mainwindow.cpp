@@ -1,24 +1,25 @@
 #include "mainwindow.h"
 
-#include "auditview.h"
 #include "attestdialog.h"
+#include "auditview.h"
 #include "classifytoolsdialog.h"
-#include "escalationactions.h"
-#include "evidencedialog.h"
-#include "itemmodels/displaytext.h"
 #include "domain/userregistry.h"
-#include "import/reclassifier.h"
-#include "store/store.h"
+#include "escalationactions.h"
 #include "escalationqueuepane.h"
+#include "evidencedialog.h"
 #include "financepane.h"
-#include "itemmodels/auditlogmodel.h"
 #include "import/importjob.h"
+#include "import/reclassifier.h"
+#include "itemmodels/auditlogmodel.h"
+#include "itemmodels/displaytext.h"
 #include "itemmodels/escalationqueuemodel.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "provider/providerconnection.h"
 #include "providersettingsdialog.h"
 #include "resolutiondialog.h"
+#include "screenfit.h"
+#include "store/store.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "trainingmenu.h"
@@ -36,11 +37,11 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
-#include <QScreen>
 #include <QTimer>
 
 namespace verity {
@@ -521,15 +522,13 @@ void MainWindow::restoreLayout()
 {
     QSettings settings;
     settings.beginGroup(QStringLiteral("window"));
-    // The first time, and whenever the saved size no longer fits this screen: as large as the
-    // screen allows, up to 1600 by 1000, so nothing (the status bar, a card's buttons) is cut off.
+    // The first time, and whenever the saved size no longer fits this screen: the screen's
+    // whole available area, so that nothing (the status bar, a card's buttons) is cut off.
     const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
     const bool restored = restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     if (!restored || width() > screen.width() - 16 || height() > screen.height() - 48) {
-        // Less the window manager's frame, which is not known before the window is shown.
-        const QSize size(qMin(1600, screen.width() - 16), qMin(1000, screen.height() - 48));
-        resize(size);
-        move(screen.topLeft() + QPoint((screen.width() - size.width()) / 2, (screen.height() - size.height()) / 2));
+        fitToScreen(*this, screen.size());
+        const QSize size = this->size();
         m_splitter->setSizes({size.width() * 58 / 100, size.width() * 42 / 100});
         resizeDocks({m_escalationDock}, {size.height() * 23 / 100}, Qt::Vertical);
     }

@@ -8,6 +8,7 @@
 #include "itemmodels/transcriptsummary.h"
 #include "messagecard.h"
 #include "plaintextlabel.h"
+#include "screenfit.h"
 #include "ticketsummarystrip.h"
 #include "toolcallcard.h"
 
@@ -233,8 +234,7 @@ void TicketView::showWholeText(const TextPlace &place, const QString &title)
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, window);
     connect(buttons, &QDialogButtonBox::rejected, window, &QDialog::close);
     layout->addWidget(buttons);
-    const QRect screen = this->screen()->availableGeometry();
-    window->resize(qMin(900, screen.width() - 40), qMin(700, screen.height() - 60));
+    fitToScreen(*window, QSize(900, 700));
     window->show();
 }
 

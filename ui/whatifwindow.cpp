@@ -2,6 +2,7 @@
 
 #include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
+#include "screenfit.h"
 #include "simulation/whatifcomparison.h"
 
 #include <QGroupBox>
@@ -96,7 +97,7 @@ WhatIfWindow::WhatIfWindow(WhatIfComparison &comparison, QWidget *parent)
     auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     escape->setContext(Qt::WindowShortcut);
     connect(escape, &QShortcut::activated, this, &QWidget::close);
-    resize(1280, 820);
+    fitToScreen(*this, QSize(1280, 820));
 }
 
 // As tall as its rows, so the step lists below get the rest of the window.
