@@ -13,8 +13,8 @@ namespace verity {
 
 namespace {
 
-constexpr qsizetype longChars = 1500;
-constexpr qsizetype longLines = 16;
+constexpr qsizetype longChars = 3000;
+constexpr qsizetype longLines = 40;
 
 } // namespace
 
@@ -48,7 +48,8 @@ FoldedText::FoldedText(const QString &text, qint64 wholeBytes, bool folded, bool
     line->addWidget(m_toggle);
     // The first line, and how much there is: enough to know whether to open it.
     const qsizetype lines = text.count(u'\n') + 1;
-    const QString firstLine = text.left(400).section(u'\n', 0, 0).simplified();
+    // Its start on one line: pretty-printed JSON reads as compact JSON, a prompt as its heading on.
+    const QString firstLine = text.left(400).simplified();
     const QString size = wholeBytes > 0
             ? byteSizeText(wholeBytes)
             : (lines > 1 ? tr("%1 lines").arg(lines) : tr("%1 characters").arg(text.size()));

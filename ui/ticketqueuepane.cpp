@@ -107,7 +107,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     QFont bold = m_table->font();
     bold.setBold(true);
     const QString samples[] = {QStringLiteral("Unsettled repeat"),    QStringLiteral("T-20260317-0412"),
-                               QStringLiteral("SU-8842100"),          QStringLiteral("Fenwick & Rowe Garden"),
+                               QStringLiteral("task 12 · trial 3"),   QStringLiteral("Fenwick & Rowe Garden"),
                                QStringLiteral("2026-03-17 14:28:51"), QStringLiteral("Writes")};
     for (int column = 0; column < int(std::size(samples)); ++column) {
         const QFontMetrics metrics(column == TicketQueueModel::AttentionColumn ? bold : m_table->font());

@@ -89,15 +89,21 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     tool->setStyleSheet(QStringLiteral("QLabel { border: none; font-weight: bold; font-size: 11pt; }"));
     auto *toolClass = plainTextLabel(toolClassLabel(call.toolClass), this, false);
     toolClass->setObjectName(QStringLiteral("toolClass"));
-    toolClass->setWordWrap(false); // a short badge: "Write: money" on one line
+    toolClass->setWordWrap(false); // a short badge: "Write: money" on one line, as tall as its text
+    toolClass->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     toolClass->setStyleSheet(QStringLiteral("QLabel { border: 1px solid #c4c9cf; border-radius: 3px; padding: 0 4px; "
                                             "color: #3c4043; background: #ffffff; }"));
+    // The call and its time on a line of their own, under the tool: the header keeps its room
+    // for the tool's name and the badges, and nothing in it wraps.
     auto *time = plainTextLabel(tr("call %1 · %2").arg(call.callExtId, formatTime(call.calledAt)), this, false);
+    time->setObjectName(QStringLiteral("callTime"));
+    time->setWordWrap(false);
+    time->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    time->setToolTip(time->text());
     time->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; }"));
     header->addWidget(tool);
-    header->addWidget(toolClass);
+    header->addWidget(toolClass, 0, Qt::AlignVCenter);
     header->addStretch();
-    header->addWidget(time);
     if (isWrite(call.toolClass)) {
         // Once evidence settled an unknown, the badge shows what is now known; the line below
         // says the tool itself had reported unknown.
@@ -110,9 +116,10 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         if (attested)
             m_badge->setAttested();
         m_badge->setObjectName(QStringLiteral("outcomeBadge"));
-        header->addWidget(m_badge);
+        header->addWidget(m_badge, 0, Qt::AlignVCenter);
     }
     layout->addLayout(header);
+    layout->addWidget(time);
 
     if (call.outcome && !call.outcomeReason.isEmpty()) {
         const QString why = call.resolution ? tr("The tool reported %1: %2.").arg(outcomeLabel(*call.outcome).toLower(),
