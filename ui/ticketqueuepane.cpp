@@ -21,6 +21,20 @@ namespace verity {
 
 namespace {
 
+// Long ids (a benchmark run's, a trace's) keep both ends; the whole id is in the tooltip.
+class MiddleElidedDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideMiddle;
+    }
+};
+
 // The attention mark: an icon beside the words, so it is not colour alone.
 class AttentionDelegate : public QStyledItemDelegate
 {
@@ -97,8 +111,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     m_table->setSortingEnabled(true);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
-    // Long ids (a benchmark run's, a trace's) keep both ends: the whole id is in the tooltip.
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setItemDelegateForColumn(TicketQueueModel::TicketColumn, new MiddleElidedDelegate(m_table));
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
                                       new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));

@@ -74,7 +74,11 @@ void TicketSummaryStrip::setSummary(const TranscriptSummary &summary)
         const QString first = kind.calls.first();
         const QString shown = first.size() > 14 ? first.left(13) + u'…' : first;
         const QString what = kind.calls.size() == 1 ? kind.one : kind.many.arg(kind.calls.size());
-        auto *link = new QPushButton(tr("%1: call %2").arg(what, shown), this);
+        // Ids such as "call_t5_b" name themselves; "c5" reads as "call c5".
+        const QString named = first.startsWith(QLatin1String("call"), Qt::CaseInsensitive)
+                ? shown
+                : tr("call %1").arg(shown);
+        auto *link = new QPushButton(tr("%1: %2").arg(what, named), this);
         link->setObjectName(QLatin1String(kind.name));
         link->setFlat(true);
         link->setCursor(Qt::PointingHandCursor);

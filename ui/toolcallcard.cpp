@@ -225,11 +225,13 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
 
     if (call.repeated) {
         auto *repeat = new QHBoxLayout;
-        const bool duplicate = call.repeatKind == RepeatKind::DuplicateEffect;
-        repeat->addWidget(notice(repeatText(call), QStringLiteral("repeatNotice"),
-                                 duplicate ? duplicateNoticeStyle : unknownNoticeStyle,
-                                 this),
-                          1);
+        // A duplicate in red, a harmless repeat in grey (nothing happened twice), a retry or an
+        // unsettled repeat in the colour of what is not known.
+        const QString style = call.repeatKind == RepeatKind::DuplicateEffect ? duplicateNoticeStyle
+                : call.repeatKind == RepeatKind::Harmless                    ? QStringLiteral(
+                                             "QLabel { border: none; background: #f1f3f4; color: #3c4043; padding: 4px; }")
+                                                          : unknownNoticeStyle;
+        repeat->addWidget(notice(repeatText(call), QStringLiteral("repeatNotice"), style, this), 1);
         // One button per peer, stacked: a model that retried five times must not widen the card.
         auto *links = new QVBoxLayout;
         links->setSpacing(2);

@@ -156,12 +156,21 @@ DuplicatePayout groupOf(QList<PayoutEvent> events, DuplicateBasis basis)
             duplicate.currency = event.payout->currency;
         }
     }
+    // No payout names a seller (a transcript without one): the provider's record does, when
+    // there is one. Without either the duplicate stays without a seller; it is still shown.
     if (duplicate.sellerId.isEmpty()) {
-        const StatementRefund &refund = *events.constFirst().atProvider;
-        duplicate.sellerId = refund.account;
-        duplicate.sellerName = refund.account;
-        duplicate.orderId = refund.paymentIntent;
-        duplicate.currency = refund.currency;
+        for (const PayoutEvent &event : std::as_const(events)) {
+            if (!event.atProvider)
+                continue;
+            const StatementRefund &refund = *event.atProvider;
+            duplicate.sellerId = refund.account;
+            duplicate.sellerName = refund.account;
+            if (duplicate.orderId.isEmpty())
+                duplicate.orderId = refund.paymentIntent;
+            if (duplicate.currency.isEmpty())
+                duplicate.currency = refund.currency;
+            break;
+        }
     }
     duplicate.amountAtRiskCents = total - events.constFirst().amountCents();
     duplicate.spanMs = events.constLast().at() - events.constFirst().at();

@@ -35,6 +35,7 @@ struct Turn
     QString callId;
     QString tool;              // ToolCall; on a ToolResult only when the format says
     nlohmann::json arguments;  // ToolCall: an object
+    QString argumentsText; // ToolCall: the arguments as written, when the format writes them as text
     nlohmann::json result;     // ToolResult: exactly what the tool returned (text or structure)
     bool errorFlag = false;    // ToolResult: the transcript marks it an error (is_error,
                                // "error": true, span status ERROR)

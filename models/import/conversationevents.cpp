@@ -114,7 +114,9 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             waiting[turn.callId].push_back(extId);
             toolOfCall.insert(extId, turn.tool);
             order.insert(extId, ordinal);
-            event.body = ToolCallEvent{extId, turn.tool, turn.arguments.is_object() ? turn.arguments : json::object()};
+            event.body = ToolCallEvent{extId, turn.tool,
+                                       turn.arguments.is_object() ? turn.arguments : json::object(),
+                                       turn.arguments.is_object() ? turn.argumentsText : QString()};
             event.fingerprint = fingerprintOf(conversation.id, ordinal,
                                               json{{"call", extId.toStdString()},
                                                    {"tool", turn.tool.toStdString()},

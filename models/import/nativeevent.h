@@ -31,6 +31,9 @@ struct ToolCallEvent
     QString callId;
     QString tool;
     nlohmann::json arguments;
+    // The arguments exactly as the transcript wrote them, when it wrote them as JSON text (OpenAI,
+    // τ-bench): stored as they came, so that 123456789012345678901234567890 stays those digits.
+    QString argumentsText;
 };
 
 struct ToolResultEvent

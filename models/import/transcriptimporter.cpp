@@ -221,7 +221,9 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     row.seq = ticket->ref.lastSeq + 1;
     row.callExtId = call.callId;
     row.tool = call.tool;
-    row.argumentsJson = jsonText(call.arguments);
+    // As the transcript wrote them when it wrote them as text; else as Verity reads them.
+    row.argumentsJson =
+            call.argumentsText.trimmed().isEmpty() ? jsonText(call.arguments) : call.argumentsText;
     row.calledAt = event.at;
     row.fingerprint = event.fingerprint;
     const ToolRegistry &registry = m_registry->registry;

@@ -242,7 +242,9 @@ void TicketQueueModel::sort(int column, Qt::SortOrder order)
     case OpenedColumn:
     case ColumnCount: key = TicketSortKey::Opened; break;
     }
-    const bool descending = order == Qt::DescendingOrder;
+    // The Attention column's first click (ascending, as a header sorts first) puts the worst
+    // tickets on top: its order runs from the worst state down.
+    const bool descending = (order == Qt::DescendingOrder) != (key == TicketSortKey::Attention);
     if (key == m_query.sortKey && descending == m_query.descending)
         return;
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);

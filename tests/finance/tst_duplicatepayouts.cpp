@@ -131,6 +131,22 @@ private slots:
         QCOMPARE(findDuplicatePayouts(keyless).first().key, b.first().key);
     }
 
+    // A transcript that names no seller (an OpenAI log of two refunds) and no statement: the
+    // duplicate is found and shown without a seller, never read from a record that is not there.
+    void withoutSellerOrStatement()
+    {
+        QList<LedgerPayout> ledger{payout(QStringLiteral("c1:K:2500:p:at=0")),
+                                   payout(QStringLiteral("c2:K:2500:p:at=1000"))};
+        for (LedgerPayout &one : ledger) {
+            one.sellerId.clear();
+            one.sellerName.clear();
+        }
+        const QList<DuplicatePayout> found = findDuplicatePayouts(ledger);
+        QCOMPARE(describe(found), strings({"c1+c2 2500 1000"}));
+        QVERIFY(found.first().sellerId.isEmpty());
+        QCOMPARE(found.first().currency, ledger.first().currency);
+    }
+
     void periodKeepsThoseWithARefundInIt()
     {
         const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:200:p:at=0")), payout(QStringLiteral("c4:K:200:p:at=1000")),

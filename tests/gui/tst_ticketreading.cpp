@@ -80,7 +80,7 @@ private slots:
         TicketView *view = m_window->ticketView();
         auto *duplicate = view->findChild<QPushButton *>(QStringLiteral("summaryDuplicate"));
         QVERIFY(duplicate);
-        QCOMPARE(duplicate->text(), QStringLiteral("Duplicate effect: call call_t5_b"));
+        QCOMPARE(duplicate->text(), QStringLiteral("Duplicate effect: call_t5_b"));
         auto *writes = view->findChild<QLabel *>(QStringLiteral("summaryWrites"));
         QCOMPARE(writes->text(), QStringLiteral("2 writes: 2 performed"));
         QTRY_VERIFY(view->card(QStringLiteral("call_t5_b"))->isHighlighted());
@@ -109,7 +109,7 @@ private slots:
         QVERIFY(!view->findChild<QPushButton *>(QStringLiteral("summaryDuplicate")));
         auto *harmless = view->findChild<QPushButton *>(QStringLiteral("summaryHarmless"));
         QVERIFY(harmless);
-        QCOMPARE(harmless->text(), QStringLiteral("2 harmless repeats: call call_t4_d"));
+        QCOMPARE(harmless->text(), QStringLiteral("2 harmless repeats: call_t4_d"));
         for (ToolCallCard *card : view->cards())
             QVERIFY(!card->isHighlighted());
     }

@@ -225,7 +225,7 @@ private slots:
 
         TicketQueueModel queue(*store);
         QAbstractItemModelTester tester(&queue, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        queue.sort(TicketQueueModel::AttentionColumn, Qt::DescendingOrder);
+        queue.sort(TicketQueueModel::AttentionColumn, Qt::AscendingOrder); // a header's first click
         QStringList seen;
         for (int row = 0; row < queue.rowCount(); ++row)
             seen << queue.index(row, TicketQueueModel::TicketColumn).data().toString() + u'|'
@@ -240,6 +240,26 @@ private slots:
                         .data(Qt::ToolTipRole)
                         .toString()
                         .contains(QStringLiteral("sent again after an error")));
+    }
+
+    // Arguments a transcript wrote as JSON text are stored as written, byte for byte: a number
+    // beyond any integer type keeps its digits, spacing and key order stay.
+    void argumentsStoredAsWritten()
+    {
+        const QString file = newPath(".jsonl");
+        const QString written = QStringLiteral(
+                R"({ "order_id":"SU-1", "amount_cents": 123456789012345678901234567890, "item_id":"A" })");
+        QVERIFY(writeLines(file,
+                           {chatLine(QStringLiteral("big"),
+                                     {{QStringLiteral("c1"), QStringLiteral("issue_refund"), written,
+                                       QStringLiteral("Error: refused")}})}));
+        const QString path = newPath();
+        auto store = openStore(path);
+        TranscriptImporter importer(*store, profiles());
+        importer.importFile(file);
+        RawDatabase raw(path);
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT arguments, amount_cents FROM tool_calls")),
+                 QStringList{written + QStringLiteral("|<null>")});
     }
 
     // Each class of repeat, as the summary, the tickets and the calls say it.

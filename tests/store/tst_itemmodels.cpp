@@ -39,7 +39,9 @@ QString sortKey(const QAbstractItemModel &model, int row, int column)
     case TicketQueueModel::WritesColumn:
         return QStringLiteral("%1").arg(cell(model, row, column).toInt(), 6, 10, QLatin1Char('0'));
     case TicketQueueModel::AttentionColumn:
-        return cell(model, row, column, TicketQueueModel::StateRole).toString();
+        // Ascending runs from the worst state down.
+        return QString::number(int(TicketState::DuplicateEffect)
+                               - cell(model, row, column, TicketQueueModel::StateRole).toInt());
     case TicketQueueModel::OutcomeColumn: {
         const auto outcome =
                 outcomeFromId(cell(model, row, column, TicketQueueModel::OutcomeIdRole).toString());

@@ -107,6 +107,7 @@ private:
         if (input && !input->is_object() && !input->is_string() && !input->is_null())
             reject(inputPath, QStringLiteral("an object"), input);
         turn.arguments = argumentsObject(input, inputPath);
+        turn.argumentsText = argumentsAsWritten(input);
         return turn;
     }
 

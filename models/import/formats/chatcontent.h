@@ -124,6 +124,12 @@ inline int nestingDepth(const std::string &text)
 
 // Tool arguments as the formats encode them, always ending up an object: a JSON string holding
 // an object, "" (or nothing) for none, or an object as such (some logs store it decoded).
+// The arguments as the transcript wrote them, when it wrote them as JSON text; else empty.
+inline QString argumentsAsWritten(const json *value)
+{
+    return value && value->is_string() ? QString::fromStdString(value->get<std::string>()) : QString();
+}
+
 inline json argumentsObject(const json *value, const QString &path)
 {
     static const QString expected = QStringLiteral("a JSON object encoded as a string");

@@ -113,6 +113,7 @@ private:
         turn.at = at;
         turn.tool = requiredString(*function, "name", path, QStringLiteral("a string (the tool's name)"));
         turn.arguments = argumentsObject(member(*function, "arguments"), path + QStringLiteral(".arguments"));
+        turn.argumentsText = argumentsAsWritten(member(*function, "arguments"));
         return turn;
     }
 

@@ -42,6 +42,7 @@ public:
             turn.callId = requiredString(item, "call_id", path, QStringLiteral("a string (the call's id)"));
             turn.tool = requiredString(item, "name", path, QStringLiteral("a string (the tool's name)"));
             turn.arguments = argumentsObject(member(item, "arguments"), path + QStringLiteral(".arguments"));
+            turn.argumentsText = argumentsAsWritten(member(item, "arguments"));
             m_conversation.turns.append(turn);
         } else if (type == QLatin1String("function_call_output")) {
             Turn turn;

@@ -189,6 +189,7 @@ Expected<QList<Turn>> readV1ToolCalls(const json &message, const QString &path)
         turn.callId = *id;
         turn.tool = textOf(*name);
         turn.arguments = std::move(*arguments);
+        turn.argumentsText = chatformats::argumentsAsWritten(member(*function, "arguments"));
         turns.append(std::move(turn));
     }
     return turns;
