@@ -45,6 +45,9 @@ MessageCard::MessageCard(MessageKind kind, qint64 at, const QString &text, qint6
     auto *author = plainTextLabel(authorLabel(kind), this, false);
     author->setStyleSheet(QStringLiteral("QLabel { border: none; font-weight: bold; color: #3c4043; }"));
     auto *time = plainTextLabel(formatTime(at), this, false);
+    // Who and when, each on one line: the card's text wraps, its header does not.
+    author->setWordWrap(false);
+    time->setWordWrap(false);
     time->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; }"));
     header->addWidget(author);
     header->addStretch();
