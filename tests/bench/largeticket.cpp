@@ -5,6 +5,7 @@
 #include "store/store.h"
 #include "store/storefactory.h"
 #include "ticketview.h"
+#include "windowprobe.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -40,10 +41,7 @@ bool writeLargeTicket(const QString &file, int messageMb)
 
 int runLargeTicketProbe(int argc, char **argv, const QString &database)
 {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    QTemporaryDir home;
-    qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toLocal8Bit());
-    qputenv("XDG_DATA_HOME", home.filePath(QStringLiteral("data")).toLocal8Bit());
+    const ProbeHome home;
     QApplication app(argc, argv);
     QTextStream out(stdout);
     Expected<std::unique_ptr<Store>> store = openStore(database);

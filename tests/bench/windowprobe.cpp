@@ -62,11 +62,7 @@ private:
 
 int runWindowProbe(int argc, char **argv, const QString &database, const QString &searchOrder)
 {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    // The window keeps its layout and provider settings in the user's folders: not this user's.
-    QTemporaryDir home;
-    qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toLocal8Bit());
-    qputenv("XDG_DATA_HOME", home.filePath(QStringLiteral("data")).toLocal8Bit());
+    const ProbeHome home;
     QApplication app(argc, argv);
     QTextStream out(stdout);
     Probe probe(out);

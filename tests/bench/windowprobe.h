@@ -6,8 +6,26 @@
 // repaint; the figures go to stdout as "name value" lines for the parent to collect.
 
 #include <QString>
+#include <QTemporaryDir>
 
 namespace verity::bench {
+
+// Offscreen, with the user's folders in a temporary one: the window keeps its layout and
+// provider settings there, and a probe must use neither this user's nor leave any. Made
+// before the QApplication.
+class ProbeHome
+{
+public:
+    ProbeHome()
+    {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toLocal8Bit());
+        qputenv("XDG_DATA_HOME", m_home.filePath(QStringLiteral("data")).toLocal8Bit());
+    }
+
+private:
+    QTemporaryDir m_home;
+};
 
 // Runs in a process of its own (it creates the QApplication). `searchOrder` is an order id
 // the database holds.
