@@ -158,11 +158,7 @@ void TicketView::rebuild()
         opened += tr(" (when the file was last changed: the transcript has no times)");
     facts += tr("\nOpened %1 · %2").arg(opened, writes);
     m_facts->setText(facts);
-    QList<TranscriptEntry> entries;
-    entries.reserve(m_model.rowCount());
-    for (int i = 0; i < m_model.rowCount(); ++i)
-        entries.append(*m_model.entry(i));
-    const TranscriptSummary summary = summarizeTranscript(entries);
+    const TranscriptSummary summary = m_model.summary();
     m_summary->setSummary(summary);
 
     for (int i = 0; i < m_model.rowCount(); ++i) {

@@ -107,9 +107,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     if (isWrite(call.toolClass)) {
         // Once evidence settled an unknown, the badge shows what is now known; the line below
         // says the tool itself had reported unknown.
-        std::optional<Outcome> shown = call.outcome;
-        if (call.resolution)
-            shown = *call.resolution == Resolution::NotPerformed ? Outcome::NotPerformed : Outcome::Performed;
+        const std::optional<Outcome> shown = knownOutcome(call);
         // A person's check never looks like the system's answer.
         const bool attested = call.resolution && call.settlementBasis == SettlementBasis::Attestation;
         m_badge = new OutcomeBadge(shown, this);

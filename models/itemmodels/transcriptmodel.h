@@ -4,6 +4,7 @@
 // whole when a ticket is opened.
 
 #include "store/records.h"
+#include "transcriptsummary.h"
 
 #include <QAbstractListModel>
 
@@ -38,6 +39,8 @@ public:
     static constexpr qsizetype openingTextLimit = 20000;
 
     explicit TranscriptModel(Store &store, QObject *parent = nullptr);
+    // What the open ticket's calls come to (the strip it opens on).
+    TranscriptSummary summary() const { return summarizeTranscript(m_entries); }
     // One text of the open ticket whole, when it came clipped.
     Expected<QString> wholeText(const TextPlace &place) const;
 

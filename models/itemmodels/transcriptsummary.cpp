@@ -19,10 +19,7 @@ TranscriptSummary summarizeTranscript(const QList<TranscriptEntry> &entries)
             continue;
         const ToolCallRow &call = entry.call;
         ++summary.writes;
-        std::optional<Outcome> outcome = call.outcome;
-        if (call.resolution)
-            outcome =
-                    *call.resolution == Resolution::NotPerformed ? Outcome::NotPerformed : Outcome::Performed;
+        const std::optional<Outcome> outcome = knownOutcome(call);
         if (outcome)
             ++summary.writesByOutcome[*outcome];
         if (outcome == Outcome::Unknown)

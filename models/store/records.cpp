@@ -4,6 +4,13 @@
 
 namespace verity {
 
+std::optional<Outcome> knownOutcome(const ToolCallRow &call)
+{
+    if (call.resolution)
+        return *call.resolution == Resolution::NotPerformed ? Outcome::NotPerformed : Outcome::Performed;
+    return call.outcome;
+}
+
 QString ticketDatingId(TicketDating dating)
 {
     switch (dating) {

@@ -257,6 +257,9 @@ struct ToolCallRow
     qint64 resultClippedBytes = 0;
 };
 
+// What is known now of a write's outcome: what the evidence settled, else what the tool said.
+std::optional<Outcome> knownOutcome(const ToolCallRow &call);
+
 // Where one text of a ticket lies, for reading it whole after it came clipped.
 struct TextPlace
 {

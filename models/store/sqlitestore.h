@@ -58,9 +58,6 @@ public:
     Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) override;
     Expected<QList<TranscriptEntry>> transcript(qint64 ticketId, qsizetype clipAt = 0) override;
     Expected<QString> wholeText(qint64 ticketId, const TextPlace &place) override;
-    Expected<qint64> textBytes(qint64 ticketId, const TextPlace &place);
-    // `expression` of the text's column ("%1" stands for it).
-    Expected<QVariant> textColumn(qint64 ticketId, const TextPlace &place, const char *expression);
     Expected<qint64> countOpenEscalations() override;
     Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) override;
 
@@ -99,6 +96,9 @@ public:
     QSqlDatabase &database() { return m_db; }
 
 private:
+    // A text's whole size in bytes, and `expression` of its column ("%1" stands for it).
+    Expected<qint64> textBytes(qint64 ticketId, const TextPlace &place);
+    Expected<QVariant> textColumn(qint64 ticketId, const TextPlace &place, const char *expression);
     SqliteStore(QString path, QString connection);
     // A statement prepared once per connection and reused: the import path runs each of
     // them millions of times.
