@@ -30,6 +30,9 @@ struct ImportUnit
     QStringList notices;   // worth saying, stored anyway
     QStringList tools;     // every tool the unit calls, to choose a registry profile
     QString declaredProfile; // the profile the file names for itself ("tau-airline" from a τ² domain_name)
+    // No conversation read so far goes on further down the file: a batch may end here without
+    // leaving a ticket half stored.
+    bool settled = true;
 };
 
 } // namespace verity

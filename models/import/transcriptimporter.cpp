@@ -518,8 +518,8 @@ bool TranscriptImporter::applyAndBatch(const ImportUnit &unit, ImportReport &rep
         return false;
     }
     inBatch += qMax<int>(1, int(unit.events.size()));
-    if (inBatch < m_batchSize)
-        return true;
+    if (inBatch < m_batchSize || !unit.settled)
+        return true; // a batch never ends inside a conversation that goes on further down
     inBatch = 0;
     if (Expected<void> done = finishBatch(report); !done) {
         m_storeError = done.message();

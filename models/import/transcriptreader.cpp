@@ -201,8 +201,62 @@ Expected<void> TranscriptReader::spool(QFile &pipe)
     return {};
 }
 
+namespace {
+
+// The tickets a unit adds to: none when it is rejected.
+QStringList ticketsOf(const ImportUnit &unit)
+{
+    if (!unit.rejection.isEmpty())
+        return {};
+    if (!unit.conversation.isEmpty())
+        return {unit.conversation};
+    QStringList tickets;
+    for (const NativeEvent &event : unit.events)
+        tickets.append(event.ticket);
+    return tickets;
+}
+
+} // namespace
+
+// Reads the file once without handing anything on, to learn where each ticket's last unit is.
+void TranscriptReader::scout(QFile &file, Layout layout, const QByteArray &head)
+{
+    m_scouting = true;
+    file.seek(0);
+    (void)(layout == Layout::Lines ? readLines(file, {})
+                                   : readDocument(file, head, {})); // errors: the real pass says
+    m_scouting = false;
+    file.seek(0);
+    m_format.clear();
+    m_bytesRead = 0;
+    m_linesRead = 0;
+    m_sha256.clear();
+    m_ordinal = 0;
+    m_fileTimestamp.clear();
+    m_declaredProfile.clear();
+    m_declaredModel.clear();
+    m_unitOrdinal = 0;
+    m_openUntil = 0;
+}
+
+void TranscriptReader::settle(ImportUnit &unit)
+{
+    ++m_unitOrdinal;
+    for (const QString &ticket : ticketsOf(unit)) {
+        const size_t key = qHash(ticket);
+        if (m_scouting)
+            m_lastUnitOf.insert(key, m_unitOrdinal);
+        else
+            m_openUntil = qMax(m_openUntil, m_lastUnitOf.value(key, m_unitOrdinal));
+    }
+    unit.settled = m_unitOrdinal >= m_openUntil;
+}
+
 bool TranscriptReader::handOn(const Sink &sink, ImportUnit unit)
 {
+    settle(unit);
+    if (m_scouting)
+        return true;
     if (m_format.isEmpty() && !unit.format.isEmpty())
         m_format = unit.format;
     unit.declaredProfile = m_declaredProfile;
@@ -290,7 +344,7 @@ Expected<void> TranscriptReader::read(const Sink &sink)
     const Layout layout = layoutOf(file, head, start, bom);
     m_lines = layout == Layout::Lines;
     gatherTraces(file, layout, head);
-    file.seek(0);
+    scout(file, layout, head.mid(start));
     if (layout == Layout::Lines)
         return readLines(file, sink);
     return readDocument(file, head.mid(start), sink);
@@ -393,6 +447,16 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
         }
         if (!parseError && looksLikeNativeEvent(value))
             nativeFile = true;
+        if (nativeFile && m_scouting) {
+            // Only which ticket the line adds to matters here, not whether the rest is sound.
+            ImportUnit unit;
+            if (!parseError && value.contains("ticket") && value.at("ticket").is_string()) {
+                unit.events.append(NativeEvent{});
+                unit.events.last().ticket = fromUtf8String(value.at("ticket").get_ref<const std::string &>());
+            }
+            settle(unit);
+            continue;
+        }
         if (nativeFile) {
             // Verity's own events, one a line: the native parser names the field that is wrong.
             // A line parsed above is not parsed again.

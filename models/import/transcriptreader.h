@@ -48,6 +48,8 @@ private:
     bool handOn(const Sink &sink, ImportUnit unit);
     bool handOnValue(const Sink &sink, const nlohmann::json &value, const FilePlace &place);
     Expected<void> spool(QFile &pipe);
+    void scout(QFile &file, Layout layout, const QByteArray &head);
+    void settle(ImportUnit &unit);
 
     QString m_path; // as named: what messages and the import record say
     QString m_source; // what is read: the path, or the copy of a pipe's bytes
@@ -66,6 +68,13 @@ private:
     QString m_declaredModel; // τ²: info.agent_info.llm
     bool m_otlp = false;
     QHash<QString, QString> m_traceConversations; // OTLP: gathered from the whole file first
+    // Where each conversation ends: a first pass over the file notes the last unit of each
+    // ticket (by a hash of its id: two ids sharing one only end a batch later), so units can
+    // say where no conversation read so far goes on.
+    bool m_scouting = false;
+    QHash<size_t, qint64> m_lastUnitOf;
+    qint64 m_unitOrdinal = 0;
+    qint64 m_openUntil = 0;
 };
 
 } // namespace verity

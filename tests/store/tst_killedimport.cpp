@@ -1,66 +1,106 @@
-// `verity import` killed with SIGKILL in the middle of a large file: what it committed is a
-// sound database (integrity, foreign keys, escalations and ticket summaries agree with the
-// calls), and importing the file again ends exactly where one clean import ends.
+// An import killed with SIGKILL, or cancelled, at any moment: what it committed is a sound
+// database, every ticket in it is exactly the ticket a whole import makes (no conversation cut
+// at a batch boundary, no escalation a whole import would not open), and importing the file
+// again ends exactly where one clean import ends.
 
 #include "storetestsupport.h"
 
 #include <QElapsedTimer>
+#include <QRandomGenerator>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
-#include <QThread>
+
+#include <deque>
 
 using namespace verity;
 using namespace storetest;
 
 namespace {
 
-constexpr int ticketCount = 15000;
+// The lines of one ticket of the large file: 5 to 7 lines, some refunds left without a result.
+QStringList ticketLines(int i)
+{
+    static const QString results[] = {QStringLiteral("{\"refund_id\":\"re_%1\",\"status\":\"queued\"}"),
+                                      QStringLiteral("{\"error\":\"refund failed: upstream timeout, %1\"}"),
+                                      QStringLiteral("{\"outcome\":\"performed\",\"refund_id\":\"re_%1\"}"),
+                                      QStringLiteral("{\"outcome\":\"unknown\",\"note\":\"%1\"}"),
+                                      QStringLiteral("{\"error\":\"validation failed for %1\"}")};
+    const QString ticket = QStringLiteral("T-%1").arg(i, 6, 10, QLatin1Char('0'));
+    const QString at = QStringLiteral("2026-03-%1T%2:%3:")
+                               .arg(1 + i % 28, 2, 10, QLatin1Char('0'))
+                               .arg(i / 60 % 24, 2, 10, QLatin1Char('0'))
+                               .arg(i % 60, 2, 10, QLatin1Char('0'));
+    const int cents = 500 + i % 9000;
+    // Spelled out rather than through arg(): "%2" followed by digits would read as "%20".
+    const QString opened = QStringLiteral("{\"type\":\"ticket_opened\",\"ticket\":\"") + ticket
+            + QStringLiteral("\",\"at\":\"") + at
+            + QStringLiteral("00Z\",\"subject\":\"Refund %1\",\"order\":{\"id\":"
+                             "\"O-%1\",\"items\":[{\"id\":\"ITEM\",\"title\":\"Thing\","
+                             "\"quantity\":1,\"amount_cents\":%2}]},\"seller\":{\"id\":"
+                             "\"seller-%3\",\"name\":\"Seller %3\"}}")
+                      .arg(i)
+                      .arg(cents)
+                      .arg(i % 40);
+    QStringList lines{opened};
+    lines << QStringLiteral("{\"type\":\"message\",\"ticket\":\"") + ticket + QStringLiteral("\",\"at\":\"")
+                    + at
+                    + QStringLiteral("01Z\",\"from\":\"customer\",\"text\":\"Please refund order %1\"}")
+                              .arg(i);
+    const int calls = i % 7 == 0 ? 2 : 1; // every seventh ticket retries the same refund
+    for (int c = 1; c <= calls; ++c) {
+        const QString head = QStringLiteral("\",\"ticket\":\"") + ticket + QStringLiteral("\",\"at\":\"") + at
+                + QString::number(c);
+        lines << QStringLiteral("{\"type\":\"tool_call") + head
+                        + QStringLiteral("2Z\",\"call_id\":\"c%1\",\"tool\":\"issue_refund\",\"arguments\":"
+                                         "{\"order_id\":\"O-%2\",\"item_id\":\"ITEM\",\"amount_cents\":%3}}")
+                                  .arg(c)
+                                  .arg(i)
+                                  .arg(cents);
+        if (i % 11 == 5 && c == calls)
+            continue; // no result at all
+        lines << QStringLiteral("{\"type\":\"tool_result") + head
+                        + QStringLiteral("5Z\",\"call_id\":\"c%1\",\"result\":").arg(c)
+                        + results[(i + c) % 5].arg(i) + u'}';
+    }
+    lines << QStringLiteral("{\"type\":\"reply\",\"ticket\":\"") + ticket + QStringLiteral("\",\"at\":\"")
+                    + at + QStringLiteral("59Z\",\"text\":\"Done.\"}");
+    return lines;
+}
 
-// Tickets of 5 to 7 lines, so batches of 2000 lines end in the middle of tickets and some
-// results land in a later batch than their calls.
-bool writeLargeFile(const QString &path, qint64 *lineCount)
+// Tickets three at a time with their lines interleaved, and every thirteenth ticket's last
+// line held back until five tickets later, as an agent serving several customers at once
+// writes them: a batch of a fixed number of lines would end inside tickets.
+bool writeInterleavedFile(const QString &path, int ticketCount, qint64 *lineCount)
 {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return false;
     QTextStream out(&file);
     qint64 lines = 0;
-    const QString results[] = {QStringLiteral(R"({"refund_id":"re_%1","status":"queued"})"),
-                               QStringLiteral(R"({"error":"refund failed: upstream timeout, %1"})"),
-                               QStringLiteral(R"({"outcome":"performed","refund_id":"re_%1"})"),
-                               QStringLiteral(R"({"outcome":"unknown","note":"%1"})"),
-                               QStringLiteral(R"({"error":"validation failed for %1"})")};
-    for (int i = 0; i < ticketCount; ++i) {
-        const QString ticket = QStringLiteral("T-%1").arg(i, 6, 10, QLatin1Char('0'));
-        const QString at = QStringLiteral("2026-03-%1T%2:%3:")
-                                   .arg(1 + i % 28, 2, 10, QLatin1Char('0'))
-                                   .arg(i / 60 % 24, 2, 10, QLatin1Char('0'))
-                                   .arg(i % 60, 2, 10, QLatin1Char('0'));
-        const int cents = 500 + i % 9000;
-        out << R"({"type":"ticket_opened","ticket":")" << ticket << R"(","at":")" << at
-            << R"(00Z","subject":"Refund )" << i << R"(","order":{"id":"O-)" << i
-            << R"(","items":[{"id":"ITEM","title":"Thing","quantity":1,)"
-            << R"("amount_cents":)" << cents << R"(}]},"seller":{"id":"seller-)" << i % 40
-            << R"(","name":"Seller )" << i % 40 << R"("}})" << '\n';
-        out << R"({"type":"message","ticket":")" << ticket << R"(","at":")" << at
-            << R"(01Z","from":"customer","text":"Please refund order )" << i << R"("})" << '\n';
-        lines += 2;
-        const int calls = i % 7 == 0 ? 2 : 1; // every seventh ticket retries the same refund
-        for (int c = 1; c <= calls; ++c) {
-            out << R"({"type":"tool_call","ticket":")" << ticket << R"(","at":")" << at << c
-                << R"(2Z","call_id":"c)" << c << R"(","tool":"issue_refund","arguments":{"order_id":"O-)" << i
-                << R"(","item_id":"ITEM","amount_cents":)" << cents << "}}\n";
-            ++lines;
-            if (i % 11 == 5 && c == calls)
-                continue; // no result at all
-            out << R"({"type":"tool_result","ticket":")" << ticket << R"(","at":")" << at << c
-                << R"(5Z","call_id":"c)" << c << R"(","result":)" << results[(i + c) % 5].arg(i) << "}\n";
-            ++lines;
+    std::deque<std::pair<int, QString>> heldBack; // (ticket to write it after, line)
+    for (int first = 0; first < ticketCount; first += 3) {
+        QList<QStringList> group;
+        for (int i = first; i < qMin(first + 3, ticketCount); ++i) {
+            group.append(ticketLines(i));
+            if (i % 13 == 0)
+                heldBack.emplace_back(i + 5, group.last().takeLast());
         }
-        out << R"({"type":"reply","ticket":")" << ticket << R"(","at":")" << at << R"(59Z","text":"Done."})"
-            << '\n';
-        ++lines;
+        for (qsizetype row = 0; row < 7; ++row) {
+            for (const QStringList &ticket : std::as_const(group)) {
+                if (row < ticket.size()) {
+                    out << ticket.at(row) << '\n';
+                    ++lines;
+                }
+            }
+        }
+        const int written = qMin(first + 3, ticketCount);
+        while (!heldBack.empty() && (heldBack.front().first < written || written == ticketCount)) {
+            out << heldBack.front().second << '\n';
+            ++lines;
+            heldBack.pop_front();
+        }
     }
     out.flush();
     *lineCount = lines;
@@ -81,6 +121,46 @@ QStringList callKeys(const QSqlDatabase &db)
                                "JOIN tickets t ON t.id = c.ticket_id ORDER BY t.ext_id, c.call_ext_id"));
 }
 
+// What a database holds ticket by ticket, each dump's rows beginning with the ticket's id.
+struct TicketDumps
+{
+    explicit TicketDumps(const QSqlDatabase &db)
+        : dumps{{"summary", ticketSummaries(db)},
+                {"calls", toolCallDump(db)},
+                {"messages", messageDump(db)},
+                {"escalations", escalationDump(db)}}
+    {}
+    std::pair<const char *, QStringList> dumps[4];
+};
+
+// Where the tickets of `partial` differ from the same tickets of a whole import; empty when
+// every ticket it holds is whole.
+QStringList partialTickets(const QSqlDatabase &partial, const TicketDumps &whole)
+{
+    const QStringList ids = rows(partial, QStringLiteral("SELECT ext_id FROM tickets"));
+    const QSet<QString> stored(ids.cbegin(), ids.cend());
+    const TicketDumps got(partial);
+    QStringList differences;
+    for (int d = 0; d < 4; ++d) {
+        QStringList expected;
+        for (const QString &row : whole.dumps[d].second) {
+            if (stored.contains(row.section(u'|', 0, 0)))
+                expected << row;
+        }
+        const QStringList &have = got.dumps[d].second;
+        for (qsizetype i = 0; i < qMax(have.size(), expected.size()); ++i) {
+            const QString a = have.value(i, QStringLiteral("<none>"));
+            const QString b = expected.value(i, QStringLiteral("<none>"));
+            if (a != b) {
+                differences << QStringLiteral("%1: stored \"%2\", a whole import has \"%3\"")
+                                       .arg(QLatin1String(got.dumps[d].first), a, b);
+                break;
+            }
+        }
+    }
+    return differences;
+}
+
 } // namespace
 
 class TestKilledImport : public QObject
@@ -88,76 +168,156 @@ class TestKilledImport : public QObject
     Q_OBJECT
 
 private slots:
-    void killedImportIsConsistentAndResumes();
+    void cancelledAtEveryCommit_data();
+    void cancelledAtEveryCommit();
+    void killedAtRandomMoments();
 };
 
-void TestKilledImport::killedImportIsConsistentAndResumes()
+void TestKilledImport::cancelledAtEveryCommit_data()
+{
+    QTest::addColumn<QString>("file"); // empty: the interleaved native file
+    QTest::newRow("native, tickets interleaved") << QString();
+    QTest::newRow("OpenTelemetry, a trace over two requests")
+            << QStringLiteral(VERITY_TEST_DATA "/formats/otlp-split-batches.jsonl");
+    QTest::newRow("Anthropic") << QStringLiteral(VERITY_TEST_DATA "/formats/anthropic-support.jsonl");
+}
+
+// Batches of one unit, cancelled after each commit in turn: each stop is a batch boundary, and
+// every ticket stored at every one of them is whole.
+void TestKilledImport::cancelledAtEveryCommit()
+{
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    if (file.isEmpty()) {
+        file = dir.filePath(QStringLiteral("interleaved.jsonl"));
+        qint64 lines = 0;
+        QVERIFY(writeInterleavedFile(file, 40, &lines));
+    }
+    const QString cleanPath = dir.filePath(QStringLiteral("clean.sqlite"));
+    {
+        std::unique_ptr<SqliteStore> clean = openStore(cleanPath);
+        QVERIFY(clean);
+        const ImportReport report = importFile(*clean, file);
+        QVERIFY2(report.fatal.isEmpty() && report.rejected.isEmpty(), qPrintable(describe(report)));
+    }
+    RawDatabase clean(cleanPath);
+    QVERIFY(clean.isOpen());
+    const qint64 ticketCount = scalar(clean.db(), QStringLiteral("SELECT count(*) FROM tickets"));
+    const TicketDumps whole(clean.db());
+
+    int stops = 0;
+    for (int stopAt = 1;; ++stopAt) {
+        const QString path = dir.filePath(QStringLiteral("stopped-%1.sqlite").arg(stopAt));
+        ImportReport report;
+        {
+            std::unique_ptr<SqliteStore> store = openStore(path);
+            QVERIFY(store);
+            TranscriptImporter importer(*store, ToolRegistry::builtIn());
+            importer.setBatchSize(1);
+            int calls = 0; // the first call starts the clock, before any batch
+            importer.setProgress([&](qint64, qint64) { return ++calls <= stopAt; });
+            report = importer.importFile(file);
+        }
+        QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
+        RawDatabase stopped(path);
+        QVERIFY(stopped.isOpen());
+        const QStringList partial = partialTickets(stopped.db(), whole);
+        QVERIFY2(partial.isEmpty(),
+                 qPrintable(QStringLiteral("stopped after commit %1: ").arg(stopAt)
+                            + partial.join(QStringLiteral("; "))));
+        QCOMPARE(consistencyViolations(stopped.db()), QStringList());
+        if (!report.cancelled) {
+            QCOMPARE(scalar(stopped.db(), QStringLiteral("SELECT count(*) FROM tickets")), ticketCount);
+            break;
+        }
+        ++stops;
+        QVERIFY(stopAt < 100000);
+    }
+    qInfo("%d stops, %lld tickets", stops, ticketCount);
+    QVERIFY(stops > 0);
+}
+
+void TestKilledImport::killedAtRandomMoments()
 {
     QElapsedTimer clock;
     clock.start();
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
+    constexpr int ticketCount = 3000;
     const QString file = dir.filePath(QStringLiteral("large.jsonl"));
-    const QString killedDb = dir.filePath(QStringLiteral("killed.sqlite"));
     const QString cleanDb = dir.filePath(QStringLiteral("clean.sqlite"));
     const QString configHome = dir.filePath(QStringLiteral("config"));
     qint64 lineCount = 0;
-    QVERIFY(writeLargeFile(file, &lineCount));
-    qInfo("wrote %lld lines in %lld ms", lineCount, clock.elapsed());
+    QVERIFY(writeInterleavedFile(file, ticketCount, &lineCount));
 
-    // ---- start, wait for some committed batches, kill ----
-    QProcess importer;
-    startImport(importer, killedDb, file, configHome);
-    QVERIFY2(importer.waitForStarted(10000), qPrintable(importer.errorString()));
-    qint64 committed = 0;
-    {
-        std::unique_ptr<RawDatabase> poll; // a reader of its own, opened once the file exists
-        QElapsedTimer waited;
-        waited.start();
-        while (importer.state() == QProcess::Running && waited.elapsed() < 60000) {
-            if (!poll && QFile::exists(killedDb))
-                poll = std::make_unique<RawDatabase>(killedDb, QStringLiteral("QSQLITE_BUSY_TIMEOUT=200"));
-            if (poll) {
-                committed = scalar(poll->db(), QStringLiteral("SELECT count(*) FROM tickets"));
-                if (committed >= ticketCount / 10 && committed < ticketCount)
-                    break;
-            }
-            QThread::msleep(10);
+    // ---- one clean import, timed: the kills land anywhere within its length ----
+    QElapsedTimer cleanTime;
+    cleanTime.start();
+    QProcess clean;
+    startImport(clean, cleanDb, file, configHome);
+    QVERIFY(clean.waitForFinished(120000));
+    const qint64 importMs = cleanTime.elapsed();
+    QCOMPARE(clean.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(clean.exitCode() == 0, clean.readAllStandardError().constData());
+    RawDatabase reference(cleanDb);
+    QVERIFY(reference.isOpen());
+    QCOMPARE(scalar(reference.db(), QStringLiteral("SELECT count(*) FROM tickets")), ticketCount);
+    const TicketDumps whole(reference.db());
+    qInfo("%lld lines imported in %lld ms", lineCount, importMs);
+
+    const quint32 seed = qEnvironmentVariableIsSet("VERITY_KILL_SEED")
+            ? quint32(qEnvironmentVariableIntValue("VERITY_KILL_SEED"))
+            : QRandomGenerator::global()->generate();
+    QRandomGenerator random(seed);
+    constexpr int kills = 24;
+    int midway = 0; // kills that left some tickets and not all
+    QString resumable;
+    qint64 resumableTickets = 0;
+    for (int run = 0; run < kills; ++run) {
+        const QString killedDb = dir.filePath(QStringLiteral("killed-%1.sqlite").arg(run));
+        const int delayMs = int(random.bounded(quint32(qMax<qint64>(importMs, 1))));
+        QProcess importer;
+        startImport(importer, killedDb, file, configHome);
+        QVERIFY2(importer.waitForStarted(10000), qPrintable(importer.errorString()));
+        if (!importer.waitForFinished(delayMs)) {
+            importer.kill();
+            QVERIFY(importer.waitForFinished(10000));
         }
-    }
-    if (importer.state() != QProcess::Running)
-        QSKIP("the import finished before it could be killed");
-    importer.kill();
-    QVERIFY(importer.waitForFinished(10000));
-    QCOMPARE(importer.exitStatus(), QProcess::CrashExit);
-    qInfo("killed after %lld ms with %lld tickets committed", clock.elapsed(), committed);
-
-    // ---- what the killed process left ----
-    qint64 killedTickets = 0;
-    {
+        if (!QFile::exists(killedDb))
+            continue;
         RawDatabase raw(killedDb);
         QVERIFY(raw.isOpen());
+        const QString where =
+                QStringLiteral("seed %1, kill %2 after %3 ms: ").arg(seed).arg(run).arg(delayMs);
         QCOMPARE(rows(raw.db(), QStringLiteral("PRAGMA integrity_check")), QStringList{QStringLiteral("ok")});
+        if (!tableNames(raw.db()).contains(QStringLiteral("tickets")))
+            continue; // killed before the schema was committed
         QCOMPARE(rows(raw.db(), QStringLiteral("PRAGMA foreign_key_check")), QStringList());
-        killedTickets = scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets"));
-        QVERIFY2(killedTickets >= committed && killedTickets < ticketCount,
-                 qPrintable(QString::number(killedTickets)));
-        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM imports")), 0);
-        QVERIFY(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM escalations")) > 0);
-        QCOMPARE(consistencyViolations(raw.db()), QStringList());
+        const QStringList partial = partialTickets(raw.db(), whole);
+        QVERIFY2(partial.isEmpty(), qPrintable(where + partial.join(QStringLiteral("; "))));
+        QVERIFY2(consistencyViolations(raw.db()).isEmpty(),
+                 qPrintable(where + consistencyViolations(raw.db()).join(QStringLiteral("; "))));
+        const qint64 stored = scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets"));
+        if (stored > 0 && stored < ticketCount) {
+            ++midway;
+            if (resumable.isEmpty()) {
+                resumable = killedDb;
+                resumableTickets = stored;
+            }
+        }
     }
+    qInfo("seed %u: %d of %d kills landed mid-import", seed, midway, kills);
+    QVERIFY2(midway >= 5,
+             qPrintable(QStringLiteral("only %1 kills landed mid-import (seed %2)").arg(midway).arg(seed)));
 
-    // ---- resume, and a clean import of the same file beside it ----
-    QProcess resume, clean;
-    startImport(resume, killedDb, file, configHome);
-    startImport(clean, cleanDb, file, configHome);
+    // ---- import again over one killed database: it ends where the clean import ended ----
+    QProcess resume;
+    startImport(resume, resumable, file, configHome);
     QVERIFY(resume.waitForFinished(120000));
-    QVERIFY(clean.waitForFinished(120000));
     QCOMPARE(resume.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(clean.exitStatus(), QProcess::NormalExit);
     const QByteArray resumeOut = resume.readAllStandardOutput();
     QVERIFY2(resume.exitCode() == 0, (resumeOut + resume.readAllStandardError()).constData());
-    QVERIFY2(clean.exitCode() == 0, clean.readAllStandardError().constData());
     const QJsonObject report = QJsonDocument::fromJson(resumeOut)
                                        .object()
                                        .value(QStringLiteral("files"))
@@ -169,13 +329,11 @@ void TestKilledImport::killedImportIsConsistentAndResumes()
                      + report.value(QStringLiteral("events_already_present")).toInteger(),
              lineCount);
     QVERIFY(report.value(QStringLiteral("events_already_present")).toInteger() > 0);
-    QCOMPARE(report.value(QStringLiteral("tickets_opened")).toInteger(), ticketCount - killedTickets);
+    QCOMPARE(report.value(QStringLiteral("tickets_opened")).toInteger(), ticketCount - resumableTickets);
 
-    RawDatabase resumed(killedDb);
-    RawDatabase reference(cleanDb);
-    QVERIFY(resumed.isOpen() && reference.isOpen());
+    RawDatabase resumed(resumable);
+    QVERIFY(resumed.isOpen());
     QCOMPARE(rows(resumed.db(), QStringLiteral("PRAGMA integrity_check")), QStringList{QStringLiteral("ok")});
-    QCOMPARE(scalar(resumed.db(), QStringLiteral("SELECT count(*) FROM tickets")), ticketCount);
     QCOMPARE(tableCounts(resumed.db()), tableCounts(reference.db()));
     QCOMPARE(callKeys(resumed.db()), callKeys(reference.db()));
     QCOMPARE(ticketSummaries(resumed.db()), ticketSummaries(reference.db()));
