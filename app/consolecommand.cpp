@@ -158,8 +158,13 @@ int runConsoleCommand(const QStringList &arguments)
 
     // A mistyped --db must not pass silently as an empty console.
     const bool created = !exported && !parser.isSet(demo) && !QFileInfo::exists(path);
-    Expected<std::unique_ptr<Store>> store = exported ? Expected<std::unique_ptr<Store>>(std::move(exported->store))
-                                                      : openStore(path);
+    // A database this user cannot write (the file, or the folder SQLite keeps its journal in) is
+    // read as it is, never changed: the window shows it and refuses everything that writes.
+    const QString unwritable = exported || created ? QString() : whyUnwritable(path);
+    Expected<std::unique_ptr<Store>> store = exported
+            ? Expected<std::unique_ptr<Store>>(std::move(exported->store))
+            : unwritable.isEmpty() ? openStore(path)
+                                   : openStoreReadOnly(path);
     if (!store) {
         err << "verity: " << store.message() << "\n";
         if (!parser.isSet(screenshot))
@@ -168,9 +173,14 @@ int runConsoleCommand(const QStringList &arguments)
     }
 
     MainWindow window(**store, exported ? QString() : (*store)->location(), registrySource,
-                      exported ? MainWindow::ReadOnly : MainWindow::ReadWrite);
-    window.setWindowTitle(exported ? QObject::tr("Verity — %1 (read-only incident export)").arg(QFileInfo(path).fileName())
-                                   : QObject::tr("Verity — %1").arg(QFileInfo(path).fileName()));
+                      exported                       ? MainWindow::IncidentExport
+                              : unwritable.isEmpty() ? MainWindow::ReadWrite
+                                                     : MainWindow::ReadOnlyDatabase);
+    window.setWindowTitle(
+            exported ? QObject::tr("Verity — %1 (read-only incident export)").arg(QFileInfo(path).fileName())
+                    : unwritable.isEmpty()
+                    ? QObject::tr("Verity — %1").arg(QFileInfo(path).fileName())
+                    : QObject::tr("Verity — %1 (read-only)").arg(QFileInfo(path).fileName()));
     QString ticketName = parser.value(ticket);
     if (exported && ticketName.isEmpty())
         ticketName = exported->fileInfo.value(QStringLiteral("source_ticket"));
@@ -186,6 +196,13 @@ int runConsoleCommand(const QStringList &arguments)
                                      .arg(QDir::toNativeSeparators(path));
         err << "verity: " << text << "\n";
         window.statusBar()->showMessage(text);
+    }
+    if (!unwritable.isEmpty()) {
+        const QString text = QObject::tr("%1 is open read-only: %2. Everything can be read; nothing can be "
+                                         "imported, looked up, settled or noted here.")
+                                     .arg(QDir::toNativeSeparators(path), unwritable);
+        err << "verity: " << text << "\n";
+        window.showReadOnlyNotice(text);
     }
     QApplication::processEvents();
     if (!ticketName.isEmpty() && !openNamedTicket(window, **store, ticketName) && parser.isSet(ticket))

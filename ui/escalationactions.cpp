@@ -73,6 +73,11 @@ bool EscalationActions::readOnly() const
     return m_window->property("verityReadOnly").toBool();
 }
 
+QString EscalationActions::readOnlyReason() const
+{
+    return m_window->property("verityReadOnlyReason").toString();
+}
+
 EscalationResolver *EscalationActions::resolverFor(const QString &readOnlyText, const QString &unsetText)
 {
     if (readOnly()) {
@@ -91,11 +96,11 @@ EscalationResolver *EscalationActions::resolverFor(const QString &readOnlyText, 
 
 ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
 {
-    EscalationResolver *resolver =
-            resolverFor(tr("This is a read-only incident export: lookups are made in the console that holds the "
-                           "ticket."),
-                        tr("Set the payment provider's address first (Provider > Payment provider settings), then "
-                           "look the write up again."));
+    EscalationResolver *resolver = resolverFor(
+            tr("%1: lookups are made in a console that can write the ticket's database.")
+                    .arg(readOnlyReason()),
+            tr("Set the payment provider's address first (Provider > Payment provider settings), then "
+               "look the write up again."));
     if (!resolver)
         return nullptr;
     auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, m_window);
@@ -135,8 +140,8 @@ ResolutionDialog *EscalationActions::performAgain(qint64 escalationId)
 AttestDialog *EscalationActions::attest(qint64 escalationId)
 {
     EscalationResolver *resolver =
-            resolverFor(tr("This is a read-only incident export: checks are recorded in the console that holds "
-                           "the ticket."),
+            resolverFor(tr("%1: checks are recorded in a console that can write the ticket's database.")
+                                .arg(readOnlyReason()),
                         tr("Set your name in Provider > Payment provider settings first: a check is recorded "
                            "under it."));
     if (!resolver)

@@ -55,6 +55,7 @@ private:
     // person is asked for them (and nothing runs); each text says so.
     EscalationResolver *resolverFor(const QString &readOnlyText, const QString &unsetText);
     bool readOnly() const;
+    QString readOnlyReason() const;
 
     Store &m_store;
     ProviderConnection &m_provider;

@@ -53,9 +53,9 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
         }
     };
     const TicketDetail &ticket = model.ticket();
-    setWindowTitle(tr("Replay %1 — %2%3")
-                           .arg(ticket.row.extId, ticket.row.subject,
-                                readOnly ? tr(" (read-only export)") : QString()));
+    setWindowTitle(
+            tr("Replay %1 — %2%3")
+                    .arg(ticket.row.extId, ticket.row.subject, readOnly ? tr(" (read-only)") : QString()));
 
     m_steps = new QTableView(this);
     m_steps->setModel(&model);
@@ -108,7 +108,9 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
     m_note->setMaximumHeight(90);
     m_saveNote = new QPushButton(tr("Save note"), notes);
     m_saveNote->setEnabled(!readOnly);
-    m_saveNote->setToolTip(readOnly ? tr("An incident export is read-only") : tr("Saved with the ticket (Ctrl+S)"));
+    m_saveNote->setToolTip(
+            readOnly ? tr("Read-only here: notes are saved in a console that can write the ticket's database")
+                     : tr("Saved with the ticket (Ctrl+S)"));
     m_noteStatus = plainTextLabel(QString(), notes, false);
     auto *noteButtons = new QHBoxLayout;
     noteButtons->addWidget(m_saveNote);

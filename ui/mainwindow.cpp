@@ -56,7 +56,8 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Verity"));
     setAcceptDrops(mode == ReadWrite);
-    setProperty("verityReadOnly", mode == ReadOnly);
+    setProperty("verityReadOnly", isReadOnly());
+    setProperty("verityReadOnlyReason", readOnlyReason());
     m_chooseFiles = [](QWidget *parentWidget) {
         return QFileDialog::getOpenFileNames(parentWidget, tr("Import transcripts"), QString(),
                                              tr("Transcripts (*.jsonl *.json *.ndjson);;All files (*)"));
@@ -209,7 +210,7 @@ void MainWindow::buildMenus()
     classify->setObjectName(QStringLiteral("classifyToolsAction"));
     classify->setEnabled(m_mode == ReadWrite);
 
-    m_training = new TrainingMenu(m_store, *this, m_mode == ReadOnly);
+    m_training = new TrainingMenu(m_store, *this, isReadOnly());
 
     QMenu *tools = menuBar()->addMenu(tr("&Provider"));
     QAction *lookup = tools->addAction(tr("&Look up the unknown write in front of you…"), QKeySequence(tr("Ctrl+K")),
@@ -352,6 +353,28 @@ void MainWindow::updateEscalationCount()
     m_escalationDock->setWindowTitle(tr("Escalation queue: %1").arg(text));
 }
 
+QString MainWindow::readOnlyReason() const
+{
+    switch (m_mode) {
+    case IncidentExport:
+        return tr("This is a read-only incident export");
+    case ReadOnlyDatabase:
+        return tr("This database is open read-only");
+    case ReadWrite:
+        break;
+    }
+    return {};
+}
+
+void MainWindow::showReadOnlyNotice(const QString &text)
+{
+    auto *badge = new QLabel(tr("Read-only"), this);
+    badge->setObjectName(QStringLiteral("readOnlyBadge"));
+    badge->setToolTip(text);
+    statusBar()->addPermanentWidget(badge);
+    statusBar()->showMessage(text);
+}
+
 void MainWindow::showError(const QString &message)
 {
     statusBar()->showMessage(message, 15000);
@@ -359,8 +382,8 @@ void MainWindow::showError(const QString &message)
 
 void MainWindow::importFiles(const QStringList &files)
 {
-    if (m_mode == ReadOnly) {
-        showError(tr("This is a read-only incident export: import into your own database instead."));
+    if (isReadOnly()) {
+        showError(tr("%1: import into a database you can write instead.").arg(readOnlyReason()));
         return;
     }
     if (m_import) {
@@ -439,7 +462,7 @@ void MainWindow::finishImport(const QList<ImportReport> &reports)
 
 ClassifyToolsDialog *MainWindow::classifyTools()
 {
-    if (m_mode == ReadOnly)
+    if (isReadOnly())
         return nullptr;
     if (m_import) {
         // The running import reads with the registry it started with, and holds the write lock.

@@ -43,9 +43,10 @@ class MainWindow : public QMainWindow
 public:
     // `databasePath` is where background imports open their own connection.
     // `registrySource`: the registries in force, and the user's file where classifications are saved.
-    // ReadOnly: the store is an incident export; nothing is imported, classified, looked up or
-    // noted, and the window says so.
-    enum Mode { ReadWrite, ReadOnly };
+    // IncidentExport: the store is an incident export; ReadOnlyDatabase: a database this user
+    // cannot write. Either way nothing is imported, classified, looked up or noted, and the
+    // window says why.
+    enum Mode { ReadWrite, IncidentExport, ReadOnlyDatabase };
     MainWindow(Store &store, QString databasePath, RegistrySource registrySource, Mode mode = ReadWrite,
                QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -82,7 +83,10 @@ public:
     AuditView *auditView() const { return m_auditView; }
     FinancePane *financePane() const { return m_financePane; }
     TrainingMenu *training() const { return m_training; }
-    bool isReadOnly() const { return m_mode == ReadOnly; }
+    bool isReadOnly() const { return m_mode != ReadWrite; }
+    QString readOnlyReason() const; // "This is a read-only incident export", or empty
+    // Says in the status bar, for as long as the window is open, why nothing can be changed.
+    void showReadOnlyNotice(const QString &text);
     void showFinance();
     QString escalationCountText() const;
 

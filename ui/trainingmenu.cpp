@@ -134,7 +134,9 @@ QString TrainingMenu::exportTicket(qint64 ticketId, const QString &extId, QWidge
         parent->activateWindow();
     };
     if (m_readOnly) {
-        tell(tr("Export incident"), tr("This window shows an incident export already; it is read-only."),
+        tell(tr("Export incident"),
+             tr("%1: exports are made in a console that can write the ticket's database.")
+                     .arg(m_window.readOnlyReason()),
              parent);
         return {};
     }
@@ -171,7 +173,7 @@ MainWindow *TrainingMenu::openExport(const QString &path)
         return nullptr;
     }
     Store &store = *opened->store;
-    auto *window = new MainWindow(store, QString(), RegistrySource{}, MainWindow::ReadOnly);
+    auto *window = new MainWindow(store, QString(), RegistrySource{}, MainWindow::IncidentExport);
     new StoreKeeper(std::move(opened->store), window);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setWindowTitle(tr("Verity — %1 (read-only incident export)").arg(path));

@@ -20,7 +20,8 @@ class TrainingMenu : public QObject
     Q_OBJECT
 
 public:
-    // `readOnly`: the window shows an incident export; notes and exports of it are refused.
+    // `readOnly`: the window shows an incident export or a database this user cannot write;
+    // notes and exports are refused.
     TrainingMenu(Store &store, MainWindow &window, bool readOnly);
 
     QMenu *menu() const { return m_menu; }

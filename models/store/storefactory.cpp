@@ -2,6 +2,9 @@
 
 #include "sqlitestore.h"
 
+#include <QDir>
+#include <QFileInfo>
+
 namespace verity {
 
 Expected<std::unique_ptr<Store>> openStore(const QString &location)
@@ -18,6 +21,20 @@ Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location)
     if (!sqlite)
         return sqlite.error();
     return std::unique_ptr<Store>(std::move(*sqlite));
+}
+
+QString whyUnwritable(const QString &location)
+{
+    const QFileInfo file(location);
+    if (!file.exists())
+        return {};
+    if (!file.isWritable())
+        return QStringLiteral("this user may not write the file");
+    if (!QFileInfo(file.absolutePath()).isWritable())
+        return QStringLiteral(
+                       "this user may not write its folder %1, where SQLite keeps the database's journal")
+                .arg(QDir::toNativeSeparators(file.absolutePath()));
+    return {};
 }
 
 QString defaultStoreLocation()
