@@ -3,6 +3,7 @@
 #include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
 #include "resolution/escalationtext.h"
+#include "theme.h"
 
 #include <QButtonGroup>
 #include <QDialogButtonBox>
@@ -66,7 +67,7 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
 
     m_problem = plainTextLabel(QString(), this);
     m_problem->setObjectName(QStringLiteral("attestProblem"));
-    m_problem->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(palette::unknown)));
+    m_problem->setStyleSheet(theme::status(theme::Tone::Warning, false));
     m_problem->hide();
     layout->addWidget(m_problem);
 

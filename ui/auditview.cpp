@@ -4,6 +4,7 @@
 #include "itemmodels/auditlogmodel.h"
 #include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
+#include "theme.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -121,16 +122,13 @@ void AuditView::verifyChain()
 void AuditView::setStatus(const QString &text, Tone tone)
 {
     // The words carry the verdict; the colour and the mark only repeat it.
-    static const char *const styles[] = {
-        "QLabel { color: #3c4043; }",
-        "QLabel { color: #1e6b2f; font-weight: bold; }",
-        "QLabel { color: #9c1c14; font-weight: bold; }", // a broken chain: as red as a duplicate
-        "QLabel { color: #8a4b00; font-weight: bold; }",
-    };
+    // A broken chain is as red as a duplicate.
+    static const theme::Tone tones[] = {theme::Tone::Neutral, theme::Tone::Good, theme::Tone::Bad,
+                                        theme::Tone::Warning};
     static const char *const marks[] = {"", "\u2714 ", "\u2716 ", "\u26a0 "};
     const auto index = static_cast<size_t>(tone);
     m_status->setText(QString::fromUtf8(marks[index]) + text);
-    m_status->setStyleSheet(QString::fromLatin1(styles[index]));
+    m_status->setStyleSheet(theme::status(tones[index]));
 }
 
 void AuditView::updateHeadline()

@@ -3,6 +3,7 @@
 #include "domain/toolclasssuggestion.h"
 #include "domain/userregistry.h"
 #include "plaintextlabel.h"
+#include "theme.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -222,7 +223,7 @@ void ClassifyToolsDialog::markClassified(const QString &tool, const QString &mes
 
 void ClassifyToolsDialog::showProblem(const QString &message)
 {
-    m_status->setStyleSheet(QStringLiteral("QLabel { color: #9c1c14; }"));
+    m_status->setStyleSheet(theme::status(theme::Tone::Bad, false));
     m_status->setText(message);
 }
 

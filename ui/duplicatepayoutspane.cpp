@@ -7,6 +7,7 @@
 #include "itemmodels/sellerbalancemodel.h"
 #include "plaintextlabel.h"
 #include "provider/providerconnection.h"
+#include "theme.h"
 
 #include <QDateTime>
 #include <QFileDialog>
@@ -47,7 +48,9 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget 
     auto *top = new QHBoxLayout;
     m_summary = plainTextLabel(QString(), this, false);
     m_summary->setObjectName(QStringLiteral("duplicateSummary"));
-    m_summary->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; }"));
+    QFont bold = m_summary->font();
+    bold.setBold(true);
+    m_summary->setFont(bold);
     top->addWidget(m_summary, 1);
     auto *windowLabel = new QLabel(tr("Same order and amount &within:"), this);
     m_window = new QSpinBox(this);
@@ -219,9 +222,7 @@ void DuplicatePayoutsPane::updateButtons()
 void DuplicatePayoutsPane::setStatus(const QString &text, bool bad)
 {
     m_status->setText(text);
-    m_status->setStyleSheet(bad ? QStringLiteral("QLabel { color: %1; font-weight: bold; }")
-                                      .arg(QLatin1String(negativeMoneyColor))
-                                : QString());
+    m_status->setStyleSheet(bad ? theme::status(theme::Tone::Bad) : QString());
 }
 
 } // namespace verity

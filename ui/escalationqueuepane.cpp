@@ -4,11 +4,12 @@
 #include "itemmodels/escalationqueuemodel.h"
 #include "plaintextlabel.h"
 #include "queuetable.h"
+#include "theme.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QPushButton>
 #include <QLocale>
+#include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -90,9 +91,7 @@ void EscalationQueuePane::updateHeadline()
     m_headline->setText(count == 0 ? escalationCountText(0)
                                    : escalationCountText(count)
                                          + tr(": do not retry these writes; each needs a lookup, or a recorded check."));
-    m_headline->setStyleSheet(count == 0 ? QStringLiteral("QLabel { color: #3c4043; }")
-                                         : QStringLiteral("QLabel { color: %1; font-weight: bold; }")
-                                               .arg(QLatin1String(palette::unknown)));
+    m_headline->setStyleSheet(theme::status(count == 0 ? theme::Tone::Neutral : theme::Tone::Warning));
 }
 
 void EscalationQueuePane::ticketShown(qint64 ticketId)

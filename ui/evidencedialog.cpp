@@ -3,6 +3,7 @@
 #include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
 #include "resolution/escalationtext.h"
+#include "theme.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -45,10 +46,7 @@ EvidenceDialog::EvidenceDialog(const EscalationHistory &history, QWidget *parent
     m_standing = plainTextLabel(history.standing, this);
     m_standing->setObjectName(QStringLiteral("evidenceStanding"));
     const bool open = escalation.state != u"resolved";
-    m_standing->setStyleSheet(
-            QStringLiteral("QLabel { font-weight: bold; padding: 4px; color: %1; background: %2; }")
-                    .arg(QLatin1String(open ? palette::unknown : palette::notPerformed),
-                         QLatin1String(open ? palette::unknownBackground : palette::notPerformedBackground)));
+    m_standing->setStyleSheet(theme::standing(open));
     layout->addWidget(m_standing);
 
     m_evidence = new QPlainTextEdit(this);

@@ -1,6 +1,7 @@
 #include "foldedtext.h"
 
 #include "plaintextlabel.h"
+#include "theme.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -56,7 +57,7 @@ FoldedText::FoldedText(const QString &text, qint64 wholeBytes, bool folded, bool
     m_preview = plainTextLabel(QStringLiteral("%1 (%2)").arg(firstLine, size), this, false);
     m_preview->setObjectName(QStringLiteral("foldPreview"));
     m_preview->setWordWrap(false);
-    m_preview->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; }"));
+    m_preview->setStyleSheet(theme::label(theme::Text::Muted));
     // Elided by the layout: the preview never widens the card.
     m_preview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     line->addWidget(m_preview, 1);

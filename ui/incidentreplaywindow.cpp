@@ -4,6 +4,7 @@
 #include "itemmodels/replaystepmodel.h"
 #include "plaintextlabel.h"
 #include "screenfit.h"
+#include "theme.h"
 
 #include <QCloseEvent>
 #include <QGridLayout>
@@ -291,7 +292,7 @@ void IncidentReplayWindow::showStep(int row)
         const RetryStanding &r = step->retries.at(i);
         QLabel *label = m_retryLabels.at(i);
         label->setText((r.retried ? tr("RETRIED. ") : QString()) + r.standing + tr("\nCould not see: ") + r.blindTo);
-        label->setStyleSheet(r.retried ? QStringLiteral("color: #b00020;") : QString());
+        label->setStyleSheet(r.retried ? theme::status(theme::Tone::Bad, false) : QString());
     }
     m_note->setPlainText(m_model.note(row));
     m_noteStatus->clear();

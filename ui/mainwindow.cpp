@@ -20,6 +20,7 @@
 #include "resolutiondialog.h"
 #include "screenfit.h"
 #include "store/store.h"
+#include "theme.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "trainingmenu.h"
@@ -331,10 +332,11 @@ void MainWindow::updateDuplicateCount()
         return;
     }
     m_duplicateCount->setVisible(*count > 0);
-    m_duplicateCount->setText(
-            QStringLiteral("<a href=\"duplicates\" style=\"color:%1; font-weight:bold;\">%2</a>")
-                    .arg(QLatin1String(palette::duplicate))
-                    .arg(*count == 1 ? tr("1 ticket with a duplicate effect") : tr("%1 tickets with duplicate effects").arg(*count)));
+    m_duplicateCount->setText(theme::statusLink(QStringLiteral("duplicates"),
+                                                *count == 1
+                                                        ? tr("1 ticket with a duplicate effect")
+                                                        : tr("%1 tickets with duplicate effects").arg(*count),
+                                                theme::Tone::Bad));
 }
 
 QString MainWindow::escalationCountText() const
@@ -347,9 +349,7 @@ void MainWindow::updateEscalationCount()
     const qint64 count = m_escalationModel->totalCount();
     const QString text = verity::escalationCountText(count);
     m_escalationCount->setText(text);
-    m_escalationCount->setStyleSheet(
-        count > 0 ? QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(QLatin1String(palette::unknown))
-                  : QString());
+    m_escalationCount->setStyleSheet(count > 0 ? theme::status(theme::Tone::Warning) : QString());
     m_escalationDock->setWindowTitle(tr("Escalation queue: %1").arg(text));
 }
 

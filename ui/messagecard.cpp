@@ -3,6 +3,7 @@
 #include "foldedtext.h"
 #include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
+#include "theme.h"
 
 #include <QHBoxLayout>
 #include <QVBoxLayout>
@@ -29,26 +30,19 @@ MessageCard::MessageCard(MessageKind kind, qint64 at, const QString &text, qint6
 {
     setObjectName(QStringLiteral("messageCard_") + messageKindId(kind));
     setFrameShape(QFrame::StyledPanel);
-    const char *style = "";
-    switch (kind) {
-    case MessageKind::Customer: style = "QFrame { background: #ffffff; border: 1px solid #d0d4d9; border-radius: 6px; }"; break;
-    case MessageKind::Agent: style = "QFrame { background: #f6f7f9; border: 1px dashed #c4c9cf; border-radius: 6px; }"; break;
-    case MessageKind::System: style = "QFrame { background: #fff8e1; border: 1px solid #e6d38a; border-radius: 6px; }"; break;
-    case MessageKind::Reply: style = "QFrame { background: #eef4ff; border: 1px solid #a9c1ea; border-radius: 6px; }"; break;
-    }
-    setStyleSheet(QString::fromLatin1(style));
+    setStyleSheet(theme::messageCard(kind));
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(10, 6, 10, 8);
+    layout->setContentsMargins(theme::messageMargins);
     layout->setSpacing(3);
     auto *header = new QHBoxLayout;
     auto *author = plainTextLabel(authorLabel(kind), this, false);
-    author->setStyleSheet(QStringLiteral("QLabel { border: none; font-weight: bold; color: #3c4043; }"));
+    author->setStyleSheet(theme::label(theme::Text::Author));
     auto *time = plainTextLabel(formatTime(at), this, false);
     // Who and when, each on one line: the card's text wraps, its header does not.
     author->setWordWrap(false);
     time->setWordWrap(false);
-    time->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; }"));
+    time->setStyleSheet(theme::label(theme::Text::Muted));
     header->addWidget(author);
     header->addStretch();
     header->addWidget(time);
@@ -69,9 +63,7 @@ MessageCard::MessageCard(MessageKind kind, qint64 at, const QString &text, qint6
         layout->addWidget(body);
     }
     body->setObjectName(QStringLiteral("messageText"));
-    body->setStyleSheet(kind == MessageKind::Agent
-                                ? QStringLiteral("QLabel { border: none; font-style: italic; }")
-                                : QStringLiteral("QLabel { border: none; }"));
+    body->setStyleSheet(theme::messageText(kind == MessageKind::Agent));
 }
 
 } // namespace verity

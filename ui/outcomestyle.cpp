@@ -2,6 +2,7 @@
 
 #include "domain/ticketassessment.h"
 #include "itemmodels/displaytext.h"
+#include "itemmodels/palette.h"
 
 #include <QFontMetrics>
 #include <QPainter>
@@ -36,7 +37,8 @@ QColor colour(const char *hex)
 OutcomeLook outcomeLook(std::optional<Outcome> outcome)
 {
     if (!outcome)
-        return {QColor(0xf1, 0xf3, 0xf4), QColor(0x5f, 0x63, 0x68), QString(), QObject::tr("No writes"), QString()};
+        return {colour(palette::noWritesBackground), colour(palette::noWrites), QString(),
+                QObject::tr("No writes"), QString()};
     switch (*outcome) {
     case Outcome::Performed:
         return {colour(palette::performedBackground), colour(palette::performed),
@@ -105,15 +107,15 @@ QColor ticketStateColor(TicketState state)
     case TicketState::Unknown:
         return outcomeLook(Outcome::Unknown).foreground;
     case TicketState::Unsettled:
-        return QColor(0x7a, 0x2e, 0x80);
+        return colour(palette::unsettled);
     case TicketState::Retry:
-        return QColor(0x45, 0x4a, 0x75);
+        return colour(palette::retry);
     case TicketState::NotPerformed:
     case TicketState::Performed:
     case TicketState::NoWrites:
         break;
     }
-    return QColor(0x8a, 0x4b, 0x00); // the attention mark's
+    return colour(palette::unknown); // the attention mark's
 }
 
 QPixmap attentionIcon(int size, qreal devicePixelRatio)

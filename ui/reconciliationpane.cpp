@@ -1,7 +1,5 @@
 #include "reconciliationpane.h"
 
-#include "resolution/escalationtext.h"
-
 #include "domain/money.h"
 #include "finance/financereports.h"
 #include "finance/payoutmonth.h"
@@ -12,6 +10,8 @@
 #include "itemmodels/sellerbalancemodel.h"
 #include "plaintextlabel.h"
 #include "provider/statementfetch.h"
+#include "resolution/escalationtext.h"
+#include "theme.h"
 
 #include <QComboBox>
 #include <QDateEdit>
@@ -487,9 +487,7 @@ void ReconciliationPane::setBusy(bool busy)
 void ReconciliationPane::setStatus(const QString &text, bool bad)
 {
     m_status->setText(text);
-    m_status->setStyleSheet(bad ? QStringLiteral("QLabel { color: %1; font-weight: bold; }")
-                                      .arg(QLatin1String(negativeMoneyColor))
-                                : QString());
+    m_status->setStyleSheet(bad ? theme::status(theme::Tone::Bad) : QString());
 }
 
 } // namespace verity

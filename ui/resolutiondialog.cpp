@@ -4,6 +4,7 @@
 #include "plaintextlabel.h"
 #include "resolution/escalationhistory.h"
 #include "resolution/escalationtext.h"
+#include "theme.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -171,10 +172,10 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_status->clear();
     m_result->setText(report.message);
     const bool bad = report.kind == ResolutionReport::Kind::StillUnknown || report.kind == ResolutionReport::Kind::Failed;
-    const char *colour = bad ? palette::unknown
-                         : report.resolution == Resolution::NotPerformed ? palette::notPerformed
-                                                                         : palette::performed;
-    m_result->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(colour)));
+    const theme::Tone tone = bad                            ? theme::Tone::Warning
+            : report.resolution == Resolution::NotPerformed ? theme::Tone::Neutral
+                                                            : theme::Tone::Good;
+    m_result->setStyleSheet(theme::status(tone, false));
     // Every piece of evidence kept for this escalation, this step's last.
     const Expected<EscalationHistory> history = m_resolver.history(m_escalationId);
     const bool open = !history || history->escalation.state != u"resolved";
@@ -211,7 +212,7 @@ void ResolutionDialog::showCurrent()
     m_status->clear();
     m_result->setText(history->standing);
     const bool open = history->escalation.state != u"resolved";
-    m_result->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(open ? palette::unknown : palette::notPerformed)));
+    m_result->setStyleSheet(theme::status(open ? theme::Tone::Warning : theme::Tone::Neutral, false));
     m_evidence->setPlainText(evidenceText(*history));
     m_draft->setPlainText(history->customerDraft);
     m_copy->setVisible(!history->customerDraft.isEmpty());

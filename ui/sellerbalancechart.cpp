@@ -1,9 +1,16 @@
 #include "sellerbalancechart.h"
 
 #include "domain/money.h"
+#include "itemmodels/palette.h"
 #include "itemmodels/sellerbalancemodel.h"
 #include "plaintextlabel.h"
+#include "theme.h"
 
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QSet>
+#include <QVBoxLayout>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -11,12 +18,6 @@
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
-
-#include <QDateTime>
-#include <QHBoxLayout>
-#include <QListWidget>
-#include <QSet>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -146,8 +147,7 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
 {
     clear(sellerHeading(seller));
     const bool negative = seller.balanceCents && *seller.balanceCents < 0;
-    m_heading->setStyleSheet(negative ? QStringLiteral("QLabel { color: %1; }").arg(QLatin1String(negativeMoneyColor))
-                                      : QString());
+    m_heading->setStyleSheet(negative ? theme::status(theme::Tone::Bad, false) : QString());
     m_debits = history.debits;
 
     QList<Step> steps;
@@ -229,7 +229,7 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
     line->append(axisTime(last + pad), dollars(balance));
 
     auto *zero = new QLineSeries;
-    zero->setPen(QPen(QColor(0x80, 0x80, 0x80), 1, Qt::DashLine));
+    zero->setPen(QPen(QColor(QLatin1String(palette::chartAxis)), 1, Qt::DashLine));
     zero->append(axisTime(first - pad), 0);
     zero->append(axisTime(last + pad), 0);
     low = qMin<qint64>(low, 0);

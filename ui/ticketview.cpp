@@ -9,6 +9,7 @@
 #include "messagecard.h"
 #include "plaintextlabel.h"
 #include "screenfit.h"
+#include "theme.h"
 #include "ticketsummarystrip.h"
 #include "toolcallcard.h"
 
@@ -85,10 +86,11 @@ TicketView::TicketView(TranscriptModel &model, QWidget *parent) : QWidget(parent
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_content = new QWidget;
     m_content->setObjectName(QStringLiteral("transcriptContent"));
-    m_content->setStyleSheet(QStringLiteral("#transcriptContent { background: #eef0f3; }"));
+    m_content->setStyleSheet(theme::transcriptPage(m_content->objectName()));
     m_entries = new QVBoxLayout(m_content);
-    m_entries->setContentsMargins(8, 8, 8, 8);
-    m_entries->setSpacing(8);
+    m_entries->setContentsMargins(theme::transcriptSpacing, theme::transcriptSpacing,
+                                  theme::transcriptSpacing, theme::transcriptSpacing);
+    m_entries->setSpacing(theme::transcriptSpacing);
     m_entries->addStretch();
     m_scroll->setWidget(m_content);
     layout->addWidget(m_scroll, 1);

@@ -5,6 +5,7 @@
 #include "outcomebadge.h"
 #include "outcomestyle.h"
 #include "plaintextlabel.h"
+#include "theme.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -40,7 +41,7 @@ QString repeatText(const ToolCallRow &call)
 QLabel *caption(const QString &text, QWidget *parent)
 {
     QLabel *label = plainTextLabel(text, parent, false);
-    label->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; font-size: 8pt; font-weight: bold; }"));
+    label->setStyleSheet(theme::label(theme::Text::Caption));
     return label;
 }
 
@@ -51,23 +52,6 @@ QLabel *notice(const QString &text, const QString &objectName, const QString &st
     label->setStyleSheet(style);
     return label;
 }
-
-QString noticeStyle(const char *background, const char *foreground)
-{
-    return QStringLiteral("QLabel { border: none; background: %1; color: %2; padding: 4px; font-weight: bold; }")
-        .arg(QLatin1String(background), QLatin1String(foreground));
-}
-
-const QString unknownNoticeStyle = noticeStyle(palette::unknownBackground, palette::unknown);
-const QString duplicateNoticeStyle = noticeStyle(palette::duplicateBackground, palette::duplicate);
-const QString performedNoticeStyle = noticeStyle(palette::performedBackground, palette::performed);
-const QString notPerformedNoticeStyle = noticeStyle(palette::notPerformedBackground, palette::notPerformed);
-// A person's check: the outcome's colour, outlined in dashes, as its badge is.
-const QString attestedNoticeStyle =
-        QStringLiteral("QLabel { border: 1px dashed %1; background: %2; color: %1; padding: 4px; "
-                       "font-weight: bold; }")
-                .arg(QLatin1String(palette::notPerformed), QLatin1String(palette::notPerformedBackground));
-const QString unknownTextStyle = QStringLiteral("QLabel { border: none; color: %1; }").arg(QLatin1String(palette::unknown));
 
 } // namespace
 
@@ -80,19 +64,18 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     setHighlighted(false);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(10, 8, 10, 10);
-    layout->setSpacing(4);
+    layout->setContentsMargins(theme::cardMargins);
+    layout->setSpacing(theme::cardSpacing);
 
     auto *header = new QHBoxLayout;
     auto *tool = plainTextLabel(call.tool, this, false);
     tool->setObjectName(QStringLiteral("toolName"));
-    tool->setStyleSheet(QStringLiteral("QLabel { border: none; font-weight: bold; font-size: 11pt; }"));
+    tool->setStyleSheet(theme::label(theme::Text::ToolName));
     auto *toolClass = plainTextLabel(toolClassLabel(call.toolClass), this, false);
     toolClass->setObjectName(QStringLiteral("toolClass"));
     toolClass->setWordWrap(false); // a short badge: "Write: money" on one line, as tall as its text
     toolClass->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
-    toolClass->setStyleSheet(QStringLiteral("QLabel { border: 1px solid #c4c9cf; border-radius: 3px; padding: 0 4px; "
-                                            "color: #3c4043; background: #ffffff; }"));
+    toolClass->setStyleSheet(theme::classBadge());
     // The call and its time on a line of their own, under the tool: the header keeps its room
     // for the tool's name and the badges, and nothing in it wraps.
     auto *time = plainTextLabel(tr("call %1 · %2").arg(call.callExtId, formatTime(call.calledAt)), this, false);
@@ -100,7 +83,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     time->setWordWrap(false);
     time->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     time->setToolTip(time->text());
-    time->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; }"));
+    time->setStyleSheet(theme::label(theme::Text::Muted));
     header->addWidget(tool);
     header->addWidget(toolClass, 0, Qt::AlignVCenter);
     header->addStretch();
@@ -125,7 +108,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                             : tr("Why: %1").arg(call.outcomeReason);
         auto *reason = plainTextLabel(why, this);
         reason->setObjectName(QStringLiteral("outcomeReason"));
-        reason->setStyleSheet(QStringLiteral("QLabel { border: none; color: #3c4043; }"));
+        reason->setStyleSheet(theme::label(theme::Text::Body));
         layout->addWidget(reason);
     }
     if (call.outcome == Outcome::Unknown && call.escalationState != u"resolved") {
@@ -136,9 +119,10 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                   : tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
                                        "at %1.")
                                         .arg(actions.lookupSystem);
-        row->addWidget(notice(call.escalationId ? waits : tr("Unknown: do not retry. A lookup must settle it."),
-                              QStringLiteral("unknownNotice"), unknownNoticeStyle, this),
-                       1);
+        row->addWidget(
+                notice(call.escalationId ? waits : tr("Unknown: do not retry. A lookup must settle it."),
+                       QStringLiteral("unknownNotice"), theme::band(theme::Band::Unknown), this),
+                1);
         if (call.escalationId) {
             const qint64 id = *call.escalationId;
             if (!actions.lookupSystem.isEmpty()) {
@@ -158,7 +142,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         layout->addLayout(row);
         if (!call.escalationNote.isEmpty())
             layout->addWidget(notice(tr("Why it is still open: %1").arg(call.escalationNote),
-                                     QStringLiteral("lookupNote"), unknownTextStyle, this));
+                                     QStringLiteral("lookupNote"), theme::label(theme::Text::Warning), this));
     }
     if (call.resolution && call.escalationState == u"resolved") {
         QString text = tr("Settled: %1 by %2 at %3")
@@ -170,12 +154,13 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                     ? tr("; refund %1").arg(call.settledReference)
                     : tr("; reference %1").arg(call.settledReference);
         auto *row = new QHBoxLayout;
-        auto *settled =
-                notice(text + u'.', QStringLiteral("resolutionNotice"),
-                       call.settlementBasis == SettlementBasis::Attestation   ? attestedNoticeStyle
-                               : *call.resolution == Resolution::NotPerformed ? notPerformedNoticeStyle
-                                                                              : performedNoticeStyle,
-                       this);
+        auto *settled = notice(text + u'.', QStringLiteral("resolutionNotice"),
+                               call.settlementBasis == SettlementBasis::Attestation
+                                       ? theme::band(theme::Band::Attested)
+                                       : *call.resolution == Resolution::NotPerformed
+                                       ? theme::band(theme::Band::NotPerformed)
+                                       : theme::band(theme::Band::Performed),
+                               this);
         row->addWidget(settled, 1);
         // A person's check stands until a system is asked: its answer replaces the check.
         if (call.settlementBasis == SettlementBasis::Attestation && !actions.lookupSystem.isEmpty()
@@ -206,18 +191,17 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         layout->addLayout(row);
     }
     if (call.toolClass == ToolClass::Unclassified) {
-        layout->addWidget(notice(tr("Unclassified tool: the registry does not say whether %1 reads or writes, so "
-                                    "Verity treats it as a write it cannot judge.")
-                                     .arg(call.tool),
-                                 QStringLiteral("unclassifiedNotice"),
-                                 QStringLiteral("QLabel { border: none; background: #fff4e5; color: #8a4b00; padding: 4px; }"),
-                                 this));
+        layout->addWidget(
+                notice(tr("Unclassified tool: the registry does not say whether %1 reads or writes, so "
+                          "Verity treats it as a write it cannot judge.")
+                               .arg(call.tool),
+                       QStringLiteral("unclassifiedNotice"), theme::band(theme::Band::Unknown), this));
     } else if (!isWrite(call.toolClass) && call.hasResult) {
         auto *read = plainTextLabel(call.readFailed ? tr("Read failed: safe to retry (reads are at-least-once).")
                                                     : tr("Read succeeded."),
                                     this, false);
         read->setObjectName(QStringLiteral("readStatus"));
-        read->setStyleSheet(QStringLiteral("QLabel { border: none; color: #5f6368; }"));
+        read->setStyleSheet(theme::label(theme::Text::Muted));
         layout->addWidget(read);
     }
 
@@ -225,10 +209,10 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         auto *repeat = new QHBoxLayout;
         // A duplicate in red, a harmless repeat in grey (nothing happened twice), a retry or an
         // unsettled repeat in the colour of what is not known.
-        const QString style = call.repeatKind == RepeatKind::DuplicateEffect ? duplicateNoticeStyle
-                : call.repeatKind == RepeatKind::Harmless                    ? QStringLiteral(
-                                             "QLabel { border: none; background: #f1f3f4; color: #3c4043; padding: 4px; }")
-                                                          : unknownNoticeStyle;
+        const QString style = call.repeatKind == RepeatKind::DuplicateEffect
+                ? theme::band(theme::Band::Duplicate)
+                : call.repeatKind == RepeatKind::Harmless ? theme::band(theme::Band::Harmless)
+                                                          : theme::band(theme::Band::Unknown);
         repeat->addWidget(notice(repeatText(call), QStringLiteral("repeatNotice"), style, this), 1);
         // One button per peer, stacked: a model that retried five times must not widen the card.
         auto *links = new QVBoxLayout;
@@ -247,10 +231,11 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     }
 
     if (call.resultError) {
-        layout->addWidget(notice(call.resultErrorType.isEmpty()
-                                         ? tr("The transcript marks this result an error.")
-                                         : tr("The transcript marks this result an error (%1).").arg(call.resultErrorType),
-                                 QStringLiteral("resultErrorNotice"), unknownTextStyle, this));
+        layout->addWidget(notice(
+                call.resultErrorType.isEmpty()
+                        ? tr("The transcript marks this result an error.")
+                        : tr("The transcript marks this result an error (%1).").arg(call.resultErrorType),
+                QStringLiteral("resultErrorNotice"), theme::label(theme::Text::Warning), this));
     }
     // A clipped text is not JSON any more: shown as it came.
     addSection(tr("ARGUMENTS"),
@@ -284,16 +269,13 @@ void ToolCallCard::addSection(const QString &title, const QString &text, const Q
         layout()->addWidget(body);
     }
     body->setObjectName(objectName);
-    body->setStyleSheet(QStringLiteral("QLabel { border: none; background: #f8f9fa; padding: 3px; }"));
+    body->setStyleSheet(theme::codeBlock());
 }
 
 void ToolCallCard::setHighlighted(bool highlighted)
 {
     m_highlighted = highlighted;
-    const QString border = highlighted ? QStringLiteral("2px solid #1a73e8")
-                                       : (m_dangerous ? QStringLiteral("2px solid %1").arg(QLatin1String(palette::unknownBorder))
-                                                      : QStringLiteral("1px solid #c4c9cf"));
-    setStyleSheet(QStringLiteral("verity--ToolCallCard { background: #ffffff; border: %1; border-radius: 6px; }").arg(border));
+    setStyleSheet(theme::callCard(QStringLiteral("verity--ToolCallCard"), highlighted, m_dangerous));
 }
 
 } // namespace verity

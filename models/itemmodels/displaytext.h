@@ -17,29 +17,6 @@ QString formatUtcTime(qint64 msSinceEpoch);
 QString formatStepTime(qint64 msSinceEpoch);
 QString isoUtcTime(qint64 msSinceEpoch);
 
-// One palette for outcomes in every view, the chart included: performed green, unknown amber,
-// a duplicate effect red. A colour never stands alone: words or an icon say the same.
-namespace palette {
-inline constexpr const char *performed = "#135c2b";
-inline constexpr const char *performedBackground = "#e6f4ea";
-inline constexpr const char *alreadyPerformed = "#174e97";
-inline constexpr const char *alreadyPerformedBackground = "#e8f0fe";
-inline constexpr const char *notPerformed = "#3c4043";
-inline constexpr const char *notPerformedBackground = "#ecedef";
-inline constexpr const char *unknown = "#8a4b00";
-inline constexpr const char *unknownBackground = "#fff4e5";
-inline constexpr const char *unknownBorder = "#e37400";
-inline constexpr const char *duplicate = "#9c1c14";
-inline constexpr const char *duplicateBackground = "#fce8e6";
-inline constexpr const char *duplicateBorder = "#d93025";
-} // namespace palette
-
-// Finance's colours: money owed or at risk (a duplicate's red), money settled (performed's
-// green), money waiting on someone (unknown's amber).
-inline constexpr const char *negativeMoneyColor = palette::duplicate;
-inline constexpr const char *settledMoneyColor = palette::performed;
-inline constexpr const char *pendingMoneyColor = palette::unknown;
-
 } // namespace verity
 
 namespace verity {

@@ -1,8 +1,9 @@
 #include "duplicatepayoutmodel.h"
 
+#include "displaytext.h"
 #include "domain/money.h"
 #include "finance/payoutrecovery.h"
-#include "displaytext.h"
+#include "palette.h"
 #include "store/store.h"
 
 #include <QBrush>

@@ -1,7 +1,8 @@
 #include "reconciliationmodel.h"
 
-#include "domain/money.h"
 #include "displaytext.h"
+#include "domain/money.h"
+#include "palette.h"
 #include "store/store.h"
 
 #include <QBrush>

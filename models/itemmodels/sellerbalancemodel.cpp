@@ -1,6 +1,7 @@
 #include "sellerbalancemodel.h"
 
 #include "domain/money.h"
+#include "palette.h"
 #include "store/store.h"
 
 #include <QBrush>

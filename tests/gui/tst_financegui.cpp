@@ -4,13 +4,13 @@
 // then reconcile March and April against a sandbox provider, and see a provider that cannot
 // be reached leave the result in place.
 
-#include "democonsole.h"
-
 #include "auditview.h"
+#include "democonsole.h"
 #include "financepane.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "itemmodels/duplicatepayoutmodel.h"
+#include "itemmodels/palette.h"
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
 #include "itemmodels/transcriptmodel.h"
@@ -21,9 +21,6 @@
 #include "store/sqlitestore.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
-
-#include <QtCharts/QChartView>
-#include <QtCharts/QScatterSeries>
 
 #include <QAction>
 #include <QComboBox>
@@ -41,6 +38,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtCharts/QChartView>
+#include <QtCharts/QScatterSeries>
 
 using namespace verity;
 using namespace verity::test;

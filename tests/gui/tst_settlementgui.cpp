@@ -19,6 +19,7 @@
 #include "itemmodels/displaytext.h"
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/escalationqueuemodel.h"
+#include "itemmodels/palette.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"

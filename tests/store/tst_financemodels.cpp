@@ -4,6 +4,7 @@
 
 #include "finance/payoutrecovery.h"
 #include "itemmodels/duplicatepayoutmodel.h"
+#include "itemmodels/palette.h"
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
 #include "storetestsupport.h"
