@@ -1,5 +1,6 @@
 #include "ticketqueuepane.h"
 
+#include "columnfit.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "outcomedelegate.h"
 #include "outcomestyle.h"
@@ -9,9 +10,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIcon>
-#include <QStyledItemDelegate>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -112,20 +113,34 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->setItemDelegateForColumn(TicketQueueModel::TicketColumn, new MiddleElidedDelegate(m_table));
-    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
                                       new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));
     m_table->setItemDelegateForColumn(TicketQueueModel::AttentionColumn, new AttentionDelegate(m_table));
-    // Widths from the font, so the usual values fit at any font size (the mark is bold).
+    // Widths from the font, so the usual values fit at any font size (the mark is bold). On a
+    // narrow screen the ids, orders, sellers and outcomes give way (they elide, the outcome to
+    // its short words), so every column stays in view without scrolling sideways.
     QFont bold = m_table->font();
     bold.setBold(true);
-    const QString samples[] = {QStringLiteral("Unsettled repeat"),    QStringLiteral("T-20260317-0412"),
-                               QStringLiteral("task 12 · trial 3"),   QStringLiteral("Fenwick & Rowe Garden"),
-                               QStringLiteral("2026-03-17 14:28:51"), QStringLiteral("Writes")};
-    for (int column = 0; column < int(std::size(samples)); ++column) {
-        const QFontMetrics metrics(column == TicketQueueModel::AttentionColumn ? bold : m_table->font());
-        m_table->setColumnWidth(column, metrics.horizontalAdvance(samples[column]) + (column == 0 ? 34 : 14));
-    }
+    const QFontMetrics plain(m_table->font());
+    const auto width = [&plain](const QString &sample) { return plain.horizontalAdvance(sample) + 14; };
+    const int attention = QFontMetrics(bold).horizontalAdvance(QStringLiteral("Unsettled repeat")) + 34;
+    const int outcome = badgeSize(Outcome::Unknown, m_table->font()).width() + 12;
+    // Squeezed, the badge may elide: the Attention column names the state in full.
+    const int leastOutcome = badgeSize(Outcome::NotPerformed, m_table->font()).width() + 12;
+    new ColumnFit(*m_table,
+                  {{TicketQueueModel::AttentionColumn, attention, attention},
+                   {TicketQueueModel::TicketColumn, width(QStringLiteral("T-20260317-0412")),
+                    width(QStringLiteral("T-20…0412"))},
+                   {TicketQueueModel::OrderColumn, width(QStringLiteral("task 12 · trial 3")),
+                    width(QStringLiteral("SU-88…"))},
+                   {TicketQueueModel::SellerColumn, width(QStringLiteral("Fenwick & Rowe Garden")),
+                    width(QStringLiteral("Harrow…"))},
+                   {TicketQueueModel::OpenedColumn, width(QStringLiteral("2026-03-17 14:28:51")),
+                    width(QStringLiteral("2026-03-17 14:28:51"))},
+                   {TicketQueueModel::WritesColumn, width(QStringLiteral("Writes")),
+                    width(QStringLiteral("Writes"))},
+                   {TicketQueueModel::OutcomeColumn, outcome, leastOutcome}},
+                  TicketQueueModel::SellerColumn);
     layout->addWidget(m_table, 1);
 
     m_count = new QLabel(this);

@@ -5,9 +5,11 @@
 #include "domain/registrychoice.h"
 #include "foldedtext.h"
 #include "import/transcriptimporter.h"
+#include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
 #include "messagecard.h"
+#include "outcomestyle.h"
 #include "store/sqlitestore.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -20,7 +22,9 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -112,6 +116,32 @@ private slots:
         QCOMPARE(harmless->text(), QStringLiteral("2 harmless repeats: call_t4_d"));
         for (ToolCallCard *card : view->cards())
             QVERIFY(!card->isHighlighted());
+    }
+
+    // At 1280x800 every column of the queue is in view: no sideways scroll bar hides the worst
+    // outcome, and its badge still reads "Not performed" whole.
+    void queueFitsASmallScreen()
+    {
+        openWith(QStringLiteral(VERITY_TEST_DATA "/tau/tau-bench-v1-gpt-4o-airline-excerpt.json"));
+        auto *table = m_window->findChild<QTableView *>(QStringLiteral("ticketTable"));
+        QVERIFY(table);
+        QTRY_VERIFY(table->model()->rowCount() > 0);
+        const int columns = table->model()->columnCount();
+        const int right = table->columnViewportPosition(columns - 1) + table->columnWidth(columns - 1);
+        QVERIFY2(right <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("columns end at %1, the view at %2")
+                                    .arg(right)
+                                    .arg(table->viewport()->width())));
+        QVERIFY(!table->horizontalScrollBar()->isVisible());
+        QVERIFY(table->columnWidth(TicketQueueModel::OutcomeColumn)
+                >= badgeSize(Outcome::NotPerformed, table->font()).width());
+
+        // Wide, the columns have the room their values need, the seller any left over.
+        m_window->resize(1920, 1080);
+        QTRY_VERIFY(table->columnWidth(TicketQueueModel::OutcomeColumn)
+                    >= badgeSize(Outcome::Unknown, table->font()).width());
+        QVERIFY(table->columnWidth(TicketQueueModel::SellerColumn)
+                >= table->fontMetrics().horizontalAdvance(QStringLiteral("Fenwick & Rowe Garden")));
     }
 
     // A 5 MB customer message: the ticket opens with its first part, and "Show all" reads the rest.

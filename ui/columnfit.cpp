@@ -1,0 +1,57 @@
+#include "columnfit.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QTableView>
+
+#include <cmath>
+
+namespace verity {
+
+ColumnFit::ColumnFit(QTableView &view, QList<Column> columns, int spare)
+    : QObject(&view)
+    , m_view(view)
+    , m_columns(std::move(columns))
+    , m_spare(spare)
+{
+    m_view.horizontalHeader()->setStretchLastSection(false);
+    m_view.viewport()->installEventFilter(this);
+    fit();
+}
+
+void ColumnFit::fit()
+{
+    const int available = m_view.viewport()->width();
+    m_fittedTo = available;
+    int natural = 0;
+    int slack = 0;
+    for (const Column &column : std::as_const(m_columns)) {
+        natural += column.natural;
+        slack += column.natural - column.least;
+    }
+    const int over = natural - available;
+    // Squeezed alike: each column gives the same share of what it may give.
+    const double squeeze = over <= 0 || slack <= 0 ? 0.0 : qMin(1.0, double(over) / slack);
+    QList<int> widths;
+    int total = 0;
+    for (const Column &column : std::as_const(m_columns)) {
+        widths.append(column.natural - int(std::ceil(squeeze * (column.natural - column.least))));
+        total += widths.last();
+    }
+    for (qsizetype i = 0; i < m_columns.size(); ++i) {
+        if (m_columns[i].column == m_spare && total < available)
+            widths[i] += available - total;
+    }
+    for (qsizetype i = 0; i < m_columns.size(); ++i)
+        m_view.setColumnWidth(m_columns[i].column, widths[i]);
+}
+
+bool ColumnFit::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view.viewport() && event->type() == QEvent::Resize
+        && m_view.viewport()->width() != m_fittedTo)
+        fit();
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace verity

@@ -1,0 +1,41 @@
+#pragma once
+// Fits a table's columns to its width, so a narrow window shows every column instead of a
+// horizontal scroll bar hiding the last ones (a queue's worst outcome, at 1280 pixels). Each
+// column has the width its usual values need and a least width it may be squeezed to; when
+// the view is too narrow, every column gives way in proportion to how far it may (one that
+// must not shrink has least = natural). A person's own dragging holds until the width changes.
+
+#include <QList>
+#include <QObject>
+
+class QTableView;
+
+namespace verity {
+
+class ColumnFit : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Column
+    {
+        int column;
+        int natural; // what its usual values need
+        int least; // squeezed no further
+    };
+    // `spare`: the column that takes any room left over, so no gap is left at the right.
+    ColumnFit(QTableView &view, QList<Column> columns, int spare);
+
+    void fit(); // to the view's present width
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    QTableView &m_view;
+    QList<Column> m_columns;
+    int m_spare;
+    int m_fittedTo = -1;
+};
+
+} // namespace verity
