@@ -152,6 +152,12 @@ QString codeBlock()
             .arg(hex(palette::codeBackground));
 }
 
+QString codeField()
+{
+    return QStringLiteral("QLineEdit { border: none; background: %1; padding: 3px; }")
+            .arg(hex(palette::codeBackground));
+}
+
 QString transcriptPage(const QString &objectName)
 {
     return QStringLiteral("#%1 { background: %2; }").arg(objectName, hex(palette::page));

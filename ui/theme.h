@@ -49,6 +49,7 @@ QString messageCard(MessageKind kind);
 QString callCard(const QString &selector, bool highlighted, bool dangerous);
 QString classBadge(); // "Write: money", outlined
 QString codeBlock(); // arguments and results
+QString codeField(); // a key in a read-only line of its own
 QString transcriptPage(const QString &objectName);
 
 } // namespace verity::theme

@@ -9,6 +9,7 @@
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -247,8 +248,23 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                                      : prettyJson(call.rawResult),
                QStringLiteral("rawResult"), true, call.resultClippedBytes, TextPlace::Part::Result);
     if (isWrite(call.toolClass)) {
-        addSection(tr("INTENT KEY"), call.intentKey.isEmpty() ? tr("none: %1").arg(call.intentError) : call.intentKey,
-                   QStringLiteral("intentKey"), true);
+        if (call.intentKey.isEmpty()) {
+            addSection(tr("INTENT KEY"), tr("none: %1").arg(call.intentError), QStringLiteral("intentKey"),
+                       true);
+        } else {
+            // 64 hex digits do not wrap: in a line of its own that scrolls, the whole key is
+            // still there to select and copy, and a narrow card is not pushed wider.
+            layout->addWidget(caption(tr("INTENT KEY"), this));
+            auto *key = new QLineEdit(call.intentKey, this);
+            key->setObjectName(QStringLiteral("intentKey"));
+            key->setReadOnly(true);
+            key->setFrame(false);
+            key->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+            key->setToolTip(call.intentKey);
+            key->setCursorPosition(0);
+            key->setStyleSheet(theme::codeField());
+            layout->addWidget(key);
+        }
     }
 }
 

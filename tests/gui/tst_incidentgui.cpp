@@ -140,9 +140,9 @@ void TestIncidentGui::repeatedIntentLinksBothRefunds()
     QCOMPARE(second->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text(),
              QStringLiteral("Retry after an error: repeats call c3 (no earlier call with this key is known to have "
                             "taken effect). Same intent key as call c3."));
-    const QString key = first->findChild<QLabel *>(QStringLiteral("intentKey"))->text();
+    const QString key = first->findChild<QLineEdit *>(QStringLiteral("intentKey"))->text();
     QCOMPARE(key.size(), 64);
-    QCOMPARE(second->findChild<QLabel *>(QStringLiteral("intentKey"))->text(), key);
+    QCOMPARE(second->findChild<QLineEdit *>(QStringLiteral("intentKey"))->text(), key);
 
     auto *link = first->findChild<QPushButton *>(QStringLiteral("showRepeat_c4"));
     QVERIFY(link);

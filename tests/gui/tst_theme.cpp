@@ -39,7 +39,7 @@ void TestTheme::everyStyleSheetParses()
          {MessageKind::Customer, MessageKind::Agent, MessageKind::System, MessageKind::Reply})
         sheets << theme::messageCard(kind);
     sheets << theme::standing(true) << theme::standing(false) << theme::messageText(true)
-           << theme::messageText(false) << theme::classBadge() << theme::codeBlock()
+           << theme::messageText(false) << theme::classBadge() << theme::codeBlock() << theme::codeField()
            << theme::transcriptPage(QStringLiteral("page"))
            << theme::callCard(QStringLiteral("QFrame"), true, false)
            << theme::callCard(QStringLiteral("QFrame"), false, true);
