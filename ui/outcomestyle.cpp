@@ -91,6 +91,7 @@ QPixmap ticketStateIcon(TicketState state, int size, qreal devicePixelRatio)
         return renderSvg(QStringLiteral(":/verity/icons/unsettled.svg"), size, devicePixelRatio);
     case TicketState::Retry:
         return renderSvg(QStringLiteral(":/verity/icons/retry.svg"), size, devicePixelRatio);
+    case TicketState::NeedsLook: // the attention mark, below
     case TicketState::NotPerformed:
     case TicketState::Performed:
     case TicketState::NoWrites:
@@ -110,6 +111,7 @@ QColor ticketStateColor(TicketState state)
         return colour(palette::unsettled);
     case TicketState::Retry:
         return colour(palette::retry);
+    case TicketState::NeedsLook:
     case TicketState::NotPerformed:
     case TicketState::Performed:
     case TicketState::NoWrites:

@@ -199,6 +199,8 @@ TicketState ticketState(const TicketAssessment &assessment)
         return TicketState::Unsettled;
     if (assessment.repeats.retries > 0)
         return TicketState::Retry;
+    if (assessment.needsAttention)
+        return TicketState::NeedsLook;
     if (!assessment.worstOutcome)
         return TicketState::NoWrites;
     return *assessment.worstOutcome == Outcome::NotPerformed ? TicketState::NotPerformed
@@ -221,6 +223,8 @@ QString ticketStateLabel(TicketState state)
         return QStringLiteral("Performed");
     case TicketState::NotPerformed:
         return QStringLiteral("Not performed");
+    case TicketState::NeedsLook:
+        return QStringLiteral("Needs a look");
     case TicketState::Retry:
         return QStringLiteral("Retry");
     case TicketState::Unsettled:

@@ -99,10 +99,11 @@ enum class TicketState {
     NoWrites = 0,
     Performed = 1, // every write took effect, or already had
     NotPerformed = 2, // a write was refused
-    Retry = 3, // a write repeated after an error, with no effect twice
-    Unsettled = 4, // a repeat after an effect came back unknown
-    Unknown = 5, // a write's outcome is unknown: a lookup must settle it
-    DuplicateEffect = 6, // money paid or an effect done twice
+    NeedsLook = 3, // a person is needed for another reason: a write owed, a call nobody can classify or key
+    Retry = 4, // a write repeated after an error, with no effect twice
+    Unsettled = 5, // a repeat after an effect came back unknown
+    Unknown = 6, // a write's outcome is unknown: a lookup must settle it
+    DuplicateEffect = 7, // money paid or an effect done twice
 };
 TicketState ticketState(const TicketAssessment &assessment);
 TicketState ticketStateFromRank(int rank);

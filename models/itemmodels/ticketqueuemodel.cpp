@@ -191,9 +191,7 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
         case AttentionColumn:
             // The worst thing on the ticket, in words; a ticket that needs a person for another
             // reason (a write owed, a tool nobody classified) says only that.
-            if (ticket->state >= TicketState::Retry)
-                return ticketStateLabel(ticket->state);
-            return ticket->needsAttention ? tr("Needs a look") : QString();
+            return ticket->state >= TicketState::NeedsLook ? ticketStateLabel(ticket->state) : QString();
         case TicketColumn: return ticket->extId;
         case OrderColumn:
             return ticket->orderId.isEmpty() ? ticket->task : ticket->orderId;

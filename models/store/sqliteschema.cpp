@@ -406,6 +406,12 @@ UPDATE tickets SET attention_rank = CASE
     WHEN retry_count > 0 THEN 3 WHEN worst_outcome = 3 THEN 2 WHEN write_count > 0 THEN 1 ELSE 0 END;
 CREATE INDEX tickets_attention_rank ON tickets(attention_rank, opened_at)
 )sql",
+        // 15: a ticket that needs a person for another reason (a write owed, a call nobody can
+        // classify or key) ranks above the ones that need nobody, below a retry
+        R"sql(
+UPDATE tickets SET attention_rank = CASE
+    WHEN attention_rank >= 3 THEN attention_rank + 1 WHEN needs_attention = 1 THEN 3 ELSE attention_rank END
+)sql",
 };
 // clang-format on
 

@@ -193,6 +193,19 @@ void TestItemModels::ticketQueueSort()
                                     .arg(row)
                                     .arg(previous, current)));
     }
+    if (column == TicketQueueModel::AttentionColumn) {
+        // Worst first (the model's ascending order for this column), every ticket that needs a
+        // person ("Needs a look" included) comes before the ones whose Attention cell is blank.
+        QStringList marks;
+        for (int row = 0; row < model.rowCount(); ++row)
+            marks << (cell(model, row, column).toString().isEmpty() ? QStringLiteral("-")
+                                                                    : QStringLiteral("!"));
+        QVERIFY(marks.contains(QStringLiteral("-")) && marks.contains(QStringLiteral("!")));
+        const QString joined = marks.join(QString());
+        QVERIFY2(order == Qt::AscendingOrder ? !joined.contains(QStringLiteral("-!"))
+                                             : !joined.contains(QStringLiteral("!-")),
+                 qPrintable(joined));
+    }
     model.refresh();
     QCOMPARE(ticketColumn(model), after);
 }
