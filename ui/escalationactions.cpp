@@ -51,6 +51,8 @@ CallActions EscalationActions::actionsFor(const ToolCallRow &call)
     CallActions actions;
     if (!call.escalationId)
         return actions;
+    if (readOnly())
+        actions.readOnlyReason = readOnlyReason();
     EscalationResolver *resolver = m_provider.resolver();
     if (!resolver) {
         // Without a provider nothing can be asked yet; a refund still names where it would go,

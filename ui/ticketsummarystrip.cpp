@@ -4,10 +4,13 @@
 #include "outcomestyle.h"
 #include "plaintextlabel.h"
 
+#include <QBoxLayout>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
 #include <QPushButton>
+
+#include <memory>
 
 namespace verity {
 
@@ -15,22 +18,39 @@ TicketSummaryStrip::TicketSummaryStrip(QWidget *parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("ticketSummary"));
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 2, 0, 2);
+    m_rows = new QBoxLayout(QBoxLayout::LeftToRight, this);
+    m_rows->setContentsMargins(0, 2, 0, 2);
     m_writes = plainTextLabel(QString(), this, false);
     m_writes->setObjectName(QStringLiteral("summaryWrites"));
     m_writes->setWordWrap(false);
-    layout->addWidget(m_writes);
+    m_rows->addWidget(m_writes);
     m_links = new QHBoxLayout;
     m_links->setSpacing(4);
-    layout->addLayout(m_links);
-    layout->addStretch();
+    m_links->addStretch();
+    m_rows->addLayout(m_links, 1);
+}
+
+void TicketSummaryStrip::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitRows();
+}
+
+void TicketSummaryStrip::fitRows()
+{
+    // One row when the counts and every link fit side by side, else two.
+    const int oneRow = m_writes->sizeHint().width() + m_rows->spacing() + m_links->sizeHint().width()
+            + m_rows->contentsMargins().left() + m_rows->contentsMargins().right();
+    const auto direction = oneRow <= width() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_rows->direction() != direction)
+        m_rows->setDirection(direction);
 }
 
 void TicketSummaryStrip::clear()
 {
     m_writes->clear();
-    while (QLayoutItem *item = m_links->takeAt(0)) {
+    while (m_links->count() > 1) {
+        QLayoutItem *item = m_links->takeAt(0);
         delete item->widget();
         delete item;
     }
@@ -71,24 +91,39 @@ void TicketSummaryStrip::setSummary(const TranscriptSummary &summary)
     for (const auto &kind : kinds) {
         if (kind.calls.isEmpty())
             continue;
-        const QString first = kind.calls.first();
-        const QString shown = first.size() > 14 ? first.left(13) + u'…' : first;
-        const QString what = kind.calls.size() == 1 ? kind.one : kind.many.arg(kind.calls.size());
-        // Ids such as "call_t5_b" name themselves; "c5" reads as "call c5".
-        const QString named = first.startsWith(QLatin1String("call"), Qt::CaseInsensitive)
-                ? shown
-                : tr("call %1").arg(shown);
-        auto *link = new QPushButton(tr("%1: %2").arg(what, named), this);
+        const QStringList calls = kind.calls;
+        const QString what = calls.size() == 1 ? kind.one : kind.many.arg(calls.size());
+        const auto named = [this](const QString &id) {
+            const QString shown = id.size() > 14 ? id.left(13) + u'…' : id;
+            // Ids such as "call_t5_b" name themselves; "c5" reads as "call c5".
+            return id.startsWith(QLatin1String("call"), Qt::CaseInsensitive) ? shown
+                                                                             : tr("call %1").arg(shown);
+        };
+        QStringList names;
+        for (qsizetype i = 0; i < qMin<qsizetype>(calls.size(), 2); ++i)
+            names << named(calls.at(i));
+        if (calls.size() > 2)
+            names << tr("…");
+        auto *link = new QPushButton(tr("%1: %2").arg(what, names.join(QStringLiteral(", "))), this);
         link->setObjectName(QLatin1String(kind.name));
         link->setFlat(true);
         link->setCursor(Qt::PointingHandCursor);
         const QPixmap icon = ticketStateIcon(kind.state, 16);
         if (!icon.isNull())
             link->setIcon(QIcon(icon));
-        link->setToolTip(tr("Show call %1 (%2: %3)").arg(first, what, kind.calls.join(QStringLiteral(", "))));
-        connect(link, &QPushButton::clicked, this, [this, first] { emit callChosen(first); });
-        m_links->addWidget(link);
+        link->setToolTip(
+                calls.size() == 1
+                        ? tr("Show call %1").arg(calls.first())
+                        : tr("Show each in turn, one a click: %1").arg(calls.join(QStringLiteral(", "))));
+        // Each click shows the next of its calls, and after the last the first again.
+        auto next = std::make_shared<qsizetype>(0);
+        connect(link, &QPushButton::clicked, this, [this, calls, next] {
+            emit callChosen(calls.at(*next));
+            *next = (*next + 1) % calls.size();
+        });
+        m_links->insertWidget(m_links->count() - 1, link);
     }
+    fitRows();
 }
 
 } // namespace verity

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QBoxLayout;
 class QHBoxLayout;
 class QLabel;
 
@@ -10,8 +11,9 @@ namespace verity {
 struct TranscriptSummary;
 
 // The strip a ticket opens on: its writes by outcome, then one link for each kind of call a
-// person must see (duplicate effects, unknowns, repeats), which brings the first into view;
-// the tooltip names them all.
+// person must see (duplicate effects, unknowns, repeats). A link brings the first into view,
+// and each click after it the next; the tooltip names them all. Where one row would cut the
+// text, the links go under the counts.
 class TicketSummaryStrip : public QWidget
 {
     Q_OBJECT
@@ -25,7 +27,13 @@ public:
 signals:
     void callChosen(const QString &callId);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitRows();
+
+    QBoxLayout *m_rows;
     QLabel *m_writes;
     QHBoxLayout *m_links;
 };

@@ -7,6 +7,7 @@
 #include "plaintextlabel.h"
 #include "theme.h"
 
+#include <QCoreApplication>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -52,6 +53,17 @@ QLabel *notice(const QString &text, const QString &objectName, const QString &st
     label->setObjectName(objectName);
     label->setStyleSheet(style);
     return label;
+}
+
+// A database this user cannot write keeps every settling button, greyed, saying why: the
+// operator sees what would be done here, and that it must be done in a console that can write.
+void disableWhenReadOnly(QPushButton *button, const CallActions &actions)
+{
+    if (actions.readOnlyReason.isEmpty())
+        return;
+    button->setEnabled(false);
+    button->setToolTip(QCoreApplication::translate("verity::ToolCallCard", "%1: nothing can be settled here")
+                               .arg(actions.readOnlyReason));
 }
 
 } // namespace
@@ -132,12 +144,14 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                 lookup->setToolTip(tr("Ask %1 whether this write happened (Ctrl+K)").arg(actions.lookupSystem));
                 connect(lookup, &QPushButton::clicked, this, [this, id] { emit lookupRequested(id); });
                 row->addWidget(lookup);
+                disableWhenReadOnly(lookup, actions);
             } else {
                 auto *attest = new QPushButton(tr("Record a check…"), this);
                 attest->setObjectName(QStringLiteral("attestButton"));
                 attest->setToolTip(tr("Record what you found in the system this write went to"));
                 connect(attest, &QPushButton::clicked, this, [this, id] { emit attestRequested(id); });
                 row->addWidget(attest);
+                disableWhenReadOnly(attest, actions);
             }
         }
         layout->addLayout(row);
@@ -172,12 +186,14 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                        .arg(actions.lookupSystem));
             connect(lookup, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit lookupRequested(id); });
             row->addWidget(lookup);
+            disableWhenReadOnly(lookup, actions);
         }
         if (actions.mayPerformAgain && call.escalationId) {
             auto *again = new QPushButton(tr("Perform with the same key…"), this);
             again->setObjectName(QStringLiteral("performAgainButton"));
             connect(again, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit performAgainRequested(id); });
             row->addWidget(again);
+            disableWhenReadOnly(again, actions);
         }
         layout->addLayout(row);
     }
@@ -204,6 +220,21 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         read->setObjectName(QStringLiteral("readStatus"));
         read->setStyleSheet(theme::label(theme::Text::Muted));
         layout->addWidget(read);
+    }
+
+    if (!call.amountError.isEmpty()) {
+        // No sum counts this call: if it took effect, the money it moved is known only at the
+        // system it went to.
+        const bool mayHaveMoved = knownOutcome(call) != Outcome::NotPerformed;
+        layout->addWidget(
+                notice(mayHaveMoved ? tr("Amount not counted: %1. No total in Verity includes this write; "
+                                         "read what it moved where it went.")
+                                              .arg(call.amountError)
+                                    : tr("Amount not counted: %1. The write was not performed, so no "
+                                         "money moved.")
+                                              .arg(call.amountError),
+                       QStringLiteral("amountNotice"),
+                       theme::band(mayHaveMoved ? theme::Band::Unknown : theme::Band::NotPerformed), this));
     }
 
     if (call.repeated) {

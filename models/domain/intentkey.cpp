@@ -1,6 +1,7 @@
 #include "intentkey.h"
 
 #include "jsontext.h"
+#include "money.h"
 #include "sha256.h"
 
 #include <nlohmann/json.hpp>
@@ -85,6 +86,25 @@ Expected<QString> intentKey(const ToolSpec &tool, const json &arguments, const T
     if (!canonical)
         return canonical.error();
     return QString::fromLatin1(sha256Hex(*canonical));
+}
+
+AmountReading readAmount(const ToolSpec &tool, const nlohmann::json &arguments)
+{
+    if (tool.amountField.isEmpty() || !arguments.is_object())
+        return {};
+    const auto amount = arguments.find(tool.amountField.toStdString());
+    if (amount == arguments.end())
+        return {};
+    const std::optional<qint64> cents = wholeNumber(*amount);
+    if (cents && *cents > 0 && *cents <= maxAmountCents)
+        return {cents, {}};
+    return {std::nullopt,
+            QStringLiteral("field \"%1\": expected whole cents from 1 to %2, got %3")
+                    .arg(tool.amountField)
+                    .arg(maxAmountCents)
+                    .arg(QString::fromStdString(
+                                 amount->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+                                 .left(40))};
 }
 
 } // namespace verity

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <optional>
+
 namespace verity {
 
 // Facts a ticket supplies when the call's arguments lack them (ticket_id, seller_id, order_id).
@@ -25,5 +27,15 @@ Expected<QByteArray> canonicalIntent(const ToolSpec &tool, const nlohmann::json 
 // Lowercase hex SHA-256 of canonicalIntent().
 Expected<QString> intentKey(const ToolSpec &tool, const nlohmann::json &arguments,
                             const TicketFacts &ticket);
+
+// The money a write names in its registry's amount field: whole cents from 1 to
+// maxAmountCents, or what is wrong with it ("field \"amount_cents\": expected …, got -5000").
+// Neither when the tool carries no money or the call names no amount.
+struct AmountReading
+{
+    std::optional<qint64> cents;
+    QString error;
+};
+AmountReading readAmount(const ToolSpec &tool, const nlohmann::json &arguments);
 
 } // namespace verity

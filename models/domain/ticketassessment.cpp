@@ -142,6 +142,9 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         ++result.writeCount;
         if (call.intentError)
             unclassifiedOrKeyless = true;
+        // Money may have moved that no sum counts: a person must read the amount at the provider.
+        if (call.amountError && call.outcome != Outcome::NotPerformed)
+            unclassifiedOrKeyless = true;
         if (call.outcome) {
             if (!result.worstOutcome || outcomeSeverity(*call.outcome) > outcomeSeverity(*result.worstOutcome))
                 result.worstOutcome = call.outcome;

@@ -35,6 +35,7 @@ struct CallFacts
     QString intentKey;              // empty when the key could not be made
     bool intentError = false;
     std::optional<qint64> amountCents;
+    bool amountError = false; // it named an amount that is no money Verity can count
     // A lookup proved it not performed (or, for a refund, a person's check found it not made):
     // unless another call of its intent took effect, it is still owed, and a person must look it
     // up, send it again or tell the customer.

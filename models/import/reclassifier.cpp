@@ -34,15 +34,10 @@ CallClassification classify(const StoredCall &call, const ToolRegistry &registry
         c.intentKey = *key;
     else
         c.intentError = key.message();
-    if (!spec->amountField.isEmpty() && arguments.is_object()) {
-        auto amount = arguments.find(spec->amountField.toStdString());
-        if (amount != arguments.end()) {
-            // Stored before its tool was known, so never checked: a bad amount is no money.
-            const std::optional<qint64> cents = wholeNumber(*amount);
-            if (cents && *cents > 0 && *cents <= maxAmountCents)
-                c.amountCents = cents;
-        }
-    }
+    // Stored before its tool was known, so never checked: a bad amount is no money.
+    const AmountReading amount = readAmount(*spec, arguments);
+    c.amountCents = amount.cents;
+    c.amountError = amount.error;
     const WriteVerdict verdict =
             classifyWriteResult(call.hasResult ? &result : nullptr, registry.outcomeRules(), call.resultError);
     c.outcome = verdict.outcome;

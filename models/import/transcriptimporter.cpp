@@ -235,23 +235,10 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
         // An amount that is not whole, positive cents must never become money (-$118.00
         // performed), nor pass in silence: the call is kept, as the evidence of what the agent
         // did, with no amount, and the import says where and what was expected.
-        QString badAmount;
-        if (!spec->amountField.isEmpty()) {
-            auto amount = call.arguments.find(spec->amountField.toStdString());
-            if (amount != call.arguments.end()) {
-                const std::optional<qint64> cents = wholeNumber(*amount);
-                if (cents && *cents > 0 && *cents <= maxAmountCents)
-                    row.amountCents = cents;
-                else
-                    badAmount = QStringLiteral("field \"%1\": expected whole cents from 1 to %2, got %3")
-                                        .arg(spec->amountField)
-                                        .arg(maxAmountCents)
-                                        .arg(QString::fromStdString(
-                                                     amount->dump(-1, ' ', false,
-                                                                  nlohmann::json::error_handler_t::replace))
-                                                     .left(40));
-            }
-        }
+        const AmountReading amount = readAmount(*spec, call.arguments);
+        row.amountCents = amount.cents;
+        row.amountError = amount.error;
+        const QString &badAmount = amount.error;
         Expected<QString> key = intentKey(*spec, call.arguments, ticket->ref.facts);
         if (key)
             row.intentKey = *key;
@@ -273,6 +260,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     facts.outcome = row.outcome;
     facts.intentKey = row.intentKey;
     facts.intentError = !row.intentError.isEmpty();
+    facts.amountError = !row.amountError.isEmpty();
     facts.amountCents = row.amountCents;
     ToolCallRef ref{0, row.tool, row.toolClass, row.fingerprint, {}};
     ticket->calls.append(BatchCall{call.callId, std::move(ref), std::move(facts), std::move(row)});

@@ -180,8 +180,8 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
                 reasons << tr("a write was sent again after an error; nothing took effect twice");
             if (reasons.isEmpty())
                 reasons << tr(
-                        "a write found not performed is still owed, or a tool call Verity cannot classify or "
-                        "key");
+                        "a write found not performed is still owed, a tool call Verity cannot classify or "
+                        "key, or a write whose amount Verity cannot count");
             return ticket->needsAttention ? tr("Needs attention: %1").arg(reasons.join(QStringLiteral("; ")))
                                           : reasons.join(QStringLiteral("; "));
         }

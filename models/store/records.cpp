@@ -8,6 +8,9 @@ std::optional<Outcome> knownOutcome(const ToolCallRow &call)
 {
     if (call.resolution)
         return *call.resolution == Resolution::NotPerformed ? Outcome::NotPerformed : Outcome::Performed;
+    // A repeat whose result shows nothing new found its effect already there.
+    if (call.repeatKind == RepeatKind::Harmless && call.outcome == Outcome::Performed)
+        return Outcome::AlreadyPerformed;
     return call.outcome;
 }
 

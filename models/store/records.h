@@ -117,6 +117,7 @@ struct NewToolCall
     QString intentKey;
     QString intentError;
     std::optional<qint64> amountCents;
+    QString amountError; // the amount the call named is no money Verity can count, and why
     std::optional<Outcome> outcome; // a write starts Unknown until its result says otherwise
     QString outcomeReason;
     QString fingerprint;
@@ -245,6 +246,7 @@ struct ToolCallRow
     bool resultError = false;             // the transcript marked the result an error
     QString resultErrorType;
     std::optional<qint64> amountCents;
+    QString amountError; // the amount named is no money Verity can count, and why
     std::optional<qint64> escalationId;
     QString escalationState;               // "open" or "resolved" when escalated
     std::optional<Resolution> resolution;  // how a person settled it, by evidence
@@ -257,7 +259,8 @@ struct ToolCallRow
     qint64 resultClippedBytes = 0;
 };
 
-// What is known now of a write's outcome: what the evidence settled, else what the tool said.
+// What is known now of a write's outcome: what the evidence settled, else what the tool said,
+// but for a harmless repeat, which found the effect already there.
 std::optional<Outcome> knownOutcome(const ToolCallRow &call);
 
 // Where one text of a ticket lies, for reading it whole after it came clipped.
@@ -467,6 +470,7 @@ struct CallClassification
     QString intentKey;
     QString intentError;
     std::optional<qint64> amountCents;
+    QString amountError;
     std::optional<Outcome> outcome;
     QString outcomeReason;
     bool readFailed = false;

@@ -412,6 +412,11 @@ CREATE INDEX tickets_attention_rank ON tickets(attention_rank, opened_at)
 UPDATE tickets SET attention_rank = CASE
     WHEN attention_rank >= 3 THEN attention_rank + 1 WHEN needs_attention = 1 THEN 3 ELSE attention_rank END
 )sql",
+        // 16: a write whose amount is no money Verity can count (negative, fractional, "NaN")
+        // keeps why, so its card can say so and its ticket can ask for a look
+        R"sql(
+ALTER TABLE tool_calls ADD COLUMN amount_error TEXT
+)sql",
 };
 // clang-format on
 

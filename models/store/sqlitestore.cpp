@@ -420,6 +420,7 @@ void bindCall(QSqlQuery &q, const NewToolCall &call, const std::optional<Outcome
     q.bindValue(QStringLiteral(":intent_key"), nullableText(call.intentKey));
     q.bindValue(QStringLiteral(":intent_error"), nullableText(call.intentError));
     q.bindValue(QStringLiteral(":amount_cents"), nullableInt(call.amountCents));
+    q.bindValue(QStringLiteral(":amount_error"), nullableText(call.amountError));
     q.bindValue(QStringLiteral(":outcome"),
                 outcome ? QVariant(outcomeId(*outcome)) : QVariant(QMetaType::fromType<QString>()));
     q.bindValue(QStringLiteral(":outcome_reason"), nullableText(reason));
@@ -442,11 +443,13 @@ void bindResult(QSqlQuery &q, const ToolResultUpdate &result)
 
 Expected<qint64> SqliteStore::insertToolCall(const NewToolCall &call)
 {
-    auto insert = prepared(
-            "INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
-            "called_at, intent_key, intent_error, amount_cents, outcome, outcome_reason, fingerprint) "
-            "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
-            ":intent_key, :intent_error, :amount_cents, :outcome, :outcome_reason, :fingerprint)");
+    auto insert =
+            prepared("INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
+                     "called_at, intent_key, intent_error, amount_cents, amount_error, outcome, "
+                     "outcome_reason, fingerprint) "
+                     "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
+                     ":intent_key, :intent_error, :amount_cents, :amount_error, :outcome, :outcome_reason, "
+                     ":fingerprint)");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -460,11 +463,13 @@ Expected<qint64> SqliteStore::insertAnsweredToolCall(const NewToolCall &call, co
 {
     auto insert = prepared(
             "INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
-            "called_at, intent_key, intent_error, amount_cents, outcome, outcome_reason, fingerprint, "
+            "called_at, intent_key, intent_error, amount_cents, amount_error, outcome, outcome_reason, "
+            "fingerprint, "
             "raw_result, result_at, duration_ms, read_failed, result_fingerprint, result_error, "
             "result_error_type) "
             "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
-            ":intent_key, :intent_error, :amount_cents, :outcome, :outcome_reason, :fingerprint, "
+            ":intent_key, :intent_error, :amount_cents, :amount_error, :outcome, :outcome_reason, "
+            ":fingerprint, "
             ":raw_result, :result_at, :duration_ms, :read_failed, :result_fingerprint, :result_error, "
             ":result_error_type)");
     if (!insert)
@@ -508,7 +513,7 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
             "c.intent_key, c.intent_error, c.amount_cents, "
             "e.resolution = 'not_performed' AND (e.basis = 'lookup' OR c.tool_class = 'write_money'), "
             "CASE WHEN c.tool_class NOT IN ('read', 'unclassified') AND length(c.raw_result) < 262144 "
-            "THEN c.raw_result END "
+            "THEN c.raw_result END, c.amount_error IS NOT NULL "
             "FROM tool_calls c "
             "LEFT JOIN escalations e ON e.tool_call_id = c.id "
             "WHERE c.ticket_id = ? ORDER BY c.seq");
@@ -530,6 +535,7 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
         call.amountCents = optionalInt(q.value(5));
         call.provedAbsent = q.value(6).toBool();
         noteResult(call, q.value(7).toString());
+        call.amountError = q.value(8).toBool();
         facts.append(call);
     }
     q.finish();

@@ -82,8 +82,9 @@ Expected<QList<StoredCall>> SqliteStore::unclassifiedCalls(const QString &tool)
 
 Expected<void> SqliteStore::reclassifyCall(const CallClassification &c)
 {
-    auto update = prepared("UPDATE tool_calls SET tool_class = ?, intent_key = ?, intent_error = ?, amount_cents = ?, "
-                           "outcome = ?, outcome_reason = ?, read_failed = ? WHERE id = ?");
+    auto update = prepared(
+            "UPDATE tool_calls SET tool_class = ?, intent_key = ?, intent_error = ?, amount_cents = ?, "
+            "amount_error = ?, outcome = ?, outcome_reason = ?, read_failed = ? WHERE id = ?");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
@@ -91,6 +92,7 @@ Expected<void> SqliteStore::reclassifyCall(const CallClassification &c)
     q.addBindValue(nullableText(c.intentKey));
     q.addBindValue(nullableText(c.intentError));
     q.addBindValue(nullableInt(c.amountCents));
+    q.addBindValue(nullableText(c.amountError));
     q.addBindValue(c.outcome ? QVariant(outcomeId(*c.outcome)) : QVariant(QMetaType::fromType<QString>()));
     q.addBindValue(nullableText(c.outcomeReason));
     q.addBindValue(c.readFailed ? 1 : 0);

@@ -190,12 +190,12 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
 
     QSqlQuery calls(m_db);
     calls.setForwardOnly(true);
-    calls.prepare(
-            QStringLiteral("SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
-                           "duration_ms, intent_key, intent_error, outcome, outcome_reason, read_failed, "
-                           "repeated, amount_cents, result_fingerprint IS NOT NULL, repeat_kind, repeat_of, "
-                           "result_error, result_error_type FROM tool_calls WHERE ticket_id = ?")
-                    .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt)));
+    calls.prepare(QStringLiteral(
+                          "SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
+                          "duration_ms, intent_key, intent_error, outcome, outcome_reason, read_failed, "
+                          "repeated, amount_cents, result_fingerprint IS NOT NULL, repeat_kind, repeat_of, "
+                          "result_error, result_error_type, amount_error FROM tool_calls WHERE ticket_id = ?")
+                          .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt)));
     calls.addBindValue(ticketId);
     if (auto done = run(calls, "reading tool calls"); !done)
         return done.error();
@@ -224,6 +224,7 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
         call.readFailed = calls.value(14).toBool();
         call.repeated = calls.value(15).toBool();
         call.amountCents = optionalInt(calls.value(16));
+        call.amountError = calls.value(22).toString();
         call.hasResult = calls.value(17).toBool();
         call.repeatKind = repeatKindFromId(calls.value(18).toString());
         if (!calls.value(19).isNull())

@@ -9,6 +9,7 @@
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
 #include "messagecard.h"
+#include "outcomebadge.h"
 #include "outcomestyle.h"
 #include "store/sqlitestore.h"
 #include "ticketview.h"
@@ -113,9 +114,68 @@ private slots:
         QVERIFY(!view->findChild<QPushButton *>(QStringLiteral("summaryDuplicate")));
         auto *harmless = view->findChild<QPushButton *>(QStringLiteral("summaryHarmless"));
         QVERIFY(harmless);
-        QCOMPARE(harmless->text(), QStringLiteral("2 harmless repeats: call_t4_d"));
+        QCOMPARE(harmless->text(), QStringLiteral("2 harmless repeats: call_t4_d, call_t4_e"));
         for (ToolCallCard *card : view->cards())
             QVERIFY(!card->isHighlighted());
+        // Found its effect already there: "Already performed", not a second "Performed".
+        QCOMPARE(view->card(QStringLiteral("call_t4_d"))->badge()->outcome(), Outcome::AlreadyPerformed);
+        // Each click brings the next of them into view, then the first again.
+        QTest::mouseClick(harmless, Qt::LeftButton);
+        QTRY_VERIFY(view->card(QStringLiteral("call_t4_d"))->isHighlighted());
+        QTest::mouseClick(harmless, Qt::LeftButton);
+        QTRY_VERIFY(view->card(QStringLiteral("call_t4_e"))->isHighlighted());
+        QVERIFY(!view->card(QStringLiteral("call_t4_d"))->isHighlighted());
+        QTest::mouseClick(harmless, Qt::LeftButton);
+        QTRY_VERIFY(view->card(QStringLiteral("call_t4_d"))->isHighlighted());
+    }
+
+    // A refund whose amount is no money (-1800 cents): refused, it moved nothing and the card
+    // says so; taken, no total counts it, the card says where to read it, and the ticket needs a look.
+    void anAmountThatIsNoMoneyIsFlagged()
+    {
+        QFile demo(QStringLiteral(VERITY_TEST_DATA "/../../resources/demo/march-incident.jsonl"));
+        QVERIFY(demo.open(QIODevice::ReadOnly));
+        QByteArrayList refused;
+        for (const QByteArray &line : demo.readAll().split('\n')) {
+            if (line.contains("\"ticket\":\"T-20260320-0114\""))
+                refused << line;
+        }
+        QVERIFY(refused.size() > 4);
+        QByteArrayList taken;
+        for (QByteArray line : refused) {
+            if (line.contains("\"call_id\":\"c3\"") && line.contains("\"tool_result\""))
+                line = R"({"type":"tool_result","ticket":"T-20260320-0114","at":"2026-03-20T09:31:36.290Z","call_id":"c3","result":{"refund_id":"re_neg1","status":"queued","amount_cents":-1800},"duration_ms":260})";
+            taken << line;
+        }
+        const auto writeFile = [this](const QString &name, const QByteArrayList &lines) {
+            QFile file(m_dir.filePath(name));
+            return file.open(QIODevice::WriteOnly) && file.write(lines.join('\n') + '\n') > 0;
+        };
+        QVERIFY(writeFile(QStringLiteral("refused.jsonl"), refused));
+        QVERIFY(writeFile(QStringLiteral("taken.jsonl"), taken));
+
+        openWith(m_dir.filePath(QStringLiteral("refused.jsonl")));
+        qint64 ticket = ticketLike(QStringLiteral("T-20260320-0114"));
+        QVERIFY(!m_store->ticket(ticket).value()->row.needsAttention);
+        m_window->openTicket(ticket);
+        auto *notice = m_window->ticketView()
+                               ->card(QStringLiteral("c3"))
+                               ->findChild<QLabel *>(QStringLiteral("amountNotice"));
+        QVERIFY(notice);
+        QVERIFY2(notice->text().contains(QStringLiteral("got -1800"))
+                         && notice->text().contains(QStringLiteral("no money moved")),
+                 qPrintable(notice->text()));
+
+        openWith(m_dir.filePath(QStringLiteral("taken.jsonl")));
+        ticket = ticketLike(QStringLiteral("T-20260320-0114"));
+        QVERIFY(m_store->ticket(ticket).value()->row.needsAttention);
+        m_window->openTicket(ticket);
+        notice = m_window->ticketView()
+                         ->card(QStringLiteral("c3"))
+                         ->findChild<QLabel *>(QStringLiteral("amountNotice"));
+        QVERIFY(notice);
+        QVERIFY2(notice->text().contains(QStringLiteral("No total in Verity includes this write")),
+                 qPrintable(notice->text()));
     }
 
     // At 1280x800 every column of the queue is in view: no sideways scroll bar hides the worst

@@ -453,6 +453,16 @@ void TestImport::badRefundAmountKeepsTheCallWithoutMoney()
                           "SELECT coalesce(amount_cents, 'none') FROM tool_calls WHERE call_ext_id = 'c9'")),
              QStringList{QStringLiteral("none")});
     QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE amount_cents < 0")), 0);
+    // What is wrong stays with the call, and a refund that took effect with no amount Verity can
+    // count is a ticket a person must look at: no sum shows the money it moved.
+    const QString kept =
+            rows(db, QStringLiteral("SELECT amount_error FROM tool_calls WHERE call_ext_id = 'c9'")).value(0);
+    QVERIFY2(kept.contains(got) && kept.startsWith(QStringLiteral("field \"amount_cents\"")),
+             qPrintable(kept));
+    QCOMPARE(scalar(db,
+                    QStringLiteral("SELECT needs_attention FROM tickets WHERE id = (SELECT ticket_id FROM "
+                                   "tool_calls WHERE call_ext_id = 'c9')")),
+             1);
 }
 
 void TestImport::commandLine_data()
