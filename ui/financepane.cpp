@@ -1,14 +1,16 @@
 #include "financepane.h"
 
+#include "columnfit.h"
 #include "finance/payoutmonth.h"
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/reconciliationmodel.h"
+#include "itemmodels/sellerbalancemodel.h"
 #include "provider/providerconnection.h"
 #include "resolution/reconciliationsettlement.h"
-#include "itemmodels/sellerbalancemodel.h"
 #include "sellerbalancechart.h"
 
 #include <QDateTime>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -44,8 +46,27 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     m_sellerTable->setAlternatingRowColors(true);
     m_sellerTable->setWordWrap(false);
     m_sellerTable->verticalHeader()->hide();
-    m_sellerTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_sellerTable->horizontalHeader()->setSectionResizeMode(SellerBalanceModel::SellerColumn, QHeaderView::Stretch);
+    // Widths from the font for the usual values and each header; when the pane is narrow the
+    // names and dates give way (elided), and the money columns never do.
+    const QFontMetrics plain(m_sellerTable->font());
+    const auto width = [&plain](const QString &sample) { return plain.horizontalAdvance(sample) + 18; };
+    const int money = width(QStringLiteral("-$88,888.88"));
+    const int date = qMax(width(QStringLiteral("2026-03-17")), width(QStringLiteral("As of (UTC)")));
+    const QList<ColumnFit::Column> columns = {
+            {SellerBalanceModel::SellerColumn, width(QStringLiteral("Fenwick & Rowe Garden")),
+             width(QStringLiteral("Harrow…"))},
+            {SellerBalanceModel::BalanceColumn, money, money},
+            {SellerBalanceModel::AsOfColumn, date, date},
+            {SellerBalanceModel::PerformedColumn, money, money},
+            {SellerBalanceModel::UnknownColumn, qMax(money, width(QStringLiteral("May have moved"))), money},
+            {SellerBalanceModel::RefundsColumn, width(QStringLiteral("Refunds")),
+             width(QStringLiteral("Refunds"))}};
+    int least = 0;
+    for (const ColumnFit::Column &column : columns)
+        least += column.least;
+    // The chart gives way before the table is squeezed past its least widths.
+    m_sellerTable->setMinimumWidth(least + 4);
+    new ColumnFit(*m_sellerTable, columns, SellerBalanceModel::SellerColumn);
     m_chart = new SellerBalanceChart(sellersTab);
     sellersTab->addWidget(m_sellerTable);
     sellersTab->addWidget(m_chart);

@@ -192,6 +192,16 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
     shortcut(QKeySequence(Qt::ALT | Qt::Key_End), [this] { goToStep(m_model.rowCount() - 1); });
     if (!readOnly)
         shortcut(QKeySequence::Save, [this] { saveNote(); });
+    // A window of its own closes as others do; closing asks first about an unsaved note.
+    QList<QKeySequence> closing = QKeySequence::keyBindings(QKeySequence::Close);
+    for (const QKeySequence &keys : {QKeySequence(Qt::CTRL | Qt::Key_W), QKeySequence(Qt::Key_Escape)}) {
+        if (!closing.contains(keys))
+            closing.append(keys);
+    }
+    auto *closer = new QShortcut(this);
+    closer->setKeys(closing);
+    closer->setContext(Qt::WindowShortcut);
+    connect(closer, &QShortcut::activated, this, &QWidget::close);
 
     fitToScreen(*this, QSize(1280, 760));
     showStep(model.currentStep());

@@ -91,7 +91,10 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
 
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("ticketSearch"));
-    m_search->setPlaceholderText(tr("Search by ticket, order, seller or task (Ctrl+F)"));
+    m_search->setPlaceholderText(tr("Ticket, order, seller or task beginning with… (Ctrl+F)"));
+    m_search->setToolTip(
+            tr("Finds what begins with the text: T-1 finds T-1 and T-10. Put it in quotes, \"T-1\", "
+               "for that value alone."));
     m_search->setClearButtonEnabled(true);
     layout->addWidget(m_search);
 

@@ -27,10 +27,20 @@ QByteArray withoutBom(QByteArray bytes)
     return bytes;
 }
 
+// The first bytes of a file, quoted in a message: control characters are spelled out (\x1B),
+// so a binary file or a terminal escape never reaches the screen or a terminal as itself.
 QString excerpt(const QByteArray &bytes)
 {
-    QString text = QString::fromUtf8(bytes.left(40)).simplified();
-    return bytes.size() > 40 ? text + u'…' : text;
+    const QString text = QString::fromUtf8(bytes.left(40)).simplified();
+    QString shown;
+    for (const QChar c : text) {
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
+            shown += QStringLiteral("\\x")
+                    + QString::number(c.unicode(), 16).toUpper().rightJustified(2, u'0');
+        else
+            shown += c;
+    }
+    return bytes.size() > 40 ? shown + u'…' : shown;
 }
 
 ImportUnit rejectedUnit(const FilePlace &place, const QString &format, const QString &reason)

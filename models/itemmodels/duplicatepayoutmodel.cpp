@@ -91,7 +91,9 @@ Expected<PayoutMark> DuplicatePayoutModel::markDuplicate(const QString &key, Rec
 QString DuplicatePayoutModel::summary() const
 {
     if (m_duplicates.isEmpty())
-        return tr("No duplicate payouts.");
+        // Only refunds pay out; another write that took effect twice is the queue's to show.
+        return tr("No refund was paid twice. Other writes that took effect twice are under View › Duplicate "
+                  "effects.");
     // Per currency, so no sum mixes them; confirmed apart from possible, as the queue counts them.
     QMap<QString, qint64> atRisk;
     QMap<QString, qint64> mayBeAtRisk;

@@ -72,7 +72,10 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const
             parts << QStringLiteral("id IN (SELECT id FROM tickets WHERE %1 INTERSECT SELECT id FROM tickets WHERE %2)")
                              .arg(filter, matches);
         }
-        const QString pattern = escapeLike(search) + u'%';
+        // "task 5" in quotes is that value whole, not task 51 too; bare text is a beginning.
+        const bool whole = search.size() >= 2 && search.startsWith(u'"') && search.endsWith(u'"');
+        const QString pattern =
+                whole ? escapeLike(search.mid(1, search.size() - 2)) : escapeLike(search) + u'%';
         where.values << pattern << pattern << pattern << pattern;
     }
     parts << extra;

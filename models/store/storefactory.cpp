@@ -9,6 +9,11 @@ namespace verity {
 
 Expected<std::unique_ptr<Store>> openStore(const QString &location)
 {
+    // Said before SQLite is asked: its own words for this are "attempt to write a readonly database".
+    if (const QString why = whyUnwritable(location); !why.isEmpty())
+        return makeError(
+                QStringLiteral("%1: cannot write this database: %2 (the console can still open it to read)")
+                        .arg(QDir::toNativeSeparators(location), why));
     Expected<std::unique_ptr<SqliteStore>> sqlite = SqliteStore::open(location);
     if (!sqlite)
         return sqlite.error();

@@ -134,6 +134,9 @@ void TestReadOnlyDatabase::consoleAndReadersChangeNothing()
                                   QStringLiteral(VERITY_SOURCE_DIR "/resources/demo/march-incident.jsonl")});
     QVERIFY2(import.exitCode == 2, qPrintable(import.out + import.err));
     QVERIFY2(import.err.contains(m_database), qPrintable(import.err));
+    QVERIFY2(import.err.contains(
+                     QStringLiteral("cannot write this database: this user may not write the file")),
+             qPrintable(import.err));
 
     QCOMPARE(digestOf(m_database), before);
     QCOMPARE(QDir(m_folder).entryList(QDir::Files), filesBefore);

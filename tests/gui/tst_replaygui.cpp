@@ -218,6 +218,24 @@ private slots:
         QCOMPARE(again->noteEditor()->toPlainText(), QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
     }
 
+    // The replay is a window of its own, and closes as one: Esc, or Ctrl+W from the step list.
+    void escapeAndControlWCloseTheReplay()
+    {
+        QPointer<IncidentReplayWindow> replay = replayIncident();
+        QVERIFY(replay);
+        QApplication::setActiveWindow(replay);
+        replay->stepList()->setFocus();
+        QTest::keyClick(replay->stepList(), Qt::Key_Escape);
+        QTRY_VERIFY(!replay || !replay->isVisible());
+
+        QPointer<IncidentReplayWindow> again = replayIncident();
+        QVERIFY(again);
+        QApplication::setActiveWindow(again);
+        again->stepList()->setFocus();
+        QTest::keyClick(again->stepList(), Qt::Key_W, Qt::ControlModifier);
+        QTRY_VERIFY(!again || !again->isVisible());
+    }
+
     // A note typed and not saved is never lost without asking: moving to another step, by any
     // way of stepping, or closing the window asks Save / Discard / Cancel, and Cancel stays.
     void unsavedNoteIsAskedAbout()

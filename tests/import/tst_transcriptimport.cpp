@@ -546,6 +546,23 @@ private slots:
         QCOMPARE(report.ticketsOpened, 0);
     }
 
+    // A binary file, or one that starts with a terminal escape, is quoted with its control
+    // characters spelled out: the message never carries them to a screen or a terminal.
+    void unknownFormatQuotesNoControlCharacters()
+    {
+        const QString file = newPath(".log");
+        QVERIFY(writeLines(file, {QByteArray("\x1b[2J\x1b]0;owned\x07plain text\x01")}));
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")),
+                 qPrintable(report.fatal));
+        QVERIFY2(report.fatal.contains(QStringLiteral("\\x1B[2J\\x1B]0;owned\\x07plain text\\x01")),
+                 qPrintable(report.fatal));
+        for (const QChar c : report.fatal)
+            QVERIFY2(c.category() != QChar::Other_Control, qPrintable(report.fatal));
+    }
+
     // An empty file, or one of blank lines, says so; nothing is stored, not even an import row.
     void emptyFileSaysSo()
     {

@@ -106,7 +106,7 @@ void TestItemModels::ticketQueueFilterAndSearch_data()
                                                              {"repeat", TicketFilter::RepeatedIntent}};
     // Prefixes of tickets, orders and sellers in any case; wildcards that must match only themselves.
     const QStringList searches = QStringLiteral("|SU-884|ashcombe| ASHCOMBE |t-20260317|SU_8|%|SU-8%|\\|"
-                                                "T-2026031_-0412|nobody")
+                                                "T-2026031_-0412|nobody|\"su-88421\"|\"SU-884\"|\"")
                                          .split(u'|');
     for (const auto &[name, filter] : filters) {
         for (const QString &search : searches)
@@ -129,15 +129,22 @@ void TestItemModels::ticketQueueFilterAndSearch()
     // What should match, worked out here from plain rows: a case-insensitive prefix of the
     // ticket, the order or the seller name, with no wildcard characters.
     QSet<QString> expected;
-    const QString prefix = search.trimmed();
+    // In quotes, the whole value.
+    QString prefix = search.trimmed();
+    const bool whole = prefix.size() >= 2 && prefix.startsWith(u'"') && prefix.endsWith(u'"');
+    if (whole)
+        prefix = prefix.mid(1, prefix.size() - 2);
+    const auto matches = [&](const QString &value) {
+        return whole ? value.compare(prefix, Qt::CaseInsensitive) == 0
+                     : value.startsWith(prefix, Qt::CaseInsensitive);
+    };
     for (const TicketRow &row : std::as_const(m_all)) {
         const bool flagged = filter == TicketFilter::All
                 || (filter == TicketFilter::NeedsAttention && row.needsAttention)
                 || (filter == TicketFilter::Unknown && row.hasUnknown)
                 || (filter == TicketFilter::RepeatedIntent && row.hasRepeatedIntent);
-        const bool found = prefix.isEmpty() || row.extId.startsWith(prefix, Qt::CaseInsensitive)
-                || row.orderId.startsWith(prefix, Qt::CaseInsensitive)
-                || row.sellerName.startsWith(prefix, Qt::CaseInsensitive);
+        const bool found =
+                prefix.isEmpty() || matches(row.extId) || matches(row.orderId) || matches(row.sellerName);
         if (flagged && found)
             expected.insert(row.extId);
     }
@@ -151,7 +158,7 @@ void TestItemModels::ticketQueueFilterAndSearch()
     const QStringList shown = ticketColumn(model);
     QCOMPARE(QSet<QString>(shown.begin(), shown.end()), expected);
     QCOMPARE(shown.size(), expected.size());
-    if (search == u"SU-884" || search.contains(u"ashcombe", Qt::CaseInsensitive))
+    if (search == u"SU-884" || search == u"\"su-88421\"" || search.contains(u"ashcombe", Qt::CaseInsensitive))
         QVERIFY(!expected.isEmpty() || filter != TicketFilter::All);
 
     model.setSearch(QString());
