@@ -198,11 +198,13 @@ int runConsoleCommand(const QStringList &arguments)
         window.statusBar()->showMessage(text);
     }
     if (!unwritable.isEmpty()) {
-        const QString text = QObject::tr("%1 is open read-only: %2. Everything can be read; nothing can be "
-                                         "imported, looked up, settled or noted here.")
-                                     .arg(QDir::toNativeSeparators(path), unwritable);
-        err << "verity: " << text << "\n";
-        window.showReadOnlyNotice(text);
+        const QString text =
+                QObject::tr("%1 is open read-only: %2.").arg(QDir::toNativeSeparators(path), unwritable);
+        const QString detail =
+                QObject::tr("Everything can be read; nothing can be imported, looked up, settled or "
+                            "noted here.");
+        err << "verity: " << text << ' ' << detail << "\n";
+        window.showReadOnlyNotice(text, detail);
     }
     QApplication::processEvents();
     if (!ticketName.isEmpty() && !openNamedTicket(window, **store, ticketName) && parser.isSet(ticket))

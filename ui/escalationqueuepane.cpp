@@ -31,7 +31,7 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     m_headline = plainTextLabel(QString(), this, false);
     m_headline->setObjectName(QStringLiteral("escalationHeadline"));
     top->addWidget(m_headline, 1);
-    auto *lookup = new QPushButton(tr("Look up the selected write…"), this);
+    auto *lookup = m_lookup = new QPushButton(tr("Look up the selected write…"), this);
     lookup->setObjectName(QStringLiteral("queueLookupButton"));
     lookup->setToolTip(tr("Ask the system the selected write went to whether it happened (Ctrl+K while the queue "
                           "has focus)"));
@@ -92,6 +92,12 @@ void EscalationQueuePane::updateHeadline()
                                    : escalationCountText(count)
                                          + tr(": do not retry these writes; each needs a lookup, or a recorded check."));
     m_headline->setStyleSheet(theme::status(count == 0 ? theme::Tone::Neutral : theme::Tone::Warning));
+}
+
+void EscalationQueuePane::setReadOnly(const QString &reason)
+{
+    m_lookup->setEnabled(false);
+    m_lookup->setToolTip(tr("%1: nothing can be looked up or settled here").arg(reason));
 }
 
 void EscalationQueuePane::ticketShown(qint64 ticketId)

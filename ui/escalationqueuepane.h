@@ -3,6 +3,7 @@
 #include <QWidget>
 
 class QLabel;
+class QPushButton;
 class QTableView;
 
 namespace verity {
@@ -22,6 +23,8 @@ public:
     // The ticket in view changed: a row of another ticket stops being the chosen one, so that
     // nothing acts on a write that is not in front of the person.
     void ticketShown(qint64 ticketId);
+    // A database this user cannot write: the lookup button stays in view, greyed, saying why.
+    void setReadOnly(const QString &reason);
 
 signals:
     void escalationChosen(qint64 ticketId, const QString &callId);
@@ -32,6 +35,7 @@ private:
 
     EscalationQueueModel &m_model;
     QLabel *m_headline;
+    QPushButton *m_lookup;
     QTableView *m_table;
 };
 

@@ -14,8 +14,10 @@
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace verity {
@@ -31,7 +33,7 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     m_tabs->setDocumentMode(true);
     layout->addWidget(m_tabs);
 
-    auto *sellersTab = new QSplitter(Qt::Horizontal, m_tabs);
+    auto *sellersTab = m_sellersSplitter = new QSplitter(Qt::Horizontal, m_tabs);
     sellersTab->setObjectName(QStringLiteral("sellersSplitter"));
     m_sellerProxy = new QSortFilterProxyModel(this);
     m_sellerProxy->setSourceModel(m_sellers);
@@ -62,8 +64,12 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
             {SellerBalanceModel::RefundsColumn, width(QStringLiteral("Refunds")),
              width(QStringLiteral("Refunds"))}};
     int least = 0;
-    for (const ColumnFit::Column &column : columns)
+    for (const ColumnFit::Column &column : columns) {
         least += column.least;
+        m_sellerTableNatural += column.natural;
+    }
+    m_sellerTableNatural +=
+            2 * m_sellerTable->frameWidth() + m_sellerTable->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     // The chart gives way before the table is squeezed past its least widths.
     m_sellerTable->setMinimumWidth(least + 4);
     new ColumnFit(*m_sellerTable, columns, SellerBalanceModel::SellerColumn);
@@ -72,7 +78,6 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     sellersTab->addWidget(m_chart);
     sellersTab->setStretchFactor(0, 2);
     sellersTab->setStretchFactor(1, 3);
-    sellersTab->setSizes({680, 920}); // in proportion: every column of the table stays readable
     m_tabs->addTab(sellersTab, tr("&Sellers"));
 
     m_duplicatesPane = new DuplicatePayoutsPane(*m_duplicates, m_tabs);
@@ -153,6 +158,18 @@ void FinancePane::showEvent(QShowEvent *event)
     QWidget::showEvent(event);
     if (m_stale)
         reload();
+    if (!m_sellersSplit) {
+        // Once the pane has its width: the table as wide as its columns want (up to two
+        // thirds), the chart the rest. Later, the person's own dragging holds.
+        QTimer::singleShot(0, this, [this] {
+            const int total = m_sellersSplitter->width();
+            if (m_sellersSplit || total <= 0)
+                return;
+            m_sellersSplit = true;
+            const int table = qMin(m_sellerTableNatural, total * 2 / 3);
+            m_sellersSplitter->setSizes({table, total - table});
+        });
+    }
 }
 
 void FinancePane::reload()

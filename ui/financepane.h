@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QTabWidget;
+class QSplitter;
 class QTableView;
 class QSortFilterProxyModel;
 
@@ -65,6 +66,9 @@ private:
     QSortFilterProxyModel *m_sellerProxy;
     QTabWidget *m_tabs;
     QTableView *m_sellerTable;
+    QSplitter *m_sellersSplitter;
+    int m_sellerTableNatural = 0; // every column at its natural width
+    bool m_sellersSplit = false; // the first showing gave the table its width
     SellerBalanceChart *m_chart;
     DuplicatePayoutsPane *m_duplicatesPane;
     ReconciliationPane *m_reconciliationPane;

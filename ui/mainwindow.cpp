@@ -75,6 +75,8 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     setCentralWidget(m_splitter);
 
     m_escalationPane = new EscalationQueuePane(*m_escalationModel, this);
+    if (isReadOnly())
+        m_escalationPane->setReadOnly(readOnlyReason());
     m_escalationDock = new QDockWidget(this);
     m_escalationDock->setObjectName(QStringLiteral("escalationDock"));
     m_escalationDock->setWidget(m_escalationPane);
@@ -366,11 +368,11 @@ QString MainWindow::readOnlyReason() const
     return {};
 }
 
-void MainWindow::showReadOnlyNotice(const QString &text)
+void MainWindow::showReadOnlyNotice(const QString &text, const QString &detail)
 {
     auto *badge = new QLabel(tr("Read-only"), this);
     badge->setObjectName(QStringLiteral("readOnlyBadge"));
-    badge->setToolTip(text);
+    badge->setToolTip(detail.isEmpty() ? text : text + u' ' + detail);
     statusBar()->addPermanentWidget(badge);
     statusBar()->showMessage(text);
 }

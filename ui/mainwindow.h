@@ -86,7 +86,8 @@ public:
     bool isReadOnly() const { return m_mode != ReadWrite; }
     QString readOnlyReason() const; // "This is a read-only incident export", or empty
     // Says in the status bar, for as long as the window is open, why nothing can be changed.
-    void showReadOnlyNotice(const QString &text);
+    // `text` on the status bar, short enough for a small screen; `detail` after it in the badge's tooltip.
+    void showReadOnlyNotice(const QString &text, const QString &detail = {});
     void showFinance();
     QString escalationCountText() const;
 

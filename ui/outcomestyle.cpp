@@ -45,7 +45,8 @@ OutcomeLook outcomeLook(std::optional<Outcome> outcome)
                 QStringLiteral(":/verity/icons/performed.svg"), outcomeLabel(*outcome), QString()};
     case Outcome::AlreadyPerformed:
         return {colour(palette::alreadyPerformedBackground), colour(palette::alreadyPerformed),
-                QStringLiteral(":/verity/icons/already-performed.svg"), outcomeLabel(*outcome), QString()};
+                QStringLiteral(":/verity/icons/already-performed.svg"), outcomeLabel(*outcome),
+                QObject::tr("Already done")};
     case Outcome::NotPerformed:
         return {colour(palette::notPerformedBackground), colour(palette::notPerformed),
                 QStringLiteral(":/verity/icons/not-performed.svg"), outcomeLabel(*outcome), QString()};

@@ -26,6 +26,12 @@ namespace verity {
 
 namespace {
 
+// As many dates under the plot as fit whole: a "MMM d" label needs some 80 pixels.
+int timeTicks(int viewWidth)
+{
+    return qBound(3, viewWidth / 90, 6);
+}
+
 // The palette of every other view: performed green, unknown amber, a duplicate red.
 const QColor performedColor{QLatin1String(palette::performed)};
 const QColor unknownColor{QLatin1String(palette::unknownBorder)};
@@ -101,7 +107,7 @@ SellerBalanceChart::SellerBalanceChart(QWidget *parent) : QWidget(parent)
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("sellerChart"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(420, 260);
+    m_view->setMinimumSize(320, 240); // at 1280 pixels the seller table keeps its columns whole
     row->addWidget(m_view, 3);
 
     m_list = new QListWidget(this);
@@ -177,11 +183,11 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
     line->setName(tr("Balance"));
     line->setPen(QPen(lineColor, 2));
     m_performed = new QScatterSeries;
-    m_performed->setName(tr("Refund performed"));
+    m_performed->setName(tr("Refunded"));
     m_unknown = new QScatterSeries;
-    m_unknown->setName(tr("Refund may have moved (unknown)"));
+    m_unknown->setName(tr("Unknown refund"));
     m_duplicate = new QScatterSeries;
-    m_duplicate->setName(tr("Refund paid twice (duplicate)"));
+    m_duplicate->setName(tr("Paid twice"));
     for (QScatterSeries *series : {m_performed, m_unknown, m_duplicate}) {
         series->setMarkerSize(13);
         series->setBorderColor(Qt::white);
@@ -244,7 +250,7 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
     x->setFormat(last - first > 2 * 24 * 3600 * 1000 ? QStringLiteral("MMM d") : QStringLiteral("MMM d HH:mm"));
     x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(axisTime(first - pad))),
                 QDateTime::fromMSecsSinceEpoch(qint64(axisTime(last + pad))));
-    x->setTickCount(6);
+    x->setTickCount(timeTicks(m_view->width()));
 
     // Money labels as finance reads them everywhere else: formatMoney, not printf.
     auto *y = new QCategoryAxis;
@@ -330,6 +336,14 @@ void SellerBalanceChart::choose(int debitIndex)
     if (m_list->currentRow() != debitIndex)
         m_list->setCurrentRow(debitIndex);
     emit callChosen(debit.ticketId, debit.callExtId);
+}
+
+void SellerBalanceChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const QList<QAbstractAxis *> axes = m_chart->axes(Qt::Horizontal);
+    if (auto *time = axes.isEmpty() ? nullptr : qobject_cast<QDateTimeAxis *>(axes.constFirst()))
+        time->setTickCount(timeTicks(m_view->width()));
 }
 
 } // namespace verity

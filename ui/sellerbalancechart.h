@@ -38,6 +38,9 @@ public:
 signals:
     void callChosen(qint64 ticketId, const QString &callExtId);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void chooseNearest(QScatterSeries *series, const QPointF &point);
     void choose(int debitIndex);

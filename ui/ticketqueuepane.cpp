@@ -127,7 +127,9 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     const QFontMetrics plain(m_table->font());
     const auto width = [&plain](const QString &sample) { return plain.horizontalAdvance(sample) + 14; };
     const int attention = QFontMetrics(bold).horizontalAdvance(QStringLiteral("Unsettled repeat")) + 34;
-    const int outcome = badgeSize(Outcome::Unknown, m_table->font()).width() + 12;
+    const int outcome = qMax(badgeSize(Outcome::Unknown, m_table->font()).width(),
+                             badgeSize(Outcome::AlreadyPerformed, m_table->font()).width())
+            + 12;
     // Squeezed, the badge may elide: the Attention column names the state in full.
     const int leastOutcome = badgeSize(Outcome::NotPerformed, m_table->font()).width() + 12;
     new ColumnFit(*m_table,

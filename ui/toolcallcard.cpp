@@ -89,8 +89,8 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     toolClass->setWordWrap(false); // a short badge: "Write: money" on one line, as tall as its text
     toolClass->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     toolClass->setStyleSheet(theme::classBadge());
-    // The call and its time on a line of their own, under the tool: the header keeps its room
-    // for the tool's name and the badges, and nothing in it wraps.
+    // The class, the call and its time on a line of their own, under the tool: the header keeps
+    // its room for the tool's name and the outcome, and nothing in it is cut on a narrow pane.
     auto *time = plainTextLabel(tr("call %1 · %2").arg(call.callExtId, formatTime(call.calledAt)), this, false);
     time->setObjectName(QStringLiteral("callTime"));
     time->setWordWrap(false);
@@ -98,7 +98,6 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     time->setToolTip(time->text());
     time->setStyleSheet(theme::label(theme::Text::Muted));
     header->addWidget(tool);
-    header->addWidget(toolClass, 0, Qt::AlignVCenter);
     header->addStretch();
     if (isWrite(call.toolClass)) {
         // Once evidence settled an unknown, the badge shows what is now known; the line below
@@ -113,7 +112,10 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         header->addWidget(m_badge, 0, Qt::AlignVCenter);
     }
     layout->addLayout(header);
-    layout->addWidget(time);
+    auto *line = new QHBoxLayout;
+    line->addWidget(toolClass, 0, Qt::AlignVCenter);
+    line->addWidget(time, 1);
+    layout->addLayout(line);
 
     if (call.outcome && !call.outcomeReason.isEmpty()) {
         const QString why = call.resolution ? tr("The tool reported %1: %2.").arg(outcomeLabel(*call.outcome).toLower(),

@@ -171,7 +171,7 @@ void TestFinanceGui::sellerChartOpensTheIncident()
     QCOMPARE(chart->performedSeries()->count() + chart->unknownSeries()->count(), 2);
     QCOMPARE(chart->performedSeries()->count(), 1);
     QCOMPARE(chart->unknownSeries()->count(), 1);
-    QCOMPARE(chart->unknownSeries()->name(), QStringLiteral("Refund may have moved (unknown)"));
+    QCOMPARE(chart->unknownSeries()->name(), QStringLiteral("Unknown refund"));
     QListWidget *debits = chart->debitList();
     QCOMPARE(debits->count(), 2);
     QStringList texts;

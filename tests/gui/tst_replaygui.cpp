@@ -10,6 +10,8 @@
 #include "mainwindow.h"
 #include "simulation/whatifcomparison.h"
 #include "store/sqlitestore.h"
+#include "ticketview.h"
+#include "toolcallcard.h"
 #include "trainingmenu.h"
 #include "whatifwindow.h"
 
@@ -385,6 +387,22 @@ private slots:
         QVERIFY(!exported->findChild<QAction *>(QStringLiteral("importAction"))->isEnabled());
         QVERIFY(!exported->findChild<QAction *>(QStringLiteral("exportIncidentAction"))->isEnabled());
         QCOMPARE(exported->transcript().ticketId() > 0, true);
+        // Nothing can be settled here, and every button that would says so, greyed; the
+        // evidence still opens.
+        ToolCallCard *unknown = exported->ticketView()->card(QStringLiteral("c3"));
+        QVERIFY(unknown);
+        int settling = 0;
+        for (const char *name : {"lookupButton", "attestButton", "performAgainButton"}) {
+            for (QPushButton *button : unknown->findChildren<QPushButton *>(QLatin1String(name))) {
+                ++settling;
+                QVERIFY2(!button->isEnabled(), name);
+                QVERIFY2(button->toolTip().contains(QStringLiteral("nothing can be settled here")),
+                         qPrintable(button->toolTip()));
+            }
+        }
+        QVERIFY(settling > 0);
+        QVERIFY(unknown->findChild<QPushButton *>(QStringLiteral("evidenceButton"))->isEnabled());
+        QVERIFY(!exported->findChild<QPushButton *>(QStringLiteral("queueLookupButton"))->isEnabled());
 
         // The replay of the export has the same steps, shows the note, and takes no new one.
         QWidget *replayWidget = exported->training()->replay(exported->transcript().ticketId());
