@@ -115,16 +115,20 @@ QString declaredModelOf(const json &document)
 
 // The lines of a file as QFile::readLine() gives them (each with its newline), read a large
 // block at a time: a line is a view into the block, valid until the next one is asked for.
+// A line longer than maxLineBytes is not held: it is passed over to its newline, its bytes
+// given to `passed` (the file's hash), and handed out empty with its length in skipped().
 class LineBlocks
 {
 public:
-    explicit LineBlocks(QFile &file)
+    LineBlocks(QFile &file, Sha256Stream &passed)
         : m_file(file)
+        , m_passed(passed)
         , m_blockStart(file.pos())
     {}
 
     bool next(QByteArray &line, qint64 &lineStart)
     {
+        m_skipped = 0;
         for (;;) {
             const qsizetype newline = m_block.indexOf('\n', m_from);
             const bool whole = newline >= 0;
@@ -141,6 +145,12 @@ public:
             m_block.remove(0, m_from);
             m_blockStart += m_from;
             m_from = 0;
+            if (m_block.size() > maxLineBytes) {
+                lineStart = m_blockStart;
+                passOverLongLine();
+                line = QByteArray();
+                return true;
+            }
             const QByteArray more = m_file.read(1 << 20);
             if (more.isEmpty())
                 m_atEnd = true; // the end, or an error the caller asks the file about
@@ -148,11 +158,40 @@ public:
         }
     }
 
+    qint64 skipped() const { return m_skipped; } // the length of the line just handed out empty
+
 private:
+    void passOverLongLine()
+    {
+        m_passed.add(m_block);
+        m_skipped = m_block.size();
+        m_block.clear();
+        for (;;) {
+            QByteArray more = m_file.read(1 << 20);
+            if (more.isEmpty()) {
+                m_atEnd = true;
+                break;
+            }
+            const qsizetype newline = more.indexOf('\n');
+            if (newline < 0) {
+                m_passed.add(more);
+                m_skipped += more.size();
+                continue;
+            }
+            m_passed.add(more.left(newline + 1));
+            m_skipped += newline + 1;
+            m_block = more.mid(newline + 1);
+            break;
+        }
+        m_blockStart += m_skipped;
+    }
+
     QFile &m_file;
+    Sha256Stream &m_passed;
     QByteArray m_block;
     qint64 m_blockStart = 0; // the file offset of m_block's first byte
     qsizetype m_from = 0; // where the next line begins in m_block
+    qint64 m_skipped = 0;
     bool m_atEnd = false;
 };
 
@@ -429,13 +468,22 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
 {
     Sha256Stream hash;
     bool nativeFile = false; // once a line is a native event, a broken line is read as one too
-    LineBlocks lines(file);
+    LineBlocks lines(file, hash);
     QByteArray line;
     qint64 lineStart = 0;
     while (lines.next(line, lineStart)) {
         hash.add(line);
         ++m_linesRead;
-        m_bytesRead = lineStart + line.size();
+        m_bytesRead = lineStart + line.size() + lines.skipped();
+        if (lines.skipped() > 0) {
+            // Parsed, a line this long would take gigabytes; no conversation is this long.
+            const QString reason = QStringLiteral("the line is %1 MB long; a line may be at most %2 MB")
+                                           .arg(double(lines.skipped()) / (1 << 20), 0, 'f', 1)
+                                           .arg(maxLineBytes >> 20);
+            if (!handOn(sink, rejectedUnit(FilePlace{m_linesRead, lineStart}, m_format, reason)))
+                break;
+            continue;
+        }
         if (m_linesRead == 1)
             line = withoutBom(line);
         if (isBlank(line))

@@ -17,6 +17,10 @@ class QTemporaryFile;
 
 namespace verity {
 
+// A JSON Lines line longer than this is refused unread (parsed, it would take gigabytes): far
+// above any conversation or telemetry batch, and the file goes on after it.
+constexpr qint64 maxLineBytes = qint64(64) << 20;
+
 class TranscriptReader
 {
 public:

@@ -563,6 +563,55 @@ private slots:
             QVERIFY2(c.category() != QChar::Other_Control, qPrintable(report.fatal));
     }
 
+    // A line longer than the bound is refused unread, by its line and length, and the lines
+    // after it are imported: a 65 MB line never becomes gigabytes of parsed JSON.
+    void overlongLineIsRefusedUnread_data()
+    {
+        QTest::addColumn<bool>("lastLine");
+        QTest::newRow("in the middle") << false;
+        QTest::newRow("last, with no newline") << true;
+    }
+
+    void overlongLineIsRefusedUnread()
+    {
+        QFETCH(bool, lastLine);
+        const QString file = newPath(".jsonl");
+        {
+            QFile out(file);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(chatLine(QStringLiteral("before"),
+                               {{QStringLiteral("c1"), QStringLiteral("get_order"), QStringLiteral("{}"),
+                                 QStringLiteral("ok")}})
+                      + '\n');
+            const QByteArray chunk(1 << 20, 'x');
+            out.write("{\"messages\":[{\"role\":\"user\",\"content\":\"");
+            for (int i = 0; i < 65; ++i)
+                out.write(chunk);
+            out.write("\"}]}");
+            if (!lastLine) {
+                out.write("\n");
+                out.write(chatLine(QStringLiteral("after"),
+                                   {{QStringLiteral("c1"), QStringLiteral("get_order"), QStringLiteral("{}"),
+                                     QStringLiteral("ok")}})
+                          + '\n');
+            }
+        }
+        auto store = openStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
+        QCOMPARE(report.rejected.size(), 1);
+        QCOMPARE(report.rejected.first().place.line, 2);
+        QVERIFY2(report.rejected.first().reason.contains(
+                         QStringLiteral("the line is 65.0 MB long; a line may be at most 64 MB")),
+                 qPrintable(report.rejected.first().reason));
+        QCOMPARE(report.ticketsOpened, lastLine ? 1 : 2);
+        // Imported again, the file is the same file: nothing new, the same refusal.
+        const ImportReport again = importer.importFile(file);
+        QCOMPARE(again.ticketsOpened, 0);
+        QCOMPARE(again.rejected.size(), 1);
+    }
+
     // An empty file, or one of blank lines, says so; nothing is stored, not even an import row.
     void emptyFileSaysSo()
     {
