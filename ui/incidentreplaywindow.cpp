@@ -288,7 +288,11 @@ void IncidentReplayWindow::showStep(int row)
         m_title->setText(tr("This ticket has no steps to replay."));
         return;
     }
-    m_position->setText(tr("Step %1 of %2 · %3").arg(row + 1).arg(m_model.rowCount()).arg(formatStepTime(step->at)));
+    m_position->setText(m_model.hasTimes() ? tr("Step %1 of %2 · %3")
+                                                     .arg(row + 1)
+                                                     .arg(m_model.rowCount())
+                                                     .arg(formatStepTime(step->at))
+                                           : tr("Step %1 of %2").arg(row + 1).arg(m_model.rowCount()));
     m_title->setText(step->title);
     m_detail->setText(step->detail + (step->inferred ? tr("\n(Inferred: no line of this layer was logged.)") : QString()));
     for (int i = 0; i < step->knowledge.size() && i < m_layerLabels.size(); ++i) {

@@ -31,6 +31,15 @@
 
 namespace verity {
 
+namespace {
+
+QString refundCount(qsizetype count)
+{
+    return count == 1 ? QObject::tr("1 refund") : QObject::tr("%1 refunds").arg(count);
+}
+
+} // namespace
+
 ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayoutModel &duplicates, QWidget *parent)
     : QWidget(parent), m_model(model), m_duplicates(duplicates)
 {
@@ -281,9 +290,10 @@ void ReconciliationPane::fetched(const StatementAnswer &answer)
         return;
     }
     const ProviderStatement &statement = answer.statement;
-    showStatement(statement, tr("%1 refunds read from %2 at %3")
-                                 .arg(statement.refunds.size())
-                                 .arg(statement.source, formatUtcTime(statement.fetchedAt)));
+    showStatement(statement,
+                  tr("%1 read from %2 at %3")
+                          .arg(refundCount(statement.refunds.size()))
+                          .arg(statement.source, formatUtcTime(statement.fetchedAt)));
 }
 
 void ReconciliationPane::readExport()
@@ -300,7 +310,7 @@ void ReconciliationPane::readExport()
         setStatus(tr("Could not read the export: %1").arg(statement.message()), true);
         return;
     }
-    showStatement(*statement, tr("%1 refunds read from %2").arg(statement->refunds.size()).arg(path));
+    showStatement(*statement, tr("%1 read from %2").arg(refundCount(statement->refunds.size()), path));
 }
 
 void ReconciliationPane::showStatement(const ProviderStatement &statement, const QString &how)

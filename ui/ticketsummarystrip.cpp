@@ -20,6 +20,10 @@ TicketSummaryStrip::TicketSummaryStrip(QWidget *parent)
     setObjectName(QStringLiteral("ticketSummary"));
     m_rows = new QBoxLayout(QBoxLayout::LeftToRight, this);
     m_rows->setContentsMargins(0, 2, 0, 2);
+    // The strip takes the width it is given and stacks to fit it; a one-row minimum would
+    // instead widen it past the pane, where the end of the counts is cut off unseen.
+    m_rows->setSizeConstraint(QLayout::SetNoConstraint);
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_writes = plainTextLabel(QString(), this, false);
     m_writes->setObjectName(QStringLiteral("summaryWrites"));
     m_writes->setWordWrap(false);
@@ -63,7 +67,9 @@ void TicketSummaryStrip::setSummary(const TranscriptSummary &summary)
     for (Outcome outcome :
          {Outcome::Unknown, Outcome::NotPerformed, Outcome::AlreadyPerformed, Outcome::Performed}) {
         if (const int count = summary.writesByOutcome.value(outcome))
-            parts << QStringLiteral("%1 %2").arg(count).arg(outcomeLabel(outcome).toLower());
+            // "1 unknown", not "1 unknown: do not retry": the link beside it says that.
+            parts << QStringLiteral("%1 %2").arg(count).arg(
+                    outcome == Outcome::Unknown ? tr("unknown") : outcomeLabel(outcome).toLower());
     }
     m_writes->setText(
             summary.writes == 0 ? tr("No writes")

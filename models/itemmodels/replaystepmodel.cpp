@@ -110,10 +110,14 @@ QVariant ReplayStepModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole && index.column() == StepColumn)
         return Qt::convertFromPlainText(s->detail); // a tooltip would render markup in transcript text
+    if (role == Qt::ToolTipRole && index.column() == TimeColumn && !hasTimes())
+        return tr("The transcript has no times: the steps are in the order it gives them");
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case TimeColumn: return formatStepTime(s->at);
+    // A transcript without times would show one made-up time on every step.
+    case TimeColumn:
+        return hasTimes() ? formatStepTime(s->at) : QStringLiteral("—");
     case LayerColumn: return replayLayerName(s->layer);
     case StepColumn: return s->inferred ? s->title + QStringLiteral(" [inferred]") : s->title;
     case NoteColumn: return m_notes.value(s->key).text.simplified();

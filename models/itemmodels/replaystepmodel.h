@@ -30,6 +30,8 @@ public:
     qint64 ticketId() const { return m_ticketId; }
     const IncidentTimeline &timeline() const { return m_timeline; }
     const TicketDetail &ticket() const { return m_ticket; }
+    // False when the transcript had no times and the ticket is dated by its file.
+    bool hasTimes() const { return m_ticket.row.dating == TicketDating::OwnTimes; }
     const TimelineStep *step(int row) const;
 
     int currentStep() const { return m_current; }

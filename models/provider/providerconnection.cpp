@@ -61,8 +61,15 @@ void ProviderConnection::load(std::function<void()> done)
         if (job->error() == QKeychain::NoError) {
             m_settings.apiKey = job->textData();
             m_keyNote = tr("API key from the desktop keychain.");
+        } else if (job->error() == QKeychain::EntryNotFound) {
+            m_keyNote =
+                    tr("No API key saved for %1 yet.").arg(m_settings.baseUrl.toString(QUrl::RemoveUserInfo));
         } else {
-            m_keyNote = tr("No API key: %1").arg(job->errorString());
+            // Without a keychain a saved key lasted only for its session: say what to do now.
+            m_keyNote =
+                    tr("No API key: the desktop keychain could not be read (%1). Enter the key again under "
+                       "Provider settings, or set %2 before starting Verity.")
+                            .arg(job->errorString(), QLatin1String(apiKeyVariable));
         }
         job->deleteLater();
         rebuild();

@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -37,6 +39,13 @@ QString retryMechanismName(RetryMechanism mechanism)
 }
 
 namespace {
+
+// A result that is one JSON string (as τ-bench's are) reads as its text, not as escaped JSON.
+QString unquoted(const QString &rawResult)
+{
+    const nlohmann::json value = nlohmann::json::parse(rawResult.toStdString(), nullptr, false);
+    return value.is_string() ? QString::fromStdString(value.get_ref<const std::string &>()) : rawResult;
+}
 
 // Steps at the same moment (or in formats that give no time per event) keep the order of the
 // transcript: a step's position is ten times the seq of the line it comes from, plus its place
@@ -282,9 +291,9 @@ private:
         Draft &result = add(id + QStringLiteral(".result"), resultAt, ReplayLayer::ToolFramework, QStringLiteral("tool_result"),
                             resultPosition + PlaceResult);
         result.step.callExtId = id;
-        const QString resultText = clipped(call.rawResult, 100);
-        result.step.title = QStringLiteral("Tool returns for %1: %2").arg(id, resultText);
-        result.step.detail = call.rawResult;
+        const QString returned = unquoted(call.rawResult);
+        result.step.title = QStringLiteral("Tool returns for %1: %2").arg(id, clipped(returned, 100));
+        result.step.detail = returned;
         if (write && call.outcome)
             result.step.detail += QStringLiteral("\nVerity reads this as: %1").arg(outcomeLabel(*call.outcome));
         result.apply = [this, call](TimelineStep &) {

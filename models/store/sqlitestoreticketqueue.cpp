@@ -55,12 +55,16 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const
         if (!filter.isEmpty())
             parts << filter;
     } else {
+        // "task 5" in quotes is that value whole, not task 51 too; bare text is a beginning. A
+        // task reads "task 5 · trial 3", so in quotes it is the task with any of its trials.
+        const bool whole = search.size() >= 2 && search.startsWith(u'"') && search.endsWith(u'"');
         // A prefix match on NOCASE columns, so each arm is an index range, not a scan.
-        const QString matches = use == SearchUse::Indexed
-                ? QStringLiteral("(ext_id LIKE ? ESCAPE '\\' OR order_id LIKE ? ESCAPE '\\' "
-                                 "OR seller_name LIKE ? ESCAPE '\\' OR task LIKE ? ESCAPE '\\')")
-                : QStringLiteral("(+ext_id LIKE ? ESCAPE '\\' OR +order_id LIKE ? ESCAPE '\\' "
-                                 "OR +seller_name LIKE ? ESCAPE '\\' OR +task LIKE ? ESCAPE '\\')");
+        const QString plus = use == SearchUse::Indexed ? QString() : QStringLiteral("+");
+        const QString matches =
+                QStringLiteral("(%1ext_id LIKE ? ESCAPE '\\' OR %1order_id LIKE ? ESCAPE '\\' "
+                               "OR %1seller_name LIKE ? ESCAPE '\\' OR %1task LIKE ? ESCAPE '\\'%2)")
+                        .arg(plus,
+                             whole ? QStringLiteral(" OR %1task LIKE ? ESCAPE '\\'").arg(plus) : QString());
         if (filter.isEmpty() || use == SearchUse::Tested) {
             if (!filter.isEmpty())
                 parts << filter;
@@ -72,11 +76,11 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const
             parts << QStringLiteral("id IN (SELECT id FROM tickets WHERE %1 INTERSECT SELECT id FROM tickets WHERE %2)")
                              .arg(filter, matches);
         }
-        // "task 5" in quotes is that value whole, not task 51 too; bare text is a beginning.
-        const bool whole = search.size() >= 2 && search.startsWith(u'"') && search.endsWith(u'"');
         const QString pattern =
                 whole ? escapeLike(search.mid(1, search.size() - 2)) : escapeLike(search) + u'%';
         where.values << pattern << pattern << pattern << pattern;
+        if (whole)
+            where.values << pattern + QStringLiteral(" · %");
     }
     parts << extra;
     where.values << extraValues;

@@ -129,6 +129,24 @@ private slots:
         QTRY_VERIFY(view->card(QStringLiteral("call_t4_d"))->isHighlighted());
     }
 
+    // Search: bare text is a beginning ("task 5" also finds "task 51"); in quotes, the value
+    // whole, and for a task, that task in any trial.
+    void quotedSearchIsTheWholeValue()
+    {
+        openWith(QStringLiteral(VERITY_TEST_DATA "/tau/tau2-gpt-4.1-retail.json"));
+        const auto count = [this](const QString &search) {
+            TicketQuery query;
+            query.search = search;
+            return m_store->countTickets(query).value();
+        };
+        // The file has tasks 5, 51, 53, 55 and 56.
+        QCOMPARE(count(QStringLiteral("task 5")), 5);
+        QCOMPARE(count(QStringLiteral("\"task 5\"")), 1);
+        QCOMPARE(count(QStringLiteral("\"TASK 5 · TRIAL 0\"")), 1);
+        QCOMPARE(count(QStringLiteral("\"task 5 · trial 1\"")), 0);
+        QCOMPARE(count(QStringLiteral("\"task\"")), 0);
+    }
+
     // A refund whose amount is no money (-1800 cents): refused, it moved nothing and the card
     // says so; taken, no total counts it, the card says where to read it, and the ticket needs a look.
     void anAmountThatIsNoMoneyIsFlagged()
