@@ -70,6 +70,14 @@ private slots:
         QTest::newRow("a failed refund at the provider moved nothing")
             << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800:status=failed"})
             << strings({"ledger_only c4 -"});
+        QTest::newRow("a canceled refund at the provider moved nothing")
+                << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800:status=canceled"})
+                << strings({"ledger_only c4 -"});
+        // A refund another payout names by id is that payout's, even when its key is another's:
+        // the payout of that key without an id is then missing at the provider.
+        QTest::newRow("a refund named by id is not taken by another payout's key")
+                << strings({"c1:K:100:p", "c2:L:100:p:refund=re_1"}) << strings({"re_1:K:100"})
+                << strings({"ledger_only c1 -", "matched c2 re_1 by refund id"});
         QTest::newRow("two timed-out calls and a retry: each leftover refund traced to its own call")
             << strings({"c3:K:9650:u", "c4:K:9650:u", "c5:K:9650:p:refund=re_C"})
             << strings({"re_A:K:9650", "re_B:K:9650", "re_C:K:9650"})

@@ -420,6 +420,9 @@ private slots:
         QTest::newRow("status 404") << std::string(R"({"status":404})") << true;
         QTest::newRow("status_code 500") << std::string(R"({"status_code":500})") << true;
         QTest::newRow("http_status 200") << std::string(R"({"http_status":200})") << false;
+        // The boundary both ways: 400 is the first error status, 399 is not one.
+        QTest::newRow("status 400") << std::string(R"({"status":400})") << true;
+        QTest::newRow("status 399") << std::string(R"({"status":399})") << false;
         QTest::newRow("status failed") << std::string(R"({"status":"FAILED"})") << true;
         QTest::newRow("status error") << std::string(R"({"status":"error"})") << true;
         QTest::newRow("status shipped") << std::string(R"({"status":"shipped"})") << false;

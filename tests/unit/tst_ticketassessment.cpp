@@ -234,6 +234,11 @@ private slots:
         QTest::newRow("already performed after an unknown is harmless")
             << QList<CallFacts>{refund(1, Outcome::Unknown), refund(2, Outcome::AlreadyPerformed)}
             << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+        // "Already performed" proves the effect exists: a later call that performs it again
+        // is a second effect, not a retry.
+        QTest::newRow("performed after already performed is a duplicate effect")
+                << QList<CallFacts>{refund(1, Outcome::AlreadyPerformed), refund(2, Outcome::Performed)}
+                << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 11800;
         QTest::newRow("refused after the effect is harmless")
             << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::NotPerformed)}
             << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
