@@ -39,10 +39,8 @@ public:
     void setClock(std::function<qint64()> nowMs) { m_now = std::move(nowMs); }
 
     QTableView *table() const { return m_table; }
-    QSpinBox *windowBox() const { return m_window; }
     QPushButton *openButton() const { return m_open; }
     QPushButton *requestButton() const { return m_request; }
-    QPushButton *recoveredButton() const { return m_recovered; }
     QString summaryText() const;
     QString statusText() const;
     // The duplicate of the table's current row, in the model's terms.

@@ -47,7 +47,6 @@ public:
     QPushButton *forwardButton() const { return m_forward; }
     QPlainTextEdit *noteEditor() const { return m_note; }
     QPushButton *saveNoteButton() const { return m_saveNote; }
-    QPushButton *whatIfButton() const { return m_whatIf; }
     QPushButton *exportButton() const { return m_export; }
     QLabel *positionLabel() const { return m_position; }
     // The text shown for a layer (0..4) or a retry mechanism (0..2) at the current step.

@@ -28,7 +28,6 @@ public:
 
     QString headingText() const;
     QChart *chart() const { return m_chart; }
-    QChartView *chartView() const { return m_view; }
     QScatterSeries *performedSeries() const { return m_performed; }
     QScatterSeries *unknownSeries() const { return m_unknown; }
     QScatterSeries *duplicateSeries() const { return m_duplicate; }

@@ -30,7 +30,6 @@ public:
     {
         m_chooseSave = std::move(chooser);
     }
-    void setOpenChooser(std::function<QString(QWidget *)> chooser) { m_chooseOpen = std::move(chooser); }
 
     // Opens the replay of a ticket; the window it opened, or nullptr with the reason shown.
     QWidget *replay(qint64 ticketId);

@@ -50,7 +50,6 @@ public:
     SandboxFaultPlan() = default;
     SandboxFaultPlan(double rate, SandboxFault mode, quint32 seed);
 
-    bool active() const { return m_mode.has_value() && m_rate > 0; }
     std::optional<SandboxFault> draw();
 
 private:

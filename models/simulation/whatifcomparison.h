@@ -35,7 +35,6 @@ public:
     bool isRunning() const;
     const std::optional<WhatIfResult> &result(SimPolicy policy) const { return m_results[index(policy)]; }
     QString error() const { return m_error; }
-    void setTiming(const RealTiming &timing) { m_timing = timing; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

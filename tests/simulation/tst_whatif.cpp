@@ -9,8 +9,11 @@
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "simulation/whatif.h"
+#include "simulation/whatifcomparison.h"
 #include "store/sqlitestore.h"
 
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -31,6 +34,7 @@ private slots:
     void refusedCallIsNotTheRefund_data();
     void refusedCallIsNotTheRefund();
     void noRefundToMakeIsRefused();
+    void comparisonModel();
 
 private:
     struct StoredTicket
@@ -208,6 +212,32 @@ void TestWhatIf::noRefundToMakeIsRefused()
     QVERIFY2(scenario.message().contains(QStringLiteral("T-20260320-0114"))
                  && scenario.message().contains(QStringLiteral("positive amount")),
              qPrintable(scenario.message()));
+}
+
+// The side-by-side table the What-if window shows, watched by the model tester from empty,
+// through a ticket chosen, to both runs done.
+void TestWhatIf::comparisonModel()
+{
+    WhatIfComparison comparison(*m_store);
+    QAbstractItemModelTester tester(&comparison, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const qint64 id = m_store->ticketIdByExtId(QStringLiteral("T-20260317-0412"))->value_or(0);
+    QVERIFY(comparison.setTicket(id).ok());
+    QCOMPARE(comparison.rowCount(), int(WhatIfComparison::RowCount));
+    QCOMPARE(comparison.columnCount(), int(WhatIfComparison::ColumnCount));
+    QSignalSpy finished(&comparison, &WhatIfComparison::finished);
+    comparison.run();
+    QVERIFY(finished.wait(60000));
+    const QAbstractItemModel &model = comparison;
+    const auto cell = [&model](int row, int column) { return model.index(row, column).data().toString(); };
+    QVERIFY2(cell(WhatIfComparison::RefundsRow, WhatIfComparison::AsShippedColumn)
+                     .startsWith(QStringLiteral("2 refunds, $236.00")),
+             qPrintable(cell(WhatIfComparison::RefundsRow, WhatIfComparison::AsShippedColumn)));
+    QVERIFY(cell(WhatIfComparison::BalanceRow, WhatIfComparison::IntentKeyColumn)
+                    .startsWith(QStringLiteral("$71.00")));
+    // The other ticket, chosen after a run: the tester sees the reset.
+    const qint64 other = m_store->ticketIdByExtId(QStringLiteral("T-20260320-0114"))->value_or(0);
+    QVERIFY(comparison.setTicket(other).ok());
+    QCOMPARE(comparison.rowCount(), int(WhatIfComparison::RowCount));
 }
 
 QTEST_GUILESS_MAIN(TestWhatIf)
