@@ -238,17 +238,16 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
         const AmountReading amount = readAmount(*spec, call.arguments);
         row.amountCents = amount.cents;
         row.amountError = amount.error;
-        const QString &badAmount = amount.error;
         Expected<QString> key = intentKey(*spec, call.arguments, ticket->ref.facts);
         if (key)
             row.intentKey = *key;
         else
             row.intentError = key.message();
-        if (!badAmount.isEmpty())
+        if (!row.amountError.isEmpty())
             m_unitNotices.append(
                     QStringLiteral("call \"%1\" (%2): %3; it is kept as the agent made it, with no "
                                    "amount, and no money is counted for it")
-                            .arg(call.callId, call.tool, badAmount));
+                            .arg(call.callId, call.tool, row.amountError));
         // Until a result arrives nobody knows whether the write happened.
         const WriteVerdict verdict = classifyWriteResult(nullptr, registry.outcomeRules());
         row.outcome = verdict.outcome;

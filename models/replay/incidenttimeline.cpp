@@ -1,5 +1,6 @@
 #include "incidenttimeline.h"
 
+#include "domain/jsontext.h"
 #include "domain/money.h"
 #include "domain/toolclass.h"
 
@@ -44,7 +45,7 @@ namespace {
 QString unquoted(const QString &rawResult)
 {
     const nlohmann::json value = nlohmann::json::parse(rawResult.toStdString(), nullptr, false);
-    return value.is_string() ? QString::fromStdString(value.get_ref<const std::string &>()) : rawResult;
+    return value.is_string() ? fromUtf8String(value.get_ref<const std::string &>()) : rawResult;
 }
 
 // Steps at the same moment (or in formats that give no time per event) keep the order of the

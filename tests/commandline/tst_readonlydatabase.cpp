@@ -3,9 +3,9 @@
 // window says why nothing can be done in it. Root may write anything, so under root the
 // commands run as the unprivileged user `nobody`.
 
+#include "filedigest.h"
 #include "verityprocess.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -16,14 +16,6 @@
 using namespace verity::test;
 
 namespace {
-
-QByteArray digestOf(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex();
-}
 
 constexpr auto everyoneReads = QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup
         | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther;
@@ -109,7 +101,7 @@ VerityRun TestReadOnlyDatabase::run(const QStringList &arguments) const
 
 void TestReadOnlyDatabase::consoleAndReadersChangeNothing()
 {
-    const QByteArray before = digestOf(m_database);
+    const QByteArray before = fileSha256(m_database);
     QVERIFY(!before.isEmpty());
     const QStringList filesBefore = QDir(m_folder).entryList(QDir::Files);
 
@@ -138,7 +130,7 @@ void TestReadOnlyDatabase::consoleAndReadersChangeNothing()
                      QStringLiteral("cannot write this database: this user may not write the file")),
              qPrintable(import.err));
 
-    QCOMPARE(digestOf(m_database), before);
+    QCOMPARE(fileSha256(m_database), before);
     QCOMPARE(QDir(m_folder).entryList(QDir::Files), filesBefore);
 }
 

@@ -4,12 +4,11 @@
 
 #include "../sandbox/sandboxtestsupport.h"
 #include "domain/money.h"
+#include "filedigest.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
-
 #include "verityprocess.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,16 +23,6 @@ using namespace verity;
 using namespace verity::test;
 
 namespace {
-
-QByteArray sha256(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(&file);
-    return hash.result().toHex();
-}
 
 QStringList period()
 {
@@ -95,7 +84,7 @@ void ReconcileCommandTest::initTestCase()
 
 void ReconcileCommandTest::reconcilesTheDemoAgainstTheSandbox()
 {
-    const QByteArray before = sha256(m_db);
+    const QByteArray before = fileSha256(m_db);
     const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
                                        QStringLiteral("--provider"), m_sandbox->url().toString(),
                                        QStringLiteral("--json"), QStringLiteral("--csv"),
@@ -150,7 +139,7 @@ void ReconcileCommandTest::reconcilesTheDemoAgainstTheSandbox()
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     QCOMPARE(pdf.read(4), QByteArray("%PDF"));
     // A reconciliation only reads.
-    QCOMPARE(sha256(m_db), before);
+    QCOMPARE(fileSha256(m_db), before);
 }
 
 void ReconcileCommandTest::printsASummary()
@@ -180,7 +169,7 @@ void ReconcileCommandTest::unreachableProviderChangesNothing()
     const quint16 port = probe.serverPort();
     probe.close();
 
-    const QByteArray before = sha256(m_db);
+    const QByteArray before = fileSha256(m_db);
     const QString csv = path(QStringLiteral("unreachable.csv"));
     const VerityRun run =
             verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
@@ -191,7 +180,7 @@ void ReconcileCommandTest::unreachableProviderChangesNothing()
     QVERIFY2(run.err.contains(QStringLiteral("cannot reach")), qPrintable(run.err));
     QVERIFY2(run.err.contains(QStringLiteral("127.0.0.1:%1").arg(port)), qPrintable(run.err));
     QCOMPARE(run.out, QString());
-    QCOMPARE(sha256(m_db), before);
+    QCOMPARE(fileSha256(m_db), before);
     QVERIFY(!QFile::exists(csv));
 }
 
@@ -265,12 +254,12 @@ void ReconcileCommandTest::badArguments()
     QFETCH(QStringList, arguments);
     QFETCH(QString, apiKey);
     QFETCH(QString, message);
-    const QByteArray before = sha256(m_db);
+    const QByteArray before = fileSha256(m_db);
     const VerityRun run = verity(arguments, apiKey);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(message), qPrintable(run.err));
     QCOMPARE(run.out, QString());
-    QCOMPARE(sha256(m_db), before);
+    QCOMPARE(fileSha256(m_db), before);
     QVERIFY(!QFile::exists(path(QStringLiteral("no-such.sqlite"))));
 }
 
@@ -314,14 +303,14 @@ void ReconcileCommandTest::olderDatabaseIsNotUpgraded()
         db.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("downgrade"));
-    const QByteArray before = sha256(old);
+    const QByteArray before = fileSha256(old);
     const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), old, QStringLiteral("--provider"),
                                        m_sandbox->url().toString()}
                            + period());
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(QStringLiteral("schema version 5")) && run.err.contains(QStringLiteral("upgrade")),
              qPrintable(run.err));
-    QCOMPARE(sha256(old), before);
+    QCOMPARE(fileSha256(old), before);
     QVERIFY(!QFile::exists(old + QStringLiteral("-wal")));
 }
 
