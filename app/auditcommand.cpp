@@ -2,9 +2,9 @@
 
 #include "audit/auditaction.h"
 #include "audit/auditlog.h"
+#include "domain/displaytext.h"
 #include "domain/hiddencharacters.h"
-#include "itemmodels/displaytext.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -154,12 +154,12 @@ int runAuditCommand(const QStringList &arguments)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
-    const QString usageText = usage.arg(SqliteStore::defaultLocation());
+    const QString usageText = usage.arg(defaultStoreLocation());
 
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
-                                SqliteStore::defaultLocation());
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."),
+                                QStringLiteral("PATH"), defaultStoreLocation());
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
     const QCommandLineOption head(QStringLiteral("head"), QStringLiteral("The head taken earlier."),
                                   QStringLiteral("HASH"));
@@ -199,7 +199,7 @@ int runAuditCommand(const QStringList &arguments)
         return 2;
     }
     // Every audit action only reads: a database in a read-only folder can be verified.
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::openReadOnly(path);
+    Expected<std::unique_ptr<Store>> store = openStoreReadOnly(path);
     if (!store) {
         err << "verity audit " << action << ": " << store.message() << "\n";
         return 2;

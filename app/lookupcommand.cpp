@@ -3,9 +3,9 @@
 #include "domain/hiddencharacters.h"
 #include "domain/money.h"
 #include "domain/registrychoice.h"
-#include "provider/providerconnection.h"
 #include "provider/providerurl.h"
 #include "resolution/escalationresolver.h"
+#include "resolution/providerconnection.h"
 #include "store/storefactory.h"
 
 #include <QCommandLineParser>

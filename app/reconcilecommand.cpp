@@ -1,16 +1,16 @@
 #include "reconcilecommand.h"
 
-#include "reconcilejson.h"
-
 #include "domain/hiddencharacters.h"
 #include "domain/money.h"
 #include "finance/financereports.h"
 #include "finance/payoutrecovery.h"
 #include "finance/providerexport.h"
-#include "provider/providerconnection.h"
+#include "financepdf.h"
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
+#include "reconcilejson.h"
 #include "resolution/escalationtext.h"
+#include "resolution/providerconnection.h"
 #include "resolution/reconciliationsettlement.h"
 #include "store/storefactory.h"
 

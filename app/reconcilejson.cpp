@@ -2,8 +2,8 @@
 
 #include "reconcilejson.h"
 
+#include "domain/displaytext.h"
 #include "finance/payoutrecovery.h"
-#include "itemmodels/displaytext.h"
 
 #include <QJsonArray>
 

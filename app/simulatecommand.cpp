@@ -4,8 +4,8 @@
 
 #include "simulatecommand.h"
 
-#include "provider/providerconnection.h"
 #include "provider/providerurl.h"
+#include "resolution/providerconnection.h"
 #include "simulation/modelpolicy.h"
 #include "simulation/simulatedtranscript.h"
 #include "simulation/simulationoptions.h"
@@ -19,8 +19,9 @@
 #include <QRegularExpression>
 #include <QTextStream>
 
-#include <cstdio>
 #include <unistd.h>
+
+#include <cstdio>
 
 namespace verity {
 

@@ -1,8 +1,8 @@
 #include "auditview.h"
 
 #include "audit/auditlog.h"
+#include "domain/displaytext.h"
 #include "itemmodels/auditlogmodel.h"
-#include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
 #include "theme.h"
 

@@ -6,7 +6,7 @@
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
 #include "plaintextlabel.h"
-#include "provider/providerconnection.h"
+#include "resolution/providerconnection.h"
 #include "theme.h"
 
 #include <QDateTime>

@@ -2,8 +2,8 @@
 
 #include "attestdialog.h"
 #include "evidencedialog.h"
-#include "provider/providerconnection.h"
 #include "resolution/escalationhistory.h"
+#include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
 
 #include <QMessageBox>

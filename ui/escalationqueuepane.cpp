@@ -1,6 +1,6 @@
 #include "escalationqueuepane.h"
 
-#include "itemmodels/displaytext.h"
+#include "domain/displaytext.h"
 #include "itemmodels/escalationqueuemodel.h"
 #include "plaintextlabel.h"
 #include "queuetable.h"

@@ -1,6 +1,6 @@
 #include "evidencedialog.h"
 
-#include "itemmodels/displaytext.h"
+#include "domain/displaytext.h"
 #include "plaintextlabel.h"
 #include "resolution/escalationtext.h"
 #include "theme.h"

@@ -5,7 +5,7 @@
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
-#include "provider/providerconnection.h"
+#include "resolution/providerconnection.h"
 #include "resolution/reconciliationsettlement.h"
 #include "sellerbalancechart.h"
 

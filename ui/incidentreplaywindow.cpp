@@ -1,6 +1,6 @@
 #include "incidentreplaywindow.h"
 
-#include "itemmodels/displaytext.h"
+#include "domain/displaytext.h"
 #include "itemmodels/replaystepmodel.h"
 #include "plaintextlabel.h"
 #include "screenfit.h"

@@ -1,7 +1,7 @@
 #include "messagecard.h"
 
+#include "domain/displaytext.h"
 #include "foldedtext.h"
-#include "itemmodels/displaytext.h"
 #include "plaintextlabel.h"
 #include "theme.h"
 

@@ -1,7 +1,7 @@
 #include "outcomestyle.h"
 
+#include "domain/displaytext.h"
 #include "domain/ticketassessment.h"
-#include "itemmodels/displaytext.h"
 #include "itemmodels/palette.h"
 
 #include <QFontMetrics>

@@ -1,8 +1,8 @@
 #include "providersettingsdialog.h"
 
 #include "plaintextlabel.h"
-#include "provider/providerconnection.h"
 #include "provider/providerurl.h"
+#include "resolution/providerconnection.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -1,10 +1,11 @@
 #include "reconciliationpane.h"
 
+#include "domain/displaytext.h"
 #include "domain/money.h"
 #include "finance/financereports.h"
 #include "finance/payoutmonth.h"
 #include "finance/providerexport.h"
-#include "itemmodels/displaytext.h"
+#include "financepdf.h"
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"

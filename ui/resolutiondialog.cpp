@@ -1,6 +1,6 @@
 #include "resolutiondialog.h"
 
-#include "itemmodels/displaytext.h"
+#include "domain/displaytext.h"
 #include "plaintextlabel.h"
 #include "resolution/escalationhistory.h"
 #include "resolution/escalationtext.h"

@@ -163,4 +163,9 @@ QString transcriptPage(const QString &objectName)
     return QStringLiteral("#%1 { background: %2; }").arg(objectName, hex(palette::page));
 }
 
+QColor pageRule()
+{
+    return QColor(0x99, 0x99, 0x99);
+}
+
 } // namespace verity::theme

@@ -5,6 +5,7 @@
 
 #include "store/records.h"
 
+#include <QColor>
 #include <QMargins>
 #include <QString>
 
@@ -51,5 +52,8 @@ QString classBadge(); // "Write: money", outlined
 QString codeBlock(); // arguments and results
 QString codeField(); // a key in a read-only line of its own
 QString transcriptPage(const QString &objectName);
+
+// ---- paper ----
+QColor pageRule(); // the line under a printed page's header
 
 } // namespace verity::theme

@@ -1,9 +1,9 @@
 #include "ticketview.h"
 
+#include "domain/displaytext.h"
 #include "domain/money.h"
 #include "foldedtext.h"
 #include "import/transcriptformat.h"
-#include "itemmodels/displaytext.h"
 #include "itemmodels/transcriptmodel.h"
 #include "itemmodels/transcriptsummary.h"
 #include "messagecard.h"

@@ -1,7 +1,7 @@
 #include "toolcallcard.h"
 
+#include "domain/displaytext.h"
 #include "foldedtext.h"
-#include "itemmodels/displaytext.h"
 #include "outcomebadge.h"
 #include "outcomestyle.h"
 #include "plaintextlabel.h"

@@ -4,8 +4,8 @@
 #include "itemmodels/replaystepmodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
-#include "provider/providerconnection.h"
 #include "replay/incidentexport.h"
+#include "resolution/providerconnection.h"
 #include "simulation/whatifcomparison.h"
 #include "store/store.h"
 #include "whatifwindow.h"
@@ -13,8 +13,8 @@
 #include <QFileDialog>
 #include <QMenu>
 #include <QMenuBar>
-#include <QPushButton>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 
 namespace verity {

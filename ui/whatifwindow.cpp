@@ -1,6 +1,6 @@
 #include "whatifwindow.h"
 
-#include "itemmodels/displaytext.h"
+#include "domain/displaytext.h"
 #include "plaintextlabel.h"
 #include "screenfit.h"
 #include "simulation/whatifcomparison.h"

@@ -1,8 +1,8 @@
 #pragma once
-// Reports of a reconciliation and of the duplicate payouts: CSV for spreadsheets, and a PDF
-// (Qt's own PDF writer) with the period, the totals per category, one line per seller, the
-// duplicates and when it was generated. Written through QSaveFile: a failed write leaves no
-// half file behind.
+// Reports of a reconciliation and of the duplicate payouts: CSV for spreadsheets, and the
+// document a PDF is painted from (the painting needs fonts, so it lives with the widgets) with
+// the period, the totals per category, one line per seller, the duplicates and when it was
+// generated. Written through QSaveFile: a failed write leaves no half file behind.
 
 #include "domain/expected.h"
 #include "finance/duplicatepayouts.h"
@@ -31,7 +31,9 @@ QByteArray duplicatesCsv(const QList<DuplicatePayout> &duplicates, const QList<P
 Expected<void> writeReconciliationCsv(const QString &path, const Reconciliation &reconciliation);
 Expected<void> writeDuplicatesCsv(const QString &path, const QList<DuplicatePayout> &duplicates,
                                   const QList<PayoutMark> &marks);
-Expected<void> writeFinancePdf(const QString &path, const Reconciliation &reconciliation,
-                               const QList<DuplicatePayout> &duplicates, const QList<PayoutMark> &marks);
+// The printed report as HTML for QTextDocument: the title and period are left to the page
+// header the painter draws on every page.
+QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicatePayout> &duplicates,
+                    const QList<PayoutMark> &marks);
 
 } // namespace verity

@@ -4,6 +4,7 @@
 #include "domain/jsontext.h"
 #include "domain/money.h"
 #include "domain/resultclassifier.h"
+#include "store/reassessment.h"
 #include "store/store.h"
 
 #include <QSet>
@@ -74,7 +75,7 @@ Expected<Reclassification> reclassifyTool(Store &store, const RegistrySelection 
         }
     }
     for (qint64 ticket : std::as_const(tickets)) {
-        Expected<RepeatCounts> before = store.reassessTicket(ticket);
+        Expected<RepeatCounts> before = reassessTicket(store, ticket);
         if (!before)
             return fail(before.error());
     }

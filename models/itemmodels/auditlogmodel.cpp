@@ -1,8 +1,7 @@
 #include "auditlogmodel.h"
 
 #include "audit/auditaction.h"
-
-#include "displaytext.h"
+#include "domain/displaytext.h"
 #include "store/store.h"
 
 #include <limits>

@@ -1,6 +1,6 @@
 #include "duplicatepayoutmodel.h"
 
-#include "displaytext.h"
+#include "domain/displaytext.h"
 #include "domain/money.h"
 #include "finance/payoutrecovery.h"
 #include "palette.h"

@@ -1,6 +1,6 @@
 #include "escalationqueuemodel.h"
 
-#include "displaytext.h"
+#include "domain/displaytext.h"
 #include "domain/money.h"
 #include "store/store.h"
 

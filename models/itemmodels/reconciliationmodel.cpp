@@ -1,6 +1,6 @@
 #include "reconciliationmodel.h"
 
-#include "displaytext.h"
+#include "domain/displaytext.h"
 #include "domain/money.h"
 #include "palette.h"
 #include "store/store.h"

@@ -1,6 +1,6 @@
 #include "replaystepmodel.h"
 
-#include "displaytext.h"
+#include "domain/displaytext.h"
 #include "store/store.h"
 
 #include <QDateTime>

@@ -3,7 +3,7 @@
 // to: the finance view's first table. A negative balance is flagged (colour, bold, tooltip):
 // the seller owes the platform, which is where a duplicate refund ends up.
 
-#include "displaytext.h"
+#include "domain/displaytext.h"
 #include "domain/expected.h"
 #include "store/financerecords.h"
 

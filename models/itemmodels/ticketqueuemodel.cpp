@@ -1,6 +1,6 @@
 #include "ticketqueuemodel.h"
 
-#include "displaytext.h"
+#include "domain/displaytext.h"
 #include "store/store.h"
 
 #include <QFont>

@@ -1,6 +1,6 @@
 #include "transcriptmodel.h"
 
-#include "displaytext.h"
+#include "domain/displaytext.h"
 #include "store/store.h"
 
 namespace verity {

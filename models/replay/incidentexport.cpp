@@ -4,16 +4,13 @@
 #include "domain/sha256.h"
 #include "import/nativewriter.h"
 #include "import/transcriptimporter.h"
-#include "store/sqliteschema.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTemporaryFile>
 
 #include <filesystem>
@@ -177,7 +174,7 @@ QString countsJson(const QList<RedactionCount> &counts)
 }
 
 // Imports the redacted incident into the new database at `partialPath`; returns its ticket id.
-Expected<qint64> buildExport(SqliteStore &store, const TicketDetail &ticket, const QList<json> &events,
+Expected<qint64> buildExport(Store &store, const TicketDetail &ticket, const QList<json> &events,
                              const NamedRegistry &profile, const QString &partialPath)
 {
     // The ticket is stored as read, so it keeps its source format and its profile, and a ticket
@@ -283,10 +280,10 @@ Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, c
     PartialFile partial(partialPathFor(path));
     IncidentExportSummary summary;
     {
-        Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(partial.path());
+        Expected<std::unique_ptr<Store>> opened = openStore(partial.path());
         if (!opened)
             return makeError(QStringLiteral("%1: cannot write the export: %2").arg(path, opened.message()));
-        SqliteStore &store = **opened;
+        Store &store = **opened;
         Expected<qint64> exported = buildExport(store, ticket, events, profile, partial.path());
         if (!exported)
             return makeError(QStringLiteral("%1: %2").arg(path, exported.message()));
@@ -331,11 +328,9 @@ Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, c
 
         // One file, no -wal or -shm beside it: the file is copied and mailed on its own, and a
         // read-only reader of a WAL database would have to create side files next to it.
-        QSqlQuery journal(store.database());
-        if (!journal.exec(QStringLiteral("PRAGMA journal_mode = DELETE")) || !journal.next()
-            || journal.value(0).toString().compare(QLatin1String("delete"), Qt::CaseInsensitive) != 0)
+        if (Expected<void> single = store.makeSelfContained(); !single)
             return makeError(QStringLiteral("%1: cannot make the export a single file: %2")
-                                 .arg(path, journal.lastError().text()));
+                                     .arg(path, single.message()));
     } // the store closes here, before the file moves
 
     std::error_code error;
@@ -355,33 +350,28 @@ Expected<OpenedIncidentExport> openIncidentExport(const QString &path)
         return makeError(QStringLiteral("%1: no such file").arg(path));
     if (info.isDir())
         return makeError(QStringLiteral("%1 is a folder, not a Verity incident export").arg(path));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("%1: cannot read the file: %2").arg(path, file.errorString()));
-    // The SQLite header says what the file is before any driver touches it: the magic, and
-    // the schema version Verity keeps in user_version (offset 60, big-endian).
-    const QByteArray header = file.read(100);
-    file.close();
-    if (header.size() < 100 || !header.startsWith(QByteArrayLiteral("SQLite format 3\0")))
+    Expected<StoreFileHeader> header = readStoreFileHeader(path);
+    if (!header)
+        return header.error();
+    if (!header->isDatabase)
         return makeError(QStringLiteral("%1 is not a Verity incident export: it is not a Verity file at all").arg(path));
-    const auto byte = [&header](int at) { return quint32(quint8(header.at(at))); };
-    const int version = int((byte(60) << 24) | (byte(61) << 16) | (byte(62) << 8) | byte(63));
-    // With a write-ahead log beside it the header may be behind: the store decides then.
-    const bool headerCurrent = !(byte(18) == 2 && QFileInfo::exists(path + QStringLiteral("-wal")));
-    if (headerCurrent) {
+    const int version = header->schemaVersion;
+    if (header->headerCurrent) {
         if (version == 0)
             return makeError(QStringLiteral("%1 is not a Verity incident export: it is a database of another program").arg(path));
-        if (version > sqlite::currentSchemaVersion())
-            return makeError(QStringLiteral("%1 was made by a newer Verity (schema version %2; this Verity reads up to %3); "
-                                            "use a newer Verity to open it")
-                                 .arg(path)
-                                 .arg(version)
-                                 .arg(sqlite::currentSchemaVersion()));
+        if (version > currentStoreSchemaVersion())
+            return makeError(
+                    QStringLiteral(
+                            "%1 was made by a newer Verity (schema version %2; this Verity reads up to %3); "
+                            "use a newer Verity to open it")
+                            .arg(path)
+                            .arg(version)
+                            .arg(currentStoreSchemaVersion()));
         if (version < 7) // before version 7 no file said what it was for
             return makeError(QStringLiteral("%1 is a Verity database, not an incident export").arg(path));
     }
 
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::openReadOnly(path);
+    Expected<std::unique_ptr<Store>> store = openStoreReadOnly(path);
     if (!store)
         return store.error();
     Expected<QHash<QString, QString>> fileInfo = (*store)->fileInfo();

@@ -9,6 +9,7 @@
 #include "escalationtext.h"
 #include "provider/providerhttp.h"
 #include "recordmatching.h"
+#include "store/reassessment.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -157,7 +158,7 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
             : Expected<AuditEntry>(kept.error());
     // Unknown again until its answer: the ticket's flags and the queue say so.
     Expected<RepeatCounts> reassessed =
-            started ? m_store.reassessTicket(detail.ticketId) : Expected<RepeatCounts>(started.error());
+            started ? reassessTicket(m_store, detail.ticketId) : Expected<RepeatCounts>(started.error());
     Expected<void> committed = reassessed ? m_store.commit() : Expected<void>(reassessed.error());
     if (!committed) {
         m_store.rollback();

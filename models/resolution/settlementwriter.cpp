@@ -3,6 +3,7 @@
 #include "audit/auditaction.h"
 #include "audit/auditlog.h"
 #include "audit/settlementrecord.h"
+#include "store/reassessment.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -84,7 +85,7 @@ Expected<SettlementWritten> writeInTransaction(Store &store, const QString &oper
         if (Expected<void> noted = store.noteEscalation(escalation.id, step.note); !noted)
             return noted.error();
     }
-    if (Expected<RepeatCounts> reassessed = store.reassessTicket(escalation.ticketId); !reassessed)
+    if (Expected<RepeatCounts> reassessed = reassessTicket(store, escalation.ticketId); !reassessed)
         return reassessed.error();
     return written;
 }

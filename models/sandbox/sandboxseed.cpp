@@ -1,11 +1,10 @@
 #include "sandboxseed.h"
 
-#include "sandboxrecords.h"
-
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
-#include "store/sqlitestore.h"
+#include "sandboxrecords.h"
+#include "store/storefactory.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -117,10 +116,10 @@ Expected<DemoProviderSide> readDemo()
     QTemporaryDir folder;
     if (!folder.isValid())
         return makeError(QStringLiteral("cannot make a temporary folder for the demo data: %1").arg(folder.errorString()));
-    Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(folder.filePath(QStringLiteral("demo.sqlite")));
+    Expected<std::unique_ptr<Store>> opened = openStore(folder.filePath(QStringLiteral("demo.sqlite")));
     if (!opened)
         return opened.error();
-    SqliteStore &store = **opened;
+    Store &store = **opened;
     const ToolRegistry registry = ToolRegistry::builtIn();
     TranscriptImporter importer(store, registry);
     const ImportReport report = importer.importFile(demoDataResource());

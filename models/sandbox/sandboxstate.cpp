@@ -1,7 +1,6 @@
 #include "sandboxstate.h"
 
 #include "domain/sha256.h"
-#include "store/sqlerror.h"
 
 #include <QAtomicInteger>
 #include <QDir>
@@ -21,6 +20,13 @@
 namespace verity {
 
 namespace {
+
+// SQLite's own words ("file is not a database"), without the driver's "Unable to fetch row".
+// The sandbox keeps its storage to itself, apart from Verity's store.
+QString sqlErrorText(const QSqlError &error)
+{
+    return error.databaseText().isEmpty() ? error.text() : error.databaseText();
+}
 
 // The tables as version 1 made them: a state file of any version has them.
 const char *const schema[] = {

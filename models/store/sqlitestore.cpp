@@ -69,8 +69,6 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
     }
     if (Expected<void> migrated = sqlite::migrate(store->m_db); !migrated)
         return makeError(QStringLiteral("%1: %2").arg(path, migrated.message()));
-    if (Expected<void> caughtUp = store->reassessPending(); !caughtUp)
-        return makeError(caughtUp.message());
     return store;
 }
 
@@ -132,36 +130,14 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &
     return store;
 }
 
-Expected<void> SqliteStore::reassessPending()
+Expected<void> SqliteStore::makeSelfContained()
 {
-    // A batch a transaction, each taking its tickets off the list as it stores them, so a
-    // process stopped half way leaves the rest for the next start.
-    for (;;) {
-        QList<qint64> tickets;
-        {
-            QSqlQuery query(m_db);
-            if (!query.exec(QStringLiteral("SELECT ticket_id FROM pending_reassessment LIMIT 500")))
-                return makeError(QStringLiteral("%1: %2").arg(m_path, sqlErrorText(query.lastError())));
-            while (query.next())
-                tickets.append(query.value(0).toLongLong());
-        }
-        if (tickets.isEmpty())
-            return {};
-        if (Expected<void> begun = begin(); !begun)
-            return begun;
-        for (qint64 ticket : std::as_const(tickets)) {
-            Expected<RepeatCounts> done = reassessTicket(ticket);
-            QSqlQuery taken(m_db);
-            taken.prepare(QStringLiteral("DELETE FROM pending_reassessment WHERE ticket_id = ?"));
-            taken.addBindValue(ticket);
-            if (!done || !taken.exec()) {
-                rollback();
-                return makeError(done ? sqlErrorText(taken.lastError()) : done.message());
-            }
-        }
-        if (Expected<void> committed = commit(); !committed)
-            return committed;
-    }
+    QSqlQuery journal(m_db);
+    if (!journal.exec(QStringLiteral("PRAGMA journal_mode = DELETE")) || !journal.next()
+        || journal.value(0).toString().compare(QLatin1String("delete"), Qt::CaseInsensitive) != 0)
+        return makeError(QStringLiteral("%1: cannot make the database a single file: %2")
+                                 .arg(m_path, sqlErrorText(journal.lastError())));
+    return {};
 }
 
 Expected<QSqlQuery *> SqliteStore::prepared(const char *sql)

@@ -43,6 +43,9 @@ public:
     Expected<void> setToolResult(const ToolResultUpdate &result) override;
     Expected<qint64> insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result) override;
     Expected<QList<CallFacts>> callFacts(qint64 ticketId) override;
+    Expected<qint64> lastSeq(qint64 ticketId) override;
+    Expected<QList<qint64>> ticketsAwaitingReassessment(int limit) override;
+    Expected<void> markReassessed(qint64 ticketId) override;
     Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
                                            const TicketAssessment &assessment) override;
     Expected<void> applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
@@ -68,7 +71,6 @@ public:
     Expected<ResolutionClaim> resolveEscalation(const Settlement &settlement) override;
     Expected<void> noteEscalation(qint64 escalationId, const QString &note) override;
     Expected<void> reopenEscalation(qint64 escalationId, const QString &note) override;
-    Expected<RepeatCounts> reassessTicket(qint64 ticketId) override;
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
     Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) override;
     Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
@@ -86,6 +88,7 @@ public:
     Expected<void> saveTrainerNote(qint64 ticketId, const TrainerNote &note) override;
     Expected<QHash<QString, QString>> fileInfo() override;
     Expected<void> setFileInfo(const QString &key, const QString &value) override;
+    Expected<void> makeSelfContained() override;
     Expected<qint64> insertPayoutMark(const PayoutMark &mark) override;
     Expected<std::optional<AuditEntry>> lastAuditEntry() override;
     Expected<void> insertAuditEntry(const AuditEntry &entry) override;
@@ -110,8 +113,6 @@ private:
     Expected<void> execute(const char *sql, const char *what);
     Expected<void> insertSellerAndOrder(const NewTicket &ticket);
     Expected<void> insertOrder(const NewTicket &ticket);
-    // Tickets an upgrade left without their repeat classes are read again (schema 5).
-    Expected<void> reassessPending();
     Expected<RepeatCounts> repeatCounts(qint64 ticketId);
     Expected<void> markRepeats(const TicketAssessment &assessment);
     // Only the summary columns that differ from a new ticket's, when `onlyChanged`: each one

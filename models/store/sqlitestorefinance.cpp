@@ -332,7 +332,7 @@ Expected<qint64> SqliteStore::insertPayoutMark(const PayoutMark &mark)
     QSqlQuery &q = **query;
     q.addBindValue(mark.duplicateKey);
     q.addBindValue(recoveryStateId(mark.state));
-    q.addBindValue(mark.note);
+    q.addBindValue(mark.note.isNull() ? QStringLiteral("") : mark.note); // no note is an empty one, not NULL
     q.addBindValue(mark.operatorName);
     q.addBindValue(mark.at);
     if (auto done = run(q, "storing a recovery mark"); !done)

@@ -1,11 +1,9 @@
 // Settling unknown writes: escalation details, lookup evidence, resolution claims that hold
 // across consoles, the ledger of money moved, and the rows of the audit chain.
 
-#include "sqlitestore.h"
-
 #include "domain/resultrecord.h"
-#include "domain/ticketassessment.h"
 #include "sqlerror.h"
+#include "sqlitestore.h"
 
 #include <QVariant>
 
@@ -264,20 +262,33 @@ Expected<void> SqliteStore::reopenEscalation(qint64 escalationId, const QString 
     return run(**update, "reopening an escalation");
 }
 
-Expected<RepeatCounts> SqliteStore::reassessTicket(qint64 ticketId)
+Expected<qint64> SqliteStore::lastSeq(qint64 ticketId)
 {
-    Expected<QList<CallFacts>> calls = callFacts(ticketId);
-    if (!calls)
-        return calls.error();
     auto seq = prepared("SELECT last_seq FROM tickets WHERE id = ?");
     if (!seq)
         return seq.error();
     (*seq)->addBindValue(ticketId);
     if (auto done = run(**seq, "reading a ticket"); !done)
         return done.error();
-    const qint64 lastSeq = (*seq)->next() ? (*seq)->value(0).toLongLong() : 0;
+    const qint64 last = (*seq)->next() ? (*seq)->value(0).toLongLong() : 0;
     (*seq)->finish();
-    return applyAssessment(ticketId, lastSeq, assessTicket(*calls));
+    return last;
+}
+
+Expected<QList<qint64>> SqliteStore::ticketsAwaitingReassessment(int limit)
+{
+    return rowsOf<qint64>(QStringLiteral("SELECT ticket_id FROM pending_reassessment LIMIT ?"), {limit},
+                          "reading the tickets to assess again",
+                          [](const QSqlQuery &q) { return q.value(0).toLongLong(); });
+}
+
+Expected<void> SqliteStore::markReassessed(qint64 ticketId)
+{
+    auto taken = prepared("DELETE FROM pending_reassessment WHERE ticket_id = ?");
+    if (!taken)
+        return taken.error();
+    (*taken)->addBindValue(ticketId);
+    return run(**taken, "taking a ticket off the list to assess again");
 }
 
 Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntry(const QString &intentKey)

@@ -1,7 +1,8 @@
 #pragma once
-// The one interface to stored data. The importer writes through it, the item models read
-// through it, and no SQL lives anywhere else, so a second backend (PostgreSQL, for teams
-// that share one queue) can be added behind it. One Store serves one thread.
+// The one door to stored data, with a room for each kind of work. Each part of the program
+// asks for the narrowest room it needs (the queue reads tickets, the importer writes them,
+// the audit reads its chain), no SQL lives anywhere else, and a second backend (PostgreSQL,
+// for teams that share one queue) implements the same rooms. One Store serves one thread.
 
 #include "domain/expected.h"
 #include "domain/ticketassessment.h"
@@ -14,16 +15,16 @@
 
 namespace verity {
 
-class Store
+// What every room shares: where the data is, and the transaction a unit of work spans (a
+// settlement and its audit entry commit together, whichever rooms they pass through).
+class StoreSession
 {
 public:
-    virtual ~Store() = default;
-    Store(const Store &) = delete;
-    Store &operator=(const Store &) = delete;
+    StoreSession(const StoreSession &) = delete;
+    StoreSession &operator=(const StoreSession &) = delete;
 
     virtual QString location() const = 0;
 
-    // ---- transactions: the importer commits in batches ----
     // A write transaction: it takes the write lock at once, so two consoles appending to the
     // same audit chain queue up instead of both reading the same last entry.
     virtual Expected<void> begin() = 0;
@@ -34,36 +35,15 @@ public:
     virtual Expected<void> releaseSavepoint() = 0;
     virtual Expected<void> rollbackToSavepoint() = 0;
 
-    // ---- import writes ----
-    virtual Expected<std::optional<TicketRef>> findTicket(const QString &extId) = 0;
-    virtual Expected<TicketRef> insertTicket(const NewTicket &ticket) = 0;
-    // Returns false when the same message was stored before.
-    virtual Expected<bool> insertMessage(const NewMessage &message) = 0;
-    virtual Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) = 0;
-    virtual Expected<qint64> insertToolCall(const NewToolCall &call) = 0;
-    virtual Expected<void> setToolResult(const ToolResultUpdate &result) = 0;
-    // A call whose result is already known, in one row: as insertToolCall() then
-    // setToolResult() would leave it (the result's callId is not read).
-    virtual Expected<qint64> insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result) = 0;
-    // Everything the assessment needs, then the writing back of its answer: the call flags,
-    // the ticket summary, and one open escalation per unknown write.
-    virtual Expected<QList<CallFacts>> callFacts(qint64 ticketId) = 0;
-    // Returns the ticket's repeat counts as they were before, so an import can say what it changed.
-    virtual Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
-                                                   const TicketAssessment &assessment) = 0;
-    // The same for a ticket inserted in the open transaction, assessed from the calls the caller
-    // stored: it has no marks, summary or escalations yet, so nothing is read back or cleared.
-    virtual Expected<void> applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
-                                                const TicketAssessment &assessment) = 0;
-    virtual Expected<void> recordImport(const ImportRecord &record) = 0;
+protected:
+    StoreSession() = default;
+    ~StoreSession() = default;
+};
 
-    // ---- classifying tools the registry did not know ----
-    virtual Expected<QList<UnclassifiedTool>> unclassifiedTools() = 0;
-    virtual Expected<QList<StoredCall>> unclassifiedCalls(const QString &tool) = 0;
-    // Writes a new reading of a call; the caller reassesses its ticket.
-    virtual Expected<void> reclassifyCall(const CallClassification &classification) = 0;
-
-    // ---- reads for the console ----
+// The queue and the ticket view: tickets, their transcripts, and their texts whole.
+class TicketReads : public virtual StoreSession
+{
+public:
     virtual Expected<qint64> countTickets(const TicketQuery &query) = 0;
     // A page entered at an anchor (see TicketPage): an index range, however deep in the queue.
     virtual Expected<QList<TicketRow>> ticketPage(const TicketQuery &query, const TicketPage &page) = 0;
@@ -90,10 +70,79 @@ public:
     virtual Expected<QList<TranscriptEntry>> transcript(qint64 ticketId, qsizetype clipAt = 0) = 0;
     // One text of a ticket whole: a message's (by its seq), or a call's arguments or result.
     virtual Expected<QString> wholeText(qint64 ticketId, const TextPlace &place) = 0;
+
+protected:
+    ~TicketReads() = default;
+};
+
+// What an assessment reads and writes back. The assessment itself is a domain rule
+// (assessTicket), run by the callers (see reassessment.h), never by a backend.
+class AssessmentStore : public virtual StoreSession
+{
+public:
+    virtual Expected<QList<CallFacts>> callFacts(qint64 ticketId) = 0;
+    // The seq of the ticket's last stored event: the summary says how far it was read.
+    virtual Expected<qint64> lastSeq(qint64 ticketId) = 0;
+    // Writes back the call flags, the ticket summary, and one open escalation per unknown
+    // write. Returns the ticket's repeat counts as they were before, so an import can say what
+    // it changed.
+    virtual Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
+                                                   const TicketAssessment &assessment) = 0;
+    // The same for a ticket inserted in the open transaction, assessed from the calls the caller
+    // stored: it has no marks, summary or escalations yet, so nothing is read back or cleared.
+    virtual Expected<void> applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
+                                                const TicketAssessment &assessment) = 0;
+    // Tickets an upgrade of the stored data left to be assessed again, up to `limit` of them;
+    // markReassessed() takes one off the list.
+    virtual Expected<QList<qint64>> ticketsAwaitingReassessment(int limit) = 0;
+    virtual Expected<void> markReassessed(qint64 ticketId) = 0;
+
+protected:
+    ~AssessmentStore() = default;
+};
+
+// The importer's writes: tickets, messages, calls and their results, trace events.
+class ImportWrites : public virtual AssessmentStore
+{
+public:
+    virtual Expected<std::optional<TicketRef>> findTicket(const QString &extId) = 0;
+    virtual Expected<TicketRef> insertTicket(const NewTicket &ticket) = 0;
+    // Returns false when the same message was stored before.
+    virtual Expected<bool> insertMessage(const NewMessage &message) = 0;
+    virtual Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) = 0;
+    virtual Expected<qint64> insertToolCall(const NewToolCall &call) = 0;
+    virtual Expected<void> setToolResult(const ToolResultUpdate &result) = 0;
+    // A call whose result is already known, in one row: as insertToolCall() then
+    // setToolResult() would leave it (the result's callId is not read).
+    virtual Expected<qint64> insertAnsweredToolCall(const NewToolCall &call,
+                                                    const ToolResultUpdate &result) = 0;
+    // Returns false when the same event was stored before.
+    virtual Expected<bool> insertTraceEvent(const NewTraceEvent &event) = 0;
+    virtual Expected<void> recordImport(const ImportRecord &record) = 0;
+
+protected:
+    ~ImportWrites() = default;
+};
+
+// Classifying tools the registry did not know.
+class ClassificationStore : public virtual AssessmentStore
+{
+public:
+    virtual Expected<QList<UnclassifiedTool>> unclassifiedTools() = 0;
+    virtual Expected<QList<StoredCall>> unclassifiedCalls(const QString &tool) = 0;
+    // Writes a new reading of a call; the caller reassesses its ticket.
+    virtual Expected<void> reclassifyCall(const CallClassification &classification) = 0;
+
+protected:
+    ~ClassificationStore() = default;
+};
+
+// The escalation queue, and resolving unknowns by evidence.
+class EscalationStore : public virtual AssessmentStore
+{
+public:
     virtual Expected<qint64> countOpenEscalations() = 0;
     virtual Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) = 0;
-
-    // ---- resolving unknowns ----
     virtual Expected<std::optional<EscalationDetail>> escalation(qint64 escalationId) = 0;
     // The ticket's calls that carry `intentKey`, in the order they were made.
     virtual Expected<QList<IntentCall>> intentCalls(qint64 ticketId, const QString &intentKey) = 0;
@@ -105,23 +154,29 @@ public:
     virtual Expected<void> noteEscalation(qint64 escalationId, const QString &note) = 0;
     // Back to the queue: a repeat made from the console came back unknown.
     virtual Expected<void> reopenEscalation(qint64 escalationId, const QString &note) = 0;
-    // Re-reads a ticket's calls (with verified resolutions in place of recorded unknowns) and
-    // stores the assessment; call after settling one of its escalations.
-    virtual Expected<RepeatCounts> reassessTicket(qint64 ticketId) = 0;
 
-    // ---- the ledger: money moved, one row per refund ----
+protected:
+    ~EscalationStore() = default;
+};
+
+// The ledger: money moved, one row per refund.
+class LedgerStore : public virtual StoreSession
+{
+public:
     // The first refund recorded for the intent key, if any: whether this intent already paid out.
     virtual Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) = 0;
     virtual Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) = 0;
     // False when the refund (or the call) already has an entry, which is left as it was.
     virtual Expected<bool> recordLedgerEntry(const LedgerEntry &entry) = 0;
 
-    // ---- what the audit checks its entries against, a page at a time, by id ----
-    virtual Expected<QList<EscalationSettlement>> escalationSettlements(qint64 offset, int limit) = 0;
-    virtual Expected<QList<LedgerEntry>> ledgerEntries(qint64 offset, int limit) = 0;
-    virtual Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) = 0;
+protected:
+    ~LedgerStore() = default;
+};
 
-    // ---- finance ----
+// Finance: payouts, seller balances, and the marks on duplicate payouts.
+class FinanceStore : public virtual StoreSession
+{
+public:
     // Money writes that moved money or may have (performed, or unknown), made in [fromMs, toMs),
     // with every resolution applied, oldest first.
     virtual Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) = 0;
@@ -135,22 +190,67 @@ public:
     // Call inside a transaction with the audit entry that records it.
     virtual Expected<qint64> insertPayoutMark(const PayoutMark &mark) = 0;
 
-    // ---- replaying incidents ----
-    // Returns false when the same event was stored before.
-    virtual Expected<bool> insertTraceEvent(const NewTraceEvent &event) = 0;
+protected:
+    ~FinanceStore() = default;
+};
+
+// Replaying incidents: the trace of each call, and the trainer's notes on its steps.
+class TraceStore : public virtual StoreSession
+{
+public:
     virtual Expected<QList<TraceEvent>> traceEvents(qint64 ticketId) = 0; // in seq order
     virtual Expected<QList<TrainerNote>> trainerNotes(qint64 ticketId) = 0;
     // One note per step: saving replaces the step's note, and empty text removes it.
     virtual Expected<void> saveTrainerNote(qint64 ticketId, const TrainerNote &note) = 0;
-    // What the file is, for a file made for a purpose (an incident export): key to value.
-    virtual Expected<QHash<QString, QString>> fileInfo() = 0;
-    virtual Expected<void> setFileInfo(const QString &key, const QString &value) = 0;
 
-    // ---- the audit log (the chain itself is computed by AuditLog) ----
+protected:
+    ~TraceStore() = default;
+};
+
+// The audit log (the chain itself is computed by AuditLog), and what the audit checks its
+// entries against, a page at a time, by id.
+class AuditStore : public virtual StoreSession
+{
+public:
     virtual Expected<std::optional<AuditEntry>> lastAuditEntry() = 0;
     virtual Expected<void> insertAuditEntry(const AuditEntry &entry) = 0;
     virtual Expected<qint64> countAuditEntries() = 0;
     virtual Expected<QList<AuditEntry>> auditEntries(qint64 offset, int limit) = 0; // oldest first
+    virtual Expected<QList<EscalationSettlement>> escalationSettlements(qint64 offset, int limit) = 0;
+    virtual Expected<QList<LedgerEntry>> ledgerEntries(qint64 offset, int limit) = 0;
+    virtual Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) = 0;
+
+protected:
+    ~AuditStore() = default;
+};
+
+// What the file is, for a file made for a purpose (an incident export).
+class FileInfoStore : public virtual StoreSession
+{
+public:
+    virtual Expected<QHash<QString, QString>> fileInfo() = 0; // key to value
+    virtual Expected<void> setFileInfo(const QString &key, const QString &value) = 0;
+    // Leaves the data in one file with nothing beside it (no journal or log files), so it can
+    // be copied and mailed on its own and read where nothing may be written.
+    virtual Expected<void> makeSelfContained() = 0;
+
+protected:
+    ~FileInfoStore() = default;
+};
+
+// Every room: what a backend implements, and what start-up wiring holds.
+class Store : public TicketReads,
+              public ImportWrites,
+              public ClassificationStore,
+              public EscalationStore,
+              public LedgerStore,
+              public FinanceStore,
+              public TraceStore,
+              public AuditStore,
+              public FileInfoStore
+{
+public:
+    virtual ~Store() = default;
 
 protected:
     Store() = default;

@@ -1,8 +1,11 @@
 #include "storefactory.h"
 
+#include "reassessment.h"
+#include "sqliteschema.h"
 #include "sqlitestore.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 namespace verity {
@@ -17,6 +20,8 @@ Expected<std::unique_ptr<Store>> openStore(const QString &location)
     Expected<std::unique_ptr<SqliteStore>> sqlite = SqliteStore::open(location);
     if (!sqlite)
         return sqlite.error();
+    if (Expected<void> caughtUp = reassessAwaitingTickets(**sqlite); !caughtUp)
+        return caughtUp.error();
     return std::unique_ptr<Store>(std::move(*sqlite));
 }
 
@@ -45,6 +50,28 @@ QString whyUnwritable(const QString &location)
 QString defaultStoreLocation()
 {
     return SqliteStore::defaultLocation();
+}
+
+Expected<StoreFileHeader> readStoreFileHeader(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("%1: cannot read the file: %2").arg(path, file.errorString()));
+    // The magic, and the schema version Verity keeps in user_version (offset 60, big-endian).
+    const QByteArray header = file.read(100);
+    StoreFileHeader read;
+    if (header.size() < 100 || !header.startsWith(QByteArrayLiteral("SQLite format 3\0")))
+        return read;
+    const auto byte = [&header](int at) { return quint32(quint8(header.at(at))); };
+    read.isDatabase = true;
+    read.schemaVersion = int((byte(60) << 24) | (byte(61) << 16) | (byte(62) << 8) | byte(63));
+    read.headerCurrent = !(byte(18) == 2 && QFileInfo::exists(path + QStringLiteral("-wal")));
+    return read;
+}
+
+int currentStoreSchemaVersion()
+{
+    return sqlite::currentSchemaVersion();
 }
 
 } // namespace verity

@@ -18,4 +18,17 @@ QString whyUnwritable(const QString &location);
 // The default database under the platform's application-data location.
 QString defaultStoreLocation();
 
+// What a file is, as its first bytes say, read before any driver touches it: a check that
+// must not change the file (or create files beside it) can refuse what is not Verity's.
+struct StoreFileHeader
+{
+    bool isDatabase = false; // an SQLite database at all
+    int schemaVersion = 0; // Verity's schema version; 0 in a database of another program
+    // False when a write-ahead log beside the file may hold a newer header: opening decides then.
+    bool headerCurrent = true;
+};
+Expected<StoreFileHeader> readStoreFileHeader(const QString &path);
+// The schema version this build reads and writes.
+int currentStoreSchemaVersion();
+
 } // namespace verity

@@ -2,8 +2,8 @@
 // it pages through more entries than one page holds, refreshes, and finds rows by seq.
 
 #include "audittestsupport.h"
+#include "domain/displaytext.h"
 #include "itemmodels/auditlogmodel.h"
-#include "itemmodels/displaytext.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

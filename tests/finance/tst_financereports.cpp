@@ -5,6 +5,7 @@
 #include "domain/money.h"
 #include "finance/csvtable.h"
 #include "finance/financereports.h"
+#include "financepdf.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -3,10 +3,9 @@
 // file, and a sandbox provider on 127.0.0.1 holding the demo's side of it (seedDemo).
 
 #include "../sandbox/sandboxtestsupport.h"
-
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
-#include "provider/providerconnection.h"
+#include "resolution/providerconnection.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 

@@ -15,7 +15,7 @@
 #include "itemmodels/sellerbalancemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
-#include "provider/providerconnection.h"
+#include "resolution/providerconnection.h"
 #include "sandbox/sandboxseed.h"
 #include "sellerbalancechart.h"
 #include "store/sqlitestore.h"

@@ -12,7 +12,7 @@
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
-#include "provider/providerconnection.h"
+#include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"

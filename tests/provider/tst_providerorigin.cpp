@@ -7,10 +7,10 @@
 #include "../finance/loopbackprovider.h"
 #include "../sandbox/sandboxtestsupport.h"
 #include "provider/providerclient.h"
-#include "provider/providerconnection.h"
 #include "provider/providerhttp.h"
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
+#include "resolution/providerconnection.h"
 #include "store/sqlitestore.h"
 
 #include <QCoreApplication>

@@ -6,6 +6,7 @@
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
+#include "store/reassessment.h"
 #include "store/sqlitestore.h"
 
 #include <QFile>
@@ -147,9 +148,12 @@ inline void startVerity(QProcess &process, const QStringList &arguments, const Q
 inline std::unique_ptr<verity::SqliteStore> openStore(const QString &path, QString *error = nullptr)
 {
     verity::Expected<std::unique_ptr<verity::SqliteStore>> store = verity::SqliteStore::open(path);
-    if (!store) {
+    // As openStore() of the factory does: what an upgrade left to assess is assessed on opening.
+    verity::Expected<void> caughtUp =
+            store ? verity::reassessAwaitingTickets(**store) : verity::Expected<void>(store.error());
+    if (!caughtUp) {
         if (error)
-            *error = store.message();
+            *error = caughtUp.message();
         return nullptr;
     }
     return std::move(*store);

@@ -7,6 +7,7 @@
 #include "itemmodels/palette.h"
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
+#include "store/reassessment.h"
 #include "storetestsupport.h"
 
 #include <QAbstractItemModelTester>
@@ -284,7 +285,7 @@ void TestFinanceModels::settledUnknownsConfirmTheDuplicates()
             continue;
         QVERIFY(m_store->resolveEscalation(Settlement{row.id, Resolution::Performed, SettlementBasis::Lookup, QString(),
                                                       QStringLiteral("finn"), utcMs(2026, 4, 6)}));
-        QVERIFY(m_store->reassessTicket(row.ticketId));
+        QVERIFY(reassessTicket(*m_store, row.ticketId));
     }
     DuplicatePayoutModel model(*m_store);
     model.refresh();

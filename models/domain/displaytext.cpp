@@ -6,7 +6,9 @@ namespace verity {
 
 QString formatTime(qint64 msSinceEpoch)
 {
-    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch).toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch)
+            .toLocalTime()
+            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
 QString formatUtcDate(qint64 msSinceEpoch)
@@ -16,7 +18,8 @@ QString formatUtcDate(qint64 msSinceEpoch)
 
 QString formatUtcTime(qint64 msSinceEpoch)
 {
-    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC)
+            .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
 }
 
 QString formatStepTime(qint64 msSinceEpoch)

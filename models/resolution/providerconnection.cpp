@@ -1,8 +1,8 @@
 #include "providerconnection.h"
 
 #include "domain/hiddencharacters.h"
-#include "providerurl.h"
-#include "resolution/escalationresolver.h"
+#include "escalationresolver.h"
+#include "provider/providerurl.h"
 
 #include <QSettings>
 
@@ -27,7 +27,9 @@ QString defaultOperatorName()
     return user.isEmpty() ? QStringLiteral("operator") : user;
 }
 
-ProviderConnection::ProviderConnection(Store &store, QObject *parent) : QObject(parent), m_store(store)
+ProviderConnection::ProviderConnection(Store &store, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
 {
     m_operator = defaultOperatorName();
 }
@@ -42,8 +44,8 @@ void ProviderConnection::load(std::function<void()> done)
     const Expected<QUrl> checked = checkProviderUrl(QUrl(saved.trimmed()));
     m_settings.baseUrl = checked ? *checked : QUrl();
     m_urlProblem = checked || saved.trimmed().isEmpty()
-                       ? QString()
-                       : tr("The saved provider URL is not used: %1").arg(checked.message());
+            ? QString()
+            : tr("The saved provider URL is not used: %1").arg(checked.message());
     m_operator = settings.value(QStringLiteral("provider/operator"), defaultOperatorName()).toString();
     const QString fromEnvironment = qEnvironmentVariable(apiKeyVariable);
     if (!fromEnvironment.isEmpty() || m_settings.baseUrl.isEmpty()) {
@@ -79,8 +81,8 @@ void ProviderConnection::load(std::function<void()> done)
     job->start();
 }
 
-Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
-                                        std::function<void(const QString &note)> done)
+Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &operatorName,
+                                        const QString &apiKey, std::function<void(const QString &note)> done)
 {
     if (const Expected<QUrl> checked = checkProviderUrl(baseUrl); !checked)
         return makeError(QStringLiteral("Base URL: %1").arg(checked.message()));
@@ -111,9 +113,9 @@ Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &oper
         // Without a keychain the key lives in memory for this session only: it is never
         // written in plain text to the settings file or the database.
         m_keyNote = job->error() == QKeychain::NoError
-                        ? tr("API key saved in the desktop keychain.")
-                        : tr("No desktop keychain (%1): the API key is kept for this session only.")
-                              .arg(job->errorString());
+                ? tr("API key saved in the desktop keychain.")
+                : tr("No desktop keychain (%1): the API key is kept for this session only.")
+                          .arg(job->errorString());
         job->deleteLater();
         if (done)
             done(m_keyNote);

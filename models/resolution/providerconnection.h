@@ -5,7 +5,7 @@
 
 #include "domain/expected.h"
 #include "domain/registryselection.h"
-#include "providerclient.h"
+#include "provider/providerclient.h"
 
 #include <QObject>
 

@@ -1,0 +1,30 @@
+cmake_policy(SET CMP0057 NEW) # IN_LIST
+# Run by the build (see VerityLayers.cmake): fails when a source of LAYER includes a header
+# from a folder outside ALLOWED. Includes are "folder/file.h" from the models root, or a file
+# beside the source (or in a folder under it).
+include(${CONFIG})
+set(problems "")
+foreach(source IN LISTS SOURCES)
+    file(STRINGS "${source}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+    get_filename_component(here "${source}" DIRECTORY)
+    foreach(line IN LISTS lines)
+        string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*$" "\\1" included "${line}")
+        if(included MATCHES "\\.\\.")
+            string(APPEND problems "  ${source}: #include \"${included}\": name a layer's folder, not a path upwards\n")
+            continue()
+        endif()
+        if(EXISTS "${here}/${included}" OR NOT included MATCHES "/")
+            continue()
+        endif()
+        string(REGEX MATCH "^[^/]+" folder "${included}")
+        if(NOT folder IN_LIST ALLOWED)
+            string(APPEND problems "  ${source}: #include \"${included}\"\n")
+        endif()
+    endforeach()
+endforeach()
+if(problems)
+    string(REPLACE ";" ", " allowed "${ALLOWED}")
+    message(FATAL_ERROR "${LAYER} includes a layer it does not depend on (dependencies point down; "
+                        "${LAYER} may include: ${allowed}):\n${problems}")
+endif()
+file(TOUCH "${STAMP}")
