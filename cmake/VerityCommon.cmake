@@ -22,6 +22,14 @@ if(VERITY_WERROR)
     target_compile_options(verity_common INTERFACE -Werror)
 endif()
 
+# gcov's counters, for line and branch coverage: each object writes a .gcda beside it when
+# the program that ran it exits (see "Building by hand" in README.md).
+option(VERITY_COVERAGE "Build with gcov coverage instrumentation (--coverage)" OFF)
+if(VERITY_COVERAGE)
+    target_compile_options(verity_common INTERFACE --coverage)
+    target_link_options(verity_common INTERFACE --coverage)
+endif()
+
 option(VERITY_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 if(VERITY_SANITIZE)
     target_compile_options(verity_common INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)

@@ -174,6 +174,8 @@ QString randomSandboxId(const QString &prefix)
     return id;
 }
 
+// The demo generator repeats this (sandbox_id in resources/demo/generate-demo.py), and
+// tests/data/sandbox-ids.json holds ids both must give.
 QString derivedSandboxId(const QString &prefix, const QString &seed)
 {
     const QByteArray digest = QByteArray::fromHex(sha256Hex(seed.toUtf8()));

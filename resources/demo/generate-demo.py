@@ -75,7 +75,8 @@ SANDBOX_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 def sandbox_id(prefix, seed):
     """The id the sandbox seed gives a refund the transcript names none for
-    (derivedSandboxId in models/sandbox), so a replay and a lookup agree."""
+    (derivedSandboxId in models/sandbox), so a replay and a lookup agree.
+    tests/data/sandbox-ids.json holds ids both must derive (tst_sandboxids)."""
     digest = hashlib.sha256(seed.encode()).digest()
     return prefix + "".join(SANDBOX_ALPHABET[b % len(SANDBOX_ALPHABET)] for b in digest[:24])
 
