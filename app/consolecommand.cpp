@@ -160,11 +160,11 @@ int runConsoleCommand(const QStringList &arguments)
     const bool created = !exported && !parser.isSet(demo) && !QFileInfo::exists(path);
     // A database this user cannot write (the file, or the folder SQLite keeps its journal in) is
     // read as it is, never changed: the window shows it and refuses everything that writes.
-    const QString unwritable = exported || created ? QString() : whyUnwritable(path);
+    const Expected<void> writable = exported || created ? Expected<void>() : checkWritable(path);
     Expected<std::unique_ptr<Store>> store = exported
             ? Expected<std::unique_ptr<Store>>(std::move(exported->store))
-            : unwritable.isEmpty() ? openStore(path)
-                                   : openStoreReadOnly(path);
+            : writable.ok() ? openStore(path)
+                            : openStoreReadOnly(path);
     if (!store) {
         err << "verity: " << store.message() << "\n";
         if (!parser.isSet(screenshot))
@@ -173,14 +173,13 @@ int runConsoleCommand(const QStringList &arguments)
     }
 
     MainWindow window(**store, exported ? QString() : (*store)->location(), registrySource,
-                      exported                       ? MainWindow::IncidentExport
-                              : unwritable.isEmpty() ? MainWindow::ReadWrite
-                                                     : MainWindow::ReadOnlyDatabase);
+                      exported                ? MainWindow::IncidentExport
+                              : writable.ok() ? MainWindow::ReadWrite
+                                              : MainWindow::ReadOnlyDatabase);
     window.setWindowTitle(
             exported ? QObject::tr("Verity — %1 (read-only incident export)").arg(QFileInfo(path).fileName())
-                    : unwritable.isEmpty()
-                    ? QObject::tr("Verity — %1").arg(QFileInfo(path).fileName())
-                    : QObject::tr("Verity — %1 (read-only)").arg(QFileInfo(path).fileName()));
+                    : writable.ok() ? QObject::tr("Verity — %1").arg(QFileInfo(path).fileName())
+                                    : QObject::tr("Verity — %1 (read-only)").arg(QFileInfo(path).fileName()));
     QString ticketName = parser.value(ticket);
     if (exported && ticketName.isEmpty())
         ticketName = exported->fileInfo.value(QStringLiteral("source_ticket"));
@@ -197,9 +196,9 @@ int runConsoleCommand(const QStringList &arguments)
         err << "verity: " << text << "\n";
         window.statusBar()->showMessage(text);
     }
-    if (!unwritable.isEmpty()) {
-        const QString text =
-                QObject::tr("%1 is open read-only: %2.").arg(QDir::toNativeSeparators(path), unwritable);
+    if (!writable) {
+        const QString text = QObject::tr("%1 is open read-only: %2.")
+                                     .arg(QDir::toNativeSeparators(path), writable.message());
         const QString detail =
                 QObject::tr("Everything can be read; nothing can be imported, looked up, settled or "
                             "noted here.");

@@ -1,7 +1,7 @@
 // verity: the console window, or a subcommand for scripts and scheduled jobs.
 
-#include "consolecommand.h"
 #include "auditcommand.h"
+#include "consolecommand.h"
 #include "importcommand.h"
 #include "lookupcommand.h"
 #include "reconcilecommand.h"
@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #ifdef Q_OS_UNIX
 #include <unistd.h>
@@ -30,34 +31,48 @@ void describe(QCoreApplication &app)
     app.setApplicationVersion(QStringLiteral(VERITY_VERSION));
 }
 
+bool paintsPdf(int argc, char *argv[])
+{
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--") == 0)
+            return false;
+        if (std::strcmp(argv[i], "--pdf") == 0 || std::strncmp(argv[i], "--pdf=", 6) == 0)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
     // Subcommands run without a display, so they must not start a GUI application.
     const std::pair<const char *, int (*)(const QStringList &)> subcommands[] = {
-        {"import", verity::runImportCommand},
-        {"sandbox", verity::runSandboxCommand},
-        {"audit", verity::runAuditCommand},
-        {"lookup", verity::runLookupCommand},
-        {"resolve", verity::runResolveCommand},
-        {"simulate", verity::runSimulateCommand},
+            {"import", verity::runImportCommand},       {"sandbox", verity::runSandboxCommand},
+            {"audit", verity::runAuditCommand},         {"lookup", verity::runLookupCommand},
+            {"resolve", verity::runResolveCommand},     {"simulate", verity::runSimulateCommand},
+            {"reconcile", verity::runReconcileCommand},
     };
-    // A reconciliation paints its PDF, and text needs fonts, so a QGuiApplication; it shows no
-    // window, so it never needs a display.
-    if (argc > 1 && std::strcmp(argv[1], "reconcile") == 0) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    // A reconciliation that writes a PDF paints text, which needs fonts, so a QGuiApplication:
+    // on Qt's offscreen platform, asked for by its own -platform argument, as it shows no window
+    // and must run where there is no display (a scheduled job). Without --pdf it is like the rest.
+    if (argc > 1 && std::strcmp(argv[1], "reconcile") == 0 && paintsPdf(argc, argv)) {
 #ifdef Q_OS_UNIX
-        // A scheduled job often runs without a session: a private runtime folder of our own keeps
-        // Qt from warning about it on every run.
+        // A scheduled job often runs without a session: Qt asks for the session's runtime folder
+        // and would warn on every run; a private one of our own stands in for it.
         if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
             qputenv("XDG_RUNTIME_DIR", QByteArray("/tmp/verity-runtime-") + QByteArray::number(getuid()));
 #endif
-        QGuiApplication app(argc, argv);
+        std::vector<char *> arguments(argv, argv + argc);
+        char platformOption[] = "-platform";
+        char offscreen[] = "offscreen";
+        arguments.insert(arguments.begin() + 1, {platformOption, offscreen});
+        int count = int(arguments.size());
+        QGuiApplication app(count, arguments.data());
         describe(app);
-        QStringList arguments = app.arguments();
-        arguments.removeAt(1);
-        return verity::runReconcileCommand(arguments);
+        QStringList given = app.arguments();
+        given.removeAt(1);
+        return verity::runReconcileCommand(given);
     }
     for (const auto &[name, run] : subcommands) {
         if (argc > 1 && std::strcmp(argv[1], name) == 0) {

@@ -135,10 +135,9 @@ Expected<Options> parseOptions(QCommandLineParser &parser)
     }
     options.from = parser.value(QStringLiteral("from"));
     options.to = parser.value(QStringLiteral("to"));
-    QString periodError;
-    const std::optional<Period> period = periodFromDates(options.from, options.to, &periodError);
+    const Expected<Period> period = periodFromDates(options.from, options.to);
     if (!period)
-        return fail(QStringLiteral("--from %1 --to %2: %3").arg(options.from, options.to, periodError));
+        return fail(QStringLiteral("--from %1 --to %2: %3").arg(options.from, options.to, period.message()));
     options.period = *period;
 
     bool valid = false;
@@ -258,9 +257,9 @@ Expected<ProviderStatement> providerStatement(const Options &options, const QLis
         if (!seller.id.isEmpty())
             accounts << seller.id;
     const StatementAnswer answer = StatementFetch::run(settings, options.period, accounts);
-    if (!answer.ok)
+    if (!answer.ok())
         return makeError(QStringLiteral("the provider at %1 could not be read: %2")
-                                 .arg(options.provider.toDisplayString(), answer.error));
+                                 .arg(options.provider.toDisplayString(), answer.error->message));
     return answer.statement;
 }
 

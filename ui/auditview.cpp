@@ -4,6 +4,7 @@
 #include "domain/displaytext.h"
 #include "itemmodels/auditlogmodel.h"
 #include "plaintextlabel.h"
+#include "store/store.h"
 #include "theme.h"
 
 #include <QApplication>

@@ -5,6 +5,7 @@
 #include "resolution/escalationhistory.h"
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
+#include "store/store.h"
 
 #include <QMessageBox>
 #include <QPushButton>
@@ -120,7 +121,7 @@ ResolutionDialog *EscalationActions::lookUp(qint64 escalationId)
 {
     if (EscalationResolver *resolver = m_provider.resolver(); resolver && !readOnly()) {
         const Expected<EscalationDetail> detail = resolver->escalation(escalationId);
-        if (detail && detail->state == u"open" && !resolver->route(*detail).canLookUp) {
+        if (detail && detail->state == EscalationState::Open && !resolver->route(*detail).canLookUp) {
             attest(escalationId); // nothing can be asked: the check a person can record
             return nullptr;
         }

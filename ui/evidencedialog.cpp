@@ -45,7 +45,7 @@ EvidenceDialog::EvidenceDialog(const EscalationHistory &history, QWidget *parent
 
     m_standing = plainTextLabel(history.standing, this);
     m_standing->setObjectName(QStringLiteral("evidenceStanding"));
-    const bool open = escalation.state != u"resolved";
+    const bool open = escalation.state != EscalationState::Resolved;
     m_standing->setStyleSheet(theme::standing(open));
     layout->addWidget(m_standing);
 

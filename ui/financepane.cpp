@@ -8,6 +8,7 @@
 #include "resolution/providerconnection.h"
 #include "resolution/reconciliationsettlement.h"
 #include "sellerbalancechart.h"
+#include "store/store.h"
 
 #include <QDateTime>
 #include <QFontMetrics>

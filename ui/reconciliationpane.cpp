@@ -241,12 +241,13 @@ const ReconRow *ReconciliationPane::rowAt(int tableRow) const
 
 std::optional<Period> ReconciliationPane::period()
 {
-    QString error;
-    const std::optional<Period> chosen = periodFromDates(m_from->date().toString(QStringLiteral("yyyy-MM-dd")),
-                                                         m_to->date().toString(QStringLiteral("yyyy-MM-dd")), &error);
-    if (!chosen)
-        setStatus(error, true);
-    return chosen;
+    const Expected<Period> chosen = periodFromDates(m_from->date().toString(QStringLiteral("yyyy-MM-dd")),
+                                                    m_to->date().toString(QStringLiteral("yyyy-MM-dd")));
+    if (!chosen) {
+        setStatus(chosen.message(), true);
+        return std::nullopt;
+    }
+    return *chosen;
 }
 
 void ReconciliationPane::fetch()
@@ -279,14 +280,15 @@ void ReconciliationPane::fetched(const StatementAnswer &answer)
         finished->deleteLater();
     }
     setBusy(false);
-    if (!answer.ok) {
-        QString why = answer.error;
+    if (!answer.ok()) {
+        QString why = answer.error->message;
         while (why.endsWith(u'.'))
             why.chop(1);
         const QString kept = m_model.hasReconciliation() ? tr(" The result below is the previous one.") : QString();
-        setStatus((why == QStringLiteral("cancelled") ? tr("Fetch cancelled.")
-                                                       : tr("Could not fetch from the provider: %1.").arg(why))
-                      + kept,
+        setStatus((answer.error->code == ProviderErrc::Cancelled
+                           ? tr("Fetch cancelled.")
+                           : tr("Could not fetch from the provider: %1.").arg(why))
+                          + kept,
                   true);
         return;
     }
@@ -371,7 +373,7 @@ QString provenLines(const QList<ProvenCall> &calls)
                                .arg(e.ticketExtId, e.callExtId, e.tool,
                                     formatMoney(e.amountCents.value_or(call.refund.amountCents), e.currency),
                                     call.refund.id);
-        if (e.state == u"resolved" && e.resolution) // an attested check the record replaces
+        if (e.state == EscalationState::Resolved && e.resolution) // an attested check the record replaces
             line += QObject::tr(" (now %1 by %2)").arg(settlementText(*e.resolution, e.basis), e.resolvedBy);
         lines << line;
     }

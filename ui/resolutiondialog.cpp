@@ -178,7 +178,7 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_result->setStyleSheet(theme::status(tone, false));
     // Every piece of evidence kept for this escalation, this step's last.
     const Expected<EscalationHistory> history = m_resolver.history(m_escalationId);
-    const bool open = !history || history->escalation.state != u"resolved";
+    const bool open = !history || history->escalation.state != EscalationState::Resolved;
     if (history) {
         m_evidence->setPlainText(evidenceText(*history));
         // This step's evidence, the last, in view; the earlier ones are above it.
@@ -211,7 +211,7 @@ void ResolutionDialog::showCurrent()
     m_cancel->hide();
     m_status->clear();
     m_result->setText(history->standing);
-    const bool open = history->escalation.state != u"resolved";
+    const bool open = history->escalation.state != EscalationState::Resolved;
     m_result->setStyleSheet(theme::status(open ? theme::Tone::Warning : theme::Tone::Neutral, false));
     m_evidence->setPlainText(evidenceText(*history));
     m_draft->setPlainText(history->customerDraft);

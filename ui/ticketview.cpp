@@ -247,7 +247,8 @@ std::optional<qint64> TicketView::openEscalationInFront() const
     std::optional<qint64> first;
     for (int i = 0; i < m_model.rowCount(); ++i) {
         const TranscriptEntry *entry = m_model.entry(i);
-        if (!entry->isToolCall || !entry->call.escalationId || entry->call.escalationState != u"open")
+        if (!entry->isToolCall || !entry->call.escalationId
+            || entry->call.escalationState != EscalationState::Open)
             continue;
         if (!m_highlighted.isEmpty() && entry->call.callExtId == m_highlighted)
             return entry->call.escalationId;

@@ -126,7 +126,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         reason->setStyleSheet(theme::label(theme::Text::Body));
         layout->addWidget(reason);
     }
-    if (call.outcome == Outcome::Unknown && call.escalationState != u"resolved") {
+    if (call.outcome == Outcome::Unknown && call.escalationState != EscalationState::Resolved) {
         auto *row = new QHBoxLayout;
         const QString waits = actions.lookupSystem.isEmpty()
                                   ? tr("Unknown: do not retry. No system can be asked about this write: check it "
@@ -161,7 +161,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
             layout->addWidget(notice(tr("Why it is still open: %1").arg(call.escalationNote),
                                      QStringLiteral("lookupNote"), theme::label(theme::Text::Warning), this));
     }
-    if (call.resolution && call.escalationState == u"resolved") {
+    if (call.resolution && call.escalationState == EscalationState::Resolved) {
         QString text = tr("Settled: %1 by %2 at %3")
                            .arg(settlementText(*call.resolution, call.settlementBasis), call.resolvedBy,
                                 formatTime(call.resolvedAt));

@@ -31,7 +31,9 @@ QString asStored(const QString &text)
 
 } // namespace
 
-AuditLog::AuditLog(Store &store) : m_store(store) {}
+AuditLog::AuditLog(AuditStore &store)
+    : m_store(store)
+{}
 
 QString AuditLog::zeroHash()
 {

@@ -35,6 +35,7 @@
 
 namespace verity {
 
+class AuditStore;
 class Store;
 
 struct AuditVerification
@@ -56,7 +57,7 @@ struct AuditHead
 class AuditLog
 {
 public:
-    explicit AuditLog(Store &store);
+    explicit AuditLog(AuditStore &store);
 
     // Appends an entry after the last one. Call it INSIDE the caller's transaction
     // (store.begin() ... store.commit()) that also makes the change it records: the entry
@@ -80,12 +81,12 @@ public:
     // Then checks what the entries point at (see the top of this file). With `head`, the chain
     // must still hold an entry of that hash.
     static Expected<AuditVerification> verify(Store &store, const QString &head = {});
-    static Expected<AuditHead> head(Store &store);
+    static Expected<AuditHead> head(AuditStore &store);
 
     static QString zeroHash(); // prev_hash of entry 1
 
 private:
-    Store &m_store;
+    AuditStore &m_store;
 };
 
 } // namespace verity

@@ -148,7 +148,7 @@ Expected<std::optional<AuditVerification>> checkSettlements(Store &store, const 
         if (!page)
             return page.error();
         for (const EscalationSettlement &row : *page) {
-            const bool settled = row.state == u"resolved";
+            const bool settled = row.state == EscalationState::Resolved;
             const auto found = facts.decisionOf.constFind(row.escalationId);
             if (found == facts.decisionOf.cend()) {
                 if (settled)
@@ -287,7 +287,7 @@ Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head)
     return result;
 }
 
-Expected<AuditHead> AuditLog::head(Store &store)
+Expected<AuditHead> AuditLog::head(AuditStore &store)
 {
     Expected<std::optional<AuditEntry>> last = store.lastAuditEntry();
     if (!last)

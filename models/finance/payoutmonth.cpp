@@ -13,7 +13,7 @@ Period calendarMonth(const QDate &day)
                   QDateTime(first.addMonths(1), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch()};
 }
 
-Expected<Period> latestPayoutMonth(Store &store, const QDate &todayUtc)
+Expected<Period> latestPayoutMonth(FinanceStore &store, const QDate &todayUtc)
 {
     Expected<std::optional<qint64>> newest = store.newestPayoutAt();
     if (!newest)

@@ -9,12 +9,12 @@
 
 namespace verity {
 
-class Store;
+class FinanceStore;
 
 // The calendar month holding `day`, UTC: [its first day, the next month's first day).
 Period calendarMonth(const QDate &day);
-// The calendar month of the store's newest payout (Store::newestPayoutAt); the month of
+// The calendar month of the store's newest payout (FinanceStore::newestPayoutAt); the month of
 // `todayUtc` when there is none.
-Expected<Period> latestPayoutMonth(Store &store, const QDate &todayUtc);
+Expected<Period> latestPayoutMonth(FinanceStore &store, const QDate &todayUtc);
 
 } // namespace verity

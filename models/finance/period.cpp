@@ -24,13 +24,9 @@ qint64 midnightMs(const QDate &date)
 
 } // namespace
 
-std::optional<Period> periodFromDates(const QString &from, const QString &to, QString *error)
+Expected<Period> periodFromDates(const QString &from, const QString &to)
 {
-    const auto fail = [error](const QString &message) {
-        if (error)
-            *error = message;
-        return std::nullopt;
-    };
+    const auto fail = [](const QString &message) { return makeError(InputErrc::Invalid, message); };
     const std::optional<QDate> first = strictDate(from);
     if (!first) {
         return fail(QStringLiteral("from: \"%1\" is not a date; expected YYYY-MM-DD, such as 2026-03-01").arg(from));

@@ -3,6 +3,8 @@
 // balance and balance transactions. Filled from the provider's API (StatementFetch) or from
 // its CSV export (readProviderExport); reconciliation reads nothing else.
 
+#include "domain/expected.h"
+
 #include <QList>
 #include <QString>
 
@@ -19,7 +21,7 @@ struct Period
 };
 // "2026-03-01" and "2026-03-31" → [2026-03-01 00:00, 2026-04-01 00:00) UTC. nullopt with
 // `error` set when a date is not YYYY-MM-DD or the period ends before it starts.
-std::optional<Period> periodFromDates(const QString &from, const QString &to, QString *error);
+Expected<Period> periodFromDates(const QString &from, const QString &to); // InputErrc::Invalid
 QString periodText(const Period &period); // "2026-03-01 to 2026-03-31 (UTC)"
 
 struct StatementRefund

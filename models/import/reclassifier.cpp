@@ -48,7 +48,8 @@ CallClassification classify(const StoredCall &call, const ToolRegistry &registry
 
 } // namespace
 
-Expected<Reclassification> reclassifyTool(Store &store, const RegistrySelection &registries, const QString &tool)
+Expected<Reclassification> reclassifyTool(ClassificationStore &store, const RegistrySelection &registries,
+                                          const QString &tool)
 {
     Reclassification done;
     if (Expected<void> begun = store.begin(); !begun)

@@ -9,7 +9,7 @@
 
 namespace verity {
 
-class Store;
+class ClassificationStore;
 
 struct Reclassification
 {
@@ -19,6 +19,7 @@ struct Reclassification
 };
 
 // One transaction: all of the tool's calls, or none when the store fails.
-Expected<Reclassification> reclassifyTool(Store &store, const RegistrySelection &registries, const QString &tool);
+Expected<Reclassification> reclassifyTool(ClassificationStore &store, const RegistrySelection &registries,
+                                          const QString &tool);
 
 } // namespace verity

@@ -29,12 +29,13 @@ QString jsonText(const json &value)
 
 } // namespace
 
-TranscriptImporter::TranscriptImporter(Store &store, RegistrySelection registries)
-    : m_store(store), m_registries(std::move(registries))
+TranscriptImporter::TranscriptImporter(ImportWrites &store, RegistrySelection registries)
+    : m_store(store)
+    , m_registries(std::move(registries))
 {
 }
 
-TranscriptImporter::TranscriptImporter(Store &store, const ToolRegistry &registry)
+TranscriptImporter::TranscriptImporter(ImportWrites &store, const ToolRegistry &registry)
     : TranscriptImporter(store, RegistrySelection::forced(NamedRegistry{QStringLiteral("default"), registry}))
 {
 }

@@ -16,7 +16,7 @@
 
 namespace verity {
 
-class Store;
+class ImportWrites;
 class ReadAhead;
 struct TicketRef;
 
@@ -26,9 +26,9 @@ public:
     // Called as the file is read; return false to stop after the current batch.
     using Progress = std::function<bool(qint64 bytesRead, qint64 bytesTotal)>;
 
-    TranscriptImporter(Store &store, RegistrySelection registries);
+    TranscriptImporter(ImportWrites &store, RegistrySelection registries);
     // One registry for every call, as for Verity's own files.
-    TranscriptImporter(Store &store, const ToolRegistry &registry);
+    TranscriptImporter(ImportWrites &store, const ToolRegistry &registry);
 
     void setBatchSize(int units) { m_batchSize = qMax(1, units); }
     void setProgress(Progress progress) { m_progress = std::move(progress); }
@@ -89,7 +89,7 @@ private:
                        bool &storeFailed);
     void keepUnitFindings(ImportReport &report, const ImportUnit &unit);
 
-    Store &m_store;
+    ImportWrites &m_store;
     RegistrySelection m_registries;
     const NamedRegistry *m_registry = nullptr; // the one reading the current unit
     QString m_fileProfile;                     // the profile this file has used so far

@@ -19,7 +19,9 @@ QString shortHash(const QString &hash)
     return hash.size() <= shortHashLength ? hash : hash.left(shortHashLength) + QStringLiteral("…");
 }
 
-AuditLogModel::AuditLogModel(Store &store, QObject *parent) : QAbstractTableModel(parent), m_store(store)
+AuditLogModel::AuditLogModel(AuditStore &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
 {
     m_cache.setLoader([this](qint64 offset, int limit) -> std::optional<QList<AuditEntry>> {
         Expected<QList<AuditEntry>> rows = m_store.auditEntries(offset, limit);

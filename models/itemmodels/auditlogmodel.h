@@ -9,7 +9,7 @@
 
 namespace verity {
 
-class Store;
+class AuditStore;
 
 class AuditLogModel : public QAbstractTableModel
 {
@@ -20,7 +20,7 @@ public:
                   EvidenceColumn, ColumnCount };
     enum Role { SeqRole = Qt::UserRole + 1, EscalationIdRole, EvidenceHashRole, EntryHashRole };
 
-    explicit AuditLogModel(Store &store, QObject *parent = nullptr);
+    explicit AuditLogModel(AuditStore &store, QObject *parent = nullptr);
 
     void refresh();
     qint64 totalCount() const { return m_count; }
@@ -40,7 +40,7 @@ signals:
 private:
     void reload();
 
-    Store &m_store;
+    AuditStore &m_store;
     qint64 m_count = 0;
     mutable RowCache<AuditEntry> m_cache;
 };

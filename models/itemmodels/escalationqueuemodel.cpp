@@ -8,8 +8,10 @@
 
 namespace verity {
 
-EscalationQueueModel::EscalationQueueModel(Store &store, QObject *parent)
-    : QAbstractTableModel(parent), m_store(store), m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
+EscalationQueueModel::EscalationQueueModel(EscalationStore &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
+    , m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
     m_cache.setLoader([this](qint64 offset, int limit) -> std::optional<QList<EscalationRow>> {
         Expected<QList<EscalationRow>> rows = m_store.openEscalations(offset, limit);

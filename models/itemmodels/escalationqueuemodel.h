@@ -11,7 +11,7 @@
 
 namespace verity {
 
-class Store;
+class EscalationStore;
 
 class EscalationQueueModel : public QAbstractTableModel
 {
@@ -21,7 +21,7 @@ public:
     enum Column { WaitingColumn, AmountColumn, TicketColumn, ToolColumn, SinceColumn, ColumnCount };
     enum Role { EscalationIdRole = Qt::UserRole + 1, TicketIdRole, CallIdRole };
 
-    explicit EscalationQueueModel(Store &store, QObject *parent = nullptr);
+    explicit EscalationQueueModel(EscalationStore &store, QObject *parent = nullptr);
 
     // Where "now" comes from, for the waiting time (tests and screenshots fix it).
     void setClock(std::function<qint64()> nowMs);
@@ -40,7 +40,7 @@ signals:
 private:
     void reload();
 
-    Store &m_store;
+    EscalationStore &m_store;
     qint64 m_count = 0;
     std::function<qint64()> m_now;
     mutable RowCache<EscalationRow> m_cache;

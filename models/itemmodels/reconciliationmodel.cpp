@@ -11,8 +11,10 @@
 
 namespace verity {
 
-ReconciliationModel::ReconciliationModel(Store &store, QObject *parent)
-    : QAbstractTableModel(parent), m_store(store), m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
+ReconciliationModel::ReconciliationModel(FinanceStore &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
+    , m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
 }
 

@@ -13,7 +13,7 @@
 
 namespace verity {
 
-class Store;
+class FinanceStore;
 
 class ReconciliationModel : public QAbstractTableModel
 {
@@ -36,7 +36,7 @@ public:
         CategoryRole,            // ReconCategory as int
     };
 
-    explicit ReconciliationModel(Store &store, QObject *parent = nullptr);
+    explicit ReconciliationModel(FinanceStore &store, QObject *parent = nullptr);
 
     // Reconciles the store's payouts in the statement's period against it.
     Expected<void> setStatement(const ProviderStatement &statement);
@@ -68,7 +68,7 @@ private:
     Expected<Reconciliation> reconcileWithStore(const ProviderStatement &statement) const;
     void applyFilter();
 
-    Store &m_store;
+    FinanceStore &m_store;
     std::function<qint64()> m_now;
     std::optional<ProviderStatement> m_statement;
     std::optional<Reconciliation> m_reconciliation;

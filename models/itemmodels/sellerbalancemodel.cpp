@@ -11,7 +11,9 @@
 
 namespace verity {
 
-SellerBalanceModel::SellerBalanceModel(Store &store, QObject *parent) : QAbstractTableModel(parent), m_store(store)
+SellerBalanceModel::SellerBalanceModel(FinanceStore &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
 {
 }
 

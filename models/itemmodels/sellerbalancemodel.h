@@ -11,7 +11,7 @@
 
 namespace verity {
 
-class Store;
+class FinanceStore;
 
 class SellerBalanceModel : public QAbstractTableModel
 {
@@ -33,7 +33,7 @@ public:
     };
 
     // Empty until refresh(): the window reads it when the finance view is first shown.
-    explicit SellerBalanceModel(Store &store, QObject *parent = nullptr);
+    explicit SellerBalanceModel(FinanceStore &store, QObject *parent = nullptr);
 
     void refresh();
     const SellerBalance *seller(int row) const;
@@ -51,7 +51,7 @@ signals:
     void errorOccurred(const QString &message);
 
 private:
-    Store &m_store;
+    FinanceStore &m_store;
     QList<SellerBalance> m_sellers;
 };
 

@@ -14,7 +14,9 @@ constexpr int walkSliceMs = 4;
 
 } // namespace
 
-TicketQueueModel::TicketQueueModel(Store &store, QObject *parent) : QAbstractTableModel(parent), m_store(store)
+TicketQueueModel::TicketQueueModel(TicketReads &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
 {
     using Cache = AnchoredRowCache<TicketRow, TicketAnchor>;
     m_cache.setLoader([this](const Cache::Request &request) -> std::optional<QList<TicketRow>> {

@@ -14,7 +14,7 @@
 
 namespace verity {
 
-class Store;
+class TicketReads;
 
 class TicketQueueModel : public QAbstractTableModel
 {
@@ -31,7 +31,7 @@ public:
         StateRole, // int(TicketState): the worst thing on the ticket, as the Attention column says it
     };
 
-    explicit TicketQueueModel(Store &store, QObject *parent = nullptr);
+    explicit TicketQueueModel(TicketReads &store, QObject *parent = nullptr);
 
     TicketQuery query() const { return m_query; }
     void setFilter(TicketFilter filter);
@@ -61,7 +61,7 @@ private:
     void reload();
     const TicketRow *rowAt(int row) const;
 
-    Store &m_store;
+    TicketReads &m_store;
     TicketQuery m_query;
     qint64 m_count = 0;
     mutable AnchoredRowCache<TicketRow, TicketAnchor> m_cache;

@@ -5,7 +5,10 @@
 
 namespace verity {
 
-TranscriptModel::TranscriptModel(Store &store, QObject *parent) : QAbstractListModel(parent), m_store(store) {}
+TranscriptModel::TranscriptModel(TicketReads &store, QObject *parent)
+    : QAbstractListModel(parent)
+    , m_store(store)
+{}
 
 bool TranscriptModel::setTicket(qint64 ticketId)
 {

@@ -10,7 +10,7 @@
 
 namespace verity {
 
-class Store;
+class TicketReads;
 
 class TranscriptModel : public QAbstractListModel
 {
@@ -38,7 +38,7 @@ public:
     // 50 MB message or result costs no more than this to open. The rest is read on request.
     static constexpr qsizetype openingTextLimit = 20000;
 
-    explicit TranscriptModel(Store &store, QObject *parent = nullptr);
+    explicit TranscriptModel(TicketReads &store, QObject *parent = nullptr);
     // What the open ticket's calls come to (the strip it opens on).
     TranscriptSummary summary() const { return summarizeTranscript(m_entries); }
     // One text of the open ticket whole, when it came clipped.
@@ -61,7 +61,7 @@ signals:
     void errorOccurred(const QString &message);
 
 private:
-    Store &m_store;
+    TicketReads &m_store;
     std::optional<TicketDetail> m_detail;
     QList<TranscriptEntry> m_entries;
 };

@@ -26,8 +26,10 @@ void SafeRefundOperation::finish(SafeWriteResult result)
     emit finished(result);
 }
 
-SafeWriteRuntime::SafeWriteRuntime(Store &ledger, ProviderClient &provider, QObject *parent)
-    : QObject(parent), m_ledger(ledger), m_provider(provider)
+SafeWriteRuntime::SafeWriteRuntime(LedgerStore &ledger, ProviderClient &provider, QObject *parent)
+    : QObject(parent)
+    , m_ledger(ledger)
+    , m_provider(provider)
 {
 }
 

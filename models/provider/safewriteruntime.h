@@ -18,7 +18,7 @@
 
 namespace verity {
 
-class Store;
+class LedgerStore;
 
 struct SafeWriteResult
 {
@@ -67,7 +67,7 @@ class SafeWriteRuntime : public QObject
     Q_OBJECT
 
 public:
-    SafeWriteRuntime(Store &ledger, ProviderClient &provider, QObject *parent = nullptr);
+    SafeWriteRuntime(LedgerStore &ledger, ProviderClient &provider, QObject *parent = nullptr);
 
     SafeRefundOperation *refund(const RefundIntent &intent, const LedgerContext &context);
     static SafeWriteResult waitFor(SafeRefundOperation *operation);
@@ -80,7 +80,7 @@ private:
     // Records the refund under its key; a key recorded meanwhile by another console stands.
     QString recordInLedger(const RefundIntent &intent, const LedgerContext &context, const ProviderRefund &refund);
 
-    Store &m_ledger;
+    LedgerStore &m_ledger;
     ProviderClient &m_provider;
 };
 

@@ -157,7 +157,7 @@ struct StatementFetch::Private
     void takeAccount(Reader &reader);
     void listRead(Reader &reader);
     void complete();
-    void fail(const QString &error);
+    void fail(ProviderErrc code, const QString &error);
     void stopAll();
 };
 
@@ -208,7 +208,7 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
 
     // Only the base URL's origin is asked and believed; a redirect elsewhere is not retried.
     if (const std::optional<QString> refused = providerhttp::refusedRedirect(done, settings.baseUrl)) {
-        fail(QStringLiteral("%1 (GET %2)").arg(*refused, where(reader)));
+        fail(ProviderErrc::Refused, QStringLiteral("%1 (GET %2)").arg(*refused, where(reader)));
         return;
     }
     if (providerhttp::retryableRead(status)) {
@@ -218,7 +218,8 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
                                 : QStringLiteral("the provider failed at %1: %2")
                                       .arg(where(reader), providerhttp::providerMessage(status, body));
         if (reader.attempt >= settings.maxLookupAttempts) {
-            fail(QStringLiteral("%1 (gave up after %2 attempts)").arg(why).arg(reader.attempt));
+            fail(ProviderErrc::Unreachable,
+                 QStringLiteral("%1 (gave up after %2 attempts)").arg(why).arg(reader.attempt));
             return;
         }
         const int delay = providerhttp::retryDelayMs(settings, reader.attempt, providerhttp::retryAfterMs(done));
@@ -228,8 +229,11 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
     }
     if (status == 401) {
         const std::optional<providerhttp::ProviderError> error = providerhttp::providerError(body);
-        fail(QStringLiteral("the provider refused the API key (401) at %1%2")
-                 .arg(where(reader), error && !error->message.isEmpty() ? QStringLiteral(": ") + error->message : QString()));
+        fail(ProviderErrc::Refused,
+             QStringLiteral("the provider refused the API key (401) at %1%2")
+                     .arg(where(reader),
+                          error && !error->message.isEmpty() ? QStringLiteral(": ") + error->message
+                                                             : QString()));
         return;
     }
     if (reader.step != Step::Refunds && (status == 403 || status == 404)) {
@@ -242,16 +246,19 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
         return;
     }
     if (status < 200 || status >= 300) {
-        fail(QStringLiteral("the provider answered GET %1 with %2; check the provider URL")
-                 .arg(where(reader), providerhttp::providerMessage(status, body)));
+        fail(ProviderErrc::Refused,
+             QStringLiteral("the provider answered GET %1 with %2; check the provider URL")
+                     .arg(where(reader), providerhttp::providerMessage(status, body)));
         return;
     }
     const QJsonObject object = QJsonDocument::fromJson(body).object();
     if (reader.step == Step::Balance) {
         if (object.value(QStringLiteral("object")).toString() != u"balance") {
-            fail(QStringLiteral("the provider's answer to GET %1 (HTTP %2) is not a balance; check the provider URL")
-                     .arg(where(reader))
-                     .arg(status));
+            fail(ProviderErrc::BadAnswer,
+                 QStringLiteral(
+                         "the provider's answer to GET %1 (HTTP %2) is not a balance; check the provider URL")
+                         .arg(where(reader))
+                         .arg(status));
             return;
         }
         readBalance(reader, object);
@@ -259,9 +266,10 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
     }
     if (object.value(QStringLiteral("object")).toString() != u"list"
         || !object.value(QStringLiteral("data")).isArray()) {
-        fail(QStringLiteral("the provider's answer to GET %1 (HTTP %2) is not a list; check the provider URL")
-                 .arg(where(reader))
-                 .arg(status));
+        fail(ProviderErrc::BadAnswer,
+             QStringLiteral("the provider's answer to GET %1 (HTTP %2) is not a list; check the provider URL")
+                     .arg(where(reader))
+                     .arg(status));
         return;
     }
     readList(reader, object.value(QStringLiteral("data")).toArray(), object.value(QStringLiteral("has_more")).toBool());
@@ -277,15 +285,19 @@ void StatementFetch::Private::readList(Reader &reader, const QJsonArray &data, b
         if (reader.step == Step::Refunds) {
             refund = providerhttp::refundFrom(object);
             if (!refund) {
-                fail(QStringLiteral("the provider's list at %1 holds something that is not a refund").arg(where(reader)));
+                fail(ProviderErrc::BadAnswer,
+                     QStringLiteral("the provider's list at %1 holds something that is not a refund")
+                             .arg(where(reader)));
                 return;
             }
             lastId = refund->id;
         } else {
             movement = movementFrom(object);
             if (!movement) {
-                fail(QStringLiteral("the provider's list at %1 holds something that is not a balance transaction")
-                         .arg(where(reader)));
+                fail(ProviderErrc::BadAnswer,
+                     QStringLiteral(
+                             "the provider's list at %1 holds something that is not a balance transaction")
+                             .arg(where(reader)));
                 return;
             }
             lastId = movement->id;
@@ -293,8 +305,9 @@ void StatementFetch::Private::readList(Reader &reader, const QJsonArray &data, b
         const qsizetype known = reader.ids.size();
         reader.ids.insert(lastId);
         if (reader.ids.size() == known) {
-            fail(QStringLiteral("the provider listed %1 twice at %2; the list cannot be read to its end")
-                     .arg(lastId, where(reader)));
+            fail(ProviderErrc::BadAnswer,
+                 QStringLiteral("the provider listed %1 twice at %2; the list cannot be read to its end")
+                         .arg(lastId, where(reader)));
             return;
         }
         // A provider that ignored the filter must not lend an item of another period.
@@ -318,15 +331,18 @@ void StatementFetch::Private::readList(Reader &reader, const QJsonArray &data, b
     }
     // "More" that cannot be paged to is a list without an end: stop rather than go round.
     if (lastId.isEmpty()) {
-        fail(QStringLiteral("the provider says more follow at %1 but sent none; the list cannot be read to its end")
-                 .arg(where(reader)));
+        fail(ProviderErrc::BadAnswer,
+             QStringLiteral(
+                     "the provider says more follow at %1 but sent none; the list cannot be read to its end")
+                     .arg(where(reader)));
         return;
     }
     if (reader.cursors.contains(lastId) || reader.page >= maxPages) {
-        fail(QStringLiteral("the provider's list at %1 does not end (page %2, after %3); stopped reading")
-                 .arg(where(reader))
-                 .arg(reader.page)
-                 .arg(lastId));
+        fail(ProviderErrc::BadAnswer,
+             QStringLiteral("the provider's list at %1 does not end (page %2, after %3); stopped reading")
+                     .arg(where(reader))
+                     .arg(reader.page)
+                     .arg(lastId));
         return;
     }
     reader.cursors.insert(lastId);
@@ -419,21 +435,20 @@ void StatementFetch::Private::complete()
     }
     statement.fetchedAt = QDateTime::currentMSecsSinceEpoch();
     finished = true;
-    answer.ok = true;
+    answer.error.reset();
     emit q->progress(
         QStringLiteral("done: %1 refunds, %2 accounts").arg(statement.refunds.size()).arg(statement.accounts.size()));
     emit q->finished(answer);
 }
 
-void StatementFetch::Private::fail(const QString &error)
+void StatementFetch::Private::fail(ProviderErrc code, const QString &error)
 {
     if (finished)
         return;
     finished = true;
     stopAll();
     // Nothing partial is handed on: a statement is complete or absent.
-    answer.ok = false;
-    answer.error = error;
+    answer.error = makeError(code, error);
     answer.statement.refunds.clear();
     answer.statement.accounts.clear();
     accountsRead.clear();
@@ -476,7 +491,8 @@ void StatementFetch::start()
         return;
     d->started = true;
     if (const Expected<QUrl> base = checkProviderUrl(d->settings.baseUrl); !base) {
-        d->fail(QStringLiteral("nothing was read: the provider URL %1").arg(base.message()));
+        d->fail(ProviderErrc::Refused,
+                QStringLiteral("nothing was read: the provider URL %1").arg(base.message()));
         return;
     }
     d->request(d->refunds);
@@ -486,7 +502,7 @@ void StatementFetch::cancel()
 {
     if (d->finished)
         return;
-    d->fail(QStringLiteral("cancelled")); // stops every reader
+    d->fail(ProviderErrc::Cancelled, QStringLiteral("cancelled")); // stops every reader
 }
 
 bool StatementFetch::isFinished() const

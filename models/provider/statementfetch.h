@@ -7,6 +7,7 @@
 // transport errors, 5xx and 429 like a lookup. Nothing is written anywhere: a provider that
 // cannot be reached gives an error that says so, and the caller keeps what it had.
 
+#include "domain/expected.h"
 #include "finance/providerstatement.h"
 #include "provider/providerclient.h"
 
@@ -17,9 +18,11 @@ namespace verity {
 
 struct StatementAnswer
 {
-    bool ok = false;
-    ProviderStatement statement; // complete when ok
-    QString error;               // why not: "cannot reach http://127.0.0.1:9/: Connection refused"
+    ProviderStatement statement; // complete when there is no error
+    // Why not: "cannot reach http://127.0.0.1:9/: Connection refused", with its ProviderErrc
+    // (Cancelled when the person stopped it).
+    std::optional<Error> error;
+    bool ok() const { return !error; }
 };
 
 class StatementFetch : public QObject
@@ -32,7 +35,7 @@ public:
     ~StatementFetch() override;
 
     void start();
-    void cancel(); // finishes at once with ok = false, "cancelled"
+    void cancel(); // finishes at once with ProviderErrc::Cancelled
     bool isFinished() const;
     const StatementAnswer &answer() const;
 

@@ -63,7 +63,7 @@ QString draftWriteMessage(const EscalationDetail &escalation)
     const WriteWords words = wordsFor(escalation);
     const bool attested = escalation.basis == SettlementBasis::Attestation;
     QString body;
-    if (escalation.state != u"resolved" || !escalation.resolution) {
+    if (escalation.state != EscalationState::Resolved || !escalation.resolution) {
         body = QStringLiteral(
                        "We are checking with %1 whether %2 %3; we will write again as soon as we know.")
                        .arg(words.system, words.thing, words.whether);
@@ -189,8 +189,9 @@ Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalat
         const bool unknown = !call.resolution && call.outcome == Outcome::Unknown;
         facts.append({call.amountCents.value_or(0), escalation.currency, at, performed, unknown});
     }
-    const std::optional<Resolution> settled =
-        escalation.state == u"resolved" ? escalation.resolution : std::optional<Resolution>();
+    const std::optional<Resolution> settled = escalation.state == EscalationState::Resolved
+            ? escalation.resolution
+            : std::optional<Resolution>();
     return draftCustomerMessage(escalation.customerName, facts, settled,
                                 escalation.basis == SettlementBasis::Attestation);
 }

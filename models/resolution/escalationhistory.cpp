@@ -39,7 +39,7 @@ QString verdictText(const Evidence &evidence)
 
 QString standingOf(const EscalationDetail &escalation)
 {
-    if (escalation.state != u"resolved" || !escalation.resolution) {
+    if (escalation.state != EscalationState::Resolved || !escalation.resolution) {
         return escalation.lastNote.isEmpty()
                 ? QStringLiteral("Open: unknown, do not retry; it waits for evidence.")
                 : QStringLiteral("Open: unknown, do not retry. Last note: %1").arg(escalation.lastNote);

@@ -61,7 +61,7 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
         QString system = route(escalation).system;
         system.replace(0, 1, system.left(1).toUpper());
         // An attested escalation keeps its check; only an open one is noted as still open.
-        const bool open = escalation.state == u"open";
+        const bool open = escalation.state == EscalationState::Open;
         if (open)
             step.note = why;
         const QString stays = open

@@ -212,7 +212,7 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     const EscalationDetail detail = *found;
     // A system's answer outranks a person's attested check, so an attested escalation may be
     // looked up; anything else settled stays as it was settled.
-    if (detail.state != u"open" && !standsOnACheck(detail))
+    if (detail.state != EscalationState::Open && !standsOnACheck(detail))
         return finishLater(operation, settledBefore(detail));
     const qint64 startedAt = now();
     if (Expected<RefundIntent> intent = refundIntentFor(detail); intent) {
@@ -250,7 +250,7 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     if (!found)
         return failedReport(found.message());
     const EscalationDetail detail = *found;
-    if (detail.state != u"open")
+    if (detail.state != EscalationState::Open)
         return settledBefore(detail);
     if (attestation.resolution == Resolution::PerformedAgain)
         return notPossibleReport(QStringLiteral("an attested check says performed or not performed"));

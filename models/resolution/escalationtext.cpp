@@ -64,7 +64,7 @@ QString settledByText(const QString &by, qint64 at, Resolution resolution, Settl
 
 bool standsOnACheck(const EscalationDetail &escalation)
 {
-    return escalation.state != u"open" && escalation.basis == SettlementBasis::Attestation;
+    return escalation.state != EscalationState::Open && escalation.basis == SettlementBasis::Attestation;
 }
 
 QString replacedCheckText(const EscalationDetail &escalation)

@@ -80,7 +80,7 @@ Expected<QList<ProvenCall>> callsProvenBy(Store &store, const ProviderStatement 
         if (!page)
             return page.error();
         for (const EscalationSettlement &row : std::as_const(*page)) {
-            if (row.state != u"resolved" || row.basis != SettlementBasis::Attestation)
+            if (row.state != EscalationState::Resolved || row.basis != SettlementBasis::Attestation)
                 continue;
             if (Expected<void> judged = judge(row.escalationId); !judged)
                 return judged.error();

@@ -11,6 +11,19 @@
 
 namespace verity {
 
+QString transportFailureId(TransportFailure failure)
+{
+    switch (failure) {
+    case TransportFailure::Timeout:
+        return QStringLiteral("timeout");
+    case TransportFailure::ConnectionRefused:
+        return QStringLiteral("connection_refused");
+    case TransportFailure::ConnectionReset:
+        return QStringLiteral("connection_reset");
+    }
+    return QStringLiteral("timeout");
+}
+
 namespace {
 
 std::string utf8(const QString &text)
@@ -84,11 +97,11 @@ QList<ToolHttpRequest> RefundTool::requestsOf(const QList<HttpExchange> &exchang
         if (exchange.response.startsWith(QStringLiteral("HTTP "))) {
             request.status = exchange.response.section(u' ', 1, 1).toInt();
         } else if (exchange.response.contains(QStringLiteral("timed out"))) {
-            request.error = QStringLiteral("timeout");
+            request.failure = TransportFailure::Timeout;
         } else if (exchange.response.contains(QStringLiteral("refused"))) {
-            request.error = QStringLiteral("connection_refused");
+            request.failure = TransportFailure::ConnectionRefused;
         } else {
-            request.error = QStringLiteral("connection_reset");
+            request.failure = TransportFailure::ConnectionReset;
         }
         requests.append(request);
     }
@@ -126,7 +139,8 @@ void AsShippedRefundTool::issue(const RefundToolCall &call, Done done)
             result["status"] = "queued";
             result["amount_cents"] = attempt.refund->amountCents;
         } else if (attempt.httpStatus == 0) {
-            const bool timedOut = !answer.requests.isEmpty() && answer.requests.constLast().error == u"timeout";
+            const bool timedOut = !answer.requests.isEmpty()
+                    && answer.requests.constLast().failure == TransportFailure::Timeout;
             result["error"] = timedOut ? "refund failed: upstream timeout" : "refund failed: connection error";
         } else if (attempt.httpStatus >= 500) {
             result["error"] = utf8(QStringLiteral("refund failed: upstream error %1").arg(attempt.httpStatus));
@@ -141,8 +155,11 @@ void AsShippedRefundTool::issue(const RefundToolCall &call, Done done)
 
 // ---- intent key ----
 
-IntentKeyRefundTool::IntentKeyRefundTool(ProviderSettings settings, Store &ledger, ToolRegistry registry, QObject *parent)
-    : RefundTool(parent), m_ledger(ledger), m_registry(std::move(registry))
+IntentKeyRefundTool::IntentKeyRefundTool(ProviderSettings settings, LedgerStore &ledger,
+                                         ToolRegistry registry, QObject *parent)
+    : RefundTool(parent)
+    , m_ledger(ledger)
+    , m_registry(std::move(registry))
 {
     m_settings = std::move(settings);
 }

@@ -33,7 +33,7 @@
 namespace verity {
 
 class SafeWriteRuntime;
-class Store;
+class LedgerStore;
 
 struct RefundToolCall
 {
@@ -42,6 +42,10 @@ struct RefundToolCall
     QUrl baseUrl;     // the provider, with this attempt's faults in its path (see SandboxApi)
 };
 
+// How a request got no answer; a transcript's `http` line writes it as transportFailureId().
+enum class TransportFailure { Timeout, ConnectionRefused, ConnectionReset };
+QString transportFailureId(TransportFailure failure); // "timeout", "connection_refused", "connection_reset"
+
 // One request the tool's HTTP client made, as a transcript's `http` line records it.
 struct ToolHttpRequest
 {
@@ -49,7 +53,7 @@ struct ToolHttpRequest
     QString url; // path and query, the fault prefix removed
     QString idempotencyKey;
     std::optional<int> status;
-    QString error; // "timeout", "connection_refused", "connection_reset"
+    std::optional<TransportFailure> failure; // no answer came (then no status either)
 };
 
 struct RefundToolAnswer
@@ -103,13 +107,14 @@ class IntentKeyRefundTool final : public RefundTool
     Q_OBJECT
 
 public:
-    IntentKeyRefundTool(ProviderSettings settings, Store &ledger, ToolRegistry registry, QObject *parent = nullptr);
+    IntentKeyRefundTool(ProviderSettings settings, LedgerStore &ledger, ToolRegistry registry,
+                        QObject *parent = nullptr);
     void issue(const RefundToolCall &call, Done done) override;
     // The intent key of a ticket's refund, as Verity computes it on import.
     Expected<QString> keyFor(const SimTicket &ticket) const;
 
 private:
-    Store &m_ledger;
+    LedgerStore &m_ledger;
     ToolRegistry m_registry;
     QHash<ProviderClient *, SafeWriteRuntime *> m_runtimes;
 };

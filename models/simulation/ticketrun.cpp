@@ -44,9 +44,15 @@ QString compact(const SimJson &json)
     return fromUtf8String(json.dump());
 }
 
+// How a request that got no answer failed, as a transcript writes it; empty when it was answered.
+QString failureText(const ToolHttpRequest &request)
+{
+    return request.failure ? transportFailureId(*request.failure) : QString();
+}
+
 QString answerText(const ToolHttpRequest &request)
 {
-    return request.status ? QStringLiteral("HTTP %1").arg(*request.status) : request.error;
+    return request.status ? QStringLiteral("HTTP %1").arg(*request.status) : failureText(request);
 }
 
 // Empty when a refund POST met exactly what the fault schedule called for: a stalled one no
@@ -54,7 +60,7 @@ QString answerText(const ToolHttpRequest &request)
 // of its own, a slow machine) changes the numbers, so the ticket says so.
 QString unscheduledPostAnswer(const ToolHttpRequest &request, bool stalled)
 {
-    const bool timedOut = request.error == u"timeout";
+    const bool timedOut = request.failure == TransportFailure::Timeout;
     if (stalled) {
         return timedOut ? QString()
                         : QStringLiteral("a stalled refund POST was answered (%1) before the client's timeout")
@@ -189,7 +195,7 @@ void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, cons
     QHash<QString, int> readAttempts; // by URL
     for (const ToolHttpRequest &request : answer.requests) {
         const bool post = request.method == u"POST";
-        const bool timedOut = request.error == u"timeout";
+        const bool timedOut = request.failure == TransportFailure::Timeout;
         qint64 duration = 0;
         if (post) {
             ++m_outcome.postsSent;
@@ -205,8 +211,10 @@ void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, cons
             duration = timedOut ? virtualClientTimeoutMs : 120 + qint64(m_timing.bounded(80));
             const bool expected = readsDown ? request.status == 503 : request.status == 200;
             if (!expected && m_outcome.problem.isEmpty()) {
-                m_outcome.problem = QStringLiteral("a lookup was answered %1, which the fault schedule did not call for")
-                                        .arg(request.status ? QString::number(*request.status) : request.error);
+                m_outcome.problem =
+                        QStringLiteral("a lookup was answered %1, which the fault schedule did not call for")
+                                .arg(request.status ? QString::number(*request.status)
+                                                    : failureText(request));
             }
         }
         SimJson fields{{"call_id", utf8(callId)}, {"method", utf8(request.method)}, {"url", utf8(request.url)}};
@@ -218,11 +226,13 @@ void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, cons
         if (request.status)
             fields["status"] = *request.status;
         else
-            fields["error"] = utf8(request.error);
+            fields["error"] = utf8(failureText(request));
         fields["duration_ms"] = duration;
         add(Kind::Http, t, callId,
-            QStringLiteral("%1 %2: %3").arg(request.method, request.url,
-                                            request.status ? QStringLiteral("HTTP %1").arg(*request.status) : request.error),
+            QStringLiteral("%1 %2: %3")
+                    .arg(request.method, request.url,
+                         request.status ? QStringLiteral("HTTP %1").arg(*request.status)
+                                        : failureText(request)),
             std::move(fields));
         t += duration;
     }

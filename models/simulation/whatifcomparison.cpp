@@ -7,7 +7,10 @@
 
 namespace verity {
 
-WhatIfComparison::WhatIfComparison(Store &store, QObject *parent) : QAbstractTableModel(parent), m_store(store) {}
+WhatIfComparison::WhatIfComparison(TicketReads &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
+{}
 
 Expected<void> WhatIfComparison::setTicket(qint64 ticketId)
 {

@@ -14,7 +14,7 @@
 
 namespace verity {
 
-class Store;
+class TicketReads;
 
 class WhatIfComparison : public QAbstractTableModel
 {
@@ -24,7 +24,7 @@ public:
     enum Row { RefundsRow, BalanceRow, ToldRow, EscalationRow, RowCount };
     enum Column { AsShippedColumn, IntentKeyColumn, ColumnCount };
 
-    explicit WhatIfComparison(Store &store, QObject *parent = nullptr);
+    explicit WhatIfComparison(TicketReads &store, QObject *parent = nullptr);
 
     // Reads the ticket and works out its scenario; the error says why it cannot be re-run.
     Expected<void> setTicket(qint64 ticketId);
@@ -50,7 +50,7 @@ private:
     void runFinished(SimPolicy policy);
     QString cell(const WhatIfResult &result, int row) const;
 
-    Store &m_store;
+    TicketReads &m_store;
     QString m_ticketExtId;
     std::optional<IncidentScenario> m_scenario;
     std::array<std::optional<WhatIfResult>, 2> m_results;

@@ -94,6 +94,16 @@ std::optional<Resolution> resolutionFromId(QStringView id)
     return std::nullopt;
 }
 
+QString escalationStateId(EscalationState state)
+{
+    return state == EscalationState::Resolved ? QStringLiteral("resolved") : QStringLiteral("open");
+}
+
+EscalationState escalationStateFromId(QStringView id)
+{
+    return id == u"resolved" ? EscalationState::Resolved : EscalationState::Open;
+}
+
 QString settlementBasisId(SettlementBasis basis)
 {
     switch (basis) {

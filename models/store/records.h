@@ -25,6 +25,12 @@ enum class Resolution { Performed, NotPerformed, PerformedAgain };
 QString resolutionId(Resolution resolution); // "performed", "not_performed", "performed_again"
 std::optional<Resolution> resolutionFromId(QStringView id);
 
+// Where an escalation stands: waiting in the queue, or settled by evidence.
+enum class EscalationState { Open, Resolved };
+QString escalationStateId(EscalationState state); // "open", "resolved"
+// An unknown word reads as open: an escalation nobody can place stays in front of a person.
+EscalationState escalationStateFromId(QStringView id);
+
 // What a settlement rests on. A lookup and a reconciliation are the system's own records, so
 // they verify; an attestation is a person's word about a system Verity cannot ask, and is
 // never shown as verified.
@@ -248,7 +254,7 @@ struct ToolCallRow
     std::optional<qint64> amountCents;
     QString amountError; // the amount named is no money Verity can count, and why
     std::optional<qint64> escalationId;
-    QString escalationState;               // "open" or "resolved" when escalated
+    std::optional<EscalationState> escalationState; // when escalated
     std::optional<Resolution> resolution;  // how a person settled it, by evidence
     SettlementBasis settlementBasis = SettlementBasis::Lookup;
     QString settledReference;              // the refund, pickup or message that settled it
@@ -294,7 +300,7 @@ struct EscalationRow
     qint64 openedAt = 0;
     std::optional<qint64> amountCents;
     QString currency;
-    QString state;
+    EscalationState state = EscalationState::Open;
 };
 
 // ---- resolving unknown writes ----
@@ -325,7 +331,7 @@ struct EscalationDetail
     qint64 calledAt = 0;
     qint64 openedAt = 0;
     QString ticketRegistry; // the registry profile that read the ticket's calls
-    QString state; // "open" or "resolved"
+    EscalationState state = EscalationState::Open;
     std::optional<Resolution> resolution;
     SettlementBasis basis = SettlementBasis::Lookup;
     QString reference; // the refund, pickup or message that settled it; empty when none
@@ -413,7 +419,7 @@ struct EscalationSettlement
 {
     qint64 escalationId = 0;
     qint64 callId = 0;
-    QString state;
+    EscalationState state = EscalationState::Open;
     std::optional<Resolution> resolution;
     SettlementBasis basis = SettlementBasis::Lookup;
     QString reference;

@@ -238,7 +238,7 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
         extIdById.insert(call.id, call.callExtId);
         if (auto escalation = escalationByCall.constFind(call.id); escalation != escalationByCall.constEnd()) {
             call.escalationId = escalation->id;
-            call.escalationState = escalation->state;
+            call.escalationState = escalationStateFromId(escalation->state);
             call.resolution = resolutionFromId(escalation->resolution);
             call.resolvedBy = escalation->resolvedBy;
             call.resolvedAt = escalation->resolvedAt;
@@ -319,9 +319,10 @@ Expected<QList<EscalationRow>> SqliteStore::openEscalations(qint64 offset, int l
         return done.error();
     QList<EscalationRow> rows;
     while (q.next()) {
-        rows.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toLongLong(),
-                     q.value(4).toString(), q.value(5).toString(), q.value(6).toLongLong(), optionalInt(q.value(7)),
-                     q.value(8).toString(), q.value(9).toString()});
+        rows.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(),
+                     q.value(3).toLongLong(), q.value(4).toString(), q.value(5).toString(),
+                     q.value(6).toLongLong(), optionalInt(q.value(7)), q.value(8).toString(),
+                     escalationStateFromId(q.value(9).toString())});
     }
     q.finish();
     return rows;

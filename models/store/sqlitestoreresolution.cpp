@@ -67,7 +67,7 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
     d.customerName = q.value(15).toString();
     d.calledAt = q.value(16).toLongLong();
     d.openedAt = q.value(17).toLongLong();
-    d.state = q.value(18).toString();
+    d.state = escalationStateFromId(q.value(18).toString());
     if (!q.value(19).isNull())
         d.resolution = resolutionFromId(q.value(19).toString());
     d.resolvedBy = q.value(20).toString();
@@ -347,7 +347,7 @@ Expected<QList<EscalationSettlement>> SqliteStore::escalationSettlements(qint64 
             EscalationSettlement row;
             row.escalationId = q.value(0).toLongLong();
             row.callId = q.value(1).toLongLong();
-            row.state = q.value(2).toString();
+            row.state = escalationStateFromId(q.value(2).toString());
             if (!q.value(3).isNull())
                 row.resolution = resolutionFromId(q.value(3).toString());
             row.basis = settlementBasisFromId(q.value(4).toString()).value_or(SettlementBasis::Lookup);

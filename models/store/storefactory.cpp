@@ -13,10 +13,11 @@ namespace verity {
 Expected<std::unique_ptr<Store>> openStore(const QString &location)
 {
     // Said before SQLite is asked: its own words for this are "attempt to write a readonly database".
-    if (const QString why = whyUnwritable(location); !why.isEmpty())
+    if (Expected<void> writable = checkWritable(location); !writable)
         return makeError(
+                StoreErrc::Unwritable,
                 QStringLiteral("%1: cannot write this database: %2 (the console can still open it to read)")
-                        .arg(QDir::toNativeSeparators(location), why));
+                        .arg(QDir::toNativeSeparators(location), writable.message()));
     Expected<std::unique_ptr<SqliteStore>> sqlite = SqliteStore::open(location);
     if (!sqlite)
         return sqlite.error();
@@ -33,17 +34,19 @@ Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location)
     return std::unique_ptr<Store>(std::move(*sqlite));
 }
 
-QString whyUnwritable(const QString &location)
+Expected<void> checkWritable(const QString &location)
 {
     const QFileInfo file(location);
     if (!file.exists())
         return {};
     if (!file.isWritable())
-        return QStringLiteral("this user may not write the file");
+        return makeError(StoreErrc::Unwritable, QStringLiteral("this user may not write the file"));
     if (!QFileInfo(file.absolutePath()).isWritable())
-        return QStringLiteral(
-                       "this user may not write its folder %1, where SQLite keeps the database's journal")
-                .arg(QDir::toNativeSeparators(file.absolutePath()));
+        return makeError(
+                StoreErrc::Unwritable,
+                QStringLiteral(
+                        "this user may not write its folder %1, where SQLite keeps the database's journal")
+                        .arg(QDir::toNativeSeparators(file.absolutePath())));
     return {};
 }
 

@@ -12,9 +12,9 @@ namespace verity {
 Expected<std::unique_ptr<Store>> openStore(const QString &location);
 // For reports and checks that must change nothing: an existing database, read only.
 Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location);
-// Why this user cannot change the existing database at `location` (the file, or the folder
-// SQLite keeps its journal in, is not theirs to write), or empty when they can.
-QString whyUnwritable(const QString &location);
+// Whether this user can change the existing database at `location`: StoreErrc::Unwritable,
+// saying why, when the file or the folder SQLite keeps its journal in is not theirs to write.
+Expected<void> checkWritable(const QString &location);
 // The default database under the platform's application-data location.
 QString defaultStoreLocation();
 

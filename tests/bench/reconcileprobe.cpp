@@ -137,8 +137,8 @@ int runReconcileProbe(int argc, char **argv, const QString &database, qint64 ref
     settings.baseUrl = server.url();
     settings.apiKey = QStringLiteral("sk_test_sandbox");
     const StatementAnswer answer = StatementFetch::run(settings, period, accounts);
-    if (!answer.ok) {
-        out << "error " << answer.error << '\n';
+    if (!answer.ok()) {
+        out << "error " << answer.error->message << '\n';
         return 2;
     }
     figure(out, "reconcile_fetch_ms", double(step.nsecsElapsed()) / 1e6);

@@ -17,8 +17,7 @@ const QString fileName = QStringLiteral("export.csv");
 
 Period march()
 {
-    QString error;
-    return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"), &error);
+    return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"));
 }
 
 qint64 utcMs(const char *iso)
@@ -407,14 +406,14 @@ void ProviderExportTest::periodFromDates()
     QFETCH(QString, start);
     QFETCH(QString, end);
     QFETCH(QString, error);
-    QString message;
-    const std::optional<Period> period = verity::periodFromDates(from, to, &message);
+    const Expected<Period> period = verity::periodFromDates(from, to);
     if (start.isEmpty()) {
         QVERIFY(!period);
-        QCOMPARE(message, error);
+        QCOMPARE(period.message(), error);
+        QCOMPARE(period.code(), std::error_code(InputErrc::Invalid));
         return;
     }
-    QVERIFY2(period, qPrintable(message));
+    QVERIFY2(period, qPrintable(period ? QString() : period.message()));
     QCOMPARE(period->fromMs, utcMs(start.toLatin1().constData()));
     QCOMPARE(period->toMs, utcMs(end.toLatin1().constData()));
     QCOMPARE(periodText(*period), from + QStringLiteral(" to ") + to + QStringLiteral(" (UTC)"));

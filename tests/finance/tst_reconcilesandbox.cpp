@@ -91,11 +91,11 @@ private slots:
         ProviderSettings settings;
         settings.baseUrl = sandbox.url();
         settings.apiKey = QStringLiteral("sk_test_sandbox");
-        QString error;
-        const std::optional<Period> march = periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"), &error);
-        QVERIFY2(march, qPrintable(error));
+        const Expected<Period> march =
+                periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"));
+        QVERIFY2(march, qPrintable(march ? QString() : march.message()));
         const StatementAnswer answer = StatementFetch::run(settings, *march, {seller});
-        QVERIFY2(answer.ok, qPrintable(answer.error));
+        QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
         QCOMPARE(answer.statement.refunds.size(), 4);
 
         Expected<QList<SellerBalance>> sellers = store->sellerBalances();

@@ -25,8 +25,7 @@ qint64 utcSeconds(const char *iso)
 
 Period march()
 {
-    QString error;
-    return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"), &error);
+    return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"));
 }
 
 ProviderSettings settingsFor(const QUrl &url, const QString &apiKey = QStringLiteral("sk_test_sandbox"))
@@ -157,7 +156,7 @@ void StatementFetchTest::readsThePeriodFromTheSandbox()
     fetch.start();
     QVERIFY(finished.wait(60000) || fetch.isFinished());
     const StatementAnswer &answer = fetch.answer();
-    QVERIFY2(answer.ok, qPrintable(answer.error));
+    QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
     QCOMPARE(finished.size(), 1);
 
     const ProviderStatement &statement = answer.statement;
@@ -246,12 +245,14 @@ void StatementFetchTest::anUnreachableProviderIsAnError()
     closed.close();
     const QUrl url(QStringLiteral("http://127.0.0.1:%1").arg(port));
     const StatementAnswer answer = StatementFetch::run(settingsFor(url), march(), {QStringLiteral("acct_north")});
-    QVERIFY(!answer.ok);
-    QVERIFY2(answer.error.startsWith(QStringLiteral("cannot reach the provider at http://127.0.0.1:%1/v1/refunds: "
-                                                    "connection refused")
-                                         .arg(port)),
-             qPrintable(answer.error));
-    QVERIFY2(answer.error.endsWith(QStringLiteral("(gave up after 3 attempts)")), qPrintable(answer.error));
+    QVERIFY(!answer.ok());
+    QVERIFY2(answer.error->message.startsWith(
+                     QStringLiteral("cannot reach the provider at http://127.0.0.1:%1/v1/refunds: "
+                                    "connection refused")
+                             .arg(port)),
+             qPrintable(answer.error.value_or(Error{}).message));
+    QVERIFY2(answer.error->message.endsWith(QStringLiteral("(gave up after 3 attempts)")),
+             qPrintable(answer.error.value_or(Error{}).message));
     QVERIFY(answer.statement.refunds.isEmpty());
     QVERIFY(answer.statement.accounts.isEmpty());
 }
@@ -261,12 +262,13 @@ void StatementFetchTest::aWrongKeyIsAnError()
     InProcessSandbox sandbox;
     const StatementAnswer answer =
         StatementFetch::run(settingsFor(sandbox.url(), QStringLiteral("sk_test_wrongkey9876")), march(), {});
-    QVERIFY(!answer.ok);
-    QVERIFY2(answer.error.startsWith(QStringLiteral("the provider refused the API key (401) at %1/v1/refunds: Invalid "
-                                                    "API Key provided")
-                                         .arg(sandbox.url().toString())),
-             qPrintable(answer.error));
-    QVERIFY(!answer.error.contains(QStringLiteral("wrongkey")));
+    QVERIFY(!answer.ok());
+    QVERIFY2(answer.error->message.startsWith(
+                     QStringLiteral("the provider refused the API key (401) at %1/v1/refunds: Invalid "
+                                    "API Key provided")
+                             .arg(sandbox.url().toString())),
+             qPrintable(answer.error.value_or(Error{}).message));
+    QVERIFY(!answer.error->message.contains(QStringLiteral("wrongkey")));
 }
 
 void StatementFetchTest::retriesAFailingPage()
@@ -279,7 +281,7 @@ void StatementFetchTest::retriesAFailingPage()
     QSignalSpy finished(&fetch, &StatementFetch::finished);
     fetch.start();
     QVERIFY(finished.wait(10000));
-    QVERIFY2(fetch.answer().ok, qPrintable(fetch.answer().error));
+    QVERIFY2(fetch.answer().ok(), qPrintable(fetch.answer().error.value_or(Error{}).message));
     QCOMPARE(fetch.answer().statement.refunds.size(), 1);
     QCOMPARE(provider.requestLines().size(), 2);
     // The base URL's path prefix is kept, and the filters name the period in unix seconds.
@@ -310,8 +312,8 @@ void StatementFetchTest::aListThatNeverEndsIsAnError()
     QFETCH(QString, error);
     LoopbackProvider provider(LoopbackProvider::script({{200, page}}), 0, QStringLiteral("/prefix"));
     const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), {});
-    QVERIFY(!answer.ok);
-    QCOMPARE(answer.error, error.arg(provider.url().toString()));
+    QVERIFY(!answer.ok());
+    QCOMPARE(answer.error->message, error.arg(provider.url().toString()));
     QVERIFY(answer.statement.refunds.isEmpty());
     QVERIFY(provider.requestLines().size() <= 2);
 }
@@ -320,10 +322,11 @@ void StatementFetchTest::anAnswerThatIsNotJsonIsAnError()
 {
     LoopbackProvider provider(LoopbackProvider::script({{200, "<html>hello</html>"}}), 0, QStringLiteral("/prefix"));
     const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), {});
-    QVERIFY(!answer.ok);
-    QCOMPARE(answer.error, QStringLiteral("the provider's answer to GET %1/v1/refunds (HTTP 200) is not a list; check "
-                                          "the provider URL")
-                               .arg(provider.url().toString()));
+    QVERIFY(!answer.ok());
+    QCOMPARE(answer.error->message,
+             QStringLiteral("the provider's answer to GET %1/v1/refunds (HTTP 200) is not a list; check "
+                            "the provider URL")
+                     .arg(provider.url().toString()));
 }
 
 void StatementFetchTest::cancelFinishesAtOnce()
@@ -335,8 +338,8 @@ void StatementFetchTest::cancelFinishesAtOnce()
     fetch.cancel();
     QVERIFY(fetch.isFinished());
     QCOMPARE(finished.size(), 1);
-    QVERIFY(!fetch.answer().ok);
-    QCOMPARE(fetch.answer().error, QStringLiteral("cancelled"));
+    QVERIFY(!fetch.answer().ok());
+    QCOMPARE(fetch.answer().error->code, std::error_code(ProviderErrc::Cancelled));
     QTest::qWait(50); // nothing more arrives
     QCOMPARE(finished.size(), 1);
 }

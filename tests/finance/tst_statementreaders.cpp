@@ -107,7 +107,7 @@ private slots:
         fetch.start();
         QVERIFY(finished.wait(60000) || fetch.isFinished());
         const StatementAnswer &answer = fetch.answer();
-        QVERIFY2(answer.ok, qPrintable(answer.error));
+        QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
         QCOMPARE(finished.size(), 1);
 
         const ProviderStatement &statement = answer.statement;
@@ -155,7 +155,7 @@ private slots:
             },
             100);
         const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), accounts);
-        QVERIFY2(answer.ok, qPrintable(answer.error));
+        QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
         QCOMPARE(answer.statement.accounts.size(), 12);
         for (qsizetype i = 0; i < accounts.size(); ++i) {
             QCOMPARE(answer.statement.accounts.at(i).account, accounts.at(i));
@@ -177,7 +177,7 @@ private slots:
         });
         const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(),
                                                            {QStringLiteral("acct_a"), QStringLiteral("acct_b")});
-        QVERIFY2(answer.ok, qPrintable(answer.error));
+        QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
         const QStringList &requests = provider.requests();
         QCOMPARE(requests.size(), 3 + 4);
         for (int i = 0; i < 3; ++i)
@@ -205,9 +205,11 @@ private slots:
         fetch.start();
         QVERIFY(finished.wait(20000));
         const StatementAnswer &answer = fetch.answer();
-        QVERIFY(!answer.ok);
-        QCOMPARE(answer.error, QStringLiteral("the provider failed at %1/v1/balance: HTTP 500: down (gave up after 3 attempts)")
-                                   .arg(provider.url().toString()));
+        QVERIFY(!answer.ok());
+        QCOMPARE(answer.error->message,
+                 QStringLiteral(
+                         "the provider failed at %1/v1/balance: HTTP 500: down (gave up after 3 attempts)")
+                         .arg(provider.url().toString()));
         QVERIFY(answer.statement.refunds.isEmpty());
         QVERIFY(answer.statement.accounts.isEmpty());
         QTest::qWait(300); // the other readers' answers arrive to nobody

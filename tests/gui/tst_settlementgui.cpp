@@ -204,7 +204,7 @@ void TestSettlementGui::ctrlKLooksUpTheOpenTicketNotAHiddenQueueRow()
     QVERIFY2(dialog->customerDraft().startsWith(
                      QStringLiteral("Hello %1,").arg(detail.customerName.section(u' ', 0, 0))),
              qPrintable(dialog->customerDraft()));
-    QCOMPARE((**m_store->escalation(y)).state, QStringLiteral("open"));
+    QCOMPARE((**m_store->escalation(y)).state, EscalationState::Open);
 }
 
 void TestSettlementGui::ctrlKInTheQueueActsOnTheSelectedRow()
@@ -283,7 +283,7 @@ void TestSettlementGui::ctrlKWithNothingToLookUpSaysSo()
     QTest::mouseClick(button, Qt::LeftButton);
     QTest::qWait(100);
     QCOMPARE(int(m_window->findChildren<ResolutionDialog *>().size()), dialogs);
-    QCOMPARE((**m_store->escalation(y)).state, QStringLiteral("open"));
+    QCOMPARE((**m_store->escalation(y)).state, EscalationState::Open);
 }
 
 // T-20260325-0141 has two unknown refunds, c3 and c4. The person chooses c4's row in the queue
@@ -396,7 +396,7 @@ void TestSettlementGui::savingSettingsRunsNothing()
     QCOMPARE(served.count(), 0); // ...and nothing asked
     QCOMPARE(*m_store->countAuditEntries(), audit);
     QVERIFY(window.findChildren<ResolutionDialog *>().isEmpty());
-    QCOMPARE((**m_store->escalation(pickup)).state, QStringLiteral("open"));
+    QCOMPARE((**m_store->escalation(pickup)).state, EscalationState::Open);
 }
 
 void TestSettlementGui::repeatIsConfirmedWithEveryFactCancelFirst()
@@ -543,7 +543,7 @@ void TestSettlementGui::writeNoSystemCanBeAskedAboutIsAttested()
     QTest::mouseClick(dialog->recordButton(), Qt::LeftButton);
     QTRY_VERIFY(!dialog->isVisible());
 
-    QCOMPARE((**m_store->escalation(pickup)).state, QStringLiteral("resolved"));
+    QCOMPARE((**m_store->escalation(pickup)).state, EscalationState::Resolved);
     ToolCallCard *after = window.ticketView()->card(QStringLiteral("c3"));
     const QString notice = after->findChild<QLabel *>(QStringLiteral("resolutionNotice"))->text();
     QVERIFY2(notice.contains(QStringLiteral("performed (attested) by alice")), qPrintable(notice));

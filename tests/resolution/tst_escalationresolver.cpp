@@ -332,7 +332,7 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     // The escalation is settled, and the ticket reassessed: no unknown left, but both refunds
     // of one intent now count, so it still needs attention.
     const EscalationDetail after = **m_store->escalation(id);
-    QCOMPARE(after.state, QStringLiteral("resolved"));
+    QCOMPARE(after.state, EscalationState::Resolved);
     QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::Performed));
     QCOMPARE(after.resolvedBy, QStringLiteral("amira"));
     QCOMPARE(settlementBasisId(after.basis), settlementBasisId(SettlementBasis::Lookup));
@@ -439,7 +439,7 @@ void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
     QVERIFY2(report.message.contains(QStringLiteral("attested")), qPrintable(report.message));
     QVERIFY2(!report.message.contains(QStringLiteral("(verified)")), qPrintable(report.message));
     const EscalationDetail after = **m_store->escalation(id);
-    QCOMPARE(after.state, QStringLiteral("resolved"));
+    QCOMPARE(after.state, EscalationState::Resolved);
     QCOMPARE(after.reference, QStringLiteral("PK-44120"));
     QCOMPARE(settlementText(*after.resolution, after.basis), QStringLiteral("performed (attested)"));
     const QList<Evidence> evidence = *m_store->evidence(id);
@@ -596,7 +596,7 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(today->refundId, ledger->refundId);
 
     const EscalationDetail after = **m_store->escalation(id);
-    QCOMPARE(after.state, QStringLiteral("resolved"));
+    QCOMPARE(after.state, EscalationState::Resolved);
     QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::PerformedAgain));
     QVERIFY(!(**m_store->ticket(before.ticketId)).row.hasUnknown);
 
@@ -661,7 +661,7 @@ void TestEscalationResolver::performAgainNeedsALookupFirst()
     QCOMPARE(auditCount(), 0);
     QVERIFY(!*m_store->ledgerEntry(before.intentKey));
     const EscalationDetail after = **m_store->escalation(id);
-    QCOMPARE(after.state, QStringLiteral("open"));
+    QCOMPARE(after.state, EscalationState::Open);
     QVERIFY(!after.resolution);
 
     // Nor after a lookup that found the refund.
@@ -755,7 +755,7 @@ void TestEscalationResolver::performAgainComingBackUnknownReopens()
 
     // Back in the queue, unknown again: no repeat allowed until a lookup settles it.
     const EscalationDetail reopened = **m_store->escalation(id);
-    QCOMPARE(reopened.state, QStringLiteral("open"));
+    QCOMPARE(reopened.state, EscalationState::Open);
     QVERIFY(!reopened.resolution);
     QVERIFY(!reopened.lastNote.isEmpty());
     QVERIFY((**m_store->ticket(before.ticketId)).row.hasUnknown);
@@ -991,7 +991,7 @@ void TestEscalationResolver::nonRefundCannotBeLookedUp()
 
     QCOMPARE(served.count(), 0);
     const EscalationDetail after = **m_store->escalation(id);
-    QCOMPARE(after.state, QStringLiteral("open"));
+    QCOMPARE(after.state, EscalationState::Open);
     QVERIFY(!after.resolution);
     QVERIFY(after.lastNote.isEmpty());
     QVERIFY(m_store->evidence(id)->isEmpty());
@@ -1012,7 +1012,7 @@ void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
     QVERIFY2(report.message.contains(QStringLiteral("connection refused"), Qt::CaseInsensitive), qPrintable(report.message));
 
     const EscalationDetail after = **m_store->escalation(id);
-    QCOMPARE(after.state, QStringLiteral("open"));
+    QCOMPARE(after.state, EscalationState::Open);
     QVERIFY(!after.resolution);
     QVERIFY2(after.lastNote.contains(QStringLiteral("connection refused"), Qt::CaseInsensitive), qPrintable(after.lastNote));
     QVERIFY(report.evidence);

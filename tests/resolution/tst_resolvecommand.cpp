@@ -140,7 +140,7 @@ void TestResolveCommand::badArgumentsStoreNothing()
     QVERIFY2(run.err.contains(named), qPrintable(run.err));
     Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_db);
     QCOMPARE(*(*store)->countAuditEntries(), 0);
-    QCOMPARE((**(*store)->escalation(id)).state, QStringLiteral("open"));
+    QCOMPARE((**(*store)->escalation(id)).state, EscalationState::Open);
 }
 
 void TestResolveCommand::attestsThenTellsWhoWasFirst()
@@ -163,7 +163,7 @@ void TestResolveCommand::attestsThenTellsWhoWasFirst()
 
     Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_db);
     const EscalationDetail settled = **(*store)->escalation(id);
-    QCOMPARE(settled.state, QStringLiteral("resolved"));
+    QCOMPARE(settled.state, EscalationState::Resolved);
     QCOMPARE(settlementText(*settled.resolution, settled.basis), QStringLiteral("not performed (attested)"));
     const QList<Evidence> evidence = *(*store)->evidence(id);
     QCOMPARE(evidence.size(), 1);

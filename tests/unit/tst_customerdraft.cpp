@@ -169,7 +169,7 @@ void TestCustomerDraft::writeDraft()
     escalation.toolClass = ToolClass::WriteCostly;
     escalation.orderId = QStringLiteral("SU-88316");
     escalation.customerName = QStringLiteral("Dana Whitfield");
-    escalation.state = resolution < 0 ? QStringLiteral("open") : QStringLiteral("resolved");
+    escalation.state = resolution < 0 ? EscalationState::Open : EscalationState::Resolved;
     if (resolution >= 0) {
         escalation.resolution = Resolution(resolution);
         escalation.basis = attested ? SettlementBasis::Attestation : SettlementBasis::Lookup;
