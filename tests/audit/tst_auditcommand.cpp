@@ -2,8 +2,7 @@
 // on a real database file, before and after an entry is altered behind its back.
 
 #include "audittestsupport.h"
-
-#include "verityprocess.h"
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -12,15 +12,14 @@
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
-
-#include "verityprocess.h"
-
-#include <algorithm>
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace verity;
 using namespace verity::test;

@@ -2,30 +2,16 @@
 // and the store finds the shares the generator counted (calls, writes, unknowns left for an
 // escalation, tickets with a repeated intent). The same seed writes the same bytes.
 
-#include "scaledataset.h"
-
 #include "../store/storetestsupport.h"
+#include "scaledataset.h"
+#include "support/filedigest.h"
 
-#include <QCryptographicHash>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
 using namespace verity::bench;
 using namespace storetest;
-
-namespace {
-
-QByteArray digest(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
-}
-
-} // namespace
 
 class TestScaleDataset : public QObject
 {
@@ -71,8 +57,9 @@ private slots:
         QCOMPARE(writeScaleDataset(a, 200, 1).tickets, 200);
         QCOMPARE(writeScaleDataset(b, 200, 1).tickets, 200);
         QCOMPARE(writeScaleDataset(c, 200, 2).tickets, 200);
-        QCOMPARE(digest(a), digest(b));
-        QVERIFY(digest(a) != digest(c));
+        QVERIFY(!test::fileSha256(a).isEmpty());
+        QCOMPARE(test::fileSha256(a), test::fileSha256(b));
+        QVERIFY(test::fileSha256(a) != test::fileSha256(c));
     }
 
     void unwritableFileSaysSo()

@@ -4,10 +4,10 @@
 
 #include "../sandbox/sandboxtestsupport.h"
 #include "domain/money.h"
-#include "filedigest.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
-#include "verityprocess.h"
+#include "support/filedigest.h"
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QJsonArray>

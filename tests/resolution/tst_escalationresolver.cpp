@@ -6,7 +6,6 @@
 // reason. Then `verity lookup --all-open` through the built binary against `verity sandbox`.
 
 #include "../sandbox/sandboxtestsupport.h"
-
 #include "audit/auditlog.h"
 #include "audit/settlementrecord.h"
 #include "domain/registrychoice.h"
@@ -18,8 +17,7 @@
 #include "resolution/settlementwriter.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
-
-#include "verityprocess.h"
+#include "support/verityprocess.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -13,8 +13,7 @@
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
-
-#include "verityprocess.h"
+#include "support/verityprocess.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -8,8 +8,7 @@
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "store/sqlitestore.h"
-
-#include "verityprocess.h"
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -3,8 +3,8 @@
 // command line. Outcomes, escalations and batch boundaries: tst_importoutcomes.
 
 #include "storetestsupport.h"
+#include "support/filedigest.h"
 
-#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
@@ -137,9 +137,8 @@ void TestImport::demo()
                           "c.tool = 'issue_refund' ORDER BY c.seq")),
              (QStringList{QStringLiteral("c3|unknown|1|1"), QStringLiteral("c4|performed|1|1")}));
 
-    QFile demoFile(demoDataResource());
-    QVERIFY(demoFile.open(QIODevice::ReadOnly));
-    const QByteArray sha = QCryptographicHash::hash(demoFile.readAll(), QCryptographicHash::Sha256).toHex();
+    const QByteArray sha = test::fileSha256(demoDataResource());
+    QVERIFY(!sha.isEmpty());
     QCOMPARE(rows(db, QStringLiteral("SELECT sha256, lines_read, lines_rejected FROM imports")),
              QStringList{QString::fromLatin1(sha) + QStringLiteral("|570|0")});
 }
