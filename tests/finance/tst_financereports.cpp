@@ -5,6 +5,7 @@
 #include "domain/money.h"
 #include "finance/csvtable.h"
 #include "finance/financereports.h"
+#include "support/testmacros.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -283,7 +284,7 @@ void FinanceReportsTest::reconciliationCsvRoundTrips()
     const Reconciliation reconciliation = sample();
     const QString path = m_dir.filePath(QStringLiteral("recon.csv"));
     const Expected<void> written = writeReconciliationCsv(path, reconciliation);
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     // Three tables, an empty line between them: the report's fields, the totals, the rows.
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -380,7 +381,7 @@ void FinanceReportsTest::duplicatesCsvRoundTrips()
 {
     const QString path = m_dir.filePath(QStringLiteral("duplicates.csv"));
     const Expected<void> written = writeDuplicatesCsv(path, duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     const QList<QStringList> rows = readCsv(path);
     QCOMPARE(rows.size(), 3); // the header and one line per refund
     const QStringList header = rows.first();
@@ -410,7 +411,7 @@ void FinanceReportsTest::pdfHoldsTheReport()
     const Reconciliation reconciliation = sample();
     const QString path = m_dir.filePath(QStringLiteral("report.pdf"));
     const Expected<void> written = writeFinancePdf(path, reconciliation, duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(file.read(4) == "%PDF");
@@ -458,7 +459,7 @@ void FinanceReportsTest::pdfRunsOverPages()
 {
     const QString path = m_dir.filePath(QStringLiteral("long.pdf"));
     const Expected<void> written = writeFinancePdf(path, sample(300), duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     if (!m_pdftotext)
         QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not "
               "counted");
@@ -475,7 +476,7 @@ void FinanceReportsTest::pdfPagesCarryTitleAndPeriod()
     const Reconciliation reconciliation = sample(300);
     const QString path = m_dir.filePath(QStringLiteral("pages.pdf"));
     const Expected<void> written = writeFinancePdf(path, reconciliation, duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     if (!m_pdftotext)
         QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not read");
     const QStringList pages = pdfPages(path);
@@ -513,7 +514,7 @@ void FinanceReportsTest::pdfKeepsHeadingsWithWhatFollows()
     for (int extra = 20; extra <= 60; ++extra) {
         const QString path = m_dir.filePath(QStringLiteral("headings-%1.pdf").arg(extra));
         const Expected<void> written = writeFinancePdf(path, sample(extra), duplicates(), marks());
-        QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+        QVERIFY_OK(written);
         const QStringList pages = pdfPages(path);
         QVERIFY(pages.size() >= 2);
         for (qsizetype p = 0; p < pages.size(); ++p) {
@@ -541,7 +542,7 @@ void FinanceReportsTest::pdfKeepsIdsWhole()
     const int rows = 40;
     const QString path = m_dir.filePath(QStringLiteral("ids.pdf"));
     const Expected<void> written = writeFinancePdf(path, longIdSample(rows), duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     if (!m_pdftotext)
         QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the ids are not read");
     const QString text = pdfText(path);
@@ -562,7 +563,7 @@ void FinanceReportsTest::pdfKeepsRowsWhole()
     for (int rows = 30; rows <= 35; ++rows) {
         const QString path = m_dir.filePath(QStringLiteral("rows-%1.pdf").arg(rows));
         const Expected<void> written = writeFinancePdf(path, longIdSample(rows), duplicates(), marks());
-        QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+        QVERIFY_OK(written);
         const QStringList pages = pdfPages(path);
         for (qsizetype p = 1; p < pages.size(); ++p) {
             const QStringList lines = textLines(pages.at(p));

@@ -8,6 +8,7 @@
 #include "finance/payoutmonth.h"
 #include "finance/payoutrecovery.h"
 #include "import/importjob.h"
+#include "support/testmacros.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,7 +18,6 @@
 using namespace verity;
 
 // The message is read only when there is one.
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include "finance/csvtable.h"
 #include "finance/providerexport.h"
+#include "support/testmacros.h"
 
 #include <QDateTime>
 #include <QTemporaryDir>
@@ -135,7 +136,7 @@ void ProviderExportTest::readsAGoodExport()
 {
     QFETCH(QByteArray, bytes);
     const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march());
-    QVERIFY2(statement.ok(), statement.ok() ? "" : qPrintable(statement.message()));
+    QVERIFY_OK(statement);
     // re_3 (February) and re_5 (April 1st, after the period) are left out; oldest first.
     QCOMPARE(summary(statement->refunds),
              (QStringList{QStringLiteral("re_2|pi_2|4750|USD|pending|2026-03-02T08:00:00Z||"),
@@ -152,7 +153,7 @@ void ProviderExportTest::recordsWhereEachRefundWasRead()
                              "re_a,1.00,USD,2026-03-05 10:00,pi_a,\"two\r\nlines\",acct_1\r\n"
                              "re_b,2.00,USD,2026-03-05T10:00:00.250+02:00,pi_b,,\r\n";
     const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march());
-    QVERIFY2(statement.ok(), statement.ok() ? "" : qPrintable(statement.message()));
+    QVERIFY_OK(statement);
     QCOMPARE(statement->refunds.size(), 2);
     // re_b is at 08:00:00.250 UTC, before re_a.
     const StatementRefund &b = statement->refunds.at(0);
@@ -186,7 +187,7 @@ void ProviderExportTest::readsAFile()
     file.write(header + "re_1,1.00,EUR,2026-03-05 10:00:00,pi_1\n");
     file.close();
     const Expected<ProviderStatement> euro = readProviderExport(path, march(), QStringLiteral("EUR"));
-    QVERIFY2(euro.ok(), euro.ok() ? "" : qPrintable(euro.message()));
+    QVERIFY_OK(euro);
     QCOMPARE(euro->source, path);
     QCOMPARE(euro->refunds.at(0).origin, QStringLiteral("stripe-refunds.csv:2"));
 
@@ -330,7 +331,7 @@ void ProviderExportTest::csvRoundTrip()
     QFETCH(QStringList, read);
     const QByteArray bytes = csvLine(written) + csvLine(written);
     const Expected<QList<CsvRecord>> records = parseCsv(bytes, fileName);
-    QVERIFY2(records.ok(), records.ok() ? "" : qPrintable(records.message()));
+    QVERIFY_OK(records);
     QCOMPARE(records->size(), 2);
     QCOMPARE(records->at(0).fields, read);
     QCOMPARE(records->at(1).fields, read);
@@ -352,7 +353,7 @@ void ProviderExportTest::csvRecordsStartOnTheirLine()
 {
     const Expected<QList<CsvRecord>> records =
         parseCsv("\xEF\xBB\xBF" "a,b\r\n\r\n\"x\ny\",z\n\"\"\nlast,", fileName);
-    QVERIFY2(records.ok(), records.ok() ? "" : qPrintable(records.message()));
+    QVERIFY_OK(records);
     QCOMPARE(records->size(), 4);
     QCOMPARE(records->at(0).line, 1);
     QCOMPARE(records->at(0).fields, (QStringList{QStringLiteral("a"), QStringLiteral("b")}));

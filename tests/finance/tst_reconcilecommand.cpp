@@ -7,6 +7,7 @@
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 #include "support/filedigest.h"
+#include "support/testmacros.h"
 #include "support/verityprocess.h"
 
 #include <QFile>
@@ -78,7 +79,7 @@ void ReconcileCommandTest::initTestCase()
 
     m_sandbox = std::make_unique<test::InProcessSandbox>();
     const Expected<SandboxSeedReport> seeded = seedDemo(m_sandbox->state());
-    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    QVERIFY_OK(seeded);
     QCOMPARE(m_sandbox->url().host(), QStringLiteral("127.0.0.1"));
 }
 

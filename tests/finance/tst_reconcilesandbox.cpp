@@ -5,18 +5,16 @@
 
 #include "../sandbox/sandboxtestsupport.h"
 #include "../store/storetestsupport.h"
-
 #include "finance/duplicatepayouts.h"
 #include "finance/reconciliation.h"
 #include "provider/statementfetch.h"
+#include "support/testmacros.h"
 
 #include <QTest>
 
 #include <limits>
 
 using namespace verity;
-
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 

@@ -6,6 +6,7 @@
 // both: the resolution, a reading of the provider, outranks what the tool reported.
 
 #include "../store/storetestsupport.h"
+#include "support/testmacros.h"
 
 #include <QHash>
 #include <QSqlQuery>
@@ -15,8 +16,6 @@
 #include <limits>
 
 using namespace verity;
-
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 

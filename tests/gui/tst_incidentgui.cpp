@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "outcomebadge.h"
 #include "store/sqlitestore.h"
+#include "support/testmacros.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -19,8 +20,8 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSignalSpy>
 #include <QScreen>
+#include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -63,7 +64,7 @@ void TestIncidentGui::initTestCase()
     QVERIFY(m_dir.isValid());
     m_dbPath = m_dir.filePath(QStringLiteral("demo.sqlite"));
     auto store = SqliteStore::open(m_dbPath);
-    QVERIFY2(store.ok(), store.ok() ? "" : qPrintable(store.message()));
+    QVERIFY_OK(store);
     const ToolRegistry registry = ToolRegistry::builtIn();
     TranscriptImporter importer(**store, registry);
     const ImportReport report = importer.importFile(demoDataResource());

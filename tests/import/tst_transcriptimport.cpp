@@ -7,6 +7,7 @@
 #include "domain/userregistry.h"
 #include "import/reclassifier.h"
 #include "itemmodels/ticketqueuemodel.h"
+#include "support/testmacros.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -748,7 +749,7 @@ private slots:
         spec.amountField = QStringLiteral("cents");
         QVERIFY(saveToolToUserRegistry(userFile, spec));
         Expected<Reclassification> done = reclassifyTool(*store, profiles(userFile), spec.name);
-        QVERIFY2(done, qPrintable(done ? QString() : done.message()));
+        QVERIFY_OK(done);
         QCOMPARE(done->calls, 2);
         QCOMPARE(done->tickets, 1);
         QVERIFY(store->unclassifiedTools().value().isEmpty());

@@ -12,6 +12,7 @@
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
 #include "store/sqlitestore.h"
+#include "support/testmacros.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -447,7 +448,7 @@ void TestProviderOrigin::connectionKeepsToTheRule()
 {
     Expected<std::unique_ptr<SqliteStore>> store =
             SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
-    QVERIFY2(store, qPrintable(store ? QString() : store.message()));
+    QVERIFY_OK(store);
     const QString good = QStringLiteral("http://127.0.0.1:12111");
     {
         ProviderConnection connection(**store);

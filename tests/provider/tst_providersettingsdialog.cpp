@@ -6,6 +6,7 @@
 #include "provider/providerconnection.h"
 #include "providersettingsdialog.h"
 #include "store/sqlitestore.h"
+#include "support/testmacros.h"
 
 #include <QApplication>
 #include <QDialogButtonBox>
@@ -56,7 +57,7 @@ void TestProviderSettingsDialog::initTestCase()
     qputenv(ProviderConnection::apiKeyVariable, "sk_test_sandbox");
     Expected<std::unique_ptr<SqliteStore>> store =
             SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
-    QVERIFY2(store, qPrintable(store ? QString() : store.message()));
+    QVERIFY_OK(store);
     m_store = std::move(*store);
 }
 

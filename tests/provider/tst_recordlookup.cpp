@@ -4,8 +4,8 @@
 // POST that is never sent twice. Also how the registry's lookup becomes one call's query.
 
 #include "../sandbox/sandboxtestsupport.h"
-
 #include "provider/recordwrite.h"
+#include "support/testmacros.h"
 
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -196,7 +196,7 @@ void TestRecordLookup::queryFromTheRegistry()
         QVERIFY2(query.message().contains(errorMentions), qPrintable(query.message()));
         return;
     }
-    QVERIFY2(query, qPrintable(query ? QString() : query.message()));
+    QVERIFY_OK(query);
     QCOMPARE(query->filter, (QList<std::pair<QString, QString>>{{QStringLiteral("order"), filterValue}}));
     QCOMPARE(query->path, spec->lookup->path);
     QCOMPARE(query->system, spec->lookup->system);

@@ -4,20 +4,17 @@
 // said to be unknown. Real SQLite files, the real importer.
 
 #include "../store/storetestsupport.h"
-
 #include "import/importjob.h"
 #include "itemmodels/replaystepmodel.h"
 #include "replay/incidenttimeline.h"
+#include "support/testmacros.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
-
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
-
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 

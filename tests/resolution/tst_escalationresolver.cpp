@@ -17,6 +17,7 @@
 #include "resolution/settlementwriter.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/testmacros.h"
 #include "support/verityprocess.h"
 
 #include <QDateTime>
@@ -227,7 +228,7 @@ void TestEscalationResolver::init()
 
     m_sandbox = std::make_unique<InProcessSandbox>();
     Expected<SandboxSeedReport> seeded = seedDemo(m_sandbox->state());
-    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    QVERIFY_OK(seeded);
     m_client = std::make_unique<ProviderClient>(settingsFor(m_sandbox->url()));
     m_resolver = std::make_unique<EscalationResolver>(*m_store, *m_client, QStringLiteral("amira"));
 }
@@ -256,7 +257,7 @@ qint64 TestEscalationResolver::escalationIdOf(const QString &ticket, const QStri
 void TestEscalationResolver::verifyAuditChain(qint64 entries)
 {
     Expected<AuditVerification> verified = AuditLog::verify(*m_store);
-    QVERIFY2(verified, qPrintable(verified ? QString() : verified.message()));
+    QVERIFY_OK(verified);
     QVERIFY2(verified->intact, qPrintable(verified->reason));
     QCOMPARE(verified->entriesChecked, entries);
 }

@@ -13,6 +13,7 @@
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/testmacros.h"
 #include "support/verityprocess.h"
 
 #include <QDateTime>
@@ -101,7 +102,7 @@ void TestLookupCommand::init()
     QVERIFY(QFile::copy(m_pristine, m_dbPath));
     m_sandbox = std::make_unique<InProcessSandbox>();
     Expected<SandboxSeedReport> seeded = seedDemo(m_sandbox->state());
-    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    QVERIFY_OK(seeded);
 }
 
 void TestLookupCommand::cleanup()

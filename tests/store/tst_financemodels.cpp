@@ -8,6 +8,7 @@
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
 #include "storetestsupport.h"
+#include "support/testmacros.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -208,7 +209,7 @@ void TestFinanceModels::reconciliationRowsAndFilter()
     QVERIFY(!model.hasReconciliation());
     QVERIFY(model.totalsText().startsWith(QStringLiteral("No reconciliation yet")));
     const Expected<void> done = model.setStatement(statement);
-    QVERIFY2(done.ok(), done.ok() ? "" : qPrintable(done.message()));
+    QVERIFY_OK(done);
     QVERIFY(model.hasReconciliation());
     QCOMPARE(model.rowCount(), performed + 1);
 
@@ -261,7 +262,7 @@ void TestFinanceModels::recoveryMarkShows()
         markDuplicatePayout(*m_store, *model.duplicate(row), RecoveryState::RecoveryRequested,
                             QStringLiteral("Asked Dana <b>Whitfield</b> to return $118.00"), QStringLiteral("finn"),
                             utcMs(2026, 4, 2));
-    QVERIFY2(mark.ok(), mark.ok() ? "" : qPrintable(mark.message()));
+    QVERIFY_OK(mark);
     model.refresh();
     using M = DuplicatePayoutModel;
     QCOMPARE(cell(model, row, M::RecoveryColumn).toString(),

@@ -8,6 +8,7 @@
 #include "itemmodels/rowcache.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "storetestsupport.h"
+#include "support/testmacros.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -15,8 +16,6 @@
 
 using namespace verity;
 using namespace storetest;
-
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include "store/sqliteschema.h"
 #include "storetestsupport.h"
+#include "support/testmacros.h"
 
 #include <QDir>
 #include <QSqlQuery>
@@ -520,7 +521,7 @@ void TestMigrations::readOnlyFolderIsReadForReading()
     const Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::openReadOnly(path);
     QVERIFY(QFile::setPermissions(folder,
                                   QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
-    QVERIFY2(store, qPrintable(store ? QString() : store.message()));
+    QVERIFY_OK(store);
 }
 
 QTEST_GUILESS_MAIN(TestMigrations)
