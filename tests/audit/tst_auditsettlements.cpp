@@ -12,6 +12,7 @@
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/provider.h"
 #include "support/verityprocess.h"
 
 #include <QFile>
@@ -59,10 +60,7 @@ void TestAuditSettlements::initTestCase()
     QVERIFY(importer.importFile(demoDataResource()).clean());
     InProcessSandbox sandbox;
     QVERIFY(seedDemo(sandbox.state()));
-    ProviderSettings settings;
-    settings.baseUrl = sandbox.url();
-    settings.apiKey = QStringLiteral("sk_test_sandbox");
-    ProviderClient client(settings);
+    ProviderClient client(settingsFor(sandbox.url()));
     EscalationResolver resolver(store, client, QStringLiteral("amira"));
 
     qint64 repeatable = 0;

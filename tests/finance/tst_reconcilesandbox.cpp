@@ -8,6 +8,7 @@
 #include "finance/duplicatepayouts.h"
 #include "finance/reconciliation.h"
 #include "provider/statementfetch.h"
+#include "support/provider.h"
 #include "support/testmacros.h"
 
 #include <QTest>
@@ -86,13 +87,11 @@ private slots:
         refund(QStringLiteral("re_C1"), QStringLiteral("T-C"), 4500, 1773824400);
         QVERIFY_OK(state.commit());
 
-        ProviderSettings settings;
-        settings.baseUrl = sandbox.url();
-        settings.apiKey = QStringLiteral("sk_test_sandbox");
         QString error;
         const std::optional<Period> march = periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"), &error);
         QVERIFY2(march, qPrintable(error));
-        const StatementAnswer answer = StatementFetch::run(settings, *march, {seller});
+        const StatementAnswer answer =
+                StatementFetch::run(test::settingsFor(sandbox.url()), *march, {seller});
         QVERIFY2(answer.ok, qPrintable(answer.error));
         QCOMPARE(answer.statement.refunds.size(), 4);
 

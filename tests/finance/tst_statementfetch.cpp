@@ -4,10 +4,10 @@
 // not JSON. Nothing leaves 127.0.0.1.
 
 #include "../sandbox/sandboxtestsupport.h"
-#include "loopbackprovider.h"
-
 #include "finance/providerstatement.h"
+#include "loopbackprovider.h"
 #include "provider/statementfetch.h"
+#include "support/provider.h"
 
 #include <QSignalSpy>
 
@@ -27,12 +27,6 @@ Period march()
 {
     QString error;
     return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"), &error);
-}
-
-ProviderSettings settingsFor(const QUrl &url, const QString &apiKey = QStringLiteral("sk_test_sandbox"))
-{
-    // Three tries a page, quickly: 10 ms backoff capped at 50 ms.
-    return ProviderSettings{url, apiKey, 5000, 3, 10, 50};
 }
 
 // A refund the sandbox made at `created` (unix seconds), as the test expects to read it.
@@ -259,8 +253,9 @@ void StatementFetchTest::anUnreachableProviderIsAnError()
 void StatementFetchTest::aWrongKeyIsAnError()
 {
     InProcessSandbox sandbox;
-    const StatementAnswer answer =
-        StatementFetch::run(settingsFor(sandbox.url(), QStringLiteral("sk_test_wrongkey9876")), march(), {});
+    ProviderSettings wrongKey = settingsFor(sandbox.url());
+    wrongKey.apiKey = QStringLiteral("sk_test_wrongkey9876");
+    const StatementAnswer answer = StatementFetch::run(wrongKey, march(), {});
     QVERIFY(!answer.ok);
     QVERIFY2(answer.error.startsWith(QStringLiteral("the provider refused the API key (401) at %1/v1/refunds: Invalid "
                                                     "API Key provided")

@@ -5,10 +5,10 @@
 // whole fetch once, with every other reader stopped. Nothing leaves 127.0.0.1.
 
 #include "../sandbox/sandboxtestsupport.h"
-#include "loopbackprovider.h"
-
 #include "finance/providerstatement.h"
+#include "loopbackprovider.h"
 #include "provider/statementfetch.h"
+#include "support/provider.h"
 
 #include <QSignalSpy>
 
@@ -22,11 +22,6 @@ constexpr qint64 marchFirst = 1772323200; // 2026-03-01T00:00:00Z
 Period march()
 {
     return Period{marchFirst * 1000, (marchFirst + 31 * 86400) * 1000};
-}
-
-ProviderSettings settingsFor(const QUrl &url)
-{
-    return ProviderSettings{url, QStringLiteral("sk_test_sandbox"), 5000, 3, 10, 50};
 }
 
 QByteArray json(const QJsonObject &object)

@@ -3,8 +3,8 @@
 // evidence names every exchange with the key redacted.
 
 #include "../sandbox/sandboxtestsupport.h"
-
 #include "provider/providerclient.h"
+#include "support/provider.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -14,30 +14,6 @@ using namespace verity;
 using namespace verity::test;
 
 namespace {
-
-const QString apiKey = QStringLiteral("sk_test_sandbox");
-
-ProviderSettings settingsFor(const QUrl &url, int timeoutMs = 3000)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = apiKey;
-    settings.timeoutMs = timeoutMs;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 100;
-    return settings;
-}
-
-RefundIntent intentFor(const QString &key, qint64 amount = 1200, const QString &paymentIntent = QStringLiteral("pi_order1"))
-{
-    RefundIntent intent;
-    intent.intentKey = key;
-    intent.paymentIntent = paymentIntent;
-    intent.amountCents = amount;
-    intent.reason = QStringLiteral("requested_by_customer");
-    intent.metadata.insert(QStringLiteral("ticket_id"), QStringLiteral("T-1"));
-    return intent;
-}
 
 // A seller with $100.00 and a $50.00 payment at the sandbox.
 void setUpSeller(const QUrl &url)
@@ -52,22 +28,6 @@ SandboxOptions faulty(const char *fault)
     SandboxOptions options;
     options.faults = SandboxFaultPlan(1.0, *SandboxFault::parse(QString::fromLatin1(fault)), 1);
     return options;
-}
-
-RefundAttempt refundNow(ProviderClient &client, const RefundIntent &intent)
-{
-    RefundOperation *operation = client.refund(intent);
-    const RefundAttempt attempt = ProviderClient::waitFor(operation);
-    operation->deleteLater();
-    return attempt;
-}
-
-LookupAnswer lookupNow(ProviderClient &client, const RefundIntent &intent)
-{
-    LookupOperation *operation = client.lookup(intent);
-    const LookupAnswer answer = ProviderClient::waitFor(operation);
-    operation->deleteLater();
-    return answer;
 }
 
 // A port nothing listens on: bound, then released.
@@ -174,7 +134,7 @@ void TestProviderClient::acceptedRefundCarriesTheKey()
     QVERIFY(exchange.startedAt > 0 && exchange.finishedAt >= exchange.startedAt);
     QVERIFY(exchange.request.startsWith(QStringLiteral("POST http://127.0.0.1:")));
     QVERIFY(exchange.request.contains(QStringLiteral("Authorization: Bearer sk_…dbox")));
-    QVERIFY(!exchange.request.contains(apiKey));
+    QVERIFY(!exchange.request.contains(sandboxApiKey));
     QVERIFY(exchange.request.contains(QStringLiteral("Idempotency-Key: key-1")));
     QVERIFY(exchange.request.contains(QStringLiteral("metadata%5Bintent_key%5D=key-1")));
     QVERIFY(exchange.response.startsWith(QStringLiteral("HTTP 200")));

@@ -12,6 +12,7 @@
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
 #include "store/sqlitestore.h"
+#include "support/provider.h"
 #include "support/testmacros.h"
 
 #include <QCoreApplication>
@@ -24,40 +25,7 @@ using namespace verity::test;
 
 namespace {
 
-const QString apiKey = QStringLiteral("sk_test_sandbox");
 const QString expectation = QStringLiteral("expected https://…, or http:// to 127.0.0.1, ::1 or localhost");
-
-ProviderSettings settingsFor(const QUrl &url)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = apiKey;
-    settings.timeoutMs = 3000;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 100;
-    return settings;
-}
-
-RefundIntent intentFor(const QString &key)
-{
-    RefundIntent intent;
-    intent.intentKey = key;
-    intent.paymentIntent = QStringLiteral("pi_order1");
-    intent.amountCents = 1200;
-    return intent;
-}
-
-LookupAnswer lookupNow(const ProviderSettings &settings, const RefundIntent &intent)
-{
-    ProviderClient client(settings);
-    return ProviderClient::waitFor(client.lookup(intent));
-}
-
-RefundAttempt refundNow(const ProviderSettings &settings, const RefundIntent &intent)
-{
-    ProviderClient client(settings);
-    return ProviderClient::waitFor(client.refund(intent));
-}
 
 QByteArray refundJson(const QString &id, const QString &intentKey)
 {
@@ -137,7 +105,7 @@ void TestProviderOrigin::initTestCase()
     QSettings::setDefaultFormat(QSettings::IniFormat);
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
     // The key from the environment: no desktop keychain is asked.
-    qputenv(ProviderConnection::apiKeyVariable, apiKey.toUtf8());
+    qputenv(ProviderConnection::apiKeyVariable, sandboxApiKey.toUtf8());
 }
 
 void TestProviderOrigin::providerUrlRule_data()
@@ -268,7 +236,7 @@ void TestProviderOrigin::lookupRefusesARedirectToAnotherOrigin()
     // Nothing reached the other origin, and the refusal was not asked again.
     QVERIFY2(other.requests().isEmpty(), qPrintable(other.requests().join(u'\n')));
     QCOMPARE(provider.requests().size(), 1);
-    QCOMPARE(provider.authorizations().first(), QByteArray("Bearer ") + apiKey.toUtf8());
+    QCOMPARE(provider.authorizations().first(), QByteArray("Bearer ") + sandboxApiKey.toUtf8());
 
     // The evidence shows the redirect, and who gave it.
     QCOMPARE(answer.exchanges.size(), 1);
@@ -280,7 +248,7 @@ void TestProviderOrigin::lookupRefusesARedirectToAnotherOrigin()
                      QStringLiteral("Answered by: http://127.0.0.1:%1/v1/refunds?").arg(portOf(provider))),
              qPrintable(exchange.response));
     QCOMPARE(exchange.answeredBy.port(), provider.url().port());
-    QVERIFY(!exchange.request.contains(apiKey));
+    QVERIFY(!exchange.request.contains(sandboxApiKey));
 }
 
 void TestProviderOrigin::lookupFollowsARedirectWithinTheOrigin()

@@ -5,6 +5,7 @@
 
 #include "../sandbox/sandboxtestsupport.h"
 #include "provider/recordwrite.h"
+#include "support/provider.h"
 #include "support/testmacros.h"
 
 #include <QRegularExpression>
@@ -16,17 +17,6 @@ using namespace verity;
 using namespace verity::test;
 
 namespace {
-
-ProviderSettings settingsFor(const QUrl &url, int timeoutMs = 3000)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = QStringLiteral("sk_test_sandbox");
-    settings.timeoutMs = timeoutMs;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 100;
-    return settings;
-}
 
 RecordQuery pickupsOf(const QString &order, const QString &intentKey)
 {

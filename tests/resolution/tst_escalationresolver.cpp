@@ -17,6 +17,7 @@
 #include "resolution/settlementwriter.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/provider.h"
 #include "support/testmacros.h"
 #include "support/verityprocess.h"
 
@@ -33,21 +34,8 @@ using namespace verity::test;
 
 namespace {
 
-const QString apiKey = QStringLiteral("sk_test_sandbox");
 const QString incidentTicket = QStringLiteral("T-20260317-0412");
 const QString c3 = QStringLiteral("c3");
-
-ProviderSettings settingsFor(const QUrl &url)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = apiKey;
-    settings.timeoutMs = 3000;
-    settings.maxLookupAttempts = 2;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 60;
-    return settings;
-}
 
 QString kindName(ResolutionReport::Kind kind)
 {
@@ -293,7 +281,7 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY(evidence.startedAt > 0 && evidence.finishedAt >= evidence.startedAt);
     QVERIFY(evidence.request.startsWith(QStringLiteral("GET ")));
     QVERIFY(evidence.request.contains(QStringLiteral("payment_intent=pi_SU-88421")));
-    QVERIFY(!evidence.request.contains(apiKey));
+    QVERIFY(!evidence.request.contains(sandboxApiKey));
     QVERIFY(evidence.response.startsWith(QStringLiteral("HTTP 200")));
     QVERIFY(evidence.response.contains(c3Refund));
     QCOMPARE(evidence.evidenceSha256, evidenceHash(evidence));
@@ -1040,7 +1028,7 @@ void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
 VerityRun TestEscalationResolver::runVerity(const QStringList &arguments)
 {
     QProcessEnvironment environment = isolatedEnvironment(m_folder->path());
-    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), apiKey);
+    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), sandboxApiKey);
     return verity::test::runVerity(arguments, environment, 60000);
 }
 

@@ -13,6 +13,7 @@
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/provider.h"
 #include "support/testmacros.h"
 #include "support/verityprocess.h"
 
@@ -25,7 +26,6 @@ using namespace verity::test;
 
 namespace {
 
-const QString apiKey = QStringLiteral("sk_test_sandbox");
 const QString incidentTicket = QStringLiteral("T-20260317-0412");
 const QString notPerformedTicket = QStringLiteral("T-20260331-0158"); // its refund never reached the provider
 
@@ -127,7 +127,7 @@ qint64 TestLookupCommand::refundEscalationOf(const QString &ticket, const QStrin
 VerityRun TestLookupCommand::lookup(const QStringList &arguments)
 {
     QProcessEnvironment environment = isolatedEnvironment(m_folder->path());
-    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), apiKey);
+    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), sandboxApiKey);
     return runVerity(QStringList{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath} + arguments, environment);
 }
 
@@ -182,10 +182,7 @@ void TestLookupCommand::saysWhoSettledFirst()
     {
         // Alice's console settles it first.
         std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
-        ProviderSettings settings;
-        settings.baseUrl = m_sandbox->url();
-        settings.apiKey = apiKey;
-        ProviderClient client(settings);
+        ProviderClient client(settingsFor(m_sandbox->url()));
         EscalationResolver alice(*store, client, QStringLiteral("alice"));
         ResolutionOperation *operation = alice.lookUp(id);
         QCOMPARE(int(EscalationResolver::waitFor(operation).kind), int(ResolutionReport::Kind::Resolved));
