@@ -6,6 +6,7 @@
 #include "finance/csvtable.h"
 #include "finance/financereports.h"
 #include "support/testmacros.h"
+#include "support/time.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -17,17 +18,12 @@
 #include <QTimeZone>
 
 using namespace verity;
+using verity::test::utcMs;
 
 namespace {
 
 const QString awkwardSeller = QStringLiteral("Ashcombe \"Fine\", Furniture");
 const QString markupNote = QStringLiteral("second refund, same intent\n<b>markup</b> & \"quotes\"");
-
-qint64 utcMs(int day, int hour, int minute, int second, int ms = 0)
-{
-    return QDateTime(QDate(2026, 3, day), QTime(hour, minute, second, ms), QTimeZone::utc())
-            .toMSecsSinceEpoch();
-}
 
 LedgerPayout payout(const QString &ticket, const QString &refundId, qint64 cents, qint64 at)
 {
@@ -92,28 +88,29 @@ void count(ReconTotals &totals, const ReconRow &r)
 Reconciliation sample(int extraUnmatched = 0)
 {
     Reconciliation reconciliation;
-    reconciliation.period = Period{utcMs(1, 0, 0, 0), utcMs(31, 0, 0, 0) + 24 * 3600 * 1000};
+    reconciliation.period = Period{utcMs(2026, 3, 1), utcMs(2026, 3, 31) + 24 * 3600 * 1000};
     reconciliation.source = QStringLiteral("http://127.0.0.1:12111");
-    reconciliation.generatedAt = utcMs(31, 18, 5, 0);
+    reconciliation.generatedAt = utcMs(2026, 3, 31, 18, 5);
     reconciliation.rows = {
             row(ReconCategory::Matched,
-                payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 7)),
-                refund(QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 8)),
+                payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800,
+                       utcMs(2026, 3, 17, 14, 32, 7)),
+                refund(QStringLiteral("re_1"), 11800, utcMs(2026, 3, 17, 14, 32, 8)),
                 QStringLiteral("matched by intent key")),
             row(ReconCategory::ProviderOnly, std::nullopt,
-                refund(QStringLiteral("re_2"), 11800, utcMs(17, 14, 32, 9)), markupNote),
+                refund(QStringLiteral("re_2"), 11800, utcMs(2026, 3, 17, 14, 32, 9)), markupNote),
             row(ReconCategory::LedgerOnly,
-                payout(QStringLiteral("SU-1,2"), QString(), 2550, utcMs(18, 9, 0, 0, 250)), std::nullopt,
-                QStringLiteral("=HYPERLINK(\"x\") no refund at the provider")),
+                payout(QStringLiteral("SU-1,2"), QString(), 2550, utcMs(2026, 3, 18, 9, 0, 0, 250)),
+                std::nullopt, QStringLiteral("=HYPERLINK(\"x\") no refund at the provider")),
             row(ReconCategory::AmountDiffers,
-                payout(QStringLiteral("SU-3"), QStringLiteral("re_3"), 1000, utcMs(19, 9, 0, 0)),
-                refund(QStringLiteral("re_3"), 1100, utcMs(19, 9, 0, 1)),
+                payout(QStringLiteral("SU-3"), QStringLiteral("re_3"), 1000, utcMs(2026, 3, 19, 9, 0)),
+                refund(QStringLiteral("re_3"), 1100, utcMs(2026, 3, 19, 9, 0, 1)),
                 QStringLiteral("the provider refunded $1.00 more")),
     };
     for (int i = 0; i < extraUnmatched; ++i)
         reconciliation.rows.append(row(ReconCategory::LedgerOnly,
                                        payout(QStringLiteral("SU-9%1").arg(i, 3, 10, QLatin1Char('0')),
-                                              QString(), 100 + i, utcMs(20, 0, 0, 0) + i),
+                                              QString(), 100 + i, utcMs(2026, 3, 20) + i),
                                        std::nullopt, QStringLiteral("bulk row %1").arg(i)));
     SellerReconciliation seller;
     seller.sellerId = QStringLiteral("acct_ashcombe");
@@ -134,10 +131,11 @@ QList<DuplicatePayout> duplicates()
     duplicate.key = QStringLiteral("intent:ik_,\"1\"");
     duplicate.basis = DuplicateBasis::IntentKey;
     PayoutEvent first;
-    first.payout = payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 7));
-    first.atProvider = refund(QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 8));
+    first.payout =
+            payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800, utcMs(2026, 3, 17, 14, 32, 7));
+    first.atProvider = refund(QStringLiteral("re_1"), 11800, utcMs(2026, 3, 17, 14, 32, 8));
     PayoutEvent second;
-    second.atProvider = refund(QStringLiteral("re_2"), 11800, utcMs(17, 14, 32, 9));
+    second.atProvider = refund(QStringLiteral("re_2"), 11800, utcMs(2026, 3, 17, 14, 32, 9));
     duplicate.events = {first, second};
     duplicate.sellerId = QStringLiteral("acct_ashcombe");
     duplicate.sellerName = awkwardSeller;
@@ -156,7 +154,7 @@ QList<PayoutMark> marks()
     mark.state = RecoveryState::RecoveryRequested;
     mark.note = QStringLiteral("asked the buyer, \"politely\"\nsee <b>ticket</b>");
     mark.operatorName = QStringLiteral("ana");
-    mark.at = utcMs(20, 10, 0, 0);
+    mark.at = utcMs(2026, 3, 20, 10, 0);
     return {mark};
 }
 
@@ -234,7 +232,7 @@ Reconciliation longIdSample(int rows)
     for (int i = 0; i < rows; ++i) {
         const QStringList ids = longIds(i);
         ReconRow r = row(ReconCategory::ProviderOnly, std::nullopt,
-                         refund(ids.at(2), 5000 + i, utcMs(21, 0, 0, 0) + i), note);
+                         refund(ids.at(2), 5000 + i, utcMs(2026, 3, 21) + i), note);
         r.ticketExtId = ids.at(0);
         r.callExtId = ids.at(1);
         r.sellerId = ids.at(3);

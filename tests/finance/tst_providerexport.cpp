@@ -5,12 +5,14 @@
 #include "finance/csvtable.h"
 #include "finance/providerexport.h"
 #include "support/testmacros.h"
+#include "support/time.h"
 
 #include <QDateTime>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
+using verity::test::utcMs;
 
 namespace {
 
@@ -20,11 +22,6 @@ Period march()
 {
     QString error;
     return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"), &error);
-}
-
-qint64 utcMs(const char *iso)
-{
-    return QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODate).toMSecsSinceEpoch();
 }
 
 // The refunds of the good export, in canonical column order: id, amount, currency, created,
@@ -159,11 +156,11 @@ void ProviderExportTest::recordsWhereEachRefundWasRead()
     const StatementRefund &b = statement->refunds.at(0);
     const StatementRefund &a = statement->refunds.at(1);
     QCOMPARE(b.id, QStringLiteral("re_b"));
-    QCOMPARE(b.createdMs, utcMs("2026-03-05T08:00:00.250Z"));
+    QCOMPARE(b.createdMs, utcMs(2026, 3, 5, 8, 0, 0, 250));
     QCOMPARE(b.origin, QStringLiteral("export.csv:4"));
     QCOMPARE(b.record, QStringLiteral("re_b,2.00,USD,2026-03-05T10:00:00.250+02:00,pi_b,,"));
     QCOMPARE(b.status, QString());
-    QCOMPARE(a.createdMs, utcMs("2026-03-05T10:00:00Z"));
+    QCOMPARE(a.createdMs, utcMs(2026, 3, 5, 10));
     QCOMPARE(a.origin, QStringLiteral("export.csv:2"));
     QCOMPARE(a.record, QStringLiteral("re_a,1.00,USD,2026-03-05 10:00,pi_a,\"two\r\nlines\",acct_1"));
     QCOMPARE(a.account, QStringLiteral("acct_1"));
@@ -416,8 +413,8 @@ void ProviderExportTest::periodFromDates()
         return;
     }
     QVERIFY2(period, qPrintable(message));
-    QCOMPARE(period->fromMs, utcMs(start.toLatin1().constData()));
-    QCOMPARE(period->toMs, utcMs(end.toLatin1().constData()));
+    QCOMPARE(period->fromMs, utcMs(start));
+    QCOMPARE(period->toMs, utcMs(end));
     QCOMPARE(periodText(*period), from + QStringLiteral(" to ") + to + QStringLiteral(" (UTC)"));
     QVERIFY(period->contains(period->toMs - 1));
     QVERIFY(!period->contains(period->toMs));

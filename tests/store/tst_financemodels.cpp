@@ -9,6 +9,7 @@
 #include "itemmodels/sellerbalancemodel.h"
 #include "storetestsupport.h"
 #include "support/testmacros.h"
+#include "support/time.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -19,6 +20,7 @@
 #include <limits>
 
 using namespace verity;
+using verity::test::utcMs;
 using namespace storetest;
 
 namespace {
@@ -29,11 +31,6 @@ const QString ashcombe = QStringLiteral("ashcombe-furniture");
 QVariant cell(const QAbstractItemModel &model, int row, int column, int role = Qt::DisplayRole)
 {
     return model.data(model.index(row, column), role);
-}
-
-qint64 utcMs(int year, int month, int day)
-{
-    return QDateTime(QDate(year, month, day), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
 }
 
 } // namespace
