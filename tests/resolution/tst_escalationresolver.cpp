@@ -18,6 +18,7 @@
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 #include "support/provider.h"
+#include "support/sandboxprocess.h"
 #include "support/testmacros.h"
 #include "support/verityprocess.h"
 
@@ -105,42 +106,6 @@ QString dayAndMonth(const QDate &date)
 {
     return QLocale(QLocale::English).toString(date, QStringLiteral("d MMMM"));
 }
-
-// `verity sandbox --port 0 ...`; its first line is "listening on http://127.0.0.1:PORT".
-class SandboxProcess
-{
-public:
-    SandboxProcess(const QStringList &arguments, const QProcessEnvironment &environment)
-    {
-        m_process.setProcessEnvironment(environment);
-        m_process.setProgram(QStringLiteral(VERITY_BINARY));
-        m_process.setArguments(QStringList{QStringLiteral("sandbox"), QStringLiteral("--port"), QStringLiteral("0")} + arguments);
-        m_process.start();
-    }
-    ~SandboxProcess()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.terminate();
-            if (!m_process.waitForFinished(5000)) {
-                m_process.kill();
-                m_process.waitForFinished(5000);
-            }
-        }
-    }
-    QUrl waitForUrl()
-    {
-        while (!m_process.canReadLine()) {
-            if (!m_process.waitForReadyRead(20000))
-                return {};
-        }
-        const QString first = QString::fromUtf8(m_process.readLine()).trimmed();
-        const QString prefix = QStringLiteral("listening on ");
-        return first.startsWith(prefix) ? QUrl(first.mid(prefix.size())) : QUrl();
-    }
-
-private:
-    QProcess m_process;
-};
 
 } // namespace
 
