@@ -4,7 +4,6 @@
 // stored response, a write's evidence, a ledger row, an escalation's resolution or reference,
 // a row added to the ledger or the evidence, and entries removed after a head was taken.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "audit/auditlog.h"
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
@@ -12,6 +11,7 @@
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/inprocesssandbox.h"
 #include "support/provider.h"
 #include "support/verityprocess.h"
 

@@ -2,11 +2,11 @@
 // database, against a sandbox provider seeded with the demo's side, in this process on
 // 127.0.0.1. Nothing here reaches beyond loopback.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "domain/money.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
 #include "support/filedigest.h"
+#include "support/inprocesssandbox.h"
 #include "support/testmacros.h"
 #include "support/verityprocess.h"
 

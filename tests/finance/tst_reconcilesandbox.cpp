@@ -3,11 +3,11 @@
 // over HTTP, and every category met once: matched, a provider-only duplicate, an amount that
 // differs and a refund the provider never made.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "../store/storetestsupport.h"
 #include "finance/duplicatepayouts.h"
 #include "finance/reconciliation.h"
 #include "provider/statementfetch.h"
+#include "support/inprocesssandbox.h"
 #include "support/provider.h"
 #include "support/testmacros.h"
 

@@ -3,10 +3,10 @@
 // closed port, a wrong key, an unknown account, a list that never ends, an answer that is
 // not JSON. Nothing leaves 127.0.0.1.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "finance/providerstatement.h"
-#include "loopbackprovider.h"
 #include "provider/statementfetch.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
 #include "support/provider.h"
 
 #include <QSignalSpy>

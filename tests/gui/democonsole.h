@@ -2,13 +2,12 @@
 // Shared by the GUI tests that talk to a provider: the demo data imported into a real SQLite
 // file, and a sandbox provider on 127.0.0.1 holding the demo's side of it (seedDemo).
 
-#include "../sandbox/sandboxtestsupport.h"
-
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "provider/providerconnection.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/inprocesssandbox.h"
 
 #include <QStandardPaths>
 

@@ -2,8 +2,9 @@
 // once and classified, the lookup finds, misses or cannot tell, reads are retried, and the
 // evidence names every exchange with the key redacted.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "provider/providerclient.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
 #include "support/provider.h"
 
 #include <QSignalSpy>
@@ -14,31 +15,6 @@ using namespace verity;
 using namespace verity::test;
 
 namespace {
-
-// A seller with $100.00 and a $50.00 payment at the sandbox.
-void setUpSeller(const QUrl &url)
-{
-    SandboxHttp http(url);
-    QCOMPARE(http.createAccount(QStringLiteral("acct_shop"), 10000).status, 200);
-    QCOMPARE(http.createPayment(QStringLiteral("pi_order1"), 5000, QStringLiteral("acct_shop")).status, 200);
-}
-
-SandboxOptions faulty(const char *fault)
-{
-    SandboxOptions options;
-    options.faults = SandboxFaultPlan(1.0, *SandboxFault::parse(QString::fromLatin1(fault)), 1);
-    return options;
-}
-
-// A port nothing listens on: bound, then released.
-quint16 deadPort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    const quint16 port = probe.serverPort();
-    probe.close();
-    return port;
-}
 
 // Not a provider: a broken hop in front of one. Reads each whole HTTP request, counts it,
 // and either closes the connection without an answer (the provider that accepted and then
@@ -162,7 +138,7 @@ void TestProviderClient::replayIsAcceptedAndMarked()
 
 void TestProviderClient::stallIsAmbiguousAndTheLookupFindsOneRefund()
 {
-    InProcessSandbox sandbox(faulty("accept-then-stall=1s"));
+    InProcessSandbox sandbox(faulty(QStringLiteral("accept-then-stall=1s")));
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url(), 300));
     const RefundIntent intent = intentFor(QStringLiteral("key-stalled"));
@@ -188,7 +164,7 @@ void TestProviderClient::stallIsAmbiguousAndTheLookupFindsOneRefund()
 
 void TestProviderClient::acceptThen500IsAmbiguousAndSentOnce()
 {
-    InProcessSandbox sandbox(faulty("accept-then-500"));
+    InProcessSandbox sandbox(faulty(QStringLiteral("accept-then-500")));
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url()));
     const RefundIntent intent = intentFor(QStringLiteral("key-500"));
@@ -204,7 +180,7 @@ void TestProviderClient::failBeforeAcceptIsAmbiguousAndMovesNothing()
 {
     // A 503 could come from anywhere between us and the provider: the client cannot know it
     // came before the commit, so it must not call it "not performed". The lookup can.
-    InProcessSandbox sandbox(faulty("fail-before-accept=503"));
+    InProcessSandbox sandbox(faulty(QStringLiteral("fail-before-accept=503")));
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url()));
     const RefundIntent intent = intentFor(QStringLiteral("key-503"));
@@ -395,7 +371,7 @@ void TestProviderClient::wrongBaseUrlCannotTell()
 
 void TestProviderClient::cancelFinishesOnceAsAmbiguous()
 {
-    InProcessSandbox sandbox(faulty("accept-then-stall=1s"));
+    InProcessSandbox sandbox(faulty(QStringLiteral("accept-then-stall=1s")));
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url()));
     RefundOperation *operation = client.refund(intentFor(QStringLiteral("key-cancelled")));

@@ -4,14 +4,14 @@
 // origin followed and recorded as the URL that answered; a base URL outside the rule asks
 // nothing; the saved settings keep to the rule too. Every server is on 127.0.0.1.
 
-#include "../finance/loopbackprovider.h"
-#include "../sandbox/sandboxtestsupport.h"
 #include "provider/providerclient.h"
 #include "provider/providerconnection.h"
 #include "provider/providerhttp.h"
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
 #include "store/sqlitestore.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
 #include "support/provider.h"
 #include "support/testmacros.h"
 

@@ -3,8 +3,8 @@
 // retried, a stalled answer that cannot tell, anything unreadable that cannot tell, and a
 // POST that is never sent twice. Also how the registry's lookup becomes one call's query.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "provider/recordwrite.h"
+#include "support/inprocesssandbox.h"
 #include "support/provider.h"
 #include "support/testmacros.h"
 

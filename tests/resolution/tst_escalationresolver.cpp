@@ -5,7 +5,6 @@
 // and nothing changes; a provider that cannot be reached leaves the escalation open with the
 // reason. Then `verity lookup --all-open` through the built binary against `verity sandbox`.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "audit/auditlog.h"
 #include "audit/settlementrecord.h"
 #include "domain/registrychoice.h"
@@ -17,6 +16,8 @@
 #include "resolution/settlementwriter.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
 #include "support/provider.h"
 #include "support/sandboxprocess.h"
 #include "support/testmacros.h"
@@ -70,35 +71,12 @@ std::unique_ptr<SqliteStore> openStore(const QString &path)
     return std::move(*store);
 }
 
-// A port nothing listens on: bound, then released.
-quint16 deadPort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    const quint16 port = probe.serverPort();
-    probe.close();
-    return port;
-}
-
 qint64 scalar(SqliteStore &store, const QString &sql)
 {
     QSqlQuery query(store.database());
     if (!query.exec(sql) || !query.next())
         return -1;
     return query.value(0).toLongLong();
-}
-
-// Another server on the state of `sandbox`, every refund POST meeting `fault`; lookups are
-// answered normally.
-std::unique_ptr<SandboxServer> frontWith(InProcessSandbox &sandbox, const QString &fault)
-{
-    SandboxOptions options;
-    options.faults = SandboxFaultPlan(1.0, *SandboxFault::parse(fault), 3);
-    auto server = std::make_unique<SandboxServer>(sandbox.state(), options);
-    Expected<quint16> port = server->listenLocal(0);
-    if (!port)
-        qFatal("the sandbox front cannot listen: %s", qPrintable(port.message()));
-    return server;
 }
 
 // "17 March", as the customer draft writes a day.

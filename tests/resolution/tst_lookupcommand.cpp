@@ -5,14 +5,14 @@
 // before anything is asked; and a provider that redirects to another origin settles nothing
 // and the other origin never sees the key.
 
-#include "../finance/loopbackprovider.h"
-#include "../sandbox/sandboxtestsupport.h"
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
 #include "support/provider.h"
 #include "support/testmacros.h"
 #include "support/verityprocess.h"

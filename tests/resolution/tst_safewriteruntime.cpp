@@ -8,10 +8,10 @@
 // SandboxState of an InProcessSandbox: each "front" answers every refund POST with its fault
 // and every lookup normally, and all of them see the same refunds and idempotency keys.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "provider/providerclient.h"
 #include "provider/safewriteruntime.h"
 #include "store/sqlitestore.h"
+#include "support/inprocesssandbox.h"
 #include "support/provider.h"
 
 #include <QDateTime>
@@ -44,28 +44,6 @@ Form formOf(const RefundIntent &intent)
 LedgerContext contextFor()
 {
     return LedgerContext{std::nullopt, seller, QStringLiteral("runtime test")};
-}
-
-SandboxOptions faulty(const QString &fault)
-{
-    SandboxOptions options;
-    if (!fault.isEmpty()) {
-        const std::optional<SandboxFault> parsed = SandboxFault::parse(fault);
-        if (!parsed)
-            qFatal("not a sandbox fault: %s", qPrintable(fault));
-        options.faults = SandboxFaultPlan(1.0, *parsed, 7);
-    }
-    return options;
-}
-
-// Another server on the state of `sandbox`, refund POSTs all meeting `fault`.
-std::unique_ptr<SandboxServer> frontWith(InProcessSandbox &sandbox, const QString &fault)
-{
-    auto server = std::make_unique<SandboxServer>(sandbox.state(), faulty(fault));
-    Expected<quint16> port = server->listenLocal(0);
-    if (!port)
-        qFatal("the sandbox front cannot listen: %s", qPrintable(port.message()));
-    return server;
 }
 
 SafeWriteResult refundNow(SafeWriteRuntime &runtime, const RefundIntent &intent)

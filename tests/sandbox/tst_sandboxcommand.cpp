@@ -2,7 +2,7 @@
 // file across a restart (refunds, balances, idempotency keys), seeds the demo once, stops
 // cleanly on SIGTERM, and refuses bad options.
 
-#include "sandboxtestsupport.h"
+#include "support/inprocesssandbox.h"
 #include "support/sandboxprocess.h"
 
 #include <QJsonArray>

@@ -2,7 +2,7 @@
 // HTTP on loopback: the objects they answer, parameter errors, idempotency keys and faults as
 // for refunds, lists by order with paging, and state that survives a restart.
 
-#include "sandboxtestsupport.h"
+#include "support/inprocesssandbox.h"
 #include "support/testmacros.h"
 
 #include <QElapsedTimer>

@@ -4,8 +4,8 @@
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "sandbox/sandboxseed.h"
-#include "sandboxtestsupport.h"
 #include "store/sqlitestore.h"
+#include "support/inprocesssandbox.h"
 #include "support/testmacros.h"
 
 #include <QJsonArray>

@@ -3,9 +3,9 @@
 // --sandbox, a sandbox with faults of its own refused (exit status 1), progress on a
 // terminal only, and every bad argument refused with exit status 2 and a message naming it.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "import/transcriptimporter.h"
 #include "store/sqlitestore.h"
+#include "support/inprocesssandbox.h"
 #include "support/sandboxprocess.h"
 
 #include <QElapsedTimer>
