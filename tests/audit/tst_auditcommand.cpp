@@ -90,7 +90,7 @@ void TestAuditCommand::verifyIntactChainAsJson()
 void TestAuditCommand::verifyNamesTheEditedEntry()
 {
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3")), QString());
     }
     const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
@@ -111,7 +111,7 @@ void TestAuditCommand::verifyNamesTheEditedEntry()
 void TestAuditCommand::verifyNamesTheEntryAfterADeletion()
 {
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 2")), QString());
     }
     const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});

@@ -420,25 +420,26 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry()
     QVERIFY(AuditLog::verify(*store)->intact);
 
     // Behind the open store's back, as someone with the file and the sqlite3 shell would.
-    RawDatabase raw(path);
+    RawSqlite raw(path);
     QVERIFY(raw.isOpen());
     for (const QString &statement : statements)
         QCOMPARE(raw.exec(statement), QString());
     if (rehashSeq > 0)
-        QCOMPARE(raw.rehash(rehashSeq), QString());
+        QCOMPARE(rehash(raw.db(), rehashSeq), QString());
 
     Expected<AuditVerification> verification = AuditLog::verify(*store);
     QVERIFY2(verification, verification ? "" : qPrintable(verification.message()));
     if (firstBroken == 0 && reason.isEmpty()) {
         QVERIFY2(verification->intact, qPrintable(verification->reason));
-        QCOMPARE(verification->entriesChecked, raw.scalar(QStringLiteral("SELECT count(*) FROM audit_log")));
+        QCOMPARE(verification->entriesChecked, scalar(raw.db(), QStringLiteral("SELECT count(*) FROM audit_log")));
         return;
     }
     QVERIFY(!verification->intact);
     QCOMPARE(verification->firstBrokenSeq, std::optional<qint64>(firstBroken));
     QVERIFY2(verification->reason.contains(reason), qPrintable(verification->reason));
     QCOMPARE(verification->entriesChecked,
-             raw.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE seq <= %1").arg(firstBroken)));
+             scalar(raw.db(),
+                    QStringLiteral("SELECT count(*) FROM audit_log WHERE seq <= %1").arg(firstBroken)));
 
     // A fresh store on the file sees the same.
     store.reset();
@@ -456,7 +457,7 @@ void TestAuditLog::unreadableLogIsAnErrorNotABreak()
     auto store = openStore(path);
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, 3), QString());
-    RawDatabase raw(path);
+    RawSqlite raw(path);
     QCOMPARE(raw.exec(QStringLiteral("DROP TABLE audit_log")), QString());
     Expected<AuditVerification> verification = AuditLog::verify(*store);
     QVERIFY(!verification);

@@ -124,7 +124,7 @@ void TestAuditLogModel::rowOfSeq()
     QCOMPARE(m_model->rowOfSeq(count + 1), -1);
 
     // With a gap, rows and seqs part ways.
-    RawDatabase raw(m_path);
+    RawSqlite raw(m_path);
     QCOMPARE(raw.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 3")), QString());
     m_model->refresh();
     QCOMPARE(m_model->rowCount(), count - 1);

@@ -13,6 +13,7 @@
 #include "store/sqlitestore.h"
 #include "support/inprocesssandbox.h"
 #include "support/provider.h"
+#include "support/rawsqlite.h"
 #include "support/verityprocess.h"
 
 #include <QFile>
@@ -158,15 +159,11 @@ void TestAuditSettlements::tamperIsNamed()
     QFETCH(QString, named);
     const QString path = copy();
     {
-        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("tamper"));
-        raw.setDatabaseName(path);
-        QVERIFY(raw.open());
-        QSqlQuery edit(raw);
+        RawSqlite raw(path);
+        QSqlQuery edit(raw.db());
         QVERIFY2(edit.exec(sql), qPrintable(sql));
         QVERIFY2(edit.numRowsAffected() > 0, qPrintable(sql));
-        raw.close();
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("tamper"));
     const VerityRun run =
             verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 1);
@@ -194,10 +191,8 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
     rewritten.verdict = LookupVerdict::NotFound;
     rewritten.recordId.clear();
     {
-        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("rewrite"));
-        raw.setDatabaseName(path);
-        QVERIFY(raw.open());
-        QSqlQuery edit(raw);
+        RawSqlite raw(path);
+        QSqlQuery edit(raw.db());
         edit.prepare(QStringLiteral(
                 "UPDATE evidence SET response = ?, verdict = ?, record_id = '', evidence_sha256 = ? WHERE id = ?"));
         edit.addBindValue(rewritten.response);
@@ -205,9 +200,7 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
         edit.addBindValue(evidenceHash(rewritten));
         edit.addBindValue(rewritten.id);
         QVERIFY(edit.exec());
-        raw.close();
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("rewrite"));
     const VerityRun run =
             verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 1);
@@ -231,16 +224,9 @@ void TestAuditSettlements::headCatchesEntriesRemovedAfterIt()
     QCOMPARE(verity(verify).exitCode, 0);
 
     // The newest entry removed: the chain left is whole, but the head is gone.
-    {
-        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("cut"));
-        raw.setDatabaseName(path);
-        QVERIFY(raw.open());
-        QSqlQuery cut(raw);
-        QVERIFY(cut.exec(
-                QStringLiteral("DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)")));
-        raw.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("cut"));
+    QCOMPARE(RawSqlite(path).exec(
+                     QStringLiteral("DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)")),
+             QString());
     const VerityRun after = verity(verify);
     QCOMPARE(after.exitCode, 1);
     QVERIFY2(after.out.contains(QStringLiteral("removed or rewritten after that head")),

@@ -95,7 +95,7 @@ void TestAuditView::verifyChainSaysIntactThenNamesTheEditedEntry()
     QCOMPARE(checked.first().first().toBool(), true);
 
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET operator = 'mallory' WHERE seq = 3")), QString());
     }
     const QString broken = clickVerify();
@@ -111,7 +111,7 @@ void TestAuditView::verifyChainSaysIntactThenNamesTheEditedEntry()
 void TestAuditView::verifyChainNamesTheEntryAfterADeletion()
 {
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 2")), QString());
     }
     const QString broken = clickVerify();
@@ -131,7 +131,7 @@ void TestAuditView::verifyChainSeesEntriesAddedSinceOpening()
 void TestAuditView::unreadableLogIsSaidSo()
 {
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE audit_log RENAME TO audit_log_gone")), QString());
     }
     const QString status = clickVerify();

@@ -33,7 +33,8 @@ private slots:
         const ImportReport report = importFile(*store, file);
         QVERIFY2(report.clean(), qPrintable(report.summary()));
         QCOMPARE(report.ticketsOpened, shape.tickets);
-        QSqlDatabase &db = store->database();
+        RawSqlite raw(store->location());
+        QSqlDatabase &db = raw.db();
         QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls")), shape.toolCalls);
         QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class != 'read'")), shape.writes);
         QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class = 'unclassified'")), 0);

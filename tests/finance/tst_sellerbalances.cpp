@@ -6,6 +6,7 @@
 // both: the resolution, a reading of the provider, outranks what the tool reported.
 
 #include "../store/storetestsupport.h"
+#include "support/rawsqlite.h"
 #include "support/testmacros.h"
 
 #include <QHash>
@@ -17,6 +18,7 @@
 
 using namespace verity;
 
+using namespace verity::test;
 namespace {
 
 // The sums as the store once made them, in one query joining every money write to its
@@ -78,7 +80,8 @@ private:
             ++sums.payouts;
         }
         QHash<QString, Sums> fromJoined;
-        QSqlQuery query(m_store->database());
+        RawSqlite raw(m_store->location());
+        QSqlQuery query(raw.db());
         if (!query.exec(QString::fromLatin1(joinedSums)))
             return {{QStringLiteral("failed")}, {}, {}};
         while (query.next()) {
@@ -158,17 +161,23 @@ private slots:
     {
         // An escalation on a call whose outcome reads "performed", resolved "not performed":
         // the sums and the payouts alike leave it out.
-        QSqlQuery query(m_store->database());
-        QVERIFY(query.exec(QStringLiteral(
-            "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents, state) "
-            "SELECT c.id, c.ticket_id, c.called_at, c.amount_cents, 'open' FROM tool_calls c "
-            "WHERE c.tool_class = 'write_money' AND c.outcome = 'performed' AND c.amount_cents IS NOT NULL "
-            "AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.tool_call_id = c.id) ORDER BY c.id LIMIT 1")));
-        QCOMPARE(query.numRowsAffected(), 1);
-        QVERIFY(query.exec(QStringLiteral("SELECT e.id FROM escalations e ORDER BY e.id DESC LIMIT 1")) && query.next());
-        const qint64 escalation = query.value(0).toLongLong();
-        query.finish();
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
+        qint64 escalation = 0;
+        {
+            RawSqlite raw(m_store->location());
+            QSqlQuery query(raw.db());
+            QVERIFY(query.exec(QStringLiteral(
+                "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents, state) "
+                "SELECT c.id, c.ticket_id, c.called_at, c.amount_cents, 'open' FROM tool_calls c "
+                "WHERE c.tool_class = 'write_money' AND c.outcome = 'performed' AND c.amount_cents IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.tool_call_id = c.id) ORDER BY c.id LIMIT 1")));
+            QCOMPARE(query.numRowsAffected(), 1);
+            QVERIFY(query.exec(QStringLiteral("SELECT e.id FROM escalations e ORDER BY e.id DESC LIMIT 1"))
+                    && query.next());
+            escalation = query.value(0).toLongLong();
+        }
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(
+                Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(),
+                           QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
         const Lines lines = sellerLines();
         QCOMPARE(lines.balances, lines.joined);

@@ -16,6 +16,7 @@
 #include "resolutiondialog.h"
 #include "sandbox/sandboxseed.h"
 #include "store/sqlitestore.h"
+#include "support/rawsqlite.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -177,15 +178,9 @@ void TestResolutionGui::lookupSettlesTheIncidentAndIsAudited()
     QVERIFY2(status->text().contains(QStringLiteral("intact")), qPrintable(status->text()));
 
     // Someone edits the first entry in the database file behind the console's back.
-    {
-        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("tamper"));
-        raw.setDatabaseName(m_dbPath);
-        QVERIFY(raw.open());
-        QSqlQuery edit(raw);
-        QVERIFY(edit.exec(QStringLiteral("UPDATE audit_log SET detail = 'nothing happened' WHERE seq = 1")));
-        raw.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("tamper"));
+    QCOMPARE(RawSqlite(m_dbPath).exec(
+                     QStringLiteral("UPDATE audit_log SET detail = 'nothing happened' WHERE seq = 1")),
+             QString());
     QTest::mouseClick(verify, Qt::LeftButton);
     QVERIFY2(status->text().contains(QStringLiteral("BROKEN at entry 1")), qPrintable(status->text()));
 }

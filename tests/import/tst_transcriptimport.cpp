@@ -122,7 +122,7 @@ private slots:
         QCOMPARE(report.ticketsOpened, tickets);
         QCOMPARE(report.repeats.retries, retries);
 
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), tickets);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls")), calls);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class LIKE 'write%'")),
@@ -162,7 +162,7 @@ private slots:
         QCOMPARE(again.ticketsOpened, 0);
         QCOMPARE(again.eventsImported, 0);
 
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(),
                       QStringLiteral("SELECT task, origin, dated_by FROM tickets "
                                      "WHERE ext_id = '55094b9e-ef3e-42b4-8ca2-18e82cd7e7ae'")),
@@ -191,7 +191,7 @@ private slots:
         auto store = openStore(path);
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json")).clean());
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT DISTINCT outcome FROM tool_calls WHERE raw_result LIKE '\"Error: %' "
                                                "AND tool_class LIKE 'write%'")),
                  QStringList{QStringLiteral("not_performed")});
@@ -258,7 +258,7 @@ private slots:
         auto store = openStore(path);
         TranscriptImporter importer(*store, profiles());
         importer.importFile(file);
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT arguments, amount_cents FROM tool_calls")),
                  QStringList{written + QStringLiteral("|<null>")});
     }
@@ -299,7 +299,7 @@ private slots:
                                                           "error, 1 harmless repeat")),
                  qPrintable(report.summary()));
 
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT t.ext_id, c.call_ext_id, c.repeat_kind, p.call_ext_id FROM tool_calls c "
                                                "JOIN tickets t ON t.id = c.ticket_id JOIN tool_calls p ON p.id = c.repeat_of "
                                                "ORDER BY t.ext_id")),
@@ -333,7 +333,7 @@ private slots:
                                                                        QStringLiteral("{}")}})}));
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(good).clean());
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         const QStringList before = databaseDump(raw.db(), {QStringLiteral("imports"), QStringLiteral("queue_totals")});
 
         QByteArray orphan = chatLine(QStringLiteral("orphan"), {});
@@ -450,7 +450,7 @@ private slots:
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(data("formats/otlp-split-batches.jsonl"));
         QVERIFY2(report.clean(), qPrintable(describe(report)));
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets")), QStringList{QStringLiteral("conv-split")});
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool = 'issue_refund'")), 2);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE repeat_of IS NOT NULL")), 1);
@@ -514,7 +514,7 @@ private slots:
         const ImportReport again = importer.importFile(b.filePath(QStringLiteral("renamed.jsonl")));
         QVERIFY2(again.clean(), qPrintable(describe(again)));
         QCOMPARE(again.ticketsOpened, 0);
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), 2);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets WHERE ext_id LIKE 'conversation-%'")), 2);
     }
@@ -754,7 +754,7 @@ private slots:
         QCOMPARE(done->tickets, 1);
         QVERIFY(store->unclassifiedTools().value().isEmpty());
 
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT call_ext_id, tool_class, outcome, amount_cents, repeat_kind FROM "
                                                "tool_calls ORDER BY seq")),
                  (QStringList{QStringLiteral("c1|write_money|performed|500|<null>"),

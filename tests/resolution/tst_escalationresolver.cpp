@@ -19,6 +19,7 @@
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"
 #include "support/provider.h"
+#include "support/rawsqlite.h"
 #include "support/sandboxprocess.h"
 #include "support/testmacros.h"
 #include "support/verityprocess.h"
@@ -69,14 +70,6 @@ std::unique_ptr<SqliteStore> openStore(const QString &path)
     if (!store)
         qFatal("cannot open %s: %s", qPrintable(path), qPrintable(store.message()));
     return std::move(*store);
-}
-
-qint64 scalar(SqliteStore &store, const QString &sql)
-{
-    QSqlQuery query(store.database());
-    if (!query.exec(sql) || !query.next())
-        return -1;
-    return query.value(0).toLongLong();
 }
 
 // "17 March", as the customer draft writes a day.
@@ -272,7 +265,9 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY(!ticket.row.hasUnknown);
     QVERIFY(ticket.row.hasRepeatedIntent);
     QVERIFY(ticket.row.needsAttention);
-    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(incidentTicket)), 1);
+    QCOMPARE(scalar(RawSqlite(m_store->location()).db(),
+                    QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(incidentTicket)),
+             1);
 
     // What the customer should now be told.
     QVERIFY2(report.customerDraft.startsWith(QStringLiteral("Hello Dana,")), qPrintable(report.customerDraft));
@@ -310,9 +305,10 @@ void TestEscalationResolver::oneRefundIsNeverCitedForTwoCalls()
     QCOMPARE(m_store->evidence(c3Id)->first().recordId, three.reference);
     QCOMPARE(m_store->evidence(c4Id)->first().recordId, four.reference);
     // With all three refunds accounted for, the ticket has two duplicate effects: $193.00 paid twice.
-    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(ticket)), 2);
-    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_cents FROM tickets WHERE ext_id = '%1'").arg(ticket)), 19300);
-    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT worst_outcome FROM tickets WHERE ext_id = '%1'").arg(ticket)),
+    RawSqlite raw(m_store->location());
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(ticket)), 2);
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT duplicate_cents FROM tickets WHERE ext_id = '%1'").arg(ticket)), 19300);
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT worst_outcome FROM tickets WHERE ext_id = '%1'").arg(ticket)),
              duplicateEffectSeverity);
     verifyAuditChain(4);
 }
@@ -321,15 +317,11 @@ void TestEscalationResolver::nothingMoreIsOwedWhenASiblingTookEffect()
 {
     // The provider holds two of the three refunds: c4's timed-out request never reached it.
     {
-        QSqlDatabase provider = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("provider-edit"));
-        provider.setDatabaseName(m_sandbox->state().location());
-        QVERIFY(provider.open());
-        QSqlQuery remove(provider);
+        RawSqlite provider(m_sandbox->state().location());
+        QSqlQuery remove(provider.db());
         QVERIFY(remove.exec(QStringLiteral("DELETE FROM refunds WHERE id = 're_bHmyaqEMPRru0LJ0O6ql9yCI'")));
         QCOMPARE(remove.numRowsAffected(), 1);
-        provider.close();
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("provider-edit"));
     const QString ticket = QStringLiteral("T-20260325-0141");
     const qint64 c3Id = escalationIdOf(ticket, c3);
     const qint64 c4Id = escalationIdOf(ticket, QStringLiteral("c4"));

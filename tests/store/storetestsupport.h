@@ -1,21 +1,20 @@
 #pragma once
 // Helpers shared by the store tests: native JSONL lines built from JSON objects, files
-// written in one go, an importer run against a real SQLite file, and table dumps that make
-// two databases comparable row by row. Header only: each test is one .cpp.
+// written in one go, an importer run against a real SQLite file, and table dumps (read on a
+// raw connection, support/rawsqlite.h) that make two databases comparable row by row.
 
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "store/sqlitestore.h"
+#include "support/rawsqlite.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QSqlError>
 #include <QSqlQuery>
-#include <QSqlRecord>
 #include <QStringList>
 #include <QVariant>
 
@@ -170,69 +169,10 @@ inline QString describe(const verity::ImportReport &report)
 
 // ---- reading a database directly ----
 
-// A plain QSqlDatabase connection of its own (not through the store), closed and removed
-// when it goes out of scope.
-class RawDatabase
-{
-public:
-    explicit RawDatabase(const QString &path, const QString &options = {})
-        : m_name(QStringLiteral("storetest-raw-%1").arg(nextId()))
-    {
-        m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
-        m_db.setDatabaseName(path);
-        m_db.setConnectOptions(options);
-        m_db.open();
-    }
-    ~RawDatabase()
-    {
-        m_db.close();
-        m_db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(m_name);
-    }
-    RawDatabase(const RawDatabase &) = delete;
-    RawDatabase &operator=(const RawDatabase &) = delete;
-
-    QSqlDatabase &db() { return m_db; }
-    bool isOpen() const { return m_db.isOpen(); }
-    bool exec(const QString &sql)
-    {
-        QSqlQuery query(m_db);
-        return query.exec(sql);
-    }
-
-private:
-    static int nextId()
-    {
-        static int counter = 0;
-        return ++counter;
-    }
-    QString m_name;
-    QSqlDatabase m_db;
-};
-
-// Each row as its columns joined by '|', NULL as "<null>"; a failing query as "ERROR: ...".
-inline QStringList rows(const QSqlDatabase &db, const QString &sql)
-{
-    QSqlQuery query(db);
-    QStringList result;
-    if (!query.exec(sql))
-        return {QStringLiteral("ERROR: ") + query.lastError().text()};
-    while (query.next()) {
-        QStringList columns;
-        for (int i = 0; i < query.record().count(); ++i)
-            columns << (query.value(i).isNull() ? QStringLiteral("<null>") : query.value(i).toString());
-        result << columns.join(u'|');
-    }
-    return result;
-}
-
-inline qint64 scalar(const QSqlDatabase &db, const QString &sql)
-{
-    QSqlQuery query(db);
-    if (!query.exec(sql) || !query.next())
-        return -1;
-    return query.value(0).toLongLong();
-}
+// The shared raw connection and readers (support/rawsqlite.h), by the names these tests use.
+using verity::test::RawSqlite;
+using verity::test::rows;
+using verity::test::scalar;
 
 inline QStringList tableNames(const QSqlDatabase &db)
 {

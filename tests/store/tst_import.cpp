@@ -118,7 +118,8 @@ void TestImport::demo()
     QCOMPARE(report.ticketsOpened, 46);
     QCOMPARE(report.rejected.size(), 0);
 
-    QSqlDatabase &db = store->database();
+    RawSqlite raw(store->location());
+    QSqlDatabase &db = raw.db();
     QCOMPARE(*store->countTickets({}), 46);
     QCOMPARE(*store->countOpenEscalations(), 15);
     const qint64 expected = scalar(db, independentCount);
@@ -161,7 +162,8 @@ void TestImport::importTwiceChangesNothing()
     QVERIFY(store);
     const ImportReport first = importFile(*store, demoDataResource());
     QVERIFY2(first.clean(), qPrintable(describe(first)));
-    QSqlDatabase &db = store->database();
+    RawSqlite raw(store->location());
+    QSqlDatabase &db = raw.db();
     const QStringList countsBefore = tableCounts(db);
     const QStringList dumpBefore = databaseDump(db, {QStringLiteral("imports"), QStringLiteral("queue_totals")});
 
@@ -313,12 +315,13 @@ void TestImport::badLine()
     // Everything before and after the bad line is there, exactly as if it had never been in the file.
     const ImportReport clean = importFile(*reference, cleanPath);
     QVERIFY2(clean.clean(), qPrintable(describe(clean)));
-    QCOMPARE(outcomeDump(store->database()), outcomeDump(reference->database()));
-    QCOMPARE(rows(store->database(), QStringLiteral("SELECT text FROM messages ORDER BY seq")),
+    RawSqlite raw(store->location());
+    RawSqlite referenceRaw(reference->location());
+    QCOMPARE(outcomeDump(raw.db()), outcomeDump(referenceRaw.db()));
+    QCOMPARE(rows(raw.db(), QStringLiteral("SELECT text FROM messages ORDER BY seq")),
              (QStringList{QStringLiteral("before the bad line"), QStringLiteral("after the bad line"),
                           QStringLiteral("Refunded.")}));
-    QCOMPARE(scalar(store->database(),
-                    QStringLiteral("SELECT count(*) FROM tool_calls WHERE result_at IS NOT NULL")),
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE result_at IS NOT NULL")),
              2);
 }
 
@@ -340,7 +343,7 @@ void TestImport::optionalFieldsAndLooseFormatting()
     QVERIFY2(report.clean(), qPrintable(describe(report)));
     QCOMPARE(report.linesRead, 4);
     QCOMPARE(report.eventsImported, 2);
-    QCOMPARE(rows(store->database(),
+    QCOMPARE(rows(RawSqlite(store->location()).db(),
                   QStringLiteral("SELECT t.ext_id, t.subject, t.opened_at, o.currency FROM tickets t "
                                  "JOIN orders o ON o.id = t.order_id")),
              QStringList{QStringLiteral("T-MIN||1773757927123|USD")});
@@ -362,8 +365,8 @@ void TestImport::providerEventWithoutCall()
     const ImportReport report = importFile(*store, path);
     QVERIFY2(report.clean(), qPrintable(describe(report)));
     QCOMPARE(report.eventsImported, 2);
-    const qint64 ticket =
-            scalar(store->database(), QStringLiteral("SELECT id FROM tickets WHERE ext_id = 'T-HOOK'"));
+    const qint64 ticket = scalar(RawSqlite(store->location()).db(),
+                                 QStringLiteral("SELECT id FROM tickets WHERE ext_id = 'T-HOOK'"));
     const auto events = store->traceEvents(ticket);
     QVERIFY(events);
     QCOMPARE(events->size(), 1);
@@ -396,7 +399,8 @@ void TestImport::ticketIdInAnotherCase()
     const ImportReport report = importFile(*store, path);
     QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
     QCOMPARE(report.eventsImported + report.rejected.size(), 4);
-    QSqlDatabase &db = store->database();
+    RawSqlite raw(store->location());
+    QSqlDatabase &db = raw.db();
     QCOMPARE(
             rows(db, QStringLiteral("SELECT ticket_id, seq FROM messages GROUP BY 1, 2 HAVING count(*) > 1")),
             QStringList());
@@ -446,7 +450,8 @@ void TestImport::badRefundAmountKeepsTheCallWithoutMoney()
     QVERIFY2(notice.contains(QStringLiteral("field \"amount_cents\": expected whole cents from 1 to")),
              qPrintable(notice));
     QVERIFY2(notice.contains(got), qPrintable(notice));
-    QSqlDatabase &db = store->database();
+    RawSqlite raw(store->location());
+    QSqlDatabase &db = raw.db();
     QCOMPARE(rows(db,
                   QStringLiteral(
                           "SELECT coalesce(amount_cents, 'none') FROM tool_calls WHERE call_ext_id = 'c9'")),
