@@ -5,7 +5,7 @@
 
 #include "audit/auditlog.h"
 #include "domain/sha256.h"
-#include "store/sqlitestore.h"
+#include "store/store.h"
 #include "support/rawsqlite.h"
 
 #include <QSqlError>
@@ -16,17 +16,6 @@
 #include <memory>
 
 namespace audittest {
-
-inline std::unique_ptr<verity::SqliteStore> openStore(const QString &path, QString *error = nullptr)
-{
-    verity::Expected<std::unique_ptr<verity::SqliteStore>> store = verity::SqliteStore::open(path);
-    if (!store) {
-        if (error)
-            *error = store.message();
-        return nullptr;
-    }
-    return std::move(*store);
-}
 
 // Midday, 17 March 2026 (UTC), plus a minute per entry.
 constexpr qint64 firstEntryAt = 1773748800000;

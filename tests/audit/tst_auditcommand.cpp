@@ -2,6 +2,7 @@
 // on a real database file, before and after an entry is altered behind its back.
 
 #include "audittestsupport.h"
+#include "support/teststore.h"
 #include "support/verityprocess.h"
 
 #include <QFile>
@@ -52,7 +53,7 @@ void TestAuditCommand::initTestCase()
 void TestAuditCommand::init()
 {
     m_path = m_dir.filePath(QStringLiteral("cli-%1.sqlite").arg(++m_databases));
-    auto store = openStore(m_path);
+    auto store = test::openTestStore(m_path);
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, 5), QString());
 }
@@ -122,7 +123,7 @@ void TestAuditCommand::verifyNamesTheEntryAfterADeletion()
 void TestAuditCommand::verifyEmptyLog()
 {
     const QString path = m_dir.filePath(QStringLiteral("empty.sqlite"));
-    QVERIFY(openStore(path));
+    QVERIFY(test::openTestStore(path));
     const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.out, QStringLiteral("audit chain intact: 0 entries\n"));
@@ -198,7 +199,7 @@ void TestAuditCommand::listPrintsEveryEntry()
 
 void TestAuditCommand::listAsJson()
 {
-    auto store = openStore(m_path);
+    auto store = test::openTestStore(m_path);
     QVERIFY(store);
     const QList<AuditEntry> stored = *store->auditEntries(0, 100);
     store.reset();

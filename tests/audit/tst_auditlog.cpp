@@ -5,6 +5,7 @@
 
 #include "audit/auditlog.h"
 #include "audittestsupport.h"
+#include "support/teststore.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -119,7 +120,7 @@ void TestAuditLog::fixedVectors()
 
 void TestAuditLog::appendReproducesTheFixedVectors()
 {
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     AuditLog log(*store);
     QVERIFY(store->begin());
@@ -188,7 +189,7 @@ void TestAuditLog::encodingKeepsFieldsApart()
 
 void TestAuditLog::appendNumbersAndChains()
 {
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, 5), QString());
 
@@ -221,7 +222,7 @@ void TestAuditLog::appendNumbersAndChains()
 
 void TestAuditLog::appendCommitsWithTheCallersTransaction()
 {
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     AuditLog log(*store);
 
@@ -277,7 +278,7 @@ void TestAuditLog::appendRejects()
     QFETCH(QString, action);
     QFETCH(QString, evidence);
     QFETCH(QString, message);
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     AuditLog log(*store);
     QVERIFY(store->begin());
@@ -308,7 +309,7 @@ void TestAuditLog::storedTextIsHashedTextExactly()
 {
     QFETCH(QString, detail);
     QFETCH(QString, readBack);
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     AuditLog log(*store);
     QVERIFY(store->begin());
@@ -326,7 +327,7 @@ void TestAuditLog::storedTextIsHashedTextExactly()
 
 void TestAuditLog::emptyLogIsIntact()
 {
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     Expected<AuditVerification> verification = AuditLog::verify(*store);
     QVERIFY(verification);
@@ -414,7 +415,7 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry()
     QFETCH(QString, reason);
 
     const QString path = newDatabase();
-    auto store = openStore(path);
+    auto store = test::openTestStore(path);
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, entries, entries > 10), QString());
     QVERIFY(AuditLog::verify(*store)->intact);
@@ -443,7 +444,7 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry()
 
     // A fresh store on the file sees the same.
     store.reset();
-    auto reopened = openStore(path);
+    auto reopened = test::openTestStore(path);
     QVERIFY(reopened);
     Expected<AuditVerification> again = AuditLog::verify(*reopened);
     QVERIFY(again);
@@ -454,7 +455,7 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry()
 void TestAuditLog::unreadableLogIsAnErrorNotABreak()
 {
     const QString path = newDatabase();
-    auto store = openStore(path);
+    auto store = test::openTestStore(path);
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, 3), QString());
     RawSqlite raw(path);

@@ -10,7 +10,7 @@
 #include "import/transcriptimporter.h"
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/provider.h"
 #include "support/rawsqlite.h"
@@ -54,9 +54,9 @@ void TestAuditSettlements::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_settled = m_dir.filePath(QStringLiteral("settled.sqlite"));
-    Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(m_settled);
+    Expected<std::unique_ptr<Store>> opened = openStore(m_settled);
     QVERIFY(opened);
-    SqliteStore &store = **opened;
+    Store &store = **opened;
     TranscriptImporter importer(store, ToolRegistry::builtIn());
     QVERIFY(importer.importFile(demoDataResource()).clean());
     InProcessSandbox sandbox;
@@ -178,7 +178,7 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
     const QString path = copy();
     Evidence rewritten;
     {
-        auto store = SqliteStore::open(path);
+        auto store = openStore(path);
         QVERIFY2(bool(store), qPrintable(store ? QString() : store.error().message));
         auto rows = (*store)->evidenceRows(0, 1000);
         QVERIFY(bool(rows));

@@ -5,6 +5,7 @@
 #include "../store/storetestsupport.h"
 #include "scaledataset.h"
 #include "support/filedigest.h"
+#include "support/teststore.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -28,7 +29,7 @@ private slots:
         QVERIFY(shape.unknownWrites > 0);
         QVERIFY(shape.repeatedTickets > 0);
 
-        std::unique_ptr<SqliteStore> store = openStore(dir.filePath(QStringLiteral("scale.sqlite")));
+        std::unique_ptr<Store> store = test::openTestStore(dir.filePath(QStringLiteral("scale.sqlite")));
         QVERIFY(store);
         const ImportReport report = importFile(*store, file);
         QVERIFY2(report.clean(), qPrintable(report.summary()));

@@ -4,7 +4,7 @@
 
 #include "domain/money.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/filedigest.h"
 #include "support/inprocesssandbox.h"
 #include "support/rawsqlite.h"
@@ -324,7 +324,7 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
     // A person first records one of them as not performed: the provider's record outranks it.
     qint64 attested = 0;
     {
-        auto store = SqliteStore::open(copy);
+        auto store = openStore(copy);
         QVERIFY(bool(store));
         const auto open = (*store)->openEscalations(0, 100);
         QVERIFY(bool(open));
@@ -360,7 +360,7 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
     }
     QCOMPARE(wasAttested, 1);
     {
-        auto store = SqliteStore::open(copy);
+        auto store = openStore(copy);
         const EscalationDetail now = **(*store)->escalation(attested);
         QCOMPARE(settlementText(*now.resolution, now.basis),
                  settlementText(Resolution::Performed, SettlementBasis::Reconciliation));

@@ -10,6 +10,7 @@
 #include "support/inprocesssandbox.h"
 #include "support/provider.h"
 #include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QTest>
 
@@ -37,7 +38,7 @@ private slots:
     {
         using namespace storetest;
         QTemporaryDir dir;
-        std::unique_ptr<SqliteStore> store = openStore(dir.filePath(QStringLiteral("ledger.sqlite")));
+        std::unique_ptr<Store> store = test::openTestStore(dir.filePath(QStringLiteral("ledger.sqlite")));
         QVERIFY(store);
         // A: matched. B: a timeout the provider had accepted, then a retry: two refunds of one
         // intent. C: the provider refunded less than the ledger says. D: never reached it.

@@ -1,4 +1,4 @@
-// What the store adds up per seller (SqliteStore::sellerBalances): the performed payouts, the
+// What the store adds up per seller (Store::sellerBalances): the performed payouts, the
 // unknown ones and their count, seller by seller, exactly as the single query it replaced
 // added them up, and as the store's payouts list them, on the demo data as imported and after
 // escalations are resolved each way (not performed, performed, performed again). A call whose
@@ -8,6 +8,7 @@
 #include "../store/storetestsupport.h"
 #include "support/rawsqlite.h"
 #include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QHash>
 #include <QSqlQuery>
@@ -17,8 +18,8 @@
 #include <limits>
 
 using namespace verity;
-
 using namespace verity::test;
+
 namespace {
 
 // The sums as the store once made them, in one query joining every money write to its
@@ -56,7 +57,7 @@ class SellerBalancesTest : public QObject
 
 private:
     QTemporaryDir m_dir;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
 
     // Each seller's sums three ways, as lines to compare: from sellerBalances, from the query
     // it replaced, and from the payouts.
@@ -97,20 +98,9 @@ private:
         return lines;
     }
 
-    qint64 escalationOf(const QString &ticket, const QString &call)
-    {
-        Expected<qint64> count = m_store->countOpenEscalations();
-        Expected<QList<EscalationRow>> rows = m_store->openEscalations(0, int(*count));
-        for (const EscalationRow &row : *rows) {
-            if (row.ticketExtId == ticket && row.callExtId == call)
-                return row.id;
-        }
-        return 0;
-    }
-
     void resolve(const QString &ticket, const QString &call, Resolution resolution)
     {
-        const qint64 escalation = escalationOf(ticket, call);
+        const qint64 escalation = openEscalationId(*m_store, ticket, call);
         QVERIFY2(escalation > 0, qPrintable(ticket + u' ' + call));
         Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, resolution, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
@@ -120,8 +110,8 @@ private slots:
     void init()
     {
         QVERIFY(m_dir.isValid());
-        m_store = storetest::openStore(
-            m_dir.filePath(QStringLiteral("sellers-%1.sqlite").arg(QString::fromUtf8(QTest::currentTestFunction()))));
+        m_store = test::openTestStore(m_dir.filePath(
+                QStringLiteral("sellers-%1.sqlite").arg(QString::fromUtf8(QTest::currentTestFunction()))));
         QVERIFY(m_store);
         const ImportReport report = storetest::importFile(*m_store, demoDataResource());
         QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));

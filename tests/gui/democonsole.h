@@ -6,7 +6,7 @@
 #include "import/transcriptimporter.h"
 #include "provider/providerconnection.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 
 #include <QStandardPaths>
@@ -17,12 +17,12 @@ namespace verity::test {
 
 // Empty when both are ready; else what went wrong. The API key the console reads is the
 // sandbox's, from the environment.
-inline QString openDemoWithSandbox(const QString &databasePath, std::unique_ptr<SqliteStore> &store,
+inline QString openDemoWithSandbox(const QString &databasePath, std::unique_ptr<Store> &store,
                                    std::unique_ptr<InProcessSandbox> &sandbox)
 {
     QStandardPaths::setTestModeEnabled(true);
     qputenv(ProviderConnection::apiKeyVariable, "sk_test_sandbox");
-    Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(databasePath);
+    Expected<std::unique_ptr<Store>> opened = openStore(databasePath);
     if (!opened)
         return opened.message();
     store = std::move(*opened);

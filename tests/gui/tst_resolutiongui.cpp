@@ -15,7 +15,7 @@
 #include "provider/providerconnection.h"
 #include "resolutiondialog.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/rawsqlite.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
@@ -57,7 +57,7 @@ private:
     QTemporaryDir m_dir;
     QString m_dbPath;
     std::unique_ptr<InProcessSandbox> m_sandbox;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<MainWindow> m_window;
 };
 

@@ -8,6 +8,7 @@
 #include "import/reclassifier.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -112,7 +113,7 @@ private slots:
         QFETCH(int, retries);
 
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         QVERIFY(store);
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
@@ -150,7 +151,7 @@ private slots:
     void tauTicketsSayWhatTheyAre()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(data("tau/tau2-gpt-4.1-retail.json")).clean());
         const QString v1 = data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json");
@@ -188,7 +189,7 @@ private slots:
     void tauErrorsAreRefusals()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json")).clean());
         RawSqlite raw(path);
@@ -220,7 +221,7 @@ private slots:
                            {QStringLiteral("c2"), r, refund, again}}),
                  chatLine(QStringLiteral("refused"), {{QStringLiteral("c1"), r, refund, refused}}),
                  chatLine(QStringLiteral("unknown"), {{QStringLiteral("c1"), r, refund, unknown}})}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(file).clean());
 
@@ -255,7 +256,7 @@ private slots:
                                      {{QStringLiteral("c1"), QStringLiteral("issue_refund"), written,
                                        QStringLiteral("Error: refused")}})}));
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         importer.importFile(file);
         RawSqlite raw(path);
@@ -287,7 +288,7 @@ private slots:
                           {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund,
                             QStringLiteral(R"({"success": 0})")}})}));
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.clean(), qPrintable(describe(report)));
@@ -326,7 +327,7 @@ private slots:
     void badConversationSkippedWhole()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         const QString good = newPath(".jsonl");
         QVERIFY(writeLines(good, {chatLine(QStringLiteral("earlier"), {{QStringLiteral("c1"), QStringLiteral("get_order"),
                                                                        QStringLiteral(R"({"order_id":"SU-1"})"),
@@ -372,7 +373,7 @@ private slots:
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write(bytes);
         out.close();
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY(!report.fatal.isEmpty());
@@ -393,7 +394,7 @@ private slots:
             QVERIFY(out.open(QIODevice::WriteOnly));
             out.write(retail.toJson(QJsonDocument::Compact));
         }
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(minified);
         QVERIFY2(report.clean(), qPrintable(describe(report)));
@@ -420,7 +421,7 @@ private slots:
         const QString lines = newPath(".jsonl");
         QVERIFY(writeLines(lines, {chatLine(QStringLiteral("fine"), {}),
                                    R"({"messages":[{"role":"user","content":)" + deep + "}]}"}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(lines);
         QCOMPARE(report.ticketsOpened, 1);
@@ -446,7 +447,7 @@ private slots:
     void otlpBatchesJoinTheirConversation()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(data("formats/otlp-split-batches.jsonl"));
         QVERIFY2(report.clean(), qPrintable(describe(report)));
@@ -461,7 +462,7 @@ private slots:
     // is broken, or mistyped, is still read line by line.
     void awkwardBeginnings()
     {
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
 
         const QString messages = newPath(".json");
@@ -499,7 +500,7 @@ private slots:
     void conversationsWithoutIds()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         auto anonymous = [](const char *text) {
             return QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"") + text + "\"}]}";
@@ -527,7 +528,7 @@ private slots:
         orphan.replace("]}", R"(,{"role":"tool","tool_call_id":"zz","content":"done"}]})");
         const QString file = newPath(".jsonl");
         QVERIFY(writeLines(file, {orphan}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QCOMPARE(report.rejected.size(), 1);
@@ -539,7 +540,7 @@ private slots:
     {
         const QString file = newPath(".csv");
         QVERIFY(writeLines(file, {"ticket,order,amount", "T-1,SU-1,118.00"}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")), qPrintable(report.fatal));
@@ -553,7 +554,7 @@ private slots:
     {
         const QString file = newPath(".log");
         QVERIFY(writeLines(file, {QByteArray("\x1b[2J\x1b]0;owned\x07plain text\x01")}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")),
@@ -597,7 +598,7 @@ private slots:
                           + '\n');
             }
         }
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
@@ -616,7 +617,7 @@ private slots:
     // An empty file, or one of blank lines, says so; nothing is stored, not even an import row.
     void emptyFileSaysSo()
     {
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const QString empty = newPath(".jsonl");
         QVERIFY(writeLines(empty, {}));
@@ -645,11 +646,11 @@ private slots:
         writer.start(QStringLiteral("sh"),
                      {QStringLiteral("-c"), QStringLiteral("cat \"$0\" > \"$1\""), regular, fifo});
         QVERIFY(writer.waitForStarted());
-        auto piped = openStore(newPath());
+        auto piped = test::openTestStore(newPath());
         const ImportReport fromPipe = TranscriptImporter(*piped, profiles()).importFile(fifo);
         QVERIFY(writer.waitForFinished());
         QVERIFY2(fromPipe.clean(), qPrintable(describe(fromPipe)));
-        auto direct = openStore(newPath());
+        auto direct = test::openTestStore(newPath());
         const ImportReport fromFile = TranscriptImporter(*direct, profiles()).importFile(regular);
         QCOMPARE(fromPipe.linesRead, fromFile.linesRead);
         QCOMPARE(fromPipe.eventsImported, fromFile.eventsImported);
@@ -699,7 +700,7 @@ private slots:
             // On one line (read as JSON Lines) and indented (read as a document, streamed).
             for (const QJsonDocument::JsonFormat layout : {QJsonDocument::Compact, QJsonDocument::Indented}) {
                 QVERIFY(writeLines(file, {QJsonDocument(document).toJson(layout)}));
-                auto store = openStore(newPath());
+                auto store = test::openTestStore(newPath());
                 const ImportReport report = TranscriptImporter(*store, profiles()).importFile(file);
                 QVERIFY2(report.clean(), qPrintable(describe(report)));
                 QCOMPARE(report.registries,
@@ -714,7 +715,7 @@ private slots:
         const RegistryChoice choice = chooseRegistry({QStringLiteral("default"), QString()});
         QVERIFY(choice.error.isEmpty());
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, choice.selection);
         const ImportReport report = importer.importFile(data("tau/tau2-gpt-4.1-mini-telecom-trace.json"));
         QVERIFY(report.clean());
@@ -734,7 +735,7 @@ private slots:
                                             {QStringLiteral("c2"), QStringLiteral("apply_credit"), credit,
                                              QStringLiteral("credit applied")}})}));
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         const QString userFile = m_dir.filePath(QStringLiteral("config/registry.json"));
         TranscriptImporter importer(*store, profiles(userFile));
         const ImportReport report = importer.importFile(file);

@@ -9,7 +9,7 @@
 #include "provider/providerhttp.h"
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"
 #include "support/provider.h"
@@ -414,8 +414,7 @@ void TestProviderOrigin::baseUrlOutsideTheRuleAsksNothing()
 
 void TestProviderOrigin::connectionKeepsToTheRule()
 {
-    Expected<std::unique_ptr<SqliteStore>> store =
-            SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
+    Expected<std::unique_ptr<Store>> store = openStore(m_dir.filePath(QStringLiteral("console.sqlite")));
     QVERIFY_OK(store);
     const QString good = QStringLiteral("http://127.0.0.1:12111");
     {

@@ -3,10 +3,10 @@
 // outcomes, repeats, notes), with none of the buyer's personal data left in any byte of it.
 
 #include "../store/storetestsupport.h"
-
 #include "domain/registryselection.h"
 #include "import/importjob.h"
 #include "replay/incidentexport.h"
+#include "support/teststore.h"
 
 #include <QDir>
 #include <QSqlQuery>
@@ -126,7 +126,7 @@ private:
     void compareStories(qint64 sourceId, OpenedIncidentExport &exported);
 
     QTemporaryDir m_dir;
-    std::unique_ptr<SqliteStore> m_source;
+    std::unique_ptr<Store> m_source;
     QString m_tauTicket;
 };
 
@@ -140,7 +140,7 @@ void TestIncidentExport::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QString error;
-    m_source = storetest::openStore(m_dir.filePath(QStringLiteral("source.sqlite")), &error);
+    m_source = test::openTestStore(m_dir.filePath(QStringLiteral("source.sqlite")), &error);
     QVERIFY2(m_source, qPrintable(error));
 
     TranscriptImporter demo(*m_source, allProfiles());

@@ -8,6 +8,7 @@
 #include "itemmodels/replaystepmodel.h"
 #include "replay/incidenttimeline.h"
 #include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -74,7 +75,7 @@ class TestIncidentTimeline : public QObject
 
 private:
     QTemporaryDir m_dir;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
 
     IncidentTimeline timelineOf(const QString &extId)
     {
@@ -93,7 +94,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_store = storetest::openStore(m_dir.filePath(QStringLiteral("demo.sqlite")));
+        m_store = test::openTestStore(m_dir.filePath(QStringLiteral("demo.sqlite")));
         QVERIFY(m_store);
         const ImportReport report = storetest::importFile(*m_store, demoDataResource());
         QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
@@ -307,7 +308,8 @@ private slots:
     {
         // Anthropic Messages give no time per event: the steps keep the transcript's order, each
         // call followed by its result and what the model read, before the next line.
-        std::unique_ptr<SqliteStore> store = storetest::openStore(m_dir.filePath(QStringLiteral("anthropic.sqlite")));
+        std::unique_ptr<Store> store =
+                test::openTestStore(m_dir.filePath(QStringLiteral("anthropic.sqlite")));
         QVERIFY(store);
         const ImportReport report =
                 storetest::importFile(*store, QStringLiteral(VERITY_TEST_DATA "/formats/anthropic-support.jsonl"));

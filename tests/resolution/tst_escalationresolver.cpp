@@ -15,13 +15,14 @@
 #include "resolution/escalationresolver.h"
 #include "resolution/settlementwriter.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"
 #include "support/provider.h"
 #include "support/rawsqlite.h"
 #include "support/sandboxprocess.h"
 #include "support/testmacros.h"
+#include "support/teststore.h"
 #include "support/verityprocess.h"
 
 #include <QDateTime>
@@ -64,14 +65,6 @@ ResolutionReport wait(ResolutionOperation *operation)
     return report;
 }
 
-std::unique_ptr<SqliteStore> openStore(const QString &path)
-{
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path);
-    if (!store)
-        qFatal("cannot open %s: %s", qPrintable(path), qPrintable(store.message()));
-    return std::move(*store);
-}
-
 // "17 March", as the customer draft writes a day.
 QString dayAndMonth(const QDate &date)
 {
@@ -112,7 +105,6 @@ private slots:
     void lookupCommandSettlesWhatItCan();
 
 private:
-    qint64 escalationIdOf(const QString &ticket, const QString &call);
     qint64 auditCount() { return *m_store->countAuditEntries(); }
     QList<AuditEntry> auditEntries() { return *m_store->auditEntries(0, 1000); }
     void verifyAuditChain(qint64 entries);
@@ -122,7 +114,7 @@ private:
     QString m_pristine; // the demo, imported once; each test works on a copy
     std::unique_ptr<QTemporaryDir> m_folder;
     QString m_dbPath;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<InProcessSandbox> m_sandbox;
     std::unique_ptr<ProviderClient> m_client;
     std::unique_ptr<EscalationResolver> m_resolver;
@@ -132,7 +124,8 @@ void TestEscalationResolver::initTestCase()
 {
     QVERIFY(m_pristineFolder.isValid());
     m_pristine = m_pristineFolder.filePath(QStringLiteral("demo.sqlite"));
-    std::unique_ptr<SqliteStore> store = openStore(m_pristine);
+    std::unique_ptr<Store> store = openTestStore(m_pristine);
+    QVERIFY(store);
     const ToolRegistry registry = ToolRegistry::builtIn();
     TranscriptImporter importer(*store, registry);
     const ImportReport report = importer.importFile(demoDataResource());
@@ -147,7 +140,8 @@ void TestEscalationResolver::init()
     QVERIFY(m_folder->isValid());
     m_dbPath = m_folder->filePath(QStringLiteral("console.sqlite"));
     QVERIFY(QFile::copy(m_pristine, m_dbPath));
-    m_store = openStore(m_dbPath);
+    m_store = openTestStore(m_dbPath);
+    QVERIFY(m_store);
     QCOMPARE(*m_store->countOpenEscalations(), 15);
 
     m_sandbox = std::make_unique<InProcessSandbox>();
@@ -166,18 +160,6 @@ void TestEscalationResolver::cleanup()
     m_folder.reset();
 }
 
-qint64 TestEscalationResolver::escalationIdOf(const QString &ticket, const QString &call)
-{
-    Expected<QList<EscalationRow>> open = m_store->openEscalations(0, 100);
-    if (!open)
-        return -1;
-    for (const EscalationRow &row : std::as_const(*open)) {
-        if (row.ticketExtId == ticket && row.callExtId == call)
-            return row.id;
-    }
-    return -1;
-}
-
 void TestEscalationResolver::verifyAuditChain(qint64 entries)
 {
     Expected<AuditVerification> verified = AuditLog::verify(*m_store);
@@ -188,7 +170,7 @@ void TestEscalationResolver::verifyAuditChain(qint64 entries)
 
 void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
 {
-    const qint64 id = escalationIdOf(incidentTicket, c3);
+    const qint64 id = openEscalationId(*m_store, incidentTicket, c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(before.amountCents, std::optional<qint64>(11800));
@@ -285,8 +267,8 @@ void TestEscalationResolver::oneRefundIsNeverCitedForTwoCalls()
 {
     // T-20260325-0141: c3 and c4 timed out, c5 was performed; three refunds carry the key.
     const QString ticket = QStringLiteral("T-20260325-0141");
-    const qint64 c3Id = escalationIdOf(ticket, c3);
-    const qint64 c4Id = escalationIdOf(ticket, QStringLiteral("c4"));
+    const qint64 c3Id = openEscalationId(*m_store, ticket, c3);
+    const qint64 c4Id = openEscalationId(*m_store, ticket, QStringLiteral("c4"));
     QVERIFY(c3Id > 0 && c4Id > 0);
     // Looked up in the opposite order: the matching does not depend on it.
     const ResolutionReport four = wait(m_resolver->lookUp(c4Id));
@@ -323,8 +305,8 @@ void TestEscalationResolver::nothingMoreIsOwedWhenASiblingTookEffect()
         QCOMPARE(remove.numRowsAffected(), 1);
     }
     const QString ticket = QStringLiteral("T-20260325-0141");
-    const qint64 c3Id = escalationIdOf(ticket, c3);
-    const qint64 c4Id = escalationIdOf(ticket, QStringLiteral("c4"));
+    const qint64 c3Id = openEscalationId(*m_store, ticket, c3);
+    const qint64 c4Id = openEscalationId(*m_store, ticket, QStringLiteral("c4"));
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(c3Id)).resolution), resolutionId(Resolution::Performed));
     const ResolutionReport four = wait(m_resolver->lookUp(c4Id));
     QCOMPARE(kindName(four.kind), kindName(ResolutionReport::Kind::Resolved));
@@ -344,7 +326,7 @@ void TestEscalationResolver::nothingMoreIsOwedWhenASiblingTookEffect()
 
 void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260401-0247"), c3); // schedule_pickup
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260401-0247"), c3); // schedule_pickup
     QVERIFY(id > 0);
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
     // Bad input is refused with what was expected, and nothing is stored.
@@ -386,7 +368,7 @@ void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
 // the check, settles it as performed (verified) with its ledger row; the check stays as evidence.
 void TestEscalationResolver::lookupReplacesAnAttestedCheck()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260329-0264"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260329-0264"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     const ResolutionReport attested = m_resolver->attest(
@@ -443,7 +425,7 @@ void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds()
 {
     QFETCH(QString, ticket);
     QFETCH(QString, resolution);
-    const qint64 id = escalationIdOf(ticket, c3);
+    const qint64 id = openEscalationId(*m_store, ticket, c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     const qint64 refundsBefore = m_sandbox->refundCount(before.paymentIntent);
@@ -467,7 +449,7 @@ void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds()
 
 void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 0);
@@ -571,7 +553,7 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
 void TestEscalationResolver::performAgainNeedsALookupFirst()
 {
     // Open, never looked up (and absent at the provider): no repeat without a lookup first.
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260402-0287"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260402-0287"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
@@ -587,7 +569,7 @@ void TestEscalationResolver::performAgainNeedsALookupFirst()
     QVERIFY(!after.resolution);
 
     // Nor after a lookup that found the refund.
-    const qint64 found = escalationIdOf(QStringLiteral("T-20260329-0264"), c3);
+    const qint64 found = openEscalationId(*m_store, QStringLiteral("T-20260329-0264"), c3);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(found)).resolution), resolutionId(Resolution::Performed));
     const QString payment = (*m_store->escalation(found))->paymentIntent;
     const qint64 refunds = m_sandbox->refundCount(payment);
@@ -599,7 +581,7 @@ void TestEscalationResolver::performAgainNeedsALookupFirst()
 
 void TestEscalationResolver::draftAfterPerformAgainNamesTheDayOfTheRefund()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
     const ResolutionReport performed = wait(m_resolver->performAgain(id));
@@ -621,7 +603,7 @@ void TestEscalationResolver::draftAfterPerformAgainNamesTheDayOfTheRefund()
 
 void TestEscalationResolver::performAgainRefusedStaysNotPerformed()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
@@ -653,7 +635,7 @@ void TestEscalationResolver::performAgainRefusedStaysNotPerformed()
 
 void TestEscalationResolver::performAgainComingBackUnknownReopens()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
@@ -705,11 +687,12 @@ void TestEscalationResolver::performAgainComingBackUnknownReopens()
 
 void TestEscalationResolver::twoConsolesPerformAgainInFlightRefundOnce()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
-    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    std::unique_ptr<Store> secondStore = openTestStore(m_dbPath);
+    QVERIFY(secondStore);
     ProviderClient secondClient(settingsFor(m_sandbox->url()));
     EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
 
@@ -743,9 +726,10 @@ void TestEscalationResolver::twoConsolesPerformAgainInFlightRefundOnce()
 
 void TestEscalationResolver::secondConsoleIsToldWhoResolved()
 {
-    const qint64 id = escalationIdOf(incidentTicket, c3);
+    const qint64 id = openEscalationId(*m_store, incidentTicket, c3);
     QVERIFY(id > 0);
-    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    std::unique_ptr<Store> secondStore = openTestStore(m_dbPath);
+    QVERIFY(secondStore);
     ProviderClient secondClient(settingsFor(m_sandbox->url()));
     EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
 
@@ -774,9 +758,10 @@ void TestEscalationResolver::twoConsolesInFlightSettleOnce()
 {
     QFETCH(QString, ticket);
     QFETCH(QString, resolution);
-    const qint64 id = escalationIdOf(ticket, c3);
+    const qint64 id = openEscalationId(*m_store, ticket, c3);
     QVERIFY(id > 0);
-    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    std::unique_ptr<Store> secondStore = openTestStore(m_dbPath);
+    QVERIFY(secondStore);
     ProviderClient secondClient(settingsFor(m_sandbox->url()));
     EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
 
@@ -825,7 +810,7 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     };
 
     // A pickup the courier has: found, settled by its id, with the GET kept as evidence.
-    const qint64 booked = escalationIdOf(QStringLiteral("T-20260401-0247"), c3);
+    const qint64 booked = openEscalationId(*m_store, QStringLiteral("T-20260401-0247"), c3);
     QVERIFY(booked > 0);
     const EscalationDetail bookedDetail = **m_store->escalation(booked);
     QCOMPARE(m_resolver->route(bookedDetail).system, QStringLiteral("the courier"));
@@ -840,7 +825,7 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     QVERIFY(!*m_store->ledgerEntryOfCall(bookedDetail.callId)); // no money moved: no ledger row
 
     // A pickup that never reached the courier: not performed, then booked once with the same key.
-    const qint64 missing = escalationIdOf(QStringLiteral("T-20260402-0502"), c3);
+    const qint64 missing = openEscalationId(*m_store, QStringLiteral("T-20260402-0502"), c3);
     const EscalationDetail missingDetail = **m_store->escalation(missing);
     QCOMPARE(recordsOf(QStringLiteral("/v1/pickups"), missingDetail.orderId).size(), 0);
     const ResolutionReport absent = wait(m_resolver->lookUp(missing));
@@ -874,7 +859,8 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     QCOMPARE(served.count(), 0);
 
     // A message that never reached the seller: the same, at the messaging service.
-    const qint64 message = escalationIdOf(QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
+    const qint64 message =
+            openEscalationId(*m_store, QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
     const EscalationDetail messageDetail = **m_store->escalation(message);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(message)).resolution), resolutionId(Resolution::NotPerformed));
     QCOMPARE(resolutionName(wait(m_resolver->performAgain(message)).resolution), resolutionId(Resolution::PerformedAgain));
@@ -899,7 +885,7 @@ void TestEscalationResolver::nonRefundCannotBeLookedUp()
     QFETCH(QString, ticket);
     QFETCH(QString, call);
     QFETCH(QString, tool);
-    const qint64 id = escalationIdOf(ticket, call);
+    const qint64 id = openEscalationId(*m_store, ticket, call);
     QVERIFY(id > 0);
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
 
@@ -923,7 +909,7 @@ void TestEscalationResolver::nonRefundCannotBeLookedUp()
 
 void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
 {
-    const qint64 id = escalationIdOf(incidentTicket, c3);
+    const qint64 id = openEscalationId(*m_store, incidentTicket, c3);
     QVERIFY(id > 0);
     ProviderClient down(settingsFor(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(deadPort()))));
     EscalationResolver resolver(*m_store, down, QStringLiteral("amira"));
@@ -1000,7 +986,8 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
 
     // Every escalation is settled: refunds at the payment provider, pickups at the courier and
     // messages at the messaging service, each where the registry says it is looked up.
-    m_store = openStore(m_dbPath);
+    m_store = openTestStore(m_dbPath);
+    QVERIFY(m_store);
     QCOMPARE(*m_store->countOpenEscalations(), 0);
 
     // The table: a header, one row per escalation, then what remains.
@@ -1046,7 +1033,8 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
     QVERIFY(json.value(QStringLiteral("results")).toArray().isEmpty());
     QCOMPARE(allRefunds(), refundsBefore);
 
-    m_store = openStore(m_dbPath);
+    m_store = openTestStore(m_dbPath);
+    QVERIFY(m_store);
     verifyAuditChain(2 * 15);
 }
 

@@ -10,11 +10,12 @@
 #include "import/transcriptimporter.h"
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"
 #include "support/provider.h"
 #include "support/testmacros.h"
+#include "support/teststore.h"
 #include "support/verityprocess.h"
 
 #include <QDateTime>
@@ -28,14 +29,6 @@ namespace {
 
 const QString incidentTicket = QStringLiteral("T-20260317-0412");
 const QString notPerformedTicket = QStringLiteral("T-20260331-0158"); // its refund never reached the provider
-
-std::unique_ptr<SqliteStore> openStore(const QString &path)
-{
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path);
-    if (!store)
-        qFatal("cannot open %s: %s", qPrintable(path), qPrintable(store.message()));
-    return std::move(*store);
-}
 
 bool isUtcTime(const QString &text)
 {
@@ -87,7 +80,8 @@ void TestLookupCommand::initTestCase()
     QVERIFY2(QFile::exists(QStringLiteral(VERITY_BINARY)), VERITY_BINARY " is not built");
     QVERIFY(m_pristineFolder.isValid());
     m_pristine = m_pristineFolder.filePath(QStringLiteral("demo.sqlite"));
-    std::unique_ptr<SqliteStore> store = openStore(m_pristine);
+    std::unique_ptr<Store> store = openTestStore(m_pristine);
+    QVERIFY(store);
     TranscriptImporter importer(*store, ToolRegistry::builtIn());
     const ImportReport report = importer.importFile(demoDataResource());
     QVERIFY2(report.clean(), qPrintable(report.summary()));
@@ -113,7 +107,9 @@ void TestLookupCommand::cleanup()
 
 qint64 TestLookupCommand::refundEscalationOf(const QString &ticket, const QString &call)
 {
-    std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
+    std::unique_ptr<Store> store = openTestStore(m_dbPath);
+    if (!store)
+        return -1;
     const QList<EscalationRow> open = *store->openEscalations(0, 100);
     for (const EscalationRow &row : open) {
         const EscalationDetail detail = **store->escalation(row.id);
@@ -181,7 +177,8 @@ void TestLookupCommand::saysWhoSettledFirst()
     qint64 resolvedAt = 0;
     {
         // Alice's console settles it first.
-        std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
+        std::unique_ptr<Store> store = openTestStore(m_dbPath);
+        QVERIFY(store);
         ProviderClient client(settingsFor(m_sandbox->url()));
         EscalationResolver alice(*store, client, QStringLiteral("alice"));
         ResolutionOperation *operation = alice.lookUp(id);
@@ -249,7 +246,8 @@ void TestLookupCommand::refusesProviderUrls()
     QVERIFY2(!run.err.contains(QStringLiteral("secret")), qPrintable(run.err));
 
     // Nothing was asked, and nothing settled.
-    std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
+    std::unique_ptr<Store> store = openTestStore(m_dbPath);
+    QVERIFY(store);
     QCOMPARE(*store->countOpenEscalations(), 15);
     QCOMPARE(*store->countAuditEntries(), 0);
 }
@@ -280,7 +278,8 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
     QCOMPARE(provider.requests().size(), 1);
 
     // Still open; the evidence kept shows the redirect and who gave it.
-    std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
+    std::unique_ptr<Store> store = openTestStore(m_dbPath);
+    QVERIFY(store);
     QCOMPARE((*store->escalation(id))->state, QStringLiteral("open"));
     QCOMPARE(*store->countOpenEscalations(), 15);
     const QList<Evidence> lookups = *store->evidence(id);

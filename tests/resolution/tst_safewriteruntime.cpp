@@ -10,7 +10,7 @@
 
 #include "provider/providerclient.h"
 #include "provider/safewriteruntime.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/provider.h"
 
@@ -80,7 +80,7 @@ struct Ledger
 {
     Ledger()
     {
-        Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(folder.filePath(QStringLiteral("ledger.sqlite")));
+        Expected<std::unique_ptr<Store>> opened = openStore(folder.filePath(QStringLiteral("ledger.sqlite")));
         if (!opened)
             qFatal("cannot open the ledger: %s", qPrintable(opened.message()));
         store = std::move(*opened);
@@ -94,7 +94,7 @@ struct Ledger
     }
 
     QTemporaryDir folder;
-    std::unique_ptr<SqliteStore> store;
+    std::unique_ptr<Store> store;
 };
 
 } // namespace

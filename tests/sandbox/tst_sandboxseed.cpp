@@ -4,7 +4,7 @@
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/testmacros.h"
 
@@ -19,7 +19,7 @@ namespace {
 QHash<QString, QString> demoIntentKeys()
 {
     QTemporaryDir folder;
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(folder.filePath(QStringLiteral("demo.sqlite")));
+    Expected<std::unique_ptr<Store>> store = openStore(folder.filePath(QStringLiteral("demo.sqlite")));
     if (!store)
         qFatal("%s", qPrintable(store.message()));
     const ToolRegistry registry = ToolRegistry::builtIn();

@@ -4,7 +4,7 @@
 // terminal only, and every bad argument refused with exit status 2 and a message naming it.
 
 #include "import/transcriptimporter.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/sandboxprocess.h"
 
@@ -110,7 +110,7 @@ void TestSimulateCommand::writesImportableTranscripts()
                               QStringLiteral("40"), QStringLiteral("--fault-rate"), QStringLiteral("0.3"),
                               QStringLiteral("--out"), out});
     QVERIFY2(run.exitCode == 0, run.err.constData());
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(folder.filePath(QStringLiteral("v.sqlite")));
+    Expected<std::unique_ptr<Store>> store = openStore(folder.filePath(QStringLiteral("v.sqlite")));
     QVERIFY(store.ok());
     TranscriptImporter importer(**store, ToolRegistry::builtIn());
     const ImportReport report = importer.importFile(out);
