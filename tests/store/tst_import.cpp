@@ -4,6 +4,7 @@
 
 #include "storetestsupport.h"
 #include "support/filedigest.h"
+#include "support/verityprocess.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -35,17 +36,6 @@ QList<QByteArray> fileAround(const QByteArray &badLine)
     if (!badLine.isNull())
         lines.insert(4, badLine);
     return lines;
-}
-
-int runVerity(const QStringList &arguments, const QString &configHome, QByteArray *out, QByteArray *err)
-{
-    QProcess process;
-    startVerity(process, arguments, configHome);
-    if (!process.waitForFinished(60000))
-        return -1;
-    *out = process.readAllStandardOutput();
-    *err = process.readAllStandardError();
-    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
 }
 
 QStringList outcomeDump(const QSqlDatabase &db)
@@ -493,15 +483,13 @@ void TestImport::commandLine()
     QStringList arguments{QStringLiteral("import"), QStringLiteral("--db"), db, file};
     if (json)
         arguments.insert(1, QStringLiteral("--json"));
-    QByteArray out, err;
-    const int exitCode = runVerity(arguments, m_dir.filePath(QStringLiteral("config")), &out, &err);
-    QCOMPARE(exitCode, withBadLine ? 1 : 0);
+    const test::VerityRun run = test::runVerity(arguments, test::isolatedEnvironment(m_dir.path()));
+    QCOMPARE(run.exitCode, withBadLine ? 1 : 0);
 
     if (json) {
         QJsonParseError error;
-        const QJsonObject result = QJsonDocument::fromJson(out, &error).object();
-        QVERIFY2(error.error == QJsonParseError::NoError,
-                 qPrintable(error.errorString() + QString::fromUtf8(out)));
+        const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + run.out));
         QCOMPARE(result.value(QStringLiteral("ok")).toBool(true), !withBadLine);
         const QJsonObject fileReport = result.value(QStringLiteral("files")).toArray().at(0).toObject();
         QCOMPARE(fileReport.value(QStringLiteral("path")).toString(), file);
@@ -517,11 +505,11 @@ void TestImport::commandLine()
                             .contains(QStringLiteral("from")));
         }
     } else if (withBadLine) {
-        QVERIFY2(err.contains((file + QStringLiteral(":5: ")).toUtf8()), err.constData());
-        QVERIFY2(err.contains("robot"), err.constData());
+        QVERIFY2(run.err.contains(file + QStringLiteral(":5: ")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("robot")), qPrintable(run.err));
     } else {
-        QVERIFY2(!err.contains(": "), err.constData());
-        QVERIFY2(out.contains("8 events imported"), out.constData());
+        QVERIFY2(!run.err.contains(QStringLiteral(": ")), qPrintable(run.err));
+        QVERIFY2(run.out.contains(QStringLiteral("8 events imported")), qPrintable(run.out));
     }
     std::unique_ptr<SqliteStore> store = openStore(db);
     QVERIFY(store);
