@@ -12,17 +12,12 @@
 #include <QTest>
 
 using namespace verity;
+using verity::test::march2026;
 using verity::test::utcMs;
 
 namespace {
 
 const QString fileName = QStringLiteral("export.csv");
-
-Period march()
-{
-    QString error;
-    return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"), &error);
-}
 
 // The refunds of the good export, in canonical column order: id, amount, currency, created,
 // payment_intent, status, intent_key, ticket_id.
@@ -132,7 +127,7 @@ void ProviderExportTest::readsAGoodExport_data()
 void ProviderExportTest::readsAGoodExport()
 {
     QFETCH(QByteArray, bytes);
-    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march());
+    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march2026());
     QVERIFY_OK(statement);
     // re_3 (February) and re_5 (April 1st, after the period) are left out; oldest first.
     QCOMPARE(summary(statement->refunds),
@@ -141,7 +136,7 @@ void ProviderExportTest::readsAGoodExport()
                           QStringLiteral("re_4|pi_4|500|USD|succeeded|2026-03-31T00:00:00Z|key=4, \"quoted\"|T-4")}));
     QCOMPARE(statement->source, fileName);
     QVERIFY(statement->accounts.isEmpty());
-    QCOMPARE(statement->period.fromMs, march().fromMs);
+    QCOMPARE(statement->period.fromMs, march2026().fromMs);
 }
 
 void ProviderExportTest::recordsWhereEachRefundWasRead()
@@ -149,7 +144,7 @@ void ProviderExportTest::recordsWhereEachRefundWasRead()
     const QByteArray bytes = "\xEF\xBB\xBFid,amount,currency,created,payment_intent,note,account\r\n"
                              "re_a,1.00,USD,2026-03-05 10:00,pi_a,\"two\r\nlines\",acct_1\r\n"
                              "re_b,2.00,USD,2026-03-05T10:00:00.250+02:00,pi_b,,\r\n";
-    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march());
+    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march2026());
     QVERIFY_OK(statement);
     QCOMPARE(statement->refunds.size(), 2);
     // re_b is at 08:00:00.250 UTC, before re_a.
@@ -174,7 +169,7 @@ void ProviderExportTest::readsAFile()
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(header + "re_1,1.00,USD,2026-03-05 10:00:00,pi_1\nre_2,1.0,USD,2026-03-05 10:00:00,pi_2,extra\n");
     file.close();
-    const Expected<ProviderStatement> bad = readProviderExport(path, march());
+    const Expected<ProviderStatement> bad = readProviderExport(path, march2026());
     QVERIFY(!bad.ok());
     QCOMPARE(bad.message(),
              QStringLiteral("stripe-refunds.csv:3: field 6 has no column; the line has 6 fields where the "
@@ -183,13 +178,13 @@ void ProviderExportTest::readsAFile()
     QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
     file.write(header + "re_1,1.00,EUR,2026-03-05 10:00:00,pi_1\n");
     file.close();
-    const Expected<ProviderStatement> euro = readProviderExport(path, march(), QStringLiteral("EUR"));
+    const Expected<ProviderStatement> euro = readProviderExport(path, march2026(), QStringLiteral("EUR"));
     QVERIFY_OK(euro);
     QCOMPARE(euro->source, path);
     QCOMPARE(euro->refunds.at(0).origin, QStringLiteral("stripe-refunds.csv:2"));
 
     const Expected<ProviderStatement> missing =
-        readProviderExport(folder.filePath(QStringLiteral("none.csv")), march());
+            readProviderExport(folder.filePath(QStringLiteral("none.csv")), march2026());
     QVERIFY(!missing.ok());
     QVERIFY(
         missing.message().startsWith(folder.filePath(QStringLiteral("none.csv")) + QStringLiteral(": cannot read")));
@@ -298,7 +293,7 @@ void ProviderExportTest::refusesABadExport()
 {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, error);
-    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march());
+    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march2026());
     QVERIFY(!statement.ok());
     QCOMPARE(statement.message(), error);
 }

@@ -8,6 +8,7 @@
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"
 #include "support/provider.h"
+#include "support/time.h"
 
 #include <QSignalSpy>
 
@@ -21,12 +22,6 @@ namespace {
 qint64 utcSeconds(const char *iso)
 {
     return QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODate).toSecsSinceEpoch();
-}
-
-Period march()
-{
-    QString error;
-    return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"), &error);
 }
 
 // A refund the sandbox made at `created` (unix seconds), as the test expects to read it.
@@ -133,7 +128,7 @@ void StatementFetchTest::readsThePeriodFromTheSandbox()
     }
     QVERIFY(sandbox.state().commit());
 
-    const Period period = march();
+    const Period period = march2026();
     QList<Made> expected;
     for (const Made &refund : std::as_const(made)) {
         if (period.contains(refund.created * 1000))
@@ -239,7 +234,8 @@ void StatementFetchTest::anUnreachableProviderIsAnError()
     const quint16 port = closed.serverPort();
     closed.close();
     const QUrl url(QStringLiteral("http://127.0.0.1:%1").arg(port));
-    const StatementAnswer answer = StatementFetch::run(settingsFor(url), march(), {QStringLiteral("acct_north")});
+    const StatementAnswer answer =
+            StatementFetch::run(settingsFor(url), march2026(), {QStringLiteral("acct_north")});
     QVERIFY(!answer.ok);
     QVERIFY2(answer.error.startsWith(QStringLiteral("cannot reach the provider at http://127.0.0.1:%1/v1/refunds: "
                                                     "connection refused")
@@ -255,7 +251,7 @@ void StatementFetchTest::aWrongKeyIsAnError()
     InProcessSandbox sandbox;
     ProviderSettings wrongKey = settingsFor(sandbox.url());
     wrongKey.apiKey = QStringLiteral("sk_test_wrongkey9876");
-    const StatementAnswer answer = StatementFetch::run(wrongKey, march(), {});
+    const StatementAnswer answer = StatementFetch::run(wrongKey, march2026(), {});
     QVERIFY(!answer.ok);
     QVERIFY2(answer.error.startsWith(QStringLiteral("the provider refused the API key (401) at %1/v1/refunds: Invalid "
                                                     "API Key provided")
@@ -269,7 +265,7 @@ void StatementFetchTest::retriesAFailingPage()
     LoopbackProvider provider(LoopbackProvider::script({{503, R"({"error":{"message":"try later"}})"},
                                                         {200, refundList({QStringLiteral("re_a")}, false)}}),
                               0, QStringLiteral("/prefix"));
-    StatementFetch fetch(settingsFor(provider.url()), march(), {});
+    StatementFetch fetch(settingsFor(provider.url()), march2026(), {});
     QSignalSpy progress(&fetch, &StatementFetch::progress);
     QSignalSpy finished(&fetch, &StatementFetch::finished);
     fetch.start();
@@ -304,7 +300,7 @@ void StatementFetchTest::aListThatNeverEndsIsAnError()
     QFETCH(QByteArray, page);
     QFETCH(QString, error);
     LoopbackProvider provider(LoopbackProvider::script({{200, page}}), 0, QStringLiteral("/prefix"));
-    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), {});
+    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march2026(), {});
     QVERIFY(!answer.ok);
     QCOMPARE(answer.error, error.arg(provider.url().toString()));
     QVERIFY(answer.statement.refunds.isEmpty());
@@ -314,7 +310,7 @@ void StatementFetchTest::aListThatNeverEndsIsAnError()
 void StatementFetchTest::anAnswerThatIsNotJsonIsAnError()
 {
     LoopbackProvider provider(LoopbackProvider::script({{200, "<html>hello</html>"}}), 0, QStringLiteral("/prefix"));
-    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), {});
+    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march2026(), {});
     QVERIFY(!answer.ok);
     QCOMPARE(answer.error, QStringLiteral("the provider's answer to GET %1/v1/refunds (HTTP 200) is not a list; check "
                                           "the provider URL")
@@ -324,7 +320,7 @@ void StatementFetchTest::anAnswerThatIsNotJsonIsAnError()
 void StatementFetchTest::cancelFinishesAtOnce()
 {
     InProcessSandbox sandbox;
-    StatementFetch fetch(settingsFor(sandbox.url()), march(), {});
+    StatementFetch fetch(settingsFor(sandbox.url()), march2026(), {});
     QSignalSpy finished(&fetch, &StatementFetch::finished);
     fetch.start();
     fetch.cancel();

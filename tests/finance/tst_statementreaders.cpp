@@ -9,6 +9,7 @@
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"
 #include "support/provider.h"
+#include "support/time.h"
 
 #include <QSignalSpy>
 
@@ -18,11 +19,6 @@ using namespace verity::test;
 namespace {
 
 constexpr qint64 marchFirst = 1772323200; // 2026-03-01T00:00:00Z
-
-Period march()
-{
-    return Period{marchFirst * 1000, (marchFirst + 31 * 86400) * 1000};
-}
 
 QByteArray json(const QJsonObject &object)
 {
@@ -96,7 +92,7 @@ private slots:
         }
         QVERIFY(state.commit());
 
-        StatementFetch fetch(settingsFor(sandbox.url()), march(), accounts);
+        StatementFetch fetch(settingsFor(sandbox.url()), march2026(), accounts);
         QSignalSpy progress(&fetch, &StatementFetch::progress);
         QSignalSpy finished(&fetch, &StatementFetch::finished);
         fetch.start();
@@ -149,7 +145,8 @@ private slots:
                                               : balanceOrMovements(path);
             },
             100);
-        const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), accounts);
+        const StatementAnswer answer =
+                StatementFetch::run(settingsFor(provider.url()), march2026(), accounts);
         QVERIFY2(answer.ok, qPrintable(answer.error));
         QCOMPARE(answer.statement.accounts.size(), 12);
         for (qsizetype i = 0; i < accounts.size(); ++i) {
@@ -170,8 +167,9 @@ private slots:
                 return LoopbackProvider::Answer{503, R"({"error":{"message":"try later"}})"};
             return LoopbackProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)};
         });
-        const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(),
-                                                           {QStringLiteral("acct_a"), QStringLiteral("acct_b")});
+        const StatementAnswer answer =
+                StatementFetch::run(settingsFor(provider.url()), march2026(),
+                                    {QStringLiteral("acct_a"), QStringLiteral("acct_b")});
         QVERIFY2(answer.ok, qPrintable(answer.error));
         const QStringList &requests = provider.requests();
         QCOMPARE(requests.size(), 3 + 4);
@@ -195,7 +193,7 @@ private slots:
                 return balanceOrMovements(path);
             },
             20);
-        StatementFetch fetch(settingsFor(provider.url()), march(), accounts);
+        StatementFetch fetch(settingsFor(provider.url()), march2026(), accounts);
         QSignalSpy finished(&fetch, &StatementFetch::finished);
         fetch.start();
         QVERIFY(finished.wait(20000));

@@ -14,6 +14,7 @@
 #include "support/loopbackprovider.h"
 #include "support/provider.h"
 #include "support/testmacros.h"
+#include "support/time.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -329,9 +330,8 @@ void TestProviderOrigin::statementRefusesARedirectToAnotherOrigin()
     LoopbackProvider provider([&](const QString &, const QByteArray &, int) {
         return LoopbackProvider::Answer{302, {}, other.url().toString().toUtf8() + "/v1/refunds?limit=100"};
     });
-    const Period march{1772323200000, 1775001600000};
     const StatementAnswer answer =
-            StatementFetch::run(settingsFor(provider.url()), march, {QStringLiteral("acct_a")});
+            StatementFetch::run(settingsFor(provider.url()), march2026(), {QStringLiteral("acct_a")});
     QVERIFY(!answer.ok);
     QVERIFY2(answer.error.contains(
                      QStringLiteral("the provider redirected to %1/v1/refunds?limit=100; Verity sends "

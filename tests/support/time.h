@@ -2,6 +2,8 @@
 // Instants as the store and the provider keep them: milliseconds since the epoch, in UTC.
 // Tests state their times as dates so a reader can check them; these turn them into numbers.
 
+#include "finance/providerstatement.h"
+
 #include <QDateTime>
 #include <QString>
 #include <QTimeZone>
@@ -20,6 +22,12 @@ inline qint64 utcMs(int year, int month, int day, int hour = 0, int minute = 0, 
 inline qint64 utcMs(const QString &iso)
 {
     return QDateTime::fromString(iso, Qt::ISODate).toMSecsSinceEpoch();
+}
+
+// March 2026, the month the demo data and the finance tests are set in: [1 March, 1 April) UTC.
+inline Period march2026()
+{
+    return Period{utcMs(2026, 3, 1), utcMs(2026, 4, 1)};
 }
 
 } // namespace verity::test
