@@ -6,9 +6,11 @@
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
+#include "itemmodels/ticketqueuemodel.h"
 #include "store/sqlitestore.h"
 #include "support/rawsqlite.h"
 
+#include <QAbstractItemModel>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -165,6 +167,23 @@ inline verity::ImportReport importFile(verity::Store &store, const QString &path
 inline QString describe(const verity::ImportReport &report)
 {
     return report.summary() + u'\n' + report.rejectionMessages().join(u'\n');
+}
+
+// ---- item models ----
+
+// What the model shows at (row, column) in `role`.
+inline QVariant cell(const QAbstractItemModel &model, int row, int column, int role = Qt::DisplayRole)
+{
+    return model.data(model.index(row, column), role);
+}
+
+// The ticket ids a ticket queue shows, top to bottom.
+inline QStringList ticketColumn(const QAbstractItemModel &model)
+{
+    QStringList ids;
+    for (int row = 0; row < model.rowCount(); ++row)
+        ids << cell(model, row, verity::TicketQueueModel::TicketColumn).toString();
+    return ids;
 }
 
 // ---- reading a database directly ----

@@ -28,11 +28,6 @@ namespace {
 using Tester = QAbstractItemModelTester;
 const QString ashcombe = QStringLiteral("ashcombe-furniture");
 
-QVariant cell(const QAbstractItemModel &model, int row, int column, int role = Qt::DisplayRole)
-{
-    return model.data(model.index(row, column), role);
-}
-
 } // namespace
 
 class TestFinanceModels : public QObject

@@ -19,14 +19,6 @@ using namespace storetest;
 
 namespace {
 
-QStringList ticketColumn(const QAbstractItemModel &model)
-{
-    QStringList ids;
-    for (int row = 0; row < model.rowCount(); ++row)
-        ids << model.data(model.index(row, TicketQueueModel::TicketColumn)).toString();
-    return ids;
-}
-
 QString ticketAt(const QAbstractItemModel &model, int row)
 {
     return model.data(model.index(row, TicketQueueModel::TicketColumn)).toString();
