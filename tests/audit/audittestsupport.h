@@ -1,12 +1,12 @@
 #pragma once
-// Helpers shared by the audit tests: a real SQLite store in a temporary folder, a chain of
-// entries appended the way the console appends them (inside a transaction), and a second,
-// raw connection to the same file for tampering with it behind the store's back.
-// Header only: each test is one .cpp.
+// Helpers shared by the audit tests: a chain of entries appended the way the console appends
+// them (inside a transaction), and an edit covered up on a raw connection to the same file
+// (support/rawsqlite.h) for tampering with it behind the store's back.
 
 #include "audit/auditlog.h"
 #include "domain/sha256.h"
-#include "store/sqlitestore.h"
+#include "store/store.h"
+#include "support/rawsqlite.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -16,17 +16,6 @@
 #include <memory>
 
 namespace audittest {
-
-inline std::unique_ptr<verity::SqliteStore> openStore(const QString &path, QString *error = nullptr)
-{
-    verity::Expected<std::unique_ptr<verity::SqliteStore>> store = verity::SqliteStore::open(path);
-    if (!store) {
-        if (error)
-            *error = store.message();
-        return nullptr;
-    }
-    return std::move(*store);
-}
 
 // Midday, 17 March 2026 (UTC), plus a minute per entry.
 constexpr qint64 firstEntryAt = 1773748800000;
@@ -95,79 +84,36 @@ inline QString appendEntries(verity::Store &store, int count, bool oneTransactio
     return {};
 }
 
-// A plain QSqlDatabase connection of its own to the same file: what someone editing the
-// database with the sqlite3 shell would do.
-class RawDatabase
+// The shared raw connection (support/rawsqlite.h), by the names these tests use.
+using verity::test::RawSqlite;
+using verity::test::scalar;
+
+// Gives entry `seq` the hash of its contents as they now are, on a raw connection
+// (support/rawsqlite.h): an edit covered up. Empty when it worked, else the error.
+inline QString rehash(QSqlDatabase &db, qint64 seq)
 {
-public:
-    explicit RawDatabase(const QString &path) : m_name(QStringLiteral("audittest-raw-%1").arg(nextId()))
-    {
-        m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
-        m_db.setDatabaseName(path);
-        m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-        m_db.open();
-    }
-    ~RawDatabase()
-    {
-        m_db.close();
-        m_db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(m_name);
-    }
-    RawDatabase(const RawDatabase &) = delete;
-    RawDatabase &operator=(const RawDatabase &) = delete;
-
-    bool isOpen() const { return m_db.isOpen(); }
-
-    // Empty when it worked, else the error.
-    QString exec(const QString &sql)
-    {
-        QSqlQuery query(m_db);
-        return query.exec(sql) ? QString() : query.lastError().text() + QStringLiteral(" in: ") + sql;
-    }
-
-    qint64 scalar(const QString &sql)
-    {
-        QSqlQuery query(m_db);
-        if (!query.exec(sql) || !query.next())
-            return -1;
-        return query.value(0).toLongLong();
-    }
-
-    // Gives entry `seq` the hash of its contents as they now are: an edit covered up.
-    QString rehash(qint64 seq)
-    {
-        QSqlQuery query(m_db);
-        query.prepare(QStringLiteral("SELECT seq, at, operator, action, escalation_id, detail, evidence_sha256, "
-                                     "prev_hash FROM audit_log WHERE seq = ?"));
-        query.addBindValue(seq);
-        if (!query.exec() || !query.next())
-            return QStringLiteral("no entry %1 to rehash").arg(seq);
-        verity::AuditEntry entry;
-        entry.seq = query.value(0).toLongLong();
-        entry.at = query.value(1).toLongLong();
-        entry.operatorName = query.value(2).toString();
-        entry.action = query.value(3).toString();
-        if (!query.value(4).isNull())
-            entry.escalationId = query.value(4).toLongLong();
-        entry.detail = query.value(5).toString();
-        entry.evidenceSha256 = query.value(6).toString();
-        entry.prevHash = query.value(7).toString();
-        query.finish();
-        QSqlQuery update(m_db);
-        update.prepare(QStringLiteral("UPDATE audit_log SET hash = ? WHERE seq = ?"));
-        update.addBindValue(verity::AuditLog::entryHash(entry));
-        update.addBindValue(seq);
-        return update.exec() ? QString() : update.lastError().text();
-    }
-
-private:
-    static int nextId()
-    {
-        static int counter = 0;
-        return ++counter;
-    }
-    QString m_name;
-    QSqlDatabase m_db;
-};
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("SELECT seq, at, operator, action, escalation_id, detail, evidence_sha256, "
+                                 "prev_hash FROM audit_log WHERE seq = ?"));
+    query.addBindValue(seq);
+    if (!query.exec() || !query.next())
+        return QStringLiteral("no entry %1 to rehash").arg(seq);
+    verity::AuditEntry entry;
+    entry.seq = query.value(0).toLongLong();
+    entry.at = query.value(1).toLongLong();
+    entry.operatorName = query.value(2).toString();
+    entry.action = query.value(3).toString();
+    if (!query.value(4).isNull())
+        entry.escalationId = query.value(4).toLongLong();
+    entry.detail = query.value(5).toString();
+    entry.evidenceSha256 = query.value(6).toString();
+    entry.prevHash = query.value(7).toString();
+    query.finish();
+    QSqlQuery update(db);
+    update.prepare(QStringLiteral("UPDATE audit_log SET hash = ? WHERE seq = ?"));
+    update.addBindValue(verity::AuditLog::entryHash(entry));
+    update.addBindValue(seq);
+    return update.exec() ? QString() : update.lastError().text();
+}
 
 } // namespace audittest

@@ -2,8 +2,8 @@
 // on a real database file, before and after an entry is altered behind its back.
 
 #include "audittestsupport.h"
-
-#include "verityprocess.h"
+#include "support/teststore.h"
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -53,7 +53,7 @@ void TestAuditCommand::initTestCase()
 void TestAuditCommand::init()
 {
     m_path = m_dir.filePath(QStringLiteral("cli-%1.sqlite").arg(++m_databases));
-    auto store = openStore(m_path);
+    auto store = test::openTestStore(m_path);
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, 5), QString());
 }
@@ -91,7 +91,7 @@ void TestAuditCommand::verifyIntactChainAsJson()
 void TestAuditCommand::verifyNamesTheEditedEntry()
 {
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3")), QString());
     }
     const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
@@ -112,7 +112,7 @@ void TestAuditCommand::verifyNamesTheEditedEntry()
 void TestAuditCommand::verifyNamesTheEntryAfterADeletion()
 {
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 2")), QString());
     }
     const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
@@ -123,7 +123,7 @@ void TestAuditCommand::verifyNamesTheEntryAfterADeletion()
 void TestAuditCommand::verifyEmptyLog()
 {
     const QString path = m_dir.filePath(QStringLiteral("empty.sqlite"));
-    QVERIFY(openStore(path));
+    QVERIFY(test::openTestStore(path));
     const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.out, QStringLiteral("audit chain intact: 0 entries\n"));
@@ -199,7 +199,7 @@ void TestAuditCommand::listPrintsEveryEntry()
 
 void TestAuditCommand::listAsJson()
 {
-    auto store = openStore(m_path);
+    auto store = test::openTestStore(m_path);
     QVERIFY(store);
     const QList<AuditEntry> stored = *store->auditEntries(0, 100);
     store.reset();

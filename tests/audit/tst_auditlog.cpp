@@ -5,6 +5,7 @@
 
 #include "audit/auditlog.h"
 #include "audittestsupport.h"
+#include "support/teststore.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -119,7 +120,7 @@ void TestAuditLog::fixedVectors()
 
 void TestAuditLog::appendReproducesTheFixedVectors()
 {
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     AuditLog log(*store);
     QVERIFY(store->begin());
@@ -188,7 +189,7 @@ void TestAuditLog::encodingKeepsFieldsApart()
 
 void TestAuditLog::appendNumbersAndChains()
 {
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, 5), QString());
 
@@ -221,7 +222,7 @@ void TestAuditLog::appendNumbersAndChains()
 
 void TestAuditLog::appendCommitsWithTheCallersTransaction()
 {
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     AuditLog log(*store);
 
@@ -277,7 +278,7 @@ void TestAuditLog::appendRejects()
     QFETCH(QString, action);
     QFETCH(QString, evidence);
     QFETCH(QString, message);
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     AuditLog log(*store);
     QVERIFY(store->begin());
@@ -308,7 +309,7 @@ void TestAuditLog::storedTextIsHashedTextExactly()
 {
     QFETCH(QString, detail);
     QFETCH(QString, readBack);
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     AuditLog log(*store);
     QVERIFY(store->begin());
@@ -326,7 +327,7 @@ void TestAuditLog::storedTextIsHashedTextExactly()
 
 void TestAuditLog::emptyLogIsIntact()
 {
-    auto store = openStore(newDatabase());
+    auto store = test::openTestStore(newDatabase());
     QVERIFY(store);
     Expected<AuditVerification> verification = AuditLog::verify(*store);
     QVERIFY(verification);
@@ -414,35 +415,36 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry()
     QFETCH(QString, reason);
 
     const QString path = newDatabase();
-    auto store = openStore(path);
+    auto store = test::openTestStore(path);
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, entries, entries > 10), QString());
     QVERIFY(AuditLog::verify(*store)->intact);
 
     // Behind the open store's back, as someone with the file and the sqlite3 shell would.
-    RawDatabase raw(path);
+    RawSqlite raw(path);
     QVERIFY(raw.isOpen());
     for (const QString &statement : statements)
         QCOMPARE(raw.exec(statement), QString());
     if (rehashSeq > 0)
-        QCOMPARE(raw.rehash(rehashSeq), QString());
+        QCOMPARE(rehash(raw.db(), rehashSeq), QString());
 
     Expected<AuditVerification> verification = AuditLog::verify(*store);
     QVERIFY2(verification, verification ? "" : qPrintable(verification.message()));
     if (firstBroken == 0 && reason.isEmpty()) {
         QVERIFY2(verification->intact, qPrintable(verification->reason));
-        QCOMPARE(verification->entriesChecked, raw.scalar(QStringLiteral("SELECT count(*) FROM audit_log")));
+        QCOMPARE(verification->entriesChecked, scalar(raw.db(), QStringLiteral("SELECT count(*) FROM audit_log")));
         return;
     }
     QVERIFY(!verification->intact);
     QCOMPARE(verification->firstBrokenSeq, std::optional<qint64>(firstBroken));
     QVERIFY2(verification->reason.contains(reason), qPrintable(verification->reason));
     QCOMPARE(verification->entriesChecked,
-             raw.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE seq <= %1").arg(firstBroken)));
+             scalar(raw.db(),
+                    QStringLiteral("SELECT count(*) FROM audit_log WHERE seq <= %1").arg(firstBroken)));
 
     // A fresh store on the file sees the same.
     store.reset();
-    auto reopened = openStore(path);
+    auto reopened = test::openTestStore(path);
     QVERIFY(reopened);
     Expected<AuditVerification> again = AuditLog::verify(*reopened);
     QVERIFY(again);
@@ -453,10 +455,10 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry()
 void TestAuditLog::unreadableLogIsAnErrorNotABreak()
 {
     const QString path = newDatabase();
-    auto store = openStore(path);
+    auto store = test::openTestStore(path);
     QVERIFY(store);
     QCOMPARE(appendEntries(*store, 3), QString());
-    RawDatabase raw(path);
+    RawSqlite raw(path);
     QCOMPARE(raw.exec(QStringLiteral("DROP TABLE audit_log")), QString());
     Expected<AuditVerification> verification = AuditLog::verify(*store);
     QVERIFY(!verification);

@@ -2,8 +2,9 @@
 // it pages through more entries than one page holds, refreshes, and finds rows by seq.
 
 #include "audittestsupport.h"
-#include "domain/displaytext.h"
 #include "itemmodels/auditlogmodel.h"
+#include "domain/displaytext.h"
+#include "support/teststore.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -34,7 +35,7 @@ private:
 
     QTemporaryDir m_dir;
     QString m_path;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<AuditLogModel> m_model;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
 };
@@ -44,7 +45,7 @@ void TestAuditLogModel::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_path = m_dir.filePath(QStringLiteral("model.sqlite"));
-    m_store = openStore(m_path);
+    m_store = test::openTestStore(m_path);
     QVERIFY(m_store);
     QCOMPARE(appendEntries(*m_store, 600, true), QString());
     m_model = std::make_unique<AuditLogModel>(*m_store);
@@ -124,7 +125,7 @@ void TestAuditLogModel::rowOfSeq()
     QCOMPARE(m_model->rowOfSeq(count + 1), -1);
 
     // With a gap, rows and seqs part ways.
-    RawDatabase raw(m_path);
+    RawSqlite raw(m_path);
     QCOMPARE(raw.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 3")), QString());
     m_model->refresh();
     QCOMPARE(m_model->rowCount(), count - 1);
@@ -135,7 +136,7 @@ void TestAuditLogModel::rowOfSeq()
 
 void TestAuditLogModel::emptyLog()
 {
-    auto store = openStore(m_dir.filePath(QStringLiteral("empty.sqlite")));
+    auto store = test::openTestStore(m_dir.filePath(QStringLiteral("empty.sqlite")));
     QVERIFY(store);
     AuditLogModel model(*store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -4,23 +4,24 @@
 // stored response, a write's evidence, a ledger row, an escalation's resolution or reference,
 // a row added to the ledger or the evidence, and entries removed after a head was taken.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "audit/auditlog.h"
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
-
-#include "verityprocess.h"
-
-#include <algorithm>
+#include "store/storefactory.h"
+#include "support/inprocesssandbox.h"
+#include "support/provider.h"
+#include "support/rawsqlite.h"
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace verity;
 using namespace verity::test;
@@ -53,17 +54,14 @@ void TestAuditSettlements::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_settled = m_dir.filePath(QStringLiteral("settled.sqlite"));
-    Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(m_settled);
+    Expected<std::unique_ptr<Store>> opened = openStore(m_settled);
     QVERIFY(opened);
-    SqliteStore &store = **opened;
+    Store &store = **opened;
     TranscriptImporter importer(store, ToolRegistry::builtIn());
     QVERIFY(importer.importFile(demoDataResource()).clean());
     InProcessSandbox sandbox;
     QVERIFY(seedDemo(sandbox.state()));
-    ProviderSettings settings;
-    settings.baseUrl = sandbox.url();
-    settings.apiKey = QStringLiteral("sk_test_sandbox");
-    ProviderClient client(settings);
+    ProviderClient client(settingsFor(sandbox.url()));
     EscalationResolver resolver(store, client, QStringLiteral("amira"));
 
     qint64 repeatable = 0;
@@ -161,15 +159,11 @@ void TestAuditSettlements::tamperIsNamed()
     QFETCH(QString, named);
     const QString path = copy();
     {
-        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("tamper"));
-        raw.setDatabaseName(path);
-        QVERIFY(raw.open());
-        QSqlQuery edit(raw);
+        RawSqlite raw(path);
+        QSqlQuery edit(raw.db());
         QVERIFY2(edit.exec(sql), qPrintable(sql));
         QVERIFY2(edit.numRowsAffected() > 0, qPrintable(sql));
-        raw.close();
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("tamper"));
     const VerityRun run =
             verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 1);
@@ -184,7 +178,7 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
     const QString path = copy();
     Evidence rewritten;
     {
-        auto store = SqliteStore::open(path);
+        auto store = openStore(path);
         QVERIFY2(bool(store), qPrintable(store ? QString() : store.error().message));
         auto rows = (*store)->evidenceRows(0, 1000);
         QVERIFY(bool(rows));
@@ -197,10 +191,8 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
     rewritten.verdict = LookupVerdict::NotFound;
     rewritten.recordId.clear();
     {
-        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("rewrite"));
-        raw.setDatabaseName(path);
-        QVERIFY(raw.open());
-        QSqlQuery edit(raw);
+        RawSqlite raw(path);
+        QSqlQuery edit(raw.db());
         edit.prepare(QStringLiteral(
                 "UPDATE evidence SET response = ?, verdict = ?, record_id = '', evidence_sha256 = ? WHERE id = ?"));
         edit.addBindValue(rewritten.response);
@@ -208,9 +200,7 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
         edit.addBindValue(evidenceHash(rewritten));
         edit.addBindValue(rewritten.id);
         QVERIFY(edit.exec());
-        raw.close();
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("rewrite"));
     const VerityRun run =
             verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 1);
@@ -234,16 +224,9 @@ void TestAuditSettlements::headCatchesEntriesRemovedAfterIt()
     QCOMPARE(verity(verify).exitCode, 0);
 
     // The newest entry removed: the chain left is whole, but the head is gone.
-    {
-        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("cut"));
-        raw.setDatabaseName(path);
-        QVERIFY(raw.open());
-        QSqlQuery cut(raw);
-        QVERIFY(cut.exec(
-                QStringLiteral("DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)")));
-        raw.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("cut"));
+    QCOMPARE(RawSqlite(path).exec(
+                     QStringLiteral("DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)")),
+             QString());
     const VerityRun after = verity(verify);
     QCOMPARE(after.exitCode, 1);
     QVERIFY2(after.out.contains(QStringLiteral("removed or rewritten after that head")),

@@ -4,6 +4,7 @@
 #include "audittestsupport.h"
 #include "auditview.h"
 #include "itemmodels/auditlogmodel.h"
+#include "support/teststore.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -35,7 +36,7 @@ private:
     QTemporaryDir m_dir;
     QString m_path;
     int m_databases = 0;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<AuditLogModel> m_model;
     std::unique_ptr<AuditView> m_view;
     QPushButton *m_button = nullptr;
@@ -51,7 +52,7 @@ void TestAuditView::initTestCase()
 void TestAuditView::init()
 {
     m_path = m_dir.filePath(QStringLiteral("view-%1.sqlite").arg(++m_databases));
-    m_store = openStore(m_path);
+    m_store = test::openTestStore(m_path);
     QVERIFY(m_store);
     QCOMPARE(appendEntries(*m_store, 5), QString());
     m_model = std::make_unique<AuditLogModel>(*m_store);
@@ -95,7 +96,7 @@ void TestAuditView::verifyChainSaysIntactThenNamesTheEditedEntry()
     QCOMPARE(checked.first().first().toBool(), true);
 
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET operator = 'mallory' WHERE seq = 3")), QString());
     }
     const QString broken = clickVerify();
@@ -111,7 +112,7 @@ void TestAuditView::verifyChainSaysIntactThenNamesTheEditedEntry()
 void TestAuditView::verifyChainNamesTheEntryAfterADeletion()
 {
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 2")), QString());
     }
     const QString broken = clickVerify();
@@ -131,7 +132,7 @@ void TestAuditView::verifyChainSeesEntriesAddedSinceOpening()
 void TestAuditView::unreadableLogIsSaidSo()
 {
     {
-        RawDatabase raw(m_path);
+        RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE audit_log RENAME TO audit_log_gone")), QString());
     }
     const QString status = clickVerify();

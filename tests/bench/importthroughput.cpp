@@ -2,10 +2,9 @@
 
 #include "benchfiles.h"
 #include "benchmemory.h"
-
 #include "domain/registrychoice.h"
 #include "import/transcriptimporter.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -20,7 +19,7 @@ namespace verity::bench {
 int importOne(const QString &file, const QString &database)
 {
     QTextStream out(stdout);
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(database);
+    Expected<std::unique_ptr<Store>> store = openStore(database);
     if (!store) {
         out << "error " << store.message() << "\n";
         return 2;

@@ -2,30 +2,17 @@
 // and the store finds the shares the generator counted (calls, writes, unknowns left for an
 // escalation, tickets with a repeated intent). The same seed writes the same bytes.
 
-#include "scaledataset.h"
-
 #include "../store/storetestsupport.h"
+#include "scaledataset.h"
+#include "support/filedigest.h"
+#include "support/teststore.h"
 
-#include <QCryptographicHash>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
 using namespace verity::bench;
 using namespace storetest;
-
-namespace {
-
-QByteArray digest(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
-}
-
-} // namespace
 
 class TestScaleDataset : public QObject
 {
@@ -42,12 +29,13 @@ private slots:
         QVERIFY(shape.unknownWrites > 0);
         QVERIFY(shape.repeatedTickets > 0);
 
-        std::unique_ptr<SqliteStore> store = openStore(dir.filePath(QStringLiteral("scale.sqlite")));
+        std::unique_ptr<Store> store = test::openTestStore(dir.filePath(QStringLiteral("scale.sqlite")));
         QVERIFY(store);
         const ImportReport report = importFile(*store, file);
         QVERIFY2(report.clean(), qPrintable(report.summary()));
         QCOMPARE(report.ticketsOpened, shape.tickets);
-        QSqlDatabase &db = store->database();
+        RawSqlite raw(store->location());
+        QSqlDatabase &db = raw.db();
         QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls")), shape.toolCalls);
         QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class != 'read'")), shape.writes);
         QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class = 'unclassified'")), 0);
@@ -71,8 +59,9 @@ private slots:
         QCOMPARE(writeScaleDataset(a, 200, 1).tickets, 200);
         QCOMPARE(writeScaleDataset(b, 200, 1).tickets, 200);
         QCOMPARE(writeScaleDataset(c, 200, 2).tickets, 200);
-        QCOMPARE(digest(a), digest(b));
-        QVERIFY(digest(a) != digest(c));
+        QVERIFY(!test::fileSha256(a).isEmpty());
+        QCOMPARE(test::fileSha256(a), test::fileSha256(b));
+        QVERIFY(test::fileSha256(a) != test::fileSha256(c));
     }
 
     void unwritableFileSaysSo()

@@ -2,7 +2,7 @@
 // saying what it does, and each subcommand's own --help naming it and its options; a word
 // that is no subcommand is refused rather than opening the window.
 
-#include "verityprocess.h"
+#include "support/verityprocess.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>

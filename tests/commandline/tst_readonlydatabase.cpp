@@ -3,8 +3,8 @@
 // window says why nothing can be done in it. Root may write anything, so under root the
 // commands run as the unprivileged user `nobody`.
 
-#include "filedigest.h"
-#include "verityprocess.h"
+#include "support/filedigest.h"
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QStandardPaths>

@@ -11,24 +11,16 @@
 
 #include "finance/providerstatement.h"
 #include "store/financerecords.h"
+#include "support/strings.h"
 
 #include <QHash>
 #include <QStringList>
-
-#include <initializer_list>
 
 namespace verity::financetest {
 
 constexpr qint64 t0 = 1773757927000; // 2026-03-17 14:32:07 UTC
 
-// QStringList from plain literals (the project forbids implicit casts from char *).
-inline QStringList strings(std::initializer_list<const char *> items)
-{
-    QStringList list;
-    for (const char *item : items)
-        list.append(QString::fromUtf8(item));
-    return list;
-}
+using verity::test::strings; // support/strings.h, by the name the rule tables use
 
 // The fields after the positional ones, as name=value.
 inline QHash<QString, QString> options(const QStringList &fields, qsizetype from)

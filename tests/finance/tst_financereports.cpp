@@ -6,6 +6,8 @@
 #include "finance/csvtable.h"
 #include "finance/financereports.h"
 #include "financepdf.h"
+#include "support/testmacros.h"
+#include "support/time.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -17,17 +19,12 @@
 #include <QTimeZone>
 
 using namespace verity;
+using verity::test::utcMs;
 
 namespace {
 
 const QString awkwardSeller = QStringLiteral("Ashcombe \"Fine\", Furniture");
 const QString markupNote = QStringLiteral("second refund, same intent\n<b>markup</b> & \"quotes\"");
-
-qint64 utcMs(int day, int hour, int minute, int second, int ms = 0)
-{
-    return QDateTime(QDate(2026, 3, day), QTime(hour, minute, second, ms), QTimeZone::utc())
-            .toMSecsSinceEpoch();
-}
 
 LedgerPayout payout(const QString &ticket, const QString &refundId, qint64 cents, qint64 at)
 {
@@ -92,28 +89,29 @@ void count(ReconTotals &totals, const ReconRow &r)
 Reconciliation sample(int extraUnmatched = 0)
 {
     Reconciliation reconciliation;
-    reconciliation.period = Period{utcMs(1, 0, 0, 0), utcMs(31, 0, 0, 0) + 24 * 3600 * 1000};
+    reconciliation.period = Period{utcMs(2026, 3, 1), utcMs(2026, 3, 31) + 24 * 3600 * 1000};
     reconciliation.source = QStringLiteral("http://127.0.0.1:12111");
-    reconciliation.generatedAt = utcMs(31, 18, 5, 0);
+    reconciliation.generatedAt = utcMs(2026, 3, 31, 18, 5);
     reconciliation.rows = {
             row(ReconCategory::Matched,
-                payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 7)),
-                refund(QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 8)),
+                payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800,
+                       utcMs(2026, 3, 17, 14, 32, 7)),
+                refund(QStringLiteral("re_1"), 11800, utcMs(2026, 3, 17, 14, 32, 8)),
                 QStringLiteral("matched by intent key")),
             row(ReconCategory::ProviderOnly, std::nullopt,
-                refund(QStringLiteral("re_2"), 11800, utcMs(17, 14, 32, 9)), markupNote),
+                refund(QStringLiteral("re_2"), 11800, utcMs(2026, 3, 17, 14, 32, 9)), markupNote),
             row(ReconCategory::LedgerOnly,
-                payout(QStringLiteral("SU-1,2"), QString(), 2550, utcMs(18, 9, 0, 0, 250)), std::nullopt,
-                QStringLiteral("=HYPERLINK(\"x\") no refund at the provider")),
+                payout(QStringLiteral("SU-1,2"), QString(), 2550, utcMs(2026, 3, 18, 9, 0, 0, 250)),
+                std::nullopt, QStringLiteral("=HYPERLINK(\"x\") no refund at the provider")),
             row(ReconCategory::AmountDiffers,
-                payout(QStringLiteral("SU-3"), QStringLiteral("re_3"), 1000, utcMs(19, 9, 0, 0)),
-                refund(QStringLiteral("re_3"), 1100, utcMs(19, 9, 0, 1)),
+                payout(QStringLiteral("SU-3"), QStringLiteral("re_3"), 1000, utcMs(2026, 3, 19, 9, 0)),
+                refund(QStringLiteral("re_3"), 1100, utcMs(2026, 3, 19, 9, 0, 1)),
                 QStringLiteral("the provider refunded $1.00 more")),
     };
     for (int i = 0; i < extraUnmatched; ++i)
         reconciliation.rows.append(row(ReconCategory::LedgerOnly,
                                        payout(QStringLiteral("SU-9%1").arg(i, 3, 10, QLatin1Char('0')),
-                                              QString(), 100 + i, utcMs(20, 0, 0, 0) + i),
+                                              QString(), 100 + i, utcMs(2026, 3, 20) + i),
                                        std::nullopt, QStringLiteral("bulk row %1").arg(i)));
     SellerReconciliation seller;
     seller.sellerId = QStringLiteral("acct_ashcombe");
@@ -134,10 +132,11 @@ QList<DuplicatePayout> duplicates()
     duplicate.key = QStringLiteral("intent:ik_,\"1\"");
     duplicate.basis = DuplicateBasis::IntentKey;
     PayoutEvent first;
-    first.payout = payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 7));
-    first.atProvider = refund(QStringLiteral("re_1"), 11800, utcMs(17, 14, 32, 8));
+    first.payout =
+            payout(QStringLiteral("SU-88421"), QStringLiteral("re_1"), 11800, utcMs(2026, 3, 17, 14, 32, 7));
+    first.atProvider = refund(QStringLiteral("re_1"), 11800, utcMs(2026, 3, 17, 14, 32, 8));
     PayoutEvent second;
-    second.atProvider = refund(QStringLiteral("re_2"), 11800, utcMs(17, 14, 32, 9));
+    second.atProvider = refund(QStringLiteral("re_2"), 11800, utcMs(2026, 3, 17, 14, 32, 9));
     duplicate.events = {first, second};
     duplicate.sellerId = QStringLiteral("acct_ashcombe");
     duplicate.sellerName = awkwardSeller;
@@ -156,7 +155,7 @@ QList<PayoutMark> marks()
     mark.state = RecoveryState::RecoveryRequested;
     mark.note = QStringLiteral("asked the buyer, \"politely\"\nsee <b>ticket</b>");
     mark.operatorName = QStringLiteral("ana");
-    mark.at = utcMs(20, 10, 0, 0);
+    mark.at = utcMs(2026, 3, 20, 10, 0);
     return {mark};
 }
 
@@ -234,7 +233,7 @@ Reconciliation longIdSample(int rows)
     for (int i = 0; i < rows; ++i) {
         const QStringList ids = longIds(i);
         ReconRow r = row(ReconCategory::ProviderOnly, std::nullopt,
-                         refund(ids.at(2), 5000 + i, utcMs(21, 0, 0, 0) + i), note);
+                         refund(ids.at(2), 5000 + i, utcMs(2026, 3, 21) + i), note);
         r.ticketExtId = ids.at(0);
         r.callExtId = ids.at(1);
         r.sellerId = ids.at(3);
@@ -284,7 +283,7 @@ void FinanceReportsTest::reconciliationCsvRoundTrips()
     const Reconciliation reconciliation = sample();
     const QString path = m_dir.filePath(QStringLiteral("recon.csv"));
     const Expected<void> written = writeReconciliationCsv(path, reconciliation);
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     // Three tables, an empty line between them: the report's fields, the totals, the rows.
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -381,7 +380,7 @@ void FinanceReportsTest::duplicatesCsvRoundTrips()
 {
     const QString path = m_dir.filePath(QStringLiteral("duplicates.csv"));
     const Expected<void> written = writeDuplicatesCsv(path, duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     const QList<QStringList> rows = readCsv(path);
     QCOMPARE(rows.size(), 3); // the header and one line per refund
     const QStringList header = rows.first();
@@ -411,7 +410,7 @@ void FinanceReportsTest::pdfHoldsTheReport()
     const Reconciliation reconciliation = sample();
     const QString path = m_dir.filePath(QStringLiteral("report.pdf"));
     const Expected<void> written = writeFinancePdf(path, reconciliation, duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(file.read(4) == "%PDF");
@@ -459,7 +458,7 @@ void FinanceReportsTest::pdfRunsOverPages()
 {
     const QString path = m_dir.filePath(QStringLiteral("long.pdf"));
     const Expected<void> written = writeFinancePdf(path, sample(300), duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     if (!m_pdftotext)
         QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not "
               "counted");
@@ -476,7 +475,7 @@ void FinanceReportsTest::pdfPagesCarryTitleAndPeriod()
     const Reconciliation reconciliation = sample(300);
     const QString path = m_dir.filePath(QStringLiteral("pages.pdf"));
     const Expected<void> written = writeFinancePdf(path, reconciliation, duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     if (!m_pdftotext)
         QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not read");
     const QStringList pages = pdfPages(path);
@@ -514,7 +513,7 @@ void FinanceReportsTest::pdfKeepsHeadingsWithWhatFollows()
     for (int extra = 20; extra <= 60; ++extra) {
         const QString path = m_dir.filePath(QStringLiteral("headings-%1.pdf").arg(extra));
         const Expected<void> written = writeFinancePdf(path, sample(extra), duplicates(), marks());
-        QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+        QVERIFY_OK(written);
         const QStringList pages = pdfPages(path);
         QVERIFY(pages.size() >= 2);
         for (qsizetype p = 0; p < pages.size(); ++p) {
@@ -542,7 +541,7 @@ void FinanceReportsTest::pdfKeepsIdsWhole()
     const int rows = 40;
     const QString path = m_dir.filePath(QStringLiteral("ids.pdf"));
     const Expected<void> written = writeFinancePdf(path, longIdSample(rows), duplicates(), marks());
-    QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+    QVERIFY_OK(written);
     if (!m_pdftotext)
         QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the ids are not read");
     const QString text = pdfText(path);
@@ -563,7 +562,7 @@ void FinanceReportsTest::pdfKeepsRowsWhole()
     for (int rows = 30; rows <= 35; ++rows) {
         const QString path = m_dir.filePath(QStringLiteral("rows-%1.pdf").arg(rows));
         const Expected<void> written = writeFinancePdf(path, longIdSample(rows), duplicates(), marks());
-        QVERIFY2(written, qPrintable(written ? QString() : written.message()));
+        QVERIFY_OK(written);
         const QStringList pages = pdfPages(path);
         for (qsizetype p = 1; p < pages.size(); ++p) {
             const QStringList lines = textLines(pages.at(p));

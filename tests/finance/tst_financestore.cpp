@@ -8,6 +8,8 @@
 #include "finance/payoutmonth.h"
 #include "finance/payoutrecovery.h"
 #include "import/importjob.h"
+#include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,7 +19,6 @@
 using namespace verity;
 
 // The message is read only when there is one.
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 
@@ -41,24 +42,14 @@ class FinanceStoreTest : public QObject
 
 private:
     QTemporaryDir m_dir;
-    std::unique_ptr<SqliteStore> m_store;
-
-    qint64 escalationOf(const QString &ticket, const QString &call)
-    {
-        Expected<qint64> count = m_store->countOpenEscalations();
-        Expected<QList<EscalationRow>> rows = m_store->openEscalations(0, int(*count));
-        for (const EscalationRow &row : *rows) {
-            if (row.ticketExtId == ticket && row.callExtId == call)
-                return row.id;
-        }
-        return 0;
-    }
+    std::unique_ptr<Store> m_store;
 
 private slots:
     void init()
     {
         QVERIFY(m_dir.isValid());
-        m_store = storetest::openStore(m_dir.filePath(QStringLiteral("finance-%1.sqlite").arg(QString::fromUtf8(QTest::currentTestFunction()))));
+        m_store = test::openTestStore(m_dir.filePath(
+                QStringLiteral("finance-%1.sqlite").arg(QString::fromUtf8(QTest::currentTestFunction()))));
         QVERIFY(m_store);
         const ImportReport report = storetest::importFile(*m_store, demoDataResource());
         QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
@@ -131,15 +122,14 @@ private slots:
         QVERIFY_OK(mayMonth);
         QCOMPARE(periodText(*mayMonth), QStringLiteral("2026-05-01 to 2026-05-31 (UTC)"));
         // ...until a lookup proves it was never made: then the newest payout is April's again.
-        const qint64 escalation = escalationOf(ticket, QStringLiteral("c1"));
+        const qint64 escalation = test::openEscalationId(*m_store, ticket, QStringLiteral("c1"));
         QVERIFY(escalation > 0);
         Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1778000000000});
         QVERIFY(claim && claim->claimed);
         QCOMPARE(*m_store->newestPayoutAt(), std::optional<qint64>(newest));
 
         // No payouts at all: nothing, and the month is today's.
-        std::unique_ptr<SqliteStore> empty =
-                storetest::openStore(m_dir.filePath(QStringLiteral("empty.sqlite")));
+        std::unique_ptr<Store> empty = test::openTestStore(m_dir.filePath(QStringLiteral("empty.sqlite")));
         QVERIFY(empty);
         QCOMPARE(*empty->newestPayoutAt(), std::optional<qint64>());
         Expected<Period> month = latestPayoutMonth(*empty, QDate(2026, 12, 14));
@@ -186,7 +176,7 @@ private slots:
 
     void resolutionsDecideWhatMoved()
     {
-        const qint64 escalation = escalationOf(incidentTicket, QStringLiteral("c3"));
+        const qint64 escalation = test::openEscalationId(*m_store, incidentTicket, QStringLiteral("c3"));
         QVERIFY(escalation > 0);
         Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
@@ -194,7 +184,8 @@ private slots:
         QCOMPARE(describe(*all).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
         QCOMPARE(findDuplicatePayouts(*all).size(), 4);
 
-        const qint64 other = escalationOf(QStringLiteral("T-20260319-0187"), QStringLiteral("c3"));
+        const qint64 other =
+                test::openEscalationId(*m_store, QStringLiteral("T-20260319-0187"), QStringLiteral("c3"));
         claim = m_store->resolveEscalation(Settlement{other, Resolution::Performed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY(claim && claim->claimed);
         all = m_store->payouts(0, endOfTime);

@@ -4,26 +4,20 @@
 
 #include "finance/csvtable.h"
 #include "finance/providerexport.h"
+#include "support/testmacros.h"
+#include "support/time.h"
 
 #include <QDateTime>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
+using verity::test::march2026;
+using verity::test::utcMs;
 
 namespace {
 
 const QString fileName = QStringLiteral("export.csv");
-
-Period march()
-{
-    return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"));
-}
-
-qint64 utcMs(const char *iso)
-{
-    return QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODate).toMSecsSinceEpoch();
-}
 
 // The refunds of the good export, in canonical column order: id, amount, currency, created,
 // payment_intent, status, intent_key, ticket_id.
@@ -133,8 +127,8 @@ void ProviderExportTest::readsAGoodExport_data()
 void ProviderExportTest::readsAGoodExport()
 {
     QFETCH(QByteArray, bytes);
-    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march());
-    QVERIFY2(statement.ok(), statement.ok() ? "" : qPrintable(statement.message()));
+    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march2026());
+    QVERIFY_OK(statement);
     // re_3 (February) and re_5 (April 1st, after the period) are left out; oldest first.
     QCOMPARE(summary(statement->refunds),
              (QStringList{QStringLiteral("re_2|pi_2|4750|USD|pending|2026-03-02T08:00:00Z||"),
@@ -142,7 +136,7 @@ void ProviderExportTest::readsAGoodExport()
                           QStringLiteral("re_4|pi_4|500|USD|succeeded|2026-03-31T00:00:00Z|key=4, \"quoted\"|T-4")}));
     QCOMPARE(statement->source, fileName);
     QVERIFY(statement->accounts.isEmpty());
-    QCOMPARE(statement->period.fromMs, march().fromMs);
+    QCOMPARE(statement->period.fromMs, march2026().fromMs);
 }
 
 void ProviderExportTest::recordsWhereEachRefundWasRead()
@@ -150,18 +144,18 @@ void ProviderExportTest::recordsWhereEachRefundWasRead()
     const QByteArray bytes = "\xEF\xBB\xBFid,amount,currency,created,payment_intent,note,account\r\n"
                              "re_a,1.00,USD,2026-03-05 10:00,pi_a,\"two\r\nlines\",acct_1\r\n"
                              "re_b,2.00,USD,2026-03-05T10:00:00.250+02:00,pi_b,,\r\n";
-    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march());
-    QVERIFY2(statement.ok(), statement.ok() ? "" : qPrintable(statement.message()));
+    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march2026());
+    QVERIFY_OK(statement);
     QCOMPARE(statement->refunds.size(), 2);
     // re_b is at 08:00:00.250 UTC, before re_a.
     const StatementRefund &b = statement->refunds.at(0);
     const StatementRefund &a = statement->refunds.at(1);
     QCOMPARE(b.id, QStringLiteral("re_b"));
-    QCOMPARE(b.createdMs, utcMs("2026-03-05T08:00:00.250Z"));
+    QCOMPARE(b.createdMs, utcMs(2026, 3, 5, 8, 0, 0, 250));
     QCOMPARE(b.origin, QStringLiteral("export.csv:4"));
     QCOMPARE(b.record, QStringLiteral("re_b,2.00,USD,2026-03-05T10:00:00.250+02:00,pi_b,,"));
     QCOMPARE(b.status, QString());
-    QCOMPARE(a.createdMs, utcMs("2026-03-05T10:00:00Z"));
+    QCOMPARE(a.createdMs, utcMs(2026, 3, 5, 10));
     QCOMPARE(a.origin, QStringLiteral("export.csv:2"));
     QCOMPARE(a.record, QStringLiteral("re_a,1.00,USD,2026-03-05 10:00,pi_a,\"two\r\nlines\",acct_1"));
     QCOMPARE(a.account, QStringLiteral("acct_1"));
@@ -175,7 +169,7 @@ void ProviderExportTest::readsAFile()
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(header + "re_1,1.00,USD,2026-03-05 10:00:00,pi_1\nre_2,1.0,USD,2026-03-05 10:00:00,pi_2,extra\n");
     file.close();
-    const Expected<ProviderStatement> bad = readProviderExport(path, march());
+    const Expected<ProviderStatement> bad = readProviderExport(path, march2026());
     QVERIFY(!bad.ok());
     QCOMPARE(bad.message(),
              QStringLiteral("stripe-refunds.csv:3: field 6 has no column; the line has 6 fields where the "
@@ -184,13 +178,13 @@ void ProviderExportTest::readsAFile()
     QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
     file.write(header + "re_1,1.00,EUR,2026-03-05 10:00:00,pi_1\n");
     file.close();
-    const Expected<ProviderStatement> euro = readProviderExport(path, march(), QStringLiteral("EUR"));
-    QVERIFY2(euro.ok(), euro.ok() ? "" : qPrintable(euro.message()));
+    const Expected<ProviderStatement> euro = readProviderExport(path, march2026(), QStringLiteral("EUR"));
+    QVERIFY_OK(euro);
     QCOMPARE(euro->source, path);
     QCOMPARE(euro->refunds.at(0).origin, QStringLiteral("stripe-refunds.csv:2"));
 
     const Expected<ProviderStatement> missing =
-        readProviderExport(folder.filePath(QStringLiteral("none.csv")), march());
+            readProviderExport(folder.filePath(QStringLiteral("none.csv")), march2026());
     QVERIFY(!missing.ok());
     QVERIFY(
         missing.message().startsWith(folder.filePath(QStringLiteral("none.csv")) + QStringLiteral(": cannot read")));
@@ -299,7 +293,7 @@ void ProviderExportTest::refusesABadExport()
 {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, error);
-    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march());
+    const Expected<ProviderStatement> statement = parseProviderExport(bytes, fileName, march2026());
     QVERIFY(!statement.ok());
     QCOMPARE(statement.message(), error);
 }
@@ -329,7 +323,7 @@ void ProviderExportTest::csvRoundTrip()
     QFETCH(QStringList, read);
     const QByteArray bytes = csvLine(written) + csvLine(written);
     const Expected<QList<CsvRecord>> records = parseCsv(bytes, fileName);
-    QVERIFY2(records.ok(), records.ok() ? "" : qPrintable(records.message()));
+    QVERIFY_OK(records);
     QCOMPARE(records->size(), 2);
     QCOMPARE(records->at(0).fields, read);
     QCOMPARE(records->at(1).fields, read);
@@ -351,7 +345,7 @@ void ProviderExportTest::csvRecordsStartOnTheirLine()
 {
     const Expected<QList<CsvRecord>> records =
         parseCsv("\xEF\xBB\xBF" "a,b\r\n\r\n\"x\ny\",z\n\"\"\nlast,", fileName);
-    QVERIFY2(records.ok(), records.ok() ? "" : qPrintable(records.message()));
+    QVERIFY_OK(records);
     QCOMPARE(records->size(), 4);
     QCOMPARE(records->at(0).line, 1);
     QCOMPARE(records->at(0).fields, (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
@@ -414,8 +408,8 @@ void ProviderExportTest::periodFromDates()
         return;
     }
     QVERIFY2(period, qPrintable(period ? QString() : period.message()));
-    QCOMPARE(period->fromMs, utcMs(start.toLatin1().constData()));
-    QCOMPARE(period->toMs, utcMs(end.toLatin1().constData()));
+    QCOMPARE(period->fromMs, utcMs(start));
+    QCOMPARE(period->toMs, utcMs(end));
     QCOMPARE(periodText(*period), from + QStringLiteral(" to ") + to + QStringLiteral(" (UTC)"));
     QVERIFY(period->contains(period->toMs - 1));
     QVERIFY(!period->contains(period->toMs));

@@ -2,12 +2,14 @@
 // database, against a sandbox provider seeded with the demo's side, in this process on
 // 127.0.0.1. Nothing here reaches beyond loopback.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "domain/money.h"
-#include "filedigest.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
-#include "verityprocess.h"
+#include "store/storefactory.h"
+#include "support/filedigest.h"
+#include "support/inprocesssandbox.h"
+#include "support/rawsqlite.h"
+#include "support/testmacros.h"
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -78,7 +80,7 @@ void ReconcileCommandTest::initTestCase()
 
     m_sandbox = std::make_unique<test::InProcessSandbox>();
     const Expected<SandboxSeedReport> seeded = seedDemo(m_sandbox->state());
-    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    QVERIFY_OK(seeded);
     QCOMPARE(m_sandbox->url().host(), QStringLiteral("127.0.0.1"));
 }
 
@@ -292,17 +294,11 @@ void ReconcileCommandTest::olderDatabaseIsNotUpgraded()
     const QString old = path(QStringLiteral("schema5.sqlite"));
     QVERIFY(QFile::copy(m_db, old));
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("downgrade"));
-        db.setDatabaseName(old);
-        QVERIFY(db.open());
-        QSqlQuery query(db);
+        RawSqlite raw(old);
         for (const char *sql : {"DROP INDEX tool_calls_money", "DROP INDEX tickets_seller_id", "DROP TABLE payout_marks",
                                 "PRAGMA journal_mode = DELETE", "PRAGMA user_version = 5"})
-            QVERIFY2(query.exec(QString::fromLatin1(sql)), sql);
-        query.finish();
-        db.close();
+            QCOMPARE(raw.exec(QString::fromLatin1(sql)), QString());
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("downgrade"));
     const QByteArray before = fileSha256(old);
     const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), old, QStringLiteral("--provider"),
                                        m_sandbox->url().toString()}
@@ -328,7 +324,7 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
     // A person first records one of them as not performed: the provider's record outranks it.
     qint64 attested = 0;
     {
-        auto store = SqliteStore::open(copy);
+        auto store = openStore(copy);
         QVERIFY(bool(store));
         const auto open = (*store)->openEscalations(0, 100);
         QVERIFY(bool(open));
@@ -364,7 +360,7 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
     }
     QCOMPARE(wasAttested, 1);
     {
-        auto store = SqliteStore::open(copy);
+        auto store = openStore(copy);
         const EscalationDetail now = **(*store)->escalation(attested);
         QCOMPARE(settlementText(*now.resolution, now.basis),
                  settlementText(Resolution::Performed, SettlementBasis::Reconciliation));

@@ -3,20 +3,20 @@
 // over HTTP, and every category met once: matched, a provider-only duplicate, an amount that
 // differs and a refund the provider never made.
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "../store/storetestsupport.h"
-
 #include "finance/duplicatepayouts.h"
 #include "finance/reconciliation.h"
 #include "provider/statementfetch.h"
+#include "support/inprocesssandbox.h"
+#include "support/provider.h"
+#include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QTest>
 
 #include <limits>
 
 using namespace verity;
-
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 
@@ -38,7 +38,7 @@ private slots:
     {
         using namespace storetest;
         QTemporaryDir dir;
-        std::unique_ptr<SqliteStore> store = openStore(dir.filePath(QStringLiteral("ledger.sqlite")));
+        std::unique_ptr<Store> store = test::openTestStore(dir.filePath(QStringLiteral("ledger.sqlite")));
         QVERIFY(store);
         // A: matched. B: a timeout the provider had accepted, then a retry: two refunds of one
         // intent. C: the provider refunded less than the ledger says. D: never reached it.
@@ -88,13 +88,10 @@ private slots:
         refund(QStringLiteral("re_C1"), QStringLiteral("T-C"), 4500, 1773824400);
         QVERIFY_OK(state.commit());
 
-        ProviderSettings settings;
-        settings.baseUrl = sandbox.url();
-        settings.apiKey = QStringLiteral("sk_test_sandbox");
-        const Expected<Period> march =
-                periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"));
+        const Expected<Period> march = periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"));
         QVERIFY2(march, qPrintable(march ? QString() : march.message()));
-        const StatementAnswer answer = StatementFetch::run(settings, *march, {seller});
+        const StatementAnswer answer =
+                StatementFetch::run(test::settingsFor(sandbox.url()), *march, {seller});
         QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
         QCOMPARE(answer.statement.refunds.size(), 4);
 

@@ -1,4 +1,4 @@
-// What the store adds up per seller (SqliteStore::sellerBalances): the performed payouts, the
+// What the store adds up per seller (Store::sellerBalances): the performed payouts, the
 // unknown ones and their count, seller by seller, exactly as the single query it replaced
 // added them up, and as the store's payouts list them, on the demo data as imported and after
 // escalations are resolved each way (not performed, performed, performed again). A call whose
@@ -6,6 +6,9 @@
 // both: the resolution, a reading of the provider, outranks what the tool reported.
 
 #include "../store/storetestsupport.h"
+#include "support/rawsqlite.h"
+#include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QHash>
 #include <QSqlQuery>
@@ -15,8 +18,7 @@
 #include <limits>
 
 using namespace verity;
-
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
+using namespace verity::test;
 
 namespace {
 
@@ -55,7 +57,7 @@ class SellerBalancesTest : public QObject
 
 private:
     QTemporaryDir m_dir;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
 
     // Each seller's sums three ways, as lines to compare: from sellerBalances, from the query
     // it replaced, and from the payouts.
@@ -79,7 +81,8 @@ private:
             ++sums.payouts;
         }
         QHash<QString, Sums> fromJoined;
-        QSqlQuery query(m_store->database());
+        RawSqlite raw(m_store->location());
+        QSqlQuery query(raw.db());
         if (!query.exec(QString::fromLatin1(joinedSums)))
             return {{QStringLiteral("failed")}, {}, {}};
         while (query.next()) {
@@ -95,20 +98,9 @@ private:
         return lines;
     }
 
-    qint64 escalationOf(const QString &ticket, const QString &call)
-    {
-        Expected<qint64> count = m_store->countOpenEscalations();
-        Expected<QList<EscalationRow>> rows = m_store->openEscalations(0, int(*count));
-        for (const EscalationRow &row : *rows) {
-            if (row.ticketExtId == ticket && row.callExtId == call)
-                return row.id;
-        }
-        return 0;
-    }
-
     void resolve(const QString &ticket, const QString &call, Resolution resolution)
     {
-        const qint64 escalation = escalationOf(ticket, call);
+        const qint64 escalation = openEscalationId(*m_store, ticket, call);
         QVERIFY2(escalation > 0, qPrintable(ticket + u' ' + call));
         Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, resolution, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
@@ -118,8 +110,8 @@ private slots:
     void init()
     {
         QVERIFY(m_dir.isValid());
-        m_store = storetest::openStore(
-            m_dir.filePath(QStringLiteral("sellers-%1.sqlite").arg(QString::fromUtf8(QTest::currentTestFunction()))));
+        m_store = test::openTestStore(m_dir.filePath(
+                QStringLiteral("sellers-%1.sqlite").arg(QString::fromUtf8(QTest::currentTestFunction()))));
         QVERIFY(m_store);
         const ImportReport report = storetest::importFile(*m_store, demoDataResource());
         QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
@@ -159,17 +151,23 @@ private slots:
     {
         // An escalation on a call whose outcome reads "performed", resolved "not performed":
         // the sums and the payouts alike leave it out.
-        QSqlQuery query(m_store->database());
-        QVERIFY(query.exec(QStringLiteral(
-            "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents, state) "
-            "SELECT c.id, c.ticket_id, c.called_at, c.amount_cents, 'open' FROM tool_calls c "
-            "WHERE c.tool_class = 'write_money' AND c.outcome = 'performed' AND c.amount_cents IS NOT NULL "
-            "AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.tool_call_id = c.id) ORDER BY c.id LIMIT 1")));
-        QCOMPARE(query.numRowsAffected(), 1);
-        QVERIFY(query.exec(QStringLiteral("SELECT e.id FROM escalations e ORDER BY e.id DESC LIMIT 1")) && query.next());
-        const qint64 escalation = query.value(0).toLongLong();
-        query.finish();
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
+        qint64 escalation = 0;
+        {
+            RawSqlite raw(m_store->location());
+            QSqlQuery query(raw.db());
+            QVERIFY(query.exec(QStringLiteral(
+                "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents, state) "
+                "SELECT c.id, c.ticket_id, c.called_at, c.amount_cents, 'open' FROM tool_calls c "
+                "WHERE c.tool_class = 'write_money' AND c.outcome = 'performed' AND c.amount_cents IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.tool_call_id = c.id) ORDER BY c.id LIMIT 1")));
+            QCOMPARE(query.numRowsAffected(), 1);
+            QVERIFY(query.exec(QStringLiteral("SELECT e.id FROM escalations e ORDER BY e.id DESC LIMIT 1"))
+                    && query.next());
+            escalation = query.value(0).toLongLong();
+        }
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(
+                Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(),
+                           QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
         const Lines lines = sellerLines();
         QCOMPARE(lines.balances, lines.joined);

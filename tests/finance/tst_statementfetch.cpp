@@ -3,11 +3,12 @@
 // closed port, a wrong key, an unknown account, a list that never ends, an answer that is
 // not JSON. Nothing leaves 127.0.0.1.
 
-#include "../sandbox/sandboxtestsupport.h"
-#include "loopbackprovider.h"
-
 #include "finance/providerstatement.h"
 #include "provider/statementfetch.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
+#include "support/provider.h"
+#include "support/time.h"
 
 #include <QSignalSpy>
 
@@ -21,17 +22,6 @@ namespace {
 qint64 utcSeconds(const char *iso)
 {
     return QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODate).toSecsSinceEpoch();
-}
-
-Period march()
-{
-    return *periodFromDates(QStringLiteral("2026-03-01"), QStringLiteral("2026-03-31"));
-}
-
-ProviderSettings settingsFor(const QUrl &url, const QString &apiKey = QStringLiteral("sk_test_sandbox"))
-{
-    // Three tries a page, quickly: 10 ms backoff capped at 50 ms.
-    return ProviderSettings{url, apiKey, 5000, 3, 10, 50};
 }
 
 // A refund the sandbox made at `created` (unix seconds), as the test expects to read it.
@@ -138,7 +128,7 @@ void StatementFetchTest::readsThePeriodFromTheSandbox()
     }
     QVERIFY(sandbox.state().commit());
 
-    const Period period = march();
+    const Period period = march2026();
     QList<Made> expected;
     for (const Made &refund : std::as_const(made)) {
         if (period.contains(refund.created * 1000))
@@ -244,15 +234,14 @@ void StatementFetchTest::anUnreachableProviderIsAnError()
     const quint16 port = closed.serverPort();
     closed.close();
     const QUrl url(QStringLiteral("http://127.0.0.1:%1").arg(port));
-    const StatementAnswer answer = StatementFetch::run(settingsFor(url), march(), {QStringLiteral("acct_north")});
+    const StatementAnswer answer =
+            StatementFetch::run(settingsFor(url), march2026(), {QStringLiteral("acct_north")});
     QVERIFY(!answer.ok());
-    QVERIFY2(answer.error->message.startsWith(
-                     QStringLiteral("cannot reach the provider at http://127.0.0.1:%1/v1/refunds: "
-                                    "connection refused")
-                             .arg(port)),
+    QVERIFY2(answer.error->message.startsWith(QStringLiteral("cannot reach the provider at http://127.0.0.1:%1/v1/refunds: "
+                                                    "connection refused")
+                                         .arg(port)),
              qPrintable(answer.error.value_or(Error{}).message));
-    QVERIFY2(answer.error->message.endsWith(QStringLiteral("(gave up after 3 attempts)")),
-             qPrintable(answer.error.value_or(Error{}).message));
+    QVERIFY2(answer.error->message.endsWith(QStringLiteral("(gave up after 3 attempts)")), qPrintable(answer.error.value_or(Error{}).message));
     QVERIFY(answer.statement.refunds.isEmpty());
     QVERIFY(answer.statement.accounts.isEmpty());
 }
@@ -260,13 +249,13 @@ void StatementFetchTest::anUnreachableProviderIsAnError()
 void StatementFetchTest::aWrongKeyIsAnError()
 {
     InProcessSandbox sandbox;
-    const StatementAnswer answer =
-        StatementFetch::run(settingsFor(sandbox.url(), QStringLiteral("sk_test_wrongkey9876")), march(), {});
+    ProviderSettings wrongKey = settingsFor(sandbox.url());
+    wrongKey.apiKey = QStringLiteral("sk_test_wrongkey9876");
+    const StatementAnswer answer = StatementFetch::run(wrongKey, march2026(), {});
     QVERIFY(!answer.ok());
-    QVERIFY2(answer.error->message.startsWith(
-                     QStringLiteral("the provider refused the API key (401) at %1/v1/refunds: Invalid "
-                                    "API Key provided")
-                             .arg(sandbox.url().toString())),
+    QVERIFY2(answer.error->message.startsWith(QStringLiteral("the provider refused the API key (401) at %1/v1/refunds: Invalid "
+                                                    "API Key provided")
+                                         .arg(sandbox.url().toString())),
              qPrintable(answer.error.value_or(Error{}).message));
     QVERIFY(!answer.error->message.contains(QStringLiteral("wrongkey")));
 }
@@ -276,7 +265,7 @@ void StatementFetchTest::retriesAFailingPage()
     LoopbackProvider provider(LoopbackProvider::script({{503, R"({"error":{"message":"try later"}})"},
                                                         {200, refundList({QStringLiteral("re_a")}, false)}}),
                               0, QStringLiteral("/prefix"));
-    StatementFetch fetch(settingsFor(provider.url()), march(), {});
+    StatementFetch fetch(settingsFor(provider.url()), march2026(), {});
     QSignalSpy progress(&fetch, &StatementFetch::progress);
     QSignalSpy finished(&fetch, &StatementFetch::finished);
     fetch.start();
@@ -311,7 +300,7 @@ void StatementFetchTest::aListThatNeverEndsIsAnError()
     QFETCH(QByteArray, page);
     QFETCH(QString, error);
     LoopbackProvider provider(LoopbackProvider::script({{200, page}}), 0, QStringLiteral("/prefix"));
-    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), {});
+    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march2026(), {});
     QVERIFY(!answer.ok());
     QCOMPARE(answer.error->message, error.arg(provider.url().toString()));
     QVERIFY(answer.statement.refunds.isEmpty());
@@ -321,18 +310,17 @@ void StatementFetchTest::aListThatNeverEndsIsAnError()
 void StatementFetchTest::anAnswerThatIsNotJsonIsAnError()
 {
     LoopbackProvider provider(LoopbackProvider::script({{200, "<html>hello</html>"}}), 0, QStringLiteral("/prefix"));
-    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), {});
+    const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march2026(), {});
     QVERIFY(!answer.ok());
-    QCOMPARE(answer.error->message,
-             QStringLiteral("the provider's answer to GET %1/v1/refunds (HTTP 200) is not a list; check "
-                            "the provider URL")
-                     .arg(provider.url().toString()));
+    QCOMPARE(answer.error->message, QStringLiteral("the provider's answer to GET %1/v1/refunds (HTTP 200) is not a list; check "
+                                          "the provider URL")
+                               .arg(provider.url().toString()));
 }
 
 void StatementFetchTest::cancelFinishesAtOnce()
 {
     InProcessSandbox sandbox;
-    StatementFetch fetch(settingsFor(sandbox.url()), march(), {});
+    StatementFetch fetch(settingsFor(sandbox.url()), march2026(), {});
     QSignalSpy finished(&fetch, &StatementFetch::finished);
     fetch.start();
     fetch.cancel();

@@ -4,11 +4,12 @@
 // several are really in flight at once; and one account the provider keeps failing ends the
 // whole fetch once, with every other reader stopped. Nothing leaves 127.0.0.1.
 
-#include "../sandbox/sandboxtestsupport.h"
-#include "loopbackprovider.h"
-
 #include "finance/providerstatement.h"
 #include "provider/statementfetch.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
+#include "support/provider.h"
+#include "support/time.h"
 
 #include <QSignalSpy>
 
@@ -18,16 +19,6 @@ using namespace verity::test;
 namespace {
 
 constexpr qint64 marchFirst = 1772323200; // 2026-03-01T00:00:00Z
-
-Period march()
-{
-    return Period{marchFirst * 1000, (marchFirst + 31 * 86400) * 1000};
-}
-
-ProviderSettings settingsFor(const QUrl &url)
-{
-    return ProviderSettings{url, QStringLiteral("sk_test_sandbox"), 5000, 3, 10, 50};
-}
 
 QByteArray json(const QJsonObject &object)
 {
@@ -101,7 +92,7 @@ private slots:
         }
         QVERIFY(state.commit());
 
-        StatementFetch fetch(settingsFor(sandbox.url()), march(), accounts);
+        StatementFetch fetch(settingsFor(sandbox.url()), march2026(), accounts);
         QSignalSpy progress(&fetch, &StatementFetch::progress);
         QSignalSpy finished(&fetch, &StatementFetch::finished);
         fetch.start();
@@ -154,7 +145,8 @@ private slots:
                                               : balanceOrMovements(path);
             },
             100);
-        const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(), accounts);
+        const StatementAnswer answer =
+                StatementFetch::run(settingsFor(provider.url()), march2026(), accounts);
         QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
         QCOMPARE(answer.statement.accounts.size(), 12);
         for (qsizetype i = 0; i < accounts.size(); ++i) {
@@ -175,8 +167,9 @@ private slots:
                 return LoopbackProvider::Answer{503, R"({"error":{"message":"try later"}})"};
             return LoopbackProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)};
         });
-        const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march(),
-                                                           {QStringLiteral("acct_a"), QStringLiteral("acct_b")});
+        const StatementAnswer answer =
+                StatementFetch::run(settingsFor(provider.url()), march2026(),
+                                    {QStringLiteral("acct_a"), QStringLiteral("acct_b")});
         QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
         const QStringList &requests = provider.requests();
         QCOMPARE(requests.size(), 3 + 4);
@@ -200,16 +193,14 @@ private slots:
                 return balanceOrMovements(path);
             },
             20);
-        StatementFetch fetch(settingsFor(provider.url()), march(), accounts);
+        StatementFetch fetch(settingsFor(provider.url()), march2026(), accounts);
         QSignalSpy finished(&fetch, &StatementFetch::finished);
         fetch.start();
         QVERIFY(finished.wait(20000));
         const StatementAnswer &answer = fetch.answer();
         QVERIFY(!answer.ok());
-        QCOMPARE(answer.error->message,
-                 QStringLiteral(
-                         "the provider failed at %1/v1/balance: HTTP 500: down (gave up after 3 attempts)")
-                         .arg(provider.url().toString()));
+        QCOMPARE(answer.error->message, QStringLiteral("the provider failed at %1/v1/balance: HTTP 500: down (gave up after 3 attempts)")
+                                   .arg(provider.url().toString()));
         QVERIFY(answer.statement.refunds.isEmpty());
         QVERIFY(answer.statement.accounts.isEmpty());
         QTest::qWait(300); // the other readers' answers arrive to nobody

@@ -2,12 +2,12 @@
 // Shared by the GUI tests that talk to a provider: the demo data imported into a real SQLite
 // file, and a sandbox provider on 127.0.0.1 holding the demo's side of it (seedDemo).
 
-#include "../sandbox/sandboxtestsupport.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "resolution/providerconnection.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
+#include "support/inprocesssandbox.h"
 
 #include <QStandardPaths>
 
@@ -17,12 +17,12 @@ namespace verity::test {
 
 // Empty when both are ready; else what went wrong. The API key the console reads is the
 // sandbox's, from the environment.
-inline QString openDemoWithSandbox(const QString &databasePath, std::unique_ptr<SqliteStore> &store,
+inline QString openDemoWithSandbox(const QString &databasePath, std::unique_ptr<Store> &store,
                                    std::unique_ptr<InProcessSandbox> &sandbox)
 {
     QStandardPaths::setTestModeEnabled(true);
     qputenv(ProviderConnection::apiKeyVariable, "sk_test_sandbox");
-    Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(databasePath);
+    Expected<std::unique_ptr<Store>> opened = openStore(databasePath);
     if (!opened)
         return opened.message();
     store = std::move(*opened);

@@ -18,7 +18,7 @@
 #include "resolution/providerconnection.h"
 #include "sandbox/sandboxseed.h"
 #include "sellerbalancechart.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
 
@@ -115,7 +115,7 @@ private:
     QTemporaryDir m_dir;
     QString m_dbPath;
     std::unique_ptr<InProcessSandbox> m_sandbox;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<MainWindow> m_window;
     FinancePane *m_finance = nullptr;
     QStringList m_prompts; // what the note prompt was asked

@@ -4,7 +4,7 @@
 #include "classifytoolsdialog.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "mainwindow.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -68,7 +68,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_dbPath = m_dir.filePath(QStringLiteral("gui-%1.sqlite").arg(++m_runs));
         m_userRegistry = m_dir.filePath(QStringLiteral("config-%1/registry.json").arg(m_runs));
-        auto store = SqliteStore::open(m_dbPath);
+        auto store = openStore(m_dbPath);
         QVERIFY(store.ok());
         m_store = std::move(*store);
         m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{QString(), m_userRegistry});
@@ -275,7 +275,7 @@ private:
     int m_runs = 0;
     QString m_dbPath;
     QString m_userRegistry;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<MainWindow> m_window;
 };
 

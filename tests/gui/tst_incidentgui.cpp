@@ -9,7 +9,8 @@
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
 #include "outcomebadge.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
+#include "support/testmacros.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -19,8 +20,8 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSignalSpy>
 #include <QScreen>
+#include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -53,7 +54,7 @@ private:
 
     QTemporaryDir m_dir;
     QString m_dbPath;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<MainWindow> m_window;
 };
 
@@ -62,8 +63,8 @@ void TestIncidentGui::initTestCase()
     QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
     m_dbPath = m_dir.filePath(QStringLiteral("demo.sqlite"));
-    auto store = SqliteStore::open(m_dbPath);
-    QVERIFY2(store.ok(), store.ok() ? "" : qPrintable(store.message()));
+    auto store = openStore(m_dbPath);
+    QVERIFY_OK(store);
     const ToolRegistry registry = ToolRegistry::builtIn();
     TranscriptImporter importer(**store, registry);
     const ImportReport report = importer.importFile(demoDataResource());
@@ -72,7 +73,7 @@ void TestIncidentGui::initTestCase()
 
 void TestIncidentGui::init()
 {
-    auto store = SqliteStore::open(m_dbPath);
+    auto store = openStore(m_dbPath);
     QVERIFY(store.ok());
     m_store = std::move(*store);
     m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});

@@ -9,7 +9,7 @@
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
 #include "simulation/whatifcomparison.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
 #include "trainingmenu.h"
@@ -94,7 +94,7 @@ class TestReplayGui : public QObject
 private:
     QTemporaryDir m_dir;
     QString m_dbPath;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<MainWindow> m_window;
 
     IncidentReplayWindow *replayIncident()
@@ -111,7 +111,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         m_dbPath = m_dir.filePath(QStringLiteral("demo.sqlite"));
-        auto store = SqliteStore::open(m_dbPath);
+        auto store = openStore(m_dbPath);
         QVERIFY(store.ok());
         const ImportReport report = TranscriptImporter(**store, ToolRegistry::builtIn()).importFile(demoDataResource());
         QVERIFY2(report.clean(), qPrintable(report.summary()));
@@ -119,7 +119,7 @@ private slots:
 
     void init()
     {
-        auto store = SqliteStore::open(m_dbPath);
+        auto store = openStore(m_dbPath);
         QVERIFY(store.ok());
         m_store = std::move(*store);
         m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{});

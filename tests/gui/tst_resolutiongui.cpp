@@ -15,7 +15,8 @@
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
+#include "support/rawsqlite.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -56,7 +57,7 @@ private:
     QTemporaryDir m_dir;
     QString m_dbPath;
     std::unique_ptr<InProcessSandbox> m_sandbox;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<MainWindow> m_window;
 };
 
@@ -177,15 +178,9 @@ void TestResolutionGui::lookupSettlesTheIncidentAndIsAudited()
     QVERIFY2(status->text().contains(QStringLiteral("intact")), qPrintable(status->text()));
 
     // Someone edits the first entry in the database file behind the console's back.
-    {
-        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("tamper"));
-        raw.setDatabaseName(m_dbPath);
-        QVERIFY(raw.open());
-        QSqlQuery edit(raw);
-        QVERIFY(edit.exec(QStringLiteral("UPDATE audit_log SET detail = 'nothing happened' WHERE seq = 1")));
-        raw.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("tamper"));
+    QCOMPARE(RawSqlite(m_dbPath).exec(
+                     QStringLiteral("UPDATE audit_log SET detail = 'nothing happened' WHERE seq = 1")),
+             QString());
     QTest::mouseClick(verify, Qt::LeftButton);
     QVERIFY2(status->text().contains(QStringLiteral("BROKEN at entry 1")), qPrintable(status->text()));
 }

@@ -119,7 +119,7 @@ private:
     QTemporaryDir m_dir;
     QString m_dbPath;
     std::unique_ptr<InProcessSandbox> m_sandbox;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<MainWindow> m_window;
 };
 

@@ -11,7 +11,7 @@
 #include "messagecard.h"
 #include "outcomebadge.h"
 #include "outcomestyle.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
 
@@ -39,13 +39,13 @@ class TestTicketReading : public QObject
 private:
     QTemporaryDir m_dir;
     int m_runs = 0;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<MainWindow> m_window;
 
     void openWith(const QString &file)
     {
         const QString path = m_dir.filePath(QStringLiteral("reading-%1.sqlite").arg(++m_runs));
-        auto store = SqliteStore::open(path);
+        auto store = openStore(path);
         QVERIFY(store.ok());
         m_store = std::move(*store);
         TranscriptImporter importer(*m_store, chooseRegistry({}).selection);

@@ -5,6 +5,7 @@
 #include "import/formats/anthropicmessages.h"
 #include "import/formats/openaichat.h"
 #include "import/formats/openairesponses.h"
+#include "support/strings.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -105,14 +106,6 @@ const Turn &turnAt(const Conversation &conversation, Turn::Kind kind, const QStr
     qFatal("no turn for %s", qPrintable(callId));
 }
 
-QStringList texts(std::initializer_list<const char *> items)
-{
-    QStringList list;
-    for (const char *item : items)
-        list.append(QString::fromUtf8(item));
-    return list;
-}
-
 qint64 ms(const char *isoTime)
 {
     return *parseLooseTimestamp(QString::fromLatin1(isoTime));
@@ -190,7 +183,7 @@ void TestChatFormats::conversations_data()
     const auto row = [](const char *name, const char *file, int format, int index, const char *id,
                         const char *subject, std::initializer_list<const char *> turns, int notices) {
         QTest::newRow(name) << QString::fromUtf8(file) << format << index << QString::fromUtf8(id)
-                            << QString::fromUtf8(subject) << texts(turns) << notices;
+                            << QString::fromUtf8(subject) << test::strings(turns) << notices;
     };
     const char *const chat = "openai-chat-support.jsonl";
     row("chat refund", chat, Chat, 0, "chat-7f3a",
@@ -470,7 +463,7 @@ void TestChatFormats::badInput_data()
     QTest::addColumn<QStringList>("expected");
     const auto row = [](const char *name, int format, const QByteArray &value,
                         std::initializer_list<const char *> expected) {
-        QTest::newRow(name) << format << value << texts(expected);
+        QTest::newRow(name) << format << value << test::strings(expected);
     };
     // An assistant tool call whose `function` is the given JSON.
     const auto call = [](const QByteArray &function) {

@@ -8,6 +8,7 @@
 #include "domain/ticketassessment.h"
 #include "domain/toolregistry.h"
 #include "import/formats/taubench.h"
+#include "support/testmacros.h"
 
 #include <QFile>
 #include <QMap>
@@ -247,7 +248,7 @@ void TstTaubench::profilesLoad()
     QFETCH(QStringList, money);
     QFETCH(QStringList, costly);
     Expected<ToolRegistry> registry = ToolRegistry::fromFile(registryDir + file);
-    QVERIFY2(registry.ok(), registry.ok() ? "" : qPrintable(registry.message()));
+    QVERIFY_OK(registry);
     QCOMPARE(registry->toolNames().size(), toolCount);
     for (const QString &tool : money)
         QCOMPARE(registry->classOf(tool), ToolClass::WriteMoney);

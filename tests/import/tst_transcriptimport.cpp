@@ -7,6 +7,8 @@
 #include "domain/userregistry.h"
 #include "import/reclassifier.h"
 #include "itemmodels/ticketqueuemodel.h"
+#include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -111,7 +113,7 @@ private slots:
         QFETCH(int, retries);
 
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         QVERIFY(store);
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
@@ -121,7 +123,7 @@ private slots:
         QCOMPARE(report.ticketsOpened, tickets);
         QCOMPARE(report.repeats.retries, retries);
 
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), tickets);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls")), calls);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class LIKE 'write%'")),
@@ -149,7 +151,7 @@ private slots:
     void tauTicketsSayWhatTheyAre()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(data("tau/tau2-gpt-4.1-retail.json")).clean());
         const QString v1 = data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json");
@@ -161,7 +163,7 @@ private slots:
         QCOMPARE(again.ticketsOpened, 0);
         QCOMPARE(again.eventsImported, 0);
 
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(),
                       QStringLiteral("SELECT task, origin, dated_by FROM tickets "
                                      "WHERE ext_id = '55094b9e-ef3e-42b4-8ca2-18e82cd7e7ae'")),
@@ -187,10 +189,10 @@ private slots:
     void tauErrorsAreRefusals()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json")).clean());
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT DISTINCT outcome FROM tool_calls WHERE raw_result LIKE '\"Error: %' "
                                                "AND tool_class LIKE 'write%'")),
                  QStringList{QStringLiteral("not_performed")});
@@ -219,7 +221,7 @@ private slots:
                            {QStringLiteral("c2"), r, refund, again}}),
                  chatLine(QStringLiteral("refused"), {{QStringLiteral("c1"), r, refund, refused}}),
                  chatLine(QStringLiteral("unknown"), {{QStringLiteral("c1"), r, refund, unknown}})}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(file).clean());
 
@@ -254,10 +256,10 @@ private slots:
                                      {{QStringLiteral("c1"), QStringLiteral("issue_refund"), written,
                                        QStringLiteral("Error: refused")}})}));
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         importer.importFile(file);
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT arguments, amount_cents FROM tool_calls")),
                  QStringList{written + QStringLiteral("|<null>")});
     }
@@ -286,7 +288,7 @@ private slots:
                           {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund,
                             QStringLiteral(R"({"success": 0})")}})}));
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.clean(), qPrintable(describe(report)));
@@ -298,7 +300,7 @@ private slots:
                                                           "error, 1 harmless repeat")),
                  qPrintable(report.summary()));
 
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT t.ext_id, c.call_ext_id, c.repeat_kind, p.call_ext_id FROM tool_calls c "
                                                "JOIN tickets t ON t.id = c.ticket_id JOIN tool_calls p ON p.id = c.repeat_of "
                                                "ORDER BY t.ext_id")),
@@ -325,14 +327,14 @@ private slots:
     void badConversationSkippedWhole()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         const QString good = newPath(".jsonl");
         QVERIFY(writeLines(good, {chatLine(QStringLiteral("earlier"), {{QStringLiteral("c1"), QStringLiteral("get_order"),
                                                                        QStringLiteral(R"({"order_id":"SU-1"})"),
                                                                        QStringLiteral("{}")}})}));
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(good).clean());
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         const QStringList before = databaseDump(raw.db(), {QStringLiteral("imports"), QStringLiteral("queue_totals")});
 
         QByteArray orphan = chatLine(QStringLiteral("orphan"), {});
@@ -371,7 +373,7 @@ private slots:
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write(bytes);
         out.close();
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY(!report.fatal.isEmpty());
@@ -392,7 +394,7 @@ private slots:
             QVERIFY(out.open(QIODevice::WriteOnly));
             out.write(retail.toJson(QJsonDocument::Compact));
         }
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(minified);
         QVERIFY2(report.clean(), qPrintable(describe(report)));
@@ -419,7 +421,7 @@ private slots:
         const QString lines = newPath(".jsonl");
         QVERIFY(writeLines(lines, {chatLine(QStringLiteral("fine"), {}),
                                    R"({"messages":[{"role":"user","content":)" + deep + "}]}"}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(lines);
         QCOMPARE(report.ticketsOpened, 1);
@@ -445,11 +447,11 @@ private slots:
     void otlpBatchesJoinTheirConversation()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(data("formats/otlp-split-batches.jsonl"));
         QVERIFY2(report.clean(), qPrintable(describe(report)));
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets")), QStringList{QStringLiteral("conv-split")});
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool = 'issue_refund'")), 2);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE repeat_of IS NOT NULL")), 1);
@@ -460,7 +462,7 @@ private slots:
     // is broken, or mistyped, is still read line by line.
     void awkwardBeginnings()
     {
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
 
         const QString messages = newPath(".json");
@@ -498,7 +500,7 @@ private slots:
     void conversationsWithoutIds()
     {
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, profiles());
         auto anonymous = [](const char *text) {
             return QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"") + text + "\"}]}";
@@ -513,7 +515,7 @@ private slots:
         const ImportReport again = importer.importFile(b.filePath(QStringLiteral("renamed.jsonl")));
         QVERIFY2(again.clean(), qPrintable(describe(again)));
         QCOMPARE(again.ticketsOpened, 0);
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), 2);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets WHERE ext_id LIKE 'conversation-%'")), 2);
     }
@@ -526,7 +528,7 @@ private slots:
         orphan.replace("]}", R"(,{"role":"tool","tool_call_id":"zz","content":"done"}]})");
         const QString file = newPath(".jsonl");
         QVERIFY(writeLines(file, {orphan}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QCOMPARE(report.rejected.size(), 1);
@@ -538,7 +540,7 @@ private slots:
     {
         const QString file = newPath(".csv");
         QVERIFY(writeLines(file, {"ticket,order,amount", "T-1,SU-1,118.00"}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")), qPrintable(report.fatal));
@@ -552,7 +554,7 @@ private slots:
     {
         const QString file = newPath(".log");
         QVERIFY(writeLines(file, {QByteArray("\x1b[2J\x1b]0;owned\x07plain text\x01")}));
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")),
@@ -596,7 +598,7 @@ private slots:
                           + '\n');
             }
         }
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
@@ -615,7 +617,7 @@ private slots:
     // An empty file, or one of blank lines, says so; nothing is stored, not even an import row.
     void emptyFileSaysSo()
     {
-        auto store = openStore(newPath());
+        auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const QString empty = newPath(".jsonl");
         QVERIFY(writeLines(empty, {}));
@@ -644,11 +646,11 @@ private slots:
         writer.start(QStringLiteral("sh"),
                      {QStringLiteral("-c"), QStringLiteral("cat \"$0\" > \"$1\""), regular, fifo});
         QVERIFY(writer.waitForStarted());
-        auto piped = openStore(newPath());
+        auto piped = test::openTestStore(newPath());
         const ImportReport fromPipe = TranscriptImporter(*piped, profiles()).importFile(fifo);
         QVERIFY(writer.waitForFinished());
         QVERIFY2(fromPipe.clean(), qPrintable(describe(fromPipe)));
-        auto direct = openStore(newPath());
+        auto direct = test::openTestStore(newPath());
         const ImportReport fromFile = TranscriptImporter(*direct, profiles()).importFile(regular);
         QCOMPARE(fromPipe.linesRead, fromFile.linesRead);
         QCOMPARE(fromPipe.eventsImported, fromFile.eventsImported);
@@ -698,7 +700,7 @@ private slots:
             // On one line (read as JSON Lines) and indented (read as a document, streamed).
             for (const QJsonDocument::JsonFormat layout : {QJsonDocument::Compact, QJsonDocument::Indented}) {
                 QVERIFY(writeLines(file, {QJsonDocument(document).toJson(layout)}));
-                auto store = openStore(newPath());
+                auto store = test::openTestStore(newPath());
                 const ImportReport report = TranscriptImporter(*store, profiles()).importFile(file);
                 QVERIFY2(report.clean(), qPrintable(describe(report)));
                 QCOMPARE(report.registries,
@@ -713,7 +715,7 @@ private slots:
         const RegistryChoice choice = chooseRegistry({QStringLiteral("default"), QString()});
         QVERIFY(choice.error.isEmpty());
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         TranscriptImporter importer(*store, choice.selection);
         const ImportReport report = importer.importFile(data("tau/tau2-gpt-4.1-mini-telecom-trace.json"));
         QVERIFY(report.clean());
@@ -733,7 +735,7 @@ private slots:
                                             {QStringLiteral("c2"), QStringLiteral("apply_credit"), credit,
                                              QStringLiteral("credit applied")}})}));
         const QString path = newPath();
-        auto store = openStore(path);
+        auto store = test::openTestStore(path);
         const QString userFile = m_dir.filePath(QStringLiteral("config/registry.json"));
         TranscriptImporter importer(*store, profiles(userFile));
         const ImportReport report = importer.importFile(file);
@@ -748,12 +750,12 @@ private slots:
         spec.amountField = QStringLiteral("cents");
         QVERIFY(saveToolToUserRegistry(userFile, spec));
         Expected<Reclassification> done = reclassifyTool(*store, profiles(userFile), spec.name);
-        QVERIFY2(done, qPrintable(done ? QString() : done.message()));
+        QVERIFY_OK(done);
         QCOMPARE(done->calls, 2);
         QCOMPARE(done->tickets, 1);
         QVERIFY(store->unclassifiedTools().value().isEmpty());
 
-        RawDatabase raw(path);
+        RawSqlite raw(path);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT call_ext_id, tool_class, outcome, amount_cents, repeat_kind FROM "
                                                "tool_calls ORDER BY seq")),
                  (QStringList{QStringLiteral("c1|write_money|performed|500|<null>"),

@@ -2,9 +2,10 @@
 // once and classified, the lookup finds, misses or cannot tell, reads are retried, and the
 // evidence names every exchange with the key redacted.
 
-#include "../sandbox/sandboxtestsupport.h"
-
 #include "provider/providerclient.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
+#include "support/provider.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -14,71 +15,6 @@ using namespace verity;
 using namespace verity::test;
 
 namespace {
-
-const QString apiKey = QStringLiteral("sk_test_sandbox");
-
-ProviderSettings settingsFor(const QUrl &url, int timeoutMs = 3000)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = apiKey;
-    settings.timeoutMs = timeoutMs;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 100;
-    return settings;
-}
-
-RefundIntent intentFor(const QString &key, qint64 amount = 1200, const QString &paymentIntent = QStringLiteral("pi_order1"))
-{
-    RefundIntent intent;
-    intent.intentKey = key;
-    intent.paymentIntent = paymentIntent;
-    intent.amountCents = amount;
-    intent.reason = QStringLiteral("requested_by_customer");
-    intent.metadata.insert(QStringLiteral("ticket_id"), QStringLiteral("T-1"));
-    return intent;
-}
-
-// A seller with $100.00 and a $50.00 payment at the sandbox.
-void setUpSeller(const QUrl &url)
-{
-    SandboxHttp http(url);
-    QCOMPARE(http.createAccount(QStringLiteral("acct_shop"), 10000).status, 200);
-    QCOMPARE(http.createPayment(QStringLiteral("pi_order1"), 5000, QStringLiteral("acct_shop")).status, 200);
-}
-
-SandboxOptions faulty(const char *fault)
-{
-    SandboxOptions options;
-    options.faults = SandboxFaultPlan(1.0, *SandboxFault::parse(QString::fromLatin1(fault)), 1);
-    return options;
-}
-
-RefundAttempt refundNow(ProviderClient &client, const RefundIntent &intent)
-{
-    RefundOperation *operation = client.refund(intent);
-    const RefundAttempt attempt = ProviderClient::waitFor(operation);
-    operation->deleteLater();
-    return attempt;
-}
-
-LookupAnswer lookupNow(ProviderClient &client, const RefundIntent &intent)
-{
-    LookupOperation *operation = client.lookup(intent);
-    const LookupAnswer answer = ProviderClient::waitFor(operation);
-    operation->deleteLater();
-    return answer;
-}
-
-// A port nothing listens on: bound, then released.
-quint16 deadPort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    const quint16 port = probe.serverPort();
-    probe.close();
-    return port;
-}
 
 // Not a provider: a broken hop in front of one. Reads each whole HTTP request, counts it,
 // and either closes the connection without an answer (the provider that accepted and then
@@ -174,7 +110,7 @@ void TestProviderClient::acceptedRefundCarriesTheKey()
     QVERIFY(exchange.startedAt > 0 && exchange.finishedAt >= exchange.startedAt);
     QVERIFY(exchange.request.startsWith(QStringLiteral("POST http://127.0.0.1:")));
     QVERIFY(exchange.request.contains(QStringLiteral("Authorization: Bearer sk_…dbox")));
-    QVERIFY(!exchange.request.contains(apiKey));
+    QVERIFY(!exchange.request.contains(sandboxApiKey));
     QVERIFY(exchange.request.contains(QStringLiteral("Idempotency-Key: key-1")));
     QVERIFY(exchange.request.contains(QStringLiteral("metadata%5Bintent_key%5D=key-1")));
     QVERIFY(exchange.response.startsWith(QStringLiteral("HTTP 200")));
@@ -202,7 +138,7 @@ void TestProviderClient::replayIsAcceptedAndMarked()
 
 void TestProviderClient::stallIsAmbiguousAndTheLookupFindsOneRefund()
 {
-    InProcessSandbox sandbox(faulty("accept-then-stall=1s"));
+    InProcessSandbox sandbox(faulty(QStringLiteral("accept-then-stall=1s")));
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url(), 300));
     const RefundIntent intent = intentFor(QStringLiteral("key-stalled"));
@@ -228,7 +164,7 @@ void TestProviderClient::stallIsAmbiguousAndTheLookupFindsOneRefund()
 
 void TestProviderClient::acceptThen500IsAmbiguousAndSentOnce()
 {
-    InProcessSandbox sandbox(faulty("accept-then-500"));
+    InProcessSandbox sandbox(faulty(QStringLiteral("accept-then-500")));
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url()));
     const RefundIntent intent = intentFor(QStringLiteral("key-500"));
@@ -244,7 +180,7 @@ void TestProviderClient::failBeforeAcceptIsAmbiguousAndMovesNothing()
 {
     // A 503 could come from anywhere between us and the provider: the client cannot know it
     // came before the commit, so it must not call it "not performed". The lookup can.
-    InProcessSandbox sandbox(faulty("fail-before-accept=503"));
+    InProcessSandbox sandbox(faulty(QStringLiteral("fail-before-accept=503")));
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url()));
     const RefundIntent intent = intentFor(QStringLiteral("key-503"));
@@ -435,7 +371,7 @@ void TestProviderClient::wrongBaseUrlCannotTell()
 
 void TestProviderClient::cancelFinishesOnceAsAmbiguous()
 {
-    InProcessSandbox sandbox(faulty("accept-then-stall=1s"));
+    InProcessSandbox sandbox(faulty(QStringLiteral("accept-then-stall=1s")));
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url()));
     RefundOperation *operation = client.refund(intentFor(QStringLiteral("key-cancelled")));

@@ -4,14 +4,17 @@
 // origin followed and recorded as the URL that answered; a base URL outside the rule asks
 // nothing; the saved settings keep to the rule too. Every server is on 127.0.0.1.
 
-#include "../finance/loopbackprovider.h"
-#include "../sandbox/sandboxtestsupport.h"
 #include "provider/providerclient.h"
+#include "resolution/providerconnection.h"
 #include "provider/providerhttp.h"
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
-#include "resolution/providerconnection.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
+#include "support/provider.h"
+#include "support/testmacros.h"
+#include "support/time.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -23,40 +26,7 @@ using namespace verity::test;
 
 namespace {
 
-const QString apiKey = QStringLiteral("sk_test_sandbox");
 const QString expectation = QStringLiteral("expected https://…, or http:// to 127.0.0.1, ::1 or localhost");
-
-ProviderSettings settingsFor(const QUrl &url)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = apiKey;
-    settings.timeoutMs = 3000;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 100;
-    return settings;
-}
-
-RefundIntent intentFor(const QString &key)
-{
-    RefundIntent intent;
-    intent.intentKey = key;
-    intent.paymentIntent = QStringLiteral("pi_order1");
-    intent.amountCents = 1200;
-    return intent;
-}
-
-LookupAnswer lookupNow(const ProviderSettings &settings, const RefundIntent &intent)
-{
-    ProviderClient client(settings);
-    return ProviderClient::waitFor(client.lookup(intent));
-}
-
-RefundAttempt refundNow(const ProviderSettings &settings, const RefundIntent &intent)
-{
-    ProviderClient client(settings);
-    return ProviderClient::waitFor(client.refund(intent));
-}
 
 QByteArray refundJson(const QString &id, const QString &intentKey)
 {
@@ -136,7 +106,7 @@ void TestProviderOrigin::initTestCase()
     QSettings::setDefaultFormat(QSettings::IniFormat);
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
     // The key from the environment: no desktop keychain is asked.
-    qputenv(ProviderConnection::apiKeyVariable, apiKey.toUtf8());
+    qputenv(ProviderConnection::apiKeyVariable, sandboxApiKey.toUtf8());
 }
 
 void TestProviderOrigin::providerUrlRule_data()
@@ -267,7 +237,7 @@ void TestProviderOrigin::lookupRefusesARedirectToAnotherOrigin()
     // Nothing reached the other origin, and the refusal was not asked again.
     QVERIFY2(other.requests().isEmpty(), qPrintable(other.requests().join(u'\n')));
     QCOMPARE(provider.requests().size(), 1);
-    QCOMPARE(provider.authorizations().first(), QByteArray("Bearer ") + apiKey.toUtf8());
+    QCOMPARE(provider.authorizations().first(), QByteArray("Bearer ") + sandboxApiKey.toUtf8());
 
     // The evidence shows the redirect, and who gave it.
     QCOMPARE(answer.exchanges.size(), 1);
@@ -279,7 +249,7 @@ void TestProviderOrigin::lookupRefusesARedirectToAnotherOrigin()
                      QStringLiteral("Answered by: http://127.0.0.1:%1/v1/refunds?").arg(portOf(provider))),
              qPrintable(exchange.response));
     QCOMPARE(exchange.answeredBy.port(), provider.url().port());
-    QVERIFY(!exchange.request.contains(apiKey));
+    QVERIFY(!exchange.request.contains(sandboxApiKey));
 }
 
 void TestProviderOrigin::lookupFollowsARedirectWithinTheOrigin()
@@ -360,9 +330,8 @@ void TestProviderOrigin::statementRefusesARedirectToAnotherOrigin()
     LoopbackProvider provider([&](const QString &, const QByteArray &, int) {
         return LoopbackProvider::Answer{302, {}, other.url().toString().toUtf8() + "/v1/refunds?limit=100"};
     });
-    const Period march{1772323200000, 1775001600000};
     const StatementAnswer answer =
-            StatementFetch::run(settingsFor(provider.url()), march, {QStringLiteral("acct_a")});
+            StatementFetch::run(settingsFor(provider.url()), march2026(), {QStringLiteral("acct_a")});
     QVERIFY(!answer.ok());
     QVERIFY2(answer.error->message.contains(
                      QStringLiteral("the provider redirected to %1/v1/refunds?limit=100; Verity sends "
@@ -445,9 +414,8 @@ void TestProviderOrigin::baseUrlOutsideTheRuleAsksNothing()
 
 void TestProviderOrigin::connectionKeepsToTheRule()
 {
-    Expected<std::unique_ptr<SqliteStore>> store =
-            SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
-    QVERIFY2(store, qPrintable(store ? QString() : store.message()));
+    Expected<std::unique_ptr<Store>> store = openStore(m_dir.filePath(QStringLiteral("console.sqlite")));
+    QVERIFY_OK(store);
     const QString good = QStringLiteral("http://127.0.0.1:12111");
     {
         ProviderConnection connection(**store);

@@ -3,9 +3,10 @@
 // the dialog with what was expected, the dialog stays open and nothing is saved; a good one
 // is saved and closes it.
 
-#include "providersettingsdialog.h"
 #include "resolution/providerconnection.h"
-#include "store/sqlitestore.h"
+#include "providersettingsdialog.h"
+#include "store/storefactory.h"
+#include "support/testmacros.h"
 
 #include <QApplication>
 #include <QDialogButtonBox>
@@ -41,7 +42,7 @@ private:
     void typeAndSave(ProviderSettingsDialog &dialog, const QString &url);
 
     QTemporaryDir m_dir;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<ProviderConnection> m_connection;
 };
 
@@ -54,9 +55,8 @@ void TestProviderSettingsDialog::initTestCase()
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
     // The key from the environment: no desktop keychain is asked.
     qputenv(ProviderConnection::apiKeyVariable, "sk_test_sandbox");
-    Expected<std::unique_ptr<SqliteStore>> store =
-            SqliteStore::open(m_dir.filePath(QStringLiteral("console.sqlite")));
-    QVERIFY2(store, qPrintable(store ? QString() : store.message()));
+    Expected<std::unique_ptr<Store>> store = openStore(m_dir.filePath(QStringLiteral("console.sqlite")));
+    QVERIFY_OK(store);
     m_store = std::move(*store);
 }
 

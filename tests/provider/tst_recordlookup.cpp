@@ -3,9 +3,10 @@
 // retried, a stalled answer that cannot tell, anything unreadable that cannot tell, and a
 // POST that is never sent twice. Also how the registry's lookup becomes one call's query.
 
-#include "../sandbox/sandboxtestsupport.h"
-
 #include "provider/recordwrite.h"
+#include "support/inprocesssandbox.h"
+#include "support/provider.h"
+#include "support/testmacros.h"
 
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -16,17 +17,6 @@ using namespace verity;
 using namespace verity::test;
 
 namespace {
-
-ProviderSettings settingsFor(const QUrl &url, int timeoutMs = 3000)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = QStringLiteral("sk_test_sandbox");
-    settings.timeoutMs = timeoutMs;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 100;
-    return settings;
-}
 
 RecordQuery pickupsOf(const QString &order, const QString &intentKey)
 {
@@ -196,7 +186,7 @@ void TestRecordLookup::queryFromTheRegistry()
         QVERIFY2(query.message().contains(errorMentions), qPrintable(query.message()));
         return;
     }
-    QVERIFY2(query, qPrintable(query ? QString() : query.message()));
+    QVERIFY_OK(query);
     QCOMPARE(query->filter, (QList<std::pair<QString, QString>>{{QStringLiteral("order"), filterValue}}));
     QCOMPARE(query->path, spec->lookup->path);
     QCOMPARE(query->system, spec->lookup->system);

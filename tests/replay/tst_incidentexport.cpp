@@ -3,10 +3,10 @@
 // outcomes, repeats, notes), with none of the buyer's personal data left in any byte of it.
 
 #include "../store/storetestsupport.h"
-
 #include "domain/registryselection.h"
 #include "import/importjob.h"
 #include "replay/incidentexport.h"
+#include "support/teststore.h"
 
 #include <QDir>
 #include <QSqlQuery>
@@ -126,7 +126,7 @@ private:
     void compareStories(qint64 sourceId, OpenedIncidentExport &exported);
 
     QTemporaryDir m_dir;
-    std::unique_ptr<SqliteStore> m_source;
+    std::unique_ptr<Store> m_source;
     QString m_tauTicket;
 };
 
@@ -140,7 +140,7 @@ void TestIncidentExport::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QString error;
-    m_source = storetest::openStore(m_dir.filePath(QStringLiteral("source.sqlite")), &error);
+    m_source = test::openTestStore(m_dir.filePath(QStringLiteral("source.sqlite")), &error);
     QVERIFY2(m_source, qPrintable(error));
 
     TranscriptImporter demo(*m_source, allProfiles());
@@ -303,7 +303,7 @@ OpenedIncidentExport TestIncidentExport::exportAndCheck(qint64 id, const QString
             qWarning("personal value left in the file: %s", qPrintable(value));
     }
     {
-        storetest::RawDatabase raw(path, QStringLiteral("QSQLITE_OPEN_READONLY"));
+        storetest::RawSqlite raw(path, QStringLiteral("QSQLITE_OPEN_READONLY"));
         QSqlQuery tables(raw.db());
         tables.exec(QStringLiteral("SELECT name FROM sqlite_schema WHERE type = 'table'"));
         QStringList names;
@@ -598,8 +598,8 @@ void TestIncidentExport::openingOtherFiles()
 
     const QString foreign = m_dir.filePath(QStringLiteral("foreign.sqlite"));
     {
-        storetest::RawDatabase raw(foreign);
-        QVERIFY(raw.exec(QStringLiteral("CREATE TABLE notes (text TEXT)")));
+        storetest::RawSqlite raw(foreign);
+        QCOMPARE(raw.exec(QStringLiteral("CREATE TABLE notes (text TEXT)")), QString());
     }
     problem = refused(foreign, QStringLiteral("another program"));
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
@@ -610,8 +610,8 @@ void TestIncidentExport::openingOtherFiles()
     const QString newerSchema = m_dir.filePath(QStringLiteral("newer-schema.verity-incident"));
     QVERIFY(QFile::copy(source, newerSchema));
     {
-        storetest::RawDatabase raw(newerSchema);
-        QVERIFY(raw.exec(QStringLiteral("PRAGMA user_version = 99")));
+        storetest::RawSqlite raw(newerSchema);
+        QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 99")), QString());
     }
     problem = refused(newerSchema, QStringLiteral("newer Verity"));
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
@@ -619,8 +619,8 @@ void TestIncidentExport::openingOtherFiles()
     const QString newerFormat = m_dir.filePath(QStringLiteral("newer-format.verity-incident"));
     QVERIFY(QFile::copy(source, newerFormat));
     {
-        storetest::RawDatabase raw(newerFormat);
-        QVERIFY(raw.exec(QStringLiteral("UPDATE file_info SET value = '2' WHERE key = 'format_version'")));
+        storetest::RawSqlite raw(newerFormat);
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE file_info SET value = '2' WHERE key = 'format_version'")), QString());
     }
     problem = refused(newerFormat, QStringLiteral("format version 2"));
     QVERIFY2(problem.isEmpty(), qPrintable(problem));

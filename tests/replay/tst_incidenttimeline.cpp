@@ -4,20 +4,19 @@
 // said to be unknown. Real SQLite files, the real importer.
 
 #include "../store/storetestsupport.h"
-
 #include "import/importjob.h"
 #include "itemmodels/replaystepmodel.h"
 #include "replay/incidenttimeline.h"
+#include "support/strings.h"
+#include "support/testmacros.h"
+#include "support/teststore.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
-
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
-
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
 
 namespace {
 
@@ -77,7 +76,7 @@ class TestIncidentTimeline : public QObject
 
 private:
     QTemporaryDir m_dir;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
 
     IncidentTimeline timelineOf(const QString &extId)
     {
@@ -96,7 +95,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_store = storetest::openStore(m_dir.filePath(QStringLiteral("demo.sqlite")));
+        m_store = test::openTestStore(m_dir.filePath(QStringLiteral("demo.sqlite")));
         QVERIFY(m_store);
         const ImportReport report = storetest::importFile(*m_store, demoDataResource());
         QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
@@ -148,29 +147,25 @@ private slots:
         QTest::addColumn<int>("layer");
         QTest::addColumn<QStringList>("mentions");
         const auto l = [](ReplayLayer layer) { return int(layer); };
-        const auto s = [](std::initializer_list<const char *> words) {
-            QStringList list;
-            for (const char *w : words)
-                list.append(QString::fromUtf8(w));
-            return list;
-        };
         // At the provider's acceptance the client is still waiting and the model knows nothing of it.
         QTest::newRow("provider accepted c3") << QStringLiteral("provider c3") << l(ReplayLayer::Provider)
-                                              << s({"Accepted 1 refund", "SU-88421", "$118.00"});
+                                              << test::strings({"Accepted 1 refund", "SU-88421", "$118.00"});
         QTest::newRow("client still waiting") << QStringLiteral("provider c3") << l(ReplayLayer::HttpClient)
-                                              << s({"Sent POST /v1/refunds for c3", "waiting"});
-        QTest::newRow("tool waiting with a key") << QStringLiteral("provider c3") << l(ReplayLayer::ToolFramework)
-                                                 << s({"Waiting on POST", "c3", "key"});
+                                              << test::strings({"Sent POST /v1/refunds for c3", "waiting"});
+        QTest::newRow("tool waiting with a key")
+                << QStringLiteral("provider c3") << l(ReplayLayer::ToolFramework)
+                << test::strings({"Waiting on POST", "c3", "key"});
         QTest::newRow("client gives up") << QStringLiteral("c3.result") << l(ReplayLayer::HttpClient)
-                                         << s({"Gave up on c3 after 5.0 s", "does not know"});
-        QTest::newRow("model reads failed") << QStringLiteral("c3.read") << l(ReplayLayer::Model)
-                                            << s({"refund failed: upstream timeout", "failed", "trying again"});
+                                         << test::strings({"Gave up on c3 after 5.0 s", "does not know"});
+        QTest::newRow("model reads failed")
+                << QStringLiteral("c3.read") << l(ReplayLayer::Model)
+                << test::strings({"refund failed: upstream timeout", "failed", "trying again"});
         QTest::newRow("provider knows two") << QStringLiteral("c4.read") << l(ReplayLayer::Provider)
-                                            << s({"Accepted 2 refunds", "$236.00"});
+                                            << test::strings({"Accepted 2 refunds", "$236.00"});
         QTest::newRow("model believes done") << QStringLiteral("c4.read") << l(ReplayLayer::Model)
-                                             << s({"believes issue_refund c4 was done"});
+                                             << test::strings({"believes issue_refund c4 was done"});
         QTest::newRow("customer told once") << QStringLiteral("last") << l(ReplayLayer::Customer)
-                                            << s({"Was told", "refunded $118.00"});
+                                            << test::strings({"Was told", "refunded $118.00"});
     }
 
     void whatEachLayerKnew()
@@ -310,7 +305,8 @@ private slots:
     {
         // Anthropic Messages give no time per event: the steps keep the transcript's order, each
         // call followed by its result and what the model read, before the next line.
-        std::unique_ptr<SqliteStore> store = storetest::openStore(m_dir.filePath(QStringLiteral("anthropic.sqlite")));
+        std::unique_ptr<Store> store =
+                test::openTestStore(m_dir.filePath(QStringLiteral("anthropic.sqlite")));
         QVERIFY(store);
         const ImportReport report =
                 storetest::importFile(*store, QStringLiteral(VERITY_TEST_DATA "/formats/anthropic-support.jsonl"));

@@ -5,8 +5,6 @@
 // and nothing changes; a provider that cannot be reached leaves the escalation open with the
 // reason. Then `verity lookup --all-open` through the built binary against `verity sandbox`.
 
-#include "../sandbox/sandboxtestsupport.h"
-
 #include "audit/auditlog.h"
 #include "audit/settlementrecord.h"
 #include "domain/registrychoice.h"
@@ -17,9 +15,15 @@
 #include "resolution/escalationresolver.h"
 #include "resolution/settlementwriter.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
-
-#include "verityprocess.h"
+#include "store/storefactory.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
+#include "support/provider.h"
+#include "support/rawsqlite.h"
+#include "support/sandboxprocess.h"
+#include "support/testmacros.h"
+#include "support/teststore.h"
+#include "support/verityprocess.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -34,21 +38,8 @@ using namespace verity::test;
 
 namespace {
 
-const QString apiKey = QStringLiteral("sk_test_sandbox");
 const QString incidentTicket = QStringLiteral("T-20260317-0412");
 const QString c3 = QStringLiteral("c3");
-
-ProviderSettings settingsFor(const QUrl &url)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = apiKey;
-    settings.timeoutMs = 3000;
-    settings.maxLookupAttempts = 2;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 60;
-    return settings;
-}
 
 QString kindName(ResolutionReport::Kind kind)
 {
@@ -74,86 +65,11 @@ ResolutionReport wait(ResolutionOperation *operation)
     return report;
 }
 
-std::unique_ptr<SqliteStore> openStore(const QString &path)
-{
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path);
-    if (!store)
-        qFatal("cannot open %s: %s", qPrintable(path), qPrintable(store.message()));
-    return std::move(*store);
-}
-
-// A port nothing listens on: bound, then released.
-quint16 deadPort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    const quint16 port = probe.serverPort();
-    probe.close();
-    return port;
-}
-
-qint64 scalar(SqliteStore &store, const QString &sql)
-{
-    QSqlQuery query(store.database());
-    if (!query.exec(sql) || !query.next())
-        return -1;
-    return query.value(0).toLongLong();
-}
-
-// Another server on the state of `sandbox`, every refund POST meeting `fault`; lookups are
-// answered normally.
-std::unique_ptr<SandboxServer> frontWith(InProcessSandbox &sandbox, const QString &fault)
-{
-    SandboxOptions options;
-    options.faults = SandboxFaultPlan(1.0, *SandboxFault::parse(fault), 3);
-    auto server = std::make_unique<SandboxServer>(sandbox.state(), options);
-    Expected<quint16> port = server->listenLocal(0);
-    if (!port)
-        qFatal("the sandbox front cannot listen: %s", qPrintable(port.message()));
-    return server;
-}
-
 // "17 March", as the customer draft writes a day.
 QString dayAndMonth(const QDate &date)
 {
     return QLocale(QLocale::English).toString(date, QStringLiteral("d MMMM"));
 }
-
-// `verity sandbox --port 0 ...`; its first line is "listening on http://127.0.0.1:PORT".
-class SandboxProcess
-{
-public:
-    SandboxProcess(const QStringList &arguments, const QProcessEnvironment &environment)
-    {
-        m_process.setProcessEnvironment(environment);
-        m_process.setProgram(QStringLiteral(VERITY_BINARY));
-        m_process.setArguments(QStringList{QStringLiteral("sandbox"), QStringLiteral("--port"), QStringLiteral("0")} + arguments);
-        m_process.start();
-    }
-    ~SandboxProcess()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.terminate();
-            if (!m_process.waitForFinished(5000)) {
-                m_process.kill();
-                m_process.waitForFinished(5000);
-            }
-        }
-    }
-    QUrl waitForUrl()
-    {
-        while (!m_process.canReadLine()) {
-            if (!m_process.waitForReadyRead(20000))
-                return {};
-        }
-        const QString first = QString::fromUtf8(m_process.readLine()).trimmed();
-        const QString prefix = QStringLiteral("listening on ");
-        return first.startsWith(prefix) ? QUrl(first.mid(prefix.size())) : QUrl();
-    }
-
-private:
-    QProcess m_process;
-};
 
 } // namespace
 
@@ -189,7 +105,6 @@ private slots:
     void lookupCommandSettlesWhatItCan();
 
 private:
-    qint64 escalationIdOf(const QString &ticket, const QString &call);
     qint64 auditCount() { return *m_store->countAuditEntries(); }
     QList<AuditEntry> auditEntries() { return *m_store->auditEntries(0, 1000); }
     void verifyAuditChain(qint64 entries);
@@ -199,7 +114,7 @@ private:
     QString m_pristine; // the demo, imported once; each test works on a copy
     std::unique_ptr<QTemporaryDir> m_folder;
     QString m_dbPath;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::unique_ptr<InProcessSandbox> m_sandbox;
     std::unique_ptr<ProviderClient> m_client;
     std::unique_ptr<EscalationResolver> m_resolver;
@@ -209,7 +124,8 @@ void TestEscalationResolver::initTestCase()
 {
     QVERIFY(m_pristineFolder.isValid());
     m_pristine = m_pristineFolder.filePath(QStringLiteral("demo.sqlite"));
-    std::unique_ptr<SqliteStore> store = openStore(m_pristine);
+    std::unique_ptr<Store> store = openTestStore(m_pristine);
+    QVERIFY(store);
     const ToolRegistry registry = ToolRegistry::builtIn();
     TranscriptImporter importer(*store, registry);
     const ImportReport report = importer.importFile(demoDataResource());
@@ -224,12 +140,13 @@ void TestEscalationResolver::init()
     QVERIFY(m_folder->isValid());
     m_dbPath = m_folder->filePath(QStringLiteral("console.sqlite"));
     QVERIFY(QFile::copy(m_pristine, m_dbPath));
-    m_store = openStore(m_dbPath);
+    m_store = openTestStore(m_dbPath);
+    QVERIFY(m_store);
     QCOMPARE(*m_store->countOpenEscalations(), 15);
 
     m_sandbox = std::make_unique<InProcessSandbox>();
     Expected<SandboxSeedReport> seeded = seedDemo(m_sandbox->state());
-    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    QVERIFY_OK(seeded);
     m_client = std::make_unique<ProviderClient>(settingsFor(m_sandbox->url()));
     m_resolver = std::make_unique<EscalationResolver>(*m_store, *m_client, QStringLiteral("amira"));
 }
@@ -243,29 +160,17 @@ void TestEscalationResolver::cleanup()
     m_folder.reset();
 }
 
-qint64 TestEscalationResolver::escalationIdOf(const QString &ticket, const QString &call)
-{
-    Expected<QList<EscalationRow>> open = m_store->openEscalations(0, 100);
-    if (!open)
-        return -1;
-    for (const EscalationRow &row : std::as_const(*open)) {
-        if (row.ticketExtId == ticket && row.callExtId == call)
-            return row.id;
-    }
-    return -1;
-}
-
 void TestEscalationResolver::verifyAuditChain(qint64 entries)
 {
     Expected<AuditVerification> verified = AuditLog::verify(*m_store);
-    QVERIFY2(verified, qPrintable(verified ? QString() : verified.message()));
+    QVERIFY_OK(verified);
     QVERIFY2(verified->intact, qPrintable(verified->reason));
     QCOMPARE(verified->entriesChecked, entries);
 }
 
 void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
 {
-    const qint64 id = escalationIdOf(incidentTicket, c3);
+    const qint64 id = openEscalationId(*m_store, incidentTicket, c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(before.amountCents, std::optional<qint64>(11800));
@@ -294,7 +199,7 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY(evidence.startedAt > 0 && evidence.finishedAt >= evidence.startedAt);
     QVERIFY(evidence.request.startsWith(QStringLiteral("GET ")));
     QVERIFY(evidence.request.contains(QStringLiteral("payment_intent=pi_SU-88421")));
-    QVERIFY(!evidence.request.contains(apiKey));
+    QVERIFY(!evidence.request.contains(sandboxApiKey));
     QVERIFY(evidence.response.startsWith(QStringLiteral("HTTP 200")));
     QVERIFY(evidence.response.contains(c3Refund));
     QCOMPARE(evidence.evidenceSha256, evidenceHash(evidence));
@@ -342,7 +247,9 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY(!ticket.row.hasUnknown);
     QVERIFY(ticket.row.hasRepeatedIntent);
     QVERIFY(ticket.row.needsAttention);
-    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(incidentTicket)), 1);
+    QCOMPARE(scalar(RawSqlite(m_store->location()).db(),
+                    QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(incidentTicket)),
+             1);
 
     // What the customer should now be told.
     QVERIFY2(report.customerDraft.startsWith(QStringLiteral("Hello Dana,")), qPrintable(report.customerDraft));
@@ -360,8 +267,8 @@ void TestEscalationResolver::oneRefundIsNeverCitedForTwoCalls()
 {
     // T-20260325-0141: c3 and c4 timed out, c5 was performed; three refunds carry the key.
     const QString ticket = QStringLiteral("T-20260325-0141");
-    const qint64 c3Id = escalationIdOf(ticket, c3);
-    const qint64 c4Id = escalationIdOf(ticket, QStringLiteral("c4"));
+    const qint64 c3Id = openEscalationId(*m_store, ticket, c3);
+    const qint64 c4Id = openEscalationId(*m_store, ticket, QStringLiteral("c4"));
     QVERIFY(c3Id > 0 && c4Id > 0);
     // Looked up in the opposite order: the matching does not depend on it.
     const ResolutionReport four = wait(m_resolver->lookUp(c4Id));
@@ -380,9 +287,10 @@ void TestEscalationResolver::oneRefundIsNeverCitedForTwoCalls()
     QCOMPARE(m_store->evidence(c3Id)->first().recordId, three.reference);
     QCOMPARE(m_store->evidence(c4Id)->first().recordId, four.reference);
     // With all three refunds accounted for, the ticket has two duplicate effects: $193.00 paid twice.
-    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(ticket)), 2);
-    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT duplicate_cents FROM tickets WHERE ext_id = '%1'").arg(ticket)), 19300);
-    QCOMPARE(scalar(*m_store, QStringLiteral("SELECT worst_outcome FROM tickets WHERE ext_id = '%1'").arg(ticket)),
+    RawSqlite raw(m_store->location());
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(ticket)), 2);
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT duplicate_cents FROM tickets WHERE ext_id = '%1'").arg(ticket)), 19300);
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT worst_outcome FROM tickets WHERE ext_id = '%1'").arg(ticket)),
              duplicateEffectSeverity);
     verifyAuditChain(4);
 }
@@ -391,18 +299,14 @@ void TestEscalationResolver::nothingMoreIsOwedWhenASiblingTookEffect()
 {
     // The provider holds two of the three refunds: c4's timed-out request never reached it.
     {
-        QSqlDatabase provider = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("provider-edit"));
-        provider.setDatabaseName(m_sandbox->state().location());
-        QVERIFY(provider.open());
-        QSqlQuery remove(provider);
+        RawSqlite provider(m_sandbox->state().location());
+        QSqlQuery remove(provider.db());
         QVERIFY(remove.exec(QStringLiteral("DELETE FROM refunds WHERE id = 're_bHmyaqEMPRru0LJ0O6ql9yCI'")));
         QCOMPARE(remove.numRowsAffected(), 1);
-        provider.close();
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("provider-edit"));
     const QString ticket = QStringLiteral("T-20260325-0141");
-    const qint64 c3Id = escalationIdOf(ticket, c3);
-    const qint64 c4Id = escalationIdOf(ticket, QStringLiteral("c4"));
+    const qint64 c3Id = openEscalationId(*m_store, ticket, c3);
+    const qint64 c4Id = openEscalationId(*m_store, ticket, QStringLiteral("c4"));
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(c3Id)).resolution), resolutionId(Resolution::Performed));
     const ResolutionReport four = wait(m_resolver->lookUp(c4Id));
     QCOMPARE(kindName(four.kind), kindName(ResolutionReport::Kind::Resolved));
@@ -422,7 +326,7 @@ void TestEscalationResolver::nothingMoreIsOwedWhenASiblingTookEffect()
 
 void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260401-0247"), c3); // schedule_pickup
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260401-0247"), c3); // schedule_pickup
     QVERIFY(id > 0);
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
     // Bad input is refused with what was expected, and nothing is stored.
@@ -464,7 +368,7 @@ void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
 // the check, settles it as performed (verified) with its ledger row; the check stays as evidence.
 void TestEscalationResolver::lookupReplacesAnAttestedCheck()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260329-0264"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260329-0264"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     const ResolutionReport attested = m_resolver->attest(
@@ -521,7 +425,7 @@ void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds()
 {
     QFETCH(QString, ticket);
     QFETCH(QString, resolution);
-    const qint64 id = escalationIdOf(ticket, c3);
+    const qint64 id = openEscalationId(*m_store, ticket, c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     const qint64 refundsBefore = m_sandbox->refundCount(before.paymentIntent);
@@ -545,7 +449,7 @@ void TestEscalationResolver::lookUpSettlesByWhatTheProviderHolds()
 
 void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 0);
@@ -649,7 +553,7 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
 void TestEscalationResolver::performAgainNeedsALookupFirst()
 {
     // Open, never looked up (and absent at the provider): no repeat without a lookup first.
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260402-0287"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260402-0287"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
@@ -665,7 +569,7 @@ void TestEscalationResolver::performAgainNeedsALookupFirst()
     QVERIFY(!after.resolution);
 
     // Nor after a lookup that found the refund.
-    const qint64 found = escalationIdOf(QStringLiteral("T-20260329-0264"), c3);
+    const qint64 found = openEscalationId(*m_store, QStringLiteral("T-20260329-0264"), c3);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(found)).resolution), resolutionId(Resolution::Performed));
     const QString payment = (*m_store->escalation(found))->paymentIntent;
     const qint64 refunds = m_sandbox->refundCount(payment);
@@ -677,7 +581,7 @@ void TestEscalationResolver::performAgainNeedsALookupFirst()
 
 void TestEscalationResolver::draftAfterPerformAgainNamesTheDayOfTheRefund()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
     const ResolutionReport performed = wait(m_resolver->performAgain(id));
@@ -699,7 +603,7 @@ void TestEscalationResolver::draftAfterPerformAgainNamesTheDayOfTheRefund()
 
 void TestEscalationResolver::performAgainRefusedStaysNotPerformed()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
@@ -731,7 +635,7 @@ void TestEscalationResolver::performAgainRefusedStaysNotPerformed()
 
 void TestEscalationResolver::performAgainComingBackUnknownReopens()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
@@ -783,11 +687,12 @@ void TestEscalationResolver::performAgainComingBackUnknownReopens()
 
 void TestEscalationResolver::twoConsolesPerformAgainInFlightRefundOnce()
 {
-    const qint64 id = escalationIdOf(QStringLiteral("T-20260331-0158"), c3);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
-    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    std::unique_ptr<Store> secondStore = openTestStore(m_dbPath);
+    QVERIFY(secondStore);
     ProviderClient secondClient(settingsFor(m_sandbox->url()));
     EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
 
@@ -821,9 +726,10 @@ void TestEscalationResolver::twoConsolesPerformAgainInFlightRefundOnce()
 
 void TestEscalationResolver::secondConsoleIsToldWhoResolved()
 {
-    const qint64 id = escalationIdOf(incidentTicket, c3);
+    const qint64 id = openEscalationId(*m_store, incidentTicket, c3);
     QVERIFY(id > 0);
-    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    std::unique_ptr<Store> secondStore = openTestStore(m_dbPath);
+    QVERIFY(secondStore);
     ProviderClient secondClient(settingsFor(m_sandbox->url()));
     EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
 
@@ -852,9 +758,10 @@ void TestEscalationResolver::twoConsolesInFlightSettleOnce()
 {
     QFETCH(QString, ticket);
     QFETCH(QString, resolution);
-    const qint64 id = escalationIdOf(ticket, c3);
+    const qint64 id = openEscalationId(*m_store, ticket, c3);
     QVERIFY(id > 0);
-    std::unique_ptr<SqliteStore> secondStore = openStore(m_dbPath);
+    std::unique_ptr<Store> secondStore = openTestStore(m_dbPath);
+    QVERIFY(secondStore);
     ProviderClient secondClient(settingsFor(m_sandbox->url()));
     EscalationResolver second(*secondStore, secondClient, QStringLiteral("bruno"));
 
@@ -903,7 +810,7 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     };
 
     // A pickup the courier has: found, settled by its id, with the GET kept as evidence.
-    const qint64 booked = escalationIdOf(QStringLiteral("T-20260401-0247"), c3);
+    const qint64 booked = openEscalationId(*m_store, QStringLiteral("T-20260401-0247"), c3);
     QVERIFY(booked > 0);
     const EscalationDetail bookedDetail = **m_store->escalation(booked);
     QCOMPARE(m_resolver->route(bookedDetail).system, QStringLiteral("the courier"));
@@ -918,7 +825,7 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     QVERIFY(!*m_store->ledgerEntryOfCall(bookedDetail.callId)); // no money moved: no ledger row
 
     // A pickup that never reached the courier: not performed, then booked once with the same key.
-    const qint64 missing = escalationIdOf(QStringLiteral("T-20260402-0502"), c3);
+    const qint64 missing = openEscalationId(*m_store, QStringLiteral("T-20260402-0502"), c3);
     const EscalationDetail missingDetail = **m_store->escalation(missing);
     QCOMPARE(recordsOf(QStringLiteral("/v1/pickups"), missingDetail.orderId).size(), 0);
     const ResolutionReport absent = wait(m_resolver->lookUp(missing));
@@ -952,7 +859,8 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     QCOMPARE(served.count(), 0);
 
     // A message that never reached the seller: the same, at the messaging service.
-    const qint64 message = escalationIdOf(QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
+    const qint64 message =
+            openEscalationId(*m_store, QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
     const EscalationDetail messageDetail = **m_store->escalation(message);
     QCOMPARE(resolutionName(wait(m_resolver->lookUp(message)).resolution), resolutionId(Resolution::NotPerformed));
     QCOMPARE(resolutionName(wait(m_resolver->performAgain(message)).resolution), resolutionId(Resolution::PerformedAgain));
@@ -977,7 +885,7 @@ void TestEscalationResolver::nonRefundCannotBeLookedUp()
     QFETCH(QString, ticket);
     QFETCH(QString, call);
     QFETCH(QString, tool);
-    const qint64 id = escalationIdOf(ticket, call);
+    const qint64 id = openEscalationId(*m_store, ticket, call);
     QVERIFY(id > 0);
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
 
@@ -1001,7 +909,7 @@ void TestEscalationResolver::nonRefundCannotBeLookedUp()
 
 void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
 {
-    const qint64 id = escalationIdOf(incidentTicket, c3);
+    const qint64 id = openEscalationId(*m_store, incidentTicket, c3);
     QVERIFY(id > 0);
     ProviderClient down(settingsFor(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(deadPort()))));
     EscalationResolver resolver(*m_store, down, QStringLiteral("amira"));
@@ -1041,7 +949,7 @@ void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
 VerityRun TestEscalationResolver::runVerity(const QStringList &arguments)
 {
     QProcessEnvironment environment = isolatedEnvironment(m_folder->path());
-    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), apiKey);
+    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), sandboxApiKey);
     return verity::test::runVerity(arguments, environment, 60000);
 }
 
@@ -1078,7 +986,8 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
 
     // Every escalation is settled: refunds at the payment provider, pickups at the courier and
     // messages at the messaging service, each where the registry says it is looked up.
-    m_store = openStore(m_dbPath);
+    m_store = openTestStore(m_dbPath);
+    QVERIFY(m_store);
     QCOMPARE(*m_store->countOpenEscalations(), 0);
 
     // The table: a header, one row per escalation, then what remains.
@@ -1124,7 +1033,8 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
     QVERIFY(json.value(QStringLiteral("results")).toArray().isEmpty());
     QCOMPARE(allRefunds(), refundsBefore);
 
-    m_store = openStore(m_dbPath);
+    m_store = openTestStore(m_dbPath);
+    QVERIFY(m_store);
     verifyAuditChain(2 * 15);
 }
 

@@ -5,16 +5,18 @@
 // before anything is asked; and a provider that redirects to another origin settles nothing
 // and the other origin never sees the key.
 
-#include "../finance/loopbackprovider.h"
-#include "../sandbox/sandboxtestsupport.h"
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
-
-#include "verityprocess.h"
+#include "store/storefactory.h"
+#include "support/inprocesssandbox.h"
+#include "support/loopbackprovider.h"
+#include "support/provider.h"
+#include "support/testmacros.h"
+#include "support/teststore.h"
+#include "support/verityprocess.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -25,17 +27,8 @@ using namespace verity::test;
 
 namespace {
 
-const QString apiKey = QStringLiteral("sk_test_sandbox");
 const QString incidentTicket = QStringLiteral("T-20260317-0412");
 const QString notPerformedTicket = QStringLiteral("T-20260331-0158"); // its refund never reached the provider
-
-std::unique_ptr<SqliteStore> openStore(const QString &path)
-{
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(path);
-    if (!store)
-        qFatal("cannot open %s: %s", qPrintable(path), qPrintable(store.message()));
-    return std::move(*store);
-}
 
 bool isUtcTime(const QString &text)
 {
@@ -87,7 +80,8 @@ void TestLookupCommand::initTestCase()
     QVERIFY2(QFile::exists(QStringLiteral(VERITY_BINARY)), VERITY_BINARY " is not built");
     QVERIFY(m_pristineFolder.isValid());
     m_pristine = m_pristineFolder.filePath(QStringLiteral("demo.sqlite"));
-    std::unique_ptr<SqliteStore> store = openStore(m_pristine);
+    std::unique_ptr<Store> store = openTestStore(m_pristine);
+    QVERIFY(store);
     TranscriptImporter importer(*store, ToolRegistry::builtIn());
     const ImportReport report = importer.importFile(demoDataResource());
     QVERIFY2(report.clean(), qPrintable(report.summary()));
@@ -102,7 +96,7 @@ void TestLookupCommand::init()
     QVERIFY(QFile::copy(m_pristine, m_dbPath));
     m_sandbox = std::make_unique<InProcessSandbox>();
     Expected<SandboxSeedReport> seeded = seedDemo(m_sandbox->state());
-    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    QVERIFY_OK(seeded);
 }
 
 void TestLookupCommand::cleanup()
@@ -113,7 +107,9 @@ void TestLookupCommand::cleanup()
 
 qint64 TestLookupCommand::refundEscalationOf(const QString &ticket, const QString &call)
 {
-    std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
+    std::unique_ptr<Store> store = openTestStore(m_dbPath);
+    if (!store)
+        return -1;
     const QList<EscalationRow> open = *store->openEscalations(0, 100);
     for (const EscalationRow &row : open) {
         const EscalationDetail detail = **store->escalation(row.id);
@@ -127,7 +123,7 @@ qint64 TestLookupCommand::refundEscalationOf(const QString &ticket, const QStrin
 VerityRun TestLookupCommand::lookup(const QStringList &arguments)
 {
     QProcessEnvironment environment = isolatedEnvironment(m_folder->path());
-    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), apiKey);
+    environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), sandboxApiKey);
     return runVerity(QStringList{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath} + arguments, environment);
 }
 
@@ -181,11 +177,9 @@ void TestLookupCommand::saysWhoSettledFirst()
     qint64 resolvedAt = 0;
     {
         // Alice's console settles it first.
-        std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
-        ProviderSettings settings;
-        settings.baseUrl = m_sandbox->url();
-        settings.apiKey = apiKey;
-        ProviderClient client(settings);
+        std::unique_ptr<Store> store = openTestStore(m_dbPath);
+        QVERIFY(store);
+        ProviderClient client(settingsFor(m_sandbox->url()));
         EscalationResolver alice(*store, client, QStringLiteral("alice"));
         ResolutionOperation *operation = alice.lookUp(id);
         QCOMPARE(int(EscalationResolver::waitFor(operation).kind), int(ResolutionReport::Kind::Resolved));
@@ -252,7 +246,8 @@ void TestLookupCommand::refusesProviderUrls()
     QVERIFY2(!run.err.contains(QStringLiteral("secret")), qPrintable(run.err));
 
     // Nothing was asked, and nothing settled.
-    std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
+    std::unique_ptr<Store> store = openTestStore(m_dbPath);
+    QVERIFY(store);
     QCOMPARE(*store->countOpenEscalations(), 15);
     QCOMPARE(*store->countAuditEntries(), 0);
 }
@@ -283,7 +278,8 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
     QCOMPARE(provider.requests().size(), 1);
 
     // Still open; the evidence kept shows the redirect and who gave it.
-    std::unique_ptr<SqliteStore> store = openStore(m_dbPath);
+    std::unique_ptr<Store> store = openTestStore(m_dbPath);
+    QVERIFY(store);
     QCOMPARE((*store->escalation(id))->state, QStringLiteral("open"));
     QCOMPARE(*store->countOpenEscalations(), 15);
     const QList<Evidence> lookups = *store->evidence(id);

@@ -7,9 +7,8 @@
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
-#include "store/sqlitestore.h"
-
-#include "verityprocess.h"
+#include "store/storefactory.h"
+#include "support/verityprocess.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -47,7 +46,7 @@ void TestResolveCommand::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_db = m_dir.filePath(QStringLiteral("demo.sqlite"));
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_db);
+    Expected<std::unique_ptr<Store>> store = openStore(m_db);
     QVERIFY(store);
     TranscriptImporter importer(**store, ToolRegistry::builtIn());
     QVERIFY(importer.importFile(demoDataResource()).clean());
@@ -55,7 +54,7 @@ void TestResolveCommand::initTestCase()
 
 qint64 TestResolveCommand::pickupEscalation()
 {
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_db);
+    Expected<std::unique_ptr<Store>> store = openStore(m_db);
     const QList<EscalationRow> open = *(*store)->openEscalations(0, 100);
     for (const EscalationRow &row : open) {
         if (row.ticketExtId == u"T-20260402-0502" && row.tool == u"schedule_pickup")
@@ -138,7 +137,7 @@ void TestResolveCommand::badArgumentsStoreNothing()
     const VerityRun run = verity(resolve(options));
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(named), qPrintable(run.err));
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_db);
+    Expected<std::unique_ptr<Store>> store = openStore(m_db);
     QCOMPARE(*(*store)->countAuditEntries(), 0);
     QCOMPARE((**(*store)->escalation(id)).state, EscalationState::Open);
 }
@@ -161,7 +160,7 @@ void TestResolveCommand::attestsThenTellsWhoWasFirst()
     QCOMPARE(json.value(QStringLiteral("basis")).toString(), QStringLiteral("attestation"));
     QCOMPARE(json.value(QStringLiteral("settled_by")).toString(), QStringLiteral("amira"));
 
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(m_db);
+    Expected<std::unique_ptr<Store>> store = openStore(m_db);
     const EscalationDetail settled = **(*store)->escalation(id);
     QCOMPARE(settled.state, EscalationState::Resolved);
     QCOMPARE(settlementText(*settled.resolution, settled.basis), QStringLiteral("not performed (attested)"));

@@ -8,11 +8,11 @@
 // SandboxState of an InProcessSandbox: each "front" answers every refund POST with its fault
 // and every lookup normally, and all of them see the same refunds and idempotency keys.
 
-#include "../sandbox/sandboxtestsupport.h"
-
 #include "provider/providerclient.h"
 #include "provider/safewriteruntime.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
+#include "support/inprocesssandbox.h"
+#include "support/provider.h"
 
 #include <QDateTime>
 #include <QRandomGenerator>
@@ -25,31 +25,7 @@ using namespace verity::test;
 
 namespace {
 
-const QString apiKey = QStringLiteral("sk_test_sandbox");
 const QString seller = QStringLiteral("acct_shop");
-
-ProviderSettings settingsFor(const QUrl &url, int timeoutMs = 300)
-{
-    ProviderSettings settings;
-    settings.baseUrl = url;
-    settings.apiKey = apiKey;
-    settings.timeoutMs = timeoutMs;
-    settings.maxLookupAttempts = 3;
-    settings.backoffBaseMs = 20;
-    settings.backoffCapMs = 60;
-    return settings;
-}
-
-RefundIntent intentFor(const QString &key, const QString &paymentIntent, qint64 amount = 1200)
-{
-    RefundIntent intent;
-    intent.intentKey = key;
-    intent.paymentIntent = paymentIntent;
-    intent.amountCents = amount;
-    intent.reason = QStringLiteral("requested_by_customer");
-    intent.metadata.insert(QStringLiteral("ticket_id"), QStringLiteral("T-1"));
-    return intent;
-}
 
 // The form ProviderClient sends for `intent`, so a request made by hand carries the same
 // parameters (the sandbox compares a key's parameters as a sorted set).
@@ -68,28 +44,6 @@ Form formOf(const RefundIntent &intent)
 LedgerContext contextFor()
 {
     return LedgerContext{std::nullopt, seller, QStringLiteral("runtime test")};
-}
-
-SandboxOptions faulty(const QString &fault)
-{
-    SandboxOptions options;
-    if (!fault.isEmpty()) {
-        const std::optional<SandboxFault> parsed = SandboxFault::parse(fault);
-        if (!parsed)
-            qFatal("not a sandbox fault: %s", qPrintable(fault));
-        options.faults = SandboxFaultPlan(1.0, *parsed, 7);
-    }
-    return options;
-}
-
-// Another server on the state of `sandbox`, refund POSTs all meeting `fault`.
-std::unique_ptr<SandboxServer> frontWith(InProcessSandbox &sandbox, const QString &fault)
-{
-    auto server = std::make_unique<SandboxServer>(sandbox.state(), faulty(fault));
-    Expected<quint16> port = server->listenLocal(0);
-    if (!port)
-        qFatal("the sandbox front cannot listen: %s", qPrintable(port.message()));
-    return server;
 }
 
 SafeWriteResult refundNow(SafeWriteRuntime &runtime, const RefundIntent &intent)
@@ -126,7 +80,7 @@ struct Ledger
 {
     Ledger()
     {
-        Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(folder.filePath(QStringLiteral("ledger.sqlite")));
+        Expected<std::unique_ptr<Store>> opened = openStore(folder.filePath(QStringLiteral("ledger.sqlite")));
         if (!opened)
             qFatal("cannot open the ledger: %s", qPrintable(opened.message()));
         store = std::move(*opened);
@@ -140,7 +94,7 @@ struct Ledger
     }
 
     QTemporaryDir folder;
-    std::unique_ptr<SqliteStore> store;
+    std::unique_ptr<Store> store;
 };
 
 } // namespace
@@ -209,7 +163,7 @@ void TestSafeWriteRuntime::stalledPostIsLookedUpAndFoundOnce()
     ProviderClient client(settingsFor(stalling->url(), 300));
     SafeWriteRuntime runtime(*m_ledger->store, client);
     const QString payment = newPayment();
-    const RefundIntent intent = intentFor(QStringLiteral("key-stalled"), payment);
+    const RefundIntent intent = intentFor(QStringLiteral("key-stalled"), 1200, payment);
 
     SafeRefundOperation *operation = runtime.refund(intent, contextFor());
     QSignalSpy progress(operation, &SafeRefundOperation::progress);
@@ -266,7 +220,7 @@ void TestSafeWriteRuntime::lookupImpossibleIsUnknownNeverNotPerformed()
     ProviderClient client(settingsFor(front->url(), 300));
     SafeWriteRuntime runtime(*m_ledger->store, client);
     const QString payment = newPayment();
-    const RefundIntent intent = intentFor(QStringLiteral("key-gone"), payment);
+    const RefundIntent intent = intentFor(QStringLiteral("key-gone"), 1200, payment);
 
     SafeRefundOperation *operation = runtime.refund(intent, contextFor());
     bool destroyedBeforeLookup = false;
@@ -296,7 +250,7 @@ void TestSafeWriteRuntime::lookupImpossibleIsUnknownNeverNotPerformed()
 void TestSafeWriteRuntime::ledgerHitSendsNothing()
 {
     const QString payment = newPayment();
-    const RefundIntent intent = intentFor(QStringLiteral("key-in-ledger"), payment);
+    const RefundIntent intent = intentFor(QStringLiteral("key-in-ledger"), 1200, payment);
     QVERIFY(m_ledger->store->begin());
     Expected<bool> recorded = m_ledger->store->recordLedgerEntry(
         LedgerEntry{intent.intentKey, std::nullopt, QStringLiteral("re_earlier"), 1200, QStringLiteral("USD"), seller,
@@ -323,7 +277,7 @@ void TestSafeWriteRuntime::ledgerHitSendsNothing()
 void TestSafeWriteRuntime::replayedKeyIsAlreadyPerformed()
 {
     const QString payment = newPayment();
-    const RefundIntent intent = intentFor(QStringLiteral("key-sent-before"), payment);
+    const RefundIntent intent = intentFor(QStringLiteral("key-sent-before"), 1200, payment);
     SandboxHttp http(m_sandbox->url());
     const HttpResult first = http.post(QStringLiteral("/v1/refunds"), formOf(intent),
                                        {{"Idempotency-Key", intent.intentKey.toUtf8()}});
@@ -391,7 +345,7 @@ void TestSafeWriteRuntime::clearAndAmbiguousAnswers()
     ProviderClient client(settingsFor(front->url(), 3000));
     SafeWriteRuntime runtime(*m_ledger->store, client);
     const QString payment = newPayment();
-    const RefundIntent intent = intentFor(QStringLiteral("key-1"), payment);
+    const RefundIntent intent = intentFor(QStringLiteral("key-1"), 1200, payment);
     const SafeWriteResult result = refundNow(runtime, intent);
 
     QCOMPARE(outcomeText(result.outcome), outcome);
@@ -470,7 +424,7 @@ void TestSafeWriteRuntime::randomFaultSchedules()
     for (int n = 0; n < schedules; ++n) {
         const QString payment = newPayment();
         const RefundIntent intent =
-            intentFor(QStringLiteral("sched-%1").arg(n), payment, 100 + qint64(random.bounded(4900U)));
+                intentFor(QStringLiteral("sched-%1").arg(n), 100 + qint64(random.bounded(4900U)), payment);
         QStringList story;
         auto describe = [&] { return QStringLiteral("schedule %1 (%2): %3").arg(n).arg(payment, story.join(QStringLiteral("; "))); };
 

@@ -2,7 +2,8 @@
 // file across a restart (refunds, balances, idempotency keys), seeds the demo once, stops
 // cleanly on SIGTERM, and refuses bad options.
 
-#include "sandboxtestsupport.h"
+#include "support/inprocesssandbox.h"
+#include "support/sandboxprocess.h"
 
 #include <QJsonArray>
 #include <QProcess>
@@ -11,52 +12,6 @@ using namespace verity;
 using namespace verity::test;
 
 namespace {
-
-class SandboxProcess
-{
-public:
-    explicit SandboxProcess(const QStringList &arguments)
-    {
-        m_process.setProgram(QStringLiteral(VERITY_BINARY));
-        m_process.setArguments(QStringList{QStringLiteral("sandbox"), QStringLiteral("--port"), QStringLiteral("0")} + arguments);
-        m_process.start();
-    }
-    ~SandboxProcess()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
-
-    // The first line is "listening on http://127.0.0.1:PORT"; the rest of the banner follows.
-    QUrl waitForUrl()
-    {
-        while (!m_process.canReadLine()) {
-            if (!m_process.waitForReadyRead(15000))
-                return {};
-        }
-        const QString first = QString::fromUtf8(m_process.readLine()).trimmed();
-        const QString prefix = QStringLiteral("listening on ");
-        if (!first.startsWith(prefix))
-            return {};
-        QTest::qWait(50);
-        m_banner = QString::fromUtf8(m_process.readAllStandardOutput());
-        return QUrl(first.mid(prefix.size()));
-    }
-    QString banner() const { return m_banner; }
-
-    bool stop()
-    {
-        m_process.terminate();
-        return m_process.waitForFinished(10000) && m_process.exitStatus() == QProcess::NormalExit
-               && m_process.exitCode() == 0;
-    }
-
-private:
-    QProcess m_process;
-    QString m_banner;
-};
 
 Form refundForm(qint64 amount)
 {

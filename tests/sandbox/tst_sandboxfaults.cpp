@@ -2,7 +2,7 @@
 // faults in one value (each request meets the first that applies to it), faults named in a
 // path prefix for clients that take only a base URL, and refund ids derived instead of random.
 
-#include "sandboxtestsupport.h"
+#include "support/inprocesssandbox.h"
 
 #include <QElapsedTimer>
 
@@ -18,12 +18,6 @@ Form refundForm(const QString &key, qint64 amount = 1200)
     return {{QStringLiteral("payment_intent"), QStringLiteral("pi_order1")},
             {QStringLiteral("amount"), QString::number(amount)},
             {QStringLiteral("metadata[intent_key]"), key}};
-}
-
-void setUpSeller(SandboxHttp &http)
-{
-    QCOMPARE(http.createAccount(QStringLiteral("acct_shop"), 10000).status, 200);
-    QCOMPARE(http.createPayment(QStringLiteral("pi_order1"), 5000, QStringLiteral("acct_shop")).status, 200);
 }
 
 } // namespace

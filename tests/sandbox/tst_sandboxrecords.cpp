@@ -2,7 +2,8 @@
 // HTTP on loopback: the objects they answer, parameter errors, idempotency keys and faults as
 // for refunds, lists by order with paging, and state that survives a restart.
 
-#include "sandboxtestsupport.h"
+#include "support/inprocesssandbox.h"
+#include "support/testmacros.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -373,7 +374,7 @@ void TestSandboxRecords::stateSurvivesARestart()
     QByteArray message;
     for (int run = 0; run < 2; ++run) {
         Expected<std::unique_ptr<SandboxState>> state = SandboxState::open(file);
-        QVERIFY2(state, qPrintable(state ? QString() : state.message()));
+        QVERIFY_OK(state);
         SandboxServer server(**state, {});
         QVERIFY(server.listenLocal(0));
         SandboxHttp http(server.url());

@@ -1,12 +1,12 @@
 // --seed-demo: the provider's side of the demo data agrees with Verity's own reading of it.
 
-#include "sandboxtestsupport.h"
-
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "sandbox/sandboxseed.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
+#include "support/inprocesssandbox.h"
+#include "support/testmacros.h"
 
 #include <QJsonArray>
 
@@ -19,7 +19,7 @@ namespace {
 QHash<QString, QString> demoIntentKeys()
 {
     QTemporaryDir folder;
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(folder.filePath(QStringLiteral("demo.sqlite")));
+    Expected<std::unique_ptr<Store>> store = openStore(folder.filePath(QStringLiteral("demo.sqlite")));
     if (!store)
         qFatal("%s", qPrintable(store.message()));
     const ToolRegistry registry = ToolRegistry::builtIn();
@@ -70,7 +70,7 @@ void TestSandboxSeed::seedsTheProviderSideOfTheDemo()
 {
     InProcessSandbox sandbox;
     Expected<SandboxSeedReport> seeded = seedDemo(sandbox.state());
-    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    QVERIFY_OK(seeded);
     QVERIFY(!seeded->alreadySeeded);
     QCOMPARE(seeded->accounts, 12);
     QCOMPARE(seeded->payments, 46);
@@ -114,7 +114,7 @@ void TestSandboxSeed::seedsTheCourierAndTheMessagingSide()
 {
     InProcessSandbox sandbox;
     Expected<SandboxSeedReport> seeded = seedDemo(sandbox.state());
-    QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.message()));
+    QVERIFY_OK(seeded);
     // Every schedule_pickup and message_seller call recorded as performed, and of the unknown
     // ones of each tool, the first in time.
     QCOMPARE(seeded->pickups, 7);
@@ -168,7 +168,7 @@ void TestSandboxSeed::aStateSeededByTheFirstVersionGetsWhatIsNew()
     // As if the first version, which seeded the payment provider alone, had seeded it.
     QVERIFY(sandbox.state().setMeta(QStringLiteral("demo_seed"), QStringLiteral("march-incident/1")));
     Expected<SandboxSeedReport> upgraded = seedDemo(sandbox.state());
-    QVERIFY2(upgraded, qPrintable(upgraded ? QString() : upgraded.message()));
+    QVERIFY_OK(upgraded);
     QVERIFY(!upgraded->alreadySeeded);
     // Everything is inserted by a fixed id: what the state has is left as it was.
     QCOMPARE(upgraded->refunds, 0);

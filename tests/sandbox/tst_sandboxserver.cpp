@@ -1,7 +1,7 @@
 // The sandbox provider over real HTTP on loopback, in this process: authentication, refunds
 // and balances, idempotency keys, faults, pagination and errors.
 
-#include "sandboxtestsupport.h"
+#include "support/inprocesssandbox.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -20,13 +20,6 @@ Form refundForm(const QString &paymentIntent, qint64 amount, const QString &inte
             {QStringLiteral("amount"), QString::number(amount)},
             {QStringLiteral("reason"), QStringLiteral("requested_by_customer")},
             {QStringLiteral("metadata[intent_key]"), intentKey}};
-}
-
-// A seller with $100.00 and a $50.00 payment.
-void setUpSeller(SandboxHttp &http)
-{
-    QCOMPARE(http.createAccount(QStringLiteral("acct_shop"), 10000).status, 200);
-    QCOMPARE(http.createPayment(QStringLiteral("pi_order1"), 5000, QStringLiteral("acct_shop")).status, 200);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 // between calls never holds an old view of the file.
 
 #include "sandbox/sandboxstate.h"
+#include "support/rawsqlite.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -51,11 +52,10 @@ QStringList onFile(const QString &path, const QStringList &statements, bool *ok)
     QStringList rows;
     *ok = true;
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(path);
-        *ok = db.open();
+        test::RawSqlite raw(path);
+        *ok = raw.isOpen();
         for (const QString &sql : statements) {
-            QSqlQuery query(db);
+            QSqlQuery query(raw.db());
             if (!query.exec(sql)) {
                 *ok = false;
                 break;
@@ -64,7 +64,6 @@ QStringList onFile(const QString &path, const QStringList &statements, bool *ok)
                 rows.append(query.value(0).toString());
         }
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
     return rows;
 }
 

@@ -3,10 +3,10 @@
 // --sandbox, a sandbox with faults of its own refused (exit status 1), progress on a
 // terminal only, and every bad argument refused with exit status 2 and a message naming it.
 
-#include "../sandbox/sandboxtestsupport.h"
-
 #include "import/transcriptimporter.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
+#include "support/inprocesssandbox.h"
+#include "support/sandboxprocess.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -110,7 +110,7 @@ void TestSimulateCommand::writesImportableTranscripts()
                               QStringLiteral("40"), QStringLiteral("--fault-rate"), QStringLiteral("0.3"),
                               QStringLiteral("--out"), out});
     QVERIFY2(run.exitCode == 0, run.err.constData());
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(folder.filePath(QStringLiteral("v.sqlite")));
+    Expected<std::unique_ptr<Store>> store = openStore(folder.filePath(QStringLiteral("v.sqlite")));
     QVERIFY(store.ok());
     TranscriptImporter importer(**store, ToolRegistry::builtIn());
     const ImportReport report = importer.importFile(out);
@@ -127,13 +127,10 @@ void TestSimulateCommand::writesImportableTranscripts()
 void TestSimulateCommand::usesARunningSandbox()
 {
     QTemporaryDir folder;
-    QProcess sandbox;
-    sandbox.start(QStringLiteral(VERITY_BINARY), {QStringLiteral("sandbox"), QStringLiteral("--port"), QStringLiteral("0"),
-                                                  QStringLiteral("--state"), folder.filePath(QStringLiteral("s.sqlite"))});
-    QVERIFY(sandbox.waitForReadyRead(15000));
-    const QString first = QString::fromUtf8(sandbox.readLine()).trimmed();
-    QVERIFY2(first.startsWith(QStringLiteral("listening on ")), qPrintable(first));
-    const QString url = first.mid(13);
+    test::SandboxProcess sandbox({QStringLiteral("--state"), folder.filePath(QStringLiteral("s.sqlite"))});
+    const QUrl sandboxUrl = sandbox.waitForUrl();
+    QVERIFY(sandboxUrl.isValid());
+    const QString url = sandboxUrl.toString();
     const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
                                 QStringLiteral("30"), QStringLiteral("--fault-rate"), QStringLiteral("0.5"),
                                 QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--json"),
@@ -141,8 +138,7 @@ void TestSimulateCommand::usesARunningSandbox()
     const Run shared = simulate(arguments);
     const Run again = simulate(arguments); // the same sandbox again: new ids, the same numbers
     const Run own = simulate(arguments.mid(0, arguments.size() - 2));
-    sandbox.terminate();
-    sandbox.waitForFinished(10000);
+    sandbox.stop();
     QVERIFY2(shared.exitCode == 0, shared.err.constData());
     QVERIFY2(again.exitCode == 0, again.err.constData());
     QCOMPARE(shared.out, again.out);

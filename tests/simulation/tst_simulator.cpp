@@ -8,7 +8,7 @@
 #include "simulation/simulatedtranscript.h"
 #include "simulation/simulationoptions.h"
 #include "simulation/simulationsummary.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -177,7 +177,7 @@ void TestSimulator::transcriptsImportWithTraces()
     const QString path = folder.filePath(QStringLiteral("simulated.jsonl"));
     QVERIFY(writeNativeTranscript(path, result.tickets).ok());
 
-    Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::open(folder.filePath(QStringLiteral("verity.sqlite")));
+    Expected<std::unique_ptr<Store>> store = openStore(folder.filePath(QStringLiteral("verity.sqlite")));
     QVERIFY2(store.ok(), qPrintable(store ? QString() : store.message()));
     TranscriptImporter importer(**store, ToolRegistry::builtIn());
     const ImportReport report = importer.importFile(path);

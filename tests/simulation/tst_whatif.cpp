@@ -10,7 +10,7 @@
 #include "import/transcriptimporter.h"
 #include "simulation/whatif.h"
 #include "simulation/whatifcomparison.h"
-#include "store/sqlitestore.h"
+#include "store/storefactory.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -45,14 +45,14 @@ private:
     std::optional<StoredTicket> stored(const QString &extId);
 
     QTemporaryDir m_folder;
-    std::unique_ptr<SqliteStore> m_store;
+    std::unique_ptr<Store> m_store;
     std::optional<IncidentScenario> m_scenario;
 };
 
 void TestWhatIf::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
-    Expected<std::unique_ptr<SqliteStore>> opened = SqliteStore::open(m_folder.filePath(QStringLiteral("demo.sqlite")));
+    Expected<std::unique_ptr<Store>> opened = openStore(m_folder.filePath(QStringLiteral("demo.sqlite")));
     QVERIFY(opened.ok());
     m_store = std::move(*opened);
     TranscriptImporter importer(*m_store, ToolRegistry::builtIn());

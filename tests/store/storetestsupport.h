@@ -1,22 +1,23 @@
 #pragma once
 // Helpers shared by the store tests: native JSONL lines built from JSON objects, files
-// written in one go, an importer run against a real SQLite file, and table dumps that make
-// two databases comparable row by row. Header only: each test is one .cpp.
+// written in one go, an importer run against a real SQLite file, and table dumps (read on a
+// raw connection, support/rawsqlite.h) that make two databases comparable row by row.
 
 #include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
+#include "itemmodels/ticketqueuemodel.h"
 #include "store/reassessment.h"
 #include "store/sqlitestore.h"
+#include "support/rawsqlite.h"
 
+#include <QAbstractItemModel>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QSqlError>
 #include <QSqlQuery>
-#include <QSqlRecord>
 #include <QStringList>
 #include <QVariant>
 
@@ -149,8 +150,7 @@ inline std::unique_ptr<verity::SqliteStore> openStore(const QString &path, QStri
 {
     verity::Expected<std::unique_ptr<verity::SqliteStore>> store = verity::SqliteStore::open(path);
     // As openStore() of the factory does: what an upgrade left to assess is assessed on opening.
-    verity::Expected<void> caughtUp =
-            store ? verity::reassessAwaitingTickets(**store) : verity::Expected<void>(store.error());
+    verity::Expected<void> caughtUp = store ? verity::reassessAwaitingTickets(**store) : verity::Expected<void>(store.error());
     if (!caughtUp) {
         if (error)
             *error = caughtUp.message();
@@ -172,71 +172,29 @@ inline QString describe(const verity::ImportReport &report)
     return report.summary() + u'\n' + report.rejectionMessages().join(u'\n');
 }
 
+// ---- item models ----
+
+// What the model shows at (row, column) in `role`.
+inline QVariant cell(const QAbstractItemModel &model, int row, int column, int role = Qt::DisplayRole)
+{
+    return model.data(model.index(row, column), role);
+}
+
+// The ticket ids a ticket queue shows, top to bottom.
+inline QStringList ticketColumn(const QAbstractItemModel &model)
+{
+    QStringList ids;
+    for (int row = 0; row < model.rowCount(); ++row)
+        ids << cell(model, row, verity::TicketQueueModel::TicketColumn).toString();
+    return ids;
+}
+
 // ---- reading a database directly ----
 
-// A plain QSqlDatabase connection of its own (not through the store), closed and removed
-// when it goes out of scope.
-class RawDatabase
-{
-public:
-    explicit RawDatabase(const QString &path, const QString &options = {})
-        : m_name(QStringLiteral("storetest-raw-%1").arg(nextId()))
-    {
-        m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
-        m_db.setDatabaseName(path);
-        m_db.setConnectOptions(options);
-        m_db.open();
-    }
-    ~RawDatabase()
-    {
-        m_db.close();
-        m_db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(m_name);
-    }
-    RawDatabase(const RawDatabase &) = delete;
-    RawDatabase &operator=(const RawDatabase &) = delete;
-
-    QSqlDatabase &db() { return m_db; }
-    bool isOpen() const { return m_db.isOpen(); }
-    bool exec(const QString &sql)
-    {
-        QSqlQuery query(m_db);
-        return query.exec(sql);
-    }
-
-private:
-    static int nextId()
-    {
-        static int counter = 0;
-        return ++counter;
-    }
-    QString m_name;
-    QSqlDatabase m_db;
-};
-
-// Each row as its columns joined by '|', NULL as "<null>"; a failing query as "ERROR: ...".
-inline QStringList rows(const QSqlDatabase &db, const QString &sql)
-{
-    QSqlQuery query(db);
-    QStringList result;
-    if (!query.exec(sql))
-        return {QStringLiteral("ERROR: ") + query.lastError().text()};
-    while (query.next()) {
-        QStringList columns;
-        for (int i = 0; i < query.record().count(); ++i)
-            columns << (query.value(i).isNull() ? QStringLiteral("<null>") : query.value(i).toString());
-        result << columns.join(u'|');
-    }
-    return result;
-}
-
-inline qint64 scalar(const QSqlDatabase &db, const QString &sql)
-{
-    QSqlQuery query(db);
-    if (!query.exec(sql) || !query.next())
-        return -1;
-    return query.value(0).toLongLong();
-}
+// The shared raw connection and readers (support/rawsqlite.h), by the names these tests use.
+using verity::test::RawSqlite;
+using verity::test::rows;
+using verity::test::scalar;
 
 inline QStringList tableNames(const QSqlDatabase &db)
 {

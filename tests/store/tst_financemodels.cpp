@@ -9,6 +9,8 @@
 #include "itemmodels/sellerbalancemodel.h"
 #include "store/reassessment.h"
 #include "storetestsupport.h"
+#include "support/testmacros.h"
+#include "support/time.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -19,22 +21,13 @@
 #include <limits>
 
 using namespace verity;
+using verity::test::utcMs;
 using namespace storetest;
 
 namespace {
 
 using Tester = QAbstractItemModelTester;
 const QString ashcombe = QStringLiteral("ashcombe-furniture");
-
-QVariant cell(const QAbstractItemModel &model, int row, int column, int role = Qt::DisplayRole)
-{
-    return model.data(model.index(row, column), role);
-}
-
-qint64 utcMs(int year, int month, int day)
-{
-    return QDateTime(QDate(year, month, day), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
-}
 
 } // namespace
 
@@ -209,7 +202,7 @@ void TestFinanceModels::reconciliationRowsAndFilter()
     QVERIFY(!model.hasReconciliation());
     QVERIFY(model.totalsText().startsWith(QStringLiteral("No reconciliation yet")));
     const Expected<void> done = model.setStatement(statement);
-    QVERIFY2(done.ok(), done.ok() ? "" : qPrintable(done.message()));
+    QVERIFY_OK(done);
     QVERIFY(model.hasReconciliation());
     QCOMPARE(model.rowCount(), performed + 1);
 
@@ -262,7 +255,7 @@ void TestFinanceModels::recoveryMarkShows()
         markDuplicatePayout(*m_store, *model.duplicate(row), RecoveryState::RecoveryRequested,
                             QStringLiteral("Asked Dana <b>Whitfield</b> to return $118.00"), QStringLiteral("finn"),
                             utcMs(2026, 4, 2));
-    QVERIFY2(mark.ok(), mark.ok() ? "" : qPrintable(mark.message()));
+    QVERIFY_OK(mark);
     model.refresh();
     using M = DuplicatePayoutModel;
     QCOMPARE(cell(model, row, M::RecoveryColumn).toString(),

@@ -3,8 +3,9 @@
 // command line. Outcomes, escalations and batch boundaries: tst_importoutcomes.
 
 #include "storetestsupport.h"
+#include "support/filedigest.h"
+#include "support/verityprocess.h"
 
-#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
@@ -35,17 +36,6 @@ QList<QByteArray> fileAround(const QByteArray &badLine)
     if (!badLine.isNull())
         lines.insert(4, badLine);
     return lines;
-}
-
-int runVerity(const QStringList &arguments, const QString &configHome, QByteArray *out, QByteArray *err)
-{
-    QProcess process;
-    startVerity(process, arguments, configHome);
-    if (!process.waitForFinished(60000))
-        return -1;
-    *out = process.readAllStandardOutput();
-    *err = process.readAllStandardError();
-    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
 }
 
 QStringList outcomeDump(const QSqlDatabase &db)
@@ -118,7 +108,8 @@ void TestImport::demo()
     QCOMPARE(report.ticketsOpened, 46);
     QCOMPARE(report.rejected.size(), 0);
 
-    QSqlDatabase &db = store->database();
+    RawSqlite raw(store->location());
+    QSqlDatabase &db = raw.db();
     QCOMPARE(*store->countTickets({}), 46);
     QCOMPARE(*store->countOpenEscalations(), 15);
     const qint64 expected = scalar(db, independentCount);
@@ -137,9 +128,8 @@ void TestImport::demo()
                           "c.tool = 'issue_refund' ORDER BY c.seq")),
              (QStringList{QStringLiteral("c3|unknown|1|1"), QStringLiteral("c4|performed|1|1")}));
 
-    QFile demoFile(demoDataResource());
-    QVERIFY(demoFile.open(QIODevice::ReadOnly));
-    const QByteArray sha = QCryptographicHash::hash(demoFile.readAll(), QCryptographicHash::Sha256).toHex();
+    const QByteArray sha = test::fileSha256(demoDataResource());
+    QVERIFY(!sha.isEmpty());
     QCOMPARE(rows(db, QStringLiteral("SELECT sha256, lines_read, lines_rejected FROM imports")),
              QStringList{QString::fromLatin1(sha) + QStringLiteral("|570|0")});
 }
@@ -162,7 +152,8 @@ void TestImport::importTwiceChangesNothing()
     QVERIFY(store);
     const ImportReport first = importFile(*store, demoDataResource());
     QVERIFY2(first.clean(), qPrintable(describe(first)));
-    QSqlDatabase &db = store->database();
+    RawSqlite raw(store->location());
+    QSqlDatabase &db = raw.db();
     const QStringList countsBefore = tableCounts(db);
     const QStringList dumpBefore = databaseDump(db, {QStringLiteral("imports"), QStringLiteral("queue_totals")});
 
@@ -314,12 +305,13 @@ void TestImport::badLine()
     // Everything before and after the bad line is there, exactly as if it had never been in the file.
     const ImportReport clean = importFile(*reference, cleanPath);
     QVERIFY2(clean.clean(), qPrintable(describe(clean)));
-    QCOMPARE(outcomeDump(store->database()), outcomeDump(reference->database()));
-    QCOMPARE(rows(store->database(), QStringLiteral("SELECT text FROM messages ORDER BY seq")),
+    RawSqlite raw(store->location());
+    RawSqlite referenceRaw(reference->location());
+    QCOMPARE(outcomeDump(raw.db()), outcomeDump(referenceRaw.db()));
+    QCOMPARE(rows(raw.db(), QStringLiteral("SELECT text FROM messages ORDER BY seq")),
              (QStringList{QStringLiteral("before the bad line"), QStringLiteral("after the bad line"),
                           QStringLiteral("Refunded.")}));
-    QCOMPARE(scalar(store->database(),
-                    QStringLiteral("SELECT count(*) FROM tool_calls WHERE result_at IS NOT NULL")),
+    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE result_at IS NOT NULL")),
              2);
 }
 
@@ -341,7 +333,7 @@ void TestImport::optionalFieldsAndLooseFormatting()
     QVERIFY2(report.clean(), qPrintable(describe(report)));
     QCOMPARE(report.linesRead, 4);
     QCOMPARE(report.eventsImported, 2);
-    QCOMPARE(rows(store->database(),
+    QCOMPARE(rows(RawSqlite(store->location()).db(),
                   QStringLiteral("SELECT t.ext_id, t.subject, t.opened_at, o.currency FROM tickets t "
                                  "JOIN orders o ON o.id = t.order_id")),
              QStringList{QStringLiteral("T-MIN||1773757927123|USD")});
@@ -363,8 +355,8 @@ void TestImport::providerEventWithoutCall()
     const ImportReport report = importFile(*store, path);
     QVERIFY2(report.clean(), qPrintable(describe(report)));
     QCOMPARE(report.eventsImported, 2);
-    const qint64 ticket =
-            scalar(store->database(), QStringLiteral("SELECT id FROM tickets WHERE ext_id = 'T-HOOK'"));
+    const qint64 ticket = scalar(RawSqlite(store->location()).db(),
+                                 QStringLiteral("SELECT id FROM tickets WHERE ext_id = 'T-HOOK'"));
     const auto events = store->traceEvents(ticket);
     QVERIFY(events);
     QCOMPARE(events->size(), 1);
@@ -397,7 +389,8 @@ void TestImport::ticketIdInAnotherCase()
     const ImportReport report = importFile(*store, path);
     QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
     QCOMPARE(report.eventsImported + report.rejected.size(), 4);
-    QSqlDatabase &db = store->database();
+    RawSqlite raw(store->location());
+    QSqlDatabase &db = raw.db();
     QCOMPARE(
             rows(db, QStringLiteral("SELECT ticket_id, seq FROM messages GROUP BY 1, 2 HAVING count(*) > 1")),
             QStringList());
@@ -447,7 +440,8 @@ void TestImport::badRefundAmountKeepsTheCallWithoutMoney()
     QVERIFY2(notice.contains(QStringLiteral("field \"amount_cents\": expected whole cents from 1 to")),
              qPrintable(notice));
     QVERIFY2(notice.contains(got), qPrintable(notice));
-    QSqlDatabase &db = store->database();
+    RawSqlite raw(store->location());
+    QSqlDatabase &db = raw.db();
     QCOMPARE(rows(db,
                   QStringLiteral(
                           "SELECT coalesce(amount_cents, 'none') FROM tool_calls WHERE call_ext_id = 'c9'")),
@@ -489,15 +483,13 @@ void TestImport::commandLine()
     QStringList arguments{QStringLiteral("import"), QStringLiteral("--db"), db, file};
     if (json)
         arguments.insert(1, QStringLiteral("--json"));
-    QByteArray out, err;
-    const int exitCode = runVerity(arguments, m_dir.filePath(QStringLiteral("config")), &out, &err);
-    QCOMPARE(exitCode, withBadLine ? 1 : 0);
+    const test::VerityRun run = test::runVerity(arguments, test::isolatedEnvironment(m_dir.path()));
+    QCOMPARE(run.exitCode, withBadLine ? 1 : 0);
 
     if (json) {
         QJsonParseError error;
-        const QJsonObject result = QJsonDocument::fromJson(out, &error).object();
-        QVERIFY2(error.error == QJsonParseError::NoError,
-                 qPrintable(error.errorString() + QString::fromUtf8(out)));
+        const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + run.out));
         QCOMPARE(result.value(QStringLiteral("ok")).toBool(true), !withBadLine);
         const QJsonObject fileReport = result.value(QStringLiteral("files")).toArray().at(0).toObject();
         QCOMPARE(fileReport.value(QStringLiteral("path")).toString(), file);
@@ -513,11 +505,11 @@ void TestImport::commandLine()
                             .contains(QStringLiteral("from")));
         }
     } else if (withBadLine) {
-        QVERIFY2(err.contains((file + QStringLiteral(":5: ")).toUtf8()), err.constData());
-        QVERIFY2(err.contains("robot"), err.constData());
+        QVERIFY2(run.err.contains(file + QStringLiteral(":5: ")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("robot")), qPrintable(run.err));
     } else {
-        QVERIFY2(!err.contains(": "), err.constData());
-        QVERIFY2(out.contains("8 events imported"), out.constData());
+        QVERIFY2(!run.err.contains(QStringLiteral(": ")), qPrintable(run.err));
+        QVERIFY2(run.out.contains(QStringLiteral("8 events imported")), qPrintable(run.out));
     }
     std::unique_ptr<SqliteStore> store = openStore(db);
     QVERIFY(store);

@@ -82,10 +82,12 @@ void TestImportOutcomes::batchSizeDoesNotChangeTheResult()
     QVERIFY2(smallReport.clean(), qPrintable(describe(smallReport)));
     QVERIFY2(largeReport.clean(), qPrintable(describe(largeReport)));
     QCOMPARE(smallReport.eventsImported, largeReport.eventsImported);
-    QCOMPARE(consistencyViolations(small->database()), QStringList());
-    QCOMPARE(ticketSummaries(small->database()), ticketSummaries(large->database()));
-    QCOMPARE(toolCallDump(small->database()), toolCallDump(large->database()));
-    QCOMPARE(escalationDump(small->database()), escalationDump(large->database()));
+    RawSqlite smallFile(small->location());
+    RawSqlite largeFile(large->location());
+    QCOMPARE(consistencyViolations(smallFile.db()), QStringList());
+    QCOMPARE(ticketSummaries(smallFile.db()), ticketSummaries(largeFile.db()));
+    QCOMPARE(toolCallDump(smallFile.db()), toolCallDump(largeFile.db()));
+    QCOMPARE(escalationDump(smallFile.db()), escalationDump(largeFile.db()));
 }
 
 void TestImportOutcomes::writeOutcome_data()
@@ -151,7 +153,7 @@ void TestImportOutcomes::writeOutcome()
         QCOMPARE(escalation.amountCents, std::optional<qint64>(4200));
         QCOMPARE(escalation.currency, QStringLiteral("USD"));
     }
-    QCOMPARE(consistencyViolations(store->database()), QStringList());
+    QCOMPARE(consistencyViolations(RawSqlite(store->location()).db()), QStringList());
 }
 
 void TestImportOutcomes::laterResultSettlesEscalation_data()
@@ -184,11 +186,12 @@ void TestImportOutcomes::laterResultSettlesEscalation()
     QCOMPARE(*store->countOpenEscalations(), 1);
     QVERIFY(importFile(*store, results).clean());
     QCOMPARE(*store->countOpenEscalations(), openEscalations);
-    QCOMPARE(scalar(store->database(), QStringLiteral("SELECT count(*) FROM escalations")), openEscalations);
+    RawSqlite file(store->location());
+    QCOMPARE(scalar(file.db(), QStringLiteral("SELECT count(*) FROM escalations")), openEscalations);
     const TicketDetail detail = **store->ticket(**store->ticketIdByExtId(good));
     QCOMPARE(detail.row.hasUnknown, openEscalations > 0);
     QCOMPARE(detail.row.needsAttention, openEscalations > 0);
-    QCOMPARE(consistencyViolations(store->database()), QStringList());
+    QCOMPARE(consistencyViolations(file.db()), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestImportOutcomes)

@@ -23,11 +23,6 @@ namespace {
 using Tester = QAbstractItemModelTester;
 const QString incident = QStringLiteral("T-20260317-0412");
 
-QVariant cell(const QAbstractItemModel &model, int row, int column, int role = Qt::DisplayRole)
-{
-    return model.data(model.index(row, column), role);
-}
-
 // What a column sorts by, as text that sorts the same way (NOCASE columns fold case).
 QString sortKey(const QAbstractItemModel &model, int row, int column)
 {
@@ -50,14 +45,6 @@ QString sortKey(const QAbstractItemModel &model, int row, int column)
     default:
         return cell(model, row, TicketQueueModel::OpenedColumn).toString();
     }
-}
-
-QStringList ticketColumn(const QAbstractItemModel &model)
-{
-    QStringList ids;
-    for (int row = 0; row < model.rowCount(); ++row)
-        ids << cell(model, row, TicketQueueModel::TicketColumn).toString();
-    return ids;
 }
 
 } // namespace

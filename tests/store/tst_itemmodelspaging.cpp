@@ -8,6 +8,7 @@
 #include "itemmodels/rowcache.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "storetestsupport.h"
+#include "support/testmacros.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -16,17 +17,7 @@
 using namespace verity;
 using namespace storetest;
 
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
-
 namespace {
-
-QStringList ticketColumn(const QAbstractItemModel &model)
-{
-    QStringList ids;
-    for (int row = 0; row < model.rowCount(); ++row)
-        ids << model.data(model.index(row, TicketQueueModel::TicketColumn)).toString();
-    return ids;
-}
 
 QString ticketAt(const QAbstractItemModel &model, int row)
 {
@@ -268,29 +259,34 @@ void TestItemModelsPaging::searchedPagesAgreeWithTheQuery()
         QVERIFY(store);
         QVERIFY(importFile(*store, file).clean());
         // Some tickets need attention, so the filtered walk has rows to pass over.
-        QSqlQuery mark(store->database());
-        QVERIFY(mark.exec(QStringLiteral("UPDATE tickets SET needs_attention = 1 WHERE id % 3 = 0")));
+        QCOMPARE(RawSqlite(store->location())
+                         .exec(QStringLiteral("UPDATE tickets SET needs_attention = 1 WHERE id % 3 = 0")),
+                 QString());
     }
     const QString attention = filter == int(TicketFilter::NeedsAttention) ? QStringLiteral(" AND needs_attention = 1")
                                                                           : QString();
     const QString pattern = search + u'%';
+    RawSqlite raw(store->location());
     const QStringList expected = rows(
-            store->database(),
-            QStringLiteral("SELECT ext_id FROM tickets NOT INDEXED WHERE (ext_id LIKE '%1' OR order_id LIKE '%1' "
-                           "OR seller_name LIKE '%1')%2 ORDER BY opened_at DESC, id DESC")
+            raw.db(),
+            QStringLiteral(
+                    "SELECT ext_id FROM tickets NOT INDEXED WHERE (ext_id LIKE '%1' OR order_id LIKE '%1' "
+                    "OR seller_name LIKE '%1')%2 ORDER BY opened_at DESC, id DESC")
                     .arg(pattern, attention));
     const QList<qint64> ids = [&] {
         QList<qint64> out;
-        for (const QString &id : rows(store->database(),
-                                      QStringLiteral("SELECT id FROM tickets NOT INDEXED WHERE (ext_id LIKE '%1' OR "
-                                                     "order_id LIKE '%1' OR seller_name LIKE '%1')%2 ORDER BY "
-                                                     "opened_at DESC, id DESC")
-                                              .arg(pattern, attention)))
+        for (const QString &id :
+             rows(raw.db(),
+                  QStringLiteral("SELECT id FROM tickets NOT INDEXED WHERE (ext_id LIKE '%1' OR "
+                                 "order_id LIKE '%1' OR seller_name LIKE '%1')%2 ORDER BY "
+                                 "opened_at DESC, id DESC")
+                          .arg(pattern, attention)))
             out << id.toLongLong();
         return out;
     }();
     const auto openedOf = [&](qsizetype index) {
-        return scalar(store->database(), QStringLiteral("SELECT opened_at FROM tickets WHERE id = %1").arg(ids.at(index)));
+        return scalar(raw.db(),
+                      QStringLiteral("SELECT opened_at FROM tickets WHERE id = %1").arg(ids.at(index)));
     };
     const auto extIds = [](const QList<TicketRow> &page) {
         QStringList out;
@@ -355,8 +351,10 @@ void TestItemModelsPaging::anchorsRefusedWhereNullsSort()
         // Within one order or seller, newest first: the order its index holds.
         const QString column = key == TicketSortKey::Order ? QStringLiteral("order_id") : QStringLiteral("seller_name");
         QCOMPARE(ticketColumn(model),
-                 rows(store.database(), QStringLiteral("SELECT ext_id FROM tickets NOT INDEXED ORDER BY %1 DESC, "
-                                                       "opened_at DESC, id DESC").arg(column)));
+                 rows(RawSqlite(store.location()).db(),
+                      QStringLiteral("SELECT ext_id FROM tickets NOT INDEXED ORDER BY %1 DESC, "
+                                     "opened_at DESC, id DESC")
+                              .arg(column)));
     }
 }
 

@@ -201,7 +201,7 @@ void TestKilledImport::cancelledAtEveryCommit()
         const ImportReport report = importFile(*clean, file);
         QVERIFY2(report.fatal.isEmpty() && report.rejected.isEmpty(), qPrintable(describe(report)));
     }
-    RawDatabase clean(cleanPath);
+    RawSqlite clean(cleanPath);
     QVERIFY(clean.isOpen());
     const qint64 ticketCount = scalar(clean.db(), QStringLiteral("SELECT count(*) FROM tickets"));
     const TicketDumps whole(clean.db());
@@ -220,7 +220,7 @@ void TestKilledImport::cancelledAtEveryCommit()
             report = importer.importFile(file);
         }
         QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
-        RawDatabase stopped(path);
+        RawSqlite stopped(path);
         QVERIFY(stopped.isOpen());
         const QStringList partial = partialTickets(stopped.db(), whole);
         QVERIFY2(partial.isEmpty(),
@@ -260,7 +260,7 @@ void TestKilledImport::killedAtRandomMoments()
     const qint64 importMs = cleanTime.elapsed();
     QCOMPARE(clean.exitStatus(), QProcess::NormalExit);
     QVERIFY2(clean.exitCode() == 0, clean.readAllStandardError().constData());
-    RawDatabase reference(cleanDb);
+    RawSqlite reference(cleanDb);
     QVERIFY(reference.isOpen());
     QCOMPARE(scalar(reference.db(), QStringLiteral("SELECT count(*) FROM tickets")), ticketCount);
     const TicketDumps whole(reference.db());
@@ -286,7 +286,7 @@ void TestKilledImport::killedAtRandomMoments()
         }
         if (!QFile::exists(killedDb))
             continue;
-        RawDatabase raw(killedDb);
+        RawSqlite raw(killedDb);
         QVERIFY(raw.isOpen());
         const QString where =
                 QStringLiteral("seed %1, kill %2 after %3 ms: ").arg(seed).arg(run).arg(delayMs);
@@ -331,7 +331,7 @@ void TestKilledImport::killedAtRandomMoments()
     QVERIFY(report.value(QStringLiteral("events_already_present")).toInteger() > 0);
     QCOMPARE(report.value(QStringLiteral("tickets_opened")).toInteger(), ticketCount - resumableTickets);
 
-    RawDatabase resumed(resumable);
+    RawSqlite resumed(resumable);
     QVERIFY(resumed.isOpen());
     QCOMPARE(rows(resumed.db(), QStringLiteral("PRAGMA integrity_check")), QStringList{QStringLiteral("ok")});
     QCOMPARE(tableCounts(resumed.db()), tableCounts(reference.db()));

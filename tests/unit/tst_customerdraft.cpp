@@ -3,6 +3,7 @@
 // has not happened.
 
 #include "resolution/customerdraft.h"
+#include "support/time.h"
 
 #include <QDateTime>
 #include <QTest>
@@ -25,7 +26,7 @@ namespace {
 
 qint64 march17()
 {
-    return QDateTime(QDate(2026, 3, 17), QTime(14, 32, 7), Qt::UTC).toMSecsSinceEpoch();
+    return test::utcMs(2026, 3, 17, 14, 32, 7);
 }
 
 } // namespace

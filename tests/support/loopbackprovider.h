@@ -1,8 +1,8 @@
 #pragma once
-// A payment provider on 127.0.0.1 for the statement's tests: each request is answered by a
-// route (by path, account and how many requests came before), optionally after a delay, and
-// every request is kept. For what the sandbox cannot be made to do: fail on cue, answer out
-// of order, list for ever, send something that is not JSON.
+// A payment provider on 127.0.0.1 scripted by the test (statements, the provider client's
+// URL rule, lookups): each request is answered by a route (by path, account and how many requests came
+// before), optionally after a delay, and every request is kept. For what the sandbox cannot be made to do:
+// fail on cue, answer out of order, list for ever, send something that is not JSON.
 
 #include <QHash>
 #include <QHostAddress>
@@ -39,7 +39,9 @@ public:
 
     // `prefix`: a path the base URL carries (the client must keep it in every request).
     explicit LoopbackProvider(Route route, int delayMs = 0, QString prefix = {})
-        : m_route(std::move(route)), m_delayMs(delayMs), m_prefix(std::move(prefix))
+        : m_route(std::move(route))
+        , m_delayMs(delayMs)
+        , m_prefix(std::move(prefix))
     {
         m_server.listen(QHostAddress::LocalHost, 0);
         QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] {
@@ -50,7 +52,10 @@ public:
         });
     }
 
-    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_server.serverPort()).arg(m_prefix)); }
+    QUrl url() const
+    {
+        return QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_server.serverPort()).arg(m_prefix));
+    }
     // Each request's first line, as sent: "GET /prefix/v1/refunds?limit=100... HTTP/1.1".
     const QStringList &requestLines() const { return m_requestLines; }
     // Each request as path and account: "GET /v1/balance acct_a".
@@ -86,9 +91,11 @@ private:
         m_mostPending = qMax(m_mostPending, ++m_answersPending);
         QTimer::singleShot(m_delayMs, socket, [this, socket, answer] {
             --m_answersPending;
-            const QByteArray location = answer.location.isEmpty() ? QByteArray() : "Location: " + answer.location + "\r\n";
-            socket->write("HTTP/1.1 " + QByteArray::number(answer.status) + " Loopback\r\nContent-Type: application/json\r\n"
-                          + location + "Content-Length: " + QByteArray::number(answer.body.size())
+            const QByteArray location =
+                    answer.location.isEmpty() ? QByteArray() : "Location: " + answer.location + "\r\n";
+            socket->write("HTTP/1.1 " + QByteArray::number(answer.status)
+                          + " Loopback\r\nContent-Type: application/json\r\n" + location
+                          + "Content-Length: " + QByteArray::number(answer.body.size())
                           + "\r\nConnection: close\r\n\r\n" + answer.body);
             socket->disconnectFromHost();
         });
@@ -105,5 +112,15 @@ private:
     int m_answersPending = 0;
     int m_mostPending = 0;
 };
+
+// A port on 127.0.0.1 that nothing listens on (bound, then released): a provider that is down.
+inline quint16 deadPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    const quint16 port = probe.serverPort();
+    probe.close();
+    return port;
+}
 
 } // namespace verity::test
