@@ -95,9 +95,6 @@ public:
     Expected<qint64> countAuditEntries() override;
     Expected<QList<AuditEntry>> auditEntries(qint64 offset, int limit) override;
 
-    // For tests and tools that inspect the file directly.
-    QSqlDatabase &database() { return m_db; }
-
 private:
     // A text's whole size in bytes, and `expression` of its column ("%1" stands for it).
     Expected<qint64> textBytes(qint64 ticketId, const TextPlace &place);
