@@ -20,21 +20,21 @@ namespace {
 constexpr int listPageSize = 1000;
 
 const QString usage = QStringLiteral(
-    "Usage: verity audit ACTION [--db PATH] [--json]\n"
-    "\n"
-    "Actions:\n"
-    "  verify   check the audit log's hash chain, the evidence each entry cites, and that every\n"
-    "           settlement and ledger row is as the entry that made it left it; names the first\n"
-    "           mismatch (exit status 0 intact, 1 broken, 2 could not run)\n"
-    "  head     print the chain's head: the newest entry's hash and the chain's length. Keep it\n"
-    "           elsewhere; `verify --head HASH` then also catches entries removed or rewritten\n"
-    "           after it was taken\n"
-    "  list     print the audit entries, oldest first\n"
-    "\n"
-    "Options:\n"
-    "  --db PATH       the database file (default: %1)\n"
-    "  --head HASH     (verify) the head taken earlier with `verity audit head`\n"
-    "  --json          print the result as JSON\n");
+        "Usage: verity audit ACTION [--db PATH] [--json]\n"
+        "\n"
+        "Actions:\n"
+        "  verify   check the audit log's hash chain, the evidence each entry cites, and that every\n"
+        "           settlement and ledger row is as the entry that made it left it; names the first\n"
+        "           mismatch (exit status 0 intact, 1 broken, 2 could not run)\n"
+        "  head     print the chain's head: the newest entry's hash and the chain's length. Keep it\n"
+        "           elsewhere; `verify --head HASH` then also catches entries removed or rewritten\n"
+        "           after it was taken\n"
+        "  list     print the audit entries, oldest first\n"
+        "\n"
+        "Options:\n"
+        "  --db PATH       the database file (default: %1)\n"
+        "  --head HASH     (verify) the head taken earlier with `verity audit head`\n"
+        "  --json          print the result as JSON\n");
 
 QJsonValue optionalJson(const std::optional<qint64> &value)
 {
@@ -44,18 +44,20 @@ QJsonValue optionalJson(const std::optional<qint64> &value)
 QJsonObject entryJson(const AuditEntry &entry)
 {
     return QJsonObject{
-        {QStringLiteral("seq"), entry.seq},
-        {QStringLiteral("at_ms"), entry.at},
-        {QStringLiteral("at"), QDateTime::fromMSecsSinceEpoch(entry.at, Qt::UTC).toString(Qt::ISODateWithMs)},
-        {QStringLiteral("operator"), entry.operatorName},
-        {QStringLiteral("action"), entry.action},
-        {QStringLiteral("action_words"), auditaction::words(entry.action)},
-        {QStringLiteral("escalation"), optionalJson(entry.escalationId)},
-        {QStringLiteral("detail"), entry.detail},
-        {QStringLiteral("evidence_sha256"),
-         entry.evidenceSha256.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(entry.evidenceSha256)},
-        {QStringLiteral("prev_hash"), entry.prevHash},
-        {QStringLiteral("hash"), entry.hash},
+            {QStringLiteral("seq"), entry.seq},
+            {QStringLiteral("at_ms"), entry.at},
+            {QStringLiteral("at"),
+             QDateTime::fromMSecsSinceEpoch(entry.at, Qt::UTC).toString(Qt::ISODateWithMs)},
+            {QStringLiteral("operator"), entry.operatorName},
+            {QStringLiteral("action"), entry.action},
+            {QStringLiteral("action_words"), auditaction::words(entry.action)},
+            {QStringLiteral("escalation"), optionalJson(entry.escalationId)},
+            {QStringLiteral("detail"), entry.detail},
+            {QStringLiteral("evidence_sha256"),
+             entry.evidenceSha256.isEmpty() ? QJsonValue(QJsonValue::Null)
+                                            : QJsonValue(entry.evidenceSha256)},
+            {QStringLiteral("prev_hash"), entry.prevHash},
+            {QStringLiteral("hash"), entry.hash},
     };
 }
 
@@ -70,7 +72,7 @@ int printHead(Store &store, bool json, QTextStream &out, QTextStream &err)
         out << QJsonDocument(QJsonObject{{QStringLiteral("database"), store.location()},
                                          {QStringLiteral("length"), head->length},
                                          {QStringLiteral("hash"), head->hash}})
-                   .toJson();
+                        .toJson();
     else
         out << head->hash << "  " << head->length << (head->length == 1 ? " entry\n" : " entries\n");
     return 0;
@@ -84,21 +86,23 @@ int verifyChain(Store &store, const QString &head, bool json, QTextStream &out, 
         return 2;
     }
     if (json) {
-        out << QJsonDocument(QJsonObject{
-                                 {QStringLiteral("database"), store.location()},
-                                 {QStringLiteral("intact"), result->intact},
-                                 {QStringLiteral("entries"), result->entriesChecked},
-                                 {QStringLiteral("first_broken"), optionalJson(result->firstBrokenSeq)},
-                                 {QStringLiteral("reason"),
-                                  result->intact ? QJsonValue(QJsonValue::Null) : QJsonValue(result->reason)},
-                             })
-                   .toJson();
+        out << QJsonDocument(
+                       QJsonObject{
+                               {QStringLiteral("database"), store.location()},
+                               {QStringLiteral("intact"), result->intact},
+                               {QStringLiteral("entries"), result->entriesChecked},
+                               {QStringLiteral("first_broken"), optionalJson(result->firstBrokenSeq)},
+                               {QStringLiteral("reason"),
+                                result->intact ? QJsonValue(QJsonValue::Null) : QJsonValue(result->reason)},
+                       })
+                        .toJson();
     } else if (result->intact) {
         out << "audit chain intact: " << result->entriesChecked
             << (result->entriesChecked == 1 ? " entry\n" : " entries\n");
     } else {
         if (result->firstBrokenSeq)
-            out << "audit chain broken at entry " << *result->firstBrokenSeq << ": " << result->reason << "\n";
+            out << "audit chain broken at entry " << *result->firstBrokenSeq << ": " << result->reason
+                << "\n";
         else
             out << "audit chain broken: " << result->reason << "\n";
     }
@@ -110,8 +114,8 @@ int listEntries(Store &store, bool json, QTextStream &out, QTextStream &err)
 {
     if (json) // the opening of {"database": ..., "entries": [ ... ]}, without its closing brace
         out << QJsonDocument(QJsonObject{{QStringLiteral("database"), store.location()}})
-                   .toJson(QJsonDocument::Compact)
-                   .chopped(1)
+                        .toJson(QJsonDocument::Compact)
+                        .chopped(1)
             << ",\"entries\":[";
     bool first = true;
     for (qint64 offset = 0;; offset += listPageSize) {
@@ -123,18 +127,22 @@ int listEntries(Store &store, bool json, QTextStream &out, QTextStream &err)
         }
         for (const AuditEntry &entry : *page) {
             if (json) {
-                out << (first ? "\n" : ",\n") << QJsonDocument(entryJson(entry)).toJson(QJsonDocument::Compact);
+                out << (first ? "\n" : ",\n")
+                    << QJsonDocument(entryJson(entry)).toJson(QJsonDocument::Compact);
             } else {
-                const QString escalation = entry.escalationId ? QString::number(*entry.escalationId) : QStringLiteral("-");
-                const QString evidence = entry.evidenceSha256.isEmpty() ? QStringLiteral("-") : entry.evidenceSha256.left(12);
+                const QString escalation =
+                        entry.escalationId ? QString::number(*entry.escalationId) : QStringLiteral("-");
+                const QString evidence =
+                        entry.evidenceSha256.isEmpty() ? QStringLiteral("-") : entry.evidenceSha256.left(12);
                 out << QStringLiteral("%1  %2  %3  %4  escalation %5  evidence %6  %7\n")
-                           .arg(entry.seq, 6)
-                           .arg(formatTime(entry.at))
-                           .arg(visibleText(entry.operatorName), -12)
-                           .arg(auditaction::words(entry.action), -12)
-                           .arg(escalation, -6)
-                           .arg(evidence, -12)
-                           .arg(visibleText(entry.detail.simplified())); // an entry cannot steer the terminal
+                                .arg(entry.seq, 6)
+                                .arg(formatTime(entry.at))
+                                .arg(visibleText(entry.operatorName), -12)
+                                .arg(auditaction::words(entry.action), -12)
+                                .arg(escalation, -6)
+                                .arg(evidence, -12)
+                                .arg(visibleText(
+                                        entry.detail.simplified())); // an entry cannot steer the terminal
             }
             first = false;
         }
@@ -176,7 +184,8 @@ int runAuditCommand(const QStringList &arguments)
     const QStringList positional = parser.positionalArguments();
     const QString action = positional.value(0);
     if (positional.size() != 1
-        || (action != QStringLiteral("verify") && action != QStringLiteral("list") && action != QStringLiteral("head"))) {
+        || (action != QStringLiteral("verify") && action != QStringLiteral("list")
+            && action != QStringLiteral("head"))) {
         if (positional.isEmpty())
             err << "verity audit: name an action\n\n";
         else if (positional.size() > 1)
@@ -209,7 +218,9 @@ int runAuditCommand(const QStringList &arguments)
         return 2;
     }
     const QString headHash = parser.value(head).trimmed().toLower();
-    if (parser.isSet(head) && (headHash.size() != 64 || QByteArray::fromHex(headHash.toLatin1()).toHex() != headHash.toLatin1())) {
+    if (parser.isSet(head)
+        && (headHash.size() != 64
+            || QByteArray::fromHex(headHash.toLatin1()).toHex() != headHash.toLatin1())) {
         err << "verity audit verify: --head: expected the 64 hex digits `verity audit head` printed, got \""
             << parser.value(head) << "\"\n";
         return 2;

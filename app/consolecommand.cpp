@@ -1,13 +1,13 @@
 #include "consolecommand.h"
 
 #include "demodatabase.h"
-#include "itemmodels/transcriptmodel.h"
 #include "domain/registrychoice.h"
-#include "registryoption.h"
+#include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
+#include "registryoption.h"
 #include "replay/incidentexport.h"
-#include "trainingmenu.h"
 #include "store/storefactory.h"
+#include "trainingmenu.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -35,7 +35,8 @@ bool openNamedTicket(MainWindow &window, Store &store, const QString &name)
     if (!found)
         return false;
     for (const TicketRow &row : std::as_const(*found)) {
-        if (row.extId.compare(name, Qt::CaseInsensitive) != 0 && row.orderId.compare(name, Qt::CaseInsensitive) != 0)
+        if (row.extId.compare(name, Qt::CaseInsensitive) != 0
+            && row.orderId.compare(name, Qt::CaseInsensitive) != 0)
             continue;
         window.openTicket(row.id);
         return true;
@@ -68,34 +69,41 @@ int runConsoleCommand(const QStringList &arguments)
             "Subcommands, for scripts and scheduled jobs (none opens a window).\n"
             "\"verity SUBCOMMAND --help\" lists the options of each:\n"
             "  import      Read transcripts of the agent's conversations into the database.\n"
-            "  lookup      Ask the system each write went to what happened to calls whose outcome is unknown.\n"
+            "  lookup      Ask the system each write went to what happened to calls whose outcome is "
+            "unknown.\n"
             "  resolve     Settle one escalation by a check a person made where no system can be asked.\n"
             "  audit       Check the audit log for changes made behind its back, or print it.\n"
             "  reconcile   Compare the refunds in the database with the provider's, for a period.\n"
             "  sandbox     Run a practice payment provider on this computer.\n"
-            "  simulate    Run made-up refund tickets against the practice provider and count what went wrong."));
+            "  simulate    Run made-up refund tickets against the practice provider and count what went "
+            "wrong."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file (default: %1).")
-                                                          .arg(defaultStoreLocation()),
-                                QStringLiteral("PATH"));
-    const QCommandLineOption demo(QStringLiteral("demo"),
-                                  QStringLiteral("Open a fresh database built from the demo data (the March incident)."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Save a picture of the window to FILE.png, then exit (with "
-                                                       "--demo, ticket SU-88421 is open in it)."),
-                                        QStringLiteral("FILE.png"));
+    const QCommandLineOption db(
+            QStringLiteral("db"),
+            QStringLiteral("The database file (default: %1).").arg(defaultStoreLocation()),
+            QStringLiteral("PATH"));
+    const QCommandLineOption demo(
+            QStringLiteral("demo"),
+            QStringLiteral("Open a fresh database built from the demo data (the March incident)."));
+    const QCommandLineOption screenshot(
+            QStringLiteral("screenshot"),
+            QStringLiteral("Save a picture of the window to FILE.png, then exit (with "
+                           "--demo, ticket SU-88421 is open in it)."),
+            QStringLiteral("FILE.png"));
     const QCommandLineOption registryFile = registryOption();
     const QCommandLineOption ticket(QStringLiteral("ticket"),
                                     QStringLiteral("Open this ticket (its id or its order id) at start."),
                                     QStringLiteral("ID"));
-    const QCommandLineOption incident(QStringLiteral("incident"),
-                                      QStringLiteral("Open an incident file saved with Training > Export incident…, "
-                                                     "read-only."),
-                                      QStringLiteral("FILE"));
-    const QCommandLineOption replay(QStringLiteral("replay"),
-                                    QStringLiteral("Also open the ticket's replay (with --screenshot, the picture is "
-                                                   "of the replay)."));
+    const QCommandLineOption incident(
+            QStringLiteral("incident"),
+            QStringLiteral("Open an incident file saved with Training > Export incident…, "
+                           "read-only."),
+            QStringLiteral("FILE"));
+    const QCommandLineOption replay(
+            QStringLiteral("replay"),
+            QStringLiteral("Also open the ticket's replay (with --screenshot, the picture is "
+                           "of the replay)."));
     parser.addOptions({db, demo, screenshot, registryFile, ticket, incident, replay});
     // A mistyped subcommand ("verity improt FILE") must not open the window as if nothing were wrong.
     if (!parser.parse(arguments)) {
@@ -219,7 +227,8 @@ int runConsoleCommand(const QStringList &arguments)
         return saveScreenshot(window, parser.value(screenshot));
     if (!choice.warnings.isEmpty())
         QTimer::singleShot(0, &window, [&window, &choice] {
-            QMessageBox::warning(&window, QObject::tr("Tool registry"), choice.warnings.join(QStringLiteral("\n\n")));
+            QMessageBox::warning(&window, QObject::tr("Tool registry"),
+                                 choice.warnings.join(QStringLiteral("\n\n")));
         });
     return QApplication::exec();
 }

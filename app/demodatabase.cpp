@@ -14,15 +14,18 @@ Expected<QString> buildDemoDatabase(const QString &path, const RegistrySelection
 {
     QString target = path;
     if (target.isEmpty()) {
-        target = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/demo.sqlite");
+        target = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+                + QStringLiteral("/demo.sqlite");
         for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
             if (QFileInfo::exists(target + suffix) && !QFile::remove(target + suffix))
-                return makeError(QStringLiteral("%1: cannot replace the old demo database").arg(target + suffix));
+                return makeError(
+                        QStringLiteral("%1: cannot replace the old demo database").arg(target + suffix));
         }
     } else if (QFileInfo::exists(target)) {
-        return makeError(QStringLiteral("%1: the file exists; --demo builds a fresh database and will not overwrite "
-                                        "a file. Remove it or name another path.")
-                             .arg(target));
+        return makeError(
+                QStringLiteral("%1: the file exists; --demo builds a fresh database and will not overwrite "
+                               "a file. Remove it or name another path.")
+                        .arg(target));
     }
 
     Expected<std::unique_ptr<Store>> store = openStore(target);

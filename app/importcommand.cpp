@@ -1,9 +1,9 @@
 #include "importcommand.h"
 
 #include "domain/registrychoice.h"
-#include "registryoption.h"
 #include "import/transcriptformat.h"
 #include "import/transcriptimporter.h"
+#include "registryoption.h"
 #include "store/storefactory.h"
 #include "terminalprogress.h"
 
@@ -35,23 +35,24 @@ QJsonArray problemsJson(const QList<ImportProblem> &problems)
 
 QJsonObject reportJson(const ImportReport &report)
 {
-    QJsonObject object{{QStringLiteral("path"), report.path},
-                       {QStringLiteral("format"), report.format},
-                       {QStringLiteral("registries"), QJsonArray::fromStringList(report.registries)},
-                       {QStringLiteral("lines"), report.linesRead},
-                       {QStringLiteral("bytes"), report.bytesRead},
-                       {QStringLiteral("conversations"), report.conversations},
-                       {QStringLiteral("tickets_opened"), report.ticketsOpened},
-                       {QStringLiteral("events_imported"), report.eventsImported},
-                       {QStringLiteral("events_already_present"), report.eventsUnchanged},
-                       {QStringLiteral("duplicate_effects"), report.repeats.duplicateEffects},
-                       {QStringLiteral("duplicate_cents"), report.repeats.duplicateCents},
-                       {QStringLiteral("retries_after_errors"), report.repeats.retries},
-                       {QStringLiteral("harmless_repeats"), report.repeats.harmless},
-                       {QStringLiteral("unsettled_repeats"), report.repeats.unsettled},
-                       {QStringLiteral("unclassified_tools"), QJsonArray::fromStringList(report.unclassifiedTools)},
-                       {QStringLiteral("notices"), problemsJson(report.notices)},
-                       {QStringLiteral("rejected"), problemsJson(report.rejected)}};
+    QJsonObject object{
+            {QStringLiteral("path"), report.path},
+            {QStringLiteral("format"), report.format},
+            {QStringLiteral("registries"), QJsonArray::fromStringList(report.registries)},
+            {QStringLiteral("lines"), report.linesRead},
+            {QStringLiteral("bytes"), report.bytesRead},
+            {QStringLiteral("conversations"), report.conversations},
+            {QStringLiteral("tickets_opened"), report.ticketsOpened},
+            {QStringLiteral("events_imported"), report.eventsImported},
+            {QStringLiteral("events_already_present"), report.eventsUnchanged},
+            {QStringLiteral("duplicate_effects"), report.repeats.duplicateEffects},
+            {QStringLiteral("duplicate_cents"), report.repeats.duplicateCents},
+            {QStringLiteral("retries_after_errors"), report.repeats.retries},
+            {QStringLiteral("harmless_repeats"), report.repeats.harmless},
+            {QStringLiteral("unsettled_repeats"), report.repeats.unsettled},
+            {QStringLiteral("unclassified_tools"), QJsonArray::fromStringList(report.unclassifiedTools)},
+            {QStringLiteral("notices"), problemsJson(report.notices)},
+            {QStringLiteral("rejected"), problemsJson(report.rejected)}};
     if (!report.fatal.isEmpty())
         object.insert(QStringLiteral("error"), report.fatal);
     return object;
@@ -69,15 +70,17 @@ int runImportCommand(const QStringList &arguments)
             "Formats: Verity's own JSONL, OpenAI Chat Completions and Responses, Anthropic Messages,\n"
             "OpenTelemetry (OTLP/JSON) traces, tau-bench and tau2-bench results; each file's format is told\n"
             "from its content.\n"
-            "Exit status: 0 every line imported; 1 some line or conversation refused (the rest is imported);\n"
+            "Exit status: 0 every line imported; 1 some line or conversation refused (the rest is "
+            "imported);\n"
             "2 a file could not be read to its end, or the import could not run."));
     parser.addHelpOption();
-    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
-                                defaultStoreLocation());
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."),
+                                QStringLiteral("PATH"), defaultStoreLocation());
     const QCommandLineOption registryFile = registryOption();
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
     parser.addOptions({db, registryFile, json});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to import."), QStringLiteral("FILE..."));
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to import."),
+                                 QStringLiteral("FILE..."));
     if (!parser.parse(arguments)) {
         err << "verity import: " << parser.errorText() << "\n";
         return 2;
@@ -85,8 +88,9 @@ int runImportCommand(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("help"))) {
         // Qt's usage line names only the program, which without "import" would open the window.
         QString help = parser.helpText();
-        help.replace(0, help.indexOf(u'\n'),
-                     QStringLiteral("Usage: verity import [--db PATH] [--registry NAME|FILE] [--json] FILE..."));
+        help.replace(
+                0, help.indexOf(u'\n'),
+                QStringLiteral("Usage: verity import [--db PATH] [--registry NAME|FILE] [--json] FILE..."));
         out << help;
         return 0;
     }
@@ -98,7 +102,9 @@ int runImportCommand(const QStringList &arguments)
 
     auto cannotRun = [&](const QString &message) {
         if (parser.isSet(json))
-            out << QJsonDocument(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}}).toJson();
+            out << QJsonDocument(
+                           QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}})
+                            .toJson();
         err << "verity import: " << message << "\n";
         return 2;
     };
@@ -139,7 +145,7 @@ int runImportCommand(const QStringList &arguments)
         out << QJsonDocument(QJsonObject{{QStringLiteral("database"), (*store)->location()},
                                          {QStringLiteral("ok"), clean},
                                          {QStringLiteral("files"), reports}})
-                   .toJson();
+                        .toJson();
     }
     // 2: a file could not be read to its end; 1: some lines were rejected; 0: all imported.
     return unreadable ? 2 : (clean ? 0 : 1);

@@ -20,18 +20,6 @@ namespace verity {
 
 namespace {
 
-QString kindId(ResolutionReport::Kind kind)
-{
-    switch (kind) {
-    case ResolutionReport::Kind::Resolved: return QStringLiteral("resolved");
-    case ResolutionReport::Kind::StillUnknown: return QStringLiteral("still_unknown");
-    case ResolutionReport::Kind::ResolvedElsewhere: return QStringLiteral("resolved_elsewhere");
-    case ResolutionReport::Kind::NotPossible: return QStringLiteral("not_possible");
-    case ResolutionReport::Kind::Failed: return QStringLiteral("failed");
-    }
-    Q_UNREACHABLE();
-}
-
 QString utcText(qint64 ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
@@ -42,7 +30,8 @@ QString utcText(qint64 ms)
 QString settledElsewhere(const ResolutionReport &report)
 {
     QString text = QStringLiteral("already settled by %1")
-                       .arg(report.resolvedBy.isEmpty() ? QStringLiteral("another operator") : report.resolvedBy);
+                           .arg(report.resolvedBy.isEmpty() ? QStringLiteral("another operator")
+                                                            : report.resolvedBy);
     if (report.resolvedAt > 0)
         text += QStringLiteral(" at ") + utcText(report.resolvedAt);
     if (report.resolution)
@@ -58,26 +47,32 @@ int runLookupCommand(const QStringList &arguments)
     QTextStream err(stderr);
     QCommandLineParser parser;
     parser.setApplicationDescription(
-            QStringLiteral("Ask the system each write went to (the payment provider, the courier, the seller-messaging\n"
-                           "service, all at --provider) what happened to calls whose outcome is unknown, and settle\n"
-                           "their escalations by what it says. The API key is read from %1.\n"
-                           "Exit status: 0 no unknown outcome remains open; 1 some remain open; 2 an escalation\n"
-                           "could not be looked up at all, or the lookup could not run.")
+            QStringLiteral(
+                    "Ask the system each write went to (the payment provider, the courier, the "
+                    "seller-messaging\n"
+                    "service, all at --provider) what happened to calls whose outcome is unknown, and "
+                    "settle\n"
+                    "their escalations by what it says. The API key is read from %1.\n"
+                    "Exit status: 0 no unknown outcome remains open; 1 some remain open; 2 an escalation\n"
+                    "could not be looked up at all, or the lookup could not run.")
                     .arg(QLatin1String(ProviderConnection::apiKeyVariable)));
     parser.addHelpOption();
-    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."), QStringLiteral("PATH"),
-                                defaultStoreLocation());
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."),
+                                QStringLiteral("PATH"), defaultStoreLocation());
     const QCommandLineOption provider(QStringLiteral("provider"), QStringLiteral("The provider's base URL."),
                                       QStringLiteral("URL"));
-    const QCommandLineOption allOpen(QStringLiteral("all-open"), QStringLiteral("Look up every open escalation."));
+    const QCommandLineOption allOpen(QStringLiteral("all-open"),
+                                     QStringLiteral("Look up every open escalation."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
-    const QCommandLineOption operatorName(QStringLiteral("operator"),
-                                          QStringLiteral("Name written to the audit log (default: the user)."),
-                                          QStringLiteral("NAME"), defaultOperatorName());
-    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("How long to wait for each answer, in milliseconds."),
+    const QCommandLineOption operatorName(
+            QStringLiteral("operator"), QStringLiteral("Name written to the audit log (default: the user)."),
+            QStringLiteral("NAME"), defaultOperatorName());
+    const QCommandLineOption timeout(QStringLiteral("timeout"),
+                                     QStringLiteral("How long to wait for each answer, in milliseconds."),
                                      QStringLiteral("MS"), QStringLiteral("5000"));
     parser.addOptions({db, provider, allOpen, json, operatorName, timeout});
-    parser.addPositionalArgument(QStringLiteral("ESCALATION"), QStringLiteral("Escalation numbers to look up."),
+    parser.addPositionalArgument(QStringLiteral("ESCALATION"),
+                                 QStringLiteral("Escalation numbers to look up."),
                                  QStringLiteral("[ESCALATION...]"));
     if (!parser.parse(arguments)) {
         err << "verity lookup: " << parser.errorText() << "\n";
@@ -86,9 +81,10 @@ int runLookupCommand(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("help"))) {
         // Qt's usage line names only the program, which without "lookup" would open the window.
         QString help = parser.helpText();
-        help.replace(0, help.indexOf(u'\n'),
-                     QStringLiteral("Usage: verity lookup [--db PATH] --provider URL (--all-open | ESCALATION...) "
-                                    "[--json]"));
+        help.replace(
+                0, help.indexOf(u'\n'),
+                QStringLiteral("Usage: verity lookup [--db PATH] --provider URL (--all-open | ESCALATION...) "
+                               "[--json]"));
         out << help;
         return 0;
     }
@@ -116,8 +112,8 @@ int runLookupCommand(const QStringList &arguments)
     bool timeoutOk = false;
     const int timeoutMs = parser.value(timeout).toInt(&timeoutOk);
     if (!timeoutOk || timeoutMs <= 0) {
-        err << "verity lookup: --timeout: expected a positive number of milliseconds, got \"" << parser.value(timeout)
-            << "\"\n";
+        err << "verity lookup: --timeout: expected a positive number of milliseconds, got \""
+            << parser.value(timeout) << "\"\n";
         return 2;
     }
     const QString apiKey = qEnvironmentVariable(ProviderConnection::apiKeyVariable);
@@ -174,37 +170,40 @@ int runLookupCommand(const QStringList &arguments)
     bool failed = false;
     if (!parser.isSet(json))
         out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                   .arg(QStringLiteral("escalation"), -10)
-                   .arg(QStringLiteral("ticket"), -16)
-                   .arg(QStringLiteral("tool"), -16)
-                   .arg(QStringLiteral("amount"), 10)
-                   .arg(QStringLiteral("result"));
+                        .arg(QStringLiteral("escalation"), -10)
+                        .arg(QStringLiteral("ticket"), -16)
+                        .arg(QStringLiteral("tool"), -16)
+                        .arg(QStringLiteral("amount"), 10)
+                        .arg(QStringLiteral("result"));
     for (qint64 id : std::as_const(ids)) {
         Expected<std::optional<EscalationDetail>> detail = (*store)->escalation(id);
         const ResolutionReport report = EscalationResolver::waitFor(resolver.lookUp(id));
         failed = failed || report.kind == ResolutionReport::Kind::Failed;
         const EscalationDetail escalation = detail && *detail ? **detail : EscalationDetail{};
-        const QString amount = escalation.amountCents ? formatMoney(*escalation.amountCents, escalation.currency)
-                                                      : QStringLiteral("-");
+        const QString amount = escalation.amountCents
+                ? formatMoney(*escalation.amountCents, escalation.currency)
+                : QStringLiteral("-");
         const bool elsewhere = report.kind == ResolutionReport::Kind::ResolvedElsewhere;
         const QString message = elsewhere ? settledElsewhere(report) : report.message;
         if (parser.isSet(json)) {
             // The refund this lookup found at the provider; null when it found none, or none was made.
-            const QString refundId =
-                report.evidence && report.evidence->verdict == LookupVerdict::Found && escalation.toolClass == ToolClass::WriteMoney
+            const QString refundId = report.evidence && report.evidence->verdict == LookupVerdict::Found
+                            && escalation.toolClass == ToolClass::WriteMoney
                     ? report.evidence->recordId
                     : QString();
-            QJsonObject row{{QStringLiteral("escalation"), id},
-                            {QStringLiteral("ticket"), escalation.ticketExtId},
-                            {QStringLiteral("tool"), escalation.tool},
-                            {QStringLiteral("result"), kindId(report.kind)},
-                            {QStringLiteral("message"), message},
-                            {QStringLiteral("refund_id"), refundId.isEmpty() ? QJsonValue() : QJsonValue(refundId)}};
+            QJsonObject row{
+                    {QStringLiteral("escalation"), id},
+                    {QStringLiteral("ticket"), escalation.ticketExtId},
+                    {QStringLiteral("tool"), escalation.tool},
+                    {QStringLiteral("result"), resolutionReportKindId(report.kind)},
+                    {QStringLiteral("message"), message},
+                    {QStringLiteral("refund_id"), refundId.isEmpty() ? QJsonValue() : QJsonValue(refundId)}};
             if (escalation.amountCents)
                 row.insert(QStringLiteral("amount_cents"), *escalation.amountCents);
             if (report.resolution)
                 row.insert(QStringLiteral("resolution"), resolutionId(*report.resolution));
-            if ((elsewhere || report.kind == ResolutionReport::Kind::Resolved) && !report.resolvedBy.isEmpty()) {
+            if ((elsewhere || report.kind == ResolutionReport::Kind::Resolved)
+                && !report.resolvedBy.isEmpty()) {
                 row.insert(QStringLiteral("resolved_by"), report.resolvedBy);
                 row.insert(QStringLiteral("resolved_at"),
                            report.resolvedAt > 0 ? QJsonValue(utcText(report.resolvedAt)) : QJsonValue());
@@ -216,11 +215,11 @@ int runLookupCommand(const QStringList &arguments)
             results.append(row);
         } else {
             out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                       .arg(id, -10)
-                       .arg(escalation.ticketExtId, -16)
-                       .arg(escalation.tool, -16)
-                       .arg(amount, 10)
-                       .arg(message);
+                            .arg(id, -10)
+                            .arg(escalation.ticketExtId, -16)
+                            .arg(escalation.tool, -16)
+                            .arg(amount, 10)
+                            .arg(message);
         }
     }
     Expected<qint64> open = (*store)->countOpenEscalations();
@@ -228,7 +227,7 @@ int runLookupCommand(const QStringList &arguments)
     if (parser.isSet(json)) {
         out << QJsonDocument(QJsonObject{{QStringLiteral("results"), results},
                                          {QStringLiteral("open_escalations"), remaining}})
-                   .toJson();
+                        .toJson();
     } else {
         out << (remaining == 0 ? QStringLiteral("No unknown outcomes remain.\n")
                                : QStringLiteral("%1 unknown outcome(s) remain open.\n").arg(remaining));

@@ -89,8 +89,9 @@ int main(int argc, char *argv[])
     bool wantsScreenshot = false;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
-        if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0 || std::strcmp(arg, "--version") == 0
-            || std::strcmp(arg, "-v") == 0 || std::strcmp(arg, "--help-all") == 0) {
+        if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0
+            || std::strcmp(arg, "--version") == 0 || std::strcmp(arg, "-v") == 0
+            || std::strcmp(arg, "--help-all") == 0) {
             QCoreApplication app(argc, argv);
             describe(app);
             return verity::runConsoleCommand(app.arguments());
@@ -104,10 +105,12 @@ int main(int argc, char *argv[])
     // Without a display Qt would abort with a plugin error; say what to do instead.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
         && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
-        std::fputs("verity: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open.\n"
-                   "Save a picture of it with --screenshot FILE.png, or use a subcommand (verity --help lists "
-                   "them).\n",
-                   stderr);
+        std::fputs(
+                "verity: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot "
+                "open.\n"
+                "Save a picture of it with --screenshot FILE.png, or use a subcommand (verity --help lists "
+                "them).\n",
+                stderr);
         return 2;
     }
 #endif

@@ -310,7 +310,8 @@ int runReconcileCommand(const QStringList &arguments)
                        valued("provider-export", "FILE"), valued("from", "DATE"), valued("to", "DATE"),
                        valued("csv", "FILE"), valued("duplicates-csv", "FILE"), valued("pdf", "FILE"),
                        valued("window", "SECONDS", QString::number(defaultDuplicateWindowMs / 1000)),
-                       valued("operator", "NAME", defaultOperatorName()), QCommandLineOption(QStringLiteral("settle")),
+                       valued("operator", "NAME", defaultOperatorName()),
+                       QCommandLineOption(QStringLiteral("settle")),
                        QCommandLineOption(QStringLiteral("json"))});
     if (!parser.parse(arguments)) {
         err << "verity reconcile: " << parser.errorText() << "\n\n" << usageText;
@@ -409,7 +410,8 @@ int runReconcileCommand(const QStringList &arguments)
             marks = sellers ? (*reread)->payoutMarks() : Expected<QList<PayoutMark>>(sellers.error());
         }
         if (!reread || !marks) {
-            err << "verity reconcile: " << options->db << ": " << (reread ? marks.message() : reread.message()) << "\n";
+            err << "verity reconcile: " << options->db << ": "
+                << (reread ? marks.message() : reread.message()) << "\n";
             return 2;
         }
     }

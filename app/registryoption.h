@@ -11,9 +11,10 @@ inline QCommandLineOption registryOption()
 {
     return QCommandLineOption(
             QStringLiteral("registry"),
-            QStringLiteral("The tool registry that reads every call: a built-in profile (%1), or a file of your "
-                           "own that adds to the default one. Without it, each conversation is read by the profile "
-                           "that knows most of its tools.")
+            QStringLiteral(
+                    "The tool registry that reads every call: a built-in profile (%1), or a file of your "
+                    "own that adds to the default one. Without it, each conversation is read by the profile "
+                    "that knows most of its tools.")
                     .arg(builtInProfileNames().join(QStringLiteral(", "))),
             QStringLiteral("NAME|FILE"));
 }

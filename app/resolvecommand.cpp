@@ -14,27 +14,6 @@
 
 namespace verity {
 
-namespace {
-
-QString kindId(ResolutionReport::Kind kind)
-{
-    switch (kind) {
-    case ResolutionReport::Kind::Resolved:
-        return QStringLiteral("resolved");
-    case ResolutionReport::Kind::StillUnknown:
-        return QStringLiteral("still_unknown");
-    case ResolutionReport::Kind::ResolvedElsewhere:
-        return QStringLiteral("resolved_elsewhere");
-    case ResolutionReport::Kind::NotPossible:
-        return QStringLiteral("not_possible");
-    case ResolutionReport::Kind::Failed:
-        return QStringLiteral("failed");
-    }
-    Q_UNREACHABLE();
-}
-
-} // namespace
-
 int runResolveCommand(const QStringList &arguments)
 {
     QTextStream out(stdout);
@@ -72,8 +51,9 @@ int runResolveCommand(const QStringList &arguments)
         // Qt's usage line names only the program, which without "resolve" would open the window.
         QString help = parser.helpText();
         help.replace(0, help.indexOf(u'\n'),
-                     QStringLiteral("Usage: verity resolve [--db PATH] ESCALATION --attest performed|not-performed "
-                                    "--reference TEXT --note TEXT --operator NAME [--json]"));
+                     QStringLiteral(
+                             "Usage: verity resolve [--db PATH] ESCALATION --attest performed|not-performed "
+                             "--reference TEXT --note TEXT --operator NAME [--json]"));
         out << help;
         return 0;
     }
@@ -122,7 +102,7 @@ int runResolveCommand(const QStringList &arguments)
 
     if (parser.isSet(json)) {
         QJsonObject result{{QStringLiteral("escalation"), id},
-                           {QStringLiteral("result"), kindId(report.kind)},
+                           {QStringLiteral("result"), resolutionReportKindId(report.kind)},
                            {QStringLiteral("message"), report.message}};
         if (report.resolution) {
             result.insert(QStringLiteral("resolution"), resolutionId(*report.resolution));

@@ -28,40 +28,41 @@ namespace verity {
 namespace {
 
 const QString usage = QStringLiteral(
-    "Usage: verity simulate --policy as-shipped|intent-key [--tickets N] [--fault-rate P] [--seed S]\n"
-    "                       [--json] [--out FILE] [--sandbox URL]\n"
-    "\n"
-    "Runs N generated refund tickets through the refund tool, as shipped or with the intent key\n"
-    "(the safe runtime), against a sandbox payment provider, and prints writes attempted, HTTP\n"
-    "POSTs sent, refunds performed (counted at the provider), duplicate refunds, unknowns\n"
-    "escalated, money at risk and sellers left negative. The same seed gives the same numbers.\n"
-    "Exit status: 0 done; 1 the run failed, or the provider answered in ways the fault schedule did not\n"
-    "call for (a sandbox with faults of its own, a machine too slow), so the numbers are not the\n"
-    "simulation's; 2 bad arguments or an --out folder that does not exist or cannot be written.\n"
-    "On a terminal it shows progress (not with --json).\n"
-    "\n"
-    "Options:\n"
-    "  --policy POLICY   as-shipped: a fresh random idempotency key per attempt, a timeout reported\n"
-    "                    as {\"error\":\"refund failed: upstream timeout\"}; intent-key: the key derived\n"
-    "                    from the intent, a lookup after any ambiguous answer, four outcomes\n"
-    "  --tickets N       how many tickets (1 to 1000000 in one run; default 100)\n"
-    "  --fault-rate P    0 to 1 (default 0.05): each refund POST meets accept-then-stall (the provider\n"
-    "                    commits, its answer comes after the client gave up) with probability P; and,\n"
-    "                    independently with probability P, the provider's read API is down for a\n"
-    "                    ticket (every lookup answered 503), so a lookup cannot tell\n"
-    "  --seed S          the seed of tickets, faults and keys (a whole number; default 1)\n"
-    "  --json            print the numbers as JSON\n"
-    "  --out FILE        also write the transcripts in Verity's native JSONL format, with the http\n"
-    "                    and provider lines of every request (verity import FILE reads it); its\n"
-    "                    folder must exist and be writable. Without it no transcript is kept\n"
-    "  --sandbox URL     use a running `verity sandbox` on this machine instead of starting one; its\n"
-    "                    API key is read from VERITY_PROVIDER_API_KEY (default sk_test_sandbox)\n"
-    "                    and it must not inject faults of its own: an answer the run's schedule did\n"
-    "                    not call for makes the numbers not the simulation's (exit status 1)\n"
-    "\n"
-    "Times in transcripts follow the March incident's clock (a 5 s client timeout, the provider\n"
-    "committing about 0.4 s after the POST); the requests themselves run on a compressed clock.\n"
-    "\n");
+        "Usage: verity simulate --policy as-shipped|intent-key [--tickets N] [--fault-rate P] [--seed S]\n"
+        "                       [--json] [--out FILE] [--sandbox URL]\n"
+        "\n"
+        "Runs N generated refund tickets through the refund tool, as shipped or with the intent key\n"
+        "(the safe runtime), against a sandbox payment provider, and prints writes attempted, HTTP\n"
+        "POSTs sent, refunds performed (counted at the provider), duplicate refunds, unknowns\n"
+        "escalated, money at risk and sellers left negative. The same seed gives the same numbers.\n"
+        "Exit status: 0 done; 1 the run failed, or the provider answered in ways the fault schedule did not\n"
+        "call for (a sandbox with faults of its own, a machine too slow), so the numbers are not the\n"
+        "simulation's; 2 bad arguments or an --out folder that does not exist or cannot be written.\n"
+        "On a terminal it shows progress (not with --json).\n"
+        "\n"
+        "Options:\n"
+        "  --policy POLICY   as-shipped: a fresh random idempotency key per attempt, a timeout reported\n"
+        "                    as {\"error\":\"refund failed: upstream timeout\"}; intent-key: the key "
+        "derived\n"
+        "                    from the intent, a lookup after any ambiguous answer, four outcomes\n"
+        "  --tickets N       how many tickets (1 to 1000000 in one run; default 100)\n"
+        "  --fault-rate P    0 to 1 (default 0.05): each refund POST meets accept-then-stall (the provider\n"
+        "                    commits, its answer comes after the client gave up) with probability P; and,\n"
+        "                    independently with probability P, the provider's read API is down for a\n"
+        "                    ticket (every lookup answered 503), so a lookup cannot tell\n"
+        "  --seed S          the seed of tickets, faults and keys (a whole number; default 1)\n"
+        "  --json            print the numbers as JSON\n"
+        "  --out FILE        also write the transcripts in Verity's native JSONL format, with the http\n"
+        "                    and provider lines of every request (verity import FILE reads it); its\n"
+        "                    folder must exist and be writable. Without it no transcript is kept\n"
+        "  --sandbox URL     use a running `verity sandbox` on this machine instead of starting one; its\n"
+        "                    API key is read from VERITY_PROVIDER_API_KEY (default sk_test_sandbox)\n"
+        "                    and it must not inject faults of its own: an answer the run's schedule did\n"
+        "                    not call for makes the numbers not the simulation's (exit status 1)\n"
+        "\n"
+        "Times in transcripts follow the March incident's clock (a 5 s client timeout, the provider\n"
+        "committing about 0.4 s after the POST); the requests themselves run on a compressed clock.\n"
+        "\n");
 
 // Memory grows with the count (each ticket's outcome is kept for the summary), so one run is
 // bounded; a larger study runs several seeds.
@@ -93,12 +94,15 @@ Expected<Options> parseOptions(const QCommandLineParser &parser)
     static const QRegularExpression digits(QStringLiteral("^[0-9]+$"));
     const qlonglong count = tickets.toLongLong(&valid);
     if (digits.match(tickets).hasMatch() && (!valid || count > maxTickets))
-        return fail(QStringLiteral("--tickets: at most %1 tickets in one run (memory grows with the count; run "
-                                   "several seeds for more), got %2")
+        return fail(
+                QStringLiteral("--tickets: at most %1 tickets in one run (memory grows with the count; run "
+                               "several seeds for more), got %2")
                         .arg(maxTickets)
                         .arg(tickets));
     if (!valid || count < 1)
-        return fail(QStringLiteral("--tickets: expected a whole number from 1 to %1, got \"%2\"").arg(maxTickets).arg(tickets));
+        return fail(QStringLiteral("--tickets: expected a whole number from 1 to %1, got \"%2\"")
+                            .arg(maxTickets)
+                            .arg(tickets));
     options.simulation.tickets = int(count);
     const QString rate = parser.value(QStringLiteral("fault-rate"));
     options.simulation.faultRate = rate.toDouble(&valid);
@@ -107,7 +111,8 @@ Expected<Options> parseOptions(const QCommandLineParser &parser)
     const QString seed = parser.value(QStringLiteral("seed"));
     options.simulation.seed = seed.toUInt(&valid);
     if (!valid)
-        return fail(QStringLiteral("--seed: expected a whole number from 0 to 4294967295, got \"%1\"").arg(seed));
+        return fail(
+                QStringLiteral("--seed: expected a whole number from 0 to 4294967295, got \"%1\"").arg(seed));
     if (parser.isSet(QStringLiteral("sandbox"))) {
         const QString text = parser.value(QStringLiteral("sandbox"));
         // The rule for any URL the API key goes to first, then the sandbox's own: http on this machine.
@@ -116,8 +121,10 @@ Expected<Options> parseOptions(const QCommandLineParser &parser)
             return fail(QStringLiteral("--sandbox: %1").arg(checked.message()));
         const QUrl url = *checked;
         if (url.scheme() != u"http" || !isLoopbackHost(url.host()))
-            return fail(QStringLiteral("--sandbox: expected an http URL on this machine such as http://127.0.0.1:12111, "
-                                       "got \"%1\"")
+            return fail(
+                    QStringLiteral(
+                            "--sandbox: expected an http URL on this machine such as http://127.0.0.1:12111, "
+                            "got \"%1\"")
                             .arg(text));
         options.simulation.sandboxUrl = url;
         const QString key = qEnvironmentVariable(ProviderConnection::apiKeyVariable);
@@ -149,10 +156,10 @@ Expected<void> checkOutPath(const QString &out)
         return makeError(QStringLiteral("--out: the folder %1 is not writable").arg(folder));
     if (file.isDir())
         return makeError(QStringLiteral("--out: %1 is a folder; expected a file name")
-                             .arg(QDir::toNativeSeparators(file.absoluteFilePath())));
+                                 .arg(QDir::toNativeSeparators(file.absoluteFilePath())));
     if (file.exists() && !file.isWritable())
         return makeError(QStringLiteral("--out: %1 exists and is not writable")
-                             .arg(QDir::toNativeSeparators(file.absoluteFilePath())));
+                                 .arg(QDir::toNativeSeparators(file.absoluteFilePath())));
     return {};
 }
 
@@ -161,7 +168,10 @@ Expected<void> checkOutPath(const QString &out)
 class TicketProgress
 {
 public:
-    TicketProgress(QTextStream &stream, bool wanted) : m_stream(stream), m_enabled(wanted && isatty(fileno(stderr)) == 1) {}
+    TicketProgress(QTextStream &stream, bool wanted)
+        : m_stream(stream)
+        , m_enabled(wanted && isatty(fileno(stderr)) == 1)
+    {}
 
     void show(int done, int total)
     {
@@ -198,14 +208,16 @@ int runSimulateCommand(const QStringList &arguments)
     QTextStream err(stderr);
     QCommandLineParser parser;
     parser.addOptions({
-        {QStringLiteral("policy"), QStringLiteral("as-shipped or intent-key"), QStringLiteral("POLICY")},
-        {QStringLiteral("tickets"), QStringLiteral("how many tickets"), QStringLiteral("N"), QStringLiteral("100")},
-        {QStringLiteral("fault-rate"), QStringLiteral("0 to 1"), QStringLiteral("P"), QStringLiteral("0.05")},
-        {QStringLiteral("seed"), QStringLiteral("the seed"), QStringLiteral("S"), QStringLiteral("1")},
-        {QStringLiteral("json"), QStringLiteral("print JSON")},
-        {QStringLiteral("out"), QStringLiteral("write transcripts"), QStringLiteral("FILE")},
-        {QStringLiteral("sandbox"), QStringLiteral("a running sandbox"), QStringLiteral("URL")},
-        {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("this help")},
+            {QStringLiteral("policy"), QStringLiteral("as-shipped or intent-key"), QStringLiteral("POLICY")},
+            {QStringLiteral("tickets"), QStringLiteral("how many tickets"), QStringLiteral("N"),
+             QStringLiteral("100")},
+            {QStringLiteral("fault-rate"), QStringLiteral("0 to 1"), QStringLiteral("P"),
+             QStringLiteral("0.05")},
+            {QStringLiteral("seed"), QStringLiteral("the seed"), QStringLiteral("S"), QStringLiteral("1")},
+            {QStringLiteral("json"), QStringLiteral("print JSON")},
+            {QStringLiteral("out"), QStringLiteral("write transcripts"), QStringLiteral("FILE")},
+            {QStringLiteral("sandbox"), QStringLiteral("a running sandbox"), QStringLiteral("URL")},
+            {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("this help")},
     });
     // arguments[0] is the program, as QCommandLineParser expects.
     if (!parser.parse(arguments)) {
@@ -231,7 +243,8 @@ int runSimulateCommand(const QStringList &arguments)
 
     TicketProgress progress(err, !options->json);
     const Expected<SimulationResult> result =
-        runSimulation(simulationSetup(options->simulation), [&progress](int done, int total) { progress.show(done, total); });
+            runSimulation(simulationSetup(options->simulation),
+                          [&progress](int done, int total) { progress.show(done, total); });
     progress.clear();
     if (!result) {
         err << "verity simulate: " << result.message() << "\n";
@@ -257,8 +270,10 @@ int runSimulateCommand(const QStringList &arguments)
     out.flush();
     if (summary.problems > 0) {
         err << "verity simulate: the provider answered " << summary.problems
-            << " tickets' requests in ways the run's fault schedule did not call for (a sandbox with faults of its "
-               "own, or a machine too slow for the compressed timing), so these numbers are not the simulation's; "
+            << " tickets' requests in ways the run's fault schedule did not call for (a sandbox with faults "
+               "of its "
+               "own, or a machine too slow for the compressed timing), so these numbers are not the "
+               "simulation's; "
                "first: "
             << summary.firstProblem << "\n";
         return 1;

@@ -2,15 +2,16 @@
 
 #include <QFileInfo>
 
-#include <cstdio>
 #include <unistd.h>
+
+#include <cstdio>
 
 namespace verity {
 
 TerminalProgress::TerminalProgress(QTextStream &stream, bool wanted)
-    : m_stream(stream), m_enabled(wanted && isatty(fileno(stderr)) == 1)
-{
-}
+    : m_stream(stream)
+    , m_enabled(wanted && isatty(fileno(stderr)) == 1)
+{}
 
 void TerminalProgress::show(const QString &file, qint64 done, qint64 total)
 {
@@ -29,8 +30,9 @@ void TerminalProgress::show(const QString &file, qint64 done, qint64 total)
     const double mb = 1024.0 * 1024.0;
     const int percent = total > 0 ? int(100 * done / total) : 0;
     m_stream << "\r\033[K" << QFileInfo(file).fileName() << ": " << percent << "% ("
-             << QString::number(double(done) / mb, 'f', 1) << " of " << QString::number(double(total) / mb, 'f', 1)
-             << " MB, " << QString::number(double(done) / mb / seconds, 'f', 1) << " MB/s)";
+             << QString::number(double(done) / mb, 'f', 1) << " of "
+             << QString::number(double(total) / mb, 'f', 1) << " MB, "
+             << QString::number(double(done) / mb / seconds, 'f', 1) << " MB/s)";
     m_stream.flush();
     m_shown = true;
 }

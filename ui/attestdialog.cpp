@@ -57,7 +57,8 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
     m_reference = new QLineEdit(this);
     m_reference->setObjectName(QStringLiteral("attestReference"));
     m_reference->setMaxLength(200);
-    m_reference->setPlaceholderText(tr("The id you found (a refund, pickup or message), or where you looked"));
+    m_reference->setPlaceholderText(
+            tr("The id you found (a refund, pickup or message), or where you looked"));
     form->addRow(tr("Reference:"), m_reference);
     m_note = new QPlainTextEdit(this);
     m_note->setObjectName(QStringLiteral("attestNote"));

@@ -19,7 +19,9 @@
 namespace verity {
 
 AuditView::AuditView(Store &store, AuditLogModel &model, QWidget *parent)
-    : QWidget(parent), m_store(store), m_model(model)
+    : QWidget(parent)
+    , m_store(store)
+    , m_model(model)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 8);
@@ -53,12 +55,12 @@ AuditView::AuditView(Store &store, AuditLogModel &model, QWidget *parent)
     // the detail takes what is left, so the evidence column stays in view.
     const QFontMetrics metrics = m_table->fontMetrics();
     const std::pair<int, QString> samples[] = {
-        {AuditLogModel::SeqColumn, QStringLiteral("000000")},
-        {AuditLogModel::TimeColumn, QStringLiteral("2026-03-17 14:32:07")},
-        {AuditLogModel::OperatorColumn, QStringLiteral("operator name")},
-        {AuditLogModel::ActionColumn, QStringLiteral("performed")},
-        {AuditLogModel::EscalationColumn, QStringLiteral("Escalation")},
-        {AuditLogModel::EvidenceColumn, shortHash(QString(64, u'0'))},
+            {AuditLogModel::SeqColumn, QStringLiteral("000000")},
+            {AuditLogModel::TimeColumn, QStringLiteral("2026-03-17 14:32:07")},
+            {AuditLogModel::OperatorColumn, QStringLiteral("operator name")},
+            {AuditLogModel::ActionColumn, QStringLiteral("performed")},
+            {AuditLogModel::EscalationColumn, QStringLiteral("Escalation")},
+            {AuditLogModel::EvidenceColumn, shortHash(QString(64, u'0'))},
     };
     for (const auto &[column, sample] : samples)
         m_table->setColumnWidth(column, metrics.horizontalAdvance(sample) + 24);
@@ -74,7 +76,7 @@ AuditView::AuditView(Store &store, AuditLogModel &model, QWidget *parent)
                                    index.data(AuditLogModel::EvidenceHashRole).toString());
         else
             emit message(tr("Entry %1 concerns no escalation, so it has no evidence to show.")
-                             .arg(index.data(AuditLogModel::SeqRole).toLongLong()));
+                                 .arg(index.data(AuditLogModel::SeqRole).toLongLong()));
     });
     m_table->setToolTip(tr("Double-click an entry to see the evidence of its escalation"));
     connect(&m_model, &AuditLogModel::countChanged, this, &AuditView::updateHeadline);
@@ -104,13 +106,14 @@ void AuditView::verifyChain()
     }
     if (result->intact) {
         const QString entries = result->entriesChecked == 1
-                                    ? tr("1 entry")
-                                    : tr("%1 entries").arg(QLocale().toString(result->entriesChecked));
+                ? tr("1 entry")
+                : tr("%1 entries").arg(QLocale().toString(result->entriesChecked));
         setStatus(tr("Audit chain intact: %1 checked at %2.").arg(entries, checkedAt), Tone::Good);
     } else {
         const qint64 seq = result->firstBrokenSeq.value_or(0);
-        setStatus(tr("Audit chain BROKEN at entry %1: %2. Entries from here on cannot be trusted (checked at %3).")
-                      .arg(QString::number(seq), result->reason, checkedAt),
+        setStatus(tr("Audit chain BROKEN at entry %1: %2. Entries from here on cannot be trusted (checked at "
+                     "%3).")
+                          .arg(QString::number(seq), result->reason, checkedAt),
                   Tone::Bad);
         if (const int row = m_model.rowOfSeq(seq); row >= 0) {
             m_table->selectRow(row);
@@ -135,7 +138,8 @@ void AuditView::setStatus(const QString &text, Tone tone)
 void AuditView::updateHeadline()
 {
     const qint64 count = m_model.totalCount();
-    m_headline->setText(count == 1 ? tr("1 audit entry") : tr("%1 audit entries").arg(QLocale().toString(count)));
+    m_headline->setText(count == 1 ? tr("1 audit entry")
+                                   : tr("%1 audit entries").arg(QLocale().toString(count)));
 }
 
 } // namespace verity

@@ -37,10 +37,14 @@ QPlainTextEdit *sampleView(const QString &name, QWidget *parent)
 QString fieldTypeWord(IntentField::Type type)
 {
     switch (type) {
-    case IntentField::Type::String: return ClassifyToolsDialog::tr("text");
-    case IntentField::Type::Integer: return ClassifyToolsDialog::tr("whole number");
-    case IntentField::Type::Sha256: return ClassifyToolsDialog::tr("long text, hashed");
-    case IntentField::Type::Json: return ClassifyToolsDialog::tr("list or structure");
+    case IntentField::Type::String:
+        return ClassifyToolsDialog::tr("text");
+    case IntentField::Type::Integer:
+        return ClassifyToolsDialog::tr("whole number");
+    case IntentField::Type::Sha256:
+        return ClassifyToolsDialog::tr("long text, hashed");
+    case IntentField::Type::Json:
+        return ClassifyToolsDialog::tr("list or structure");
     }
     Q_UNREACHABLE();
 }
@@ -48,7 +52,8 @@ QString fieldTypeWord(IntentField::Type type)
 } // namespace
 
 ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget *parent)
-    : QDialog(parent), m_list(std::move(tools))
+    : QDialog(parent)
+    , m_list(std::move(tools))
 {
     setObjectName(QStringLiteral("classifyToolsDialog"));
     setWindowTitle(tr("Classify tools"));
@@ -59,8 +64,7 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
     for (const UnclassifiedTool &tool : std::as_const(m_list)) {
         auto *item = new QListWidgetItem(
                 tr("%1  (%2 in %3)")
-                        .arg(tool.tool,
-                             tool.calls == 1 ? tr("1 call") : tr("%1 calls").arg(tool.calls),
+                        .arg(tool.tool, tool.calls == 1 ? tr("1 call") : tr("%1 calls").arg(tool.calls),
                              tool.tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(tool.tickets)));
         item->setData(Qt::UserRole, tool.tool);
         m_tools->addItem(item);
@@ -110,10 +114,11 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
     connect(m_save, &QPushButton::clicked, this, &ClassifyToolsDialog::save);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(plainTextLabel(tr("The registry does not know these tools, so Verity cannot tell whether their "
-                                        "calls read or wrote. Say what each one is; the choice is saved to your "
-                                        "registry file and every call of the tool is judged again."),
-                                     this));
+    layout->addWidget(
+            plainTextLabel(tr("The registry does not know these tools, so Verity cannot tell whether their "
+                              "calls read or wrote. Say what each one is; the choice is saved to your "
+                              "registry file and every call of the tool is judged again."),
+                           this));
     layout->addLayout(columns, 1);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
@@ -151,7 +156,8 @@ void ClassifyToolsDialog::showTool(int row)
                     ? tr("Suggested because %1. Check it before you save.").arg(suggestion.reason)
                     : tr("No suggestion: %1. Choose what the tool does.").arg(suggestion.reason));
     for (const IntentField &field : suggestIntentFields(tool.sampleArguments)) {
-        auto *item = new QListWidgetItem(QStringLiteral("%1 (%2)").arg(field.name, fieldTypeWord(field.type)), m_intent);
+        auto *item = new QListWidgetItem(QStringLiteral("%1 (%2)").arg(field.name, fieldTypeWord(field.type)),
+                                         m_intent);
         item->setData(Qt::UserRole, field.name);
         item->setData(Qt::UserRole + 1, int(field.type));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);

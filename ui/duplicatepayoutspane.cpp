@@ -24,10 +24,13 @@
 namespace verity {
 
 DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget *parent)
-    : QWidget(parent), m_model(model), m_operator(defaultOperatorName),
-      m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
+    : QWidget(parent)
+    , m_model(model)
+    , m_operator(defaultOperatorName)
+    , m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
-    m_prompt = [](QWidget *parentWidget, const QString &title, const QString &label) -> std::optional<QString> {
+    m_prompt = [](QWidget *parentWidget, const QString &title,
+                  const QString &label) -> std::optional<QString> {
         QInputDialog dialog(parentWidget);
         dialog.setWindowTitle(title);
         dialog.setOption(QInputDialog::UsePlainTextEditForTextInput);
@@ -39,7 +42,8 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget 
             return std::nullopt;
         return dialog.textValue();
     };
-    m_chooseSave = [](QWidget *parentWidget, const QString &caption, const QString &name, const QString &filter) {
+    m_chooseSave = [](QWidget *parentWidget, const QString &caption, const QString &name,
+                      const QString &filter) {
         return QFileDialog::getSaveFileName(parentWidget, caption, name, filter);
     };
 
@@ -58,8 +62,9 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget 
     m_window->setRange(1, 7 * 24 * 3600);
     m_window->setSuffix(tr(" s"));
     m_window->setValue(m_model.windowSeconds());
-    m_window->setToolTip(tr("Where no intent key is known (legacy data), refunds of the same seller, order and "
-                            "amount this close together count as a duplicate."));
+    m_window->setToolTip(
+            tr("Where no intent key is known (legacy data), refunds of the same seller, order and "
+               "amount this close together count as a duplicate."));
     windowLabel->setBuddy(m_window);
     top->addWidget(windowLabel);
     top->addWidget(m_window);
@@ -78,7 +83,8 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget 
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(DuplicatePayoutModel::RecoveryColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(DuplicatePayoutModel::RecoveryColumn,
+                                                      QHeaderView::Stretch);
     layout->addWidget(m_table, 1);
 
     auto *buttons = new QHBoxLayout;
@@ -100,7 +106,8 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget 
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
 
-    connect(m_window, &QSpinBox::editingFinished, this, [this] { m_model.setWindowSeconds(m_window->value()); });
+    connect(m_window, &QSpinBox::editingFinished, this,
+            [this] { m_model.setWindowSeconds(m_window->value()); });
     connect(m_table, &QTableView::activated, this, &DuplicatePayoutsPane::openCurrent);
     connect(m_open, &QPushButton::clicked, this, &DuplicatePayoutsPane::openCurrent);
     connect(m_request, &QPushButton::clicked, this, [this] { mark(RecoveryState::RecoveryRequested); });
@@ -158,7 +165,8 @@ void DuplicatePayoutsPane::openCurrent()
         emit callChosen(chosen->payout->ticketId, chosen->payout->callExtId);
         return;
     }
-    setStatus(tr("No refund of this duplicate is in Verity's transcripts: only the provider has them."), false);
+    setStatus(tr("No refund of this duplicate is in Verity's transcripts: only the provider has them."),
+              false);
 }
 
 void DuplicatePayoutsPane::mark(RecoveryState state)
@@ -170,30 +178,33 @@ void DuplicatePayoutsPane::mark(RecoveryState state)
     }
     const QString key = duplicate->key;
     const QString seller = duplicate->sellerName.isEmpty() ? duplicate->sellerId : duplicate->sellerName;
-    const QString title = state == RecoveryState::Recovered ? tr("Mark recovered") : tr("Mark recovery requested");
-    const QString label = tr("%1: %2 at risk on order %3 (%4).\nNote (who was asked, reference, amount):")
-                              .arg(seller, formatMoney(duplicate->amountAtRiskCents, duplicate->currency),
-                                   duplicate->orderId, duplicate->ticketExtIds().join(QStringLiteral(", ")));
+    const QString title =
+            state == RecoveryState::Recovered ? tr("Mark recovered") : tr("Mark recovery requested");
+    const QString label =
+            tr("%1: %2 at risk on order %3 (%4).\nNote (who was asked, reference, amount):")
+                    .arg(seller, formatMoney(duplicate->amountAtRiskCents, duplicate->currency),
+                         duplicate->orderId, duplicate->ticketExtIds().join(QStringLiteral(", ")));
     const std::optional<QString> note = m_prompt(this, title, label);
     if (!note)
         return;
     const QString operatorName = m_operator();
-    const Expected<PayoutMark> done = m_model.markDuplicate(key, state, note->trimmed(), operatorName, m_now());
+    const Expected<PayoutMark> done =
+            m_model.markDuplicate(key, state, note->trimmed(), operatorName, m_now());
     if (!done) {
         setStatus(tr("Not marked: %1").arg(done.message()), true);
         return;
     }
     selectKey(key);
     setStatus(tr("%1 marked \"%2\" by %3; the audit log records it.")
-                  .arg(seller, recoveryStateText(state), operatorName),
+                      .arg(seller, recoveryStateText(state), operatorName),
               false);
     emit marked();
 }
 
 void DuplicatePayoutsPane::exportCsv()
 {
-    const QString path = m_chooseSave(this, tr("Export duplicate payouts"), QStringLiteral("duplicate-payouts.csv"),
-                                      tr("CSV (*.csv)"));
+    const QString path = m_chooseSave(this, tr("Export duplicate payouts"),
+                                      QStringLiteral("duplicate-payouts.csv"), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     const Expected<void> written = writeDuplicatesCsv(path, m_model.duplicates(), m_model.marks());

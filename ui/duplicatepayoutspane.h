@@ -19,10 +19,11 @@ class DuplicatePayoutModel;
 struct DuplicatePayout;
 
 // Asks for a note: nullopt when the person cancels. A seam, so tests need no modal dialog.
-using NotePrompt = std::function<std::optional<QString>(QWidget *parent, const QString &title, const QString &label)>;
+using NotePrompt =
+        std::function<std::optional<QString>(QWidget *parent, const QString &title, const QString &label)>;
 // Asks where to save: an empty path when the person cancels.
-using SaveFileChooser = std::function<QString(QWidget *parent, const QString &caption, const QString &suggestedName,
-                                              const QString &filter)>;
+using SaveFileChooser = std::function<QString(QWidget *parent, const QString &caption,
+                                              const QString &suggestedName, const QString &filter)>;
 
 // The duplicate payouts with what is at risk, and finance's marks on them: recovery requested,
 // then recovered. Each mark is written with its audit-log entry.

@@ -23,7 +23,9 @@ QString escalationCountText(qint64 count)
                       : QObject::tr("%1 unknown outcomes waiting").arg(QLocale().toString(count));
 }
 
-EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *parent) : QWidget(parent), m_model(model)
+EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 8);
@@ -33,8 +35,9 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     top->addWidget(m_headline, 1);
     auto *lookup = m_lookup = new QPushButton(tr("Look up the selected write…"), this);
     lookup->setObjectName(QStringLiteral("queueLookupButton"));
-    lookup->setToolTip(tr("Ask the system the selected write went to whether it happened (Ctrl+K while the queue "
-                          "has focus)"));
+    lookup->setToolTip(
+            tr("Ask the system the selected write went to whether it happened (Ctrl+K while the queue "
+               "has focus)"));
     top->addWidget(lookup);
     layout->addLayout(top);
 
@@ -88,9 +91,10 @@ QString EscalationQueuePane::headline() const
 void EscalationQueuePane::updateHeadline()
 {
     const qint64 count = m_model.totalCount();
-    m_headline->setText(count == 0 ? escalationCountText(0)
-                                   : escalationCountText(count)
-                                         + tr(": do not retry these writes; each needs a lookup, or a recorded check."));
+    m_headline->setText(
+            count == 0 ? escalationCountText(0)
+                       : escalationCountText(count)
+                            + tr(": do not retry these writes; each needs a lookup, or a recorded check."));
     m_headline->setStyleSheet(theme::status(count == 0 ? theme::Tone::Neutral : theme::Tone::Warning));
 }
 

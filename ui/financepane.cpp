@@ -24,8 +24,10 @@
 namespace verity {
 
 FinancePane::FinancePane(Store &store, QWidget *parent)
-    : QWidget(parent), m_sellers(new SellerBalanceModel(store, this)),
-      m_duplicates(new DuplicatePayoutModel(store, this)), m_reconciliation(new ReconciliationModel(store, this))
+    : QWidget(parent)
+    , m_sellers(new SellerBalanceModel(store, this))
+    , m_duplicates(new DuplicatePayoutModel(store, this))
+    , m_reconciliation(new ReconciliationModel(store, this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -90,23 +92,24 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     m_tabs->addTab(m_reconciliationPane, tr("&Reconciliation"));
     // The unknown refunds a statement proves performed, and their settlement by this operator.
     m_reconciliationPane->setSettlement(
-        [&store](const ProviderStatement &statement) { return callsProvenBy(store, statement); },
-        [this, &store](const ProviderStatement &statement, const QList<ProvenCall> &shown) -> Expected<QString> {
-            // Exactly the calls the person was shown; one another console settled since is
-            // reported as settled elsewhere, not settled twice.
-            const QString name = m_operatorName ? m_operatorName() : QString();
-            const Expected<StatementSettlement> done =
-                settleFromStatement(store, shown, statement, name.isEmpty() ? defaultOperatorName() : name);
-            if (!done)
-                return done.error();
-            QString text = done->settled == 1
-                               ? tr("Settled 1 unknown call as performed (verified by reconciliation).")
-                               : tr("Settled %1 unknown calls as performed (verified by reconciliation).")
-                                     .arg(done->settled);
-            if (!done->elsewhere.isEmpty())
-                text += u' ' + done->elsewhere.join(QStringLiteral("; "));
-            return text;
-        });
+            [&store](const ProviderStatement &statement) { return callsProvenBy(store, statement); },
+            [this, &store](const ProviderStatement &statement,
+                           const QList<ProvenCall> &shown) -> Expected<QString> {
+                // Exactly the calls the person was shown; one another console settled since is
+                // reported as settled elsewhere, not settled twice.
+                const QString name = m_operatorName ? m_operatorName() : QString();
+                const Expected<StatementSettlement> done = settleFromStatement(
+                        store, shown, statement, name.isEmpty() ? defaultOperatorName() : name);
+                if (!done)
+                    return done.error();
+                QString text = done->settled == 1
+                        ? tr("Settled 1 unknown call as performed (verified by reconciliation).")
+                        : tr("Settled %1 unknown calls as performed (verified by reconciliation).")
+                                  .arg(done->settled);
+                if (!done->elsewhere.isEmpty())
+                    text += u' ' + done->elsewhere.join(QStringLiteral("; "));
+                return text;
+            });
 
     connect(m_sellerTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &FinancePane::showCurrentSeller);
@@ -177,8 +180,9 @@ void FinancePane::reload()
 {
     m_stale = false;
     const QModelIndex current = m_sellerProxy->mapToSource(m_sellerTable->currentIndex());
-    const QString sellerId = current.isValid() ? m_sellers->data(current, SellerBalanceModel::SellerIdRole).toString()
-                                               : QString();
+    const QString sellerId = current.isValid()
+            ? m_sellers->data(current, SellerBalanceModel::SellerIdRole).toString()
+            : QString();
     const DuplicatePayout *duplicate = m_duplicatesPane->currentDuplicate();
     const QString duplicateKey = duplicate ? duplicate->key : QString();
     m_sellers->refresh();

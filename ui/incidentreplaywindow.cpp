@@ -36,7 +36,9 @@ QLabel *wrapped(QLabel *label)
 } // namespace
 
 IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly, QWidget *parent)
-    : QWidget(parent, Qt::Window), m_model(model), m_readOnly(readOnly)
+    : QWidget(parent, Qt::Window)
+    , m_model(model)
+    , m_readOnly(readOnly)
 {
     m_askUnsaved = [](QWidget *parentWidget, const QString &question) {
         QMessageBox box(QMessageBox::Question, tr("Unsaved note"), question,
@@ -65,8 +67,10 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
     m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_steps->verticalHeader()->hide();
     m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::StepColumn, QHeaderView::Stretch);
-    m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::TimeColumn, QHeaderView::ResizeToContents);
-    m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::LayerColumn, QHeaderView::ResizeToContents);
+    m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::TimeColumn,
+                                                      QHeaderView::ResizeToContents);
+    m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::LayerColumn,
+                                                      QHeaderView::ResizeToContents);
     m_steps->setWordWrap(false);
 
     // The step being looked at.
@@ -144,9 +148,11 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
     m_scrubber->setPageStep(5);
     m_position = plainTextLabel(QString(), this, false);
     m_position->setWordWrap(false);
-    m_position->setMinimumWidth(m_position->fontMetrics().horizontalAdvance(QStringLiteral("Step 888 of 888 · 00:00:00.000")));
+    m_position->setMinimumWidth(
+            m_position->fontMetrics().horizontalAdvance(QStringLiteral("Step 888 of 888 · 00:00:00.000")));
     m_whatIf = new QPushButton(tr("What if…"), this);
-    m_whatIf->setToolTip(tr("Run this ticket again in the simulator, as shipped and with intent keys, side by side"));
+    m_whatIf->setToolTip(
+            tr("Run this ticket again in the simulator, as shipped and with intent keys, side by side"));
     m_export = new QPushButton(tr("Export incident…"), this);
     m_export->setToolTip(tr("One read-only file with the buyer's personal data redacted"));
     auto *stepping = new QHBoxLayout;
@@ -214,7 +220,8 @@ QString IncidentReplayWindow::layerText(int layer) const
 
 QString IncidentReplayWindow::retryText(int mechanism) const
 {
-    return mechanism >= 0 && mechanism < m_retryLabels.size() ? m_retryLabels.at(mechanism)->text() : QString();
+    return mechanism >= 0 && mechanism < m_retryLabels.size() ? m_retryLabels.at(mechanism)->text()
+                                                              : QString();
 }
 
 bool IncidentReplayWindow::hasUnsavedNote() const
@@ -265,7 +272,8 @@ void IncidentReplayWindow::goToStep(int row)
         // Where the person stays, with their text: now, and again once a click that asked has
         // finished selecting the row it was on.
         showPositionOf(m_model.currentStep());
-        QMetaObject::invokeMethod(this, [this] { showPositionOf(m_model.currentStep()); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+                this, [this] { showPositionOf(m_model.currentStep()); }, Qt::QueuedConnection);
         return;
     }
     m_model.setCurrentStep(row);
@@ -294,7 +302,8 @@ void IncidentReplayWindow::showStep(int row)
                                                      .arg(formatStepTime(step->at))
                                            : tr("Step %1 of %2").arg(row + 1).arg(m_model.rowCount()));
     m_title->setText(step->title);
-    m_detail->setText(step->detail + (step->inferred ? tr("\n(Inferred: no line of this layer was logged.)") : QString()));
+    m_detail->setText(step->detail
+                      + (step->inferred ? tr("\n(Inferred: no line of this layer was logged.)") : QString()));
     for (int i = 0; i < step->knowledge.size() && i < m_layerLabels.size(); ++i) {
         QLabel *label = m_layerLabels.at(i);
         label->setText(step->knowledge.at(i).knows);
@@ -305,7 +314,8 @@ void IncidentReplayWindow::showStep(int row)
     for (int i = 0; i < step->retries.size() && i < m_retryLabels.size(); ++i) {
         const RetryStanding &r = step->retries.at(i);
         QLabel *label = m_retryLabels.at(i);
-        label->setText((r.retried ? tr("RETRIED. ") : QString()) + r.standing + tr("\nCould not see: ") + r.blindTo);
+        label->setText((r.retried ? tr("RETRIED. ") : QString()) + r.standing + tr("\nCould not see: ")
+                       + r.blindTo);
         label->setStyleSheet(r.retried ? theme::status(theme::Tone::Bad, false) : QString());
     }
     m_note->setPlainText(m_model.note(row));
@@ -325,7 +335,8 @@ void IncidentReplayWindow::showPositionOf(int row)
         || !selection->isRowSelected(row)) {
         // Not a signal blocker: the view itself listens to the selection model and must repaint.
         m_showingPosition = true;
-        m_steps->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_steps->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_showingPosition = false;
     }
     m_steps->scrollTo(index);

@@ -47,12 +47,19 @@
 
 namespace verity {
 
-MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource registrySource, Mode mode, QWidget *parent)
-    : QMainWindow(parent), m_store(store), m_mode(mode), m_databasePath(std::move(databasePath)),
-      m_registrySource(std::move(registrySource)), m_registries(chooseRegistry(m_registrySource).selection),
-      m_ticketModel(new TicketQueueModel(store, this)), m_transcriptModel(new TranscriptModel(store, this)),
-      m_escalationModel(new EscalationQueueModel(store, this)), m_provider(new ProviderConnection(store, this)),
-      m_actions(new EscalationActions(store, *m_provider, this))
+MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource registrySource, Mode mode,
+                       QWidget *parent)
+    : QMainWindow(parent)
+    , m_store(store)
+    , m_mode(mode)
+    , m_databasePath(std::move(databasePath))
+    , m_registrySource(std::move(registrySource))
+    , m_registries(chooseRegistry(m_registrySource).selection)
+    , m_ticketModel(new TicketQueueModel(store, this))
+    , m_transcriptModel(new TranscriptModel(store, this))
+    , m_escalationModel(new EscalationQueueModel(store, this))
+    , m_provider(new ProviderConnection(store, this))
+    , m_actions(new EscalationActions(store, *m_provider, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Verity"));
@@ -130,16 +137,16 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
 
     m_actions->setSettingsPrompt([this] { showProviderSettings(); });
     connect(m_actions, &EscalationActions::settled, this, &MainWindow::refresh);
-    connect(m_actions, &EscalationActions::message, this, [this](const QString &text) {
-        statusBar()->showMessage(text, 15000);
-    });
+    connect(m_actions, &EscalationActions::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
     connect(m_ticketView, &TicketView::performAgainRequested, this, &MainWindow::performAgain);
     connect(m_ticketView, &TicketView::attestRequested, this, &MainWindow::attest);
     connect(m_ticketView, &TicketView::evidenceRequested, this, [this](qint64 id) { showEvidence(id); });
     connect(m_escalationPane, &EscalationQueuePane::lookupRequested, this, &MainWindow::lookUp);
     connect(m_auditView, &AuditView::evidenceRequested, this, &MainWindow::showEvidence);
-    connect(m_auditView, &AuditView::message, this, [this](const QString &text) { statusBar()->showMessage(text, 15000); });
+    connect(m_auditView, &AuditView::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     m_provider->setRegistries(m_registries);
     m_provider->load();
     // Which buttons a card offers depends on the provider and the registry: read them again
@@ -174,16 +181,17 @@ void MainWindow::buildMenus()
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const std::pair<TicketFilter, QString> filters[] = {
-        {TicketFilter::All, tr("&All tickets")},
-        {TicketFilter::NeedsAttention, tr("&Needs attention")},
-        {TicketFilter::Unknown, tr("&Unknown outcomes")},
-        {TicketFilter::RepeatedIntent, tr("&Repeated intents")},
-        {TicketFilter::DuplicateEffect, tr("&Duplicate effects")},
-        {TicketFilter::RetryAfterError, tr("Re&tries after errors")},
+            {TicketFilter::All, tr("&All tickets")},
+            {TicketFilter::NeedsAttention, tr("&Needs attention")},
+            {TicketFilter::Unknown, tr("&Unknown outcomes")},
+            {TicketFilter::RepeatedIntent, tr("&Repeated intents")},
+            {TicketFilter::DuplicateEffect, tr("&Duplicate effects")},
+            {TicketFilter::RetryAfterError, tr("Re&tries after errors")},
     };
     int number = 1;
     for (const auto &[filter, label] : filters) {
-        QAction *action = view->addAction(label, this, [this, chosen = filter] { m_queuePane->setFilter(chosen); });
+        QAction *action =
+                view->addAction(label, this, [this, chosen = filter] { m_queuePane->setFilter(chosen); });
         action->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(number++)));
     }
     view->addSeparator();
@@ -204,33 +212,36 @@ void MainWindow::buildMenus()
         m_auditDock->raise();
     });
     QAction *finance =
-        view->addAction(tr("&Finance"), QKeySequence(tr("Ctrl+Shift+F")), this, &MainWindow::showFinance);
+            view->addAction(tr("&Finance"), QKeySequence(tr("Ctrl+Shift+F")), this, &MainWindow::showFinance);
     finance->setObjectName(QStringLiteral("financeAction"));
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
 
     QMenu *registry = menuBar()->addMenu(tr("&Tools"));
-    QAction *classify = registry->addAction(tr("&Classify unclassified tools…"), this, &MainWindow::classifyTools);
+    QAction *classify =
+            registry->addAction(tr("&Classify unclassified tools…"), this, &MainWindow::classifyTools);
     classify->setObjectName(QStringLiteral("classifyToolsAction"));
     classify->setEnabled(m_mode == ReadWrite);
 
     m_training = new TrainingMenu(m_store, *this, isReadOnly());
 
     QMenu *tools = menuBar()->addMenu(tr("&Provider"));
-    QAction *lookup = tools->addAction(tr("&Look up the unknown write in front of you…"), QKeySequence(tr("Ctrl+K")),
-                                       this, &MainWindow::lookUpInFront);
+    QAction *lookup = tools->addAction(tr("&Look up the unknown write in front of you…"),
+                                       QKeySequence(tr("Ctrl+K")), this, &MainWindow::lookUpInFront);
     lookup->setObjectName(QStringLiteral("lookUpAction"));
     lookup->setEnabled(m_mode == ReadWrite);
-    QAction *settings = tools->addAction(tr("Payment provider &settings…"), this, &MainWindow::showProviderSettings);
+    QAction *settings =
+            tools->addAction(tr("Payment provider &settings…"), this, &MainWindow::showProviderSettings);
     settings->setObjectName(QStringLiteral("providerSettingsAction"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Verity"), this, [this] {
-        QMessageBox::about(this, tr("About Verity"),
-                           tr("Verity %1\n\nThe console for the people who work alongside an AI support agent: every "
-                              "ticket and every tool call the agent made, what came of each one, and the calls whose "
-                              "outcome is unknown, which wait for someone to check where they went instead of "
-                              "trying again.")
-                               .arg(QApplication::applicationVersion()));
+        QMessageBox::about(
+                this, tr("About Verity"),
+                tr("Verity %1\n\nThe console for the people who work alongside an AI support agent: every "
+                   "ticket and every tool call the agent made, what came of each one, and the calls whose "
+                   "outcome is unknown, which wait for someone to check where they went instead of "
+                   "trying again.")
+                        .arg(QApplication::applicationVersion()));
     });
 }
 
@@ -293,12 +304,13 @@ ResolutionDialog *MainWindow::lookUpInFront()
         return lookUp(chosen.data(EscalationQueueModel::EscalationIdRole).toLongLong());
     if (const std::optional<qint64> open = m_ticketView->openEscalationInFront())
         return lookUp(*open);
-    statusBar()->showMessage(m_transcriptModel->ticketId() == 0
-                                 ? tr("Nothing to look up: open a ticket with an unknown write, or choose one in the "
-                                      "escalation queue (Ctrl+E).")
-                                 : tr("Nothing to look up: this ticket has no unknown write waiting. Choose one in the "
-                                      "escalation queue (Ctrl+E)."),
-                             15000);
+    statusBar()->showMessage(
+            m_transcriptModel->ticketId() == 0
+                    ? tr("Nothing to look up: open a ticket with an unknown write, or choose one in the "
+                         "escalation queue (Ctrl+E).")
+                    : tr("Nothing to look up: this ticket has no unknown write waiting. Choose one in the "
+                         "escalation queue (Ctrl+E)."),
+            15000);
     return nullptr;
 }
 
@@ -307,9 +319,10 @@ void MainWindow::showProviderSettings()
     ProviderSettingsDialog dialog(*m_provider, this);
     // Saving only saves: what to look up next is the person's choice.
     if (dialog.exec() == QDialog::Accepted && m_provider->resolver())
-        statusBar()->showMessage(tr("Provider settings saved; nothing was looked up. Look up the write in front of you "
-                                    "with Ctrl+K."),
-                                 15000);
+        statusBar()->showMessage(
+                tr("Provider settings saved; nothing was looked up. Look up the write in front of you "
+                   "with Ctrl+K."),
+                15000);
 }
 
 void MainWindow::refresh()
@@ -393,7 +406,8 @@ void MainWindow::importFiles(const QStringList &files)
         return;
     }
     m_import = new ImportJob(m_databasePath, m_registries, files, this);
-    m_importProgress = new QProgressDialog(tr("Importing %1…").arg(files.first()), tr("Cancel"), 0, 1000, this);
+    m_importProgress =
+            new QProgressDialog(tr("Importing %1…").arg(files.first()), tr("Cancel"), 0, 1000, this);
     m_importProgress->setObjectName(QStringLiteral("importProgress"));
     m_importProgress->setMinimumDuration(300);
     m_importProgress->setAutoClose(false);
@@ -402,7 +416,8 @@ void MainWindow::importFiles(const QStringList &files)
     connect(m_import, &ImportJob::progress, this, [this, files](int index, qint64 done, qint64 total) {
         if (!m_importProgress)
             return;
-        m_importProgress->setLabelText(tr("Importing %1 (%2 of %3)…").arg(files.at(index)).arg(index + 1).arg(files.size()));
+        m_importProgress->setLabelText(
+                tr("Importing %1 (%2 of %3)…").arg(files.at(index)).arg(index + 1).arg(files.size()));
         m_importProgress->setValue(total > 0 ? int(done * 1000 / total) : 0);
     });
     connect(m_import, &ImportJob::finished, this, &MainWindow::finishImport);
@@ -437,14 +452,17 @@ void MainWindow::finishImport(const QList<ImportReport> &reports)
     box->setTextFormat(Qt::PlainText);
     QStringList informative;
     if (cancelled)
-        informative << tr("Cancelled: everything committed before the stop is kept. Import the file again to finish; "
-                          "nothing is stored twice.");
+        informative << tr(
+                "Cancelled: everything committed before the stop is kept. Import the file again to finish; "
+                "nothing is stored twice.");
     if (!rejected.isEmpty())
         informative << tr("%1 rejected and skipped whole; the rest was imported.")
-                               .arg(rejected.size() == 1 ? tr("1 line or conversation was")
-                                                         : tr("%1 lines or conversations were").arg(rejected.size()));
+                               .arg(rejected.size() == 1
+                                            ? tr("1 line or conversation was")
+                                            : tr("%1 lines or conversations were").arg(rejected.size()));
     if (unclassified)
-        informative << tr("Some tools are unknown to the registry: classify them so their calls can be judged.");
+        informative << tr(
+                "Some tools are unknown to the registry: classify them so their calls can be judged.");
     box->setInformativeText(informative.join(u' '));
     if (!rejected.isEmpty() || !notices.isEmpty()) {
         QStringList details = rejected;
@@ -534,7 +552,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     // The windows opened from this one (a replay with a note not yet saved) close first, and
     // may refuse: then nothing closes, and no window is left without the one that owns it.
     for (QWidget *window : findChildren<QWidget *>()) {
-        if (window->isWindow() && window->isVisible() && !qobject_cast<QDialog *>(window) && !window->close()) {
+        if (window->isWindow() && window->isVisible() && !qobject_cast<QDialog *>(window)
+            && !window->close()) {
             event->ignore();
             return;
         }
@@ -559,7 +578,8 @@ void MainWindow::restoreLayout()
     }
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
-    m_queuePane->table()->horizontalHeader()->restoreState(settings.value(QStringLiteral("queueHeader")).toByteArray());
+    m_queuePane->table()->horizontalHeader()->restoreState(
+            settings.value(QStringLiteral("queueHeader")).toByteArray());
 }
 
 void MainWindow::saveLayout() const

@@ -15,10 +15,14 @@ namespace {
 QString authorLabel(MessageKind kind)
 {
     switch (kind) {
-    case MessageKind::Customer: return QObject::tr("Customer");
-    case MessageKind::Agent: return QObject::tr("Agent (note)");
-    case MessageKind::System: return QObject::tr("System");
-    case MessageKind::Reply: return QObject::tr("Agent's reply to the customer");
+    case MessageKind::Customer:
+        return QObject::tr("Customer");
+    case MessageKind::Agent:
+        return QObject::tr("Agent (note)");
+    case MessageKind::System:
+        return QObject::tr("System");
+    case MessageKind::Reply:
+        return QObject::tr("Agent's reply to the customer");
     }
     Q_UNREACHABLE();
 }

@@ -12,9 +12,10 @@ OutcomeBadge::OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent)
     , m_look(outcomeLook(outcome))
 {
     setAccessibleName(text());
-    setToolTip(outcome == Outcome::Unknown
-                   ? tr("Nobody knows whether this write happened. Do not retry it: look it up at the provider.")
-                   : text());
+    setToolTip(
+            outcome == Outcome::Unknown ? tr(
+                    "Nobody knows whether this write happened. Do not retry it: look it up at the provider.")
+                                        : text());
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
 }
 
@@ -24,7 +25,8 @@ void OutcomeBadge::setAttested()
         return;
     m_look = attestedLook(*m_outcome);
     setAccessibleName(text());
-    setToolTip(tr("%1: a person's recorded check, not the system's answer. Look it up to verify it.").arg(text()));
+    setToolTip(tr("%1: a person's recorded check, not the system's answer. Look it up to verify it.")
+                       .arg(text()));
     updateGeometry();
     update();
 }

@@ -7,11 +7,13 @@
 
 namespace verity {
 
-OutcomeDelegate::OutcomeDelegate(int outcomeIdRole, QObject *parent) : QStyledItemDelegate(parent), m_role(outcomeIdRole)
-{
-}
+OutcomeDelegate::OutcomeDelegate(int outcomeIdRole, QObject *parent)
+    : QStyledItemDelegate(parent)
+    , m_role(outcomeIdRole)
+{}
 
-void OutcomeDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+void OutcomeDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
+                            const QModelIndex &index) const
 {
     QStyleOptionViewItem background = option;
     initStyleOption(&background, index);

@@ -53,17 +53,24 @@ OutcomeLook outcomeLook(std::optional<Outcome> outcome)
     case Outcome::Unknown:
         // Where the full words do not fit, the short form still names the outcome; eliding
         // "Unknown: do not retry" to "Unknown: ..." would hide the one word that matters.
-        return {colour(palette::unknownBackground), colour(palette::unknown),
-                QStringLiteral(":/verity/icons/unknown.svg"), outcomeLabel(*outcome), QObject::tr("Unknown"), true};
+        return {colour(palette::unknownBackground),
+                colour(palette::unknown),
+                QStringLiteral(":/verity/icons/unknown.svg"),
+                outcomeLabel(*outcome),
+                QObject::tr("Unknown"),
+                true};
     }
     Q_UNREACHABLE();
 }
 
 OutcomeLook duplicateEffectLook()
 {
-    return {colour(palette::duplicateBackground), colour(palette::duplicate),
-            QStringLiteral(":/verity/icons/duplicate-effect.svg"), repeatKindLabel(RepeatKind::DuplicateEffect),
-            QObject::tr("Duplicate"), true};
+    return {colour(palette::duplicateBackground),
+            colour(palette::duplicate),
+            QStringLiteral(":/verity/icons/duplicate-effect.svg"),
+            repeatKindLabel(RepeatKind::DuplicateEffect),
+            QObject::tr("Duplicate"),
+            true};
 }
 
 OutcomeLook lookForId(const QString &id)
@@ -172,7 +179,8 @@ void paintBadge(QPainter &painter, const QRect &rect, OutcomeLook look)
     const QRect badge(rect.left(), rect.top() + (rect.height() - natural.height()) / 2,
                       qMin(natural.width(), rect.width()), natural.height());
     QPainterPath path;
-    path.addRoundedRect(QRectF(badge).adjusted(0.5, 0.5, -0.5, -0.5), badge.height() / 2.0, badge.height() / 2.0);
+    path.addRoundedRect(QRectF(badge).adjusted(0.5, 0.5, -0.5, -0.5), badge.height() / 2.0,
+                        badge.height() / 2.0);
     painter.fillPath(path, look.background);
     painter.setPen(look.dashed ? QPen(look.foreground, 1, Qt::DashLine)
                                : QPen(look.foreground.lighter(160), 1));

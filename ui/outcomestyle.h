@@ -25,7 +25,7 @@ struct OutcomeLook
     QString iconResource;
     QString label;
     QString shortLabel; // where the label does not fit; empty: elide the label
-    bool bold = false;  // the states that must not be missed
+    bool bold = false; // the states that must not be missed
     bool dashed = false; // a person's check, not the system's word: outlined in dashes
 };
 

@@ -15,7 +15,8 @@
 namespace verity {
 
 ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, QWidget *parent)
-    : QDialog(parent), m_connection(connection)
+    : QDialog(parent)
+    , m_connection(connection)
 {
     setObjectName(QStringLiteral("providerSettings"));
     setWindowTitle(tr("Payment provider"));
@@ -31,7 +32,9 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     m_operator = new QLineEdit(connection.operatorName(), this);
     m_operator->setObjectName(QStringLiteral("operatorName"));
     // Room for a whole URL and a person's name: the fields are read, not guessed at.
-    const int room = m_url->fontMetrics().horizontalAdvance(QStringLiteral("https://api.payments.example.com:8443/v1")) + 24;
+    const int room =
+            m_url->fontMetrics().horizontalAdvance(QStringLiteral("https://api.payments.example.com:8443/v1"))
+            + 24;
     for (QLineEdit *field : {m_url, m_key, m_operator})
         field->setMinimumWidth(room);
     form->addRow(tr("Base URL"), m_url);
@@ -64,10 +67,11 @@ void ProviderSettingsDialog::save()
     // An empty field keeps the key already in use.
     // The keychain answers later, possibly after this dialog is gone.
     QPointer<QLabel> note = m_note;
-    const Expected<void> saved = m_connection.save(*url, m_operator->text(), m_key->text(), [note](const QString &text) {
-        if (note)
-            note->setText(text);
-    });
+    const Expected<void> saved =
+            m_connection.save(*url, m_operator->text(), m_key->text(), [note](const QString &text) {
+                if (note)
+                    note->setText(text);
+            });
     if (!saved) {
         m_note->setText(saved.message());
         return;

@@ -41,15 +41,19 @@ QString refundCount(qsizetype count)
 
 } // namespace
 
-ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayoutModel &duplicates, QWidget *parent)
-    : QWidget(parent), m_model(model), m_duplicates(duplicates)
+ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayoutModel &duplicates,
+                                       QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_duplicates(duplicates)
 {
     m_settings = [] { return ProviderSettings{}; };
     m_accounts = [] { return QStringList{}; };
     m_chooseOpen = [](QWidget *parentWidget, const QString &caption, const QString &filter) {
         return QFileDialog::getOpenFileName(parentWidget, caption, QString(), filter);
     };
-    m_chooseSave = [](QWidget *parentWidget, const QString &caption, const QString &name, const QString &filter) {
+    m_chooseSave = [](QWidget *parentWidget, const QString &caption, const QString &name,
+                      const QString &filter) {
         return QFileDialog::getSaveFileName(parentWidget, caption, name, filter);
     };
 
@@ -119,8 +123,9 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     m_exportPdf->setObjectName(QStringLiteral("exportPdfButton"));
     m_settle = new QPushButton(this);
     m_settle->setObjectName(QStringLiteral("settleFromEvidenceButton"));
-    m_settle->setToolTip(tr("The provider's records prove these refunds were made: settle their escalations as "
-                            "performed (verified by reconciliation), each with its evidence and an audit entry"));
+    m_settle->setToolTip(
+            tr("The provider's records prove these refunds were made: settle their escalations as "
+               "performed (verified by reconciliation), each with its evidence and an audit entry"));
     m_settle->hide();
     filter->addWidget(m_settle);
     filter->addWidget(m_exportCsv);
@@ -155,8 +160,8 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     layout->addWidget(split, 1);
 
     m_confirm = [](QWidget *parentWidget, const QString &question) {
-        QMessageBox box(QMessageBox::Question, tr("Settle from this evidence?"), question, QMessageBox::NoButton,
-                        parentWidget);
+        QMessageBox box(QMessageBox::Question, tr("Settle from this evidence?"), question,
+                        QMessageBox::NoButton, parentWidget);
         box.setTextFormat(Qt::PlainText);
         QPushButton *settle = box.addButton(tr("Settle"), QMessageBox::AcceptRole);
         QPushButton *cancel = box.addButton(QMessageBox::Cancel);
@@ -171,9 +176,11 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     connect(m_exportPdf, &QPushButton::clicked, this, &ReconciliationPane::exportPdf);
     connect(m_category, &QComboBox::currentIndexChanged, this, [this] {
         const int category = m_category->currentData().toInt();
-        m_model.setCategoryFilter(category < 0 ? std::nullopt : std::optional<ReconCategory>(ReconCategory(category)));
+        m_model.setCategoryFilter(category < 0 ? std::nullopt
+                                               : std::optional<ReconCategory>(ReconCategory(category)));
     });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ReconciliationPane::showDetails);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ReconciliationPane::showDetails);
     connect(&m_model, &QAbstractItemModel::modelReset, this, &ReconciliationPane::showDetails);
     connect(&m_model, &ReconciliationModel::totalsChanged, this, &ReconciliationPane::updateTotals);
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
@@ -261,7 +268,8 @@ void ReconciliationPane::fetch()
         return;
     const ProviderSettings settings = m_settings();
     if (settings.baseUrl.isEmpty()) {
-        setStatus(tr("Set the payment provider's address first (Provider > Payment provider settings)."), true);
+        setStatus(tr("Set the payment provider's address first (Provider > Payment provider settings)."),
+                  true);
         return;
     }
     auto *fetch = new StatementFetch(settings, *chosen, m_accounts(), this);
@@ -284,7 +292,8 @@ void ReconciliationPane::fetched(const StatementAnswer &answer)
         QString why = answer.error->message;
         while (why.endsWith(u'.'))
             why.chop(1);
-        const QString kept = m_model.hasReconciliation() ? tr(" The result below is the previous one.") : QString();
+        const QString kept =
+                m_model.hasReconciliation() ? tr(" The result below is the previous one.") : QString();
         setStatus((answer.error->code == ProviderErrc::Cancelled
                            ? tr("Fetch cancelled.")
                            : tr("Could not fetch from the provider: %1.").arg(why))
@@ -304,7 +313,8 @@ void ReconciliationPane::readExport()
     const std::optional<Period> chosen = period();
     if (!chosen)
         return;
-    const QString path = m_chooseOpen(this, tr("Read the provider's refund export"), tr("CSV (*.csv);;All files (*)"));
+    const QString path =
+            m_chooseOpen(this, tr("Read the provider's refund export"), tr("CSV (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     // In the file's one currency; reconciling checks it against the ledger's.
@@ -342,7 +352,9 @@ void ReconciliationPane::updateSettleButton()
     if (m_statement && m_provenCalls) {
         const Expected<QList<ProvenCall>> calls = m_provenCalls(*m_statement);
         if (!calls)
-            setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(calls.message()), true);
+            setStatus(
+                    tr("Could not tell which unknown refunds this evidence proves: %1").arg(calls.message()),
+                    true);
         proven = calls ? calls->size() : 0;
         for (const ProvenCall &call : calls ? *calls : QList<ProvenCall>())
             attested += standsOnACheck(call.escalation) ? 1 : 0;
@@ -390,23 +402,27 @@ void ReconciliationPane::settle()
         return;
     const Expected<QList<ProvenCall>> calls = m_provenCalls(*m_statement);
     if (!calls) {
-        setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(calls.message()), true);
+        setStatus(tr("Could not tell which unknown refunds this evidence proves: %1").arg(calls.message()),
+                  true);
         return;
     }
     if (calls->isEmpty()) {
-        setStatus(tr("Nothing to settle: no unknown refund call is proven by this evidence any more."), false);
+        setStatus(tr("Nothing to settle: no unknown refund call is proven by this evidence any more."),
+                  false);
         updateSettleButton();
         return;
     }
     const qsizetype proven = calls->size();
     const QString question =
-        tr("The provider's records for %1 (%2) hold the refunds of %3 whose outcome is unknown, or only "
-           "attested:\n\n%4\n\nSettle %5 as performed (verified by reconciliation)?\n\nEach keeps the provider's "
-           "record as evidence, gets its ledger row and an audit entry, and its ticket is assessed again. Nothing is "
-           "sent to the provider.")
-            .arg(periodText(m_statement->period), m_statement->source,
-                 proven == 1 ? tr("1 refund call") : tr("%1 refund calls").arg(proven), provenLines(*calls),
-                 proven == 1 ? tr("it") : tr("them"));
+            tr("The provider's records for %1 (%2) hold the refunds of %3 whose outcome is unknown, or only "
+               "attested:\n\n%4\n\nSettle %5 as performed (verified by reconciliation)?\n\nEach keeps the "
+               "provider's "
+               "record as evidence, gets its ledger row and an audit entry, and its ticket is assessed "
+               "again. Nothing is "
+               "sent to the provider.")
+                    .arg(periodText(m_statement->period), m_statement->source,
+                         proven == 1 ? tr("1 refund call") : tr("%1 refund calls").arg(proven),
+                         provenLines(*calls), proven == 1 ? tr("it") : tr("them"));
     if (!m_confirm(this, question))
         return;
     const Expected<QString> done = m_settleProven(*m_statement, *calls);
@@ -424,7 +440,7 @@ void ReconciliationPane::settle()
 QString ReconciliationPane::suggestedName(const QString &suffix) const
 {
     return QStringLiteral("reconciliation-%1-to-%2.%3")
-        .arg(m_from->date().toString(Qt::ISODate), m_to->date().toString(Qt::ISODate), suffix);
+            .arg(m_from->date().toString(Qt::ISODate), m_to->date().toString(Qt::ISODate), suffix);
 }
 
 void ReconciliationPane::exportCsv()
@@ -448,9 +464,9 @@ void ReconciliationPane::exportPdf()
     if (path.isEmpty())
         return;
     const Expected<void> written =
-        writeFinancePdf(path, *m_model.reconciliation(),
-                        duplicatesInPeriod(m_duplicates.duplicates(), m_model.reconciliation()->period),
-                        m_duplicates.marks());
+            writeFinancePdf(path, *m_model.reconciliation(),
+                            duplicatesInPeriod(m_duplicates.duplicates(), m_model.reconciliation()->period),
+                            m_duplicates.marks());
     setStatus(written ? tr("Saved %1.").arg(path) : tr("Not saved: %1").arg(written.message()), !written);
 }
 
@@ -463,7 +479,8 @@ void ReconciliationPane::showDetails()
     }
     QStringList lines{reconCategoryText(row->category) + QStringLiteral(": ") + row->note, QString()};
     if (row->provider) {
-        lines << tr("The provider's record (%1):").arg(row->provider->origin) << prettyJson(row->provider->record);
+        lines << tr("The provider's record (%1):").arg(row->provider->origin)
+              << prettyJson(row->provider->record);
     } else {
         lines << tr("The provider has no refund for this payout in the period.");
     }
@@ -471,8 +488,8 @@ void ReconciliationPane::showDetails()
         const LedgerPayout &ledger = *row->ledger;
         lines << QString() << tr("Verity's ledger:")
               << tr("%1 / %2, %3 at %4")
-                     .arg(ledger.ticketExtId, ledger.callExtId, formatMoney(ledger.amountCents, ledger.currency),
-                          formatUtcTime(ledger.at))
+                         .arg(ledger.ticketExtId, ledger.callExtId,
+                              formatMoney(ledger.amountCents, ledger.currency), formatUtcTime(ledger.at))
               << tr("intent key: %1").arg(ledger.intentKey.isEmpty() ? tr("(none)") : ledger.intentKey)
               << tr("refund id: %1").arg(ledger.refundId.isEmpty() ? tr("(none known)") : ledger.refundId);
     }

@@ -29,7 +29,8 @@ struct ReconRow;
 struct StatementAnswer;
 
 // Asks for a file to read: an empty path when the person cancels.
-using OpenFileChooser = std::function<QString(QWidget *parent, const QString &caption, const QString &filter)>;
+using OpenFileChooser =
+        std::function<QString(QWidget *parent, const QString &caption, const QString &filter)>;
 
 // Verity's ledger against the provider for a period: fetched over the provider's API or read
 // from its CSV export. A failed fetch says why and keeps the result already shown.
@@ -38,7 +39,8 @@ class ReconciliationPane : public QWidget
     Q_OBJECT
 
 public:
-    ReconciliationPane(ReconciliationModel &model, DuplicatePayoutModel &duplicates, QWidget *parent = nullptr);
+    ReconciliationPane(ReconciliationModel &model, DuplicatePayoutModel &duplicates,
+                       QWidget *parent = nullptr);
     ~ReconciliationPane() override;
 
     void setProviderSettings(std::function<ProviderSettings()> settings) { m_settings = std::move(settings); }
@@ -63,9 +65,13 @@ public:
     // ones the person was shown and says what it did, or why not. `confirm` asks the person
     // first, naming each call (Cancel the default).
     using ProvenCalls = std::function<Expected<QList<ProvenCall>>(const ProviderStatement &)>;
-    using SettleProven = std::function<Expected<QString>(const ProviderStatement &, const QList<ProvenCall> &)>;
+    using SettleProven =
+            std::function<Expected<QString>(const ProviderStatement &, const QList<ProvenCall> &)>;
     void setSettlement(ProvenCalls proven, SettleProven settle);
-    void setConfirm(std::function<bool(QWidget *, const QString &)> confirm) { m_confirm = std::move(confirm); }
+    void setConfirm(std::function<bool(QWidget *, const QString &)> confirm)
+    {
+        m_confirm = std::move(confirm);
+    }
     QString totalsText() const;
     QString statusText() const;
     QString detailsText() const;

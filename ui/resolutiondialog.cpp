@@ -32,8 +32,12 @@ QString factsText(const EscalationDetail &escalation)
 
 } // namespace
 
-ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalationId, Confirm confirm, QWidget *parent)
-    : QDialog(parent), m_resolver(resolver), m_escalationId(escalationId), m_confirm(std::move(confirm))
+ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalationId, Confirm confirm,
+                                   QWidget *parent)
+    : QDialog(parent)
+    , m_resolver(resolver)
+    , m_escalationId(escalationId)
+    , m_confirm(std::move(confirm))
 {
     setObjectName(QStringLiteral("resolutionDialog"));
     resize(760, 620);
@@ -99,7 +103,8 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     m_lookAgain->setObjectName(QStringLiteral("lookAgain"));
     m_attest = buttons->addButton(tr("Record a check…"), QDialogButtonBox::ActionRole);
     m_attest->setObjectName(QStringLiteral("attestFromDialog"));
-    m_attest->setToolTip(tr("Record what you found in the system this write went to (attested, never verified)"));
+    m_attest->setToolTip(
+            tr("Record what you found in the system this write went to (attested, never verified)"));
     m_performAgain = buttons->addButton(tr("Perform with the same key…"), QDialogButtonBox::ActionRole);
     m_performAgain->setObjectName(QStringLiteral("performAgain"));
     buttons->addButton(QDialogButtonBox::Close);
@@ -157,12 +162,13 @@ void ResolutionDialog::run(ResolutionOperation *operation)
         button->hide();
     m_result->clear();
     connect(operation, &ResolutionOperation::progress, m_status, &QLabel::setText);
-    connect(operation, &ResolutionOperation::finished, this, [this, operation](const ResolutionReport &report) {
-        operation->deleteLater();
-        m_running = nullptr;
-        showReport(report);
-        emit settled(report);
-    });
+    connect(operation, &ResolutionOperation::finished, this,
+            [this, operation](const ResolutionReport &report) {
+                operation->deleteLater();
+                m_running = nullptr;
+                showReport(report);
+                emit settled(report);
+            });
 }
 
 void ResolutionDialog::showReport(const ResolutionReport &report)
@@ -171,7 +177,8 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_cancel->hide();
     m_status->clear();
     m_result->setText(report.message);
-    const bool bad = report.kind == ResolutionReport::Kind::StillUnknown || report.kind == ResolutionReport::Kind::Failed;
+    const bool bad = report.kind == ResolutionReport::Kind::StillUnknown
+            || report.kind == ResolutionReport::Kind::Failed;
     const theme::Tone tone = bad                            ? theme::Tone::Warning
             : report.resolution == Resolution::NotPerformed ? theme::Tone::Neutral
                                                             : theme::Tone::Good;
@@ -190,14 +197,16 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
             m_evidence->centerCursor();
         }
     } else if (report.evidence)
-        m_evidence->setPlainText(report.evidence->request + QStringLiteral("\n\n") + report.evidence->response);
+        m_evidence->setPlainText(report.evidence->request + QStringLiteral("\n\n")
+                                 + report.evidence->response);
     m_draft->setPlainText(report.customerDraft);
     m_copy->setVisible(!report.customerDraft.isEmpty());
     m_lookAgain->setVisible(report.kind == ResolutionReport::Kind::StillUnknown
                             || report.kind == ResolutionReport::Kind::Failed);
     // Where no system can tell (or none can be asked), a person's check settles it.
-    m_attest->setVisible(open && (report.kind == ResolutionReport::Kind::StillUnknown
-                                  || report.kind == ResolutionReport::Kind::NotPossible));
+    m_attest->setVisible(open
+                         && (report.kind == ResolutionReport::Kind::StillUnknown
+                             || report.kind == ResolutionReport::Kind::NotPossible));
     // Only a verified "not performed", with nothing of its intent performed, opens the way to a repeat.
     m_performAgain->setVisible(report.kind == ResolutionReport::Kind::Resolved && report.mayPerformAgain);
 }

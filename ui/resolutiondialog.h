@@ -29,7 +29,8 @@ public:
     // sent (a seam for tests); Cancel must be its default.
     using Confirm = std::function<bool(QWidget *parent, const QString &question)>;
 
-    ResolutionDialog(EscalationResolver &resolver, qint64 escalationId, Confirm confirm, QWidget *parent = nullptr);
+    ResolutionDialog(EscalationResolver &resolver, qint64 escalationId, Confirm confirm,
+                     QWidget *parent = nullptr);
 
     qint64 escalationId() const { return m_escalationId; }
     void startLookup();

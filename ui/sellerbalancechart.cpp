@@ -54,7 +54,7 @@ struct Step
     qint64 at;
     bool isSnapshot;
     qint64 cents; // the balance reported, or the amount debited
-    int debit;    // index into the debits, for a debit
+    int debit; // index into the debits, for a debit
 };
 
 // A tick spacing of 1, 2 or 5 times a power of ten, in whole dollars, for about five ticks.
@@ -85,10 +85,11 @@ QString sellerHeading(const SellerBalance &seller)
     if (!seller.balanceCents)
         return SellerBalanceChart::tr("%1 — no balance reported").arg(name);
     return SellerBalanceChart::tr("%1 — balance %2 (as of %3)")
-        .arg(name, formatMoney(*seller.balanceCents, seller.currency), formatUtcDate(seller.balanceAsOf));
+            .arg(name, formatMoney(*seller.balanceCents, seller.currency), formatUtcDate(seller.balanceAsOf));
 }
 
-SellerBalanceChart::SellerBalanceChart(QWidget *parent) : QWidget(parent)
+SellerBalanceChart::SellerBalanceChart(QWidget *parent)
+    : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -120,8 +121,10 @@ SellerBalanceChart::SellerBalanceChart(QWidget *parent) : QWidget(parent)
     row->addWidget(m_list, 1);
     layout->addLayout(row, 1);
 
-    connect(m_list, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) { choose(m_list->row(item)); });
-    connect(m_list, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) { choose(m_list->row(item)); });
+    connect(m_list, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem *item) { choose(m_list->row(item)); });
+    connect(m_list, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { choose(m_list->row(item)); });
     clear(tr("Choose a seller to see its balance over time."));
 }
 
@@ -172,7 +175,8 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
 
     // Start from the first reported balance, with the refunds made before it added back.
     qint64 balance = 0;
-    auto firstSnapshot = std::find_if(steps.cbegin(), steps.cend(), [](const Step &s) { return s.isSnapshot; });
+    auto firstSnapshot =
+            std::find_if(steps.cbegin(), steps.cend(), [](const Step &s) { return s.isSnapshot; });
     if (firstSnapshot != steps.cend()) {
         balance = firstSnapshot->cents;
         for (auto it = steps.cbegin(); it != firstSnapshot; ++it)
@@ -226,9 +230,14 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
         if (!step.isSnapshot) {
             const LedgerPayout &debit = m_debits.at(step.debit);
             const bool performed = debit.effect == PayoutEffect::Performed;
-            QScatterSeries *series = duplicates.contains(step.debit) ? m_duplicate : performed ? m_performed : m_unknown;
+            QScatterSeries *series = duplicates.contains(step.debit) ? m_duplicate
+                    : performed                                      ? m_performed
+                                                                     : m_unknown;
             series->append(axisTime(step.at), dollars(balance));
-            (series == m_duplicate ? m_duplicateDebits : performed ? m_performedDebits : m_unknownDebits).append(step.debit);
+            (series == m_duplicate ? m_duplicateDebits
+                     : performed   ? m_performedDebits
+                                   : m_unknownDebits)
+                    .append(step.debit);
         }
     }
     const qint64 pad = qMax<qint64>((last - first) / 20, 60 * 60 * 1000);
@@ -241,13 +250,15 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
     low = qMin<qint64>(low, 0);
     high = qMax<qint64>(high, 0);
 
-    for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{zero, line, m_performed, m_unknown, m_duplicate})
+    for (QAbstractSeries *series :
+         std::initializer_list<QAbstractSeries *>{zero, line, m_performed, m_unknown, m_duplicate})
         m_chart->addSeries(series);
     m_chart->legend()->markers(zero).constFirst()->setVisible(false);
 
     auto *x = new QDateTimeAxis;
     x->setTitleText(tr("Time (UTC)"));
-    x->setFormat(last - first > 2 * 24 * 3600 * 1000 ? QStringLiteral("MMM d") : QStringLiteral("MMM d HH:mm"));
+    x->setFormat(last - first > 2 * 24 * 3600 * 1000 ? QStringLiteral("MMM d")
+                                                     : QStringLiteral("MMM d HH:mm"));
     x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(axisTime(first - pad))),
                 QDateTime::fromMSecsSinceEpoch(qint64(axisTime(last + pad))));
     x->setTickCount(timeTicks(m_view->width()));
@@ -290,18 +301,18 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
         const bool performed = debit.effect == PayoutEffect::Performed;
         const bool duplicate = duplicates.contains(i);
         // Seconds: a retry storm's refunds are seconds apart.
-        const QString when =
-            QDateTime::fromMSecsSinceEpoch(debit.at, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        const QString when = QDateTime::fromMSecsSinceEpoch(debit.at, Qt::UTC)
+                                     .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         const QString text = tr("%1 UTC   %2\n%3 / %4 — %5")
-                                 .arg(when, formatMoney(debit.amountCents, debit.currency), debit.ticketExtId,
-                                      debit.callExtId,
-                                      duplicate   ? tr("performed again: a duplicate")
-                                      : performed ? tr("performed")
-                                                  : tr("may have moved"));
+                                     .arg(when, formatMoney(debit.amountCents, debit.currency),
+                                          debit.ticketExtId, debit.callExtId,
+                                          duplicate           ? tr("performed again: a duplicate")
+                                                  : performed ? tr("performed")
+                                                              : tr("may have moved"));
         auto *item = new QListWidgetItem(text, m_list);
-        item->setForeground(duplicate   ? QColor(QLatin1String(palette::duplicate))
-                            : performed ? QColor(QLatin1String(palette::performed))
-                                        : QColor(QLatin1String(pendingMoneyColor)));
+        item->setForeground(duplicate           ? QColor(QLatin1String(palette::duplicate))
+                                    : performed ? QColor(QLatin1String(palette::performed))
+                                                : QColor(QLatin1String(pendingMoneyColor)));
         item->setToolTip(tr("Open %1 at call %2").arg(debit.ticketExtId, debit.callExtId));
     }
 }
@@ -309,8 +320,8 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
 void SellerBalanceChart::chooseNearest(QScatterSeries *series, const QPointF &point)
 {
     const QList<int> &debits = series == m_performed ? m_performedDebits
-                               : series == m_duplicate ? m_duplicateDebits
-                                                       : m_unknownDebits;
+            : series == m_duplicate                  ? m_duplicateDebits
+                                                     : m_unknownDebits;
     const QList<QPointF> points = series->points();
     int best = -1;
     qreal bestDistance = 0;

@@ -61,7 +61,9 @@ protected:
 
 } // namespace
 
-TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWidget(parent), m_model(model)
+TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
@@ -69,12 +71,12 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent) : QWi
     auto *filters = new QHBoxLayout;
     m_filters = new QButtonGroup(this);
     const std::pair<TicketFilter, QString> choices[] = {
-        {TicketFilter::All, tr("All")},
-        {TicketFilter::NeedsAttention, tr("Needs attention")},
-        {TicketFilter::Unknown, tr("Unknown")},
-        {TicketFilter::RepeatedIntent, tr("Repeated intent")},
-        {TicketFilter::DuplicateEffect, tr("Duplicate effects")},
-        {TicketFilter::RetryAfterError, tr("Retries after errors")},
+            {TicketFilter::All, tr("All")},
+            {TicketFilter::NeedsAttention, tr("Needs attention")},
+            {TicketFilter::Unknown, tr("Unknown")},
+            {TicketFilter::RepeatedIntent, tr("Repeated intent")},
+            {TicketFilter::DuplicateEffect, tr("Duplicate effects")},
+            {TicketFilter::RetryAfterError, tr("Retries after errors")},
     };
     for (const auto &[filter, label] : choices) {
         auto *button = new QToolButton(this);

@@ -62,7 +62,9 @@ QString inShortLines(const QString &text)
 
 } // namespace
 
-TicketView::TicketView(TranscriptModel &model, QWidget *parent) : QWidget(parent), m_model(model)
+TicketView::TicketView(TranscriptModel &model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 0);
@@ -72,7 +74,8 @@ TicketView::TicketView(TranscriptModel &model, QWidget *parent) : QWidget(parent
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
     titleFont.setBold(true);
     m_title->setFont(titleFont);
-    m_facts = plainTextLabel(tr("Choose a ticket in the queue, or an unknown outcome in the escalation queue."), this);
+    m_facts = plainTextLabel(
+            tr("Choose a ticket in the queue, or an unknown outcome in the escalation queue."), this);
     m_facts->setObjectName(QStringLiteral("ticketFacts"));
     m_summary = new TicketSummaryStrip(this);
     layout->addWidget(m_title);
@@ -129,13 +132,15 @@ void TicketView::rebuild()
     }
     const TicketRow &row = detail->row;
     // A trace without messages has its id for a subject: said once.
-    m_title->setText(row.subject.isEmpty() || row.subject == row.extId ? row.extId
-                                                                       : QStringLiteral("%1 · %2").arg(row.extId, row.subject));
+    m_title->setText(row.subject.isEmpty() || row.subject == row.extId
+                             ? row.extId
+                             : QStringLiteral("%1 · %2").arg(row.extId, row.subject));
     QStringList items;
     for (const OrderItemRecord &item : detail->order.items)
         items << QStringLiteral("%1 × %2 (%3)")
-                     .arg(item.quantity)
-                     .arg(item.title.isEmpty() ? item.id : item.title, formatMoney(item.amountCents, detail->order.currency));
+                         .arg(item.quantity)
+                         .arg(item.title.isEmpty() ? item.id : item.title,
+                              formatMoney(item.amountCents, detail->order.currency));
     QStringList context{tr("Imported from %1; the transcript names no order or seller")
                                 .arg(transcriptFormatName(row.sourceFormat))};
     for (const QString &part : {row.task, row.origin}) {
@@ -148,8 +153,8 @@ void TicketView::rebuild()
                       .arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
     if (detail->sellerBalanceCents)
         facts += tr(", balance %1 on %2")
-                     .arg(formatMoney(*detail->sellerBalanceCents, detail->order.currency),
-                          formatTime(detail->sellerBalanceAsOf));
+                         .arg(formatMoney(*detail->sellerBalanceCents, detail->order.currency),
+                              formatTime(detail->sellerBalanceAsOf));
     if (!detail->order.customerName.isEmpty())
         facts += tr("\nCustomer: %1").arg(detail->order.customerName);
     const QString writes = row.writeCount == 1 ? tr("1 write") : tr("%1 writes").arg(row.writeCount);
@@ -167,7 +172,8 @@ void TicketView::rebuild()
         const TranscriptEntry *entry = m_model.entry(i);
         QWidget *widget = nullptr;
         if (entry->isToolCall) {
-            auto *card = new ToolCallCard(entry->call, m_actions ? m_actions(entry->call) : CallActions{}, m_content);
+            auto *card = new ToolCallCard(entry->call, m_actions ? m_actions(entry->call) : CallActions{},
+                                          m_content);
             connect(card, &ToolCallCard::showCallRequested, this, &TicketView::showCall);
             connect(card, &ToolCallCard::lookupRequested, this, &TicketView::lookupRequested);
             connect(card, &ToolCallCard::performAgainRequested, this, &TicketView::performAgainRequested);

@@ -26,11 +26,15 @@ QString repeatText(const ToolCallRow &call)
         return ToolCallCard::tr("Repeated intent: the same intent key as call %1.").arg(peers);
     QString why;
     switch (*call.repeatKind) {
-    case RepeatKind::Retry: why = ToolCallCard::tr("no earlier call with this key is known to have taken effect"); break;
+    case RepeatKind::Retry:
+        why = ToolCallCard::tr("no earlier call with this key is known to have taken effect");
+        break;
     case RepeatKind::DuplicateEffect:
         why = ToolCallCard::tr("an earlier call with this key took effect, and so did this one");
         break;
-    case RepeatKind::Harmless: why = ToolCallCard::tr("it did not take effect a second time"); break;
+    case RepeatKind::Harmless:
+        why = ToolCallCard::tr("it did not take effect a second time");
+        break;
     case RepeatKind::Unsettled:
         why = ToolCallCard::tr("an earlier call took effect; whether this one did is unknown");
         break;
@@ -38,7 +42,6 @@ QString repeatText(const ToolCallRow &call)
     return ToolCallCard::tr("%1: repeats call %2 (%3). Same intent key as call %4.")
             .arg(repeatKindLabel(*call.repeatKind), call.repeatOfCallId, why, peers);
 }
-
 
 QLabel *caption(const QString &text, QWidget *parent)
 {
@@ -69,11 +72,13 @@ void disableWhenReadOnly(QPushButton *button, const CallActions &actions)
 } // namespace
 
 ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, QWidget *parent)
-    : QFrame(parent), m_callId(call.callExtId)
+    : QFrame(parent)
+    , m_callId(call.callExtId)
 {
     setObjectName(QStringLiteral("toolCallCard_") + call.callExtId);
     setFrameShape(QFrame::StyledPanel);
-    m_dangerous = (call.outcome == Outcome::Unknown && !call.resolution) || call.toolClass == ToolClass::Unclassified;
+    m_dangerous = (call.outcome == Outcome::Unknown && !call.resolution)
+            || call.toolClass == ToolClass::Unclassified;
     setHighlighted(false);
 
     auto *layout = new QVBoxLayout(this);
@@ -91,7 +96,8 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     toolClass->setStyleSheet(theme::classBadge());
     // The class, the call and its time on a line of their own, under the tool: the header keeps
     // its room for the tool's name and the outcome, and nothing in it is cut on a narrow pane.
-    auto *time = plainTextLabel(tr("call %1 · %2").arg(call.callExtId, formatTime(call.calledAt)), this, false);
+    auto *time =
+            plainTextLabel(tr("call %1 · %2").arg(call.callExtId, formatTime(call.calledAt)), this, false);
     time->setObjectName(QStringLiteral("callTime"));
     time->setWordWrap(false);
     time->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -118,9 +124,10 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     layout->addLayout(line);
 
     if (call.outcome && !call.outcomeReason.isEmpty()) {
-        const QString why = call.resolution ? tr("The tool reported %1: %2.").arg(outcomeLabel(*call.outcome).toLower(),
-                                                                                  call.outcomeReason)
-                                            : tr("Why: %1").arg(call.outcomeReason);
+        const QString why = call.resolution
+                ? tr("The tool reported %1: %2.")
+                          .arg(outcomeLabel(*call.outcome).toLower(), call.outcomeReason)
+                : tr("Why: %1").arg(call.outcomeReason);
         auto *reason = plainTextLabel(why, this);
         reason->setObjectName(QStringLiteral("outcomeReason"));
         reason->setStyleSheet(theme::label(theme::Text::Body));
@@ -129,11 +136,11 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     if (call.outcome == Outcome::Unknown && call.escalationState != EscalationState::Resolved) {
         auto *row = new QHBoxLayout;
         const QString waits = actions.lookupSystem.isEmpty()
-                                  ? tr("Unknown: do not retry. No system can be asked about this write: check it "
-                                       "where it went and record what you found.")
-                                  : tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
-                                       "at %1.")
-                                        .arg(actions.lookupSystem);
+                ? tr("Unknown: do not retry. No system can be asked about this write: check it "
+                     "where it went and record what you found.")
+                : tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
+                     "at %1.")
+                          .arg(actions.lookupSystem);
         row->addWidget(
                 notice(call.escalationId ? waits : tr("Unknown: do not retry. A lookup must settle it."),
                        QStringLiteral("unknownNotice"), theme::band(theme::Band::Unknown), this),
@@ -143,7 +150,8 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
             if (!actions.lookupSystem.isEmpty()) {
                 auto *lookup = new QPushButton(tr("Look up…"), this);
                 lookup->setObjectName(QStringLiteral("lookupButton"));
-                lookup->setToolTip(tr("Ask %1 whether this write happened (Ctrl+K)").arg(actions.lookupSystem));
+                lookup->setToolTip(
+                        tr("Ask %1 whether this write happened (Ctrl+K)").arg(actions.lookupSystem));
                 connect(lookup, &QPushButton::clicked, this, [this, id] { emit lookupRequested(id); });
                 row->addWidget(lookup);
                 disableWhenReadOnly(lookup, actions);
@@ -163,11 +171,12 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     }
     if (call.resolution && call.escalationState == EscalationState::Resolved) {
         QString text = tr("Settled: %1 by %2 at %3")
-                           .arg(settlementText(*call.resolution, call.settlementBasis), call.resolvedBy,
-                                formatTime(call.resolvedAt));
+                               .arg(settlementText(*call.resolution, call.settlementBasis), call.resolvedBy,
+                                    formatTime(call.resolvedAt));
         if (!call.settledReference.isEmpty())
             // A check's reference is what the person typed (an id, or where they looked).
-            text += call.toolClass == ToolClass::WriteMoney && call.settlementBasis != SettlementBasis::Attestation
+            text += call.toolClass == ToolClass::WriteMoney
+                            && call.settlementBasis != SettlementBasis::Attestation
                     ? tr("; refund %1").arg(call.settledReference)
                     : tr("; reference %1").arg(call.settledReference);
         auto *row = new QHBoxLayout;
@@ -184,16 +193,19 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
             && call.escalationId) {
             auto *lookup = new QPushButton(tr("Look up…"), this);
             lookup->setObjectName(QStringLiteral("lookupButton"));
-            lookup->setToolTip(tr("Ask %1 whether this write happened; its answer replaces the attested check")
-                                       .arg(actions.lookupSystem));
-            connect(lookup, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit lookupRequested(id); });
+            lookup->setToolTip(
+                    tr("Ask %1 whether this write happened; its answer replaces the attested check")
+                            .arg(actions.lookupSystem));
+            connect(lookup, &QPushButton::clicked, this,
+                    [this, id = *call.escalationId] { emit lookupRequested(id); });
             row->addWidget(lookup);
             disableWhenReadOnly(lookup, actions);
         }
         if (actions.mayPerformAgain && call.escalationId) {
             auto *again = new QPushButton(tr("Perform with the same key…"), this);
             again->setObjectName(QStringLiteral("performAgainButton"));
-            connect(again, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit performAgainRequested(id); });
+            connect(again, &QPushButton::clicked, this,
+                    [this, id = *call.escalationId] { emit performAgainRequested(id); });
             row->addWidget(again);
             disableWhenReadOnly(again, actions);
         }
@@ -205,7 +217,8 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         auto *evidence = new QPushButton(tr("Evidence…"), this);
         evidence->setObjectName(QStringLiteral("evidenceButton"));
         evidence->setToolTip(tr("Every lookup, write and check of this call, and what to tell the customer"));
-        connect(evidence, &QPushButton::clicked, this, [this, id = *call.escalationId] { emit evidenceRequested(id); });
+        connect(evidence, &QPushButton::clicked, this,
+                [this, id = *call.escalationId] { emit evidenceRequested(id); });
         row->addWidget(evidence);
         layout->addLayout(row);
     }
@@ -216,9 +229,10 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                .arg(call.tool),
                        QStringLiteral("unclassifiedNotice"), theme::band(theme::Band::Unknown), this));
     } else if (!isWrite(call.toolClass) && call.hasResult) {
-        auto *read = plainTextLabel(call.readFailed ? tr("Read failed: safe to retry (reads are at-least-once).")
-                                                    : tr("Read succeeded."),
-                                    this, false);
+        auto *read =
+                plainTextLabel(call.readFailed ? tr("Read failed: safe to retry (reads are at-least-once).")
+                                               : tr("Read succeeded."),
+                               this, false);
         read->setObjectName(QStringLiteral("readStatus"));
         read->setStyleSheet(theme::label(theme::Text::Muted));
         layout->addWidget(read);

@@ -12,7 +12,7 @@ class OutcomeBadge;
 // and the resolver's rules): where it can be looked up, and whether a repeat is allowed.
 struct CallActions
 {
-    QString lookupSystem;         // "the payment provider", "the courier"; empty: only a check can settle it
+    QString lookupSystem; // "the payment provider", "the courier"; empty: only a check can settle it
     bool mayPerformAgain = false; // a verified "not performed" with nothing of its intent performed
     QString readOnlyReason; // not empty: the database cannot be written, so nothing can be settled
 };
@@ -25,7 +25,8 @@ class ToolCallCard : public QFrame
     Q_OBJECT
 
 public:
-    explicit ToolCallCard(const ToolCallRow &call, const CallActions &actions = {}, QWidget *parent = nullptr);
+    explicit ToolCallCard(const ToolCallRow &call, const CallActions &actions = {},
+                          QWidget *parent = nullptr);
 
     const QString &callId() const { return m_callId; }
     OutcomeBadge *badge() const { return m_badge; }

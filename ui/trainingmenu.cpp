@@ -26,7 +26,10 @@ namespace {
 class StoreKeeper : public QObject
 {
 public:
-    StoreKeeper(std::unique_ptr<Store> store, QObject *parent) : QObject(parent), m_store(std::move(store)) {}
+    StoreKeeper(std::unique_ptr<Store> store, QObject *parent)
+        : QObject(parent)
+        , m_store(std::move(store))
+    {}
 
 private:
     std::unique_ptr<Store> m_store;
@@ -35,7 +38,10 @@ private:
 } // namespace
 
 TrainingMenu::TrainingMenu(Store &store, MainWindow &window, bool readOnly)
-    : QObject(&window), m_store(store), m_window(window), m_readOnly(readOnly)
+    : QObject(&window)
+    , m_store(store)
+    , m_window(window)
+    , m_readOnly(readOnly)
 {
     m_chooseSave = [](QWidget *parent, const QString &suggested) {
         return QFileDialog::getSaveFileName(parent, tr("Export incident"), suggested,
@@ -51,7 +57,7 @@ TrainingMenu::TrainingMenu(Store &store, MainWindow &window, bool readOnly)
                                               [this] { replay(currentTicket()); });
     replayAction->setObjectName(QStringLiteral("replayAction"));
     QAction *whatIfAction = m_menu->addAction(tr("&What if…"), QKeySequence(tr("Ctrl+Shift+W")), this,
-                                        [this] { whatIf(currentTicket()); });
+                                              [this] { whatIf(currentTicket()); });
     whatIfAction->setObjectName(QStringLiteral("whatIfAction"));
     m_menu->addSeparator();
     QAction *exportAction = m_menu->addAction(tr("&Export incident…"), this, [this] {

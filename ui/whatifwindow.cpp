@@ -42,18 +42,22 @@ QString eventLines(const std::optional<WhatIfResult> &result)
 } // namespace
 
 WhatIfWindow::WhatIfWindow(WhatIfComparison &comparison, QWidget *parent)
-    : QWidget(parent, Qt::Window), m_comparison(comparison)
+    : QWidget(parent, Qt::Window)
+    , m_comparison(comparison)
 {
     setWindowTitle(tr("What if — %1").arg(comparison.ticketExtId()));
-    m_fault = plainTextLabel(comparison.scenario() ? tr("The same fault at the same moment: %1").arg(comparison.scenario()->faultNote)
-                                                   : QString(),
-                             this);
+    m_fault = plainTextLabel(
+            comparison.scenario()
+                    ? tr("The same fault at the same moment: %1").arg(comparison.scenario()->faultNote)
+                    : QString(),
+            this);
     m_fault->setWordWrap(true);
-    auto *model = plainTextLabel(tr("The model is the simulator's fixed policy: it retries a write that reads as failed "
-                                    "(three calls at most), escalates an unknown without retrying, and reports "
-                                    "\"already performed\" as done. Each policy runs against a sandbox provider of its "
-                                    "own on this machine."),
-                                 this);
+    auto *model = plainTextLabel(
+            tr("The model is the simulator's fixed policy: it retries a write that reads as failed "
+               "(three calls at most), escalates an unknown without retrying, and reports "
+               "\"already performed\" as done. Each policy runs against a sandbox provider of its "
+               "own on this machine."),
+            this);
     model->setWordWrap(true);
 
     m_table = new QTableView(this);
@@ -116,7 +120,8 @@ void WhatIfWindow::showResults()
     fitTable();
     m_asShippedEvents->setPlainText(eventLines(m_comparison.result(SimPolicy::AsShipped)));
     m_intentKeyEvents->setPlainText(eventLines(m_comparison.result(SimPolicy::IntentKey)));
-    m_status->setText(m_comparison.error().isEmpty() ? tr("Done.") : tr("Could not run: %1").arg(m_comparison.error()));
+    m_status->setText(m_comparison.error().isEmpty() ? tr("Done.")
+                                                     : tr("Could not run: %1").arg(m_comparison.error()));
 }
 
 } // namespace verity

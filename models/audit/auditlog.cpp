@@ -9,7 +9,6 @@ namespace {
 
 constexpr qsizetype hashLength = 64;
 
-
 bool isLowercaseHexHash(const QString &text)
 {
     if (text.size() != hashLength)
@@ -69,8 +68,9 @@ Expected<AuditEntry> AuditLog::append(const QString &operatorName, const QString
     if (action.trimmed().isEmpty())
         return makeError(QStringLiteral("audit entry: the action is missing"));
     if (!evidenceSha256.isEmpty() && !isLowercaseHexHash(evidenceSha256))
-        return makeError(QStringLiteral("audit entry: the evidence hash \"%1\" is not 64 lowercase hex digits")
-                             .arg(evidenceSha256));
+        return makeError(
+                QStringLiteral("audit entry: the evidence hash \"%1\" is not 64 lowercase hex digits")
+                        .arg(evidenceSha256));
 
     Expected<std::optional<AuditEntry>> last = m_store.lastAuditEntry();
     if (!last)

@@ -51,7 +51,7 @@ struct AuditVerification
 struct AuditHead
 {
     qint64 length = 0; // entries in the chain (the seq of the newest)
-    QString hash;      // the newest entry's hash; the zero hash for an empty chain
+    QString hash; // the newest entry's hash; the zero hash for an empty chain
 };
 
 class AuditLog

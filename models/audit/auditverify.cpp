@@ -4,7 +4,6 @@
 #include "auditaction.h"
 #include "auditlog.h"
 #include "settlementrecord.h"
-
 #include "store/store.h"
 
 #include <QHash>
@@ -48,7 +47,7 @@ QString breakAfter(const Link &previous, const AuditEntry &entry)
     } else if (entry.prevHash != previous.hash) {
         return QStringLiteral("its prev_hash does not match the hash of entry %1 "
                               "(entry %1 was edited and rehashed, or this link was altered)")
-            .arg(previous.seq);
+                .arg(previous.seq);
     }
     return {};
 }
@@ -68,7 +67,7 @@ bool decides(const AuditEntry &entry)
     if (entry.action == auditaction::legacyWrite)
         return !entry.detail.contains(QStringLiteral(": Unknown"));
     return entry.action == auditaction::settle || entry.action == auditaction::writeStarted
-           || entry.action == auditaction::legacyResolve;
+            || entry.action == auditaction::legacyResolve;
 }
 
 QString citation(qint64 escalationId, const QString &hash)
@@ -79,8 +78,8 @@ QString citation(qint64 escalationId, const QString &hash)
 // What the chain says, gathered as it is walked.
 struct ChainFacts
 {
-    QHash<qint64, Decision> decisionOf;  // escalation -> its latest deciding entry
-    QHash<QString, qint64> citedBy;      // citation -> the first entry citing it
+    QHash<qint64, Decision> decisionOf; // escalation -> its latest deciding entry
+    QHash<QString, qint64> citedBy; // citation -> the first entry citing it
     bool headFound = false;
 };
 
@@ -90,7 +89,8 @@ bool legacyAgrees(const Decision &decision, const std::optional<Resolution> &res
     if (decision.action == auditaction::legacyResolve) {
         if (decision.detail.contains(QStringLiteral("resolved as not performed")))
             return resolution == Resolution::NotPerformed;
-        return resolution == Resolution::Performed && decision.detail.contains(QStringLiteral("resolved as performed"));
+        return resolution == Resolution::Performed
+                && decision.detail.contains(QStringLiteral("resolved as performed"));
     }
     if (decision.detail.contains(QStringLiteral(": Not performed")))
         return resolution == Resolution::NotPerformed;
@@ -106,8 +106,8 @@ AuditVerification broken(AuditVerification result, std::optional<qint64> seq, co
 }
 
 // Each evidence row still hashes to what it says, and an entry cites it.
-Expected<std::optional<AuditVerification>> checkEvidence(Store &store, const ChainFacts &facts,
-                                                         const AuditVerification &result, QSet<QString> &intact)
+Expected<std::optional<AuditVerification>>
+checkEvidence(Store &store, const ChainFacts &facts, const AuditVerification &result, QSet<QString> &intact)
 {
     for (qint64 offset = 0;; offset += pageSize) {
         Expected<QList<Evidence>> page = store.evidenceRows(offset, pageSize);
@@ -115,22 +115,25 @@ Expected<std::optional<AuditVerification>> checkEvidence(Store &store, const Cha
             return page.error();
         for (const Evidence &row : *page) {
             const QString cited = citation(row.escalationId, row.evidenceSha256);
-            const std::optional<qint64> citingSeq =
-                facts.citedBy.contains(cited) ? std::optional<qint64>(facts.citedBy.value(cited)) : std::nullopt;
+            const std::optional<qint64> citingSeq = facts.citedBy.contains(cited)
+                    ? std::optional<qint64>(facts.citedBy.value(cited))
+                    : std::nullopt;
             // A lookup kept before schema 11 was hashed over its request and response alone; any
             // other row over every field it shows. Either way the chain cites the stored hash.
             if (evidenceHash(row) != row.evidenceSha256 && legacyEvidenceHash(row) != row.evidenceSha256)
-                return std::optional(broken(result, citingSeq,
-                                            QStringLiteral("evidence %1 of escalation %2 was edited: what it says no "
-                                                           "longer has the SHA-256 it was stored with")
-                                                .arg(row.id)
-                                                .arg(row.escalationId)));
+                return std::optional(
+                        broken(result, citingSeq,
+                               QStringLiteral("evidence %1 of escalation %2 was edited: what it says no "
+                                              "longer has the SHA-256 it was stored with")
+                                       .arg(row.id)
+                                       .arg(row.escalationId)));
             if (!citingSeq)
-                return std::optional(broken(result, std::nullopt,
-                                            QStringLiteral("evidence %1 of escalation %2 was added without an audit "
-                                                           "entry, or its hash was changed")
-                                                .arg(row.id)
-                                                .arg(row.escalationId)));
+                return std::optional(
+                        broken(result, std::nullopt,
+                               QStringLiteral("evidence %1 of escalation %2 was added without an audit "
+                                              "entry, or its hash was changed")
+                                       .arg(row.id)
+                                       .arg(row.escalationId)));
             intact.insert(cited);
         }
         if (page->size() < pageSize)
@@ -141,7 +144,8 @@ Expected<std::optional<AuditVerification>> checkEvidence(Store &store, const Cha
 // Each escalation stands as its last deciding entry left it; returns the refunds the
 // settlements vouch for, for the ledger check.
 Expected<std::optional<AuditVerification>> checkSettlements(Store &store, const ChainFacts &facts,
-                                                            const AuditVerification &result, QSet<QString> &vouched)
+                                                            const AuditVerification &result,
+                                                            QSet<QString> &vouched)
 {
     for (qint64 offset = 0;; offset += pageSize) {
         Expected<QList<EscalationSettlement>> page = store.escalationSettlements(offset, pageSize);
@@ -152,49 +156,54 @@ Expected<std::optional<AuditVerification>> checkSettlements(Store &store, const 
             const auto found = facts.decisionOf.constFind(row.escalationId);
             if (found == facts.decisionOf.cend()) {
                 if (settled)
-                    return std::optional(broken(result, std::nullopt,
-                                                QStringLiteral("escalation %1 is settled (%2) but no audit entry "
-                                                               "settled it")
-                                                    .arg(row.escalationId)
-                                                    .arg(settlementText(row.resolution.value_or(Resolution::Performed),
-                                                                        row.basis))));
+                    return std::optional(
+                            broken(result, std::nullopt,
+                                   QStringLiteral("escalation %1 is settled (%2) but no audit entry "
+                                                  "settled it")
+                                           .arg(row.escalationId)
+                                           .arg(settlementText(row.resolution.value_or(Resolution::Performed),
+                                                               row.basis))));
                 continue;
             }
             const Decision &decision = *found;
             if (decision.action == auditaction::writeStarted) {
                 if (settled)
-                    return std::optional(broken(result, decision.seq,
-                                                QStringLiteral("escalation %1 was reopened for a repeat by entry %2, "
-                                                               "but is settled with no entry after it")
-                                                    .arg(row.escalationId)
-                                                    .arg(decision.seq)));
+                    return std::optional(
+                            broken(result, decision.seq,
+                                   QStringLiteral("escalation %1 was reopened for a repeat by entry %2, "
+                                                  "but is settled with no entry after it")
+                                           .arg(row.escalationId)
+                                           .arg(decision.seq)));
                 continue;
             }
             if (!settled)
-                return std::optional(broken(result, decision.seq,
-                                            QStringLiteral("escalation %1 is open again, but entry %2 settled it and no "
-                                                           "entry reopened it")
-                                                .arg(row.escalationId)
-                                                .arg(decision.seq)));
+                return std::optional(
+                        broken(result, decision.seq,
+                               QStringLiteral("escalation %1 is open again, but entry %2 settled it and no "
+                                              "entry reopened it")
+                                       .arg(row.escalationId)
+                                       .arg(decision.seq)));
             Expected<std::optional<LedgerEntry>> ledger = store.ledgerEntryOfCall(row.callId);
             if (!ledger)
                 return ledger.error();
             if (decision.action == auditaction::settle) {
                 if (settlementHash(row, *ledger) != decision.hash)
-                    return std::optional(broken(result, decision.seq,
-                                                QStringLiteral("escalation %1 no longer matches entry %2, which "
-                                                               "settled it: its resolution or its call's ledger row "
-                                                               "was changed")
-                                                    .arg(row.escalationId)
-                                                    .arg(decision.seq)));
+                    return std::optional(
+                            broken(result, decision.seq,
+                                   QStringLiteral("escalation %1 no longer matches entry %2, which "
+                                                  "settled it: its resolution or its call's ledger row "
+                                                  "was changed")
+                                           .arg(row.escalationId)
+                                           .arg(decision.seq)));
             } else if (!legacyAgrees(decision, row.resolution)) {
-                return std::optional(broken(result, decision.seq,
-                                            QStringLiteral("escalation %1 is settled as %2, but entry %3 says "
-                                                           "otherwise")
-                                                .arg(row.escalationId)
-                                                .arg(settlementText(row.resolution.value_or(Resolution::Performed),
-                                                                    row.basis))
-                                                .arg(decision.seq)));
+                return std::optional(
+                        broken(result, decision.seq,
+                               QStringLiteral("escalation %1 is settled as %2, but entry %3 says "
+                                              "otherwise")
+                                       .arg(row.escalationId)
+                                       .arg(settlementText(row.resolution.value_or(Resolution::Performed),
+                                                           row.basis))
+                                       .arg(decision.seq)));
             }
             if (*ledger && row.resolution != Resolution::NotPerformed)
                 vouched.insert((*ledger)->refundId);
@@ -213,10 +222,11 @@ Expected<std::optional<AuditVerification>> checkLedger(Store &store, const Audit
             return page.error();
         for (const LedgerEntry &row : *page) {
             if (!vouched.contains(row.refundId))
-                return std::optional(broken(result, std::nullopt,
-                                            QStringLiteral("the ledger's row for refund %1 was not made by any audit "
-                                                           "entry (added, or its settlement changed)")
-                                                .arg(row.refundId)));
+                return std::optional(
+                        broken(result, std::nullopt,
+                               QStringLiteral("the ledger's row for refund %1 was not made by any audit "
+                                              "entry (added, or its settlement changed)")
+                                       .arg(row.refundId)));
         }
         if (page->size() < pageSize)
             return std::optional<AuditVerification>();
@@ -246,7 +256,8 @@ Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head)
             if (!entry.escalationId)
                 continue;
             if (decides(entry))
-                facts.decisionOf.insert(*entry.escalationId, {entry.seq, entry.action, entry.evidenceSha256, entry.detail});
+                facts.decisionOf.insert(*entry.escalationId,
+                                        {entry.seq, entry.action, entry.evidenceSha256, entry.detail});
             if (auditaction::citesEvidence(entry.action) && !entry.evidenceSha256.isEmpty())
                 facts.citedBy.insert(citation(*entry.escalationId, entry.evidenceSha256), entry.seq);
         }
@@ -254,10 +265,12 @@ Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head)
             break;
     }
     if (!head.isEmpty() && !facts.headFound && head != zeroHash())
-        return broken(result, std::nullopt,
-                      QStringLiteral("no entry has the head hash %1: entries were removed or rewritten after that head "
-                                     "was taken")
-                          .arg(head));
+        return broken(
+                result, std::nullopt,
+                QStringLiteral(
+                        "no entry has the head hash %1: entries were removed or rewritten after that head "
+                        "was taken")
+                        .arg(head));
 
     QSet<QString> intactEvidence;
     Expected<std::optional<AuditVerification>> evidence = checkEvidence(store, facts, result, intactEvidence);
@@ -267,11 +280,12 @@ Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head)
         return **evidence;
     for (auto it = facts.citedBy.cbegin(); it != facts.citedBy.cend(); ++it) {
         if (!intactEvidence.contains(it.key()))
-            return broken(result, it.value(),
-                          QStringLiteral("entry %1 cites evidence %2 of escalation %3, which is no longer stored")
-                              .arg(it.value())
-                              .arg(it.key().section(u'|', 1).left(12) + QStringLiteral("…"))
-                              .arg(it.key().section(u'|', 0, 0)));
+            return broken(
+                    result, it.value(),
+                    QStringLiteral("entry %1 cites evidence %2 of escalation %3, which is no longer stored")
+                            .arg(it.value())
+                            .arg(it.key().section(u'|', 1).left(12) + QStringLiteral("…"))
+                            .arg(it.key().section(u'|', 0, 0)));
     }
     QSet<QString> vouched;
     Expected<std::optional<AuditVerification>> settlements = checkSettlements(store, facts, result, vouched);

@@ -113,8 +113,12 @@ template<typename T>
 class [[nodiscard]] Expected
 {
 public:
-    Expected(T value) : m_state(std::move(value)) {}
-    Expected(Error error) : m_state(std::move(error)) {}
+    Expected(T value)
+        : m_state(std::move(value))
+    {}
+    Expected(Error error)
+        : m_state(std::move(error))
+    {}
 
     bool ok() const { return std::holds_alternative<T>(m_state); }
     explicit operator bool() const { return ok(); }
@@ -152,7 +156,9 @@ class [[nodiscard]] Expected<void>
 {
 public:
     Expected() = default;
-    Expected(Error error) : m_error(std::move(error)) {}
+    Expected(Error error)
+        : m_error(std::move(error))
+    {}
 
     bool ok() const { return !m_error.has_value(); }
     explicit operator bool() const { return ok(); }

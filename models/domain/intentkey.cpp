@@ -20,16 +20,18 @@ Expected<QByteArray> integerText(const json &value, const QString &field)
     if (std::optional<qint64> number = wholeNumber(value))
         return QByteArray::number(*number);
     return makeError(QStringLiteral("intent field \"%1\": expected a whole number, got %2")
-                         .arg(field, fromUtf8String(value.dump())));
+                             .arg(field, fromUtf8String(value.dump())));
 }
 
 Expected<QByteArray> fieldValue(const IntentField &field, const json &value)
 {
     switch (field.type) {
-    case IntentField::Type::Integer: return integerText(value, field.name);
+    case IntentField::Type::Integer:
+        return integerText(value, field.name);
     case IntentField::Type::Json:
         // nlohmann keeps object keys sorted, so the dump is canonical for the same value.
-        return sha256Hex(QByteArray::fromStdString(value.dump(-1, ' ', false, json::error_handler_t::replace)));
+        return sha256Hex(
+                QByteArray::fromStdString(value.dump(-1, ' ', false, json::error_handler_t::replace)));
     case IntentField::Type::String:
     case IntentField::Type::Sha256: {
         QString text;
@@ -39,7 +41,7 @@ Expected<QByteArray> fieldValue(const IntentField &field, const json &value)
             text = QString::number(value.get<qint64>());
         else
             return makeError(QStringLiteral("intent field \"%1\": expected text, got %2")
-                                 .arg(field.name, fromUtf8String(value.dump())));
+                                     .arg(field.name, fromUtf8String(value.dump())));
         // The same words typed with composed or decomposed accents are the same intent.
         const QByteArray utf8 = text.normalized(QString::NormalizationForm_C).toUtf8();
         if (field.type == IntentField::Type::Sha256)
@@ -70,7 +72,7 @@ Expected<QByteArray> canonicalIntent(const ToolSpec &tool, const json &arguments
         } else {
             return makeError(QStringLiteral("intent field \"%1\" of %2: missing from the arguments "
                                             "and the ticket")
-                                 .arg(field.name, tool.name));
+                                     .arg(field.name, tool.name));
         }
         if (!value)
             return value.error();

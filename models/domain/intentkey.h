@@ -25,8 +25,7 @@ Expected<QByteArray> canonicalIntent(const ToolSpec &tool, const nlohmann::json 
                                      const TicketFacts &ticket);
 
 // Lowercase hex SHA-256 of canonicalIntent().
-Expected<QString> intentKey(const ToolSpec &tool, const nlohmann::json &arguments,
-                            const TicketFacts &ticket);
+Expected<QString> intentKey(const ToolSpec &tool, const nlohmann::json &arguments, const TicketFacts &ticket);
 
 // The money a write names in its registry's amount field: whole cents from 1 to
 // maxAmountCents, or what is wrong with it ("field \"amount_cents\": expected …, got -5000").

@@ -5,10 +5,14 @@ namespace verity {
 QString outcomeId(Outcome outcome)
 {
     switch (outcome) {
-    case Outcome::Performed: return QStringLiteral("performed");
-    case Outcome::AlreadyPerformed: return QStringLiteral("already_performed");
-    case Outcome::NotPerformed: return QStringLiteral("not_performed");
-    case Outcome::Unknown: return QStringLiteral("unknown");
+    case Outcome::Performed:
+        return QStringLiteral("performed");
+    case Outcome::AlreadyPerformed:
+        return QStringLiteral("already_performed");
+    case Outcome::NotPerformed:
+        return QStringLiteral("not_performed");
+    case Outcome::Unknown:
+        return QStringLiteral("unknown");
     }
     Q_UNREACHABLE();
 }
@@ -25,10 +29,14 @@ std::optional<Outcome> outcomeFromId(QStringView id)
 QString outcomeLabel(Outcome outcome)
 {
     switch (outcome) {
-    case Outcome::Performed: return QStringLiteral("Performed");
-    case Outcome::AlreadyPerformed: return QStringLiteral("Already performed");
-    case Outcome::NotPerformed: return QStringLiteral("Not performed");
-    case Outcome::Unknown: return QStringLiteral("Unknown: do not retry");
+    case Outcome::Performed:
+        return QStringLiteral("Performed");
+    case Outcome::AlreadyPerformed:
+        return QStringLiteral("Already performed");
+    case Outcome::NotPerformed:
+        return QStringLiteral("Not performed");
+    case Outcome::Unknown:
+        return QStringLiteral("Unknown: do not retry");
     }
     Q_UNREACHABLE();
 }
@@ -36,10 +44,14 @@ QString outcomeLabel(Outcome outcome)
 int outcomeSeverity(Outcome outcome)
 {
     switch (outcome) {
-    case Outcome::Performed: return 1;
-    case Outcome::AlreadyPerformed: return 2;
-    case Outcome::NotPerformed: return 3;
-    case Outcome::Unknown: return 4;
+    case Outcome::Performed:
+        return 1;
+    case Outcome::AlreadyPerformed:
+        return 2;
+    case Outcome::NotPerformed:
+        return 3;
+    case Outcome::Unknown:
+        return 4;
     }
     Q_UNREACHABLE();
 }

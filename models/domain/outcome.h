@@ -11,10 +11,10 @@
 namespace verity {
 
 enum class Outcome {
-    Performed,        // the effect happened on this call
+    Performed, // the effect happened on this call
     AlreadyPerformed, // the effect had happened before; this call changed nothing
-    NotPerformed,     // nothing happened; trying again with the same key is legitimate
-    Unknown,          // nobody knows: never retry, escalate to a human who looks it up
+    NotPerformed, // nothing happened; trying again with the same key is legitimate
+    Unknown, // nobody knows: never retry, escalate to a human who looks it up
 };
 
 inline constexpr Outcome allOutcomes[] = {Outcome::Performed, Outcome::AlreadyPerformed,

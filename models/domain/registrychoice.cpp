@@ -7,7 +7,8 @@ namespace verity {
 
 QString defaultUserRegistryPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/registry.json");
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
+            + QStringLiteral("/registry.json");
 }
 
 namespace {
@@ -20,7 +21,8 @@ ToolRegistry withUserFile(const ToolRegistry &base, const QString &userFile, QSt
     Expected<ToolRegistry> extended = base.extendedWithFile(userFile);
     if (extended)
         return *extended;
-    const QString warning = extended.message() + QStringLiteral(" (ignored; the registry before it stays in force)");
+    const QString warning =
+            extended.message() + QStringLiteral(" (ignored; the registry before it stays in force)");
     if (!warnings.contains(warning))
         warnings << warning;
     return base;

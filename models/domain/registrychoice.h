@@ -11,7 +11,7 @@ namespace verity {
 
 struct RegistrySource
 {
-    QString forced;   // a profile name or a registry file; empty: choose per conversation
+    QString forced; // a profile name or a registry file; empty: choose per conversation
     QString userFile; // the user's own registry, where the console saves classifications
 };
 
@@ -19,7 +19,7 @@ struct RegistryChoice
 {
     RegistrySelection selection;
     QStringList warnings; // a bad user file is named here and the registry before it stays
-    QString error;        // what --registry named could not be used
+    QString error; // what --registry named could not be used
 };
 
 // ~/.config/Verity/verity/registry.json on Linux.

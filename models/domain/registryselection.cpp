@@ -16,7 +16,7 @@ Expected<ToolRegistry> builtInProfile(const QString &name)
 {
     if (!builtInProfileNames().contains(name))
         return makeError(QStringLiteral("no registry profile named \"%1\"; the profiles are %2")
-                             .arg(name, builtInProfileNames().join(QStringLiteral(", "))));
+                                 .arg(name, builtInProfileNames().join(QStringLiteral(", "))));
     if (name == QLatin1String("default"))
         return ToolRegistry::builtIn();
     QFile file(QStringLiteral(":/verity/registry/%1.json").arg(name));

@@ -1,4 +1,5 @@
 #include "resultclassifier.h"
+
 #include "jsontext.h"
 
 #include <QRegularExpression>
@@ -27,8 +28,9 @@ bool truthy(const json &value)
 bool textLooksLikeError(const QString &text)
 {
     static const QRegularExpression errorWords(
-        QStringLiteral(R"(^\s*error\b|\b(fail(ed|ure|s)?|errors?|exception|timed out|timeout|unavailable)\b)"),
-        QRegularExpression::CaseInsensitiveOption);
+            QStringLiteral(
+                    R"(^\s*error\b|\b(fail(ed|ure|s)?|errors?|exception|timed out|timeout|unavailable)\b)"),
+            QRegularExpression::CaseInsensitiveOption);
     return errorWords.match(text).hasMatch();
 }
 
@@ -40,8 +42,9 @@ bool textSaysNotDone(const QString &text);
 QRegularExpressionMatch doneWordIn(const QString &text)
 {
     static const QRegularExpression doneWords(
-        QStringLiteral(R"(\b(issued|sent|scheduled|booked|queued|created|refunded|done|succeeded|success(ful(ly)?)?|completed|confirmed)\b)"),
-        QRegularExpression::CaseInsensitiveOption);
+            QStringLiteral(
+                    R"(\b(issued|sent|scheduled|booked|queued|created|refunded|done|succeeded|success(ful(ly)?)?|completed|confirmed)\b)"),
+            QRegularExpression::CaseInsensitiveOption);
     QRegularExpressionMatch match = doneWords.match(text);
     if (match.hasMatch() && textSaysNotDone(text))
         return {};
@@ -52,18 +55,20 @@ QRegularExpressionMatch doneWordIn(const QString &text)
 bool textSaysNotDone(const QString &text)
 {
     static const QRegularExpression negatedDone(
-        QStringLiteral(R"(\b(not|never|no longer|n't|was not|wasn't|could not|couldn't)\s+(been\s+|be\s+|yet\s+)?(issued|sent|scheduled|booked|queued|created|refunded|done|completed|confirmed)\b)"),
-        QRegularExpression::CaseInsensitiveOption);
+            QStringLiteral(
+                    R"(\b(not|never|no longer|n't|was not|wasn't|could not|couldn't)\s+(been\s+|be\s+|yet\s+)?(issued|sent|scheduled|booked|queued|created|refunded|done|completed|confirmed)\b)"),
+            QRegularExpression::CaseInsensitiveOption);
     return negatedDone.match(text).hasMatch();
 }
 
 // Status words of a structured result that mean it did not simply succeed.
 bool statusWordIsError(const QString &status)
 {
-    static const QStringList words{QStringLiteral("error"),   QStringLiteral("failed"),    QStringLiteral("failure"),
-                                   QStringLiteral("declined"), QStringLiteral("rejected"), QStringLiteral("refused"),
-                                   QStringLiteral("denied"),  QStringLiteral("timeout"),   QStringLiteral("timed_out"),
-                                   QStringLiteral("unknown"), QStringLiteral("invalid"),   QStringLiteral("unavailable")};
+    static const QStringList words{
+            QStringLiteral("error"),    QStringLiteral("failed"),   QStringLiteral("failure"),
+            QStringLiteral("declined"), QStringLiteral("rejected"), QStringLiteral("refused"),
+            QStringLiteral("denied"),   QStringLiteral("timeout"),  QStringLiteral("timed_out"),
+            QStringLiteral("unknown"),  QStringLiteral("invalid"),  QStringLiteral("unavailable")};
     return words.contains(status.trimmed().toLower());
 }
 
@@ -91,7 +96,8 @@ bool objectLooksLikeError(const json &object)
     // A lone message is how many tools report failure: {"message": "Gateway timeout ..."}.
     for (const char *key : {"message", "detail", "reason"}) {
         auto it = object.find(key);
-        if (it != object.end() && it->is_string() && textLooksLikeError(fromUtf8String(it->get<std::string>())))
+        if (it != object.end() && it->is_string()
+            && textLooksLikeError(fromUtf8String(it->get<std::string>())))
             return true;
     }
     return false;
@@ -155,8 +161,8 @@ namespace {
 QString errorFieldsText(const json &object)
 {
     QStringList parts;
-    for (const char *key : {"error", "errors", "message", "detail", "details", "reason", "description", "status",
-                            "status_code", "http_status", "code", "fault", "exception"}) {
+    for (const char *key : {"error", "errors", "message", "detail", "details", "reason", "description",
+                            "status", "status_code", "http_status", "code", "fault", "exception"}) {
         auto it = object.find(key);
         if (it == object.end() || it->is_null())
             continue;
@@ -193,7 +199,8 @@ bool inWord(const QString &text, qsizetype i)
     if (isWordCharacter(text[i]))
         return true;
     const bool joiner = text[i] == u'\'' || text[i] == u'-' || text[i] == u'.' || text[i] == QChar(0x2019);
-    return joiner && i > 0 && i + 1 < text.size() && isWordCharacter(text[i - 1]) && isWordCharacter(text[i + 1]);
+    return joiner && i > 0 && i + 1 < text.size() && isWordCharacter(text[i - 1])
+            && isWordCharacter(text[i + 1]);
 }
 
 bool isBlank(QChar c)
@@ -212,12 +219,12 @@ bool endsPhrase(const QString &text, qsizetype i)
 bool isLittleWord(QStringView word)
 {
     static const QStringList words{
-            QStringLiteral("a"),     QStringLiteral("an"),     QStringLiteral("the"),  QStringLiteral("of"),
-            QStringLiteral("to"),    QStringLiteral("by"),     QStringLiteral("for"),  QStringLiteral("from"),
-            QStringLiteral("in"),    QStringLiteral("on"),     QStringLiteral("at"),   QStringLiteral("with"),
-            QStringLiteral("and"),   QStringLiteral("or"),     QStringLiteral("is"),   QStringLiteral("are"),
-            QStringLiteral("was"),   QStringLiteral("were"),   QStringLiteral("be"),   QStringLiteral("been"),
-            QStringLiteral("as"),    QStringLiteral("after"),  QStringLiteral("before")};
+            QStringLiteral("a"),   QStringLiteral("an"),    QStringLiteral("the"),   QStringLiteral("of"),
+            QStringLiteral("to"),  QStringLiteral("by"),    QStringLiteral("for"),   QStringLiteral("from"),
+            QStringLiteral("in"),  QStringLiteral("on"),    QStringLiteral("at"),    QStringLiteral("with"),
+            QStringLiteral("and"), QStringLiteral("or"),    QStringLiteral("is"),    QStringLiteral("are"),
+            QStringLiteral("was"), QStringLiteral("were"),  QStringLiteral("be"),    QStringLiteral("been"),
+            QStringLiteral("as"),  QStringLiteral("after"), QStringLiteral("before")};
     for (const QString &little : words) {
         if (word.compare(little, Qt::CaseInsensitive) == 0)
             return true;
@@ -320,12 +327,13 @@ QString ruleReason(const RuleMatch &found, const QString &text)
 // An error no rule places: it may have happened before or after the effect.
 QString unplacedErrorReason(const QString &words, bool errorFlagged)
 {
-    return errorFlagged ? QStringLiteral("the transcript marks \"%1\" an error that does not say it was refused, so "
-                                         "whether it happened is unknown")
-                                  .arg(words)
-                        : QStringLiteral("the error \"%1\" does not say it was refused, so whether it happened is "
-                                         "unknown")
-                                  .arg(words);
+    return errorFlagged
+            ? QStringLiteral("the transcript marks \"%1\" an error that does not say it was refused, so "
+                             "whether it happened is unknown")
+                      .arg(words)
+            : QStringLiteral("the error \"%1\" does not say it was refused, so whether it happened is "
+                             "unknown")
+                      .arg(words);
 }
 
 WriteVerdict byRules(const QString &text, bool textIsError, const OutcomeRules &rules, bool errorFlagged)
@@ -334,23 +342,29 @@ WriteVerdict byRules(const QString &text, bool textIsError, const OutcomeRules &
         return {Outcome::Unknown, ruleReason(found, text)};
     if (!textIsError) {
         if (const QRegularExpressionMatch done = doneWordIn(text); done.hasMatch())
-            return {Outcome::Performed, QStringLiteral("the result says it was done: \"%1\"")
-                                            .arg(quotedWords(text, done.capturedStart(), done.capturedEnd()))};
+            return {Outcome::Performed,
+                    QStringLiteral("the result says it was done: \"%1\"")
+                            .arg(quotedWords(text, done.capturedStart(), done.capturedEnd()))};
     }
     if (const RuleMatch found = firstMatch(rules.notPerformed, text); found.rule)
         return {Outcome::NotPerformed, ruleReason(found, text)};
     if (!textIsError)
-        return {Outcome::Performed, QStringLiteral("the result shows no error: \"%1\"").arg(quotedWords(text))};
+        return {Outcome::Performed,
+                QStringLiteral("the result shows no error: \"%1\"").arg(quotedWords(text))};
     return {Outcome::Unknown, unplacedErrorReason(quotedWords(text), errorFlagged)};
 }
 
 QString statedReason(Outcome outcome)
 {
     switch (outcome) {
-    case Outcome::Performed: return QStringLiteral("the tool stated it was performed");
-    case Outcome::AlreadyPerformed: return QStringLiteral("the tool stated it was already performed");
-    case Outcome::NotPerformed: return QStringLiteral("the tool stated it was not performed");
-    case Outcome::Unknown: break;
+    case Outcome::Performed:
+        return QStringLiteral("the tool stated it was performed");
+    case Outcome::AlreadyPerformed:
+        return QStringLiteral("the tool stated it was already performed");
+    case Outcome::NotPerformed:
+        return QStringLiteral("the tool stated it was not performed");
+    case Outcome::Unknown:
+        break;
     }
     return QStringLiteral("the tool stated its outcome is unknown");
 }
@@ -380,11 +394,13 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
             if (stated->is_string())
                 outcome = outcomeFromId(fromUtf8String(stated->get<std::string>()));
             if (!outcome)
-                return {Outcome::Unknown, QStringLiteral("the tool stated %1, which is not one of the four outcomes")
-                                                  .arg(fromUtf8String(stated->dump()))};
+                return {Outcome::Unknown,
+                        QStringLiteral("the tool stated %1, which is not one of the four outcomes")
+                                .arg(fromUtf8String(stated->dump()))};
             if (errorFlagged && (*outcome == Outcome::Performed || *outcome == Outcome::AlreadyPerformed))
-                return {Outcome::Unknown, statedReason(*outcome)
-                                                  + QStringLiteral(", but the transcript marks the result an error")};
+                return {Outcome::Unknown,
+                        statedReason(*outcome)
+                                + QStringLiteral(", but the transcript marks the result an error")};
             return {*outcome, statedReason(*outcome)};
         }
         // A structured success payload may hold ids full of digits, so it is only read for
@@ -393,10 +409,11 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
             return {Outcome::Performed, QStringLiteral("the result shows no error")};
         const QString text = errorFieldsText(*result);
         if (text.trimmed().isEmpty())
-            return {Outcome::Unknown, errorFlagged ? QStringLiteral("the transcript marks the result an error, and "
-                                                                    "it gives no message")
-                                                   : QStringLiteral("the result says it did not succeed, and gives "
-                                                                    "no message")};
+            return {Outcome::Unknown,
+                    errorFlagged ? QStringLiteral("the transcript marks the result an error, and "
+                                                  "it gives no message")
+                                 : QStringLiteral("the result says it did not succeed, and gives "
+                                                  "no message")};
         return byRules(text, true, rules, errorFlagged);
     }
 
@@ -405,7 +422,8 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
         const QString text = fromUtf8String(result->get<std::string>());
         if (text.trimmed().isEmpty())
             return {Outcome::Unknown, QStringLiteral("the tool returned empty text")};
-        return byRules(text, errorFlagged || textLooksLikeError(text) || textSaysNotDone(text), rules, errorFlagged);
+        return byRules(text, errorFlagged || textLooksLikeError(text) || textSaysNotDone(text), rules,
+                       errorFlagged);
     }
 
     // A bare number or true/false.
@@ -414,9 +432,10 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
         return {Outcome::Performed, QStringLiteral("the tool returned %1").arg(value)};
     if (errorFlagged)
         return {Outcome::Unknown, unplacedErrorReason(value, true)};
-    return {Outcome::Unknown, QStringLiteral("the tool returned %1, which does not say it was refused, so whether "
-                                             "it happened is unknown")
-                                      .arg(value)};
+    return {Outcome::Unknown,
+            QStringLiteral("the tool returned %1, which does not say it was refused, so whether "
+                           "it happened is unknown")
+                    .arg(value)};
 }
 
 } // namespace verity

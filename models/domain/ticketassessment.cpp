@@ -9,17 +9,22 @@ namespace verity {
 QString repeatKindId(RepeatKind kind)
 {
     switch (kind) {
-    case RepeatKind::Retry: return QStringLiteral("retry");
-    case RepeatKind::DuplicateEffect: return QStringLiteral("duplicate_effect");
-    case RepeatKind::Harmless: return QStringLiteral("harmless");
-    case RepeatKind::Unsettled: return QStringLiteral("unsettled");
+    case RepeatKind::Retry:
+        return QStringLiteral("retry");
+    case RepeatKind::DuplicateEffect:
+        return QStringLiteral("duplicate_effect");
+    case RepeatKind::Harmless:
+        return QStringLiteral("harmless");
+    case RepeatKind::Unsettled:
+        return QStringLiteral("unsettled");
     }
     Q_UNREACHABLE();
 }
 
 std::optional<RepeatKind> repeatKindFromId(QStringView id)
 {
-    for (RepeatKind kind : {RepeatKind::Retry, RepeatKind::DuplicateEffect, RepeatKind::Harmless, RepeatKind::Unsettled}) {
+    for (RepeatKind kind :
+         {RepeatKind::Retry, RepeatKind::DuplicateEffect, RepeatKind::Harmless, RepeatKind::Unsettled}) {
         if (id == repeatKindId(kind))
             return kind;
     }
@@ -29,10 +34,14 @@ std::optional<RepeatKind> repeatKindFromId(QStringView id)
 QString repeatKindLabel(RepeatKind kind)
 {
     switch (kind) {
-    case RepeatKind::Retry: return QStringLiteral("Retry after an error");
-    case RepeatKind::DuplicateEffect: return QStringLiteral("Duplicate effect");
-    case RepeatKind::Harmless: return QStringLiteral("Harmless repeat");
-    case RepeatKind::Unsettled: return QStringLiteral("Repeat after success, outcome unknown");
+    case RepeatKind::Retry:
+        return QStringLiteral("Retry after an error");
+    case RepeatKind::DuplicateEffect:
+        return QStringLiteral("Duplicate effect");
+    case RepeatKind::Harmless:
+        return QStringLiteral("Harmless repeat");
+    case RepeatKind::Unsettled:
+        return QStringLiteral("Repeat after success, outcome unknown");
     }
     Q_UNREACHABLE();
 }
@@ -146,7 +155,8 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         if (call.amountError && call.outcome != Outcome::NotPerformed)
             unclassifiedOrKeyless = true;
         if (call.outcome) {
-            if (!result.worstOutcome || outcomeSeverity(*call.outcome) > outcomeSeverity(*result.worstOutcome))
+            if (!result.worstOutcome
+                || outcomeSeverity(*call.outcome) > outcomeSeverity(*result.worstOutcome))
                 result.worstOutcome = call.outcome;
             if (*call.outcome == Outcome::Unknown)
                 result.hasUnknown = true;
@@ -171,14 +181,20 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         result.repeatedCalls.insert(call.id);
         result.hasRepeatedIntent = true;
         switch (kind) {
-        case RepeatKind::Retry: ++result.repeats.retries; break;
+        case RepeatKind::Retry:
+            ++result.repeats.retries;
+            break;
         case RepeatKind::DuplicateEffect:
             ++result.repeats.duplicateEffects;
             if (call.toolClass == ToolClass::WriteMoney && call.amountCents)
                 result.repeats.duplicateCents += *call.amountCents;
             break;
-        case RepeatKind::Harmless: ++result.repeats.harmless; break;
-        case RepeatKind::Unsettled: ++result.repeats.unsettled; break;
+        case RepeatKind::Harmless:
+            ++result.repeats.harmless;
+            break;
+        case RepeatKind::Unsettled:
+            ++result.repeats.unsettled;
+            break;
         }
         seen->add(call);
     }
@@ -187,8 +203,8 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
     // unknown, a second effect, or a call nobody can key does.
     for (const QString &key : std::as_const(provedAbsent))
         result.owesWrite = result.owesWrite || byKey.value(key).latestEffect == 0;
-    result.needsAttention =
-        result.hasUnknown || result.repeats.duplicateEffects > 0 || unclassifiedOrKeyless || result.owesWrite;
+    result.needsAttention = result.hasUnknown || result.repeats.duplicateEffects > 0 || unclassifiedOrKeyless
+            || result.owesWrite;
     return result;
 }
 

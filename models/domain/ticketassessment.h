@@ -32,7 +32,7 @@ struct CallFacts
     qint64 id = 0;
     ToolClass toolClass = ToolClass::Unclassified;
     std::optional<Outcome> outcome; // writes only
-    QString intentKey;              // empty when the key could not be made
+    QString intentKey; // empty when the key could not be made
     bool intentError = false;
     std::optional<qint64> amountCents;
     bool amountError = false; // it named an amount that is no money Verity can count
@@ -81,8 +81,8 @@ struct TicketAssessment
     RepeatCounts repeats;
     bool needsAttention = false;
     bool owesWrite = false; // a write proved not performed, with nothing of its intent done
-    QSet<qint64> repeatedCalls;          // every call whose intent key another write on the ticket shares
-    QHash<qint64, RepeatLink> repeatOf;  // each repeat (not the first call of a key): its kind and link
+    QSet<qint64> repeatedCalls; // every call whose intent key another write on the ticket shares
+    QHash<qint64, RepeatLink> repeatOf; // each repeat (not the first call of a key): its kind and link
 };
 
 // `calls` in the order they were made.

@@ -11,12 +11,18 @@ constexpr ToolClass allClasses[] = {ToolClass::Read,          ToolClass::WriteMo
 QString toolClassId(ToolClass toolClass)
 {
     switch (toolClass) {
-    case ToolClass::Read: return QStringLiteral("read");
-    case ToolClass::WriteMoney: return QStringLiteral("write_money");
-    case ToolClass::WriteCostly: return QStringLiteral("write_costly");
-    case ToolClass::WriteIrreversible: return QStringLiteral("write_irreversible");
-    case ToolClass::WriteWasteful: return QStringLiteral("write_wasteful");
-    case ToolClass::Unclassified: return QStringLiteral("unclassified");
+    case ToolClass::Read:
+        return QStringLiteral("read");
+    case ToolClass::WriteMoney:
+        return QStringLiteral("write_money");
+    case ToolClass::WriteCostly:
+        return QStringLiteral("write_costly");
+    case ToolClass::WriteIrreversible:
+        return QStringLiteral("write_irreversible");
+    case ToolClass::WriteWasteful:
+        return QStringLiteral("write_wasteful");
+    case ToolClass::Unclassified:
+        return QStringLiteral("unclassified");
     }
     Q_UNREACHABLE();
 }
@@ -33,12 +39,18 @@ std::optional<ToolClass> toolClassFromId(QStringView id)
 QString toolClassLabel(ToolClass toolClass)
 {
     switch (toolClass) {
-    case ToolClass::Read: return QStringLiteral("Read");
-    case ToolClass::WriteMoney: return QStringLiteral("Write: money");
-    case ToolClass::WriteCostly: return QStringLiteral("Write: costly");
-    case ToolClass::WriteIrreversible: return QStringLiteral("Write: irreversible");
-    case ToolClass::WriteWasteful: return QStringLiteral("Write: wasteful if repeated");
-    case ToolClass::Unclassified: return QStringLiteral("Unclassified tool");
+    case ToolClass::Read:
+        return QStringLiteral("Read");
+    case ToolClass::WriteMoney:
+        return QStringLiteral("Write: money");
+    case ToolClass::WriteCostly:
+        return QStringLiteral("Write: costly");
+    case ToolClass::WriteIrreversible:
+        return QStringLiteral("Write: irreversible");
+    case ToolClass::WriteWasteful:
+        return QStringLiteral("Write: wasteful if repeated");
+    case ToolClass::Unclassified:
+        return QStringLiteral("Unclassified tool");
     }
     Q_UNREACHABLE();
 }
@@ -49,9 +61,11 @@ bool isWrite(ToolClass toolClass)
     case ToolClass::WriteMoney:
     case ToolClass::WriteCostly:
     case ToolClass::WriteIrreversible:
-    case ToolClass::WriteWasteful: return true;
+    case ToolClass::WriteWasteful:
+        return true;
     case ToolClass::Read:
-    case ToolClass::Unclassified: return false;
+    case ToolClass::Unclassified:
+        return false;
     }
     Q_UNREACHABLE();
 }

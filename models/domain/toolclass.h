@@ -10,12 +10,12 @@
 namespace verity {
 
 enum class ToolClass {
-    Read,              // at-least-once: safe to retry freely
-    WriteMoney,        // at-most-once: refunds, payouts
-    WriteCostly,       // at-most-once: a courier pickup someone pays for
+    Read, // at-least-once: safe to retry freely
+    WriteMoney, // at-most-once: refunds, payouts
+    WriteCostly, // at-most-once: a courier pickup someone pays for
     WriteIrreversible, // at-most-once: a message that was read cannot be unread
-    WriteWasteful,     // a duplicate wastes a human minute: escalate_to_human
-    Unclassified,      // the registry does not know this tool
+    WriteWasteful, // a duplicate wastes a human minute: escalate_to_human
+    Unclassified, // the registry does not know this tool
 };
 
 QString toolClassId(ToolClass toolClass); // "read", "write_money", ... "unclassified"

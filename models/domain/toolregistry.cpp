@@ -1,4 +1,5 @@
 #include "toolregistry.h"
+
 #include "jsontext.h"
 
 #include <QFile>
@@ -89,11 +90,13 @@ struct Reader
         else if (typeName == "json")
             field.type = IntentField::Type::Json;
         else
-            return fail(path + QStringLiteral(".type"), QStringLiteral("one of string, integer, sha256, json"));
+            return fail(path + QStringLiteral(".type"),
+                        QStringLiteral("one of string, integer, sha256, json"));
         return true;
     }
 
-    bool readText(const json &node, const char *key, const QString &path, const QString &expected, QString &out)
+    bool readText(const json &node, const char *key, const QString &path, const QString &expected,
+                  QString &out)
     {
         auto found = node.find(key);
         if (found == node.end() || !found->is_string() || found->get<std::string>().empty())
@@ -114,19 +117,26 @@ struct Reader
         static const QRegularExpression systemName(QStringLiteral("^\\S(.{0,38}\\S)?$"));
         static const QRegularExpression listPath(QStringLiteral("^(/[A-Za-z0-9._~-]+)+$"));
         static const QRegularExpression fieldKey(QStringLiteral("^(metadata\\.)?[A-Za-z0-9_-]+$"));
-        if (!readText(node, "system", path, QStringLiteral("a short name of the system, such as \"courier\""), lookup.system))
+        if (!readText(node, "system", path, QStringLiteral("a short name of the system, such as \"courier\""),
+                      lookup.system))
             return false;
         if (!systemName.match(lookup.system).hasMatch())
-            return fail(path + QStringLiteral(".system"), QStringLiteral("a short name of at most 40 characters on one line"));
-        if (!readText(node, "path", path, QStringLiteral("the path of the list, such as \"/v1/pickups\""), lookup.path))
+            return fail(path + QStringLiteral(".system"),
+                        QStringLiteral("a short name of at most 40 characters on one line"));
+        if (!readText(node, "path", path, QStringLiteral("the path of the list, such as \"/v1/pickups\""),
+                      lookup.path))
             return false;
         if (!listPath.match(lookup.path).hasMatch())
-            return fail(path + QStringLiteral(".path"),
-                        QStringLiteral("a path such as \"/v1/pickups\": segments after '/', without a query or spaces"));
-        if (!readText(node, "key", path, QStringLiteral("\"metadata.<name>\" or the name of a top-level field"), lookup.key))
+            return fail(
+                    path + QStringLiteral(".path"),
+                    QStringLiteral(
+                            "a path such as \"/v1/pickups\": segments after '/', without a query or spaces"));
+        if (!readText(node, "key", path,
+                      QStringLiteral("\"metadata.<name>\" or the name of a top-level field"), lookup.key))
             return false;
         if (!fieldKey.match(lookup.key).hasMatch())
-            return fail(path + QStringLiteral(".key"), QStringLiteral("\"metadata.<name>\" or the name of a top-level field"));
+            return fail(path + QStringLiteral(".key"),
+                        QStringLiteral("\"metadata.<name>\" or the name of a top-level field"));
 
         auto filter = node.find("filter");
         if (filter == node.end() || !filter->is_object() || filter->empty())
@@ -138,7 +148,8 @@ struct Reader
             const QString paramPath = QStringLiteral("%1.filter.%2").arg(path, param);
             // The list's own paging parameters are the lookup's to send.
             if (param.isEmpty() || param == u"limit" || param == u"starting_after")
-                return fail(paramPath, QStringLiteral("a query parameter other than limit and starting_after"));
+                return fail(paramPath,
+                            QStringLiteral("a query parameter other than limit and starting_after"));
             if (!it->is_string() || it->get<std::string>().empty())
                 return fail(paramPath, QStringLiteral("the name of an argument"));
             lookup.filter.append({param, fromUtf8String(it->get<std::string>())});
@@ -175,7 +186,7 @@ struct Reader
                     if (seen.name == field.name)
                         return fail(QStringLiteral("%1.intent[%2]").arg(path).arg(i),
                                     QStringLiteral("a field not already listed (\"%1\" repeats)")
-                                        .arg(field.name));
+                                            .arg(field.name));
                 }
                 spec.intent.append(field);
             }
@@ -217,23 +228,27 @@ struct Reader
                 rule.name = fromUtf8String(name->get<std::string>()).simplified();
             if (rule.name.isEmpty() || rule.name.size() > maxRuleNameLength)
                 return fail(path + QStringLiteral(".name"),
-                            QStringLiteral("a short name a support agent reads, such as \"timeout\" (text of 1 to "
-                                           "%1 characters)")
-                                .arg(maxRuleNameLength));
+                            QStringLiteral(
+                                    "a short name a support agent reads, such as \"timeout\" (text of 1 to "
+                                    "%1 characters)")
+                                    .arg(maxRuleNameLength));
             patternPath = path + QStringLiteral(".pattern");
             auto found = item.find("pattern");
             if (found == item.end() || !found->is_string())
                 return fail(patternPath, QStringLiteral("a regular expression as a string"));
             pattern = &*found;
         } else if (!item.is_string()) {
-            return fail(path, QStringLiteral("a regular expression as a string, or {\"name\": ..., \"pattern\": ...}"));
+            return fail(
+                    path,
+                    QStringLiteral("a regular expression as a string, or {\"name\": ..., \"pattern\": ...}"));
         }
         const QString text = fromUtf8String(pattern->get<std::string>());
         rule.pattern = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
         if (!rule.pattern.isValid())
-            return fail(patternPath, QStringLiteral("a valid regular expression (%1 at offset %2)")
-                                         .arg(rule.pattern.errorString())
-                                         .arg(rule.pattern.patternErrorOffset()));
+            return fail(patternPath,
+                        QStringLiteral("a valid regular expression (%1 at offset %2)")
+                                .arg(rule.pattern.errorString())
+                                .arg(rule.pattern.patternErrorOffset()));
         if (rule.name.isEmpty())
             rule.name = nameOfBarePattern(text);
         return true;
@@ -246,7 +261,8 @@ struct Reader
             return true;
         const QString path = QStringLiteral("$.outcome_rules.%1").arg(QLatin1String(key));
         if (!list->is_array())
-            return fail(path, QStringLiteral("a list of rules (patterns, or {\"name\": ..., \"pattern\": ...})"));
+            return fail(path,
+                        QStringLiteral("a list of rules (patterns, or {\"name\": ..., \"pattern\": ...})"));
         for (std::size_t i = 0; i < list->size(); ++i) {
             OutcomeRule rule;
             if (!readRule((*list)[i], QStringLiteral("%1[%2]").arg(path).arg(i), rule))
@@ -275,7 +291,8 @@ ToolRegistry ToolRegistry::builtIn()
     const bool opened = file.open(QIODevice::ReadOnly);
     Q_ASSERT_X(opened, "ToolRegistry::builtIn", "the default registry is compiled into the resources");
     Expected<ToolRegistry> registry = fromJson(file.readAll(), QStringLiteral("default-registry.json"));
-    Q_ASSERT_X(registry.ok(), "ToolRegistry::builtIn", qPrintable(registry.ok() ? QString() : registry.message()));
+    Q_ASSERT_X(registry.ok(), "ToolRegistry::builtIn",
+               qPrintable(registry.ok() ? QString() : registry.message()));
     return registry.ok() ? registry.value() : ToolRegistry();
 }
 
@@ -296,9 +313,10 @@ Expected<ToolRegistry> ToolRegistry::extendedWith(const QByteArray &text, const 
         root = json::parse(text.constBegin(), text.constEnd());
     } catch (const json::parse_error &e) {
         return makeError(QStringLiteral("%1: %2: not valid JSON (%3)")
-                             .arg(source, lineColumn(text, e.byte), jsonParseErrorReason(e.what())));
+                                 .arg(source, lineColumn(text, e.byte), jsonParseErrorReason(e.what())));
     } catch (const json::exception &e) {
-        return makeError(QStringLiteral("%1: not valid JSON (%2)").arg(source, jsonParseErrorReason(e.what())));
+        return makeError(
+                QStringLiteral("%1: not valid JSON (%2)").arg(source, jsonParseErrorReason(e.what())));
     }
 
     Reader reader{source, {}};
@@ -308,9 +326,11 @@ Expected<ToolRegistry> ToolRegistry::extendedWith(const QByteArray &text, const 
     }
     for (auto it = root.begin(); it != root.end(); ++it) {
         const std::string &key = it.key();
-        if (key != "format" && key != "version" && key != "tools" && key != "outcome_rules" && key != "$comment") {
+        if (key != "format" && key != "version" && key != "tools" && key != "outcome_rules"
+            && key != "$comment") {
             reader.fail(QStringLiteral("$.%1").arg(fromUtf8String(key)),
-                        QStringLiteral("one of the keys format, version, tools, outcome_rules (is it misspelt?)"));
+                        QStringLiteral(
+                                "one of the keys format, version, tools, outcome_rules (is it misspelt?)"));
             return *reader.error;
         }
     }

@@ -20,11 +20,11 @@ namespace verity {
 struct IntentField
 {
     enum class Type {
-        String,  // compared as text (Unicode NFC)
+        String, // compared as text (Unicode NFC)
         Integer, // decimal; cents are integers
-        Sha256,  // long text: the key holds its SHA-256, so the key stays short and private
-        Json,    // any JSON (a list of item ids): the SHA-256 of its canonical text, keys sorted,
-                 // list order kept, since a list's order can carry meaning
+        Sha256, // long text: the key holds its SHA-256, so the key stays short and private
+        Json, // any JSON (a list of item ids): the SHA-256 of its canonical text, keys sorted,
+              // list order kept, since a list's order can carry meaning
     };
     QString name;
     Type type = Type::String;
@@ -38,9 +38,9 @@ struct IntentField
 struct RecordLookupSpec
 {
     QString system; // a short kind shown to people: "payments", "courier", "messaging"
-    QString path;   // under the system's base URL: "/v1/pickups"
+    QString path; // under the system's base URL: "/v1/pickups"
     QList<std::pair<QString, QString>> filter; // query parameter, argument: ("order", "order_id")
-    QString key;    // "metadata.<name>", or the name of a top-level field
+    QString key; // "metadata.<name>", or the name of a top-level field
 };
 
 struct ToolSpec
@@ -48,7 +48,7 @@ struct ToolSpec
     QString name;
     ToolClass toolClass = ToolClass::Unclassified;
     QList<IntentField> intent; // in key order
-    QString amountField;       // the argument that carries money in cents, if any
+    QString amountField; // the argument that carries money in cents, if any
     std::optional<RecordLookupSpec> lookup; // writes only
 };
 
@@ -62,7 +62,7 @@ struct OutcomeRule
 
 struct OutcomeRules
 {
-    QList<OutcomeRule> unknown;      // errors after which nobody knows what happened
+    QList<OutcomeRule> unknown; // errors after which nobody knows what happened
     QList<OutcomeRule> notPerformed; // explicit refusals: nothing happened
 };
 

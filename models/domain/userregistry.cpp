@@ -18,10 +18,14 @@ namespace {
 json fieldJson(const IntentField &field)
 {
     switch (field.type) {
-    case IntentField::Type::String: return field.name.toStdString();
-    case IntentField::Type::Integer: return json{{"name", field.name.toStdString()}, {"type", "integer"}};
-    case IntentField::Type::Sha256: return json{{"name", field.name.toStdString()}, {"type", "sha256"}};
-    case IntentField::Type::Json: return json{{"name", field.name.toStdString()}, {"type", "json"}};
+    case IntentField::Type::String:
+        return field.name.toStdString();
+    case IntentField::Type::Integer:
+        return json{{"name", field.name.toStdString()}, {"type", "integer"}};
+    case IntentField::Type::Sha256:
+        return json{{"name", field.name.toStdString()}, {"type", "sha256"}};
+    case IntentField::Type::Json:
+        return json{{"name", field.name.toStdString()}, {"type", "json"}};
     }
     Q_UNREACHABLE();
 }
@@ -34,11 +38,13 @@ Expected<void> saveToolToUserRegistry(const QString &path, const ToolSpec &spec)
     QFile existing(path);
     if (existing.exists()) {
         if (!existing.open(QIODevice::ReadOnly))
-            return makeError(QStringLiteral("%1: cannot read the registry: %2").arg(path, existing.errorString()));
+            return makeError(
+                    QStringLiteral("%1: cannot read the registry: %2").arg(path, existing.errorString()));
         const QByteArray text = existing.readAll();
         // A file that does not load is not overwritten: it may hold work the user wants back.
         if (Expected<ToolRegistry> check = ToolRegistry().extendedWith(text, path); !check)
-            return makeError(check.message() + QStringLiteral(" (fix or move the file, then classify again)"));
+            return makeError(check.message()
+                             + QStringLiteral(" (fix or move the file, then classify again)"));
         root = json::parse(text.constBegin(), text.constEnd(), nullptr, false);
         if (!root.contains("tools") || !root["tools"].is_object())
             root["tools"] = json::object();

@@ -42,7 +42,8 @@ QString fieldName(const QList<CsvRecord> &records, CsvHeader header, qsizetype i
 Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name, CsvHeader header)
 {
     if (const std::optional<qint64> bad = firstLineNotUtf8(bytes))
-        return makeError(QStringLiteral("%1:%2: the text is not UTF-8; save the file as UTF-8").arg(name).arg(*bad));
+        return makeError(
+                QStringLiteral("%1:%2: the text is not UTF-8; save the file as UTF-8").arg(name).arg(*bad));
     QString text = QString::fromUtf8(bytes);
     if (text.startsWith(QChar(0xFEFF)))
         text.remove(0, 1);
@@ -63,11 +64,12 @@ Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name
                 for (;;) {
                     if (i >= size) {
                         return makeError(
-                            QStringLiteral("%1:%2: %3 opens a quote that never closes; expected a "
-                                           "closing '\"' (a quote inside a quoted field is written '\"\"')")
-                                .arg(name)
-                                .arg(quoteLine)
-                                .arg(fieldName(records, header, record.fields.size())));
+                                QStringLiteral(
+                                        "%1:%2: %3 opens a quote that never closes; expected a "
+                                        "closing '\"' (a quote inside a quoted field is written '\"\"')")
+                                        .arg(name)
+                                        .arg(quoteLine)
+                                        .arg(fieldName(records, header, record.fields.size())));
                     }
                     const QChar c = text.at(i);
                     if (c == u'"') {
@@ -86,12 +88,13 @@ Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name
                     ++i;
                 }
                 if (i < size && !endsField(text.at(i))) {
-                    return makeError(QStringLiteral("%1:%2: %3: found \"%4\" after its closing quote; expected a "
-                                                    "comma or the end of the line")
-                                         .arg(name)
-                                         .arg(line)
-                                         .arg(fieldName(records, header, record.fields.size()))
-                                         .arg(text.at(i)));
+                    return makeError(
+                            QStringLiteral("%1:%2: %3: found \"%4\" after its closing quote; expected a "
+                                           "comma or the end of the line")
+                                    .arg(name)
+                                    .arg(line)
+                                    .arg(fieldName(records, header, record.fields.size()))
+                                    .arg(text.at(i)));
                 }
             } else {
                 while (i < size && !endsField(text.at(i)))
@@ -125,7 +128,7 @@ QString csvField(const QString &value)
         static const QRegularExpression amount(QStringLiteral("^-([$\u20ac\u00a3]?[0-9][0-9,.]*)?$"));
         const QChar first = field.at(0);
         const bool formula = first == u'=' || first == u'+' || first == u'@'
-                             || (first == u'-' && !amount.match(field).hasMatch());
+                || (first == u'-' && !amount.match(field).hasMatch());
         if (formula)
             field.prepend(u'\'');
     }

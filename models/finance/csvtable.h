@@ -24,7 +24,8 @@ enum class CsvHeader { None, FirstRecord };
 // Every record of the file, blank lines left out. Errors name `name:line` (an unterminated
 // quote, text after a closing quote, bytes that are not UTF-8) and the field: by its column's
 // name when the first record is a header, else by its number.
-Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name, CsvHeader header = CsvHeader::None);
+Expected<QList<CsvRecord>> parseCsv(const QByteArray &bytes, const QString &name,
+                                    CsvHeader header = CsvHeader::None);
 
 // One field, quoted when it must be, and guarded against formula injection: a spreadsheet
 // runs text that starts with = + @ or - as a formula, so such text gets a leading

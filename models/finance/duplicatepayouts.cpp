@@ -27,8 +27,10 @@ QString PayoutEvent::intentKey() const
 QString duplicateBasisText(DuplicateBasis basis)
 {
     switch (basis) {
-    case DuplicateBasis::IntentKey: return QStringLiteral("same intent key");
-    case DuplicateBasis::SameOrderAmount: return QStringLiteral("same seller, order and amount");
+    case DuplicateBasis::IntentKey:
+        return QStringLiteral("same intent key");
+    case DuplicateBasis::SameOrderAmount:
+        return QStringLiteral("same seller, order and amount");
     }
     Q_UNREACHABLE();
 }
@@ -176,19 +178,19 @@ DuplicatePayout groupOf(QList<PayoutEvent> events, DuplicateBasis basis)
     duplicate.spanMs = events.constLast().at() - events.constFirst().at();
     duplicate.confirmedAtProvider = atProvider >= 2;
     duplicate.key = basis == DuplicateBasis::IntentKey
-        ? QStringLiteral("intent:") + events.constFirst().intentKey()
-        : QStringLiteral("order:%1|%2|%3|%4")
-              .arg(duplicate.sellerId, orderIdentity(events.constFirst()))
-              .arg(events.constFirst().amountCents())
-              .arg(events.constFirst().at());
+            ? QStringLiteral("intent:") + events.constFirst().intentKey()
+            : QStringLiteral("order:%1|%2|%3|%4")
+                      .arg(duplicate.sellerId, orderIdentity(events.constFirst()))
+                      .arg(events.constFirst().amountCents())
+                      .arg(events.constFirst().at());
     duplicate.events = std::move(events);
     return duplicate;
 }
 
 } // namespace
 
-QList<DuplicatePayout> findDuplicatePayouts(const QList<LedgerPayout> &payouts, const ProviderStatement *statement,
-                                            qint64 windowMs)
+QList<DuplicatePayout> findDuplicatePayouts(const QList<LedgerPayout> &payouts,
+                                            const ProviderStatement *statement, qint64 windowMs)
 {
     const QList<PayoutEvent> events = eventsOf(payouts, statement);
     QList<DuplicatePayout> result;
@@ -235,8 +237,9 @@ QList<DuplicatePayout> findDuplicatePayouts(const QList<LedgerPayout> &payouts, 
     for (const PayoutEvent &event : std::as_const(keyless)) {
         if (!run.isEmpty()) {
             const PayoutEvent &last = run.constLast();
-            const bool sameRun = orderIdentity(last) == orderIdentity(event) && !orderIdentity(event).isEmpty()
-                && last.amountCents() == event.amountCents() && event.at() - last.at() <= windowMs;
+            const bool sameRun = orderIdentity(last) == orderIdentity(event)
+                    && !orderIdentity(event).isEmpty() && last.amountCents() == event.amountCents()
+                    && event.at() - last.at() <= windowMs;
             if (!sameRun)
                 flush();
         }

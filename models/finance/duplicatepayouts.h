@@ -19,7 +19,7 @@ constexpr qint64 defaultDuplicateWindowMs = 60 * 1000;
 // payout of Verity's accounts for).
 struct PayoutEvent
 {
-    std::optional<LedgerPayout> payout;        // Verity's side
+    std::optional<LedgerPayout> payout; // Verity's side
     std::optional<StatementRefund> atProvider; // the provider's side, when it is known
     qint64 at() const;
     qint64 amountCents() const;
@@ -39,7 +39,7 @@ struct DuplicatePayout
     QString orderId;
     QString currency = QStringLiteral("USD");
     qint64 amountAtRiskCents = 0; // every refund after the first
-    qint64 spanMs = 0;            // from the first refund to the last
+    qint64 spanMs = 0; // from the first refund to the last
     bool confirmedAtProvider = false; // two or more of its refunds exist at the provider
     // Refunds known to have moved money: performed by the best evidence Verity stores (the
     // result, a lookup, a reconciliation settled), or at the provider with no call of Verity's.

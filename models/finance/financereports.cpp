@@ -212,8 +212,7 @@ QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicateP
     QString html = QStringLiteral("<html><body>\n<p>Period: %1<br/>Source: %2<br/>Generated: %3</p>\n")
                            .arg(escaped(periodText(reconciliation.period)), escaped(reconciliation.source),
                                 escaped(formatUtcTime(reconciliation.generatedAt)));
-    html += QStringLiteral("<h2>Totals</h2>\n")
-            + totalsHtml(reconciliation.totals, reconciliation.currency);
+    html += QStringLiteral("<h2>Totals</h2>\n") + totalsHtml(reconciliation.totals, reconciliation.currency);
     html += QStringLiteral("<h2>Sellers</h2>\n") + sellersHtml(reconciliation.sellers);
     html += QStringLiteral("<h2>Rows not matched (%1)</h2>\n").arg(unmatched);
     html += unmatched == 0 ? QStringLiteral("<p>Every row is matched.</p>\n")
@@ -280,7 +279,8 @@ QByteArray reconciliationCsv(const Reconciliation &reconciliation)
                         row.callExtId, intentKeyOf(row), row.ledger ? row.ledger->refundId : QString(),
                         row.provider ? row.provider->id : QString(), row.currency, centsText(ledger),
                         moneyText(ledger, row.currency), centsText(provider),
-                        moneyText(provider, row.currency), row.ledger ? isoUtcTime(row.ledger->at) : QString(),
+                        moneyText(provider, row.currency),
+                        row.ledger ? isoUtcTime(row.ledger->at) : QString(),
                         row.provider ? isoUtcTime(row.provider->createdMs) : QString(),
                         row.provider ? row.provider->status : QString(), row.matchedBy, row.note});
     }

@@ -15,8 +15,10 @@ QString recoveryAuditAction(RecoveryState state)
 QString recoveryStateText(RecoveryState state)
 {
     switch (state) {
-    case RecoveryState::RecoveryRequested: return QStringLiteral("Recovery requested");
-    case RecoveryState::Recovered: return QStringLiteral("Recovered");
+    case RecoveryState::RecoveryRequested:
+        return QStringLiteral("Recovery requested");
+    case RecoveryState::Recovered:
+        return QStringLiteral("Recovered");
     }
     Q_UNREACHABLE();
 }
@@ -36,7 +38,8 @@ Expected<PayoutMark> markDuplicatePayout(Store &store, const DuplicatePayout &du
         return makeError(QStringLiteral("a recovery mark needs the name of the person making it"));
     if (duplicate.key.isEmpty())
         return makeError(QStringLiteral("this duplicate payout has no key to mark"));
-    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the note"), note.trimmed(), LineBreaks::Allowed);
+    if (const Expected<void> shown =
+                checkShownAsTyped(QStringLiteral("the note"), note.trimmed(), LineBreaks::Allowed);
         !shown)
         return shown.error();
 
@@ -47,11 +50,12 @@ Expected<PayoutMark> markDuplicatePayout(Store &store, const DuplicatePayout &du
     mark.operatorName = operatorName.trimmed();
     mark.at = atMs;
 
-    QString detail = QStringLiteral("%1: duplicate payout of %2 (%3), %4 at risk, %5")
-                         .arg(recoveryStateText(state), duplicate.sellerName.isEmpty() ? duplicate.sellerId
-                                                                                        : duplicate.sellerName,
-                              duplicate.ticketExtIds().join(QStringLiteral(", ")),
-                              formatMoney(duplicate.amountAtRiskCents, duplicate.currency), duplicate.key);
+    QString detail =
+            QStringLiteral("%1: duplicate payout of %2 (%3), %4 at risk, %5")
+                    .arg(recoveryStateText(state),
+                         duplicate.sellerName.isEmpty() ? duplicate.sellerId : duplicate.sellerName,
+                         duplicate.ticketExtIds().join(QStringLiteral(", ")),
+                         formatMoney(duplicate.amountAtRiskCents, duplicate.currency), duplicate.key);
     if (!mark.note.isEmpty())
         detail += QStringLiteral(". Note: ") + mark.note;
 
@@ -64,16 +68,17 @@ Expected<PayoutMark> markDuplicatePayout(Store &store, const DuplicatePayout &du
         const QHash<QString, PayoutMark> current = currentMarks(*marks);
         const auto it = current.constFind(duplicate.key);
         if (it != current.cend() && it->state == state && it->note == mark.note) {
-            return makeError(QStringLiteral("this duplicate payout is already marked \"%1\" with the same note")
-                                 .arg(recoveryStateText(state)));
+            return makeError(
+                    QStringLiteral("this duplicate payout is already marked \"%1\" with the same note")
+                            .arg(recoveryStateText(state)));
         }
         Expected<qint64> id = store.insertPayoutMark(mark);
         if (!id)
             return id.error();
         mark.id = *id;
         AuditLog audit(store);
-        if (Expected<AuditEntry> entry = audit.append(mark.operatorName, recoveryAuditAction(state), std::nullopt,
-                                                      detail, QString(), atMs);
+        if (Expected<AuditEntry> entry = audit.append(mark.operatorName, recoveryAuditAction(state),
+                                                      std::nullopt, detail, QString(), atMs);
             !entry)
             return entry.error();
         return mark;

@@ -29,13 +29,16 @@ Expected<Period> periodFromDates(const QString &from, const QString &to)
     const auto fail = [](const QString &message) { return makeError(InputErrc::Invalid, message); };
     const std::optional<QDate> first = strictDate(from);
     if (!first) {
-        return fail(QStringLiteral("from: \"%1\" is not a date; expected YYYY-MM-DD, such as 2026-03-01").arg(from));
+        return fail(QStringLiteral("from: \"%1\" is not a date; expected YYYY-MM-DD, such as 2026-03-01")
+                            .arg(from));
     }
     const std::optional<QDate> last = strictDate(to);
     if (!last)
-        return fail(QStringLiteral("to: \"%1\" is not a date; expected YYYY-MM-DD, such as 2026-03-31").arg(to));
+        return fail(
+                QStringLiteral("to: \"%1\" is not a date; expected YYYY-MM-DD, such as 2026-03-31").arg(to));
     if (*last < *first) {
-        return fail(QStringLiteral("to: %1 is before from (%2); the period ends on or after the day it starts")
+        return fail(
+                QStringLiteral("to: %1 is before from (%2); the period ends on or after the day it starts")
                         .arg(to, from));
     }
     // `to` is inclusive: the period runs to the next day's midnight.

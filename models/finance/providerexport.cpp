@@ -27,18 +27,19 @@ struct FieldSpec
 const std::array<FieldSpec, FieldCount> &fieldSpecs()
 {
     static const std::array<FieldSpec, FieldCount> specs = {{
-        {{QStringLiteral("id")}, true},
-        {{QStringLiteral("amount")}, true},
-        {{QStringLiteral("currency")}, true},
-        {{QStringLiteral("created"), QStringLiteral("Created (UTC)")}, true},
-        {{QStringLiteral("payment_intent"), QStringLiteral("Payment Intent")}, true},
-        {{QStringLiteral("status")}, false},
-        {{QStringLiteral("intent_key"), QStringLiteral("metadata[intent_key]"),
-          QStringLiteral("intent_key (metadata)")},
-         false},
-        {{QStringLiteral("ticket_id"), QStringLiteral("metadata[ticket_id]"), QStringLiteral("ticket_id (metadata)")},
-         false},
-        {{QStringLiteral("account")}, false},
+            {{QStringLiteral("id")}, true},
+            {{QStringLiteral("amount")}, true},
+            {{QStringLiteral("currency")}, true},
+            {{QStringLiteral("created"), QStringLiteral("Created (UTC)")}, true},
+            {{QStringLiteral("payment_intent"), QStringLiteral("Payment Intent")}, true},
+            {{QStringLiteral("status")}, false},
+            {{QStringLiteral("intent_key"), QStringLiteral("metadata[intent_key]"),
+              QStringLiteral("intent_key (metadata)")},
+             false},
+            {{QStringLiteral("ticket_id"), QStringLiteral("metadata[ticket_id]"),
+              QStringLiteral("ticket_id (metadata)")},
+             false},
+            {{QStringLiteral("account")}, false},
     }};
     return specs;
 }
@@ -65,11 +66,12 @@ Expected<Columns> readHeader(const CsvRecord &record, const QString &name)
             if (!specs[size_t(field)].names.contains(key, Qt::CaseInsensitive))
                 continue;
             if (columns.index[size_t(field)] >= 0) {
-                return makeError(QStringLiteral("%1:%2: columns \"%3\" and \"%4\" both give %5; keep one of them")
-                                     .arg(name)
-                                     .arg(record.line)
-                                     .arg(columns.header.at(columns.index[size_t(field)]), columns.header.at(i),
-                                          specs[size_t(field)].names.first()));
+                return makeError(
+                        QStringLiteral("%1:%2: columns \"%3\" and \"%4\" both give %5; keep one of them")
+                                .arg(name)
+                                .arg(record.line)
+                                .arg(columns.header.at(columns.index[size_t(field)]), columns.header.at(i),
+                                     specs[size_t(field)].names.first()));
             }
             columns.index[size_t(field)] = i;
         }
@@ -86,10 +88,11 @@ Expected<Columns> readHeader(const CsvRecord &record, const QString &name)
     }
     if (!missing.isEmpty()) {
         return makeError(QStringLiteral("%1:%2: missing column%3 %4; the header has: %5")
-                             .arg(name)
-                             .arg(record.line)
-                             .arg(missing.size() > 1 ? QStringLiteral("s") : QString(),
-                                  missing.join(QStringLiteral(", ")), columns.header.join(QStringLiteral(", "))));
+                                 .arg(name)
+                                 .arg(record.line)
+                                 .arg(missing.size() > 1 ? QStringLiteral("s") : QString(),
+                                      missing.join(QStringLiteral(", ")),
+                                      columns.header.join(QStringLiteral(", "))));
     }
     return columns;
 }
@@ -115,7 +118,8 @@ std::optional<qint64> createdMs(const QString &text)
     static const QRegularExpression seconds(QStringLiteral("^[0-9]{10}$"));
     if (seconds.match(text).hasMatch())
         return text.toLongLong() * 1000;
-    static const QRegularExpression withoutSeconds(QStringLiteral("^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}$"));
+    static const QRegularExpression withoutSeconds(
+            QStringLiteral("^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}$"));
     return parseLooseTimestamp(withoutSeconds.match(text).hasMatch() ? text + QStringLiteral(":00") : text);
 }
 
@@ -138,13 +142,15 @@ Expected<StatementRefund> refundFrom(const CsvRecord &record, const Columns &col
     StatementRefund refund;
     refund.id = value(Id);
     if (refund.id.isEmpty())
-        return makeError(where(Id)
-                         + QStringLiteral("empty; expected the refund's id, such as re_3MtwBwLkdIwHu7ix28a3tqPa"));
+        return makeError(
+                where(Id)
+                + QStringLiteral("empty; expected the refund's id, such as re_3MtwBwLkdIwHu7ix28a3tqPa"));
 
     const std::optional<qint64> cents = amountCents(value(Amount));
     if (!cents)
-        return refuse(Amount,
-                      QStringLiteral("an amount; expected a decimal with at most two decimals, such as 118.00"));
+        return refuse(
+                Amount,
+                QStringLiteral("an amount; expected a decimal with at most two decimals, such as 118.00"));
     // The magnitude: Stripe's refund export writes a refund as 118.00, its balance export as
     // -118.00, and both mean 11800 cents refunded.
     refund.amountCents = *cents;
@@ -155,14 +161,16 @@ Expected<StatementRefund> refundFrom(const CsvRecord &record, const Columns &col
         return refuse(Currency, QStringLiteral("a currency; expected three letters, such as USD"));
     refund.currency = currency.toUpper();
     if (!ledgerCurrency.isEmpty() && refund.currency != ledgerCurrency.toUpper()) {
-        return makeError(where(Currency)
-                         + QStringLiteral("\"%1\", but the ledger is in %2").arg(currency, ledgerCurrency.toUpper()));
+        return makeError(
+                where(Currency)
+                + QStringLiteral("\"%1\", but the ledger is in %2").arg(currency, ledgerCurrency.toUpper()));
     }
 
     const std::optional<qint64> ms = createdMs(value(Created));
     if (!ms) {
-        return refuse(Created, QStringLiteral("a time; expected UTC such as 2026-03-17 14:32:07 or "
-                                              "2026-03-17T14:32:07Z, or unix seconds (10 digits)"));
+        return refuse(Created,
+                      QStringLiteral("a time; expected UTC such as 2026-03-17 14:32:07 or "
+                                     "2026-03-17T14:32:07Z, or unix seconds (10 digits)"));
     }
     refund.createdMs = *ms;
 
@@ -184,8 +192,8 @@ bool isBlank(const CsvRecord &record)
 
 } // namespace
 
-Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const QString &name, const Period &period,
-                                                const QString &currency)
+Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const QString &name,
+                                                const Period &period, const QString &currency)
 {
     Expected<QList<CsvRecord>> records = parseCsv(bytes, name, CsvHeader::FirstRecord);
     if (!records)
@@ -210,22 +218,24 @@ Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const Q
             continue;
         if (record.fields.size() < columnCount) {
             return makeError(
-                QStringLiteral("%1:%2: column \"%3\": missing; the line has %4 fields where the header has %5")
-                    .arg(name)
-                    .arg(record.line)
-                    .arg(columns->header.at(record.fields.size()))
-                    .arg(record.fields.size())
-                    .arg(columnCount));
+                    QStringLiteral(
+                            "%1:%2: column \"%3\": missing; the line has %4 fields where the header has %5")
+                            .arg(name)
+                            .arg(record.line)
+                            .arg(columns->header.at(record.fields.size()))
+                            .arg(record.fields.size())
+                            .arg(columnCount));
         }
         if (record.fields.size() > columnCount) {
             return makeError(
-                QStringLiteral("%1:%2: field %3 has no column; the line has %4 fields where the header has "
-                               "%5")
-                    .arg(name)
-                    .arg(record.line)
-                    .arg(columnCount + 1)
-                    .arg(record.fields.size())
-                    .arg(columnCount));
+                    QStringLiteral(
+                            "%1:%2: field %3 has no column; the line has %4 fields where the header has "
+                            "%5")
+                            .arg(name)
+                            .arg(record.line)
+                            .arg(columnCount + 1)
+                            .arg(record.fields.size())
+                            .arg(columnCount));
         }
         Expected<StatementRefund> refund = refundFrom(record, *columns, name, ledgerCurrency);
         if (!refund)
@@ -234,28 +244,30 @@ Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const Q
             ledgerCurrency = refund->currency;
         if (const auto first = lineOfId.constFind(refund->id); first != lineOfId.cend()) {
             return makeError(QStringLiteral("%1:%2: column \"%3\": \"%4\" is listed twice (first on line %5)")
-                                 .arg(name)
-                                 .arg(record.line)
-                                 .arg(columns->name(Id), refund->id)
-                                 .arg(*first));
+                                     .arg(name)
+                                     .arg(record.line)
+                                     .arg(columns->name(Id), refund->id)
+                                     .arg(*first));
         }
         lineOfId.insert(refund->id, record.line);
         // Every line is checked; only those of the period are kept.
         if (period.contains(refund->createdMs))
             statement.refunds.append(*refund);
     }
-    std::stable_sort(statement.refunds.begin(), statement.refunds.end(),
-                     [](const StatementRefund &a, const StatementRefund &b) { return a.createdMs < b.createdMs; });
+    std::stable_sort(
+            statement.refunds.begin(), statement.refunds.end(),
+            [](const StatementRefund &a, const StatementRefund &b) { return a.createdMs < b.createdMs; });
     return statement;
 }
 
-Expected<ProviderStatement> readProviderExport(const QString &path, const Period &period, const QString &currency)
+Expected<ProviderStatement> readProviderExport(const QString &path, const Period &period,
+                                               const QString &currency)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("%1: cannot read the export: %2").arg(path, file.errorString()));
     Expected<ProviderStatement> statement =
-        parseProviderExport(file.readAll(), QFileInfo(path).fileName(), period, currency);
+            parseProviderExport(file.readAll(), QFileInfo(path).fileName(), period, currency);
     if (statement)
         statement->source = path;
     return statement;

@@ -24,7 +24,8 @@ namespace verity {
 Expected<ProviderStatement> readProviderExport(const QString &path, const Period &period,
                                                const QString &currency = QStringLiteral("USD"));
 // The same from bytes already read; `name` stands for the file in messages.
-Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const QString &name, const Period &period,
+Expected<ProviderStatement> parseProviderExport(const QByteArray &bytes, const QString &name,
+                                                const Period &period,
                                                 const QString &currency = QStringLiteral("USD"));
 
 } // namespace verity

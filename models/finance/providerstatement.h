@@ -26,17 +26,17 @@ QString periodText(const Period &period); // "2026-03-01 to 2026-03-31 (UTC)"
 
 struct StatementRefund
 {
-    QString id;            // "re_…"
+    QString id; // "re_…"
     QString paymentIntent; // "pi_…"
     qint64 amountCents = 0;
-    QString currency;      // upper case: "USD"
-    QString status;        // "succeeded", "pending", "failed", "canceled"
+    QString currency; // upper case: "USD"
+    QString status; // "succeeded", "pending", "failed", "canceled"
     qint64 createdMs = 0;
-    QString intentKey;     // metadata[intent_key]; empty on a refund made without one
-    QString ticketExtId;   // metadata[ticket_id], when the provider has it
-    QString account;       // the seller account the refund debited, when known
-    QString origin;        // where it was read: "GET /v1/refunds" or "export.csv:12"
-    QString record;        // the provider's record as read: JSON, or the CSV line
+    QString intentKey; // metadata[intent_key]; empty on a refund made without one
+    QString ticketExtId; // metadata[ticket_id], when the provider has it
+    QString account; // the seller account the refund debited, when known
+    QString origin; // where it was read: "GET /v1/refunds" or "export.csv:12"
+    QString record; // the provider's record as read: JSON, or the CSV line
 };
 
 struct BalanceMovement
@@ -44,7 +44,7 @@ struct BalanceMovement
     QString id; // "txn_…"
     qint64 amountCents = 0; // negative: money leaving the seller
     QString currency;
-    QString type;   // "refund", "adjustment", ...
+    QString type; // "refund", "adjustment", ...
     QString source; // the refund id for a refund
     qint64 createdMs = 0;
 };
@@ -54,8 +54,8 @@ struct SellerAccountStatement
     QString account;
     std::optional<qint64> balanceCents; // now; empty when the provider did not say
     QString currency;
-    QList<BalanceMovement> movements;   // in the period, oldest first
-    QString problem;                    // why the account could not be read, if it could not
+    QList<BalanceMovement> movements; // in the period, oldest first
+    QString problem; // why the account could not be read, if it could not
 };
 
 struct ProviderStatement
@@ -63,8 +63,8 @@ struct ProviderStatement
     Period period;
     QString source; // the provider's URL, or the export file's path
     qint64 fetchedAt = 0;
-    QList<StatementRefund> refunds;          // created in the period, oldest first
-    QList<SellerAccountStatement> accounts;  // empty when read from an export
+    QList<StatementRefund> refunds; // created in the period, oldest first
+    QList<SellerAccountStatement> accounts; // empty when read from an export
 };
 
 } // namespace verity

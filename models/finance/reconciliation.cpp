@@ -13,10 +13,14 @@ namespace verity {
 QString reconCategoryId(ReconCategory category)
 {
     switch (category) {
-    case ReconCategory::Matched: return QStringLiteral("matched");
-    case ReconCategory::ProviderOnly: return QStringLiteral("provider_only");
-    case ReconCategory::LedgerOnly: return QStringLiteral("ledger_only");
-    case ReconCategory::AmountDiffers: return QStringLiteral("amount_differs");
+    case ReconCategory::Matched:
+        return QStringLiteral("matched");
+    case ReconCategory::ProviderOnly:
+        return QStringLiteral("provider_only");
+    case ReconCategory::LedgerOnly:
+        return QStringLiteral("ledger_only");
+    case ReconCategory::AmountDiffers:
+        return QStringLiteral("amount_differs");
     }
     Q_UNREACHABLE();
 }
@@ -24,10 +28,14 @@ QString reconCategoryId(ReconCategory category)
 QString reconCategoryText(ReconCategory category)
 {
     switch (category) {
-    case ReconCategory::Matched: return QStringLiteral("Matched");
-    case ReconCategory::ProviderOnly: return QStringLiteral("Provider only");
-    case ReconCategory::LedgerOnly: return QStringLiteral("Ledger only");
-    case ReconCategory::AmountDiffers: return QStringLiteral("Amount differs");
+    case ReconCategory::Matched:
+        return QStringLiteral("Matched");
+    case ReconCategory::ProviderOnly:
+        return QStringLiteral("Provider only");
+    case ReconCategory::LedgerOnly:
+        return QStringLiteral("Ledger only");
+    case ReconCategory::AmountDiffers:
+        return QStringLiteral("Amount differs");
     }
     Q_UNREACHABLE();
 }
@@ -75,14 +83,15 @@ ReconRow rowOf(const LedgerPayout &payout, const StatementRefund &refund, const 
     row.ledger = payout;
     row.provider = refund;
     row.matchedBy = matchedBy;
-    if (payout.amountCents == refund.amountCents && payout.currency.compare(refund.currency, Qt::CaseInsensitive) == 0) {
+    if (payout.amountCents == refund.amountCents
+        && payout.currency.compare(refund.currency, Qt::CaseInsensitive) == 0) {
         row.category = ReconCategory::Matched;
         row.note = QStringLiteral("matched by %1").arg(matchedBy);
     } else {
         row.category = ReconCategory::AmountDiffers;
         row.note = QStringLiteral("matched by %1, but the provider refunded %2 where the ledger records %3")
-                       .arg(matchedBy, formatMoney(refund.amountCents, refund.currency),
-                            formatMoney(payout.amountCents, payout.currency));
+                           .arg(matchedBy, formatMoney(refund.amountCents, refund.currency),
+                                formatMoney(payout.amountCents, payout.currency));
     }
     return row;
 }
@@ -118,18 +127,20 @@ Expected<QString> singleCurrency(const QList<LedgerPayout> &payouts, const Provi
         if (!first) {
             first = &payout;
         } else if (payout.currency.compare(first->currency, Qt::CaseInsensitive) != 0) {
-            return makeError(QStringLiteral("the ledger holds refunds in %1 (%2) and in %3 (%4) in this period; a "
-                                            "reconciliation adds amounts, so it takes one currency at a time")
-                                 .arg(first->currency, callName(*first), payout.currency, callName(payout)));
+            return makeError(
+                    QStringLiteral("the ledger holds refunds in %1 (%2) and in %3 (%4) in this period; a "
+                                   "reconciliation adds amounts, so it takes one currency at a time")
+                            .arg(first->currency, callName(*first), payout.currency, callName(payout)));
         }
     }
     const QString currency = first ? first->currency.toUpper() : fallback.toUpper();
     if (statement) {
         for (const StatementRefund &refund : statement->refunds) {
             if (refund.currency.compare(currency, Qt::CaseInsensitive) != 0) {
-                return makeError(QStringLiteral("the provider's refund %1 is in %2 and the ledger is in %3; a "
-                                                "reconciliation adds amounts, so it takes one currency at a time")
-                                     .arg(refund.id, refund.currency.toUpper(), currency));
+                return makeError(
+                        QStringLiteral("the provider's refund %1 is in %2 and the ledger is in %3; a "
+                                       "reconciliation adds amounts, so it takes one currency at a time")
+                                .arg(refund.id, refund.currency.toUpper(), currency));
             }
         }
     }
@@ -161,8 +172,9 @@ QList<const StatementRefund *> movedRefunds(const ProviderStatement &statement)
         if (moved(refund))
             refunds.append(&refund);
     }
-    std::stable_sort(refunds.begin(), refunds.end(),
-                     [](const StatementRefund *a, const StatementRefund *b) { return a->createdMs < b->createdMs; });
+    std::stable_sort(refunds.begin(), refunds.end(), [](const StatementRefund *a, const StatementRefund *b) {
+        return a->createdMs < b->createdMs;
+    });
     return refunds;
 }
 
@@ -302,9 +314,10 @@ void Matcher::addUnmatchedPayouts()
             row.category = ReconCategory::LedgerOnly;
             row.ledger = *payout;
             row.note = payout->refundId.isEmpty()
-                ? QStringLiteral("no refund at the provider in the period carries this intent key")
-                : QStringLiteral("no refund at the provider in the period carries this intent key or the id %1")
-                      .arg(payout->refundId);
+                    ? QStringLiteral("no refund at the provider in the period carries this intent key")
+                    : QStringLiteral(
+                              "no refund at the provider in the period carries this intent key or the id %1")
+                              .arg(payout->refundId);
         }
         linkTo(row, *payout);
         m_rows.append(std::move(row));

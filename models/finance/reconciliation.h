@@ -18,15 +18,17 @@ namespace verity {
 
 enum class ReconCategory { Matched, ProviderOnly, LedgerOnly, AmountDiffers };
 constexpr int reconCategoryCount = 4;
-QString reconCategoryId(ReconCategory category);   // "matched", "provider_only", "ledger_only", "amount_differs"
-QString reconCategoryText(ReconCategory category); // "Matched", "Provider only", "Ledger only", "Amount differs"
+QString
+reconCategoryId(ReconCategory category); // "matched", "provider_only", "ledger_only", "amount_differs"
+QString
+reconCategoryText(ReconCategory category); // "Matched", "Provider only", "Ledger only", "Amount differs"
 
 struct ReconRow
 {
     ReconCategory category = ReconCategory::Matched;
-    std::optional<LedgerPayout> ledger;       // absent for provider only
-    std::optional<StatementRefund> provider;  // absent for ledger only
-    QString matchedBy;   // "intent key", "refund id", or empty
+    std::optional<LedgerPayout> ledger; // absent for provider only
+    std::optional<StatementRefund> provider; // absent for ledger only
+    QString matchedBy; // "intent key", "refund id", or empty
     QString sellerId;
     QString sellerName;
     QString currency = QStringLiteral("USD");
@@ -58,7 +60,7 @@ struct SellerReconciliation
     QString sellerName;
     QString currency = QStringLiteral("USD");
     ReconTotals totals;
-    std::optional<qint64> verityBalanceCents;   // the latest a transcript reported
+    std::optional<qint64> verityBalanceCents; // the latest a transcript reported
     std::optional<qint64> providerBalanceCents; // the provider's, when fetched from its API
 };
 
@@ -77,7 +79,8 @@ struct Reconciliation
 // A reconciliation adds amounts, so it takes one currency at a time: the payouts' one currency
 // (`fallback` when there are none), or an error naming two that differ, in the payouts or
 // between them and the provider's refunds.
-Expected<QString> singleCurrency(const QList<LedgerPayout> &payouts, const ProviderStatement *statement = nullptr,
+Expected<QString> singleCurrency(const QList<LedgerPayout> &payouts,
+                                 const ProviderStatement *statement = nullptr,
                                  const QString &fallback = QStringLiteral("USD"));
 
 // `payouts`: performed and unknown, as Store::payouts gives them for the period; only the

@@ -3,8 +3,8 @@
 #include "nativeevent.h"
 
 #include <QDateTime>
-#include <QSet>
 #include <QRegularExpression>
+#include <QSet>
 
 namespace verity {
 
@@ -22,13 +22,13 @@ std::optional<qint64> parseLooseTimestamp(const QString &text)
     // Python tools (τ² among them) write "2025-08-01T16:16:37.295213" or with a space and no
     // zone; such times are UTC in practice. Qt reads milliseconds, so finer digits are cut.
     static const QRegularExpression loose(
-        QStringLiteral(R"(^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(\.\d{1,3})?\d*(Z|[+-]\d\d:\d\d)?$)"));
+            QStringLiteral(R"(^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(\.\d{1,3})?\d*(Z|[+-]\d\d:\d\d)?$)"));
     const QRegularExpressionMatch match = loose.match(text.trimmed());
     if (!match.hasMatch())
         return std::nullopt;
     const QString zone = match.captured(4).isEmpty() ? QStringLiteral("Z") : match.captured(4);
     const QDateTime time = QDateTime::fromString(
-        match.captured(1) + u'T' + match.captured(2) + match.captured(3) + zone, Qt::ISODateWithMs);
+            match.captured(1) + u'T' + match.captured(2) + match.captured(3) + zone, Qt::ISODateWithMs);
     if (!time.isValid())
         return std::nullopt;
     return time.toMSecsSinceEpoch();

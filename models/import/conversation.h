@@ -33,19 +33,19 @@ struct Turn
     // (τ-bench v1) still gives the id: a result pairs with the oldest call of that id that has
     // no result yet.
     QString callId;
-    QString tool;              // ToolCall; on a ToolResult only when the format says
-    nlohmann::json arguments;  // ToolCall: an object
+    QString tool; // ToolCall; on a ToolResult only when the format says
+    nlohmann::json arguments; // ToolCall: an object
     QString argumentsText; // ToolCall: the arguments as written, when the format writes them as text
-    nlohmann::json result;     // ToolResult: exactly what the tool returned (text or structure)
-    bool errorFlag = false;    // ToolResult: the transcript marks it an error (is_error,
-                               // "error": true, span status ERROR)
-    QString errorType;         // ToolResult: the transcript's error type, when it names one
+    nlohmann::json result; // ToolResult: exactly what the tool returned (text or structure)
+    bool errorFlag = false; // ToolResult: the transcript marks it an error (is_error,
+                            // "error": true, span status ERROR)
+    QString errorType; // ToolResult: the transcript's error type, when it names one
     std::optional<qint64> durationMs;
 };
 
 struct Conversation
 {
-    QString id;      // stable: the same conversation read again gives the same id
+    QString id; // stable: the same conversation read again gives the same id
     QString subject; // one line; empty when nothing fits
     std::optional<qint64> openedAt;
     QString orderId; // when the conversation is about one order the format names
@@ -65,11 +65,12 @@ struct Conversation
 struct ConversationContext
 {
     ConversationContext(QString stem = QString(), qint64 position = 0, QString timestamp = QString())
-        : fileStem(std::move(stem)), ordinal(position), fileTimestamp(std::move(timestamp))
-    {
-    }
+        : fileStem(std::move(stem))
+        , ordinal(position)
+        , fileTimestamp(std::move(timestamp))
+    {}
 
-    QString fileStem;   // the file's name without folder and extension, for ids
+    QString fileStem; // the file's name without folder and extension, for ids
     qint64 ordinal = 0; // 1-based position of this conversation in the file
     QString fileTimestamp; // a file-level time, when the format has one (τ² "timestamp")
     // OTLP: the conversation each trace belongs to, gathered from the whole file first, since

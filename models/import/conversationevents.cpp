@@ -16,7 +16,8 @@ namespace {
 QString fingerprintOf(const QString &ticket, qsizetype ordinal, const json &content)
 {
     const json printed{{"conversation", ticket.toStdString()}, {"ordinal", ordinal}, {"event", content}};
-    return QString::fromLatin1(sha256Hex(QByteArray::fromStdString(printed.dump(-1, ' ', false, json::error_handler_t::replace))));
+    return QString::fromLatin1(sha256Hex(
+            QByteArray::fromStdString(printed.dump(-1, ' ', false, json::error_handler_t::replace))));
 }
 
 QString shortText(const QString &text)
@@ -108,7 +109,8 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
         }
         case Turn::Kind::ToolCall: {
             if (turn.callId.isEmpty() || turn.tool.isEmpty())
-                return reject(QStringLiteral("turn %1: a tool call needs an id and a tool name").arg(ordinal));
+                return reject(
+                        QStringLiteral("turn %1: a tool call needs an id and a tool name").arg(ordinal));
             const int use = ++idUses[turn.callId];
             const QString extId = use == 1 ? turn.callId : QStringLiteral("%1#%2").arg(turn.callId).arg(use);
             waiting[turn.callId].push_back(extId);
@@ -126,11 +128,13 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
         case Turn::Kind::ToolResult: {
             auto queue = waiting.find(turn.callId);
             if (queue == waiting.end() || queue->empty()) {
-                return reject(QStringLiteral("turn %1: a tool result for call \"%2\"%3, but no call with that id is "
-                                             "waiting for a result before it")
-                                  .arg(ordinal)
-                                  .arg(shortText(turn.callId),
-                                       turn.tool.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(turn.tool)));
+                return reject(QStringLiteral(
+                                      "turn %1: a tool result for call \"%2\"%3, but no call with that id is "
+                                      "waiting for a result before it")
+                                      .arg(ordinal)
+                                      .arg(shortText(turn.callId),
+                                           turn.tool.isEmpty() ? QString()
+                                                               : QStringLiteral(" (%1)").arg(turn.tool)));
             }
             const QString extId = queue->front();
             queue->pop_front();
@@ -141,10 +145,9 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             result.errorFlag = turn.errorFlag;
             result.errorType = turn.errorType;
             event.body = result;
-            event.fingerprint = fingerprintOf(conversation.id, ordinal,
-                                              json{{"result", extId.toStdString()},
-                                                   {"value", turn.result},
-                                                   {"error", turn.errorFlag}});
+            event.fingerprint = fingerprintOf(
+                    conversation.id, ordinal,
+                    json{{"result", extId.toStdString()}, {"value", turn.result}, {"error", turn.errorFlag}});
             break;
         }
         }
@@ -157,8 +160,9 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
     std::sort(unanswered.begin(), unanswered.end(),
               [&order](const QString &a, const QString &b) { return order.value(a) < order.value(b); });
     for (const QString &extId : std::as_const(unanswered))
-        unit.notices.append(QStringLiteral("call \"%1\" (%2) has no result; if it writes, its outcome is unknown")
-                                .arg(shortText(extId), toolOfCall.value(extId)));
+        unit.notices.append(
+                QStringLiteral("call \"%1\" (%2) has no result; if it writes, its outcome is unknown")
+                        .arg(shortText(extId), toolOfCall.value(extId)));
     return unit;
 }
 

@@ -1,7 +1,7 @@
 #include "importjob.h"
 
-#include "transcriptimporter.h"
 #include "store/storefactory.h"
+#include "transcriptimporter.h"
 
 #include <QMetaObject>
 #include <QThread>
@@ -9,8 +9,10 @@
 namespace verity {
 
 ImportJob::ImportJob(QString databasePath, RegistrySelection registries, QStringList files, QObject *parent)
-    : QObject(parent), m_databasePath(std::move(databasePath)), m_registries(std::move(registries)),
-      m_files(std::move(files))
+    : QObject(parent)
+    , m_databasePath(std::move(databasePath))
+    , m_registries(std::move(registries))
+    , m_files(std::move(files))
 {
     qRegisterMetaType<QList<verity::ImportReport>>();
 }
@@ -29,7 +31,8 @@ void ImportJob::start()
     Q_ASSERT(!m_thread);
     m_thread = QThread::create([this] {
         const QList<ImportReport> reports = run();
-        QMetaObject::invokeMethod(this, [this, reports] { emit finished(reports); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+                this, [this, reports] { emit finished(reports); }, Qt::QueuedConnection);
     });
     m_thread->start();
 }

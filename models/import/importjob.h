@@ -20,7 +20,8 @@ class ImportJob : public QObject
     Q_OBJECT
 
 public:
-    ImportJob(QString databasePath, RegistrySelection registries, QStringList files, QObject *parent = nullptr);
+    ImportJob(QString databasePath, RegistrySelection registries, QStringList files,
+              QObject *parent = nullptr);
     ~ImportJob() override;
 
     void start();

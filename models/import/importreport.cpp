@@ -1,8 +1,7 @@
 #include "importreport.h"
 
-#include "transcriptformat.h"
-
 #include "domain/money.h"
+#include "transcriptformat.h"
 
 namespace verity {
 
@@ -11,7 +10,7 @@ namespace {
 QString message(const QString &path, const ImportProblem &problem)
 {
     const QString where = problem.place.line > 0 ? QStringLiteral("%1:%2: ").arg(path).arg(problem.place.line)
-                                                  : QStringLiteral("%1: %2: ").arg(path, problem.place.text());
+                                                 : QStringLiteral("%1: %2: ").arg(path, problem.place.text());
     const QString about = problem.conversation.isEmpty()
             ? QString()
             : QStringLiteral("conversation \"%1\": ").arg(problem.conversation);
@@ -47,7 +46,8 @@ QString ImportReport::repeatSummary() const
     if (repeats.duplicateEffects > 0) {
         QString part = counted(repeats.duplicateEffects, "duplicate effect", "duplicate effects");
         if (repeats.duplicateCents > 0)
-            part += QStringLiteral(" (%1 paid twice)").arg(formatMoney(repeats.duplicateCents, QStringLiteral("USD")));
+            part += QStringLiteral(" (%1 paid twice)")
+                            .arg(formatMoney(repeats.duplicateCents, QStringLiteral("USD")));
         parts << part;
     }
     if (repeats.retries > 0)
@@ -85,7 +85,8 @@ QString ImportReport::summary() const
     if (!unclassifiedTools.isEmpty())
         text += QStringLiteral("; tools no registry knows: ") + unclassifiedTools.join(QStringLiteral(", "));
     if (cancelled)
-        text += QStringLiteral("; cancelled: what was read before the stop is kept, import the file again to finish");
+        text += QStringLiteral(
+                "; cancelled: what was read before the stop is kept, import the file again to finish");
     if (!fatal.isEmpty())
         text += QStringLiteral("; stopped: ") + fatal;
     return text;

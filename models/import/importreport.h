@@ -22,19 +22,19 @@ struct ImportProblem
 struct ImportReport
 {
     QString path;
-    QString format;      // transcriptFormatId() of the file; empty when nothing could be read
+    QString format; // transcriptFormatId() of the file; empty when nothing could be read
     QStringList registries; // the registry profiles that read its calls
-    qint64 linesRead = 0;   // JSON Lines files
+    qint64 linesRead = 0; // JSON Lines files
     qint64 bytesRead = 0;
     qint64 conversations = 0; // conversations read whole (stored or already there)
     qint64 eventsImported = 0;
     qint64 eventsUnchanged = 0; // already stored by an earlier import
     qint64 ticketsOpened = 0;
-    RepeatCounts repeats;      // what the import changed in the tickets it touched
+    RepeatCounts repeats; // what the import changed in the tickets it touched
     QStringList unclassifiedTools; // tools no registry knew, in the order first met
     QList<ImportProblem> rejected;
     QList<ImportProblem> notices;
-    QString fatal;          // set when the file could not be read to the end
+    QString fatal; // set when the file could not be read to the end
     bool cancelled = false; // stopped by the user; what was committed stays
 
     bool clean() const { return rejected.isEmpty() && fatal.isEmpty() && !cancelled; }

@@ -12,9 +12,9 @@ namespace verity {
 
 struct FilePlace
 {
-    qint64 line = 0;        // 1-based line of a JSONL file; 0 when the file is one JSON document
+    qint64 line = 0; // 1-based line of a JSONL file; 0 when the file is one JSON document
     qint64 byteOffset = -1; // where the unit begins in the file, when known
-    QString text() const    // "12" or "byte 3456"
+    QString text() const // "12" or "byte 3456"
     {
         return line > 0 ? QString::number(line) : QStringLiteral("byte %1").arg(qMax<qint64>(byteOffset, 0));
     }
@@ -23,12 +23,12 @@ struct FilePlace
 struct ImportUnit
 {
     FilePlace place;
-    QString format;        // transcriptFormatId() of what was read
-    QString conversation;  // the conversation's id; empty for a native line
+    QString format; // transcriptFormatId() of what was read
+    QString conversation; // the conversation's id; empty for a native line
     QList<NativeEvent> events;
-    QString rejection;     // set: nothing of this unit is stored, and this says why
-    QStringList notices;   // worth saying, stored anyway
-    QStringList tools;     // every tool the unit calls, to choose a registry profile
+    QString rejection; // set: nothing of this unit is stored, and this says why
+    QStringList notices; // worth saying, stored anyway
+    QStringList tools; // every tool the unit calls, to choose a registry profile
     QString declaredProfile; // the profile the file names for itself ("tau-airline" from a τ² domain_name)
     // No conversation read so far goes on further down the file: a batch may end here without
     // leaving a ticket half stored.

@@ -18,7 +18,9 @@ namespace {
 class DeviceBuffer : public std::streambuf
 {
 public:
-    DeviceBuffer(QIODevice &device, Sha256Stream *hash) : m_device(device), m_hash(hash)
+    DeviceBuffer(QIODevice &device, Sha256Stream *hash)
+        : m_device(device)
+        , m_hash(hash)
     {
         setg(m_buffer, m_buffer, m_buffer);
     }
@@ -95,7 +97,9 @@ public:
 
     bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &e) override
     {
-        error = QStringLiteral("byte %1: not valid JSON: %2").arg(position).arg(jsonParseErrorReason(e.what()));
+        error = QStringLiteral("byte %1: not valid JSON: %2")
+                        .arg(position)
+                        .arg(jsonParseErrorReason(e.what()));
         return false;
     }
 
@@ -252,7 +256,10 @@ public:
             shape.firstElementKeys.append(fromUtf8String(k));
         return true;
     }
-    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override { return false; }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override
+    {
+        return false;
+    }
 
 private:
     bool scalar()
@@ -285,9 +292,9 @@ private:
 } // namespace
 
 JsonElementStream::JsonElementStream(QIODevice &device, QStringList members)
-    : m_device(device), m_members(std::move(members))
-{
-}
+    : m_device(device)
+    , m_members(std::move(members))
+{}
 
 Expected<void> JsonElementStream::run(const Sink &sink)
 {

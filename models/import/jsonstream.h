@@ -62,7 +62,7 @@ struct JsonShape
 {
     bool isArray = false;
     bool isObject = false;
-    QStringList keys;             // top-level object's keys, in order seen
+    QStringList keys; // top-level object's keys, in order seen
     QStringList firstElementKeys; // first element of a top-level array, when an object
 };
 JsonShape sniffJsonShape(const QByteArray &head);

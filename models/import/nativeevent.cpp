@@ -110,7 +110,10 @@ std::optional<qint64> parsePlainTimestamp(const Text &text)
 class Fields
 {
 public:
-    Fields(const json &object, QString prefix) : m_object(object), m_prefix(std::move(prefix)) {}
+    Fields(const json &object, QString prefix)
+        : m_object(object)
+        , m_prefix(std::move(prefix))
+    {}
 
     const std::optional<Error> &error() const { return m_error; }
 
@@ -141,7 +144,9 @@ public:
             return std::nullopt;
         }
         if (!it->is_number_integer()) {
-            fail(key, QStringLiteral("expected a whole number (money is integer cents), got %1").arg(fromUtf8String(it->dump())));
+            fail(key,
+                 QStringLiteral("expected a whole number (money is integer cents), got %1")
+                         .arg(fromUtf8String(it->dump())));
             return std::nullopt;
         }
         if (it->is_number_unsigned() && it->get<quint64>() > quint64(std::numeric_limits<qint64>::max())) {
@@ -163,8 +168,10 @@ public:
             return 0;
         std::optional<qint64> parsed = parseTimestamp(value);
         if (!parsed) {
-            fail(key, QStringLiteral("expected an RFC 3339 time with a zone, like 2026-03-17T14:32:07Z, got \"%1\"")
-                          .arg(value));
+            fail(key,
+                 QStringLiteral(
+                         "expected an RFC 3339 time with a zone, like 2026-03-17T14:32:07Z, got \"%1\"")
+                         .arg(value));
             return 0;
         }
         return *parsed;
@@ -243,30 +250,37 @@ TraceEvent readHttpTrace(Fields &fields)
     http.idempotencyKey = fields.text("idempotency_key", false);
     if (std::optional<qint64> attempt = fields.integer("attempt", false)) {
         if (*attempt < 1 || *attempt > 1000)
-            fields.fail("attempt", QStringLiteral("expected the client's attempt number, 1 for the first, got %1").arg(*attempt));
+            fields.fail("attempt",
+                        QStringLiteral("expected the client's attempt number, 1 for the first, got %1")
+                                .arg(*attempt));
         else
             http.attempt = int(*attempt);
     }
     if (std::optional<qint64> status = fields.integer("status", false)) {
         if (*status < 100 || *status > 599)
-            fields.fail("status", QStringLiteral("expected an HTTP status from 100 to 599, got %1").arg(*status));
+            fields.fail("status",
+                        QStringLiteral("expected an HTTP status from 100 to 599, got %1").arg(*status));
         else
             http.status = int(*status);
     }
     http.error = fields.text("error", false);
     if (!http.error.isNull() && http.error.trimmed().isEmpty())
-        fields.fail("error", QStringLiteral("must not be empty: name what ended the request, such as \"timeout\""));
+        fields.fail("error",
+                    QStringLiteral("must not be empty: name what ended the request, such as \"timeout\""));
     http.durationMs = fields.integer("duration_ms", false);
     if (http.durationMs && (*http.durationMs < 0 || *http.durationMs > maxTraceDurationMs))
-        fields.fail("duration_ms", QStringLiteral("expected milliseconds from 0 to %1 (a day), got %2")
-                                           .arg(maxTraceDurationMs)
-                                           .arg(*http.durationMs));
+        fields.fail("duration_ms",
+                    QStringLiteral("expected milliseconds from 0 to %1 (a day), got %2")
+                            .arg(maxTraceDurationMs)
+                            .arg(*http.durationMs));
     if (http.status && !http.error.isEmpty())
-        fields.fail("error", QStringLiteral("is given with \"status\": a request either got an answer (status) or "
-                                            "did not (error), not both"));
+        fields.fail("error",
+                    QStringLiteral("is given with \"status\": a request either got an answer (status) or "
+                                   "did not (error), not both"));
     if (!http.status && http.error.isEmpty() && !fields.error())
-        fields.fail("status", QStringLiteral("is missing: an http event says the status answered, or the \"error\" "
-                                             "that ended the request (such as \"timeout\")"));
+        fields.fail("status",
+                    QStringLiteral("is missing: an http event says the status answered, or the \"error\" "
+                                   "that ended the request (such as \"timeout\")"));
     return event;
 }
 
@@ -281,14 +295,16 @@ TraceEvent readProviderTrace(const json &root, Fields &fields)
     provider.idempotencyKey = fields.text("idempotency_key", false);
     provider.amountCents = fields.integer("amount_cents", false);
     if (provider.amountCents && (*provider.amountCents < 0 || *provider.amountCents > maxTraceAmountCents))
-        fields.fail("amount_cents", QStringLiteral("expected whole cents from 0 to %1, got %2")
-                                            .arg(maxTraceAmountCents)
-                                            .arg(*provider.amountCents));
+        fields.fail("amount_cents",
+                    QStringLiteral("expected whole cents from 0 to %1, got %2")
+                            .arg(maxTraceAmountCents)
+                            .arg(*provider.amountCents));
     provider.replayed = optionalFlag(root, "replayed", fields).value_or(false);
     return event;
 }
 
-std::optional<TicketOpenedEvent> readTicketOpened(const json &, const QString &ticketId, qint64 at, Fields &fields)
+std::optional<TicketOpenedEvent> readTicketOpened(const json &, const QString &ticketId, qint64 at,
+                                                  Fields &fields)
 {
     TicketOpenedEvent event;
     NewTicket &ticket = event.ticket;
@@ -311,7 +327,8 @@ std::optional<TicketOpenedEvent> readTicketOpened(const json &, const QString &t
         if (!currency.isEmpty()) {
             static const QRegularExpression iso(QStringLiteral("^[A-Z]{3}$"));
             if (!iso.match(currency).hasMatch())
-                o.fail("currency", QStringLiteral("expected an ISO 4217 code like USD, got \"%1\"").arg(currency));
+                o.fail("currency",
+                       QStringLiteral("expected an ISO 4217 code like USD, got \"%1\"").arg(currency));
             ticket.order.currency = currency;
         }
         auto items = order->find("items");
@@ -321,7 +338,8 @@ std::optional<TicketOpenedEvent> readTicketOpened(const json &, const QString &t
             for (std::size_t i = 0; i < items->size(); ++i) {
                 const QString prefix = QStringLiteral("order.items[%1].").arg(i);
                 if (!(*items)[i].is_object()) {
-                    o.failWith(makeError(QStringLiteral("field \"order.items[%1]\" expected an object").arg(i)));
+                    o.failWith(
+                            makeError(QStringLiteral("field \"order.items[%1]\" expected an object").arg(i)));
                     break;
                 }
                 Fields item((*items)[i], prefix);
@@ -385,7 +403,7 @@ std::optional<qint64> parseTimestamp(const QString &text)
     if (std::optional<qint64> plain = parsePlainTimestamp(QStringView(text)))
         return plain;
     static const QRegularExpression rfc3339(
-        QStringLiteral(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$)"));
+            QStringLiteral(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$)"));
     if (!rfc3339.match(text).hasMatch())
         return std::nullopt;
     QString normalized = text;
@@ -406,7 +424,9 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
     try {
         root = json::parse(line.constBegin(), line.constEnd());
     } catch (const json::parse_error &e) {
-        return makeError(QStringLiteral("not valid JSON at column %1: %2").arg(e.byte).arg(jsonParseErrorReason(e.what())));
+        return makeError(QStringLiteral("not valid JSON at column %1: %2")
+                                 .arg(e.byte)
+                                 .arg(jsonParseErrorReason(e.what())));
     } catch (const json::exception &e) {
         // A number beyond what a double holds (1e400) is out of range, not a parse error.
         return makeError(QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what())));
@@ -418,7 +438,7 @@ Expected<NativeEvent> parseNativeEventValue(json root)
 {
     if (!root.is_object())
         return makeError(QStringLiteral("expected a JSON object with \"type\", \"ticket\" and \"at\", got %1")
-                             .arg(typeName(root)));
+                                 .arg(typeName(root)));
 
     Fields fields(root, QString());
     NativeEvent event;
@@ -442,7 +462,8 @@ Expected<NativeEvent> parseNativeEventValue(json root)
             const QString from = fields.text("from");
             std::optional<MessageKind> kind = messageKindFromId(from);
             if (!from.isEmpty() && (!kind || *kind == MessageKind::Reply))
-                fields.fail("from", QStringLiteral("expected customer, agent or system, got \"%1\"").arg(from));
+                fields.fail("from",
+                            QStringLiteral("expected customer, agent or system, got \"%1\"").arg(from));
             message.kind = kind.value_or(MessageKind::Customer);
         }
         message.text = fields.text("text");
@@ -463,7 +484,9 @@ Expected<NativeEvent> parseNativeEventValue(json root)
             if (flag->is_boolean())
                 result.errorFlag = flag->get<bool>();
             else
-                fields.fail("is_error", QStringLiteral("expected true or false, got %1").arg(fromUtf8String(flag->dump())));
+                fields.fail(
+                        "is_error",
+                        QStringLiteral("expected true or false, got %1").arg(fromUtf8String(flag->dump())));
         }
         event.body = std::move(result);
     } else if (type == u"http") {
@@ -471,9 +494,10 @@ Expected<NativeEvent> parseNativeEventValue(json root)
     } else if (type == u"provider") {
         event.body = readProviderTrace(root, fields);
     } else {
-        return makeError(QStringLiteral("field \"type\" expected ticket_opened, message, tool_call, tool_result, "
-                                        "reply, http or provider, got \"%1\"")
-                             .arg(type));
+        return makeError(
+                QStringLiteral("field \"type\" expected ticket_opened, message, tool_call, tool_result, "
+                               "reply, http or provider, got \"%1\"")
+                        .arg(type));
     }
     if (fields.error())
         return *fields.error();

@@ -26,7 +26,8 @@ json eventBase(const char *type, const QString &ticketExtId, qint64 at)
 
 QString nativeTimestamp(qint64 msSinceEpoch)
 {
-    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC).toString(Qt::ISODateWithMs); // "Z", not "+00:00"
+    return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC)
+            .toString(Qt::ISODateWithMs); // "Z", not "+00:00"
 }
 
 json nativeTicketOpened(const TicketDetail &ticket)
@@ -46,7 +47,8 @@ json nativeTicketOpened(const TicketDetail &ticket)
     if (!order.id.isEmpty()) {
         json items = json::array();
         for (const OrderItemRecord &item : order.items) {
-            json written{{"id", utf8(item.id)}, {"quantity", item.quantity}, {"amount_cents", item.amountCents}};
+            json written{
+                    {"id", utf8(item.id)}, {"quantity", item.quantity}, {"amount_cents", item.amountCents}};
             if (!item.title.isEmpty())
                 written["title"] = utf8(item.title);
             items.push_back(written);
@@ -163,7 +165,8 @@ QList<json> nativeTicketEvents(const QString &ticketExtId, const QList<Transcrip
     }
     for (const TraceEvent &trace : traces)
         events.append({trace.seq, trace.at, nativeTrace(ticketExtId, trace), nullptr, 0});
-    std::stable_sort(events.begin(), events.end(), [](const Timed &a, const Timed &b) { return a.seq < b.seq; });
+    std::stable_sort(events.begin(), events.end(),
+                     [](const Timed &a, const Timed &b) { return a.seq < b.seq; });
 
     // Results wait by time (then by their call's order) until an event later than them comes.
     std::multimap<std::pair<qint64, qint64>, json> waiting;

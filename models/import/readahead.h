@@ -17,7 +17,9 @@ public:
     // Return false to stop reading after this unit.
     using Sink = std::function<bool(const ImportUnit &unit)>;
 
-    explicit ReadAhead(TranscriptReader &reader) : m_reader(reader) {}
+    explicit ReadAhead(TranscriptReader &reader)
+        : m_reader(reader)
+    {}
 
     // As TranscriptReader::read(). JSON Lines are read a bounded number of units ahead; a
     // document is read in step with the sink, since where it stops decides its figures.

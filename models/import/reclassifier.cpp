@@ -39,8 +39,8 @@ CallClassification classify(const StoredCall &call, const ToolRegistry &registry
     const AmountReading amount = readAmount(*spec, arguments);
     c.amountCents = amount.cents;
     c.amountError = amount.error;
-    const WriteVerdict verdict =
-            classifyWriteResult(call.hasResult ? &result : nullptr, registry.outcomeRules(), call.resultError);
+    const WriteVerdict verdict = classifyWriteResult(call.hasResult ? &result : nullptr,
+                                                     registry.outcomeRules(), call.resultError);
     c.outcome = verdict.outcome;
     c.outcomeReason = verdict.reason;
     return c;

@@ -34,7 +34,8 @@ bool looksLikeNativeEvent(const json &value)
 {
     // By its type alone, so a line with a mistyped field still reads as a native event and the
     // native parser can say which field is wrong.
-    if (!value.is_object() || !value.contains("type") || !value.at("type").is_string() || value.contains("role"))
+    if (!value.is_object() || !value.contains("type") || !value.at("type").is_string()
+        || value.contains("role"))
         return false;
     const std::string &type = value.at("type").get_ref<const std::string &>();
     return type == "ticket_opened" || type == "message" || type == "tool_call" || type == "tool_result"
@@ -52,8 +53,8 @@ QString describe(const json &value)
         keys << u'"' + fromUtf8String(it.key()) + u'"';
     if (keys.isEmpty())
         return QStringLiteral("an empty object");
-    return QStringLiteral("an object with %1%2").arg(keys.join(QStringLiteral(", ")),
-                                                     value.size() > 6 ? QStringLiteral(", ...") : QString());
+    return QStringLiteral("an object with %1%2")
+            .arg(keys.join(QStringLiteral(", ")), value.size() > 6 ? QStringLiteral(", ...") : QString());
 }
 
 void one(QList<ReadConversation> &out, const QString &format, Expected<Conversation> conversation)
@@ -81,7 +82,8 @@ QList<ReadConversation> conversationsAt(const json &value, ConversationContext &
             one(out, formats::otlp, std::move(conversation));
         return out;
     }
-    if (depth == 0 && value.is_object() && value.contains("simulations") && value.at("simulations").is_array()) {
+    if (depth == 0 && value.is_object() && value.contains("simulations")
+        && value.at("simulations").is_array()) {
         // A τ² results file held whole (one JSONL line, or a small document).
         if (auto stamp = value.find("timestamp"); stamp != value.end() && stamp->is_string())
             context.fileTimestamp = fromUtf8String(stamp->get<std::string>());
@@ -97,11 +99,11 @@ QList<ReadConversation> conversationsAt(const json &value, ConversationContext &
         Expected<Conversation> (*read)(const json &, const ConversationContext &);
     };
     static const Adapter adapters[] = {
-        {formats::tau2, looksLikeTau2Simulation, readTau2Simulation},
-        {formats::tauV1, looksLikeTauV1Trajectory, readTauV1Trajectory},
-        {formats::openAiResponses, looksLikeOpenAiResponses, readOpenAiResponses},
-        {formats::anthropic, looksLikeAnthropicMessages, readAnthropicMessages},
-        {formats::openAiChat, looksLikeOpenAiChat, readOpenAiChat},
+            {formats::tau2, looksLikeTau2Simulation, readTau2Simulation},
+            {formats::tauV1, looksLikeTauV1Trajectory, readTauV1Trajectory},
+            {formats::openAiResponses, looksLikeOpenAiResponses, readOpenAiResponses},
+            {formats::anthropic, looksLikeAnthropicMessages, readAnthropicMessages},
+            {formats::openAiChat, looksLikeOpenAiChat, readOpenAiChat},
     };
     for (const Adapter &adapter : adapters) {
         if (adapter.looksLike(value)) {
@@ -118,9 +120,10 @@ QList<ReadConversation> conversationsAt(const json &value, ConversationContext &
     }
     ++context.ordinal;
     one(out, QString(),
-        makeError(QStringLiteral("expected a conversation (OpenAI chat messages or Responses items, Anthropic "
-                                 "messages, a τ-bench trajectory or simulation) or an OTLP trace export, got %1")
-                      .arg(describe(value))));
+        makeError(QStringLiteral(
+                          "expected a conversation (OpenAI chat messages or Responses items, Anthropic "
+                          "messages, a τ-bench trajectory or simulation) or an OTLP trace export, got %1")
+                          .arg(describe(value))));
     return out;
 }
 

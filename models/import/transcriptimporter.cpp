@@ -32,13 +32,11 @@ QString jsonText(const json &value)
 TranscriptImporter::TranscriptImporter(ImportWrites &store, RegistrySelection registries)
     : m_store(store)
     , m_registries(std::move(registries))
-{
-}
+{}
 
 TranscriptImporter::TranscriptImporter(ImportWrites &store, const ToolRegistry &registry)
     : TranscriptImporter(store, RegistrySelection::forced(NamedRegistry{QStringLiteral("default"), registry}))
-{
-}
+{}
 
 namespace {
 
@@ -139,9 +137,9 @@ void TranscriptImporter::touch(BatchTicket &ticket)
     }
 }
 
-Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTicketOpened(const NativeEvent &event,
-                                                                       const TicketOpenedEvent &opened,
-                                                                       ImportReport &report)
+Expected<TranscriptImporter::LineResult>
+TranscriptImporter::applyTicketOpened(const NativeEvent &event, const TicketOpenedEvent &opened,
+                                      ImportReport &report)
 {
     Expected<BatchTicket *> existing = ticketFor(event.ticket);
     if (!existing)
@@ -149,10 +147,11 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTicketOpened(c
     if (*existing) {
         if ((*existing)->ref.fingerprint == event.fingerprint)
             return LineResult{};
-        return LineResult{false, QStringLiteral("ticket \"%1\" was already imported with other content (another "
-                                                "conversation under the same id, or a file of the same name?); "
-                                                "a ticket is opened once")
-                                     .arg(event.ticket)};
+        return LineResult{false,
+                          QStringLiteral("ticket \"%1\" was already imported with other content (another "
+                                         "conversation under the same id, or a file of the same name?); "
+                                         "a ticket is opened once")
+                                  .arg(event.ticket)};
     }
     NewTicket ticket = opened.ticket;
     ticket.registry = m_registry->name;
@@ -178,13 +177,15 @@ TranscriptImporter::requireOpenedTicket(const NativeEvent &event, BatchTicket *&
         return Expected<LineResult>(found.error());
     if (!*found)
         return Expected<LineResult>(LineResult{
-            false,
-            QStringLiteral("ticket \"%1\" has not been opened: a ticket_opened event must come first").arg(event.ticket)});
+                false,
+                QStringLiteral("ticket \"%1\" has not been opened: a ticket_opened event must come first")
+                        .arg(event.ticket)});
     ticket = *found;
     return std::nullopt;
 }
 
-Expected<TranscriptImporter::LineResult> TranscriptImporter::applyMessage(const NativeEvent &event, const MessageEvent &message)
+Expected<TranscriptImporter::LineResult> TranscriptImporter::applyMessage(const NativeEvent &event,
+                                                                          const MessageEvent &message)
 {
     BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
@@ -202,7 +203,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyMessage(const 
 }
 
 Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const NativeEvent &event,
-                                                                         const ToolCallEvent &call)
+                                                                           const ToolCallEvent &call)
 {
     BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
@@ -213,8 +214,9 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     if (*existing) {
         if ((*existing)->ref.fingerprint == event.fingerprint)
             return LineResult{};
-        return LineResult{false, QStringLiteral("call_id \"%1\" is already used in ticket \"%2\" by another call")
-                                     .arg(call.callId, event.ticket)};
+        return LineResult{false,
+                          QStringLiteral("call_id \"%1\" is already used in ticket \"%2\" by another call")
+                                  .arg(call.callId, event.ticket)};
     }
 
     NewToolCall row;
@@ -271,7 +273,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
 }
 
 Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(const NativeEvent &event,
-                                                                     const ToolResultEvent &result)
+                                                                             const ToolResultEvent &result)
 {
     BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
@@ -281,15 +283,17 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
         return found.error();
     BatchCall *const batchCall = *found;
     if (!batchCall)
-        return LineResult{false, QStringLiteral("tool_result for call_id \"%1\", but ticket \"%2\" has no such "
-                                                "tool_call before it")
-                                     .arg(result.callId, event.ticket)};
+        return LineResult{false,
+                          QStringLiteral("tool_result for call_id \"%1\", but ticket \"%2\" has no such "
+                                         "tool_call before it")
+                                  .arg(result.callId, event.ticket)};
     const ToolCallRef *const call = &batchCall->ref;
     if (!call->resultFingerprint.isEmpty()) {
         if (call->resultFingerprint == event.fingerprint)
             return LineResult{};
-        return LineResult{false, QStringLiteral("call_id \"%1\" in ticket \"%2\" already has a different result")
-                                     .arg(result.callId, event.ticket)};
+        return LineResult{false,
+                          QStringLiteral("call_id \"%1\" in ticket \"%2\" already has a different result")
+                                  .arg(result.callId, event.ticket)};
     }
 
     ToolResultUpdate update;
@@ -328,7 +332,8 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
     return LineResult{true, {}};
 }
 
-Expected<TranscriptImporter::LineResult> TranscriptImporter::apply(const NativeEvent &event, ImportReport &report)
+Expected<TranscriptImporter::LineResult> TranscriptImporter::apply(const NativeEvent &event,
+                                                                   ImportReport &report)
 {
     if (const auto *opened = std::get_if<TicketOpenedEvent>(&event.body))
         return applyTicketOpened(event, *opened, report);
@@ -341,7 +346,8 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::apply(const NativeE
     return applyToolResult(event, std::get<ToolResultEvent>(event.body));
 }
 
-Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTrace(const NativeEvent &event, const TraceEvent &trace)
+Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTrace(const NativeEvent &event,
+                                                                        const TraceEvent &trace)
 {
     BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
@@ -352,9 +358,10 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTrace(const Na
         if (!call)
             return call.error();
         if (!*call)
-            return LineResult{false, QStringLiteral("%1 event for call_id \"%2\", but ticket \"%3\" has no such "
-                                                    "tool_call before it")
-                                         .arg(traceKindId(trace.kind), trace.callExtId, event.ticket)};
+            return LineResult{false,
+                              QStringLiteral("%1 event for call_id \"%2\", but ticket \"%3\" has no such "
+                                             "tool_call before it")
+                                      .arg(traceKindId(trace.kind), trace.callExtId, event.ticket)};
     }
     NewTraceEvent row{ticket->ref.id, trace, event.fingerprint};
     row.event.seq = ticket->ref.lastSeq + 1;
@@ -417,7 +424,9 @@ Expected<void> TranscriptImporter::finishBatch(ImportReport &report)
 bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
 {
     const bool conversation = !unit.conversation.isEmpty();
-    auto problem = [&unit](const QString &reason) { return ImportProblem{unit.place, unit.conversation, reason}; };
+    auto problem = [&unit](const QString &reason) {
+        return ImportProblem{unit.place, unit.conversation, reason};
+    };
     for (const QString &notice : unit.notices)
         report.notices.append(problem(notice));
     if (!unit.rejection.isEmpty()) {
@@ -590,9 +599,9 @@ ImportReport TranscriptImporter::importFile(const QString &path)
     report.linesRead = reader.linesRead();
     report.bytesRead = reader.bytesRead();
     if (storeFailed)
-        return fail(QStringLiteral("%1: %2")
-                            .arg(lastPlace.line > 0 ? QStringLiteral("line %1").arg(lastPlace.line) : lastPlace.text(),
-                                 m_storeError));
+        return fail(QStringLiteral("%1: %2").arg(
+                lastPlace.line > 0 ? QStringLiteral("line %1").arg(lastPlace.line) : lastPlace.text(),
+                m_storeError));
     if (report.cancelled)
         return report; // the batch before the stop was committed; no transaction is open
     if (!read) {

@@ -92,7 +92,7 @@ private:
     ImportWrites &m_store;
     RegistrySelection m_registries;
     const NamedRegistry *m_registry = nullptr; // the one reading the current unit
-    QString m_fileProfile;                     // the profile this file has used so far
+    QString m_fileProfile; // the profile this file has used so far
     int m_batchSize = 2000;
     Progress m_progress;
     // Tickets seen in the current batch, with their next sequence number; cleared per batch

@@ -214,7 +214,8 @@ bool isConversationPart(const json &element)
     if (type == element.end() || !type->is_string())
         return false;
     const std::string &name = type->get_ref<const std::string &>();
-    return name == "message" || name == "function_call" || name == "function_call_output" || name == "reasoning";
+    return name == "message" || name == "function_call" || name == "function_call_output"
+            || name == "reasoning";
 }
 
 } // namespace
@@ -384,10 +385,11 @@ Expected<void> TranscriptReader::read(const Sink &sink)
                         : QStringLiteral("the file holds only blank lines: there is nothing to import"));
     const char first = start < head.size() ? head.at(start) : ' ';
     if (first != '{' && first != '[')
-        return makeError(QStringLiteral("not a transcript format Verity reads: expected JSON or JSON Lines (Verity "
-                                        "events, OpenAI, Anthropic, OpenTelemetry traces, τ-bench), but the file "
-                                        "begins with \"%1\"")
-                             .arg(excerpt(head.mid(start))));
+        return makeError(
+                QStringLiteral("not a transcript format Verity reads: expected JSON or JSON Lines (Verity "
+                               "events, OpenAI, Anthropic, OpenTelemetry traces, τ-bench), but the file "
+                               "begins with \"%1\"")
+                        .arg(excerpt(head.mid(start))));
 
     const qint64 bom = file.peek(3) == QByteArrayLiteral("\xEF\xBB\xBF") ? 3 : 0;
     const Layout layout = layoutOf(file, head, start, bom);
@@ -400,7 +402,7 @@ Expected<void> TranscriptReader::read(const Sink &sink)
 }
 
 TranscriptReader::Layout TranscriptReader::layoutOf(QFile &file, const QByteArray &head, qsizetype start,
-                                                   qint64 bom) const
+                                                    qint64 bom) const
 {
     // JSON Lines when the first line is a whole JSON value on its own.
     const qsizetype lineEnd = head.indexOf('\n', start);
@@ -440,7 +442,8 @@ void TranscriptReader::gatherTraces(QFile &file, Layout layout, const QByteArray
             line = file.readLine().trimmed();
         } while (line.isEmpty() && !file.atEnd());
         line = withoutBom(line);
-        if (!acceptsJson(line) || !looksLikeOtlpTraces(json::parse(line.constBegin(), line.constEnd(), nullptr, false)))
+        if (!acceptsJson(line)
+            || !looksLikeOtlpTraces(json::parse(line.constBegin(), line.constEnd(), nullptr, false)))
             return;
         m_otlp = true;
         file.seek(0);
@@ -459,7 +462,8 @@ void TranscriptReader::gatherTraces(QFile &file, Layout layout, const QByteArray
     m_otlp = true;
     JsonElementStream stream(file, {QStringLiteral("resourceSpans")});
     (void)stream.run([this](json element, qint64) {
-        collectTraceConversations(json{{"resourceSpans", json::array({std::move(element)})}}, m_traceConversations);
+        collectTraceConversations(json{{"resourceSpans", json::array({std::move(element)})}},
+                                  m_traceConversations);
         return true;
     }); // a broken document is reported by the pass that imports it
 }
@@ -499,7 +503,9 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
         try {
             value = json::parse(line.constBegin(), line.constEnd());
         } catch (const json::parse_error &e) {
-            parseError = QStringLiteral("not valid JSON at column %1: %2").arg(e.byte).arg(jsonParseErrorReason(e.what()));
+            parseError = QStringLiteral("not valid JSON at column %1: %2")
+                                 .arg(e.byte)
+                                 .arg(jsonParseErrorReason(e.what()));
         } catch (const json::exception &e) {
             parseError = QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what()));
         }
@@ -540,7 +546,8 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
             break;
     }
     if (file.error() != QFileDevice::NoError)
-        return makeError(QStringLiteral("reading stopped at line %1: %2").arg(m_linesRead).arg(file.errorString()));
+        return makeError(
+                QStringLiteral("reading stopped at line %1: %2").arg(m_linesRead).arg(file.errorString()));
     m_sha256 = QString::fromLatin1(hash.hexDigest());
     return {};
 }
@@ -567,7 +574,8 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
             return false;
         }
         first = false;
-        if (const json &stamp = stream.header(); stamp.contains("timestamp") && stamp.at("timestamp").is_string())
+        if (const json &stamp = stream.header();
+            stamp.contains("timestamp") && stamp.at("timestamp").is_string())
             m_fileTimestamp = fromUtf8String(stamp.at("timestamp").get<std::string>());
         if (m_declaredProfile.isEmpty()) {
             m_declaredProfile = declaredProfileOf(stream.header());
@@ -577,9 +585,11 @@ Expected<void> TranscriptReader::readDocument(QFile &file, const QByteArray &hea
         if (stream.member() == QLatin1String("resourceSpans"))
             return handOnValue(sink, json{{"resourceSpans", json::array({std::move(element)})}}, place);
         if (stream.member() == QLatin1String("simulations") && !element.is_object()) {
-            return handOn(sink, rejectedUnit(place, formats::tau2,
-                                             QStringLiteral("expected a simulation object in \"simulations\", got %1")
-                                                     .arg(QString::fromLatin1(element.type_name()))));
+            return handOn(
+                    sink,
+                    rejectedUnit(place, formats::tau2,
+                                 QStringLiteral("expected a simulation object in \"simulations\", got %1")
+                                         .arg(QString::fromLatin1(element.type_name()))));
         }
         return handOnValue(sink, element, place);
     });
@@ -606,7 +616,9 @@ Expected<void> TranscriptReader::readWholeDocument(QFile &file, const Sink &sink
     try {
         value = json::parse(withoutBom(bytes));
     } catch (const json::parse_error &e) {
-        return makeError(QStringLiteral("byte %1: not valid JSON: %2").arg(e.byte).arg(jsonParseErrorReason(e.what())));
+        return makeError(QStringLiteral("byte %1: not valid JSON: %2")
+                                 .arg(e.byte)
+                                 .arg(jsonParseErrorReason(e.what())));
     } catch (const json::exception &e) {
         return makeError(QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what())));
     }

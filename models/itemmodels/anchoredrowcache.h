@@ -24,8 +24,8 @@ public:
     struct Request
     {
         std::optional<Anchor> anchor; // none: from the first row (backwards: the last)
-        bool backwards = false;       // the rows before the anchor, still in the query's order
-        qint64 skip = 0;              // rows passed over from the anchor (or the end)
+        bool backwards = false; // the rows before the anchor, still in the query's order
+        qint64 skip = 0; // rows passed over from the anchor (or the end)
         int limit = 0;
     };
     // An empty optional means the load failed (the loader reports why).
@@ -34,9 +34,9 @@ public:
     using AnchorOf = std::function<std::optional<Anchor>(const Row &row)>;
 
     explicit AnchoredRowCache(int pageSize = 256, int maxPages = 16, int walkStride = 4096)
-        : m_pages(pageSize, maxPages), m_stride(walkStride)
-    {
-    }
+        : m_pages(pageSize, maxPages)
+        , m_stride(walkStride)
+    {}
 
     void setLoader(Loader loader) { m_loader = std::move(loader); }
     void setAnchorOf(AnchorOf anchorOf) { m_anchorOf = std::move(anchorOf); }

@@ -91,10 +91,14 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
     if (!entry)
         return {};
     switch (role) {
-    case SeqRole: return entry->seq;
-    case EscalationIdRole: return entry->escalationId ? QVariant(*entry->escalationId) : QVariant();
-    case EvidenceHashRole: return entry->evidenceSha256;
-    case EntryHashRole: return entry->hash;
+    case SeqRole:
+        return entry->seq;
+    case EscalationIdRole:
+        return entry->escalationId ? QVariant(*entry->escalationId) : QVariant();
+    case EvidenceHashRole:
+        return entry->evidenceSha256;
+    case EntryHashRole:
+        return entry->hash;
     case Qt::TextAlignmentRole:
         if (index.column() == SeqColumn || index.column() == EscalationColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -103,28 +107,40 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
         switch (Column(index.column())) {
         case SeqColumn:
             return tr("Entry hash: %1\nPrevious entry's hash: %2").arg(entry->hash, entry->prevHash);
-        case DetailColumn: return entry->detail;
-        case ActionColumn: return tr("Stored as \"%1\"").arg(entry->action);
+        case DetailColumn:
+            return entry->detail;
+        case ActionColumn:
+            return tr("Stored as \"%1\"").arg(entry->action);
         case EvidenceColumn:
-            return entry->evidenceSha256.isEmpty() ? tr("No evidence recorded with this entry")
-                                                   : tr("SHA-256 of the evidence: %1").arg(entry->evidenceSha256);
-        default: return {};
+            return entry->evidenceSha256.isEmpty()
+                    ? tr("No evidence recorded with this entry")
+                    : tr("SHA-256 of the evidence: %1").arg(entry->evidenceSha256);
+        default:
+            return {};
         }
     case Qt::DisplayRole:
         switch (Column(index.column())) {
-        case SeqColumn: return entry->seq;
-        case TimeColumn: return formatTime(entry->at);
-        case OperatorColumn: return entry->operatorName;
-        case ActionColumn: return auditaction::words(entry->action);
+        case SeqColumn:
+            return entry->seq;
+        case TimeColumn:
+            return formatTime(entry->at);
+        case OperatorColumn:
+            return entry->operatorName;
+        case ActionColumn:
+            return auditaction::words(entry->action);
         case EscalationColumn:
             return entry->escalationId ? QVariant(*entry->escalationId) : QVariant(QStringLiteral("—"));
         // One line in the table; the whole text is in the tooltip.
-        case DetailColumn: return entry->detail.simplified();
-        case EvidenceColumn: return entry->evidenceSha256.isEmpty() ? QStringLiteral("—") : shortHash(entry->evidenceSha256);
-        case ColumnCount: break;
+        case DetailColumn:
+            return entry->detail.simplified();
+        case EvidenceColumn:
+            return entry->evidenceSha256.isEmpty() ? QStringLiteral("—") : shortHash(entry->evidenceSha256);
+        case ColumnCount:
+            break;
         }
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -133,14 +149,22 @@ QVariant AuditLogModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
-    case SeqColumn: return tr("#");
-    case TimeColumn: return tr("Time");
-    case OperatorColumn: return tr("Operator");
-    case ActionColumn: return tr("Action");
-    case EscalationColumn: return tr("Escalation");
-    case DetailColumn: return tr("Detail");
-    case EvidenceColumn: return tr("Evidence");
-    case ColumnCount: break;
+    case SeqColumn:
+        return tr("#");
+    case TimeColumn:
+        return tr("Time");
+    case OperatorColumn:
+        return tr("Operator");
+    case ActionColumn:
+        return tr("Action");
+    case EscalationColumn:
+        return tr("Escalation");
+    case DetailColumn:
+        return tr("Detail");
+    case EvidenceColumn:
+        return tr("Evidence");
+    case ColumnCount:
+        break;
     }
     return {};
 }

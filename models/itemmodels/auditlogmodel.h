@@ -16,8 +16,16 @@ class AuditLogModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { SeqColumn, TimeColumn, OperatorColumn, ActionColumn, EscalationColumn, DetailColumn,
-                  EvidenceColumn, ColumnCount };
+    enum Column {
+        SeqColumn,
+        TimeColumn,
+        OperatorColumn,
+        ActionColumn,
+        EscalationColumn,
+        DetailColumn,
+        EvidenceColumn,
+        ColumnCount
+    };
     enum Role { SeqRole = Qt::UserRole + 1, EscalationIdRole, EvidenceHashRole, EntryHashRole };
 
     explicit AuditLogModel(AuditStore &store, QObject *parent = nullptr);

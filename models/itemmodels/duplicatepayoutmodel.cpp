@@ -14,9 +14,10 @@
 
 namespace verity {
 
-DuplicatePayoutModel::DuplicatePayoutModel(Store &store, QObject *parent) : QAbstractTableModel(parent), m_store(store)
-{
-}
+DuplicatePayoutModel::DuplicatePayoutModel(Store &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
+{}
 
 void DuplicatePayoutModel::setWindowSeconds(int seconds)
 {
@@ -75,8 +76,9 @@ int DuplicatePayoutModel::rowOfKey(const QString &key) const
     return -1;
 }
 
-Expected<PayoutMark> DuplicatePayoutModel::markDuplicate(const QString &key, RecoveryState state, const QString &note,
-                                                         const QString &operatorName, qint64 atMs)
+Expected<PayoutMark> DuplicatePayoutModel::markDuplicate(const QString &key, RecoveryState state,
+                                                         const QString &note, const QString &operatorName,
+                                                         qint64 atMs)
 {
     const DuplicatePayout *chosen = duplicate(rowOfKey(key));
     if (!chosen)
@@ -117,12 +119,13 @@ QString DuplicatePayoutModel::summary() const
         return texts.join(QStringLiteral(" + "));
     };
     QString text = confirmed == 0 ? tr("No duplicate payouts confirmed")
-                   : confirmed == 1 ? tr("1 duplicate payout, %1 at risk").arg(amounts(atRisk))
-                                    : tr("%1 duplicate payouts, %2 at risk").arg(confirmed).arg(amounts(atRisk));
+            : confirmed == 1      ? tr("1 duplicate payout, %1 at risk").arg(amounts(atRisk))
+                             : tr("%1 duplicate payouts, %2 at risk").arg(confirmed).arg(amounts(atRisk));
     const qsizetype possible = m_duplicates.size() - confirmed;
     if (possible > 0)
-        text += possible == 1 ? tr("; 1 possible (%1) awaits lookups").arg(amounts(mayBeAtRisk))
-                              : tr("; %1 possible (%2) await lookups").arg(possible).arg(amounts(mayBeAtRisk));
+        text += possible == 1
+                ? tr("; 1 possible (%1) awaits lookups").arg(amounts(mayBeAtRisk))
+                : tr("; %1 possible (%2) await lookups").arg(possible).arg(amounts(mayBeAtRisk));
     QStringList marked;
     if (requested > 0)
         marked << tr("%1 recovery requested").arg(requested);
@@ -151,9 +154,9 @@ QString basisText(const DuplicatePayout &payout)
     if (!payout.isConfirmed()) {
         const int unknown = payout.unknownCount();
         text = DuplicatePayoutModel::tr("Possible: %1 awaiting a lookup; %2")
-                   .arg(unknown == 1 ? DuplicatePayoutModel::tr("1 unknown refund")
-                                     : DuplicatePayoutModel::tr("%1 unknown refunds").arg(unknown),
-                        text);
+                       .arg(unknown == 1 ? DuplicatePayoutModel::tr("1 unknown refund")
+                                         : DuplicatePayoutModel::tr("%1 unknown refunds").arg(unknown),
+                            text);
     }
     if (payout.confirmedAtProvider)
         text += DuplicatePayoutModel::tr(", at the provider");
@@ -179,36 +182,52 @@ QVariant DuplicatePayoutModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case SellerColumn: return payout.sellerName.isEmpty() ? payout.sellerId : payout.sellerName;
-        case OrderColumn: return payout.orderId;
-        case TicketsColumn: return payout.ticketExtIds().join(QStringLiteral(", "));
-        case RefundsColumn: return int(payout.events.size());
-        case AtRiskColumn: return formatMoney(payout.amountAtRiskCents, payout.currency);
-        case TimeBetweenColumn: return spanText(payout.spanMs);
-        case BasisColumn: return basisText(payout);
-        case RecoveryColumn: return mark ? markText(*mark) : QString();
-        case ColumnCount: break;
+        case SellerColumn:
+            return payout.sellerName.isEmpty() ? payout.sellerId : payout.sellerName;
+        case OrderColumn:
+            return payout.orderId;
+        case TicketsColumn:
+            return payout.ticketExtIds().join(QStringLiteral(", "));
+        case RefundsColumn:
+            return int(payout.events.size());
+        case AtRiskColumn:
+            return formatMoney(payout.amountAtRiskCents, payout.currency);
+        case TimeBetweenColumn:
+            return spanText(payout.spanMs);
+        case BasisColumn:
+            return basisText(payout);
+        case RecoveryColumn:
+            return mark ? markText(*mark) : QString();
+        case ColumnCount:
+            break;
         }
         return {};
     case SortRole:
         switch (column) {
-        case RefundsColumn: return int(payout.events.size());
-        case AtRiskColumn: return payout.amountAtRiskCents;
-        case TimeBetweenColumn: return payout.spanMs;
-        default: return data(index, Qt::DisplayRole).toString().toLower();
+        case RefundsColumn:
+            return int(payout.events.size());
+        case AtRiskColumn:
+            return payout.amountAtRiskCents;
+        case TimeBetweenColumn:
+            return payout.spanMs;
+        default:
+            return data(index, Qt::DisplayRole).toString().toLower();
         }
-    case KeyRole: return payout.key;
+    case KeyRole:
+        return payout.key;
     case Qt::TextAlignmentRole:
         if (column == RefundsColumn || column == AtRiskColumn || column == TimeBetweenColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ForegroundRole:
         if (column == AtRiskColumn && !(mark && mark->state == RecoveryState::Recovered))
-            return QBrush(QColor(QLatin1String(payout.isConfirmed() ? negativeMoneyColor : pendingMoneyColor)));
+            return QBrush(
+                    QColor(QLatin1String(payout.isConfirmed() ? negativeMoneyColor : pendingMoneyColor)));
         if (column == BasisColumn && !payout.isConfirmed())
             return QBrush(QColor(QLatin1String(pendingMoneyColor)));
         if (column == RecoveryColumn && mark)
-            return QBrush(QColor(QLatin1String(mark->state == RecoveryState::Recovered ? settledMoneyColor : pendingMoneyColor)));
+            return QBrush(QColor(QLatin1String(mark->state == RecoveryState::Recovered ? settledMoneyColor
+                                                                                       : pendingMoneyColor)));
         return {};
     case Qt::ToolTipRole:
         if (column == RecoveryColumn && mark)
@@ -218,7 +237,8 @@ QVariant DuplicatePayoutModel::data(const QModelIndex &index, int role) const
         if (column == TimeBetweenColumn)
             return tr("From the first refund of the group to the last.");
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -227,15 +247,24 @@ QVariant DuplicatePayoutModel::headerData(int section, Qt::Orientation orientati
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
-    case SellerColumn: return tr("Seller");
-    case OrderColumn: return tr("Order");
-    case TicketsColumn: return tr("Tickets");
-    case RefundsColumn: return tr("Refunds");
-    case AtRiskColumn: return tr("Amount at risk");
-    case TimeBetweenColumn: return tr("Time between");
-    case BasisColumn: return tr("Basis");
-    case RecoveryColumn: return tr("Recovery");
-    case ColumnCount: break;
+    case SellerColumn:
+        return tr("Seller");
+    case OrderColumn:
+        return tr("Order");
+    case TicketsColumn:
+        return tr("Tickets");
+    case RefundsColumn:
+        return tr("Refunds");
+    case AtRiskColumn:
+        return tr("Amount at risk");
+    case TimeBetweenColumn:
+        return tr("Time between");
+    case BasisColumn:
+        return tr("Basis");
+    case RecoveryColumn:
+        return tr("Recovery");
+    case ColumnCount:
+        break;
     }
     return {};
 }

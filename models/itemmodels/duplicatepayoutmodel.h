@@ -32,7 +32,7 @@ public:
     };
     enum Role {
         SortRole = Qt::UserRole, // cents, ms, counts, text
-        KeyRole,                 // DuplicatePayout::key
+        KeyRole, // DuplicatePayout::key
     };
 
     // Empty until refresh().
@@ -74,6 +74,5 @@ private:
     QList<PayoutMark> m_marks;
     QHash<QString, PayoutMark> m_current;
 };
-
 
 } // namespace verity

@@ -69,27 +69,37 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
     if (!row)
         return {};
     switch (role) {
-    case EscalationIdRole: return row->id;
-    case TicketIdRole: return row->ticketId;
-    case CallIdRole: return row->callExtId;
+    case EscalationIdRole:
+        return row->id;
+    case TicketIdRole:
+        return row->ticketId;
+    case CallIdRole:
+        return row->callExtId;
     case Qt::TextAlignmentRole:
         if (index.column() == AmountColumn || index.column() == WaitingColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
         return tr("%1 in %2 returned an unknown outcome. Do not retry it: look it up at the provider.")
-            .arg(row->tool, row->ticketExtId);
+                .arg(row->tool, row->ticketExtId);
     case Qt::DisplayRole:
         switch (Column(index.column())) {
-        case WaitingColumn: return formatWait(m_now() - row->openedAt);
-        case AmountColumn: return row->amountCents ? formatMoney(*row->amountCents, row->currency) : QStringLiteral("—");
-        case TicketColumn: return row->ticketExtId;
-        case ToolColumn: return row->tool;
-        case SinceColumn: return formatTime(row->openedAt);
-        case ColumnCount: break;
+        case WaitingColumn:
+            return formatWait(m_now() - row->openedAt);
+        case AmountColumn:
+            return row->amountCents ? formatMoney(*row->amountCents, row->currency) : QStringLiteral("—");
+        case TicketColumn:
+            return row->ticketExtId;
+        case ToolColumn:
+            return row->tool;
+        case SinceColumn:
+            return formatTime(row->openedAt);
+        case ColumnCount:
+            break;
         }
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -98,12 +108,18 @@ QVariant EscalationQueueModel::headerData(int section, Qt::Orientation orientati
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
-    case WaitingColumn: return tr("Waiting");
-    case AmountColumn: return tr("Amount");
-    case TicketColumn: return tr("Ticket");
-    case ToolColumn: return tr("Tool");
-    case SinceColumn: return tr("Unknown since");
-    case ColumnCount: break;
+    case WaitingColumn:
+        return tr("Waiting");
+    case AmountColumn:
+        return tr("Amount");
+    case TicketColumn:
+        return tr("Ticket");
+    case ToolColumn:
+        return tr("Tool");
+    case SinceColumn:
+        return tr("Unknown since");
+    case ColumnCount:
+        break;
     }
     return {};
 }

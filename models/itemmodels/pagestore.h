@@ -14,7 +14,10 @@ template<typename Row>
 class PageStore
 {
 public:
-    PageStore(int pageSize, int maxPages) : m_pageSize(pageSize), m_maxPages(maxPages) {}
+    PageStore(int pageSize, int maxPages)
+        : m_pageSize(pageSize)
+        , m_maxPages(maxPages)
+    {}
 
     int pageSize() const { return m_pageSize; }
     int pagesHeld() const { return int(m_pages.size()); }

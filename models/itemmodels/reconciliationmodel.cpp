@@ -15,8 +15,7 @@ ReconciliationModel::ReconciliationModel(FinanceStore &store, QObject *parent)
     : QAbstractTableModel(parent)
     , m_store(store)
     , m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
-{
-}
+{}
 
 Expected<Reconciliation> ReconciliationModel::reconcileWithStore(const ProviderStatement &statement) const
 {
@@ -98,8 +97,12 @@ QString ReconciliationModel::categoryTotalsText(ReconCategory category) const
     const auto i = static_cast<size_t>(category);
     const QString &currency = m_reconciliation->currency;
     // The side that has the money: the ledger's for ledger only, the provider's otherwise.
-    const qint64 cents = category == ReconCategory::LedgerOnly ? totals.ledgerCents.at(i) : totals.providerCents.at(i);
-    return tr("%1 %2 (%3)").arg(reconCategoryText(category)).arg(totals.count.at(i)).arg(formatMoney(cents, currency));
+    const qint64 cents =
+            category == ReconCategory::LedgerOnly ? totals.ledgerCents.at(i) : totals.providerCents.at(i);
+    return tr("%1 %2 (%3)")
+            .arg(reconCategoryText(category))
+            .arg(totals.count.at(i))
+            .arg(formatMoney(cents, currency));
 }
 
 QString ReconciliationModel::totalsText() const
@@ -128,7 +131,8 @@ QString ticketText(const ReconRow &row)
 {
     if (row.ticketExtId.isEmpty())
         return row.provider && !row.provider->ticketExtId.isEmpty() ? row.provider->ticketExtId : QString();
-    return row.callExtId.isEmpty() ? row.ticketExtId : QStringLiteral("%1 / %2").arg(row.ticketExtId, row.callExtId);
+    return row.callExtId.isEmpty() ? row.ticketExtId
+                                   : QStringLiteral("%1 / %2").arg(row.ticketExtId, row.callExtId);
 }
 
 QString refundIdText(const ReconRow &row)
@@ -161,35 +165,50 @@ QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case CategoryColumn: return reconCategoryText(row.category);
-        case SellerColumn: return row.sellerName.isEmpty() ? row.sellerId : row.sellerName;
-        case TicketColumn: return ticketText(row);
-        case RefundIdColumn: return refundIdText(row);
-        case LedgerColumn: return row.ledger ? formatMoney(row.ledgerCents(), row.currency) : QStringLiteral("—");
-        case ProviderColumn: return row.provider ? formatMoney(row.providerCents(), row.currency) : QStringLiteral("—");
+        case CategoryColumn:
+            return reconCategoryText(row.category);
+        case SellerColumn:
+            return row.sellerName.isEmpty() ? row.sellerId : row.sellerName;
+        case TicketColumn:
+            return ticketText(row);
+        case RefundIdColumn:
+            return refundIdText(row);
+        case LedgerColumn:
+            return row.ledger ? formatMoney(row.ledgerCents(), row.currency) : QStringLiteral("—");
+        case ProviderColumn:
+            return row.provider ? formatMoney(row.providerCents(), row.currency) : QStringLiteral("—");
         case DifferenceColumn: {
             const std::optional<qint64> cents = difference(row);
             return cents ? signedMoney(*cents, row.currency) : QString();
         }
-        case NoteColumn: return row.note;
-        case ColumnCount: break;
+        case NoteColumn:
+            return row.note;
+        case ColumnCount:
+            break;
         }
         return {};
     case SortRole:
         switch (column) {
-        case CategoryColumn: return int(row.category);
-        case LedgerColumn: return row.ledger ? QVariant(row.ledgerCents()) : QVariant();
-        case ProviderColumn: return row.provider ? QVariant(row.providerCents()) : QVariant();
-        case DifferenceColumn: return difference(row).value_or(0);
-        default: return data(index, Qt::DisplayRole).toString().toLower();
+        case CategoryColumn:
+            return int(row.category);
+        case LedgerColumn:
+            return row.ledger ? QVariant(row.ledgerCents()) : QVariant();
+        case ProviderColumn:
+            return row.provider ? QVariant(row.providerCents()) : QVariant();
+        case DifferenceColumn:
+            return difference(row).value_or(0);
+        default:
+            return data(index, Qt::DisplayRole).toString().toLower();
         }
-    case CategoryRole: return int(row.category);
+    case CategoryRole:
+        return int(row.category);
     case Qt::TextAlignmentRole:
         if (column == LedgerColumn || column == ProviderColumn || column == DifferenceColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ForegroundRole:
-        if ((column == CategoryColumn || column == DifferenceColumn) && row.category != ReconCategory::Matched)
+        if ((column == CategoryColumn || column == DifferenceColumn)
+            && row.category != ReconCategory::Matched)
             return QBrush(QColor(QLatin1String(negativeMoneyColor)));
         if (column == CategoryColumn)
             return QBrush(QColor(QLatin1String(settledMoneyColor)));
@@ -200,7 +219,8 @@ QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
         if (column == TicketColumn && !row.ticketId)
             return tr("No ticket in Verity carries this refund's intent key.");
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -209,15 +229,24 @@ QVariant ReconciliationModel::headerData(int section, Qt::Orientation orientatio
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
-    case CategoryColumn: return tr("Category");
-    case SellerColumn: return tr("Seller");
-    case TicketColumn: return tr("Ticket / call");
-    case RefundIdColumn: return tr("Refund id (provider)");
-    case LedgerColumn: return tr("Ledger");
-    case ProviderColumn: return tr("Provider");
-    case DifferenceColumn: return tr("Difference");
-    case NoteColumn: return tr("Note");
-    case ColumnCount: break;
+    case CategoryColumn:
+        return tr("Category");
+    case SellerColumn:
+        return tr("Seller");
+    case TicketColumn:
+        return tr("Ticket / call");
+    case RefundIdColumn:
+        return tr("Refund id (provider)");
+    case LedgerColumn:
+        return tr("Ledger");
+    case ProviderColumn:
+        return tr("Provider");
+    case DifferenceColumn:
+        return tr("Difference");
+    case NoteColumn:
+        return tr("Note");
+    case ColumnCount:
+        break;
     }
     return {};
 }

@@ -33,7 +33,7 @@ public:
     };
     enum Role {
         SortRole = Qt::UserRole, // cents for money, text otherwise
-        CategoryRole,            // ReconCategory as int
+        CategoryRole, // ReconCategory as int
     };
 
     explicit ReconciliationModel(FinanceStore &store, QObject *parent = nullptr);

@@ -10,9 +10,10 @@
 namespace verity {
 
 ReplayStepModel::ReplayStepModel(Store &store, QObject *parent)
-    : QAbstractTableModel(parent), m_store(store), m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
-{
-}
+    : QAbstractTableModel(parent)
+    , m_store(store)
+    , m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
+{}
 
 Expected<void> ReplayStepModel::load(qint64 ticketId)
 {
@@ -118,9 +119,12 @@ QVariant ReplayStepModel::data(const QModelIndex &index, int role) const
     // A transcript without times would show one made-up time on every step.
     case TimeColumn:
         return hasTimes() ? formatStepTime(s->at) : QStringLiteral("—");
-    case LayerColumn: return replayLayerName(s->layer);
-    case StepColumn: return s->inferred ? s->title + QStringLiteral(" [inferred]") : s->title;
-    case NoteColumn: return m_notes.value(s->key).text.simplified();
+    case LayerColumn:
+        return replayLayerName(s->layer);
+    case StepColumn:
+        return s->inferred ? s->title + QStringLiteral(" [inferred]") : s->title;
+    case NoteColumn:
+        return m_notes.value(s->key).text.simplified();
     }
     return {};
 }
@@ -130,10 +134,14 @@ QVariant ReplayStepModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case TimeColumn: return tr("Time (UTC)");
-    case LayerColumn: return tr("Layer");
-    case StepColumn: return tr("What happened");
-    case NoteColumn: return tr("Trainer's note");
+    case TimeColumn:
+        return tr("Time (UTC)");
+    case LayerColumn:
+        return tr("Layer");
+    case StepColumn:
+        return tr("What happened");
+    case NoteColumn:
+        return tr("Trainer's note");
     }
     return {};
 }

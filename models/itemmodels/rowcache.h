@@ -16,7 +16,9 @@ public:
     // Loads `limit` rows starting at `offset`; an empty optional means the load failed.
     using Loader = std::function<std::optional<QList<Row>>(qint64 offset, int limit)>;
 
-    explicit RowCache(int pageSize = 256, int maxPages = 16) : m_pages(pageSize, maxPages) {}
+    explicit RowCache(int pageSize = 256, int maxPages = 16)
+        : m_pages(pageSize, maxPages)
+    {}
 
     void setLoader(Loader loader) { m_loader = std::move(loader); }
     void clear() { m_pages.clear(); }

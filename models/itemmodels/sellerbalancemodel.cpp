@@ -14,8 +14,7 @@ namespace verity {
 SellerBalanceModel::SellerBalanceModel(FinanceStore &store, QObject *parent)
     : QAbstractTableModel(parent)
     , m_store(store)
-{
-}
+{}
 
 void SellerBalanceModel::refresh()
 {
@@ -74,28 +73,43 @@ QVariant SellerBalanceModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case SellerColumn: return seller.name.isEmpty() ? seller.id : seller.name;
+        case SellerColumn:
+            return seller.name.isEmpty() ? seller.id : seller.name;
         case BalanceColumn:
-            return seller.balanceCents ? formatMoney(*seller.balanceCents, seller.currency) : QStringLiteral("—");
-        case AsOfColumn: return seller.balanceCents ? formatUtcDate(seller.balanceAsOf) : QStringLiteral("—");
-        case PerformedColumn: return formatMoney(seller.performedCents, seller.currency);
-        case UnknownColumn: return formatMoney(seller.unknownCents, seller.currency);
-        case RefundsColumn: return seller.payouts;
-        case ColumnCount: break;
+            return seller.balanceCents ? formatMoney(*seller.balanceCents, seller.currency)
+                                       : QStringLiteral("—");
+        case AsOfColumn:
+            return seller.balanceCents ? formatUtcDate(seller.balanceAsOf) : QStringLiteral("—");
+        case PerformedColumn:
+            return formatMoney(seller.performedCents, seller.currency);
+        case UnknownColumn:
+            return formatMoney(seller.unknownCents, seller.currency);
+        case RefundsColumn:
+            return seller.payouts;
+        case ColumnCount:
+            break;
         }
         return {};
     case SortRole:
         switch (column) {
-        case SellerColumn: return seller.name.toLower();
-        case BalanceColumn: return seller.balanceCents ? QVariant(*seller.balanceCents) : QVariant();
-        case AsOfColumn: return seller.balanceAsOf;
-        case PerformedColumn: return seller.performedCents;
-        case UnknownColumn: return seller.unknownCents;
-        case RefundsColumn: return seller.payouts;
-        case ColumnCount: break;
+        case SellerColumn:
+            return seller.name.toLower();
+        case BalanceColumn:
+            return seller.balanceCents ? QVariant(*seller.balanceCents) : QVariant();
+        case AsOfColumn:
+            return seller.balanceAsOf;
+        case PerformedColumn:
+            return seller.performedCents;
+        case UnknownColumn:
+            return seller.unknownCents;
+        case RefundsColumn:
+            return seller.payouts;
+        case ColumnCount:
+            break;
         }
         return {};
-    case SellerIdRole: return seller.id;
+    case SellerIdRole:
+        return seller.id;
     case Qt::TextAlignmentRole:
         if (column != SellerColumn && column != AsOfColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -116,13 +130,14 @@ QVariant SellerBalanceModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (column == BalanceColumn && negative)
             return tr("Negative balance: %1 owes the platform %2. Check its refunds for duplicates.")
-                .arg(seller.name, formatMoney(-*seller.balanceCents, seller.currency));
+                    .arg(seller.name, formatMoney(-*seller.balanceCents, seller.currency));
         if (column == BalanceColumn && !seller.balanceCents)
             return tr("No transcript reported this seller's balance.");
         if (column == UnknownColumn)
             return tr("Refunds whose outcome is unknown: the money may have moved. A lookup settles them.");
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -131,13 +146,20 @@ QVariant SellerBalanceModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
-    case SellerColumn: return tr("Seller");
-    case BalanceColumn: return tr("Balance");
-    case AsOfColumn: return tr("As of (UTC)");
-    case PerformedColumn: return tr("Refunded");
-    case UnknownColumn: return tr("May have moved");
-    case RefundsColumn: return tr("Refunds");
-    case ColumnCount: break;
+    case SellerColumn:
+        return tr("Seller");
+    case BalanceColumn:
+        return tr("Balance");
+    case AsOfColumn:
+        return tr("As of (UTC)");
+    case PerformedColumn:
+        return tr("Refunded");
+    case UnknownColumn:
+        return tr("May have moved");
+    case RefundsColumn:
+        return tr("Refunds");
+    case ColumnCount:
+        break;
     }
     return {};
 }

@@ -23,7 +23,7 @@ public:
         BalanceColumn,
         AsOfColumn,
         PerformedColumn, // refunded (performed)
-        UnknownColumn,   // may have moved (unknown)
+        UnknownColumn, // may have moved (unknown)
         RefundsColumn,
         ColumnCount
     };

@@ -20,8 +20,8 @@ TicketQueueModel::TicketQueueModel(TicketReads &store, QObject *parent)
 {
     using Cache = AnchoredRowCache<TicketRow, TicketAnchor>;
     m_cache.setLoader([this](const Cache::Request &request) -> std::optional<QList<TicketRow>> {
-        Expected<QList<TicketRow>> rows =
-                m_store.ticketPage(m_query, TicketPage{request.anchor, request.backwards, request.skip, request.limit});
+        Expected<QList<TicketRow>> rows = m_store.ticketPage(
+                m_query, TicketPage{request.anchor, request.backwards, request.skip, request.limit});
         if (!rows) {
             emit errorOccurred(rows.message());
             return std::nullopt;
@@ -92,7 +92,8 @@ void TicketQueueModel::startWalk()
 
 std::optional<int> TicketQueueModel::rowOfTicket(qint64 ticketId) const
 {
-    std::optional<qint64> row = m_cache.findHeld([ticketId](const TicketRow &ticket) { return ticket.id == ticketId; });
+    std::optional<qint64> row =
+            m_cache.findHeld([ticketId](const TicketRow &ticket) { return ticket.id == ticketId; });
     if (!row || *row >= m_count)
         return std::nullopt;
     return int(*row);
@@ -124,13 +125,16 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
         return {};
 
     switch (role) {
-    case TicketIdRole: return ticket->id;
+    case TicketIdRole:
+        return ticket->id;
     case OutcomeIdRole:
         if (ticket->duplicateEffect)
             return repeatKindId(RepeatKind::DuplicateEffect);
         return ticket->worstOutcome ? outcomeId(*ticket->worstOutcome) : QString();
-    case NeedsAttentionRole: return ticket->needsAttention;
-    case RepeatedIntentRole: return ticket->hasRepeatedIntent;
+    case NeedsAttentionRole:
+        return ticket->needsAttention;
+    case RepeatedIntentRole:
+        return ticket->hasRepeatedIntent;
     case StateRole:
         return int(ticket->state);
     case Qt::FontRole:
@@ -194,21 +198,26 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
             // The worst thing on the ticket, in words; a ticket that needs a person for another
             // reason (a write owed, a tool nobody classified) says only that.
             return ticket->state >= TicketState::NeedsLook ? ticketStateLabel(ticket->state) : QString();
-        case TicketColumn: return ticket->extId;
+        case TicketColumn:
+            return ticket->extId;
         case OrderColumn:
             return ticket->orderId.isEmpty() ? ticket->task : ticket->orderId;
         case SellerColumn:
             return ticket->sellerName.isEmpty() ? ticket->origin : ticket->sellerName;
-        case OpenedColumn: return formatTime(ticket->openedAt);
-        case WritesColumn: return ticket->writeCount;
+        case OpenedColumn:
+            return formatTime(ticket->openedAt);
+        case WritesColumn:
+            return ticket->writeCount;
         case OutcomeColumn:
             if (ticket->duplicateEffect)
                 return repeatKindLabel(RepeatKind::DuplicateEffect);
             return ticket->worstOutcome ? outcomeLabel(*ticket->worstOutcome) : tr("No writes");
-        case ColumnCount: break;
+        case ColumnCount:
+            break;
         }
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -217,14 +226,22 @@ QVariant TicketQueueModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
-    case AttentionColumn: return tr("Attention");
-    case TicketColumn: return tr("Ticket");
-    case OrderColumn: return tr("Order");
-    case SellerColumn: return tr("Seller");
-    case OpenedColumn: return tr("Opened");
-    case WritesColumn: return tr("Writes");
-    case OutcomeColumn: return tr("Worst outcome");
-    case ColumnCount: break;
+    case AttentionColumn:
+        return tr("Attention");
+    case TicketColumn:
+        return tr("Ticket");
+    case OrderColumn:
+        return tr("Order");
+    case SellerColumn:
+        return tr("Seller");
+    case OpenedColumn:
+        return tr("Opened");
+    case WritesColumn:
+        return tr("Writes");
+    case OutcomeColumn:
+        return tr("Worst outcome");
+    case ColumnCount:
+        break;
     }
     return {};
 }
@@ -233,14 +250,28 @@ void TicketQueueModel::sort(int column, Qt::SortOrder order)
 {
     TicketSortKey key = TicketSortKey::Opened;
     switch (Column(column)) {
-    case TicketColumn: key = TicketSortKey::Ticket; break;
-    case OrderColumn: key = TicketSortKey::Order; break;
-    case SellerColumn: key = TicketSortKey::Seller; break;
-    case WritesColumn: key = TicketSortKey::Writes; break;
-    case OutcomeColumn: key = TicketSortKey::WorstOutcome; break;
-    case AttentionColumn: key = TicketSortKey::Attention; break;
+    case TicketColumn:
+        key = TicketSortKey::Ticket;
+        break;
+    case OrderColumn:
+        key = TicketSortKey::Order;
+        break;
+    case SellerColumn:
+        key = TicketSortKey::Seller;
+        break;
+    case WritesColumn:
+        key = TicketSortKey::Writes;
+        break;
+    case OutcomeColumn:
+        key = TicketSortKey::WorstOutcome;
+        break;
+    case AttentionColumn:
+        key = TicketSortKey::Attention;
+        break;
     case OpenedColumn:
-    case ColumnCount: key = TicketSortKey::Opened; break;
+    case ColumnCount:
+        key = TicketSortKey::Opened;
+        break;
     }
     // The Attention column's first click (ascending, as a header sorts first) puts the worst
     // tickets on top: its order runs from the worst state down.

@@ -21,8 +21,16 @@ class TicketQueueModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { AttentionColumn, TicketColumn, OrderColumn, SellerColumn, OpenedColumn, WritesColumn, OutcomeColumn,
-                  ColumnCount };
+    enum Column {
+        AttentionColumn,
+        TicketColumn,
+        OrderColumn,
+        SellerColumn,
+        OpenedColumn,
+        WritesColumn,
+        OutcomeColumn,
+        ColumnCount
+    };
     enum Role {
         TicketIdRole = Qt::UserRole + 1, // qint64 database id
         OutcomeIdRole, // "unknown", ..., "duplicate_effect", or empty when the ticket has no write

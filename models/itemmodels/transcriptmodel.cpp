@@ -77,36 +77,61 @@ QVariant TranscriptModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (!entry.isToolCall)
-            return QStringLiteral("%1 %2: %3").arg(formatTime(entry.at), messageKindId(entry.kind), entry.text);
+            return QStringLiteral("%1 %2: %3")
+                    .arg(formatTime(entry.at), messageKindId(entry.kind), entry.text);
         return QStringLiteral("%1 %2 (%3)%4")
-            .arg(formatTime(entry.at), call.tool, toolClassLabel(call.toolClass),
-                 call.outcome ? QStringLiteral(": ") + outcomeLabel(*call.outcome) : QString());
-    case IsToolCallRole: return entry.isToolCall;
-    case TimeRole: return entry.at;
-    case AuthorRole: return entry.isToolCall ? QVariant() : QVariant(messageKindId(entry.kind));
-    case TextRole: return entry.isToolCall ? QVariant() : QVariant(entry.text);
-    case ToolRole: return entry.isToolCall ? QVariant(call.tool) : QVariant();
-    case ToolClassRole: return entry.isToolCall ? QVariant(toolClassId(call.toolClass)) : QVariant();
-    case ArgumentsRole: return entry.isToolCall ? QVariant(call.argumentsJson) : QVariant();
-    case RawResultRole: return entry.isToolCall ? QVariant(call.rawResult) : QVariant();
-    case IntentKeyRole: return entry.isToolCall ? QVariant(call.intentKey) : QVariant();
-    case OutcomeIdRole: return call.outcome && entry.isToolCall ? QVariant(outcomeId(*call.outcome)) : QVariant();
-    case RepeatedRole: return entry.isToolCall && call.repeated;
-    case RepeatedWithRole: return entry.isToolCall ? QVariant(call.repeatedWith) : QVariant();
-    case EscalationIdRole: return call.escalationId && entry.isToolCall ? QVariant(*call.escalationId) : QVariant();
-    case CallIdRole: return entry.isToolCall ? QVariant(call.callExtId) : QVariant();
-    default: return {};
+                .arg(formatTime(entry.at), call.tool, toolClassLabel(call.toolClass),
+                     call.outcome ? QStringLiteral(": ") + outcomeLabel(*call.outcome) : QString());
+    case IsToolCallRole:
+        return entry.isToolCall;
+    case TimeRole:
+        return entry.at;
+    case AuthorRole:
+        return entry.isToolCall ? QVariant() : QVariant(messageKindId(entry.kind));
+    case TextRole:
+        return entry.isToolCall ? QVariant() : QVariant(entry.text);
+    case ToolRole:
+        return entry.isToolCall ? QVariant(call.tool) : QVariant();
+    case ToolClassRole:
+        return entry.isToolCall ? QVariant(toolClassId(call.toolClass)) : QVariant();
+    case ArgumentsRole:
+        return entry.isToolCall ? QVariant(call.argumentsJson) : QVariant();
+    case RawResultRole:
+        return entry.isToolCall ? QVariant(call.rawResult) : QVariant();
+    case IntentKeyRole:
+        return entry.isToolCall ? QVariant(call.intentKey) : QVariant();
+    case OutcomeIdRole:
+        return call.outcome && entry.isToolCall ? QVariant(outcomeId(*call.outcome)) : QVariant();
+    case RepeatedRole:
+        return entry.isToolCall && call.repeated;
+    case RepeatedWithRole:
+        return entry.isToolCall ? QVariant(call.repeatedWith) : QVariant();
+    case EscalationIdRole:
+        return call.escalationId && entry.isToolCall ? QVariant(*call.escalationId) : QVariant();
+    case CallIdRole:
+        return entry.isToolCall ? QVariant(call.callExtId) : QVariant();
+    default:
+        return {};
     }
 }
 
 QHash<int, QByteArray> TranscriptModel::roleNames() const
 {
     QHash<int, QByteArray> names = QAbstractListModel::roleNames();
-    names.insert({{IsToolCallRole, "isToolCall"}, {TimeRole, "time"}, {AuthorRole, "author"}, {TextRole, "text"},
-                  {ToolRole, "tool"}, {ToolClassRole, "toolClass"}, {ArgumentsRole, "arguments"},
-                  {RawResultRole, "rawResult"}, {IntentKeyRole, "intentKey"}, {OutcomeIdRole, "outcome"},
-                  {RepeatedRole, "repeated"}, {RepeatedWithRole, "repeatedWith"},
-                  {EscalationIdRole, "escalationId"}, {CallIdRole, "callId"}});
+    names.insert({{IsToolCallRole, "isToolCall"},
+                  {TimeRole, "time"},
+                  {AuthorRole, "author"},
+                  {TextRole, "text"},
+                  {ToolRole, "tool"},
+                  {ToolClassRole, "toolClass"},
+                  {ArgumentsRole, "arguments"},
+                  {RawResultRole, "rawResult"},
+                  {IntentKeyRole, "intentKey"},
+                  {OutcomeIdRole, "outcome"},
+                  {RepeatedRole, "repeated"},
+                  {RepeatedWithRole, "repeatedWith"},
+                  {EscalationIdRole, "escalationId"},
+                  {CallIdRole, "callId"}});
     return names;
 }
 

@@ -19,15 +19,15 @@ class TranscriptModel : public QAbstractListModel
 public:
     enum Role {
         IsToolCallRole = Qt::UserRole + 1,
-        TimeRole,        // ms since the epoch
-        AuthorRole,      // "customer", "agent", "system", "reply" for messages
-        TextRole,        // message text, plain
-        ToolRole,        // tool name
-        ToolClassRole,   // "write_money", ...
-        ArgumentsRole,   // JSON text
-        RawResultRole,   // JSON text, empty when there is none
+        TimeRole, // ms since the epoch
+        AuthorRole, // "customer", "agent", "system", "reply" for messages
+        TextRole, // message text, plain
+        ToolRole, // tool name
+        ToolClassRole, // "write_money", ...
+        ArgumentsRole, // JSON text
+        RawResultRole, // JSON text, empty when there is none
         IntentKeyRole,
-        OutcomeIdRole,   // "performed", ... empty for reads
+        OutcomeIdRole, // "performed", ... empty for reads
         RepeatedRole,
         RepeatedWithRole, // QStringList of call ids sharing the intent key
         EscalationIdRole, // qint64, or invalid

@@ -6,7 +6,9 @@
 
 namespace verity {
 
-OneShotBody::OneShotBody(QByteArray data, QObject *parent) : QIODevice(parent), m_data(std::move(data))
+OneShotBody::OneShotBody(QByteArray data, QObject *parent)
+    : QIODevice(parent)
+    , m_data(std::move(data))
 {
     open(QIODevice::ReadOnly | QIODevice::Unbuffered);
 }

@@ -43,9 +43,10 @@ QByteArray refundFormBody(const RefundIntent &intent)
 }
 
 ProviderClient::ProviderClient(ProviderSettings settings, QObject *parent)
-    : QObject(parent), m_settings(std::move(settings)), m_lookups(new QNetworkAccessManager(this))
-{
-}
+    : QObject(parent)
+    , m_settings(std::move(settings))
+    , m_lookups(new QNetworkAccessManager(this))
+{}
 
 ProviderClient::~ProviderClient() = default;
 
@@ -53,9 +54,10 @@ QString ProviderClient::redactedAuthorization(const QString &apiKey)
 {
     if (apiKey.size() <= 8)
         return QStringLiteral("Bearer …");
-    const QString prefix = apiKey.startsWith(QStringLiteral("sk_")) || apiKey.startsWith(QStringLiteral("rk_"))
-                               ? apiKey.left(3)
-                               : QString();
+    const QString prefix =
+            apiKey.startsWith(QStringLiteral("sk_")) || apiKey.startsWith(QStringLiteral("rk_"))
+            ? apiKey.left(3)
+            : QString();
     return QStringLiteral("Bearer ") + prefix + QStringLiteral("…") + apiKey.right(4);
 }
 
@@ -111,15 +113,17 @@ void RefundOperation::start(const ProviderSettings &settings, const RefundIntent
     if (!missing.isEmpty() || !baseUrl) {
         RefundAttempt refused;
         refused.kind = RefundAttempt::Kind::Refused;
-        refused.reason = !missing.isEmpty() ? QStringLiteral("not sent: the refund has no %1").arg(missing)
-                                            : QStringLiteral("not sent: the provider URL %1").arg(baseUrl.message());
+        refused.reason = !missing.isEmpty()
+                ? QStringLiteral("not sent: the refund has no %1").arg(missing)
+                : QStringLiteral("not sent: the provider URL %1").arg(baseUrl.message());
         QTimer::singleShot(0, this, [this, refused] { finish(refused); });
         return;
     }
 
     const QByteArray body = refundFormBody(intent);
 
-    QNetworkRequest request = providerhttp::request(settings, providerhttp::endpoint(settings.baseUrl, QStringLiteral("/v1/refunds")));
+    QNetworkRequest request = providerhttp::request(
+            settings, providerhttp::endpoint(settings.baseUrl, QStringLiteral("/v1/refunds")));
     request.setRawHeader("Content-Type", "application/x-www-form-urlencoded");
     request.setRawHeader("Idempotency-Key", intent.intentKey.toUtf8());
     // A connection of its own, closed after the answer: never a stale kept-alive one that
@@ -165,27 +169,35 @@ void RefundOperation::onReplyFinished()
             attempt.reason = QStringLiteral("the request never reached the provider: %1").arg(transport);
         } else {
             attempt.kind = Kind::Ambiguous;
-            attempt.reason = QStringLiteral("no answer from the provider (%1); the refund may have been made").arg(transport);
+            attempt.reason = QStringLiteral("no answer from the provider (%1); the refund may have been made")
+                                     .arg(transport);
         }
-    } else if (status >= 200 && status < 300 && !providerhttp::refundFrom(QJsonDocument::fromJson(body).object())) {
+    } else if (status >= 200 && status < 300
+               && !providerhttp::refundFrom(QJsonDocument::fromJson(body).object())) {
         // A 2xx that names no refund (a proxy's page, a truncated body) proves nothing either way.
         attempt.kind = Kind::Ambiguous;
-        attempt.reason = QStringLiteral("the provider answered HTTP %1 but named no refund; the refund may have been made")
-                             .arg(status);
+        attempt.reason =
+                QStringLiteral(
+                        "the provider answered HTTP %1 but named no refund; the refund may have been made")
+                        .arg(status);
     } else if (status >= 200 && status < 300) {
         attempt.kind = Kind::Accepted;
-        attempt.replayed = reply->rawHeader("Idempotent-Replayed").trimmed().compare("true", Qt::CaseInsensitive) == 0;
+        attempt.replayed =
+                reply->rawHeader("Idempotent-Replayed").trimmed().compare("true", Qt::CaseInsensitive) == 0;
         attempt.refund = providerhttp::refundFrom(QJsonDocument::fromJson(body).object());
         attempt.reason = attempt.refund
-                             ? QStringLiteral("%1 refund %2").arg(attempt.replayed ? QStringLiteral("the provider replayed")
-                                                                                   : QStringLiteral("the provider made"),
-                                                                  providerhttp::describeRefund(*attempt.refund))
-                             : QStringLiteral("the provider accepted (HTTP %1) but its answer names no refund").arg(status);
+                ? QStringLiteral("%1 refund %2")
+                          .arg(attempt.replayed ? QStringLiteral("the provider replayed")
+                                                : QStringLiteral("the provider made"),
+                               providerhttp::describeRefund(*attempt.refund))
+                : QStringLiteral("the provider accepted (HTTP %1) but its answer names no refund")
+                          .arg(status);
     } else if (status >= 500) {
         attempt.kind = Kind::Ambiguous;
         attempt.reason = QStringLiteral("the provider failed (%1); the refund may have been made")
-                             .arg(providerhttp::providerMessage(status, body));
-    } else if (const std::optional<QString> redirect = providerhttp::refusedRedirect(reply, reply->request().url());
+                                 .arg(providerhttp::providerMessage(status, body));
+    } else if (const std::optional<QString> redirect =
+                       providerhttp::refusedRedirect(reply, reply->request().url());
                redirect && status < 400) {
         // A redirect moved no money where it was sent (today's rule for any answer below 500
         // but a key conflict), and following it would send the refund, and the key, on.
@@ -194,13 +206,14 @@ void RefundOperation::onReplyFinished()
     } else {
         const std::optional<providerhttp::ProviderError> error = providerhttp::providerError(body);
         // Any 409 is a conflict with another request (bodies vary), so it proves nothing either way.
-        const bool keyUsedBefore = (status == 400 && error && error->type == u"idempotency_error") || status == 409;
+        const bool keyUsedBefore =
+                (status == 400 && error && error->type == u"idempotency_error") || status == 409;
         attempt.kind = keyUsedBefore ? Kind::Ambiguous : Kind::Refused;
         attempt.reason = keyUsedBefore
-                             ? QStringLiteral("the intent key was used before (%1); only a lookup can tell whether "
-                                              "the refund was made")
-                                   .arg(providerhttp::providerMessage(status, body))
-                             : QStringLiteral("the provider refused: %1").arg(providerhttp::providerMessage(status, body));
+                ? QStringLiteral("the intent key was used before (%1); only a lookup can tell whether "
+                                 "the refund was made")
+                          .arg(providerhttp::providerMessage(status, body))
+                : QStringLiteral("the provider refused: %1").arg(providerhttp::providerMessage(status, body));
     }
     finish(attempt);
 }
@@ -216,7 +229,8 @@ void RefundOperation::cancel()
     }
     RefundAttempt attempt;
     attempt.kind = RefundAttempt::Kind::Ambiguous;
-    attempt.reason = QStringLiteral("cancelled by the operator; the request may already have reached the provider");
+    attempt.reason =
+            QStringLiteral("cancelled by the operator; the request may already have reached the provider");
     if (underWay) {
         m_exchange.finishedAt = now();
         m_exchange.response = QStringLiteral("no HTTP answer: cancelled by the operator");

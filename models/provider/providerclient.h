@@ -29,8 +29,8 @@ struct ProviderSettings
     // "http://127.0.0.1:12111" for `verity sandbox`; a path prefix is kept. Only a URL that
     // checkProviderUrl() accepts is ever asked, and the key goes to its origin alone.
     QUrl baseUrl;
-    QString apiKey;        // sent as "Authorization: Bearer <key>"
-    int timeoutMs = 5000;  // per HTTP request: no byte moving for this long ends it
+    QString apiKey; // sent as "Authorization: Bearer <key>"
+    int timeoutMs = 5000; // per HTTP request: no byte moving for this long ends it
     int maxLookupAttempts = 4; // per page of a lookup, the first try included
     int backoffBaseMs = 200;
     int backoffCapMs = 3000;
@@ -56,7 +56,7 @@ struct ProviderRefund
     QString paymentIntent;
     qint64 amountCents = 0;
     QString currency; // upper case, as Verity writes currencies: "USD"
-    QString status;   // the provider's: "succeeded", "pending", "failed", "canceled"
+    QString status; // the provider's: "succeeded", "pending", "failed", "canceled"
     qint64 createdMs = 0;
     QString intentKey; // from metadata; empty on a refund made without one
 };
@@ -65,7 +65,7 @@ struct HttpExchange
 {
     qint64 startedAt = 0; // ms since the epoch
     qint64 finishedAt = 0;
-    QString request;  // method, URL, headers with the API key redacted, body
+    QString request; // method, URL, headers with the API key redacted, body
     QString response; // status line, "Answered by: URL", headers, body; or the transport error
     QUrl answeredBy = {}; // the URL that answered (after a redirect within the origin); empty: no answer
 };
@@ -77,8 +77,8 @@ struct RefundAttempt
     // Ambiguous: it may or may not have happened; only a lookup can tell. Never retry blind.
     enum class Kind { Accepted, Refused, Ambiguous } kind = Kind::Ambiguous;
     std::optional<ProviderRefund> refund; // Accepted (empty if the 2xx body named no refund)
-    int httpStatus = 0;                   // 0: no HTTP answer
-    bool replayed = false;                // Idempotent-Replayed: true (the key was used before)
+    int httpStatus = 0; // 0: no HTTP answer
+    bool replayed = false; // Idempotent-Replayed: true (the key was used before)
     QString reason;
     QList<HttpExchange> exchanges;
 };
@@ -90,7 +90,7 @@ struct LookupAnswer
     // CouldNotTell: anything else, with the reason; never taken for "not performed".
     LookupVerdict verdict = LookupVerdict::CouldNotTell;
     std::optional<ProviderRefund> refund; // Found: the first created of those with the key
-    QList<ProviderRefund> withKey;        // Found: every refund carrying the key, oldest first
+    QList<ProviderRefund> withKey; // Found: every refund carrying the key, oldest first
     QString reason;
     QList<HttpExchange> exchanges;
 };
@@ -111,7 +111,9 @@ signals:
 
 private:
     friend class ProviderClient;
-    explicit RefundOperation(QObject *parent) : QObject(parent) {}
+    explicit RefundOperation(QObject *parent)
+        : QObject(parent)
+    {}
     void start(const ProviderSettings &settings, const RefundIntent &intent);
     void onReplyFinished();
     void finish(RefundAttempt attempt);
@@ -139,13 +141,15 @@ signals:
 
 private:
     friend class ProviderClient;
-    LookupOperation(QNetworkAccessManager *network, ProviderSettings settings, RefundIntent intent, QObject *parent);
+    LookupOperation(QNetworkAccessManager *network, ProviderSettings settings, RefundIntent intent,
+                    QObject *parent);
     ~LookupOperation() override;
     void requestPage();
     void onReplyFinished();
     void retryOrGiveUp(const QString &why, int retryAfterMs);
     void decide();
-    void finish(LookupVerdict verdict, const QString &reason, std::optional<ProviderRefund> refund = std::nullopt);
+    void finish(LookupVerdict verdict, const QString &reason,
+                std::optional<ProviderRefund> refund = std::nullopt);
 
     QNetworkAccessManager *m_network;
     ProviderSettings m_settings;

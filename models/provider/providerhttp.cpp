@@ -52,32 +52,39 @@ std::optional<QString> refusedRedirect(QNetworkReply *reply, const QUrl &baseUrl
         const QString shown = target.isValid() ? target.toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo)
                                                : QString::fromLatin1(location);
         if (reply->error() == QNetworkReply::TooManyRedirectsError)
-            return QStringLiteral("the provider kept redirecting (the last time to %1); Verity stopped following")
-                .arg(shown);
+            return QStringLiteral(
+                           "the provider kept redirecting (the last time to %1); Verity stopped following")
+                    .arg(shown);
         if (!target.isValid() || !sameOrigin(target, baseUrl))
-            return QStringLiteral("the provider redirected to %1; Verity sends the API key only to %2, so it did "
-                                  "not follow")
-                .arg(shown, originOf(baseUrl));
+            return QStringLiteral(
+                           "the provider redirected to %1; Verity sends the API key only to %2, so it did "
+                           "not follow")
+                    .arg(shown, originOf(baseUrl));
         return QStringLiteral("the provider redirected to %1, which Verity did not follow").arg(shown);
     }
     // Qt keeps to the origin; this holds should that ever change.
     if (!sameOrigin(answered, baseUrl))
         return QStringLiteral("the answer came from %1, not from %2; Verity does not take it")
-            .arg(answered.toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo), originOf(baseUrl));
+                .arg(answered.toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo), originOf(baseUrl));
     return std::nullopt;
 }
 
 QString describeRequest(const QByteArray &method, const QNetworkRequest &request, const QByteArray &body)
 {
-    QString text = QString::fromLatin1(method) + u' ' + request.url().toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo) /* never a password in evidence */ + u'\n';
+    QString text = QString::fromLatin1(method) + u' '
+            + request.url().toString(QUrl::FullyEncoded
+                                     | QUrl::RemoveUserInfo) /* never a password in evidence */
+            + u'\n';
     for (const QByteArray &name : request.rawHeaderList()) {
         QString value = QString::fromUtf8(request.rawHeader(name));
-        if (name.compare("Authorization", Qt::CaseInsensitive) == 0 && value.startsWith(QStringLiteral("Bearer ")))
+        if (name.compare("Authorization", Qt::CaseInsensitive) == 0
+            && value.startsWith(QStringLiteral("Bearer ")))
             value = ProviderClient::redactedAuthorization(value.mid(7));
         text += QString::fromLatin1(name) + QStringLiteral(": ") + value + u'\n';
     }
     if (request.header(QNetworkRequest::ContentTypeHeader).isValid() && !request.hasRawHeader("Content-Type"))
-        text += QStringLiteral("Content-Type: ") + request.header(QNetworkRequest::ContentTypeHeader).toString() + u'\n';
+        text += QStringLiteral("Content-Type: ")
+                + request.header(QNetworkRequest::ContentTypeHeader).toString() + u'\n';
     if (!body.isEmpty())
         text += u'\n' + QString::fromUtf8(body);
     return text;
@@ -89,11 +96,11 @@ QString describeResponse(QNetworkReply *reply, const QByteArray &body, const QSt
     if (status == 0)
         return QStringLiteral("no HTTP answer: ") + transportReason;
     QString text = QStringLiteral("HTTP %1 %2\n")
-                       .arg(status)
-                       .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
+                           .arg(status)
+                           .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
     // After a redirect within the origin, the request line names a URL that did not answer.
-    text += QStringLiteral("Answered by: ") + answeredBy(reply).toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo)
-            + u'\n';
+    text += QStringLiteral("Answered by: ")
+            + answeredBy(reply).toString(QUrl::FullyEncoded | QUrl::RemoveUserInfo) + u'\n';
     for (const auto &[name, value] : reply->rawHeaderPairs())
         text += QString::fromLatin1(name) + QStringLiteral(": ") + QString::fromUtf8(value) + u'\n';
     text += u'\n' + QString::fromUtf8(body);
@@ -116,13 +123,16 @@ QString transportReason(QNetworkReply *reply, int timeoutMs)
     case QNetworkReply::HostNotFoundError:
         return QStringLiteral("host not found (%1)").arg(reply->errorString());
     case QNetworkReply::RemoteHostClosedError:
-        return QStringLiteral("the provider closed the connection without an answer (%1)").arg(reply->errorString());
+        return QStringLiteral("the provider closed the connection without an answer (%1)")
+                .arg(reply->errorString());
     case QNetworkReply::InsecureRedirectError:
-        return QStringLiteral("the provider redirected to another origin, which Verity does not send the API key "
-                              "to");
+        return QStringLiteral(
+                "the provider redirected to another origin, which Verity does not send the API key "
+                "to");
     case QNetworkReply::ContentReSendError:
-        return QStringLiteral("the connection dropped after the request was sent, without an answer; it was not "
-                              "sent again");
+        return QStringLiteral(
+                "the connection dropped after the request was sent, without an answer; it was not "
+                "sent again");
     default:
         return reply->errorString();
     }
@@ -144,11 +154,14 @@ bool nothingWasSent(QNetworkReply::NetworkError error)
 
 std::optional<ProviderError> providerError(const QByteArray &body)
 {
-    const QJsonObject error = QJsonDocument::fromJson(body).object().value(QStringLiteral("error")).toObject();
+    const QJsonObject error =
+            QJsonDocument::fromJson(body).object().value(QStringLiteral("error")).toObject();
     if (error.isEmpty())
         return std::nullopt;
-    return ProviderError{error.value(QStringLiteral("type")).toString(), error.value(QStringLiteral("code")).toString(),
-                         error.value(QStringLiteral("message")).toString(), error.value(QStringLiteral("param")).toString()};
+    return ProviderError{error.value(QStringLiteral("type")).toString(),
+                         error.value(QStringLiteral("code")).toString(),
+                         error.value(QStringLiteral("message")).toString(),
+                         error.value(QStringLiteral("param")).toString()};
 }
 
 QString providerMessage(int status, const QByteArray &body)
@@ -171,16 +184,21 @@ std::optional<ProviderRefund> refundFrom(const QJsonObject &object)
     refund.currency = object.value(QStringLiteral("currency")).toString().toUpper();
     refund.status = object.value(QStringLiteral("status")).toString();
     refund.createdMs = object.value(QStringLiteral("created")).toInteger() * 1000;
-    refund.intentKey = object.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString();
+    refund.intentKey = object.value(QStringLiteral("metadata"))
+                               .toObject()
+                               .value(QStringLiteral("intent_key"))
+                               .toString();
     return refund;
 }
 
 QString describeRefund(const ProviderRefund &refund)
 {
     return QStringLiteral("%1 of %2 (%3, created %4)")
-        .arg(refund.id, formatMoney(refund.amountCents, refund.currency.isEmpty() ? QStringLiteral("USD") : refund.currency),
-             refund.status.isEmpty() ? QStringLiteral("status not given") : refund.status,
-             QDateTime::fromMSecsSinceEpoch(refund.createdMs, Qt::UTC).toString(Qt::ISODate));
+            .arg(refund.id,
+                 formatMoney(refund.amountCents,
+                             refund.currency.isEmpty() ? QStringLiteral("USD") : refund.currency),
+                 refund.status.isEmpty() ? QStringLiteral("status not given") : refund.status,
+                 QDateTime::fromMSecsSinceEpoch(refund.createdMs, Qt::UTC).toString(Qt::ISODate));
 }
 
 bool retryableRead(int status)

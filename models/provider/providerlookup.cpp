@@ -4,9 +4,8 @@
 // never "not found". Only the base URL's origin is asked, and only its answers count: a list
 // from anywhere else could settle a refund as "not performed".
 
-#include "providerclient.h"
-
 #include "domain/money.h"
+#include "providerclient.h"
 #include "providerhttp.h"
 #include "providerurl.h"
 
@@ -29,9 +28,12 @@ constexpr int maxPages = 100; // 10,000 refunds of one payment is no payment Ver
 
 } // namespace
 
-LookupOperation::LookupOperation(QNetworkAccessManager *network, ProviderSettings settings, RefundIntent intent,
-                                 QObject *parent)
-    : QObject(parent), m_network(network), m_settings(std::move(settings)), m_intent(std::move(intent))
+LookupOperation::LookupOperation(QNetworkAccessManager *network, ProviderSettings settings,
+                                 RefundIntent intent, QObject *parent)
+    : QObject(parent)
+    , m_network(network)
+    , m_settings(std::move(settings))
+    , m_intent(std::move(intent))
 {
     m_backoff = new QTimer(this);
     m_backoff->setSingleShot(true);
@@ -53,13 +55,15 @@ void LookupOperation::requestPage()
     if (m_finished)
         return;
     if (m_intent.intentKey.isEmpty() || m_intent.paymentIntent.isEmpty()) {
-        finish(LookupVerdict::CouldNotTell, QStringLiteral("nothing to look up: the call has no %1")
-                                                .arg(m_intent.intentKey.isEmpty() ? QStringLiteral("intent key")
-                                                                                  : QStringLiteral("payment intent")));
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("nothing to look up: the call has no %1")
+                       .arg(m_intent.intentKey.isEmpty() ? QStringLiteral("intent key")
+                                                         : QStringLiteral("payment intent")));
         return;
     }
     if (const Expected<QUrl> baseUrl = checkProviderUrl(m_settings.baseUrl); !baseUrl) {
-        finish(LookupVerdict::CouldNotTell, QStringLiteral("nothing was asked: the provider URL %1").arg(baseUrl.message()));
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("nothing was asked: the provider URL %1").arg(baseUrl.message()));
         return;
     }
     ++m_attemptOfPage;
@@ -68,14 +72,15 @@ void LookupOperation::requestPage()
     query.addQueryItem(QStringLiteral("limit"), QString::number(pageSize));
     if (!m_startingAfter.isEmpty())
         query.addQueryItem(QStringLiteral("starting_after"), m_startingAfter);
-    const QNetworkRequest request =
-        providerhttp::request(m_settings, providerhttp::endpoint(m_settings.baseUrl, QStringLiteral("/v1/refunds"), query));
+    const QNetworkRequest request = providerhttp::request(
+            m_settings, providerhttp::endpoint(m_settings.baseUrl, QStringLiteral("/v1/refunds"), query));
     emit progress(QStringLiteral("Listing the refunds of %1 (page %2, attempt %3 of %4)")
-                      .arg(m_intent.paymentIntent)
-                      .arg(m_page)
-                      .arg(m_attemptOfPage)
-                      .arg(m_settings.maxLookupAttempts));
-    m_exchange = HttpExchange{QDateTime::currentMSecsSinceEpoch(), 0, providerhttp::describeRequest("GET", request, {}), {}};
+                          .arg(m_intent.paymentIntent)
+                          .arg(m_page)
+                          .arg(m_attemptOfPage)
+                          .arg(m_settings.maxLookupAttempts));
+    m_exchange = HttpExchange{
+            QDateTime::currentMSecsSinceEpoch(), 0, providerhttp::describeRequest("GET", request, {}), {}};
     m_reply = m_network->get(request);
     connect(m_reply, &QNetworkReply::finished, this, &LookupOperation::onReplyFinished);
 }
@@ -90,7 +95,8 @@ void LookupOperation::onReplyFinished()
     // An aborted reply (a transfer timeout) is closed: there is nothing to read.
     const QByteArray body = reply->isOpen() ? reply->readAll() : QByteArray();
     const int status = providerhttp::httpStatus(reply);
-    const QString transport = status == 0 ? providerhttp::transportReason(reply, m_settings.timeoutMs) : QString();
+    const QString transport =
+            status == 0 ? providerhttp::transportReason(reply, m_settings.timeoutMs) : QString();
     m_exchange.finishedAt = QDateTime::currentMSecsSinceEpoch();
     m_exchange.response = providerhttp::describeResponse(reply, body, transport);
     if (status != 0)
@@ -105,36 +111,42 @@ void LookupOperation::onReplyFinished()
     }
 
     if (providerhttp::retryableRead(status)) {
-        const QString why = status == 0 ? QStringLiteral("no answer from the provider: %1").arg(transport)
-                                        : QStringLiteral("the provider answered %1").arg(providerhttp::providerMessage(status, body));
+        const QString why = status == 0
+                ? QStringLiteral("no answer from the provider: %1").arg(transport)
+                : QStringLiteral("the provider answered %1").arg(providerhttp::providerMessage(status, body));
         retryOrGiveUp(why, providerhttp::retryAfterMs(reply));
         return;
     }
     if (status == 401 || status == 403) {
         finish(LookupVerdict::CouldNotTell,
-               QStringLiteral("the provider refused the API key (%1)").arg(providerhttp::providerMessage(status, body)));
+               QStringLiteral("the provider refused the API key (%1)")
+                       .arg(providerhttp::providerMessage(status, body)));
         return;
     }
     if (status < 200 || status >= 300) {
         // A wrong base URL or an unknown payment must never read as "not performed".
         finish(LookupVerdict::CouldNotTell,
-               QStringLiteral("the provider could not list the refunds of %1 (%2); check the provider URL and the "
-                              "payment")
-                   .arg(m_intent.paymentIntent, providerhttp::providerMessage(status, body)));
+               QStringLiteral(
+                       "the provider could not list the refunds of %1 (%2); check the provider URL and the "
+                       "payment")
+                       .arg(m_intent.paymentIntent, providerhttp::providerMessage(status, body)));
         return;
     }
     const QJsonObject list = QJsonDocument::fromJson(body).object();
-    if (list.value(QStringLiteral("object")).toString() != u"list" || !list.value(QStringLiteral("data")).isArray()) {
-        finish(LookupVerdict::CouldNotTell, QStringLiteral("the provider's answer (HTTP %1) is not a list of refunds; "
-                                                           "check the provider URL")
-                                                .arg(status));
+    if (list.value(QStringLiteral("object")).toString() != u"list"
+        || !list.value(QStringLiteral("data")).isArray()) {
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("the provider's answer (HTTP %1) is not a list of refunds; "
+                              "check the provider URL")
+                       .arg(status));
         return;
     }
     const QJsonArray data = list.value(QStringLiteral("data")).toArray();
     for (const QJsonValue &value : data) {
         std::optional<ProviderRefund> refund = providerhttp::refundFrom(value.toObject());
         if (!refund) {
-            finish(LookupVerdict::CouldNotTell, QStringLiteral("the provider's list holds something that is not a refund"));
+            finish(LookupVerdict::CouldNotTell,
+                   QStringLiteral("the provider's list holds something that is not a refund"));
             return;
         }
         // A provider that ignored the filter must not lend another payment's refund.
@@ -144,13 +156,16 @@ void LookupOperation::onReplyFinished()
     if (list.value(QStringLiteral("has_more")).toBool() && data.isEmpty()) {
         // "More" with nothing to page from: the list cannot be read to its end.
         finish(LookupVerdict::CouldNotTell,
-               QStringLiteral("the provider says more refunds follow but sent none; the list cannot be read to its end"));
+               QStringLiteral("the provider says more refunds follow but sent none; the list cannot be read "
+                              "to its end"));
         return;
     }
     if (list.value(QStringLiteral("has_more")).toBool()) {
         if (m_page >= maxPages) {
             finish(LookupVerdict::CouldNotTell,
-                   QStringLiteral("%1 has more than %2 refunds; stopped reading").arg(m_intent.paymentIntent).arg(m_refunds.size()));
+                   QStringLiteral("%1 has more than %2 refunds; stopped reading")
+                           .arg(m_intent.paymentIntent)
+                           .arg(m_refunds.size()));
             return;
         }
         m_startingAfter = data.last().toObject().value(QStringLiteral("id")).toString();
@@ -183,24 +198,27 @@ void LookupOperation::decide()
             matches.append(refund);
     }
     if (!matches.isEmpty()) {
-        std::stable_sort(matches.begin(), matches.end(),
-                         [](const ProviderRefund &a, const ProviderRefund &b) { return a.createdMs < b.createdMs; });
+        std::stable_sort(
+                matches.begin(), matches.end(),
+                [](const ProviderRefund &a, const ProviderRefund &b) { return a.createdMs < b.createdMs; });
         const ProviderRefund &first = matches.first();
         // A refund that failed or was cancelled moved no money: a person must look at it.
         if (first.status == u"failed" || first.status == u"canceled") {
             finish(LookupVerdict::CouldNotTell,
-                   QStringLiteral("refund %1 carries the intent key but did not go through; a person must judge")
-                       .arg(providerhttp::describeRefund(first)));
+                   QStringLiteral(
+                           "refund %1 carries the intent key but did not go through; a person must judge")
+                           .arg(providerhttp::describeRefund(first)));
             return;
         }
-        QString reason = QStringLiteral("found refund %1 with this intent key").arg(providerhttp::describeRefund(first));
+        QString reason = QStringLiteral("found refund %1 with this intent key")
+                                 .arg(providerhttp::describeRefund(first));
         if (matches.size() > 1) {
             QStringList ids;
             for (const ProviderRefund &refund : std::as_const(matches))
                 ids.append(refund.id);
             reason += QStringLiteral("; %1 refunds carry this key (%2), the first is given")
-                          .arg(matches.size())
-                          .arg(ids.join(QStringLiteral(", ")));
+                              .arg(matches.size())
+                              .arg(ids.join(QStringLiteral(", ")));
         }
         m_answer.withKey = matches;
         finish(LookupVerdict::Found, reason, first);
@@ -209,14 +227,17 @@ void LookupOperation::decide()
     for (const ProviderRefund &refund : std::as_const(m_refunds)) {
         if (refund.intentKey.isEmpty() && refund.amountCents == m_intent.amountCents) {
             finish(LookupVerdict::CouldNotTell,
-                   QStringLiteral("no refund carries the intent key, but refund %1 of %2 has the same amount and no "
-                                  "intent key (made before keys were sent?); a person must judge whether it is this one")
-                       .arg(providerhttp::describeRefund(refund), m_intent.paymentIntent));
+                   QStringLiteral(
+                           "no refund carries the intent key, but refund %1 of %2 has the same amount and no "
+                           "intent key (made before keys were sent?); a person must judge whether it is this "
+                           "one")
+                           .arg(providerhttp::describeRefund(refund), m_intent.paymentIntent));
             return;
         }
     }
     if (m_refunds.isEmpty()) {
-        finish(LookupVerdict::NotFound, QStringLiteral("the provider holds no refund of %1").arg(m_intent.paymentIntent));
+        finish(LookupVerdict::NotFound,
+               QStringLiteral("the provider holds no refund of %1").arg(m_intent.paymentIntent));
         return;
     }
     if (m_refunds.isEmpty()) {
@@ -249,7 +270,8 @@ void LookupOperation::cancel()
     finish(LookupVerdict::CouldNotTell, QStringLiteral("cancelled by the operator"));
 }
 
-void LookupOperation::finish(LookupVerdict verdict, const QString &reason, std::optional<ProviderRefund> refund)
+void LookupOperation::finish(LookupVerdict verdict, const QString &reason,
+                             std::optional<ProviderRefund> refund)
 {
     if (m_finished)
         return;

@@ -9,7 +9,8 @@ namespace verity {
 
 HttpExchange beginExchange(const QByteArray &method, const QNetworkRequest &request, const QByteArray &body)
 {
-    return HttpExchange{QDateTime::currentMSecsSinceEpoch(), 0, providerhttp::describeRequest(method, request, body), {}};
+    return HttpExchange{
+            QDateTime::currentMSecsSinceEpoch(), 0, providerhttp::describeRequest(method, request, body), {}};
 }
 
 ReplyRead readReply(QNetworkReply *reply, HttpExchange &exchange, int timeoutMs)

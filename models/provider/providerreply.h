@@ -15,12 +15,13 @@ class QNetworkRequest;
 namespace verity {
 
 // The exchange of `request`, started now (the API key redacted).
-HttpExchange beginExchange(const QByteArray &method, const QNetworkRequest &request, const QByteArray &body = {});
+HttpExchange beginExchange(const QByteArray &method, const QNetworkRequest &request,
+                           const QByteArray &body = {});
 
 struct ReplyRead
 {
     QByteArray body;
-    int status = 0;    // 0: no HTTP answer
+    int status = 0; // 0: no HTTP answer
     QString transport; // why no HTTP answer came; empty when one came
 };
 

@@ -28,8 +28,8 @@ QString keyOf(const QJsonObject &record, const QString &key)
 {
     const QString metadataPrefix = QStringLiteral("metadata.");
     const QJsonValue value = key.startsWith(metadataPrefix)
-                                 ? record.value(QStringLiteral("metadata")).toObject().value(key.mid(metadataPrefix.size()))
-                                 : record.value(key);
+            ? record.value(QStringLiteral("metadata")).toObject().value(key.mid(metadataPrefix.size()))
+            : record.value(key);
     return value.toString();
 }
 
@@ -48,7 +48,8 @@ QUrlQuery encodedQuery(const QList<std::pair<QString, QString>> &items)
 {
     QStringList pairs;
     for (const auto &[name, value] : items)
-        pairs.append(QString::fromLatin1(QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value)));
+        pairs.append(
+                QString::fromLatin1(QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value)));
     return QUrlQuery(pairs.join(u'&'));
 }
 
@@ -63,8 +64,8 @@ std::optional<FoundRecord> foundRecordFrom(const QJsonObject &object)
                        object.value(QStringLiteral("status")).toString(), object};
 }
 
-Expected<RecordQuery> recordQueryFor(const RecordLookupSpec &spec, const QString &argumentsJson, const TicketFacts &ticket,
-                                     const QString &intentKey)
+Expected<RecordQuery> recordQueryFor(const RecordLookupSpec &spec, const QString &argumentsJson,
+                                     const TicketFacts &ticket, const QString &intentKey)
 {
     if (intentKey.isEmpty())
         return makeError(QStringLiteral("nothing to look up: the call has no intent key"));
@@ -77,17 +78,19 @@ Expected<RecordQuery> recordQueryFor(const RecordLookupSpec &spec, const QString
             const nlohmann::json &given = arguments.at(name);
             const std::optional<qint64> number = given.is_string() ? std::nullopt : wholeNumber(given);
             if (!given.is_string() && !number) {
-                return makeError(QStringLiteral("cannot look up at %1: the argument %2 is %3, not text")
-                                     .arg(systemWords(spec.system), argument, fromUtf8String(given.dump())));
+                return makeError(
+                        QStringLiteral("cannot look up at %1: the argument %2 is %3, not text")
+                                .arg(systemWords(spec.system), argument, fromUtf8String(given.dump())));
             }
             value = given.is_string() ? fromUtf8String(given.get<std::string>()) : QString::number(*number);
         } else {
             value = ticket.value(argument);
         }
         if (value.isEmpty()) {
-            return makeError(QStringLiteral("cannot look up at %1: %2 is missing from the call's arguments and "
-                                            "the ticket")
-                                 .arg(systemWords(spec.system), argument));
+            return makeError(
+                    QStringLiteral("cannot look up at %1: %2 is missing from the call's arguments and "
+                                   "the ticket")
+                            .arg(systemWords(spec.system), argument));
         }
         query.filter.append({param, value});
     }
@@ -95,8 +98,11 @@ Expected<RecordQuery> recordQueryFor(const RecordLookupSpec &spec, const QString
 }
 
 RecordLookupOperation::RecordLookupOperation(ProviderSettings settings, RecordQuery query, QObject *parent)
-    : QObject(parent), m_settings(std::move(settings)), m_query(std::move(query)),
-      m_network(new QNetworkAccessManager(this)), m_backoff(new QTimer(this))
+    : QObject(parent)
+    , m_settings(std::move(settings))
+    , m_query(std::move(query))
+    , m_network(new QNetworkAccessManager(this))
+    , m_backoff(new QTimer(this))
 {
     m_backoff->setSingleShot(true);
     connect(m_backoff, &QTimer::timeout, this, &RecordLookupOperation::requestPage);
@@ -114,9 +120,10 @@ void RecordLookupOperation::start()
         return;
     m_started = true;
     if (m_query.intentKey.isEmpty() || m_query.path.isEmpty()) {
-        finish(LookupVerdict::CouldNotTell, QStringLiteral("nothing to look up: the call has no %1")
-                                                .arg(m_query.intentKey.isEmpty() ? QStringLiteral("intent key")
-                                                                                 : QStringLiteral("lookup path")));
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("nothing to look up: the call has no %1")
+                       .arg(m_query.intentKey.isEmpty() ? QStringLiteral("intent key")
+                                                        : QStringLiteral("lookup path")));
         return;
     }
     requestPage();
@@ -138,10 +145,11 @@ void RecordLookupOperation::requestPage()
     if (!m_startingAfter.isEmpty())
         items.append({QStringLiteral("starting_after"), m_startingAfter});
     const QNetworkRequest request = providerhttp::request(
-        m_settings, providerhttp::endpoint(m_settings.baseUrl, m_query.path, encodedQuery(items)));
+            m_settings, providerhttp::endpoint(m_settings.baseUrl, m_query.path, encodedQuery(items)));
     emit progress(QStringLiteral("Listing %1 at %2 for %3 (page %4, attempt %5 of %6)")
-                      .arg(m_query.path, systemWords(m_query.system), filterText(m_query), QString::number(m_page),
-                           QString::number(m_attemptOfPage), QString::number(m_settings.maxLookupAttempts)));
+                          .arg(m_query.path, systemWords(m_query.system), filterText(m_query),
+                               QString::number(m_page), QString::number(m_attemptOfPage),
+                               QString::number(m_settings.maxLookupAttempts)));
     m_exchange = beginExchange("GET", request);
     QNetworkReply *reply = m_network->get(request);
     m_reply = reply;
@@ -158,9 +166,11 @@ void RecordLookupOperation::onReplyFinished(QNetworkReply *reply)
     m_answer.exchanges.append(m_exchange);
 
     if (providerhttp::retryableRead(read.status)) {
-        tryAgainOrStop(read.status == 0 ? QStringLiteral("no answer from %1: %2").arg(systemWords(m_query.system), read.transport)
+        tryAgainOrStop(read.status == 0 ? QStringLiteral("no answer from %1: %2")
+                                                  .arg(systemWords(m_query.system), read.transport)
                                         : QStringLiteral("%1 answered %2")
-                                              .arg(systemWords(m_query.system), providerhttp::providerMessage(read.status, read.body)),
+                                                  .arg(systemWords(m_query.system),
+                                                       providerhttp::providerMessage(read.status, read.body)),
                        providerhttp::retryAfterMs(reply));
         return;
     }
@@ -172,9 +182,10 @@ void RecordLookupOperation::onReplyFinished(QNetworkReply *reply)
         return;
     }
     if (m_page >= maxPages) {
-        finish(LookupVerdict::CouldNotTell, QStringLiteral("the list at %1 has more than %2 records; stopped reading")
-                                                .arg(m_query.path)
-                                                .arg(m_read.size()));
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("the list at %1 has more than %2 records; stopped reading")
+                       .arg(m_query.path)
+                       .arg(m_read.size()));
         return;
     }
     m_startingAfter = m_read.last().id;
@@ -190,33 +201,36 @@ std::optional<bool> RecordLookupOperation::readPage(const QByteArray &body, int 
         return std::optional<bool>();
     };
     if (status == 401 || status == 403) {
-        return cannotTell(QStringLiteral("%1 refused the API key (%2)")
-                              .arg(systemWords(m_query.system), providerhttp::providerMessage(status, body)));
+        return cannotTell(
+                QStringLiteral("%1 refused the API key (%2)")
+                        .arg(systemWords(m_query.system), providerhttp::providerMessage(status, body)));
     }
     if (status < 200 || status >= 300) {
         // A wrong base URL or path must never read as "not performed".
         return cannotTell(QStringLiteral("%1 could not list %2 (%3); check its URL and the registry's lookup")
-                              .arg(systemWords(m_query.system), m_query.path, providerhttp::providerMessage(status, body)));
+                                  .arg(systemWords(m_query.system), m_query.path,
+                                       providerhttp::providerMessage(status, body)));
     }
     const QJsonObject list = QJsonDocument::fromJson(body).object();
     const QJsonValue data = list.value(QStringLiteral("data"));
     if (list.value(QStringLiteral("object")).toString() != u"list" || !data.isArray()) {
         return cannotTell(QStringLiteral("the answer of %1 (HTTP %2) is not a list; check its URL and the "
                                          "registry's lookup")
-                              .arg(systemWords(m_query.system))
-                              .arg(status));
+                                  .arg(systemWords(m_query.system))
+                                  .arg(status));
     }
     const QJsonArray records = data.toArray();
     if (list.value(QStringLiteral("has_more")).toBool() && records.isEmpty())
-        return cannotTell(QStringLiteral("%1 says more records follow but sent none; the list cannot be read to "
-                                         "its end")
-                              .arg(systemWords(m_query.system)));
+        return cannotTell(
+                QStringLiteral("%1 says more records follow but sent none; the list cannot be read to "
+                               "its end")
+                        .arg(systemWords(m_query.system)));
     for (const QJsonValue &value : records) {
         // Without an id there is no next page to ask for, nor a record to name as evidence.
         std::optional<FoundRecord> record = foundRecordFrom(value.toObject());
         if (!record)
             return cannotTell(QStringLiteral("the list of %1 holds something that is not a record with an id")
-                                  .arg(systemWords(m_query.system)));
+                                      .arg(systemWords(m_query.system)));
         m_read.append(*record);
     }
     return list.value(QStringLiteral("has_more")).toBool();
@@ -225,7 +239,8 @@ std::optional<bool> RecordLookupOperation::readPage(const QByteArray &body, int 
 void RecordLookupOperation::tryAgainOrStop(const QString &why, int retryAfterMs)
 {
     if (m_attemptOfPage >= m_settings.maxLookupAttempts) {
-        finish(LookupVerdict::CouldNotTell, QStringLiteral("gave up after %1 attempts: %2").arg(m_attemptOfPage).arg(why));
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("gave up after %1 attempts: %2").arg(m_attemptOfPage).arg(why));
         return;
     }
     const int delay = providerhttp::retryDelayMs(m_settings, m_attemptOfPage, retryAfterMs);
@@ -257,15 +272,18 @@ void RecordLookupOperation::decide()
     QStringList found;
     for (const FoundRecord &record : std::as_const(m_answer.records)) {
         found.append(QStringLiteral("%1 (%2, created %3)")
-                         .arg(record.id, record.status.isEmpty() ? QStringLiteral("no status") : record.status,
-                              QDateTime::fromMSecsSinceEpoch(record.createdMs, Qt::UTC).toString(Qt::ISODate)));
+                             .arg(record.id,
+                                  record.status.isEmpty() ? QStringLiteral("no status") : record.status,
+                                  QDateTime::fromMSecsSinceEpoch(record.createdMs, Qt::UTC)
+                                          .toString(Qt::ISODate)));
     }
-    finish(LookupVerdict::Found, QStringLiteral("%1 has %2 with this intent key: %3")
-                                     .arg(systemWords(m_query.system),
-                                          m_answer.records.size() == 1
-                                              ? QStringLiteral("one record")
-                                              : QStringLiteral("%1 records").arg(m_answer.records.size()),
-                                          found.join(QStringLiteral("; "))));
+    finish(LookupVerdict::Found,
+           QStringLiteral("%1 has %2 with this intent key: %3")
+                   .arg(systemWords(m_query.system),
+                        m_answer.records.size() == 1
+                                ? QStringLiteral("one record")
+                                : QStringLiteral("%1 records").arg(m_answer.records.size()),
+                        found.join(QStringLiteral("; "))));
 }
 
 void RecordLookupOperation::cancel()

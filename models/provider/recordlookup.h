@@ -28,9 +28,9 @@ namespace verity {
 struct RecordQuery
 {
     QString system; // "courier": for the words a person reads
-    QString path;   // "/v1/pickups", under the settings' base URL
+    QString path; // "/v1/pickups", under the settings' base URL
     QList<std::pair<QString, QString>> filter; // query parameters and values: ("order", "SU-88316")
-    QString key;    // "metadata.intent_key", or a top-level field
+    QString key; // "metadata.intent_key", or a top-level field
     QString intentKey; // the value that record field must have
 };
 
@@ -45,8 +45,8 @@ struct FoundRecord
 {
     QString id;
     qint64 createdMs = 0; // from "created" (unix seconds); 0 when it has none
-    QString status;       // empty when it has none
-    QJsonObject raw;      // the whole object
+    QString status; // empty when it has none
+    QJsonObject raw; // the whole object
 };
 // nullopt when the object has no id: nothing a person could be shown as evidence.
 std::optional<FoundRecord> foundRecordFrom(const QJsonObject &object);

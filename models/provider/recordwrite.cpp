@@ -23,9 +23,10 @@ QByteArray recordWriteBody(const RecordWrite &write)
 }
 
 RecordWriteOperation::RecordWriteOperation(ProviderSettings settings, RecordWrite write, QObject *parent)
-    : QObject(parent), m_settings(std::move(settings)), m_write(std::move(write))
-{
-}
+    : QObject(parent)
+    , m_settings(std::move(settings))
+    , m_write(std::move(write))
+{}
 
 void RecordWriteOperation::start()
 {
@@ -51,7 +52,7 @@ void RecordWriteOperation::start()
     const QByteArray body = recordWriteBody(m_write);
 
     QNetworkRequest request =
-        providerhttp::request(m_settings, providerhttp::endpoint(m_settings.baseUrl, m_write.path));
+            providerhttp::request(m_settings, providerhttp::endpoint(m_settings.baseUrl, m_write.path));
     request.setRawHeader("Content-Type", "application/x-www-form-urlencoded");
     request.setRawHeader("Idempotency-Key", m_write.intentKey.toUtf8());
     makeOneShot(request, body.size());
@@ -81,8 +82,8 @@ void RecordWriteOperation::onReplyFinished()
     finish(attempt);
 }
 
-RecordWriteAttempt RecordWriteOperation::classify(const QByteArray &body, int status, const QString &transport,
-                                                  QNetworkReply *reply) const
+RecordWriteAttempt RecordWriteOperation::classify(const QByteArray &body, int status,
+                                                  const QString &transport, QNetworkReply *reply) const
 {
     using Kind = RecordWriteAttempt::Kind;
     RecordWriteAttempt attempt;
@@ -91,21 +92,22 @@ RecordWriteAttempt RecordWriteOperation::classify(const QByteArray &body, int st
     if (status == 0) {
         const bool neverSent = providerhttp::nothingWasSent(reply->error());
         attempt.kind = neverSent ? Kind::Refused : Kind::Ambiguous;
-        attempt.reason = neverSent ? QStringLiteral("the request never reached %1: %2").arg(system, transport)
-                                   : QStringLiteral("no answer from %1 (%2)").arg(system, transport) + mayHave;
+        attempt.reason = neverSent
+                ? QStringLiteral("the request never reached %1: %2").arg(system, transport)
+                : QStringLiteral("no answer from %1 (%2)").arg(system, transport) + mayHave;
         return attempt;
     }
     if (status >= 200 && status < 300) {
         // A 2xx that names no record (a proxy's page, a truncated body) proves nothing either way.
         attempt.record = foundRecordFrom(QJsonDocument::fromJson(body).object());
         attempt.kind = attempt.record ? Kind::Accepted : Kind::Ambiguous;
-        attempt.replayed = reply->rawHeader("Idempotent-Replayed").trimmed().compare("true", Qt::CaseInsensitive) == 0;
-        attempt.reason = !attempt.record ? QStringLiteral("%1 answered HTTP %2 but named no record").arg(system).arg(status)
-                                               + mayHave
-                                         : QStringLiteral("%1 %2 %3")
-                                               .arg(system,
-                                                    attempt.replayed ? QStringLiteral("replayed") : QStringLiteral("made"),
-                                                    attempt.record->id);
+        attempt.replayed =
+                reply->rawHeader("Idempotent-Replayed").trimmed().compare("true", Qt::CaseInsensitive) == 0;
+        attempt.reason = !attempt.record
+                ? QStringLiteral("%1 answered HTTP %2 but named no record").arg(system).arg(status) + mayHave
+                : QStringLiteral("%1 %2 %3")
+                          .arg(system, attempt.replayed ? QStringLiteral("replayed") : QStringLiteral("made"),
+                               attempt.record->id);
         return attempt;
     }
     const QString message = providerhttp::providerMessage(status, body);
@@ -118,9 +120,10 @@ RecordWriteAttempt RecordWriteOperation::classify(const QByteArray &body, int st
     // Any 409 is a conflict with another request (bodies vary), so it proves nothing either way.
     if ((status == 400 && error && error->type == u"idempotency_error") || status == 409) {
         attempt.kind = Kind::Ambiguous;
-        attempt.reason = QStringLiteral("the intent key was used before (%1); only a lookup can tell whether %2 "
-                                        "made it")
-                             .arg(message, system);
+        attempt.reason =
+                QStringLiteral("the intent key was used before (%1); only a lookup can tell whether %2 "
+                               "made it")
+                        .arg(message, system);
         return attempt;
     }
     attempt.kind = Kind::Refused;
@@ -135,9 +138,10 @@ void RecordWriteOperation::cancel()
     RecordWriteAttempt attempt;
     // Before start() nothing was sent; after it, the POST may have reached the system.
     attempt.kind = m_started ? RecordWriteAttempt::Kind::Ambiguous : RecordWriteAttempt::Kind::Refused;
-    attempt.reason = m_started ? QStringLiteral("cancelled by the operator; the request may already have reached %1")
-                                     .arg(systemWords(m_write.system))
-                               : QStringLiteral("cancelled by the operator before it was sent; nothing was sent");
+    attempt.reason = m_started
+            ? QStringLiteral("cancelled by the operator; the request may already have reached %1")
+                      .arg(systemWords(m_write.system))
+            : QStringLiteral("cancelled by the operator before it was sent; nothing was sent");
     if (m_reply) {
         abandonReply(m_reply, this, m_exchange);
         attempt.exchanges = {m_exchange};

@@ -20,8 +20,8 @@ namespace verity {
 
 struct RecordWrite
 {
-    QString system;    // "courier": for the words a person reads
-    QString path;      // "/v1/pickups", under the settings' base URL
+    QString system; // "courier": for the words a person reads
+    QString path; // "/v1/pickups", under the settings' base URL
     QString intentKey; // sent as Idempotency-Key and as metadata[intent_key]
     // The form, in this order: ("order", "SU-88316"), ("metadata[ticket_id]", "T-…"). A
     // metadata[intent_key] given here is replaced by intentKey.
@@ -38,8 +38,8 @@ struct RecordWriteAttempt
     // Ambiguous: it may or may not have happened; only a lookup can tell. Never retry blind.
     enum class Kind { Accepted, Refused, Ambiguous } kind = Kind::Ambiguous;
     std::optional<FoundRecord> record; // Accepted
-    int httpStatus = 0;                // 0: no HTTP answer
-    bool replayed = false;             // Idempotent-Replayed: true (the key was used before)
+    int httpStatus = 0; // 0: no HTTP answer
+    bool replayed = false; // Idempotent-Replayed: true (the key was used before)
     QString reason;
     QList<HttpExchange> exchanges;
 };
@@ -67,7 +67,8 @@ signals:
 
 private:
     void onReplyFinished();
-    RecordWriteAttempt classify(const QByteArray &body, int status, const QString &transport, QNetworkReply *reply) const;
+    RecordWriteAttempt classify(const QByteArray &body, int status, const QString &transport,
+                                QNetworkReply *reply) const;
     void finish(RecordWriteAttempt attempt);
 
     ProviderSettings m_settings;

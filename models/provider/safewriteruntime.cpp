@@ -30,8 +30,7 @@ SafeWriteRuntime::SafeWriteRuntime(LedgerStore &ledger, ProviderClient &provider
     : QObject(parent)
     , m_ledger(ledger)
     , m_provider(provider)
-{
-}
+{}
 
 SafeRefundOperation *SafeWriteRuntime::refund(const RefundIntent &intent, const LedgerContext &context)
 {
@@ -41,44 +40,51 @@ SafeRefundOperation *SafeWriteRuntime::refund(const RefundIntent &intent, const 
         // Without the ledger nobody can say whether this key already paid out: send nothing,
         // and do not invite a retry either.
         QMetaObject::invokeMethod(
-            operation,
-            [operation, message = seen.message()] {
-                operation->finish({Outcome::Unknown, std::nullopt,
-                                   QStringLiteral("nothing was sent: the ledger could not be read (%1), so whether "
-                                                  "this intent already paid out is unknown; escalate")
-                                       .arg(message),
-                                   std::nullopt, {}});
-            },
-            Qt::QueuedConnection);
+                operation,
+                [operation, message = seen.message()] {
+                    operation->finish(
+                            {Outcome::Unknown,
+                             std::nullopt,
+                             QStringLiteral("nothing was sent: the ledger could not be read (%1), so whether "
+                                            "this intent already paid out is unknown; escalate")
+                                     .arg(message),
+                             std::nullopt,
+                             {}});
+                },
+                Qt::QueuedConnection);
         return operation;
     }
     if (*seen) {
         const LedgerEntry entry = **seen;
         QMetaObject::invokeMethod(
-            operation,
-            [operation, entry] {
-                ProviderRefund refund;
-                refund.id = entry.refundId;
-                refund.amountCents = entry.amountCents;
-                refund.currency = entry.currency;
-                refund.intentKey = entry.intentKey;
-                operation->finish({Outcome::AlreadyPerformed, refund,
-                                   QStringLiteral("the ledger already holds refund %1 of %2 for this intent key; "
-                                                  "nothing was sent")
-                                       .arg(entry.refundId, formatMoney(entry.amountCents, entry.currency)),
-                                   std::nullopt, {}});
-            },
-            Qt::QueuedConnection);
+                operation,
+                [operation, entry] {
+                    ProviderRefund refund;
+                    refund.id = entry.refundId;
+                    refund.amountCents = entry.amountCents;
+                    refund.currency = entry.currency;
+                    refund.intentKey = entry.intentKey;
+                    operation->finish(
+                            {Outcome::AlreadyPerformed,
+                             refund,
+                             QStringLiteral("the ledger already holds refund %1 of %2 for this intent key; "
+                                            "nothing was sent")
+                                     .arg(entry.refundId, formatMoney(entry.amountCents, entry.currency)),
+                             std::nullopt,
+                             {}});
+                },
+                Qt::QueuedConnection);
         return operation;
     }
 
     emit operation->progress(tr("Sending the refund with its intent key…"));
     RefundOperation *post = m_provider.refund(intent);
     operation->m_refund = post;
-    connect(post, &RefundOperation::finished, operation, [this, operation, intent, context, post](const RefundAttempt &attempt) {
-        post->deleteLater();
-        afterPost(operation, intent, context, attempt);
-    });
+    connect(post, &RefundOperation::finished, operation,
+            [this, operation, intent, context, post](const RefundAttempt &attempt) {
+                post->deleteLater();
+                afterPost(operation, intent, context, attempt);
+            });
     return operation;
 }
 
@@ -94,8 +100,9 @@ void SafeWriteRuntime::afterPost(SafeRefundOperation *operation, const RefundInt
         result.refund = refund;
         result.outcome = attempt.replayed ? Outcome::AlreadyPerformed : Outcome::Performed;
         result.note = attempt.replayed
-                          ? QStringLiteral("the provider replayed refund %1: this key had already paid out").arg(refund.id)
-                          : QStringLiteral("the provider accepted refund %1").arg(refund.id);
+                ? QStringLiteral("the provider replayed refund %1: this key had already paid out")
+                          .arg(refund.id)
+                : QStringLiteral("the provider accepted refund %1").arg(refund.id);
         const QString ledgerNote = recordInLedger(intent, context, refund);
         if (!ledgerNote.isEmpty())
             result.note += QStringLiteral("; ") + ledgerNote;
@@ -107,7 +114,8 @@ void SafeWriteRuntime::afterPost(SafeRefundOperation *operation, const RefundInt
         result.note = QStringLiteral("the provider refused the refund: %1").arg(attempt.reason);
         operation->finish(result);
         return;
-    case RefundAttempt::Kind::Ambiguous: break;
+    case RefundAttempt::Kind::Ambiguous:
+        break;
     }
 
     // Ambiguous: the refund may or may not exist. Read before anything else.
@@ -124,7 +132,8 @@ void SafeWriteRuntime::afterPost(SafeRefundOperation *operation, const RefundInt
 }
 
 void SafeWriteRuntime::afterLookup(SafeRefundOperation *operation, const RefundIntent &intent,
-                                   const LedgerContext &context, SafeWriteResult result, const LookupAnswer &answer)
+                                   const LedgerContext &context, SafeWriteResult result,
+                                   const LookupAnswer &answer)
 {
     result.lookupVerdict = answer.verdict;
     result.exchanges += answer.exchanges;
@@ -145,11 +154,13 @@ void SafeWriteRuntime::afterLookup(SafeRefundOperation *operation, const RefundI
         // request may still land after the lookup: not finding it yet proves nothing.
         if (result.postStatus == 409 || operation->m_cancelled) {
             result.outcome = Outcome::Unknown;
-            result.note += QStringLiteral(": nothing found yet, but the request may still be running at the provider; "
-                                          "do not retry, look it up again later");
+            result.note += QStringLiteral(
+                    ": nothing found yet, but the request may still be running at the provider; "
+                    "do not retry, look it up again later");
         } else {
             result.outcome = Outcome::NotPerformed;
-            result.note += QStringLiteral(": no refund carries this key; safe to try once more with the same key");
+            result.note +=
+                    QStringLiteral(": no refund carries this key; safe to try once more with the same key");
         }
         break;
     case LookupVerdict::CouldNotTell:
@@ -165,10 +176,14 @@ QString SafeWriteRuntime::recordInLedger(const RefundIntent &intent, const Ledge
 {
     if (!context.record)
         return {};
-    LedgerEntry entry{intent.intentKey, context.toolCallId, refund.id,
+    LedgerEntry entry{intent.intentKey,
+                      context.toolCallId,
+                      refund.id,
                       refund.amountCents > 0 ? refund.amountCents : intent.amountCents,
-                      refund.currency.isEmpty() ? intent.currency : refund.currency.toUpper(), context.sellerId,
-                      QDateTime::currentMSecsSinceEpoch(), context.source};
+                      refund.currency.isEmpty() ? intent.currency : refund.currency.toUpper(),
+                      context.sellerId,
+                      QDateTime::currentMSecsSinceEpoch(),
+                      context.source};
     if (Expected<void> begun = m_ledger.begin(); !begun)
         return QStringLiteral("not recorded in the ledger: %1").arg(begun.message());
     Expected<bool> inserted = m_ledger.recordLedgerEntry(entry);

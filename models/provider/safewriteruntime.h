@@ -26,8 +26,8 @@ struct SafeWriteResult
     std::optional<ProviderRefund> refund;
     QString note; // what happened, in words for the operator and the audit log
     std::optional<LookupVerdict> lookupVerdict; // when an ambiguous answer made it look
-    QList<HttpExchange> exchanges;              // evidence: every request and response
-    int postStatus = 0;                         // the HTTP status of the POST; 0 when none came
+    QList<HttpExchange> exchanges; // evidence: every request and response
+    int postStatus = 0; // the HTTP status of the POST; 0 when none came
 };
 
 // Where a refund is recorded in the ledger when it moves money.
@@ -53,7 +53,9 @@ signals:
 
 private:
     friend class SafeWriteRuntime;
-    explicit SafeRefundOperation(QObject *parent) : QObject(parent) {}
+    explicit SafeRefundOperation(QObject *parent)
+        : QObject(parent)
+    {}
     void finish(SafeWriteResult result);
 
     QPointer<RefundOperation> m_refund;
@@ -78,7 +80,8 @@ private:
     void afterLookup(SafeRefundOperation *operation, const RefundIntent &intent, const LedgerContext &context,
                      SafeWriteResult result, const LookupAnswer &answer);
     // Records the refund under its key; a key recorded meanwhile by another console stands.
-    QString recordInLedger(const RefundIntent &intent, const LedgerContext &context, const ProviderRefund &refund);
+    QString recordInLedger(const RefundIntent &intent, const LedgerContext &context,
+                           const ProviderRefund &refund);
 
     LedgerStore &m_ledger;
     ProviderClient &m_provider;

@@ -64,7 +64,8 @@ std::optional<BalanceMovement> movementFrom(const QJsonObject &object)
     movement.type = object.value(QStringLiteral("type")).toString();
     // Stripe sends the source as an id, or as the object itself when asked to expand it.
     const QJsonValue source = object.value(QStringLiteral("source"));
-    movement.source = source.isObject() ? source.toObject().value(QStringLiteral("id")).toString() : source.toString();
+    movement.source =
+            source.isObject() ? source.toObject().value(QStringLiteral("id")).toString() : source.toString();
     movement.createdMs = object.value(QStringLiteral("created")).toInteger() * 1000;
     return movement;
 }
@@ -75,7 +76,8 @@ void oldestFirst(QList<T> &items)
     // Lists come newest first: reversed, then a stable sort keeps the provider's order
     // within one second.
     std::reverse(items.begin(), items.end());
-    std::stable_sort(items.begin(), items.end(), [](const T &a, const T &b) { return a.createdMs < b.createdMs; });
+    std::stable_sort(items.begin(), items.end(),
+                     [](const T &a, const T &b) { return a.createdMs < b.createdMs; });
 }
 
 } // namespace
@@ -108,7 +110,7 @@ struct StatementFetch::Private
     QNetworkAccessManager network;
     Reader refunds;
     std::vector<std::unique_ptr<Reader>> sellers; // started once the provider answered a page
-    QList<SellerAccountStatement> accountsRead;  // by position in `accounts`
+    QList<SellerAccountStatement> accountsRead; // by position in `accounts`
     qsizetype nextAccount = 0;
     qsizetype accountsLeft = 0;
     bool refundsRead = false;
@@ -118,7 +120,10 @@ struct StatementFetch::Private
     bool finished = false;
 
     Private(StatementFetch *owner, ProviderSettings s, Period p, QStringList a)
-        : q(owner), settings(std::move(s)), period(p), accounts(std::move(a))
+        : q(owner)
+        , settings(std::move(s))
+        , period(p)
+        , accounts(std::move(a))
     {
         accountsRead.resize(accounts.size());
         accountsLeft = accounts.size();
@@ -175,18 +180,20 @@ void StatementFetch::Private::request(Reader &reader)
             query.addQueryItem(QStringLiteral("starting_after"), reader.cursor);
     }
     QNetworkRequest request =
-        providerhttp::request(settings, providerhttp::endpoint(settings.baseUrl, path(reader), query));
+            providerhttp::request(settings, providerhttp::endpoint(settings.baseUrl, path(reader), query));
     QString text;
     if (reader.step == Step::Refunds) {
-        text = QStringLiteral("refunds: page %1 (%2 read)").arg(reader.page).arg(answer.statement.refunds.size());
+        text = QStringLiteral("refunds: page %1 (%2 read)")
+                       .arg(reader.page)
+                       .arg(answer.statement.refunds.size());
     } else {
         const QString &id = reader.account.account;
         request.setRawHeader("Stripe-Account", id.toUtf8());
         text = reader.step == Step::Balance ? QStringLiteral("%1: balance").arg(id)
                                             : QStringLiteral("%1: balance transactions, page %2 (%3 read)")
-                                                  .arg(id)
-                                                  .arg(reader.page)
-                                                  .arg(reader.account.movements.size());
+                                                      .arg(id)
+                                                      .arg(reader.page)
+                                                      .arg(reader.account.movements.size());
     }
     if (reader.attempt > 1)
         text += QStringLiteral(", attempt %1 of %2").arg(reader.attempt).arg(settings.maxLookupAttempts);
@@ -213,16 +220,17 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
     }
     if (providerhttp::retryableRead(status)) {
         const QString why = status == 0
-                                ? QStringLiteral("cannot reach the provider at %1: %2")
-                                      .arg(where(reader), providerhttp::transportReason(done, settings.timeoutMs))
-                                : QStringLiteral("the provider failed at %1: %2")
-                                      .arg(where(reader), providerhttp::providerMessage(status, body));
+                ? QStringLiteral("cannot reach the provider at %1: %2")
+                          .arg(where(reader), providerhttp::transportReason(done, settings.timeoutMs))
+                : QStringLiteral("the provider failed at %1: %2")
+                          .arg(where(reader), providerhttp::providerMessage(status, body));
         if (reader.attempt >= settings.maxLookupAttempts) {
             fail(ProviderErrc::Unreachable,
                  QStringLiteral("%1 (gave up after %2 attempts)").arg(why).arg(reader.attempt));
             return;
         }
-        const int delay = providerhttp::retryDelayMs(settings, reader.attempt, providerhttp::retryAfterMs(done));
+        const int delay =
+                providerhttp::retryDelayMs(settings, reader.attempt, providerhttp::retryAfterMs(done));
         emit q->progress(QStringLiteral("%1; trying again in %2 ms").arg(why).arg(delay));
         reader.backoff.start(delay);
         return;
@@ -239,8 +247,8 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
     if (reader.step != Step::Refunds && (status == 403 || status == 404)) {
         // An account this key may not read is a finding about that account, not a failed fetch.
         reader.account.problem =
-            QStringLiteral("the provider does not know the account or will not show it to this key (%1)")
-                .arg(providerhttp::providerMessage(status, body));
+                QStringLiteral("the provider does not know the account or will not show it to this key (%1)")
+                        .arg(providerhttp::providerMessage(status, body));
         emit q->progress(QStringLiteral("%1: %2").arg(reader.account.account, reader.account.problem));
         listRead(reader);
         return;
@@ -272,7 +280,8 @@ void StatementFetch::Private::onReply(Reader &reader, QNetworkReply *done)
                      .arg(status));
         return;
     }
-    readList(reader, object.value(QStringLiteral("data")).toArray(), object.value(QStringLiteral("has_more")).toBool());
+    readList(reader, object.value(QStringLiteral("data")).toArray(),
+             object.value(QStringLiteral("has_more")).toBool());
 }
 
 void StatementFetch::Private::readList(Reader &reader, const QJsonArray &data, bool hasMore)
@@ -313,10 +322,12 @@ void StatementFetch::Private::readList(Reader &reader, const QJsonArray &data, b
         // A provider that ignored the filter must not lend an item of another period.
         if (refund && period.contains(refund->createdMs)) {
             const QJsonObject metadata = object.value(QStringLiteral("metadata")).toObject();
-            answer.statement.refunds.append(StatementRefund{
-                refund->id, refund->paymentIntent, refund->amountCents, refund->currency, refund->status,
-                refund->createdMs, refund->intentKey, metadata.value(QStringLiteral("ticket_id")).toString(), QString(),
-                QStringLiteral("GET /v1/refunds"), QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact))});
+            answer.statement.refunds.append(
+                    StatementRefund{refund->id, refund->paymentIntent, refund->amountCents, refund->currency,
+                                    refund->status, refund->createdMs, refund->intentKey,
+                                    metadata.value(QStringLiteral("ticket_id")).toString(), QString(),
+                                    QStringLiteral("GET /v1/refunds"),
+                                    QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact))});
         } else if (movement && period.contains(movement->createdMs)) {
             reader.account.movements.append(*movement);
         }
@@ -429,15 +440,17 @@ void StatementFetch::Private::complete()
     for (const SellerAccountStatement &seller : std::as_const(statement.accounts)) {
         for (const BalanceMovement &movement : seller.movements) {
             const auto at = refundAt.constFind(movement.source);
-            if (isRefundMovement(movement.type) && at != refundAt.cend() && statement.refunds.at(*at).account.isEmpty())
+            if (isRefundMovement(movement.type) && at != refundAt.cend()
+                && statement.refunds.at(*at).account.isEmpty())
                 statement.refunds[*at].account = seller.account;
         }
     }
     statement.fetchedAt = QDateTime::currentMSecsSinceEpoch();
     finished = true;
     answer.error.reset();
-    emit q->progress(
-        QStringLiteral("done: %1 refunds, %2 accounts").arg(statement.refunds.size()).arg(statement.accounts.size()));
+    emit q->progress(QStringLiteral("done: %1 refunds, %2 accounts")
+                             .arg(statement.refunds.size())
+                             .arg(statement.accounts.size()));
     emit q->finished(answer);
 }
 
@@ -472,8 +485,10 @@ void StatementFetch::Private::stopAll()
         stop(*reader);
 }
 
-StatementFetch::StatementFetch(ProviderSettings settings, Period period, QStringList accounts, QObject *parent)
-    : QObject(parent), d(std::make_unique<Private>(this, std::move(settings), period, std::move(accounts)))
+StatementFetch::StatementFetch(ProviderSettings settings, Period period, QStringList accounts,
+                               QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>(this, std::move(settings), period, std::move(accounts)))
 {
     d->answer.statement.period = d->period;
     d->answer.statement.source = d->settings.baseUrl.toString(QUrl::RemoveUserInfo);
@@ -515,7 +530,8 @@ const StatementAnswer &StatementFetch::answer() const
     return d->answer;
 }
 
-StatementAnswer StatementFetch::run(const ProviderSettings &settings, const Period &period, const QStringList &accounts)
+StatementAnswer StatementFetch::run(const ProviderSettings &settings, const Period &period,
+                                    const QStringList &accounts)
 {
     StatementFetch fetch(settings, period, accounts);
     QEventLoop loop;

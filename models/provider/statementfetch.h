@@ -40,7 +40,8 @@ public:
     const StatementAnswer &answer() const;
 
     // Blocks (a local event loop) until it finishes: the command line and tests.
-    static StatementAnswer run(const ProviderSettings &settings, const Period &period, const QStringList &accounts);
+    static StatementAnswer run(const ProviderSettings &settings, const Period &period,
+                               const QStringList &accounts);
 
 signals:
     void progress(const QString &step); // "refunds: page 3 (300 read)"

@@ -50,8 +50,9 @@ NamedRegistry profileThatRead(const TicketDetail &ticket, const QList<Transcript
 }
 
 // Everything the export carries, shown to the redactor before any of it is redacted.
-void learnIncident(BuyerDataRedactor &redactor, const TicketDetail &ticket, const QList<TranscriptEntry> &transcript,
-                   const QList<TraceEvent> &traces, const QList<TrainerNote> &notes)
+void learnIncident(BuyerDataRedactor &redactor, const TicketDetail &ticket,
+                   const QList<TranscriptEntry> &transcript, const QList<TraceEvent> &traces,
+                   const QList<TrainerNote> &notes)
 {
     redactor.learnBuyer(ticket.order.customerName, ticket.order.customerEmail);
     redactor.learnFromText(ticket.row.subject);
@@ -68,8 +69,9 @@ void learnIncident(BuyerDataRedactor &redactor, const TicketDetail &ticket, cons
         redactor.learnFromText(item.title);
     for (const TraceEvent &trace : traces) {
         redactor.learnFromUrl(trace.http.url);
-        for (const QString *text : {&trace.http.method, &trace.http.idempotencyKey, &trace.http.error,
-                                    &trace.provider.event, &trace.provider.objectId, &trace.provider.idempotencyKey})
+        for (const QString *text :
+             {&trace.http.method, &trace.http.idempotencyKey, &trace.http.error, &trace.provider.event,
+              &trace.provider.objectId, &trace.provider.idempotencyKey})
             redactor.learnFromText(*text);
     }
     for (const TrainerNote &note : notes)
@@ -82,7 +84,9 @@ void learnIncident(BuyerDataRedactor &redactor, const TicketDetail &ticket, cons
 class IdentifierRedaction
 {
 public:
-    explicit IdentifierRedaction(BuyerDataRedactor &redactor) : m_redactor(redactor) {}
+    explicit IdentifierRedaction(BuyerDataRedactor &redactor)
+        : m_redactor(redactor)
+    {}
     QString operator()(const QString &id)
     {
         if (id.isEmpty())
@@ -122,7 +126,9 @@ void removeDatabaseFiles(const QString &path)
 class PartialFile
 {
 public:
-    explicit PartialFile(QString path) : m_path(std::move(path)) {}
+    explicit PartialFile(QString path)
+        : m_path(std::move(path))
+    {}
     ~PartialFile()
     {
         if (!m_kept)
@@ -145,9 +151,11 @@ Expected<void> checkTarget(const QString &path)
     if (path.trimmed().isEmpty())
         return makeError(QStringLiteral("no file name given for the incident export"));
     if (!folder.exists() || !folder.isDir())
-        return makeError(QStringLiteral("%1: cannot export there: the folder %2 does not exist").arg(path, folder.filePath()));
+        return makeError(QStringLiteral("%1: cannot export there: the folder %2 does not exist")
+                                 .arg(path, folder.filePath()));
     if (!folder.isWritable())
-        return makeError(QStringLiteral("%1: cannot export there: the folder %2 is not writable").arg(path, folder.filePath()));
+        return makeError(QStringLiteral("%1: cannot export there: the folder %2 is not writable")
+                                 .arg(path, folder.filePath()));
     if (target.isDir())
         return makeError(QStringLiteral("%1: cannot export there: it is a folder").arg(path));
     return {};
@@ -157,9 +165,10 @@ QString partialPathFor(const QString &path)
 {
     const QFileInfo target(path);
     for (;;) {
-        const QString candidate = QStringLiteral("%1/.%2.partial-%3")
-                                      .arg(target.absolutePath(), target.fileName())
-                                      .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
+        const QString candidate =
+                QStringLiteral("%1/.%2.partial-%3")
+                        .arg(target.absolutePath(), target.fileName())
+                        .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
         if (!QFileInfo::exists(candidate))
             return candidate;
     }
@@ -169,7 +178,8 @@ QString countsJson(const QList<RedactionCount> &counts)
 {
     json object = json::object();
     for (const RedactionCount &count : counts)
-        object[personalKindId(count.kind).toStdString()] = json{{"values", count.values}, {"places", count.occurrences}};
+        object[personalKindId(count.kind).toStdString()] =
+                json{{"values", count.values}, {"places", count.occurrences}};
     return QString::fromStdString(object.dump());
 }
 
@@ -188,7 +198,8 @@ Expected<qint64> buildExport(Store &store, const TicketDetail &ticket, const QLi
         opened.seller = SellerRecord{ticket.sellerId, ticket.row.sellerName, ticket.sellerBalanceCents,
                                      ticket.sellerBalanceAsOf};
     opened.fingerprint = QString::fromLatin1(sha256Hex(nativeLine(nativeTicketOpened(ticket))));
-    opened.sourceFormat = ticket.row.sourceFormat.isEmpty() ? QStringLiteral("native") : ticket.row.sourceFormat;
+    opened.sourceFormat =
+            ticket.row.sourceFormat.isEmpty() ? QStringLiteral("native") : ticket.row.sourceFormat;
     opened.registry = profile.name;
     if (Expected<void> begun = store.begin(); !begun)
         return begun.error();
@@ -202,13 +213,15 @@ Expected<qint64> buildExport(Store &store, const TicketDetail &ticket, const QLi
 
     QTemporaryFile lines(QDir::tempPath() + QStringLiteral("/verity-incident-XXXXXX.jsonl"));
     if (!lines.open())
-        return makeError(QStringLiteral("cannot write a temporary file for the export: %1").arg(lines.errorString()));
+        return makeError(
+                QStringLiteral("cannot write a temporary file for the export: %1").arg(lines.errorString()));
     for (const json &event : events) {
         lines.write(nativeLine(event));
         lines.write("\n");
     }
     if (!lines.flush())
-        return makeError(QStringLiteral("cannot write a temporary file for the export: %1").arg(lines.errorString()));
+        return makeError(
+                QStringLiteral("cannot write a temporary file for the export: %1").arg(lines.errorString()));
 
     TranscriptImporter importer(store, RegistrySelection::forced(profile));
     const ImportReport report = importer.importFile(lines.fileName());
@@ -216,17 +229,19 @@ Expected<qint64> buildExport(Store &store, const TicketDetail &ticket, const QLi
         return makeError(QStringLiteral("%1: %2").arg(partialPath, report.fatal));
     // Every line must come back as it was written; anything less would be a different incident.
     if (!report.rejected.isEmpty())
-        return makeError(QStringLiteral("the incident could not be read back whole: %1").arg(report.rejected.first().reason));
+        return makeError(QStringLiteral("the incident could not be read back whole: %1")
+                                 .arg(report.rejected.first().reason));
     if (report.eventsImported != events.size())
         return makeError(QStringLiteral("the incident could not be read back whole: %1 of %2 events stored")
-                             .arg(report.eventsImported)
-                             .arg(events.size()));
+                                 .arg(report.eventsImported)
+                                 .arg(events.size()));
     return inserted->id;
 }
 
 } // namespace
 
-Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, const QString &path, qint64 exportedAt)
+Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, const QString &path,
+                                               qint64 exportedAt)
 {
     if (Expected<void> target = checkTarget(path); !target)
         return target.error();
@@ -235,7 +250,8 @@ Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, c
     if (!found)
         return found.error();
     if (!*found)
-        return makeError(QStringLiteral("%1: there is no ticket %2 to export").arg(source.location()).arg(ticketId));
+        return makeError(
+                QStringLiteral("%1: there is no ticket %2 to export").arg(source.location()).arg(ticketId));
     TicketDetail ticket = **found;
     Expected<QList<TranscriptEntry>> transcript = source.transcript(ticketId);
     if (!transcript)
@@ -300,14 +316,14 @@ Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, c
 
         const qint64 when = exportedAt > 0 ? exportedAt : QDateTime::currentMSecsSinceEpoch();
         const QList<std::pair<QString, QString>> info{
-            {QStringLiteral("kind"), QString::fromLatin1(incidentExportKind)},
-            {QStringLiteral("format_version"), QString::number(incidentExportFormatVersion)},
-            {QStringLiteral("source_ticket"), ticket.row.extId},
-            {QStringLiteral("source_format"), ticket.row.sourceFormat},
-            {QStringLiteral("registry"), profile.name},
-            {QStringLiteral("exported_at"), nativeTimestamp(when)},
-            {QStringLiteral("redactions"), summary.redactionSummary},
-            {QStringLiteral("redaction_counts"), countsJson(summary.redactions)},
+                {QStringLiteral("kind"), QString::fromLatin1(incidentExportKind)},
+                {QStringLiteral("format_version"), QString::number(incidentExportFormatVersion)},
+                {QStringLiteral("source_ticket"), ticket.row.extId},
+                {QStringLiteral("source_format"), ticket.row.sourceFormat},
+                {QStringLiteral("registry"), profile.name},
+                {QStringLiteral("exported_at"), nativeTimestamp(when)},
+                {QStringLiteral("redactions"), summary.redactionSummary},
+                {QStringLiteral("redaction_counts"), countsJson(summary.redactions)},
         };
         if (Expected<void> begun = store.begin(); !begun)
             return makeError(QStringLiteral("%1: %2").arg(path, begun.message()));
@@ -335,10 +351,11 @@ Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, c
 
     std::error_code error;
     std::filesystem::rename(std::filesystem::path(partial.path().toStdU16String()),
-                            std::filesystem::path(QFileInfo(path).absoluteFilePath().toStdU16String()), error);
+                            std::filesystem::path(QFileInfo(path).absoluteFilePath().toStdU16String()),
+                            error);
     if (error)
         return makeError(QStringLiteral("%1: cannot put the export in place: %2")
-                             .arg(path, QString::fromLocal8Bit(error.message().c_str())));
+                                 .arg(path, QString::fromLocal8Bit(error.message().c_str())));
     partial.keep();
     return summary;
 }
@@ -354,11 +371,14 @@ Expected<OpenedIncidentExport> openIncidentExport(const QString &path)
     if (!header)
         return header.error();
     if (!header->isDatabase)
-        return makeError(QStringLiteral("%1 is not a Verity incident export: it is not a Verity file at all").arg(path));
+        return makeError(QStringLiteral("%1 is not a Verity incident export: it is not a Verity file at all")
+                                 .arg(path));
     const int version = header->schemaVersion;
     if (header->headerCurrent) {
         if (version == 0)
-            return makeError(QStringLiteral("%1 is not a Verity incident export: it is a database of another program").arg(path));
+            return makeError(
+                    QStringLiteral("%1 is not a Verity incident export: it is a database of another program")
+                            .arg(path));
         if (version > currentStoreSchemaVersion())
             return makeError(
                     QStringLiteral(
@@ -376,26 +396,32 @@ Expected<OpenedIncidentExport> openIncidentExport(const QString &path)
         return store.error();
     Expected<QHash<QString, QString>> fileInfo = (*store)->fileInfo();
     if (!fileInfo)
-        return makeError(QStringLiteral("%1: cannot read what the file is: %2").arg(path, fileInfo.message()));
+        return makeError(
+                QStringLiteral("%1: cannot read what the file is: %2").arg(path, fileInfo.message()));
     if (fileInfo->value(QStringLiteral("kind")) != QLatin1String(incidentExportKind))
         return makeError(QStringLiteral("%1 is a Verity database, not an incident export").arg(path));
     bool numeric = false;
     const int format = fileInfo->value(QStringLiteral("format_version")).toInt(&numeric);
     if (!numeric || format < 1)
-        return makeError(QStringLiteral("%1: the incident export does not say its format version; the file is damaged").arg(path));
+        return makeError(
+                QStringLiteral("%1: the incident export does not say its format version; the file is damaged")
+                        .arg(path));
     if (format > incidentExportFormatVersion)
-        return makeError(QStringLiteral("%1 is an incident export of format version %2, newer than this Verity reads (%3); "
-                                        "use a newer Verity to open it")
-                             .arg(path)
-                             .arg(format)
-                             .arg(incidentExportFormatVersion));
+        return makeError(
+                QStringLiteral(
+                        "%1 is an incident export of format version %2, newer than this Verity reads (%3); "
+                        "use a newer Verity to open it")
+                        .arg(path)
+                        .arg(format)
+                        .arg(incidentExportFormatVersion));
     const QString ticket = fileInfo->value(QStringLiteral("source_ticket"));
     Expected<std::optional<qint64>> ticketId = (*store)->ticketIdByExtId(ticket);
     if (!ticketId)
         return makeError(QStringLiteral("%1: cannot read the incident: %2").arg(path, ticketId.message()));
     if (!*ticketId)
-        return makeError(QStringLiteral("%1: the export names ticket \"%2\" but does not hold it; the file is damaged")
-                             .arg(path, ticket));
+        return makeError(
+                QStringLiteral("%1: the export names ticket \"%2\" but does not hold it; the file is damaged")
+                        .arg(path, ticket));
     OpenedIncidentExport opened;
     opened.store = std::move(*store);
     opened.ticketId = **ticketId;

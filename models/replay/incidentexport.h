@@ -33,9 +33,9 @@ inline constexpr int incidentExportFormatVersion = 1;
 
 struct IncidentExportSummary
 {
-    QString path;         // the file written
-    QString ticketExtId;  // the ticket's id, the same in the export
-    QString registry;     // the registry profile that read its calls
+    QString path; // the file written
+    QString ticketExtId; // the ticket's id, the same in the export
+    QString registry; // the registry profile that read its calls
     qint64 messages = 0;
     qint64 toolCalls = 0;
     qint64 traceEvents = 0;
@@ -52,8 +52,8 @@ Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, c
 
 struct OpenedIncidentExport
 {
-    std::unique_ptr<Store> store;     // read-only: every write is refused
-    qint64 ticketId = 0;              // the exported ticket in `store`
+    std::unique_ptr<Store> store; // read-only: every write is refused
+    qint64 ticketId = 0; // the exported ticket in `store`
     QHash<QString, QString> fileInfo; // kind, format_version, source_ticket, exported_at, ...
 };
 

@@ -18,19 +18,21 @@
 namespace verity {
 
 enum class ReplayLayer { Customer, Model, ToolFramework, HttpClient, Provider };
-inline constexpr ReplayLayer allReplayLayers[] = {ReplayLayer::Customer, ReplayLayer::Model, ReplayLayer::ToolFramework,
-                                                  ReplayLayer::HttpClient, ReplayLayer::Provider};
-QString replayLayerName(ReplayLayer layer); // "Customer", "Model", "Tool framework", "HTTP client", "Provider"
+inline constexpr ReplayLayer allReplayLayers[] = {ReplayLayer::Customer, ReplayLayer::Model,
+                                                  ReplayLayer::ToolFramework, ReplayLayer::HttpClient,
+                                                  ReplayLayer::Provider};
+QString
+replayLayerName(ReplayLayer layer); // "Customer", "Model", "Tool framework", "HTTP client", "Provider"
 
 enum class RetryMechanism { HttpClient, ToolFramework, Model };
-inline constexpr RetryMechanism allRetryMechanisms[] = {RetryMechanism::HttpClient, RetryMechanism::ToolFramework,
-                                                        RetryMechanism::Model};
+inline constexpr RetryMechanism allRetryMechanisms[] = {RetryMechanism::HttpClient,
+                                                        RetryMechanism::ToolFramework, RetryMechanism::Model};
 QString retryMechanismName(RetryMechanism mechanism);
 
 struct LayerKnowledge
 {
     ReplayLayer layer = ReplayLayer::Customer;
-    QString knows;        // what the layer knew after the step, in words
+    QString knows; // what the layer knew after the step, in words
     bool changed = false; // the step changed it
 };
 
@@ -38,7 +40,7 @@ struct RetryStanding
 {
     RetryMechanism mechanism = RetryMechanism::HttpClient;
     QString standing; // what it had done so far
-    QString blindTo;  // what it could not see
+    QString blindTo; // what it could not see
     bool retried = false;
 };
 
@@ -53,12 +55,12 @@ struct TimelineStep
     QString kind; // "customer_message", "model_decision", "tool_call", "http_request",
                   // "provider_record", "client_timeout", "http_answer", "tool_result",
                   // "model_read", "reply", "system"
-    QString title;  // one line
+    QString title; // one line
     QString detail; // plain text, may span lines
     QString callExtId;
     bool inferred = false; // not logged: derived from the transcript
     QList<LayerKnowledge> knowledge; // one per layer, after this step
-    QList<RetryStanding> retries;    // one per mechanism, after this step
+    QList<RetryStanding> retries; // one per mechanism, after this step
 };
 
 struct IncidentTimeline

@@ -46,17 +46,20 @@ QString capitalized(const QString &part)
     return part.isEmpty() ? part : part.left(1).toUpper() + part.mid(1);
 }
 
-QRegularExpression alternation(QStringList values, const QString &boundary, QRegularExpression::PatternOptions options)
+QRegularExpression alternation(QStringList values, const QString &boundary,
+                               QRegularExpression::PatternOptions options)
 {
     if (values.isEmpty())
         return QRegularExpression(QStringLiteral("(?!)"));
     // Longest first, so "Dana Whitfield" wins over "Dana".
-    std::sort(values.begin(), values.end(), [](const QString &a, const QString &b) { return a.size() > b.size(); });
+    std::sort(values.begin(), values.end(),
+              [](const QString &a, const QString &b) { return a.size() > b.size(); });
     values.removeDuplicates();
     QStringList alternatives;
     for (const QString &value : std::as_const(values))
         alternatives.append(literalPattern(value));
-    return QRegularExpression(QStringLiteral("(?<!%1)(?:%2)(?!%1)").arg(boundary, alternatives.join(u'|')), options);
+    return QRegularExpression(QStringLiteral("(?<!%1)(?:%2)(?!%1)").arg(boundary, alternatives.join(u'|')),
+                              options);
 }
 
 struct Span
@@ -153,7 +156,8 @@ QString BuyerDataRedactor::placeholderFor(PersonalKind kind, const QString &valu
         return text; // already a placeholder
     if (m_kindOfPlaceholder.contains(text))
         return text;
-    const QString key = kind == PersonalKind::Phone && !phoneKey(text).isEmpty() ? phoneKey(text) : fold(text);
+    const QString key =
+            kind == PersonalKind::Phone && !phoneKey(text).isEmpty() ? phoneKey(text) : fold(text);
     if (auto known = m_placeholders.constFind(key); known != m_placeholders.cend())
         return *known;
     if (auto known = m_placeholders.constFind(fold(text)); known != m_placeholders.cend())
@@ -164,15 +168,32 @@ QString BuyerDataRedactor::placeholderFor(PersonalKind kind, const QString &valu
     const int number = ++m_next[kind];
     QString placeholder;
     switch (kind) {
-    case PersonalKind::Name: break;
-    case PersonalKind::Email: placeholder = QStringLiteral("buyer%1@example.invalid").arg(number); break;
-    case PersonalKind::Phone: placeholder = QStringLiteral("[phone %1]").arg(number); break;
-    case PersonalKind::Address: placeholder = QStringLiteral("[address %1]").arg(number); break;
-    case PersonalKind::City: placeholder = QStringLiteral("[city %1]").arg(number); break;
-    case PersonalKind::PostalCode: placeholder = QStringLiteral("[zip %1]").arg(number); break;
-    case PersonalKind::UserId: placeholder = QStringLiteral("[user id %1]").arg(number); break;
-    case PersonalKind::BirthDate: placeholder = QStringLiteral("[birth date %1]").arg(number); break;
-    case PersonalKind::PaymentCard: placeholder = QStringLiteral("[card %1]").arg(number); break;
+    case PersonalKind::Name:
+        break;
+    case PersonalKind::Email:
+        placeholder = QStringLiteral("buyer%1@example.invalid").arg(number);
+        break;
+    case PersonalKind::Phone:
+        placeholder = QStringLiteral("[phone %1]").arg(number);
+        break;
+    case PersonalKind::Address:
+        placeholder = QStringLiteral("[address %1]").arg(number);
+        break;
+    case PersonalKind::City:
+        placeholder = QStringLiteral("[city %1]").arg(number);
+        break;
+    case PersonalKind::PostalCode:
+        placeholder = QStringLiteral("[zip %1]").arg(number);
+        break;
+    case PersonalKind::UserId:
+        placeholder = QStringLiteral("[user id %1]").arg(number);
+        break;
+    case PersonalKind::BirthDate:
+        placeholder = QStringLiteral("[birth date %1]").arg(number);
+        break;
+    case PersonalKind::PaymentCard:
+        placeholder = QStringLiteral("[card %1]").arg(number);
+        break;
     }
     m_placeholders.insert(key, placeholder);
     m_kindOfPlaceholder.insert(placeholder, kind);
@@ -209,9 +230,10 @@ bool BuyerDataRedactor::spellsKnownName(const QString &userId) const
     const QString folded = fold(userId);
     for (auto it = m_nameParts.cbegin(); it != m_nameParts.cend(); ++it) {
         const QString &part = it.key();
-        if (part.size() >= 4 ? folded.contains(part)
-                             : folded.split(QRegularExpression(QStringLiteral("[^\\p{L}]+")), Qt::SkipEmptyParts)
-                                       .contains(part))
+        if (part.size() >= 4
+                    ? folded.contains(part)
+                    : folded.split(QRegularExpression(QStringLiteral("[^\\p{L}]+")), Qt::SkipEmptyParts)
+                              .contains(part))
             return true;
     }
     return false;
@@ -236,7 +258,8 @@ const BuyerDataRedactor::KnownPatterns &BuyerDataRedactor::knownPatterns()
         QStringList capital;
         const auto everyday = [](const QString &folded) { return folded.size() < 3 || isCommonWord(folded); };
         for (auto it = m_nameParts.cbegin(); it != m_nameParts.cend(); ++it)
-            (everyday(it.key()) ? capital : anyCase).append(everyday(it.key()) ? capitalized(it.key()) : it.key());
+            (everyday(it.key()) ? capital : anyCase)
+                    .append(everyday(it.key()) ? capitalized(it.key()) : it.key());
         // A full name made of everyday words only ("Will Grant") is capitalised-only too.
         QStringList literals;
         for (const QString &literal : std::as_const(m_literals)) {
@@ -286,7 +309,7 @@ void BuyerDataRedactor::learnFromText(const QString &text)
         // "refund-dana.w@example.com" in a key is the known address with a prefix, no new one.
         const bool prefixed = std::any_of(m_emails.cbegin(), m_emails.cend(), [&email](const QString &known) {
             return email.size() > known.size() && email.endsWith(known, Qt::CaseInsensitive)
-                   && !email.at(email.size() - known.size() - 1).isLetterOrNumber();
+                    && !email.at(email.size() - known.size() - 1).isLetterOrNumber();
         });
         if (!prefixed)
             placeholderFor(PersonalKind::Email, email);
@@ -393,7 +416,8 @@ json BuyerDataRedactor::walkJson(const json &value, bool aboutPerson)
         const std::optional<PersonalKind> kind = kindOfKey(key, personObject);
         const bool scalar = it->is_string() || it->is_number();
         const QString text = it->is_string() ? fromUtf8String(it->get<std::string>())
-                                             : scalar ? fromUtf8String(it->dump()) : QString();
+                : scalar                     ? fromUtf8String(it->dump())
+                                             : QString();
         QString placeholder;
         if (kind && scalar) {
             if (*kind == PersonalKind::UserId) {
@@ -437,7 +461,8 @@ QString BuyerDataRedactor::walkUrl(const QString &url)
         // The query is one object: a `name` in it is a person's when another key is about one.
         bool personQuery = false;
         for (const QString &pair : std::as_const(pairs))
-            personQuery = personQuery || isPersonSignal(normalizedKey(percentDecoded(pair.section(u'=', 0, 0), true)));
+            personQuery = personQuery
+                    || isPersonSignal(normalizedKey(percentDecoded(pair.section(u'=', 0, 0), true)));
         for (QString &pair : pairs) {
             const qsizetype equals = pair.indexOf(u'=');
             if (equals < 0) {
@@ -445,8 +470,10 @@ QString BuyerDataRedactor::walkUrl(const QString &url)
                 continue;
             }
             const QString key = pair.left(equals);
-            const std::optional<PersonalKind> kind = kindOfKey(normalizedKey(percentDecoded(key, true)), personQuery);
-            pair = walkUrlComponent(key, std::nullopt, true) + u'=' + walkUrlComponent(pair.mid(equals + 1), kind, true);
+            const std::optional<PersonalKind> kind =
+                    kindOfKey(normalizedKey(percentDecoded(key, true)), personQuery);
+            pair = walkUrlComponent(key, std::nullopt, true) + u'='
+                    + walkUrlComponent(pair.mid(equals + 1), kind, true);
         }
         out += u'?' + pairs.join(u'&');
     }
@@ -525,7 +552,8 @@ QString BuyerDataRedactor::redact(const QString &text, bool identifier)
             const QString placeholder = placeholderOfMatch(found);
             if (placeholder.isEmpty() || placeholder == found)
                 continue;
-            taken.append({start, length, placeholder, m_kindOfPlaceholder.value(placeholder, PersonalKind::Name)});
+            taken.append(
+                    {start, length, placeholder, m_kindOfPlaceholder.value(placeholder, PersonalKind::Name)});
         }
     };
     // URLs in text first: their parts are decoded and redacted (and counted) one by one.
@@ -534,7 +562,8 @@ QString BuyerDataRedactor::redact(const QString &text, bool identifier)
             const QRegularExpressionMatch match = it.next();
             const QString redacted = walkUrl(match.captured());
             if (redacted != match.captured())
-                taken.append({match.capturedStart(), match.capturedLength(), redacted, PersonalKind::Name, true});
+                taken.append(
+                        {match.capturedStart(), match.capturedLength(), redacted, PersonalKind::Name, true});
         }
     }
     // Known values before patterns, so a value a key named keeps its placeholder; a known
@@ -547,7 +576,9 @@ QString BuyerDataRedactor::redact(const QString &text, bool identifier)
         }
         return QString();
     };
-    const auto namePart = [this](const QString &m) { return m_nameParts.value(fold(percentDecoded(m, true))); };
+    const auto namePart = [this](const QString &m) {
+        return m_nameParts.value(fold(percentDecoded(m, true)));
+    };
     const auto as = [this](PersonalKind kind) {
         return [this, kind](const QString &m) { return placeholderFor(kind, percentDecoded(m)); };
     };
@@ -559,8 +590,8 @@ QString BuyerDataRedactor::redact(const QString &text, bool identifier)
     take(cardPattern(), 0, [this](const QString &m) {
         const QString digits = digitsOf(m);
         return digits.size() >= 13 && digits.size() <= 19 && luhnValid(digits)
-                   ? placeholderFor(PersonalKind::PaymentCard, digits)
-                   : QString();
+                ? placeholderFor(PersonalKind::PaymentCard, digits)
+                : QString();
     });
     take(phonePattern(), 0, as(PersonalKind::Phone));
     take(trunkPhonePattern(), 0, [this](const QString &m) {
@@ -614,9 +645,9 @@ QString BuyerDataRedactor::redactJsonText(const QString &text)
 QList<RedactionCount> BuyerDataRedactor::counts() const
 {
     QList<RedactionCount> result;
-    for (PersonalKind kind : {PersonalKind::Name, PersonalKind::Email, PersonalKind::Phone, PersonalKind::Address,
-                              PersonalKind::City, PersonalKind::PostalCode, PersonalKind::UserId,
-                              PersonalKind::BirthDate, PersonalKind::PaymentCard}) {
+    for (PersonalKind kind : {PersonalKind::Name, PersonalKind::Email, PersonalKind::Phone,
+                              PersonalKind::Address, PersonalKind::City, PersonalKind::PostalCode,
+                              PersonalKind::UserId, PersonalKind::BirthDate, PersonalKind::PaymentCard}) {
         const qint64 occurrences = m_occurrences.value(kind);
         if (occurrences > 0)
             result.append({kind, m_next.value(kind), occurrences});
@@ -628,10 +659,10 @@ QString BuyerDataRedactor::summary() const
 {
     QStringList parts;
     for (const RedactionCount &count : counts()) {
-        parts.append(QStringLiteral("%1 (%2)")
-                         .arg(personalKindLabel(count.kind, count.values),
-                              count.occurrences == 1 ? QStringLiteral("1 place")
-                                                     : QStringLiteral("%1 places").arg(count.occurrences)));
+        parts.append(QStringLiteral("%1 (%2)").arg(
+                personalKindLabel(count.kind, count.values),
+                count.occurrences == 1 ? QStringLiteral("1 place")
+                                       : QStringLiteral("%1 places").arg(count.occurrences)));
     }
     return parts.isEmpty() ? QStringLiteral("nothing") : parts.join(QStringLiteral(", "));
 }

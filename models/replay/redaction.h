@@ -73,7 +73,7 @@ QString personalKindLabel(PersonalKind kind, qint64 count); // "2 names", "1 e-m
 struct RedactionCount
 {
     PersonalKind kind = PersonalKind::Name;
-    int values = 0;         // distinct values, each with its own placeholder
+    int values = 0; // distinct values, each with its own placeholder
     qint64 occurrences = 0; // places replaced
 };
 
@@ -114,8 +114,8 @@ private:
     // Known values, as one regular expression each.
     struct KnownPatterns
     {
-        QRegularExpression emails;       // learned e-mail addresses
-        QRegularExpression literals;     // other learned values, any case
+        QRegularExpression emails; // learned e-mail addresses
+        QRegularExpression literals; // other learned values, any case
         QRegularExpression partsAnyCase; // name parts that are no everyday word
         QRegularExpression partsCapital; // the others, only with a capital
     };
@@ -140,14 +140,15 @@ private:
     const KnownPatterns &knownPatterns();
     void countReplacement(PersonalKind kind);
 
-    QHash<QString, QString> m_placeholders;           // folded value (or phone digits) -> placeholder
+    QHash<QString, QString> m_placeholders; // folded value (or phone digits) -> placeholder
     QHash<QString, PersonalKind> m_kindOfPlaceholder; // placeholder -> kind
-    QHash<QString, QString> m_nameParts;              // folded part of a name -> "Buyer N"
-    QMap<PersonalKind, int> m_next;                   // values per kind so far
+    QHash<QString, QString> m_nameParts; // folded part of a name -> "Buyer N"
+    QMap<PersonalKind, int> m_next; // values per kind so far
     QMap<PersonalKind, qint64> m_occurrences;
-    QStringList m_literals;                           // learned values, found again in text
-    QStringList m_emails;                             // learned e-mail addresses, found before the e-mail pattern
-    QList<std::pair<QString, bool>> m_userIdCandidates; // (id, under a user-id key): decided once names are known
+    QStringList m_literals; // learned values, found again in text
+    QStringList m_emails; // learned e-mail addresses, found before the e-mail pattern
+    QList<std::pair<QString, bool>>
+            m_userIdCandidates; // (id, under a user-id key): decided once names are known
     KnownPatterns m_known;
     bool m_patternsStale = true;
     bool m_learning = false;

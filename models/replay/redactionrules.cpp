@@ -8,15 +8,24 @@ namespace verity {
 QString personalKindId(PersonalKind kind)
 {
     switch (kind) {
-    case PersonalKind::Name: return QStringLiteral("name");
-    case PersonalKind::Email: return QStringLiteral("email");
-    case PersonalKind::Phone: return QStringLiteral("phone");
-    case PersonalKind::Address: return QStringLiteral("address");
-    case PersonalKind::City: return QStringLiteral("city");
-    case PersonalKind::PostalCode: return QStringLiteral("zip");
-    case PersonalKind::UserId: return QStringLiteral("user_id");
-    case PersonalKind::BirthDate: return QStringLiteral("birth_date");
-    case PersonalKind::PaymentCard: return QStringLiteral("card");
+    case PersonalKind::Name:
+        return QStringLiteral("name");
+    case PersonalKind::Email:
+        return QStringLiteral("email");
+    case PersonalKind::Phone:
+        return QStringLiteral("phone");
+    case PersonalKind::Address:
+        return QStringLiteral("address");
+    case PersonalKind::City:
+        return QStringLiteral("city");
+    case PersonalKind::PostalCode:
+        return QStringLiteral("zip");
+    case PersonalKind::UserId:
+        return QStringLiteral("user_id");
+    case PersonalKind::BirthDate:
+        return QStringLiteral("birth_date");
+    case PersonalKind::PaymentCard:
+        return QStringLiteral("card");
     }
     return {};
 }
@@ -26,15 +35,33 @@ QString personalKindLabel(PersonalKind kind, qint64 count)
     const bool one = count == 1;
     QString noun;
     switch (kind) {
-    case PersonalKind::Name: noun = one ? QStringLiteral("name") : QStringLiteral("names"); break;
-    case PersonalKind::Email: noun = one ? QStringLiteral("e-mail address") : QStringLiteral("e-mail addresses"); break;
-    case PersonalKind::Phone: noun = one ? QStringLiteral("phone number") : QStringLiteral("phone numbers"); break;
-    case PersonalKind::Address: noun = one ? QStringLiteral("street address") : QStringLiteral("street addresses"); break;
-    case PersonalKind::City: noun = one ? QStringLiteral("city") : QStringLiteral("cities"); break;
-    case PersonalKind::PostalCode: noun = one ? QStringLiteral("postal code") : QStringLiteral("postal codes"); break;
-    case PersonalKind::UserId: noun = one ? QStringLiteral("user id") : QStringLiteral("user ids"); break;
-    case PersonalKind::BirthDate: noun = one ? QStringLiteral("date of birth") : QStringLiteral("dates of birth"); break;
-    case PersonalKind::PaymentCard: noun = one ? QStringLiteral("card number") : QStringLiteral("card numbers"); break;
+    case PersonalKind::Name:
+        noun = one ? QStringLiteral("name") : QStringLiteral("names");
+        break;
+    case PersonalKind::Email:
+        noun = one ? QStringLiteral("e-mail address") : QStringLiteral("e-mail addresses");
+        break;
+    case PersonalKind::Phone:
+        noun = one ? QStringLiteral("phone number") : QStringLiteral("phone numbers");
+        break;
+    case PersonalKind::Address:
+        noun = one ? QStringLiteral("street address") : QStringLiteral("street addresses");
+        break;
+    case PersonalKind::City:
+        noun = one ? QStringLiteral("city") : QStringLiteral("cities");
+        break;
+    case PersonalKind::PostalCode:
+        noun = one ? QStringLiteral("postal code") : QStringLiteral("postal codes");
+        break;
+    case PersonalKind::UserId:
+        noun = one ? QStringLiteral("user id") : QStringLiteral("user ids");
+        break;
+    case PersonalKind::BirthDate:
+        noun = one ? QStringLiteral("date of birth") : QStringLiteral("dates of birth");
+        break;
+    case PersonalKind::PaymentCard:
+        noun = one ? QStringLiteral("card number") : QStringLiteral("card numbers");
+        break;
     }
     return QStringLiteral("%1 %2").arg(count).arg(noun);
 }
@@ -57,11 +84,12 @@ KeySet keySet(std::initializer_list<const char16_t *> keys)
 const KeySet &nameKeys()
 {
     static const KeySet keys = keySet(
-        {u"first_name", u"firstname", u"given_name", u"last_name", u"lastname", u"surname", u"family_name",
-         u"middle_name", u"full_name", u"fullname", u"customer_name", u"buyer_name", u"buyer", u"customer",
-         u"holder", u"holder_name", u"card_holder", u"cardholder", u"cardholder_name", u"account_holder",
-         u"passenger_name", u"recipient", u"recipient_name", u"contact_name", u"billing_name", u"shipping_name",
-         u"name_on_card", u"ship_to_name", u"bill_to_name", u"deliver_to_name"});
+            {u"first_name",     u"firstname",    u"given_name",     u"last_name",       u"lastname",
+             u"surname",        u"family_name",  u"middle_name",    u"full_name",       u"fullname",
+             u"customer_name",  u"buyer_name",   u"buyer",          u"customer",        u"holder",
+             u"holder_name",    u"card_holder",  u"cardholder",     u"cardholder_name", u"account_holder",
+             u"passenger_name", u"recipient",    u"recipient_name", u"contact_name",    u"billing_name",
+             u"shipping_name",  u"name_on_card", u"ship_to_name",   u"bill_to_name",    u"deliver_to_name"});
     return keys;
 }
 
@@ -90,16 +118,17 @@ const KeySet &addressKeys()
 // "ip_address" or "wallet_address" is not where anybody lives.
 const KeySet &notPostalAddressTokens()
 {
-    static const KeySet tokens = keySet({u"ip", u"mac", u"email", u"e", u"wallet", u"web", u"url", u"server",
-                                         u"host", u"remote", u"local", u"contract", u"memory", u"bluetooth",
-                                         u"network", u"bitcoin", u"eth", u"crypto", u"ipv4", u"ipv6", u"socket"});
+    static const KeySet tokens =
+            keySet({u"ip",      u"mac",     u"email",  u"e",      u"wallet",   u"web",    u"url",
+                    u"server",  u"host",    u"remote", u"local",  u"contract", u"memory", u"bluetooth",
+                    u"network", u"bitcoin", u"eth",    u"crypto", u"ipv4",     u"ipv6",   u"socket"});
     return tokens;
 }
 
 const KeySet &postalKeys()
 {
-    static const KeySet keys =
-        keySet({u"zip", u"zip_code", u"zipcode", u"postcode", u"post_code", u"postal_code", u"postalcode", u"plz"});
+    static const KeySet keys = keySet({u"zip", u"zip_code", u"zipcode", u"postcode", u"post_code",
+                                       u"postal_code", u"postalcode", u"plz"});
     return keys;
 }
 
@@ -112,43 +141,65 @@ const KeySet &userIdKeys()
 
 const KeySet &birthKeys()
 {
-    static const KeySet keys =
-        keySet({u"dob", u"date_of_birth", u"birth_date", u"birthdate", u"birthday", u"born_on", u"birth_day"});
+    static const KeySet keys = keySet(
+            {u"dob", u"date_of_birth", u"birth_date", u"birthdate", u"birthday", u"born_on", u"birth_day"});
     return keys;
 }
 
 const KeySet &cardKeys()
 {
-    static const KeySet keys = keySet({u"last_four", u"last4", u"last_4", u"card_last4", u"card_last_4",
-                                       u"card_last_four", u"card_number", u"cardnumber", u"pan", u"cc_number"});
+    static const KeySet keys =
+            keySet({u"last_four", u"last4", u"last_4", u"card_last4", u"card_last_4", u"card_last_four",
+                    u"card_number", u"cardnumber", u"pan", u"cc_number"});
     return keys;
 }
 
 // Words in a key that make it about a person: "recipient_name", "customerEmail", "shipTo".
 const KeySet &personTokens()
 {
-    static const KeySet tokens = keySet(
-        {u"customer", u"buyer", u"recipient", u"receiver", u"consignee", u"addressee", u"passenger", u"passengers",
-         u"traveler", u"travelers", u"traveller", u"travellers", u"contact", u"cardholder", u"holder", u"payer",
-         u"guest", u"patient", u"member", u"client", u"sender", u"beneficiary", u"person", u"spouse"});
+    static const KeySet tokens =
+            keySet({u"customer",  u"buyer",      u"recipient", u"receiver",    u"consignee", u"addressee",
+                    u"passenger", u"passengers", u"traveler",  u"travelers",   u"traveller", u"travellers",
+                    u"contact",   u"cardholder", u"holder",    u"payer",       u"guest",     u"patient",
+                    u"member",    u"client",     u"sender",    u"beneficiary", u"person",    u"spouse"});
     return tokens;
 }
 
 // Objects under these keys are about a person or where a parcel goes to.
 const KeySet &personObjectKeys()
 {
-    static const KeySet keys = keySet(
-        {u"user", u"users", u"saved_passengers", u"shipping", u"billing", u"delivery", u"profile", u"name",
-         u"ship_to", u"shipto", u"bill_to", u"billto", u"deliver_to", u"sold_to", u"send_to", u"mail_to",
-         u"shipping_details", u"shipping_info", u"billing_details", u"billing_info", u"delivery_details",
-         u"delivery_info", u"shipping_contact", u"billing_contact"});
+    static const KeySet keys = keySet({u"user",
+                                       u"users",
+                                       u"saved_passengers",
+                                       u"shipping",
+                                       u"billing",
+                                       u"delivery",
+                                       u"profile",
+                                       u"name",
+                                       u"ship_to",
+                                       u"shipto",
+                                       u"bill_to",
+                                       u"billto",
+                                       u"deliver_to",
+                                       u"sold_to",
+                                       u"send_to",
+                                       u"mail_to",
+                                       u"shipping_details",
+                                       u"shipping_info",
+                                       u"billing_details",
+                                       u"billing_info",
+                                       u"delivery_details",
+                                       u"delivery_info",
+                                       u"shipping_contact",
+                                       u"billing_contact"});
     return keys;
 }
 
 const KeySet &titles()
 {
-    static const KeySet words = keySet({u"mr", u"mrs", u"ms", u"miss", u"mx", u"dr", u"prof", u"sir", u"madam",
-                                        u"dame", u"lady", u"lord", u"rev", u"herr", u"frau", u"mme", u"mlle", u"m"});
+    static const KeySet words =
+            keySet({u"mr", u"mrs", u"ms", u"miss", u"mx", u"dr", u"prof", u"sir", u"madam", u"dame", u"lady",
+                    u"lord", u"rev", u"herr", u"frau", u"mme", u"mlle", u"m"});
     return words;
 }
 
@@ -156,20 +207,25 @@ const KeySet &titles()
 const KeySet &commonWords()
 {
     static const KeySet words = keySet(
-        {u"may", u"will", u"rose", u"bill", u"mark", u"grant", u"june", u"april", u"august", u"faith", u"hope",
-         u"joy", u"grace", u"dawn", u"summer", u"autumn", u"winter", u"sky", u"river", u"rich", u"ray", u"jack",
-         u"frank", u"sue", u"pat", u"art", u"dean", u"chase", u"hunter", u"carter", u"cook", u"baker", u"brown",
-         u"green", u"white", u"black", u"gray", u"grey", u"young", u"king", u"wood", u"page", u"bell", u"hall",
-         u"hill", u"stone", u"lane", u"long", u"little", u"price", u"best", u"law", u"street", u"park", u"ward",
-         u"north", u"west", u"east", u"south", u"day", u"guy", u"penny", u"ruby", u"amber", u"iris", u"ivy",
-         u"holly", u"daisy", u"lily", u"violet", u"heather", u"hazel", u"sandy", u"rusty", u"don", u"rob", u"nick",
-         u"miles", u"wells", u"banks", u"case", u"cash", u"fisher", u"fox", u"gates", u"glass", u"hart", u"hunt",
-         u"lamb", u"love", u"mason", u"miller", u"moss", u"noble", u"reed", u"rice", u"rivers", u"rock", u"rush",
-         u"sharp", u"short", u"small", u"snow", u"storm", u"strong", u"swift", u"taylor", u"todd", u"walker",
-         u"waters", u"webb", u"wolf", u"lee", u"bishop", u"cole", u"crane", u"drew", u"earl", u"ford", u"gill",
-         u"harley", u"jay", u"joy", u"justice", u"major", u"marsh", u"max", u"mercy", u"pearl", u"pierce",
-         u"porter", u"royal", u"sage", u"skip", u"sterling", u"sunny", u"tucker", u"wade", u"wren", u"order",
-         u"refund", u"thanks", u"dear", u"hello", u"customer", u"buyer", u"so", u"an", u"or", u"and", u"the"});
+            {u"may",      u"will",   u"rose",   u"bill",    u"mark",   u"grant",  u"june",     u"april",
+             u"august",   u"faith",  u"hope",   u"joy",     u"grace",  u"dawn",   u"summer",   u"autumn",
+             u"winter",   u"sky",    u"river",  u"rich",    u"ray",    u"jack",   u"frank",    u"sue",
+             u"pat",      u"art",    u"dean",   u"chase",   u"hunter", u"carter", u"cook",     u"baker",
+             u"brown",    u"green",  u"white",  u"black",   u"gray",   u"grey",   u"young",    u"king",
+             u"wood",     u"page",   u"bell",   u"hall",    u"hill",   u"stone",  u"lane",     u"long",
+             u"little",   u"price",  u"best",   u"law",     u"street", u"park",   u"ward",     u"north",
+             u"west",     u"east",   u"south",  u"day",     u"guy",    u"penny",  u"ruby",     u"amber",
+             u"iris",     u"ivy",    u"holly",  u"daisy",   u"lily",   u"violet", u"heather",  u"hazel",
+             u"sandy",    u"rusty",  u"don",    u"rob",     u"nick",   u"miles",  u"wells",    u"banks",
+             u"case",     u"cash",   u"fisher", u"fox",     u"gates",  u"glass",  u"hart",     u"hunt",
+             u"lamb",     u"love",   u"mason",  u"miller",  u"moss",   u"noble",  u"reed",     u"rice",
+             u"rivers",   u"rock",   u"rush",   u"sharp",   u"short",  u"small",  u"snow",     u"storm",
+             u"strong",   u"swift",  u"taylor", u"todd",    u"walker", u"waters", u"webb",     u"wolf",
+             u"lee",      u"bishop", u"cole",   u"crane",   u"drew",   u"earl",   u"ford",     u"gill",
+             u"harley",   u"jay",    u"joy",    u"justice", u"major",  u"marsh",  u"max",      u"mercy",
+             u"pearl",    u"pierce", u"porter", u"royal",   u"sage",   u"skip",   u"sterling", u"sunny",
+             u"tucker",   u"wade",   u"wren",   u"order",   u"refund", u"thanks", u"dear",     u"hello",
+             u"customer", u"buyer",  u"so",     u"an",      u"or",     u"and",    u"the"});
     return words;
 }
 
@@ -214,7 +270,8 @@ QString normalizedKey(const QString &key)
         const QChar before = i > 0 ? key.at(i - 1) : QChar();
         const QChar after = i + 1 < key.size() ? key.at(i + 1) : QChar();
         // "customerName" -> customer_name, "HTTPStatus" -> http_status, "addressLine1" stays whole.
-        if (c.isUpper() && i > 0 && (before.isLower() || before.isDigit() || (before.isUpper() && after.isLower())))
+        if (c.isUpper() && i > 0
+            && (before.isLower() || before.isDigit() || (before.isUpper() && after.isLower())))
             out.append(u'_');
         if (c == u' ' || c == u'-' || c == u'.' || c == u'_') {
             if (!out.isEmpty() && !out.endsWith(u'_'))
@@ -239,19 +296,23 @@ std::optional<PersonalKind> kindOfKey(const QString &key, bool personObject)
     if (emailKeys().contains(key) || endsWithAny(key, {u"email", u"email_address", u"e_mail"}))
         return PersonalKind::Email;
     if (phoneKeys().contains(key)
-        || endsWithAny(key, {u"phone", u"phone_number", u"mobile", u"mobile_number", u"telephone",
-                             u"contact_number", u"cell_number", u"mobile_phone", u"cell_phone"}))
+        || endsWithAny(key,
+                       {u"phone", u"phone_number", u"mobile", u"mobile_number", u"telephone",
+                        u"contact_number", u"cell_number", u"mobile_phone", u"cell_phone"}))
         return PersonalKind::Phone;
     if (cardKeys().contains(key))
         return PersonalKind::PaymentCard;
     if (birthKeys().contains(key) || endsWithAny(key, {u"dob", u"date_of_birth", u"birth_date", u"birthday"}))
         return PersonalKind::BirthDate;
-    if (postalKeys().contains(key) || endsWithAny(key, {u"zip", u"zip_code", u"zipcode", u"postal_code", u"postcode", u"post_code"}))
+    if (postalKeys().contains(key)
+        || endsWithAny(key, {u"zip", u"zip_code", u"zipcode", u"postal_code", u"postcode", u"post_code"}))
         return PersonalKind::PostalCode;
     if (key == u"city" || key == u"town" || endsWithAny(key, {u"city", u"town"}))
         return PersonalKind::City;
-    if (addressKeys().contains(key) || (tokens.size() > 1 && tokens.first() == u"address" && tokens.at(1).startsWith(u"line"))
-        || endsWithAny(key, {u"address_line1", u"address_line2", u"address_line_1", u"address_line_2", u"street"})) {
+    if (addressKeys().contains(key)
+        || (tokens.size() > 1 && tokens.first() == u"address" && tokens.at(1).startsWith(u"line"))
+        || endsWithAny(
+                key, {u"address_line1", u"address_line2", u"address_line_1", u"address_line_2", u"street"})) {
         return PersonalKind::Address;
     }
     if (tokens.size() > 1 && tokens.last() == u"address") {
@@ -278,7 +339,7 @@ bool isPersonSignal(const QString &key)
 {
     const std::optional<PersonalKind> kind = kindOfKey(key, false);
     return kind == PersonalKind::Name || kind == PersonalKind::Email || kind == PersonalKind::Phone
-           || kind == PersonalKind::BirthDate;
+            || kind == PersonalKind::BirthDate;
 }
 
 bool isFirstNameKey(const QString &key)
@@ -308,8 +369,8 @@ bool isCommonWord(const QString &folded)
 
 const QRegularExpression &emailPattern()
 {
-    static const QRegularExpression pattern(
-        QStringLiteral(R"([A-Za-z0-9._%+\-]+(?:@|%40)[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,})"));
+    static const QRegularExpression pattern(QStringLiteral(
+            R"([A-Za-z0-9._%+\-]+(?:@|%40)[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,})"));
     return pattern;
 }
 
@@ -318,8 +379,8 @@ const QRegularExpression &emailPattern()
 const QRegularExpression &phonePattern()
 {
     static const QRegularExpression pattern(QStringLiteral(
-        R"((?<![\w+\-./#%])(?:(?:\+|%2[Bb])\d{8,15}|(?:\+|%2[Bb])\d{1,3}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]\d{2,4}){1,4})"
-        R"(|(?:1[ .\-])?(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4})(?![\w\-]|[.,]\d))"));
+            R"((?<![\w+\-./#%])(?:(?:\+|%2[Bb])\d{8,15}|(?:\+|%2[Bb])\d{1,3}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]\d{2,4}){1,4})"
+            R"(|(?:1[ .\-])?(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4})(?![\w\-]|[.,]\d))"));
     return pattern;
 }
 
@@ -327,13 +388,14 @@ const QRegularExpression &phonePattern()
 const QRegularExpression &trunkPhonePattern()
 {
     static const QRegularExpression pattern(QStringLiteral(
-        R"((?<![\w+\-./#%$])(?:\(0\d{1,4}\) ?|0\d{2,4}[ \-])\d{2,4}(?:[ \-]?\d{2,4}){0,3}(?![\w\-]|[.,]\d))"));
+            R"((?<![\w+\-./#%$])(?:\(0\d{1,4}\) ?|0\d{2,4}[ \-])\d{2,4}(?:[ \-]?\d{2,4}){0,3}(?![\w\-]|[.,]\d))"));
     return pattern;
 }
 
 const QRegularExpression &shortPhonePattern()
 {
-    static const QRegularExpression pattern(QStringLiteral(R"((?<![\w+\-./#%$,])\d{3}-\d{4}(?![\w\-]|[.,]\d))"));
+    static const QRegularExpression pattern(
+            QStringLiteral(R"((?<![\w+\-./#%$,])\d{3}-\d{4}(?![\w\-]|[.,]\d))"));
     return pattern;
 }
 
@@ -342,33 +404,33 @@ const QRegularExpression &shortPhonePattern()
 const QRegularExpression &cardPattern()
 {
     static const QRegularExpression pattern(
-        QStringLiteral(R"((?<![\w\-./#%$,])\d{4}(?:[ \-]\d{2,6}){2,4}(?![\w\-]|[.,]\d))"));
+            QStringLiteral(R"((?<![\w\-./#%$,])\d{4}(?:[ \-]\d{2,6}){2,4}(?![\w\-]|[.,]\d))"));
     return pattern;
 }
 
 const QRegularExpression &streetPattern()
 {
     static const QRegularExpression pattern(QStringLiteral(
-        // "443 Maple Drive": a house number, capitalised words, a street suffix.
-        R"((?<![\w\-.$#])\d{1,6}[A-Za-z]?\s+(?:[A-Z][\p{L}'.\-]*\s+){1,4})"
-        R"((?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct|Place|Pl|Terrace|Ter)"
-        R"(|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Close|Crescent|Row|Alley|Loop|Gardens|Mews)\b\.?)"
-        // "42 rue de Rivoli", "4 Rue de la Paix", "12 avenida del Mar": the street type first.
-        R"(|(?<![\w\-.$#])\d{1,5}(?:\s?(?:bis|ter))?,?\s+)"
-        R"((?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|allee|impasse|quai|route|calle|avenida|plaza|rua|viale|piazza|corso))"
-        R"(\s+(?:(?i:de|du|des|la|le|les|del|della|di|da|do|dos|d'|l')\s*)*[\p{Lu}][\p{L}'\-]*(?:\s+[\p{Lu}][\p{L}'\-]*){0,3})"
-        // "Hauptstraße 5", "Keizersgracht 12a": the type as a suffix, the number after.
-        R"(|(?<![\w\-])[\p{Lu}][\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|laan|straat|gracht|plein))"
-        R"(\s+\d{1,4}[a-z]?\b)"
-        // "Via Roma 5", "Calle Mayor 3": the type first, capitalised, the number after.
-        R"(|(?<![\w\-])(?:Via|Viale|Piazza|Calle|Carrer|Rua|Avenida|Plaza)\s+[\p{Lu}][\p{L}'\-]*(?:\s+[\p{Lu}][\p{L}'\-]*){0,2},?\s+\d{1,4}\b)"));
+            // "443 Maple Drive": a house number, capitalised words, a street suffix.
+            R"((?<![\w\-.$#])\d{1,6}[A-Za-z]?\s+(?:[A-Z][\p{L}'.\-]*\s+){1,4})"
+            R"((?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct|Place|Pl|Terrace|Ter)"
+            R"(|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Close|Crescent|Row|Alley|Loop|Gardens|Mews)\b\.?)"
+            // "42 rue de Rivoli", "4 Rue de la Paix", "12 avenida del Mar": the street type first.
+            R"(|(?<![\w\-.$#])\d{1,5}(?:\s?(?:bis|ter))?,?\s+)"
+            R"((?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|allee|impasse|quai|route|calle|avenida|plaza|rua|viale|piazza|corso))"
+            R"(\s+(?:(?i:de|du|des|la|le|les|del|della|di|da|do|dos|d'|l')\s*)*[\p{Lu}][\p{L}'\-]*(?:\s+[\p{Lu}][\p{L}'\-]*){0,3})"
+            // "Hauptstraße 5", "Keizersgracht 12a": the type as a suffix, the number after.
+            R"(|(?<![\w\-])[\p{Lu}][\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|laan|straat|gracht|plein))"
+            R"(\s+\d{1,4}[a-z]?\b)"
+            // "Via Roma 5", "Calle Mayor 3": the type first, capitalised, the number after.
+            R"(|(?<![\w\-])(?:Via|Viale|Piazza|Calle|Carrer|Rua|Avenida|Plaza)\s+[\p{Lu}][\p{L}'\-]*(?:\s+[\p{Lu}][\p{L}'\-]*){0,2},?\s+\d{1,4}\b)"));
     return pattern;
 }
 
 const QRegularExpression &unitPattern()
 {
     static const QRegularExpression pattern(QStringLiteral(
-        R"((?<![\w\-])(?:(?:Apt|Apartment|Suite|Ste|Unit|Flat)\.?\s*#?\d+[A-Za-z]?|(?i:P\.?\s?O\.?\s*Box)\s*\d+)\b)"));
+            R"((?<![\w\-])(?:(?:Apt|Apartment|Suite|Ste|Unit|Flat)\.?\s*#?\d+[A-Za-z]?|(?i:P\.?\s?O\.?\s*Box)\s*\d+)\b)"));
     return pattern;
 }
 
@@ -377,7 +439,7 @@ const QRegularExpression &unitPattern()
 const QRegularExpression &ukPostcodePattern()
 {
     static const QRegularExpression pattern(
-        QStringLiteral(R"((?:\b([\p{Lu}][\p{Ll}]+),?\s+)?\b([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\b)"));
+            QStringLiteral(R"((?:\b([\p{Lu}][\p{Ll}]+),?\s+)?\b([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\b)"));
     return pattern;
 }
 
@@ -385,14 +447,14 @@ const QRegularExpression &ukPostcodePattern()
 const QRegularExpression &zipCityPattern()
 {
     static const QRegularExpression pattern(QStringLiteral(
-        R"((?<![\w\-.$#,])(\d{5})\s+([\p{Lu}][\p{Ll}]+(?:-[\p{Lu}]?[\p{Ll}]+)*)(?![\w\-]))"));
+            R"((?<![\w\-.$#,])(\d{5})\s+([\p{Lu}][\p{Ll}]+(?:-[\p{Lu}]?[\p{Ll}]+)*)(?![\w\-]))"));
     return pattern;
 }
 
 const QRegularExpression &introducedNamePattern()
 {
     static const QRegularExpression pattern(QStringLiteral(
-        R"((?i:\bmy name is|\bmy name's)\s+([A-Z][\p{L}'’\-]+(?:\s+[A-Z][\p{L}'’\-]+){0,2}))"));
+            R"((?i:\bmy name is|\bmy name's)\s+([A-Z][\p{L}'’\-]+(?:\s+[A-Z][\p{L}'’\-]+){0,2}))"));
     return pattern;
 }
 

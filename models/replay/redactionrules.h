@@ -38,15 +38,15 @@ bool isCommonWord(const QString &folded);
 
 // ---- text shapes ----
 
-const QRegularExpression &emailPattern();      // also with "@" written "%40"
-const QRegularExpression &phonePattern();      // "+44 20 7946 0958", "555-123-4567", "(555) 123-4567"
+const QRegularExpression &emailPattern(); // also with "@" written "%40"
+const QRegularExpression &phonePattern(); // "+44 20 7946 0958", "555-123-4567", "(555) 123-4567"
 const QRegularExpression &trunkPhonePattern(); // "07700 900123", "(020) 7946 0958": check 10-11 digits
 const QRegularExpression &shortPhonePattern(); // "555-1234"
-const QRegularExpression &cardPattern();       // 13-19 digits in groups: check luhnValid
-const QRegularExpression &streetPattern();     // "443 Maple Drive", "42 rue de Rivoli", "Hauptstraße 5", ...
-const QRegularExpression &unitPattern();       // "Apt 4B", "Suite 394", "PO Box 123"
+const QRegularExpression &cardPattern(); // 13-19 digits in groups: check luhnValid
+const QRegularExpression &streetPattern(); // "443 Maple Drive", "42 rue de Rivoli", "Hauptstraße 5", ...
+const QRegularExpression &unitPattern(); // "Apt 4B", "Suite 394", "PO Box 123"
 const QRegularExpression &ukPostcodePattern(); // group 1: city before it (may be empty), 2: "NW1 6XE"
-const QRegularExpression &zipCityPattern();    // group 1: "75001", 2: "Paris"
+const QRegularExpression &zipCityPattern(); // group 1: "75001", 2: "Paris"
 const QRegularExpression &introducedNamePattern();
 const QRegularExpression &userIdShape();
 const QRegularExpression &userIdInText();

@@ -14,8 +14,8 @@ namespace {
 
 QString dayAndMonth(qint64 at)
 {
-    return QLocale(QLocale::English).toString(QDateTime::fromMSecsSinceEpoch(at, Qt::UTC).date(),
-                                              QStringLiteral("d MMMM"));
+    return QLocale(QLocale::English)
+            .toString(QDateTime::fromMSecsSinceEpoch(at, Qt::UTC).date(), QStringLiteral("d MMMM"));
 }
 
 QString greeting(const QString &customerName)
@@ -26,23 +26,25 @@ QString greeting(const QString &customerName)
 
 QString letter(const QString &customerName, const QString &body)
 {
-    return greeting(customerName) + QStringLiteral("\n\n") + body + QStringLiteral("\n\nSorry for the confusion.");
+    return greeting(customerName) + QStringLiteral("\n\n") + body
+            + QStringLiteral("\n\nSorry for the confusion.");
 }
 
 // What a pickup or a message was, in the customer's words; and who was asked about it.
 struct WriteWords
 {
-    QString thing;    // "the collection of your order SU-88316"
-    QString done;     // "is booked"
+    QString thing; // "the collection of your order SU-88316"
+    QString done; // "is booked"
     QString whether; // "has been booked": after "whether", while nobody knows yet
-    QString notDone;  // "has not been booked"
-    QString system;   // "the courier"
+    QString notDone; // "has not been booked"
+    QString system; // "the courier"
 };
 
 WriteWords wordsFor(const EscalationDetail &escalation)
 {
-    const QString order = escalation.orderId.isEmpty() ? QStringLiteral("your order")
-                                                       : QStringLiteral("your order %1").arg(escalation.orderId);
+    const QString order = escalation.orderId.isEmpty()
+            ? QStringLiteral("your order")
+            : QStringLiteral("your order %1").arg(escalation.orderId);
     if (escalation.tool == u"schedule_pickup")
         return {QStringLiteral("the collection of %1").arg(order), QStringLiteral("is booked"),
                 QStringLiteral("has been booked"), QStringLiteral("has not been booked"),
@@ -100,7 +102,8 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
         if (fact.performed)
             performed.append(fact);
     }
-    std::sort(performed.begin(), performed.end(), [](const RefundFact &a, const RefundFact &b) { return a.at < b.at; });
+    std::sort(performed.begin(), performed.end(),
+              [](const RefundFact &a, const RefundFact &b) { return a.at < b.at; });
     const RefundFact any = sameIntent.isEmpty() ? RefundFact{} : sameIntent.first();
     const QString amount = formatMoney(any.amountCents, any.currency);
     // Another call of the intent still unknown may have made a further refund: the count
@@ -130,11 +133,13 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
     } else if (performed.size() == 1 && !settled) {
         // This call is still unknown: what is known is one refund, and nothing is claimed of the
         // provider before anyone has asked it.
-        body = QStringLiteral("One refund of %1 was made to your original payment method on %2. We are checking with "
-                              "our payment provider whether a further refund went out in error; we will write again as "
+        body = QStringLiteral("One refund of %1 was made to your original payment method on %2. We are "
+                              "checking with "
+                              "our payment provider whether a further refund went out in error; we will "
+                              "write again as "
                               "soon as we know.")
-                   .arg(formatMoney(performed.first().amountCents, performed.first().currency),
-                        dayAndMonth(performed.first().at));
+                       .arg(formatMoney(performed.first().amountCents, performed.first().currency),
+                            dayAndMonth(performed.first().at));
     } else if (performed.size() == 1) {
         body = QStringLiteral(
                        "%1 that one refund of %2 was made to your original payment method on %3. You should "
@@ -157,9 +162,10 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
                               "We will write to you again once this is settled.")
                        .arg(amount);
     } else {
-        body = QStringLiteral("Your refund of %1 is being confirmed with our payment provider; we will write again "
-                              "as soon as we know.")
-                   .arg(amount);
+        body = QStringLiteral(
+                       "Your refund of %1 is being confirmed with our payment provider; we will write again "
+                       "as soon as we know.")
+                       .arg(amount);
     }
     return letter(customerName, body);
 }
@@ -173,7 +179,8 @@ Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalat
         return entries.error();
     QList<RefundFact> facts;
     for (const TranscriptEntry &entry : std::as_const(*entries)) {
-        if (!entry.isToolCall || entry.call.intentKey.isEmpty() || entry.call.intentKey != escalation.intentKey)
+        if (!entry.isToolCall || entry.call.intentKey.isEmpty()
+            || entry.call.intentKey != escalation.intentKey)
             continue;
         const ToolCallRow &call = entry.call;
         const bool performed = call.resolution ? (*call.resolution != Resolution::NotPerformed)

@@ -18,7 +18,7 @@ struct RefundFact
 {
     qint64 amountCents = 0;
     QString currency = QStringLiteral("USD");
-    qint64 at = 0;          // when it was made (ms since the epoch)
+    qint64 at = 0; // when it was made (ms since the epoch)
     bool performed = false; // recorded or verified
     bool unknown = false; // nobody knows yet: the customer is told it is still being checked
 };

@@ -52,7 +52,8 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
     // Evidence outranks a person's check, and the person who settles says so: whose check this
     // lookup replaces is in the result and in the audit entry.
     const QString replaced = replacedCheckText(escalation);
-    const QString replaces = replaced.isEmpty() ? QString() : QStringLiteral(" It replaces %1.").arg(replaced);
+    const QString replaces =
+            replaced.isEmpty() ? QString() : QStringLiteral(" It replaces %1.").arg(replaced);
     const auto stayOpen = [&](const QString &why) {
         step.evidence = evidence;
         step.evidence->verdict = LookupVerdict::CouldNotTell;
@@ -65,11 +66,14 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
         if (open)
             step.note = why;
         const QString stays = open
-                ? QStringLiteral("The write stays unknown: do not retry it; look it up again later, or record a check.")
+                ? QStringLiteral("The write stays unknown: do not retry it; look it up again later, or "
+                                 "record a check.")
                 : QStringLiteral("It stays %1 by %2, as recorded; look it up again later.")
-                          .arg(settlementText(escalation.resolution.value_or(Resolution::Performed), escalation.basis),
+                          .arg(settlementText(escalation.resolution.value_or(Resolution::Performed),
+                                              escalation.basis),
                                escalation.resolvedBy);
-        operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), QString(),
+        operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
+                                   QString(),
                                    QStringLiteral("%1 could not tell (%2). %3").arg(system, why, stays)));
     };
     if (answer.verdict == LookupVerdict::CouldNotTell)
@@ -131,17 +135,18 @@ void EscalationResolver::afterLookup(ResolutionOperation *operation, const Escal
         step.evidence = evidence;
         step.evidenceDetail = QStringLiteral("%1: found %2 %3%4").arg(call, noun, mine, matching);
         const qint64 at = now();
-        step.settlement = Settlement{escalation.id, resolution, SettlementBasis::Lookup, mine, m_operator, at};
+        step.settlement =
+                Settlement{escalation.id, resolution, SettlementBasis::Lookup, mine, m_operator, at};
         if (money)
-            step.ledger = LedgerEntry{escalation.intentKey,
-                                      escalation.callId,
-                                      mine,
-                                      record.amountCents > 0 ? record.amountCents
-                                                             : escalation.amountCents.value_or(0),
-                                      record.currency.isEmpty() ? escalation.currency : record.currency,
-                                      escalation.sellerId,
-                                      record.createdMs > 0 ? record.createdMs : at,
-                                      again ? QStringLiteral("console write") : QStringLiteral("provider lookup")};
+            step.ledger = LedgerEntry{
+                    escalation.intentKey,
+                    escalation.callId,
+                    mine,
+                    record.amountCents > 0 ? record.amountCents : escalation.amountCents.value_or(0),
+                    record.currency.isEmpty() ? escalation.currency : record.currency,
+                    escalation.sellerId,
+                    record.createdMs > 0 ? record.createdMs : at,
+                    again ? QStringLiteral("console write") : QStringLiteral("provider lookup")};
         step.settleDetail =
                 QStringLiteral("%1: %2, %3 %4")
                         .arg(call, settlementText(resolution, SettlementBasis::Lookup), noun, mine)

@@ -145,9 +145,10 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     const QByteArray form = money ? refundFormBody(*intent) : recordWriteBody(recordWriteOf(detail, *query));
     planned.request = QStringLiteral("POST %1\nIdempotency-Key: %2\n\n%3")
                               .arg(plan->endpoint.toString(), detail.intentKey, QString::fromUtf8(form));
-    planned.response = QStringLiteral("(no answer recorded yet: sent by %1 at %2. If no entry with its answer follows, "
-                                      "this console stopped before it came: look the write up before anything else.)")
-                           .arg(m_operator, isoTime(planned.startedAt));
+    planned.response =
+            QStringLiteral("(no answer recorded yet: sent by %1 at %2. If no entry with its answer follows, "
+                           "this console stopped before it came: look the write up before anything else.)")
+                    .arg(m_operator, isoTime(planned.startedAt));
     planned.evidenceSha256 = evidenceHash(planned);
     Expected<qint64> kept = marked ? m_store.recordEvidence(planned) : Expected<qint64>(marked.error());
     Expected<AuditEntry> started = kept
@@ -264,7 +265,8 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
                              result.record->id);
         // Said as it was settled: a repeat whose answer was unclear and a lookup then found is
         // performed again as surely as one the provider accepted at once.
-        settled = QStringLiteral("Performed again (verified): %1 %2 (%3).").arg(noun, result.record->id, result.note);
+        settled = QStringLiteral("Performed again (verified): %1 %2 (%3).")
+                          .arg(noun, result.record->id, result.note);
         break;
     case Outcome::NotPerformed:
         // The system's own answer (a refusal, or a lookup that found nothing) settles it again.

@@ -25,9 +25,9 @@ QString argumentText(const nlohmann::json &arguments, const char *key)
     auto it = arguments.find(key);
     if (it == arguments.end())
         return {};
-    return it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString::fromStdString(it->dump());
+    return it->is_string() ? QString::fromStdString(it->get<std::string>())
+                           : QString::fromStdString(it->dump());
 }
-
 
 } // namespace
 
@@ -67,10 +67,14 @@ Evidence evidenceFrom(const QList<HttpExchange> &exchanges)
     return evidence;
 }
 
-EscalationResolver::EscalationResolver(Store &store, ProviderClient &provider, QString operatorName, QObject *parent)
-    : QObject(parent), m_store(store), m_provider(provider), m_runtime(store, provider), m_operator(std::move(operatorName))
-{
-}
+EscalationResolver::EscalationResolver(Store &store, ProviderClient &provider, QString operatorName,
+                                       QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_provider(provider)
+    , m_runtime(store, provider)
+    , m_operator(std::move(operatorName))
+{}
 
 QUrl EscalationResolver::providerUrl() const
 {
@@ -80,12 +84,15 @@ QUrl EscalationResolver::providerUrl() const
 Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetail &escalation)
 {
     if (escalation.toolClass != ToolClass::WriteMoney || !escalation.amountCents)
-        return makeError(QStringLiteral("%1 is not a refund: Verity can look up refunds at the payment provider; this "
-                                        "write must be checked in the system it went to")
-                             .arg(escalation.tool));
+        return makeError(
+                QStringLiteral("%1 is not a refund: Verity can look up refunds at the payment provider; this "
+                               "write must be checked in the system it went to")
+                        .arg(escalation.tool));
     if (escalation.intentKey.isEmpty())
-        return makeError(QStringLiteral("this call has no intent key, so the provider cannot be asked about it"));
-    const nlohmann::json arguments = nlohmann::json::parse(escalation.argumentsJson.toStdString(), nullptr, false);
+        return makeError(
+                QStringLiteral("this call has no intent key, so the provider cannot be asked about it"));
+    const nlohmann::json arguments =
+            nlohmann::json::parse(escalation.argumentsJson.toStdString(), nullptr, false);
     RefundIntent intent;
     intent.intentKey = escalation.intentKey;
     intent.paymentIntent = escalation.paymentIntent;
@@ -134,12 +141,13 @@ Expected<RecordQuery> EscalationResolver::recordQueryOf(const EscalationDetail &
 {
     const ToolSpec *spec = specOf(escalation);
     if (!spec || !spec->lookup)
-        return makeError(QStringLiteral("the registry names no system where %1 can be looked up; check it where it "
-                                        "went and record what you found")
-                             .arg(escalation.tool));
+        return makeError(
+                QStringLiteral("the registry names no system where %1 can be looked up; check it where it "
+                               "went and record what you found")
+                        .arg(escalation.tool));
     if (escalation.intentKey.isEmpty())
         return makeError(QStringLiteral("this call has no intent key, so %1 cannot be asked about it")
-                             .arg(systemWords(spec->lookup->system)));
+                                 .arg(systemWords(spec->lookup->system)));
     const TicketFacts facts{{QStringLiteral("ticket_id"), escalation.ticketExtId},
                             {QStringLiteral("order_id"), escalation.orderId},
                             {QStringLiteral("seller_id"), escalation.sellerId}};
@@ -160,7 +168,8 @@ EscalationRoute EscalationResolver::route(const EscalationDetail &escalation) co
 
 ResolutionOperation *EscalationResolver::finishLater(ResolutionOperation *operation, ResolutionReport report)
 {
-    QMetaObject::invokeMethod(operation, [operation, report] { operation->finish(report); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+            operation, [operation, report] { operation->finish(report); }, Qt::QueuedConnection);
     return operation;
 }
 
@@ -180,7 +189,8 @@ ResolutionReport EscalationResolver::reportOf(const EscalationDetail &escalation
         return failedReport(QStringLiteral("nothing was settled: %1").arg(written.message()));
     ResolutionReport report;
     report.evidence = written->evidence;
-    Expected<EscalationDetail> now = escalation.id ? this->escalation(escalation.id) : Expected<EscalationDetail>(escalation);
+    Expected<EscalationDetail> now =
+            escalation.id ? this->escalation(escalation.id) : Expected<EscalationDetail>(escalation);
     const EscalationDetail current = now ? *now : escalation;
     if (written->claim && !written->claim->claimed) {
         report = settledBeforeReport(current);
@@ -243,7 +253,6 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     return operation;
 }
 
-
 ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestation &attestation)
 {
     Expected<EscalationDetail> found = escalation(escalationId);
@@ -257,8 +266,9 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     const QString reference = attestation.reference.trimmed();
     const QString note = attestation.note.trimmed();
     if (reference.isEmpty())
-        return notPossibleReport(QStringLiteral("the reference is missing: name the id you found (a refund, pickup or message), or "
-                                          "where you looked"));
+        return notPossibleReport(QStringLiteral(
+                "the reference is missing: name the id you found (a refund, pickup or message), or "
+                "where you looked"));
     if (note.isEmpty())
         return notPossibleReport(QStringLiteral("the note is missing: say how you checked"));
     if (reference.size() > 200)
@@ -274,7 +284,8 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     // Evidence is read later exactly as stored: nothing in it may read as something else.
     if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the reference"), reference); !shown)
         return notPossibleReport(shown.message());
-    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the note"), note, LineBreaks::Allowed); !shown)
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the note"), note, LineBreaks::Allowed);
+        !shown)
         return notPossibleReport(shown.message());
 
     const qint64 at = now();
@@ -284,13 +295,15 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     evidence.operatorName = m_operator;
     evidence.startedAt = at;
     evidence.finishedAt = at;
-    evidence.verdict = attestation.resolution == Resolution::Performed ? LookupVerdict::Found : LookupVerdict::NotFound;
+    evidence.verdict =
+            attestation.resolution == Resolution::Performed ? LookupVerdict::Found : LookupVerdict::NotFound;
     evidence.recordId = attestation.resolution == Resolution::Performed ? reference : QString();
     evidence.reason = note;
-    evidence.request = QStringLiteral("Attested check of %1 %2 on %3\nChecked by: %4\nAt: %5\nFound: %6\nReference: %7\n"
-                                      "Note: %8")
-                           .arg(detail.tool, detail.callExtId, detail.ticketExtId, m_operator, isoTime(at), words,
-                                reference, note);
+    evidence.request =
+            QStringLiteral("Attested check of %1 %2 on %3\nChecked by: %4\nAt: %5\nFound: %6\nReference: %7\n"
+                           "Note: %8")
+                    .arg(detail.tool, detail.callExtId, detail.ticketExtId, m_operator, isoTime(at), words,
+                         reference, note);
     evidence.response = QStringLiteral("(a person's check: no system answered)");
 
     const QString call = QStringLiteral("%1 %2 on %3").arg(detail.tool, detail.callExtId, detail.ticketExtId);
@@ -298,12 +311,16 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     step.evidence = evidence;
     step.evidenceAction = auditaction::attest;
     step.evidenceDetail = QStringLiteral("%1: %2, reference %3: %4").arg(call, words, reference, note);
-    step.settlement = Settlement{detail.id, attestation.resolution, SettlementBasis::Attestation,
-                                 attestation.resolution == Resolution::Performed ? reference : QString(), m_operator, at};
+    step.settlement = Settlement{detail.id,
+                                 attestation.resolution,
+                                 SettlementBasis::Attestation,
+                                 attestation.resolution == Resolution::Performed ? reference : QString(),
+                                 m_operator,
+                                 at};
     step.settleDetail = QStringLiteral("%1: %2").arg(call, words);
     return reportOf(detail, writeSettlement(m_store, m_operator, detail, step),
                     QStringLiteral("Recorded as %1 by %2. Attested checks are never shown as verified.")
-                        .arg(words, m_operator),
+                            .arg(words, m_operator),
                     QString());
 }
 
@@ -318,6 +335,5 @@ ResolutionReport EscalationResolver::waitFor(ResolutionOperation *operation)
     loop.exec();
     return report;
 }
-
 
 } // namespace verity

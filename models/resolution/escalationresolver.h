@@ -8,14 +8,14 @@
 
 #include "domain/expected.h"
 #include "domain/registryselection.h"
+#include "escalationhistory.h"
 #include "provider/providerclient.h"
 #include "provider/safewriteruntime.h"
-#include "escalationhistory.h"
 #include "resolutionreport.h"
 #include "saferecordwrite.h"
 #include "settlementwriter.h"
-#include "systemanswer.h"
 #include "store/records.h"
+#include "systemanswer.h"
 
 #include <QObject>
 #include <QPointer>
@@ -38,15 +38,15 @@ struct EscalationRoute
 struct RepeatPlan
 {
     EscalationDetail escalation;
-    QUrl endpoint;   // where the POST goes
-    QString system;  // "the payment provider"
+    QUrl endpoint; // where the POST goes
+    QString system; // "the payment provider"
 };
 
 // A person's record of a check made in a system Verity cannot ask.
 struct Attestation
 {
     Resolution resolution = Resolution::Performed; // Performed or NotPerformed
-    QString reference;                              // what they found (a pickup id), or where they looked
+    QString reference; // what they found (a pickup id), or where they looked
     QString note;
 };
 
@@ -63,7 +63,9 @@ signals:
 
 private:
     friend class EscalationResolver;
-    explicit ResolutionOperation(QObject *parent) : QObject(parent) {}
+    explicit ResolutionOperation(QObject *parent)
+        : QObject(parent)
+    {}
     void finish(const ResolutionReport &report);
 
     QPointer<LookupOperation> m_lookup;
@@ -78,7 +80,8 @@ class EscalationResolver : public QObject
     Q_OBJECT
 
 public:
-    EscalationResolver(Store &store, ProviderClient &provider, QString operatorName, QObject *parent = nullptr);
+    EscalationResolver(Store &store, ProviderClient &provider, QString operatorName,
+                       QObject *parent = nullptr);
 
     // The registries that name each tool's system; without them only refunds can be looked up.
     void setRegistries(RegistrySelection registries) { m_registries = std::move(registries); }
@@ -108,7 +111,8 @@ private:
     Expected<RecordQuery> recordQueryOf(const EscalationDetail &escalation) const;
     void afterLookup(ResolutionOperation *operation, const EscalationDetail &escalation, qint64 startedAt,
                      const SystemAnswer &answer);
-    void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation, const WriteOutcome &result);
+    void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation,
+                    const WriteOutcome &result);
     // When a repeat of this escalation's write was first sent from a console, if one was.
     std::optional<qint64> repeatSentAt(qint64 escalationId);
     ResolutionOperation *finishLater(ResolutionOperation *operation, ResolutionReport report);

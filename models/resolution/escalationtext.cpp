@@ -73,7 +73,8 @@ QString replacedCheckText(const EscalationDetail &escalation)
         return {};
     return QStringLiteral("the check %1 recorded at %2 (%3)")
             .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt),
-                 settlementText(escalation.resolution.value_or(Resolution::Performed), SettlementBasis::Attestation));
+                 settlementText(escalation.resolution.value_or(Resolution::Performed),
+                                SettlementBasis::Attestation));
 }
 
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,

@@ -4,6 +4,23 @@
 
 namespace verity {
 
+QString resolutionReportKindId(ResolutionReport::Kind kind)
+{
+    switch (kind) {
+    case ResolutionReport::Kind::Resolved:
+        return QStringLiteral("resolved");
+    case ResolutionReport::Kind::StillUnknown:
+        return QStringLiteral("still_unknown");
+    case ResolutionReport::Kind::ResolvedElsewhere:
+        return QStringLiteral("resolved_elsewhere");
+    case ResolutionReport::Kind::NotPossible:
+        return QStringLiteral("not_possible");
+    case ResolutionReport::Kind::Failed:
+        return QStringLiteral("failed");
+    }
+    Q_UNREACHABLE();
+}
+
 ResolutionReport failedReport(const QString &message)
 {
     ResolutionReport report;

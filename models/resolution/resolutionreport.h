@@ -33,6 +33,9 @@ struct ResolutionReport
     bool mayPerformAgain = false;
 };
 
+// "resolved", "still_unknown", "resolved_elsewhere", "not_possible", "failed": what scripts read.
+QString resolutionReportKindId(ResolutionReport::Kind kind);
+
 ResolutionReport failedReport(const QString &message);
 ResolutionReport notPossibleReport(const QString &message);
 // Someone settled it first: who, when and how.

@@ -15,7 +15,9 @@ QString redactedKey(const QString &key)
 
 } // namespace
 
-SandboxApi::SandboxApi(SandboxState &state, SandboxOptions options) : m_state(state), m_options(std::move(options))
+SandboxApi::SandboxApi(SandboxState &state, SandboxOptions options)
+    : m_state(state)
+    , m_options(std::move(options))
 {
     // Expired keys are also dropped one by one as they are met; this keeps the file small.
     // A failure here only leaves old rows behind, so it is not an error.
@@ -60,9 +62,10 @@ SandboxAnswer SandboxApi::answer(const Result &result)
 
 SandboxError SandboxApi::internalError(const QString &what)
 {
-    return SandboxError{500, QStringLiteral("api_error"), QString(),
-                        QStringLiteral("The sandbox could not use its state file: %1. Nothing was committed.").arg(what),
-                        QString()};
+    return SandboxError{
+            500, QStringLiteral("api_error"), QString(),
+            QStringLiteral("The sandbox could not use its state file: %1. Nothing was committed.").arg(what),
+            QString()};
 }
 
 SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
@@ -81,7 +84,8 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
     }
     const QByteArray bearer = QByteArrayLiteral("Bearer ");
     if (request.authorization.isEmpty()) {
-        return answer(SandboxError{401, QStringLiteral("invalid_request_error"), QStringLiteral("api_key_missing"),
+        return answer(SandboxError{401, QStringLiteral("invalid_request_error"),
+                                   QStringLiteral("api_key_missing"),
                                    QStringLiteral("You did not provide an API key. Send it in the header "
                                                   "'Authorization: Bearer <key>'."),
                                    QString()});
@@ -89,17 +93,18 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
     if (!request.authorization.startsWith(bearer)
         || QString::fromUtf8(request.authorization.mid(bearer.size())) != m_options.apiKey) {
         const QString given = QString::fromUtf8(request.authorization.startsWith(bearer)
-                                                    ? request.authorization.mid(bearer.size())
-                                                    : request.authorization);
-        return answer(SandboxError{401, QStringLiteral("invalid_request_error"), QStringLiteral("api_key_invalid"),
-                                   QStringLiteral("Invalid API Key provided: %1").arg(redactedKey(given)), QString()});
+                                                        ? request.authorization.mid(bearer.size())
+                                                        : request.authorization);
+        return answer(SandboxError{
+                401, QStringLiteral("invalid_request_error"), QStringLiteral("api_key_invalid"),
+                QStringLiteral("Invalid API Key provided: %1").arg(redactedKey(given)), QString()});
     }
 
     const QStringList segments = request.path.split(u'/', Qt::SkipEmptyParts);
     // A pickup or a message: /v1/pickups, /v1/messages and their objects.
     const SandboxRecordKind *recordKind = segments.size() >= 2 && segments.at(0) == u"v1"
-                                              ? sandboxRecordKindAt(QStringLiteral("/v1/") + segments.at(1))
-                                              : nullptr;
+            ? sandboxRecordKindAt(QStringLiteral("/v1/") + segments.at(1))
+            : nullptr;
     PostEndpoint endpoint;
     QString written; // what a write POST makes: the POSTs that faults strike after the commit
     if (request.method == u"POST" && request.path == u"/v1/refunds") {
@@ -115,12 +120,13 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
     }
     const bool writePost = !written.isEmpty();
     const bool knownGet = request.method == u"GET" && segments.size() >= 2 && segments.at(0) == u"v1"
-                          && ((segments.size() <= 3 && (segments.at(1) == u"refunds" || recordKind))
-                              || (segments.size() == 2
-                                  && (segments.at(1) == u"balance" || segments.at(1) == u"balance_transactions")));
+            && ((segments.size() <= 3 && (segments.at(1) == u"refunds" || recordKind))
+                || (segments.size() == 2
+                    && (segments.at(1) == u"balance" || segments.at(1) == u"balance_transactions")));
     if (!endpoint && !knownGet) {
-        SandboxError error = SandboxError::invalid(QString(), QStringLiteral("Unrecognized request URL (%1: %2).")
-                                                                  .arg(request.method, request.path));
+        SandboxError error = SandboxError::invalid(
+                QString(),
+                QStringLiteral("Unrecognized request URL (%1: %2).").arg(request.method, request.path));
         error.status = 404;
         return answer(error);
     }
@@ -129,12 +135,14 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
     // once per write POST so a seed replays the same schedule.
     std::optional<SandboxFault> fault;
     if (!request.fault.isEmpty()) {
-        const std::optional<QList<SandboxFault>> named = SandboxFault::parseList(QString::fromUtf8(request.fault).trimmed());
+        const std::optional<QList<SandboxFault>> named =
+                SandboxFault::parseList(QString::fromUtf8(request.fault).trimmed());
         if (!named) {
-            return answer(SandboxError::invalid(QStringLiteral("Sandbox-Fault"),
-                                                QStringLiteral("Sandbox-Fault '%1' is not one of %2 (or several of "
-                                                               "them separated by commas).")
-                                                    .arg(QString::fromUtf8(request.fault), SandboxFault::forms())));
+            return answer(SandboxError::invalid(
+                    QStringLiteral("Sandbox-Fault"),
+                    QStringLiteral("Sandbox-Fault '%1' is not one of %2 (or several of "
+                                   "them separated by commas).")
+                            .arg(QString::fromUtf8(request.fault), SandboxFault::forms())));
         }
         // Several: the first that applies to this request; none applying means no fault. A
         // fault in the path is read the same way even alone: one base URL serves all of a
@@ -150,11 +158,12 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
             fault = named->first();
         }
         if (fault && fault->strikesAfterCommit() && !writePost) {
-            return answer(SandboxError::invalid(QStringLiteral("Sandbox-Fault"),
-                                                QStringLiteral("Sandbox-Fault %1 applies to the POSTs that write "
-                                                               "(/v1/refunds, /v1/pickups, /v1/messages) only; "
-                                                               "other requests take fail-before-accept=<status>.")
-                                                    .arg(fault->text())));
+            return answer(
+                    SandboxError::invalid(QStringLiteral("Sandbox-Fault"),
+                                          QStringLiteral("Sandbox-Fault %1 applies to the POSTs that write "
+                                                         "(/v1/refunds, /v1/pickups, /v1/messages) only; "
+                                                         "other requests take fail-before-accept=<status>.")
+                                                  .arg(fault->text())));
         }
     }
     if (writePost) {
@@ -163,11 +172,12 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
             fault = drawn;
     }
     if (fault && fault->kind == SandboxFault::Kind::FailBeforeAccept) {
-        SandboxAnswer failed = answer(SandboxError{fault->status, QStringLiteral("api_error"), QString(),
-                                                   QStringLiteral("Sandbox fault %1: the request failed before it was "
-                                                                  "accepted. Nothing was committed.")
-                                                       .arg(fault->text()),
-                                                   QString()});
+        SandboxAnswer failed =
+                answer(SandboxError{fault->status, QStringLiteral("api_error"), QString(),
+                                    QStringLiteral("Sandbox fault %1: the request failed before it was "
+                                                   "accepted. Nothing was committed.")
+                                            .arg(fault->text()),
+                                    QString()});
         failed.note = fault->text();
         return failed;
     }
@@ -178,14 +188,18 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
                                std::optional<SandboxFault> fault, const QString &written)
 {
     if (!request.query.isEmpty()) {
-        return answer(SandboxError::invalid(QString(), QStringLiteral("Send the parameters of a POST form-encoded in "
-                                                                      "the body, not in the URL.")));
+        return answer(SandboxError::invalid(QString(),
+                                            QStringLiteral("Send the parameters of a POST form-encoded in "
+                                                           "the body, not in the URL.")));
     }
-    if (!request.contentType.isEmpty() && !request.contentType.startsWith("application/x-www-form-urlencoded")) {
-        return answer(SandboxError::invalid(QString(), QStringLiteral("Send the parameters form-encoded "
-                                                                      "(Content-Type: application/x-www-form-urlencoded), "
-                                                                      "not as %1.")
-                                                           .arg(QString::fromUtf8(request.contentType))));
+    if (!request.contentType.isEmpty()
+        && !request.contentType.startsWith("application/x-www-form-urlencoded")) {
+        return answer(
+                SandboxError::invalid(QString(),
+                                      QStringLiteral("Send the parameters form-encoded "
+                                                     "(Content-Type: application/x-www-form-urlencoded), "
+                                                     "not as %1.")
+                                              .arg(QString::fromUtf8(request.contentType))));
     }
     std::variant<SandboxForm, SandboxFormError> parsed = SandboxForm::parse(request.body);
     if (const auto *error = std::get_if<SandboxFormError>(&parsed))
@@ -194,20 +208,21 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
 
     const QString key = QString::fromUtf8(request.idempotencyKey).trimmed();
     if (request.hasIdempotencyKey && (key.isEmpty() || key.size() > maxKeyLength)) {
-        return answer(SandboxError::invalid(QStringLiteral("Idempotency-Key"),
-                                            QStringLiteral("An Idempotency-Key must have 1 to %1 characters.")
-                                                .arg(maxKeyLength)));
+        return answer(SandboxError::invalid(
+                QStringLiteral("Idempotency-Key"),
+                QStringLiteral("An Idempotency-Key must have 1 to %1 characters.").arg(maxKeyLength)));
     }
     const QString fingerprint = form.fingerprint(request.method, request.path);
     const qint64 retentionMs = qint64(m_options.keyRetentionHours) * 3600 * 1000;
     if (!key.isEmpty()) {
         if (m_inProgress.contains(key)) {
             SandboxAnswer conflict = answer(SandboxError{
-                409, QStringLiteral("invalid_request_error"), QStringLiteral("idempotency_key_in_use"),
-                QStringLiteral("There is currently another in-progress request using the Idempotency-Key '%1'. "
-                               "Try again later: its answer will then be replayed.")
-                    .arg(key),
-                QStringLiteral("Idempotency-Key")});
+                    409, QStringLiteral("invalid_request_error"), QStringLiteral("idempotency_key_in_use"),
+                    QStringLiteral(
+                            "There is currently another in-progress request using the Idempotency-Key '%1'. "
+                            "Try again later: its answer will then be replayed.")
+                            .arg(key),
+                    QStringLiteral("Idempotency-Key")});
             conflict.idempotencyKey = key;
             return conflict;
         }
@@ -217,12 +232,13 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
         if (*stored) {
             if ((*stored)->requestHash != fingerprint) {
                 SandboxAnswer mismatch = answer(SandboxError{
-                    400, QStringLiteral("idempotency_error"), QString(),
-                    QStringLiteral("Keys for idempotent requests can only be used with the same parameters they "
-                                   "were first used with. The Idempotency-Key '%1' was first used with other "
-                                   "parameters (or another path); use another key for a different request.")
-                        .arg(key),
-                    QStringLiteral("Idempotency-Key")});
+                        400, QStringLiteral("idempotency_error"), QString(),
+                        QStringLiteral(
+                                "Keys for idempotent requests can only be used with the same parameters they "
+                                "were first used with. The Idempotency-Key '%1' was first used with other "
+                                "parameters (or another path); use another key for a different request.")
+                                .arg(key),
+                        QStringLiteral("Idempotency-Key")});
                 mismatch.idempotencyKey = key;
                 return mismatch;
             }
@@ -244,7 +260,8 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
         return answer(result);
     }
     if (!key.isEmpty()) {
-        if (Expected<void> stored = m_state.storeResponse(key, StoredResponse{fingerprint, result.status, result.body, nowMs()});
+        if (Expected<void> stored = m_state.storeResponse(
+                    key, StoredResponse{fingerprint, result.status, result.body, nowMs()});
             !stored) {
             m_state.rollback();
             return answer(internalError(stored.message()));
@@ -267,11 +284,12 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
             }
         } else if (fault->kind == SandboxFault::Kind::AcceptThenError) {
             const SandboxAnswer error = answer(SandboxError{
-                500, QStringLiteral("api_error"), QString(),
-                QStringLiteral("Sandbox fault accept-then-500: the %1 was committed, then the answer failed. "
-                               "A retry with the same Idempotency-Key replays the success.")
-                    .arg(written),
-                QString()});
+                    500, QStringLiteral("api_error"), QString(),
+                    QStringLiteral(
+                            "Sandbox fault accept-then-500: the %1 was committed, then the answer failed. "
+                            "A retry with the same Idempotency-Key replays the success.")
+                            .arg(written),
+                    QString()});
             done.status = error.status;
             done.body = error.body;
         }
@@ -288,7 +306,8 @@ SandboxAnswer SandboxApi::get(const SandboxRequest &request)
     const QStringList segments = request.path.split(u'/', Qt::SkipEmptyParts);
     const QString account = QString::fromUtf8(request.stripeAccount).trimmed();
     if (const SandboxRecordKind *kind = sandboxRecordKindAt(QStringLiteral("/v1/") + segments.at(1)))
-        return answer(segments.size() == 3 ? retrieveRecord(*kind, segments.at(2)) : listRecords(*kind, query));
+        return answer(segments.size() == 3 ? retrieveRecord(*kind, segments.at(2))
+                                           : listRecords(*kind, query));
     if (segments.at(1) == u"refunds")
         return answer(segments.size() == 3 ? retrieveRefund(segments.at(2)) : listRefunds(query));
     if (segments.at(1) == u"balance")
@@ -299,13 +318,16 @@ SandboxAnswer SandboxApi::get(const SandboxRequest &request)
 std::optional<SandboxError> checkMetadata(const QMap<QString, QString> &metadata)
 {
     if (metadata.size() > 50)
-        return SandboxError::invalid(QStringLiteral("metadata"), QStringLiteral("Metadata can have at most 50 keys."));
+        return SandboxError::invalid(QStringLiteral("metadata"),
+                                     QStringLiteral("Metadata can have at most 50 keys."));
     for (auto it = metadata.cbegin(); it != metadata.cend(); ++it) {
         const QString param = QStringLiteral("metadata[%1]").arg(it.key());
         if (it.key().isEmpty() || it.key().size() > 40)
-            return SandboxError::invalid(param, QStringLiteral("Metadata keys must have 1 to 40 characters."));
+            return SandboxError::invalid(param,
+                                         QStringLiteral("Metadata keys must have 1 to 40 characters."));
         if (it.value().size() > 500)
-            return SandboxError::invalid(param, QStringLiteral("Metadata values can have at most 500 characters."));
+            return SandboxError::invalid(param,
+                                         QStringLiteral("Metadata values can have at most 500 characters."));
     }
     return std::nullopt;
 }
@@ -318,16 +340,19 @@ std::variant<qint64, SandboxError> parseAmount(const QString &param, const QStri
         valid = text.at(i).isDigit() || (i == 0 && allowNegative && text.at(i) == u'-' && text.size() > 1);
     const qint64 amount = valid && text.size() <= 10 ? text.toLongLong(&valid) : 0;
     if (!valid || text.size() > 10) {
-        return SandboxError::invalid(param, QStringLiteral("Invalid integer: '%1'. %2 is a whole number of cents.")
-                                                .arg(text, param),
-                                     QStringLiteral("parameter_invalid_integer"));
+        return SandboxError::invalid(
+                param,
+                QStringLiteral("Invalid integer: '%1'. %2 is a whole number of cents.").arg(text, param),
+                QStringLiteral("parameter_invalid_integer"));
     }
     if (!allowNegative && amount <= 0) {
-        return SandboxError::invalid(param, QStringLiteral("%1 must be a positive number of cents; got %2.").arg(param, text),
-                                     QStringLiteral("amount_too_small"));
+        return SandboxError::invalid(
+                param, QStringLiteral("%1 must be a positive number of cents; got %2.").arg(param, text),
+                QStringLiteral("amount_too_small"));
     }
     if (amount > maxAmount || amount < -maxAmount) {
-        return SandboxError::invalid(param, QStringLiteral("%1 must be at most %2 cents.").arg(param).arg(maxAmount),
+        return SandboxError::invalid(param,
+                                     QStringLiteral("%1 must be at most %2 cents.").arg(param).arg(maxAmount),
                                      QStringLiteral("amount_too_large"));
     }
     return amount;
@@ -341,8 +366,9 @@ std::variant<int, SandboxError> parseLimit(const SandboxForm &query)
     const QString text = query.value(QStringLiteral("limit"));
     const int limit = text.toInt(&valid);
     if (!valid || limit < 1 || limit > 100) {
-        return SandboxError::invalid(QStringLiteral("limit"),
-                                     QStringLiteral("limit must be a whole number from 1 to 100; got '%1'.").arg(text));
+        return SandboxError::invalid(
+                QStringLiteral("limit"),
+                QStringLiteral("limit must be a whole number from 1 to 100; got '%1'.").arg(text));
     }
     return limit;
 }

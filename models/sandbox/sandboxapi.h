@@ -71,10 +71,10 @@ struct SandboxAnswer
     int status = 200;
     QByteArray body;
     bool replayed = false;
-    QString idempotencyKey;          // echoed in the answer's headers
+    QString idempotencyKey; // echoed in the answer's headers
     std::optional<int> stallMilliseconds; // hold the answer this long before sending it
-    QString keyInProgress;           // ...and meanwhile this key answers 409
-    QString note;                    // for the request log: the fault, a replay
+    QString keyInProgress; // ...and meanwhile this key answers 409
+    QString note; // for the request log: the fault, a replay
 };
 
 class SandboxApi
@@ -103,13 +103,13 @@ private:
         bool accepted = false;
     };
     static Result ok(QByteArray body, bool accepted = false);
-    static Result refused(const SandboxError &error);     // before execution: not stored
+    static Result refused(const SandboxError &error); // before execution: not stored
     static Result failedWhile(const SandboxError &error); // while executing: stored
 
     using PostEndpoint = std::function<Result(const SandboxForm &form)>;
     // `written`: what a write POST makes ("refund", "pickup"), for the accept-then-500 message.
-    SandboxAnswer post(const SandboxRequest &request, const PostEndpoint &endpoint, std::optional<SandboxFault> fault,
-                       const QString &written);
+    SandboxAnswer post(const SandboxRequest &request, const PostEndpoint &endpoint,
+                       std::optional<SandboxFault> fault, const QString &written);
     SandboxAnswer get(const SandboxRequest &request);
 
     Result createAccount(const SandboxForm &form);
@@ -138,7 +138,8 @@ private:
 
 // The parameter checks the endpoints share; each error names the parameter.
 std::optional<SandboxError> checkMetadata(const QMap<QString, QString> &metadata);
-std::variant<qint64, SandboxError> parseAmount(const QString &param, const QString &text, bool allowNegative = false);
+std::variant<qint64, SandboxError> parseAmount(const QString &param, const QString &text,
+                                               bool allowNegative = false);
 std::variant<int, SandboxError> parseLimit(const SandboxForm &query);
 SandboxError unknownParameter(const QString &name);
 const QStringList &createdFilters(); // created[gte], created[gt], created[lte], created[lt]
@@ -152,6 +153,7 @@ struct SandboxListQuery
     SandboxCreatedRange created;
 };
 // Refuses any parameter that is neither paging nor one of `filters`.
-std::variant<SandboxListQuery, SandboxError> parseListQuery(const SandboxForm &query, const QStringList &filters);
+std::variant<SandboxListQuery, SandboxError> parseListQuery(const SandboxForm &query,
+                                                            const QStringList &filters);
 
 } // namespace verity

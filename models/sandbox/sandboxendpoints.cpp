@@ -1,9 +1,8 @@
 // The sandbox's endpoints. Each checks its parameters first (a refusal there is not stored
 // for an idempotency key) and then executes inside the transaction SandboxApi::post opened.
 
-#include "sandboxapi.h"
-
 #include "domain/money.h"
+#include "sandboxapi.h"
 
 #include <QRegularExpression>
 
@@ -19,8 +18,9 @@ std::optional<SandboxError> checkObjectId(const QString &param, const QString &i
     static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_-]{1,100}$"));
     if (valid.match(id).hasMatch())
         return std::nullopt;
-    return SandboxError::invalid(param, QStringLiteral("%1 must be 1 to 100 letters, digits, '_' or '-'; got '%2'.")
-                                            .arg(param, id));
+    return SandboxError::invalid(
+            param,
+            QStringLiteral("%1 must be 1 to 100 letters, digits, '_' or '-'; got '%2'.").arg(param, id));
 }
 
 std::variant<QString, SandboxError> parseCurrency(const SandboxForm &form)
@@ -30,9 +30,10 @@ std::variant<QString, SandboxError> parseCurrency(const SandboxForm &form)
     static const QRegularExpression valid(QStringLiteral("^[A-Za-z]{3}$"));
     const QString currency = form.value(QStringLiteral("currency"));
     if (!valid.match(currency).hasMatch()) {
-        return SandboxError::invalid(QStringLiteral("currency"),
-                                     QStringLiteral("currency must be a three-letter ISO code such as usd; got '%1'.")
-                                         .arg(currency));
+        return SandboxError::invalid(
+                QStringLiteral("currency"),
+                QStringLiteral("currency must be a three-letter ISO code such as usd; got '%1'.")
+                        .arg(currency));
     }
     return currency.toLower();
 }
@@ -54,15 +55,17 @@ const QStringList &createdFilters()
 // Stripe's created[...] filters of a list, each a whole number of unix seconds.
 std::variant<SandboxCreatedRange, SandboxError> parseCreated(const SandboxForm &query)
 {
-    static const QRegularExpression seconds(QStringLiteral("^-?[0-9]{1,15}$")); // 15 digits: +1 cannot overflow
+    static const QRegularExpression seconds(
+            QStringLiteral("^-?[0-9]{1,15}$")); // 15 digits: +1 cannot overflow
     SandboxCreatedRange range;
     for (const QString &param : createdFilters()) {
         if (!query.has(param))
             continue;
         const QString text = query.value(param);
         if (!seconds.match(text).hasMatch()) {
-            return SandboxError::invalid(param, QStringLiteral("%1 must be a whole number of unix seconds; got '%2'.")
-                                                    .arg(param, text));
+            return SandboxError::invalid(
+                    param,
+                    QStringLiteral("%1 must be a whole number of unix seconds; got '%2'.").arg(param, text));
         }
         const qint64 value = text.toLongLong();
         if (param == u"created[gte]")
@@ -77,10 +80,12 @@ std::variant<SandboxCreatedRange, SandboxError> parseCreated(const SandboxForm &
     return range;
 }
 
-std::variant<SandboxListQuery, SandboxError> parseListQuery(const SandboxForm &query, const QStringList &filters)
+std::variant<SandboxListQuery, SandboxError> parseListQuery(const SandboxForm &query,
+                                                            const QStringList &filters)
 {
     const QString unknown =
-        query.firstUnknown(QStringList{QStringLiteral("limit"), QStringLiteral("starting_after")} + createdFilters() + filters);
+            query.firstUnknown(QStringList{QStringLiteral("limit"), QStringLiteral("starting_after")}
+                               + createdFilters() + filters);
     if (!unknown.isEmpty())
         return unknownParameter(unknown);
     std::variant<int, SandboxError> limit = parseLimit(query);
@@ -95,18 +100,20 @@ std::variant<SandboxListQuery, SandboxError> parseListQuery(const SandboxForm &q
 
 SandboxApi::Result SandboxApi::createAccount(const SandboxForm &form)
 {
-    const QString unknown = form.firstUnknown({QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("balance"),
-                                               QStringLiteral("currency")});
+    const QString unknown = form.firstUnknown({QStringLiteral("id"), QStringLiteral("name"),
+                                               QStringLiteral("balance"), QStringLiteral("currency")});
     if (!unknown.isEmpty())
         return refused(unknownParameter(unknown));
     SandboxAccount account;
-    account.id = form.has(QStringLiteral("id")) ? form.value(QStringLiteral("id")) : randomSandboxId(QStringLiteral("acct_"));
+    account.id = form.has(QStringLiteral("id")) ? form.value(QStringLiteral("id"))
+                                                : randomSandboxId(QStringLiteral("acct_"));
     if (std::optional<SandboxError> error = checkObjectId(QStringLiteral("id"), account.id))
         return refused(*error);
     account.name = form.has(QStringLiteral("name")) ? form.value(QStringLiteral("name")) : account.id;
     qint64 balance = 0;
     if (form.has(QStringLiteral("balance"))) {
-        std::variant<qint64, SandboxError> parsed = parseAmount(QStringLiteral("balance"), form.value(QStringLiteral("balance")), true);
+        std::variant<qint64, SandboxError> parsed =
+                parseAmount(QStringLiteral("balance"), form.value(QStringLiteral("balance")), true);
         if (const auto *error = std::get_if<SandboxError>(&parsed))
             return refused(*error);
         balance = std::get<qint64>(parsed);
@@ -121,27 +128,31 @@ SandboxApi::Result SandboxApi::createAccount(const SandboxForm &form)
     if (!inserted)
         return refused(internalError(inserted.message()));
     if (!*inserted) {
-        return failedWhile(SandboxError::invalid(QStringLiteral("id"),
-                                                 QStringLiteral("An account with id '%1' already exists.").arg(account.id),
-                                                 QStringLiteral("resource_already_exists")));
+        return failedWhile(SandboxError::invalid(
+                QStringLiteral("id"),
+                QStringLiteral("An account with id '%1' already exists.").arg(account.id),
+                QStringLiteral("resource_already_exists")));
     }
     return ok(accountBody(account));
 }
 
 SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form)
 {
-    const QString unknown = form.firstUnknown({QStringLiteral("id"), QStringLiteral("amount"), QStringLiteral("currency"),
-                                               QStringLiteral("account")});
+    const QString unknown = form.firstUnknown({QStringLiteral("id"), QStringLiteral("amount"),
+                                               QStringLiteral("currency"), QStringLiteral("account")});
     if (!unknown.isEmpty())
         return refused(unknownParameter(unknown));
     SandboxPayment payment;
-    payment.id = form.has(QStringLiteral("id")) ? form.value(QStringLiteral("id")) : randomSandboxId(QStringLiteral("pi_"));
+    payment.id = form.has(QStringLiteral("id")) ? form.value(QStringLiteral("id"))
+                                                : randomSandboxId(QStringLiteral("pi_"));
     if (std::optional<SandboxError> error = checkObjectId(QStringLiteral("id"), payment.id))
         return refused(*error);
     if (!form.has(QStringLiteral("amount")))
-        return refused(SandboxError::invalid(QStringLiteral("amount"), QStringLiteral("Missing required param: amount."),
+        return refused(SandboxError::invalid(QStringLiteral("amount"),
+                                             QStringLiteral("Missing required param: amount."),
                                              QStringLiteral("parameter_missing")));
-    std::variant<qint64, SandboxError> amount = parseAmount(QStringLiteral("amount"), form.value(QStringLiteral("amount")));
+    std::variant<qint64, SandboxError> amount =
+            parseAmount(QStringLiteral("amount"), form.value(QStringLiteral("amount")));
     if (const auto *error = std::get_if<SandboxError>(&amount))
         return refused(*error);
     payment.amount = std::get<qint64>(amount);
@@ -151,10 +162,11 @@ SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form)
     payment.currency = std::get<QString>(currency);
     payment.account = form.value(QStringLiteral("account"));
     if (payment.account.isEmpty()) {
-        return refused(SandboxError::invalid(QStringLiteral("account"),
-                                             QStringLiteral("Missing required param: account (the seller account whose "
-                                                            "balance refunds of this payment debit)."),
-                                             QStringLiteral("parameter_missing")));
+        return refused(SandboxError::invalid(
+                QStringLiteral("account"),
+                QStringLiteral("Missing required param: account (the seller account whose "
+                               "balance refunds of this payment debit)."),
+                QStringLiteral("parameter_missing")));
     }
     payment.metadata = form.metadata();
     if (std::optional<SandboxError> error = checkMetadata(payment.metadata))
@@ -165,35 +177,38 @@ SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form)
     if (!account)
         return refused(internalError(account.message()));
     if (!*account) {
-        return failedWhile(SandboxError::missing(QStringLiteral("account"),
-                                                 QStringLiteral("No such account: '%1'").arg(payment.account)));
+        return failedWhile(SandboxError::missing(
+                QStringLiteral("account"), QStringLiteral("No such account: '%1'").arg(payment.account)));
     }
     Expected<bool> inserted = m_state.insertPayment(payment);
     if (!inserted)
         return refused(internalError(inserted.message()));
     if (!*inserted) {
-        return failedWhile(SandboxError::invalid(QStringLiteral("id"),
-                                                 QStringLiteral("A payment intent with id '%1' already exists.").arg(payment.id),
-                                                 QStringLiteral("resource_already_exists")));
+        return failedWhile(SandboxError::invalid(
+                QStringLiteral("id"),
+                QStringLiteral("A payment intent with id '%1' already exists.").arg(payment.id),
+                QStringLiteral("resource_already_exists")));
     }
     return ok(paymentIntentBody(payment));
 }
 
 SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
 {
-    const QString unknown = form.firstUnknown({QStringLiteral("payment_intent"), QStringLiteral("amount"),
-                                               QStringLiteral("reason")});
+    const QString unknown = form.firstUnknown(
+            {QStringLiteral("payment_intent"), QStringLiteral("amount"), QStringLiteral("reason")});
     if (!unknown.isEmpty())
         return refused(unknownParameter(unknown));
     const QString paymentIntent = form.value(QStringLiteral("payment_intent"));
     if (paymentIntent.isEmpty()) {
-        return refused(SandboxError::invalid(QStringLiteral("payment_intent"),
-                                             QStringLiteral("Missing required param: payment_intent (the payment to refund)."),
-                                             QStringLiteral("parameter_missing")));
+        return refused(SandboxError::invalid(
+                QStringLiteral("payment_intent"),
+                QStringLiteral("Missing required param: payment_intent (the payment to refund)."),
+                QStringLiteral("parameter_missing")));
     }
     std::optional<qint64> amount;
     if (form.has(QStringLiteral("amount"))) {
-        std::variant<qint64, SandboxError> parsed = parseAmount(QStringLiteral("amount"), form.value(QStringLiteral("amount")));
+        std::variant<qint64, SandboxError> parsed =
+                parseAmount(QStringLiteral("amount"), form.value(QStringLiteral("amount")));
         if (const auto *error = std::get_if<SandboxError>(&parsed))
             return refused(*error);
         amount = std::get<qint64>(parsed);
@@ -202,7 +217,7 @@ SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
     if (form.has(QStringLiteral("reason")) && !refundReasons.contains(reason)) {
         return refused(SandboxError::invalid(QStringLiteral("reason"),
                                              QStringLiteral("Invalid reason '%1': must be one of %2.")
-                                                 .arg(reason, refundReasons.join(QStringLiteral(", ")))));
+                                                     .arg(reason, refundReasons.join(QStringLiteral(", ")))));
     }
     const SandboxMetadata metadata = form.metadata();
     if (std::optional<SandboxError> error = checkMetadata(metadata))
@@ -213,30 +228,34 @@ SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
     if (!payment)
         return refused(internalError(payment.message()));
     if (!*payment) {
-        return failedWhile(SandboxError::missing(QStringLiteral("payment_intent"),
-                                                 QStringLiteral("No such payment_intent: '%1'").arg(paymentIntent)));
+        return failedWhile(
+                SandboxError::missing(QStringLiteral("payment_intent"),
+                                      QStringLiteral("No such payment_intent: '%1'").arg(paymentIntent)));
     }
     const qint64 refundable = qMax<qint64>(0, (*payment)->amount - (*payment)->amountRefunded);
     const QString currency = (*payment)->currency.toUpper();
     if (!amount && refundable == 0) {
-        return failedWhile(SandboxError::invalid(QStringLiteral("amount"),
-                                                 QStringLiteral("Payment %1 has already been refunded in full.").arg(paymentIntent),
-                                                 QStringLiteral("charge_already_refunded")));
+        return failedWhile(SandboxError::invalid(
+                QStringLiteral("amount"),
+                QStringLiteral("Payment %1 has already been refunded in full.").arg(paymentIntent),
+                QStringLiteral("charge_already_refunded")));
     }
     if (amount && *amount > refundable) {
         return failedWhile(SandboxError::invalid(
-            QStringLiteral("amount"),
-            QStringLiteral("Refund amount (%1) is greater than what remains refundable on %2 (%3).")
-                .arg(formatMoney(*amount, currency), paymentIntent, formatMoney(refundable, currency)),
-            QStringLiteral("amount_too_large")));
+                QStringLiteral("amount"),
+                QStringLiteral("Refund amount (%1) is greater than what remains refundable on %2 (%3).")
+                        .arg(formatMoney(*amount, currency), paymentIntent,
+                             formatMoney(refundable, currency)),
+                QStringLiteral("amount_too_large")));
     }
 
     SandboxRefund refund;
     refund.id = m_options.derivedRefundIds
-                    ? derivedSandboxId(QStringLiteral("re_"), QStringLiteral("refund|%1|%2|%3")
-                                                                  .arg(paymentIntent, metadata.value(QStringLiteral("intent_key")))
-                                                                  .arg((*payment)->amountRefunded))
-                    : randomSandboxId(QStringLiteral("re_"));
+            ? derivedSandboxId(QStringLiteral("re_"),
+                               QStringLiteral("refund|%1|%2|%3")
+                                       .arg(paymentIntent, metadata.value(QStringLiteral("intent_key")))
+                                       .arg((*payment)->amountRefunded))
+            : randomSandboxId(QStringLiteral("re_"));
     refund.paymentIntent = paymentIntent;
     refund.amount = amount.value_or(refundable);
     refund.currency = (*payment)->currency;
@@ -255,7 +274,8 @@ SandboxApi::Result SandboxApi::retrieveRefund(const QString &id)
     if (!refund)
         return refused(internalError(refund.message()));
     if (!*refund) {
-        SandboxError error = SandboxError::missing(QStringLiteral("id"), QStringLiteral("No such refund: '%1'").arg(id));
+        SandboxError error =
+                SandboxError::missing(QStringLiteral("id"), QStringLiteral("No such refund: '%1'").arg(id));
         error.status = 404;
         return refused(error);
     }
@@ -264,7 +284,8 @@ SandboxApi::Result SandboxApi::retrieveRefund(const QString &id)
 
 SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
 {
-    const std::variant<SandboxListQuery, SandboxError> parsed = parseListQuery(query, {QStringLiteral("payment_intent")});
+    const std::variant<SandboxListQuery, SandboxError> parsed =
+            parseListQuery(query, {QStringLiteral("payment_intent")});
     if (const auto *error = std::get_if<SandboxError>(&parsed))
         return refused(*error);
     const SandboxListQuery &list = std::get<SandboxListQuery>(parsed);
@@ -274,12 +295,13 @@ SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
         if (!payment)
             return refused(internalError(payment.message()));
         if (!*payment) {
-            return refused(SandboxError::missing(QStringLiteral("payment_intent"),
-                                                 QStringLiteral("No such payment_intent: '%1'").arg(paymentIntent)));
+            return refused(
+                    SandboxError::missing(QStringLiteral("payment_intent"),
+                                          QStringLiteral("No such payment_intent: '%1'").arg(paymentIntent)));
         }
     }
     Expected<std::optional<SandboxPage<SandboxRefund>>> page =
-        m_state.refunds(paymentIntent, list.limit, list.startingAfter, list.created);
+            m_state.refunds(paymentIntent, list.limit, list.startingAfter, list.created);
     if (!page)
         return refused(internalError(page.message()));
     if (!*page) {
@@ -292,19 +314,21 @@ SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
 std::variant<SandboxAccount, SandboxError> SandboxApi::accountOfHeader(const QString &account)
 {
     if (account.isEmpty()) {
-        return SandboxError::invalid(QStringLiteral("Stripe-Account"),
-                                     QStringLiteral("Name the seller account in the header 'Stripe-Account: <account id>'; "
-                                                    "the sandbox keeps no platform balance."));
+        return SandboxError::invalid(
+                QStringLiteral("Stripe-Account"),
+                QStringLiteral("Name the seller account in the header 'Stripe-Account: <account id>'; "
+                               "the sandbox keeps no platform balance."));
     }
     Expected<std::optional<SandboxAccount>> known = m_state.account(account);
     if (!known)
         return internalError(known.message());
     if (!*known) {
-        return SandboxError{403, QStringLiteral("invalid_request_error"), QStringLiteral("account_invalid"),
-                            QStringLiteral("The provided key does not have access to account '%1' (or that account "
-                                           "does not exist).")
-                                .arg(account),
-                            QStringLiteral("Stripe-Account")};
+        return SandboxError{
+                403, QStringLiteral("invalid_request_error"), QStringLiteral("account_invalid"),
+                QStringLiteral("The provided key does not have access to account '%1' (or that account "
+                               "does not exist).")
+                        .arg(account),
+                QStringLiteral("Stripe-Account")};
     }
     return **known;
 }
@@ -333,13 +357,13 @@ SandboxApi::Result SandboxApi::listBalanceTransactions(const QString &account, c
     if (const auto *error = std::get_if<SandboxError>(&known))
         return refused(*error);
     Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> page =
-        m_state.balanceTransactions(account, list.limit, list.startingAfter, list.created);
+            m_state.balanceTransactions(account, list.limit, list.startingAfter, list.created);
     if (!page)
         return refused(internalError(page.message()));
     if (!*page) {
-        return refused(SandboxError::missing(QStringLiteral("starting_after"),
-                                             QStringLiteral("No such balance transaction of %1: '%2'")
-                                                 .arg(account, list.startingAfter)));
+        return refused(SandboxError::missing(
+                QStringLiteral("starting_after"),
+                QStringLiteral("No such balance transaction of %1: '%2'").arg(account, list.startingAfter)));
     }
     return ok(listBody((*page)->items, &writeBalanceTransaction, (*page)->hasMore,
                        QLatin1StringView("/v1/balance_transactions")));

@@ -50,8 +50,8 @@ std::optional<QList<SandboxFault>> SandboxFault::parseList(const QString &text)
 const QList<int> &SandboxFault::failureStatuses()
 {
     // The statuses Qt HttpServer can write a reason phrase for, and a client can meet.
-    static const QList<int> statuses = {400, 401, 402, 403, 404, 405, 408, 409, 410, 413, 415, 422, 429,
-                                        500, 501, 502, 503, 504};
+    static const QList<int> statuses = {400, 401, 402, 403, 404, 405, 408, 409, 410,
+                                        413, 415, 422, 429, 500, 501, 502, 503, 504};
     return statuses;
 }
 
@@ -61,8 +61,9 @@ QString SandboxFault::forms()
     for (int status : failureStatuses())
         statuses.append(QString::number(status));
     return QStringLiteral("accept-then-stall=<N>s (N whole seconds up to 3600), accept-then-stall=<N>ms "
-                          "(N milliseconds up to 3600000), fail-before-accept=<status> (one of %1) or accept-then-500")
-        .arg(statuses.join(QStringLiteral(", ")));
+                          "(N milliseconds up to 3600000), fail-before-accept=<status> (one of %1) or "
+                          "accept-then-500")
+            .arg(statuses.join(QStringLiteral(", ")));
 }
 
 QString SandboxFault::text() const
@@ -80,9 +81,10 @@ QString SandboxFault::text() const
 }
 
 SandboxFaultPlan::SandboxFaultPlan(double rate, SandboxFault mode, quint32 seed)
-    : m_rate(rate), m_mode(mode), m_random(seed)
-{
-}
+    : m_rate(rate)
+    , m_mode(mode)
+    , m_random(seed)
+{}
 
 std::optional<SandboxFault> SandboxFaultPlan::draw()
 {

@@ -1,8 +1,8 @@
 #pragma once
 // The faults the sandbox can inject into a write (a refund, a pickup, a message), named by
-// where they strike relative to the commit. Asked per request with the `Sandbox-Fault` header, or server-wide with a
-// probability and a seed, so a demo or a test can produce exactly the timeout that started
-// the March incident, and a random schedule can be replayed.
+// where they strike relative to the commit. Asked per request with the `Sandbox-Fault` header, or server-wide
+// with a probability and a seed, so a demo or a test can produce exactly the timeout that started the March
+// incident, and a random schedule can be replayed.
 
 #include <QList>
 #include <QRandomGenerator>
@@ -15,13 +15,13 @@ namespace verity {
 struct SandboxFault
 {
     enum class Kind {
-        AcceptThenStall,  // commit the write, then hold the answer (the client times out)
+        AcceptThenStall, // commit the write, then hold the answer (the client times out)
         FailBeforeAccept, // answer an error status; nothing is committed or stored for the key
-        AcceptThenError,  // commit the write, then answer 500
+        AcceptThenError, // commit the write, then answer 500
     };
     Kind kind = Kind::FailBeforeAccept;
     int stallSeconds = 0; // AcceptThenStall, written in seconds
-    int status = 503;     // FailBeforeAccept
+    int status = 503; // FailBeforeAccept
     int stallMilliseconds = 0; // AcceptThenStall, written in milliseconds (0: see stallSeconds)
 
     // Exactly "accept-then-stall=<N>s" (N whole seconds, at most 3600),

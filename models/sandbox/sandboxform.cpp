@@ -38,9 +38,11 @@ std::variant<SandboxForm, SandboxFormError> SandboxForm::parse(const QByteArray 
         const QString name = decodeFormPart(equals < 0 ? pair : pair.left(equals));
         const QString value = equals < 0 ? QString() : decodeFormPart(pair.mid(equals + 1));
         if (name.isEmpty())
-            return SandboxFormError{QString(), QStringLiteral("A parameter has no name: '%1'.").arg(QString::fromUtf8(pair))};
+            return SandboxFormError{
+                    QString(), QStringLiteral("A parameter has no name: '%1'.").arg(QString::fromUtf8(pair))};
         if (form.has(name))
-            return SandboxFormError{name, QStringLiteral("The parameter %1 was given more than once.").arg(name)};
+            return SandboxFormError{name,
+                                    QStringLiteral("The parameter %1 was given more than once.").arg(name)};
         form.m_fields.append({name, value});
     }
     return form;
@@ -48,7 +50,8 @@ std::variant<SandboxForm, SandboxFormError> SandboxForm::parse(const QByteArray 
 
 bool SandboxForm::has(const QString &name) const
 {
-    return std::any_of(m_fields.cbegin(), m_fields.cend(), [&](const auto &field) { return field.first == name; });
+    return std::any_of(m_fields.cbegin(), m_fields.cend(),
+                       [&](const auto &field) { return field.first == name; });
 }
 
 QString SandboxForm::value(const QString &name) const
@@ -87,7 +90,8 @@ QString SandboxForm::fingerprint(const QString &method, const QString &path) con
 {
     QList<std::pair<QString, QString>> sorted = m_fields;
     std::sort(sorted.begin(), sorted.end());
-    QByteArray canonical = netstring(QStringLiteral("verity-sandbox-request-v1")) + netstring(method) + netstring(path);
+    QByteArray canonical =
+            netstring(QStringLiteral("verity-sandbox-request-v1")) + netstring(method) + netstring(path);
     for (const auto &[name, value] : sorted)
         canonical += netstring(name) + netstring(value);
     return QString::fromLatin1(sha256Hex(canonical));

@@ -39,14 +39,29 @@ void appendEscaped(QByteArray &out, QStringView text)
         } else if (unit < 0x80) {
             *at++ = '\\';
             switch (unit) {
-            case u'"': *at++ = '"'; break;
-            case u'\\': *at++ = '\\'; break;
-            case u'\b': *at++ = 'b'; break;
-            case u'\f': *at++ = 'f'; break;
-            case u'\n': *at++ = 'n'; break;
-            case u'\r': *at++ = 'r'; break;
-            case u'\t': *at++ = 't'; break;
-            default: at = unicodeEscape(at - 1, unit);
+            case u'"':
+                *at++ = '"';
+                break;
+            case u'\\':
+                *at++ = '\\';
+                break;
+            case u'\b':
+                *at++ = 'b';
+                break;
+            case u'\f':
+                *at++ = 'f';
+                break;
+            case u'\n':
+                *at++ = 'n';
+                break;
+            case u'\r':
+                *at++ = 'r';
+                break;
+            case u'\t':
+                *at++ = 't';
+                break;
+            default:
+                at = unicodeEscape(at - 1, unit);
             }
         } else if (QChar::isHighSurrogate(unit) && from != end && QChar::isLowSurrogate(*from)) {
             const char32_t code = QChar::surrogateToUcs4(unit, *from++);

@@ -5,9 +5,10 @@
 // gives an object's keys in sorted order, as a QJsonObject keeps them.
 
 #include <QByteArray>
-#include <QLatin1StringView>
 #include <QString>
 #include <QVarLengthArray>
+
+#include <QLatin1StringView>
 
 namespace verity {
 
@@ -28,7 +29,10 @@ public:
     void number(qint64 value);
     void boolean(bool value);
     void null();
-    void stringOrNull(const QString &text) { text.isEmpty() ? null() : string(text); } // Stripe's null for "none"
+    void stringOrNull(const QString &text)
+    {
+        text.isEmpty() ? null() : string(text);
+    } // Stripe's null for "none"
 
     // The document, ended by a newline as QJsonDocument ends it.
     QByteArray take();

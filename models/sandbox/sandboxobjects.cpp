@@ -34,7 +34,8 @@ void writeAmounts(SandboxJson &json, qint64 amount, const QString &currency)
 
 SandboxError SandboxError::invalid(QString param, QString message, QString code)
 {
-    return SandboxError{400, QStringLiteral("invalid_request_error"), std::move(code), std::move(message), std::move(param)};
+    return SandboxError{400, QStringLiteral("invalid_request_error"), std::move(code), std::move(message),
+                        std::move(param)};
 }
 
 SandboxError SandboxError::missing(QString param, QString message)

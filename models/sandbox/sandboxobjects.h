@@ -1,13 +1,14 @@
 #pragma once
 // The sandbox's answers in Stripe's shapes, so that a client written against the sandbox
 // reads a real provider the same way: refund, list, balance, balance transaction, account,
-// payment intent, pickup and message, and the error object {"error": {type, code, message, param}}. Each is the
-// whole body of an answer, written as QJsonDocument::toJson(Indented) writes it.
+// payment intent, pickup and message, and the error object {"error": {type, code, message, param}}. Each is
+// the whole body of an answer, written as QJsonDocument::toJson(Indented) writes it.
 
 #include "sandboxjson.h"
 #include "sandboxstate.h"
 
 #include <QByteArray>
+
 #include <QLatin1StringView>
 
 namespace verity {
@@ -15,8 +16,9 @@ namespace verity {
 struct SandboxError
 {
     int status = 400;
-    QString type = QStringLiteral("invalid_request_error"); // or api_error, idempotency_error, authentication_error
-    QString code;                                            // empty: none
+    QString type =
+            QStringLiteral("invalid_request_error"); // or api_error, idempotency_error, authentication_error
+    QString code; // empty: none
     QString message;
     QString param; // empty: none
 
@@ -40,7 +42,8 @@ void writeRecord(SandboxJson &json, const SandboxRecord &record);
 
 // Stripe's list: {"data": [...], "has_more": ..., "object": "list", "url": ...}.
 template<typename T>
-QByteArray listBody(const QList<T> &items, void (*write)(SandboxJson &, const T &), bool hasMore, QLatin1StringView url)
+QByteArray listBody(const QList<T> &items, void (*write)(SandboxJson &, const T &), bool hasMore,
+                    QLatin1StringView url)
 {
     SandboxJson json(256 + 640 * items.size()); // a refund is about 500 bytes
     json.beginObject();

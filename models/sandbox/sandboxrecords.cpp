@@ -12,7 +12,10 @@ using namespace Qt::Literals::StringLiterals;
 
 const SandboxRecordKind &sandboxPickups()
 {
-    static const SandboxRecordKind kind{u"pickup"_s, "/v1/pickups"_L1, u"pu_"_s, u"courier"_s,
+    static const SandboxRecordKind kind{u"pickup"_s,
+                                        "/v1/pickups"_L1,
+                                        u"pu_"_s,
+                                        u"courier"_s,
                                         {{u"order"_s, true}, {u"item"_s, false}},
                                         {{u"status"_s, u"scheduled"_s}}};
     return kind;
@@ -20,7 +23,10 @@ const SandboxRecordKind &sandboxPickups()
 
 const SandboxRecordKind &sandboxMessages()
 {
-    static const SandboxRecordKind kind{u"message"_s, "/v1/messages"_L1, u"msg_"_s, u"messaging service"_s,
+    static const SandboxRecordKind kind{u"message"_s,
+                                        "/v1/messages"_L1,
+                                        u"msg_"_s,
+                                        u"messaging service"_s,
                                         {{u"order"_s, true}, {u"seller"_s, false}, {u"text"_s, true, 5000}},
                                         {}};
     return kind;
@@ -44,8 +50,8 @@ const SandboxRecordKind *sandboxRecordKindOf(QStringView object)
     return nullptr;
 }
 
-SandboxRecord newSandboxRecord(const SandboxRecordKind &kind, QString id, const QMap<QString, QString> &params,
-                               qint64 created, SandboxMetadata metadata)
+SandboxRecord newSandboxRecord(const SandboxRecordKind &kind, QString id,
+                               const QMap<QString, QString> &params, qint64 created, SandboxMetadata metadata)
 {
     SandboxRecord record;
     record.id = std::move(id);
@@ -76,16 +82,18 @@ SandboxApi::Result SandboxApi::createRecord(const SandboxRecordKind &kind, const
         if (!form.has(param.name) && !param.required)
             continue;
         if (value.isEmpty()) {
-            return refused(SandboxError::invalid(param.name, form.has(param.name)
-                                                                 ? u"%1 must not be empty."_s.arg(param.name)
-                                                                 : u"Missing required param: %1."_s.arg(param.name),
+            return refused(SandboxError::invalid(param.name,
+                                                 form.has(param.name)
+                                                         ? u"%1 must not be empty."_s.arg(param.name)
+                                                         : u"Missing required param: %1."_s.arg(param.name),
                                                  u"parameter_missing"_s));
         }
         if (value.size() > param.maxLength) {
-            return refused(SandboxError::invalid(param.name, u"%1 can have at most %2 characters; got %3."_s
-                                                                 .arg(param.name)
-                                                                 .arg(param.maxLength)
-                                                                 .arg(value.size())));
+            return refused(
+                    SandboxError::invalid(param.name,
+                                          u"%1 can have at most %2 characters; got %3."_s.arg(param.name)
+                                                  .arg(param.maxLength)
+                                                  .arg(value.size())));
         }
         params.insert(param.name, value);
     }
@@ -93,7 +101,8 @@ SandboxApi::Result SandboxApi::createRecord(const SandboxRecordKind &kind, const
     if (std::optional<SandboxError> error = checkMetadata(metadata))
         return refused(*error);
 
-    const SandboxRecord record = newSandboxRecord(kind, randomSandboxId(kind.idPrefix), params, nowSeconds(), metadata);
+    const SandboxRecord record =
+            newSandboxRecord(kind, randomSandboxId(kind.idPrefix), params, nowSeconds(), metadata);
     Expected<bool> inserted = m_state.insertRecord(record);
     if (!inserted)
         return refused(internalError(inserted.message()));
@@ -124,7 +133,7 @@ SandboxApi::Result SandboxApi::listRecords(const SandboxRecordKind &kind, const 
     if (query.has(u"order"_s) && order.isEmpty()) // an empty filter would list every order's
         return refused(SandboxError::invalid(u"order"_s, u"order must not be empty."_s));
     Expected<std::optional<SandboxPage<SandboxRecord>>> page =
-        m_state.records(kind.object, order, list.limit, list.startingAfter, list.created);
+            m_state.records(kind.object, order, list.limit, list.startingAfter, list.created);
     if (!page)
         return refused(internalError(page.message()));
     if (!*page) {

@@ -7,9 +7,10 @@
 
 #include "sandboxstate.h"
 
-#include <QLatin1StringView>
 #include <QList>
 #include <QString>
+
+#include <QLatin1StringView>
 
 namespace verity {
 
@@ -22,21 +23,22 @@ struct SandboxRecordParam
 
 struct SandboxRecordKind
 {
-    QString object;         // "pickup": the object's name in its JSON and in the state
+    QString object; // "pickup": the object's name in its JSON and in the state
     QLatin1StringView path; // "/v1/pickups"
-    QString idPrefix;       // "pu_"
-    QString system;         // "courier": who keeps it, for messages
+    QString idPrefix; // "pu_"
+    QString system; // "courier": who keeps it, for messages
     QList<SandboxRecordParam> params; // "order" first; an optional one not given is written null
     QList<std::pair<QString, QString>> fixed; // fields every new record has: ("status", "scheduled")
 };
 
 const SandboxRecordKind &sandboxPickups();
 const SandboxRecordKind &sandboxMessages();
-const SandboxRecordKind *sandboxRecordKindAt(QStringView path);    // "/v1/pickups", or null
-const SandboxRecordKind *sandboxRecordKindOf(QStringView object);  // "pickup", or null
+const SandboxRecordKind *sandboxRecordKindAt(QStringView path); // "/v1/pickups", or null
+const SandboxRecordKind *sandboxRecordKindOf(QStringView object); // "pickup", or null
 
 // A new record of `kind` with the given parameters (order included) and the kind's fixed fields.
-SandboxRecord newSandboxRecord(const SandboxRecordKind &kind, QString id, const QMap<QString, QString> &params,
-                               qint64 created, SandboxMetadata metadata);
+SandboxRecord newSandboxRecord(const SandboxRecordKind &kind, QString id,
+                               const QMap<QString, QString> &params, qint64 created,
+                               SandboxMetadata metadata);
 
 } // namespace verity

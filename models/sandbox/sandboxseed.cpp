@@ -41,7 +41,8 @@ bool fixedToolUnknown(const ToolCallRow &call)
     return !call.hasResult || jsonObject(call.rawResult).contains(QStringLiteral("outcome"));
 }
 
-std::optional<PlannedRefund> plannedRefund(const TicketDetail &ticket, const ToolCallRow &call, const SandboxPayment &payment)
+std::optional<PlannedRefund> plannedRefund(const TicketDetail &ticket, const ToolCallRow &call,
+                                           const SandboxPayment &payment)
 {
     if (call.tool != u"issue_refund" || !call.outcome || !call.amountCents)
         return std::nullopt;
@@ -55,7 +56,9 @@ std::optional<PlannedRefund> plannedRefund(const TicketDetail &ticket, const Too
     planned.fixedToolUnknown = *call.outcome == Outcome::Unknown && fixedToolUnknown(call);
     planned.account = payment.account;
     SandboxRefund &refund = planned.refund;
-    refund.id = refundId.isEmpty() ? derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|") + planned.call) : refundId;
+    refund.id = refundId.isEmpty()
+            ? derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|") + planned.call)
+            : refundId;
     refund.paymentIntent = payment.id;
     refund.amount = *call.amountCents;
     refund.currency = payment.currency;
@@ -63,7 +66,8 @@ std::optional<PlannedRefund> plannedRefund(const TicketDetail &ticket, const Too
     refund.created = call.calledAt / 1000;
     refund.metadata.insert(QStringLiteral("intent_key"), call.intentKey);
     refund.metadata.insert(QStringLiteral("ticket_id"), ticket.row.extId);
-    refund.metadata.insert(QStringLiteral("order_id"), arguments.value(QStringLiteral("order_id")).toString(ticket.order.id));
+    refund.metadata.insert(QStringLiteral("order_id"),
+                           arguments.value(QStringLiteral("order_id")).toString(ticket.order.id));
     refund.metadata.insert(QStringLiteral("item_id"), arguments.value(QStringLiteral("item_id")).toString());
     return planned;
 }
@@ -85,21 +89,24 @@ std::optional<PlannedRecord> plannedRecord(const TicketDetail &ticket, const Too
         return std::nullopt;
     const QJsonObject arguments = jsonObject(call.argumentsJson);
     // What the tool sent its system; an argument it lacks comes from the ticket, as for its intent key.
-    QMap<QString, QString> params{{QStringLiteral("order"), arguments.value(QStringLiteral("order_id")).toString(ticket.order.id)}};
+    QMap<QString, QString> params{
+            {QStringLiteral("order"), arguments.value(QStringLiteral("order_id")).toString(ticket.order.id)}};
     if (pickup && arguments.contains(QStringLiteral("item_id")))
         params.insert(QStringLiteral("item"), arguments.value(QStringLiteral("item_id")).toString());
     if (!pickup) {
-        params.insert(QStringLiteral("seller"), arguments.value(QStringLiteral("seller_id")).toString(ticket.sellerId));
+        params.insert(QStringLiteral("seller"),
+                      arguments.value(QStringLiteral("seller_id")).toString(ticket.sellerId));
         params.insert(QStringLiteral("text"), arguments.value(QStringLiteral("text")).toString());
     }
     const SandboxRecordKind &kind = pickup ? sandboxPickups() : sandboxMessages();
     PlannedRecord planned;
     planned.call = ticket.row.extId + u'/' + call.callExtId;
     planned.unknown = *call.outcome == Outcome::Unknown;
-    planned.record = newSandboxRecord(kind, derivedSandboxId(kind.idPrefix, QStringLiteral("demo|") + planned.call), params,
-                                      call.calledAt / 1000,
-                                      {{QStringLiteral("intent_key"), call.intentKey},
-                                       {QStringLiteral("ticket_id"), ticket.row.extId}});
+    planned.record =
+            newSandboxRecord(kind, derivedSandboxId(kind.idPrefix, QStringLiteral("demo|") + planned.call),
+                             params, call.calledAt / 1000,
+                             {{QStringLiteral("intent_key"), call.intentKey},
+                              {QStringLiteral("ticket_id"), ticket.row.extId}});
     return planned;
 }
 
@@ -115,7 +122,8 @@ Expected<DemoProviderSide> readDemo()
 {
     QTemporaryDir folder;
     if (!folder.isValid())
-        return makeError(QStringLiteral("cannot make a temporary folder for the demo data: %1").arg(folder.errorString()));
+        return makeError(QStringLiteral("cannot make a temporary folder for the demo data: %1")
+                                 .arg(folder.errorString()));
     Expected<std::unique_ptr<Store>> opened = openStore(folder.filePath(QStringLiteral("demo.sqlite")));
     if (!opened)
         return opened.error();
@@ -153,8 +161,9 @@ Expected<DemoProviderSide> readDemo()
             side.accounts.append({SandboxAccount{ticket.sellerId, row.sellerName, currency, asOf},
                                   {ticket.sellerBalanceCents.value_or(0), asOf}});
         }
-        const QString paymentId = ticket.order.paymentIntent.isEmpty() ? QStringLiteral("pi_") + ticket.order.id
-                                                                       : ticket.order.paymentIntent;
+        const QString paymentId = ticket.order.paymentIntent.isEmpty()
+                ? QStringLiteral("pi_") + ticket.order.id
+                : ticket.order.paymentIntent;
         if (!payments.contains(paymentId)) {
             SandboxPayment payment;
             payment.id = paymentId;
@@ -173,16 +182,21 @@ Expected<DemoProviderSide> readDemo()
         for (const TranscriptEntry &entry : *transcript) {
             if (!entry.isToolCall)
                 continue;
-            if (std::optional<PlannedRefund> planned = plannedRefund(ticket, entry.call, payments.value(paymentId)))
+            if (std::optional<PlannedRefund> planned =
+                        plannedRefund(ticket, entry.call, payments.value(paymentId)))
                 side.refunds.append(*planned);
             if (std::optional<PlannedRecord> planned = plannedRecord(ticket, entry.call))
                 side.records.append(*planned);
         }
     }
     std::stable_sort(side.refunds.begin(), side.refunds.end(),
-                     [](const PlannedRefund &a, const PlannedRefund &b) { return a.refund.created < b.refund.created; });
+                     [](const PlannedRefund &a, const PlannedRefund &b) {
+                         return a.refund.created < b.refund.created;
+                     });
     std::stable_sort(side.records.begin(), side.records.end(),
-                     [](const PlannedRecord &a, const PlannedRecord &b) { return a.record.created < b.record.created; });
+                     [](const PlannedRecord &a, const PlannedRecord &b) {
+                         return a.record.created < b.record.created;
+                     });
     return side;
 }
 

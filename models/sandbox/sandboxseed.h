@@ -34,8 +34,8 @@ struct SandboxSeedReport
     int refunds = 0;
     int pickups = 0;
     int messages = 0;
-    QStringList notPerformed;    // "T-…/c3": unknown refunds that never reached the provider
-    QStringList pickupsNotMade;  // unknown schedule_pickup calls that never reached the courier
+    QStringList notPerformed; // "T-…/c3": unknown refunds that never reached the provider
+    QStringList pickupsNotMade; // unknown schedule_pickup calls that never reached the courier
     QStringList messagesNotSent; // unknown message_seller calls that never reached the messaging service
 };
 

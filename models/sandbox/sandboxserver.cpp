@@ -60,9 +60,9 @@ SandboxRequest sandboxRequest(const QHttpServerRequest &request)
 } // namespace
 
 SandboxServer::SandboxServer(SandboxState &state, SandboxOptions options, QObject *parent)
-    : QAbstractHttpServer(parent), m_api(state, std::move(options))
-{
-}
+    : QAbstractHttpServer(parent)
+    , m_api(state, std::move(options))
+{}
 
 SandboxServer::~SandboxServer()
 {
@@ -96,9 +96,9 @@ bool SandboxServer::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     const SandboxRequest copy = sandboxRequest(request);
     const SandboxAnswer answer = m_api.handle(copy);
     const QString line = QStringLiteral("%1 %2 %3%4")
-                             .arg(copy.method, copy.path)
-                             .arg(answer.status)
-                             .arg(answer.note.isEmpty() ? QString() : QStringLiteral(" ") + answer.note);
+                                 .arg(copy.method, copy.path)
+                                 .arg(answer.status)
+                                 .arg(answer.note.isEmpty() ? QString() : QStringLiteral(" ") + answer.note);
     QHttpServerResponder responder = makeResponder(request, socket);
     if (!answer.stallMilliseconds) {
         write(responder, answer);
@@ -123,8 +123,9 @@ void SandboxServer::sendHeld(HeldAnswer *held)
     if (connected)
         write(held->responder, held->answer);
     m_api.release(held->answer.keyInProgress);
-    emit served(held->requestLine + (connected ? QStringLiteral(" (held answer sent)")
-                                                : QStringLiteral(" (held answer dropped: the client had gone)")));
+    emit served(held->requestLine
+                + (connected ? QStringLiteral(" (held answer sent)")
+                             : QStringLiteral(" (held answer dropped: the client had gone)")));
     m_held.remove_if([held](const std::unique_ptr<HeldAnswer> &entry) { return entry.get() == held; });
 }
 

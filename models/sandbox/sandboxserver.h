@@ -45,7 +45,10 @@ protected:
 private:
     struct HeldAnswer
     {
-        HeldAnswer(QHttpServerResponder &&held, QTcpSocket *heldSocket) : responder(std::move(held)), socket(heldSocket) {}
+        HeldAnswer(QHttpServerResponder &&held, QTcpSocket *heldSocket)
+            : responder(std::move(held))
+            , socket(heldSocket)
+        {}
         QHttpServerResponder responder;
         QPointer<QTcpSocket> socket; // gone when the client gave up meanwhile
         SandboxAnswer answer;

@@ -30,42 +30,46 @@ QString sqlErrorText(const QSqlError &error)
 
 // The tables as version 1 made them: a state file of any version has them.
 const char *const schema[] = {
-    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT NULL, "
-    "created INTEGER NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS payment_intents (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, "
-    "currency TEXT NOT NULL, account TEXT NOT NULL REFERENCES accounts(id), created INTEGER NOT NULL, "
-    "metadata TEXT NOT NULL)",
-    // seq orders refunds made within the same second, newest last
-    "CREATE TABLE IF NOT EXISTS refunds (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
-    "payment_intent TEXT NOT NULL REFERENCES payment_intents(id), amount INTEGER NOT NULL, currency TEXT NOT NULL, "
-    "reason TEXT, status TEXT NOT NULL, created INTEGER NOT NULL, metadata TEXT NOT NULL, "
-    "balance_transaction TEXT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS refunds_payment ON refunds(payment_intent, created, seq)",
-    "CREATE INDEX IF NOT EXISTS refunds_created ON refunds(created, seq)",
-    "CREATE TABLE IF NOT EXISTS balance_transactions (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
-    "id TEXT NOT NULL UNIQUE, account TEXT NOT NULL REFERENCES accounts(id), amount INTEGER NOT NULL, "
-    "currency TEXT NOT NULL, type TEXT NOT NULL, source TEXT NOT NULL, description TEXT NOT NULL, "
-    "created INTEGER NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS balance_transactions_account ON balance_transactions(account, created, seq)",
-    "CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, request_hash TEXT NOT NULL, "
-    "status INTEGER NOT NULL, body BLOB NOT NULL, created_ms INTEGER NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys(created_ms)",
+        "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT "
+        "NULL, "
+        "created INTEGER NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS payment_intents (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, "
+        "currency TEXT NOT NULL, account TEXT NOT NULL REFERENCES accounts(id), created INTEGER NOT NULL, "
+        "metadata TEXT NOT NULL)",
+        // seq orders refunds made within the same second, newest last
+        "CREATE TABLE IF NOT EXISTS refunds (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
+        "payment_intent TEXT NOT NULL REFERENCES payment_intents(id), amount INTEGER NOT NULL, currency TEXT "
+        "NOT NULL, "
+        "reason TEXT, status TEXT NOT NULL, created INTEGER NOT NULL, metadata TEXT NOT NULL, "
+        "balance_transaction TEXT NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS refunds_payment ON refunds(payment_intent, created, seq)",
+        "CREATE INDEX IF NOT EXISTS refunds_created ON refunds(created, seq)",
+        "CREATE TABLE IF NOT EXISTS balance_transactions (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
+        "id TEXT NOT NULL UNIQUE, account TEXT NOT NULL REFERENCES accounts(id), amount INTEGER NOT NULL, "
+        "currency TEXT NOT NULL, type TEXT NOT NULL, source TEXT NOT NULL, description TEXT NOT NULL, "
+        "created INTEGER NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS balance_transactions_account ON balance_transactions(account, created, "
+        "seq)",
+        "CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, request_hash TEXT NOT NULL, "
+        "status INTEGER NOT NULL, body BLOB NOT NULL, created_ms INTEGER NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys(created_ms)",
 };
 
 // Append only: each takes a state file from the version before it to its own, with all its
 // statements in the one transaction; a released one is never edited.
 const std::vector<std::vector<const char *>> upgrades = {
-    // 2: a seller's balance is the sum of its movements; with the amounts in an index it is
-    // read from the index alone, instead of one row of the table per movement
-    {"CREATE INDEX IF NOT EXISTS balance_transactions_balance ON balance_transactions(account, amount)"},
-    // 3: the courier's pickups and the messaging service's messages; seq orders records made
-    // within the same second, as for refunds, and each index starts a list at its cursor
-    {"CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
-     "kind TEXT NOT NULL, order_id TEXT NOT NULL, fields TEXT NOT NULL, created INTEGER NOT NULL, "
-     "metadata TEXT NOT NULL)",
-     "CREATE INDEX IF NOT EXISTS records_order ON records(kind, order_id, created, seq)",
-     "CREATE INDEX IF NOT EXISTS records_kind ON records(kind, created, seq)"},
+        // 2: a seller's balance is the sum of its movements; with the amounts in an index it is
+        // read from the index alone, instead of one row of the table per movement
+        {"CREATE INDEX IF NOT EXISTS balance_transactions_balance ON balance_transactions(account, amount)"},
+        // 3: the courier's pickups and the messaging service's messages; seq orders records made
+        // within the same second, as for refunds, and each index starts a list at its cursor
+        {"CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL "
+         "UNIQUE, "
+         "kind TEXT NOT NULL, order_id TEXT NOT NULL, fields TEXT NOT NULL, created INTEGER NOT NULL, "
+         "metadata TEXT NOT NULL)",
+         "CREATE INDEX IF NOT EXISTS records_order ON records(kind, order_id, created, seq)",
+         "CREATE INDEX IF NOT EXISTS records_kind ON records(kind, created, seq)"},
 };
 
 const int schemaVersion = 1 + int(upgrades.size());
@@ -143,7 +147,7 @@ const QString idAlphabet = QStringLiteral("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZa
 struct Keyset
 {
     qint64 first = 0;
-    qint64 last = 0;    // no row created after this
+    qint64 last = 0; // no row created after this
     qint64 lastSeq = 0; // rows created at `last` come before this seq
 };
 
@@ -186,9 +190,9 @@ QString derivedSandboxId(const QString &prefix, const QString &seed)
 }
 
 SandboxState::SandboxState(QString path, QString connection)
-    : m_path(std::move(path)), m_connection(std::move(connection))
-{
-}
+    : m_path(std::move(path))
+    , m_connection(std::move(connection))
+{}
 
 SandboxState::~SandboxState()
 {
@@ -201,7 +205,8 @@ SandboxState::~SandboxState()
 
 QString SandboxState::defaultLocation()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sandbox.sqlite");
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+            + QStringLiteral("/sandbox.sqlite");
 }
 
 Expected<std::unique_ptr<SandboxState>> SandboxState::open(const QString &path, Durability durability)
@@ -217,13 +222,14 @@ Expected<std::unique_ptr<SandboxState>> SandboxState::open(const QString &path, 
     state->m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     if (!state->m_db.open())
         return makeError(QStringLiteral("%1: cannot open the sandbox state: %2")
-                             .arg(path, sqlErrorText(state->m_db.lastError())));
-    const char *sync = durability == Durability::Durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF";
+                                 .arg(path, sqlErrorText(state->m_db.lastError())));
+    const char *sync =
+            durability == Durability::Durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF";
     for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", sync}) {
         QSqlQuery query(state->m_db);
         if (!query.exec(QString::fromLatin1(pragma)))
             return makeError(QStringLiteral("%1: not a usable SQLite database (%2)")
-                                 .arg(path, sqlErrorText(query.lastError())));
+                                     .arg(path, sqlErrorText(query.lastError())));
     }
     if (Expected<void> migrated = state->migrate(); !migrated)
         return makeError(QStringLiteral("%1: %2").arg(path, migrated.message()));
@@ -238,7 +244,8 @@ Expected<void> SandboxState::migrate()
         QSqlQuery query(m_db);
         if (!query.exec(QString::fromLatin1(sql))) {
             rollback();
-            return makeError(QStringLiteral("not a sandbox state file (%1)").arg(sqlErrorText(query.lastError())));
+            return makeError(
+                    QStringLiteral("not a sandbox state file (%1)").arg(sqlErrorText(query.lastError())));
         }
     }
     Expected<QString> version = meta(QStringLiteral("schema_version"));
@@ -250,8 +257,8 @@ Expected<void> SandboxState::migrate()
     if (from > schemaVersion) {
         rollback();
         return makeError(QStringLiteral("written by a newer Verity (sandbox schema %1; this one knows %2)")
-                             .arg(*version)
-                             .arg(schemaVersion));
+                                 .arg(*version)
+                                 .arg(schemaVersion));
     }
     for (int to = from + 1; to <= schemaVersion; ++to) {
         for (const char *sql : upgrades[std::size_t(to - 2)]) {
@@ -259,12 +266,13 @@ Expected<void> SandboxState::migrate()
             if (!query.exec(QString::fromLatin1(sql))) {
                 rollback();
                 return makeError(QStringLiteral("cannot bring the sandbox state to schema %1: %2")
-                                     .arg(to)
-                                     .arg(sqlErrorText(query.lastError())));
+                                         .arg(to)
+                                         .arg(sqlErrorText(query.lastError())));
             }
         }
     }
-    if (Expected<void> set = setMeta(QStringLiteral("schema_version"), QString::number(schemaVersion)); !set) {
+    if (Expected<void> set = setMeta(QStringLiteral("schema_version"), QString::number(schemaVersion));
+        !set) {
         rollback();
         return set;
     }
@@ -288,7 +296,7 @@ Expected<void> SandboxState::exec(QSqlQuery &query, const char *what)
 {
     if (!query.exec())
         return makeError(QStringLiteral("%1: %2 failed: %3")
-                             .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+                                 .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
     return {};
 }
 
@@ -313,7 +321,8 @@ void SandboxState::rollback()
     query.exec();
 }
 
-Expected<bool> SandboxState::insertAccount(const SandboxAccount &account, qint64 openingBalance, qint64 balanceAsOf)
+Expected<bool> SandboxState::insertAccount(const SandboxAccount &account, qint64 openingBalance,
+                                           qint64 balanceAsOf)
 {
     QSqlQuery &insert = prepare("INSERT INTO accounts (id, name, currency, created) VALUES (?, ?, ?, ?) "
                                 "ON CONFLICT (id) DO NOTHING");
@@ -327,10 +336,12 @@ Expected<bool> SandboxState::insertAccount(const SandboxAccount &account, qint64
     if (insert.numRowsAffected() == 0)
         return false;
     if (openingBalance != 0) {
-        QSqlQuery &movement = prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
-                                      "description, created) VALUES (?, ?, ?, ?, 'adjustment', ?, 'Opening balance', ?)");
+        QSqlQuery &movement =
+                prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
+                        "description, created) VALUES (?, ?, ?, ?, 'adjustment', ?, 'Opening balance', ?)");
         const Finished movementDone(movement);
-        movement.addBindValue(derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("opening|") + account.id));
+        movement.addBindValue(
+                derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("opening|") + account.id));
         movement.addBindValue(account.id);
         movement.addBindValue(openingBalance);
         movement.addBindValue(account.currency);
@@ -352,13 +363,15 @@ Expected<std::optional<SandboxAccount>> SandboxState::account(const QString &id)
     if (!query.next())
         return std::optional<SandboxAccount>();
     return std::optional<SandboxAccount>(SandboxAccount{query.value(0).toString(), query.value(1).toString(),
-                                                        query.value(2).toString(), query.value(3).toLongLong()});
+                                                        query.value(2).toString(),
+                                                        query.value(3).toLongLong()});
 }
 
 Expected<bool> SandboxState::insertPayment(const SandboxPayment &payment)
 {
-    QSqlQuery &insert = prepare("INSERT INTO payment_intents (id, amount, currency, account, created, metadata) "
-                                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+    QSqlQuery &insert =
+            prepare("INSERT INTO payment_intents (id, amount, currency, account, created, metadata) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
     const Finished insertDone(insert);
     insert.addBindValue(payment.id);
     insert.addBindValue(payment.amount);
@@ -373,10 +386,11 @@ Expected<bool> SandboxState::insertPayment(const SandboxPayment &payment)
 
 Expected<std::optional<SandboxPayment>> SandboxState::payment(const QString &id)
 {
-    QSqlQuery &query = prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
-                               "(SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.payment_intent = p.id "
-                               " AND r.status IN ('succeeded', 'pending')) "
-                               "FROM payment_intents p WHERE p.id = ?");
+    QSqlQuery &query =
+            prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
+                    "(SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.payment_intent = p.id "
+                    " AND r.status IN ('succeeded', 'pending')) "
+                    "FROM payment_intents p WHERE p.id = ?");
     const Finished queryDone(query);
     query.addBindValue(id);
     if (Expected<void> done = exec(query, "reading a payment"); !done)
@@ -396,16 +410,19 @@ Expected<std::optional<SandboxPayment>> SandboxState::payment(const QString &id)
 
 Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &account)
 {
-    refund.balanceTransaction = derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("refund|") + refund.id);
-    QSqlQuery &insert = prepare("INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, "
-                                "metadata, balance_transaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                                "ON CONFLICT (id) DO NOTHING");
+    refund.balanceTransaction =
+            derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("refund|") + refund.id);
+    QSqlQuery &insert =
+            prepare("INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, "
+                    "metadata, balance_transaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (id) DO NOTHING");
     const Finished insertDone(insert);
     insert.addBindValue(refund.id);
     insert.addBindValue(refund.paymentIntent);
     insert.addBindValue(refund.amount);
     insert.addBindValue(refund.currency);
-    insert.addBindValue(refund.reason.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(refund.reason));
+    insert.addBindValue(refund.reason.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                                : QVariant(refund.reason));
     insert.addBindValue(refund.status);
     insert.addBindValue(refund.created);
     insert.addBindValue(metadataText(refund.metadata));
@@ -414,8 +431,9 @@ Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &
         return done.error();
     if (insert.numRowsAffected() == 0)
         return false;
-    QSqlQuery &movement = prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
-                                  "description, created) VALUES (?, ?, ?, ?, 'refund', ?, ?, ?)");
+    QSqlQuery &movement =
+            prepare("INSERT INTO balance_transactions (id, account, amount, currency, type, source, "
+                    "description, created) VALUES (?, ?, ?, ?, 'refund', ?, ?, ?)");
     const Finished movementDone(movement);
     movement.addBindValue(refund.balanceTransaction);
     movement.addBindValue(account);
@@ -431,8 +449,9 @@ Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &
 
 Expected<std::optional<SandboxRefund>> SandboxState::refund(const QString &id)
 {
-    QSqlQuery &query = prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
-                               "balance_transaction FROM refunds WHERE id = ?");
+    QSqlQuery &query =
+            prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
+                    "balance_transaction FROM refunds WHERE id = ?");
     const Finished queryDone(query);
     query.addBindValue(id);
     if (Expected<void> done = exec(query, "reading a refund"); !done)
@@ -443,7 +462,8 @@ Expected<std::optional<SandboxRefund>> SandboxState::refund(const QString &id)
 }
 
 template<typename T>
-Expected<std::optional<SandboxPage<T>>> SandboxState::listPage(const ListQuery &list, T (*from)(const QSqlQuery &))
+Expected<std::optional<SandboxPage<T>>> SandboxState::listPage(const ListQuery &list,
+                                                               T (*from)(const QSqlQuery &))
 {
     // The cursor is the position of a row in the newest-first order: (created, seq).
     std::optional<std::pair<qint64, qint64>> position;
@@ -477,11 +497,17 @@ Expected<std::optional<SandboxPage<T>>> SandboxState::listPage(const ListQuery &
     return std::optional<SandboxPage<T>>(page);
 }
 
-Expected<std::optional<SandboxPage<SandboxRefund>>> SandboxState::refunds(const QString &paymentIntent, int limit,
-                                                                          const QString &startingAfter,
-                                                                          const SandboxCreatedRange &createdRange)
+Expected<std::optional<SandboxPage<SandboxRefund>>>
+SandboxState::refunds(const QString &paymentIntent, int limit, const QString &startingAfter,
+                      const SandboxCreatedRange &createdRange)
 {
-    ListQuery list{startingAfter, "SELECT created, seq FROM refunds WHERE id = ?", {}, nullptr, {}, createdRange, limit,
+    ListQuery list{startingAfter,
+                   "SELECT created, seq FROM refunds WHERE id = ?",
+                   {},
+                   nullptr,
+                   {},
+                   createdRange,
+                   limit,
                    "listing refunds"};
     // Two statements rather than one with an optional filter: each has an index that starts
     // at the cursor (refunds_payment, refunds_created).
@@ -503,8 +529,8 @@ Expected<std::optional<SandboxPage<SandboxRefund>>> SandboxState::refunds(const 
 Expected<qint64> SandboxState::countRefunds(const QString &paymentIntent)
 {
     QSqlQuery &query = paymentIntent.isEmpty()
-                           ? prepare("SELECT COUNT(*) FROM refunds")
-                           : prepare("SELECT COUNT(*) FROM refunds WHERE payment_intent = ?");
+            ? prepare("SELECT COUNT(*) FROM refunds")
+            : prepare("SELECT COUNT(*) FROM refunds WHERE payment_intent = ?");
     const Finished queryDone(query);
     if (!paymentIntent.isEmpty())
         query.addBindValue(paymentIntent);
@@ -527,12 +553,16 @@ Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>>
 SandboxState::balanceTransactions(const QString &account, int limit, const QString &startingAfter,
                                   const SandboxCreatedRange &createdRange)
 {
-    return listPage(ListQuery{startingAfter, "SELECT created, seq FROM balance_transactions WHERE id = ? AND account = ?",
+    return listPage(ListQuery{startingAfter,
+                              "SELECT created, seq FROM balance_transactions WHERE id = ? AND account = ?",
                               {account},
                               "SELECT id, account, amount, currency, type, source, description, created "
                               "FROM balance_transactions WHERE account = ? AND created BETWEEN ? AND ? "
                               "AND (created < ? OR seq < ?) ORDER BY created DESC, seq DESC LIMIT ?",
-                              {account}, createdRange, limit, "listing balance transactions"},
+                              {account},
+                              createdRange,
+                              limit,
+                              "listing balance transactions"},
                     &transactionFrom);
 }
 
@@ -541,8 +571,9 @@ Expected<bool> SandboxState::insertRecord(const SandboxRecord &record)
     QSqlQuery &insert = prepare("INSERT INTO records (id, kind, order_id, fields, created, metadata) "
                                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
     const Finished insertDone(insert);
-    for (const QVariant &value : QVariantList{record.id, record.kind, record.order, metadataText(record.fields),
-                                              record.created, metadataText(record.metadata)})
+    for (const QVariant &value :
+         QVariantList{record.id, record.kind, record.order, metadataText(record.fields), record.created,
+                      metadataText(record.metadata)})
         insert.addBindValue(value);
     if (Expected<void> done = exec(insert, "recording a pickup or a message"); !done)
         return done.error();
@@ -551,7 +582,8 @@ Expected<bool> SandboxState::insertRecord(const SandboxRecord &record)
 
 Expected<std::optional<SandboxRecord>> SandboxState::record(const QString &kind, const QString &id)
 {
-    QSqlQuery &query = prepare("SELECT id, kind, order_id, fields, created, metadata FROM records WHERE id = ? AND kind = ?");
+    QSqlQuery &query = prepare(
+            "SELECT id, kind, order_id, fields, created, metadata FROM records WHERE id = ? AND kind = ?");
     const Finished queryDone(query);
     query.addBindValue(id);
     query.addBindValue(kind);
@@ -562,12 +594,14 @@ Expected<std::optional<SandboxRecord>> SandboxState::record(const QString &kind,
     return std::optional<SandboxRecord>(recordFrom(query));
 }
 
-Expected<std::optional<SandboxPage<SandboxRecord>>> SandboxState::records(const QString &kind, const QString &order,
-                                                                          int limit, const QString &startingAfter,
-                                                                          const SandboxCreatedRange &createdRange)
+Expected<std::optional<SandboxPage<SandboxRecord>>>
+SandboxState::records(const QString &kind, const QString &order, int limit, const QString &startingAfter,
+                      const SandboxCreatedRange &createdRange)
 {
-    ListQuery list{startingAfter, "SELECT created, seq FROM records WHERE id = ? AND kind = ?", {kind}, nullptr, {kind},
-                   createdRange, limit, "listing pickups or messages"};
+    ListQuery list{startingAfter, "SELECT created, seq FROM records WHERE id = ? AND kind = ?",
+                   {kind},        nullptr,
+                   {kind},        createdRange,
+                   limit,         "listing pickups or messages"};
     // As for refunds: one statement for each index (records_kind, records_order).
     if (order.isEmpty()) {
         list.sql = "SELECT id, kind, order_id, fields, created, metadata FROM records "

@@ -76,7 +76,7 @@ struct SandboxRecord
     QString kind; // its object: "pickup", "message"
     QString order;
     QMap<QString, QString> fields; // the kind's own fields that it has ("item", "text", "status")
-    qint64 created = 0;            // unix seconds
+    qint64 created = 0; // unix seconds
     SandboxMetadata metadata;
 };
 
@@ -110,7 +110,8 @@ public:
     // Durable: a refund the sandbox answered survives a power cut, as at a real provider.
     // Throwaway: a state deleted after one run (a simulation), written without waiting on the disk.
     enum class Durability { Durable, Throwaway };
-    static Expected<std::unique_ptr<SandboxState>> open(const QString &path, Durability durability = Durability::Durable);
+    static Expected<std::unique_ptr<SandboxState>> open(const QString &path,
+                                                        Durability durability = Durability::Durable);
     // sandbox.sqlite in the platform's application-data folder.
     static QString defaultLocation();
     ~SandboxState();
@@ -145,8 +146,8 @@ public:
     Expected<bool> insertRecord(const SandboxRecord &record);
     Expected<std::optional<SandboxRecord>> record(const QString &kind, const QString &id);
     // Newest first, as refunds(); an empty order lists every record of the kind.
-    Expected<std::optional<SandboxPage<SandboxRecord>>> records(const QString &kind, const QString &order, int limit,
-                                                                const QString &startingAfter,
+    Expected<std::optional<SandboxPage<SandboxRecord>>> records(const QString &kind, const QString &order,
+                                                                int limit, const QString &startingAfter,
                                                                 const SandboxCreatedRange &created = {});
     Expected<qint64> countRecords(const QString &kind);
 
@@ -203,7 +204,9 @@ private:
     class Finished
     {
     public:
-        explicit Finished(QSqlQuery &query) : m_query(query) {}
+        explicit Finished(QSqlQuery &query)
+            : m_query(query)
+        {}
         ~Finished() { m_query.finish(); }
         Finished(const Finished &) = delete;
         Finished &operator=(const Finished &) = delete;

@@ -15,7 +15,8 @@ Expected<std::optional<StoredResponse>> SandboxState::storedResponse(const QStri
     expire.addBindValue(notBeforeMs);
     if (Expected<void> done = exec(expire, "expiring an idempotency key"); !done)
         return done.error();
-    QSqlQuery &query = prepare("SELECT request_hash, status, body, created_ms FROM idempotency_keys WHERE key = ?");
+    QSqlQuery &query =
+            prepare("SELECT request_hash, status, body, created_ms FROM idempotency_keys WHERE key = ?");
     const Finished queryDone(query);
     query.addBindValue(key);
     if (Expected<void> done = exec(query, "reading an idempotency key"); !done)
@@ -23,7 +24,8 @@ Expected<std::optional<StoredResponse>> SandboxState::storedResponse(const QStri
     if (!query.next())
         return std::optional<StoredResponse>();
     return std::optional<StoredResponse>(StoredResponse{query.value(0).toString(), query.value(1).toInt(),
-                                                        query.value(2).toByteArray(), query.value(3).toLongLong()});
+                                                        query.value(2).toByteArray(),
+                                                        query.value(3).toLongLong()});
 }
 
 Expected<void> SandboxState::storeResponse(const QString &key, const StoredResponse &response)

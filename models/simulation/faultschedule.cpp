@@ -4,9 +4,10 @@
 
 namespace verity {
 
-FaultSchedule::FaultSchedule(quint32 seed, double rate) : m_seed(seed), m_rate(qBound(0.0, rate, 1.0))
-{
-}
+FaultSchedule::FaultSchedule(quint32 seed, double rate)
+    : m_seed(seed)
+    , m_rate(qBound(0.0, rate, 1.0))
+{}
 
 FaultSchedule FaultSchedule::fixed(QList<int> stalledAttempts, bool readsDown)
 {
@@ -22,7 +23,8 @@ bool FaultSchedule::postStalls(int ticket, int attempt) const
         return ticket == 0 && m_fixedStalls->contains(attempt);
     if (m_rate <= 0)
         return false;
-    QRandomGenerator random = seededGenerator(m_seed, RandomStream::Faults, quint32(ticket), quint32(attempt));
+    QRandomGenerator random =
+            seededGenerator(m_seed, RandomStream::Faults, quint32(ticket), quint32(attempt));
     return random.generateDouble() < m_rate;
 }
 

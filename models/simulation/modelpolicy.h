@@ -4,17 +4,20 @@
 //
 //   what the model read from issue_refund              | calls so far | next move
 //   ---------------------------------------------------+--------------+-------------------------------------------
-//   performed: {"outcome":"performed"}, or a refund id  | any          | tell the customer it is refunded; stop
-//   already performed: {"outcome":"already_performed"}  | any          | tell the customer it was already refunded;
+//   performed: {"outcome":"performed"}, or a refund id  | any          | tell the customer it is refunded;
+//   stop already performed: {"outcome":"already_performed"}  | any          | tell the customer it was
+//   already refunded;
 //                                                       |              | no new call
-//   not performed, safe to try once more with the same  | 1            | call issue_refund again, same arguments
-//   key: {"outcome":"not_performed","retry":"same_key"} | 2 or more    | escalate_to_human; tell the customer a
+//   not performed, safe to try once more with the same  | 1            | call issue_refund again, same
+//   arguments key: {"outcome":"not_performed","retry":"same_key"} | 2 or more    | escalate_to_human; tell
+//   the customer a
 //                                                       |              | person will follow up
-//   refused: {"outcome":"not_performed"} without        | any          | escalate_to_human; tell the customer it
-//   "retry":"same_key"                                  |              | could not be done here
-//   unknown: {"outcome":"unknown"}                      | any          | never retry; escalate_to_human; tell the
+//   refused: {"outcome":"not_performed"} without        | any          | escalate_to_human; tell the customer
+//   it "retry":"same_key"                                  |              | could not be done here unknown:
+//   {"outcome":"unknown"}                      | any          | never retry; escalate_to_human; tell the
 //                                                       |              | customer a person will confirm
-//   failed: {"error": "...failed..."} (any error text)  | 1 or 2       | call issue_refund again, same arguments
+//   failed: {"error": "...failed..."} (any error text)  | 1 or 2       | call issue_refund again, same
+//   arguments
 //                                                       | 3            | escalate_to_human; apologise
 //   anything else (unreadable)                          | any          | as unknown
 //
@@ -31,7 +34,7 @@ enum class ToolReading {
     Performed,
     AlreadyPerformed,
     NotPerformedRetryable, // nothing happened; the tool says the same key may be tried once more
-    Refused,               // nothing happened, and trying again would meet the same refusal
+    Refused, // nothing happened, and trying again would meet the same refusal
     Unknown,
     Failed, // an error text: what the as-shipped tool says, whatever happened
 };
@@ -48,7 +51,7 @@ enum class ModelMove {
 
 struct ModelPolicy
 {
-    static constexpr int maxCallsAfterFailure = 3;      // "failed": at most three calls in all
+    static constexpr int maxCallsAfterFailure = 3; // "failed": at most three calls in all
     static constexpr int maxCallsAfterNotPerformed = 2; // "not performed": once more, no more
 
     static ToolReading read(const SimJson &result);
@@ -65,7 +68,7 @@ struct ModelPolicy
     static QString agentNote(ToolReading reading, ModelMove move);
 
     static QString readingId(ToolReading reading); // "performed", "failed", ...
-    static QString moveId(ModelMove move);         // "reply_refunded", "retry_same_arguments", ...
+    static QString moveId(ModelMove move); // "reply_refunded", "retry_same_arguments", ...
     // The table above as plain text, for `verity simulate --help` and the README.
     static QString tableText();
 };

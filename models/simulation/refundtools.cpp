@@ -1,11 +1,10 @@
 #include "refundtools.h"
 
-#include "seededrandom.h"
-
 #include "domain/intentkey.h"
 #include "domain/jsontext.h"
 #include "domain/sha256.h"
 #include "provider/safewriteruntime.h"
+#include "seededrandom.h"
 
 #include <QTimer>
 
@@ -111,7 +110,8 @@ QList<ToolHttpRequest> RefundTool::requestsOf(const QList<HttpExchange> &exchang
 // ---- as shipped ----
 
 AsShippedRefundTool::AsShippedRefundTool(ProviderSettings settings, quint32 seed, QObject *parent)
-    : RefundTool(parent), m_seed(seed)
+    : RefundTool(parent)
+    , m_seed(seed)
 {
     m_settings = std::move(settings);
 }
@@ -119,8 +119,8 @@ AsShippedRefundTool::AsShippedRefundTool(ProviderSettings settings, quint32 seed
 QString AsShippedRefundTool::keyFor(quint32 seed, const SimTicket &ticket, int attempt)
 {
     const quint32 payment = sha256Hex(ticket.paymentIntent.toUtf8()).left(8).toUInt(nullptr, 16);
-    QRandomGenerator random =
-        seededGenerator(seed, RandomStream::Keys, quint32(ticket.index), quint32(attempt) ^ (payment << 8));
+    QRandomGenerator random = seededGenerator(seed, RandomStream::Keys, quint32(ticket.index),
+                                              quint32(attempt) ^ (payment << 8));
     return uuid4From(random);
 }
 
@@ -141,9 +141,11 @@ void AsShippedRefundTool::issue(const RefundToolCall &call, Done done)
         } else if (attempt.httpStatus == 0) {
             const bool timedOut = !answer.requests.isEmpty()
                     && answer.requests.constLast().failure == TransportFailure::Timeout;
-            result["error"] = timedOut ? "refund failed: upstream timeout" : "refund failed: connection error";
+            result["error"] =
+                    timedOut ? "refund failed: upstream timeout" : "refund failed: connection error";
         } else if (attempt.httpStatus >= 500) {
-            result["error"] = utf8(QStringLiteral("refund failed: upstream error %1").arg(attempt.httpStatus));
+            result["error"] =
+                    utf8(QStringLiteral("refund failed: upstream error %1").arg(attempt.httpStatus));
         } else {
             result["error"] = utf8(QStringLiteral("refund failed: HTTP %1").arg(attempt.httpStatus));
         }
@@ -192,49 +194,54 @@ void IntentKeyRefundTool::issue(const RefundToolCall &call, Done done)
     SafeWriteRuntime *&runtime = m_runtimes[&client];
     if (!runtime)
         runtime = new SafeWriteRuntime(m_ledger, client, &client);
-    SafeRefundOperation *operation =
-        runtime->refund(intentFor(call, *key), LedgerContext{std::nullopt, call.ticket->seller.id,
-                                                             QStringLiteral("simulation")});
+    SafeRefundOperation *operation = runtime->refund(
+            intentFor(call, *key),
+            LedgerContext{std::nullopt, call.ticket->seller.id, QStringLiteral("simulation")});
     const QString intentKeyText = *key;
-    connect(operation, &SafeRefundOperation::finished, this, [operation, intentKeyText, done](const SafeWriteResult &result) {
-        RefundToolAnswer answer;
-        answer.key = intentKeyText;
-        answer.outcome = result.outcome;
-        answer.requests = requestsOf(result.exchanges);
-        const bool looked = result.lookupVerdict.has_value();
-        answer.replayed = result.outcome == Outcome::AlreadyPerformed && !answer.requests.isEmpty();
-        SimJson json = SimJson::object();
-        json["outcome"] = utf8(outcomeId(result.outcome));
-        switch (result.outcome) {
-        case Outcome::Performed:
-        case Outcome::AlreadyPerformed:
-            json["refund_id"] = utf8(result.refund ? result.refund->id : QString());
-            json["amount_cents"] = result.refund ? result.refund->amountCents : 0;
-            if (looked)
-                json["note"] = "the provider did not answer in time; a lookup found the refund under this intent key";
-            else if (result.outcome == Outcome::AlreadyPerformed)
-                json["note"] = "this intent key had already paid out; nothing new was sent";
-            break;
-        case Outcome::NotPerformed:
-            if (result.lookupVerdict == LookupVerdict::NotFound) {
-                json["retry"] = "same_key";
-                json["note"] = "no refund carries this intent key; safe to try once more with the same key";
-            } else {
-                json["note"] = utf8(QStringLiteral("the provider refused the refund (HTTP %1)").arg(result.postStatus));
-            }
-            break;
-        case Outcome::Unknown:
-            json["retry"] = "never";
-            json["escalate"] = true;
-            json["note"] = looked ? "the provider did not answer in time and the lookup could not tell whether the "
-                                    "refund was made; do not retry, escalate"
-                                  : "whether the refund was made is unknown; do not retry, escalate";
-            break;
-        }
-        answer.result = json;
-        operation->deleteLater();
-        done(answer);
-    });
+    connect(operation, &SafeRefundOperation::finished, this,
+            [operation, intentKeyText, done](const SafeWriteResult &result) {
+                RefundToolAnswer answer;
+                answer.key = intentKeyText;
+                answer.outcome = result.outcome;
+                answer.requests = requestsOf(result.exchanges);
+                const bool looked = result.lookupVerdict.has_value();
+                answer.replayed = result.outcome == Outcome::AlreadyPerformed && !answer.requests.isEmpty();
+                SimJson json = SimJson::object();
+                json["outcome"] = utf8(outcomeId(result.outcome));
+                switch (result.outcome) {
+                case Outcome::Performed:
+                case Outcome::AlreadyPerformed:
+                    json["refund_id"] = utf8(result.refund ? result.refund->id : QString());
+                    json["amount_cents"] = result.refund ? result.refund->amountCents : 0;
+                    if (looked)
+                        json["note"] = "the provider did not answer in time; a lookup found the refund under "
+                                       "this intent key";
+                    else if (result.outcome == Outcome::AlreadyPerformed)
+                        json["note"] = "this intent key had already paid out; nothing new was sent";
+                    break;
+                case Outcome::NotPerformed:
+                    if (result.lookupVerdict == LookupVerdict::NotFound) {
+                        json["retry"] = "same_key";
+                        json["note"] =
+                                "no refund carries this intent key; safe to try once more with the same key";
+                    } else {
+                        json["note"] = utf8(QStringLiteral("the provider refused the refund (HTTP %1)")
+                                                    .arg(result.postStatus));
+                    }
+                    break;
+                case Outcome::Unknown:
+                    json["retry"] = "never";
+                    json["escalate"] = true;
+                    json["note"] = looked
+                            ? "the provider did not answer in time and the lookup could not tell whether the "
+                              "refund was made; do not retry, escalate"
+                            : "whether the refund was made is unknown; do not retry, escalate";
+                    break;
+                }
+                answer.result = json;
+                operation->deleteLater();
+                done(answer);
+            });
 }
 
 } // namespace verity

@@ -18,11 +18,10 @@
 // The notes are written from the runtime's verdicts, not its words, so that no real
 // duration (a timeout of the compressed clock) reaches a transcript.
 
-#include "simulationtypes.h"
-
 #include "domain/outcome.h"
 #include "domain/toolregistry.h"
 #include "provider/providerclient.h"
+#include "simulationtypes.h"
 
 #include <QHash>
 #include <QObject>
@@ -38,8 +37,8 @@ class LedgerStore;
 struct RefundToolCall
 {
     const SimTicket *ticket = nullptr;
-    int attempt = 1;  // the ticket's issue_refund calls, this one included
-    QUrl baseUrl;     // the provider, with this attempt's faults in its path (see SandboxApi)
+    int attempt = 1; // the ticket's issue_refund calls, this one included
+    QUrl baseUrl; // the provider, with this attempt's faults in its path (see SandboxApi)
 };
 
 // How a request got no answer; a transcript's `http` line writes it as transportFailureId().
@@ -60,9 +59,9 @@ struct RefundToolAnswer
 {
     SimJson result; // what the model reads
     QList<ToolHttpRequest> requests;
-    QString key;                    // the Idempotency-Key this call used
+    QString key; // the Idempotency-Key this call used
     std::optional<Outcome> outcome; // the intent-key tool's; none as shipped
-    bool replayed = false;          // the provider answered from the key's stored response
+    bool replayed = false; // the provider answered from the key's stored response
 };
 
 class RefundTool : public QObject

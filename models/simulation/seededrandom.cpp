@@ -18,7 +18,8 @@ QString uuid4From(QRandomGenerator &random)
     bytes[6] = char((quint8(bytes[6]) & 0x0f) | 0x40);
     bytes[8] = char((quint8(bytes[8]) & 0x3f) | 0x80);
     const QString hex = QString::fromLatin1(bytes.toHex());
-    return hex.mid(0, 8) + u'-' + hex.mid(8, 4) + u'-' + hex.mid(12, 4) + u'-' + hex.mid(16, 4) + u'-' + hex.mid(20);
+    return hex.mid(0, 8) + u'-' + hex.mid(8, 4) + u'-' + hex.mid(12, 4) + u'-' + hex.mid(16, 4) + u'-'
+            + hex.mid(20);
 }
 
 } // namespace verity

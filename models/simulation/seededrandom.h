@@ -10,10 +10,10 @@ namespace verity {
 
 enum class RandomStream : quint32 {
     Tickets = 1, // a ticket's contents
-    Sellers,     // a seller's name and margin
-    Keys,        // the as-shipped tool's "random" idempotency keys
-    Faults,      // the fault schedule
-    Timing,      // virtual durations in transcripts
+    Sellers, // a seller's name and margin
+    Keys, // the as-shipped tool's "random" idempotency keys
+    Faults, // the fault schedule
+    Timing, // virtual durations in transcripts
 };
 
 QRandomGenerator seededGenerator(quint32 seed, RandomStream stream, quint32 index, quint32 sub = 0);

@@ -4,9 +4,8 @@
 // request the tool made and a `provider` line for what the provider recorded, so a
 // simulated ticket imports with `verity import` and replays layer by layer.
 
-#include "simulationtypes.h"
-
 #include "domain/expected.h"
+#include "simulationtypes.h"
 
 #include <QByteArray>
 

@@ -12,14 +12,16 @@ SimulationSetup simulationSetup(const SimulationOptions &options)
     generation.seed = options.seed;
     generation.count = options.tickets;
     generation.ticketPrefix = QStringLiteral("T-SIM%1-%2")
-                                  .arg(options.seed)
-                                  .arg(options.policy == SimPolicy::AsShipped ? QStringLiteral("AS") : QStringLiteral("IK"));
+                                      .arg(options.seed)
+                                      .arg(options.policy == SimPolicy::AsShipped ? QStringLiteral("AS")
+                                                                                  : QStringLiteral("IK"));
     if (!options.sandboxUrl.isEmpty()) {
         // A shared sandbox keeps earlier runs' accounts and payments: this run's ids must be
         // new there. Only ids change; no number depends on the suffix.
         static const QString alphabet = QStringLiteral("abcdefghijklmnopqrstuvwxyz0123456789");
         for (int i = 0; i < 8; ++i)
-            generation.idSuffix += alphabet.at(int(QRandomGenerator::global()->bounded(int(alphabet.size()))));
+            generation.idSuffix +=
+                    alphabet.at(int(QRandomGenerator::global()->bounded(int(alphabet.size()))));
     }
     const GeneratedTickets generated = generateTickets(generation);
 

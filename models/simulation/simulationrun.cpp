@@ -1,21 +1,20 @@
 #include "simulationrun.h"
 
-#include "refundtools.h"
-
 #include "domain/toolregistry.h"
+#include "refundtools.h"
 #include "sandbox/sandboxserver.h"
 #include "store/storefactory.h"
 
 #include <QDateTime>
 #include <QEventLoop>
-#include <QJsonArray>
-#include <QUrlQuery>
 #include <QHostAddress>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QTimer>
+#include <QUrlQuery>
 
 #include <memory>
 
@@ -42,7 +41,9 @@ bool isLoopbackUrl(const QUrl &url)
     return !address.isNull() && address.isLoopback();
 }
 
-SimulationRun::SimulationRun(SimulationSetup setup, QObject *parent) : QObject(parent), m_setup(std::move(setup))
+SimulationRun::SimulationRun(SimulationSetup setup, QObject *parent)
+    : QObject(parent)
+    , m_setup(std::move(setup))
 {
     m_result.policy = m_setup.policy;
     m_result.seed = m_setup.seed;
@@ -80,7 +81,8 @@ void SimulationRun::prepare()
     m_network = new QNetworkAccessManager(this);
     const bool own = m_setup.sandboxUrl.isEmpty();
     if (!own && !isLoopbackUrl(m_setup.sandboxUrl))
-        return fail(QStringLiteral("the sandbox must be on this machine (127.0.0.1, ::1 or localhost); got %1")
+        return fail(
+                QStringLiteral("the sandbox must be on this machine (127.0.0.1, ::1 or localhost); got %1")
                         .arg(m_setup.sandboxUrl.toString()));
     if (own) {
         if (Expected<void> started = startOwnSandbox(); !started)
@@ -98,7 +100,8 @@ void SimulationRun::prepare()
     if (m_setup.policy == SimPolicy::AsShipped) {
         tool = new AsShippedRefundTool(settings, m_setup.seed, this);
     } else {
-        Expected<std::unique_ptr<Store>> ledger = openStore(m_folder.filePath(QStringLiteral("ledger.sqlite")));
+        Expected<std::unique_ptr<Store>> ledger =
+                openStore(m_folder.filePath(QStringLiteral("ledger.sqlite")));
         if (!ledger)
             return fail(QStringLiteral("cannot open the runtime's ledger: %1").arg(ledger.message()));
         m_ledger = std::move(*ledger);
@@ -128,7 +131,8 @@ Expected<void> SimulationRun::startOwnSandbox()
     const QString location = m_folder.filePath(QStringLiteral("sandbox.sqlite"));
     // Thrown away after the run: without an fsync per refund a large run takes seconds instead
     // of minutes, and no answer waits on the disk long enough to pass the compressed timeout.
-    Expected<std::unique_ptr<SandboxState>> state = SandboxState::open(location, SandboxState::Durability::Throwaway);
+    Expected<std::unique_ptr<SandboxState>> state =
+            SandboxState::open(location, SandboxState::Durability::Throwaway);
     if (!state)
         return makeError(QStringLiteral("cannot open the sandbox's state: %1").arg(state.message()));
     m_sandboxState = std::move(*state);
@@ -153,8 +157,10 @@ Expected<void> SimulationRun::seedOwnSandbox()
         return makeError(QStringLiteral("cannot create %1 in the sandbox: %2").arg(what, message));
     };
     for (const SimSeller &seller : std::as_const(m_setup.sellers)) {
-        const SandboxAccount account{seller.id, seller.name, QStringLiteral("usd"), seller.balanceAsOf / 1000};
-        Expected<bool> inserted = state.insertAccount(account, seller.openingBalanceCents, seller.balanceAsOf);
+        const SandboxAccount account{seller.id, seller.name, QStringLiteral("usd"),
+                                     seller.balanceAsOf / 1000};
+        Expected<bool> inserted =
+                state.insertAccount(account, seller.openingBalanceCents, seller.balanceAsOf);
         if (!inserted)
             return failed(seller.id, inserted.message());
     }
@@ -179,10 +185,11 @@ void SimulationRun::seedRemoteSandbox()
     // /v1/payment_intents), one at a time: a shared sandbox is for small runs and demos.
     auto requests = std::make_shared<QList<std::pair<QString, QByteArray>>>();
     for (const SimSeller &seller : std::as_const(m_setup.sellers)) {
-        requests->append({QStringLiteral("/v1/accounts"),
-                          formBody({{QStringLiteral("id"), seller.id},
-                                    {QStringLiteral("name"), seller.name},
-                                    {QStringLiteral("balance"), QString::number(seller.openingBalanceCents)}})});
+        requests->append(
+                {QStringLiteral("/v1/accounts"),
+                 formBody({{QStringLiteral("id"), seller.id},
+                           {QStringLiteral("name"), seller.name},
+                           {QStringLiteral("balance"), QString::number(seller.openingBalanceCents)}})});
     }
     for (const SimTicket &ticket : std::as_const(m_setup.tickets)) {
         requests->append({QStringLiteral("/v1/payment_intents"),
@@ -204,18 +211,25 @@ void SimulationRun::seedRemoteSandbox()
         url.setPath(path + requests->at(index).first);
         QNetworkRequest request(url);
         request.setRawHeader("Authorization", QByteArrayLiteral("Bearer ") + m_setup.apiKey.toUtf8());
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/x-www-form-urlencoded"));
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QStringLiteral("application/x-www-form-urlencoded"));
         request.setTransferTimeout(10000);
         QNetworkReply *reply = m_network->post(request, requests->at(index).second);
         connect(reply, &QNetworkReply::finished, this, [this, reply, index, next, requests] {
             reply->deleteLater();
             const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             if (status != 200) {
-                const QJsonObject error = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("error")).toObject();
-                const QString why = status == 0 ? reply->errorString()
-                                                : QStringLiteral("HTTP %1 %2").arg(status).arg(error.value(QStringLiteral("message")).toString());
+                const QJsonObject error = QJsonDocument::fromJson(reply->readAll())
+                                                  .object()
+                                                  .value(QStringLiteral("error"))
+                                                  .toObject();
+                const QString why = status == 0
+                        ? reply->errorString()
+                        : QStringLiteral("HTTP %1 %2")
+                                  .arg(status)
+                                  .arg(error.value(QStringLiteral("message")).toString());
                 fail(QStringLiteral("the sandbox at %1 did not create the run's %2: %3")
-                         .arg(m_setup.sandboxUrl.toString(), requests->at(index).first, why));
+                             .arg(m_setup.sandboxUrl.toString(), requests->at(index).first, why));
                 return;
             }
             (*next)(index + 1);
@@ -300,17 +314,24 @@ void SimulationRun::readProviderRefunds(const QString &startingAfter)
         const QJsonObject body = QJsonDocument::fromJson(reply->readAll()).object();
         if (status != 200)
             return fail(QStringLiteral("the provider's refunds could not be read (HTTP %1 %2)")
-                            .arg(status)
-                            .arg(body.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString()));
+                                .arg(status)
+                                .arg(body.value(QStringLiteral("error"))
+                                             .toObject()
+                                             .value(QStringLiteral("message"))
+                                             .toString()));
         const QJsonArray data = body.value(QStringLiteral("data")).toArray();
         for (const QJsonValue &value : data) {
             const QJsonObject refund = value.toObject();
-            const auto ticket = m_ticketOfPayment.constFind(refund.value(QStringLiteral("payment_intent")).toString());
+            const auto ticket =
+                    m_ticketOfPayment.constFind(refund.value(QStringLiteral("payment_intent")).toString());
             if (ticket == m_ticketOfPayment.cend())
                 continue;
-            m_refunds[*ticket].append(AuditedRefund{
-                refund.value(QStringLiteral("id")).toString(), refund.value(QStringLiteral("amount")).toInteger(),
-                refund.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString()});
+            m_refunds[*ticket].append(AuditedRefund{refund.value(QStringLiteral("id")).toString(),
+                                                    refund.value(QStringLiteral("amount")).toInteger(),
+                                                    refund.value(QStringLiteral("metadata"))
+                                                            .toObject()
+                                                            .value(QStringLiteral("intent_key"))
+                                                            .toString()});
         }
         if (body.value(QStringLiteral("has_more")).toBool() && !data.isEmpty())
             return readProviderRefunds(data.last().toObject().value(QStringLiteral("id")).toString());

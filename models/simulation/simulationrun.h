@@ -8,11 +8,10 @@
 // Nothing but the seed decides a number: tickets, faults, keys and virtual times all derive
 // from (seed, ticket, attempt), never from the order in which tickets finish.
 
+#include "domain/expected.h"
 #include "faultschedule.h"
 #include "simulationtypes.h"
 #include "ticketrun.h"
-
-#include "domain/expected.h"
 
 #include <QHash>
 #include <QObject>
@@ -100,7 +99,7 @@ private:
     QList<QStringList> m_postKeys;
     QHash<QString, int> m_ticketOfPayment;
     QList<QList<AuditedRefund>> m_refunds; // by ticket
-    qint64 m_startedSeconds = 0;           // real: refunds older than the run are not its own
+    qint64 m_startedSeconds = 0; // real: refunds older than the run are not its own
     QString m_error;
     int m_total = 0; // tickets in the run (the setup's list is emptied as they start)
     int m_next = 0;
@@ -110,7 +109,8 @@ private:
 };
 
 // Blocks, running the event loop, until the run is over. `progress` gets (done, total).
-Expected<SimulationResult> runSimulation(SimulationSetup setup, const std::function<void(int, int)> &progress = {});
+Expected<SimulationResult> runSimulation(SimulationSetup setup,
+                                         const std::function<void(int, int)> &progress = {});
 
 // True for 127.0.0.1, ::1 and localhost: the simulator talks to nothing else.
 bool isLoopbackUrl(const QUrl &url);

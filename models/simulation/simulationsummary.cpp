@@ -55,7 +55,9 @@ SimulationSummary summarize(const SimulationResult &result)
 QString summaryText(const SimulationSummary &s)
 {
     QString text;
-    const auto line = [&text](const QString &name, const QString &value) { text += name + QStringLiteral(": ") + value + u'\n'; };
+    const auto line = [&text](const QString &name, const QString &value) {
+        text += name + QStringLiteral(": ") + value + u'\n';
+    };
     line(QStringLiteral("policy"), simPolicyId(s.policy));
     line(QStringLiteral("seed"), QString::number(s.seed));
     line(QStringLiteral("fault rate"), QString::number(s.faultRate));
@@ -68,9 +70,11 @@ QString summaryText(const SimulationSummary &s)
     line(QStringLiteral("unknowns escalated"), QString::number(s.unknownsEscalated));
     line(QStringLiteral("escalations"), QString::number(s.escalations));
     line(QStringLiteral("money at risk"), formatMoney(s.moneyAtRiskCents));
-    line(QStringLiteral("sellers left negative"), QStringLiteral("%1 of %2").arg(s.sellersLeftNegative).arg(s.sellers));
+    line(QStringLiteral("sellers left negative"),
+         QStringLiteral("%1 of %2").arg(s.sellersLeftNegative).arg(s.sellers));
     if (s.problems > 0)
-        line(QStringLiteral("problems"), QStringLiteral("%1 (first: %2)").arg(s.problems).arg(s.firstProblem));
+        line(QStringLiteral("problems"),
+             QStringLiteral("%1 (first: %2)").arg(s.problems).arg(s.firstProblem));
     return text;
 }
 

@@ -34,9 +34,9 @@ struct SimSeller
 
 struct SimTicket
 {
-    int index = 0;        // 0-based position in the run: faults and generators derive from it
-    QString ticketId;     // "T-SIM-42-00001"
-    qint64 openedAt = 0;  // virtual ms since the epoch, UTC
+    int index = 0; // 0-based position in the run: faults and generators derive from it
+    QString ticketId; // "T-SIM-42-00001"
+    qint64 openedAt = 0; // virtual ms since the epoch, UTC
     QString subject;
     QString customerName;
     QString customerEmail;
@@ -63,8 +63,8 @@ struct SimulatedEvent
     Kind kind = Kind::Message;
     qint64 at = 0; // virtual ms since the epoch
     QString callId;
-    QString summary;    // for a person: "issue_refund answered {"error": ...}"
-    SimJson line;       // the complete native line: type, ticket, at, fields
+    QString summary; // for a person: "issue_refund answered {"error": ...}"
+    SimJson line; // the complete native line: type, ticket, at, fields
 };
 
 // A refund the provider holds for a ticket's payment (the provider is the truth).
@@ -86,10 +86,10 @@ struct TicketOutcome
     int index = 0;
     QString ticketId;
     QString sellerId;
-    int refundCalls = 0;  // issue_refund calls the model made
-    int postsSent = 0;    // refund POSTs that went out
+    int refundCalls = 0; // issue_refund calls the model made
+    int postsSent = 0; // refund POSTs that went out
     QList<AuditedRefund> refunds; // at the provider, oldest first
-    int unknownAnswers = 0;       // tool answers that said outcome "unknown"
+    int unknownAnswers = 0; // tool answers that said outcome "unknown"
     bool retriedAfterUnknown = false; // an issue_refund call after an "unknown" answer
     std::optional<SimEscalation> escalation;
     QString finalReply;

@@ -1,11 +1,10 @@
 #include "ticketrun.h"
 
-#include "seededrandom.h"
-
 #include "domain/jsontext.h"
 #include "domain/money.h"
 #include "import/nativewriter.h"
 #include "sandbox/sandboxstate.h"
+#include "seededrandom.h"
 
 #include <QHash>
 
@@ -28,13 +27,20 @@ std::string timeText(qint64 ms)
 const char *typeOf(SimulatedEvent::Kind kind)
 {
     switch (kind) {
-    case SimulatedEvent::Kind::TicketOpened: return "ticket_opened";
-    case SimulatedEvent::Kind::Message: return "message";
-    case SimulatedEvent::Kind::ToolCall: return "tool_call";
-    case SimulatedEvent::Kind::ToolResult: return "tool_result";
-    case SimulatedEvent::Kind::Http: return "http";
-    case SimulatedEvent::Kind::Provider: return "provider";
-    case SimulatedEvent::Kind::Reply: return "reply";
+    case SimulatedEvent::Kind::TicketOpened:
+        return "ticket_opened";
+    case SimulatedEvent::Kind::Message:
+        return "message";
+    case SimulatedEvent::Kind::ToolCall:
+        return "tool_call";
+    case SimulatedEvent::Kind::ToolResult:
+        return "tool_result";
+    case SimulatedEvent::Kind::Http:
+        return "http";
+    case SimulatedEvent::Kind::Provider:
+        return "provider";
+    case SimulatedEvent::Kind::Reply:
+        return "reply";
     }
     return "message";
 }
@@ -62,27 +68,30 @@ QString unscheduledPostAnswer(const ToolHttpRequest &request, bool stalled)
 {
     const bool timedOut = request.failure == TransportFailure::Timeout;
     if (stalled) {
-        return timedOut ? QString()
-                        : QStringLiteral("a stalled refund POST was answered (%1) before the client's timeout")
-                              .arg(answerText(request));
+        return timedOut
+                ? QString()
+                : QStringLiteral("a stalled refund POST was answered (%1) before the client's timeout")
+                          .arg(answerText(request));
     }
     if (timedOut)
-        return QStringLiteral("a refund POST that no fault of the schedule stalled got no answer in time: the "
-                              "provider stalls of its own, or the machine was too slow for the compressed timing");
+        return QStringLiteral(
+                "a refund POST that no fault of the schedule stalled got no answer in time: the "
+                "provider stalls of its own, or the machine was too slow for the compressed timing");
     if (!request.status || *request.status < 200 || *request.status >= 300)
-        return QStringLiteral("a refund POST that the fault schedule did not fault was answered %1: the provider "
-                              "injects faults of its own")
-            .arg(answerText(request));
+        return QStringLiteral(
+                       "a refund POST that the fault schedule did not fault was answered %1: the provider "
+                       "injects faults of its own")
+                .arg(answerText(request));
     return {};
 }
 
 } // namespace
 
 TicketRun::TicketRun(SimTicket ticket, const TicketRunContext &context, QObject *parent)
-    : QObject(parent),
-      m_ticket(std::move(ticket)),
-      m_context(context),
-      m_timing(seededGenerator(context.seed, RandomStream::Timing, quint32(m_ticket.index)))
+    : QObject(parent)
+    , m_ticket(std::move(ticket))
+    , m_context(context)
+    , m_timing(seededGenerator(context.seed, RandomStream::Timing, quint32(m_ticket.index)))
 {
     m_outcome.index = m_ticket.index;
     m_outcome.ticketId = m_ticket.ticketId;
@@ -108,7 +117,8 @@ QString TicketRun::amountText() const
     return formatMoney(m_ticket.amountCents, m_ticket.currency);
 }
 
-void TicketRun::add(SimulatedEvent::Kind kind, qint64 at, const QString &callId, const QString &summary, SimJson fields)
+void TicketRun::add(SimulatedEvent::Kind kind, qint64 at, const QString &callId, const QString &summary,
+                    SimJson fields)
 {
     if (!m_context.keepEvents)
         return;
@@ -126,7 +136,10 @@ void TicketRun::start()
     using Kind = SimulatedEvent::Kind;
     const SimTicket &t = m_ticket;
     m_clock = t.openedAt;
-    SimJson item{{"id", utf8(t.itemId)}, {"title", utf8(t.itemTitle)}, {"quantity", 1}, {"amount_cents", t.amountCents}};
+    SimJson item{{"id", utf8(t.itemId)},
+                 {"title", utf8(t.itemTitle)},
+                 {"quantity", 1},
+                 {"amount_cents", t.amountCents}};
     SimJson order{{"id", utf8(t.orderId)}, {"currency", utf8(t.currency)}, {"items", SimJson::array({item})}};
     if (t.paymentIntent != QStringLiteral("pi_") + t.orderId)
         order["payment_intent"] = utf8(t.paymentIntent);
@@ -143,25 +156,32 @@ void TicketRun::start()
         SimJson{{"from", "customer"}, {"text", utf8(t.customerText)}});
 
     m_clock += think();
-    const QString checking = QStringLiteral("Damage in transit, and the buyer wants a refund, not a replacement. Checking the order.");
-    add(Kind::Message, m_clock, {}, QStringLiteral("Agent: %1").arg(checking), SimJson{{"from", "agent"}, {"text", utf8(checking)}});
+    const QString checking = QStringLiteral(
+            "Damage in transit, and the buyer wants a refund, not a replacement. Checking the order.");
+    add(Kind::Message, m_clock, {}, QStringLiteral("Agent: %1").arg(checking),
+        SimJson{{"from", "agent"}, {"text", utf8(checking)}});
     m_clock += think();
     const QString orderCall = nextCallId();
     add(Kind::ToolCall, m_clock, orderCall, QStringLiteral("get_order %1").arg(t.orderId),
-        SimJson{{"call_id", utf8(orderCall)}, {"tool", "get_order"}, {"arguments", {{"order_id", utf8(t.orderId)}}}});
+        SimJson{{"call_id", utf8(orderCall)},
+                {"tool", "get_order"},
+                {"arguments", {{"order_id", utf8(t.orderId)}}}});
     const qint64 readMs = 300 + qint64(m_timing.bounded(200));
     m_clock += readMs;
-    SimJson orderResult{{"order_id", utf8(t.orderId)},   {"status", "delivered"},
-                        {"currency", utf8(t.currency)},  {"buyer", utf8(t.customerName)},
+    SimJson orderResult{{"order_id", utf8(t.orderId)},    {"status", "delivered"},
+                        {"currency", utf8(t.currency)},   {"buyer", utf8(t.customerName)},
                         {"seller_id", utf8(t.seller.id)}, {"items", SimJson::array({item})},
-                        {"total_cents", t.amountCents},  {"refunded_cents", 0}};
-    add(Kind::ToolResult, m_clock, orderCall, QStringLiteral("get_order answered: delivered, nothing refunded yet"),
+                        {"total_cents", t.amountCents},   {"refunded_cents", 0}};
+    add(Kind::ToolResult, m_clock, orderCall,
+        QStringLiteral("get_order answered: delivered, nothing refunded yet"),
         SimJson{{"call_id", utf8(orderCall)}, {"result", orderResult}, {"duration_ms", readMs}});
     m_clock += think();
-    const QString decision = QStringLiteral("The buyer declined a replacement: refund the item price, %1, under the "
-                                            "$150.00 ceiling.")
-                                 .arg(amountText());
-    add(Kind::Message, m_clock, {}, QStringLiteral("Agent: %1").arg(decision), SimJson{{"from", "agent"}, {"text", utf8(decision)}});
+    const QString decision =
+            QStringLiteral("The buyer declined a replacement: refund the item price, %1, under the "
+                           "$150.00 ceiling.")
+                    .arg(amountText());
+    add(Kind::Message, m_clock, {}, QStringLiteral("Agent: %1").arg(decision),
+        SimJson{{"from", "agent"}, {"text", utf8(decision)}});
     m_clock += think();
     if (t.firstRefundAt > m_clock) // a replayed incident: the refund at the moment it was asked for
         m_clock = t.firstRefundAt;
@@ -177,7 +197,9 @@ void TicketRun::callRefund()
     const qint64 calledAt = m_clock;
     add(SimulatedEvent::Kind::ToolCall, calledAt, callId,
         QStringLiteral("issue_refund %1 of %2 (attempt %3)").arg(amountText(), m_ticket.orderId).arg(attempt),
-        SimJson{{"call_id", utf8(callId)}, {"tool", "issue_refund"}, {"arguments", refundArguments(m_ticket)}});
+        SimJson{{"call_id", utf8(callId)},
+                {"tool", "issue_refund"},
+                {"arguments", refundArguments(m_ticket)}});
     const QString faults = m_context.faults.faultsFor(m_ticket.index, attempt, m_context.timing.stallMs);
     m_context.tool->issue(RefundToolCall{&m_ticket, attempt, faultedUrl(m_context.sandboxUrl, faults)},
                           [this, attempt, callId, calledAt](const RefundToolAnswer &answer) {
@@ -185,7 +207,8 @@ void TicketRun::callRefund()
                           });
 }
 
-void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, const QString &callId, qint64 calledAt)
+void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, const QString &callId,
+                               qint64 calledAt)
 {
     using Kind = SimulatedEvent::Kind;
     const bool stalled = m_context.faults.postStalls(m_ticket.index, attempt);
@@ -203,7 +226,8 @@ void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, cons
                 m_outcome.problem = unscheduledPostAnswer(request, stalled);
             duration = timedOut ? virtualClientTimeoutMs : 350 + qint64(m_timing.bounded(550));
             const qint64 commitAt = timedOut ? t + 380 + qint64(m_timing.bounded(80)) : t + duration - 30;
-            m_posts.append(PostRecord{callId, request.idempotencyKey, commitAt, request.status, answer.replayed,
+            m_posts.append(PostRecord{callId, request.idempotencyKey, commitAt, request.status,
+                                      answer.replayed,
                                       fromUtf8String(answer.result.value("refund_id", std::string()))});
         } else {
             t += gets == 0 ? 10 : qint64(200) << (gets - 1);
@@ -217,7 +241,8 @@ void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, cons
                                                     : failureText(request));
             }
         }
-        SimJson fields{{"call_id", utf8(callId)}, {"method", utf8(request.method)}, {"url", utf8(request.url)}};
+        SimJson fields{
+                {"call_id", utf8(callId)}, {"method", utf8(request.method)}, {"url", utf8(request.url)}};
         if (!request.idempotencyKey.isEmpty())
             fields["idempotency_key"] = utf8(request.idempotencyKey);
         // A POST is never re-sent; a lookup's read is, and each try of the same page is the
@@ -237,7 +262,8 @@ void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, cons
         t += duration;
     }
     const qint64 resultAt = (answer.requests.isEmpty() ? calledAt + 15 : t) + 5;
-    add(Kind::ToolResult, resultAt, callId, QStringLiteral("issue_refund answered %1").arg(compact(answer.result)),
+    add(Kind::ToolResult, resultAt, callId,
+        QStringLiteral("issue_refund answered %1").arg(compact(answer.result)),
         SimJson{{"call_id", utf8(callId)}, {"result", answer.result}, {"duration_ms", resultAt - calledAt}});
     if (answer.outcome == Outcome::Unknown) {
         ++m_outcome.unknownAnswers;
@@ -248,7 +274,8 @@ void TicketRun::refundAnswered(const RefundToolAnswer &answer, int attempt, cons
     const ModelMove move = ModelPolicy::nextMove(reading, m_outcome.refundCalls);
     m_clock = resultAt + think();
     if (const QString note = ModelPolicy::agentNote(reading, move); !note.isEmpty()) {
-        add(Kind::Message, m_clock, {}, QStringLiteral("Agent: %1").arg(note), SimJson{{"from", "agent"}, {"text", utf8(note)}});
+        add(Kind::Message, m_clock, {}, QStringLiteral("Agent: %1").arg(note),
+            SimJson{{"from", "agent"}, {"text", utf8(note)}});
         m_clock += think();
     }
     if (ModelPolicy::retries(move)) {
@@ -269,11 +296,14 @@ void TicketRun::escalate(ModelMove move)
         SimJson{{"call_id", utf8(callId)},
                 {"tool", "escalate_to_human"},
                 {"arguments",
-                 {{"reason", utf8(reason)}, {"order_id", utf8(m_ticket.orderId)}, {"amount_cents", m_ticket.amountCents}}}});
+                 {{"reason", utf8(reason)},
+                  {"order_id", utf8(m_ticket.orderId)},
+                  {"amount_cents", m_ticket.amountCents}}}});
     const qint64 duration = 200 + qint64(m_timing.bounded(100));
     m_clock += duration;
     const QString escalationId = derivedSandboxId(QStringLiteral("esc_"), m_ticket.ticketId + u'|' + callId);
-    add(Kind::ToolResult, m_clock, callId, QStringLiteral("escalate_to_human answered: queued as %1").arg(escalationId),
+    add(Kind::ToolResult, m_clock, callId,
+        QStringLiteral("escalate_to_human answered: queued as %1").arg(escalationId),
         SimJson{{"call_id", utf8(callId)},
                 {"result", {{"escalation_id", utf8(escalationId)}, {"status", "queued"}}},
                 {"duration_ms", duration}});
@@ -284,7 +314,8 @@ void TicketRun::escalate(ModelMove move)
 void TicketRun::reply(ModelMove move)
 {
     const QString text = ModelPolicy::replyText(move, amountText());
-    add(SimulatedEvent::Kind::Reply, m_clock, {}, QStringLiteral("Reply: %1").arg(text), SimJson{{"text", utf8(text)}});
+    add(SimulatedEvent::Kind::Reply, m_clock, {}, QStringLiteral("Reply: %1").arg(text),
+        SimJson{{"text", utf8(text)}});
     m_outcome.finalReply = text;
     emit finished();
 }
@@ -331,24 +362,32 @@ void TicketRun::providerRefunds(QList<AuditedRefund> refunds)
         fields["object_id"] = utf8(refund.id);
         fields["idempotency_key"] = utf8(refund.key);
         fields["amount_cents"] = refund.amountCents;
-        add(Kind::Provider, known ? m_posts.at(index).commitAt : m_clock, known ? m_posts.at(index).callId : QString(),
-            QStringLiteral("Provider: refund %1 of %2 created").arg(refund.id, formatMoney(refund.amountCents, m_ticket.currency)),
+        add(Kind::Provider, known ? m_posts.at(index).commitAt : m_clock,
+            known ? m_posts.at(index).callId : QString(),
+            QStringLiteral("Provider: refund %1 of %2 created")
+                    .arg(refund.id, formatMoney(refund.amountCents, m_ticket.currency)),
             std::move(fields));
     }
     for (qsizetype i = 0; i < m_posts.size(); ++i) {
         const PostRecord &post = m_posts.at(i);
         const bool madeRefund = postIndex(post.key) == i
-                                && std::any_of(refunds.cbegin(), refunds.cend(),
-                                               [&](const AuditedRefund &refund) { return refund.key == post.key; });
+                && std::any_of(refunds.cbegin(), refunds.cend(),
+                               [&](const AuditedRefund &refund) { return refund.key == post.key; });
         if (post.replayed) {
             add(Kind::Provider, post.commitAt, post.callId,
-                QStringLiteral("Provider: replayed the stored answer for key %1; no money moved").arg(post.key),
-                SimJson{{"event", "idempotent_replay"}, {"call_id", utf8(post.callId)}, {"object_id", utf8(post.refundId)},
-                        {"idempotency_key", utf8(post.key)}, {"replayed", true}});
+                QStringLiteral("Provider: replayed the stored answer for key %1; no money moved")
+                        .arg(post.key),
+                SimJson{{"event", "idempotent_replay"},
+                        {"call_id", utf8(post.callId)},
+                        {"object_id", utf8(post.refundId)},
+                        {"idempotency_key", utf8(post.key)},
+                        {"replayed", true}});
         } else if (!madeRefund && post.status && *post.status >= 400) {
             add(Kind::Provider, post.commitAt, post.callId,
                 QStringLiteral("Provider: refused the request with key %1").arg(post.key),
-                SimJson{{"event", "request.refused"}, {"call_id", utf8(post.callId)}, {"idempotency_key", utf8(post.key)}});
+                SimJson{{"event", "request.refused"},
+                        {"call_id", utf8(post.callId)},
+                        {"idempotency_key", utf8(post.key)}});
         }
     }
     m_outcome.refunds = std::move(refunds);

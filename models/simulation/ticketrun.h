@@ -30,8 +30,8 @@ struct RealTiming
     // within it (a request that still times out is reported, never counted); the stall is
     // longer, so a stalled answer always comes after the client has given up.
     int clientTimeoutMs = 600; // the tool's HTTP client gives up after this long
-    int stallMs = 1500;        // accept-then-stall holds the answer this long
-    int lookupAttempts = 3;    // the runtime's lookup GETs per page, the first included
+    int stallMs = 1500; // accept-then-stall holds the answer this long
+    int lookupAttempts = 3; // the runtime's lookup GETs per page, the first included
     int backoffBaseMs = 5;
     int backoffCapMs = 20;
 };
@@ -48,7 +48,7 @@ struct TicketRunContext
     QString apiKey;
     quint32 seed = 1;
     RefundTool *tool = nullptr;
-    bool keepEvents = true;                   // false: count only (large runs)
+    bool keepEvents = true; // false: count only (large runs)
 };
 
 class TicketRun : public QObject
@@ -88,7 +88,8 @@ private:
         QString refundId;
     };
 
-    void add(SimulatedEvent::Kind kind, qint64 at, const QString &callId, const QString &summary, SimJson fields);
+    void add(SimulatedEvent::Kind kind, qint64 at, const QString &callId, const QString &summary,
+             SimJson fields);
     QString nextCallId() { return QStringLiteral("c%1").arg(++m_callNumber); }
     qint64 think() { return 800 + qint64(m_timing.bounded(1700)); }
     QString amountText() const;

@@ -1,13 +1,13 @@
 #include "whatif.h"
 
-#include "modelpolicy.h"
-
 #include "domain/jsontext.h"
 #include "domain/money.h"
+#include "modelpolicy.h"
 
 namespace verity {
 
-Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QList<TranscriptEntry> &transcript)
+Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket,
+                                            const QList<TranscriptEntry> &transcript)
 {
     IncidentScenario scenario;
     SimTicket &t = scenario.ticket;
@@ -40,9 +40,11 @@ Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QL
         if (entry.call.tool != u"issue_refund")
             continue;
         refundCalls.append(&entry);
-        if (chosen >= 0 || (entry.call.outcome != Outcome::Performed && entry.call.outcome != Outcome::Unknown))
+        if (chosen >= 0
+            || (entry.call.outcome != Outcome::Performed && entry.call.outcome != Outcome::Unknown))
             continue;
-        const nlohmann::json arguments = nlohmann::json::parse(entry.call.argumentsJson.toStdString(), nullptr, false);
+        const nlohmann::json arguments =
+                nlohmann::json::parse(entry.call.argumentsJson.toStdString(), nullptr, false);
         if (!arguments.is_object() || !arguments.contains("item_id") || !arguments["item_id"].is_string()
             || !arguments.contains("amount_cents") || !arguments["amount_cents"].is_number_integer()
             || arguments["amount_cents"].get<qint64>() <= 0)
@@ -54,9 +56,10 @@ Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QL
     if (refundCalls.isEmpty())
         return makeError(QStringLiteral("%1 has no issue_refund call to run again").arg(t.ticketId));
     if (chosen < 0)
-        return makeError(QStringLiteral("%1: no issue_refund call was performed or left unknown with an item and a "
-                                        "positive amount in cents, so there is no refund to run again")
-                             .arg(t.ticketId));
+        return makeError(
+                QStringLiteral("%1: no issue_refund call was performed or left unknown with an item and a "
+                               "positive amount in cents, so there is no refund to run again")
+                        .arg(t.ticketId));
     const TranscriptEntry *firstRefund = refundCalls.at(chosen);
 
     // Attempts count from the refund to make. Every one whose answer never came (its outcome
@@ -68,7 +71,8 @@ Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QL
             continue;
         const int attempt = int(i - chosen) + 1;
         scenario.stalledAttempts.append(attempt);
-        stalledCalls.append(QStringLiteral("%1 (attempt %2: %3)").arg(call.callExtId).arg(attempt).arg(call.rawResult));
+        stalledCalls.append(
+                QStringLiteral("%1 (attempt %2: %3)").arg(call.callExtId).arg(attempt).arg(call.rawResult));
     }
     QStringList note;
     if (chosen > 0) {
@@ -79,8 +83,10 @@ Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QL
                                                          call.outcome ? outcomeLabel(*call.outcome).toLower()
                                                                       : QStringLiteral("not classified")));
         }
-        note.append(QStringLiteral("the refund run again is %1's, %2: the first the incident performed or left unknown; "
-                                   "the earlier issue_refund %3 %4 %5 not the refund and not run again")
+        note.append(
+                QStringLiteral(
+                        "the refund run again is %1's, %2: the first the incident performed or left unknown; "
+                        "the earlier issue_refund %3 %4 %5 not the refund and not run again")
                         .arg(firstRefund->call.callExtId, formatMoney(amountCents, t.currency),
                              skipped.size() > 1 ? QStringLiteral("calls") : QStringLiteral("call"),
                              skipped.join(QStringLiteral(", ")),
@@ -89,10 +95,13 @@ Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QL
     if (stalledCalls.isEmpty()) {
         note.append(QStringLiteral("no refund call of the incident went unanswered: no fault"));
     } else {
-        note.append(QStringLiteral("refund call%1 %2 got no answer in the incident: %3 accept-then-stall, in the "
-                                   "same order; every other attempt meets no fault")
-                        .arg(stalledCalls.size() > 1 ? QStringLiteral("s") : QString(), stalledCalls.join(QStringLiteral(", ")),
-                             stalledCalls.size() > 1 ? QStringLiteral("those attempts meet") : QStringLiteral("that attempt meets")));
+        note.append(
+                QStringLiteral("refund call%1 %2 got no answer in the incident: %3 accept-then-stall, in the "
+                               "same order; every other attempt meets no fault")
+                        .arg(stalledCalls.size() > 1 ? QStringLiteral("s") : QString(),
+                             stalledCalls.join(QStringLiteral(", ")),
+                             stalledCalls.size() > 1 ? QStringLiteral("those attempts meet")
+                                                     : QStringLiteral("that attempt meets")));
     }
     scenario.faultNote = note.join(QStringLiteral("; "));
 

@@ -17,21 +17,21 @@
 // turns SimulationRun::result() into a WhatIfResult with whatIfResult().
 
 #include "simulationrun.h"
-
 #include "store/records.h"
 
 namespace verity {
 
 struct IncidentScenario
 {
-    SimTicket ticket;          // the incident's ticket, order, item, amount and seller
+    SimTicket ticket; // the incident's ticket, order, item, amount and seller
     QList<int> stalledAttempts; // the refund attempts (1-based) that meet accept-then-stall
-    QString faultNote;          // in words: which call met which fault, and why
+    QString faultNote; // in words: which call met which fault, and why
 };
 
 // Fails when the ticket has no issue_refund call that was performed or left unknown with an
 // item and a positive amount in cents.
-Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket, const QList<TranscriptEntry> &transcript);
+Expected<IncidentScenario> incidentScenario(const TicketDetail &ticket,
+                                            const QList<TranscriptEntry> &transcript);
 
 struct WhatIfResult
 {
@@ -41,14 +41,16 @@ struct WhatIfResult
     qint64 openingBalanceCents = 0;
     qint64 balanceAfterCents = 0; // the opening balance minus the refunds at the provider
     QString currency;
-    QString toldCustomer;                   // the final reply
+    QString toldCustomer; // the final reply
     std::optional<SimEscalation> escalation; // none, or the escalate_to_human call and why
-    QList<SimulatedEvent> events;            // in time order, for listing
-    QString problem;                         // see TicketOutcome::problem; empty when sound
+    QList<SimulatedEvent> events; // in time order, for listing
+    QString problem; // see TicketOutcome::problem; empty when sound
 };
 
-SimulationSetup whatIfSetup(const IncidentScenario &scenario, SimPolicy policy, const RealTiming &timing = {});
+SimulationSetup whatIfSetup(const IncidentScenario &scenario, SimPolicy policy,
+                            const RealTiming &timing = {});
 WhatIfResult whatIfResult(const IncidentScenario &scenario, const SimulationResult &result);
-Expected<WhatIfResult> runWhatIf(const IncidentScenario &scenario, SimPolicy policy, const RealTiming &timing = {});
+Expected<WhatIfResult> runWhatIf(const IncidentScenario &scenario, SimPolicy policy,
+                                 const RealTiming &timing = {});
 
 } // namespace verity

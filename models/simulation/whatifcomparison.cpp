@@ -22,7 +22,8 @@ Expected<void> WhatIfComparison::setTicket(qint64 ticketId)
         return transcript.error();
     Expected<IncidentScenario> scenario = incidentScenario(*ticket, *transcript);
     if (!scenario)
-        return makeError(QStringLiteral("%1 cannot be run again: %2").arg(ticket->row.extId, scenario.message()));
+        return makeError(
+                QStringLiteral("%1 cannot be run again: %2").arg(ticket->row.extId, scenario.message()));
     beginResetModel();
     m_ticketExtId = ticket->row.extId;
     m_scenario = *scenario;
@@ -77,17 +78,21 @@ QString WhatIfComparison::cell(const WhatIfResult &result, int row) const
         QStringList ids;
         for (const AuditedRefund &refund : result.refunds)
             ids.append(refund.id);
-        const QString count = result.refunds.size() == 1 ? tr("1 refund") : tr("%1 refunds").arg(result.refunds.size());
+        const QString count =
+                result.refunds.size() == 1 ? tr("1 refund") : tr("%1 refunds").arg(result.refunds.size());
         return tr("%1, %2 in all").arg(count, formatMoney(result.refundedCents, result.currency))
                 + (ids.isEmpty() ? QString() : QStringLiteral("\n") + ids.join(QStringLiteral(", ")));
     }
     case BalanceRow:
-        return tr("%1 (from %2)").arg(formatMoney(result.balanceAfterCents, result.currency),
-                                      formatMoney(result.openingBalanceCents, result.currency));
-    case ToldRow: return result.toldCustomer.isEmpty() ? tr("(nothing)") : result.toldCustomer;
+        return tr("%1 (from %2)")
+                .arg(formatMoney(result.balanceAfterCents, result.currency),
+                     formatMoney(result.openingBalanceCents, result.currency));
+    case ToldRow:
+        return result.toldCustomer.isEmpty() ? tr("(nothing)") : result.toldCustomer;
     case EscalationRow:
-        return result.escalation ? tr("escalate_to_human (%1): %2").arg(result.escalation->callId, result.escalation->reason)
-                                 : tr("None");
+        return result.escalation
+                ? tr("escalate_to_human (%1): %2").arg(result.escalation->callId, result.escalation->reason)
+                : tr("None");
     }
     return {};
 }
@@ -127,16 +132,22 @@ QVariant WhatIfComparison::headerData(int section, Qt::Orientation orientation, 
         return {};
     if (orientation == Qt::Horizontal) {
         switch (section) {
-        case AsShippedColumn: return tr("As shipped: a fresh key per attempt, a timeout reported as failed");
-        case IntentKeyColumn: return tr("Intent key: the safe runtime");
+        case AsShippedColumn:
+            return tr("As shipped: a fresh key per attempt, a timeout reported as failed");
+        case IntentKeyColumn:
+            return tr("Intent key: the safe runtime");
         }
         return {};
     }
     switch (section) {
-    case RefundsRow: return tr("Refunds performed");
-    case BalanceRow: return tr("Seller's balance after");
-    case ToldRow: return tr("The customer was told");
-    case EscalationRow: return tr("Escalation raised");
+    case RefundsRow:
+        return tr("Refunds performed");
+    case BalanceRow:
+        return tr("Seller's balance after");
+    case ToldRow:
+        return tr("The customer was told");
+    case EscalationRow:
+        return tr("Escalation raised");
     }
     return {};
 }

@@ -45,7 +45,10 @@ signals:
     void finished();
 
 private:
-    static int index(SimPolicy policy) { return policy == SimPolicy::AsShipped ? AsShippedColumn : IntentKeyColumn; }
+    static int index(SimPolicy policy)
+    {
+        return policy == SimPolicy::AsShipped ? AsShippedColumn : IntentKeyColumn;
+    }
     using QAbstractTableModel::index;
     void runFinished(SimPolicy policy);
     QString cell(const WhatIfResult &result, int row) const;

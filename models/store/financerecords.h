@@ -14,7 +14,7 @@ namespace verity {
 // nothing moved (or it moved earlier, under the same key).
 enum class PayoutEffect {
     Performed, // the result said so, or a lookup or a console write proved it
-    Unknown,   // may have moved: awaiting a lookup (an escalation is open)
+    Unknown, // may have moved: awaiting a lookup (an escalation is open)
 };
 QString payoutEffectId(PayoutEffect effect); // "performed", "unknown"
 
@@ -26,12 +26,12 @@ struct LedgerPayout
     QString ticketExtId;
     QString callExtId;
     QString tool;
-    QString sellerId;   // empty: the transcript named no seller
+    QString sellerId; // empty: the transcript named no seller
     QString sellerName;
     QString orderId;
     QString paymentIntent; // the order's payment at the provider
-    QString intentKey;     // empty when the registry could not form one (legacy data)
-    QString refundId;      // from the ledger, a lookup or the result; empty when none is known
+    QString intentKey; // empty when the registry could not form one (legacy data)
+    QString refundId; // from the ledger, a lookup or the result; empty when none is known
     qint64 amountCents = 0;
     QString currency = QStringLiteral("USD");
     qint64 at = 0; // ms since the epoch, UTC: when the call was made
@@ -46,10 +46,10 @@ struct SellerBalance
     QString name;
     QString currency = QStringLiteral("USD");
     std::optional<qint64> balanceCents; // the latest balance a transcript reported
-    qint64 balanceAsOf = 0;             // ms since the epoch, UTC
-    qint64 performedCents = 0;          // refunds known performed, in total
-    qint64 unknownCents = 0;            // refunds that may have moved (open escalations)
-    int payouts = 0;                    // performed and unknown
+    qint64 balanceAsOf = 0; // ms since the epoch, UTC
+    qint64 performedCents = 0; // refunds known performed, in total
+    qint64 unknownCents = 0; // refunds that may have moved (open escalations)
+    int payouts = 0; // performed and unknown
 };
 
 // A balance a transcript reported for the seller, at a moment.
@@ -65,7 +65,7 @@ struct SellerHistory
 {
     QString sellerId;
     QList<BalanceSnapshot> snapshots; // oldest first, one per distinct (at, balance)
-    QList<LedgerPayout> debits;       // performed and unknown payouts, oldest first
+    QList<LedgerPayout> debits; // performed and unknown payouts, oldest first
 };
 
 // Finance's mark on a duplicate payout, kept with who and when; the audit log records each.

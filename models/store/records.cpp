@@ -39,17 +39,22 @@ TicketDating ticketDatingFromId(QStringView id)
 QString messageKindId(MessageKind kind)
 {
     switch (kind) {
-    case MessageKind::Customer: return QStringLiteral("customer");
-    case MessageKind::Agent: return QStringLiteral("agent");
-    case MessageKind::System: return QStringLiteral("system");
-    case MessageKind::Reply: return QStringLiteral("reply");
+    case MessageKind::Customer:
+        return QStringLiteral("customer");
+    case MessageKind::Agent:
+        return QStringLiteral("agent");
+    case MessageKind::System:
+        return QStringLiteral("system");
+    case MessageKind::Reply:
+        return QStringLiteral("reply");
     }
     Q_UNREACHABLE();
 }
 
 std::optional<MessageKind> messageKindFromId(QStringView id)
 {
-    for (MessageKind kind : {MessageKind::Customer, MessageKind::Agent, MessageKind::System, MessageKind::Reply}) {
+    for (MessageKind kind :
+         {MessageKind::Customer, MessageKind::Agent, MessageKind::System, MessageKind::Reply}) {
         if (id == messageKindId(kind))
             return kind;
     }
@@ -59,16 +64,20 @@ std::optional<MessageKind> messageKindFromId(QStringView id)
 QString lookupVerdictId(LookupVerdict verdict)
 {
     switch (verdict) {
-    case LookupVerdict::Found: return QStringLiteral("found");
-    case LookupVerdict::NotFound: return QStringLiteral("not_found");
-    case LookupVerdict::CouldNotTell: return QStringLiteral("could_not_tell");
+    case LookupVerdict::Found:
+        return QStringLiteral("found");
+    case LookupVerdict::NotFound:
+        return QStringLiteral("not_found");
+    case LookupVerdict::CouldNotTell:
+        return QStringLiteral("could_not_tell");
     }
     Q_UNREACHABLE();
 }
 
 std::optional<LookupVerdict> lookupVerdictFromId(QStringView id)
 {
-    for (LookupVerdict verdict : {LookupVerdict::Found, LookupVerdict::NotFound, LookupVerdict::CouldNotTell}) {
+    for (LookupVerdict verdict :
+         {LookupVerdict::Found, LookupVerdict::NotFound, LookupVerdict::CouldNotTell}) {
         if (id == lookupVerdictId(verdict))
             return verdict;
     }
@@ -78,16 +87,20 @@ std::optional<LookupVerdict> lookupVerdictFromId(QStringView id)
 QString resolutionId(Resolution resolution)
 {
     switch (resolution) {
-    case Resolution::Performed: return QStringLiteral("performed");
-    case Resolution::NotPerformed: return QStringLiteral("not_performed");
-    case Resolution::PerformedAgain: return QStringLiteral("performed_again");
+    case Resolution::Performed:
+        return QStringLiteral("performed");
+    case Resolution::NotPerformed:
+        return QStringLiteral("not_performed");
+    case Resolution::PerformedAgain:
+        return QStringLiteral("performed_again");
     }
     Q_UNREACHABLE();
 }
 
 std::optional<Resolution> resolutionFromId(QStringView id)
 {
-    for (Resolution resolution : {Resolution::Performed, Resolution::NotPerformed, Resolution::PerformedAgain}) {
+    for (Resolution resolution :
+         {Resolution::Performed, Resolution::NotPerformed, Resolution::PerformedAgain}) {
         if (id == resolutionId(resolution))
             return resolution;
     }
@@ -107,9 +120,12 @@ EscalationState escalationStateFromId(QStringView id)
 QString settlementBasisId(SettlementBasis basis)
 {
     switch (basis) {
-    case SettlementBasis::Lookup: return QStringLiteral("lookup");
-    case SettlementBasis::Attestation: return QStringLiteral("attestation");
-    case SettlementBasis::Reconciliation: return QStringLiteral("reconciliation");
+    case SettlementBasis::Lookup:
+        return QStringLiteral("lookup");
+    case SettlementBasis::Attestation:
+        return QStringLiteral("attestation");
+    case SettlementBasis::Reconciliation:
+        return QStringLiteral("reconciliation");
     }
     Q_UNREACHABLE();
 }
@@ -131,9 +147,12 @@ QString settlementText(Resolution resolution, SettlementBasis basis)
     const QString what = resolution == Resolution::Performed ? QStringLiteral("performed")
                                                              : QStringLiteral("not performed");
     switch (basis) {
-    case SettlementBasis::Lookup: return what + QStringLiteral(" (verified)");
-    case SettlementBasis::Attestation: return what + QStringLiteral(" (attested)");
-    case SettlementBasis::Reconciliation: return what + QStringLiteral(" (verified by reconciliation)");
+    case SettlementBasis::Lookup:
+        return what + QStringLiteral(" (verified)");
+    case SettlementBasis::Attestation:
+        return what + QStringLiteral(" (attested)");
+    case SettlementBasis::Reconciliation:
+        return what + QStringLiteral(" (verified by reconciliation)");
     }
     Q_UNREACHABLE();
 }
@@ -141,18 +160,22 @@ QString settlementText(Resolution resolution, SettlementBasis basis)
 QString evidenceKindId(EvidenceKind kind)
 {
     switch (kind) {
-    case EvidenceKind::Lookup: return QStringLiteral("lookup");
-    case EvidenceKind::Write: return QStringLiteral("write");
-    case EvidenceKind::Attestation: return QStringLiteral("attestation");
-    case EvidenceKind::Reconciliation: return QStringLiteral("reconciliation");
+    case EvidenceKind::Lookup:
+        return QStringLiteral("lookup");
+    case EvidenceKind::Write:
+        return QStringLiteral("write");
+    case EvidenceKind::Attestation:
+        return QStringLiteral("attestation");
+    case EvidenceKind::Reconciliation:
+        return QStringLiteral("reconciliation");
     }
     Q_UNREACHABLE();
 }
 
 std::optional<EvidenceKind> evidenceKindFromId(QStringView id)
 {
-    for (EvidenceKind kind :
-         {EvidenceKind::Lookup, EvidenceKind::Write, EvidenceKind::Attestation, EvidenceKind::Reconciliation}) {
+    for (EvidenceKind kind : {EvidenceKind::Lookup, EvidenceKind::Write, EvidenceKind::Attestation,
+                              EvidenceKind::Reconciliation}) {
         if (id == evidenceKindId(kind))
             return kind;
     }
@@ -178,7 +201,8 @@ QString evidenceHash(const Evidence &evidence)
 
 QString legacyEvidenceHash(const Evidence &evidence)
 {
-    return QString::fromLatin1(sha256Hex((evidence.request + QStringLiteral("\n\n") + evidence.response).toUtf8()));
+    return QString::fromLatin1(
+            sha256Hex((evidence.request + QStringLiteral("\n\n") + evidence.response).toUtf8()));
 }
 
 bool anchorsOrder(TicketSortKey key)
@@ -191,13 +215,18 @@ bool anchorsOrder(TicketSortKey key)
 QVariant ticketSortValue(const TicketRow &row, TicketSortKey key)
 {
     switch (key) {
-    case TicketSortKey::Opened: return row.openedAt;
+    case TicketSortKey::Opened:
+        return row.openedAt;
     case TicketSortKey::Attention:
         return int(row.state);
-    case TicketSortKey::Ticket: return row.extId;
-    case TicketSortKey::Order: return row.orderId;
-    case TicketSortKey::Seller: return row.sellerName;
-    case TicketSortKey::Writes: return row.writeCount;
+    case TicketSortKey::Ticket:
+        return row.extId;
+    case TicketSortKey::Order:
+        return row.orderId;
+    case TicketSortKey::Seller:
+        return row.sellerName;
+    case TicketSortKey::Writes:
+        return row.writeCount;
     case TicketSortKey::WorstOutcome:
         if (row.duplicateEffect)
             return duplicateEffectSeverity;

@@ -41,7 +41,6 @@ std::optional<SettlementBasis> settlementBasisFromId(QStringView id);
 // "performed again with the same key": the words every view uses for a settled write.
 QString settlementText(Resolution resolution, SettlementBasis basis);
 
-
 struct SellerRecord
 {
     QString id;
@@ -82,10 +81,10 @@ struct NewTicket
     qint64 openedAt = 0;
     QString subject;
     OrderRecord order;
-    SellerRecord seller;  // empty id: the transcript names no seller
+    SellerRecord seller; // empty id: the transcript names no seller
     QString fingerprint; // of the ticket_opened event, to tell a re-import from a conflict
     QString sourceFormat = QStringLiteral("native"); // transcriptFormatId() of the file it came from
-    QString registry = QStringLiteral("default");    // the registry profile that read its calls
+    QString registry = QStringLiteral("default"); // the registry profile that read its calls
     // For a ticket with no order or seller: what identifies it ("task 7 · trial 0") and where it
     // comes from ("retail · gpt-4.1"). Empty when the transcript says nothing of it.
     QString task;
@@ -248,19 +247,19 @@ struct ToolCallRow
     bool repeated = false;
     QStringList repeatedWith; // call ids of the other calls with the same intent key
     std::optional<RepeatKind> repeatKind; // set on a call that repeats an earlier intent
-    QString repeatOfCallId;               // the call it repeats
-    bool resultError = false;             // the transcript marked the result an error
+    QString repeatOfCallId; // the call it repeats
+    bool resultError = false; // the transcript marked the result an error
     QString resultErrorType;
     std::optional<qint64> amountCents;
     QString amountError; // the amount named is no money Verity can count, and why
     std::optional<qint64> escalationId;
     std::optional<EscalationState> escalationState; // when escalated
-    std::optional<Resolution> resolution;  // how a person settled it, by evidence
+    std::optional<Resolution> resolution; // how a person settled it, by evidence
     SettlementBasis settlementBasis = SettlementBasis::Lookup;
-    QString settledReference;              // the refund, pickup or message that settled it
+    QString settledReference; // the refund, pickup or message that settled it
     QString resolvedBy;
     qint64 resolvedAt = 0;
-    QString escalationNote;                // why the last lookup could not tell
+    QString escalationNote; // why the last lookup could not tell
     qint64 argumentsClippedBytes = 0; // whole sizes in UTF-8 bytes when clipped, else 0
     qint64 resultClippedBytes = 0;
 };
@@ -284,9 +283,9 @@ struct TranscriptEntry
     qint64 at = 0;
     bool isToolCall = false;
     MessageKind kind = MessageKind::Customer; // messages
-    QString text;                             // messages
+    QString text; // messages
     qint64 clippedBytes = 0; // the whole text's size in UTF-8 bytes when clipped, else 0
-    ToolCallRow call;                         // tool calls
+    ToolCallRow call; // tool calls
 };
 
 struct EscalationRow
@@ -405,10 +404,10 @@ struct IntentCall
     qint64 id = 0;
     QString callExtId;
     qint64 calledAt = 0;
-    std::optional<Outcome> outcome;       // as the tool reported it
+    std::optional<Outcome> outcome; // as the tool reported it
     std::optional<qint64> escalationId;
     std::optional<Resolution> resolution; // when its escalation was settled
-    bool attested = false;                // settled by a person's check, which a system's answer outranks
+    bool attested = false; // settled by a person's check, which a system's answer outranks
     // The record this call is known to have made: the ledger's refund for it, its settlement's
     // reference, or the id its own result names. Empty when nothing names one.
     QString recordId;

@@ -427,7 +427,6 @@ bool rebuildsReferencedTable(int version)
     return version == 4;
 }
 
-
 constexpr int migrationCount = int(std::size(migrations));
 
 // A migration's statements: split on ';', except inside CREATE TRIGGER ... BEGIN ... END, whose
@@ -491,8 +490,8 @@ Expected<void> migrateOne(QSqlDatabase &db, int next)
         if (Expected<void> done = exec(db, statement); !done) {
             rollback(db);
             return makeError(QStringLiteral("migration to schema version %1 failed, nothing changed: %2")
-                                 .arg(next)
-                                 .arg(done.message()));
+                                     .arg(next)
+                                     .arg(done.message()));
         }
     }
     if (rebuildsReferencedTable(next)) {
@@ -501,17 +500,18 @@ Expected<void> migrateOne(QSqlDatabase &db, int next)
             rollback(db);
             return makeError(QStringLiteral("migration to schema version %1 would break a reference between "
                                             "tables; nothing changed")
-                                 .arg(next));
+                                     .arg(next));
         }
     }
     if (Expected<void> done = exec(db, QStringLiteral("PRAGMA user_version = %1").arg(next)); !done) {
         rollback(db);
-        return makeError(QStringLiteral("migration to schema version %1 failed: %2").arg(next).arg(done.message()));
+        return makeError(
+                QStringLiteral("migration to schema version %1 failed: %2").arg(next).arg(done.message()));
     }
     if (Expected<void> committed = exec(db, QStringLiteral("COMMIT")); !committed)
         return makeError(QStringLiteral("migration to schema version %1 could not commit: %2")
-                             .arg(next)
-                             .arg(committed.message()));
+                                 .arg(next)
+                                 .arg(committed.message()));
     return {};
 }
 
@@ -526,7 +526,8 @@ Expected<int> schemaVersion(QSqlDatabase &db)
 {
     QSqlQuery query(db);
     if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next())
-        return makeError(QStringLiteral("cannot read the schema version: %1").arg(sqlErrorText(query.lastError())));
+        return makeError(
+                QStringLiteral("cannot read the schema version: %1").arg(sqlErrorText(query.lastError())));
     return query.value(0).toInt();
 }
 
@@ -556,8 +557,8 @@ Expected<void> checkVersionSupported(QSqlDatabase &db)
     if (*version > migrationCount)
         return makeError(QStringLiteral("the database is at schema version %1, newer than this Verity "
                                         "understands (%2); use a newer Verity")
-                             .arg(*version)
-                             .arg(migrationCount));
+                                 .arg(*version)
+                                 .arg(migrationCount));
     return {};
 }
 

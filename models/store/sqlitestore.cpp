@@ -24,9 +24,9 @@ QString nextConnectionName()
 } // namespace
 
 SqliteStore::SqliteStore(QString path, QString connection)
-    : m_path(std::move(path)), m_connection(std::move(connection))
-{
-}
+    : m_path(std::move(path))
+    , m_connection(std::move(connection))
+{}
 
 SqliteStore::~SqliteStore()
 {
@@ -38,7 +38,8 @@ SqliteStore::~SqliteStore()
 
 QString SqliteStore::defaultLocation()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/verity.sqlite");
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+            + QStringLiteral("/verity.sqlite");
 }
 
 Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
@@ -54,18 +55,21 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
     store->m_db.setDatabaseName(store->m_path);
     store->m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     if (!store->m_db.open())
-        return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, sqlErrorText(store->m_db.lastError())));
+        return makeError(QStringLiteral("%1: cannot open the database: %2")
+                                 .arg(path, sqlErrorText(store->m_db.lastError())));
 
     // Read the version before anything writes: a newer database, or a file that is not one,
     // is refused untouched (switching to WAL alone rewrites the header).
     if (Expected<void> supported = sqlite::checkVersionSupported(store->m_db); !supported)
         return makeError(QStringLiteral("%1: %2").arg(path, supported.message()));
     // A 32 MB page cache keeps the indexes of a large import in memory; the default 2 MB thrashes.
-    for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL",
-                               "PRAGMA cache_size = -32768", "PRAGMA temp_store = MEMORY"}) {
+    for (const char *pragma :
+         {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL",
+          "PRAGMA cache_size = -32768", "PRAGMA temp_store = MEMORY"}) {
         QSqlQuery query(store->m_db);
         if (!query.exec(QString::fromLatin1(pragma)))
-            return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, sqlErrorText(query.lastError())));
+            return makeError(QStringLiteral("%1: not a usable SQLite database (%2)")
+                                     .arg(path, sqlErrorText(query.lastError())));
     }
     if (Expected<void> migrated = sqlite::migrate(store->m_db); !migrated)
         return makeError(QStringLiteral("%1: %2").arg(path, migrated.message()));
@@ -103,30 +107,36 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &
         store->m_db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
     }
     if (!store->m_db.open())
-        return makeError(QStringLiteral("%1: cannot open the database: %2").arg(path, sqlErrorText(store->m_db.lastError())));
+        return makeError(QStringLiteral("%1: cannot open the database: %2")
+                                 .arg(path, sqlErrorText(store->m_db.lastError())));
     // Nothing is migrated here: a database of another version is refused, and says how to upgrade.
     if (Expected<void> supported = sqlite::checkVersionSupported(store->m_db); !supported)
         return makeError(QStringLiteral("%1: %2").arg(path, supported.message()));
     Expected<int> version = sqlite::schemaVersion(store->m_db);
     if (!version)
-        return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, version.message()));
+        return makeError(
+                QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, version.message()));
     if (*version != sqlite::currentSchemaVersion()) {
         return makeError(
-            *version > sqlite::currentSchemaVersion()
-                ? QStringLiteral("%1: the database is at schema version %2, newer than this Verity understands (%3); "
-                                 "use a newer Verity")
-                      .arg(path)
-                      .arg(*version)
-                      .arg(sqlite::currentSchemaVersion())
-                : QStringLiteral("%1: the database is at schema version %2 and this Verity reads version %3; open it "
-                                 "once with `verity --db %1` or `verity import --db %1` to upgrade it")
-                      .arg(path)
-                      .arg(*version)
-                      .arg(sqlite::currentSchemaVersion()));
+                *version > sqlite::currentSchemaVersion()
+                        ? QStringLiteral("%1: the database is at schema version %2, newer than this Verity "
+                                         "understands (%3); "
+                                         "use a newer Verity")
+                                  .arg(path)
+                                  .arg(*version)
+                                  .arg(sqlite::currentSchemaVersion())
+                        : QStringLiteral(
+                                  "%1: the database is at schema version %2 and this Verity reads version "
+                                  "%3; open it "
+                                  "once with `verity --db %1` or `verity import --db %1` to upgrade it")
+                                  .arg(path)
+                                  .arg(*version)
+                                  .arg(sqlite::currentSchemaVersion()));
     }
     QSqlQuery check(store->m_db);
     if (!check.exec(QStringLiteral("SELECT count(*) FROM sqlite_schema")))
-        return makeError(QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, sqlErrorText(check.lastError())));
+        return makeError(QStringLiteral("%1: not a usable SQLite database (%2)")
+                                 .arg(path, sqlErrorText(check.lastError())));
     return store;
 }
 
@@ -157,7 +167,7 @@ Expected<void> SqliteStore::run(QSqlQuery &query, const char *what)
 {
     if (!query.exec())
         return makeError(QStringLiteral("%1: %2 failed: %3")
-                             .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+                                 .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
     return {};
 }
 
@@ -165,7 +175,8 @@ Expected<void> SqliteStore::execute(const char *sql, const char *what)
 {
     QSqlQuery query(m_db);
     if (!query.exec(QString::fromLatin1(sql)))
-        return makeError(QStringLiteral("%1: %2: %3").arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+        return makeError(QStringLiteral("%1: %2: %3")
+                                 .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
     return {};
 }
 
@@ -285,10 +296,11 @@ Expected<void> SqliteStore::insertSellerAndOrder(const NewTicket &ticket)
     // Without a balance the statement below only inserts a seller that is missing.
     if (!ticket.seller.balanceCents && m_knownSellers.contains(ticket.seller.id))
         return insertOrder(ticket);
-    auto seller = prepared("INSERT INTO sellers (id, name, balance_cents, balance_as_of) VALUES (?, ?, ?, ?) "
-                           "ON CONFLICT (id) DO UPDATE SET balance_cents = excluded.balance_cents, "
-                           "balance_as_of = excluded.balance_as_of "
-                           "WHERE excluded.balance_cents IS NOT NULL AND excluded.balance_as_of > sellers.balance_as_of");
+    auto seller = prepared(
+            "INSERT INTO sellers (id, name, balance_cents, balance_as_of) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET balance_cents = excluded.balance_cents, "
+            "balance_as_of = excluded.balance_as_of "
+            "WHERE excluded.balance_cents IS NOT NULL AND excluded.balance_as_of > sellers.balance_as_of");
     if (!seller)
         return seller.error();
     (*seller)->addBindValue(ticket.seller.id);
@@ -520,8 +532,9 @@ Expected<QList<CallFacts>> SqliteStore::callFacts(qint64 ticketId)
 
 Expected<RepeatCounts> SqliteStore::repeatCounts(qint64 ticketId)
 {
-    auto query = prepared("SELECT retry_count, duplicate_effects, harmless_repeats, unsettled_repeats, duplicate_cents "
-                          "FROM tickets WHERE id = ?");
+    auto query = prepared(
+            "SELECT retry_count, duplicate_effects, harmless_repeats, unsettled_repeats, duplicate_cents "
+            "FROM tickets WHERE id = ?");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -530,7 +543,8 @@ Expected<RepeatCounts> SqliteStore::repeatCounts(qint64 ticketId)
         return done.error();
     RepeatCounts counts;
     if (q.next())
-        counts = {q.value(0).toInt(), q.value(1).toInt(), q.value(2).toInt(), q.value(3).toInt(), q.value(4).toLongLong()};
+        counts = {q.value(0).toInt(), q.value(1).toInt(), q.value(2).toInt(), q.value(3).toInt(),
+                  q.value(4).toLongLong()};
     q.finish();
     return counts;
 }

@@ -121,7 +121,8 @@ private:
     Expected<QList<TicketRow>> readTicketRows(const QString &whereSql, const QVariantList &values,
                                               const QString &column, bool descending, const TicketPage &page);
     // A searched page read by walking the time order, or none when the search's indexes serve better.
-    Expected<std::optional<QList<TicketRow>>> walkedSearchPage(const TicketQuery &query, const TicketPage &page,
+    Expected<std::optional<QList<TicketRow>>> walkedSearchPage(const TicketQuery &query,
+                                                               const TicketPage &page,
                                                                const QStringList &after,
                                                                const QVariantList &afterValues);
     // One of the totals the schema's triggers keep (queue_totals), by column name.

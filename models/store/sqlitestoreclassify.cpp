@@ -1,9 +1,8 @@
 // Tools the registry did not know at import, and the reading of their calls again once a
 // person has classified them.
 
-#include "sqlitestore.h"
-
 #include "sqlerror.h"
+#include "sqlitestore.h"
 
 #include <QVariant>
 
@@ -50,10 +49,11 @@ Expected<QList<UnclassifiedTool>> SqliteStore::unclassifiedTools()
 
 Expected<QList<StoredCall>> SqliteStore::unclassifiedCalls(const QString &tool)
 {
-    auto query = prepared("SELECT c.id, c.ticket_id, c.tool, c.arguments, c.result_fingerprint IS NOT NULL, "
-                          "c.raw_result, c.result_error, t.ext_id, t.order_id, t.seller_id, t.registry FROM tool_calls c "
-                          "JOIN tickets t ON t.id = c.ticket_id WHERE c.tool_class = 'unclassified' AND c.tool = ? "
-                          "ORDER BY c.id");
+    auto query = prepared(
+            "SELECT c.id, c.ticket_id, c.tool, c.arguments, c.result_fingerprint IS NOT NULL, "
+            "c.raw_result, c.result_error, t.ext_id, t.order_id, t.seller_id, t.registry FROM tool_calls c "
+            "JOIN tickets t ON t.id = c.ticket_id WHERE c.tool_class = 'unclassified' AND c.tool = ? "
+            "ORDER BY c.id");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;

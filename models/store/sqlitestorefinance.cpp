@@ -1,11 +1,10 @@
 // Finance reads: the money writes that moved money or may have, seller balances as the
 // transcripts reported them, and finance's recovery marks.
 
-#include "sqlitestore.h"
-
 #include "domain/resultrecord.h"
 #include "domain/toolclass.h"
 #include "sqlerror.h"
+#include "sqlitestore.h"
 
 #include <QVariant>
 
@@ -16,8 +15,10 @@ namespace verity {
 QString payoutEffectId(PayoutEffect effect)
 {
     switch (effect) {
-    case PayoutEffect::Performed: return QStringLiteral("performed");
-    case PayoutEffect::Unknown: return QStringLiteral("unknown");
+    case PayoutEffect::Performed:
+        return QStringLiteral("performed");
+    case PayoutEffect::Unknown:
+        return QStringLiteral("unknown");
     }
     Q_UNREACHABLE();
 }
@@ -25,8 +26,10 @@ QString payoutEffectId(PayoutEffect effect)
 QString recoveryStateId(RecoveryState state)
 {
     switch (state) {
-    case RecoveryState::RecoveryRequested: return QStringLiteral("recovery_requested");
-    case RecoveryState::Recovered: return QStringLiteral("recovered");
+    case RecoveryState::RecoveryRequested:
+        return QStringLiteral("recovery_requested");
+    case RecoveryState::Recovered:
+        return QStringLiteral("recovered");
     }
     Q_UNREACHABLE();
 }
@@ -47,16 +50,20 @@ namespace {
 // the console is dated when the ledger recorded it, not when the agent first asked for it.
 // `%1` is the condition.
 constexpr auto payoutSelect =
-    "SELECT c.id, c.ticket_id, t.ext_id, c.call_ext_id, c.tool, COALESCE(t.seller_id, ''), "
-    "COALESCE(s.name, t.seller_name, ''), COALESCE(t.order_id, ''), o.payment_intent, COALESCE(c.intent_key, ''), "
-    "c.amount_cents, COALESCE(o.currency, 'USD'), "
-    "CASE WHEN e.resolution = 'performed_again' AND l.recorded_at IS NOT NULL THEN l.recorded_at ELSE c.called_at END, "
-    "c.outcome, e.resolution, l.refund_id, CASE WHEN e.basis = 'attestation' THEN NULL ELSE e.reference END, "
-    "CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis "
-    "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
-    "LEFT JOIN sellers s ON s.id = t.seller_id LEFT JOIN orders o ON o.id = t.order_id "
-    "LEFT JOIN escalations e ON e.tool_call_id = c.id LEFT JOIN ledger l ON l.tool_call_id = c.id "
-    "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') ";
+        "SELECT c.id, c.ticket_id, t.ext_id, c.call_ext_id, c.tool, COALESCE(t.seller_id, ''), "
+        "COALESCE(s.name, t.seller_name, ''), COALESCE(t.order_id, ''), o.payment_intent, "
+        "COALESCE(c.intent_key, ''), "
+        "c.amount_cents, COALESCE(o.currency, 'USD'), "
+        "CASE WHEN e.resolution = 'performed_again' AND l.recorded_at IS NOT NULL THEN l.recorded_at ELSE "
+        "c.called_at END, "
+        "c.outcome, e.resolution, l.refund_id, CASE WHEN e.basis = 'attestation' THEN NULL ELSE e.reference "
+        "END, "
+        "CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis "
+        "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
+        "LEFT JOIN sellers s ON s.id = t.seller_id LEFT JOIN orders o ON o.id = t.order_id "
+        "LEFT JOIN escalations e ON e.tool_call_id = c.id LEFT JOIN ledger l ON l.tool_call_id = c.id "
+        "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', "
+        "'unknown') ";
 
 // nullopt: the write moved nothing (a lookup proved it absent).
 std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
@@ -71,7 +78,7 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
     p.sellerName = q.value(6).toString();
     p.orderId = q.value(7).toString();
     p.paymentIntent = q.value(8).isNull() && !p.orderId.isEmpty() ? QStringLiteral("pi_") + p.orderId
-                                                                   : q.value(8).toString();
+                                                                  : q.value(8).toString();
     p.intentKey = q.value(9).toString();
     p.amountCents = q.value(10).toLongLong();
     p.currency = q.value(11).toString();
@@ -113,11 +120,12 @@ Expected<QList<LedgerPayout>> SqliteStore::payouts(qint64 fromMs, qint64 toMs)
     // again from the console; and the refunds the console made in the period, by the ledger's
     // time. A refund made in December for a call of April belongs to December.
     static const QByteArray byCall = QByteArray(payoutSelect)
-        + "AND c.called_at >= ? AND c.called_at < ? "
-          "AND (e.resolution IS NULL OR e.resolution <> 'performed_again' OR l.recorded_at IS NULL) "
-          "ORDER BY c.called_at, c.id";
+            + "AND c.called_at >= ? AND c.called_at < ? "
+              "AND (e.resolution IS NULL OR e.resolution <> 'performed_again' OR l.recorded_at IS NULL) "
+              "ORDER BY c.called_at, c.id";
     static const QByteArray byLedger = QByteArray(payoutSelect)
-        + "AND e.resolution = 'performed_again' AND l.recorded_at >= ? AND l.recorded_at < ? ORDER BY l.recorded_at, c.id";
+            + "AND e.resolution = 'performed_again' AND l.recorded_at >= ? AND l.recorded_at < ? ORDER BY "
+              "l.recorded_at, c.id";
     QList<LedgerPayout> result;
     for (const QByteArray *sql : {&byCall, &byLedger}) {
         auto query = prepared(sql->constData());
@@ -148,14 +156,14 @@ Expected<std::optional<qint64>> SqliteStore::newestPayoutAt()
     // As payouts() dates them: a call by when it was made, a refund the console performed
     // again by when the ledger recorded it. Each read walks an index from its end.
     static const char *const reads[] = {
-        "SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
-        "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL "
-        "AND c.outcome IN ('performed', 'unknown') "
-        "AND (e.resolution IS NULL OR e.resolution = 'performed' "
-        "     OR (e.resolution = 'not_performed' AND e.basis = 'attestation')) "
-        "ORDER BY c.called_at DESC LIMIT 1",
-        "SELECT max(l.recorded_at) FROM escalations e JOIN ledger l ON l.tool_call_id = e.tool_call_id "
-        "WHERE e.resolution = 'performed_again'",
+            "SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+            "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL "
+            "AND c.outcome IN ('performed', 'unknown') "
+            "AND (e.resolution IS NULL OR e.resolution = 'performed' "
+            "     OR (e.resolution = 'not_performed' AND e.basis = 'attestation')) "
+            "ORDER BY c.called_at DESC LIMIT 1",
+            "SELECT max(l.recorded_at) FROM escalations e JOIN ledger l ON l.tool_call_id = e.tool_call_id "
+            "WHERE e.resolution = 'performed_again'",
     };
     std::optional<qint64> newest;
     for (const char *sql : reads) {
@@ -177,10 +185,11 @@ Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
     // A seller's currency is that of its first order. One pass over the orders, rather than a
     // search per seller, which without an index on orders(seller_id) scans them all each time.
     // (SQLite takes a bare column from the row that gives MIN.)
-    auto sellers = prepared(
-        "SELECT s.id, s.name, s.balance_cents, s.balance_as_of, COALESCE(o.currency, 'USD') FROM sellers s "
-        "LEFT JOIN (SELECT seller_id, currency, MIN(rowid) FROM orders GROUP BY seller_id) o ON o.seller_id = s.id "
-        "ORDER BY s.name COLLATE NOCASE, s.id");
+    auto sellers = prepared("SELECT s.id, s.name, s.balance_cents, s.balance_as_of, COALESCE(o.currency, "
+                            "'USD') FROM sellers s "
+                            "LEFT JOIN (SELECT seller_id, currency, MIN(rowid) FROM orders GROUP BY "
+                            "seller_id) o ON o.seller_id = s.id "
+                            "ORDER BY s.name COLLATE NOCASE, s.id");
     if (!sellers)
         return sellers.error();
     QSqlQuery &q = **sellers;
@@ -212,28 +221,31 @@ Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
         (performed ? seller.performedCents : seller.unknownCents) += cents;
         seller.payouts += count;
     };
-    auto sums = prepared(
-        "SELECT t.seller_id, c.outcome, SUM(c.amount_cents), COUNT(*) "
-        "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
-        "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') "
-        "AND t.seller_id IS NOT NULL GROUP BY t.seller_id, c.outcome");
+    auto sums = prepared("SELECT t.seller_id, c.outcome, SUM(c.amount_cents), COUNT(*) "
+                         "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
+                         "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN "
+                         "('performed', 'unknown') "
+                         "AND t.seller_id IS NOT NULL GROUP BY t.seller_id, c.outcome");
     if (!sums)
         return sums.error();
     QSqlQuery &s = **sums;
     if (auto done = run(s, "adding up payouts per seller"); !done)
         return done.error();
     while (s.next())
-        add(s.value(0).toString(), s.value(1).toString() == u"performed", s.value(2).toLongLong(), s.value(3).toInt());
+        add(s.value(0).toString(), s.value(1).toString() == u"performed", s.value(2).toLongLong(),
+            s.value(3).toInt());
     s.finish();
 
     // CROSS JOIN keeps the escalations outermost: a few rows, each finding its call by id.
-    auto resolved = prepared(
-        "SELECT t.seller_id, c.outcome, CASE WHEN e.resolution = 'not_performed' AND e.basis = 'attestation' "
-        "THEN 'attested_absent' ELSE e.resolution END, SUM(c.amount_cents), COUNT(*) "
-        "FROM escalations e CROSS JOIN tool_calls c ON c.id = e.tool_call_id JOIN tickets t ON t.id = c.ticket_id "
-        "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
-        "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') "
-        "AND t.seller_id IS NOT NULL GROUP BY 1, 2, 3");
+    auto resolved = prepared("SELECT t.seller_id, c.outcome, CASE WHEN e.resolution = 'not_performed' AND "
+                             "e.basis = 'attestation' "
+                             "THEN 'attested_absent' ELSE e.resolution END, SUM(c.amount_cents), COUNT(*) "
+                             "FROM escalations e CROSS JOIN tool_calls c ON c.id = e.tool_call_id JOIN "
+                             "tickets t ON t.id = c.ticket_id "
+                             "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
+                             "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome "
+                             "IN ('performed', 'unknown') "
+                             "AND t.seller_id IS NOT NULL GROUP BY 1, 2, 3");
     if (!resolved)
         return resolved.error();
     QSqlQuery &r = **resolved;
@@ -265,9 +277,9 @@ Expected<SellerHistory> SqliteStore::sellerHistory(const QString &sellerId)
     SellerHistory history;
     history.sellerId = sellerId;
     auto snapshots = prepared(
-        "SELECT seller_balance_as_of, seller_balance_cents, id, ext_id FROM tickets "
-        "WHERE seller_id = ? AND seller_balance_cents IS NOT NULL AND seller_balance_as_of IS NOT NULL "
-        "ORDER BY seller_balance_as_of, id");
+            "SELECT seller_balance_as_of, seller_balance_cents, id, ext_id FROM tickets "
+            "WHERE seller_id = ? AND seller_balance_cents IS NOT NULL AND seller_balance_as_of IS NOT NULL "
+            "ORDER BY seller_balance_as_of, id");
     if (!snapshots)
         return snapshots.error();
     QSqlQuery &q = **snapshots;
@@ -303,7 +315,8 @@ Expected<SellerHistory> SqliteStore::sellerHistory(const QString &sellerId)
 
 Expected<QList<PayoutMark>> SqliteStore::payoutMarks()
 {
-    auto query = prepared("SELECT id, duplicate_key, state, note, operator, at FROM payout_marks ORDER BY id");
+    auto query =
+            prepared("SELECT id, duplicate_key, state, note, operator, at FROM payout_marks ORDER BY id");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -326,7 +339,8 @@ Expected<QList<PayoutMark>> SqliteStore::payoutMarks()
 
 Expected<qint64> SqliteStore::insertPayoutMark(const PayoutMark &mark)
 {
-    auto query = prepared("INSERT INTO payout_marks (duplicate_key, state, note, operator, at) VALUES (?, ?, ?, ?, ?)");
+    auto query = prepared(
+            "INSERT INTO payout_marks (duplicate_key, state, note, operator, at) VALUES (?, ?, ?, ?, ?)");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;

@@ -1,9 +1,8 @@
 // The console's reads of one ticket with its transcript, and of the escalation queue. Each
 // page is one indexed query and each count a kept total; nothing here loads or counts every row.
 
-#include "sqlitestore.h"
-
 #include "sqlerror.h"
+#include "sqlitestore.h"
 #include "ticketrowcolumns.h"
 
 #include <QHash>
@@ -24,12 +23,12 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral(
-        "SELECT " TICKET_ROW_COLUMNS ", t.seller_id, COALESCE(t.seller_balance_cents, s.balance_cents), "
-        "COALESCE(t.seller_balance_as_of, s.balance_as_of), o.currency, "
-        "o.customer_name, o.customer_email, o.payment_intent, t.registry FROM tickets t "
-        "LEFT JOIN sellers s ON s.id = t.seller_id "
-        "LEFT JOIN orders o ON o.id = t.order_id WHERE t.id = ?"));
+    q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS
+                             ", t.seller_id, COALESCE(t.seller_balance_cents, s.balance_cents), "
+                             "COALESCE(t.seller_balance_as_of, s.balance_as_of), o.currency, "
+                             "o.customer_name, o.customer_email, o.payment_intent, t.registry FROM tickets t "
+                             "LEFT JOIN sellers s ON s.id = t.seller_id "
+                             "LEFT JOIN orders o ON o.id = t.order_id WHERE t.id = ?"));
     q.addBindValue(ticketId);
     if (auto done = run(q, "reading a ticket"); !done)
         return done.error();
@@ -50,14 +49,15 @@ Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
 
     QSqlQuery items(m_db);
     items.setForwardOnly(true);
-    items.prepare(QStringLiteral("SELECT item_id, title, quantity, amount_cents FROM order_items WHERE order_id = ? "
-                                 "ORDER BY item_id"));
+    items.prepare(QStringLiteral(
+            "SELECT item_id, title, quantity, amount_cents FROM order_items WHERE order_id = ? "
+            "ORDER BY item_id"));
     items.addBindValue(detail.order.id);
     if (auto done = run(items, "reading order items"); !done)
         return done.error();
     while (items.next())
-        detail.order.items.append({items.value(0).toString(), items.value(1).toString(), items.value(2).toLongLong(),
-                                   items.value(3).toLongLong()});
+        detail.order.items.append({items.value(0).toString(), items.value(1).toString(),
+                                   items.value(2).toLongLong(), items.value(3).toLongLong()});
     return std::optional<TicketDetail>(detail);
 }
 
@@ -176,8 +176,9 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
     QHash<qint64, Escalation> escalationByCall;
     QSqlQuery escalations(m_db);
     escalations.setForwardOnly(true);
-    escalations.prepare(QStringLiteral("SELECT tool_call_id, id, state, resolution, resolved_by, resolved_at, last_note, "
-                                       "basis, reference FROM escalations WHERE ticket_id = ?"));
+    escalations.prepare(
+            QStringLiteral("SELECT tool_call_id, id, state, resolution, resolved_by, resolved_at, last_note, "
+                           "basis, reference FROM escalations WHERE ticket_id = ?"));
     escalations.addBindValue(ticketId);
     if (auto done = run(escalations, "reading escalations"); !done)
         return done.error();
@@ -236,7 +237,8 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
         if (clip(call.rawResult, clipAt))
             call.resultClippedBytes = -1;
         extIdById.insert(call.id, call.callExtId);
-        if (auto escalation = escalationByCall.constFind(call.id); escalation != escalationByCall.constEnd()) {
+        if (auto escalation = escalationByCall.constFind(call.id);
+            escalation != escalationByCall.constEnd()) {
             call.escalationId = escalation->id;
             call.escalationState = escalationStateFromId(escalation->state);
             call.resolution = resolutionFromId(escalation->resolution);
@@ -296,7 +298,8 @@ Expected<qint64> SqliteStore::keptTotal(const char *column)
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     if (!q.exec(QStringLiteral("SELECT %1 FROM queue_totals WHERE id = 1").arg(QLatin1String(column))))
-        return makeError(QStringLiteral("counting %1: %2").arg(QLatin1String(column), sqlErrorText(q.lastError())));
+        return makeError(
+                QStringLiteral("counting %1: %2").arg(QLatin1String(column), sqlErrorText(q.lastError())));
     return q.next() ? q.value(0).toLongLong() : 0;
 }
 
@@ -304,12 +307,13 @@ Expected<QList<EscalationRow>> SqliteStore::openEscalations(qint64 offset, int l
 {
     // The page is found on the index alone, and only its rows are joined: an OFFSET over the
     // joined rows would join every row it passes over.
-    auto query = prepared("SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, "
-                          "e.amount_cents, COALESCE(o.currency, 'USD'), e.state FROM "
-                          "(SELECT id FROM escalations WHERE state = 'open' ORDER BY opened_at, id LIMIT ? OFFSET ?) page "
-                          "JOIN escalations e ON e.id = page.id "
-                          "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
-                          "LEFT JOIN orders o ON o.id = t.order_id ORDER BY e.opened_at, e.id");
+    auto query = prepared(
+            "SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, "
+            "e.amount_cents, COALESCE(o.currency, 'USD'), e.state FROM "
+            "(SELECT id FROM escalations WHERE state = 'open' ORDER BY opened_at, id LIMIT ? OFFSET ?) page "
+            "JOIN escalations e ON e.id = page.id "
+            "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
+            "LEFT JOIN orders o ON o.id = t.order_id ORDER BY e.opened_at, e.id");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;

@@ -26,19 +26,23 @@ AuditEntry auditEntry(const QSqlQuery &q)
     return entry;
 }
 
-constexpr auto auditColumns = "seq, at, operator, action, escalation_id, detail, evidence_sha256, prev_hash, hash";
+constexpr auto auditColumns =
+        "seq, at, operator, action, escalation_id, detail, evidence_sha256, prev_hash, hash";
 
 } // namespace
 
 Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalationId)
 {
-    auto query = prepared(
-        "SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, c.tool_class, c.arguments, "
-        "c.intent_key, e.amount_cents, COALESCE(o.currency, 'USD'), o.id, o.payment_intent, t.seller_id, t.seller_name, "
-        "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, e.resolved_at, e.last_note, "
-        "e.basis, e.reference, t.registry "
-        "FROM escalations e JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
-        "LEFT JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
+    auto query = prepared("SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, "
+                          "c.tool_class, c.arguments, "
+                          "c.intent_key, e.amount_cents, COALESCE(o.currency, 'USD'), o.id, "
+                          "o.payment_intent, t.seller_id, t.seller_name, "
+                          "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, "
+                          "e.resolved_at, e.last_note, "
+                          "e.basis, e.reference, t.registry "
+                          "FROM escalations e JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id "
+                          "= e.tool_call_id "
+                          "LEFT JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -82,11 +86,12 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
 
 Expected<QList<IntentCall>> SqliteStore::intentCalls(qint64 ticketId, const QString &intentKey)
 {
-    auto query = prepared("SELECT c.id, c.call_ext_id, c.called_at, c.outcome, e.id, e.resolution, l.refund_id, "
-                          "e.reference, CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis "
-                          "FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
-                          "LEFT JOIN ledger l ON l.tool_call_id = c.id "
-                          "WHERE c.ticket_id = ? AND c.intent_key = ? ORDER BY c.seq");
+    auto query =
+            prepared("SELECT c.id, c.call_ext_id, c.called_at, c.outcome, e.id, e.resolution, l.refund_id, "
+                     "e.reference, CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis "
+                     "FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                     "LEFT JOIN ledger l ON l.tool_call_id = c.id "
+                     "WHERE c.ticket_id = ? AND c.intent_key = ? ORDER BY c.seq");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -121,8 +126,9 @@ Expected<QList<IntentCall>> SqliteStore::intentCalls(qint64 ticketId, const QStr
 
 namespace {
 
-constexpr auto evidenceColumns = "id, escalation_id, kind, operator, started_at, finished_at, verdict, request, "
-                                 "response, record_id, reason, evidence_sha256";
+constexpr auto evidenceColumns =
+        "id, escalation_id, kind, operator, started_at, finished_at, verdict, request, "
+        "response, record_id, reason, evidence_sha256";
 
 Evidence evidenceRow(const QSqlQuery &q)
 {
@@ -144,16 +150,19 @@ Evidence evidenceRow(const QSqlQuery &q)
 
 LedgerEntry ledgerRow(const QSqlQuery &q)
 {
-    return LedgerEntry{q.value(0).toString(), optionalInt(q.value(1)), q.value(2).toString(), q.value(3).toLongLong(),
-                       q.value(4).toString(), q.value(5).toString(), q.value(6).toLongLong(), q.value(7).toString()};
+    return LedgerEntry{q.value(0).toString(),   optionalInt(q.value(1)), q.value(2).toString(),
+                       q.value(3).toLongLong(), q.value(4).toString(),   q.value(5).toString(),
+                       q.value(6).toLongLong(), q.value(7).toString()};
 }
 
-constexpr auto ledgerColumns = "intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, recorded_at, source";
+constexpr auto ledgerColumns =
+        "intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, recorded_at, source";
 
 } // namespace
 
 template<typename Row, typename Read>
-Expected<QList<Row>> SqliteStore::rowsOf(const QString &sql, const QVariantList &binds, const char *what, Read read)
+Expected<QList<Row>> SqliteStore::rowsOf(const QString &sql, const QVariantList &binds, const char *what,
+                                         Read read)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
@@ -170,8 +179,10 @@ Expected<QList<Row>> SqliteStore::rowsOf(const QString &sql, const QVariantList 
 
 Expected<qint64> SqliteStore::recordEvidence(const Evidence &evidence)
 {
-    auto insert = prepared("INSERT INTO evidence (escalation_id, kind, operator, started_at, finished_at, verdict, "
-                           "request, response, record_id, reason, evidence_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto insert =
+            prepared("INSERT INTO evidence (escalation_id, kind, operator, started_at, finished_at, verdict, "
+                     "request, response, record_id, reason, evidence_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                     "?, ?, ?)");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -193,16 +204,16 @@ Expected<qint64> SqliteStore::recordEvidence(const Evidence &evidence)
 
 Expected<QList<Evidence>> SqliteStore::evidence(qint64 escalationId)
 {
-    return rowsOf<Evidence>(
-        QStringLiteral("SELECT %1 FROM evidence WHERE escalation_id = ? ORDER BY id").arg(QLatin1String(evidenceColumns)),
-        {escalationId}, "reading evidence", evidenceRow);
+    return rowsOf<Evidence>(QStringLiteral("SELECT %1 FROM evidence WHERE escalation_id = ? ORDER BY id")
+                                    .arg(QLatin1String(evidenceColumns)),
+                            {escalationId}, "reading evidence", evidenceRow);
 }
 
 Expected<QList<Evidence>> SqliteStore::evidenceRows(qint64 offset, int limit)
 {
-    return rowsOf<Evidence>(
-        QStringLiteral("SELECT %1 FROM evidence ORDER BY id LIMIT ? OFFSET ?").arg(QLatin1String(evidenceColumns)),
-        {limit, offset}, "reading evidence", evidenceRow);
+    return rowsOf<Evidence>(QStringLiteral("SELECT %1 FROM evidence ORDER BY id LIMIT ? OFFSET ?")
+                                    .arg(QLatin1String(evidenceColumns)),
+                            {limit, offset}, "reading evidence", evidenceRow);
 }
 
 Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settlement)
@@ -211,10 +222,11 @@ Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settl
     // "performed again", and a system's answer (a lookup, a reconciliation) outranks a
     // person's attested check: the WHERE clause is the lock between two consoles. A note on
     // why it was open goes with it.
-    auto update = prepared("UPDATE escalations SET state = 'resolved', resolution = ?, basis = ?, reference = ?, "
-                           "resolved_by = ?, resolved_at = ?, last_note = NULL WHERE id = ? AND (state = 'open' OR "
-                           "(? = 'performed_again' AND resolution = 'not_performed' AND basis = 'lookup') OR "
-                           "(basis = 'attestation' AND ? IN ('lookup', 'reconciliation')))");
+    auto update =
+            prepared("UPDATE escalations SET state = 'resolved', resolution = ?, basis = ?, reference = ?, "
+                     "resolved_by = ?, resolved_at = ?, last_note = NULL WHERE id = ? AND (state = 'open' OR "
+                     "(? = 'performed_again' AND resolution = 'not_performed' AND basis = 'lookup') OR "
+                     "(basis = 'attestation' AND ? IN ('lookup', 'reconciliation')))");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
@@ -229,7 +241,11 @@ Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settl
     if (auto done = run(q, "resolving an escalation"); !done)
         return done.error();
     if (q.numRowsAffected() > 0)
-        return ResolutionClaim{true, settlement.operatorName, settlement.at, settlement.resolution, settlement.basis,
+        return ResolutionClaim{true,
+                               settlement.operatorName,
+                               settlement.at,
+                               settlement.resolution,
+                               settlement.basis,
                                settlement.reference};
 
     Expected<std::optional<EscalationDetail>> current = escalation(settlement.escalationId);
@@ -253,8 +269,9 @@ Expected<void> SqliteStore::noteEscalation(qint64 escalationId, const QString &n
 
 Expected<void> SqliteStore::reopenEscalation(qint64 escalationId, const QString &note)
 {
-    auto update = prepared("UPDATE escalations SET state = 'open', resolution = NULL, basis = NULL, reference = NULL, "
-                           "resolved_by = NULL, resolved_at = NULL, last_note = ? WHERE id = ?");
+    auto update = prepared(
+            "UPDATE escalations SET state = 'open', resolution = NULL, basis = NULL, reference = NULL, "
+            "resolved_by = NULL, resolved_at = NULL, last_note = ? WHERE id = ?");
     if (!update)
         return update.error();
     (*update)->addBindValue(note);
@@ -294,8 +311,9 @@ Expected<void> SqliteStore::markReassessed(qint64 ticketId)
 Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntry(const QString &intentKey)
 {
     Expected<QList<LedgerEntry>> rows = rowsOf<LedgerEntry>(
-        QStringLiteral("SELECT %1 FROM ledger WHERE intent_key = ? ORDER BY id LIMIT 1").arg(QLatin1String(ledgerColumns)),
-        {intentKey}, "reading the ledger", ledgerRow);
+            QStringLiteral("SELECT %1 FROM ledger WHERE intent_key = ? ORDER BY id LIMIT 1")
+                    .arg(QLatin1String(ledgerColumns)),
+            {intentKey}, "reading the ledger", ledgerRow);
     if (!rows)
         return rows.error();
     return rows->isEmpty() ? std::nullopt : std::optional<LedgerEntry>(rows->first());
@@ -304,8 +322,8 @@ Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntry(const QString &int
 Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntryOfCall(qint64 toolCallId)
 {
     Expected<QList<LedgerEntry>> rows = rowsOf<LedgerEntry>(
-        QStringLiteral("SELECT %1 FROM ledger WHERE tool_call_id = ?").arg(QLatin1String(ledgerColumns)), {toolCallId},
-        "reading the ledger", ledgerRow);
+            QStringLiteral("SELECT %1 FROM ledger WHERE tool_call_id = ?").arg(QLatin1String(ledgerColumns)),
+            {toolCallId}, "reading the ledger", ledgerRow);
     if (!rows)
         return rows.error();
     return rows->isEmpty() ? std::nullopt : std::optional<LedgerEntry>(rows->first());
@@ -313,8 +331,9 @@ Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntryOfCall(qint64 toolC
 
 Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
 {
-    auto insert = prepared("INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, "
-                           "recorded_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+    auto insert = prepared(
+            "INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, "
+            "recorded_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -333,36 +352,38 @@ Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
 
 Expected<QList<LedgerEntry>> SqliteStore::ledgerEntries(qint64 offset, int limit)
 {
-    return rowsOf<LedgerEntry>(
-        QStringLiteral("SELECT %1 FROM ledger ORDER BY id LIMIT ? OFFSET ?").arg(QLatin1String(ledgerColumns)),
-        {limit, offset}, "reading the ledger", ledgerRow);
+    return rowsOf<LedgerEntry>(QStringLiteral("SELECT %1 FROM ledger ORDER BY id LIMIT ? OFFSET ?")
+                                       .arg(QLatin1String(ledgerColumns)),
+                               {limit, offset}, "reading the ledger", ledgerRow);
 }
 
 Expected<QList<EscalationSettlement>> SqliteStore::escalationSettlements(qint64 offset, int limit)
 {
     return rowsOf<EscalationSettlement>(
-        QStringLiteral("SELECT id, tool_call_id, state, resolution, basis, reference, resolved_by, resolved_at "
-                       "FROM escalations ORDER BY id LIMIT ? OFFSET ?"),
-        {limit, offset}, "reading escalations", [](const QSqlQuery &q) {
-            EscalationSettlement row;
-            row.escalationId = q.value(0).toLongLong();
-            row.callId = q.value(1).toLongLong();
-            row.state = escalationStateFromId(q.value(2).toString());
-            if (!q.value(3).isNull())
-                row.resolution = resolutionFromId(q.value(3).toString());
-            row.basis = settlementBasisFromId(q.value(4).toString()).value_or(SettlementBasis::Lookup);
-            row.reference = q.value(5).toString();
-            row.resolvedBy = q.value(6).toString();
-            row.resolvedAt = q.value(7).toLongLong();
-            return row;
-        });
+            QStringLiteral(
+                    "SELECT id, tool_call_id, state, resolution, basis, reference, resolved_by, resolved_at "
+                    "FROM escalations ORDER BY id LIMIT ? OFFSET ?"),
+            {limit, offset}, "reading escalations", [](const QSqlQuery &q) {
+                EscalationSettlement row;
+                row.escalationId = q.value(0).toLongLong();
+                row.callId = q.value(1).toLongLong();
+                row.state = escalationStateFromId(q.value(2).toString());
+                if (!q.value(3).isNull())
+                    row.resolution = resolutionFromId(q.value(3).toString());
+                row.basis = settlementBasisFromId(q.value(4).toString()).value_or(SettlementBasis::Lookup);
+                row.reference = q.value(5).toString();
+                row.resolvedBy = q.value(6).toString();
+                row.resolvedAt = q.value(7).toLongLong();
+                return row;
+            });
 }
 
 Expected<std::optional<AuditEntry>> SqliteStore::lastAuditEntry()
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM audit_log ORDER BY seq DESC LIMIT 1").arg(QLatin1String(auditColumns)));
+    q.prepare(QStringLiteral("SELECT %1 FROM audit_log ORDER BY seq DESC LIMIT 1")
+                      .arg(QLatin1String(auditColumns)));
     if (auto done = run(q, "reading the audit log"); !done)
         return done.error();
     return q.next() ? std::optional<AuditEntry>(auditEntry(q)) : std::nullopt;
@@ -370,8 +391,9 @@ Expected<std::optional<AuditEntry>> SqliteStore::lastAuditEntry()
 
 Expected<void> SqliteStore::insertAuditEntry(const AuditEntry &entry)
 {
-    auto insert = prepared("INSERT INTO audit_log (seq, at, operator, action, escalation_id, detail, evidence_sha256, "
-                           "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto insert = prepared(
+            "INSERT INTO audit_log (seq, at, operator, action, escalation_id, detail, evidence_sha256, "
+            "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -391,7 +413,8 @@ Expected<qint64> SqliteStore::countAuditEntries()
 {
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("SELECT count(*) FROM audit_log")) || !q.next())
-        return makeError(QStringLiteral("%1: counting audit entries failed: %2").arg(m_path, sqlErrorText(q.lastError())));
+        return makeError(QStringLiteral("%1: counting audit entries failed: %2")
+                                 .arg(m_path, sqlErrorText(q.lastError())));
     return q.value(0).toLongLong();
 }
 
@@ -399,7 +422,8 @@ Expected<QList<AuditEntry>> SqliteStore::auditEntries(qint64 offset, int limit)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM audit_log ORDER BY seq LIMIT ? OFFSET ?").arg(QLatin1String(auditColumns)));
+    q.prepare(QStringLiteral("SELECT %1 FROM audit_log ORDER BY seq LIMIT ? OFFSET ?")
+                      .arg(QLatin1String(auditColumns)));
     q.addBindValue(limit);
     q.addBindValue(offset);
     if (auto done = run(q, "reading the audit log"); !done)

@@ -2,9 +2,8 @@
 // indexed query entered at an anchor or an end, and each count without a search a kept total;
 // nothing here loads or counts every row.
 
-#include "sqlitestore.h"
-
 #include "sqlerror.h"
+#include "sqlitestore.h"
 #include "ticketrowcolumns.h"
 
 #include <QSqlError>
@@ -36,19 +35,30 @@ QString escapeLike(QString text)
 enum class SearchUse { Indexed, Tested };
 
 // `extra`: more conditions, with their values after the search's.
-Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const QVariantList &extraValues = {},
-                  SearchUse use = SearchUse::Indexed)
+Where whereClause(const TicketQuery &query, const QStringList &extra = {},
+                  const QVariantList &extraValues = {}, SearchUse use = SearchUse::Indexed)
 {
     QStringList parts;
     Where where;
     QString filter;
     switch (query.filter) {
-    case TicketFilter::All: break;
-    case TicketFilter::NeedsAttention: filter = QStringLiteral("needs_attention = 1"); break;
-    case TicketFilter::Unknown: filter = QStringLiteral("has_unknown = 1"); break;
-    case TicketFilter::RepeatedIntent: filter = QStringLiteral("has_repeat = 1"); break;
-    case TicketFilter::DuplicateEffect: filter = QStringLiteral("duplicate_effects > 0"); break;
-    case TicketFilter::RetryAfterError: filter = QStringLiteral("retry_count > 0"); break;
+    case TicketFilter::All:
+        break;
+    case TicketFilter::NeedsAttention:
+        filter = QStringLiteral("needs_attention = 1");
+        break;
+    case TicketFilter::Unknown:
+        filter = QStringLiteral("has_unknown = 1");
+        break;
+    case TicketFilter::RepeatedIntent:
+        filter = QStringLiteral("has_repeat = 1");
+        break;
+    case TicketFilter::DuplicateEffect:
+        filter = QStringLiteral("duplicate_effects > 0");
+        break;
+    case TicketFilter::RetryAfterError:
+        filter = QStringLiteral("retry_count > 0");
+        break;
     }
     const QString search = query.search.trimmed();
     if (search.isEmpty()) {
@@ -73,7 +83,8 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const
             // Filtered and searched: the two sets of ids from their own indexes, intersected,
             // rather than every row of one set read to test it against the other (50 ms to
             // 20 ms for a seller's tickets that need attention, at a million tickets).
-            parts << QStringLiteral("id IN (SELECT id FROM tickets WHERE %1 INTERSECT SELECT id FROM tickets WHERE %2)")
+            parts << QStringLiteral("id IN (SELECT id FROM tickets WHERE %1 INTERSECT SELECT id FROM tickets "
+                                    "WHERE %2)")
                              .arg(filter, matches);
         }
         const QString pattern =
@@ -92,14 +103,20 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {}, const
 QString sortColumn(TicketSortKey key)
 {
     switch (key) {
-    case TicketSortKey::Opened: return QStringLiteral("opened_at");
+    case TicketSortKey::Opened:
+        return QStringLiteral("opened_at");
     case TicketSortKey::Attention:
         return QStringLiteral("attention_rank");
-    case TicketSortKey::Ticket: return QStringLiteral("ext_id");
-    case TicketSortKey::Order: return QStringLiteral("order_id");
-    case TicketSortKey::Seller: return QStringLiteral("seller_name");
-    case TicketSortKey::Writes: return QStringLiteral("write_count");
-    case TicketSortKey::WorstOutcome: return QStringLiteral("worst_outcome");
+    case TicketSortKey::Ticket:
+        return QStringLiteral("ext_id");
+    case TicketSortKey::Order:
+        return QStringLiteral("order_id");
+    case TicketSortKey::Seller:
+        return QStringLiteral("seller_name");
+    case TicketSortKey::Writes:
+        return QStringLiteral("write_count");
+    case TicketSortKey::WorstOutcome:
+        return QStringLiteral("worst_outcome");
     }
     return QStringLiteral("opened_at");
 }
@@ -111,7 +128,8 @@ QString orderClause(const QString &column, bool descending)
     const QString direction = descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
     const bool timeWithin = column == u"order_id" || column == u"seller_name";
     return QStringLiteral(" ORDER BY ") + column + direction
-            + (timeWithin ? QStringLiteral(", opened_at") + direction : QString()) + QStringLiteral(", id") + direction;
+            + (timeWithin ? QStringLiteral(", opened_at") + direction : QString()) + QStringLiteral(", id")
+            + direction;
 }
 
 } // namespace
@@ -122,12 +140,23 @@ Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
     if (query.search.trimmed().isEmpty()) {
         const char *column = "tickets";
         switch (query.filter) {
-        case TicketFilter::All: break;
-        case TicketFilter::NeedsAttention: column = "needs_attention"; break;
-        case TicketFilter::Unknown: column = "unknown"; break;
-        case TicketFilter::RepeatedIntent: column = "repeated"; break;
-        case TicketFilter::DuplicateEffect: column = "duplicate_effect"; break;
-        case TicketFilter::RetryAfterError: column = "retry_after_error"; break;
+        case TicketFilter::All:
+            break;
+        case TicketFilter::NeedsAttention:
+            column = "needs_attention";
+            break;
+        case TicketFilter::Unknown:
+            column = "unknown";
+            break;
+        case TicketFilter::RepeatedIntent:
+            column = "repeated";
+            break;
+        case TicketFilter::DuplicateEffect:
+            column = "duplicate_effect";
+            break;
+        case TicketFilter::RetryAfterError:
+            column = "retry_after_error";
+            break;
         }
         return keptTotal(column);
     }
@@ -155,7 +184,8 @@ Expected<QList<TicketRow>> SqliteStore::ticketPage(const TicketQuery &query, con
     QVariantList afterValues;
     if (page.anchor) {
         if (!anchorsOrder(query.sortKey))
-            return makeError(QStringLiteral("the queue sorted by %1 cannot be entered at a ticket").arg(column));
+            return makeError(
+                    QStringLiteral("the queue sorted by %1 cannot be entered at a ticket").arg(column));
         // A row value comparison: one range of the sort column's index, ending in the rowid.
         const QString direction = descending ? QStringLiteral("<") : QStringLiteral(">");
         after << QStringLiteral("(%1, id) %2 (?, ?)").arg(column, direction);
@@ -184,14 +214,16 @@ Expected<QList<TicketRow>> SqliteStore::ticketPage(const TicketQuery &query, con
 }
 
 Expected<QList<TicketRow>> SqliteStore::readTicketRows(const QString &whereSql, const QVariantList &values,
-                                                       const QString &column, bool descending, const TicketPage &page)
+                                                       const QString &column, bool descending,
+                                                       const TicketPage &page)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     // The page's ids are found first and only they are read whole: a search's matches are
     // then sorted from its indexes alone, not as whole rows.
     const QString order = orderClause(column, descending);
-    if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS " FROM tickets t WHERE t.id IN (SELECT id FROM tickets")
+    if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS
+                                  " FROM tickets t WHERE t.id IN (SELECT id FROM tickets")
                    + whereSql + order + QStringLiteral(" LIMIT ? OFFSET ?)") + order))
         return makeError(sqlErrorText(q.lastError()));
     for (const QVariant &value : values)
@@ -217,9 +249,9 @@ Expected<QList<TicketRow>> SqliteStore::readTicketRows(const QString &whereSql, 
 // count (a hint, kept from the last count) only decides which is cheaper. Only the time order
 // has an index in (column, id) order under every filter.
 Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const TicketQuery &query,
-                                                                         const TicketPage &page,
-                                                                         const QStringList &after,
-                                                                         const QVariantList &afterValues)
+                                                                        const TicketPage &page,
+                                                                        const QStringList &after,
+                                                                        const QVariantList &afterValues)
 {
     constexpr qint64 smallestWindow = 2048;
     constexpr qint64 largestWindow = 32768;
@@ -255,7 +287,8 @@ Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const Ti
     edge.setForwardOnly(true);
     const Where range = whereClause(everyTicket, after, afterValues);
     if (!edge.prepare(QStringLiteral("SELECT opened_at, id FROM tickets") + range.sql
-                      + orderClause(QStringLiteral("opened_at"), descending) + QStringLiteral(" LIMIT 1 OFFSET ?")))
+                      + orderClause(QStringLiteral("opened_at"), descending)
+                      + QStringLiteral(" LIMIT 1 OFFSET ?")))
         return makeError(sqlErrorText(edge.lastError()));
     for (const QVariant &value : range.values)
         edge.addBindValue(value);
@@ -266,7 +299,8 @@ Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const Ti
     QVariantList boundedValues = afterValues;
     const bool windowEnds = edge.next();
     if (windowEnds) {
-        bounded << QStringLiteral("(opened_at, id) %1 (?, ?)").arg(descending ? QStringLiteral(">=") : QStringLiteral("<="));
+        bounded << QStringLiteral("(opened_at, id) %1 (?, ?)")
+                           .arg(descending ? QStringLiteral(">=") : QStringLiteral("<="));
         boundedValues << edge.value(0) << edge.value(1);
     }
     edge.finish();

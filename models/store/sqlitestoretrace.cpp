@@ -1,9 +1,8 @@
 // Replay data: what the layers under a call logged, and trainers' notes on replay steps. The
 // layers' details are kept as one JSON object per event, since only the replay reads them.
 
-#include "sqlitestore.h"
-
 #include "sqlerror.h"
+#include "sqlitestore.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,8 +13,10 @@ namespace verity {
 QString traceKindId(TraceKind kind)
 {
     switch (kind) {
-    case TraceKind::Http: return QStringLiteral("http");
-    case TraceKind::Provider: return QStringLiteral("provider");
+    case TraceKind::Http:
+        return QStringLiteral("http");
+    case TraceKind::Provider:
+        return QStringLiteral("provider");
     }
     Q_UNREACHABLE();
 }
@@ -85,8 +86,9 @@ void readDetail(TraceEvent &event, const QString &json)
 
 Expected<bool> SqliteStore::insertTraceEvent(const NewTraceEvent &event)
 {
-    auto insert = prepared("INSERT INTO trace_events (ticket_id, seq, at, kind, call_ext_id, detail, fingerprint) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ticket_id, fingerprint) DO NOTHING");
+    auto insert =
+            prepared("INSERT INTO trace_events (ticket_id, seq, at, kind, call_ext_id, detail, fingerprint) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ticket_id, fingerprint) DO NOTHING");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -105,7 +107,8 @@ Expected<bool> SqliteStore::insertTraceEvent(const NewTraceEvent &event)
 
 Expected<QList<TraceEvent>> SqliteStore::traceEvents(qint64 ticketId)
 {
-    auto query = prepared("SELECT seq, at, kind, call_ext_id, detail FROM trace_events WHERE ticket_id = ? ORDER BY seq, id");
+    auto query = prepared("SELECT seq, at, kind, call_ext_id, detail FROM trace_events WHERE ticket_id = ? "
+                          "ORDER BY seq, id");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -128,7 +131,8 @@ Expected<QList<TraceEvent>> SqliteStore::traceEvents(qint64 ticketId)
 
 Expected<QList<TrainerNote>> SqliteStore::trainerNotes(qint64 ticketId)
 {
-    auto query = prepared("SELECT step_key, text, author, written_at FROM trainer_notes WHERE ticket_id = ? ORDER BY step_key");
+    auto query = prepared("SELECT step_key, text, author, written_at FROM trainer_notes WHERE ticket_id = ? "
+                          "ORDER BY step_key");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -137,7 +141,8 @@ Expected<QList<TrainerNote>> SqliteStore::trainerNotes(qint64 ticketId)
         return done.error();
     QList<TrainerNote> notes;
     while (q.next())
-        notes.append(TrainerNote{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong()});
+        notes.append(TrainerNote{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                                 q.value(3).toLongLong()});
     q.finish();
     return notes;
 }
@@ -153,7 +158,8 @@ Expected<void> SqliteStore::saveTrainerNote(qint64 ticketId, const TrainerNote &
         q.addBindValue(note.stepKey);
         return run(q, "removing a trainer note");
     }
-    auto upsert = prepared("INSERT INTO trainer_notes (ticket_id, step_key, text, author, written_at) VALUES (?, ?, ?, ?, ?) "
+    auto upsert = prepared("INSERT INTO trainer_notes (ticket_id, step_key, text, author, written_at) VALUES "
+                           "(?, ?, ?, ?, ?) "
                            "ON CONFLICT (ticket_id, step_key) DO UPDATE SET text = excluded.text, "
                            "author = excluded.author, written_at = excluded.written_at");
     if (!upsert)

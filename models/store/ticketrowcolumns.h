@@ -29,12 +29,13 @@ inline TicketRow ticketRow(const QSqlQuery &q)
     const int severity = q.value(7).toInt();
     row.duplicateEffect = severity == duplicateEffectSeverity;
     // A duplicate effect is a write performed twice: performed is its outcome.
-    row.worstOutcome = row.duplicateEffect ? std::optional<Outcome>(Outcome::Performed) : outcomeFromSeverity(severity);
+    row.worstOutcome =
+            row.duplicateEffect ? std::optional<Outcome>(Outcome::Performed) : outcomeFromSeverity(severity);
     row.needsAttention = q.value(8).toBool();
     row.hasUnknown = q.value(9).toBool();
     row.hasRepeatedIntent = q.value(10).toBool();
-    row.repeats = RepeatCounts{q.value(11).toInt(), q.value(12).toInt(), q.value(13).toInt(), q.value(14).toInt(),
-                               q.value(15).toLongLong()};
+    row.repeats = RepeatCounts{q.value(11).toInt(), q.value(12).toInt(), q.value(13).toInt(),
+                               q.value(14).toInt(), q.value(15).toLongLong()};
     row.sourceFormat = q.value(16).toString();
     row.task = q.value(17).toString();
     row.origin = q.value(18).toString();

@@ -12,23 +12,23 @@ namespace verity {
 // One HTTP request a tool made for a call, as the tool framework's client logged it.
 struct HttpTrace
 {
-    QString method;         // "POST", "GET"
-    QString url;            // a path or a URL
+    QString method; // "POST", "GET"
+    QString url; // a path or a URL
     QString idempotencyKey; // the Idempotency-Key sent; empty: none was sent
-    int attempt = 1;        // the HTTP client's own attempt number: above 1, the client re-sent it
+    int attempt = 1; // the HTTP client's own attempt number: above 1, the client re-sent it
     std::optional<int> status; // none: no answer came
-    QString error;             // transport failure: "timeout", "connection_refused", ...
+    QString error; // transport failure: "timeout", "connection_refused", ...
     std::optional<qint64> durationMs;
 };
 
 // One thing the provider recorded, from its event log or webhooks.
 struct ProviderTrace
 {
-    QString event;          // "refund.created", "idempotent_replay", "request.refused"
-    QString objectId;       // "re_…"
+    QString event; // "refund.created", "idempotent_replay", "request.refused"
+    QString objectId; // "re_…"
     QString idempotencyKey; // the key the provider saw
     std::optional<qint64> amountCents;
-    bool replayed = false;  // answered from a stored key: no new money moved
+    bool replayed = false; // answered from a stored key: no new money moved
 };
 
 enum class TraceKind { Http, Provider };
@@ -36,11 +36,11 @@ QString traceKindId(TraceKind kind); // "http", "provider"
 
 struct TraceEvent
 {
-    qint64 seq = 0;    // the ticket's event order, shared with messages and calls
-    qint64 at = 0;     // ms since the epoch, UTC: when the request was sent / the provider recorded it
+    qint64 seq = 0; // the ticket's event order, shared with messages and calls
+    qint64 at = 0; // ms since the epoch, UTC: when the request was sent / the provider recorded it
     TraceKind kind = TraceKind::Http;
     QString callExtId; // the tool call it belongs to; may be empty for a provider record
-    HttpTrace http;         // kind Http
+    HttpTrace http; // kind Http
     ProviderTrace provider; // kind Provider
 };
 

@@ -42,7 +42,8 @@ inline std::optional<qint64> escalationOf(int n)
 
 inline QString evidenceOf(int n)
 {
-    return n % 2 == 1 ? QString::fromLatin1(verity::sha256Hex("evidence " + QByteArray::number(n))) : QString();
+    return n % 2 == 1 ? QString::fromLatin1(verity::sha256Hex("evidence " + QByteArray::number(n)))
+                      : QString();
 }
 
 inline QString detailOf(int n)
@@ -55,8 +56,9 @@ inline QString appendEntries(verity::Store &store, int count, bool oneTransactio
 {
     verity::AuditLog log(store);
     auto appendOne = [&](int n) -> QString {
-        verity::Expected<verity::AuditEntry> entry = log.append(operatorOf(n), actionOf(n), escalationOf(n), detailOf(n),
-                                                                evidenceOf(n), firstEntryAt + 60000LL * n);
+        verity::Expected<verity::AuditEntry> entry =
+                log.append(operatorOf(n), actionOf(n), escalationOf(n), detailOf(n), evidenceOf(n),
+                           firstEntryAt + 60000LL * n);
         return entry ? QString() : entry.message();
     };
     if (oneTransaction) {

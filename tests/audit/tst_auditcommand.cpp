@@ -66,7 +66,8 @@ VerityRun TestAuditCommand::verity(const QStringList &arguments)
 
 void TestAuditCommand::verifyIntactChain()
 {
-    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
+    const VerityRun run =
+            verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.out, QStringLiteral("audit chain intact: 5 entries\n"));
     QCOMPARE(run.err, QString());
@@ -74,8 +75,8 @@ void TestAuditCommand::verifyIntactChain()
 
 void TestAuditCommand::verifyIntactChainAsJson()
 {
-    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path,
-                            QStringLiteral("--json")});
+    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"),
+                                  m_path, QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     QJsonParseError error{};
     const QJsonDocument document = QJsonDocument::fromJson(run.out.toUtf8(), &error);
@@ -92,15 +93,18 @@ void TestAuditCommand::verifyNamesTheEditedEntry()
 {
     {
         RawSqlite raw(m_path);
-        QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3")),
+                 QString());
     }
-    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
+    const VerityRun run =
+            verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 1);
     QCOMPARE(run.out,
-             QStringLiteral("audit chain broken at entry 3: its hash does not match its contents (the entry was edited)\n"));
+             QStringLiteral("audit chain broken at entry 3: its hash does not match its contents (the entry "
+                            "was edited)\n"));
 
-    const VerityRun json = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--json"),
-                             QStringLiteral("--db"), m_path});
+    const VerityRun json = verity({QStringLiteral("audit"), QStringLiteral("verify"),
+                                   QStringLiteral("--json"), QStringLiteral("--db"), m_path});
     QCOMPARE(json.exitCode, 1);
     const QJsonObject object = QJsonDocument::fromJson(json.out.toUtf8()).object();
     QCOMPARE(object.value(QStringLiteral("intact")), QJsonValue(false));
@@ -115,7 +119,8 @@ void TestAuditCommand::verifyNamesTheEntryAfterADeletion()
         RawSqlite raw(m_path);
         QCOMPARE(raw.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 2")), QString());
     }
-    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
+    const VerityRun run =
+            verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 1);
     QCOMPARE(run.out, QStringLiteral("audit chain broken at entry 3: entry 2 is missing (deleted)\n"));
 }
@@ -124,7 +129,8 @@ void TestAuditCommand::verifyEmptyLog()
 {
     const QString path = m_dir.filePath(QStringLiteral("empty.sqlite"));
     QVERIFY(test::openTestStore(path));
-    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
+    const VerityRun run =
+            verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.out, QStringLiteral("audit chain intact: 0 entries\n"));
 }
@@ -141,20 +147,23 @@ void TestAuditCommand::couldNotRun_data()
     notes.write(QByteArray(4096, 'x'));
     notes.close();
 
-    QTest::newRow("no action") << QStringList{QStringLiteral("audit")} << QStringLiteral("Usage: verity audit");
+    QTest::newRow("no action") << QStringList{QStringLiteral("audit")}
+                               << QStringLiteral("Usage: verity audit");
     QTest::newRow("only options") << QStringList{QStringLiteral("audit"), QStringLiteral("--json")}
                                   << QStringLiteral("name an action");
     QTest::newRow("unknown action") << QStringList{QStringLiteral("audit"), QStringLiteral("repair")}
                                     << QStringLiteral("unknown action \"repair\"");
-    QTest::newRow("two actions") << QStringList{QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("list")}
+    QTest::newRow("two actions") << QStringList{QStringLiteral("audit"), QStringLiteral("verify"),
+                                                QStringLiteral("list")}
                                  << QStringLiteral("one action at a time");
-    QTest::newRow("unknown option") << QStringList{QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--fix")}
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("audit"), QStringLiteral("verify"),
+                                                   QStringLiteral("--fix")}
                                     << QStringLiteral("Usage: verity audit");
-    QTest::newRow("missing database") << QStringList{QStringLiteral("audit"), QStringLiteral("verify"),
-                                                     QStringLiteral("--db"), missing}
-                                      << QStringLiteral("no such database file");
-    QTest::newRow("a folder") << QStringList{QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"),
-                                             m_dir.path()}
+    QTest::newRow("missing database")
+            << QStringList{QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), missing}
+            << QStringLiteral("no such database file");
+    QTest::newRow("a folder") << QStringList{QStringLiteral("audit"), QStringLiteral("list"),
+                                             QStringLiteral("--db"), m_dir.path()}
                               << QStringLiteral("not a database file");
     QTest::newRow("not a database") << QStringList{QStringLiteral("audit"), QStringLiteral("verify"),
                                                    QStringLiteral("--db"), notADatabase}
@@ -183,7 +192,8 @@ void TestAuditCommand::helpIsNotAnError()
 
 void TestAuditCommand::listPrintsEveryEntry()
 {
-    const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), m_path});
+    const VerityRun run =
+            verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 0);
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 5);
@@ -205,7 +215,7 @@ void TestAuditCommand::listAsJson()
     store.reset();
 
     const VerityRun run = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--json"),
-                            QStringLiteral("--db"), m_path});
+                                  QStringLiteral("--db"), m_path});
     QCOMPARE(run.exitCode, 0);
     QJsonParseError error{};
     const QJsonObject object = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
@@ -225,7 +235,8 @@ void TestAuditCommand::listAsJson()
         QCOMPARE(entry.value(QStringLiteral("hash")).toString(), expected.hash);
         QCOMPARE(entry.value(QStringLiteral("prev_hash")).toString(), expected.prevHash);
     }
-    QCOMPARE(entries.at(0).toObject().value(QStringLiteral("at")).toString(), QStringLiteral("2026-03-17T12:01:00.000Z"));
+    QCOMPARE(entries.at(0).toObject().value(QStringLiteral("at")).toString(),
+             QStringLiteral("2026-03-17T12:01:00.000Z"));
 }
 
 QTEST_GUILESS_MAIN(TestAuditCommand)

@@ -26,10 +26,10 @@ const char *const vectorEvidence = "6c5d4a5c6f12e1807a1e91841be4066ecc1e4982e4dd
 const char *const vector1Hash = "9a25f1e7aa1e47dcc405f0ed2c6adb2664b3dae77466e53f4b49d67c6ddae0d9";
 const char *const vector2Hash = "8930fe83aa6ba3a8d506bf473c628ae0528fecd077bc11cc9ccd99721c8f8bad";
 const QByteArray vector1Encoding =
-    "15:verity-audit-v1,1:1,13:1773757927000,15:Zo\xc3\xab"
-    " Achterberg,6:lookup,1:7,46:found re_1Pq: refund of 11800 USD for SU-88421,"
-    "64:6c5d4a5c6f12e1807a1e91841be4066ecc1e4982e4dd8edb0f64fe4c2992b699,"
-    "64:0000000000000000000000000000000000000000000000000000000000000000,";
+        "15:verity-audit-v1,1:1,13:1773757927000,15:Zo\xc3\xab"
+        " Achterberg,6:lookup,1:7,46:found re_1Pq: refund of 11800 USD for SU-88421,"
+        "64:6c5d4a5c6f12e1807a1e91841be4066ecc1e4982e4dd8edb0f64fe4c2992b699,"
+        "64:0000000000000000000000000000000000000000000000000000000000000000,";
 
 AuditEntry vector1()
 {
@@ -125,12 +125,12 @@ void TestAuditLog::appendReproducesTheFixedVectors()
     AuditLog log(*store);
     QVERIFY(store->begin());
     const AuditEntry v1 = vector1();
-    Expected<AuditEntry> first = log.append(v1.operatorName, v1.action, v1.escalationId, v1.detail,
-                                            v1.evidenceSha256, v1.at);
+    Expected<AuditEntry> first =
+            log.append(v1.operatorName, v1.action, v1.escalationId, v1.detail, v1.evidenceSha256, v1.at);
     QVERIFY2(first, first ? "" : qPrintable(first.message()));
     const AuditEntry v2 = vector2();
-    Expected<AuditEntry> second = log.append(v2.operatorName, v2.action, v2.escalationId, v2.detail,
-                                             v2.evidenceSha256, v2.at);
+    Expected<AuditEntry> second =
+            log.append(v2.operatorName, v2.action, v2.escalationId, v2.detail, v2.evidenceSha256, v2.at);
     QVERIFY2(second, second ? "" : qPrintable(second.message()));
     QVERIFY(store->commit());
 
@@ -174,7 +174,8 @@ void TestAuditLog::encodingKeepsFieldsApart()
             entry.detail = parts.at(1);
             break;
         case 2:
-            entry.escalationId = text == QStringLiteral("none") ? std::nullopt : std::optional<qint64>(text.toLongLong());
+            entry.escalationId =
+                    text == QStringLiteral("none") ? std::nullopt : std::optional<qint64>(text.toLongLong());
             break;
         default:
             entry.escalationId = parts.at(0).toLongLong();
@@ -228,7 +229,8 @@ void TestAuditLog::appendCommitsWithTheCallersTransaction()
 
     // Rolled back with the change it recorded: no entry, and the next one is still entry 1.
     QVERIFY(store->begin());
-    QVERIFY(log.append(QStringLiteral("amira"), QStringLiteral("resolve"), 3, QStringLiteral("undone"), QString(), 1));
+    QVERIFY(log.append(QStringLiteral("amira"), QStringLiteral("resolve"), 3, QStringLiteral("undone"),
+                       QString(), 1));
     store->rollback();
     QCOMPARE(*store->countAuditEntries(), qint64(0));
 
@@ -243,8 +245,10 @@ void TestAuditLog::appendCommitsWithTheCallersTransaction()
 
     // Two appends in one transaction chain onto each other.
     QVERIFY(store->begin());
-    Expected<AuditEntry> second = log.append(QStringLiteral("bruno"), QStringLiteral("lookup"), 4, QString(), QString(), 3);
-    Expected<AuditEntry> third = log.append(QStringLiteral("bruno"), QStringLiteral("write"), 4, QString(), QString(), 4);
+    Expected<AuditEntry> second =
+            log.append(QStringLiteral("bruno"), QStringLiteral("lookup"), 4, QString(), QString(), 3);
+    Expected<AuditEntry> third =
+            log.append(QStringLiteral("bruno"), QStringLiteral("write"), 4, QString(), QString(), 4);
     QVERIFY(second && third);
     QVERIFY(store->commit());
     QCOMPARE(second->seq, qint64(2));
@@ -261,11 +265,13 @@ void TestAuditLog::appendRejects_data()
     QTest::addColumn<QString>("message");
 
     const QString good = QString::fromLatin1(vectorEvidence);
-    QTest::newRow("no operator") << QString() << QStringLiteral("lookup") << good << QStringLiteral("operator");
-    QTest::newRow("blank operator") << QStringLiteral("  ") << QStringLiteral("lookup") << good << QStringLiteral("operator");
+    QTest::newRow("no operator") << QString() << QStringLiteral("lookup") << good
+                                 << QStringLiteral("operator");
+    QTest::newRow("blank operator") << QStringLiteral("  ") << QStringLiteral("lookup") << good
+                                    << QStringLiteral("operator");
     QTest::newRow("no action") << QStringLiteral("amira") << QString() << good << QStringLiteral("action");
-    QTest::newRow("uppercase evidence") << QStringLiteral("amira") << QStringLiteral("lookup") << good.toUpper()
-                                        << QStringLiteral("evidence");
+    QTest::newRow("uppercase evidence") << QStringLiteral("amira") << QStringLiteral("lookup")
+                                        << good.toUpper() << QStringLiteral("evidence");
     QTest::newRow("short evidence") << QStringLiteral("amira") << QStringLiteral("lookup") << good.left(63)
                                     << QStringLiteral("evidence");
     QTest::newRow("evidence not hex") << QStringLiteral("amira") << QStringLiteral("lookup")
@@ -301,8 +307,8 @@ void TestAuditLog::storedTextIsHashedTextExactly_data()
     QTest::newRow("markup is text") << QStringLiteral("<b>1</b>") << QStringLiteral("<b>1</b>");
     // An unpaired surrogate cannot be stored as UTF-8: Qt's UTF-8 encoder replaces it (with
     // '?') before the hash is taken, so what is hashed is what is stored.
-    QTest::newRow("unpaired surrogate") << (QStringLiteral("x") + QChar(0xd800) + QStringLiteral("y"))
-                                        << QStringLiteral("x?y");
+    QTest::newRow("unpaired surrogate")
+            << (QStringLiteral("x") + QChar(0xd800) + QStringLiteral("y")) << QStringLiteral("x?y");
 }
 
 void TestAuditLog::storedTextIsHashedTextExactly()
@@ -313,8 +319,8 @@ void TestAuditLog::storedTextIsHashedTextExactly()
     QVERIFY(store);
     AuditLog log(*store);
     QVERIFY(store->begin());
-    Expected<AuditEntry> entry = log.append(QStringLiteral("amira"), QStringLiteral("lookup"), std::nullopt, detail,
-                                            QString(), 5);
+    Expected<AuditEntry> entry =
+            log.append(QStringLiteral("amira"), QStringLiteral("lookup"), std::nullopt, detail, QString(), 5);
     QVERIFY2(entry, entry ? "" : qPrintable(entry.message()));
     QVERIFY(store->commit());
     const QList<AuditEntry> stored = allEntries(*store);
@@ -339,14 +345,15 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry_data()
 {
     QTest::addColumn<int>("entries");
     QTest::addColumn<QStringList>("statements");
-    QTest::addColumn<qint64>("rehashSeq");     // then give this entry the hash of its new contents; 0: none
-    QTest::addColumn<qint64>("firstBroken");   // 0: the chain still verifies
+    QTest::addColumn<qint64>("rehashSeq"); // then give this entry the hash of its new contents; 0: none
+    QTest::addColumn<qint64>("firstBroken"); // 0: the chain still verifies
     QTest::addColumn<QString>("reason");
 
     const QString edited = QStringLiteral("does not match its contents");
     auto sql = [](const char *text) { return QStringList{QString::fromLatin1(text)}; };
 
-    QTest::newRow("detail edited") << 6 << sql("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3")
+    QTest::newRow("detail edited") << 6
+                                   << sql("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3")
                                    << qint64(0) << qint64(3) << edited;
     QTest::newRow("operator edited") << 6 << sql("UPDATE audit_log SET operator = 'mallory' WHERE seq = 3")
                                      << qint64(0) << qint64(3) << edited;
@@ -358,52 +365,62 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry_data()
                                         << qint64(0) << qint64(3) << edited;
     QTest::newRow("escalation added") << 6 << sql("UPDATE audit_log SET escalation_id = 9 WHERE seq = 4")
                                       << qint64(0) << qint64(4) << edited;
-    QTest::newRow("evidence replaced")
-        << 6 << sql("UPDATE audit_log SET evidence_sha256 = (SELECT evidence_sha256 FROM audit_log WHERE seq = 1) "
-                    "WHERE seq = 5")
-        << qint64(0) << qint64(5) << edited;
-    QTest::newRow("hash replaced") << 6 << sql("UPDATE audit_log SET hash = (SELECT hash FROM audit_log WHERE seq = 2) || 'x' "
-                                               "WHERE seq = 4")
-                                   << qint64(0) << qint64(4) << edited;
+    QTest::newRow("evidence replaced") << 6
+                                       << sql("UPDATE audit_log SET evidence_sha256 = (SELECT "
+                                              "evidence_sha256 FROM audit_log WHERE seq = 1) "
+                                              "WHERE seq = 5")
+                                       << qint64(0) << qint64(5) << edited;
+    QTest::newRow("hash replaced")
+            << 6
+            << sql("UPDATE audit_log SET hash = (SELECT hash FROM audit_log WHERE seq = 2) || 'x' "
+                   "WHERE seq = 4")
+            << qint64(0) << qint64(4) << edited;
     QTest::newRow("edited and rehashed: the next link breaks")
-        << 6 << sql("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3") << qint64(3) << qint64(4)
-        << QStringLiteral("its prev_hash does not match the hash of entry 3");
+            << 6 << sql("UPDATE audit_log SET detail = 'refund of 1 USD' WHERE seq = 3") << qint64(3)
+            << qint64(4) << QStringLiteral("its prev_hash does not match the hash of entry 3");
     QTest::newRow("prev_hash edited and rehashed")
-        << 6 << sql("UPDATE audit_log SET prev_hash = (SELECT hash FROM audit_log WHERE seq = 1) WHERE seq = 3")
-        << qint64(3) << qint64(3) << QStringLiteral("its prev_hash does not match the hash of entry 2");
-    QTest::newRow("middle entry deleted") << 6 << sql("DELETE FROM audit_log WHERE seq = 3") << qint64(0) << qint64(4)
-                                          << QStringLiteral("entry 3 is missing (deleted)");
+            << 6
+            << sql("UPDATE audit_log SET prev_hash = (SELECT hash FROM audit_log WHERE seq = 1) WHERE seq = "
+                   "3")
+            << qint64(3) << qint64(3) << QStringLiteral("its prev_hash does not match the hash of entry 2");
+    QTest::newRow("middle entry deleted") << 6 << sql("DELETE FROM audit_log WHERE seq = 3") << qint64(0)
+                                          << qint64(4) << QStringLiteral("entry 3 is missing (deleted)");
     QTest::newRow("two entries deleted") << 6 << sql("DELETE FROM audit_log WHERE seq IN (3, 4)") << qint64(0)
                                          << qint64(5) << QStringLiteral("entries 3 to 4 are missing");
-    QTest::newRow("first entry deleted") << 6 << sql("DELETE FROM audit_log WHERE seq = 1") << qint64(0) << qint64(2)
-                                         << QStringLiteral("entry 1 is missing");
+    QTest::newRow("first entry deleted") << 6 << sql("DELETE FROM audit_log WHERE seq = 1") << qint64(0)
+                                         << qint64(2) << QStringLiteral("entry 1 is missing");
     QTest::newRow("deleted and renumbered")
-        << 6 << QStringList{QStringLiteral("DELETE FROM audit_log WHERE seq = 3"),
-                            QStringLiteral("UPDATE audit_log SET seq = seq - 1 WHERE seq > 3")}
-        << qint64(0) << qint64(3) << edited;
+            << 6
+            << QStringList{QStringLiteral("DELETE FROM audit_log WHERE seq = 3"),
+                           QStringLiteral("UPDATE audit_log SET seq = seq - 1 WHERE seq > 3")}
+            << qint64(0) << qint64(3) << edited;
     QTest::newRow("two entries' seq swapped")
-        << 6 << QStringList{QStringLiteral("UPDATE audit_log SET seq = -2 WHERE seq = 2"),
-                            QStringLiteral("UPDATE audit_log SET seq = 2 WHERE seq = 4"),
-                            QStringLiteral("UPDATE audit_log SET seq = 4 WHERE seq = -2")}
-        << qint64(0) << qint64(2) << edited;
+            << 6
+            << QStringList{QStringLiteral("UPDATE audit_log SET seq = -2 WHERE seq = 2"),
+                           QStringLiteral("UPDATE audit_log SET seq = 2 WHERE seq = 4"),
+                           QStringLiteral("UPDATE audit_log SET seq = 4 WHERE seq = -2")}
+            << qint64(0) << qint64(2) << edited;
     QTest::newRow("entry 1 not chained to the zero hash")
-        << 6 << sql("UPDATE audit_log SET prev_hash = (SELECT hash FROM audit_log WHERE seq = 6) WHERE seq = 1")
-        << qint64(1) << qint64(1) << QStringLiteral("not the zero hash");
-    QTest::newRow("entry 1 renumbered 0")
-        << 6 << sql("UPDATE audit_log SET seq = 0 WHERE seq = 1") << qint64(0) << qint64(0)
-        << QStringLiteral("below 1");
+            << 6
+            << sql("UPDATE audit_log SET prev_hash = (SELECT hash FROM audit_log WHERE seq = 6) WHERE seq = "
+                   "1")
+            << qint64(1) << qint64(1) << QStringLiteral("not the zero hash");
+    QTest::newRow("entry 1 renumbered 0") << 6 << sql("UPDATE audit_log SET seq = 0 WHERE seq = 1")
+                                          << qint64(0) << qint64(0) << QStringLiteral("below 1");
     // The documented limit: removing the last entries leaves a whole, shorter chain.
-    QTest::newRow("last entry deleted: not detectable") << 6 << sql("DELETE FROM audit_log WHERE seq = 6")
-                                                        << qint64(0) << qint64(0) << QString();
+    QTest::newRow("last entry deleted: not detectable")
+            << 6 << sql("DELETE FROM audit_log WHERE seq = 6") << qint64(0) << qint64(0) << QString();
 
     // Across the pages verify() reads (1000 entries each).
-    QTest::newRow("deleted at a page boundary") << 2500 << sql("DELETE FROM audit_log WHERE seq = 1001") << qint64(0)
-                                                << qint64(1002) << QStringLiteral("entry 1001 is missing");
+    QTest::newRow("deleted at a page boundary")
+            << 2500 << sql("DELETE FROM audit_log WHERE seq = 1001") << qint64(0) << qint64(1002)
+            << QStringLiteral("entry 1001 is missing");
     QTest::newRow("rehashed last of a page: the link to the next page breaks")
-        << 2500 << sql("UPDATE audit_log SET operator = 'mallory' WHERE seq = 1000") << qint64(1000) << qint64(1001)
-        << QStringLiteral("hash of entry 1000");
-    QTest::newRow("edited on the third page") << 2500 << sql("UPDATE audit_log SET detail = '' WHERE seq = 2001")
-                                              << qint64(0) << qint64(2001) << edited;
+            << 2500 << sql("UPDATE audit_log SET operator = 'mallory' WHERE seq = 1000") << qint64(1000)
+            << qint64(1001) << QStringLiteral("hash of entry 1000");
+    QTest::newRow("edited on the third page")
+            << 2500 << sql("UPDATE audit_log SET detail = '' WHERE seq = 2001") << qint64(0) << qint64(2001)
+            << edited;
 }
 
 void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry()
@@ -432,7 +449,8 @@ void TestAuditLog::tamperingIsNamedAtItsFirstBrokenEntry()
     QVERIFY2(verification, verification ? "" : qPrintable(verification.message()));
     if (firstBroken == 0 && reason.isEmpty()) {
         QVERIFY2(verification->intact, qPrintable(verification->reason));
-        QCOMPARE(verification->entriesChecked, scalar(raw.db(), QStringLiteral("SELECT count(*) FROM audit_log")));
+        QCOMPARE(verification->entriesChecked,
+                 scalar(raw.db(), QStringLiteral("SELECT count(*) FROM audit_log")));
         return;
     }
     QVERIFY(!verification->intact);

@@ -2,8 +2,8 @@
 // it pages through more entries than one page holds, refreshes, and finds rows by seq.
 
 #include "audittestsupport.h"
-#include "itemmodels/auditlogmodel.h"
 #include "domain/displaytext.h"
+#include "itemmodels/auditlogmodel.h"
 #include "support/teststore.h"
 
 #include <QAbstractItemModelTester>
@@ -49,8 +49,8 @@ void TestAuditLogModel::initTestCase()
     QVERIFY(m_store);
     QCOMPARE(appendEntries(*m_store, 600, true), QString());
     m_model = std::make_unique<AuditLogModel>(*m_store);
-    m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
-                                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m_tester = std::make_unique<QAbstractItemModelTester>(
+            m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 }
 
 void TestAuditLogModel::headers()
@@ -59,9 +59,10 @@ void TestAuditLogModel::headers()
     QStringList headers;
     for (int column = 0; column < m_model->columnCount(); ++column)
         headers << m_model->headerData(column, Qt::Horizontal).toString();
-    QCOMPARE(headers, (QStringList{QStringLiteral("#"), QStringLiteral("Time"), QStringLiteral("Operator"),
-                                   QStringLiteral("Action"), QStringLiteral("Escalation"), QStringLiteral("Detail"),
-                                   QStringLiteral("Evidence")}));
+    QCOMPARE(headers,
+             (QStringList{QStringLiteral("#"), QStringLiteral("Time"), QStringLiteral("Operator"),
+                          QStringLiteral("Action"), QStringLiteral("Escalation"), QStringLiteral("Detail"),
+                          QStringLiteral("Evidence")}));
 }
 
 void TestAuditLogModel::cells()
@@ -89,7 +90,9 @@ void TestAuditLogModel::cells()
     QCOMPARE(cell(1, AuditLogModel::EscalationColumn).toString(), QStringLiteral("—"));
     QVERIFY(cell(1, 0, AuditLogModel::EscalationIdRole).isNull());
     QCOMPARE(cell(1, AuditLogModel::EvidenceColumn).toString(), QStringLiteral("—"));
-    QVERIFY(cell(1, AuditLogModel::EvidenceColumn, Qt::ToolTipRole).toString().contains(QStringLiteral("No evidence")));
+    QVERIFY(cell(1, AuditLogModel::EvidenceColumn, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("No evidence")));
 
     QCOMPARE(shortHash(QStringLiteral("abc")), QStringLiteral("abc"));
 }

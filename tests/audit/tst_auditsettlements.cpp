@@ -114,13 +114,13 @@ void TestAuditSettlements::tamperIsNamed_data()
             "UPDATE evidence SET response = replace(response, 'succeeded', 'failed') "
             "WHERE id = (SELECT min(id) FROM evidence WHERE kind = 'lookup' AND verdict = 'found')")
                                                 << QStringLiteral("was edited");
-    QTest::newRow("a lookup's verdict and operator edited")
-        << QStringLiteral("UPDATE evidence SET verdict = 'not_found', operator = 'Mallory', record_id = NULL "
-                          "WHERE id = (SELECT min(id) FROM evidence WHERE verdict = 'found')")
-        << QStringLiteral("was edited");
+    QTest::newRow("a lookup's verdict and operator edited") << QStringLiteral(
+            "UPDATE evidence SET verdict = 'not_found', operator = 'Mallory', record_id = NULL "
+            "WHERE id = (SELECT min(id) FROM evidence WHERE verdict = 'found')")
+                                                            << QStringLiteral("was edited");
     QTest::newRow("a check's note edited")
-        << QStringLiteral("UPDATE evidence SET reason = 'nothing to see' WHERE kind = 'attestation'")
-        << QStringLiteral("was edited");
+            << QStringLiteral("UPDATE evidence SET reason = 'nothing to see' WHERE kind = 'attestation'")
+            << QStringLiteral("was edited");
     QTest::newRow("a write's evidence edited") << QStringLiteral(
             "UPDATE evidence SET request = replace(request, 'Idempotency-Key', 'X-Key') WHERE kind = 'write'")
                                                << QStringLiteral("was edited");
@@ -187,14 +187,15 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
         QVERIFY(lookup != rows->cend());
         rewritten = *lookup;
     }
-    rewritten.response = QStringLiteral("HTTP 200 OK\n\n{\"object\":\"list\",\"data\":[],\"has_more\":false}");
+    rewritten.response =
+            QStringLiteral("HTTP 200 OK\n\n{\"object\":\"list\",\"data\":[],\"has_more\":false}");
     rewritten.verdict = LookupVerdict::NotFound;
     rewritten.recordId.clear();
     {
         RawSqlite raw(path);
         QSqlQuery edit(raw.db());
-        edit.prepare(QStringLiteral(
-                "UPDATE evidence SET response = ?, verdict = ?, record_id = '', evidence_sha256 = ? WHERE id = ?"));
+        edit.prepare(QStringLiteral("UPDATE evidence SET response = ?, verdict = ?, record_id = '', "
+                                    "evidence_sha256 = ? WHERE id = ?"));
         edit.addBindValue(rewritten.response);
         edit.addBindValue(lookupVerdictId(rewritten.verdict));
         edit.addBindValue(evidenceHash(rewritten));
@@ -211,8 +212,8 @@ void TestAuditSettlements::evidenceRewrittenWithItsHashIsCaught()
 void TestAuditSettlements::headCatchesEntriesRemovedAfterIt()
 {
     const QString path = copy();
-    const VerityRun head = verity({QStringLiteral("audit"), QStringLiteral("head"), QStringLiteral("--db"), path,
-                                QStringLiteral("--json")});
+    const VerityRun head = verity({QStringLiteral("audit"), QStringLiteral("head"), QStringLiteral("--db"),
+                                   path, QStringLiteral("--json")});
     QCOMPARE(head.exitCode, 0);
     const QJsonObject json = QJsonDocument::fromJson(head.out.toUtf8()).object();
     const QString hash = json.value(QStringLiteral("hash")).toString();
@@ -234,7 +235,7 @@ void TestAuditSettlements::headCatchesEntriesRemovedAfterIt()
 
     // A head that is not one is refused as a bad argument.
     QCOMPARE(verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), path,
-                        QStringLiteral("--head"), QStringLiteral("abc")})
+                     QStringLiteral("--head"), QStringLiteral("abc")})
                      .exitCode,
              2);
 }

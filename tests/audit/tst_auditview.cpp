@@ -97,7 +97,8 @@ void TestAuditView::verifyChainSaysIntactThenNamesTheEditedEntry()
 
     {
         RawSqlite raw(m_path);
-        QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET operator = 'mallory' WHERE seq = 3")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE audit_log SET operator = 'mallory' WHERE seq = 3")),
+                 QString());
     }
     const QString broken = clickVerify();
     QVERIFY2(broken.contains(QStringLiteral("Audit chain BROKEN at entry 3")), qPrintable(broken));
@@ -106,7 +107,8 @@ void TestAuditView::verifyChainSaysIntactThenNamesTheEditedEntry()
     QCOMPARE(checked.last().first().toBool(), false);
     // The broken entry is selected, and the table shows the edited operator.
     QCOMPARE(m_table->currentIndex().row(), 2);
-    QCOMPARE(m_table->model()->index(2, AuditLogModel::OperatorColumn).data().toString(), QStringLiteral("mallory"));
+    QCOMPARE(m_table->model()->index(2, AuditLogModel::OperatorColumn).data().toString(),
+             QStringLiteral("mallory"));
 }
 
 void TestAuditView::verifyChainNamesTheEntryAfterADeletion()

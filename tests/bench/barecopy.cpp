@@ -17,8 +17,8 @@ namespace {
 constexpr int batchRows = 2000; // the importer's batch
 
 // Parents before children, so that every foreign key holds as rows arrive.
-const char *const tables[] = {"sellers", "orders", "order_items", "tickets", "messages", "tool_calls",
-                              "escalations", "trace_events", "imports"};
+const char *const tables[] = {"sellers",    "orders",      "order_items",  "tickets", "messages",
+                              "tool_calls", "escalations", "trace_events", "imports"};
 
 Expected<void> exec(QSqlDatabase &db, const QString &sql)
 {
@@ -48,8 +48,9 @@ Expected<BareCopyFigures> bareCopy(const QString &fromDatabase, const QString &t
         to.setDatabaseName(toDatabase);
         if (!from.open() || !to.open())
             return makeError(QStringLiteral("cannot open %1 or %2").arg(fromDatabase, toDatabase));
-        for (const char *pragma : {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL",
-                                   "PRAGMA cache_size = -32768", "PRAGMA temp_store = MEMORY"}) {
+        for (const char *pragma :
+             {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL",
+              "PRAGMA cache_size = -32768", "PRAGMA temp_store = MEMORY"}) {
             if (Expected<void> done = exec(to, QString::fromLatin1(pragma)); !done)
                 return done.error();
         }
@@ -68,8 +69,9 @@ Expected<BareCopyFigures> bareCopy(const QString &fromDatabase, const QString &t
                 marks << QStringLiteral("?");
             }
             QSqlQuery insert(to);
-            if (!insert.prepare(QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)")
-                                        .arg(QString::fromLatin1(table), columns.join(u','), marks.join(u','))))
+            if (!insert.prepare(
+                        QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)")
+                                .arg(QString::fromLatin1(table), columns.join(u','), marks.join(u','))))
                 return makeError(insert.lastError().text());
             QList<QVariantList> batch;
             bool more = true;
@@ -91,7 +93,8 @@ Expected<BareCopyFigures> bareCopy(const QString &fromDatabase, const QString &t
                     for (int i = 0; i < row.size(); ++i)
                         insert.bindValue(i, row.at(i));
                     if (!insert.exec())
-                        return makeError(QStringLiteral("%1: %2").arg(QString::fromLatin1(table), insert.lastError().text()));
+                        return makeError(QStringLiteral("%1: %2").arg(QString::fromLatin1(table),
+                                                                      insert.lastError().text()));
                 }
                 if (Expected<void> committed = exec(to, QStringLiteral("COMMIT")); !committed)
                     return committed.error();

@@ -13,7 +13,7 @@ namespace verity::bench {
 struct BareCopyFigures
 {
     qint64 insertNs = 0; // time spent inserting and committing
-    qint64 rows = 0;     // every row of every table
+    qint64 rows = 0; // every row of every table
     qint64 toolCalls = 0;
 };
 

@@ -43,17 +43,18 @@ int runImportThroughput(const QStringList &formats, qint64 megabytes)
     QTextStream out(stdout);
     QTemporaryDir dir;
     out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                   .arg(QStringLiteral("format"), -12)
-                   .arg(QStringLiteral("MB"), 8)
-                   .arg(QStringLiteral("seconds"), 9)
-                   .arg(QStringLiteral("MB/s"), 8)
-                   .arg(QStringLiteral("tickets/s"), 10)
-                   .arg(QStringLiteral("peak RSS MB"), 12);
+                    .arg(QStringLiteral("format"), -12)
+                    .arg(QStringLiteral("MB"), 8)
+                    .arg(QStringLiteral("seconds"), 9)
+                    .arg(QStringLiteral("MB/s"), 8)
+                    .arg(QStringLiteral("tickets/s"), 10)
+                    .arg(QStringLiteral("peak RSS MB"), 12);
     out.flush();
     int status = 0;
     for (const QString &format : formats) {
-        const QString file = dir.filePath(format + (format == QLatin1String("tau2") ? QStringLiteral(".json")
-                                                                                   : QStringLiteral(".jsonl")));
+        const QString file = dir.filePath(
+                format
+                + (format == QLatin1String("tau2") ? QStringLiteral(".json") : QStringLiteral(".jsonl")));
         if (writeFile(format, file, megabytes) < 0) {
             out << format << ": cannot write " << file << "\n";
             return 2;
@@ -70,19 +71,20 @@ int runImportThroughput(const QStringList &formats, qint64 megabytes)
                 figures.insert(parts.at(0), parts.at(1).toDouble());
         }
         if (child.exitCode() != 0 || !figures.contains(QStringLiteral("ms"))) {
-            out << format << ": " << output.trimmed() << QString::fromUtf8(child.readAllStandardError()) << "\n";
+            out << format << ": " << output.trimmed() << QString::fromUtf8(child.readAllStandardError())
+                << "\n";
             status = 1;
             continue;
         }
         const double mb = double(QFileInfo(file).size()) / (1024.0 * 1024.0);
         const double seconds = figures.value(QStringLiteral("ms")) / 1000.0;
         out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                       .arg(format, -12)
-                       .arg(mb, 8, 'f', 1)
-                       .arg(seconds, 9, 'f', 2)
-                       .arg(mb / seconds, 8, 'f', 1)
-                       .arg(figures.value(QStringLiteral("tickets")) / seconds, 10, 'f', 0)
-                       .arg(figures.value(QStringLiteral("rss_peak_kb")) / 1024.0, 12, 'f', 1);
+                        .arg(format, -12)
+                        .arg(mb, 8, 'f', 1)
+                        .arg(seconds, 9, 'f', 2)
+                        .arg(mb / seconds, 8, 'f', 1)
+                        .arg(figures.value(QStringLiteral("tickets")) / seconds, 10, 'f', 0)
+                        .arg(figures.value(QStringLiteral("rss_peak_kb")) / 1024.0, 12, 'f', 1);
         out.flush();
         QFile::remove(file);
     }

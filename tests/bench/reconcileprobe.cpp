@@ -5,8 +5,8 @@
 #include "provider/statementfetch.h"
 #include "sandbox/sandboxserver.h"
 #include "sandbox/sandboxstate.h"
-#include "store/storefactory.h"
 #include "store/store.h"
+#include "store/storefactory.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -36,14 +36,19 @@ Expected<void> seedProvider(SandboxState &state, const QList<LedgerPayout> &payo
         const LedgerPayout &payout = payouts.at(i);
         if (!accounts.contains(payout.sellerId)) {
             accounts.insert(payout.sellerId);
-            Expected<bool> added = state.insertAccount({payout.sellerId, payout.sellerName, QStringLiteral("usd"), 1700000000},
-                                                       100000000, 1700000000);
+            Expected<bool> added = state.insertAccount(
+                    {payout.sellerId, payout.sellerName, QStringLiteral("usd"), 1700000000}, 100000000,
+                    1700000000);
             if (!added)
                 return added.error();
         }
         const auto refund = [&](const QString &id, qint64 cents) -> Expected<void> {
-            SandboxPayment payment{QStringLiteral("pi_%1_%2").arg(payout.orderId).arg(id), cents * 2, QStringLiteral("usd"),
-                                   payout.sellerId, payout.at / 1000, {}};
+            SandboxPayment payment{QStringLiteral("pi_%1_%2").arg(payout.orderId).arg(id),
+                                   cents * 2,
+                                   QStringLiteral("usd"),
+                                   payout.sellerId,
+                                   payout.at / 1000,
+                                   {}};
             if (Expected<bool> paid = state.insertPayment(payment); !paid)
                 return paid.error();
             SandboxRefund made;
@@ -101,8 +106,8 @@ int runReconcileProbe(int argc, char **argv, const QString &database, qint64 ref
     const Period period{chosen.constFirst().at / 1000 * 1000, (chosen.constLast().at / 1000 + 1) * 1000};
 
     QTemporaryDir folder;
-    Expected<std::unique_ptr<SandboxState>> state =
-            SandboxState::open(folder.filePath(QStringLiteral("sandbox.sqlite")), SandboxState::Durability::Throwaway);
+    Expected<std::unique_ptr<SandboxState>> state = SandboxState::open(
+            folder.filePath(QStringLiteral("sandbox.sqlite")), SandboxState::Durability::Throwaway);
     if (!state) {
         out << "error " << state.message() << '\n';
         return 2;
@@ -122,7 +127,8 @@ int runReconcileProbe(int argc, char **argv, const QString &database, qint64 ref
     QElapsedTimer step;
     step.start();
     Expected<QList<LedgerPayout>> payouts = (*store)->payouts(period.fromMs, period.toMs);
-    Expected<QList<SellerBalance>> sellers = payouts ? (*store)->sellerBalances() : Expected<QList<SellerBalance>>(payouts.error());
+    Expected<QList<SellerBalance>> sellers =
+            payouts ? (*store)->sellerBalances() : Expected<QList<SellerBalance>>(payouts.error());
     if (!sellers) {
         out << "error " << sellers.message() << '\n';
         return 2;
@@ -149,7 +155,8 @@ int runReconcileProbe(int argc, char **argv, const QString &database, qint64 ref
     figure(out, "reconcile_payouts", double(payouts->size()));
     figure(out, "reconcile_provider_refunds", double(answer.statement.refunds.size()));
     figure(out, "reconcile_matched", double(result.totals.count[std::size_t(ReconCategory::Matched)]));
-    figure(out, "reconcile_unmatched", double(result.rows.size() - result.totals.count[std::size_t(ReconCategory::Matched)]));
+    figure(out, "reconcile_unmatched",
+           double(result.rows.size() - result.totals.count[std::size_t(ReconCategory::Matched)]));
     figure(out, "reconcile_rss_peak_mb", double(peakResidentKb()) / 1024.0);
     return 0;
 }

@@ -86,9 +86,12 @@ QString grouped(double value, int decimals = 0)
 bool met(const FigureSpec &spec, double value)
 {
     switch (spec.target) {
-    case Target::None: return true;
-    case Target::AtMost: return value <= spec.limit;
-    case Target::AtLeast: return value >= spec.limit;
+    case Target::None:
+        return true;
+    case Target::AtMost:
+        return value <= spec.limit;
+    case Target::AtLeast:
+        return value >= spec.limit;
     }
     return true;
 }
@@ -96,9 +99,12 @@ bool met(const FigureSpec &spec, double value)
 QString targetText(const FigureSpec &spec)
 {
     switch (spec.target) {
-    case Target::None: return {};
-    case Target::AtMost: return QStringLiteral("<= %1").arg(spec.limit);
-    case Target::AtLeast: return QStringLiteral(">= %1").arg(spec.limit);
+    case Target::None:
+        return {};
+    case Target::AtMost:
+        return QStringLiteral("<= %1").arg(spec.limit);
+    case Target::AtLeast:
+        return QStringLiteral(">= %1").arg(spec.limit);
     }
     return {};
 }
@@ -119,14 +125,16 @@ std::optional<Figures> child(const QStringList &arguments, QString *error)
     QProcess process;
     process.setProcessChannelMode(QProcess::SeparateChannels);
     process.start(QCoreApplication::applicationFilePath(), arguments);
-    if (!process.waitForFinished(-1) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+    if (!process.waitForFinished(-1) || process.exitStatus() != QProcess::NormalExit
+        || process.exitCode() != 0) {
         *error = QStringLiteral("verity-bench %1: %2%3")
                          .arg(arguments.first(), QString::fromUtf8(process.readAllStandardOutput()).trimmed(),
                               QString::fromUtf8(process.readAllStandardError()).trimmed());
         return std::nullopt;
     }
     Figures figures;
-    const QStringList lines = QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    const QStringList lines =
+            QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
     for (const QString &line : lines) {
         const QStringList parts = line.split(u' ');
         if (parts.size() == 2)
@@ -161,14 +169,16 @@ std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const 
         *error = QStringLiteral("cannot write %1").arg(jsonl);
         return std::nullopt;
     }
-    progress(QStringLiteral("%1 tickets: importing %2 MB").arg(grouped(double(tickets)), grouped(double(scale.shape.bytes) / 1048576.0)));
+    progress(QStringLiteral("%1 tickets: importing %2 MB")
+                     .arg(grouped(double(tickets)), grouped(double(scale.shape.bytes) / 1048576.0)));
     std::optional<Figures> imported = child({QStringLiteral("import-one"), jsonl, database}, error);
     if (!imported)
         return std::nullopt;
     QFile::remove(jsonl);
     const double importSeconds = imported->value(QStringLiteral("ms")) / 1000.0;
     scale.figures.insert(QStringLiteral("import_calls_per_s"), double(scale.shape.toolCalls) / importSeconds);
-    scale.figures.insert(QStringLiteral("import_rss_peak_mb"), imported->value(QStringLiteral("rss_peak_kb")) / 1024.0);
+    scale.figures.insert(QStringLiteral("import_rss_peak_mb"),
+                         imported->value(QStringLiteral("rss_peak_kb")) / 1024.0);
 
     progress(QStringLiteral("%1 tickets: bare INSERT copy").arg(grouped(double(tickets))));
     std::optional<Figures> copied = child({QStringLiteral("bare-copy"), database, bare}, error);
@@ -179,10 +189,12 @@ std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const 
     const double bareSeconds = copied->value(QStringLiteral("insert_ms")) / 1000.0;
     const double bareRate = copied->value(QStringLiteral("tool_calls")) / bareSeconds;
     scale.figures.insert(QStringLiteral("bare_calls_per_s"), bareRate);
-    scale.figures.insert(QStringLiteral("import_ratio"), scale.figures.value(QStringLiteral("import_calls_per_s")) / bareRate);
+    scale.figures.insert(QStringLiteral("import_ratio"),
+                         scale.figures.value(QStringLiteral("import_calls_per_s")) / bareRate);
 
     progress(QStringLiteral("%1 tickets: the window").arg(grouped(double(tickets))));
-    std::optional<Figures> window = child({QStringLiteral("window"), database, scaleOrderId(tickets / 2)}, error);
+    std::optional<Figures> window =
+            child({QStringLiteral("window"), database, scaleOrderId(tickets / 2)}, error);
     if (!window)
         return std::nullopt;
     scale.figures.insert(*window);
@@ -220,22 +232,26 @@ std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const 
 void printScale(QTextStream &out, const Scale &scale, quint32 seed)
 {
     const ScaleDatasetShape &shape = scale.shape;
-    out << QStringLiteral("\n%1 tickets (seed %2): %3 tool calls, %4 writes, %5 unknown, %6 tickets with a repeated "
-                          "intent, %7 MB of JSONL\n")
+    out << QStringLiteral(
+                   "\n%1 tickets (seed %2): %3 tool calls, %4 writes, %5 unknown, %6 tickets with a repeated "
+                   "intent, %7 MB of JSONL\n")
                     .arg(grouped(double(scale.tickets)))
                     .arg(seed)
-                    .arg(grouped(double(shape.toolCalls)), grouped(double(shape.writes)), grouped(double(shape.unknownWrites)),
-                         grouped(double(shape.repeatedTickets)), grouped(double(shape.bytes) / 1048576.0));
+                    .arg(grouped(double(shape.toolCalls)), grouped(double(shape.writes)),
+                         grouped(double(shape.unknownWrites)), grouped(double(shape.repeatedTickets)),
+                         grouped(double(shape.bytes) / 1048576.0));
     for (const FigureSpec &spec : figureSpecs) {
         if (!scale.figures.contains(QString::fromLatin1(spec.name)))
             continue;
         const double value = scale.figures.value(QString::fromLatin1(spec.name));
         out << QStringLiteral("  %1 %2 %3 %4 %5\n")
-                       .arg(QString::fromLatin1(spec.label), -40)
-                       .arg(valueText(spec, value), 12)
-                       .arg(QString::fromLatin1(spec.unit), -8)
-                       .arg(targetText(spec), -8)
-                       .arg(spec.target == Target::None ? QString() : met(spec, value) ? QStringLiteral("met") : QStringLiteral("MISSED"));
+                        .arg(QString::fromLatin1(spec.label), -40)
+                        .arg(valueText(spec, value), 12)
+                        .arg(QString::fromLatin1(spec.unit), -8)
+                        .arg(targetText(spec), -8)
+                        .arg(spec.target == Target::None ? QString()
+                                     : met(spec, value)  ? QStringLiteral("met")
+                                                         : QStringLiteral("MISSED"));
     }
     out.flush();
 }
@@ -250,8 +266,9 @@ void printGrowth(QTextStream &out, const QList<Scale> &scales)
         out << QStringLiteral("%1").arg(QString::fromLatin1(spec.label), -40);
         for (const Scale &scale : scales) {
             const QString name = QString::fromLatin1(spec.name);
-            out << QStringLiteral(" %1").arg(scale.figures.contains(name) ? valueText(spec, scale.figures.value(name))
-                                                                           : QStringLiteral("-"),
+            out << QStringLiteral(" %1").arg(scale.figures.contains(name)
+                                                     ? valueText(spec, scale.figures.value(name))
+                                                     : QStringLiteral("-"),
                                              12);
         }
         out << QStringLiteral("  %1 %2\n").arg(targetText(spec), QString::fromLatin1(spec.unit));
@@ -266,7 +283,8 @@ QJsonObject scaleJson(const Scale &scale)
         if (!scale.figures.contains(name))
             continue;
         const double value = scale.figures.value(name);
-        QJsonObject figure{{QStringLiteral("name"), name}, {QStringLiteral("value"), value},
+        QJsonObject figure{{QStringLiteral("name"), name},
+                           {QStringLiteral("value"), value},
                            {QStringLiteral("unit"), QString::fromLatin1(spec.unit)}};
         if (spec.target != Target::None) {
             figure.insert(QStringLiteral("target"), targetText(spec));

@@ -16,8 +16,8 @@ struct ScaleDatasetShape
     qint64 lines = 0;
     qint64 toolCalls = 0;
     qint64 writes = 0;
-    qint64 unknownWrites = 0;       // timed out with no answer: each opens an escalation
-    qint64 repeatedTickets = 0;     // the same intent written twice in one ticket
+    qint64 unknownWrites = 0; // timed out with no answer: each opens an escalation
+    qint64 repeatedTickets = 0; // the same intent written twice in one ticket
     qint64 performedRefunds = 0;
     qint64 bytes = 0;
     qint64 firstOpenedMs = 0;

@@ -25,7 +25,8 @@ private slots:
         const QString file = dir.filePath(QStringLiteral("scale.jsonl"));
         const ScaleDatasetShape shape = writeScaleDataset(file, 3000, 7);
         QCOMPARE(shape.tickets, 3000);
-        QVERIFY(shape.toolCalls > 5 * shape.tickets && shape.toolCalls < 7 * shape.tickets); // about six a ticket
+        QVERIFY(shape.toolCalls > 5 * shape.tickets
+                && shape.toolCalls < 7 * shape.tickets); // about six a ticket
         QVERIFY(shape.unknownWrites > 0);
         QVERIFY(shape.repeatedTickets > 0);
 
@@ -37,12 +38,18 @@ private slots:
         RawSqlite raw(store->location());
         QSqlDatabase &db = raw.db();
         QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls")), shape.toolCalls);
-        QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class != 'read'")), shape.writes);
-        QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class = 'unclassified'")), 0);
-        QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM escalations WHERE state = 'open'")), shape.unknownWrites);
-        QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tickets WHERE has_repeat = 1")), shape.repeatedTickets);
-        QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool = 'issue_refund' "
-                                           "AND outcome = 'performed'")),
+        QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class != 'read'")),
+                 shape.writes);
+        QCOMPARE(scalar(db,
+                        QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class = 'unclassified'")),
+                 0);
+        QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM escalations WHERE state = 'open'")),
+                 shape.unknownWrites);
+        QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM tickets WHERE has_repeat = 1")),
+                 shape.repeatedTickets);
+        QCOMPARE(scalar(db,
+                        QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool = 'issue_refund' "
+                                       "AND outcome = 'performed'")),
                  shape.performedRefunds);
         // A search the benchmark makes finds its ticket.
         TicketQuery query;

@@ -74,8 +74,8 @@ int main(int argc, char **argv)
     }
     if (command == QLatin1String("generate") && args.size() == 5) {
         // generate FILE TICKETS SEED FIRST: a dataset alone, to import by hand or to add to one
-        const ScaleDatasetShape shape =
-                writeScaleDataset(args.at(1), args.at(2).toLongLong(), args.at(3).toUInt(), args.at(4).toLongLong());
+        const ScaleDatasetShape shape = writeScaleDataset(args.at(1), args.at(2).toLongLong(),
+                                                          args.at(3).toUInt(), args.at(4).toLongLong());
         QTextStream(stdout) << "tickets " << shape.tickets << "\ntool_calls " << shape.toolCalls << "\n";
         return shape.tickets > 0 ? 0 : 2;
     }
@@ -130,13 +130,15 @@ int main(int argc, char **argv)
             for (const QString &part : value.split(u',')) {
                 const qint64 tickets = part.toLongLong(&ok);
                 if (!ok || tickets < 1 || tickets > 10000000)
-                    return usageError(QStringLiteral("--tickets takes numbers from 1 to 10000000, not \"%1\"").arg(part));
+                    return usageError(QStringLiteral("--tickets takes numbers from 1 to 10000000, not \"%1\"")
+                                              .arg(part));
                 options.tickets << tickets;
             }
         } else if (arg == QLatin1String("--seed")) {
             options.seed = value.toUInt(&ok);
             if (!ok)
-                return usageError(QStringLiteral("--seed takes a number from 0 to 4294967295, not \"%1\"").arg(value));
+                return usageError(
+                        QStringLiteral("--seed takes a number from 0 to 4294967295, not \"%1\"").arg(value));
         } else if (arg == QLatin1String("--refunds")) {
             options.refunds = value.toLongLong(&ok);
             if (!ok || options.refunds < 1)

@@ -4,9 +4,9 @@
 #include "itemmodels/escalationqueuemodel.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "mainwindow.h"
-#include "ticketview.h"
-#include "store/storefactory.h"
 #include "store/store.h"
+#include "store/storefactory.h"
+#include "ticketview.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -25,7 +25,9 @@ namespace {
 class Probe
 {
 public:
-    explicit Probe(QTextStream &out) : m_out(out) {}
+    explicit Probe(QTextStream &out)
+        : m_out(out)
+    {}
 
     // Times `action` and the synchronous repaint of `shown`, the widget that shows its result.
     template<typename Action>

@@ -63,7 +63,8 @@ void TestCommandHelp::consoleHelpListsEverySubcommand()
         QVERIFY2(line.match(run.out).hasMatch(), qPrintable(run.out));
         QVERIFY2(run.out.contains(QStringLiteral("\"verity SUBCOMMAND --help\" lists the options of each")),
                  qPrintable(run.out));
-        QVERIFY2(run.out.startsWith(QStringLiteral("Usage: verity [options]\n       verity SUBCOMMAND [options]\n")),
+        QVERIFY2(run.out.startsWith(
+                         QStringLiteral("Usage: verity [options]\n       verity SUBCOMMAND [options]\n")),
                  qPrintable(run.out));
     }
 }

@@ -47,7 +47,9 @@ inline LedgerPayout payout(const QString &spec)
     p.intentKey = f.at(1) == u"-" ? QString() : f.at(1);
     p.amountCents = f.at(2).toLongLong();
     p.effect = f.at(3) == u"p" ? PayoutEffect::Performed : PayoutEffect::Unknown;
-    p.at = t0 + (o.contains(QStringLiteral("at")) ? o.value(QStringLiteral("at")).toLongLong() : p.callId * 1000);
+    p.at = t0
+            + (o.contains(QStringLiteral("at")) ? o.value(QStringLiteral("at")).toLongLong()
+                                                : p.callId * 1000);
     p.orderId = o.value(QStringLiteral("order"), QStringLiteral("SU-1"));
     p.paymentIntent = QStringLiteral("pi_") + p.orderId;
     p.refundId = o.value(QStringLiteral("refund"));

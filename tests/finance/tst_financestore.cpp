@@ -30,7 +30,9 @@ QStringList describe(const QList<LedgerPayout> &payouts)
 {
     QStringList lines;
     for (const LedgerPayout &p : payouts)
-        lines.append(QStringLiteral("%1 %2 %3 %4").arg(p.ticketExtId, p.callExtId, payoutEffectId(p.effect)).arg(p.amountCents));
+        lines.append(QStringLiteral("%1 %2 %3 %4")
+                             .arg(p.ticketExtId, p.callExtId, payoutEffectId(p.effect))
+                             .arg(p.amountCents));
     return lines;
 }
 
@@ -62,8 +64,9 @@ private slots:
         Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
         QVERIFY_OK(all);
         const QStringList ashcombes = describe(*all).filter(incidentTicket);
-        QCOMPARE(ashcombes, (QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800"),
-                                         QStringLiteral("T-20260317-0412 c4 performed 11800")}));
+        QCOMPARE(ashcombes,
+                 (QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800"),
+                              QStringLiteral("T-20260317-0412 c4 performed 11800")}));
         // Refused and already-performed writes moved nothing: no payouts.
         QVERIFY(describe(*all).filter(QStringLiteral("T-20260320-0114 c3")).isEmpty());
         QVERIFY(describe(*all).filter(QStringLiteral("T-20260331-0093 c4")).isEmpty());
@@ -79,9 +82,11 @@ private slots:
         const qint64 c4At = 1773757934400;
         Expected<QList<LedgerPayout>> after = m_store->payouts(c4At, endOfTime);
         QVERIFY_OK(after);
-        QCOMPARE(describe(*after).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
+        QCOMPARE(describe(*after).filter(incidentTicket),
+                 QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
         Expected<QList<LedgerPayout>> before = m_store->payouts(0, c4At);
-        QCOMPARE(describe(*before).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800")});
+        QCOMPARE(describe(*before).filter(incidentTicket),
+                 QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800")});
     }
 
     // The Reconciliation tab opens on the month of the newest payout: the demo's last one,
@@ -124,7 +129,9 @@ private slots:
         // ...until a lookup proves it was never made: then the newest payout is April's again.
         const qint64 escalation = test::openEscalationId(*m_store, ticket, QStringLiteral("c1"));
         QVERIFY(escalation > 0);
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1778000000000});
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(
+                Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(),
+                           QStringLiteral("Dana"), 1778000000000});
         QVERIFY(claim && claim->claimed);
         QCOMPARE(*m_store->newestPayoutAt(), std::optional<qint64>(newest));
 
@@ -178,15 +185,19 @@ private slots:
     {
         const qint64 escalation = test::openEscalationId(*m_store, incidentTicket, QStringLiteral("c3"));
         QVERIFY(escalation > 0);
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
+        Expected<ResolutionClaim> claim = m_store->resolveEscalation(
+                Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(),
+                           QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
         Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
-        QCOMPARE(describe(*all).filter(incidentTicket), QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
+        QCOMPARE(describe(*all).filter(incidentTicket),
+                 QStringList{QStringLiteral("T-20260317-0412 c4 performed 11800")});
         QCOMPARE(findDuplicatePayouts(*all).size(), 4);
 
         const qint64 other =
                 test::openEscalationId(*m_store, QStringLiteral("T-20260319-0187"), QStringLiteral("c3"));
-        claim = m_store->resolveEscalation(Settlement{other, Resolution::Performed, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
+        claim = m_store->resolveEscalation(Settlement{other, Resolution::Performed, SettlementBasis::Lookup,
+                                                      QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY(claim && claim->claimed);
         all = m_store->payouts(0, endOfTime);
         QCOMPARE(describe(*all).filter(QStringLiteral("T-20260319-0187")),
@@ -213,8 +224,9 @@ private slots:
         QCOMPARE(history->snapshots.size(), 2); // 189.00 reported twice on 17 March: one point
         QCOMPARE(history->snapshots.first().balanceCents, 18900);
         QCOMPARE(history->snapshots.last().balanceCents, -4700);
-        QCOMPARE(describe(history->debits), (QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800"),
-                                                         QStringLiteral("T-20260317-0412 c4 performed 11800")}));
+        QCOMPARE(describe(history->debits),
+                 (QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800"),
+                              QStringLiteral("T-20260317-0412 c4 performed 11800")}));
         Expected<SellerHistory> nobody = m_store->sellerHistory(QStringLiteral("no-such-seller"));
         QVERIFY(nobody && nobody->snapshots.isEmpty() && nobody->debits.isEmpty());
     }
@@ -224,19 +236,22 @@ private slots:
         Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
         const DuplicatePayout duplicate = findDuplicatePayouts(*all).first();
 
-        Expected<PayoutMark> refused = markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
-                                                           QStringLiteral("asked"), QStringLiteral("  "), 1);
+        Expected<PayoutMark> refused =
+                markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
+                                    QStringLiteral("asked"), QStringLiteral("  "), 1);
         QVERIFY(!refused);
         QVERIFY(m_store->payoutMarks()->isEmpty());
         QCOMPARE(*m_store->countAuditEntries(), 0);
 
-        Expected<PayoutMark> requested = markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
-                                                             QStringLiteral("Asked the buyer to return $118.00"),
-                                                             QStringLiteral("Finance: Ines"), 1775100000000);
+        Expected<PayoutMark> requested =
+                markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
+                                    QStringLiteral("Asked the buyer to return $118.00"),
+                                    QStringLiteral("Finance: Ines"), 1775100000000);
         QVERIFY_OK(requested);
-        Expected<PayoutMark> again = markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
-                                                         QStringLiteral("Asked the buyer to return $118.00"),
-                                                         QStringLiteral("Finance: Ines"), 1775100000001);
+        Expected<PayoutMark> again =
+                markDuplicatePayout(*m_store, duplicate, RecoveryState::RecoveryRequested,
+                                    QStringLiteral("Asked the buyer to return $118.00"),
+                                    QStringLiteral("Finance: Ines"), 1775100000001);
         QVERIFY(!again);
         Expected<PayoutMark> recovered = markDuplicatePayout(*m_store, duplicate, RecoveryState::Recovered,
                                                              QStringLiteral("Buyer returned it"),
@@ -254,7 +269,8 @@ private slots:
         QCOMPARE(entries->at(1).action, QStringLiteral("recovered"));
         QCOMPARE(entries->at(0).operatorName, QStringLiteral("Finance: Ines"));
         QVERIFY2(entries->at(0).detail.contains(incidentTicket), qPrintable(entries->at(0).detail));
-        QVERIFY2(entries->at(0).detail.contains(QStringLiteral("$118.00")), qPrintable(entries->at(0).detail));
+        QVERIFY2(entries->at(0).detail.contains(QStringLiteral("$118.00")),
+                 qPrintable(entries->at(0).detail));
         QVERIFY(entries->at(1).detail.contains(QStringLiteral("Buyer returned it")));
         Expected<AuditVerification> verified = AuditLog::verify(*m_store);
         QVERIFY(verified && verified->intact);

@@ -87,13 +87,13 @@ void ReconcileCommandTest::initTestCase()
 void ReconcileCommandTest::reconcilesTheDemoAgainstTheSandbox()
 {
     const QByteArray before = fileSha256(m_db);
-    const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
-                                       QStringLiteral("--provider"), m_sandbox->url().toString(),
-                                       QStringLiteral("--json"), QStringLiteral("--csv"),
-                                       path(QStringLiteral("a.csv")), QStringLiteral("--duplicates-csv"),
-                                       path(QStringLiteral("d.csv")), QStringLiteral("--pdf"),
-                                       path(QStringLiteral("a.pdf"))}
-                           + period());
+    const VerityRun run = verity(
+            QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
+                        QStringLiteral("--provider"), m_sandbox->url().toString(), QStringLiteral("--json"),
+                        QStringLiteral("--csv"), path(QStringLiteral("a.csv")),
+                        QStringLiteral("--duplicates-csv"), path(QStringLiteral("d.csv")),
+                        QStringLiteral("--pdf"), path(QStringLiteral("a.pdf"))}
+            + period());
     // The demo's provider holds refunds the ledger never learned of: not everything matches.
     QVERIFY2(run.exitCode == 1, qPrintable(QStringLiteral("exit %1\n%2").arg(run.exitCode).arg(run.err)));
     QJsonParseError error{};
@@ -147,8 +147,8 @@ void ReconcileCommandTest::reconcilesTheDemoAgainstTheSandbox()
 void ReconcileCommandTest::printsASummary()
 {
     const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
-                                       QStringLiteral("--provider"), m_sandbox->url().toString()}
-                           + period());
+                                             QStringLiteral("--provider"), m_sandbox->url().toString()}
+                                 + period());
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.out.contains(QStringLiteral("Reconciliation 2026-03-01 to 2026-04-30 (UTC)")),
              qPrintable(run.out));
@@ -223,18 +223,23 @@ void ReconcileCommandTest::badArguments_data()
     // The API key goes only over https, or over http to this machine.
     QTest::newRow("a file") << db
                     + QStringList{QStringLiteral("--provider"), QStringLiteral("file:///tmp/provider.json")}
-                    + period() << key
-                            << QStringLiteral("--provider: \"file:///tmp/provider.json\" uses file:, which Verity "
-                                              "does not send the API key over; expected https://…, or http:// to "
-                                              "127.0.0.1, ::1 or localhost");
+                    + period()
+                            << key
+                            << QStringLiteral(
+                                       "--provider: \"file:///tmp/provider.json\" uses file:, which Verity "
+                                       "does not send the API key over; expected https://…, or http:// to "
+                                       "127.0.0.1, ::1 or localhost");
     QTest::newRow("a bare path") << db
-                    + QStringList{QStringLiteral("--provider"), QStringLiteral("/tmp/provider.json")} + period()
-                                 << key << QStringLiteral("--provider: \"/tmp/provider.json\" has no scheme");
-    QTest::newRow("a password") << db
-                    + QStringList{QStringLiteral("--provider"), QStringLiteral("http://user:secret@127.0.0.1:9")}
+                    + QStringList{QStringLiteral("--provider"), QStringLiteral("/tmp/provider.json")}
                     + period() << key
-                                << QStringLiteral("--provider: \"http://user@127.0.0.1:9\" carries a user name or "
-                                                  "password");
+                                 << QStringLiteral("--provider: \"/tmp/provider.json\" has no scheme");
+    QTest::newRow("a password") << db
+                    + QStringList{QStringLiteral("--provider"),
+                                  QStringLiteral("http://user:secret@127.0.0.1:9")}
+                    + period() << key
+                                << QStringLiteral(
+                                           "--provider: \"http://user@127.0.0.1:9\" carries a user name or "
+                                           "password");
     QTest::newRow("no api key") << db + provider + period() << QString()
                                 << QStringLiteral("VERITY_PROVIDER_API_KEY");
     QTest::newRow("bad window") << db + provider + period()
@@ -286,7 +291,6 @@ void ReconcileCommandTest::badExportNamesLineAndColumn()
     QVERIFY(!QFile::exists(csv));
 }
 
-
 // A reconciliation only reads: a database of an older schema is refused as it is, with how to
 // upgrade it, not migrated behind finance's back.
 void ReconcileCommandTest::olderDatabaseIsNotUpgraded()
@@ -295,16 +299,18 @@ void ReconcileCommandTest::olderDatabaseIsNotUpgraded()
     QVERIFY(QFile::copy(m_db, old));
     {
         RawSqlite raw(old);
-        for (const char *sql : {"DROP INDEX tool_calls_money", "DROP INDEX tickets_seller_id", "DROP TABLE payout_marks",
-                                "PRAGMA journal_mode = DELETE", "PRAGMA user_version = 5"})
+        for (const char *sql :
+             {"DROP INDEX tool_calls_money", "DROP INDEX tickets_seller_id", "DROP TABLE payout_marks",
+              "PRAGMA journal_mode = DELETE", "PRAGMA user_version = 5"})
             QCOMPARE(raw.exec(QString::fromLatin1(sql)), QString());
     }
     const QByteArray before = fileSha256(old);
-    const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), old, QStringLiteral("--provider"),
-                                       m_sandbox->url().toString()}
-                           + period());
+    const VerityRun run = verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), old,
+                                             QStringLiteral("--provider"), m_sandbox->url().toString()}
+                                 + period());
     QCOMPARE(run.exitCode, 2);
-    QVERIFY2(run.err.contains(QStringLiteral("schema version 5")) && run.err.contains(QStringLiteral("upgrade")),
+    QVERIFY2(run.err.contains(QStringLiteral("schema version 5"))
+                     && run.err.contains(QStringLiteral("upgrade")),
              qPrintable(run.err));
     QCOMPARE(fileSha256(old), before);
     QVERIFY(!QFile::exists(old + QStringLiteral("-wal")));
@@ -316,11 +322,11 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
 {
     const QString copy = path(QStringLiteral("settle.sqlite"));
     QVERIFY(QFile::copy(m_db, copy));
-    const QStringList settle = QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), copy,
-                                           QStringLiteral("--provider"), m_sandbox->url().toString(),
-                                           QStringLiteral("--settle"), QStringLiteral("--operator"),
-                                           QStringLiteral("finn"), QStringLiteral("--json")}
-                               + period();
+    const QStringList settle =
+            QStringList{QStringLiteral("reconcile"),  QStringLiteral("--db"),      copy,
+                        QStringLiteral("--provider"), m_sandbox->url().toString(), QStringLiteral("--settle"),
+                        QStringLiteral("--operator"), QStringLiteral("finn"),      QStringLiteral("--json")}
+            + period();
     // A person first records one of them as not performed: the provider's record outranks it.
     qint64 attested = 0;
     {
@@ -334,11 +340,11 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
         }
     }
     QVERIFY(attested > 0);
-    const VerityRun check = verity({QStringLiteral("resolve"), QStringLiteral("--db"), copy, QString::number(attested),
-                                    QStringLiteral("--attest"), QStringLiteral("not-performed"),
-                                    QStringLiteral("--reference"), QStringLiteral("the provider's dashboard"),
-                                    QStringLiteral("--note"), QStringLiteral("no refund seen"),
-                                    QStringLiteral("--operator"), QStringLiteral("bob")});
+    const VerityRun check = verity(
+            {QStringLiteral("resolve"), QStringLiteral("--db"), copy, QString::number(attested),
+             QStringLiteral("--attest"), QStringLiteral("not-performed"), QStringLiteral("--reference"),
+             QStringLiteral("the provider's dashboard"), QStringLiteral("--note"),
+             QStringLiteral("no refund seen"), QStringLiteral("--operator"), QStringLiteral("bob")});
     QVERIFY2(check.exitCode == 0, qPrintable(check.err + check.out));
     const VerityRun run = verity(settle);
     QVERIFY2(run.exitCode == 0 || run.exitCode == 1, qPrintable(run.err));
@@ -373,9 +379,11 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
                  QJsonDocument(row).toJson().constData());
     }
     // Each settlement is audited; the chain and what it points at check out.
-    const VerityRun verify = verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), copy});
+    const VerityRun verify =
+            verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), copy});
     QVERIFY2(verify.exitCode == 0, qPrintable(verify.out + verify.err));
-    const VerityRun list = verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), copy});
+    const VerityRun list =
+            verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), copy});
     QCOMPARE(list.out.count(QStringLiteral("Reconciled")), 9);
     QCOMPARE(list.out.count(QStringLiteral("finn")), 18);
     // The check and its settlement, kept; and the reconciliation's settlement names whose check it replaced.
@@ -383,12 +391,14 @@ void ReconcileCommandTest::settleSettlesWhatTheProviderProves()
     QCOMPARE(list.out.count(QStringLiteral("replaces the check bob recorded")), 1);
     // Again: nothing more to settle.
     const VerityRun again = verity(settle);
-    QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object().value(QStringLiteral("settled")).toInt(), 0);
+    QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object().value(QStringLiteral("settled")).toInt(),
+             0);
     // --operator without --settle names nobody: refused.
-    QCOMPARE(verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), copy, QStringLiteral("--provider"),
-                                m_sandbox->url().toString(), QStringLiteral("--operator"), QStringLiteral("finn")}
+    QCOMPARE(verity(QStringList{QStringLiteral("reconcile"), QStringLiteral("--db"), copy,
+                                QStringLiteral("--provider"), m_sandbox->url().toString(),
+                                QStringLiteral("--operator"), QStringLiteral("finn")}
                     + period())
-                 .exitCode,
+                     .exitCode,
              2);
 }
 

@@ -1,9 +1,8 @@
 // Reconciliation as a table of rules: every ledger payout and every provider refund lands in
 // exactly one category, matched by intent key first, then by refund id.
 
-#include "financetestsupport.h"
-
 #include "finance/reconciliation.h"
+#include "financetestsupport.h"
 
 #include <QTest>
 
@@ -18,10 +17,12 @@ QStringList describe(const Reconciliation &reconciliation)
 {
     QStringList lines;
     for (const ReconRow &row : reconciliation.rows) {
-        lines.append(QStringLiteral("%1 %2 %3%4")
-                         .arg(reconCategoryId(row.category), row.callExtId.isEmpty() ? QStringLiteral("-") : row.callExtId,
-                              row.provider ? row.provider->id : QStringLiteral("-"),
-                              row.matchedBy.isEmpty() ? QString() : QStringLiteral(" by ") + row.matchedBy));
+        lines.append(
+                QStringLiteral("%1 %2 %3%4")
+                        .arg(reconCategoryId(row.category),
+                             row.callExtId.isEmpty() ? QStringLiteral("-") : row.callExtId,
+                             row.provider ? row.provider->id : QStringLiteral("-"),
+                             row.matchedBy.isEmpty() ? QString() : QStringLiteral(" by ") + row.matchedBy));
     }
     lines.sort();
     return lines;
@@ -41,35 +42,36 @@ private slots:
         QTest::addColumn<QStringList>("expected");
 
         QTest::newRow("one refund each side, same key")
-            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800"})
-            << strings({"matched c4 re_B by intent key"});
-        QTest::newRow("the incident: a second refund of the intent is provider only, linked to the unknown call")
-            << strings({"c3:K:11800:u", "c4:K:11800:p:refund=re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
-            << strings({"matched c4 re_B by intent key", "provider_only c3 re_A"});
+                << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800"})
+                << strings({"matched c4 re_B by intent key"});
+        QTest::newRow(
+                "the incident: a second refund of the intent is provider only, linked to the unknown call")
+                << strings({"c3:K:11800:u", "c4:K:11800:p:refund=re_B"})
+                << strings({"re_A:K:11800", "re_B:K:11800"})
+                << strings({"matched c4 re_B by intent key", "provider_only c3 re_A"});
         QTest::newRow("the key's refund the ledger names is matched, not the first")
-            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
-            << strings({"matched c4 re_B by intent key", "provider_only c4 re_A"});
-        QTest::newRow("amount differs")
-            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11000"})
-            << strings({"amount_differs c4 re_B by intent key"});
+                << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
+                << strings({"matched c4 re_B by intent key", "provider_only c4 re_A"});
+        QTest::newRow("amount differs") << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11000"})
+                                        << strings({"amount_differs c4 re_B by intent key"});
         QTest::newRow("ledger only: the provider has nothing")
-            << strings({"c4:K:11800:p:refund=re_B"}) << QStringList{} << strings({"ledger_only c4 -"});
+                << strings({"c4:K:11800:p:refund=re_B"}) << QStringList{} << strings({"ledger_only c4 -"});
         QTest::newRow("by refund id when the provider's refund has no key")
-            << strings({"c4:-:11800:p:refund=re_B"}) << strings({"re_B:-:11800"})
-            << strings({"matched c4 re_B by refund id"});
+                << strings({"c4:-:11800:p:refund=re_B"}) << strings({"re_B:-:11800"})
+                << strings({"matched c4 re_B by refund id"});
         QTest::newRow("by refund id when the key differs")
-            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:L:11800"})
-            << strings({"matched c4 re_B by refund id"});
+                << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:L:11800"})
+                << strings({"matched c4 re_B by refund id"});
         QTest::newRow("a refund with no key and no ledger entry")
-            << QStringList{} << strings({"re_Z:-:500"}) << strings({"provider_only - re_Z"});
+                << QStringList{} << strings({"re_Z:-:500"}) << strings({"provider_only - re_Z"});
         QTest::newRow("a refund whose key no call carries")
-            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800", "re_Z:Q:500"})
-            << strings({"matched c4 re_B by intent key", "provider_only - re_Z"});
+                << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800", "re_Z:Q:500"})
+                << strings({"matched c4 re_B by intent key", "provider_only - re_Z"});
         QTest::newRow("unknown payouts are not the ledger")
-            << strings({"c3:K:11800:u"}) << QStringList{} << QStringList{};
+                << strings({"c3:K:11800:u"}) << QStringList{} << QStringList{};
         QTest::newRow("a failed refund at the provider moved nothing")
-            << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800:status=failed"})
-            << strings({"ledger_only c4 -"});
+                << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800:status=failed"})
+                << strings({"ledger_only c4 -"});
         QTest::newRow("a canceled refund at the provider moved nothing")
                 << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11800:status=canceled"})
                 << strings({"ledger_only c4 -"});
@@ -79,18 +81,21 @@ private slots:
                 << strings({"c1:K:100:p", "c2:L:100:p:refund=re_1"}) << strings({"re_1:K:100"})
                 << strings({"ledger_only c1 -", "matched c2 re_1 by refund id"});
         QTest::newRow("two timed-out calls and a retry: each leftover refund traced to its own call")
-            << strings({"c3:K:9650:u", "c4:K:9650:u", "c5:K:9650:p:refund=re_C"})
-            << strings({"re_A:K:9650", "re_B:K:9650", "re_C:K:9650"})
-            << strings({"matched c5 re_C by intent key", "provider_only c3 re_A", "provider_only c4 re_B"});
+                << strings({"c3:K:9650:u", "c4:K:9650:u", "c5:K:9650:p:refund=re_C"})
+                << strings({"re_A:K:9650", "re_B:K:9650", "re_C:K:9650"})
+                << strings({"matched c5 re_C by intent key", "provider_only c3 re_A",
+                            "provider_only c4 re_B"});
         QTest::newRow("a payout without a refund id leaves the refund another payout names")
-            << strings({"c1:K:11800:p", "c2:K:11800:p:refund=re_1"}) << strings({"re_1:K:11800", "re_2:K:11800"})
-            << strings({"matched c1 re_2 by intent key", "matched c2 re_1 by intent key"});
+                << strings({"c1:K:11800:p", "c2:K:11800:p:refund=re_1"})
+                << strings({"re_1:K:11800", "re_2:K:11800"})
+                << strings({"matched c1 re_2 by intent key", "matched c2 re_1 by intent key"});
         QTest::newRow("two payouts naming one refund: one refund recorded twice")
-            << strings({"c1:K:11800:p:refund=re_1", "c2:K:11800:p:refund=re_1"}) << strings({"re_1:K:11800"})
-            << strings({"matched c1 re_1 by intent key", "matched c2 re_1 by refund id"});
+                << strings({"c1:K:11800:p:refund=re_1", "c2:K:11800:p:refund=re_1"})
+                << strings({"re_1:K:11800"})
+                << strings({"matched c1 re_1 by intent key", "matched c2 re_1 by refund id"});
         QTest::newRow("two performed of one key meet two refunds")
-            << strings({"c3:K:100:p", "c4:K:100:p"}) << strings({"re_A:K:100", "re_B:K:100"})
-            << strings({"matched c3 re_A by intent key", "matched c4 re_B by intent key"});
+                << strings({"c3:K:100:p", "c4:K:100:p"}) << strings({"re_A:K:100", "re_B:K:100"})
+                << strings({"matched c3 re_A by intent key", "matched c4 re_B by intent key"});
     }
 
     void categories()
@@ -143,7 +148,8 @@ private slots:
         QCOMPARE(*singleCurrency({}, nullptr, QStringLiteral("eur")), QStringLiteral("EUR"));
         const Expected<QString> mixed = singleCurrency(usd + QList<LedgerPayout>{euro});
         QVERIFY(!mixed);
-        QVERIFY2(mixed.message().contains(QStringLiteral("USD (T-7 c4) and in EUR (T-7 c9)")), qPrintable(mixed.message()));
+        QVERIFY2(mixed.message().contains(QStringLiteral("USD (T-7 c4) and in EUR (T-7 c9)")),
+                 qPrintable(mixed.message()));
         ProviderStatement statement;
         statement.refunds = {refund(QStringLiteral("re_B:K:11800"))};
         QVERIFY(singleCurrency(usd, &statement));
@@ -156,7 +162,8 @@ private slots:
 
     void totalsPerCategoryAndSeller()
     {
-        const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:11800:u")), payout(QStringLiteral("c4:K:11800:p:refund=re_B")),
+        const QList<LedgerPayout> ledger{payout(QStringLiteral("c3:K:11800:u")),
+                                         payout(QStringLiteral("c4:K:11800:p:refund=re_B")),
                                          payout(QStringLiteral("c5:M:4800:p:refund=re_C:seller=saltmarsh")),
                                          payout(QStringLiteral("c6:N:2000:p:refund=re_D:seller=saltmarsh"))};
         ProviderStatement statement;

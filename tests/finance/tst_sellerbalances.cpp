@@ -25,12 +25,15 @@ namespace {
 // The sums as the store once made them, in one query joining every money write to its
 // escalation.
 const char *const joinedSums =
-    "SELECT t.seller_id, CASE WHEN c.outcome = 'performed' OR e.resolution IN ('performed', 'performed_again') "
-    "THEN 1 ELSE 0 END, SUM(c.amount_cents), COUNT(*) "
-    "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id LEFT JOIN escalations e ON e.tool_call_id = c.id "
-    "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', 'unknown') "
-    "AND t.seller_id IS NOT NULL AND (e.resolution IS NULL OR e.resolution <> 'not_performed') "
-    "GROUP BY t.seller_id, 2";
+        "SELECT t.seller_id, CASE WHEN c.outcome = 'performed' OR e.resolution IN ('performed', "
+        "'performed_again') "
+        "THEN 1 ELSE 0 END, SUM(c.amount_cents), COUNT(*) "
+        "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id LEFT JOIN escalations e ON e.tool_call_id = "
+        "c.id "
+        "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', "
+        "'unknown') "
+        "AND t.seller_id IS NOT NULL AND (e.resolution IS NULL OR e.resolution <> 'not_performed') "
+        "GROUP BY t.seller_id, 2";
 
 struct Sums
 {
@@ -43,10 +46,10 @@ struct Sums
 QString describe(const QString &seller, const Sums &sums)
 {
     return QStringLiteral("%1: performed %2, unknown %3, %4 payouts")
-        .arg(seller)
-        .arg(sums.performedCents)
-        .arg(sums.unknownCents)
-        .arg(sums.payouts);
+            .arg(seller)
+            .arg(sums.performedCents)
+            .arg(sums.unknownCents)
+            .arg(sums.payouts);
 }
 
 } // namespace
@@ -77,7 +80,8 @@ private:
         QHash<QString, Sums> fromPayouts;
         for (const LedgerPayout &payout : std::as_const(*payouts)) {
             Sums &sums = fromPayouts[payout.sellerId];
-            (payout.effect == PayoutEffect::Performed ? sums.performedCents : sums.unknownCents) += payout.amountCents;
+            (payout.effect == PayoutEffect::Performed ? sums.performedCents : sums.unknownCents) +=
+                    payout.amountCents;
             ++sums.payouts;
         }
         QHash<QString, Sums> fromJoined;
@@ -87,11 +91,13 @@ private:
             return {{QStringLiteral("failed")}, {}, {}};
         while (query.next()) {
             Sums &sums = fromJoined[query.value(0).toString()];
-            (query.value(1).toInt() == 1 ? sums.performedCents : sums.unknownCents) += query.value(2).toLongLong();
+            (query.value(1).toInt() == 1 ? sums.performedCents : sums.unknownCents) +=
+                    query.value(2).toLongLong();
             sums.payouts += query.value(3).toInt();
         }
         for (const SellerBalance &seller : std::as_const(*sellers)) {
-            lines.balances.append(describe(seller.id, Sums{seller.performedCents, seller.unknownCents, seller.payouts}));
+            lines.balances.append(
+                    describe(seller.id, Sums{seller.performedCents, seller.unknownCents, seller.payouts}));
             lines.joined.append(describe(seller.id, fromJoined.value(seller.id)));
             lines.payouts.append(describe(seller.id, fromPayouts.value(seller.id)));
         }
@@ -102,7 +108,9 @@ private:
     {
         const qint64 escalation = openEscalationId(*m_store, ticket, call);
         QVERIFY2(escalation > 0, qPrintable(ticket + u' ' + call));
-        Expected<ResolutionClaim> claim = m_store->resolveEscalation(Settlement{escalation, resolution, SettlementBasis::Lookup, QString(), QStringLiteral("Dana"), 1775000000000});
+        Expected<ResolutionClaim> claim =
+                m_store->resolveEscalation(Settlement{escalation, resolution, SettlementBasis::Lookup,
+                                                      QString(), QStringLiteral("Dana"), 1775000000000});
         QVERIFY2(claim && claim->claimed, claim ? "not claimed" : qPrintable(claim.message()));
     }
 
@@ -125,7 +133,7 @@ private slots:
         QCOMPARE(lines.balances, lines.joined);
         QCOMPARE(lines.balances, lines.payouts);
         QVERIFY(lines.balances.join(u'\n').contains(
-            QStringLiteral("ashcombe-furniture: performed 11800, unknown 11800, 2 payouts")));
+                QStringLiteral("ashcombe-furniture: performed 11800, unknown 11800, 2 payouts")));
     }
 
     void onceResolved()
@@ -136,7 +144,8 @@ private slots:
         Expected<QList<EscalationRow>> open = m_store->openEscalations(0, int(*count));
         QVERIFY_OK(open);
         QVERIFY(open->size() >= 3);
-        const Resolution ways[] = {Resolution::NotPerformed, Resolution::Performed, Resolution::PerformedAgain};
+        const Resolution ways[] = {Resolution::NotPerformed, Resolution::Performed,
+                                   Resolution::PerformedAgain};
         for (qsizetype i = 0; i < open->size(); ++i) {
             const EscalationRow &row = open->at(i);
             resolve(row.ticketExtId, row.callExtId, ways[i % 3]);
@@ -156,10 +165,12 @@ private slots:
             RawSqlite raw(m_store->location());
             QSqlQuery query(raw.db());
             QVERIFY(query.exec(QStringLiteral(
-                "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents, state) "
-                "SELECT c.id, c.ticket_id, c.called_at, c.amount_cents, 'open' FROM tool_calls c "
-                "WHERE c.tool_class = 'write_money' AND c.outcome = 'performed' AND c.amount_cents IS NOT NULL "
-                "AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.tool_call_id = c.id) ORDER BY c.id LIMIT 1")));
+                    "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents, state) "
+                    "SELECT c.id, c.ticket_id, c.called_at, c.amount_cents, 'open' FROM tool_calls c "
+                    "WHERE c.tool_class = 'write_money' AND c.outcome = 'performed' AND c.amount_cents IS "
+                    "NOT NULL "
+                    "AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.tool_call_id = c.id) ORDER BY c.id "
+                    "LIMIT 1")));
             QCOMPARE(query.numRowsAffected(), 1);
             QVERIFY(query.exec(QStringLiteral("SELECT e.id FROM escalations e ORDER BY e.id DESC LIMIT 1"))
                     && query.next());

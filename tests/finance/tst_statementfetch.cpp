@@ -52,7 +52,7 @@ QByteArray refundList(const QStringList &ids, bool hasMore)
     return QJsonDocument(QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
                                      {QStringLiteral("data"), data},
                                      {QStringLiteral("has_more"), hasMore}})
-        .toJson(QJsonDocument::Compact);
+            .toJson(QJsonDocument::Compact);
 }
 
 } // namespace
@@ -82,8 +82,10 @@ void StatementFetchTest::readsThePeriodFromTheSandbox()
     // Opening balances on February 20th: outside the period.
     QCOMPARE(http.createAccount(QStringLiteral("acct_north"), 5000000).status, 200);
     QCOMPARE(http.createAccount(QStringLiteral("acct_south"), 3000000).status, 200);
-    QCOMPARE(http.createPayment(QStringLiteral("pi_north"), 90000000, QStringLiteral("acct_north")).status, 200);
-    QCOMPARE(http.createPayment(QStringLiteral("pi_south"), 90000000, QStringLiteral("acct_south")).status, 200);
+    QCOMPARE(http.createPayment(QStringLiteral("pi_north"), 90000000, QStringLiteral("acct_north")).status,
+             200);
+    QCOMPARE(http.createPayment(QStringLiteral("pi_south"), 90000000, QStringLiteral("acct_south")).status,
+             200);
     // An account opened in March: its opening balance is a movement of the period.
     nowMs = utcSeconds("2026-03-10T12:00:00Z") * 1000;
     QCOMPARE(http.createAccount(QStringLiteral("acct_east"), 2500).status, 200);
@@ -139,8 +141,8 @@ void StatementFetchTest::readsThePeriodFromTheSandbox()
     QCOMPARE(expected.size(), 233);
 
     StatementFetch fetch(settingsFor(sandbox.url()), period,
-                         {QStringLiteral("acct_north"), QStringLiteral("acct_south"), QStringLiteral("acct_east"),
-                          QStringLiteral("acct_ghost")});
+                         {QStringLiteral("acct_north"), QStringLiteral("acct_south"),
+                          QStringLiteral("acct_east"), QStringLiteral("acct_ghost")});
     QSignalSpy progress(&fetch, &StatementFetch::progress);
     QSignalSpy finished(&fetch, &StatementFetch::finished);
     fetch.start();
@@ -203,8 +205,9 @@ void StatementFetchTest::readsThePeriodFromTheSandbox()
     const SellerAccountStatement &south = statement.accounts.at(1);
     QCOMPARE(south.balanceCents, std::optional<qint64>(3000000 - refundedSouth));
     QCOMPARE(south.movements.size(), inMarchSouth);
-    const auto firstOfSouth = std::find_if(expected.cbegin(), expected.cend(),
-                                           [](const Made &refund) { return refund.account == u"acct_south"; });
+    const auto firstOfSouth = std::find_if(expected.cbegin(), expected.cend(), [](const Made &refund) {
+        return refund.account == u"acct_south";
+    });
     QCOMPARE(south.movements.at(0).source, firstOfSouth->id);
     const SellerAccountStatement &east = statement.accounts.at(2);
     QCOMPARE(east.balanceCents, std::optional<qint64>(2500));
@@ -237,11 +240,13 @@ void StatementFetchTest::anUnreachableProviderIsAnError()
     const StatementAnswer answer =
             StatementFetch::run(settingsFor(url), march2026(), {QStringLiteral("acct_north")});
     QVERIFY(!answer.ok());
-    QVERIFY2(answer.error->message.startsWith(QStringLiteral("cannot reach the provider at http://127.0.0.1:%1/v1/refunds: "
-                                                    "connection refused")
-                                         .arg(port)),
+    QVERIFY2(answer.error->message.startsWith(
+                     QStringLiteral("cannot reach the provider at http://127.0.0.1:%1/v1/refunds: "
+                                    "connection refused")
+                             .arg(port)),
              qPrintable(answer.error.value_or(Error{}).message));
-    QVERIFY2(answer.error->message.endsWith(QStringLiteral("(gave up after 3 attempts)")), qPrintable(answer.error.value_or(Error{}).message));
+    QVERIFY2(answer.error->message.endsWith(QStringLiteral("(gave up after 3 attempts)")),
+             qPrintable(answer.error.value_or(Error{}).message));
     QVERIFY(answer.statement.refunds.isEmpty());
     QVERIFY(answer.statement.accounts.isEmpty());
 }
@@ -253,9 +258,10 @@ void StatementFetchTest::aWrongKeyIsAnError()
     wrongKey.apiKey = QStringLiteral("sk_test_wrongkey9876");
     const StatementAnswer answer = StatementFetch::run(wrongKey, march2026(), {});
     QVERIFY(!answer.ok());
-    QVERIFY2(answer.error->message.startsWith(QStringLiteral("the provider refused the API key (401) at %1/v1/refunds: Invalid "
-                                                    "API Key provided")
-                                         .arg(sandbox.url().toString())),
+    QVERIFY2(answer.error->message.startsWith(
+                     QStringLiteral("the provider refused the API key (401) at %1/v1/refunds: Invalid "
+                                    "API Key provided")
+                             .arg(sandbox.url().toString())),
              qPrintable(answer.error.value_or(Error{}).message));
     QVERIFY(!answer.error->message.contains(QStringLiteral("wrongkey")));
 }
@@ -279,7 +285,8 @@ void StatementFetchTest::retriesAFailingPage()
                             "HTTP/1.1"));
     bool retried = false;
     for (const QList<QVariant> &signal : std::as_const(progress))
-        retried = retried || signal.at(0).toString().contains(QStringLiteral("HTTP 503: try later; trying again in"));
+        retried = retried
+                || signal.at(0).toString().contains(QStringLiteral("HTTP 503: try later; trying again in"));
     QVERIFY(retried);
 }
 
@@ -287,12 +294,14 @@ void StatementFetchTest::aListThatNeverEndsIsAnError_data()
 {
     QTest::addColumn<QByteArray>("page");
     QTest::addColumn<QString>("error");
-    QTest::newRow("the same page again") << refundList({QStringLiteral("re_a"), QStringLiteral("re_b")}, true)
-                                         << QStringLiteral("the provider listed re_a twice at %1/v1/refunds; the list "
-                                                           "cannot be read to its end");
-    QTest::newRow("more but nothing") << refundList({}, true)
-                                      << QStringLiteral("the provider says more follow at %1/v1/refunds but sent none; "
-                                                        "the list cannot be read to its end");
+    QTest::newRow("the same page again")
+            << refundList({QStringLiteral("re_a"), QStringLiteral("re_b")}, true)
+            << QStringLiteral("the provider listed re_a twice at %1/v1/refunds; the list "
+                              "cannot be read to its end");
+    QTest::newRow("more but nothing")
+            << refundList({}, true)
+            << QStringLiteral("the provider says more follow at %1/v1/refunds but sent none; "
+                              "the list cannot be read to its end");
 }
 
 void StatementFetchTest::aListThatNeverEndsIsAnError()
@@ -309,12 +318,14 @@ void StatementFetchTest::aListThatNeverEndsIsAnError()
 
 void StatementFetchTest::anAnswerThatIsNotJsonIsAnError()
 {
-    LoopbackProvider provider(LoopbackProvider::script({{200, "<html>hello</html>"}}), 0, QStringLiteral("/prefix"));
+    LoopbackProvider provider(LoopbackProvider::script({{200, "<html>hello</html>"}}), 0,
+                              QStringLiteral("/prefix"));
     const StatementAnswer answer = StatementFetch::run(settingsFor(provider.url()), march2026(), {});
     QVERIFY(!answer.ok());
-    QCOMPARE(answer.error->message, QStringLiteral("the provider's answer to GET %1/v1/refunds (HTTP 200) is not a list; check "
-                                          "the provider URL")
-                               .arg(provider.url().toString()));
+    QCOMPARE(answer.error->message,
+             QStringLiteral("the provider's answer to GET %1/v1/refunds (HTTP 200) is not a list; check "
+                            "the provider URL")
+                     .arg(provider.url().toString()));
 }
 
 void StatementFetchTest::cancelFinishesAtOnce()

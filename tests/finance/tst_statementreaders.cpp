@@ -47,9 +47,11 @@ QJsonObject refundJson(const QString &id)
 LoopbackProvider::Answer balanceOrMovements(const QString &path)
 {
     if (path == u"/v1/balance") {
-        return {200, json({{QStringLiteral("object"), QStringLiteral("balance")},
-                           {QStringLiteral("available"),
-                            QJsonArray{QJsonObject{{QStringLiteral("amount"), 500}, {QStringLiteral("currency"), QStringLiteral("usd")}}}}})};
+        return {200,
+                json({{QStringLiteral("object"), QStringLiteral("balance")},
+                      {QStringLiteral("available"),
+                       QJsonArray{QJsonObject{{QStringLiteral("amount"), 500},
+                                              {QStringLiteral("currency"), QStringLiteral("usd")}}}}})};
     }
     return {200, listOf({}, false)};
 }
@@ -72,9 +74,11 @@ private slots:
         QVERIFY(state.begin());
         for (int s = 0; s < 12; ++s) {
             const QString account = QStringLiteral("acct_%1").arg(s, 2, 10, QLatin1Char('0'));
-            QVERIFY(state.insertAccount({account, account, QStringLiteral("usd"), marchFirst - 86400}, 1000000, marchFirst - 86400));
+            QVERIFY(state.insertAccount({account, account, QStringLiteral("usd"), marchFirst - 86400},
+                                        1000000, marchFirst - 86400));
             const QString payment = QStringLiteral("pi_") + account;
-            QVERIFY(state.insertPayment({payment, 90000000, QStringLiteral("usd"), account, marchFirst - 86400, {}}));
+            QVERIFY(state.insertPayment(
+                    {payment, 90000000, QStringLiteral("usd"), account, marchFirst - 86400, {}}));
             const int count = s == 3 ? 150 : (s * 7) % 11;
             refundsOf.insert(account, count);
             for (int i = 0; i < count; ++i) {
@@ -119,7 +123,8 @@ private slots:
             QCOMPARE(read.balanceCents, std::optional<qint64>(1000000 - count * amount));
             QCOMPARE(read.movements.size(), count); // the opening balance is February's
             for (qsizetype m = 0; m < read.movements.size(); ++m) {
-                QCOMPARE(read.movements.at(m).source, QStringLiteral("re_%1_%2").arg(read.account).arg(m)); // oldest first
+                QCOMPARE(read.movements.at(m).source,
+                         QStringLiteral("re_%1_%2").arg(read.account).arg(m)); // oldest first
                 QCOMPARE(read.movements.at(m).amountCents, -amount);
             }
         }
@@ -140,11 +145,13 @@ private slots:
             accounts.append(QStringLiteral("acct_%1").arg(i));
         // Each answer waits 100 ms: read one after another, no two would ever be pending.
         LoopbackProvider provider(
-            [](const QString &path, const QByteArray &, int) {
-                return path == u"/v1/refunds" ? LoopbackProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)}
-                                              : balanceOrMovements(path);
-            },
-            100);
+                [](const QString &path, const QByteArray &, int) {
+                    return path == u"/v1/refunds"
+                            ? LoopbackProvider::Answer{200,
+                                                       listOf({refundJson(QStringLiteral("re_a"))}, false)}
+                            : balanceOrMovements(path);
+                },
+                100);
         const StatementAnswer answer =
                 StatementFetch::run(settingsFor(provider.url()), march2026(), accounts);
         QVERIFY2(answer.ok(), qPrintable(answer.error.value_or(Error{}).message));
@@ -185,22 +192,25 @@ private slots:
         for (int i = 0; i < 10; ++i)
             accounts.append(i == 3 ? QStringLiteral("acct_bad") : QStringLiteral("acct_%1").arg(i));
         LoopbackProvider provider(
-            [](const QString &path, const QByteArray &account, int) {
-                if (path == u"/v1/refunds")
-                    return LoopbackProvider::Answer{200, listOf({refundJson(QStringLiteral("re_a"))}, false)};
-                if (account == "acct_bad")
-                    return LoopbackProvider::Answer{500, R"({"error":{"message":"down"}})"};
-                return balanceOrMovements(path);
-            },
-            20);
+                [](const QString &path, const QByteArray &account, int) {
+                    if (path == u"/v1/refunds")
+                        return LoopbackProvider::Answer{200,
+                                                        listOf({refundJson(QStringLiteral("re_a"))}, false)};
+                    if (account == "acct_bad")
+                        return LoopbackProvider::Answer{500, R"({"error":{"message":"down"}})"};
+                    return balanceOrMovements(path);
+                },
+                20);
         StatementFetch fetch(settingsFor(provider.url()), march2026(), accounts);
         QSignalSpy finished(&fetch, &StatementFetch::finished);
         fetch.start();
         QVERIFY(finished.wait(20000));
         const StatementAnswer &answer = fetch.answer();
         QVERIFY(!answer.ok());
-        QCOMPARE(answer.error->message, QStringLiteral("the provider failed at %1/v1/balance: HTTP 500: down (gave up after 3 attempts)")
-                                   .arg(provider.url().toString()));
+        QCOMPARE(answer.error->message,
+                 QStringLiteral(
+                         "the provider failed at %1/v1/balance: HTTP 500: down (gave up after 3 attempts)")
+                         .arg(provider.url().toString()));
         QVERIFY(answer.statement.refunds.isEmpty());
         QVERIFY(answer.statement.accounts.isEmpty());
         QTest::qWait(300); // the other readers' answers arrive to nobody

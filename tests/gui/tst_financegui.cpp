@@ -132,10 +132,11 @@ void TestFinanceGui::initTestCase()
     m_window->resize(1600, 1000);
     m_finance = m_window->financePane();
     QVERIFY(m_finance);
-    m_finance->setNotePrompt([this](QWidget *, const QString &title, const QString &label) -> std::optional<QString> {
-        m_prompts << title + u'\n' + label;
-        return QStringLiteral("Asked Dana Whitfield to return the second $118.00");
-    });
+    m_finance->setNotePrompt(
+            [this](QWidget *, const QString &title, const QString &label) -> std::optional<QString> {
+                m_prompts << title + u'\n' + label;
+                return QStringLiteral("Asked Dana Whitfield to return the second $118.00");
+            });
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
 }
@@ -189,7 +190,8 @@ void TestFinanceGui::sellerChartOpensTheIncident()
 
     // Choosing the performed refund opens its ticket at the call.
     QVERIFY(m_window->transcript().ticketId() == 0 || m_window->transcript().detail()->row.extId != incident);
-    QTest::mouseClick(debits->viewport(), Qt::LeftButton, {}, debits->visualItemRect(debits->item(1)).center());
+    QTest::mouseClick(debits->viewport(), Qt::LeftButton, {},
+                      debits->visualItemRect(debits->item(1)).center());
     QTRY_VERIFY(m_window->transcript().detail() && m_window->transcript().detail()->row.extId == incident);
     auto *title = m_window->ticketView()->findChild<QLabel *>(QStringLiteral("ticketTitle"));
     QVERIFY2(title->text().contains(incident), qPrintable(title->text()));
@@ -214,7 +216,8 @@ void TestFinanceGui::duplicateIsMarkedAndAudited()
     QVERIFY2(pane->summaryText().contains(QStringLiteral("$728.00")), qPrintable(pane->summaryText()));
     // Before any lookup, each group pairs a performed refund with an unknown one: possible
     // duplicates, as the queue (no duplicate effect yet) says too.
-    QCOMPARE(pane->summaryText(), QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups"));
+    QCOMPARE(pane->summaryText(),
+             QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups"));
 
     const int row = rowShowing(*table->model(), DuplicatePayoutModel::SellerColumn, ashcombeName);
     QVERIFY(row >= 0);
@@ -295,7 +298,8 @@ void TestFinanceGui::reconciliationFetchesFromTheProvider()
     QTest::mouseClick(pane->fetchButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!pane->isFetching(), 30000);
     QVERIFY2(!pane->statusText().startsWith(QStringLiteral("Could not")), qPrintable(pane->statusText()));
-    QVERIFY2(pane->statusText().contains(QStringLiteral("2026-03-01 to 2026-04-30")), qPrintable(pane->statusText()));
+    QVERIFY2(pane->statusText().contains(QStringLiteral("2026-03-01 to 2026-04-30")),
+             qPrintable(pane->statusText()));
 
     QTableView *table = pane->table();
     QVERIFY(table->model()->rowCount() > 2);
@@ -318,7 +322,8 @@ void TestFinanceGui::reconciliationFetchesFromTheProvider()
     QVERIFY(ashcombe >= 0);
     QCOMPARE(table->model()->index(ashcombe, ReconciliationModel::ProviderColumn).data().toString(),
              QStringLiteral("$118.00"));
-    QCOMPARE(table->model()->index(ashcombe, ReconciliationModel::LedgerColumn).data().toString(), QStringLiteral("—"));
+    QCOMPARE(table->model()->index(ashcombe, ReconciliationModel::LedgerColumn).data().toString(),
+             QStringLiteral("—"));
     clickRow(table, ashcombe);
     QVERIFY2(pane->detailsText().contains(QStringLiteral("re_")), qPrintable(pane->detailsText()));
     saveScreenshot(m_window.get(), QStringLiteral("-reconciliation"));
@@ -343,7 +348,8 @@ void TestFinanceGui::unreachableProviderKeepsTheResult()
     const QString totals = pane->totalsText();
     QVERIFY(before > 0);
 
-    QVERIFY(m_window->provider().save(QUrl(QStringLiteral("http://127.0.0.1:9")), QStringLiteral("alice"), QString()));
+    QVERIFY(m_window->provider().save(QUrl(QStringLiteral("http://127.0.0.1:9")), QStringLiteral("alice"),
+                                      QString()));
     QTest::mouseClick(pane->fetchButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!pane->isFetching(), 60000);
     QVERIFY2(pane->statusText().startsWith(QStringLiteral("Could not fetch from the provider")),

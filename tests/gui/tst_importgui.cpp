@@ -37,22 +37,24 @@ namespace {
 // One OpenAI chat conversation per line: each call (id, tool, arguments, result) answered at once.
 QByteArray chatLine(const QString &id, const QList<std::array<QString, 4>> &calls)
 {
-    QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                    {QStringLiteral("content"), QStringLiteral("Please refund my cracked shelf.")}}};
+    QJsonArray messages{
+            QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                        {QStringLiteral("content"), QStringLiteral("Please refund my cracked shelf.")}}};
     for (const auto &[callId, tool, arguments, result] : calls) {
         const QJsonObject function{{QStringLiteral("name"), tool}, {QStringLiteral("arguments"), arguments}};
-        messages.append(QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                    {QStringLiteral("tool_calls"),
-                                     QJsonArray{QJsonObject{{QStringLiteral("id"), callId},
-                                                            {QStringLiteral("type"), QStringLiteral("function")},
-                                                            {QStringLiteral("function"), function}}}}});
+        messages.append(
+                QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                            {QStringLiteral("tool_calls"),
+                             QJsonArray{QJsonObject{{QStringLiteral("id"), callId},
+                                                    {QStringLiteral("type"), QStringLiteral("function")},
+                                                    {QStringLiteral("function"), function}}}}});
         messages.append(QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")},
                                     {QStringLiteral("tool_call_id"), callId},
                                     {QStringLiteral("content"), result}});
     }
     return QJsonDocument(QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("messages"), messages}})
                    .toJson(QJsonDocument::Compact)
-           + '\n';
+            + '\n';
 }
 
 } // namespace
@@ -71,7 +73,8 @@ private slots:
         auto store = openStore(m_dbPath);
         QVERIFY(store.ok());
         m_store = std::move(*store);
-        m_window = std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{QString(), m_userRegistry});
+        m_window =
+                std::make_unique<MainWindow>(*m_store, m_dbPath, RegistrySource{QString(), m_userRegistry});
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
@@ -90,11 +93,14 @@ private slots:
         const QString file = m_dir.filePath(QStringLiteral("agent-log.jsonl"));
         QFile out(file);
         QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(chatLine(QStringLiteral("CHAT-1"), {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund, ok},
-                                                      {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund, ok}}));
+        out.write(chatLine(QStringLiteral("CHAT-1"),
+                           {{QStringLiteral("c1"), QStringLiteral("issue_refund"), refund, ok},
+                            {QStringLiteral("c2"), QStringLiteral("issue_refund"), refund, ok}}));
         out.write(chatLine(QStringLiteral("CHAT-2"),
-                           {{QStringLiteral("k1"), QStringLiteral("apply_credit"), credit, QStringLiteral("credit applied")},
-                            {QStringLiteral("k2"), QStringLiteral("apply_credit"), credit, QStringLiteral("credit applied")}}));
+                           {{QStringLiteral("k1"), QStringLiteral("apply_credit"), credit,
+                             QStringLiteral("credit applied")},
+                            {QStringLiteral("k2"), QStringLiteral("apply_credit"), credit,
+                             QStringLiteral("credit applied")}}));
         out.close();
 
         // Dropped onto the window, as from a file manager.
@@ -110,7 +116,8 @@ private slots:
 
         auto *result = m_window->findChild<QMessageBox *>(QStringLiteral("importResult"));
         QVERIFY(result && result->isVisible());
-        QVERIFY2(result->text().contains(QStringLiteral("OpenAI Chat Completions")), qPrintable(result->text()));
+        QVERIFY2(result->text().contains(QStringLiteral("OpenAI Chat Completions")),
+                 qPrintable(result->text()));
         QVERIFY2(result->text().contains(QStringLiteral("1 duplicate effect ($118.00 paid twice)")),
                  qPrintable(result->text()));
         QVERIFY2(result->text().contains(QStringLiteral("tools no registry knows: apply_credit")),
@@ -119,10 +126,12 @@ private slots:
         // Raised in the status bar; its link and the queue filter find the duplicate.
         auto *raised = m_window->findChild<QLabel *>(QStringLiteral("duplicateCount"));
         QVERIFY(raised->isVisible());
-        QVERIFY2(raised->text().contains(QStringLiteral("1 ticket with a duplicate effect")), qPrintable(raised->text()));
+        QVERIFY2(raised->text().contains(QStringLiteral("1 ticket with a duplicate effect")),
+                 qPrintable(raised->text()));
         QTest::mouseClick(raised, Qt::LeftButton, {}, QPoint(20, raised->height() / 2));
         QVERIFY(m_window->queuePane()
-                        ->findChild<QToolButton *>(QStringLiteral("filter_%1").arg(int(TicketFilter::DuplicateEffect)))
+                        ->findChild<QToolButton *>(
+                                QStringLiteral("filter_%1").arg(int(TicketFilter::DuplicateEffect)))
                         ->isChecked());
         QCOMPARE(m_window->ticketQueue().rowCount(), 1);
 
@@ -134,7 +143,8 @@ private slots:
         ClassifyToolsDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = m_window->findChild<ClassifyToolsDialog *>()) && dialog->isVisible());
         QCOMPARE(dialog->toolList()->count(), 1);
-        QVERIFY(dialog->toolList()->item(0)->text().startsWith(QStringLiteral("apply_credit  (2 calls in 1 ticket)")));
+        QVERIFY(dialog->toolList()->item(0)->text().startsWith(
+                QStringLiteral("apply_credit  (2 calls in 1 ticket)")));
         // "cents" says money: the dialog starts at a money write carried by it.
         QCOMPARE(dialog->classBox()->currentText(), toolClassLabel(ToolClass::WriteMoney));
         QCOMPARE(dialog->intentList()->count(), 2); // account, cents: both part of the intent
@@ -152,9 +162,12 @@ private slots:
         QTest::keyClicks(search, QStringLiteral("CHAT-2"));
         QTest::keyClick(search, Qt::Key_Return);
         QTRY_VERIFY(m_window->ticketView()->card(QStringLiteral("k2")));
-        auto *notice = m_window->ticketView()->card(QStringLiteral("k2"))->findChild<QLabel *>(QStringLiteral("repeatNotice"));
+        auto *notice = m_window->ticketView()
+                               ->card(QStringLiteral("k2"))
+                               ->findChild<QLabel *>(QStringLiteral("repeatNotice"));
         QVERIFY(notice);
-        QVERIFY2(notice->text().startsWith(QStringLiteral("Duplicate effect: repeats call k1")), qPrintable(notice->text()));
+        QVERIFY2(notice->text().startsWith(QStringLiteral("Duplicate effect: repeats call k1")),
+                 qPrintable(notice->text()));
         QVERIFY(!summary); // the summary closed when its button opened the dialog
     }
 
@@ -244,8 +257,9 @@ private slots:
         QVERIFY(out.open(QIODevice::WriteOnly));
         const QString read = QStringLiteral(R"({"order_id":"SU-1"})");
         for (int i = 0; i < 30000; ++i)
-            out.write(chatLine(QStringLiteral("BIG-%1").arg(i),
-                               {{QStringLiteral("r1"), QStringLiteral("get_order"), read, QStringLiteral("{}")}}));
+            out.write(chatLine(
+                    QStringLiteral("BIG-%1").arg(i),
+                    {{QStringLiteral("r1"), QStringLiteral("get_order"), read, QStringLiteral("{}")}}));
         out.close();
 
         QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
@@ -263,7 +277,8 @@ private slots:
         QVERIFY(reports.first().cancelled);
         auto *result = m_window->findChild<QMessageBox *>(QStringLiteral("importResult"));
         QVERIFY(result);
-        QVERIFY2(result->informativeText().contains(QStringLiteral("Cancelled: everything committed before the stop is kept")),
+        QVERIFY2(result->informativeText().contains(
+                         QStringLiteral("Cancelled: everything committed before the stop is kept")),
                  qPrintable(result->informativeText()));
         const qint64 kept = m_window->ticketQueue().rowCount();
         QVERIFY2(kept > 0 && kept < 30000, qPrintable(QString::number(kept)));

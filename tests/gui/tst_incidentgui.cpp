@@ -136,11 +136,13 @@ void TestIncidentGui::repeatedIntentLinksBothRefunds()
 
     // Both carry the repeat mark, and the key that ties them is the same. The second is the
     // model's own retry after the unknown: a retry no counter saw.
-    QVERIFY(first->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text().startsWith(
-            QStringLiteral("Repeated intent")));
+    QVERIFY(first->findChild<QLabel *>(QStringLiteral("repeatNotice"))
+                    ->text()
+                    .startsWith(QStringLiteral("Repeated intent")));
     QCOMPARE(second->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text(),
-             QStringLiteral("Retry after an error: repeats call c3 (no earlier call with this key is known to have "
-                            "taken effect). Same intent key as call c3."));
+             QStringLiteral(
+                     "Retry after an error: repeats call c3 (no earlier call with this key is known to have "
+                     "taken effect). Same intent key as call c3."));
     const QString key = first->findChild<QLineEdit *>(QStringLiteral("intentKey"))->text();
     QCOMPARE(key.size(), 64);
     QCOMPARE(second->findChild<QLineEdit *>(QStringLiteral("intentKey"))->text(), key);
@@ -170,8 +172,10 @@ void TestIncidentGui::unknownRefundWaitsInTheEscalationQueue()
             row = r;
     }
     QCOMPARE(row, 0); // the oldest unknown of all
-    QCOMPARE(model->index(row, EscalationQueueModel::ToolColumn).data().toString(), QStringLiteral("issue_refund"));
-    QCOMPARE(model->index(row, EscalationQueueModel::AmountColumn).data().toString(), QStringLiteral("$118.00"));
+    QCOMPARE(model->index(row, EscalationQueueModel::ToolColumn).data().toString(),
+             QStringLiteral("issue_refund"));
+    QCOMPARE(model->index(row, EscalationQueueModel::AmountColumn).data().toString(),
+             QStringLiteral("$118.00"));
 
     // Opening it from the queue shows the very call, marked.
     const QRect cell = table->visualRect(model->index(row, EscalationQueueModel::TicketColumn));
@@ -179,9 +183,11 @@ void TestIncidentGui::unknownRefundWaitsInTheEscalationQueue()
     QCOMPARE(m_window->transcript().detail()->row.extId, QStringLiteral("T-20260317-0412"));
     QVERIFY(card(QStringLiteral("c3"))->isHighlighted());
     // Only the unknown call waits; the performed repeat does not.
-    QVERIFY(m_window->transcript().data(m_window->transcript().index(*m_window->transcript().rowOfCall(QStringLiteral("c4")), 0),
-                                        TranscriptModel::EscalationIdRole)
-                .isNull());
+    QVERIFY(m_window->transcript()
+                    .data(m_window->transcript().index(
+                                  *m_window->transcript().rowOfCall(QStringLiteral("c4")), 0),
+                          TranscriptModel::EscalationIdRole)
+                    .isNull());
 }
 
 void TestIncidentGui::filtersNarrowTheQueue()
@@ -237,7 +243,8 @@ void TestIncidentGui::transcriptTextIsPlainText()
 {
     // One customer quoted the listing with markup in it; it must show as typed.
     for (int row = 0; row < m_window->ticketQueue().rowCount(); ++row) {
-        m_window->openTicket(m_window->ticketQueue().index(row, 0).data(TicketQueueModel::TicketIdRole).toLongLong());
+        m_window->openTicket(
+                m_window->ticketQueue().index(row, 0).data(TicketQueueModel::TicketIdRole).toLongLong());
         for (QLabel *text : m_window->ticketView()->findChildren<QLabel *>(QStringLiteral("messageText"))) {
             if (text->text().contains(QStringLiteral("<b>"))) {
                 QCOMPARE(text->textFormat(), Qt::PlainText);
@@ -254,10 +261,11 @@ void TestIncidentGui::importReportsRejectedLinesWithTheirNumbers()
     const QString file = m_dir.filePath(QStringLiteral("bad.jsonl"));
     QFile out(file);
     QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(R"({"type":"ticket_opened","ticket":"T-GUI-1","at":"2026-04-10T10:00:00Z","order":{"id":"SU-90001","items":[]},"seller":{"id":"gui-seller","name":"GUI Seller"}})"
-              "\n"
-              R"({"type":"message","ticket":"T-GUI-1","at":"yesterday","from":"customer","text":"hello"})"
-              "\n");
+    out.write(
+            R"({"type":"ticket_opened","ticket":"T-GUI-1","at":"2026-04-10T10:00:00Z","order":{"id":"SU-90001","items":[]},"seller":{"id":"gui-seller","name":"GUI Seller"}})"
+            "\n"
+            R"({"type":"message","ticket":"T-GUI-1","at":"yesterday","from":"customer","text":"hello"})"
+            "\n");
     out.close();
 
     m_window->setFileChooser([file](QWidget *) { return QStringList{file}; });
@@ -268,7 +276,8 @@ void TestIncidentGui::importReportsRejectedLinesWithTheirNumbers()
     auto *result = m_window->findChild<QMessageBox *>(QStringLiteral("importResult"));
     QVERIFY(result);
     QVERIFY(result->isVisible());
-    QVERIFY2(result->detailedText().contains(file + QStringLiteral(":2: field \"at\"")), qPrintable(result->detailedText()));
+    QVERIFY2(result->detailedText().contains(file + QStringLiteral(":2: field \"at\"")),
+             qPrintable(result->detailedText()));
     result->close();
 
     // The good line is in, and the queue shows it without a restart.
@@ -302,10 +311,10 @@ void TestIncidentGui::layoutIsRememberedBetweenRuns()
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     QVERIFY2(m_window->width() <= screen.width() && m_window->height() <= screen.height(),
              qPrintable(QStringLiteral("%1x%2 on %3x%4")
-                            .arg(m_window->width())
-                            .arg(m_window->height())
-                            .arg(screen.width())
-                            .arg(screen.height())));
+                                .arg(m_window->width())
+                                .arg(m_window->height())
+                                .arg(screen.width())
+                                .arg(screen.height())));
 }
 
 QTEST_MAIN(TestIncidentGui)

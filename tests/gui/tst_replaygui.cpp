@@ -113,7 +113,8 @@ private slots:
         m_dbPath = m_dir.filePath(QStringLiteral("demo.sqlite"));
         auto store = openStore(m_dbPath);
         QVERIFY(store.ok());
-        const ImportReport report = TranscriptImporter(**store, ToolRegistry::builtIn()).importFile(demoDataResource());
+        const ImportReport report =
+                TranscriptImporter(**store, ToolRegistry::builtIn()).importFile(demoDataResource());
         QVERIFY2(report.clean(), qPrintable(report.summary()));
     }
 
@@ -169,12 +170,14 @@ private slots:
         QTest::mouseClick(replay->forwardButton(), Qt::LeftButton); // the tool says failed
         QTest::mouseClick(replay->forwardButton(), Qt::LeftButton); // the model reads it
         QCOMPARE(model.step(model.currentStep())->key, QStringLiteral("c3.read"));
-        QVERIFY(replay->layerText(int(ReplayLayer::Model)).contains(QStringLiteral("takes issue_refund c3 as failed")));
+        QVERIFY(replay->layerText(int(ReplayLayer::Model))
+                        .contains(QStringLiteral("takes issue_refund c3 as failed")));
         QVERIFY(!replay->retryText(int(RetryMechanism::Model)).startsWith(QStringLiteral("RETRIED")));
 
         // Down the list to the repeat: the model retried, and only the model.
         replay->stepList()->setFocus();
-        while (model.step(model.currentStep())->key != u"c4.call" && model.currentStep() + 1 < model.rowCount())
+        while (model.step(model.currentStep())->key != u"c4.call"
+               && model.currentStep() + 1 < model.rowCount())
             QTest::keyClick(replay->stepList(), Qt::Key_Down);
         QCOMPARE(model.step(model.currentStep())->key, QStringLiteral("c4.call"));
         QVERIFY(replay->retryText(int(RetryMechanism::Model)).startsWith(QStringLiteral("RETRIED")));
@@ -189,7 +192,8 @@ private slots:
 
         if (const QByteArray shot = qgetenv("VERITY_REPLAY_SCREENSHOT"); !shot.isEmpty()) {
             replay->scrubber()->setValue(stepRow(model, QStringLiteral("c3.read")));
-            replay->noteEditor()->setPlainText(QStringLiteral("The provider paid 4.6 s ago; the model is about to ask again."));
+            replay->noteEditor()->setPlainText(
+                    QStringLiteral("The provider paid 4.6 s ago; the model is about to ask again."));
             QApplication::processEvents();
             QVERIFY(replay->grab().save(QString::fromLocal8Bit(shot)));
             replay->noteEditor()->clear(); // a picture, not a note
@@ -206,7 +210,8 @@ private slots:
         // The offscreen platform does not move activation to a second window as a window manager would.
         QApplication::setActiveWindow(replay);
         replay->noteEditor()->setFocus();
-        QTest::keyClicks(replay->noteEditor(), QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
+        QTest::keyClicks(replay->noteEditor(),
+                         QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
         QTest::keyClick(replay->noteEditor(), Qt::Key_S, Qt::ControlModifier); // Ctrl+S from the note itself
         QCOMPARE(model.data(model.index(read, ReplayStepModel::NoteColumn)).toString(),
                  QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
@@ -217,7 +222,8 @@ private slots:
         QVERIFY(again && again != replay);
         auto &reloaded = *qobject_cast<ReplayStepModel *>(again->stepList()->model());
         again->scrubber()->setValue(stepRow(reloaded, QStringLiteral("c3.read")));
-        QCOMPARE(again->noteEditor()->toPlainText(), QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
+        QCOMPARE(again->noteEditor()->toPlainText(),
+                 QStringLiteral("Here the <b>word</b> \"failed\" hides an unknown."));
     }
 
     // The replay is a window of its own, and closes as one: Esc, or Ctrl+W from the step list.
@@ -372,7 +378,9 @@ private slots:
         {
             ReplayStepModel source(*m_store);
             QVERIFY(source.load(id).ok());
-            QVERIFY(source.setNote(stepRow(source, QStringLiteral("c3.read")), note, QStringLiteral("trainer")).ok());
+            QVERIFY(source.setNote(stepRow(source, QStringLiteral("c3.read")), note,
+                                   QStringLiteral("trainer"))
+                            .ok());
         }
         m_window->openTicket(id);
         m_window->findChild<QAction *>(QStringLiteral("exportIncidentAction"))->trigger();
@@ -434,7 +442,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(whatIf->runButton()->isEnabled(), 60000);
         QCOMPARE(whatIf->statusLabel()->text(), QStringLiteral("Done."));
         const QAbstractItemModel *table = whatIf->table()->model();
-        const auto cell = [table](int row, int column) { return table->index(row, column).data().toString(); };
+        const auto cell = [table](int row, int column) {
+            return table->index(row, column).data().toString();
+        };
         // As shipped: the fault, "failed", a retry, a second refund; Ashcombe below zero.
         QVERIFY2(cell(WhatIfComparison::RefundsRow, 0).startsWith(QStringLiteral("2 refunds, $236.00")),
                  qPrintable(cell(WhatIfComparison::RefundsRow, 0)));

@@ -83,16 +83,20 @@ void TestResolutionGui::queueOpensNewestFirstAndSortsOnAClick()
     const auto opened = [&](int row) {
         return model->data(model->index(row, TicketQueueModel::OpenedColumn)).toString();
     };
-    const auto firstTicket = [&] { return model->data(model->index(0, TicketQueueModel::TicketColumn)).toString(); };
+    const auto firstTicket = [&] {
+        return model->data(model->index(0, TicketQueueModel::TicketColumn)).toString();
+    };
     // What a person sees first: the newest ticket on top, and the header saying so.
     QCOMPARE(header->sortIndicatorSection(), int(TicketQueueModel::OpenedColumn));
     QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
     QVERIFY2(opened(0) >= opened(model->rowCount() - 1), qPrintable(opened(0)));
     const QString newest = firstTicket();
-    const QString oldest = model->data(model->index(model->rowCount() - 1, TicketQueueModel::TicketColumn)).toString();
+    const QString oldest =
+            model->data(model->index(model->rowCount() - 1, TicketQueueModel::TicketColumn)).toString();
 
     // A click on the Opened header turns the queue round; a second click turns it back.
-    const QPoint openedHeader(header->sectionViewportPosition(TicketQueueModel::OpenedColumn) + 5, header->height() / 2);
+    const QPoint openedHeader(header->sectionViewportPosition(TicketQueueModel::OpenedColumn) + 5,
+                              header->height() / 2);
     QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, openedHeader);
     QCOMPARE(header->sortIndicatorOrder(), Qt::AscendingOrder);
     QCOMPARE(firstTicket(), oldest);
@@ -107,7 +111,8 @@ void TestResolutionGui::queueOpensNewestFirstAndSortsOnAClick()
     QVERIFY(scroll->value() > 0);
     QLineEdit *search = m_window->queuePane()->searchBox();
     QTest::keyClicks(search, QStringLiteral("T-2026"));
-    QTRY_COMPARE(model->rowCount(), int(*m_store->countTickets(TicketQuery{TicketFilter::All, QStringLiteral("T-2026")})));
+    QTRY_COMPARE(model->rowCount(),
+                 int(*m_store->countTickets(TicketQuery{TicketFilter::All, QStringLiteral("T-2026")})));
     QTRY_COMPARE(scroll->value(), 0);
     search->clear();
     QTRY_VERIFY(scroll->maximum() > 0);
@@ -129,10 +134,12 @@ ToolCallCard *TestResolutionGui::openIncidentCard(const QString &ticketOrOrder, 
 ResolutionDialog *TestResolutionGui::waitForDialog()
 {
     ResolutionDialog *dialog = nullptr;
-    (void)QTest::qWaitFor([&] {
-        dialog = m_window->findChild<ResolutionDialog *>();
-        return dialog && !dialog->resultText().isEmpty();
-    }, 15000);
+    (void)QTest::qWaitFor(
+            [&] {
+                dialog = m_window->findChild<ResolutionDialog *>();
+                return dialog && !dialog->resultText().isEmpty();
+            },
+            15000);
     return dialog;
 }
 
@@ -148,21 +155,24 @@ void TestResolutionGui::lookupSettlesTheIncidentAndIsAudited()
 
     ResolutionDialog *dialog = waitForDialog();
     QVERIFY(dialog);
-    QVERIFY2(dialog->resultText().startsWith(QStringLiteral("Performed (verified)")), qPrintable(dialog->resultText()));
+    QVERIFY2(dialog->resultText().startsWith(QStringLiteral("Performed (verified)")),
+             qPrintable(dialog->resultText()));
     // What the customer must now hear: one refund made, the second being recovered.
     QVERIFY(dialog->customerDraft().contains(QStringLiteral("One refund of $118.00")));
     QVERIFY(dialog->customerDraft().contains(QStringLiteral("17 March")));
     QVERIFY(dialog->customerDraft().contains(QStringLiteral("in error")));
-    QVERIFY(dialog->findChild<QPlainTextEdit *>(QStringLiteral("resolutionEvidence"))->toPlainText().contains(
-        QStringLiteral("GET ")));
+    QVERIFY(dialog->findChild<QPlainTextEdit *>(QStringLiteral("resolutionEvidence"))
+                    ->toPlainText()
+                    .contains(QStringLiteral("GET ")));
     // Found means settled: nothing in the console offers to send the refund again.
     QVERIFY(!dialog->performAgainButton()->isVisible());
     dialog->close();
 
     // The card now says how it was settled, and by whom; the queue has one unknown fewer.
     ToolCallCard *settled = m_window->ticketView()->card(QStringLiteral("c3"));
-    QVERIFY(settled->findChild<QLabel *>(QStringLiteral("resolutionNotice"))->text().contains(
-        QStringLiteral("Settled: performed (verified) by alice")));
+    QVERIFY(settled->findChild<QLabel *>(QStringLiteral("resolutionNotice"))
+                    ->text()
+                    .contains(QStringLiteral("Settled: performed (verified) by alice")));
     QVERIFY(!settled->findChild<QPushButton *>(QStringLiteral("lookupButton")));
     QCOMPARE(m_window->escalationCountText(), QStringLiteral("14 unknown outcomes waiting"));
 
@@ -203,7 +213,8 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     QTest::mouseClick(lookup, Qt::LeftButton);
     ResolutionDialog *dialog = waitForDialog();
     QVERIFY(dialog);
-    QVERIFY2(dialog->resultText().startsWith(QStringLiteral("Not performed (verified)")), qPrintable(dialog->resultText()));
+    QVERIFY2(dialog->resultText().startsWith(QStringLiteral("Not performed (verified)")),
+             qPrintable(dialog->resultText()));
     QTRY_VERIFY(dialog->performAgainButton()->isVisible());
 
     // Declining the confirmation sends nothing.
@@ -226,7 +237,8 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
 
     // Confirming performs it once, with the same key, through the safe runtime.
     m_window->setConfirm([](QWidget *, const QString &) { return true; });
-    again = m_window->ticketView()->card(callId)->findChild<QPushButton *>(QStringLiteral("performAgainButton"));
+    again = m_window->ticketView()->card(callId)->findChild<QPushButton *>(
+            QStringLiteral("performAgainButton"));
     QTRY_VERIFY(again->isVisible() && again->height() > 0);
     QTest::mouseClick(again, Qt::LeftButton);
     ResolutionDialog *performed = waitForDialog();
@@ -235,9 +247,13 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
              qPrintable(performed->resultText()));
     QCOMPARE(m_sandbox->refundCount(), before + 1);
     performed->close();
-    QVERIFY(m_window->ticketView()->card(callId)->findChild<QLabel *>(QStringLiteral("resolutionNotice"))->text().contains(
-        QStringLiteral("Settled: performed again with the same key")));
-    QVERIFY(!m_window->ticketView()->card(callId)->findChild<QPushButton *>(QStringLiteral("performAgainButton")));
+    QVERIFY(m_window->ticketView()
+                    ->card(callId)
+                    ->findChild<QLabel *>(QStringLiteral("resolutionNotice"))
+                    ->text()
+                    .contains(QStringLiteral("Settled: performed again with the same key")));
+    QVERIFY(!m_window->ticketView()->card(callId)->findChild<QPushButton *>(
+            QStringLiteral("performAgainButton")));
 
     // A double-click on the audit entry of the refund sent opens its evidence at that piece.
     m_window->findChild<QDockWidget *>(QStringLiteral("auditDock"))->raise();

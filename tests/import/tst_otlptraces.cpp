@@ -347,27 +347,28 @@ void TestOtlpTraces::traceConversations()
     // is left out.
     const QHash<QString, QString> genAi = firstPass(readLines(QStringLiteral("otlp-genai.jsonl")));
     QCOMPARE(genAi,
-             (QHash<QString, QString>{{QLatin1String(traceA), QStringLiteral("conv-7f3a")},
-                                      {QLatin1String(traceB), QStringLiteral("conv-7f3a")},
-                                      {QStringLiteral("5b8efff798038103d269b633813fc60c"),
-                                       QStringLiteral("conv-91bc")}}));
+             (QHash<QString, QString>{
+                     {QLatin1String(traceA), QStringLiteral("conv-7f3a")},
+                     {QLatin1String(traceB), QStringLiteral("conv-7f3a")},
+                     {QStringLiteral("5b8efff798038103d269b633813fc60c"), QStringLiteral("conv-91bc")}}));
     QFile file(QStringLiteral(VERITY_TEST_DATA "/formats/otlp-openinference.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const json openInference = json::parse(file.readAll().toStdString(), nullptr, false);
     const QHash<QString, QString> sessions = firstPass({openInference});
     QCOMPARE(sessions,
-             (QHash<QString, QString>{{QStringLiteral("8f14e45fceea167a5a36dedd4bea2543"), QStringLiteral("sess-a1")},
-                                      {QStringLiteral("c9f0f895fb98ab9159f51fd0297e236d"), QStringLiteral("sess-a1")},
-                                      {QStringLiteral("45c48cce2e2d7fbdea1afc51c7c6ad26"), QStringLiteral("sess-b2")}}));
+             (QHash<QString, QString>{
+                     {QStringLiteral("8f14e45fceea167a5a36dedd4bea2543"), QStringLiteral("sess-a1")},
+                     {QStringLiteral("c9f0f895fb98ab9159f51fd0297e236d"), QStringLiteral("sess-a1")},
+                     {QStringLiteral("45c48cce2e2d7fbdea1afc51c7c6ad26"), QStringLiteral("sess-b2")}}));
     QCOMPARE(ids(read(openInference, &sessions)), ids(read(openInference)));
 
     // In one request a conversation id outranks a session id, as in readOtlpTraces, whichever
     // span comes first; across requests the first one recorded stays.
-    const json sessionFirst = request(json::array(
-            {withAttributes(toolSpan(), {attribute("session.id", text("sess-1"))}),
-             withAttributes(toolSpan(traceA, "00f067aa0ba902b8"),
-                            {attribute("gen_ai.conversation.id", text("conv-1"))}),
-             withAttributes(toolSpan(traceB), {attribute("session.id", text("sess-2"))})}));
+    const json sessionFirst = request(
+            json::array({withAttributes(toolSpan(), {attribute("session.id", text("sess-1"))}),
+                         withAttributes(toolSpan(traceA, "00f067aa0ba902b8"),
+                                        {attribute("gen_ai.conversation.id", text("conv-1"))}),
+                         withAttributes(toolSpan(traceB), {attribute("session.id", text("sess-2"))})}));
     QHash<QString, QString> traces;
     collectTraceConversations(sessionFirst, traces);
     const QHash<QString, QString> expected{{QLatin1String(traceA), QStringLiteral("conv-1")},
@@ -403,15 +404,22 @@ void TestOtlpTraces::traceConversationsOfBadInput_data()
         return QByteArray::fromStdString(request(json::array({span})).dump());
     };
     const json conversation = json::array({attribute("gen_ai.conversation.id", text("conv-x"))});
-    const QList<json> badTraceIds = {json(nullptr), json(5), json("4bf92f35"),
+    const QList<json> badTraceIds = {json(nullptr),
+                                     json(5),
+                                     json("4bf92f35"),
                                      json("00000000000000000000000000000000"),
-                                     json("4bf92f3577b34da6a3ce929d0e0e473z"), json::array({traceA})};
+                                     json("4bf92f3577b34da6a3ce929d0e0e473z"),
+                                     json::array({traceA})};
     for (qsizetype i = 0; i < badTraceIds.size(); ++i)
         QTest::addRow("trace id %d", int(i)) << named(badTraceIds.at(i), conversation);
-    const QList<json> badValues = {json(nullptr),          json("conv-x"),
-                                   json(5),                json::array(),
-                                   {{"stringValue", 5}},   {{"intValue", "7"}},
-                                   {{"stringValue", ""}},  {{"stringValue", "conv-x"}, {"intValue", 1}},
+    const QList<json> badValues = {json(nullptr),
+                                   json("conv-x"),
+                                   json(5),
+                                   json::array(),
+                                   {{"stringValue", 5}},
+                                   {{"intValue", "7"}},
+                                   {{"stringValue", ""}},
+                                   {{"stringValue", "conv-x"}, {"intValue", 1}},
                                    {{"arrayValue", {{"values", json::array({text("conv-x")})}}}}};
     for (qsizetype i = 0; i < badValues.size(); ++i) {
         for (const char *key : {"gen_ai.conversation.id", "session.id"})
@@ -419,12 +427,13 @@ void TestOtlpTraces::traceConversationsOfBadInput_data()
                     << named(traceA, json::array({attribute(key, badValues.at(i))}));
     }
     QTest::newRow("attributes not a list") << named(traceA, conversation.at(0));
-    QTest::newRow("attribute without a key")
-            << named(traceA, json::array({{{"value", text("conv-x")}}, {{"key", 5}, {"value", text("conv-x")}}}));
+    QTest::newRow("attribute without a key") << named(
+            traceA, json::array({{{"value", text("conv-x")}}, {{"key", 5}, {"value", text("conv-x")}}}));
     // The first of a repeated key wins, as in readOtlpTraces, even when it is unreadable.
-    QTest::newRow("repeated key")
-            << named(traceA, json::array({attribute("gen_ai.conversation.id", json(5)),
-                                          attribute("gen_ai.conversation.id", text("conv-x"))}));
+    QTest::newRow("repeated key") << named(
+            traceA,
+            json::array({attribute("gen_ai.conversation.id", json(5)),
+                         attribute("gen_ai.conversation.id", text("conv-x"))}));
 }
 
 void TestOtlpTraces::traceConversationsOfBadInput()

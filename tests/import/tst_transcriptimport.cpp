@@ -39,8 +39,9 @@ RegistrySelection profiles(const QString &userFile = QString())
 // JSON, result text) in order.
 QByteArray chatLine(const QString &id, const QList<std::array<QString, 4>> &calls)
 {
-    QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                    {QStringLiteral("content"), QStringLiteral("My shelf arrived cracked.")}}};
+    QJsonArray messages{
+            QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                        {QStringLiteral("content"), QStringLiteral("My shelf arrived cracked.")}}};
     for (const auto &[callId, tool, arguments, result] : calls) {
         messages.append(QJsonObject{
                 {QStringLiteral("role"), QStringLiteral("assistant")},
@@ -71,7 +72,10 @@ private:
     QTemporaryDir m_dir;
     int m_files = 0;
 
-    QString newPath(const char *suffix = ".sqlite") { return m_dir.filePath(QStringLiteral("f%1%2").arg(++m_files).arg(QLatin1String(suffix))); }
+    QString newPath(const char *suffix = ".sqlite")
+    {
+        return m_dir.filePath(QStringLiteral("f%1%2").arg(++m_files).arg(QLatin1String(suffix)));
+    }
 
 private slots:
     // Each real and hand-made file imports with no option, read by the right format and
@@ -89,13 +93,14 @@ private slots:
         QTest::addColumn<int>("retries");
 
         // Counted independently from the files (python, json module).
-        QTest::newRow("τ-bench v1 airline") << data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json")
-                                           << QStringLiteral("tau-v1") << QStringLiteral("tau-airline") << 6 << 45
-                                           << 12 << 0 << 0 << 4;
+        QTest::newRow("τ-bench v1 airline")
+                << data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json") << QStringLiteral("tau-v1")
+                << QStringLiteral("tau-airline") << 6 << 45 << 12 << 0 << 0 << 4;
         QTest::newRow("τ² retail") << data("tau/tau2-gpt-4.1-retail.json") << QStringLiteral("tau2")
                                    << QStringLiteral("tau-retail") << 40 << 299 << 63 << 12 << 0 << 1;
-        QTest::newRow("τ² telecom") << data("tau/tau2-gpt-4.1-mini-telecom-trace.json") << QStringLiteral("tau2")
-                                    << QStringLiteral("tau-telecom") << 1 << 8 << 0 << 0 << 0 << 0;
+        QTest::newRow("τ² telecom") << data("tau/tau2-gpt-4.1-mini-telecom-trace.json")
+                                    << QStringLiteral("tau2") << QStringLiteral("tau-telecom") << 1 << 8 << 0
+                                    << 0 << 0 << 0;
         QTest::newRow("OTLP GenAI") << data("formats/otlp-genai.jsonl") << QStringLiteral("otlp")
                                     << QStringLiteral("default") << 2 << 6 << 5 << 1 << 0 << 1;
     }
@@ -126,15 +131,19 @@ private slots:
         RawSqlite raw(path);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), tickets);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls")), calls);
-        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class LIKE 'write%'")),
+        QCOMPARE(scalar(raw.db(),
+                        QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class LIKE 'write%'")),
                  writes);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE result_error = 1")),
                  errorFlagged);
-        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class = 'unclassified'")),
+        QCOMPARE(scalar(raw.db(),
+                        QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool_class = 'unclassified'")),
                  unclassified);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT sum(retry_count) FROM tickets")), retries);
-        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets WHERE source_format = '%1'").arg(format)),
-                 tickets);
+        QCOMPARE(
+                scalar(raw.db(),
+                       QStringLiteral("SELECT count(*) FROM tickets WHERE source_format = '%1'").arg(format)),
+                tickets);
         QVERIFY(consistencyViolations(raw.db()).isEmpty());
 
         // Again: nothing changes.
@@ -193,10 +202,14 @@ private slots:
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(data("tau/tau-bench-v1-gpt-4o-airline-excerpt.json")).clean());
         RawSqlite raw(path);
-        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT DISTINCT outcome FROM tool_calls WHERE raw_result LIKE '\"Error: %' "
-                                               "AND tool_class LIKE 'write%'")),
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral(
+                              "SELECT DISTINCT outcome FROM tool_calls WHERE raw_result LIKE '\"Error: %' "
+                              "AND tool_class LIKE 'write%'")),
                  QStringList{QStringLiteral("not_performed")});
-        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE outcome = 'unknown'")), 0);
+        QCOMPARE(
+                scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE outcome = 'unknown'")),
+                0);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT sum(duplicate_effects) FROM tickets")), 0);
     }
 
@@ -296,21 +309,28 @@ private slots:
         QCOMPARE(report.repeats.duplicateCents, 11800);
         QCOMPARE(report.repeats.retries, 1);
         QCOMPARE(report.repeats.harmless, 1);
-        QVERIFY2(report.summary().contains(QStringLiteral("1 duplicate effect ($118.00 paid twice), 1 retry after an "
-                                                          "error, 1 harmless repeat")),
+        QVERIFY2(report.summary().contains(
+                         QStringLiteral("1 duplicate effect ($118.00 paid twice), 1 retry after an "
+                                        "error, 1 harmless repeat")),
                  qPrintable(report.summary()));
 
         RawSqlite raw(path);
-        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT t.ext_id, c.call_ext_id, c.repeat_kind, p.call_ext_id FROM tool_calls c "
-                                               "JOIN tickets t ON t.id = c.ticket_id JOIN tool_calls p ON p.id = c.repeat_of "
-                                               "ORDER BY t.ext_id")),
-                 (QStringList{QStringLiteral("dup|c2|duplicate_effect|c1"), QStringLiteral("harmless|c2|harmless|c1"),
-                              QStringLiteral("retry|c2|retry|c1")}));
+        QCOMPARE(
+                rows(raw.db(),
+                     QStringLiteral(
+                             "SELECT t.ext_id, c.call_ext_id, c.repeat_kind, p.call_ext_id FROM tool_calls c "
+                             "JOIN tickets t ON t.id = c.ticket_id JOIN tool_calls p ON p.id = c.repeat_of "
+                             "ORDER BY t.ext_id")),
+                (QStringList{QStringLiteral("dup|c2|duplicate_effect|c1"),
+                             QStringLiteral("harmless|c2|harmless|c1"),
+                             QStringLiteral("retry|c2|retry|c1")}));
         // The soft failure reads as an error: {"success": 0} never counts as done.
-        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT outcome FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
-                                               "WHERE t.ext_id = 'soft'")),
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT outcome FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
+                                     "WHERE t.ext_id = 'soft'")),
                  QStringList{QStringLiteral("unknown")});
-        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets WHERE needs_attention = 1 ORDER BY ext_id")),
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT ext_id FROM tickets WHERE needs_attention = 1 ORDER BY ext_id")),
                  (QStringList{QStringLiteral("dup"), QStringLiteral("retry"), QStringLiteral("soft")}));
 
         // The queue filters find them.
@@ -329,38 +349,46 @@ private slots:
         const QString path = newPath();
         auto store = test::openTestStore(path);
         const QString good = newPath(".jsonl");
-        QVERIFY(writeLines(good, {chatLine(QStringLiteral("earlier"), {{QStringLiteral("c1"), QStringLiteral("get_order"),
-                                                                       QStringLiteral(R"({"order_id":"SU-1"})"),
-                                                                       QStringLiteral("{}")}})}));
+        QVERIFY(writeLines(good,
+                           {chatLine(QStringLiteral("earlier"),
+                                     {{QStringLiteral("c1"), QStringLiteral("get_order"),
+                                       QStringLiteral(R"({"order_id":"SU-1"})"), QStringLiteral("{}")}})}));
         TranscriptImporter importer(*store, profiles());
         QVERIFY(importer.importFile(good).clean());
         RawSqlite raw(path);
-        const QStringList before = databaseDump(raw.db(), {QStringLiteral("imports"), QStringLiteral("queue_totals")});
+        const QStringList before =
+                databaseDump(raw.db(), {QStringLiteral("imports"), QStringLiteral("queue_totals")});
 
         QByteArray orphan = chatLine(QStringLiteral("orphan"), {});
         orphan.replace("]}", R"(,{"role":"tool","tool_call_id":"zz","content":"done"}]})");
-        QByteArray truncated = chatLine(QStringLiteral("cut"), {{QStringLiteral("c1"), QStringLiteral("issue_refund"),
-                                                                QStringLiteral(R"({"order_id":"SU-1")"),
-                                                                QStringLiteral("ok")}});
+        QByteArray truncated = chatLine(QStringLiteral("cut"),
+                                        {{QStringLiteral("c1"), QStringLiteral("issue_refund"),
+                                          QStringLiteral(R"({"order_id":"SU-1")"), QStringLiteral("ok")}});
         const QString file = newPath(".jsonl");
-        QVERIFY(writeLines(file, {orphan, truncated, R"({"messages": [)",
-                                  chatLine(QStringLiteral("fine"), {{QStringLiteral("c1"), QStringLiteral("get_order"),
-                                                                    QStringLiteral(R"({"order_id":"SU-2"})"),
-                                                                    QStringLiteral("{}")}})}));
+        QVERIFY(writeLines(file,
+                           {orphan, truncated, R"({"messages": [)",
+                            chatLine(QStringLiteral("fine"),
+                                     {{QStringLiteral("c1"), QStringLiteral("get_order"),
+                                       QStringLiteral(R"({"order_id":"SU-2"})"), QStringLiteral("{}")}})}));
         const ImportReport report = importer.importFile(file);
         QCOMPARE(report.rejected.size(), 3);
         const QStringList messages = report.rejectionMessages();
-        QVERIFY2(messages.at(0).startsWith(file + QStringLiteral(":1: conversation \"orphan\": ")), qPrintable(messages.at(0)));
+        QVERIFY2(messages.at(0).startsWith(file + QStringLiteral(":1: conversation \"orphan\": ")),
+                 qPrintable(messages.at(0)));
         QVERIFY2(messages.at(0).contains(QStringLiteral("no call with that id")), qPrintable(messages.at(0)));
-        QVERIFY2(messages.at(1).startsWith(file + QStringLiteral(":2: messages[1].tool_calls[0].function.arguments: ")),
+        QVERIFY2(messages.at(1).startsWith(
+                         file + QStringLiteral(":2: messages[1].tool_calls[0].function.arguments: ")),
                  qPrintable(messages.at(1)));
         QVERIFY2(messages.at(1).contains(QStringLiteral("arguments")), qPrintable(messages.at(1)));
-        QVERIFY2(messages.at(2).startsWith(file + QStringLiteral(":3: not valid JSON at column")), qPrintable(messages.at(2)));
+        QVERIFY2(messages.at(2).startsWith(file + QStringLiteral(":3: not valid JSON at column")),
+                 qPrintable(messages.at(2)));
         QCOMPARE(report.ticketsOpened, 1);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets ORDER BY ext_id")),
                  (QStringList{QStringLiteral("earlier"), QStringLiteral("fine")}));
         for (const QString &row : before)
-            QVERIFY2(databaseDump(raw.db(), {QStringLiteral("imports"), QStringLiteral("queue_totals")}).contains(row), qPrintable(row));
+            QVERIFY2(databaseDump(raw.db(), {QStringLiteral("imports"), QStringLiteral("queue_totals")})
+                             .contains(row),
+                     qPrintable(row));
     }
 
     // A document cut short: what came before the break is kept, the break is named by byte.
@@ -403,9 +431,10 @@ private slots:
 
         const QString lines = newPath(".jsonl");
         const QString longText = QString(70000, u'x');
-        QByteArray first = chatLine(QStringLiteral("long"), {{QStringLiteral("c1"), QStringLiteral("message_seller"),
-                                                             QStringLiteral(R"({"seller_id":"s","text":"%1"})").arg(longText),
-                                                             QStringLiteral("sent")}});
+        QByteArray first = chatLine(
+                QStringLiteral("long"),
+                {{QStringLiteral("c1"), QStringLiteral("message_seller"),
+                  QStringLiteral(R"({"seller_id":"s","text":"%1"})").arg(longText), QStringLiteral("sent")}});
         QVERIFY(writeLines(lines, {first, chatLine(QStringLiteral("short"), {})}));
         const ImportReport second = importer.importFile(lines);
         QVERIFY2(second.clean(), qPrintable(describe(second)));
@@ -419,25 +448,28 @@ private slots:
     {
         const QByteArray deep = QByteArray(20000, '[') + QByteArray(20000, ']');
         const QString lines = newPath(".jsonl");
-        QVERIFY(writeLines(lines, {chatLine(QStringLiteral("fine"), {}),
-                                   R"({"messages":[{"role":"user","content":)" + deep + "}]}"}));
+        QVERIFY(writeLines(lines,
+                           {chatLine(QStringLiteral("fine"), {}),
+                            R"({"messages":[{"role":"user","content":)" + deep + "}]}"}));
         auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(lines);
         QCOMPARE(report.ticketsOpened, 1);
         QCOMPARE(report.rejected.size(), 1);
-        QVERIFY2(report.rejectionMessages().first().contains(QStringLiteral(":2: JSON nested deeper than 128 levels")),
+        QVERIFY2(report.rejectionMessages().first().contains(
+                         QStringLiteral(":2: JSON nested deeper than 128 levels")),
                  qPrintable(report.rejectionMessages().first()));
 
         const QString document = newPath(".json");
         QFile out(document);
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write("[\n" + chatLine(QStringLiteral("first"), {}).trimmed() + R"(,
-{"messages":[{"role":"user","content":)" + deep
-                  + "}]}]");
+{"messages":[{"role":"user","content":)"
+                  + deep + "}]}]");
         out.close();
         const ImportReport streamed = importer.importFile(document);
-        QVERIFY2(streamed.fatal.contains(QStringLiteral("JSON nested deeper than 128 levels")), qPrintable(streamed.fatal));
+        QVERIFY2(streamed.fatal.contains(QStringLiteral("JSON nested deeper than 128 levels")),
+                 qPrintable(streamed.fatal));
         QVERIFY2(streamed.fatal.startsWith(QStringLiteral("byte ")), qPrintable(streamed.fatal));
         QCOMPARE(streamed.ticketsOpened, 1); // the conversation before it is kept
     }
@@ -452,9 +484,14 @@ private slots:
         const ImportReport report = importer.importFile(data("formats/otlp-split-batches.jsonl"));
         QVERIFY2(report.clean(), qPrintable(describe(report)));
         RawSqlite raw(path);
-        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets")), QStringList{QStringLiteral("conv-split")});
-        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool = 'issue_refund'")), 2);
-        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tool_calls WHERE repeat_of IS NOT NULL")), 1);
+        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets")),
+                 QStringList{QStringLiteral("conv-split")});
+        QCOMPARE(scalar(raw.db(),
+                        QStringLiteral("SELECT count(*) FROM tool_calls WHERE tool = 'issue_refund'")),
+                 2);
+        QCOMPARE(scalar(raw.db(),
+                        QStringLiteral("SELECT count(*) FROM tool_calls WHERE repeat_of IS NOT NULL")),
+                 1);
     }
 
     // The layout is told right however the file starts: a list of messages whose first message
@@ -468,17 +505,21 @@ private slots:
         const QString messages = newPath(".json");
         QFile out(messages);
         QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write("[\n  {\"content\": \"" + QByteArray(70000, 'x') + "\", \"role\": \"system\"},\n"
-                  "  {\"role\": \"user\", \"content\": \"Where is my order?\"}\n]\n");
+        out.write("[\n  {\"content\": \"" + QByteArray(70000, 'x')
+                  + "\", \"role\": \"system\"},\n"
+                    "  {\"role\": \"user\", \"content\": \"Where is my order?\"}\n]\n");
         out.close();
         const ImportReport whole = importer.importFile(messages);
         QVERIFY2(whole.clean(), qPrintable(describe(whole)));
         QCOMPARE(whole.ticketsOpened, 1);
 
-        const QByteArray opened = R"({"type":"ticket_opened","ticket":"T-AWK","at":"2026-04-10T10:00:00Z","order":{"id":"SU-7","items":[]},"seller":{"id":"s7","name":"Seven"}})";
-        const QByteArray message = R"({"type":"message","ticket":"T-AWK","at":"2026-04-10T10:01:00Z","from":"customer","text":"hello"})";
+        const QByteArray opened =
+                R"({"type":"ticket_opened","ticket":"T-AWK","at":"2026-04-10T10:00:00Z","order":{"id":"SU-7","items":[]},"seller":{"id":"s7","name":"Seven"}})";
+        const QByteArray message =
+                R"({"type":"message","ticket":"T-AWK","at":"2026-04-10T10:01:00Z","from":"customer","text":"hello"})";
         const QString broken = newPath(".jsonl");
-        QVERIFY(writeLines(broken, {QByteArray("{\"type\":\"message\",\"ticket\":\"T-AWK\","), opened, message}));
+        QVERIFY(writeLines(broken,
+                           {QByteArray("{\"type\":\"message\",\"ticket\":\"T-AWK\","), opened, message}));
         const ImportReport first = importer.importFile(broken);
         QVERIFY2(first.fatal.isEmpty(), qPrintable(first.fatal));
         QCOMPARE(first.rejected.size(), 1);
@@ -486,12 +527,15 @@ private slots:
         QCOMPARE(first.eventsImported, 2);
 
         const QString typo = newPath(".jsonl");
-        QVERIFY(writeLines(typo, {R"({"type":"message","tickt":"T-AWK","at":"2026-04-10T10:02:00Z","from":"customer","text":"typo"})",
-                                  R"({"type":"message","ticket":"T-AWK","at":"2026-04-10T10:03:00Z","from":"customer","text":"again"})"}));
+        QVERIFY(writeLines(
+                typo,
+                {R"({"type":"message","tickt":"T-AWK","at":"2026-04-10T10:02:00Z","from":"customer","text":"typo"})",
+                 R"({"type":"message","ticket":"T-AWK","at":"2026-04-10T10:03:00Z","from":"customer","text":"again"})"}));
         const ImportReport second = importer.importFile(typo);
         QCOMPARE(second.rejected.size(), 1);
         QCOMPARE(second.rejected.first().place.line, 1);
-        QVERIFY2(second.rejected.first().reason.contains(QStringLiteral("\"ticket\"")), qPrintable(second.rejected.first().reason));
+        QVERIFY2(second.rejected.first().reason.contains(QStringLiteral("\"ticket\"")),
+                 qPrintable(second.rejected.first().reason));
         QCOMPARE(second.eventsImported, 1);
     }
 
@@ -517,14 +561,17 @@ private slots:
         QCOMPARE(again.ticketsOpened, 0);
         RawSqlite raw(path);
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets")), 2);
-        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM tickets WHERE ext_id LIKE 'conversation-%'")), 2);
+        QCOMPARE(scalar(raw.db(),
+                        QStringLiteral("SELECT count(*) FROM tickets WHERE ext_id LIKE 'conversation-%'")),
+                 2);
     }
 
     // A conversation that is skipped leaves nothing behind, not even its tools in the summary.
     void skippedConversationTeachesNothing()
     {
-        QByteArray orphan = chatLine(QStringLiteral("orphan"), {{QStringLiteral("c1"), QStringLiteral("mystery_tool"),
-                                                                 QStringLiteral("{}"), QStringLiteral("ok")}});
+        QByteArray orphan = chatLine(QStringLiteral("orphan"),
+                                     {{QStringLiteral("c1"), QStringLiteral("mystery_tool"),
+                                       QStringLiteral("{}"), QStringLiteral("ok")}});
         orphan.replace("]}", R"(,{"role":"tool","tool_call_id":"zz","content":"done"}]})");
         const QString file = newPath(".jsonl");
         QVERIFY(writeLines(file, {orphan}));
@@ -543,7 +590,8 @@ private slots:
         auto store = test::openTestStore(newPath());
         TranscriptImporter importer(*store, profiles());
         const ImportReport report = importer.importFile(file);
-        QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")), qPrintable(report.fatal));
+        QVERIFY2(report.fatal.contains(QStringLiteral("not a transcript format Verity reads")),
+                 qPrintable(report.fatal));
         QVERIFY2(report.fatal.contains(QStringLiteral("ticket,order")), qPrintable(report.fatal));
         QCOMPARE(report.ticketsOpened, 0);
     }
@@ -729,11 +777,12 @@ private slots:
     {
         const QString file = newPath(".jsonl");
         const QString credit = QStringLiteral(R"({"account":"acct-9","cents":500})");
-        QVERIFY(writeLines(file, {chatLine(QStringLiteral("credit"),
-                                           {{QStringLiteral("c1"), QStringLiteral("apply_credit"), credit,
-                                             QStringLiteral("credit applied")},
-                                            {QStringLiteral("c2"), QStringLiteral("apply_credit"), credit,
-                                             QStringLiteral("credit applied")}})}));
+        QVERIFY(writeLines(file,
+                           {chatLine(QStringLiteral("credit"),
+                                     {{QStringLiteral("c1"), QStringLiteral("apply_credit"), credit,
+                                       QStringLiteral("credit applied")},
+                                      {QStringLiteral("c2"), QStringLiteral("apply_credit"), credit,
+                                       QStringLiteral("credit applied")}})}));
         const QString path = newPath();
         auto store = test::openTestStore(path);
         const QString userFile = m_dir.filePath(QStringLiteral("config/registry.json"));
@@ -756,10 +805,12 @@ private slots:
         QVERIFY(store->unclassifiedTools().value().isEmpty());
 
         RawSqlite raw(path);
-        QCOMPARE(rows(raw.db(), QStringLiteral("SELECT call_ext_id, tool_class, outcome, amount_cents, repeat_kind FROM "
-                                               "tool_calls ORDER BY seq")),
-                 (QStringList{QStringLiteral("c1|write_money|performed|500|<null>"),
-                              QStringLiteral("c2|write_money|performed|500|duplicate_effect")}));
+        QCOMPARE(
+                rows(raw.db(),
+                     QStringLiteral("SELECT call_ext_id, tool_class, outcome, amount_cents, repeat_kind FROM "
+                                    "tool_calls ORDER BY seq")),
+                (QStringList{QStringLiteral("c1|write_money|performed|500|<null>"),
+                             QStringLiteral("c2|write_money|performed|500|duplicate_effect")}));
         QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT duplicate_cents FROM tickets")), 500);
         // The next import knows the tool from the user's file.
         Expected<ToolRegistry> reloaded = ToolRegistry::builtIn().extendedWithFile(userFile);

@@ -22,7 +22,8 @@ namespace {
 class BrokenHop : public QObject
 {
 public:
-    explicit BrokenHop(QByteArray cannedAnswer = {}) : m_answer(std::move(cannedAnswer))
+    explicit BrokenHop(QByteArray cannedAnswer = {})
+        : m_answer(std::move(cannedAnswer))
     {
         m_server.listen(QHostAddress::LocalHost, 0);
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
@@ -119,7 +120,12 @@ void TestProviderClient::acceptedRefundCarriesTheKey()
     SandboxHttp http(sandbox.url());
     const QJsonArray refunds = http.refundsOf(QStringLiteral("pi_order1"));
     QCOMPARE(refunds.size(), 1);
-    QCOMPARE(refunds.at(0).toObject().value(QStringLiteral("metadata")).toObject().value(QStringLiteral("ticket_id")).toString(),
+    QCOMPARE(refunds.at(0)
+                     .toObject()
+                     .value(QStringLiteral("metadata"))
+                     .toObject()
+                     .value(QStringLiteral("ticket_id"))
+                     .toString(),
              QStringLiteral("T-1"));
 }
 
@@ -215,8 +221,10 @@ void TestProviderClient::validationRefusalIsRefused()
     const RefundAttempt tooMuch = refundNow(client, intentFor(QStringLiteral("key-big"), 9900));
     QCOMPARE(tooMuch.kind, RefundAttempt::Kind::Refused);
     QCOMPARE(tooMuch.httpStatus, 400);
-    QVERIFY2(tooMuch.reason.contains(QStringLiteral("greater than what remains refundable")), qPrintable(tooMuch.reason));
-    const RefundAttempt unknown = refundNow(client, intentFor(QStringLiteral("key-x"), 100, QStringLiteral("pi_nothing")));
+    QVERIFY2(tooMuch.reason.contains(QStringLiteral("greater than what remains refundable")),
+             qPrintable(tooMuch.reason));
+    const RefundAttempt unknown =
+            refundNow(client, intentFor(QStringLiteral("key-x"), 100, QStringLiteral("pi_nothing")));
     QCOMPARE(unknown.kind, RefundAttempt::Kind::Refused);
     QVERIFY(unknown.reason.contains(QStringLiteral("No such payment_intent")));
     RefundIntent keyless = intentFor(QString());
@@ -263,9 +271,12 @@ void TestProviderClient::deadProviderRefusesThePostAndLookupRetries()
 void TestProviderClient::failingGatewayIsRetriedThenCannotTell()
 {
     const QByteArray body = R"({"error": {"type": "api_error", "message": "upstream unavailable"}})";
-    for (const QByteArray &status : {QByteArray("503 Service Unavailable"), QByteArray("429 Too Many Requests")}) {
-        BrokenHop gateway("HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\nRetry-After: 0\r\n"
-                          "Content-Length: " + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+    for (const QByteArray &status :
+         {QByteArray("503 Service Unavailable"), QByteArray("429 Too Many Requests")}) {
+        BrokenHop gateway("HTTP/1.1 " + status
+                          + "\r\nContent-Type: application/json\r\nRetry-After: 0\r\n"
+                            "Content-Length: "
+                          + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
         ProviderSettings settings = settingsFor(gateway.url());
         settings.maxLookupAttempts = 3;
         ProviderClient client(settings);
@@ -276,7 +287,8 @@ void TestProviderClient::failingGatewayIsRetriedThenCannotTell()
         QVERIFY2(answer.reason.contains(QStringLiteral("upstream unavailable")), qPrintable(answer.reason));
         // The POST meets the same gateway once, and a 5xx leaves it ambiguous, a 429 refused.
         const RefundAttempt attempt = refundNow(client, intentFor(QStringLiteral("key-1")));
-        QCOMPARE(attempt.kind, status.startsWith("5") ? RefundAttempt::Kind::Ambiguous : RefundAttempt::Kind::Refused);
+        QCOMPARE(attempt.kind,
+                 status.startsWith("5") ? RefundAttempt::Kind::Ambiguous : RefundAttempt::Kind::Refused);
         QCOMPARE(gateway.requests(), 4);
     }
 }
@@ -305,7 +317,8 @@ void TestProviderClient::lookupNotFoundForAnUnusedKey()
     InProcessSandbox sandbox;
     setUpSeller(sandbox.url());
     ProviderClient client(settingsFor(sandbox.url()));
-    QCOMPARE(refundNow(client, intentFor(QStringLiteral("key-used"), 700)).kind, RefundAttempt::Kind::Accepted);
+    QCOMPARE(refundNow(client, intentFor(QStringLiteral("key-used"), 700)).kind,
+             RefundAttempt::Kind::Accepted);
     const LookupAnswer answer = lookupNow(client, intentFor(QStringLiteral("key-never-used"), 1200));
     QCOMPARE(answer.verdict, LookupVerdict::NotFound);
     QVERIFY(!answer.refund);
@@ -317,13 +330,15 @@ void TestProviderClient::legacyRefundWithoutKeyCannotBeTold()
     InProcessSandbox sandbox;
     setUpSeller(sandbox.url());
     SandboxHttp http(sandbox.url());
-    const HttpResult legacy = http.post(QStringLiteral("/v1/refunds"), {{QStringLiteral("payment_intent"), QStringLiteral("pi_order1")},
-                                                                       {QStringLiteral("amount"), QStringLiteral("1200")}});
+    const HttpResult legacy = http.post(QStringLiteral("/v1/refunds"),
+                                        {{QStringLiteral("payment_intent"), QStringLiteral("pi_order1")},
+                                         {QStringLiteral("amount"), QStringLiteral("1200")}});
     QCOMPARE(legacy.status, 200);
     ProviderClient client(settingsFor(sandbox.url()));
     const LookupAnswer answer = lookupNow(client, intentFor(QStringLiteral("key-1"), 1200));
     QCOMPARE(answer.verdict, LookupVerdict::CouldNotTell);
-    QVERIFY2(answer.reason.contains(legacy.json.value(QStringLiteral("id")).toString()), qPrintable(answer.reason));
+    QVERIFY2(answer.reason.contains(legacy.json.value(QStringLiteral("id")).toString()),
+             qPrintable(answer.reason));
     // Another amount is not this refund.
     QCOMPARE(lookupNow(client, intentFor(QStringLiteral("key-2"), 1300)).verdict, LookupVerdict::NotFound);
 }
@@ -336,16 +351,19 @@ void TestProviderClient::lookupFollowsPages()
     QCOMPARE(http.createPayment(QStringLiteral("pi_big"), 20000, QStringLiteral("acct_shop")).status, 200);
     ProviderClient client(settingsFor(sandbox.url()));
     // The refund looked for is the oldest of 130: on the second page of 100.
-    const RefundAttempt wanted = refundNow(client, intentFor(QStringLiteral("key-wanted"), 10, QStringLiteral("pi_big")));
+    const RefundAttempt wanted =
+            refundNow(client, intentFor(QStringLiteral("key-wanted"), 10, QStringLiteral("pi_big")));
     QCOMPARE(wanted.kind, RefundAttempt::Kind::Accepted);
     for (int i = 0; i < 129; ++i) {
-        QCOMPARE(http.post(QStringLiteral("/v1/refunds"), {{QStringLiteral("payment_intent"), QStringLiteral("pi_big")},
-                                                            {QStringLiteral("amount"), QStringLiteral("100")},
-                                                            {QStringLiteral("metadata[intent_key]"), QStringLiteral("other-%1").arg(i)}})
-                     .status,
+        QCOMPARE(http.post(QStringLiteral("/v1/refunds"),
+                           {{QStringLiteral("payment_intent"), QStringLiteral("pi_big")},
+                            {QStringLiteral("amount"), QStringLiteral("100")},
+                            {QStringLiteral("metadata[intent_key]"), QStringLiteral("other-%1").arg(i)}})
+                         .status,
                  200);
     }
-    const LookupAnswer answer = lookupNow(client, intentFor(QStringLiteral("key-wanted"), 10, QStringLiteral("pi_big")));
+    const LookupAnswer answer =
+            lookupNow(client, intentFor(QStringLiteral("key-wanted"), 10, QStringLiteral("pi_big")));
     QCOMPARE(answer.verdict, LookupVerdict::Found);
     QCOMPARE(answer.refund->id, wanted.refund->id);
     QCOMPARE(answer.exchanges.size(), 2);
@@ -365,8 +383,9 @@ void TestProviderClient::wrongBaseUrlCannotTell()
     QVERIFY(answer.exchanges.first().request.contains(QStringLiteral("/not-the-api/v1/refunds")));
     // An unknown payment is no "not found" either.
     ProviderClient right(settingsFor(sandbox.url()));
-    QCOMPARE(lookupNow(right, intentFor(QStringLiteral("key-1"), 100, QStringLiteral("pi_elsewhere"))).verdict,
-             LookupVerdict::CouldNotTell);
+    QCOMPARE(
+            lookupNow(right, intentFor(QStringLiteral("key-1"), 100, QStringLiteral("pi_elsewhere"))).verdict,
+            LookupVerdict::CouldNotTell);
 }
 
 void TestProviderClient::cancelFinishesOnceAsAmbiguous()

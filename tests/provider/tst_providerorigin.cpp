@@ -5,10 +5,10 @@
 // nothing; the saved settings keep to the rule too. Every server is on 127.0.0.1.
 
 #include "provider/providerclient.h"
-#include "resolution/providerconnection.h"
 #include "provider/providerhttp.h"
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
+#include "resolution/providerconnection.h"
 #include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"
@@ -437,7 +437,8 @@ void TestProviderOrigin::connectionKeepsToTheRule()
         // A name that would read as something else in the audit log is refused the same way.
         const Expected<void> named = connection.save(QUrl(good), QStringLiteral("ali\u202Ece"), QString());
         QVERIFY(!named);
-        QVERIFY2(named.message().startsWith(QStringLiteral("Your name holds U+202E")), qPrintable(named.message()));
+        QVERIFY2(named.message().startsWith(QStringLiteral("Your name holds U+202E")),
+                 qPrintable(named.message()));
         QCOMPARE(connection.operatorName(), QStringLiteral("alice"));
     }
 

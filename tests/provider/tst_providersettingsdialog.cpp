@@ -3,8 +3,8 @@
 // the dialog with what was expected, the dialog stays open and nothing is saved; a good one
 // is saved and closes it.
 
-#include "resolution/providerconnection.h"
 #include "providersettingsdialog.h"
+#include "resolution/providerconnection.h"
 #include "store/storefactory.h"
 #include "support/testmacros.h"
 

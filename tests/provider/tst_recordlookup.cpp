@@ -20,13 +20,18 @@ namespace {
 
 RecordQuery pickupsOf(const QString &order, const QString &intentKey)
 {
-    return RecordQuery{QStringLiteral("courier"), QStringLiteral("/v1/pickups"), {{QStringLiteral("order"), order}},
-                       QStringLiteral("metadata.intent_key"), intentKey};
+    return RecordQuery{QStringLiteral("courier"),
+                       QStringLiteral("/v1/pickups"),
+                       {{QStringLiteral("order"), order}},
+                       QStringLiteral("metadata.intent_key"),
+                       intentKey};
 }
 
 RecordWrite pickupFor(const QString &order, const QString &intentKey)
 {
-    return RecordWrite{QStringLiteral("courier"), QStringLiteral("/v1/pickups"), intentKey,
+    return RecordWrite{QStringLiteral("courier"),
+                       QStringLiteral("/v1/pickups"),
+                       intentKey,
                        {{QStringLiteral("order"), order},
                         {QStringLiteral("item"), QStringLiteral("GW-PAR3")},
                         {QStringLiteral("metadata[ticket_id]"), QStringLiteral("T-1")}}};
@@ -53,7 +58,9 @@ class Gateway : public QObject
 public:
     enum class Step { Forward, Fail500, Hold, Drop };
 
-    Gateway(QList<Step> script, QUrl upstream = {}) : m_script(std::move(script)), m_upstream(std::move(upstream))
+    Gateway(QList<Step> script, QUrl upstream = {})
+        : m_script(std::move(script))
+        , m_upstream(std::move(upstream))
     {
         m_server.listen(QHostAddress::LocalHost, 0);
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
@@ -63,7 +70,8 @@ public:
                 if (step == Step::Forward)
                     forward(client);
                 else
-                    connect(client, &QTcpSocket::readyRead, this, [this, client, step] { answer(client, step); });
+                    connect(client, &QTcpSocket::readyRead, this,
+                            [this, client, step] { answer(client, step); });
             }
         });
     }
@@ -82,7 +90,8 @@ private:
         };
         connect(upstream, &QTcpSocket::connected, client, pipe);
         connect(client, &QTcpSocket::readyRead, upstream, pipe);
-        connect(upstream, &QTcpSocket::readyRead, client, [client, upstream] { client->write(upstream->readAll()); });
+        connect(upstream, &QTcpSocket::readyRead, client,
+                [client, upstream] { client->write(upstream->readAll()); });
         connect(upstream, &QTcpSocket::disconnected, client, &QTcpSocket::disconnectFromHost);
     }
 
@@ -110,8 +119,10 @@ private:
             return;
         if (step == Step::Fail500) {
             const QByteArray body = R"({"error": {"type": "api_error", "message": "the gateway failed"}})";
-            client->write("HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                          "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+            client->write("HTTP/1.1 500 Internal Server Error\r\nContent-Type: "
+                          "application/json\r\nConnection: close\r\n"
+                          "Content-Length: "
+                          + QByteArray::number(body.size()) + "\r\n\r\n" + body);
         }
         client->disconnectFromHost();
     }
@@ -153,20 +164,27 @@ void TestRecordLookup::queryFromTheRegistry_data()
 
     const TicketFacts ticket{{QStringLiteral("ticket_id"), QStringLiteral("T-1")},
                              {QStringLiteral("order_id"), QStringLiteral("SU-TICKET")}};
-    QTest::newRow("pickup: the call's order") << "schedule_pickup" << R"({"order_id": "SU-88316", "item_id": "X"})"
-                                              << ticket << "SU-88316" << QString();
-    QTest::newRow("pickup: a whole-number order") << "schedule_pickup" << R"({"order_id": 88316})" << ticket << "88316"
-                                                  << QString();
+    QTest::newRow("pickup: the call's order")
+            << "schedule_pickup"
+            << R"({"order_id": "SU-88316", "item_id": "X"})" << ticket << "SU-88316" << QString();
+    QTest::newRow("pickup: a whole-number order")
+            << "schedule_pickup"
+            << R"({"order_id": 88316})" << ticket << "88316" << QString();
     QTest::newRow("pickup: the ticket's order when the call has none")
-        << "schedule_pickup" << R"({"item_id": "X"})" << ticket << "SU-TICKET" << QString();
-    QTest::newRow("pickup: a null order is a missing one") << "schedule_pickup" << R"({"order_id": null})" << ticket
-                                                           << "SU-TICKET" << QString();
+            << "schedule_pickup"
+            << R"({"item_id": "X"})" << ticket << "SU-TICKET" << QString();
+    QTest::newRow("pickup: a null order is a missing one")
+            << "schedule_pickup"
+            << R"({"order_id": null})" << ticket << "SU-TICKET" << QString();
     QTest::newRow("message: no order argument, the ticket's")
-        << "message_seller" << R"({"seller_id": "s", "text": "hi"})" << ticket << "SU-TICKET" << QString();
-    QTest::newRow("no order anywhere") << "message_seller" << R"({"text": "hi"})"
-                                       << TicketFacts{{QStringLiteral("ticket_id"), QStringLiteral("T-1")}} << QString()
-                                       << "order_id is missing from the call's arguments and the ticket";
-    QTest::newRow("an order that is no text") << "schedule_pickup" << R"({"order_id": ["SU-1"]})" << ticket << QString()
+            << "message_seller"
+            << R"({"seller_id": "s", "text": "hi"})" << ticket << "SU-TICKET" << QString();
+    QTest::newRow("no order anywhere")
+            << "message_seller"
+            << R"({"text": "hi"})" << TicketFacts{{QStringLiteral("ticket_id"), QStringLiteral("T-1")}}
+            << QString() << "order_id is missing from the call's arguments and the ticket";
+    QTest::newRow("an order that is no text") << "schedule_pickup"
+                                              << R"({"order_id": ["SU-1"]})" << ticket << QString()
                                               << "the argument order_id is [\"SU-1\"], not text";
 }
 
@@ -180,7 +198,8 @@ void TestRecordLookup::queryFromTheRegistry()
     const ToolRegistry registry = ToolRegistry::builtIn();
     const ToolSpec *spec = registry.find(tool);
     QVERIFY(spec && spec->lookup);
-    const Expected<RecordQuery> query = recordQueryFor(*spec->lookup, arguments, ticket, QStringLiteral("key-1"));
+    const Expected<RecordQuery> query =
+            recordQueryFor(*spec->lookup, arguments, ticket, QStringLiteral("key-1"));
     if (filterValue.isEmpty()) {
         QVERIFY(!query);
         QVERIFY2(query.message().contains(errorMentions), qPrintable(query.message()));
@@ -205,7 +224,8 @@ void TestRecordLookup::postedRecordIsFound()
     QCOMPARE(made.kind, RecordWriteAttempt::Kind::Accepted);
     QVERIFY(made.record);
     QCOMPARE(made.record->raw.value(QStringLiteral("order")).toString(), order);
-    QCOMPARE(post(settings, pickupFor(order, QStringLiteral("key-2"))).kind, RecordWriteAttempt::Kind::Accepted);
+    QCOMPARE(post(settings, pickupFor(order, QStringLiteral("key-2"))).kind,
+             RecordWriteAttempt::Kind::Accepted);
     QCOMPARE(post(settings, pickupFor(QStringLiteral("SU 1"), QStringLiteral("key-1"))).kind,
              RecordWriteAttempt::Kind::Ambiguous); // the key with other parameters
 
@@ -218,10 +238,12 @@ void TestRecordLookup::postedRecordIsFound()
     QCOMPARE(found.createdMs, made.record->createdMs);
     QVERIFY(found.createdMs > 0);
     QCOMPARE(found.raw, made.record->raw);
-    QVERIFY2(answer.reason.contains(found.id) && answer.reason.contains(QStringLiteral("courier")), qPrintable(answer.reason));
+    QVERIFY2(answer.reason.contains(found.id) && answer.reason.contains(QStringLiteral("courier")),
+             qPrintable(answer.reason));
     QCOMPARE(answer.exchanges.size(), 1);
     const HttpExchange &exchange = answer.exchanges.first();
-    QVERIFY2(exchange.request.startsWith(QStringLiteral("GET http://127.0.0.1:")), qPrintable(exchange.request));
+    QVERIFY2(exchange.request.startsWith(QStringLiteral("GET http://127.0.0.1:")),
+             qPrintable(exchange.request));
     QVERIFY2(exchange.request.contains(QStringLiteral("/v1/pickups?order=SU%201%2B2%26x%3Dy&limit=100")),
              qPrintable(exchange.request));
     QVERIFY(exchange.request.contains(QStringLiteral("Authorization: Bearer sk_…dbox")));
@@ -241,7 +263,8 @@ void TestRecordLookup::unusedKeyIsNotFound()
     const ProviderSettings settings = settingsFor(sandbox.url());
     QCOMPARE(post(settings, pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-used"))).kind,
              RecordWriteAttempt::Kind::Accepted);
-    const RecordLookupAnswer answer = lookUp(settings, pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-never-used")));
+    const RecordLookupAnswer answer =
+            lookUp(settings, pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-never-used")));
     QCOMPARE(answer.verdict, LookupVerdict::NotFound);
     QVERIFY(answer.records.isEmpty());
     QVERIFY2(answer.reason.contains(QStringLiteral("none of the 1 record at")), qPrintable(answer.reason));
@@ -265,18 +288,23 @@ void TestRecordLookup::followsEveryPage()
     SandboxHttp http(sandbox.url());
     // The one looked for is the oldest of 130: on the second page of 100. So is a second one
     // with the same key (made without the key as Idempotency-Key), listed oldest first.
-    const RecordWriteAttempt wanted = post(settings, pickupFor(QStringLiteral("SU-BIG"), QStringLiteral("key-wanted")));
+    const RecordWriteAttempt wanted =
+            post(settings, pickupFor(QStringLiteral("SU-BIG"), QStringLiteral("key-wanted")));
     QCOMPARE(wanted.kind, RecordWriteAttempt::Kind::Accepted);
-    const HttpResult again = http.post(QStringLiteral("/v1/pickups"), {{QStringLiteral("order"), QStringLiteral("SU-BIG")},
-                                                                        {QStringLiteral("metadata[intent_key]"), QStringLiteral("key-wanted")}});
+    const HttpResult again =
+            http.post(QStringLiteral("/v1/pickups"),
+                      {{QStringLiteral("order"), QStringLiteral("SU-BIG")},
+                       {QStringLiteral("metadata[intent_key]"), QStringLiteral("key-wanted")}});
     QCOMPARE(again.status, 200);
     for (int i = 0; i < 128; ++i) {
-        QCOMPARE(http.post(QStringLiteral("/v1/pickups"), {{QStringLiteral("order"), QStringLiteral("SU-BIG")},
-                                                            {QStringLiteral("metadata[intent_key]"), QStringLiteral("other-%1").arg(i)}})
-                     .status,
+        QCOMPARE(http.post(QStringLiteral("/v1/pickups"),
+                           {{QStringLiteral("order"), QStringLiteral("SU-BIG")},
+                            {QStringLiteral("metadata[intent_key]"), QStringLiteral("other-%1").arg(i)}})
+                         .status,
                  200);
     }
-    RecordLookupOperation operation(settings, pickupsOf(QStringLiteral("SU-BIG"), QStringLiteral("key-wanted")));
+    RecordLookupOperation operation(settings,
+                                    pickupsOf(QStringLiteral("SU-BIG"), QStringLiteral("key-wanted")));
     QSignalSpy progress(&operation, &RecordLookupOperation::progress);
     const RecordLookupAnswer answer = RecordLookupOperation::waitFor(&operation);
     QCOMPARE(answer.verdict, LookupVerdict::Found);
@@ -286,16 +314,19 @@ void TestRecordLookup::followsEveryPage()
     QCOMPARE(answer.exchanges.size(), 2);
     QVERIFY(answer.exchanges.last().request.contains(QStringLiteral("starting_after=")));
     QCOMPARE(progress.count(), 2);
-    QVERIFY2(progress.last().first().toString().contains(QStringLiteral("page 2")), qPrintable(progress.last().first().toString()));
+    QVERIFY2(progress.last().first().toString().contains(QStringLiteral("page 2")),
+             qPrintable(progress.last().first().toString()));
 }
 
 void TestRecordLookup::retriesA500ThenReads()
 {
     InProcessSandbox sandbox;
-    QCOMPARE(post(settingsFor(sandbox.url()), pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1"))).kind,
-             RecordWriteAttempt::Kind::Accepted);
+    QCOMPARE(
+            post(settingsFor(sandbox.url()), pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1"))).kind,
+            RecordWriteAttempt::Kind::Accepted);
     Gateway gateway({Gateway::Step::Fail500, Gateway::Step::Forward}, sandbox.url());
-    const RecordLookupAnswer answer = lookUp(settingsFor(gateway.url()), pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+    const RecordLookupAnswer answer =
+            lookUp(settingsFor(gateway.url()), pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-1")));
     QCOMPARE(answer.verdict, LookupVerdict::Found);
     QCOMPARE(answer.exchanges.size(), 2);
     QVERIFY(answer.exchanges.first().response.startsWith(QStringLiteral("HTTP 500")));
@@ -308,7 +339,8 @@ void TestRecordLookup::stalledAnswerCannotTell()
     Gateway gateway({Gateway::Step::Hold});
     ProviderSettings settings = settingsFor(gateway.url(), 300);
     settings.maxLookupAttempts = 2;
-    const RecordLookupAnswer answer = lookUp(settings, pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+    const RecordLookupAnswer answer =
+            lookUp(settings, pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-1")));
     QCOMPARE(answer.verdict, LookupVerdict::CouldNotTell);
     QVERIFY2(answer.reason.contains(QStringLiteral("gave up after 2 attempts")), qPrintable(answer.reason));
     QVERIFY2(answer.reason.contains(QStringLiteral("timed out after 300 ms")), qPrintable(answer.reason));
@@ -320,7 +352,8 @@ void TestRecordLookup::unreadableAnswersCannotTell()
 {
     InProcessSandbox sandbox;
     const ProviderSettings settings = settingsFor(sandbox.url());
-    QCOMPARE(post(settings, pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1"))).kind, RecordWriteAttempt::Kind::Accepted);
+    QCOMPARE(post(settings, pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1"))).kind,
+             RecordWriteAttempt::Kind::Accepted);
     // A path the system does not have: its 404 is no "not found".
     RecordQuery wrongPath = pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-2"));
     wrongPath.path = QStringLiteral("/v1/collections");
@@ -332,11 +365,13 @@ void TestRecordLookup::unreadableAnswersCannotTell()
     badFilter.filter = {{QStringLiteral("seller"), QStringLiteral("s")}};
     const RecordLookupAnswer refused = lookUp(settings, badFilter);
     QCOMPARE(refused.verdict, LookupVerdict::CouldNotTell);
-    QVERIFY2(refused.reason.contains(QStringLiteral("Received unknown parameter: seller")), qPrintable(refused.reason));
+    QVERIFY2(refused.reason.contains(QStringLiteral("Received unknown parameter: seller")),
+             qPrintable(refused.reason));
     // A wrong API key is not retried.
     ProviderSettings wrongKey = settings;
     wrongKey.apiKey = QStringLiteral("sk_test_not_the_key");
-    const RecordLookupAnswer unauthorised = lookUp(wrongKey, pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-2")));
+    const RecordLookupAnswer unauthorised =
+            lookUp(wrongKey, pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-2")));
     QCOMPARE(unauthorised.verdict, LookupVerdict::CouldNotTell);
     QCOMPARE(unauthorised.exchanges.size(), 1);
     QVERIFY(unauthorised.reason.contains(QStringLiteral("refused the API key")));
@@ -358,7 +393,8 @@ void TestRecordLookup::postIsSentOnceAndItsAnswerClassified()
         InProcessSandbox sandbox;
         ProviderSettings faulty = settingsFor(sandbox.url());
         faulty.baseUrl.setPath(QStringLiteral("/sandbox-fault/accept-then-500"));
-        const RecordWriteAttempt failed = post(faulty, pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+        const RecordWriteAttempt failed =
+                post(faulty, pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
         QCOMPARE(failed.kind, RecordWriteAttempt::Kind::Ambiguous);
         QCOMPARE(failed.httpStatus, 500);
         QCOMPARE(failed.exchanges.size(), 1);
@@ -367,9 +403,11 @@ void TestRecordLookup::postIsSentOnceAndItsAnswerClassified()
         QVERIFY(exchange.request.contains(QStringLiteral("metadata%5Bintent_key%5D=key-1")));
         QVERIFY(exchange.request.contains(QStringLiteral("Connection: close")));
         QCOMPARE(sandbox.recordCount(QStringLiteral("pickup")), 1);
-        const RecordLookupAnswer answer = lookUp(faulty, pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+        const RecordLookupAnswer answer =
+                lookUp(faulty, pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-1")));
         QCOMPARE(answer.verdict, LookupVerdict::Found);
-        const RecordWriteAttempt replayed = post(settingsFor(sandbox.url()), pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+        const RecordWriteAttempt replayed =
+                post(settingsFor(sandbox.url()), pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
         QCOMPARE(replayed.kind, RecordWriteAttempt::Kind::Accepted);
         QVERIFY(replayed.replayed);
         QCOMPARE(replayed.record->id, answer.records.first().id);
@@ -380,27 +418,37 @@ void TestRecordLookup::postIsSentOnceAndItsAnswerClassified()
         InProcessSandbox sandbox;
         ProviderSettings stalled = settingsFor(sandbox.url(), 300);
         stalled.baseUrl.setPath(QStringLiteral("/sandbox-fault/accept-then-stall=1s"));
-        RecordWrite message{QStringLiteral("messaging"), QStringLiteral("/v1/messages"), QStringLiteral("key-m"),
-                            {{QStringLiteral("order"), QStringLiteral("SU-1")}, {QStringLiteral("text"), QStringLiteral("Hello")}}};
+        RecordWrite message{QStringLiteral("messaging"),
+                            QStringLiteral("/v1/messages"),
+                            QStringLiteral("key-m"),
+                            {{QStringLiteral("order"), QStringLiteral("SU-1")},
+                             {QStringLiteral("text"), QStringLiteral("Hello")}}};
         const RecordWriteAttempt timedOut = post(stalled, message);
         QCOMPARE(timedOut.kind, RecordWriteAttempt::Kind::Ambiguous);
         QCOMPARE(timedOut.httpStatus, 0);
-        QVERIFY2(timedOut.reason.contains(QStringLiteral("timed out after 300 ms")), qPrintable(timedOut.reason));
+        QVERIFY2(timedOut.reason.contains(QStringLiteral("timed out after 300 ms")),
+                 qPrintable(timedOut.reason));
         QVERIFY(sandbox.drainHeldAnswers());
         QCOMPARE(sandbox.recordCount(QStringLiteral("message")), 1);
     }
     {
         // Refusals: the system's own, and what is never sent.
         InProcessSandbox sandbox;
-        RecordWrite noText{QStringLiteral("messaging"), QStringLiteral("/v1/messages"), QStringLiteral("key-x"),
+        RecordWrite noText{QStringLiteral("messaging"),
+                           QStringLiteral("/v1/messages"),
+                           QStringLiteral("key-x"),
                            {{QStringLiteral("order"), QStringLiteral("SU-1")}}};
         const RecordWriteAttempt refused = post(settingsFor(sandbox.url()), noText);
         QCOMPARE(refused.kind, RecordWriteAttempt::Kind::Refused);
-        QVERIFY2(refused.reason.contains(QStringLiteral("Missing required param: text")), qPrintable(refused.reason));
-        const RecordWriteAttempt keyless = post(settingsFor(sandbox.url()), pickupFor(QStringLiteral("SU-1"), QString()));
+        QVERIFY2(refused.reason.contains(QStringLiteral("Missing required param: text")),
+                 qPrintable(refused.reason));
+        const RecordWriteAttempt keyless =
+                post(settingsFor(sandbox.url()), pickupFor(QStringLiteral("SU-1"), QString()));
         QCOMPARE(keyless.kind, RecordWriteAttempt::Kind::Refused);
         QVERIFY(keyless.exchanges.isEmpty());
-        QCOMPARE(sandbox.recordCount(QStringLiteral("pickup")) + sandbox.recordCount(QStringLiteral("message")), 0);
+        QCOMPARE(sandbox.recordCount(QStringLiteral("pickup"))
+                         + sandbox.recordCount(QStringLiteral("message")),
+                 0);
     }
 }
 
@@ -409,7 +457,8 @@ void TestRecordLookup::droppedPostIsNeverSentAgain()
     // The connection drops after the whole POST arrived: Qt would send it again on a fresh
     // connection, and the body that cannot be rewound stops it.
     Gateway gateway({Gateway::Step::Drop});
-    const RecordWriteAttempt attempt = post(settingsFor(gateway.url()), pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+    const RecordWriteAttempt attempt =
+            post(settingsFor(gateway.url()), pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
     QCOMPARE(attempt.kind, RecordWriteAttempt::Kind::Ambiguous);
     QCOMPARE(attempt.httpStatus, 0);
     QVERIFY2(attempt.reason.contains(QStringLiteral("not sent again")), qPrintable(attempt.reason));
@@ -418,7 +467,8 @@ void TestRecordLookup::droppedPostIsNeverSentAgain()
 
     // Starting it twice sends it once.
     Gateway second({Gateway::Step::Drop});
-    RecordWriteOperation operation(settingsFor(second.url()), pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+    RecordWriteOperation operation(settingsFor(second.url()),
+                                   pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
     operation.start();
     operation.start();
     RecordWriteOperation::waitFor(&operation);
@@ -429,7 +479,8 @@ void TestRecordLookup::droppedPostIsNeverSentAgain()
 void TestRecordLookup::cancelFinishesOnce()
 {
     Gateway gateway({Gateway::Step::Hold});
-    RecordLookupOperation lookup(settingsFor(gateway.url()), pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+    RecordLookupOperation lookup(settingsFor(gateway.url()),
+                                 pickupsOf(QStringLiteral("SU-1"), QStringLiteral("key-1")));
     QSignalSpy finished(&lookup, &RecordLookupOperation::finished);
     lookup.start();
     QVERIFY(QTest::qWaitFor([&] { return gateway.requests() == 1; }, 5000));
@@ -440,7 +491,8 @@ void TestRecordLookup::cancelFinishesOnce()
     QCOMPARE(lookup.answer().reason, QStringLiteral("cancelled by the operator"));
     QCOMPARE(lookup.answer().exchanges.size(), 1);
 
-    RecordWriteOperation write(settingsFor(gateway.url()), pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
+    RecordWriteOperation write(settingsFor(gateway.url()),
+                               pickupFor(QStringLiteral("SU-1"), QStringLiteral("key-1")));
     write.cancel(); // before it was sent: nothing was
     QCOMPARE(write.attempt().kind, RecordWriteAttempt::Kind::Refused);
     write.start();

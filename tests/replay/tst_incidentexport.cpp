@@ -35,10 +35,11 @@ RegistrySelection allProfiles()
 // Values under the keys that name personal data, gathered by the test itself from the source.
 void collectPersonal(const json &value, QStringList &out)
 {
-    static const QStringList keys{QStringLiteral("first_name"), QStringLiteral("last_name"), QStringLiteral("email"),
-                                  QStringLiteral("address1"),   QStringLiteral("address2"),  QStringLiteral("city"),
-                                  QStringLiteral("zip"),        QStringLiteral("user_id"),   QStringLiteral("last_four"),
-                                  QStringLiteral("buyer")};
+    static const QStringList keys{QStringLiteral("first_name"), QStringLiteral("last_name"),
+                                  QStringLiteral("email"),      QStringLiteral("address1"),
+                                  QStringLiteral("address2"),   QStringLiteral("city"),
+                                  QStringLiteral("zip"),        QStringLiteral("user_id"),
+                                  QStringLiteral("last_four"),  QStringLiteral("buyer")};
     if (value.is_object()) {
         for (auto it = value.begin(); it != value.end(); ++it) {
             if (keys.contains(QString::fromStdString(it.key())) && it->is_string())
@@ -94,8 +95,9 @@ QHash<QString, CallStory> callsOf(Store &store, qint64 ticketId)
     for (const TranscriptEntry &entry : transcript) {
         if (entry.isToolCall) {
             const ToolCallRow &call = entry.call;
-            calls.insert(call.callExtId, {call.tool, call.toolClass, call.outcome, call.amountCents, call.repeated,
-                                          call.repeatKind, call.repeatOfCallId, call.intentKey});
+            calls.insert(call.callExtId,
+                         {call.tool, call.toolClass, call.outcome, call.amountCents, call.repeated,
+                          call.repeatKind, call.repeatOfCallId, call.intentKey});
         }
     }
     return calls;
@@ -147,7 +149,8 @@ void TestIncidentExport::initTestCase()
     const ImportReport demoReport = demo.importFile(demoDataResource());
     QVERIFY2(demoReport.clean(), qPrintable(storetest::describe(demoReport)));
     TranscriptImporter tau(*m_source, allProfiles());
-    const ImportReport tauReport = tau.importFile(QStringLiteral(VERITY_TEST_DATA "/tau/tau2-gpt-4.1-retail.json"));
+    const ImportReport tauReport =
+            tau.importFile(QStringLiteral(VERITY_TEST_DATA "/tau/tau2-gpt-4.1-retail.json"));
     QVERIFY2(tauReport.fatal.isEmpty(), qPrintable(storetest::describe(tauReport)));
 
     // A hand-made ticket whose repeated write carries personal data in its intent fields.
@@ -169,21 +172,25 @@ void TestIncidentExport::initTestCase()
     };
     const QString lines = m_dir.filePath(QStringLiteral("address.jsonl"));
     QVERIFY(storetest::writeLines(
-        lines,
-        {storetest::ticketOpened(addressTicket, at),
-         storetest::message(addressTicket, at, QStringLiteral("customer"),
-                            QStringLiteral("Please move my address to 12 Elm Street, Apt 4B, Philadelphia 19122. "
-                                           "Call me on (215) 555-0147.")),
-         call(QStringLiteral("a1"), QStringLiteral("2026-03-18T09:01:00Z")),
-         storetest::toolResult(addressTicket, QStringLiteral("2026-03-18T09:01:05Z"), QStringLiteral("a1"),
-                               R"({"error":"upstream timeout"})"),
-         call(QStringLiteral("a2"), QStringLiteral("2026-03-18T09:01:10Z")),
-         storetest::toolResult(addressTicket, QStringLiteral("2026-03-18T09:01:12Z"), QStringLiteral("a2"),
-                               R"({"user_id":"yusuf_rossi_9620","name":{"first_name":"Yusuf","last_name":"Rossi"}})"),
-         storetest::reply(addressTicket, QStringLiteral("2026-03-18T09:02:00Z"),
-                          QStringLiteral("Done, Yusuf: your address is now 12 Elm Street."))}));
-    TranscriptImporter retail(*m_source, RegistrySelection::forced(
-                                             NamedRegistry{QStringLiteral("tau-retail"), *builtInProfile(QStringLiteral("tau-retail"))}));
+            lines,
+            {storetest::ticketOpened(addressTicket, at),
+             storetest::message(
+                     addressTicket, at, QStringLiteral("customer"),
+                     QStringLiteral("Please move my address to 12 Elm Street, Apt 4B, Philadelphia 19122. "
+                                    "Call me on (215) 555-0147.")),
+             call(QStringLiteral("a1"), QStringLiteral("2026-03-18T09:01:00Z")),
+             storetest::toolResult(addressTicket, QStringLiteral("2026-03-18T09:01:05Z"),
+                                   QStringLiteral("a1"), R"({"error":"upstream timeout"})"),
+             call(QStringLiteral("a2"), QStringLiteral("2026-03-18T09:01:10Z")),
+             storetest::toolResult(
+                     addressTicket, QStringLiteral("2026-03-18T09:01:12Z"), QStringLiteral("a2"),
+                     R"({"user_id":"yusuf_rossi_9620","name":{"first_name":"Yusuf","last_name":"Rossi"}})"),
+             storetest::reply(addressTicket, QStringLiteral("2026-03-18T09:02:00Z"),
+                              QStringLiteral("Done, Yusuf: your address is now 12 Elm Street."))}));
+    TranscriptImporter retail(
+            *m_source,
+            RegistrySelection::forced(NamedRegistry{QStringLiteral("tau-retail"),
+                                                    *builtInProfile(QStringLiteral("tau-retail"))}));
     const ImportReport addressReport = retail.importFile(lines);
     QVERIFY2(addressReport.clean(), qPrintable(storetest::describe(addressReport)));
 
@@ -191,7 +198,8 @@ void TestIncidentExport::initTestCase()
     // and percent-encoded, and a second one whose lines carry nothing personal.
     const QJsonObject customer{{QStringLiteral("name"), QStringLiteral("Dana Whitfield")},
                                {QStringLiteral("email"), QStringLiteral("dana.w@example.com")}};
-    const auto trace = [](const QString &type, const QString &when, const QString &callId, QJsonObject fields) {
+    const auto trace = [](const QString &type, const QString &when, const QString &callId,
+                          QJsonObject fields) {
         fields.insert(QStringLiteral("type"), type);
         fields.insert(QStringLiteral("ticket"), traceTicket);
         fields.insert(QStringLiteral("at"), when);
@@ -201,48 +209,55 @@ void TestIncidentExport::initTestCase()
     const QString personalKey = QStringLiteral("refund-dana.w@example.com-O-T-TRACE-1");
     const QString traced = m_dir.filePath(QStringLiteral("trace.jsonl"));
     QVERIFY(storetest::writeLines(
-        traced,
-        {storetest::with(storetest::ticketOpened(traceTicket, at), QStringLiteral("customer"), customer),
-         storetest::message(traceTicket, at, QStringLiteral("customer"),
-                            QStringLiteral("Hi, Dana here; call me on +1 555 123 4567.")),
-         storetest::refundCall(traceTicket, QStringLiteral("2026-03-18T09:01:00Z"), QStringLiteral("c1")),
-         trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:01:00Z"), QStringLiteral("c1"),
-               {{QStringLiteral("method"), QStringLiteral("POST")},
-                {QStringLiteral("url"), QStringLiteral("https://psp.example/v1/refunds?customer_email=dana.w%40example.com"
-                                                       "&cust=Dana+Whitfield&name=Dana%20Whitfield&phone=%2B15551234567")},
-                {QStringLiteral("idempotency_key"), personalKey},
-                {QStringLiteral("attempt"), 1},
-                {QStringLiteral("error"), QStringLiteral("timeout for dana.w%40example.com")},
-                {QStringLiteral("duration_ms"), 5000}}),
-         trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:01:06Z"), QStringLiteral("c1"),
-               {{QStringLiteral("method"), QStringLiteral("POST")},
-                {QStringLiteral("url"), QStringLiteral("/v1/customers/dana.w%40example.com/refunds?phone=555-123-4567")},
-                {QStringLiteral("idempotency_key"), personalKey},
-                {QStringLiteral("attempt"), 2},
-                {QStringLiteral("status"), 200},
-                {QStringLiteral("duration_ms"), 300}}),
-         trace(QStringLiteral("provider"), QStringLiteral("2026-03-18T09:01:06.2Z"), QStringLiteral("c1"),
-               {{QStringLiteral("event"), QStringLiteral("refund.created for dana.w@example.com")},
-                {QStringLiteral("object_id"), QStringLiteral("re_Dana_Whitfield")},
-                {QStringLiteral("idempotency_key"), personalKey},
-                {QStringLiteral("amount_cents"), 4200}}),
-         storetest::toolResult(traceTicket, QStringLiteral("2026-03-18T09:01:07Z"), QStringLiteral("c1"),
-                               R"({"refund_id":"re_Dana_Whitfield","status":"succeeded"})"),
-         storetest::refundCall(traceTicket, QStringLiteral("2026-03-18T09:02:00Z"), QStringLiteral("c2"), 1000),
-         trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:02:00Z"), QStringLiteral("c2"),
-               {{QStringLiteral("method"), QStringLiteral("POST")},
-                {QStringLiteral("url"), QStringLiteral("https://psp.example/v1/refunds?expand=charge&since=2026-03-18T09%3A00%3A00Z")},
-                {QStringLiteral("idempotency_key"), QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153")},
-                {QStringLiteral("attempt"), 1},
-                {QStringLiteral("status"), 200},
-                {QStringLiteral("duration_ms"), 250}}),
-         trace(QStringLiteral("provider"), QStringLiteral("2026-03-18T09:02:00.2Z"), QStringLiteral("c2"),
-               {{QStringLiteral("event"), QStringLiteral("refund.created")},
-                {QStringLiteral("object_id"), QStringLiteral("re_qC5HTJz9NXdvjue0N7DDR7I5")},
-                {QStringLiteral("idempotency_key"), QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153")},
-                {QStringLiteral("amount_cents"), 1000}}),
-         storetest::toolResult(traceTicket, QStringLiteral("2026-03-18T09:02:01Z"), QStringLiteral("c2"),
-                               R"({"refund_id":"re_qC5HTJz9NXdvjue0N7DDR7I5","status":"succeeded"})")}));
+            traced,
+            {storetest::with(storetest::ticketOpened(traceTicket, at), QStringLiteral("customer"), customer),
+             storetest::message(traceTicket, at, QStringLiteral("customer"),
+                                QStringLiteral("Hi, Dana here; call me on +1 555 123 4567.")),
+             storetest::refundCall(traceTicket, QStringLiteral("2026-03-18T09:01:00Z"), QStringLiteral("c1")),
+             trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:01:00Z"), QStringLiteral("c1"),
+                   {{QStringLiteral("method"), QStringLiteral("POST")},
+                    {QStringLiteral("url"),
+                     QStringLiteral("https://psp.example/v1/refunds?customer_email=dana.w%40example.com"
+                                    "&cust=Dana+Whitfield&name=Dana%20Whitfield&phone=%2B15551234567")},
+                    {QStringLiteral("idempotency_key"), personalKey},
+                    {QStringLiteral("attempt"), 1},
+                    {QStringLiteral("error"), QStringLiteral("timeout for dana.w%40example.com")},
+                    {QStringLiteral("duration_ms"), 5000}}),
+             trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:01:06Z"), QStringLiteral("c1"),
+                   {{QStringLiteral("method"), QStringLiteral("POST")},
+                    {QStringLiteral("url"),
+                     QStringLiteral("/v1/customers/dana.w%40example.com/refunds?phone=555-123-4567")},
+                    {QStringLiteral("idempotency_key"), personalKey},
+                    {QStringLiteral("attempt"), 2},
+                    {QStringLiteral("status"), 200},
+                    {QStringLiteral("duration_ms"), 300}}),
+             trace(QStringLiteral("provider"), QStringLiteral("2026-03-18T09:01:06.2Z"), QStringLiteral("c1"),
+                   {{QStringLiteral("event"), QStringLiteral("refund.created for dana.w@example.com")},
+                    {QStringLiteral("object_id"), QStringLiteral("re_Dana_Whitfield")},
+                    {QStringLiteral("idempotency_key"), personalKey},
+                    {QStringLiteral("amount_cents"), 4200}}),
+             storetest::toolResult(traceTicket, QStringLiteral("2026-03-18T09:01:07Z"), QStringLiteral("c1"),
+                                   R"({"refund_id":"re_Dana_Whitfield","status":"succeeded"})"),
+             storetest::refundCall(traceTicket, QStringLiteral("2026-03-18T09:02:00Z"), QStringLiteral("c2"),
+                                   1000),
+             trace(QStringLiteral("http"), QStringLiteral("2026-03-18T09:02:00Z"), QStringLiteral("c2"),
+                   {{QStringLiteral("method"), QStringLiteral("POST")},
+                    {QStringLiteral("url"),
+                     QStringLiteral(
+                             "https://psp.example/v1/refunds?expand=charge&since=2026-03-18T09%3A00%3A00Z")},
+                    {QStringLiteral("idempotency_key"),
+                     QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153")},
+                    {QStringLiteral("attempt"), 1},
+                    {QStringLiteral("status"), 200},
+                    {QStringLiteral("duration_ms"), 250}}),
+             trace(QStringLiteral("provider"), QStringLiteral("2026-03-18T09:02:00.2Z"), QStringLiteral("c2"),
+                   {{QStringLiteral("event"), QStringLiteral("refund.created")},
+                    {QStringLiteral("object_id"), QStringLiteral("re_qC5HTJz9NXdvjue0N7DDR7I5")},
+                    {QStringLiteral("idempotency_key"),
+                     QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153")},
+                    {QStringLiteral("amount_cents"), 1000}}),
+             storetest::toolResult(traceTicket, QStringLiteral("2026-03-18T09:02:01Z"), QStringLiteral("c2"),
+                                   R"({"refund_id":"re_qC5HTJz9NXdvjue0N7DDR7I5","status":"succeeded"})")}));
     TranscriptImporter tracedImport(*m_source, allProfiles());
     const ImportReport tracedReport = tracedImport.importFile(traced);
     QVERIFY2(tracedReport.clean(), qPrintable(storetest::describe(tracedReport)));
@@ -264,16 +279,20 @@ void TestIncidentExport::initTestCase()
     const qint64 demo0412 = ticketId(demoTicket);
     QVERIFY(demo0412 > 0);
     Expected<void> saved = m_source->saveTrainerNote(
-        demo0412, TrainerNote{QStringLiteral("call:c4"),
-                              QStringLiteral("Dana Whitfield got two refunds here; she left 555-123-4567 for a callback."),
-                              QStringLiteral("Trainer Tess"), 1773800000000});
+            demo0412,
+            TrainerNote{QStringLiteral("call:c4"),
+                        QStringLiteral(
+                                "Dana Whitfield got two refunds here; she left 555-123-4567 for a callback."),
+                        QStringLiteral("Trainer Tess"), 1773800000000});
     QVERIFY2(saved, saved ? "" : qPrintable(saved.message()));
-    saved = m_source->saveTrainerNote(demo0412, TrainerNote{QStringLiteral("call:c3"), QStringLiteral("The timeout."),
-                                                            QStringLiteral("Trainer Tess"), 1773800001000});
+    saved = m_source->saveTrainerNote(demo0412,
+                                      TrainerNote{QStringLiteral("call:c3"), QStringLiteral("The timeout."),
+                                                  QStringLiteral("Trainer Tess"), 1773800001000});
     QVERIFY2(saved, saved ? "" : qPrintable(saved.message()));
 }
 
-OpenedIncidentExport TestIncidentExport::exportAndCheck(qint64 id, const QString &name, const QStringList &personal)
+OpenedIncidentExport TestIncidentExport::exportAndCheck(qint64 id, const QString &name,
+                                                        const QStringList &personal)
 {
     const QString path = m_dir.filePath(name);
     Expected<IncidentExportSummary> summary = exportIncident(*m_source, id, path, 1773900000000);
@@ -288,7 +307,8 @@ OpenedIncidentExport TestIncidentExport::exportAndCheck(qint64 id, const QString
     for (const char *suffix : {"-wal", "-shm", "-journal"})
         if (QFileInfo::exists(path + QLatin1String(suffix)))
             qWarning("side file left: %s%s", qPrintable(path), suffix);
-    const QStringList partials = QDir(m_dir.path()).entryList({QStringLiteral("*.partial-*")}, QDir::Files | QDir::Hidden);
+    const QStringList partials =
+            QDir(m_dir.path()).entryList({QStringLiteral("*.partial-*")}, QDir::Files | QDir::Hidden);
     if (!partials.isEmpty())
         qWarning("partial files left: %s", qPrintable(partials.join(u' ')));
     const QByteArray bytes = storetest::fileBytes(path);
@@ -362,7 +382,8 @@ void TestIncidentExport::compareStories(qint64 sourceId, OpenedIncidentExport &e
         // Equal keys stay equal and different keys different.
         for (auto other = was.cbegin(); other != was.cend(); ++other) {
             if (!it->intentKey.isEmpty() && !other->intentKey.isEmpty())
-                QCOMPARE(call.intentKey == is.value(other.key()).intentKey, it->intentKey == other->intentKey);
+                QCOMPARE(call.intentKey == is.value(other.key()).intentKey,
+                         it->intentKey == other->intentKey);
         }
     }
     QCOMPARE(copy.traceEvents(exported.ticketId)->size(), m_source->traceEvents(sourceId)->size());
@@ -381,8 +402,9 @@ void TestIncidentExport::compareStories(qint64 sourceId, OpenedIncidentExport &e
 
     // Read-only: writes are refused.
     QVERIFY(!copy.setFileInfo(QStringLiteral("kind"), QStringLiteral("something else")));
-    QVERIFY(!copy.saveTrainerNote(exported.ticketId, TrainerNote{QStringLiteral("x"), QStringLiteral("y"),
-                                                                 QStringLiteral("z"), 1}));
+    QVERIFY(!copy.saveTrainerNote(
+            exported.ticketId,
+            TrainerNote{QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z"), 1}));
 }
 
 void TestIncidentExport::demoIncident()
@@ -400,7 +422,8 @@ void TestIncidentExport::demoIncident()
     QCOMPARE(exported.fileInfo.value(QStringLiteral("format_version")), QStringLiteral("1"));
     QCOMPARE(exported.fileInfo.value(QStringLiteral("source_ticket")), demoTicket);
     QCOMPARE(exported.fileInfo.value(QStringLiteral("registry")), QStringLiteral("default"));
-    QCOMPARE(exported.fileInfo.value(QStringLiteral("exported_at")), QStringLiteral("2026-03-19T06:00:00.000Z"));
+    QCOMPARE(exported.fileInfo.value(QStringLiteral("exported_at")),
+             QStringLiteral("2026-03-19T06:00:00.000Z"));
     QVERIFY(exported.fileInfo.value(QStringLiteral("redactions")).contains(QLatin1String("1 name")));
     compareStories(id, exported);
 
@@ -426,7 +449,8 @@ void TestIncidentExport::demoIncident()
     const QList<TrainerNote> notes = *exported.store->trainerNotes(exported.ticketId);
     QCOMPARE(notes.size(), 2);
     QCOMPARE(notes.at(1).stepKey, QStringLiteral("call:c4"));
-    QCOMPARE(notes.at(1).text, QStringLiteral("Buyer 1 got two refunds here; she left [phone 1] for a callback."));
+    QCOMPARE(notes.at(1).text,
+             QStringLiteral("Buyer 1 got two refunds here; she left [phone 1] for a callback."));
     QCOMPARE(notes.at(1).author, QStringLiteral("Trainer Tess"));
     QCOMPARE(notes.at(1).writtenAt, qint64(1773800000000));
 }
@@ -435,9 +459,10 @@ void TestIncidentExport::tauAddressChange()
 {
     const qint64 id = ticketId(m_tauTicket);
     QStringList personal = personalValuesOf(*m_source, id);
-    for (const QString &value : {QStringLiteral("Mei"), QStringLiteral("Patel"), QStringLiteral("mei_patel_7272"),
-                                 QStringLiteral("443 Maple Drive"), QStringLiteral("445 Maple Drive"),
-                                 QStringLiteral("Fort Worth"), QStringLiteral("76165"), QStringLiteral("Suite 394")})
+    for (const QString &value :
+         {QStringLiteral("Mei"), QStringLiteral("Patel"), QStringLiteral("mei_patel_7272"),
+          QStringLiteral("443 Maple Drive"), QStringLiteral("445 Maple Drive"), QStringLiteral("Fort Worth"),
+          QStringLiteral("76165"), QStringLiteral("Suite 394")})
         QVERIFY2(personal.contains(value), qPrintable(value));
 
     QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
@@ -454,9 +479,10 @@ void TestIncidentExport::repeatedIntentWithPersonalData()
     QVERIFY(source.value(QStringLiteral("a2")).repeated);
     QCOMPARE(source.value(QStringLiteral("a2")).repeatOf, QStringLiteral("a1"));
 
-    const QStringList personal{QStringLiteral("Yusuf"),        QStringLiteral("Rossi"), QStringLiteral("yusuf_rossi_9620"),
-                               QStringLiteral("12 Elm Street"), QStringLiteral("Apt 4B"), QStringLiteral("Philadelphia"),
-                               QStringLiteral("19122"),         QStringLiteral("555-0147")};
+    const QStringList personal{
+            QStringLiteral("Yusuf"),         QStringLiteral("Rossi"),   QStringLiteral("yusuf_rossi_9620"),
+            QStringLiteral("12 Elm Street"), QStringLiteral("Apt 4B"),  QStringLiteral("Philadelphia"),
+            QStringLiteral("19122"),         QStringLiteral("555-0147")};
     QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
     OpenedIncidentExport exported = exportAndCheck(id, QStringLiteral("address.verity-incident"), personal);
     QVERIFY(exported.store);
@@ -476,12 +502,20 @@ void TestIncidentExport::traceLinesAndUrlsCarryNoPersonalData()
     QVERIFY(id > 0);
     QCOMPARE(m_source->traceEvents(id)->size(), 5);
     // Every spelling the source holds: plain, percent-encoded, '+'-encoded, inside ids.
-    const QStringList personal{
-        QStringLiteral("dana.w@example.com"), QStringLiteral("dana.w%40example.com"), QStringLiteral("Dana Whitfield"),
-        QStringLiteral("Dana+Whitfield"),     QStringLiteral("Dana%20Whitfield"),    QStringLiteral("Dana_Whitfield"),
-        QStringLiteral("Dana"),               QStringLiteral("Whitfield"),           QStringLiteral("dana.w"),
-        QStringLiteral("%2B15551234567"),     QStringLiteral("+15551234567"),        QStringLiteral("5551234567"),
-        QStringLiteral("555-123-4567"),       QStringLiteral("555 123 4567")};
+    const QStringList personal{QStringLiteral("dana.w@example.com"),
+                               QStringLiteral("dana.w%40example.com"),
+                               QStringLiteral("Dana Whitfield"),
+                               QStringLiteral("Dana+Whitfield"),
+                               QStringLiteral("Dana%20Whitfield"),
+                               QStringLiteral("Dana_Whitfield"),
+                               QStringLiteral("Dana"),
+                               QStringLiteral("Whitfield"),
+                               QStringLiteral("dana.w"),
+                               QStringLiteral("%2B15551234567"),
+                               QStringLiteral("+15551234567"),
+                               QStringLiteral("5551234567"),
+                               QStringLiteral("555-123-4567"),
+                               QStringLiteral("555 123 4567")};
     QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
     OpenedIncidentExport exported = exportAndCheck(id, QStringLiteral("trace.verity-incident"), personal);
     QVERIFY(exported.store);
@@ -496,15 +530,18 @@ void TestIncidentExport::traceLinesAndUrlsCarryNoPersonalData()
         const TraceEvent &is = after.at(i);
         QCOMPARE(is.kind, was.kind);
         QCOMPARE(is.callExtId, was.callExtId);
-        const QString wasKey = was.kind == TraceKind::Http ? was.http.idempotencyKey : was.provider.idempotencyKey;
-        const QString isKey = is.kind == TraceKind::Http ? is.http.idempotencyKey : is.provider.idempotencyKey;
+        const QString wasKey =
+                was.kind == TraceKind::Http ? was.http.idempotencyKey : was.provider.idempotencyKey;
+        const QString isKey =
+                is.kind == TraceKind::Http ? is.http.idempotencyKey : is.provider.idempotencyKey;
         QVERIFY(!isKey.isEmpty());
         if (keyOf.contains(wasKey))
             QCOMPARE(isKey, keyOf.value(wasKey)); // the HTTP line and the provider line still pair
         keyOf.insert(wasKey, isKey);
     }
     QCOMPARE(keyOf.size(), 2);
-    QVERIFY(keyOf.value(QStringLiteral("refund-dana.w@example.com-O-T-TRACE-1")) != QLatin1String("refund-dana.w@example.com-O-T-TRACE-1"));
+    QVERIFY(keyOf.value(QStringLiteral("refund-dana.w@example.com-O-T-TRACE-1"))
+            != QLatin1String("refund-dana.w@example.com-O-T-TRACE-1"));
     // What had nothing personal is byte-identical.
     QCOMPARE(keyOf.value(QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153")),
              QStringLiteral("611cd3de-414a-4261-88b1-e77f4b062153"));
@@ -554,7 +591,8 @@ void TestIncidentExport::unwritableFolder()
     QVERIFY(QDir().mkpath(locked));
     QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
     if (QFileInfo(locked).isWritable()) {
-        QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QFile::setPermissions(locked,
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         QSKIP("running with rights that ignore folder permissions");
     }
     const QString lockedPath = locked + QStringLiteral("/export.verity-incident");
@@ -570,7 +608,8 @@ void TestIncidentExport::missingTicket()
     const QString path = m_dir.filePath(QStringLiteral("missing.verity-incident"));
     Expected<IncidentExportSummary> result = exportIncident(*m_source, 987654321, path);
     QVERIFY(!result);
-    QVERIFY2(result.message().contains(QLatin1String("987654321")) && result.message().contains(QLatin1String("no ticket")),
+    QVERIFY2(result.message().contains(QLatin1String("987654321"))
+                     && result.message().contains(QLatin1String("no ticket")),
              qPrintable(result.message()));
     QVERIFY(!QFileInfo::exists(path));
 }
@@ -585,7 +624,8 @@ void TestIncidentExport::openingOtherFiles()
             return opened.message();
         return QString();
     };
-    QString problem = refused(m_dir.filePath(QStringLiteral("nowhere.verity-incident")), QStringLiteral("no such file"));
+    QString problem = refused(m_dir.filePath(QStringLiteral("nowhere.verity-incident")),
+                              QStringLiteral("no such file"));
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 
     const QString garbage = m_dir.filePath(QStringLiteral("garbage.verity-incident"));
@@ -620,7 +660,8 @@ void TestIncidentExport::openingOtherFiles()
     QVERIFY(QFile::copy(source, newerFormat));
     {
         storetest::RawSqlite raw(newerFormat);
-        QCOMPARE(raw.exec(QStringLiteral("UPDATE file_info SET value = '2' WHERE key = 'format_version'")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE file_info SET value = '2' WHERE key = 'format_version'")),
+                 QString());
     }
     problem = refused(newerFormat, QStringLiteral("format version 2"));
     QVERIFY2(problem.isEmpty(), qPrintable(problem));

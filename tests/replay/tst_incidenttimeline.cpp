@@ -117,20 +117,20 @@ private slots:
                 from.append(step.kind + u' ' + replayLayerName(step.layer) + u' ' + step.callExtId);
         }
         const QStringList expected{
-                QStringLiteral("tool_call Model c3"),          // 14:32:07 the model asks for the refund
+                QStringLiteral("tool_call Model c3"), // 14:32:07 the model asks for the refund
                 QStringLiteral("http_request HTTP client c3"), // 14:32:07 POST, a fresh key
                 QStringLiteral("provider_record Provider c3"), // 14:32:07.412 accepted: money moves
                 QStringLiteral("client_timeout HTTP client c3"), // 14:32:12 no answer in 5 s
                 QStringLiteral("tool_result Tool framework c3"), // "refund failed: upstream timeout"
-                QStringLiteral("model_read Model c3"),           // reads "failed"
-                QStringLiteral("model_decision Model "),         // "The refund failed. Trying again."
-                QStringLiteral("tool_call Model c4"),            // the same refund again
-                QStringLiteral("http_request HTTP client c4"),   // another fresh key
-                QStringLiteral("provider_record Provider c4"),   // accepted again
-                QStringLiteral("http_answer HTTP client c4"),    // 200
+                QStringLiteral("model_read Model c3"), // reads "failed"
+                QStringLiteral("model_decision Model "), // "The refund failed. Trying again."
+                QStringLiteral("tool_call Model c4"), // the same refund again
+                QStringLiteral("http_request HTTP client c4"), // another fresh key
+                QStringLiteral("provider_record Provider c4"), // accepted again
+                QStringLiteral("http_answer HTTP client c4"), // 200
                 QStringLiteral("tool_result Tool framework c4"),
                 QStringLiteral("model_read Model c4"),
-                QStringLiteral("reply Model "),                  // one refund described
+                QStringLiteral("reply Model "), // one refund described
         };
         QCOMPARE(from, expected);
         // Keys are stable and unique, so notes stay on their step.
@@ -188,7 +188,8 @@ private slots:
         QVERIFY(at);
         const QString text = knows(*at, ReplayLayer(layer));
         for (const QString &mention : std::as_const(mentions))
-            QVERIFY2(text.contains(mention, Qt::CaseInsensitive), qPrintable(text + QStringLiteral(" lacks ") + mention));
+            QVERIFY2(text.contains(mention, Qt::CaseInsensitive),
+                     qPrintable(text + QStringLiteral(" lacks ") + mention));
     }
 
     void theModelReadFailedWhileTheProviderHadPaid()
@@ -196,11 +197,13 @@ private slots:
         const IncidentTimeline timeline = timelineOf(incidentTicket);
         const TimelineStep *read = stepOf(timeline, QStringLiteral("c3.read"));
         QVERIFY(read);
-        QVERIFY2(read->detail.contains(QStringLiteral("Meanwhile the provider had accepted re_")), qPrintable(read->detail));
+        QVERIFY2(read->detail.contains(QStringLiteral("Meanwhile the provider had accepted re_")),
+                 qPrintable(read->detail));
         // The second request carried a different key from the first: the provider could not dedupe.
         for (const TimelineStep &step : timeline.steps) {
             if (step.kind == u"http_request" && step.callExtId == u"c4")
-                QVERIFY2(step.detail.contains(QStringLiteral("A fresh key: c3 sent")), qPrintable(step.detail));
+                QVERIFY2(step.detail.contains(QStringLiteral("A fresh key: c3 sent")),
+                         qPrintable(step.detail));
         }
     }
 
@@ -220,8 +223,9 @@ private slots:
         const TimelineStep &last = timeline.steps.constLast();
         QVERIFY(!standing(last, RetryMechanism::HttpClient)->retried);
         QVERIFY(!standing(last, RetryMechanism::ToolFramework)->retried);
-        QVERIFY2(standing(last, RetryMechanism::ToolFramework)->standing.contains(QStringLiteral("fresh key")),
-                 qPrintable(standing(last, RetryMechanism::ToolFramework)->standing));
+        QVERIFY2(
+                standing(last, RetryMechanism::ToolFramework)->standing.contains(QStringLiteral("fresh key")),
+                qPrintable(standing(last, RetryMechanism::ToolFramework)->standing));
         QVERIFY(standing(last, RetryMechanism::Model)->retried);
     }
 
@@ -251,7 +255,8 @@ private slots:
         QCOMPARE(notes->first().text, QStringLiteral("second"));
         QCOMPARE(notes->first().stepKey, model.step(3)->key);
         QCOMPARE(notes->first().writtenAt, qint64(1774000000000));
-        QCOMPARE(model.data(model.index(3, ReplayStepModel::NoteColumn)).toString(), QStringLiteral("second"));
+        QCOMPARE(model.data(model.index(3, ReplayStepModel::NoteColumn)).toString(),
+                 QStringLiteral("second"));
         QVERIFY_OK(model.setNote(3, QStringLiteral("  "), QStringLiteral("trainer")));
         QVERIFY(m_store->trainerNotes(id)->isEmpty());
         QVERIFY(!model.setNote(100000, QStringLiteral("x"), QStringLiteral("trainer")));
@@ -265,7 +270,8 @@ private slots:
         const IncidentTimeline timeline = timelineOf(QStringLiteral("T-20260317-0241"));
         QVERIFY(!timeline.steps.isEmpty());
         QVERIFY(!timeline.hasLowerLayers);
-        QVERIFY(knows(timeline.steps.constLast(), ReplayLayer::Provider).contains(QStringLiteral("Not logged")));
+        QVERIFY(knows(timeline.steps.constLast(), ReplayLayer::Provider)
+                        .contains(QStringLiteral("Not logged")));
         for (const TimelineStep &step : timeline.steps)
             QVERIFY(step.kind != u"provider_record");
     }
@@ -276,8 +282,10 @@ private slots:
         // tries a read again on a 503). Reads are no retry of the write.
         TicketDetail ticket;
         ticket.row.extId = QStringLiteral("T-Y");
-        const TranscriptEntry entry = unknownRefund(7000, QStringLiteral(R"({"outcome":"unknown","retry":"do_not_retry"})"));
-        const auto http = [](qint64 seq, qint64 at, const char *method, int attempt, std::optional<int> status) {
+        const TranscriptEntry entry =
+                unknownRefund(7000, QStringLiteral(R"({"outcome":"unknown","retry":"do_not_retry"})"));
+        const auto http = [](qint64 seq, qint64 at, const char *method, int attempt,
+                             std::optional<int> status) {
             TraceEvent trace;
             trace.seq = seq;
             trace.at = at;
@@ -290,13 +298,16 @@ private slots:
             trace.http.durationMs = 100;
             return trace;
         };
-        const IncidentTimeline timeline = buildIncidentTimeline(
-                ticket, {entry}, {http(2, 1000, "POST", 1, std::nullopt), http(3, 6000, "GET", 1, 503), http(4, 6300, "GET", 2, 503)});
+        const IncidentTimeline timeline =
+                buildIncidentTimeline(ticket, {entry},
+                                      {http(2, 1000, "POST", 1, std::nullopt), http(3, 6000, "GET", 1, 503),
+                                       http(4, 6300, "GET", 2, 503)});
         const TimelineStep &last = timeline.steps.constLast();
         QVERIFY(!standing(last, RetryMechanism::ToolFramework)->retried);
         QVERIFY(!standing(last, RetryMechanism::HttpClient)->retried);
         QVERIFY(!standing(last, RetryMechanism::Model)->retried);
-        QVERIFY2(standing(last, RetryMechanism::ToolFramework)->standing.contains(QStringLiteral("Looked up c1")),
+        QVERIFY2(standing(last, RetryMechanism::ToolFramework)
+                         ->standing.contains(QStringLiteral("Looked up c1")),
                  qPrintable(standing(last, RetryMechanism::ToolFramework)->standing));
         QVERIFY(knows(last, ReplayLayer::Model).contains(QStringLiteral("unknown: not to retry")));
     }
@@ -308,18 +319,22 @@ private slots:
         std::unique_ptr<Store> store =
                 test::openTestStore(m_dir.filePath(QStringLiteral("anthropic.sqlite")));
         QVERIFY(store);
-        const ImportReport report =
-                storetest::importFile(*store, QStringLiteral(VERITY_TEST_DATA "/formats/anthropic-support.jsonl"));
+        const ImportReport report = storetest::importFile(
+                *store, QStringLiteral(VERITY_TEST_DATA "/formats/anthropic-support.jsonl"));
         QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
         const qint64 id = store->ticketIdByExtId(QStringLiteral("conv-anth-0042"))->value_or(0);
         QVERIFY(id > 0);
-        const IncidentTimeline timeline = buildIncidentTimeline(**store->ticket(id), *store->transcript(id), *store->traceEvents(id));
+        const IncidentTimeline timeline =
+                buildIncidentTimeline(**store->ticket(id), *store->transcript(id), *store->traceEvents(id));
         QVERIFY(timeline.steps.size() > 4);
-        QVERIFY2(timeline.steps.constFirst().kind != u"tool_call", qPrintable(timeline.steps.constFirst().title));
+        QVERIFY2(timeline.steps.constFirst().kind != u"tool_call",
+                 qPrintable(timeline.steps.constFirst().title));
         QString open; // the call whose result has not been shown yet
         for (const TimelineStep &step : timeline.steps) {
             if (step.kind == u"tool_call") {
-                QVERIFY2(open.isEmpty(), qPrintable(QStringLiteral("%1 called before %2's result").arg(step.callExtId, open)));
+                QVERIFY2(
+                        open.isEmpty(),
+                        qPrintable(QStringLiteral("%1 called before %2's result").arg(step.callExtId, open)));
                 open = step.callExtId;
             } else if (step.kind == u"model_read") {
                 QCOMPARE(step.callExtId, open);
@@ -334,13 +349,15 @@ private slots:
         TicketDetail ticket;
         ticket.row.extId = QStringLiteral("T-X");
         ticket.order.id = QStringLiteral("O-1");
-        const TranscriptEntry entry = unknownRefund(6000, QStringLiteral(R"({"error":"refund failed: upstream timeout"})"));
+        const TranscriptEntry entry =
+                unknownRefund(6000, QStringLiteral(R"({"error":"refund failed: upstream timeout"})"));
         const IncidentTimeline timeline = buildIncidentTimeline(ticket, {entry}, {});
         QStringList kinds;
         for (const TimelineStep &step : timeline.steps)
             kinds.append(step.kind + (step.inferred ? QStringLiteral(" (inferred)") : QString()));
-        QCOMPARE(kinds, (QStringList{QStringLiteral("tool_call"), QStringLiteral("client_timeout (inferred)"),
-                                     QStringLiteral("tool_result"), QStringLiteral("model_read")}));
+        QCOMPARE(kinds,
+                 (QStringList{QStringLiteral("tool_call"), QStringLiteral("client_timeout (inferred)"),
+                              QStringLiteral("tool_result"), QStringLiteral("model_read")}));
     }
 };
 

@@ -44,11 +44,16 @@ const QString c3 = QStringLiteral("c3");
 QString kindName(ResolutionReport::Kind kind)
 {
     switch (kind) {
-    case ResolutionReport::Kind::Resolved: return QStringLiteral("resolved");
-    case ResolutionReport::Kind::StillUnknown: return QStringLiteral("still unknown");
-    case ResolutionReport::Kind::ResolvedElsewhere: return QStringLiteral("resolved elsewhere");
-    case ResolutionReport::Kind::NotPossible: return QStringLiteral("not possible");
-    case ResolutionReport::Kind::Failed: return QStringLiteral("failed");
+    case ResolutionReport::Kind::Resolved:
+        return QStringLiteral("resolved");
+    case ResolutionReport::Kind::StillUnknown:
+        return QStringLiteral("still unknown");
+    case ResolutionReport::Kind::ResolvedElsewhere:
+        return QStringLiteral("resolved elsewhere");
+    case ResolutionReport::Kind::NotPossible:
+        return QStringLiteral("not possible");
+    case ResolutionReport::Kind::Failed:
+        return QStringLiteral("failed");
     }
     return QStringLiteral("?");
 }
@@ -184,7 +189,8 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY(report.resolvedAt > 0);
 
     // The refund found is c3's own (the first created with the key), not the agent's retry.
-    const QString c3Refund = derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|T-20260317-0412/c3"));
+    const QString c3Refund =
+            derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|T-20260317-0412/c3"));
     QVERIFY(report.message.contains(c3Refund));
 
     // The evidence: one lookup, what was asked and answered, hashed over all it says.
@@ -248,15 +254,19 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY(ticket.row.hasRepeatedIntent);
     QVERIFY(ticket.row.needsAttention);
     QCOMPARE(scalar(RawSqlite(m_store->location()).db(),
-                    QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(incidentTicket)),
+                    QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'")
+                            .arg(incidentTicket)),
              1);
 
     // What the customer should now be told.
-    QVERIFY2(report.customerDraft.startsWith(QStringLiteral("Hello Dana,")), qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.startsWith(QStringLiteral("Hello Dana,")),
+             qPrintable(report.customerDraft));
     QVERIFY2(report.customerDraft.contains(QStringLiteral("$118.00")), qPrintable(report.customerDraft));
     QVERIFY2(report.customerDraft.contains(QStringLiteral("17 March")), qPrintable(report.customerDraft));
-    QVERIFY2(report.customerDraft.contains(QStringLiteral("second refund")), qPrintable(report.customerDraft));
-    QVERIFY2(report.customerDraft.contains(QStringLiteral("made in error")), qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("second refund")),
+             qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("made in error")),
+             qPrintable(report.customerDraft));
     QVERIFY2(report.customerDraft.contains(QStringLiteral("recovering")), qPrintable(report.customerDraft));
 
     // A lookup is a read: the provider still holds the same two refunds.
@@ -275,7 +285,8 @@ void TestEscalationResolver::oneRefundIsNeverCitedForTwoCalls()
     const ResolutionReport three = wait(m_resolver->lookUp(c3Id));
     QCOMPARE(resolutionName(three.resolution), resolutionId(Resolution::Performed));
     QCOMPARE(resolutionName(four.resolution), resolutionId(Resolution::Performed));
-    const QString c3Refund = derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|T-20260325-0141/c3"));
+    const QString c3Refund =
+            derivedSandboxId(QStringLiteral("re_"), QStringLiteral("demo|T-20260325-0141/c3"));
     QCOMPARE(three.reference, QStringLiteral("re_Z3CPOSLm90pCJf3uuPZzHC8p"));
     QCOMPARE(four.reference, QStringLiteral("re_bHmyaqEMPRru0LJ0O6ql9yCI"));
     Q_UNUSED(c3Refund);
@@ -288,9 +299,14 @@ void TestEscalationResolver::oneRefundIsNeverCitedForTwoCalls()
     QCOMPARE(m_store->evidence(c4Id)->first().recordId, four.reference);
     // With all three refunds accounted for, the ticket has two duplicate effects: $193.00 paid twice.
     RawSqlite raw(m_store->location());
-    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(ticket)), 2);
-    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT duplicate_cents FROM tickets WHERE ext_id = '%1'").arg(ticket)), 19300);
-    QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT worst_outcome FROM tickets WHERE ext_id = '%1'").arg(ticket)),
+    QCOMPARE(scalar(raw.db(),
+                    QStringLiteral("SELECT duplicate_effects FROM tickets WHERE ext_id = '%1'").arg(ticket)),
+             2);
+    QCOMPARE(scalar(raw.db(),
+                    QStringLiteral("SELECT duplicate_cents FROM tickets WHERE ext_id = '%1'").arg(ticket)),
+             19300);
+    QCOMPARE(scalar(raw.db(),
+                    QStringLiteral("SELECT worst_outcome FROM tickets WHERE ext_id = '%1'").arg(ticket)),
              duplicateEffectSeverity);
     verifyAuditChain(4);
 }
@@ -319,7 +335,8 @@ void TestEscalationResolver::nothingMoreIsOwedWhenASiblingTookEffect()
     QVERIFY(!plan);
     QVERIFY2(plan.message().contains(QStringLiteral("took effect")), qPrintable(plan.message()));
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
-    QCOMPARE(kindName(wait(m_resolver->performAgain(c4Id)).kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(kindName(wait(m_resolver->performAgain(c4Id)).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
     QCOMPARE(served.count(), 0);
     verifyAuditChain(4);
 }
@@ -330,14 +347,22 @@ void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
     QVERIFY(id > 0);
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
     // Bad input is refused with what was expected, and nothing is stored.
-    QCOMPARE(kindName(m_resolver->attest(id, Attestation{Resolution::Performed, QString(), QStringLiteral("n")}).kind),
+    QCOMPARE(kindName(m_resolver
+                              ->attest(id, Attestation{Resolution::Performed, QString(), QStringLiteral("n")})
+                              .kind),
              kindName(ResolutionReport::Kind::NotPossible));
-    QCOMPARE(kindName(m_resolver->attest(id, Attestation{Resolution::Performed, QStringLiteral("pu_1"), QStringLiteral(" ")}).kind),
+    QCOMPARE(kindName(m_resolver
+                              ->attest(id,
+                                       Attestation{Resolution::Performed, QStringLiteral("pu_1"),
+                                                   QStringLiteral(" ")})
+                              .kind),
              kindName(ResolutionReport::Kind::NotPossible));
     QCOMPARE(auditCount(), 0);
 
-    const ResolutionReport report = m_resolver->attest(
-        id, Attestation{Resolution::Performed, QStringLiteral("PK-44120"), QStringLiteral("Found in the courier's portal")});
+    const ResolutionReport report =
+            m_resolver->attest(id,
+                               Attestation{Resolution::Performed, QStringLiteral("PK-44120"),
+                                           QStringLiteral("Found in the courier's portal")});
     QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::Resolved));
     QCOMPARE(settlementBasisId(report.basis), settlementBasisId(SettlementBasis::Attestation));
     QVERIFY2(report.message.contains(QStringLiteral("attested")), qPrintable(report.message));
@@ -358,7 +383,7 @@ void TestEscalationResolver::attestedCheckSettlesButIsNeverVerified()
     // A second person is told who settled it first; nothing more is stored.
     EscalationResolver second(*m_store, *m_client, QStringLiteral("bruno"));
     const ResolutionReport late = second.attest(
-        id, Attestation{Resolution::NotPerformed, QStringLiteral("portal"), QStringLiteral("not there")});
+            id, Attestation{Resolution::NotPerformed, QStringLiteral("portal"), QStringLiteral("not there")});
     QCOMPARE(kindName(late.kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));
     QVERIFY2(late.message.contains(QStringLiteral("amira")), qPrintable(late.message));
     verifyAuditChain(2);
@@ -372,9 +397,11 @@ void TestEscalationResolver::lookupReplacesAnAttestedCheck()
     QVERIFY(id > 0);
     const EscalationDetail before = **m_store->escalation(id);
     const ResolutionReport attested = m_resolver->attest(
-            id, Attestation{Resolution::NotPerformed, QStringLiteral("the provider's dashboard"),
-                            QStringLiteral("no refund seen for the order")});
-    QCOMPARE(settlementText(*attested.resolution, attested.basis), QStringLiteral("not performed (attested)"));
+            id,
+            Attestation{Resolution::NotPerformed, QStringLiteral("the provider's dashboard"),
+                        QStringLiteral("no refund seen for the order")});
+    QCOMPARE(settlementText(*attested.resolution, attested.basis),
+             QStringLiteral("not performed (attested)"));
     QVERIFY(!*m_store->ledgerEntry(before.intentKey));
     // The customer is still owed the refund as far as anyone knows: the ticket keeps asking.
     QVERIFY((*m_store->ticket(before.ticketId))->row.needsAttention);
@@ -399,9 +426,12 @@ void TestEscalationResolver::lookupReplacesAnAttestedCheck()
     QVERIFY(!(*m_store->ticket(before.ticketId))->row.needsAttention);
 
     // Verified now: a further lookup or check changes nothing.
-    QCOMPARE(kindName(wait(m_resolver->lookUp(id)).kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));
-    QCOMPARE(kindName(m_resolver->attest(id, Attestation{Resolution::NotPerformed, QStringLiteral("x"),
-                                                         QStringLiteral("y")})
+    QCOMPARE(kindName(wait(m_resolver->lookUp(id)).kind),
+             kindName(ResolutionReport::Kind::ResolvedElsewhere));
+    QCOMPARE(kindName(m_resolver
+                              ->attest(id,
+                                       Attestation{Resolution::NotPerformed, QStringLiteral("x"),
+                                                   QStringLiteral("y")})
                               .kind),
              kindName(ResolutionReport::Kind::ResolvedElsewhere));
     verifyAuditChain(4);
@@ -458,7 +488,8 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(kindName(looked.kind), kindName(ResolutionReport::Kind::Resolved));
     QCOMPARE(resolutionName(looked.resolution), resolutionId(Resolution::NotPerformed));
     QVERIFY2(looked.customerDraft.contains(QStringLiteral("$74.50")), qPrintable(looked.customerDraft));
-    QVERIFY2(looked.customerDraft.contains(QStringLiteral("has not been made")), qPrintable(looked.customerDraft));
+    QVERIFY2(looked.customerDraft.contains(QStringLiteral("has not been made")),
+             qPrintable(looked.customerDraft));
     // Nothing is promised before the write is made.
     QVERIFY2(!looked.customerDraft.contains(QStringLiteral("issuing")), qPrintable(looked.customerDraft));
     QVERIFY(looked.mayPerformAgain);
@@ -475,7 +506,10 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(refunds.size(), 1);
     const QJsonObject refund = refunds.at(0).toObject();
     QCOMPARE(refund.value(QStringLiteral("amount")).toInteger(), 7450);
-    QCOMPARE(refund.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString(),
+    QCOMPARE(refund.value(QStringLiteral("metadata"))
+                     .toObject()
+                     .value(QStringLiteral("intent_key"))
+                     .toString(),
              before.intentKey);
     const std::optional<LedgerEntry> ledger = *m_store->ledgerEntry(before.intentKey);
     QVERIFY(ledger);
@@ -520,13 +554,16 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     const Evidence &planned = evidence.at(1);
     QCOMPARE(evidenceKindId(planned.kind), evidenceKindId(EvidenceKind::Write));
     QCOMPARE(lookupVerdictId(planned.verdict), lookupVerdictId(LookupVerdict::CouldNotTell));
-    QVERIFY2(planned.request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey), qPrintable(planned.request));
-    QVERIFY2(planned.response.contains(QStringLiteral("no answer recorded yet")), qPrintable(planned.response));
+    QVERIFY2(planned.request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey),
+             qPrintable(planned.request));
+    QVERIFY2(planned.response.contains(QStringLiteral("no answer recorded yet")),
+             qPrintable(planned.response));
     QCOMPARE(audit.at(2).evidenceSha256, planned.evidenceSha256);
     const Evidence &sent = evidence.at(2);
     QCOMPARE(evidenceKindId(sent.kind), evidenceKindId(EvidenceKind::Write));
     QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(sent.request));
-    QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey), qPrintable(sent.request));
+    QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey),
+             qPrintable(sent.request));
     QVERIFY2(sent.response.startsWith(QStringLiteral("HTTP 200")), qPrintable(sent.response));
     QCOMPARE(sent.recordId, refund.value(QStringLiteral("id")).toString());
     QCOMPARE(audit.at(3).evidenceSha256, sent.evidenceSha256);
@@ -574,7 +611,8 @@ void TestEscalationResolver::performAgainNeedsALookupFirst()
     const QString payment = (*m_store->escalation(found))->paymentIntent;
     const qint64 refunds = m_sandbox->refundCount(payment);
     const int servedBefore = int(served.count());
-    QCOMPARE(kindName(wait(m_resolver->performAgain(found)).kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(kindName(wait(m_resolver->performAgain(found)).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
     QCOMPARE(int(served.count()), servedBefore);
     QCOMPARE(m_sandbox->refundCount(payment), refunds);
 }
@@ -591,14 +629,16 @@ void TestEscalationResolver::draftAfterPerformAgainNamesTheDayOfTheRefund()
     SandboxHttp http(m_sandbox->url());
     const QJsonArray refunds = http.refundsOf((*m_store->escalation(id))->paymentIntent);
     QCOMPARE(refunds.size(), 1);
-    const QDate made = QDateTime::fromSecsSinceEpoch(refunds.at(0).toObject().value(QStringLiteral("created")).toInteger(),
-                                                     Qt::UTC)
-                           .date();
+    const QDate made = QDateTime::fromSecsSinceEpoch(
+                               refunds.at(0).toObject().value(QStringLiteral("created")).toInteger(), Qt::UTC)
+                               .date();
     QCOMPARE(made, QDateTime::currentDateTimeUtc().date());
     const QString day = dayAndMonth(made);
     QVERIFY2(performed.customerDraft.contains(day),
-             qPrintable(QStringLiteral("expected the day the refund was made (%1) in:\n%2").arg(day, performed.customerDraft)));
-    QVERIFY2(!performed.customerDraft.contains(QStringLiteral("31 March")), qPrintable(performed.customerDraft));
+             qPrintable(QStringLiteral("expected the day the refund was made (%1) in:\n%2")
+                                .arg(day, performed.customerDraft)));
+    QVERIFY2(!performed.customerDraft.contains(QStringLiteral("31 March")),
+             qPrintable(performed.customerDraft));
 }
 
 void TestEscalationResolver::performAgainRefusedStaysNotPerformed()
@@ -664,7 +704,8 @@ void TestEscalationResolver::performAgainComingBackUnknownReopens()
     QVERIFY(!reopened.lastNote.isEmpty());
     QVERIFY((**m_store->ticket(before.ticketId)).row.hasUnknown);
     QCOMPARE(*m_store->countOpenEscalations(), 15);
-    QCOMPARE(kindName(wait(m_resolver->performAgain(id)).kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(kindName(wait(m_resolver->performAgain(id)).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
 
     // The lookup finds the refund the repeat made: performed again, dated when it was made
@@ -711,16 +752,17 @@ void TestEscalationResolver::twoConsolesPerformAgainInFlightRefundOnce()
     // The first console marks the write in flight before sending, so the second is refused
     // before it sends anything (or, had it raced past that, told who settled it).
     QVERIFY2(kinds.count(ResolutionReport::Kind::Resolved) == 1
-                 && (kinds.count(ResolutionReport::Kind::ResolvedElsewhere) == 1
-                     || kinds.count(ResolutionReport::Kind::NotPossible) == 1),
-             qPrintable(kindName(first->kind) + QStringLiteral(" / ") + kindName(other->kind) + QStringLiteral(": ")
-                        + first->message + QStringLiteral(" / ") + other->message));
+                     && (kinds.count(ResolutionReport::Kind::ResolvedElsewhere) == 1
+                         || kinds.count(ResolutionReport::Kind::NotPossible) == 1),
+             qPrintable(kindName(first->kind) + QStringLiteral(" / ") + kindName(other->kind)
+                        + QStringLiteral(": ") + first->message + QStringLiteral(" / ") + other->message));
     const EscalationDetail after = **m_store->escalation(id);
     QCOMPARE(resolutionName(after.resolution), resolutionId(Resolution::PerformedAgain));
     const std::optional<LedgerEntry> ledger = *m_store->ledgerEntry(before.intentKey);
     QVERIFY(ledger);
     SandboxHttp http(m_sandbox->url());
-    QCOMPARE(ledger->refundId, http.refundsOf(before.paymentIntent).at(0).toObject().value(QStringLiteral("id")).toString());
+    QCOMPARE(ledger->refundId,
+             http.refundsOf(before.paymentIntent).at(0).toObject().value(QStringLiteral("id")).toString());
     verifyAuditChain(5); // lookup, settle, write-started, refund-sent, settle
 }
 
@@ -834,20 +876,25 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     const Expected<RepeatPlan> plan = m_resolver->planRepeat(missing);
     QVERIFY(plan);
     QCOMPARE(plan->system, QStringLiteral("the courier"));
-    QVERIFY2(plan->endpoint.path().endsWith(QStringLiteral("/v1/pickups")), qPrintable(plan->endpoint.toString()));
+    QVERIFY2(plan->endpoint.path().endsWith(QStringLiteral("/v1/pickups")),
+             qPrintable(plan->endpoint.toString()));
     const ResolutionReport booking = wait(m_resolver->performAgain(missing));
     QCOMPARE(kindName(booking.kind), kindName(ResolutionReport::Kind::Resolved));
     QCOMPARE(resolutionName(booking.resolution), resolutionId(Resolution::PerformedAgain));
     const QJsonArray pickups = recordsOf(QStringLiteral("/v1/pickups"), missingDetail.orderId);
     QCOMPARE(pickups.size(), 1);
     const QJsonObject pickup = pickups.at(0).toObject();
-    QCOMPARE(pickup.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString(),
+    QCOMPARE(pickup.value(QStringLiteral("metadata"))
+                     .toObject()
+                     .value(QStringLiteral("intent_key"))
+                     .toString(),
              missingDetail.intentKey);
     QCOMPARE(pickup.value(QStringLiteral("id")).toString(), booking.reference);
     const Evidence sent = m_store->evidence(missing)->last();
     QCOMPARE(evidenceKindId(sent.kind), evidenceKindId(EvidenceKind::Write));
     QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(sent.request));
-    QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + missingDetail.intentKey), qPrintable(sent.request));
+    QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + missingDetail.intentKey),
+             qPrintable(sent.request));
     const QList<Evidence> pickupEvidence = *m_store->evidence(missing);
     const Evidence &plannedPickup = pickupEvidence.at(pickupEvidence.size() - 2);
     QCOMPARE(plannedPickup.request.mid(plannedPickup.request.indexOf(QStringLiteral("\n\n"))),
@@ -855,18 +902,25 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     QCOMPARE(auditEntries().at(auditEntries().size() - 2).action, QStringLiteral("write-sent"));
     // Once is all: a second repeat sends nothing.
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
-    QCOMPARE(kindName(wait(m_resolver->performAgain(missing)).kind), kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(kindName(wait(m_resolver->performAgain(missing)).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
     QCOMPARE(served.count(), 0);
 
     // A message that never reached the seller: the same, at the messaging service.
     const qint64 message =
             openEscalationId(*m_store, QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
     const EscalationDetail messageDetail = **m_store->escalation(message);
-    QCOMPARE(resolutionName(wait(m_resolver->lookUp(message)).resolution), resolutionId(Resolution::NotPerformed));
-    QCOMPARE(resolutionName(wait(m_resolver->performAgain(message)).resolution), resolutionId(Resolution::PerformedAgain));
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(message)).resolution),
+             resolutionId(Resolution::NotPerformed));
+    QCOMPARE(resolutionName(wait(m_resolver->performAgain(message)).resolution),
+             resolutionId(Resolution::PerformedAgain));
     const QJsonArray messages = recordsOf(QStringLiteral("/v1/messages"), messageDetail.orderId);
     QCOMPARE(messages.size(), 1);
-    QVERIFY2(messages.at(0).toObject().value(QStringLiteral("text")).toString().contains(QStringLiteral("SU-88585")),
+    QVERIFY2(messages.at(0)
+                     .toObject()
+                     .value(QStringLiteral("text"))
+                     .toString()
+                     .contains(QStringLiteral("SU-88585")),
              QJsonDocument(messages.at(0).toObject()).toJson().constData());
     verifyAuditChain(auditCount());
 }
@@ -876,8 +930,10 @@ void TestEscalationResolver::nonRefundCannotBeLookedUp_data()
     QTest::addColumn<QString>("ticket");
     QTest::addColumn<QString>("call");
     QTest::addColumn<QString>("tool");
-    QTest::newRow("message_seller") << QStringLiteral("T-20260330-0362") << QStringLiteral("c2") << QStringLiteral("message_seller");
-    QTest::newRow("schedule_pickup") << QStringLiteral("T-20260401-0247") << QStringLiteral("c3") << QStringLiteral("schedule_pickup");
+    QTest::newRow("message_seller") << QStringLiteral("T-20260330-0362") << QStringLiteral("c2")
+                                    << QStringLiteral("message_seller");
+    QTest::newRow("schedule_pickup") << QStringLiteral("T-20260401-0247") << QStringLiteral("c3")
+                                     << QStringLiteral("schedule_pickup");
 }
 
 void TestEscalationResolver::nonRefundCannotBeLookedUp()
@@ -917,12 +973,14 @@ void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
     const ResolutionReport report = wait(resolver.lookUp(id));
     QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::StillUnknown));
     QVERIFY(!report.resolution);
-    QVERIFY2(report.message.contains(QStringLiteral("connection refused"), Qt::CaseInsensitive), qPrintable(report.message));
+    QVERIFY2(report.message.contains(QStringLiteral("connection refused"), Qt::CaseInsensitive),
+             qPrintable(report.message));
 
     const EscalationDetail after = **m_store->escalation(id);
     QCOMPARE(after.state, EscalationState::Open);
     QVERIFY(!after.resolution);
-    QVERIFY2(after.lastNote.contains(QStringLiteral("connection refused"), Qt::CaseInsensitive), qPrintable(after.lastNote));
+    QVERIFY2(after.lastNote.contains(QStringLiteral("connection refused"), Qt::CaseInsensitive),
+             qPrintable(after.lastNote));
     QVERIFY(report.evidence);
     QCOMPARE(after.lastNote, report.evidence->reason);
 
@@ -978,11 +1036,17 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
     const qint64 refundsBefore = allRefunds();
     QVERIFY(refundsBefore > 0);
 
-    const QStringList arguments{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath, QStringLiteral("--provider"),
-                                url.toString(), QStringLiteral("--all-open"), QStringLiteral("--operator"),
+    const QStringList arguments{QStringLiteral("lookup"),
+                                QStringLiteral("--db"),
+                                m_dbPath,
+                                QStringLiteral("--provider"),
+                                url.toString(),
+                                QStringLiteral("--all-open"),
+                                QStringLiteral("--operator"),
                                 QStringLiteral("nightly-job")};
     const VerityRun first = runVerity(arguments);
-    QVERIFY2(first.exitCode == 0, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(first.exitCode).arg(first.out, first.err)));
+    QVERIFY2(first.exitCode == 0,
+             qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(first.exitCode).arg(first.out, first.err)));
 
     // Every escalation is settled: refunds at the payment provider, pickups at the courier and
     // messages at the messaging service, each where the registry says it is looked up.
@@ -1002,15 +1066,22 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
         }
         return QString();
     };
-    QVERIFY2(rowOf(incidentTicket, QStringLiteral("issue_refund")).contains(QStringLiteral("Performed (verified)")), qPrintable(first.out));
-    QVERIFY2(rowOf(incidentTicket, QStringLiteral("issue_refund")).contains(QStringLiteral("$118.00")), qPrintable(first.out));
-    QVERIFY2(rowOf(QStringLiteral("T-20260331-0158"), QStringLiteral("issue_refund")).contains(QStringLiteral("Not performed (verified)")),
+    QVERIFY2(rowOf(incidentTicket, QStringLiteral("issue_refund"))
+                     .contains(QStringLiteral("Performed (verified)")),
              qPrintable(first.out));
-    QVERIFY2(rowOf(QStringLiteral("T-20260403-0236"), QStringLiteral("issue_refund")).contains(QStringLiteral("Performed (verified)")),
+    QVERIFY2(rowOf(incidentTicket, QStringLiteral("issue_refund")).contains(QStringLiteral("$118.00")),
              qPrintable(first.out));
-    QVERIFY2(rowOf(QStringLiteral("T-20260401-0247"), QStringLiteral("schedule_pickup")).contains(QStringLiteral("found pickup pu_")),
+    QVERIFY2(rowOf(QStringLiteral("T-20260331-0158"), QStringLiteral("issue_refund"))
+                     .contains(QStringLiteral("Not performed (verified)")),
              qPrintable(first.out));
-    QVERIFY2(rowOf(QStringLiteral("T-20260330-0362"), QStringLiteral("message_seller")).contains(QStringLiteral("Not performed (verified)")),
+    QVERIFY2(rowOf(QStringLiteral("T-20260403-0236"), QStringLiteral("issue_refund"))
+                     .contains(QStringLiteral("Performed (verified)")),
+             qPrintable(first.out));
+    QVERIFY2(rowOf(QStringLiteral("T-20260401-0247"), QStringLiteral("schedule_pickup"))
+                     .contains(QStringLiteral("found pickup pu_")),
+             qPrintable(first.out));
+    QVERIFY2(rowOf(QStringLiteral("T-20260330-0362"), QStringLiteral("message_seller"))
+                     .contains(QStringLiteral("Not performed (verified)")),
              qPrintable(first.out));
     QCOMPARE(first.out.count(QStringLiteral("(verified)")), 15);
 
@@ -1024,7 +1095,8 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
 
     // Again, as JSON: nothing left to look up, and no refund made.
     const VerityRun second = runVerity(arguments + QStringList{QStringLiteral("--json")});
-    QVERIFY2(second.exitCode == 0, qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(second.exitCode).arg(second.out, second.err)));
+    QVERIFY2(second.exitCode == 0,
+             qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(second.exitCode).arg(second.out, second.err)));
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(second.out.toUtf8(), &error);
     QVERIFY2(error.error == QJsonParseError::NoError && document.isObject(), qPrintable(second.out));

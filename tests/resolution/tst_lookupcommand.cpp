@@ -124,7 +124,8 @@ VerityRun TestLookupCommand::lookup(const QStringList &arguments)
 {
     QProcessEnvironment environment = isolatedEnvironment(m_folder->path());
     environment.insert(QStringLiteral("VERITY_PROVIDER_API_KEY"), sandboxApiKey);
-    return runVerity(QStringList{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath} + arguments, environment);
+    return runVerity(QStringList{QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath} + arguments,
+                     environment);
 }
 
 void TestLookupCommand::jsonNamesTheRefundFound()
@@ -148,11 +149,13 @@ void TestLookupCommand::jsonNamesTheRefundFound()
         QVERIFY2(row.contains(QStringLiteral("refund_id")), QJsonDocument(row).toJson().constData());
         const QJsonValue refund = row.value(QStringLiteral("refund_id"));
         QVERIFY(refund.isNull() || refund.toString().startsWith(QStringLiteral("re_")));
-        if (row.value(QStringLiteral("result")).toString() != u"resolved" || row.value(QStringLiteral("tool")).toString() != u"issue_refund")
+        if (row.value(QStringLiteral("result")).toString() != u"resolved"
+            || row.value(QStringLiteral("tool")).toString() != u"issue_refund")
             QVERIFY2(refund.isNull(), QJsonDocument(row).toJson().constData());
         // The record that settled it, a refund, a pickup or a message, when one did.
         if (row.value(QStringLiteral("resolution")).toString() == u"performed")
-            QVERIFY2(!row.value(QStringLiteral("reference")).toString().isEmpty(), QJsonDocument(row).toJson().constData());
+            QVERIFY2(!row.value(QStringLiteral("reference")).toString().isEmpty(),
+                     QJsonDocument(row).toJson().constData());
     }
 
     // Found: c3's own refund (the first created with the key), by whom and when it was settled.
@@ -263,7 +266,8 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
     const qint64 id = refundEscalationOf(notPerformedTicket);
     QVERIFY(id > 0);
 
-    const VerityRun run = lookup({QStringLiteral("--provider"), provider.url().toString(), QString::number(id)});
+    const VerityRun run =
+            lookup({QStringLiteral("--provider"), provider.url().toString(), QString::number(id)});
     QVERIFY2(run.exitCode == 1,
              qPrintable(QStringLiteral("exit %1\n%2\n%3").arg(run.exitCode).arg(run.out, run.err)));
     QVERIFY2(run.out.contains(
@@ -280,7 +284,7 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
     // Still open; the evidence kept shows the redirect and who gave it.
     std::unique_ptr<Store> store = openTestStore(m_dbPath);
     QVERIFY(store);
-    QCOMPARE((*store->escalation(id))->state, QStringLiteral("open"));
+    QCOMPARE((*store->escalation(id))->state, EscalationState::Open);
     QCOMPARE(*store->countOpenEscalations(), 15);
     const QList<Evidence> lookups = *store->evidence(id);
     QCOMPARE(lookups.size(), 1);

@@ -109,9 +109,11 @@ void TestResolveCommand::badArgumentsStoreNothing_data()
                                                   QStringLiteral("amira")}
                                    << QStringLiteral("it may be at most 4,000: nothing was recorded");
     QTest::newRow("operator with a terminal escape")
-            << QStringList{QStringLiteral("ID"),   QStringLiteral("--attest"),  QStringLiteral("performed"),
-                           QStringLiteral("--reference"), QStringLiteral("PK-1"), QStringLiteral("--note"),
-                           QStringLiteral("seen"), QStringLiteral("--operator"), QStringLiteral("amira\x1b[2J")}
+            << QStringList{QStringLiteral("ID"),          QStringLiteral("--attest"),
+                           QStringLiteral("performed"),   QStringLiteral("--reference"),
+                           QStringLiteral("PK-1"),        QStringLiteral("--note"),
+                           QStringLiteral("seen"),        QStringLiteral("--operator"),
+                           QStringLiteral("amira\x1b[2J")}
             << QStringLiteral("--operator holds U+001B");
     QTest::newRow("operator too long")
             << QStringList{QStringLiteral("ID"),        QStringLiteral("--attest"),
@@ -121,9 +123,11 @@ void TestResolveCommand::badArgumentsStoreNothing_data()
                            QString(101, u'a')}
             << QStringLiteral("--operator is 101 characters long; a name may be at most 100");
     QTest::newRow("reference with a right-to-left override")
-            << QStringList{QStringLiteral("ID"),   QStringLiteral("--attest"),  QStringLiteral("performed"),
-                           QStringLiteral("--reference"), QStringLiteral("PK-\u202E1"), QStringLiteral("--note"),
-                           QStringLiteral("seen"), QStringLiteral("--operator"), QStringLiteral("amira")}
+            << QStringList{QStringLiteral("ID"),         QStringLiteral("--attest"),
+                           QStringLiteral("performed"),  QStringLiteral("--reference"),
+                           QStringLiteral("PK-\u202E1"), QStringLiteral("--note"),
+                           QStringLiteral("seen"),       QStringLiteral("--operator"),
+                           QStringLiteral("amira")}
             << QStringLiteral("the reference holds U+202E");
 }
 
@@ -148,11 +152,11 @@ void TestResolveCommand::attestsThenTellsWhoWasFirst()
     QVERIFY(id > 0);
     const QString note =
             QStringLiteral("Courier portal: no collection booked <b>for</b> SU-88684\nchecked twice");
-    const VerityRun first = verity(
-            resolve({QString::number(id), QStringLiteral("--attest"), QStringLiteral("not-performed"),
-                     QStringLiteral("--reference"), QStringLiteral("courier portal, order SU-88684"),
-                     QStringLiteral("--note"), note, QStringLiteral("--operator"), QStringLiteral("amira"),
-                     QStringLiteral("--json")}));
+    const VerityRun first =
+            verity(resolve({QString::number(id), QStringLiteral("--attest"), QStringLiteral("not-performed"),
+                            QStringLiteral("--reference"), QStringLiteral("courier portal, order SU-88684"),
+                            QStringLiteral("--note"), note, QStringLiteral("--operator"),
+                            QStringLiteral("amira"), QStringLiteral("--json")}));
     QVERIFY2(first.exitCode == 0, qPrintable(first.err + first.out));
     const QJsonObject json = QJsonDocument::fromJson(first.out.toUtf8()).object();
     QCOMPARE(json.value(QStringLiteral("result")).toString(), QStringLiteral("resolved"));

@@ -67,7 +67,8 @@ QString verdictText(const std::optional<LookupVerdict> &verdict)
 // Every refund at the provider that carries `key` in its metadata, read from its state.
 qint64 refundsWithKey(InProcessSandbox &sandbox, const QString &paymentIntent, const QString &key)
 {
-    Expected<std::optional<SandboxPage<SandboxRefund>>> page = sandbox.state().refunds(paymentIntent, 100, QString());
+    Expected<std::optional<SandboxPage<SandboxRefund>>> page =
+            sandbox.state().refunds(paymentIntent, 100, QString());
     if (!page || !*page)
         return -1;
     qint64 count = 0;
@@ -181,7 +182,8 @@ void TestSafeWriteRuntime::stalledPostIsLookedUpAndFoundOnce()
     QVERIFY(result.exchanges.size() >= 2);
     QVERIFY(result.exchanges.first().request.startsWith(QStringLiteral("POST ")));
     for (qsizetype i = 1; i < result.exchanges.size(); ++i)
-        QVERIFY2(result.exchanges.at(i).request.startsWith(QStringLiteral("GET ")), qPrintable(result.exchanges.at(i).request));
+        QVERIFY2(result.exchanges.at(i).request.startsWith(QStringLiteral("GET ")),
+                 qPrintable(result.exchanges.at(i).request));
     QVERIFY(!progress.isEmpty());
 
     // Exactly one refund, and it stays one after the held answer went out.
@@ -252,9 +254,9 @@ void TestSafeWriteRuntime::ledgerHitSendsNothing()
     const QString payment = newPayment();
     const RefundIntent intent = intentFor(QStringLiteral("key-in-ledger"), 1200, payment);
     QVERIFY(m_ledger->store->begin());
-    Expected<bool> recorded = m_ledger->store->recordLedgerEntry(
-        LedgerEntry{intent.intentKey, std::nullopt, QStringLiteral("re_earlier"), 1200, QStringLiteral("USD"), seller,
-                    QDateTime::currentMSecsSinceEpoch(), QStringLiteral("earlier run")});
+    Expected<bool> recorded = m_ledger->store->recordLedgerEntry(LedgerEntry{
+            intent.intentKey, std::nullopt, QStringLiteral("re_earlier"), 1200, QStringLiteral("USD"), seller,
+            QDateTime::currentMSecsSinceEpoch(), QStringLiteral("earlier run")});
     QVERIFY(recorded && *recorded);
     QVERIFY(m_ledger->store->commit());
 
@@ -320,18 +322,18 @@ void TestSafeWriteRuntime::clearAndAmbiguousAnswers_data()
     QTest::newRow("no fault") << QString() << performed << none << 1;
     for (int status : {400, 402, 404, 422, 429})
         QTest::addRow("fail-before-accept=%d is refused", status)
-            << QStringLiteral("fail-before-accept=%1").arg(status) << notPerformed << none << 0;
+                << QStringLiteral("fail-before-accept=%1").arg(status) << notPerformed << none << 0;
     // A 409 is a conflict with another request that may still be running: a lookup that finds
     // nothing yet cannot say the write did not happen.
     QTest::newRow("fail-before-accept=409 stays unknown")
-        << QStringLiteral("fail-before-accept=409") << outcomeId(Outcome::Unknown)
-        << lookupVerdictId(LookupVerdict::NotFound) << 0;
+            << QStringLiteral("fail-before-accept=409") << outcomeId(Outcome::Unknown)
+            << lookupVerdictId(LookupVerdict::NotFound) << 0;
     for (int status : {500, 502, 503, 504})
         QTest::addRow("fail-before-accept=%d is looked up", status)
-            << QStringLiteral("fail-before-accept=%1").arg(status) << notPerformed
-            << lookupVerdictId(LookupVerdict::NotFound) << 0;
-    QTest::newRow("accept-then-500 is looked up") << QStringLiteral("accept-then-500") << performed
-                                                  << lookupVerdictId(LookupVerdict::Found) << 1;
+                << QStringLiteral("fail-before-accept=%1").arg(status) << notPerformed
+                << lookupVerdictId(LookupVerdict::NotFound) << 0;
+    QTest::newRow("accept-then-500 is looked up")
+            << QStringLiteral("accept-then-500") << performed << lookupVerdictId(LookupVerdict::Found) << 1;
 }
 
 void TestSafeWriteRuntime::clearAndAmbiguousAnswers()
@@ -398,10 +400,12 @@ void TestSafeWriteRuntime::randomFaultSchedules()
             return QStringLiteral("accept-then-500");
         if (roll < 62) {
             // The provider answers the POST with a fault, then cannot be reached for the lookup.
-            static const char *const faults[] = {"accept-then-stall=1s", "accept-then-500", "fail-before-accept=503"};
+            static const char *const faults[] = {"accept-then-stall=1s", "accept-then-500",
+                                                 "fail-before-accept=503"};
             return gone + QString::fromLatin1(faults[random.bounded(3U)]);
         }
-        return QStringLiteral("fail-before-accept=%1").arg(statuses.at(qsizetype(random.bounded(quint32(statuses.size())))));
+        return QStringLiteral("fail-before-accept=%1")
+                .arg(statuses.at(qsizetype(random.bounded(quint32(statuses.size())))));
     };
     // A front of its own for one attempt, gone as soon as the runtime turns to the lookup.
     auto refundThenGone = [&](const QString &fault, const RefundIntent &intent) {
@@ -426,7 +430,11 @@ void TestSafeWriteRuntime::randomFaultSchedules()
         const RefundIntent intent =
                 intentFor(QStringLiteral("sched-%1").arg(n), 100 + qint64(random.bounded(4900U)), payment);
         QStringList story;
-        auto describe = [&] { return QStringLiteral("schedule %1 (%2): %3").arg(n).arg(payment, story.join(QStringLiteral("; "))); };
+        auto describe = [&] {
+            return QStringLiteral("schedule %1 (%2): %3")
+                    .arg(n)
+                    .arg(payment, story.join(QStringLiteral("; ")));
+        };
 
         std::optional<Outcome> last;
         for (int attempt = 0; attempt <= maxRetries; ++attempt) {
@@ -434,18 +442,21 @@ void TestSafeWriteRuntime::randomFaultSchedules()
             if (last && *last != Outcome::NotPerformed)
                 break;
             const QString fault = drawFault();
-            const SafeWriteResult result = fault.startsWith(gone) ? refundThenGone(fault.mid(gone.size()), intent)
-                                                                  : refundNow(runtimeFor(fault), intent);
+            const SafeWriteResult result = fault.startsWith(gone)
+                    ? refundThenGone(fault.mid(gone.size()), intent)
+                    : refundNow(runtimeFor(fault), intent);
             last = result.outcome;
             story << QStringLiteral("%1 -> %2 (lookup %3)")
-                         .arg(fault.isEmpty() ? QStringLiteral("no fault") : fault, outcomeId(result.outcome),
-                              verdictText(result.lookupVerdict));
+                             .arg(fault.isEmpty() ? QStringLiteral("no fault") : fault,
+                                  outcomeId(result.outcome), verdictText(result.lookupVerdict));
             const qint64 atProvider = refundsWithKey(*m_sandbox, payment, intent.intentKey);
             QVERIFY2(atProvider >= 0, qPrintable(describe()));
-            QVERIFY2(atProvider <= 1, qPrintable(QStringLiteral("a second refund for one intent key: ") + describe()));
+            QVERIFY2(atProvider <= 1,
+                     qPrintable(QStringLiteral("a second refund for one intent key: ") + describe()));
             switch (result.outcome) {
             case Outcome::NotPerformed:
-                QVERIFY2(atProvider == 0, qPrintable(QStringLiteral("an unknown reported as not performed: ") + describe()));
+                QVERIFY2(atProvider == 0,
+                         qPrintable(QStringLiteral("an unknown reported as not performed: ") + describe()));
                 QVERIFY2(!m_ledger->entry(intent.intentKey), qPrintable(describe()));
                 break;
             case Outcome::Performed:
@@ -475,8 +486,9 @@ void TestSafeWriteRuntime::randomFaultSchedules()
                      qPrintable(describe()));
     }
     // The schedules did reach every branch the contract has.
-    qInfo("final outcomes of %d schedules: performed %d, already performed %d, not performed %d, unknown %d", schedules,
-          outcomes.value(outcomeId(Outcome::Performed)), outcomes.value(outcomeId(Outcome::AlreadyPerformed)),
+    qInfo("final outcomes of %d schedules: performed %d, already performed %d, not performed %d, unknown %d",
+          schedules, outcomes.value(outcomeId(Outcome::Performed)),
+          outcomes.value(outcomeId(Outcome::AlreadyPerformed)),
           outcomes.value(outcomeId(Outcome::NotPerformed)), outcomes.value(outcomeId(Outcome::Unknown)));
     QVERIFY(outcomes.value(outcomeId(Outcome::Performed)) > 0);
     QVERIFY(outcomes.value(outcomeId(Outcome::NotPerformed)) > 0);

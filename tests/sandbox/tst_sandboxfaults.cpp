@@ -66,7 +66,7 @@ void TestSandboxFaults::grammar()
 void TestSandboxFaults::lists()
 {
     const std::optional<QList<SandboxFault>> two =
-        SandboxFault::parseList(QStringLiteral("accept-then-stall=600ms, fail-before-accept=503"));
+            SandboxFault::parseList(QStringLiteral("accept-then-stall=600ms, fail-before-accept=503"));
     QVERIFY(two.has_value());
     QCOMPARE(two->size(), 2);
     QVERIFY(two->at(0).appliesTo(true) && !two->at(0).appliesTo(false));
@@ -82,8 +82,9 @@ void TestSandboxFaults::millisecondStall()
     setUpSeller(http);
     QElapsedTimer clock;
     clock.start();
-    const HttpResult held = http.post(refunds, refundForm(QStringLiteral("key-1")),
-                                      {{"Idempotency-Key", "key-1"}, {"Sandbox-Fault", "accept-then-stall=300ms"}});
+    const HttpResult held =
+            http.post(refunds, refundForm(QStringLiteral("key-1")),
+                      {{"Idempotency-Key", "key-1"}, {"Sandbox-Fault", "accept-then-stall=300ms"}});
     QCOMPARE(held.status, 200);
     QVERIFY(clock.elapsed() >= 300);
     QVERIFY(clock.elapsed() < 900);
@@ -117,7 +118,8 @@ void TestSandboxFaults::faultInThePath()
     const QString stalled = QStringLiteral("/sandbox-fault/accept-then-stall=200ms,fail-before-accept=503");
     QElapsedTimer clock;
     clock.start();
-    const HttpResult post = http.post(stalled + refunds, refundForm(QStringLiteral("key-1")), {{"Idempotency-Key", "key-1"}});
+    const HttpResult post =
+            http.post(stalled + refunds, refundForm(QStringLiteral("key-1")), {{"Idempotency-Key", "key-1"}});
     QCOMPARE(post.status, 200);
     QVERIFY(clock.elapsed() >= 200);
     QCOMPARE(sandbox.refundCount(), 1);
@@ -128,11 +130,14 @@ void TestSandboxFaults::faultInThePath()
     QCOMPARE(read.status, 200);
     QCOMPARE(read.json.value(QStringLiteral("data")).toArray().size(), 1);
     // A header wins over the path.
-    const HttpResult header = http.post(stallOnly + refunds, refundForm(QStringLiteral("key-2")),
-                                        {{"Idempotency-Key", "key-2"}, {"Sandbox-Fault", "fail-before-accept=502"}});
+    const HttpResult header =
+            http.post(stallOnly + refunds, refundForm(QStringLiteral("key-2")),
+                      {{"Idempotency-Key", "key-2"}, {"Sandbox-Fault", "fail-before-accept=502"}});
     QCOMPARE(header.status, 502);
     QCOMPARE(sandbox.refundCount(), 1);
-    QCOMPARE(http.post(QStringLiteral("/sandbox-fault/soon") + refunds, refundForm(QStringLiteral("key-3"))).status, 400);
+    QCOMPARE(http.post(QStringLiteral("/sandbox-fault/soon") + refunds, refundForm(QStringLiteral("key-3")))
+                     .status,
+             400);
     QVERIFY(sandbox.drainHeldAnswers());
 }
 
@@ -145,10 +150,13 @@ void TestSandboxFaults::derivedRefundIds()
         InProcessSandbox sandbox(options);
         SandboxHttp http(sandbox.url());
         setUpSeller(http);
-        const HttpResult first = http.post(refunds, refundForm(QStringLiteral("key-1")), {{"Idempotency-Key", "key-1"}});
-        const HttpResult second = http.post(refunds, refundForm(QStringLiteral("key-2")), {{"Idempotency-Key", "key-2"}});
+        const HttpResult first =
+                http.post(refunds, refundForm(QStringLiteral("key-1")), {{"Idempotency-Key", "key-1"}});
+        const HttpResult second =
+                http.post(refunds, refundForm(QStringLiteral("key-2")), {{"Idempotency-Key", "key-2"}});
         QCOMPARE(first.status, 200);
-        QVERIFY(first.json.value(QStringLiteral("id")).toString() != second.json.value(QStringLiteral("id")).toString());
+        QVERIFY(first.json.value(QStringLiteral("id")).toString()
+                != second.json.value(QStringLiteral("id")).toString());
         id = first.json.value(QStringLiteral("id")).toString();
         QVERIFY(id.startsWith(QStringLiteral("re_")));
     }
@@ -156,7 +164,10 @@ void TestSandboxFaults::derivedRefundIds()
     InProcessSandbox random;
     SandboxHttp http(random.url());
     setUpSeller(http);
-    QVERIFY(http.post(refunds, refundForm(QStringLiteral("key-1")), {{"Idempotency-Key", "key-1"}}).json.value(QStringLiteral("id")).toString() != ids[0]);
+    QVERIFY(http.post(refunds, refundForm(QStringLiteral("key-1")), {{"Idempotency-Key", "key-1"}})
+                    .json.value(QStringLiteral("id"))
+                    .toString()
+            != ids[0]);
 }
 
 QTEST_GUILESS_MAIN(TestSandboxFaults)

@@ -74,9 +74,10 @@ QJsonObject listObject(const QJsonArray &data, bool hasMore, const QString &url)
 }
 
 // Text that must be escaped or encoded, in every place a string goes.
-const QString awkward = QStringLiteral("quote \" backslash \\ slash / tab \t newline \n return \r bell \a unit \x1f "
-                                       "del \x7f é ß € 中文 ")
-                        + QString::fromUcs4(U"\U0001F600") + QChar(0xD800) + QStringLiteral(" end");
+const QString awkward =
+        QStringLiteral("quote \" backslash \\ slash / tab \t newline \n return \r bell \a unit \x1f "
+                       "del \x7f é ß € 中文 ")
+        + QString::fromUcs4(U"\U0001F600") + QChar(0xD800) + QStringLiteral(" end");
 
 SandboxRefund refund(int i)
 {
@@ -92,15 +93,20 @@ SandboxRefund refund(int i)
         refund.metadata.insert(QStringLiteral("intent_key"), QStringLiteral("key-%1").arg(i));
     if (i % 3 == 1)
         refund.metadata.insert(QStringLiteral("note ") + awkward.left(12), awkward);
-    refund.metadata.insert(QStringLiteral("Ticket_ID"), QStringLiteral("T-%1").arg(i)); // sorts before lower case
+    refund.metadata.insert(QStringLiteral("Ticket_ID"),
+                           QStringLiteral("T-%1").arg(i)); // sorts before lower case
     return refund;
 }
 
 SandboxBalanceTransaction transaction(int i)
 {
-    return SandboxBalanceTransaction{QStringLiteral("txn_%1").arg(i), QStringLiteral("acct_north"), -100 - i,
-                                     QStringLiteral("usd"), i % 2 ? QStringLiteral("refund") : QStringLiteral("adjustment"),
-                                     QStringLiteral("re_%1").arg(i), i == 2 ? awkward : QStringLiteral("Refund for pi_%1").arg(i),
+    return SandboxBalanceTransaction{QStringLiteral("txn_%1").arg(i),
+                                     QStringLiteral("acct_north"),
+                                     -100 - i,
+                                     QStringLiteral("usd"),
+                                     i % 2 ? QStringLiteral("refund") : QStringLiteral("adjustment"),
+                                     QStringLiteral("re_%1").arg(i),
+                                     i == 2 ? awkward : QStringLiteral("Refund for pi_%1").arg(i),
                                      1773757934 - i};
 }
 
@@ -136,18 +142,20 @@ private slots:
             movements.append(transaction(i));
             movementData.append(transactionObject(transaction(i)));
         }
-        QCOMPARE(listBody(movements, &writeBalanceTransaction, false, QLatin1StringView("/v1/balance_transactions")),
+        QCOMPARE(listBody(movements, &writeBalanceTransaction, false,
+                          QLatin1StringView("/v1/balance_transactions")),
                  indented(listObject(movementData, false, QStringLiteral("/v1/balance_transactions"))));
     }
 
     void errors()
     {
-        const SandboxError full{402, QStringLiteral("card_error"), QStringLiteral("amount_too_large"), awkward,
-                                QStringLiteral("amount")};
-        const SandboxError bare{500, QStringLiteral("api_error"), QString(), QStringLiteral("Nothing was committed."),
-                                QString()};
+        const SandboxError full{402, QStringLiteral("card_error"), QStringLiteral("amount_too_large"),
+                                awkward, QStringLiteral("amount")};
+        const SandboxError bare{500, QStringLiteral("api_error"), QString(),
+                                QStringLiteral("Nothing was committed."), QString()};
         for (const SandboxError &error : {full, bare}) {
-            QJsonObject inner{{QStringLiteral("type"), error.type}, {QStringLiteral("message"), error.message}};
+            QJsonObject inner{{QStringLiteral("type"), error.type},
+                              {QStringLiteral("message"), error.message}};
             if (!error.code.isEmpty())
                 inner.insert(QStringLiteral("code"), error.code);
             if (!error.param.isEmpty())
@@ -158,16 +166,22 @@ private slots:
 
     void accountsPaymentsAndBalances()
     {
-        const SandboxAccount account{QStringLiteral("acct_north"), awkward, QStringLiteral("usd"), 1700000000};
+        const SandboxAccount account{QStringLiteral("acct_north"), awkward, QStringLiteral("usd"),
+                                     1700000000};
         QCOMPARE(accountBody(account),
                  indented({{QStringLiteral("id"), account.id},
                            {QStringLiteral("object"), QStringLiteral("account")},
-                           {QStringLiteral("business_profile"), QJsonObject{{QStringLiteral("name"), account.name}}},
+                           {QStringLiteral("business_profile"),
+                            QJsonObject{{QStringLiteral("name"), account.name}}},
                            {QStringLiteral("created"), account.created},
                            {QStringLiteral("default_currency"), account.currency}}));
 
-        SandboxPayment payment{QStringLiteral("pi_1"), 99999999, QStringLiteral("eur"), QStringLiteral("acct_north"),
-                               1700000001, {{QStringLiteral("order_id"), QStringLiteral("SU-1")}}};
+        SandboxPayment payment{QStringLiteral("pi_1"),
+                               99999999,
+                               QStringLiteral("eur"),
+                               QStringLiteral("acct_north"),
+                               1700000001,
+                               {{QStringLiteral("order_id"), QStringLiteral("SU-1")}}};
         for (const SandboxMetadata &metadata : {payment.metadata, SandboxMetadata()}) {
             payment.metadata = metadata;
             QCOMPARE(paymentIntentBody(payment),
@@ -185,7 +199,8 @@ private slots:
 
         for (qint64 available : {qint64(0), qint64(-4700), qint64(123456789012)}) {
             const auto amounts = [&](qint64 amount) {
-                return QJsonArray{QJsonObject{{QStringLiteral("amount"), amount}, {QStringLiteral("currency"), QStringLiteral("usd")}}};
+                return QJsonArray{QJsonObject{{QStringLiteral("amount"), amount},
+                                              {QStringLiteral("currency"), QStringLiteral("usd")}}};
             };
             QCOMPARE(balanceBody(available, QStringLiteral("usd")),
                      indented({{QStringLiteral("object"), QStringLiteral("balance")},

@@ -45,7 +45,11 @@ QStringList intentKeysOf(const QJsonArray &objects)
 {
     QStringList keys;
     for (const QJsonValue &object : objects)
-        keys.append(object.toObject().value(QStringLiteral("metadata")).toObject().value(QStringLiteral("intent_key")).toString());
+        keys.append(object.toObject()
+                            .value(QStringLiteral("metadata"))
+                            .toObject()
+                            .value(QStringLiteral("intent_key"))
+                            .toString());
     return keys;
 }
 
@@ -74,7 +78,8 @@ void TestSandboxSeed::seedsTheProviderSideOfTheDemo()
     QVERIFY(!seeded->alreadySeeded);
     QCOMPARE(seeded->accounts, 12);
     QCOMPARE(seeded->payments, 46);
-    QCOMPARE(seeded->notPerformed, (QStringList{QStringLiteral("T-20260331-0158/c3"), QStringLiteral("T-20260402-0287/c3")}));
+    QCOMPARE(seeded->notPerformed,
+             (QStringList{QStringLiteral("T-20260331-0158/c3"), QStringLiteral("T-20260402-0287/c3")}));
 
     SandboxHttp http(sandbox.url());
     // Ashcombe Furniture: $189.00, less two refunds of $118.00.
@@ -84,12 +89,15 @@ void TestSandboxSeed::seedsTheProviderSideOfTheDemo()
     const QJsonArray incident = http.refundsOf(QStringLiteral("pi_SU-88421"));
     QCOMPARE(incident.size(), 2);
     QVERIFY(!keys.value(QStringLiteral("T-20260317-0412/c3")).isEmpty());
-    QCOMPARE(keys.value(QStringLiteral("T-20260317-0412/c3")), keys.value(QStringLiteral("T-20260317-0412/c4")));
+    QCOMPARE(keys.value(QStringLiteral("T-20260317-0412/c3")),
+             keys.value(QStringLiteral("T-20260317-0412/c4")));
     QCOMPARE(intentKeysOf(incident), QStringList(2, keys.value(QStringLiteral("T-20260317-0412/c3"))));
     const QJsonObject second = incident.at(0).toObject(); // newest first: the retry
-    QCOMPARE(second.value(QStringLiteral("id")).toString(), QStringLiteral("re_B69RgwuSCddMBH")); // as the demo's result says
+    QCOMPARE(second.value(QStringLiteral("id")).toString(),
+             QStringLiteral("re_B69RgwuSCddMBH")); // as the demo's result says
     QCOMPARE(second.value(QStringLiteral("amount")).toInteger(), 11800);
-    QCOMPARE(second.value(QStringLiteral("created")).toInteger(), QDateTime::fromString(QStringLiteral("2026-03-17T14:32:14Z"), Qt::ISODate).toSecsSinceEpoch());
+    QCOMPARE(second.value(QStringLiteral("created")).toInteger(),
+             QDateTime::fromString(QStringLiteral("2026-03-17T14:32:14Z"), Qt::ISODate).toSecsSinceEpoch());
     const QJsonObject metadata = second.value(QStringLiteral("metadata")).toObject();
     QCOMPARE(metadata.value(QStringLiteral("ticket_id")).toString(), QStringLiteral("T-20260317-0412"));
     QCOMPARE(metadata.value(QStringLiteral("order_id")).toString(), QStringLiteral("SU-88421"));
@@ -127,7 +135,9 @@ void TestSandboxSeed::seedsTheCourierAndTheMessagingSide()
     SandboxHttp http(sandbox.url());
     const QHash<QString, QString> keys = demoIntentKeys();
     const auto listed = [&](const QString &path, const QString &order) {
-        return http.get(path + QStringLiteral("?limit=100&order=") + order).json.value(QStringLiteral("data")).toArray();
+        return http.get(path + QStringLiteral("?limit=100&order=") + order)
+                .json.value(QStringLiteral("data"))
+                .toArray();
     };
     // A performed pickup, as the call sent it: the call's order and item, its time, its key.
     const QJsonArray performed = listed(QStringLiteral("/v1/pickups"), QStringLiteral("SU-88316"));
@@ -137,8 +147,9 @@ void TestSandboxSeed::seedsTheCourierAndTheMessagingSide()
     QCOMPARE(pickup.value(QStringLiteral("status")).toString(), QStringLiteral("scheduled"));
     QCOMPARE(pickup.value(QStringLiteral("created")).toInteger(), secondsAt("2026-03-18T10:13:39Z"));
     QCOMPARE(intentKeysOf(performed), QStringList{keys.value(QStringLiteral("T-20260318-0152/c4"))});
-    QCOMPARE(pickup.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("ticket_id")).toString(),
-             QStringLiteral("T-20260318-0152"));
+    QCOMPARE(
+            pickup.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("ticket_id")).toString(),
+            QStringLiteral("T-20260318-0152"));
 
     // The unknown ones: the first of each tool reached its system, the second did not.
     QVERIFY(!keys.value(QStringLiteral("T-20260401-0247/c3")).isEmpty());
@@ -150,7 +161,9 @@ void TestSandboxSeed::seedsTheCourierAndTheMessagingSide()
     QCOMPARE(intentKeysOf(reached), QStringList{keys.value(QStringLiteral("T-20260320-0233/c3"))});
     const QJsonObject message = reached.at(0).toObject();
     QCOMPARE(message.value(QStringLiteral("seller")).toString(), QStringLiteral("thistle-pine-homeware"));
-    QVERIFY(message.value(QStringLiteral("text")).toString().startsWith(QStringLiteral("Order SU-88411: the buyer received")));
+    QVERIFY(message.value(QStringLiteral("text"))
+                    .toString()
+                    .startsWith(QStringLiteral("Order SU-88411: the buyer received")));
     QCOMPARE(listed(QStringLiteral("/v1/messages"), QStringLiteral("SU-88585")).size(), 0);
     QVERIFY(!keys.value(QStringLiteral("T-20260330-0362/c2")).isEmpty());
 

@@ -1,8 +1,8 @@
 // The sandbox's state file on its own: a file written by the first schema is brought to the
-// current one (its index for balances, its pickups and messages) and keeps its data; a newer file is refused; lists
-// page from the cursor's place in the newest-first order, wherever that place is, through
-// many pages and many refunds made in the same second; and a statement the state keeps
-// between calls never holds an old view of the file.
+// current one (its index for balances, its pickups and messages) and keeps its data; a newer file is refused;
+// lists page from the cursor's place in the newest-first order, wherever that place is, through many pages
+// and many refunds made in the same second; and a statement the state keeps between calls never holds an old
+// view of the file.
 
 #include "sandbox/sandboxstate.h"
 #include "support/rawsqlite.h"
@@ -21,29 +21,35 @@ namespace {
 
 // The tables and indexes of schema 1, as the first sandbox wrote them.
 const char *const schemaOne[] = {
-    "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT NULL, created INTEGER NOT NULL)",
-    "CREATE TABLE payment_intents (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, currency TEXT NOT NULL, "
-    "account TEXT NOT NULL REFERENCES accounts(id), created INTEGER NOT NULL, metadata TEXT NOT NULL)",
-    "CREATE TABLE refunds (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
-    "payment_intent TEXT NOT NULL REFERENCES payment_intents(id), amount INTEGER NOT NULL, currency TEXT NOT NULL, "
-    "reason TEXT, status TEXT NOT NULL, created INTEGER NOT NULL, metadata TEXT NOT NULL, "
-    "balance_transaction TEXT NOT NULL)",
-    "CREATE INDEX refunds_payment ON refunds(payment_intent, created, seq)",
-    "CREATE INDEX refunds_created ON refunds(created, seq)",
-    "CREATE TABLE balance_transactions (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
-    "account TEXT NOT NULL REFERENCES accounts(id), amount INTEGER NOT NULL, currency TEXT NOT NULL, "
-    "type TEXT NOT NULL, source TEXT NOT NULL, description TEXT NOT NULL, created INTEGER NOT NULL)",
-    "CREATE INDEX balance_transactions_account ON balance_transactions(account, created, seq)",
-    "CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, request_hash TEXT NOT NULL, status INTEGER NOT NULL, "
-    "body BLOB NOT NULL, created_ms INTEGER NOT NULL)",
-    "CREATE INDEX idempotency_keys_created ON idempotency_keys(created_ms)",
-    "INSERT INTO meta (name, value) VALUES ('schema_version', '1')",
-    "INSERT INTO accounts VALUES ('acct_north', 'North', 'usd', 1000)",
-    "INSERT INTO balance_transactions (id, account, amount, currency, type, source, description, created) "
-    "VALUES ('txn_open', 'acct_north', 50000, 'usd', 'adjustment', 'acct_north', 'Opening balance', 1000)",
-    "INSERT INTO balance_transactions (id, account, amount, currency, type, source, description, created) "
-    "VALUES ('txn_a', 'acct_north', -1200, 'usd', 'refund', 're_a', 'Refund for pi_a', 2000)",
+        "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT NULL, created "
+        "INTEGER NOT NULL)",
+        "CREATE TABLE payment_intents (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, currency TEXT NOT NULL, "
+        "account TEXT NOT NULL REFERENCES accounts(id), created INTEGER NOT NULL, metadata TEXT NOT NULL)",
+        "CREATE TABLE refunds (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
+        "payment_intent TEXT NOT NULL REFERENCES payment_intents(id), amount INTEGER NOT NULL, currency TEXT "
+        "NOT NULL, "
+        "reason TEXT, status TEXT NOT NULL, created INTEGER NOT NULL, metadata TEXT NOT NULL, "
+        "balance_transaction TEXT NOT NULL)",
+        "CREATE INDEX refunds_payment ON refunds(payment_intent, created, seq)",
+        "CREATE INDEX refunds_created ON refunds(created, seq)",
+        "CREATE TABLE balance_transactions (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, "
+        "account TEXT NOT NULL REFERENCES accounts(id), amount INTEGER NOT NULL, currency TEXT NOT NULL, "
+        "type TEXT NOT NULL, source TEXT NOT NULL, description TEXT NOT NULL, created INTEGER NOT NULL)",
+        "CREATE INDEX balance_transactions_account ON balance_transactions(account, created, seq)",
+        "CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, request_hash TEXT NOT NULL, status INTEGER NOT "
+        "NULL, "
+        "body BLOB NOT NULL, created_ms INTEGER NOT NULL)",
+        "CREATE INDEX idempotency_keys_created ON idempotency_keys(created_ms)",
+        "INSERT INTO meta (name, value) VALUES ('schema_version', '1')",
+        "INSERT INTO accounts VALUES ('acct_north', 'North', 'usd', 1000)",
+        "INSERT INTO balance_transactions (id, account, amount, currency, type, source, description, "
+        "created) "
+        "VALUES ('txn_open', 'acct_north', 50000, 'usd', 'adjustment', 'acct_north', 'Opening balance', "
+        "1000)",
+        "INSERT INTO balance_transactions (id, account, amount, currency, type, source, description, "
+        "created) "
+        "VALUES ('txn_a', 'acct_north', -1200, 'usd', 'refund', 're_a', 'Refund for pi_a', 2000)",
 };
 
 // Runs statements on the file through a connection of its own, closed afterwards.
@@ -76,12 +82,14 @@ QStringList ids(const QList<SandboxRefund> &refunds)
 }
 
 // Every refund of the list, `limit` a page, each page after the last id of the one before.
-QStringList readAll(SandboxState &state, int limit, const SandboxCreatedRange &range, const QString &paymentIntent = {})
+QStringList readAll(SandboxState &state, int limit, const SandboxCreatedRange &range,
+                    const QString &paymentIntent = {})
 {
     QStringList read;
     QString cursor;
     for (int page = 0; page < 10000; ++page) {
-        Expected<std::optional<SandboxPage<SandboxRefund>>> got = state.refunds(paymentIntent, limit, cursor, range);
+        Expected<std::optional<SandboxPage<SandboxRefund>>> got =
+                state.refunds(paymentIntent, limit, cursor, range);
         if (!got || !*got)
             return {QStringLiteral("failed")};
         read += ids((*got)->items);
@@ -104,7 +112,7 @@ private:
     std::unique_ptr<SandboxState> open(const QString &name)
     {
         Expected<std::unique_ptr<SandboxState>> state =
-            SandboxState::open(m_dir.filePath(name), SandboxState::Durability::Throwaway);
+                SandboxState::open(m_dir.filePath(name), SandboxState::Durability::Throwaway);
         if (!state)
             qWarning("%s", qPrintable(state.message()));
         return state ? std::move(*state) : nullptr;
@@ -114,10 +122,12 @@ private:
     void addRefunds(SandboxState &state, const QList<qint64> &times)
     {
         QVERIFY(state.begin());
-        Expected<bool> added = state.insertAccount({QStringLiteral("acct_a"), QStringLiteral("A"), QStringLiteral("usd"), 1}, 0, 1);
+        Expected<bool> added = state.insertAccount(
+                {QStringLiteral("acct_a"), QStringLiteral("A"), QStringLiteral("usd"), 1}, 0, 1);
         QVERIFY(added);
         for (const QString &payment : {QStringLiteral("pi_even"), QStringLiteral("pi_odd")})
-            QVERIFY(state.insertPayment({payment, 1000000000, QStringLiteral("usd"), QStringLiteral("acct_a"), 1, {}}));
+            QVERIFY(state.insertPayment(
+                    {payment, 1000000000, QStringLiteral("usd"), QStringLiteral("acct_a"), 1, {}}));
         for (qsizetype i = 0; i < times.size(); ++i) {
             SandboxRefund refund;
             refund.id = QStringLiteral("re_%1").arg(i, 5, 10, QLatin1Char('0'));
@@ -147,29 +157,38 @@ private slots:
             QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
             QCOMPARE(*state->balance(QStringLiteral("acct_north")), 48800);
             Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> movements =
-                state->balanceTransactions(QStringLiteral("acct_north"), 10, QString());
+                    state->balanceTransactions(QStringLiteral("acct_north"), 10, QString());
             QVERIFY(movements && *movements);
             QCOMPARE((*movements)->items.size(), 2);
             QCOMPARE((*movements)->items.first().id, QStringLiteral("txn_a")); // newest first
         }
         const QStringList indexes = onFile(
-            path, {QStringLiteral("SELECT sql FROM sqlite_master WHERE name = 'balance_transactions_balance'")}, &ok);
+                path,
+                {QStringLiteral("SELECT sql FROM sqlite_master WHERE name = 'balance_transactions_balance'")},
+                &ok);
         QVERIFY(ok);
-        QCOMPARE(indexes, QStringList{QStringLiteral(
-                              "CREATE INDEX balance_transactions_balance ON balance_transactions(account, amount)")});
+        QCOMPARE(indexes,
+                 QStringList{QStringLiteral("CREATE INDEX balance_transactions_balance ON "
+                                            "balance_transactions(account, amount)")});
         // Schema 3: pickups and messages, listed by order from an index.
-        QCOMPARE(onFile(path, {QStringLiteral("SELECT name FROM sqlite_master WHERE tbl_name = 'records' AND name NOT LIKE 'sqlite_%' ORDER BY name")}, &ok),
-                 (QStringList{QStringLiteral("records"), QStringLiteral("records_kind"), QStringLiteral("records_order")}));
+        QCOMPARE(onFile(path,
+                        {QStringLiteral("SELECT name FROM sqlite_master WHERE tbl_name = 'records' AND name "
+                                        "NOT LIKE 'sqlite_%' ORDER BY name")},
+                        &ok),
+                 (QStringList{QStringLiteral("records"), QStringLiteral("records_kind"),
+                              QStringLiteral("records_order")}));
         QVERIFY(ok);
         // Opening again changes nothing, and the new table takes records.
         std::unique_ptr<SandboxState> again = open(QStringLiteral("one.sqlite"));
         QVERIFY(again);
         QCOMPARE(*again->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
         QCOMPARE(*again->balance(QStringLiteral("acct_north")), 48800);
-        SandboxRecord pickup{QStringLiteral("pu_1"), QStringLiteral("pickup"), QStringLiteral("SU-1"), {}, 5, {}};
+        SandboxRecord pickup{
+                QStringLiteral("pu_1"), QStringLiteral("pickup"), QStringLiteral("SU-1"), {}, 5, {}};
         QVERIFY(*again->insertRecord(pickup));
         QVERIFY(!*again->insertRecord(pickup)); // the id exists: left as it was
-        Expected<std::optional<SandboxPage<SandboxRecord>>> listed = again->records(QStringLiteral("pickup"), QStringLiteral("SU-1"), 10, {});
+        Expected<std::optional<SandboxPage<SandboxRecord>>> listed =
+                again->records(QStringLiteral("pickup"), QStringLiteral("SU-1"), 10, {});
         QVERIFY(listed && *listed);
         QCOMPARE((*listed)->items.size(), 1);
         QCOMPARE(*again->countRecords(QStringLiteral("message")), 0);
@@ -182,9 +201,12 @@ private slots:
         QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
         state.reset();
         bool ok = false;
-        QCOMPARE(onFile(m_dir.filePath(QStringLiteral("new.sqlite")),
-                        {QStringLiteral("SELECT name FROM sqlite_master WHERE name = 'balance_transactions_balance'")}, &ok),
-                 QStringList{QStringLiteral("balance_transactions_balance")});
+        QCOMPARE(
+                onFile(m_dir.filePath(QStringLiteral("new.sqlite")),
+                       {QStringLiteral(
+                               "SELECT name FROM sqlite_master WHERE name = 'balance_transactions_balance'")},
+                       &ok),
+                QStringList{QStringLiteral("balance_transactions_balance")});
     }
 
     void refusesANewerFile()
@@ -194,10 +216,11 @@ private slots:
             QVERIFY(state);
             QVERIFY(state->setMeta(QStringLiteral("schema_version"), QStringLiteral("99")));
         }
-        Expected<std::unique_ptr<SandboxState>> newer =
-            SandboxState::open(m_dir.filePath(QStringLiteral("newer.sqlite")), SandboxState::Durability::Throwaway);
+        Expected<std::unique_ptr<SandboxState>> newer = SandboxState::open(
+                m_dir.filePath(QStringLiteral("newer.sqlite")), SandboxState::Durability::Throwaway);
         QVERIFY(!newer);
-        QVERIFY2(newer.message().contains(QStringLiteral("written by a newer Verity (sandbox schema 99; this one knows 3)")),
+        QVERIFY2(newer.message().contains(
+                         QStringLiteral("written by a newer Verity (sandbox schema 99; this one knows 3)")),
                  qPrintable(newer.message()));
     }
 
@@ -229,10 +252,12 @@ private slots:
         // A cursor after the range's end pages from the range's end; one before its start
         // finds nothing more; one inside a second gives the rest of that second first.
         const SandboxCreatedRange range{1100, 1200};
-        Expected<std::optional<SandboxPage<SandboxRefund>>> page = state->refunds(QString(), 3, QStringLiteral("re_00900"), range);
+        Expected<std::optional<SandboxPage<SandboxRefund>>> page =
+                state->refunds(QString(), 3, QStringLiteral("re_00900"), range);
         QVERIFY(page && *page);
-        QCOMPARE(ids((*page)->items), (QStringList{QStringLiteral("re_00803"), QStringLiteral("re_00802"),
-                                                   QStringLiteral("re_00801")}));
+        QCOMPARE(ids((*page)->items),
+                 (QStringList{QStringLiteral("re_00803"), QStringLiteral("re_00802"),
+                              QStringLiteral("re_00801")}));
         QVERIFY((*page)->hasMore);
         page = state->refunds(QString(), 3, QStringLiteral("re_00100"), range);
         QVERIFY(page && *page);
@@ -251,7 +276,7 @@ private slots:
         QString cursor;
         for (int i = 0; i < 1000; ++i) {
             Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> got =
-                state->balanceTransactions(QStringLiteral("acct_a"), 6, cursor);
+                    state->balanceTransactions(QStringLiteral("acct_a"), 6, cursor);
             QVERIFY(got && *got);
             for (const SandboxBalanceTransaction &movement : (*got)->items)
                 movements.append(movement.source);
@@ -269,14 +294,17 @@ private slots:
         std::unique_ptr<SandboxState> reader = open(QStringLiteral("shared.sqlite"));
         std::unique_ptr<SandboxState> writer = open(QStringLiteral("shared.sqlite"));
         QVERIFY(reader && writer);
-        QVERIFY(writer->insertAccount({QStringLiteral("acct_a"), QStringLiteral("A"), QStringLiteral("usd"), 1}, 100, 1));
+        QVERIFY(writer->insertAccount(
+                {QStringLiteral("acct_a"), QStringLiteral("A"), QStringLiteral("usd"), 1}, 100, 1));
         QCOMPARE(*reader->balance(QStringLiteral("acct_a")), 100);
         QVERIFY(reader->account(QStringLiteral("acct_a")).value());
         QVERIFY(!reader->account(QStringLiteral("acct_b")).value());
-        QVERIFY(writer->insertAccount({QStringLiteral("acct_b"), QStringLiteral("B"), QStringLiteral("usd"), 1}, 250, 1));
+        QVERIFY(writer->insertAccount(
+                {QStringLiteral("acct_b"), QStringLiteral("B"), QStringLiteral("usd"), 1}, 250, 1));
         QVERIFY(reader->account(QStringLiteral("acct_b")).value());
         QCOMPARE(*reader->balance(QStringLiteral("acct_b")), 250);
-        QVERIFY(writer->insertAccount({QStringLiteral("acct_c"), QStringLiteral("C"), QStringLiteral("usd"), 1}, 0, 1));
+        QVERIFY(writer->insertAccount(
+                {QStringLiteral("acct_c"), QStringLiteral("C"), QStringLiteral("usd"), 1}, 0, 1));
         QVERIFY(reader->account(QStringLiteral("acct_c")).value());
     }
 };

@@ -30,16 +30,24 @@ void TestModelPolicy::reading_data()
 {
     QTest::addColumn<QString>("result");
     QTest::addColumn<ToolReading>("reading");
-    QTest::newRow("performed") << QStringLiteral(R"({"outcome":"performed","refund_id":"re_1"})") << ToolReading::Performed;
-    QTest::newRow("already") << QStringLiteral(R"({"outcome":"already_performed"})") << ToolReading::AlreadyPerformed;
+    QTest::newRow("performed") << QStringLiteral(R"({"outcome":"performed","refund_id":"re_1"})")
+                               << ToolReading::Performed;
+    QTest::newRow("already") << QStringLiteral(R"({"outcome":"already_performed"})")
+                             << ToolReading::AlreadyPerformed;
     QTest::newRow("not performed, same key")
-        << QStringLiteral(R"({"outcome":"not_performed","retry":"same_key"})") << ToolReading::NotPerformedRetryable;
-    QTest::newRow("refused") << QStringLiteral(R"({"outcome":"not_performed","note":"refused"})") << ToolReading::Refused;
-    QTest::newRow("unknown") << QStringLiteral(R"({"outcome":"unknown","retry":"never"})") << ToolReading::Unknown;
+            << QStringLiteral(R"({"outcome":"not_performed","retry":"same_key"})")
+            << ToolReading::NotPerformedRetryable;
+    QTest::newRow("refused") << QStringLiteral(R"({"outcome":"not_performed","note":"refused"})")
+                             << ToolReading::Refused;
+    QTest::newRow("unknown") << QStringLiteral(R"({"outcome":"unknown","retry":"never"})")
+                             << ToolReading::Unknown;
     QTest::newRow("odd outcome") << QStringLiteral(R"({"outcome":"maybe"})") << ToolReading::Unknown;
-    QTest::newRow("as shipped success") << QStringLiteral(R"({"refund_id":"re_2","status":"queued"})") << ToolReading::Performed;
-    QTest::newRow("as shipped timeout") << QStringLiteral(R"({"error":"refund failed: upstream timeout"})") << ToolReading::Failed;
-    QTest::newRow("as shipped 4xx") << QStringLiteral(R"({"error":"refund failed: HTTP 400"})") << ToolReading::Failed;
+    QTest::newRow("as shipped success")
+            << QStringLiteral(R"({"refund_id":"re_2","status":"queued"})") << ToolReading::Performed;
+    QTest::newRow("as shipped timeout")
+            << QStringLiteral(R"({"error":"refund failed: upstream timeout"})") << ToolReading::Failed;
+    QTest::newRow("as shipped 4xx") << QStringLiteral(R"({"error":"refund failed: HTTP 400"})")
+                                    << ToolReading::Failed;
     QTest::newRow("text") << QStringLiteral(R"("ok")") << ToolReading::Unknown;
     QTest::newRow("empty object") << QStringLiteral("{}") << ToolReading::Unknown;
 }
@@ -59,12 +67,15 @@ void TestModelPolicy::nextMove_data()
     for (int calls : {1, 2, 3}) {
         const QByteArray n = QByteArray::number(calls);
         QTest::newRow("performed " + n) << ToolReading::Performed << calls << ModelMove::ReplyRefunded;
-        QTest::newRow("already " + n) << ToolReading::AlreadyPerformed << calls << ModelMove::ReplyAlreadyRefunded;
+        QTest::newRow("already " + n)
+                << ToolReading::AlreadyPerformed << calls << ModelMove::ReplyAlreadyRefunded;
         QTest::newRow("refused " + n) << ToolReading::Refused << calls << ModelMove::EscalateRefused;
         QTest::newRow("unknown " + n) << ToolReading::Unknown << calls << ModelMove::EscalateUnknown;
     }
-    QTest::newRow("not performed 1") << ToolReading::NotPerformedRetryable << 1 << ModelMove::RetrySameArguments;
-    QTest::newRow("not performed 2") << ToolReading::NotPerformedRetryable << 2 << ModelMove::EscalateNotPerformedTwice;
+    QTest::newRow("not performed 1") << ToolReading::NotPerformedRetryable << 1
+                                     << ModelMove::RetrySameArguments;
+    QTest::newRow("not performed 2") << ToolReading::NotPerformedRetryable << 2
+                                     << ModelMove::EscalateNotPerformedTwice;
     QTest::newRow("failed 1") << ToolReading::Failed << 1 << ModelMove::RetrySameArguments;
     QTest::newRow("failed 2") << ToolReading::Failed << 2 << ModelMove::RetrySameArguments;
     QTest::newRow("failed 3") << ToolReading::Failed << 3 << ModelMove::EscalateAfterFailures;
@@ -84,8 +95,8 @@ void TestModelPolicy::nextMove()
 void TestModelPolicy::tableIsDocumented()
 {
     const QString table = ModelPolicy::tableText();
-    for (const char *word : {"performed", "already performed", "not performed", "refused", "unknown", "failed",
-                             "never retry", "escalate_to_human"})
+    for (const char *word : {"performed", "already performed", "not performed", "refused", "unknown",
+                             "failed", "never retry", "escalate_to_human"})
         QVERIFY2(table.contains(QLatin1String(word)), word);
 }
 
@@ -142,7 +153,8 @@ void TestModelPolicy::ticketsAreSeeded()
 
 void TestModelPolicy::asShippedKeysLookRandomButReplay()
 {
-    static const QRegularExpression uuid4(QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"));
+    static const QRegularExpression uuid4(
+            QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"));
     const SimTicket ticket = generateTickets({1, 10, QStringLiteral("T-X"), {}}).tickets.at(4);
     SimTicket elsewhere = ticket;
     elsewhere.paymentIntent += QStringLiteral("-run2");

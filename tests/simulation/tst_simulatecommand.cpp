@@ -27,15 +27,16 @@ struct Run
     QByteArray err;
 };
 
-Run simulate(const QStringList &arguments, const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+Run simulate(const QStringList &arguments,
+             const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {
     QProcess process;
     process.setProcessEnvironment(environment);
     process.start(QStringLiteral(VERITY_BINARY), QStringList{QStringLiteral("simulate")} + arguments);
     if (!process.waitForFinished(120000))
         qFatal("verity simulate did not finish");
-    return Run{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-               process.readAllStandardError()};
+    return Run{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+               process.readAllStandardOutput(), process.readAllStandardError()};
 }
 
 // The same, running this thread's event loop meanwhile: for a sandbox served in this process.
@@ -49,8 +50,8 @@ Run simulateServing(const QStringList &arguments)
     loop.exec();
     if (process.state() != QProcess::NotRunning)
         qFatal("verity simulate did not finish");
-    return Run{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-               process.readAllStandardError()};
+    return Run{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+               process.readAllStandardOutput(), process.readAllStandardError()};
 }
 
 } // namespace
@@ -76,20 +77,23 @@ private slots:
 
 void TestSimulateCommand::printsTheNumbers()
 {
-    const Run run = simulate({QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
-                              QStringLiteral("200"), QStringLiteral("--fault-rate"), QStringLiteral("0.3"),
-                              QStringLiteral("--seed"), QStringLiteral("9")});
+    const Run run =
+            simulate({QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
+                      QStringLiteral("200"), QStringLiteral("--fault-rate"), QStringLiteral("0.3"),
+                      QStringLiteral("--seed"), QStringLiteral("9")});
     QVERIFY2(run.exitCode == 0, run.err.constData());
-    for (const char *line : {"tickets: 200\n", "writes attempted: ", "HTTP POSTs sent: ", "refunds performed: ",
-                             "duplicate refunds: ", "unknowns escalated: 0\n", "money at risk: $", "sellers left negative: "})
+    for (const char *line :
+         {"tickets: 200\n", "writes attempted: ", "HTTP POSTs sent: ", "refunds performed: ",
+          "duplicate refunds: ", "unknowns escalated: 0\n", "money at risk: $", "sellers left negative: "})
         QVERIFY2(run.out.contains(line), line);
 }
 
 void TestSimulateCommand::sameSeedSameJson()
 {
-    const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("intent-key"), QStringLiteral("--tickets"),
-                                QStringLiteral("200"), QStringLiteral("--fault-rate"), QStringLiteral("0.5"),
-                                QStringLiteral("--seed"), QStringLiteral("11"), QStringLiteral("--json")};
+    const QStringList arguments{
+            QStringLiteral("--policy"), QStringLiteral("intent-key"),   QStringLiteral("--tickets"),
+            QStringLiteral("200"),      QStringLiteral("--fault-rate"), QStringLiteral("0.5"),
+            QStringLiteral("--seed"),   QStringLiteral("11"),           QStringLiteral("--json")};
     const Run first = simulate(arguments);
     const Run second = simulate(arguments);
     QVERIFY2(first.exitCode == 0, first.err.constData());
@@ -106,9 +110,10 @@ void TestSimulateCommand::writesImportableTranscripts()
 {
     QTemporaryDir folder;
     const QString out = folder.filePath(QStringLiteral("sim.jsonl"));
-    const Run run = simulate({QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
-                              QStringLiteral("40"), QStringLiteral("--fault-rate"), QStringLiteral("0.3"),
-                              QStringLiteral("--out"), out});
+    const Run run =
+            simulate({QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
+                      QStringLiteral("40"), QStringLiteral("--fault-rate"), QStringLiteral("0.3"),
+                      QStringLiteral("--out"), out});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     Expected<std::unique_ptr<Store>> store = openStore(folder.filePath(QStringLiteral("v.sqlite")));
     QVERIFY(store.ok());
@@ -119,7 +124,8 @@ void TestSimulateCommand::writesImportableTranscripts()
     // And through `verity import` as a person would.
     QProcess import;
     import.start(QStringLiteral(VERITY_BINARY),
-                 {QStringLiteral("import"), QStringLiteral("--db"), folder.filePath(QStringLiteral("cli.sqlite")), out});
+                 {QStringLiteral("import"), QStringLiteral("--db"),
+                  folder.filePath(QStringLiteral("cli.sqlite")), out});
     QVERIFY(import.waitForFinished(60000));
     QVERIFY2(import.exitCode() == 0, import.readAllStandardError().constData());
 }
@@ -131,10 +137,17 @@ void TestSimulateCommand::usesARunningSandbox()
     const QUrl sandboxUrl = sandbox.waitForUrl();
     QVERIFY(sandboxUrl.isValid());
     const QString url = sandboxUrl.toString();
-    const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
-                                QStringLiteral("30"), QStringLiteral("--fault-rate"), QStringLiteral("0.5"),
-                                QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--json"),
-                                QStringLiteral("--sandbox"), url};
+    const QStringList arguments{QStringLiteral("--policy"),
+                                QStringLiteral("as-shipped"),
+                                QStringLiteral("--tickets"),
+                                QStringLiteral("30"),
+                                QStringLiteral("--fault-rate"),
+                                QStringLiteral("0.5"),
+                                QStringLiteral("--seed"),
+                                QStringLiteral("3"),
+                                QStringLiteral("--json"),
+                                QStringLiteral("--sandbox"),
+                                url};
     const Run shared = simulate(arguments);
     const Run again = simulate(arguments); // the same sandbox again: new ids, the same numbers
     const Run own = simulate(arguments.mid(0, arguments.size() - 2));
@@ -143,15 +156,18 @@ void TestSimulateCommand::usesARunningSandbox()
     QVERIFY2(again.exitCode == 0, again.err.constData());
     QCOMPARE(shared.out, again.out);
     QCOMPARE(shared.out, own.out);
-    QVERIFY(QJsonDocument::fromJson(shared.out).object().value(QStringLiteral("duplicate_refunds")).toInt() > 0);
+    QVERIFY(QJsonDocument::fromJson(shared.out).object().value(QStringLiteral("duplicate_refunds")).toInt()
+            > 0);
 }
 
 void TestSimulateCommand::refusesASandboxWithFaultsOfItsOwn_data()
 {
     QTest::addColumn<QString>("policy");
     QTest::addColumn<QString>("fault");
-    QTest::newRow("as shipped, 503") << QStringLiteral("as-shipped") << QStringLiteral("fail-before-accept=503");
-    QTest::newRow("intent key, 503") << QStringLiteral("intent-key") << QStringLiteral("fail-before-accept=503");
+    QTest::newRow("as shipped, 503") << QStringLiteral("as-shipped")
+                                     << QStringLiteral("fail-before-accept=503");
+    QTest::newRow("intent key, 503") << QStringLiteral("intent-key")
+                                     << QStringLiteral("fail-before-accept=503");
     QTest::newRow("as shipped, 500") << QStringLiteral("as-shipped") << QStringLiteral("accept-then-500");
 }
 
@@ -166,15 +182,18 @@ void TestSimulateCommand::refusesASandboxWithFaultsOfItsOwn()
     SandboxOptions options;
     options.faults = SandboxFaultPlan(0.5, *mode, 7);
     test::InProcessSandbox sandbox(options);
-    const Run run = simulateServing({QStringLiteral("--policy"), policy, QStringLiteral("--tickets"), QStringLiteral("20"),
-                                     QStringLiteral("--fault-rate"), QStringLiteral("0"), QStringLiteral("--sandbox"),
-                                     sandbox.url().toString()});
+    const Run run =
+            simulateServing({QStringLiteral("--policy"), policy, QStringLiteral("--tickets"),
+                             QStringLiteral("20"), QStringLiteral("--fault-rate"), QStringLiteral("0"),
+                             QStringLiteral("--sandbox"), sandbox.url().toString()});
     QVERIFY(sandbox.drainHeldAnswers());
     QCOMPARE(run.exitCode, 1);
     const QString err = QString::fromUtf8(run.err);
-    QVERIFY2(err.contains(QStringLiteral("did not call for")) && err.contains(QStringLiteral("not the simulation's")),
+    QVERIFY2(err.contains(QStringLiteral("did not call for"))
+                     && err.contains(QStringLiteral("not the simulation's")),
              run.err.constData());
-    QVERIFY2(err.contains(QStringLiteral("answered HTTP 5")), run.err.constData()); // the first problem, named
+    QVERIFY2(err.contains(QStringLiteral("answered HTTP 5")),
+             run.err.constData()); // the first problem, named
     QVERIFY2(run.out.contains("problems: "), run.out.constData());
 }
 
@@ -185,11 +204,13 @@ void TestSimulateCommand::checksTheOutFolderFirst()
     QElapsedTimer timer;
     timer.start();
     // A million tickets would take minutes: the check comes before the run.
-    const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
-                                QStringLiteral("1000000"), QStringLiteral("--out")};
+    const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("as-shipped"),
+                                QStringLiteral("--tickets"), QStringLiteral("1000000"),
+                                QStringLiteral("--out")};
     const Run run = simulate(arguments + QStringList{missing + QStringLiteral("/sim.jsonl")});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY2(QString::fromUtf8(run.err).contains(QStringLiteral("--out: the folder %1 does not exist").arg(missing)),
+    QVERIFY2(QString::fromUtf8(run.err).contains(
+                     QStringLiteral("--out: the folder %1 does not exist").arg(missing)),
              run.err.constData());
     const Run intoFolder = simulate(arguments + QStringList{folder.path()});
     QCOMPARE(intoFolder.exitCode, 2);
@@ -201,8 +222,8 @@ void TestSimulateCommand::checksTheOutFolderFirst()
 
 void TestSimulateCommand::showsProgressOnATerminalOnly()
 {
-    const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
-                                QStringLiteral("30")};
+    const QStringList arguments{QStringLiteral("--policy"), QStringLiteral("as-shipped"),
+                                QStringLiteral("--tickets"), QStringLiteral("30")};
     const Run piped = simulate(arguments);
     QCOMPARE(piped.exitCode, 0);
     QVERIFY2(!piped.err.contains("simulating:"), piped.err.constData());
@@ -238,26 +259,41 @@ void TestSimulateCommand::badArguments_data()
     QTest::addColumn<QString>("message");
     const QString policy = QStringLiteral("--policy");
     QTest::newRow("no policy") << QStringList{} << QStringLiteral("--policy is required");
-    QTest::newRow("odd policy") << QStringList{policy, QStringLiteral("yolo")} << QStringLiteral("--policy: expected as-shipped or intent-key");
-    QTest::newRow("zero tickets") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"), QStringLiteral("0")}
+    QTest::newRow("odd policy") << QStringList{policy, QStringLiteral("yolo")}
+                                << QStringLiteral("--policy: expected as-shipped or intent-key");
+    QTest::newRow("zero tickets") << QStringList{policy, QStringLiteral("as-shipped"),
+                                                 QStringLiteral("--tickets"), QStringLiteral("0")}
                                   << QStringLiteral("--tickets: expected a whole number");
-    QTest::newRow("too many tickets") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"), QStringLiteral("1000001")}
+    QTest::newRow("too many tickets") << QStringList{policy, QStringLiteral("as-shipped"),
+                                                     QStringLiteral("--tickets"), QStringLiteral("1000001")}
                                       << QStringLiteral("--tickets: at most 1000000 tickets in one run");
-    QTest::newRow("far too many tickets") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"), QStringLiteral("99999999999999999999")}
-                                          << QStringLiteral("--tickets: at most 1000000 tickets in one run");
-    QTest::newRow("text tickets") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"), QStringLiteral("many")}
+    QTest::newRow("far too many tickets")
+            << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--tickets"),
+                           QStringLiteral("99999999999999999999")}
+            << QStringLiteral("--tickets: at most 1000000 tickets in one run");
+    QTest::newRow("text tickets") << QStringList{policy, QStringLiteral("as-shipped"),
+                                                 QStringLiteral("--tickets"), QStringLiteral("many")}
                                   << QStringLiteral("--tickets: expected a whole number");
-    QTest::newRow("rate above 1") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--fault-rate"), QStringLiteral("1.5")}
+    QTest::newRow("rate above 1") << QStringList{policy, QStringLiteral("as-shipped"),
+                                                 QStringLiteral("--fault-rate"), QStringLiteral("1.5")}
                                   << QStringLiteral("--fault-rate: expected a probability from 0 to 1");
-    QTest::newRow("negative seed") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--seed"), QStringLiteral("-1")}
+    QTest::newRow("negative seed") << QStringList{policy, QStringLiteral("as-shipped"),
+                                                  QStringLiteral("--seed"), QStringLiteral("-1")}
                                    << QStringLiteral("--seed: expected a whole number");
-    QTest::newRow("remote sandbox") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--sandbox"), QStringLiteral("http://example.com:12111")}
-                                    << QStringLiteral("--sandbox: \"http://example.com:12111\" is plain http to another machine");
-    QTest::newRow("file sandbox") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--sandbox"), QStringLiteral("/tmp/sandbox")}
-                                  << QStringLiteral("--sandbox: \"/tmp/sandbox\" has no scheme; expected https://…");
-    QTest::newRow("https sandbox elsewhere") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--sandbox"), QStringLiteral("https://example.com:12111")}
-                                             << QStringLiteral("--sandbox: expected an http URL on this machine");
-    QTest::newRow("unknown option") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--fast")}
+    QTest::newRow("remote sandbox")
+            << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--sandbox"),
+                           QStringLiteral("http://example.com:12111")}
+            << QStringLiteral("--sandbox: \"http://example.com:12111\" is plain http to another machine");
+    QTest::newRow("file sandbox") << QStringList{policy, QStringLiteral("as-shipped"),
+                                                 QStringLiteral("--sandbox"), QStringLiteral("/tmp/sandbox")}
+                                  << QStringLiteral(
+                                             "--sandbox: \"/tmp/sandbox\" has no scheme; expected https://…");
+    QTest::newRow("https sandbox elsewhere")
+            << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("--sandbox"),
+                           QStringLiteral("https://example.com:12111")}
+            << QStringLiteral("--sandbox: expected an http URL on this machine");
+    QTest::newRow("unknown option") << QStringList{policy, QStringLiteral("as-shipped"),
+                                                   QStringLiteral("--fast")}
                                     << QStringLiteral("Unknown option 'fast'");
     QTest::newRow("positional") << QStringList{policy, QStringLiteral("as-shipped"), QStringLiteral("extra")}
                                 << QStringLiteral("unexpected argument \"extra\"");

@@ -79,8 +79,9 @@ void TestSimulator::sameSeedSameNumbersAndBytes()
     const SimulationSummary b = summarize(second);
     QVERIFY2(a.problems == 0, qPrintable(a.firstProblem));
     QCOMPARE(numbers(a), numbers(b));
-    QVERIFY(std::any_of(first.tickets.cbegin(), first.tickets.cend(),
-                        [](const TicketOutcome &ticket) { return ticket.firstPostStalled; })); // faults struck
+    QVERIFY(std::any_of(first.tickets.cbegin(), first.tickets.cend(), [](const TicketOutcome &ticket) {
+        return ticket.firstPostStalled;
+    })); // faults struck
     const QByteArray bytes = nativeTranscript(first.tickets);
     QVERIFY(!bytes.isEmpty());
     QCOMPARE(nativeTranscript(second.tickets), bytes);

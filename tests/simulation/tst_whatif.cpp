@@ -95,8 +95,10 @@ void TestWhatIf::marchIncident_data()
     QTest::addColumn<qint64>("balanceAfter");
     QTest::addColumn<bool>("escalated");
     QTest::addColumn<QString>("told");
-    QTest::newRow("as shipped") << SimPolicy::AsShipped << 2 << qint64(-4700) << false << QStringLiteral("I've refunded $118.00");
-    QTest::newRow("intent key") << SimPolicy::IntentKey << 1 << qint64(7100) << false << QStringLiteral("I've refunded $118.00");
+    QTest::newRow("as shipped") << SimPolicy::AsShipped << 2 << qint64(-4700) << false
+                                << QStringLiteral("I've refunded $118.00");
+    QTest::newRow("intent key") << SimPolicy::IntentKey << 1 << qint64(7100) << false
+                                << QStringLiteral("I've refunded $118.00");
 }
 
 void TestWhatIf::marchIncident()
@@ -119,7 +121,8 @@ void TestWhatIf::marchIncident()
     bool timedOut = false;
     qint64 firstRefundAt = 0;
     for (const SimulatedEvent &event : result->events) {
-        if (event.kind == SimulatedEvent::Kind::ToolCall && event.line.value("tool", std::string()) == "issue_refund" && !firstRefundAt)
+        if (event.kind == SimulatedEvent::Kind::ToolCall
+            && event.line.value("tool", std::string()) == "issue_refund" && !firstRefundAt)
             firstRefundAt = event.at;
         if (event.kind == SimulatedEvent::Kind::Http && event.line.value("error", std::string()) == "timeout")
             timedOut = true;
@@ -147,7 +150,8 @@ void TestWhatIf::twoUnansweredAttempts()
     QVERIFY2(scenario.ok(), qPrintable(scenario ? QString() : scenario.message()));
     // c3 timed out and c4 met a 504: both stall, in order; c5 went through.
     QCOMPARE(scenario->stalledAttempts, (QList<int>{1, 2}));
-    QVERIFY2(scenario->faultNote.contains(QStringLiteral("c3")) && scenario->faultNote.contains(QStringLiteral("c4")),
+    QVERIFY2(scenario->faultNote.contains(QStringLiteral("c3"))
+                     && scenario->faultNote.contains(QStringLiteral("c4")),
              qPrintable(scenario->faultNote));
     QCOMPARE(scenario->ticket.amountCents, qint64(9650));
 
@@ -185,7 +189,8 @@ void TestWhatIf::refusedCallIsNotTheRefund()
     // c3 asked for -1800 and was refused; c4's $18.00 is the refund.
     QCOMPARE(scenario->ticket.amountCents, qint64(1800));
     QVERIFY(scenario->stalledAttempts.isEmpty());
-    QVERIFY2(scenario->faultNote.contains(QStringLiteral("c4")) && scenario->faultNote.contains(QStringLiteral("c3")),
+    QVERIFY2(scenario->faultNote.contains(QStringLiteral("c4"))
+                     && scenario->faultNote.contains(QStringLiteral("c3")),
              qPrintable(scenario->faultNote));
     for (const TranscriptEntry &entry : ticket->transcript) {
         if (entry.isToolCall && entry.call.callExtId == u"c4")
@@ -206,11 +211,12 @@ void TestWhatIf::noRefundToMakeIsRefused()
     // T-20260320-0114 without its second call: only the refused one is left.
     std::optional<StoredTicket> ticket = stored(QStringLiteral("T-20260320-0114"));
     QVERIFY(ticket);
-    ticket->transcript.removeIf([](const TranscriptEntry &entry) { return entry.isToolCall && entry.call.callExtId == u"c4"; });
+    ticket->transcript.removeIf(
+            [](const TranscriptEntry &entry) { return entry.isToolCall && entry.call.callExtId == u"c4"; });
     Expected<IncidentScenario> scenario = incidentScenario(ticket->detail, ticket->transcript);
     QVERIFY(!scenario.ok());
     QVERIFY2(scenario.message().contains(QStringLiteral("T-20260320-0114"))
-                 && scenario.message().contains(QStringLiteral("positive amount")),
+                     && scenario.message().contains(QStringLiteral("positive amount")),
              qPrintable(scenario.message()));
 }
 

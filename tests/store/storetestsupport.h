@@ -150,7 +150,8 @@ inline std::unique_ptr<verity::SqliteStore> openStore(const QString &path, QStri
 {
     verity::Expected<std::unique_ptr<verity::SqliteStore>> store = verity::SqliteStore::open(path);
     // As openStore() of the factory does: what an upgrade left to assess is assessed on opening.
-    verity::Expected<void> caughtUp = store ? verity::reassessAwaitingTickets(**store) : verity::Expected<void>(store.error());
+    verity::Expected<void> caughtUp =
+            store ? verity::reassessAwaitingTickets(**store) : verity::Expected<void>(store.error());
     if (!caughtUp) {
         if (error)
             *error = caughtUp.message();

@@ -110,10 +110,13 @@ void TestFinanceModels::duplicatePayouts()
     model.refresh();
     QCOMPARE(model.rowCount(), 5);
     // Each pairs a performed refund with one whose outcome is unknown: possible, not yet proved.
-    QCOMPARE(model.summary(), QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups"));
+    QCOMPARE(model.summary(),
+             QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups"));
     for (int i = 0; i < model.rowCount(); ++i) {
         QVERIFY(!model.duplicate(i)->isConfirmed());
-        QVERIFY(cell(model, i, DuplicatePayoutModel::BasisColumn).toString().startsWith(QStringLiteral("Possible")));
+        QVERIFY(cell(model, i, DuplicatePayoutModel::BasisColumn)
+                        .toString()
+                        .startsWith(QStringLiteral("Possible")));
     }
     int row = -1;
     for (int i = 0; i < model.rowCount(); ++i) {
@@ -128,7 +131,8 @@ void TestFinanceModels::duplicatePayouts()
     QCOMPARE(cell(model, row, M::AtRiskColumn).toString(), QStringLiteral("$118.00"));
     QCOMPARE(cell(model, row, M::AtRiskColumn, M::SortRole).toLongLong(), 11800);
     QCOMPARE(cell(model, row, M::TimeBetweenColumn).toString(), QStringLiteral("7.4 s"));
-    QCOMPARE(cell(model, row, M::BasisColumn).toString(), QStringLiteral("Possible: 1 unknown refund awaiting a lookup; same intent key"));
+    QCOMPARE(cell(model, row, M::BasisColumn).toString(),
+             QStringLiteral("Possible: 1 unknown refund awaiting a lookup; same intent key"));
     QCOMPARE(cell(model, row, M::RecoveryColumn).toString(), QString());
     QCOMPARE(cell(model, row, M::SellerColumn, M::KeyRole).toString(), model.duplicate(row)->key);
     QCOMPARE(model.rowOfKey(model.duplicate(row)->key), row);
@@ -175,7 +179,7 @@ void TestFinanceModels::reconciliationRowsAndFilter()
     int number = 0;
     for (const LedgerPayout &payout : *payouts) {
         const bool ashcombeUnknown = payout.effect == PayoutEffect::Unknown && payout.sellerId == ashcombe
-                                     && payout.ticketExtId == QStringLiteral("T-20260317-0412");
+                && payout.ticketExtId == QStringLiteral("T-20260317-0412");
         if (payout.effect != PayoutEffect::Performed && !ashcombeUnknown)
             continue;
         performed += payout.effect == PayoutEffect::Performed ? 1 : 0;
@@ -231,7 +235,8 @@ void TestFinanceModels::reconciliationRowsAndFilter()
     model.setCategoryFilter(std::nullopt);
     QCOMPARE(model.rowCount(), performed + 1);
 
-    QVERIFY2(model.totalsText().contains(QStringLiteral("Provider only 1 ($118.00)")), qPrintable(model.totalsText()));
+    QVERIFY2(model.totalsText().contains(QStringLiteral("Provider only 1 ($118.00)")),
+             qPrintable(model.totalsText()));
     QVERIFY(model.totalsText().contains(QStringLiteral("Matched %1").arg(performed)));
     QCOMPARE(model.categoryTotalsText(ReconCategory::LedgerOnly), QStringLiteral("Ledger only 0 ($0.00)"));
 
@@ -252,19 +257,22 @@ void TestFinanceModels::recoveryMarkShows()
     }
     QVERIFY(row >= 0);
     const Expected<PayoutMark> mark =
-        markDuplicatePayout(*m_store, *model.duplicate(row), RecoveryState::RecoveryRequested,
-                            QStringLiteral("Asked Dana <b>Whitfield</b> to return $118.00"), QStringLiteral("finn"),
-                            utcMs(2026, 4, 2));
+            markDuplicatePayout(*m_store, *model.duplicate(row), RecoveryState::RecoveryRequested,
+                                QStringLiteral("Asked Dana <b>Whitfield</b> to return $118.00"),
+                                QStringLiteral("finn"), utcMs(2026, 4, 2));
     QVERIFY_OK(mark);
     model.refresh();
     using M = DuplicatePayoutModel;
     QCOMPARE(cell(model, row, M::RecoveryColumn).toString(),
              QStringLiteral("Recovery requested: Asked Dana <b>Whitfield</b> to return $118.00"));
-    QVERIFY(cell(model, row, M::RecoveryColumn, Qt::ToolTipRole).toString().contains(QStringLiteral("by finn")));
+    QVERIFY(cell(model, row, M::RecoveryColumn, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("by finn")));
     QVERIFY(model.mark(row));
     QCOMPARE(model.mark(row)->state, RecoveryState::RecoveryRequested);
     QCOMPARE(model.summary(),
-             QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups (1 recovery requested)"));
+             QStringLiteral("No duplicate payouts confirmed; 5 possible ($728.00) await lookups (1 recovery "
+                            "requested)"));
     QCOMPARE(model.marks().size(), 1);
 }
 
@@ -276,8 +284,8 @@ void TestFinanceModels::settledUnknownsConfirmTheDuplicates()
     for (const EscalationRow &row : open) {
         if (row.tool != u"issue_refund")
             continue;
-        QVERIFY(m_store->resolveEscalation(Settlement{row.id, Resolution::Performed, SettlementBasis::Lookup, QString(),
-                                                      QStringLiteral("finn"), utcMs(2026, 4, 6)}));
+        QVERIFY(m_store->resolveEscalation(Settlement{row.id, Resolution::Performed, SettlementBasis::Lookup,
+                                                      QString(), QStringLiteral("finn"), utcMs(2026, 4, 6)}));
         QVERIFY(reassessTicket(*m_store, row.ticketId));
     }
     DuplicatePayoutModel model(*m_store);
@@ -288,7 +296,8 @@ void TestFinanceModels::settledUnknownsConfirmTheDuplicates()
             confirmed << model.duplicate(i)->ticketExtIds();
     }
     QCOMPARE(confirmed.size(), 5);
-    QVERIFY2(model.summary().startsWith(QStringLiteral("5 duplicate payouts, $728.00 at risk")), qPrintable(model.summary()));
+    QVERIFY2(model.summary().startsWith(QStringLiteral("5 duplicate payouts, $728.00 at risk")),
+             qPrintable(model.summary()));
     TicketQuery duplicates;
     duplicates.filter = TicketFilter::DuplicateEffect;
     QStringList queue;

@@ -155,7 +155,8 @@ void TestImport::importTwiceChangesNothing()
     RawSqlite raw(store->location());
     QSqlDatabase &db = raw.db();
     const QStringList countsBefore = tableCounts(db);
-    const QStringList dumpBefore = databaseDump(db, {QStringLiteral("imports"), QStringLiteral("queue_totals")});
+    const QStringList dumpBefore =
+            databaseDump(db, {QStringLiteral("imports"), QStringLiteral("queue_totals")});
 
     const ImportReport second = importFile(*store, fromCopy ? copy : demoDataResource());
     QVERIFY2(second.clean(), qPrintable(describe(second)));
@@ -233,25 +234,31 @@ void TestImport::badLine_data()
     };
     QTest::newRow("http for a call that does not exist")
             << trace(R"("type":"http","call_id":"c9","method":"POST","url":"/v1/refunds","error":"timeout")")
-            << QStringList{QStringLiteral("http event"), QStringLiteral("\"c9\""), QStringLiteral("no such tool_call")};
+            << QStringList{QStringLiteral("http event"), QStringLiteral("\"c9\""),
+                           QStringLiteral("no such tool_call")};
     QTest::newRow("http without status or error")
             << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds")")
-            << QStringList{QStringLiteral("\"status\""), QStringLiteral("\"error\""), QStringLiteral("timeout")};
+            << QStringList{QStringLiteral("\"status\""), QStringLiteral("\"error\""),
+                           QStringLiteral("timeout")};
     QTest::newRow("http status out of range")
             << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":99)")
             << QStringList{QStringLiteral("\"status\""), QStringLiteral("100 to 599"), QStringLiteral("99")};
-    QTest::newRow("http attempt zero")
-            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":200,"attempt":0)")
-            << QStringList{QStringLiteral("\"attempt\""), QStringLiteral("1 for the first")};
-    QTest::newRow("http duration beyond a day")
-            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","error":"timeout","duration_ms":9223372036854775807)")
-            << QStringList{QStringLiteral("\"duration_ms\""), QStringLiteral("a day")};
-    QTest::newRow("http duration too large for a number")
-            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","error":"timeout","duration_ms":18446744073709551615)")
-            << QStringList{QStringLiteral("\"duration_ms\""), QStringLiteral("too large")};
-    QTest::newRow("http status and error")
-            << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":200,"error":"timeout")")
-            << QStringList{QStringLiteral("\"error\""), QStringLiteral("not both")};
+    QTest::newRow("http attempt zero") << trace(
+            R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":200,"attempt":0)")
+                                       << QStringList{QStringLiteral("\"attempt\""),
+                                                      QStringLiteral("1 for the first")};
+    QTest::newRow("http duration beyond a day") << trace(
+            R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","error":"timeout","duration_ms":9223372036854775807)")
+                                                << QStringList{QStringLiteral("\"duration_ms\""),
+                                                               QStringLiteral("a day")};
+    QTest::newRow("http duration too large for a number") << trace(
+            R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","error":"timeout","duration_ms":18446744073709551615)")
+                                                          << QStringList{QStringLiteral("\"duration_ms\""),
+                                                                         QStringLiteral("too large")};
+    QTest::newRow("http status and error") << trace(
+            R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","status":200,"error":"timeout")")
+                                           << QStringList{QStringLiteral("\"error\""),
+                                                          QStringLiteral("not both")};
     QTest::newRow("http blank error")
             << trace(R"("type":"http","call_id":"c1","method":"POST","url":"/v1/refunds","error":"   ")")
             << QStringList{QStringLiteral("\"error\""), QStringLiteral("must not be empty")};
@@ -344,12 +351,11 @@ void TestImport::providerEventWithoutCall()
     // A provider event may arrive without the call that caused it (a webhook the agent never
     // asked for): the format makes call_id optional, so the line imports and reads back.
     const QString path = m_dir.filePath(QStringLiteral("provider-alone.jsonl"));
-    QVERIFY(writeLines(
-            path,
-            {R"({"type":"ticket_opened","ticket":"T-HOOK","at":"2026-03-17T10:00:00Z",)"
-             R"("order":{"id":"O-HOOK"},"seller":{"id":"s1","name":"Seller One"}})",
-             R"({"type":"provider","ticket":"T-HOOK","at":"2026-03-17T10:00:05Z",)"
-             R"("event":"refund.created","object_id":"re_1","amount_cents":4200})"}));
+    QVERIFY(writeLines(path,
+                       {R"({"type":"ticket_opened","ticket":"T-HOOK","at":"2026-03-17T10:00:00Z",)"
+                        R"("order":{"id":"O-HOOK"},"seller":{"id":"s1","name":"Seller One"}})",
+                        R"({"type":"provider","ticket":"T-HOOK","at":"2026-03-17T10:00:05Z",)"
+                        R"("event":"refund.created","object_id":"re_1","amount_cents":4200})"}));
     std::unique_ptr<SqliteStore> store = openStore(m_dir.filePath(QStringLiteral("provider-alone.sqlite")));
     QVERIFY(store);
     const ImportReport report = importFile(*store, path);

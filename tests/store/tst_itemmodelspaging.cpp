@@ -58,9 +58,12 @@ SqliteStore &TestItemModelsPaging::pagingStore()
         return *m_store;
     QList<QByteArray> lines;
     for (int i = 0; i < 3000; ++i) {
-        const QString ticket = (i % 3 == 0 ? QStringLiteral("p-%1") : QStringLiteral("P-%1")).arg(i, 5, 10, QLatin1Char('0'));
-        lines << ticketOpened(ticket, QStringLiteral("2026-03-%1T10:00:%2Z").arg(1 + i % 28, 2, 10, QLatin1Char('0'))
-                                              .arg(i % 7, 2, 10, QLatin1Char('0')),
+        const QString ticket = (i % 3 == 0 ? QStringLiteral("p-%1") : QStringLiteral("P-%1"))
+                                       .arg(i, 5, 10, QLatin1Char('0'));
+        lines << ticketOpened(ticket,
+                              QStringLiteral("2026-03-%1T10:00:%2Z")
+                                      .arg(1 + i % 28, 2, 10, QLatin1Char('0'))
+                                      .arg(i % 7, 2, 10, QLatin1Char('0')),
                               QStringLiteral("SO-%1").arg(i), QStringLiteral("Seller %1").arg(i % 7));
     }
     const QString file = m_dir.filePath(QStringLiteral("anchors.jsonl"));
@@ -196,14 +199,17 @@ void TestItemModelsPaging::anchoredPagesMatchOffsets()
     const auto anchorAt = [&](qsizetype index) {
         return TicketAnchor{ticketSortValue(all->at(index), query.sortKey), all->at(index).id};
     };
-    for (qsizetype at : {qsizetype(0), qsizetype(1), expected.size() / 2, expected.size() - 2, expected.size() - 1}) {
+    for (qsizetype at :
+         {qsizetype(0), qsizetype(1), expected.size() / 2, expected.size() - 2, expected.size() - 1}) {
         for (qint64 skip : {0, 3, 40}) {
             // Forwards: the rows after the anchor, `skip` further on.
-            Expected<QList<TicketRow>> after = store.ticketPage(query, TicketPage{anchorAt(at), false, skip, 25});
+            Expected<QList<TicketRow>> after =
+                    store.ticketPage(query, TicketPage{anchorAt(at), false, skip, 25});
             QVERIFY_OK(after);
             QCOMPARE(ids(*after), expected.mid(at + 1 + skip, 25));
             // Backwards: the rows before it, still in the queue's order.
-            Expected<QList<TicketRow>> before = store.ticketPage(query, TicketPage{anchorAt(at), true, skip, 25});
+            Expected<QList<TicketRow>> before =
+                    store.ticketPage(query, TicketPage{anchorAt(at), true, skip, 25});
             QVERIFY_OK(before);
             const qsizetype end = qMax<qsizetype>(0, at - skip);
             const qsizetype start = qMax<qsizetype>(0, end - 25);
@@ -225,14 +231,14 @@ void TestItemModelsPaging::searchedPagesAgreeWithTheQuery_data()
     QTest::addColumn<int>("filter");
     QTest::newRow("many, spread through time: walked") << QStringLiteral("shared") << int(TicketFilter::All);
     QTest::newRow("some: indexes") << QStringLiteral("seller 1") << int(TicketFilter::All);
-    QTest::newRow("half, mostly long ago: the window falls short") << QStringLiteral("oldfield")
-                                                                   << int(TicketFilter::All);
+    QTest::newRow("half, mostly long ago: the window falls short")
+            << QStringLiteral("oldfield") << int(TicketFilter::All);
     QTest::newRow("one order: indexes") << QStringLiteral("so-4321") << int(TicketFilter::All);
     QTest::newRow("none") << QStringLiteral("nobody") << int(TicketFilter::All);
-    QTest::newRow("filtered, few: intersected indexes") << QStringLiteral("seller 1")
-                                                        << int(TicketFilter::NeedsAttention);
-    QTest::newRow("filtered, many: walked along the filter") << QStringLiteral("oldfield")
-                                                             << int(TicketFilter::NeedsAttention);
+    QTest::newRow("filtered, few: intersected indexes")
+            << QStringLiteral("seller 1") << int(TicketFilter::NeedsAttention);
+    QTest::newRow("filtered, many: walked along the filter")
+            << QStringLiteral("oldfield") << int(TicketFilter::NeedsAttention);
 }
 
 void TestItemModelsPaging::searchedPagesAgreeWithTheQuery()
@@ -247,8 +253,8 @@ void TestItemModelsPaging::searchedPagesAgreeWithTheQuery()
         const QDateTime start(QDate(2026, 3, 1), QTime(0, 0), Qt::UTC);
         for (int i = 0; i < 6000; ++i) {
             const QString seller = (i < 3000 || i >= 5990) ? QStringLiteral("Oldfield Crafts")
-                    : i % 3 == 0                            ? QStringLiteral("Shared Goods")
-                                                            : QStringLiteral("Seller %1").arg(i % 50);
+                    : i % 3 == 0                           ? QStringLiteral("Shared Goods")
+                                                           : QStringLiteral("Seller %1").arg(i % 50);
             lines << ticketOpened(QStringLiteral("S-%1").arg(i, 5, 10, QLatin1Char('0')),
                                   start.addSecs(60 * i).toString(Qt::ISODate), QStringLiteral("SO-%1").arg(i),
                                   seller);
@@ -263,8 +269,9 @@ void TestItemModelsPaging::searchedPagesAgreeWithTheQuery()
                          .exec(QStringLiteral("UPDATE tickets SET needs_attention = 1 WHERE id % 3 = 0")),
                  QString());
     }
-    const QString attention = filter == int(TicketFilter::NeedsAttention) ? QStringLiteral(" AND needs_attention = 1")
-                                                                          : QString();
+    const QString attention = filter == int(TicketFilter::NeedsAttention)
+            ? QStringLiteral(" AND needs_attention = 1")
+            : QString();
     const QString pattern = search + u'%';
     RawSqlite raw(store->location());
     const QStringList expected = rows(
@@ -307,13 +314,15 @@ void TestItemModelsPaging::searchedPagesAgreeWithTheQuery()
     model.sort(TicketQueueModel::TicketColumn, Qt::AscendingOrder);
     QVERIFY(model.anchorsWalked());
     for (const qint64 skip : {0, 7, 300}) {
-        Expected<QList<TicketRow>> first = store->ticketPage(query, TicketPage{std::nullopt, false, skip, 25});
+        Expected<QList<TicketRow>> first =
+                store->ticketPage(query, TicketPage{std::nullopt, false, skip, 25});
         QVERIFY_OK(first);
         QCOMPARE(extIds(*first), expected.mid(skip, 25));
         Expected<QList<TicketRow>> last = store->ticketPage(query, TicketPage{std::nullopt, true, skip, 25});
         QVERIFY_OK(last);
         const qsizetype end = qMax<qsizetype>(0, expected.size() - skip);
-        QCOMPARE(extIds(*last), expected.mid(qMax<qsizetype>(0, end - 25), end - qMax<qsizetype>(0, end - 25)));
+        QCOMPARE(extIds(*last),
+                 expected.mid(qMax<qsizetype>(0, end - 25), end - qMax<qsizetype>(0, end - 25)));
         for (const qsizetype at : {qsizetype(0), expected.size() / 2, expected.size() - 1}) {
             if (at < 0 || at >= expected.size())
                 continue;
@@ -324,7 +333,8 @@ void TestItemModelsPaging::searchedPagesAgreeWithTheQuery()
             Expected<QList<TicketRow>> before = store->ticketPage(query, TicketPage{anchor, true, skip, 25});
             QVERIFY_OK(before);
             const qsizetype stop = qMax<qsizetype>(0, at - skip);
-            QCOMPARE(extIds(*before), expected.mid(qMax<qsizetype>(0, stop - 25), stop - qMax<qsizetype>(0, stop - 25)));
+            QCOMPARE(extIds(*before),
+                     expected.mid(qMax<qsizetype>(0, stop - 25), stop - qMax<qsizetype>(0, stop - 25)));
         }
     }
 }
@@ -342,14 +352,16 @@ void TestItemModelsPaging::anchorsRefusedWhereNullsSort()
         QVERIFY2(page.message().contains(QStringLiteral("cannot be entered")), qPrintable(page.message()));
         // Entered by position instead, the model reads those orders whole.
         TicketQueueModel model(store);
-        model.sort(key == TicketSortKey::Order ? TicketQueueModel::OrderColumn : TicketQueueModel::SellerColumn,
+        model.sort(key == TicketSortKey::Order ? TicketQueueModel::OrderColumn
+                                               : TicketQueueModel::SellerColumn,
                    Qt::DescendingOrder);
         const Expected<QList<TicketRow>> offsets = store.tickets(model.query(), 0, 5000);
         QVERIFY_OK(offsets);
         for (int row : {2999, 1500, 0, 1501, 2998})
             QCOMPARE(ticketAt(model, row), offsets->at(row).extId);
         // Within one order or seller, newest first: the order its index holds.
-        const QString column = key == TicketSortKey::Order ? QStringLiteral("order_id") : QStringLiteral("seller_name");
+        const QString column =
+                key == TicketSortKey::Order ? QStringLiteral("order_id") : QStringLiteral("seller_name");
         QCOMPARE(ticketColumn(model),
                  rows(RawSqlite(store.location()).db(),
                       QStringLiteral("SELECT ext_id FROM tickets NOT INDEXED ORDER BY %1 DESC, "
@@ -369,8 +381,10 @@ void TestItemModelsPaging::anchoredCacheReadsFromTheNearestRow_data()
     QTest::newRow("first page") << false << qint64(5) << false << qint64(0) << false;
     QTest::newRow("last page, from the end") << false << qint64(99999) << true << qint64(0) << false;
     QTest::newRow("near the end, counted from it") << false << qint64(90050) << true << qint64(9900) << false;
-    QTest::newRow("before the middle, unwalked: from the start") << false << qint64(40000) << false << qint64(40000) << false;
-    QTest::newRow("middle, unwalked: from the nearer end") << false << qint64(50000) << true << qint64(49900) << false;
+    QTest::newRow("before the middle, unwalked: from the start")
+            << false << qint64(40000) << false << qint64(40000) << false;
+    QTest::newRow("middle, unwalked: from the nearer end")
+            << false << qint64(50000) << true << qint64(49900) << false;
     QTest::newRow("middle, walked: at its anchor") << true << qint64(50000) << false << qint64(0) << true;
     QTest::newRow("between anchors, walked") << true << qint64(50450) << false << qint64(400) << true;
     QTest::newRow("just before an anchor, walked") << true << qint64(51850) << true << qint64(99) << true;

@@ -18,14 +18,22 @@ using namespace storetest;
 
 namespace {
 
-const QStringList schemaTables{QStringLiteral("audit_log"), QStringLiteral("escalations"),
+const QStringList schemaTables{QStringLiteral("audit_log"),
+                               QStringLiteral("escalations"),
                                QStringLiteral("evidence"),
-                               QStringLiteral("file_info"), QStringLiteral("imports"),   QStringLiteral("ledger"),
+                               QStringLiteral("file_info"),
+                               QStringLiteral("imports"),
+                               QStringLiteral("ledger"),
                                QStringLiteral("messages"),
-                               QStringLiteral("order_items"), QStringLiteral("orders"),
-                               QStringLiteral("payout_marks"), QStringLiteral("pending_reassessment"), QStringLiteral("queue_totals"),
-                               QStringLiteral("sellers"),   QStringLiteral("tickets"),
-                               QStringLiteral("tool_calls"), QStringLiteral("trace_events"),
+                               QStringLiteral("order_items"),
+                               QStringLiteral("orders"),
+                               QStringLiteral("payout_marks"),
+                               QStringLiteral("pending_reassessment"),
+                               QStringLiteral("queue_totals"),
+                               QStringLiteral("sellers"),
+                               QStringLiteral("tickets"),
+                               QStringLiteral("tool_calls"),
+                               QStringLiteral("trace_events"),
                                QStringLiteral("trainer_notes")};
 
 QString pragma(QSqlDatabase &db, const char *name)
@@ -158,18 +166,21 @@ void TestMigrations::newDatabase()
             steps << plan.value(3).toString();
         return steps.join(u'\n');
     };
-    const QString ledger = planOf("SELECT l.refund_id FROM tool_calls c LEFT JOIN ledger l ON l.tool_call_id = c.id");
+    const QString ledger =
+            planOf("SELECT l.refund_id FROM tool_calls c LEFT JOIN ledger l ON l.tool_call_id = c.id");
     QVERIFY2(ledger.contains(QStringLiteral("ledger_call")), qPrintable(ledger));
     // A search's matches are put in time order from the seller and order indexes (which hold
     // the opening time since schema 10, so SQLite's deferred seek never reads the row), and the
     // queue sorted by seller or order is read in index order, never sorted whole.
-    const QString searched = planOf("SELECT id FROM tickets WHERE seller_name LIKE 'ash%' OR order_id LIKE 'ash%' "
-                                    "ORDER BY opened_at DESC, id DESC");
+    const QString searched =
+            planOf("SELECT id FROM tickets WHERE seller_name LIKE 'ash%' OR order_id LIKE 'ash%' "
+                   "ORDER BY opened_at DESC, id DESC");
     QVERIFY2(searched.contains(QStringLiteral("INDEX tickets_seller (seller_name>? AND seller_name<?)"))
                      && searched.contains(QStringLiteral("INDEX tickets_order (order_id>? AND order_id<?)")),
              qPrintable(searched));
-    for (const char *sorted : {"SELECT id FROM tickets ORDER BY seller_name DESC, opened_at DESC, id DESC LIMIT 9",
-                               "SELECT id FROM tickets ORDER BY order_id ASC, opened_at ASC, id ASC LIMIT 9"}) {
+    for (const char *sorted :
+         {"SELECT id FROM tickets ORDER BY seller_name DESC, opened_at DESC, id DESC LIMIT 9",
+          "SELECT id FROM tickets ORDER BY order_id ASC, opened_at ASC, id ASC LIMIT 9"}) {
         const QString steps = planOf(sorted);
         QVERIFY2(!steps.contains(QStringLiteral("TEMP B-TREE")), qPrintable(steps));
     }
@@ -192,18 +203,24 @@ void TestMigrations::evidenceAndLedgerSurviveSchema11()
     QVERIFY(makeDatabaseAt(path, 10));
     {
         RawSqlite raw(path);
-        for (const char *sql : {
-                 "INSERT INTO tool_calls (id, ticket_id, seq, call_ext_id, tool, tool_class, arguments, called_at, "
-                 "fingerprint, intent_key, outcome, amount_cents) VALUES (7, 1, 1, 'c3', 'issue_refund', 'write_money', "
-                 "'{}', 1773757927000, 'f', 'key-1', 'unknown', 11800)",
-                 "INSERT INTO escalations (id, tool_call_id, ticket_id, opened_at, amount_cents, state, resolution, "
-                 "resolved_by, resolved_at) VALUES (1, 7, 1, 1773757932000, 11800, 'resolved', 'performed', 'amira', 5)",
-                 "INSERT INTO lookups (escalation_id, operator, started_at, finished_at, verdict, request, response, "
-                 "refund_id, reason, evidence_sha256) VALUES (1, 'amira', 1, 2, 'found', 'GET /v1/refunds', "
-                 "'HTTP 200', 're_1', 'found', 'abc')",
-                 "INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, "
-                 "recorded_at, source) VALUES ('key-1', 7, 're_1', 11800, 'USD', 'ashcombe', 3, 'provider lookup')",
-                 "UPDATE tickets SET duplicate_effects = 1, worst_outcome = 1 WHERE id = 1"})
+        for (const char *sql :
+             {"INSERT INTO tool_calls (id, ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
+              "called_at, "
+              "fingerprint, intent_key, outcome, amount_cents) VALUES (7, 1, 1, 'c3', 'issue_refund', "
+              "'write_money', "
+              "'{}', 1773757927000, 'f', 'key-1', 'unknown', 11800)",
+              "INSERT INTO escalations (id, tool_call_id, ticket_id, opened_at, amount_cents, state, "
+              "resolution, "
+              "resolved_by, resolved_at) VALUES (1, 7, 1, 1773757932000, 11800, 'resolved', 'performed', "
+              "'amira', 5)",
+              "INSERT INTO lookups (escalation_id, operator, started_at, finished_at, verdict, request, "
+              "response, "
+              "refund_id, reason, evidence_sha256) VALUES (1, 'amira', 1, 2, 'found', 'GET /v1/refunds', "
+              "'HTTP 200', 're_1', 'found', 'abc')",
+              "INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, "
+              "recorded_at, source) VALUES ('key-1', 7, 're_1', 11800, 'USD', 'ashcombe', 3, 'provider "
+              "lookup')",
+              "UPDATE tickets SET duplicate_effects = 1, worst_outcome = 1 WHERE id = 1"})
             QCOMPARE(raw.exec(QString::fromLatin1(sql)), QString());
     }
     QString error;
@@ -289,32 +306,46 @@ void TestMigrations::queueTotalsFollowEveryChange_data()
 {
     QTest::addColumn<QStringList>("statements");
     const QString ticket = QStringLiteral(
-            "INSERT INTO tickets (id, ext_id, opened_at, fingerprint, needs_attention, has_unknown, has_repeat, "
+            "INSERT INTO tickets (id, ext_id, opened_at, fingerprint, needs_attention, has_unknown, "
+            "has_repeat, "
             "duplicate_effects, retry_count) VALUES (%1, 'T-%1', %1, 'f', %2, %3, %4, %5, %6)");
-    const QString call = QStringLiteral("INSERT INTO tool_calls (id, ticket_id, seq, call_ext_id, tool, tool_class, "
-                                        "arguments, called_at, fingerprint) VALUES (%1, %2, 1, 'c%1', 'issue_refund', "
-                                        "'write_money', '{}', 1, 'f')");
-    const QStringList three{ticket.arg(10).arg(1).arg(1).arg(0).arg(0).arg(0), ticket.arg(11).arg(1).arg(0).arg(1).arg(2).arg(0),
+    const QString call =
+            QStringLiteral("INSERT INTO tool_calls (id, ticket_id, seq, call_ext_id, tool, tool_class, "
+                           "arguments, called_at, fingerprint) VALUES (%1, %2, 1, 'c%1', 'issue_refund', "
+                           "'write_money', '{}', 1, 'f')");
+    const QStringList three{ticket.arg(10).arg(1).arg(1).arg(0).arg(0).arg(0),
+                            ticket.arg(11).arg(1).arg(0).arg(1).arg(2).arg(0),
                             ticket.arg(12).arg(0).arg(0).arg(0).arg(0).arg(3)};
     QTest::addRow("tickets added") << three;
-    QTest::addRow("flags raised and cleared")
-            << three + QStringList{QStringLiteral("UPDATE tickets SET has_unknown = 0, needs_attention = 0 WHERE id = 10"),
-                                   QStringLiteral("UPDATE tickets SET duplicate_effects = 5, has_repeat = 1 WHERE id = 12"),
-                                   QStringLiteral("UPDATE tickets SET retry_count = 0, subject = 'x'")};
-    QTest::addRow("a flag set to another non-zero value")
-            << three + QStringList{QStringLiteral("UPDATE tickets SET duplicate_effects = 7, retry_count = 9 WHERE id = 11")};
-    QTest::addRow("tickets removed")
-            << three + QStringList{QStringLiteral("DELETE FROM tickets WHERE id IN (10, 12)")};
-    QTest::addRow("escalations opened, resolved, reopened, removed")
-            << three + QStringList{call.arg(100).arg(10), call.arg(101).arg(11), call.arg(102).arg(11),
-                                   QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at) VALUES (100, 10, 1)"),
-                                   QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at) VALUES (101, 11, 1)"),
-                                   QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at, state) "
-                                                  "VALUES (102, 11, 1, 'resolved')"),
-                                   QStringLiteral("UPDATE escalations SET state = 'resolved' WHERE tool_call_id = 100"),
-                                   QStringLiteral("UPDATE escalations SET state = 'open' WHERE tool_call_id = 102"),
-                                   QStringLiteral("UPDATE escalations SET last_note = 'n'"),
-                                   QStringLiteral("DELETE FROM escalations WHERE tool_call_id = 101")};
+    QTest::addRow("flags raised and cleared") << three
+                    + QStringList{
+                            QStringLiteral(
+                                    "UPDATE tickets SET has_unknown = 0, needs_attention = 0 WHERE id = 10"),
+                            QStringLiteral(
+                                    "UPDATE tickets SET duplicate_effects = 5, has_repeat = 1 WHERE id = 12"),
+                            QStringLiteral("UPDATE tickets SET retry_count = 0, subject = 'x'")};
+    QTest::addRow("a flag set to another non-zero value") << three
+                    + QStringList{QStringLiteral(
+                            "UPDATE tickets SET duplicate_effects = 7, retry_count = 9 WHERE id = 11")};
+    QTest::addRow("tickets removed") << three
+                    + QStringList{QStringLiteral("DELETE FROM tickets WHERE id IN (10, 12)")};
+    QTest::addRow("escalations opened, resolved, reopened, removed") << three
+                    + QStringList{
+                            call.arg(100).arg(10),
+                            call.arg(101).arg(11),
+                            call.arg(102).arg(11),
+                            QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at) "
+                                           "VALUES (100, 10, 1)"),
+                            QStringLiteral("INSERT INTO escalations (tool_call_id, ticket_id, opened_at) "
+                                           "VALUES (101, 11, 1)"),
+                            QStringLiteral(
+                                    "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, state) "
+                                    "VALUES (102, 11, 1, 'resolved')"),
+                            QStringLiteral(
+                                    "UPDATE escalations SET state = 'resolved' WHERE tool_call_id = 100"),
+                            QStringLiteral("UPDATE escalations SET state = 'open' WHERE tool_call_id = 102"),
+                            QStringLiteral("UPDATE escalations SET last_note = 'n'"),
+                            QStringLiteral("DELETE FROM escalations WHERE tool_call_id = 101")};
 }
 
 void TestMigrations::queueTotalsFollowEveryChange()
@@ -331,20 +362,25 @@ void TestMigrations::queueTotalsFollowEveryChange()
     QVERIFY(QSqlQuery(db).exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
     for (const QString &statement : std::as_const(statements)) {
         QSqlQuery query(db);
-        QVERIFY2(query.exec(statement), qPrintable(statement + QStringLiteral(": ") + query.lastError().text()));
+        QVERIFY2(query.exec(statement),
+                 qPrintable(statement + QStringLiteral(": ") + query.lastError().text()));
     }
     const QString counted = QStringLiteral(
             "SELECT count(*), coalesce(sum(needs_attention != 0), 0), coalesce(sum(has_unknown != 0), 0), "
-            "coalesce(sum(has_repeat != 0), 0), coalesce(sum(duplicate_effects > 0), 0), coalesce(sum(retry_count > 0), 0), "
+            "coalesce(sum(has_repeat != 0), 0), coalesce(sum(duplicate_effects > 0), 0), "
+            "coalesce(sum(retry_count > 0), 0), "
             "(SELECT count(*) FROM escalations WHERE state = 'open') FROM tickets");
-    const QString kept = QStringLiteral("SELECT tickets, needs_attention, unknown, repeated, duplicate_effect, "
-                                        "retry_after_error, open_escalations FROM queue_totals");
+    const QString kept =
+            QStringLiteral("SELECT tickets, needs_attention, unknown, repeated, duplicate_effect, "
+                           "retry_after_error, open_escalations FROM queue_totals");
     QCOMPARE(rows(db, kept), rows(db, counted));
     // And what the store reports is what it keeps.
     TicketQuery query;
     query.filter = TicketFilter::DuplicateEffect;
-    QCOMPARE(*store->countTickets(query), scalar(db, QStringLiteral("SELECT count(*) FROM tickets WHERE duplicate_effects > 0")));
-    QCOMPARE(*store->countOpenEscalations(), scalar(db, QStringLiteral("SELECT count(*) FROM escalations WHERE state = 'open'")));
+    QCOMPARE(*store->countTickets(query),
+             scalar(db, QStringLiteral("SELECT count(*) FROM tickets WHERE duplicate_effects > 0")));
+    QCOMPARE(*store->countOpenEscalations(),
+             scalar(db, QStringLiteral("SELECT count(*) FROM escalations WHERE state = 'open'")));
 }
 
 void TestMigrations::failedMigrationChangesNothing()
@@ -414,16 +450,20 @@ void TestMigrations::ticketsRebuildKeepsWhatPointsAtThem()
     RawSqlite raw(store->location());
     QSqlDatabase &db = raw.db();
     QCOMPARE(rows(db, QStringLiteral("PRAGMA foreign_key_check")), QStringList());
-    QCOMPARE(rows(db, QStringLiteral("SELECT t.ext_id, t.source_format, t.registry, t.needs_attention, c.call_ext_id, "
-                                     "e.amount_cents, m.text FROM tickets t JOIN tool_calls c ON c.ticket_id = t.id "
-                                     "JOIN escalations e ON e.tool_call_id = c.id JOIN messages m ON m.ticket_id = t.id")),
+    QCOMPARE(rows(db,
+                  QStringLiteral(
+                          "SELECT t.ext_id, t.source_format, t.registry, t.needs_attention, c.call_ext_id, "
+                          "e.amount_cents, m.text FROM tickets t JOIN tool_calls c ON c.ticket_id = t.id "
+                          "JOIN escalations e ON e.tool_call_id = c.id JOIN messages m ON m.ticket_id = "
+                          "t.id")),
              QStringList{QStringLiteral("T-1|native|default|1|c3|11800|Cracked")});
     // Still enforced after the rebuild: a call for a ticket that does not exist is refused.
     QCOMPARE(orphanCallRefused(*store), QString());
     QCOMPARE(*store->countOpenEscalations(), 1);
     // The repeat stored before version 4 has its class now: the model's retry after the unknown.
-    QCOMPARE(rows(db, QStringLiteral("SELECT c.call_ext_id, c.repeat_kind, p.call_ext_id FROM tool_calls c "
-                                     "JOIN tool_calls p ON p.id = c.repeat_of")),
+    QCOMPARE(rows(db,
+                  QStringLiteral("SELECT c.call_ext_id, c.repeat_kind, p.call_ext_id FROM tool_calls c "
+                                 "JOIN tool_calls p ON p.id = c.repeat_of")),
              QStringList{QStringLiteral("c4|retry|c3")});
     QCOMPARE(scalar(db, QStringLiteral("SELECT retry_count FROM tickets")), 1);
     QCOMPARE(scalar(db, QStringLiteral("SELECT count(*) FROM pending_reassessment")), 0);

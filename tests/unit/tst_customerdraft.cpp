@@ -39,23 +39,24 @@ void TestCustomerDraft::draft_data()
     QTest::addColumn<QStringList>("mustSay");
     QTest::addColumn<QStringList>("mustNotSay");
 
-    QTest::newRow("one refund, verified") << 1 << int(Resolution::Performed) << false
-                                          << QStringList{QStringLiteral("Hello Dana,"),
-                                                         QStringLiteral("one refund of $118.00"),
-                                                         QStringLiteral("17 March")}
-                                          << QStringList{QStringLiteral("in error")};
-    QTest::newRow("the March incident: two refunds") << 2 << int(Resolution::Performed) << false
-                                                     << QStringList{QStringLiteral("One refund of $118.00"),
-                                                                    QStringLiteral("17 March"),
-                                                                    QStringLiteral("A second refund"),
-                                                                    QStringLiteral("recovering it")}
-                                                     << QStringList{QStringLiteral("further refunds")};
+    QTest::newRow("one refund, verified")
+            << 1 << int(Resolution::Performed) << false
+            << QStringList{QStringLiteral("Hello Dana,"), QStringLiteral("one refund of $118.00"),
+                           QStringLiteral("17 March")}
+            << QStringList{QStringLiteral("in error")};
+    QTest::newRow("the March incident: two refunds")
+            << 2 << int(Resolution::Performed) << false
+            << QStringList{QStringLiteral("One refund of $118.00"), QStringLiteral("17 March"),
+                           QStringLiteral("A second refund"), QStringLiteral("recovering it")}
+            << QStringList{QStringLiteral("further refunds")};
     QTest::newRow("three refunds") << 3 << int(Resolution::Performed) << false
-                                   << QStringList{QStringLiteral("2 further refunds"), QStringLiteral("recovering them")}
+                                   << QStringList{QStringLiteral("2 further refunds"),
+                                                  QStringLiteral("recovering them")}
                                    << QStringList{QStringLiteral("A second refund")};
     // Nothing is promised before the write is made: not "we are issuing it".
     QTest::newRow("verified absent") << 0 << int(Resolution::NotPerformed) << false
-                                     << QStringList{QStringLiteral("has not been made so far"), QStringLiteral("$118.00"),
+                                     << QStringList{QStringLiteral("has not been made so far"),
+                                                    QStringLiteral("$118.00"),
                                                     QStringLiteral("with our payment provider")}
                                      << QStringList{QStringLiteral("in error"), QStringLiteral("was made to"),
                                                     QStringLiteral("issuing"), QStringLiteral("will be")};
@@ -70,11 +71,11 @@ void TestCustomerDraft::draft_data()
                                         << QStringList{QStringLiteral("confirmed with our payment provider")};
     // Open, with another call of the intent performed by its own result: nothing is claimed of
     // the provider before anyone asked it.
-    QTest::newRow("open beside a performed call") << 1 << -1 << false
-                                                  << QStringList{QStringLiteral("One refund of $118.00 was made"),
-                                                                 QStringLiteral("17 March"),
-                                                                 QStringLiteral("We are checking with our payment provider")}
-                                                  << QStringList{QStringLiteral("confirmed"), QStringLiteral("made in error")};
+    QTest::newRow("open beside a performed call")
+            << 1 << -1 << false
+            << QStringList{QStringLiteral("One refund of $118.00 was made"), QStringLiteral("17 March"),
+                           QStringLiteral("We are checking with our payment provider")}
+            << QStringList{QStringLiteral("confirmed"), QStringLiteral("made in error")};
     QTest::newRow("still open") << 0 << -1 << false
                                 << QStringList{QStringLiteral("being confirmed"), QStringLiteral("$118.00")}
                                 << QStringList{QStringLiteral("was made"), QStringLiteral("issuing")};
@@ -91,13 +92,15 @@ void TestCustomerDraft::draft()
     QList<RefundFact> facts;
     for (int i = 0; i < qMax(1, performedRefunds); ++i)
         facts.append({11800, QStringLiteral("USD"), march17() + i * 7000, i < performedRefunds});
-    const QString text =
-        draftCustomerMessage(QStringLiteral("Dana Whitfield"), facts,
-                             resolution < 0 ? std::nullopt : std::optional<Resolution>(Resolution(resolution)), attested);
+    const QString text = draftCustomerMessage(
+            QStringLiteral("Dana Whitfield"), facts,
+            resolution < 0 ? std::nullopt : std::optional<Resolution>(Resolution(resolution)), attested);
     for (const QString &phrase : std::as_const(mustSay))
-        QVERIFY2(text.contains(phrase), qPrintable(QStringLiteral("missing \"%1\" in: %2").arg(phrase, text)));
+        QVERIFY2(text.contains(phrase),
+                 qPrintable(QStringLiteral("missing \"%1\" in: %2").arg(phrase, text)));
     for (const QString &phrase : std::as_const(mustNotSay))
-        QVERIFY2(!text.contains(phrase), qPrintable(QStringLiteral("unexpected \"%1\" in: %2").arg(phrase, text)));
+        QVERIFY2(!text.contains(phrase),
+                 qPrintable(QStringLiteral("unexpected \"%1\" in: %2").arg(phrase, text)));
 }
 
 // Three calls of one intent: two known to have made a refund, one still unknown. The draft

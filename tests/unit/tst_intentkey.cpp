@@ -99,13 +99,15 @@ private slots:
 
     void canonicalBytesOfRefund()
     {
-        Expected<QByteArray> canonical = canonicalIntent(tool("issue_refund"), refundArguments(), ticketFacts());
+        Expected<QByteArray> canonical =
+                canonicalIntent(tool("issue_refund"), refundArguments(), ticketFacts());
         QVERIFY2(canonical.ok(), qPrintable(canonical.ok() ? QString() : canonical.message()));
-        QCOMPARE(*canonical, QByteArrayLiteral("16:verity-intent-v1,12:issue_refund,"
-                                               "9:ticket_id,15:T-20260317-0412,"
-                                               "8:order_id,8:SU-88421,"
-                                               "7:item_id,6:OAK-4S,"
-                                               "12:amount_cents,5:11800,"));
+        QCOMPARE(*canonical,
+                 QByteArrayLiteral("16:verity-intent-v1,12:issue_refund,"
+                                   "9:ticket_id,15:T-20260317-0412,"
+                                   "8:order_id,8:SU-88421,"
+                                   "7:item_id,6:OAK-4S,"
+                                   "12:amount_cents,5:11800,"));
         QCOMPARE(sha256Hex(*canonical), QByteArray(refundKey));
     }
 
@@ -114,10 +116,11 @@ private slots:
         const json arguments = {{"order_id", "SU-88421"}, {"item_id", "OAK-4S"}};
         Expected<QByteArray> canonical = canonicalIntent(tool("schedule_pickup"), arguments, ticketFacts());
         QVERIFY(canonical.ok());
-        QCOMPARE(*canonical, QByteArrayLiteral("16:verity-intent-v1,15:schedule_pickup,"
-                                               "9:ticket_id,15:T-20260317-0412,"
-                                               "8:order_id,8:SU-88421,"
-                                               "7:item_id,6:OAK-4S,"));
+        QCOMPARE(*canonical,
+                 QByteArrayLiteral("16:verity-intent-v1,15:schedule_pickup,"
+                                   "9:ticket_id,15:T-20260317-0412,"
+                                   "8:order_id,8:SU-88421,"
+                                   "7:item_id,6:OAK-4S,"));
     }
 
     void canonicalBytesOfMessageHoldTheHashNotTheText()
@@ -125,10 +128,12 @@ private slots:
         const json arguments = {{"seller_id", "S-1007"}, {"text", messageNfc}};
         Expected<QByteArray> canonical = canonicalIntent(tool("message_seller"), arguments, ticketFacts());
         QVERIFY(canonical.ok());
-        QCOMPARE(*canonical, QByteArrayLiteral("16:verity-intent-v1,14:message_seller,"
-                                               "9:ticket_id,15:T-20260317-0412,"
-                                               "9:seller_id,6:S-1007,"
-                                               "4:text,64:18c433cbd6a8d13134c1fe3281a0f072b5e11ce903f8618b41dc6234b0e5890b,"));
+        QCOMPARE(*canonical,
+                 QByteArrayLiteral(
+                         "16:verity-intent-v1,14:message_seller,"
+                         "9:ticket_id,15:T-20260317-0412,"
+                         "9:seller_id,6:S-1007,"
+                         "4:text,64:18c433cbd6a8d13134c1fe3281a0f072b5e11ce903f8618b41dc6234b0e5890b,"));
         QVERIFY(!canonical->contains("Bonjour"));
         QVERIFY(!canonical->contains("OAK-4S"));
         QVERIFY(canonical->contains(messageNfcSha256));
@@ -140,23 +145,25 @@ private slots:
         QTest::addColumn<std::string>("arguments"); // JSON text
         QTest::addColumn<QString>("expectedKey");
 
-        QTest::newRow("issue_refund") << QStringLiteral("issue_refund")
-                                      << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11800})")
-                                      << keyText(refundKey);
-        QTest::newRow("issue_refund 11801") << QStringLiteral("issue_refund")
-                                            << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11801})")
-                                            << keyText(refund11801Key);
-        QTest::newRow("schedule_pickup") << QStringLiteral("schedule_pickup")
-                                         << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S"})")
-                                         << keyText(pickupKey);
-        QTest::newRow("message_seller") << QStringLiteral("message_seller")
-                                        << json{{"seller_id", "S-1007"}, {"text", messageNfc}}.dump()
-                                        << keyText(messageKey);
-        QTest::newRow("escalate_to_human") << QStringLiteral("escalate_to_human")
-                                           << std::string(R"({"reason":"refund state unknown"})")
-                                           << keyText(escalateKey);
-        QTest::newRow("escalate_to_human, no arguments") << QStringLiteral("escalate_to_human")
-                                                         << std::string("{}") << keyText(escalateKey);
+        QTest::newRow("issue_refund")
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11800})")
+                << keyText(refundKey);
+        QTest::newRow("issue_refund 11801")
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11801})")
+                << keyText(refund11801Key);
+        QTest::newRow("schedule_pickup")
+                << QStringLiteral("schedule_pickup")
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S"})") << keyText(pickupKey);
+        QTest::newRow("message_seller")
+                << QStringLiteral("message_seller")
+                << json{{"seller_id", "S-1007"}, {"text", messageNfc}}.dump() << keyText(messageKey);
+        QTest::newRow("escalate_to_human")
+                << QStringLiteral("escalate_to_human") << std::string(R"({"reason":"refund state unknown"})")
+                << keyText(escalateKey);
+        QTest::newRow("escalate_to_human, no arguments")
+                << QStringLiteral("escalate_to_human") << std::string("{}") << keyText(escalateKey);
     }
 
     void vectors()
@@ -178,9 +185,9 @@ private slots:
         QTest::addColumn<std::string>("arguments");
         QTest::newRow("issue_refund") << QStringLiteral("issue_refund") << refundArguments().dump();
         QTest::newRow("schedule_pickup")
-            << QStringLiteral("schedule_pickup") << std::string(R"({"order_id":"X","item_id":"Y"})");
+                << QStringLiteral("schedule_pickup") << std::string(R"({"order_id":"X","item_id":"Y"})");
         QTest::newRow("message_seller")
-            << QStringLiteral("message_seller") << std::string(R"({"seller_id":"S","text":"HELLO"})");
+                << QStringLiteral("message_seller") << std::string(R"({"seller_id":"S","text":"HELLO"})");
         QTest::newRow("escalate_to_human") << QStringLiteral("escalate_to_human") << std::string("{}");
     }
 
@@ -216,14 +223,14 @@ private slots:
     void equivalentArguments_data()
     {
         QTest::addColumn<std::string>("arguments");
-        QTest::newRow("reordered")
-            << std::string(R"({"amount_cents":11800,"item_id":"OAK-4S","order_id":"SU-88421"})");
+        QTest::newRow("reordered") << std::string(
+                R"({"amount_cents":11800,"item_id":"OAK-4S","order_id":"SU-88421"})");
         QTest::newRow("amount as text")
-            << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":"11800"})");
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":"11800"})");
         QTest::newRow("amount as float")
-            << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11800.0})");
-        QTest::newRow("ticket_id in arguments, same value")
-            << std::string(R"({"ticket_id":"T-20260317-0412","order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11800})");
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11800.0})");
+        QTest::newRow("ticket_id in arguments, same value") << std::string(
+                R"({"ticket_id":"T-20260317-0412","order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11800})");
     }
 
     void equivalentArguments()
@@ -236,13 +243,13 @@ private slots:
     {
         QTest::addColumn<std::string>("arguments");
         QTest::newRow("amount 11801")
-            << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11801})");
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11801})");
         QTest::newRow("another item")
-            << std::string(R"({"order_id":"SU-88421","item_id":"OAK-6S","amount_cents":11800})");
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-6S","amount_cents":11800})");
         QTest::newRow("another order")
-            << std::string(R"({"order_id":"SU-88422","item_id":"OAK-4S","amount_cents":11800})");
-        QTest::newRow("another ticket in the arguments")
-            << std::string(R"({"ticket_id":"T-20260317-0413","order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11800})");
+                << std::string(R"({"order_id":"SU-88422","item_id":"OAK-4S","amount_cents":11800})");
+        QTest::newRow("another ticket in the arguments") << std::string(
+                R"({"ticket_id":"T-20260317-0413","order_id":"SU-88421","item_id":"OAK-4S","amount_cents":11800})");
     }
 
     void changedFactNewKey()
@@ -268,26 +275,27 @@ private slots:
         QTest::addColumn<QString>("field");
 
         QTest::newRow("refund without order_id")
-            << QStringLiteral("issue_refund") << std::string(R"({"item_id":"OAK-4S","amount_cents":11800})")
-            << true << QStringLiteral("order_id");
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"item_id":"OAK-4S","amount_cents":11800})") << true
+                << QStringLiteral("order_id");
         QTest::newRow("refund with null order_id")
-            << QStringLiteral("issue_refund")
-            << std::string(R"({"order_id":null,"item_id":"OAK-4S","amount_cents":11800})") << true
-            << QStringLiteral("order_id");
-        QTest::newRow("refund without amount")
-            << QStringLiteral("issue_refund") << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S"})")
-            << true << QStringLiteral("amount_cents");
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"order_id":null,"item_id":"OAK-4S","amount_cents":11800})") << true
+                << QStringLiteral("order_id");
+        QTest::newRow("refund without amount") << QStringLiteral("issue_refund")
+                                               << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S"})")
+                                               << true << QStringLiteral("amount_cents");
         QTest::newRow("refund without any ticket_id")
-            << QStringLiteral("issue_refund") << refundArguments().dump() << false
-            << QStringLiteral("ticket_id");
+                << QStringLiteral("issue_refund") << refundArguments().dump() << false
+                << QStringLiteral("ticket_id");
         QTest::newRow("message without text")
-            << QStringLiteral("message_seller") << std::string(R"({"seller_id":"S-1007"})") << true
-            << QStringLiteral("text");
+                << QStringLiteral("message_seller") << std::string(R"({"seller_id":"S-1007"})") << true
+                << QStringLiteral("text");
         QTest::newRow("escalation without ticket") << QStringLiteral("escalate_to_human") << std::string("{}")
                                                    << false << QStringLiteral("ticket_id");
         QTest::newRow("arguments not an object")
-            << QStringLiteral("schedule_pickup") << std::string(R"(["SU-88421","OAK-4S"])") << true
-            << QStringLiteral("order_id");
+                << QStringLiteral("schedule_pickup") << std::string(R"(["SU-88421","OAK-4S"])") << true
+                << QStringLiteral("order_id");
     }
 
     void missingFieldIsAnError()
@@ -302,7 +310,8 @@ private slots:
         const TicketFacts facts = withTicketId ? ticketFacts() : TicketFacts();
         Expected<QString> key = intentKey(*spec, json::parse(arguments), facts);
         QVERIFY2(!key.ok(), qPrintable(key.ok() ? *key : QString()));
-        QVERIFY2(key.message().contains(QLatin1Char('"') + field + QLatin1Char('"')), qPrintable(key.message()));
+        QVERIFY2(key.message().contains(QLatin1Char('"') + field + QLatin1Char('"')),
+                 qPrintable(key.message()));
         Expected<QByteArray> canonical = canonicalIntent(*spec, json::parse(arguments), facts);
         QVERIFY(!canonical.ok());
     }
@@ -341,28 +350,32 @@ private slots:
         QTest::addColumn<std::string>("arguments");
         QTest::addColumn<QString>("field");
 
-        QTest::newRow("amount 118.5") << QStringLiteral("issue_refund")
-                                      << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":118.5})")
-                                      << QStringLiteral("amount_cents");
+        QTest::newRow("amount 118.5")
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":118.5})")
+                << QStringLiteral("amount_cents");
         QTest::newRow("amount \"118.5\"")
-            << QStringLiteral("issue_refund")
-            << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":"118.5"})")
-            << QStringLiteral("amount_cents");
-        QTest::newRow("amount text") << QStringLiteral("issue_refund")
-                                     << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":"lots"})")
-                                     << QStringLiteral("amount_cents");
-        QTest::newRow("amount bool") << QStringLiteral("issue_refund")
-                                     << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":true})")
-                                     << QStringLiteral("amount_cents");
-        QTest::newRow("order_id object") << QStringLiteral("issue_refund")
-                                         << std::string(R"({"order_id":{"id":1},"item_id":"OAK-4S","amount_cents":1})")
-                                         << QStringLiteral("order_id");
-        QTest::newRow("empty item_id") << QStringLiteral("schedule_pickup")
-                                       << std::string(R"({"order_id":"SU-88421","item_id":"  "})")
-                                       << QStringLiteral("item_id");
-        QTest::newRow("text as number") << QStringLiteral("message_seller")
-                                        << std::string(R"({"seller_id":"S-1007","text":42})")
-                                        << QStringLiteral("text");
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":"118.5"})")
+                << QStringLiteral("amount_cents");
+        QTest::newRow("amount text")
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":"lots"})")
+                << QStringLiteral("amount_cents");
+        QTest::newRow("amount bool")
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"order_id":"SU-88421","item_id":"OAK-4S","amount_cents":true})")
+                << QStringLiteral("amount_cents");
+        QTest::newRow("order_id object")
+                << QStringLiteral("issue_refund")
+                << std::string(R"({"order_id":{"id":1},"item_id":"OAK-4S","amount_cents":1})")
+                << QStringLiteral("order_id");
+        QTest::newRow("empty item_id")
+                << QStringLiteral("schedule_pickup")
+                << std::string(R"({"order_id":"SU-88421","item_id":"  "})") << QStringLiteral("item_id");
+        QTest::newRow("text as number")
+                << QStringLiteral("message_seller") << std::string(R"({"seller_id":"S-1007","text":42})")
+                << QStringLiteral("text");
     }
 
     void badValues()
@@ -374,7 +387,8 @@ private slots:
         QVERIFY(spec);
         Expected<QString> key = intentKey(*spec, json::parse(arguments), ticketFacts());
         QVERIFY2(!key.ok(), qPrintable(key.ok() ? *key : QString()));
-        QVERIFY2(key.message().contains(QLatin1Char('"') + field + QLatin1Char('"')), qPrintable(key.message()));
+        QVERIFY2(key.message().contains(QLatin1Char('"') + field + QLatin1Char('"')),
+                 qPrintable(key.message()));
     }
 
     void messageTextIsHashed()
@@ -415,18 +429,18 @@ private slots:
         QTest::addColumn<QString>("firstKey");
         QTest::addColumn<QString>("secondKey");
 
-        QTest::newRow("colon moves between fields")
-            << std::string(R"({"order_id":"a:b","item_id":"c"})") << std::string(R"({"order_id":"a","item_id":"b:c"})")
-            << keyText(injectiveAKey) << keyText(injectiveBKey);
+        QTest::newRow("colon moves between fields") << std::string(R"({"order_id":"a:b","item_id":"c"})")
+                                                    << std::string(R"({"order_id":"a","item_id":"b:c"})")
+                                                    << keyText(injectiveAKey) << keyText(injectiveBKey);
         QTest::newRow("comma moves between fields")
-            << std::string(R"({"order_id":"a,","item_id":"b"})") << std::string(R"({"order_id":"a","item_id":",b"})")
-            << QString() << QString();
+                << std::string(R"({"order_id":"a,","item_id":"b"})")
+                << std::string(R"({"order_id":"a","item_id":",b"})") << QString() << QString();
         QTest::newRow("netstring-looking value")
-            << std::string(R"({"order_id":"a,7:item_id,1:b","item_id":"c"})")
-            << std::string(R"({"order_id":"a","item_id":"b,7:item_id,1:c"})") << QString() << QString();
-        QTest::newRow("plain concatenation") << std::string(R"({"order_id":"ab","item_id":"c"})")
-                                             << std::string(R"({"order_id":"a","item_id":"bc"})") << QString()
-                                             << QString();
+                << std::string(R"({"order_id":"a,7:item_id,1:b","item_id":"c"})")
+                << std::string(R"({"order_id":"a","item_id":"b,7:item_id,1:c"})") << QString() << QString();
+        QTest::newRow("plain concatenation")
+                << std::string(R"({"order_id":"ab","item_id":"c"})")
+                << std::string(R"({"order_id":"a","item_id":"bc"})") << QString() << QString();
     }
 
     void injectivity()

@@ -56,27 +56,29 @@ private slots:
         QTest::addColumn<Outcome>("expected");
 
         QTest::newRow("blocks: declined text and an image")
-            << std::string(R"([{"type":"text","text":"Refund failed: card declined"},{"type":"image"}])") << false
-            << Outcome::NotPerformed;
-        QTest::newRow("blocks: only an image") << std::string(R"([{"type":"image"}])") << false << Outcome::Unknown;
+                << std::string(R"([{"type":"text","text":"Refund failed: card declined"},{"type":"image"}])")
+                << false << Outcome::NotPerformed;
+        QTest::newRow("blocks: only an image")
+                << std::string(R"([{"type":"image"}])") << false << Outcome::Unknown;
         QTest::newRow("blocks: none") << std::string("[]") << false << Outcome::Unknown;
         QTest::newRow("empty text") << text("") << false << Outcome::Unknown;
         QTest::newRow("flagged payload with an amount of 450 cents")
-            << std::string(R"({"refund_id":"re_1","amount_cents":450,"status":"succeeded"})") << true
-            << Outcome::Unknown;
-        QTest::newRow("flagged, yet the tool says performed") << std::string(R"({"outcome":"performed"})") << true
-                                                              << Outcome::Unknown;
-        QTest::newRow("flagged refusal") << std::string(R"({"error":"card declined"})") << true
-                                         << Outcome::NotPerformed;
+                << std::string(R"({"refund_id":"re_1","amount_cents":450,"status":"succeeded"})") << true
+                << Outcome::Unknown;
+        QTest::newRow("flagged, yet the tool says performed")
+                << std::string(R"({"outcome":"performed"})") << true << Outcome::Unknown;
+        QTest::newRow("flagged refusal")
+                << std::string(R"({"error":"card declined"})") << true << Outcome::NotPerformed;
         QTest::newRow("flagged timeout text") << text("Error: gateway timeout") << true << Outcome::Unknown;
         QTest::newRow("an error whose payload has an amount like a status code")
-            << std::string(R"({"error":"something odd","amount_cents":450})") << false << Outcome::Unknown;
-        QTest::newRow("not issued: declined") << text("Refund not issued: card declined") << false
-                                              << Outcome::NotPerformed;
+                << std::string(R"({"error":"something odd","amount_cents":450})") << false
+                << Outcome::Unknown;
+        QTest::newRow("not issued: declined")
+                << text("Refund not issued: card declined") << false << Outcome::NotPerformed;
         QTest::newRow("was not sent") << text("The message was not sent.") << false << Outcome::Unknown;
         QTest::newRow("soft failure in text") << text(R"({"success": 0})") << false << Outcome::Unknown;
-        QTest::newRow("success in text") << text(R"({"status": "succeeded", "refund_id": "re_9"})") << false
-                                         << Outcome::Performed;
+        QTest::newRow("success in text")
+                << text(R"({"status": "succeeded", "refund_id": "re_9"})") << false << Outcome::Performed;
     }
 
     void classifyTranscriptResults()
@@ -97,71 +99,81 @@ private slots:
 
         // Errors that leave the state unknown, even when they also say "failed".
         QTest::newRow("refund failed: upstream timeout")
-            << std::string(R"({"error":"refund failed: upstream timeout"})") << Outcome::Unknown;
+                << std::string(R"({"error":"refund failed: upstream timeout"})") << Outcome::Unknown;
         QTest::newRow("text: request timed out")
-            << text("Error: request timed out after 5000 ms") << Outcome::Unknown;
-        QTest::newRow("504 Gateway Timeout") << std::string(R"({"error":"504 Gateway Timeout"})") << Outcome::Unknown;
+                << text("Error: request timed out after 5000 ms") << Outcome::Unknown;
+        QTest::newRow("504 Gateway Timeout")
+                << std::string(R"({"error":"504 Gateway Timeout"})") << Outcome::Unknown;
         QTest::newRow("502 Bad Gateway") << std::string(R"({"error":"502 Bad Gateway"})") << Outcome::Unknown;
         QTest::newRow("status 503") << std::string(R"({"status":503})") << Outcome::Unknown;
         QTest::newRow("text: connection reset") << text("connection reset after send") << Outcome::Unknown;
         QTest::newRow("idempotency key in use")
-            << std::string(R"({"error":"idempotency_key_in_use"})") << Outcome::Unknown;
+                << std::string(R"({"error":"idempotency_key_in_use"})") << Outcome::Unknown;
         QTest::newRow("text: no response") << text("Error: no response from payments") << Outcome::Unknown;
 
         // Explicit refusals: nothing happened.
         QTest::newRow("400 Bad Request")
-            << std::string(R"({"error":"400 Bad Request: item_id missing"})") << Outcome::NotPerformed;
+                << std::string(R"({"error":"400 Bad Request: item_id missing"})") << Outcome::NotPerformed;
         QTest::newRow("text: validation error")
-            << text("Error: validation error: amount_cents must be positive") << Outcome::NotPerformed;
+                << text("Error: validation error: amount_cents must be positive") << Outcome::NotPerformed;
         QTest::newRow("exceeds the ceiling")
-            << std::string(R"({"error":"amount 18900 exceeds the 15000 refund ceiling"})") << Outcome::NotPerformed;
-        QTest::newRow("over the limit") << std::string(R"({"error":"over the limit"})") << Outcome::NotPerformed;
+                << std::string(R"({"error":"amount 18900 exceeds the 15000 refund ceiling"})")
+                << Outcome::NotPerformed;
+        QTest::newRow("over the limit")
+                << std::string(R"({"error":"over the limit"})") << Outcome::NotPerformed;
         QTest::newRow("text: connection refused") << text("connection refused") << Outcome::NotPerformed;
         QTest::newRow("declined, success false")
-            << std::string(R"({"success":false,"message":"card declined"})") << Outcome::NotPerformed;
+                << std::string(R"({"success":false,"message":"card declined"})") << Outcome::NotPerformed;
         QTest::newRow("status 422") << std::string(R"({"status":422})") << Outcome::NotPerformed;
         QTest::newRow("text: permission denied") << text("permission denied") << Outcome::NotPerformed;
 
         // An error that says neither.
         QTest::newRow("something odd")
-            << std::string(R"({"success":false,"error":"something odd"})") << Outcome::Unknown;
+                << std::string(R"({"success":false,"error":"something odd"})") << Outcome::Unknown;
         QTest::newRow("text: Error: something odd") << text("Error: something odd") << Outcome::Unknown;
         QTest::newRow("text: exception") << text("Unhandled exception in handler") << Outcome::Unknown;
 
         // Success, even with digits in ids.
         QTest::newRow("queued refund, id with 404")
-            << std::string(R"({"refund_id":"re_4041","status":"queued"})") << Outcome::Performed;
+                << std::string(R"({"refund_id":"re_4041","status":"queued"})") << Outcome::Performed;
         QTest::newRow("success with 4xx-looking amount")
-            << std::string(R"({"refund_id":"re_1","amount_cents":404,"status":"ok"})") << Outcome::Performed;
+                << std::string(R"({"refund_id":"re_1","amount_cents":404,"status":"ok"})")
+                << Outcome::Performed;
         QTest::newRow("success with 503-looking id")
-            << std::string(R"({"pickup_id":"PU-503","status":"scheduled"})") << Outcome::Performed;
-        QTest::newRow("status 200") << std::string(R"({"status":200,"refund_id":"re_9"})") << Outcome::Performed;
+                << std::string(R"({"pickup_id":"PU-503","status":"scheduled"})") << Outcome::Performed;
+        QTest::newRow("status 200") << std::string(R"({"status":200,"refund_id":"re_9"})")
+                                    << Outcome::Performed;
         QTest::newRow("success true") << std::string(R"({"success":true})") << Outcome::Performed;
         QTest::newRow("text: refund queued") << text("Refund re_123 queued") << Outcome::Performed;
-        QTest::newRow("text: refund queued, id re_4041") << text("Refund re_4041 queued") << Outcome::Performed;
+        QTest::newRow("text: refund queued, id re_4041")
+                << text("Refund re_4041 queued") << Outcome::Performed;
         QTest::newRow("text: pickup PU-404 scheduled")
-            << text("Pickup PU-404 scheduled for 2026-03-18") << Outcome::Performed;
+                << text("Pickup PU-404 scheduled for 2026-03-18") << Outcome::Performed;
         QTest::newRow("success with an empty errors list")
-            << std::string(R"({"refund_id":"re_1","status":"queued","errors":[]})") << Outcome::Performed;
+                << std::string(R"({"refund_id":"re_1","status":"queued","errors":[]})") << Outcome::Performed;
         QTest::newRow("refusal with a 503-looking request id")
-            << std::string(R"({"error":"validation failed: amount_cents","request_id":"req-503"})")
-            << Outcome::NotPerformed;
+                << std::string(R"({"error":"validation failed: amount_cents","request_id":"req-503"})")
+                << Outcome::NotPerformed;
 
         // Structured outcomes are taken as stated.
         QTest::newRow("stated performed") << std::string(R"({"outcome":"performed"})") << Outcome::Performed;
         QTest::newRow("stated already_performed")
-            << std::string(R"({"outcome":"already_performed"})") << Outcome::AlreadyPerformed;
+                << std::string(R"({"outcome":"already_performed"})") << Outcome::AlreadyPerformed;
         QTest::newRow("stated not_performed")
-            << std::string(R"({"outcome":"not_performed"})") << Outcome::NotPerformed;
+                << std::string(R"({"outcome":"not_performed"})") << Outcome::NotPerformed;
         QTest::newRow("stated unknown") << std::string(R"({"outcome":"unknown"})") << Outcome::Unknown;
         QTest::newRow("stated performed beats error words")
-            << std::string(R"({"outcome":"performed","error":"504 timeout on retry"})") << Outcome::Performed;
+                << std::string(R"({"outcome":"performed","error":"504 timeout on retry"})")
+                << Outcome::Performed;
         QTest::newRow("stated not_performed beats timeout words")
-            << std::string(R"({"outcome":"not_performed","error":"upstream timeout"})") << Outcome::NotPerformed;
+                << std::string(R"({"outcome":"not_performed","error":"upstream timeout"})")
+                << Outcome::NotPerformed;
         QTest::newRow("stated already_performed with error")
-            << std::string(R"({"outcome":"already_performed","error":"duplicate"})") << Outcome::AlreadyPerformed;
+                << std::string(R"({"outcome":"already_performed","error":"duplicate"})")
+                << Outcome::AlreadyPerformed;
         QTest::newRow("stated failed") << std::string(R"({"outcome":"failed"})") << Outcome::Unknown;
-        QTest::newRow("stated Performed (case)") << std::string(R"({"outcome":"Performed"})") << Outcome::Unknown;
+        QTest::newRow("stated Performed (case)")
+                << std::string(R"({"outcome":"Performed"})") << Outcome::Unknown;
         QTest::newRow("stated number") << std::string(R"({"outcome":1})") << Outcome::Unknown;
         QTest::newRow("stated null") << std::string(R"({"outcome":null,"status":"ok"})") << Outcome::Unknown;
 
@@ -177,7 +189,7 @@ private slots:
         const WriteVerdict verdict = classifyWriteResult(&value, m_registry.outcomeRules());
         QVERIFY2(verdict.outcome == expected,
                  qPrintable(QStringLiteral("got %1 (%2), expected %3")
-                                .arg(outcomeId(verdict.outcome), verdict.reason, outcomeId(expected))));
+                                    .arg(outcomeId(verdict.outcome), verdict.reason, outcomeId(expected))));
         QVERIFY(!verdict.reason.isEmpty());
     }
 
@@ -233,7 +245,8 @@ private slots:
                                       << Outcome::NotPerformed << rule("over a limit", "over the limit");
         QTest::newRow("exceeded limit")
                 << builtIn << std::string(R"({"error":"amount 18900 exceeds the 15000 refund ceiling"})")
-                << false << Outcome::NotPerformed << rule("exceeded limit", "amount 18900 exceeds the 15000 refund ceiling");
+                << false << Outcome::NotPerformed
+                << rule("exceeded limit", "amount 18900 exceeds the 15000 refund ceiling");
         QTest::newRow("refusal") << builtIn << text("connection refused") << false << Outcome::NotPerformed
                                  << rule("refusal", "connection refused");
         QTest::newRow("rejection") << builtIn << std::string(R"({"error":"refund rejected by the bank"})")
@@ -257,7 +270,8 @@ private slots:
                 << Outcome::NotPerformed << rule("4xx status", "400 Bad Request");
         QTest::newRow("a match inside a word, in a long phrase")
                 << builtIn
-                << text("Error: the nightly batch job for the seller payouts hit repeated timeouts, then gave up")
+                << text("Error: the nightly batch job for the seller payouts hit repeated timeouts, then "
+                        "gave up")
                 << false << Outcome::Unknown << rule("timeout", "repeated timeouts");
         QTest::newRow("little words are passed to a word of meaning")
                 << QStringLiteral("tau-retail")
@@ -358,7 +372,7 @@ private slots:
     {
         QTest::addColumn<std::string>("result");
         QTest::newRow("refused then timeout")
-            << std::string(R"({"error":"request refused by proxy after upstream timeout"})");
+                << std::string(R"({"error":"request refused by proxy after upstream timeout"})");
         QTest::newRow("invalid then 504") << text("Error: invalid gateway response (504)");
         QTest::newRow("400 and reset") << std::string(R"({"error":"400 then connection reset"})");
     }
@@ -405,7 +419,8 @@ private slots:
         QTest::addColumn<bool>("isError");
 
         QTest::newRow("order") << std::string(R"({"order_id":"SU-88421","status":"delivered"})") << false;
-        QTest::newRow("order, id with 404") << std::string(R"({"order_id":"SU-404","total_cents":40400})") << false;
+        QTest::newRow("order, id with 404")
+                << std::string(R"({"order_id":"SU-404","total_cents":40400})") << false;
         QTest::newRow("error key") << std::string(R"({"error":"not found"})") << true;
         QTest::newRow("errors list") << std::string(R"({"errors":["bad id"]})") << true;
         QTest::newRow("error null") << std::string(R"({"error":null,"order_id":"SU-1"})") << false;
@@ -459,9 +474,8 @@ private slots:
 
         QTest::newRow("performed") << Outcome::Performed << QStringLiteral("performed")
                                    << QStringLiteral("Performed") << 1 << false << false;
-        QTest::newRow("already performed")
-            << Outcome::AlreadyPerformed << QStringLiteral("already_performed") << QStringLiteral("Already performed")
-            << 2 << false << false;
+        QTest::newRow("already performed") << Outcome::AlreadyPerformed << QStringLiteral("already_performed")
+                                           << QStringLiteral("Already performed") << 2 << false << false;
         QTest::newRow("not performed") << Outcome::NotPerformed << QStringLiteral("not_performed")
                                        << QStringLiteral("Not performed") << 3 << false << true;
         QTest::newRow("unknown") << Outcome::Unknown << QStringLiteral("unknown")
@@ -529,9 +543,11 @@ private slots:
         QTest::newRow("money") << ToolClass::WriteMoney << QStringLiteral("write_money") << true << false;
         QTest::newRow("costly") << ToolClass::WriteCostly << QStringLiteral("write_costly") << true << false;
         QTest::newRow("irreversible")
-            << ToolClass::WriteIrreversible << QStringLiteral("write_irreversible") << true << false;
-        QTest::newRow("wasteful") << ToolClass::WriteWasteful << QStringLiteral("write_wasteful") << true << false;
-        QTest::newRow("unclassified") << ToolClass::Unclassified << QStringLiteral("unclassified") << false << false;
+                << ToolClass::WriteIrreversible << QStringLiteral("write_irreversible") << true << false;
+        QTest::newRow("wasteful") << ToolClass::WriteWasteful << QStringLiteral("write_wasteful") << true
+                                  << false;
+        QTest::newRow("unclassified")
+                << ToolClass::Unclassified << QStringLiteral("unclassified") << false << false;
     }
 
     void toolClasses()

@@ -88,101 +88,111 @@ private slots:
 
         QTest::newRow("no calls") << QList<CallFacts>{} << 0 << 0 << false << false << 0 << false
                                   << QList<qint64>{};
-        QTest::newRow("reads only") << QList<CallFacts>{readCall(1), readCall(2), readCall(3)} << 0 << 0 << false
-                                    << false << 0 << false << QList<qint64>{};
+        QTest::newRow("reads only") << QList<CallFacts>{readCall(1), readCall(2), readCall(3)} << 0 << 0
+                                    << false << false << 0 << false << QList<qint64>{};
         QTest::newRow("one performed write")
-            << QList<CallFacts>{readCall(1), writeCall(2, Outcome::Performed, keyA)} << 1 << performed << false
-            << false << 0 << false << QList<qint64>{};
+                << QList<CallFacts>{readCall(1), writeCall(2, Outcome::Performed, keyA)} << 1 << performed
+                << false << false << 0 << false << QList<qint64>{};
         QTest::newRow("reads and unclassified are not writes")
-            << QList<CallFacts>{readCall(1), unclassifiedCall(2), writeCall(3, Outcome::Performed, keyA),
-                                readCall(4)}
-            << 1 << performed << false << false << 0 << true << QList<qint64>{};
+                << QList<CallFacts>{readCall(1), unclassifiedCall(2), writeCall(3, Outcome::Performed, keyA),
+                                    readCall(4)}
+                << 1 << performed << false << false << 0 << true << QList<qint64>{};
         QTest::newRow("every write class counts")
-            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA, ToolClass::WriteMoney),
-                                writeCall(2, Outcome::Performed, QStringLiteral("k2"), ToolClass::WriteCostly),
-                                writeCall(3, Outcome::Performed, QStringLiteral("k3"), ToolClass::WriteIrreversible),
-                                writeCall(4, Outcome::Performed, QStringLiteral("k4"), ToolClass::WriteWasteful)}
-            << 4 << performed << false << false << 0 << false << QList<qint64>{};
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA, ToolClass::WriteMoney),
+                                    writeCall(2, Outcome::Performed, QStringLiteral("k2"),
+                                              ToolClass::WriteCostly),
+                                    writeCall(3, Outcome::Performed, QStringLiteral("k3"),
+                                              ToolClass::WriteIrreversible),
+                                    writeCall(4, Outcome::Performed, QStringLiteral("k4"),
+                                              ToolClass::WriteWasteful)}
+                << 4 << performed << false << false << 0 << false << QList<qint64>{};
 
         // Worst outcome: Unknown > NotPerformed > AlreadyPerformed > Performed, in any order.
         QTest::newRow("worst: already over performed")
-            << QList<CallFacts>{writeCall(1, Outcome::AlreadyPerformed, QStringLiteral("k1")),
-                                writeCall(2, Outcome::Performed, QStringLiteral("k2"))}
-            << 2 << already << false << false << 0 << false << QList<qint64>{};
+                << QList<CallFacts>{writeCall(1, Outcome::AlreadyPerformed, QStringLiteral("k1")),
+                                    writeCall(2, Outcome::Performed, QStringLiteral("k2"))}
+                << 2 << already << false << false << 0 << false << QList<qint64>{};
         QTest::newRow("worst: not performed over already")
-            << QList<CallFacts>{writeCall(1, Outcome::Performed, QStringLiteral("k1")),
-                                writeCall(2, Outcome::NotPerformed, QStringLiteral("k2")),
-                                writeCall(3, Outcome::AlreadyPerformed, QStringLiteral("k3"))}
-            << 3 << notPerformed << false << false << 0 << false << QList<qint64>{};
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, QStringLiteral("k1")),
+                                    writeCall(2, Outcome::NotPerformed, QStringLiteral("k2")),
+                                    writeCall(3, Outcome::AlreadyPerformed, QStringLiteral("k3"))}
+                << 3 << notPerformed << false << false << 0 << false << QList<qint64>{};
         QTest::newRow("worst: unknown over everything, first")
-            << QList<CallFacts>{writeCall(1, Outcome::Unknown, QStringLiteral("k1")),
-                                writeCall(2, Outcome::NotPerformed, QStringLiteral("k2")),
-                                writeCall(3, Outcome::AlreadyPerformed, QStringLiteral("k3")),
-                                writeCall(4, Outcome::Performed, QStringLiteral("k4"))}
-            << 4 << unknown << true << false << 0 << true << QList<qint64>{};
+                << QList<CallFacts>{writeCall(1, Outcome::Unknown, QStringLiteral("k1")),
+                                    writeCall(2, Outcome::NotPerformed, QStringLiteral("k2")),
+                                    writeCall(3, Outcome::AlreadyPerformed, QStringLiteral("k3")),
+                                    writeCall(4, Outcome::Performed, QStringLiteral("k4"))}
+                << 4 << unknown << true << false << 0 << true << QList<qint64>{};
         QTest::newRow("worst: unknown over everything, last")
-            << QList<CallFacts>{writeCall(1, Outcome::Performed, QStringLiteral("k1")),
-                                writeCall(2, Outcome::AlreadyPerformed, QStringLiteral("k2")),
-                                writeCall(3, Outcome::NotPerformed, QStringLiteral("k3")),
-                                writeCall(4, Outcome::Unknown, QStringLiteral("k4"))}
-            << 4 << unknown << true << false << 0 << true << QList<qint64>{};
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, QStringLiteral("k1")),
+                                    writeCall(2, Outcome::AlreadyPerformed, QStringLiteral("k2")),
+                                    writeCall(3, Outcome::NotPerformed, QStringLiteral("k3")),
+                                    writeCall(4, Outcome::Unknown, QStringLiteral("k4"))}
+                << 4 << unknown << true << false << 0 << true << QList<qint64>{};
 
         // Repeated intents.
         QTest::newRow("same key twice: both repeated")
-            << QList<CallFacts>{writeCall(10, Outcome::NotPerformed, keyA), writeCall(11, Outcome::Performed, keyA)}
-            << 2 << notPerformed << false << true << 0 << false << QList<qint64>{10, 11};
+                << QList<CallFacts>{writeCall(10, Outcome::NotPerformed, keyA),
+                                    writeCall(11, Outcome::Performed, keyA)}
+                << 2 << notPerformed << false << true << 0 << false << QList<qint64>{10, 11};
         QTest::newRow("SU-88421: unknown then performed, same key")
-            << QList<CallFacts>{readCall(1), writeCall(2, Outcome::Unknown, keyA), readCall(3),
-                                writeCall(4, Outcome::Performed, keyA)}
-            << 2 << unknown << true << true << 0 << true << QList<qint64>{2, 4};
+                << QList<CallFacts>{readCall(1), writeCall(2, Outcome::Unknown, keyA), readCall(3),
+                                    writeCall(4, Outcome::Performed, keyA)}
+                << 2 << unknown << true << true << 0 << true << QList<qint64>{2, 4};
         QTest::newRow("repeat came back already performed")
-            << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA), writeCall(4, Outcome::AlreadyPerformed, keyA)}
-            << 2 << already << false << true << 0 << false << QList<qint64>{2, 4};
+                << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA),
+                                    writeCall(4, Outcome::AlreadyPerformed, keyA)}
+                << 2 << already << false << true << 0 << false << QList<qint64>{2, 4};
         QTest::newRow("two performed, same key")
-            << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA), writeCall(4, Outcome::Performed, keyA)}
-            << 2 << performed << false << true << 1 << true << QList<qint64>{2, 4};
+                << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA),
+                                    writeCall(4, Outcome::Performed, keyA)}
+                << 2 << performed << false << true << 1 << true << QList<qint64>{2, 4};
         QTest::newRow("three performed, same key")
-            << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA), writeCall(4, Outcome::Performed, keyA),
-                                writeCall(6, Outcome::Performed, keyA)}
-            << 3 << performed << false << true << 2 << true << QList<qint64>{2, 4, 6};
+                << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA),
+                                    writeCall(4, Outcome::Performed, keyA),
+                                    writeCall(6, Outcome::Performed, keyA)}
+                << 3 << performed << false << true << 2 << true << QList<qint64>{2, 4, 6};
         QTest::newRow("two keys, each performed twice")
-            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA), writeCall(2, Outcome::Performed, keyB),
-                                writeCall(3, Outcome::Performed, keyA), writeCall(4, Outcome::Performed, keyB)}
-            << 4 << performed << false << true << 2 << true << QList<qint64>{1, 2, 3, 4};
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA),
+                                    writeCall(2, Outcome::Performed, keyB),
+                                    writeCall(3, Outcome::Performed, keyA),
+                                    writeCall(4, Outcome::Performed, keyB)}
+                << 4 << performed << false << true << 2 << true << QList<qint64>{1, 2, 3, 4};
         QTest::newRow("different keys: no repeat")
-            << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA), writeCall(4, Outcome::Performed, keyB)}
-            << 2 << performed << false << false << 0 << false << QList<qint64>{};
+                << QList<CallFacts>{writeCall(2, Outcome::Performed, keyA),
+                                    writeCall(4, Outcome::Performed, keyB)}
+                << 2 << performed << false << false << 0 << false << QList<qint64>{};
         QTest::newRow("only the sharing calls are repeated")
-            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyB), writeCall(2, Outcome::NotPerformed, keyA),
-                                writeCall(3, Outcome::Performed, keyA)}
-            << 3 << notPerformed << false << true << 0 << false << QList<qint64>{2, 3};
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, keyB),
+                                    writeCall(2, Outcome::NotPerformed, keyA),
+                                    writeCall(3, Outcome::Performed, keyA)}
+                << 3 << notPerformed << false << true << 0 << false << QList<qint64>{2, 3};
         QTest::newRow("reads with the same key are not repeats")
-            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA),
-                                writeCall(2, std::nullopt, keyA, ToolClass::Read)}
-            << 1 << performed << false << false << 0 << false << QList<qint64>{};
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA),
+                                    writeCall(2, std::nullopt, keyA, ToolClass::Read)}
+                << 1 << performed << false << false << 0 << false << QList<qint64>{};
 
         // A write a lookup proved not performed is still owed, unless its intent took effect.
         CallFacts proved = writeCall(2, Outcome::NotPerformed, keyA);
         proved.provedAbsent = true;
         QTest::newRow("proved absent: still owed")
-            << QList<CallFacts>{readCall(1), proved} << 1 << notPerformed << false << false << 0 << true
-            << QList<qint64>{};
+                << QList<CallFacts>{readCall(1), proved} << 1 << notPerformed << false << false << 0 << true
+                << QList<qint64>{};
         QTest::newRow("proved absent, its intent done by another call")
-            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA), proved} << 2 << notPerformed << false << true
-            << 0 << false << QList<qint64>{1, 2};
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA), proved} << 2 << notPerformed
+                << false << true << 0 << false << QList<qint64>{1, 2};
         QTest::newRow("refused by the system: nothing owed")
-            << QList<CallFacts>{writeCall(2, Outcome::NotPerformed, keyA)} << 1 << notPerformed << false << false << 0
-            << false << QList<qint64>{};
+                << QList<CallFacts>{writeCall(2, Outcome::NotPerformed, keyA)} << 1 << notPerformed << false
+                << false << 0 << false << QList<qint64>{};
 
         // Calls nobody can judge.
-        QTest::newRow("unclassified call") << QList<CallFacts>{unclassifiedCall(1)} << 0 << 0 << false << false << 0
-                                           << true << QList<qint64>{};
-        QTest::newRow("intent error")
-            << QList<CallFacts>{keylessWrite(1, Outcome::Performed)} << 1 << performed << false << false << 0 << true
-            << QList<qint64>{};
+        QTest::newRow("unclassified call") << QList<CallFacts>{unclassifiedCall(1)} << 0 << 0 << false
+                                           << false << 0 << true << QList<qint64>{};
+        QTest::newRow("intent error") << QList<CallFacts>{keylessWrite(1, Outcome::Performed)} << 1
+                                      << performed << false << false << 0 << true << QList<qint64>{};
         QTest::newRow("two keyless writes are not a repeat")
-            << QList<CallFacts>{keylessWrite(1, Outcome::Performed), keylessWrite(2, Outcome::Performed)} << 2
-            << performed << false << false << 0 << true << QList<qint64>{};
+                << QList<CallFacts>{keylessWrite(1, Outcome::Performed), keylessWrite(2, Outcome::Performed)}
+                << 2 << performed << false << false << 0 << true << QList<qint64>{};
     }
 
     void assess()
@@ -220,41 +230,41 @@ private slots:
             return call;
         };
         QTest::newRow("the March incident: unknown, then performed, is a retry")
-            << QList<CallFacts>{refund(3, Outcome::Unknown), refund(4, Outcome::Performed)}
-            << QStringList{QStringLiteral("retry")} << QList<qint64>{3} << 0;
+                << QList<CallFacts>{refund(3, Outcome::Unknown), refund(4, Outcome::Performed)}
+                << QStringList{QStringLiteral("retry")} << QList<qint64>{3} << 0;
         QTest::newRow("after the lookup found the first: a duplicate effect of $118.00")
-            << QList<CallFacts>{refund(3, Outcome::Performed), refund(4, Outcome::Performed)}
-            << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{3} << 11800;
+                << QList<CallFacts>{refund(3, Outcome::Performed), refund(4, Outcome::Performed)}
+                << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{3} << 11800;
         QTest::newRow("retry after a refusal")
-            << QList<CallFacts>{refund(1, Outcome::NotPerformed), refund(2, Outcome::Performed)}
-            << QStringList{QStringLiteral("retry")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{refund(1, Outcome::NotPerformed), refund(2, Outcome::Performed)}
+                << QStringList{QStringLiteral("retry")} << QList<qint64>{1} << 0;
         QTest::newRow("already performed is harmless")
-            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::AlreadyPerformed)}
-            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::AlreadyPerformed)}
+                << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
         QTest::newRow("already performed after an unknown is harmless")
-            << QList<CallFacts>{refund(1, Outcome::Unknown), refund(2, Outcome::AlreadyPerformed)}
-            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{refund(1, Outcome::Unknown), refund(2, Outcome::AlreadyPerformed)}
+                << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
         // "Already performed" proves the effect exists: a later call that performs it again
         // is a second effect, not a retry.
         QTest::newRow("performed after already performed is a duplicate effect")
                 << QList<CallFacts>{refund(1, Outcome::AlreadyPerformed), refund(2, Outcome::Performed)}
                 << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 11800;
         QTest::newRow("refused after the effect is harmless")
-            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::NotPerformed)}
-            << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::NotPerformed)}
+                << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
         QTest::newRow("unknown after the effect is unsettled")
-            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::Unknown)}
-            << QStringList{QStringLiteral("unsettled")} << QList<qint64>{1} << 0;
+                << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::Unknown)}
+                << QStringList{QStringLiteral("unsettled")} << QList<qint64>{1} << 0;
         QTest::newRow("an effect anywhere earlier counts, not only the latest call")
                 << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::NotPerformed),
                                     refund(3, Outcome::Performed)}
                 << QStringList{QStringLiteral("harmless"), QStringLiteral("duplicate_effect")}
                 << QList<qint64>{1, 1} << 11800;
         QTest::newRow("three performed: two duplicates")
-            << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::Performed),
-                                refund(3, Outcome::Performed)}
-            << QStringList{QStringLiteral("duplicate_effect"), QStringLiteral("duplicate_effect")}
-            << QList<qint64>{1, 2} << 23600;
+                << QList<CallFacts>{refund(1, Outcome::Performed), refund(2, Outcome::Performed),
+                                    refund(3, Outcome::Performed)}
+                << QStringList{QStringLiteral("duplicate_effect"), QStringLiteral("duplicate_effect")}
+                << QList<qint64>{1, 2} << 23600;
         // A repeat names the call that took effect, not a refusal made in between.
         QTest::newRow("after effect, refusal, and retry: the effect is named")
                 << QList<CallFacts>{refund(1, Outcome::Unknown), refund(2, Outcome::Performed),
@@ -309,11 +319,11 @@ private slots:
                                     answered(2, QStringLiteral("No changes were made"))}
                 << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
         QTest::newRow("an irreversible duplicate moves no money")
-            << QList<CallFacts>{writeCall(1, Outcome::Performed, keyB, ToolClass::WriteIrreversible),
-                                writeCall(2, Outcome::Performed, keyB, ToolClass::WriteIrreversible)}
-            << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
-        QTest::newRow("reads never repeat") << QList<CallFacts>{readCall(1), readCall(2)} << QStringList{}
-                                            << QList<qint64>{} << 0;
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, keyB, ToolClass::WriteIrreversible),
+                                    writeCall(2, Outcome::Performed, keyB, ToolClass::WriteIrreversible)}
+                << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
+        QTest::newRow("reads never repeat")
+                << QList<CallFacts>{readCall(1), readCall(2)} << QStringList{} << QList<qint64>{} << 0;
     }
 
     void repeatKinds()
@@ -336,8 +346,8 @@ private slots:
         QCOMPARE(gotKinds, kinds);
         QCOMPARE(gotRepeatOf, repeatOf);
         QCOMPARE(assessment.repeats.duplicateCents, qint64(duplicateCents));
-        QCOMPARE(assessment.repeats.retries + assessment.repeats.duplicateEffects + assessment.repeats.harmless
-                         + assessment.repeats.unsettled,
+        QCOMPARE(assessment.repeats.retries + assessment.repeats.duplicateEffects
+                         + assessment.repeats.harmless + assessment.repeats.unsettled,
                  int(kinds.size()));
         for (const QString &kind : kinds)
             QCOMPARE(repeatKindId(*repeatKindFromId(kind)), kind);
@@ -347,7 +357,8 @@ private slots:
     void orderDoesNotMatter()
     {
         const QList<CallFacts> calls{readCall(1), writeCall(2, Outcome::Unknown, keyA),
-                                     writeCall(3, Outcome::Performed, keyA), writeCall(4, Outcome::NotPerformed, keyB)};
+                                     writeCall(3, Outcome::Performed, keyA),
+                                     writeCall(4, Outcome::NotPerformed, keyB)};
         QList<CallFacts> reversed = calls;
         std::reverse(reversed.begin(), reversed.end());
         const TicketAssessment a = assessTicket(calls);

@@ -148,8 +148,9 @@ private slots:
                                                      {QStringLiteral("seller_id"), T::String},
                                                      {QStringLiteral("text"), T::Sha256}}
                                         << QString();
-        QTest::newRow("escalate_to_human") << QStringLiteral("escalate_to_human")
-                                           << FieldList{{QStringLiteral("ticket_id"), T::String}} << QString();
+        QTest::newRow("escalate_to_human")
+                << QStringLiteral("escalate_to_human") << FieldList{{QStringLiteral("ticket_id"), T::String}}
+                << QString();
         QTest::newRow("get_order") << QStringLiteral("get_order") << FieldList{} << QString();
         QTest::newRow("search_procedures") << QStringLiteral("search_procedures") << FieldList{} << QString();
     }
@@ -274,62 +275,67 @@ private slots:
     void loadErrors_data()
     {
         QTest::addColumn<QByteArray>("json");
-        QTest::addColumn<QString>("path");     // where the message points
+        QTest::addColumn<QString>("path"); // where the message points
         QTest::addColumn<QString>("mentions"); // something else it must say
 
         QTest::newRow("empty input") << QByteArray() << QStringLiteral("not valid JSON") << QString();
-        QTest::newRow("invalid JSON") << QByteArray("{\n  \"tools\": {,}\n}") << QStringLiteral("not valid JSON")
-                                      << QStringLiteral("line 2");
-        QTest::newRow("root is a list") << QByteArray(R"([{"tools":{}}])") << QStringLiteral("$:")
-                                        << QStringLiteral("expected");
-        QTest::newRow("root is a string") << QByteArray(R"("tools")") << QStringLiteral("$:")
-                                          << QStringLiteral("expected");
-        QTest::newRow("tools is a list") << QByteArray(R"({"tools":["get_order"]})") << QStringLiteral("$.tools:")
-                                         << QStringLiteral("expected");
-        QTest::newRow("tool is a string") << QByteArray(R"({"tools":{"get_order":"read"}})")
-                                          << QStringLiteral("$.tools.get_order:") << QStringLiteral("expected");
-        QTest::newRow("unknown class") << QByteArray(R"({"tools":{"get_order":{"class":"readonly"}}})")
-                                       << QStringLiteral("$.tools.get_order.class") << QStringLiteral("expected");
+        QTest::newRow("invalid JSON") << QByteArray("{\n  \"tools\": {,}\n}")
+                                      << QStringLiteral("not valid JSON") << QStringLiteral("line 2");
+        QTest::newRow("root is a list")
+                << QByteArray(R"([{"tools":{}}])") << QStringLiteral("$:") << QStringLiteral("expected");
+        QTest::newRow("root is a string")
+                << QByteArray(R"("tools")") << QStringLiteral("$:") << QStringLiteral("expected");
+        QTest::newRow("tools is a list") << QByteArray(R"({"tools":["get_order"]})")
+                                         << QStringLiteral("$.tools:") << QStringLiteral("expected");
+        QTest::newRow("tool is a string")
+                << QByteArray(R"({"tools":{"get_order":"read"}})") << QStringLiteral("$.tools.get_order:")
+                << QStringLiteral("expected");
+        QTest::newRow("unknown class")
+                << QByteArray(R"({"tools":{"get_order":{"class":"readonly"}}})")
+                << QStringLiteral("$.tools.get_order.class") << QStringLiteral("expected");
         QTest::newRow("class unclassified")
-            << QByteArray(R"({"tools":{"get_order":{"class":"unclassified"}}})")
-            << QStringLiteral("$.tools.get_order.class") << QStringLiteral("expected");
-        QTest::newRow("missing class") << QByteArray(R"({"tools":{"get_order":{}}})")
-                                       << QStringLiteral("$.tools.get_order.class") << QStringLiteral("expected");
+                << QByteArray(R"({"tools":{"get_order":{"class":"unclassified"}}})")
+                << QStringLiteral("$.tools.get_order.class") << QStringLiteral("expected");
+        QTest::newRow("missing class")
+                << QByteArray(R"({"tools":{"get_order":{}}})") << QStringLiteral("$.tools.get_order.class")
+                << QStringLiteral("expected");
         QTest::newRow("write without intent")
-            << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money"}}})")
-            << QStringLiteral("$.tools.issue_refund.intent") << QStringLiteral("expected");
+                << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money"}}})")
+                << QStringLiteral("$.tools.issue_refund.intent") << QStringLiteral("expected");
         QTest::newRow("write with empty intent")
-            << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":[]}}})")
-            << QStringLiteral("$.tools.issue_refund.intent") << QStringLiteral("expected");
+                << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":[]}}})")
+                << QStringLiteral("$.tools.issue_refund.intent") << QStringLiteral("expected");
         QTest::newRow("read with intent")
-            << QByteArray(R"({"tools":{"get_order":{"class":"read","intent":["order_id"]}}})")
-            << QStringLiteral("$.tools.get_order.intent") << QStringLiteral("expected");
+                << QByteArray(R"({"tools":{"get_order":{"class":"read","intent":["order_id"]}}})")
+                << QStringLiteral("$.tools.get_order.intent") << QStringLiteral("expected");
         QTest::newRow("intent field bad type")
-            << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money",
+                << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money",
                   "intent":["ticket_id","order_id","item_id",{"name":"amount_cents","type":"float"}]}}})")
-            << QStringLiteral("$.tools.issue_refund.intent[3].type") << QStringLiteral("expected");
-        QTest::newRow("intent field without name")
-            << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":["ticket_id",{"type":"integer"}]}}})")
-            << QStringLiteral("$.tools.issue_refund.intent[1].name") << QStringLiteral("expected");
+                << QStringLiteral("$.tools.issue_refund.intent[3].type") << QStringLiteral("expected");
+        QTest::newRow("intent field without name") << QByteArray(
+                R"({"tools":{"issue_refund":{"class":"write_money","intent":["ticket_id",{"type":"integer"}]}}})")
+                                                   << QStringLiteral("$.tools.issue_refund.intent[1].name")
+                                                   << QStringLiteral("expected");
         QTest::newRow("intent field empty name")
-            << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":[""]}}})")
-            << QStringLiteral("$.tools.issue_refund.intent[0]") << QStringLiteral("expected");
+                << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":[""]}}})")
+                << QStringLiteral("$.tools.issue_refund.intent[0]") << QStringLiteral("expected");
         QTest::newRow("intent field a number")
-            << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":[7]}}})")
-            << QStringLiteral("$.tools.issue_refund.intent[0]") << QStringLiteral("expected");
+                << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":[7]}}})")
+                << QStringLiteral("$.tools.issue_refund.intent[0]") << QStringLiteral("expected");
         QTest::newRow("duplicated intent field")
-            << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money",
+                << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money",
                   "intent":["ticket_id","order_id",{"name":"order_id","type":"string"}]}}})")
-            << QStringLiteral("$.tools.issue_refund.intent[2]") << QStringLiteral("order_id");
-        QTest::newRow("amount not text")
-            << QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":["ticket_id"],"amount":5}}})")
-            << QStringLiteral("$.tools.issue_refund.amount") << QStringLiteral("expected");
+                << QStringLiteral("$.tools.issue_refund.intent[2]") << QStringLiteral("order_id");
+        QTest::newRow("amount not text") << QByteArray(
+                R"({"tools":{"issue_refund":{"class":"write_money","intent":["ticket_id"],"amount":5}}})")
+                                         << QStringLiteral("$.tools.issue_refund.amount")
+                                         << QStringLiteral("expected");
         QTest::newRow("invalid regex in unknown")
-            << QByteArray("{\"outcome_rules\":{\"unknown\":[\"time(d? out\"]}}")
-            << QStringLiteral("$.outcome_rules.unknown[0]") << QStringLiteral("expected");
+                << QByteArray("{\"outcome_rules\":{\"unknown\":[\"time(d? out\"]}}")
+                << QStringLiteral("$.outcome_rules.unknown[0]") << QStringLiteral("expected");
         QTest::newRow("invalid regex in not_performed")
-            << QByteArray("{\"outcome_rules\":{\"not_performed\":[\"refused\",\"[4-\"]}}")
-            << QStringLiteral("$.outcome_rules.not_performed[1]") << QStringLiteral("expected");
+                << QByteArray("{\"outcome_rules\":{\"not_performed\":[\"refused\",\"[4-\"]}}")
+                << QStringLiteral("$.outcome_rules.not_performed[1]") << QStringLiteral("expected");
         QTest::newRow("rule a number") << QByteArray(R"({"outcome_rules":{"unknown":[42]}})")
                                        << QStringLiteral("$.outcome_rules.unknown[0]: expected")
                                        << QStringLiteral("{\"name\": ..., \"pattern\": ...}");
@@ -358,25 +364,28 @@ private slots:
                 << QByteArray(R"({"outcome_rules":{"not_performed":[{"name":4,"pattern":"4\\d\\d"}]}})")
                 << QStringLiteral("$.outcome_rules.not_performed[0].name: expected")
                 << QStringLiteral("a short name");
-        QTest::newRow("rule name too long")
-                << QByteArray(R"({"outcome_rules":{"unknown":[{"name":"a timeout, or anything else that looks slow",)"
-                              R"("pattern":"slow"}]}})")
-                << QStringLiteral("$.outcome_rules.unknown[0].name: expected")
-                << QStringLiteral("1 to 40 characters");
+        QTest::newRow("rule name too long") << QByteArray(
+                R"({"outcome_rules":{"unknown":[{"name":"a timeout, or anything else that looks slow",)"
+                R"("pattern":"slow"}]}})") << QStringLiteral("$.outcome_rules.unknown[0].name: expected")
+                                            << QStringLiteral("1 to 40 characters");
         QTest::newRow("misspelt key in a rule")
                 << QByteArray(R"({"outcome_rules":{"unknown":["ok",{"name":"timeout","patern":"timeout"}]}})")
                 << QStringLiteral("$.outcome_rules.unknown[1].patern: expected")
                 << QStringLiteral("misspelt");
-        QTest::newRow("rules not a list") << QByteArray(R"({"outcome_rules":{"unknown":"timeout"}})")
-                                          << QStringLiteral("$.outcome_rules.unknown") << QStringLiteral("expected");
-        QTest::newRow("outcome_rules not an object") << QByteArray(R"({"outcome_rules":["timeout"]})")
-                                                     << QStringLiteral("$.outcome_rules") << QStringLiteral("expected");
-        QTest::newRow("wrong format") << QByteArray(R"({"format":"some-other-format","version":1,"tools":{}})")
-                                      << QStringLiteral("$.format") << QStringLiteral("verity-tool-registry");
-        QTest::newRow("format not text") << QByteArray(R"({"format":1,"tools":{}})") << QStringLiteral("$.format")
-                                         << QStringLiteral("expected");
-        QTest::newRow("wrong version") << QByteArray(R"({"format":"verity-tool-registry","version":2,"tools":{}})")
-                                       << QStringLiteral("$.version") << QStringLiteral("expected");
+        QTest::newRow("rules not a list")
+                << QByteArray(R"({"outcome_rules":{"unknown":"timeout"}})")
+                << QStringLiteral("$.outcome_rules.unknown") << QStringLiteral("expected");
+        QTest::newRow("outcome_rules not an object")
+                << QByteArray(R"({"outcome_rules":["timeout"]})") << QStringLiteral("$.outcome_rules")
+                << QStringLiteral("expected");
+        QTest::newRow("wrong format")
+                << QByteArray(R"({"format":"some-other-format","version":1,"tools":{}})")
+                << QStringLiteral("$.format") << QStringLiteral("verity-tool-registry");
+        QTest::newRow("format not text") << QByteArray(R"({"format":1,"tools":{}})")
+                                         << QStringLiteral("$.format") << QStringLiteral("expected");
+        QTest::newRow("wrong version")
+                << QByteArray(R"({"format":"verity-tool-registry","version":2,"tools":{}})")
+                << QStringLiteral("$.version") << QStringLiteral("expected");
         QTest::newRow("version as text") << QByteArray(R"({"format":"verity-tool-registry","version":"1"})")
                                          << QStringLiteral("$.version") << QStringLiteral("expected");
     }
@@ -399,7 +408,8 @@ private slots:
         // leaves the built-in registry as it was.
         Expected<ToolRegistry> extended = m_builtIn.extendedWith(json, userSource);
         QVERIFY(!extended.ok());
-        QVERIFY2(extended.message().startsWith(userSource + QStringLiteral(": ")), qPrintable(extended.message()));
+        QVERIFY2(extended.message().startsWith(userSource + QStringLiteral(": ")),
+                 qPrintable(extended.message()));
         QCOMPARE(m_builtIn.classOf(QStringLiteral("issue_refund")), ToolClass::WriteMoney);
         QCOMPARE(m_builtIn.toolNames().size(), 6);
     }
@@ -412,9 +422,11 @@ private slots:
         QTest::addColumn<QString>("where");
 
         // The ',' is the 13th character of line 2.
-        QTest::newRow("stray comma") << QByteArray("{\n  \"tools\": {,}\n}") << QStringLiteral("line 2, column 13");
+        QTest::newRow("stray comma") << QByteArray("{\n  \"tools\": {,}\n}")
+                                     << QStringLiteral("line 2, column 13");
         // The second '{' is the 1st character of line 2.
-        QTest::newRow("trailing object") << QByteArray("{\"tools\": {}}\n{") << QStringLiteral("line 2, column 1");
+        QTest::newRow("trailing object")
+                << QByteArray("{\"tools\": {}}\n{") << QStringLiteral("line 2, column 1");
         // The 'x' is the 6th character of line 1.
         QTest::newRow("bad literal") << QByteArray("{\"a\":x}") << QStringLiteral("line 1, column 6");
     }
@@ -434,10 +446,11 @@ private slots:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<int>("toolCount");
         QTest::newRow("empty object") << QByteArray("{}") << 0;
-        QTest::newRow("no format, no version") << QByteArray(R"({"tools":{"get_order":{"class":"read"}}})") << 1;
-        QTest::newRow("field object without type")
-            << QByteArray(R"({"tools":{"escalate_to_human":{"class":"write_wasteful","intent":[{"name":"ticket_id"}]}}})")
-            << 1;
+        QTest::newRow("no format, no version")
+                << QByteArray(R"({"tools":{"get_order":{"class":"read"}}})") << 1;
+        QTest::newRow("field object without type") << QByteArray(
+                R"({"tools":{"escalate_to_human":{"class":"write_wasteful","intent":[{"name":"ticket_id"}]}}})")
+                                                   << 1;
     }
 
     void minimalRegistries()
@@ -460,9 +473,10 @@ private slots:
         const ToolSpec *refund = extended->find(QStringLiteral("issue_refund"));
         QVERIFY(refund);
         QCOMPARE(refund->toolClass, ToolClass::WriteCostly);
-        QCOMPARE(fieldsOf(*refund), (FieldList{{QStringLiteral("order_id"), IntentField::Type::String},
-                                               {QStringLiteral("refund_cents"), IntentField::Type::Integer},
-                                               {QStringLiteral("note"), IntentField::Type::Sha256}}));
+        QCOMPARE(fieldsOf(*refund),
+                 (FieldList{{QStringLiteral("order_id"), IntentField::Type::String},
+                            {QStringLiteral("refund_cents"), IntentField::Type::Integer},
+                            {QStringLiteral("note"), IntentField::Type::Sha256}}));
         QCOMPARE(refund->amountField, QStringLiteral("refund_cents"));
 
         // New tools are added; the other built-in tools are kept.
@@ -501,13 +515,13 @@ private slots:
         QTest::addColumn<QByteArray>("json");
         QTest::newRow("invalid JSON") << QByteArray("{\"tools\": {\"issue_refund\": ");
         // The first tool is fine, the second is not: nothing of the file may apply.
-        QTest::newRow("good tool then bad tool")
-            << QByteArray(R"({"tools":{"aaa_first":{"class":"read"},
+        QTest::newRow("good tool then bad tool") << QByteArray(R"({"tools":{"aaa_first":{"class":"read"},
                                        "issue_refund":{"class":"write_costly","intent":["order_id","order_id"]}}})");
         QTest::newRow("good tools then bad rule")
-            << QByteArray("{\"tools\":{\"issue_refund\":{\"class\":\"read\"}},\"outcome_rules\":{\"unknown\":[\"ok\",\"(\"]}}");
+                << QByteArray("{\"tools\":{\"issue_refund\":{\"class\":\"read\"}},\"outcome_rules\":{"
+                              "\"unknown\":[\"ok\",\"(\"]}}");
         QTest::newRow("good unknown rules then bad not_performed")
-            << QByteArray("{\"outcome_rules\":{\"unknown\":[\"ok\"],\"not_performed\":[\"(\"]}}");
+                << QByteArray("{\"outcome_rules\":{\"unknown\":[\"ok\"],\"not_performed\":[\"(\"]}}");
     }
 
     void extendedWithBadFileKeepsTheRegistryInForce()
@@ -516,7 +530,8 @@ private slots:
         const ToolRegistry inForce = m_builtIn;
         Expected<ToolRegistry> extended = inForce.extendedWith(json, userSource);
         QVERIFY(!extended.ok());
-        QVERIFY2(extended.message().startsWith(userSource + QStringLiteral(": ")), qPrintable(extended.message()));
+        QVERIFY2(extended.message().startsWith(userSource + QStringLiteral(": ")),
+                 qPrintable(extended.message()));
 
         QCOMPARE(inForce.classOf(QStringLiteral("issue_refund")), ToolClass::WriteMoney);
         QCOMPARE(inForce.find(QStringLiteral("issue_refund"))->intent.size(), 4);
@@ -531,8 +546,8 @@ private slots:
         Expected<ToolRegistry> once = m_builtIn.extendedWith(userExtension, userSource);
         QVERIFY(once.ok());
         Expected<ToolRegistry> twice = once->extendedWith(
-            QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":["ticket_id"]}}})"),
-            QStringLiteral("second.json"));
+                QByteArray(R"({"tools":{"issue_refund":{"class":"write_money","intent":["ticket_id"]}}})"),
+                QStringLiteral("second.json"));
         QVERIFY(twice.ok());
         QCOMPARE(twice->classOf(QStringLiteral("issue_refund")), ToolClass::WriteMoney);
         QCOMPARE(twice->find(QStringLiteral("issue_refund"))->intent.size(), 1);
@@ -553,11 +568,16 @@ private slots:
 
         const Filter byOrder{{QStringLiteral("order"), QStringLiteral("order_id")}};
         const QString intentKey = QStringLiteral("metadata.intent_key");
-        QTest::newRow("schedule_pickup") << "schedule_pickup" << "courier" << "/v1/pickups" << byOrder << intentKey;
-        QTest::newRow("message_seller") << "message_seller" << "messaging" << "/v1/messages" << byOrder << intentKey;
+        QTest::newRow("schedule_pickup") << "schedule_pickup"
+                                         << "courier"
+                                         << "/v1/pickups" << byOrder << intentKey;
+        QTest::newRow("message_seller") << "message_seller"
+                                        << "messaging"
+                                        << "/v1/messages" << byOrder << intentKey;
         // Refunds keep the payment provider's own lookup.
         QTest::newRow("issue_refund") << "issue_refund" << QString() << QString() << Filter{} << QString();
-        QTest::newRow("escalate_to_human") << "escalate_to_human" << QString() << QString() << Filter{} << QString();
+        QTest::newRow("escalate_to_human")
+                << "escalate_to_human" << QString() << QString() << Filter{} << QString();
         QTest::newRow("get_order") << "get_order" << QString() << QString() << Filter{} << QString();
     }
 
@@ -586,17 +606,21 @@ private slots:
         QTest::addColumn<Filter>("filter");
         QTest::addColumn<QString>("key");
 
-        QTest::newRow("metadata key") << QByteArray(R"({"system":"payments","path":"/v1/transfers",
+        QTest::newRow("metadata key")
+                << QByteArray(R"({"system":"payments","path":"/v1/transfers",
                                                          "filter":{"destination":"seller_id"},"key":"metadata.intent_key"})")
-                                      << "/v1/transfers" << Filter{{QStringLiteral("destination"), QStringLiteral("seller_id")}}
-                                      << "metadata.intent_key";
+                << "/v1/transfers" << Filter{{QStringLiteral("destination"), QStringLiteral("seller_id")}}
+                << "metadata.intent_key";
         // Filters in the order of their parameters' names.
-        QTest::newRow("top-level key, two filters")
-            << QByteArray(R"({"system":"helpdesk","path":"/api/v2/tickets","filter":{"requester":"email","order":"order_id"},
+        QTest::newRow("top-level key, two filters") << QByteArray(
+                R"({"system":"helpdesk","path":"/api/v2/tickets","filter":{"requester":"email","order":"order_id"},
                               "key":"external_id"})")
-            << "/api/v2/tickets"
-            << Filter{{QStringLiteral("order"), QStringLiteral("order_id")}, {QStringLiteral("requester"), QStringLiteral("email")}}
-            << "external_id";
+                                                    << "/api/v2/tickets"
+                                                    << Filter{{QStringLiteral("order"),
+                                                               QStringLiteral("order_id")},
+                                                              {QStringLiteral("requester"),
+                                                               QStringLiteral("email")}}
+                                                    << "external_id";
     }
 
     void lookupLoads()
@@ -605,7 +629,8 @@ private slots:
         QFETCH(QString, path);
         QFETCH(Filter, filter);
         QFETCH(QString, key);
-        const QByteArray json = R"({"tools":{"book":{"class":"write_costly","intent":["ticket_id"],"lookup":)" + lookup + "}}}";
+        const QByteArray json = R"({"tools":{"book":{"class":"write_costly","intent":["ticket_id"],"lookup":)"
+                + lookup + "}}}";
         Expected<ToolRegistry> registry = m_builtIn.extendedWith(json, userSource);
         QVERIFY2(registry.ok(), qPrintable(registry.ok() ? QString() : registry.message()));
         const ToolSpec *spec = registry->find(QStringLiteral("book"));
@@ -631,54 +656,83 @@ private slots:
     void lookupErrors_data()
     {
         QTest::addColumn<QByteArray>("tool"); // the tool "book"'s object
-        QTest::addColumn<QString>("path");    // where the message points
+        QTest::addColumn<QString>("path"); // where the message points
         QTest::addColumn<QString>("expected");
 
         const QByteArray write = R"("class":"write_costly","intent":["ticket_id"])";
-        const auto lookup = [&](const QByteArray &body) { return "{" + write + R"(,"lookup":)" + body + "}"; };
-        const QByteArray good = R"("system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata.intent_key")";
+        const auto lookup = [&](const QByteArray &body) {
+            return "{" + write + R"(,"lookup":)" + body + "}";
+        };
+        const QByteArray good =
+                R"("system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata.intent_key")";
         QTest::newRow("lookup on a read tool")
-            << QByteArray(R"({"class":"read","lookup":{)" + good + "}}") << "$.tools.book.lookup" << "no lookup on a read tool";
-        QTest::newRow("lookup not an object") << lookup(R"("/v1/pickups")") << "$.tools.book.lookup:" << "an object with";
-        QTest::newRow("unknown key") << lookup("{" + good + R"(,"method":"GET"})") << "$.tools.book.lookup.method"
+                << QByteArray(R"({"class":"read","lookup":{)" + good + "}}") << "$.tools.book.lookup"
+                << "no lookup on a read tool";
+        QTest::newRow("lookup not an object") << lookup(R"("/v1/pickups")") << "$.tools.book.lookup:"
+                                              << "an object with";
+        QTest::newRow("unknown key") << lookup("{" + good + R"(,"method":"GET"})")
+                                     << "$.tools.book.lookup.method"
                                      << "one of the keys system, path, filter, key";
-        QTest::newRow("no system") << lookup(R"({"path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
-                                   << "$.tools.book.lookup.system" << "a short name of the system";
-        QTest::newRow("system on two lines") << lookup(R"({"system":"cou\nrier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
-                                             << "$.tools.book.lookup.system" << "at most 40 characters on one line";
+        QTest::newRow("no system") << lookup(
+                R"({"path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
+                                   << "$.tools.book.lookup.system"
+                                   << "a short name of the system";
+        QTest::newRow("system on two lines") << lookup(
+                R"({"system":"cou\nrier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
+                                             << "$.tools.book.lookup.system"
+                                             << "at most 40 characters on one line";
         QTest::newRow("system too long")
-            << lookup(R"({"system":")" + QByteArray(41, 'c') + R"(","path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
-            << "$.tools.book.lookup.system" << "at most 40 characters";
-        QTest::newRow("path a number") << lookup(R"({"system":"courier","path":7,"filter":{"order":"order_id"},"key":"id"})")
-                                       << "$.tools.book.lookup.path" << "the path of the list";
-        QTest::newRow("path with a query")
-            << lookup(R"({"system":"courier","path":"/v1/pickups?order=1","filter":{"order":"order_id"},"key":"id"})")
-            << "$.tools.book.lookup.path" << "without a query";
-        QTest::newRow("path not absolute") << lookup(R"({"system":"courier","path":"v1/pickups","filter":{"order":"order_id"},"key":"id"})")
-                                           << "$.tools.book.lookup.path" << "without a query";
+                << lookup(R"({"system":")" + QByteArray(41, 'c')
+                          + R"(","path":"/v1/pickups","filter":{"order":"order_id"},"key":"id"})")
+                << "$.tools.book.lookup.system"
+                << "at most 40 characters";
+        QTest::newRow("path a number")
+                << lookup(R"({"system":"courier","path":7,"filter":{"order":"order_id"},"key":"id"})")
+                << "$.tools.book.lookup.path"
+                << "the path of the list";
+        QTest::newRow("path with a query") << lookup(
+                R"({"system":"courier","path":"/v1/pickups?order=1","filter":{"order":"order_id"},"key":"id"})")
+                                           << "$.tools.book.lookup.path"
+                                           << "without a query";
+        QTest::newRow("path not absolute") << lookup(
+                R"({"system":"courier","path":"v1/pickups","filter":{"order":"order_id"},"key":"id"})")
+                                           << "$.tools.book.lookup.path"
+                                           << "without a query";
         QTest::newRow("no filter") << lookup(R"({"system":"courier","path":"/v1/pickups","key":"id"})")
-                                   << "$.tools.book.lookup.filter" << "an object of query parameters";
-        QTest::newRow("empty filter") << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{},"key":"id"})")
-                                      << "$.tools.book.lookup.filter" << "an object of query parameters";
-        QTest::newRow("filter a list") << lookup(R"({"system":"courier","path":"/v1/pickups","filter":["order"],"key":"id"})")
-                                       << "$.tools.book.lookup.filter" << "an object of query parameters";
+                                   << "$.tools.book.lookup.filter"
+                                   << "an object of query parameters";
+        QTest::newRow("empty filter")
+                << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{},"key":"id"})")
+                << "$.tools.book.lookup.filter"
+                << "an object of query parameters";
+        QTest::newRow("filter a list")
+                << lookup(R"({"system":"courier","path":"/v1/pickups","filter":["order"],"key":"id"})")
+                << "$.tools.book.lookup.filter"
+                << "an object of query parameters";
         QTest::newRow("filter by a number")
-            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":1},"key":"id"})")
-            << "$.tools.book.lookup.filter.order" << "the name of an argument";
-        QTest::newRow("filter by limit")
-            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"limit":"order_id"},"key":"id"})")
-            << "$.tools.book.lookup.filter.limit" << "other than limit and starting_after";
-        QTest::newRow("filter by starting_after")
-            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"starting_after":"order_id"},"key":"id"})")
-            << "$.tools.book.lookup.filter.starting_after" << "other than limit and starting_after";
-        QTest::newRow("no key") << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"}})")
-                                << "$.tools.book.lookup.key" << "metadata.<name>";
-        QTest::newRow("key nested deeper")
-            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata.a.b"})")
-            << "$.tools.book.lookup.key" << "or the name of a top-level field";
-        QTest::newRow("key of empty metadata")
-            << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata."})")
-            << "$.tools.book.lookup.key" << "or the name of a top-level field";
+                << lookup(R"({"system":"courier","path":"/v1/pickups","filter":{"order":1},"key":"id"})")
+                << "$.tools.book.lookup.filter.order"
+                << "the name of an argument";
+        QTest::newRow("filter by limit") << lookup(
+                R"({"system":"courier","path":"/v1/pickups","filter":{"limit":"order_id"},"key":"id"})")
+                                         << "$.tools.book.lookup.filter.limit"
+                                         << "other than limit and starting_after";
+        QTest::newRow("filter by starting_after") << lookup(
+                R"({"system":"courier","path":"/v1/pickups","filter":{"starting_after":"order_id"},"key":"id"})")
+                                                  << "$.tools.book.lookup.filter.starting_after"
+                                                  << "other than limit and starting_after";
+        QTest::newRow("no key") << lookup(
+                R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"}})")
+                                << "$.tools.book.lookup.key"
+                                << "metadata.<name>";
+        QTest::newRow("key nested deeper") << lookup(
+                R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata.a.b"})")
+                                           << "$.tools.book.lookup.key"
+                                           << "or the name of a top-level field";
+        QTest::newRow("key of empty metadata") << lookup(
+                R"({"system":"courier","path":"/v1/pickups","filter":{"order":"order_id"},"key":"metadata."})")
+                                               << "$.tools.book.lookup.key"
+                                               << "or the name of a top-level field";
     }
 
     void lookupErrors()
@@ -713,7 +767,8 @@ private slots:
 
         Expected<ToolRegistry> registry = ToolRegistry::fromFile(base);
         QVERIFY2(registry.ok(), qPrintable(registry.ok() ? QString() : registry.message()));
-        QCOMPARE(registry->toolNames(), QStringList({QStringLiteral("get_order"), QStringLiteral("issue_refund")}));
+        QCOMPARE(registry->toolNames(),
+                 QStringList({QStringLiteral("get_order"), QStringLiteral("issue_refund")}));
 
         Expected<ToolRegistry> extended = registry->extendedWithFile(user);
         QVERIFY2(extended.ok(), qPrintable(extended.ok() ? QString() : extended.message()));
@@ -727,7 +782,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("broken.json"));
-        QVERIFY(writeFile(path, QByteArray("{\n  \"tools\": {\n    \"x\": {\"class\": \"write_money\"}\n  }\n}\n")));
+        QVERIFY(writeFile(
+                path, QByteArray("{\n  \"tools\": {\n    \"x\": {\"class\": \"write_money\"}\n  }\n}\n")));
 
         Expected<ToolRegistry> loaded = ToolRegistry::fromFile(path);
         QVERIFY(!loaded.ok());
@@ -745,10 +801,12 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("invalid.json"));
-        QVERIFY(writeFile(path, QByteArray("{\n  \"tools\": {\n    \"x\": {\"class\": \"read\",}\n  }\n}\n")));
+        QVERIFY(writeFile(path,
+                          QByteArray("{\n  \"tools\": {\n    \"x\": {\"class\": \"read\",}\n  }\n}\n")));
         Expected<ToolRegistry> loaded = ToolRegistry::fromFile(path);
         QVERIFY(!loaded.ok());
-        QVERIFY2(loaded.message().startsWith(path + QStringLiteral(": line 3, column ")), qPrintable(loaded.message()));
+        QVERIFY2(loaded.message().startsWith(path + QStringLiteral(": line 3, column ")),
+                 qPrintable(loaded.message()));
         QVERIFY2(loaded.message().contains(QStringLiteral("not valid JSON")), qPrintable(loaded.message()));
     }
 

@@ -117,7 +117,7 @@ private:
         turn.kind = Turn::Kind::ToolResult;
         turn.at = at;
         turn.callId = requiredString(block, "tool_use_id", path,
-                                 QStringLiteral("a string (the tool_use id it answers)"));
+                                     QStringLiteral("a string (the tool_use id it answers)"));
         turn.result = toolResult(member(block, "content"), path + QStringLiteral(".content"));
         const json *isError = member(block, "is_error");
         if (isError && !isError->is_null() && !isError->is_boolean())

@@ -279,7 +279,8 @@ Status spanStatus(const json &span)
         const qint64 number = code->is_string() ? -1 : wholeNumber(*code).value_or(-1);
         const std::string name = code->is_string() ? code->get<std::string>() : std::string();
         status.error = number == 2 || name == "STATUS_CODE_ERROR";
-        const bool known = number == 0 || number == 1 || name == "STATUS_CODE_UNSET" || name == "STATUS_CODE_OK";
+        const bool known =
+                number == 0 || number == 1 || name == "STATUS_CODE_UNSET" || name == "STATUS_CODE_OK";
         if (!status.error && !known)
             status.problem =
                     QStringLiteral(

@@ -13,7 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-using chatformats::member;      // shared with the chat adapters: τ runs are chat messages
+using chatformats::member; // shared with the chat adapters: τ runs are chat messages
 using chatformats::messageTurn;
 
 // At most `limit` characters, "…" when cut; never splits a surrogate pair.
@@ -132,7 +132,8 @@ Expected<MessageHead> messageHead(const json &message, const QString &path)
         return wrongType(path, QStringLiteral("a message object"), message);
     const json *roleValue = member(message, "role");
     if (!roleValue || !roleValue->is_string())
-        return wrongType(path + QStringLiteral(".role"), QStringLiteral("a string"), roleValue ? *roleValue : json());
+        return wrongType(path + QStringLiteral(".role"), QStringLiteral("a string"),
+                         roleValue ? *roleValue : json());
     Expected<QString> text = contentText(message, path);
     if (!text)
         return text.error();
