@@ -126,13 +126,13 @@ int runConsoleCommand(const QStringList &arguments)
     parser.process(arguments); // --version and --help-all print and exit here
 
     const RegistrySource registrySource{parser.value(registryFile), defaultUserRegistryPath()};
-    const RegistryChoice choice = chooseRegistry(registrySource);
-    for (const QString &warning : choice.warnings)
-        err << "verity: " << warning << "\n";
-    if (!choice.error.isEmpty()) {
-        err << "verity: " << choice.error << "\n";
+    const Expected<RegistryChoice> choice = chooseRegistry(registrySource);
+    if (!choice) {
+        err << "verity: " << choice.message() << "\n";
         return 2;
     }
+    for (const QString &warning : choice->warnings)
+        err << "verity: " << warning << "\n";
 
     if (parser.isSet(incident) && (parser.isSet(demo) || parser.isSet(db))) {
         err << "verity: --incident opens an export on its own; leave out --demo and --db\n";
@@ -154,7 +154,7 @@ int runConsoleCommand(const QStringList &arguments)
     if (exported) {
         path = parser.value(incident);
     } else if (parser.isSet(demo)) {
-        Expected<QString> built = buildDemoDatabase(path, choice.selection);
+        Expected<QString> built = buildDemoDatabase(path, choice->selection);
         if (!built) {
             err << "verity: " << built.message() << "\n";
             return 2;
@@ -225,10 +225,10 @@ int runConsoleCommand(const QStringList &arguments)
     }
     if (parser.isSet(screenshot))
         return saveScreenshot(window, parser.value(screenshot));
-    if (!choice.warnings.isEmpty())
+    if (!choice->warnings.isEmpty())
         QTimer::singleShot(0, &window, [&window, &choice] {
             QMessageBox::warning(&window, QObject::tr("Tool registry"),
-                                 choice.warnings.join(QStringLiteral("\n\n")));
+                                 choice->warnings.join(QStringLiteral("\n\n")));
         });
     return QApplication::exec();
 }

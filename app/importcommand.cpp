@@ -108,16 +108,17 @@ int runImportCommand(const QStringList &arguments)
         err << "verity import: " << message << "\n";
         return 2;
     };
-    const RegistryChoice choice = chooseRegistry({parser.value(registryFile), defaultUserRegistryPath()});
-    for (const QString &warning : choice.warnings)
+    const Expected<RegistryChoice> choice =
+            chooseRegistry({parser.value(registryFile), defaultUserRegistryPath()});
+    if (!choice)
+        return cannotRun(choice.message());
+    for (const QString &warning : choice->warnings)
         err << "verity import: " << warning << "\n";
-    if (!choice.error.isEmpty())
-        return cannotRun(choice.error);
 
     Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
     if (!store)
         return cannotRun(store.message());
-    TranscriptImporter importer(**store, choice.selection);
+    TranscriptImporter importer(**store, choice->selection);
     TerminalProgress progress(err, !parser.isSet(json));
     bool clean = true;
     bool unreadable = false;

@@ -164,7 +164,7 @@ int runLookupCommand(const QStringList &arguments)
     ProviderClient client(settings);
     EscalationResolver resolver(**store, client, parser.value(operatorName));
     // The registries say where a pickup or a message is looked up; the user's file may add more.
-    resolver.setRegistries(chooseRegistry(RegistrySource{QString(), defaultUserRegistryPath()}).selection);
+    resolver.setRegistries(automaticRegistries(defaultUserRegistryPath()));
 
     QJsonArray results;
     bool failed = false;

@@ -47,6 +47,18 @@
 
 namespace verity {
 
+namespace {
+
+// The command line has refused a --registry that cannot be used; should it have gone since,
+// the window still opens, choosing per conversation.
+RegistrySelection registriesFor(const RegistrySource &source)
+{
+    const Expected<RegistryChoice> choice = chooseRegistry(source);
+    return choice ? choice->selection : automaticRegistries(source.userFile);
+}
+
+} // namespace
+
 MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource registrySource, Mode mode,
                        QWidget *parent)
     : QMainWindow(parent)
@@ -54,7 +66,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     , m_mode(mode)
     , m_databasePath(std::move(databasePath))
     , m_registrySource(std::move(registrySource))
-    , m_registries(chooseRegistry(m_registrySource).selection)
+    , m_registries(registriesFor(m_registrySource))
     , m_ticketModel(new TicketQueueModel(store, this))
     , m_transcriptModel(new TranscriptModel(store, this))
     , m_escalationModel(new EscalationQueueModel(store, this))
@@ -516,10 +528,12 @@ Expected<QString> MainWindow::applyClassification(const ToolSpec &spec)
         return makeError(tr("No user registry file is set, so the classification cannot be kept."));
     if (Expected<void> saved = saveToolToUserRegistry(m_registrySource.userFile, spec); !saved)
         return saved.error();
-    const RegistryChoice choice = chooseRegistry(m_registrySource);
-    if (!choice.error.isEmpty() || !choice.warnings.isEmpty())
-        return makeError(choice.error.isEmpty() ? choice.warnings.join(u' ') : choice.error);
-    m_registries = choice.selection;
+    const Expected<RegistryChoice> choice = chooseRegistry(m_registrySource);
+    if (!choice)
+        return choice.error();
+    if (!choice->warnings.isEmpty())
+        return makeError(InputErrc::Invalid, choice->warnings.join(u' '));
+    m_registries = choice->selection;
     Expected<Reclassification> done = reclassifyTool(m_store, m_registries, spec.name);
     if (!done)
         return done.error();

@@ -44,8 +44,6 @@ std::string describe(InputErrc code)
 std::string describe(StoreErrc code)
 {
     switch (code) {
-    case StoreErrc::Failed:
-        return "the store failed";
     case StoreErrc::Unwritable:
         return "the store may not be written";
     case StoreErrc::NewerSchema:
@@ -63,8 +61,6 @@ std::string describe(ProviderErrc code)
     switch (code) {
     case ProviderErrc::Unreachable:
         return "the provider could not be reached";
-    case ProviderErrc::Timeout:
-        return "the provider did not answer in time";
     case ProviderErrc::Refused:
         return "the provider refused";
     case ProviderErrc::BadAnswer:

@@ -31,8 +31,7 @@ enum class InputErrc {
 
 // Verity's stored data.
 enum class StoreErrc {
-    Failed = 1, // the backend refused or broke
-    Unwritable, // this user may not change it
+    Unwritable = 1, // this user may not change it
     NewerSchema, // made by a newer Verity
     OlderSchema, // needs an upgrade before it can be read only
     NotADatabase, // the file is something else
@@ -40,8 +39,7 @@ enum class StoreErrc {
 
 // The authoritative systems (payment provider, courier, messaging).
 enum class ProviderErrc {
-    Unreachable = 1, // nothing answered
-    Timeout, // asked, no answer in time: what happened is unknown
+    Unreachable = 1, // nothing answered, or not in time
     Refused, // it answered no (4xx): the key, the URL, the request
     BadAnswer, // it answered something that cannot be read
     Cancelled, // the person stopped it
@@ -103,10 +101,10 @@ Error makeError(Code code, QString message)
     return Error{code, std::move(message)};
 }
 
-// The same error, its message put in context ("file.jsonl: " + what went wrong): the code stays.
-inline Error withContext(const Error &error, const QString &message)
+// The same error said of a place ("file.sqlite: " + what went wrong): the code stays.
+inline Error inContext(const QString &where, const Error &error)
 {
-    return Error{error.code, message};
+    return Error{error.code, where + QStringLiteral(": ") + error.message};
 }
 
 template<typename T>

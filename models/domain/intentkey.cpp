@@ -90,23 +90,24 @@ Expected<QString> intentKey(const ToolSpec &tool, const json &arguments, const T
     return QString::fromLatin1(sha256Hex(*canonical));
 }
 
-AmountReading readAmount(const ToolSpec &tool, const nlohmann::json &arguments)
+Expected<std::optional<qint64>> readAmount(const ToolSpec &tool, const nlohmann::json &arguments)
 {
     if (tool.amountField.isEmpty() || !arguments.is_object())
-        return {};
+        return std::optional<qint64>();
     const auto amount = arguments.find(tool.amountField.toStdString());
     if (amount == arguments.end())
-        return {};
+        return std::optional<qint64>();
     const std::optional<qint64> cents = wholeNumber(*amount);
     if (cents && *cents > 0 && *cents <= maxAmountCents)
-        return {cents, {}};
-    return {std::nullopt,
+        return cents;
+    return makeError(
+            InputErrc::Invalid,
             QStringLiteral("field \"%1\": expected whole cents from 1 to %2, got %3")
                     .arg(tool.amountField)
                     .arg(maxAmountCents)
                     .arg(QString::fromStdString(
                                  amount->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-                                 .left(40))};
+                                 .left(40)));
 }
 
 } // namespace verity

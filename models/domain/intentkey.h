@@ -28,13 +28,8 @@ Expected<QByteArray> canonicalIntent(const ToolSpec &tool, const nlohmann::json 
 Expected<QString> intentKey(const ToolSpec &tool, const nlohmann::json &arguments, const TicketFacts &ticket);
 
 // The money a write names in its registry's amount field: whole cents from 1 to
-// maxAmountCents, or what is wrong with it ("field \"amount_cents\": expected …, got -5000").
-// Neither when the tool carries no money or the call names no amount.
-struct AmountReading
-{
-    std::optional<qint64> cents;
-    QString error;
-};
-AmountReading readAmount(const ToolSpec &tool, const nlohmann::json &arguments);
+// maxAmountCents, or what is wrong with it (InputErrc::Invalid, "field \"amount_cents\":
+// expected …, got -5000"). No amount when the tool carries no money or the call names none.
+Expected<std::optional<qint64>> readAmount(const ToolSpec &tool, const nlohmann::json &arguments);
 
 } // namespace verity

@@ -30,7 +30,7 @@ ToolRegistry withUserFile(const ToolRegistry &base, const QString &userFile, QSt
 
 } // namespace
 
-RegistryChoice chooseRegistry(const RegistrySource &source)
+Expected<RegistryChoice> chooseRegistry(const RegistrySource &source)
 {
     RegistryChoice choice;
     if (source.forced.isEmpty()) {
@@ -49,28 +49,30 @@ RegistryChoice chooseRegistry(const RegistrySource &source)
 
     if (builtInProfileNames().contains(source.forced)) {
         Expected<ToolRegistry> profile = builtInProfile(source.forced);
-        if (!profile) {
-            choice.error = profile.message();
-            return choice;
-        }
+        if (!profile)
+            return profile.error();
         choice.selection = RegistrySelection::forced(
                 {source.forced, withUserFile(*profile, source.userFile, choice.warnings)});
         return choice;
     }
-    if (!QFileInfo::exists(source.forced)) {
-        choice.error = QStringLiteral("--registry %1: neither a registry profile (%2) nor a file that exists")
-                               .arg(source.forced, builtInProfileNames().join(QStringLiteral(", ")));
-        return choice;
-    }
+    if (!QFileInfo::exists(source.forced))
+        return makeError(
+                InputErrc::Missing,
+                QStringLiteral("--registry %1: neither a registry profile (%2) nor a file that exists")
+                        .arg(source.forced, builtInProfileNames().join(QStringLiteral(", "))));
     // Asked for by name: going on without it would mislead, so a bad file is an error.
     const ToolRegistry base = withUserFile(ToolRegistry::builtIn(), source.userFile, choice.warnings);
     Expected<ToolRegistry> extended = base.extendedWithFile(source.forced);
-    if (!extended) {
-        choice.error = extended.message();
-        return choice;
-    }
+    if (!extended)
+        return makeError(InputErrc::Invalid, extended.message());
     choice.selection = RegistrySelection::forced({QFileInfo(source.forced).fileName(), *extended});
     return choice;
+}
+
+RegistrySelection automaticRegistries(const QString &userFile)
+{
+    Expected<RegistryChoice> choice = chooseRegistry(RegistrySource{QString(), userFile});
+    return choice->selection;
 }
 
 } // namespace verity

@@ -3,6 +3,7 @@
 // when there is one; or one forced by name (`--registry tau-retail`) or by file
 // (`--registry my-tools.json`, which extends the built-in default).
 
+#include "expected.h"
 #include "registryselection.h"
 
 #include <QStringList>
@@ -19,11 +20,14 @@ struct RegistryChoice
 {
     RegistrySelection selection;
     QStringList warnings; // a bad user file is named here and the registry before it stays
-    QString error; // what --registry named could not be used
 };
 
 // ~/.config/Verity/verity/registry.json on Linux.
 QString defaultUserRegistryPath();
-RegistryChoice chooseRegistry(const RegistrySource &source);
+// Fails only for what `forced` names: a profile that does not exist (InputErrc::Missing) or a
+// file that cannot be used (InputErrc::Invalid). Choosing per conversation always succeeds.
+Expected<RegistryChoice> chooseRegistry(const RegistrySource &source);
+// The registries chosen per conversation, with the user's file where it can be read.
+RegistrySelection automaticRegistries(const QString &userFile);
 
 } // namespace verity

@@ -36,9 +36,11 @@ CallClassification classify(const StoredCall &call, const ToolRegistry &registry
     else
         c.intentError = key.message();
     // Stored before its tool was known, so never checked: a bad amount is no money.
-    const AmountReading amount = readAmount(*spec, arguments);
-    c.amountCents = amount.cents;
-    c.amountError = amount.error;
+    const Expected<std::optional<qint64>> amount = readAmount(*spec, arguments);
+    if (amount)
+        c.amountCents = *amount;
+    else
+        c.amountError = amount.message();
     const WriteVerdict verdict = classifyWriteResult(call.hasResult ? &result : nullptr,
                                                      registry.outcomeRules(), call.resultError);
     c.outcome = verdict.outcome;

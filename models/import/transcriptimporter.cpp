@@ -238,9 +238,11 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
         // An amount that is not whole, positive cents must never become money (-$118.00
         // performed), nor pass in silence: the call is kept, as the evidence of what the agent
         // did, with no amount, and the import says where and what was expected.
-        const AmountReading amount = readAmount(*spec, call.arguments);
-        row.amountCents = amount.cents;
-        row.amountError = amount.error;
+        const Expected<std::optional<qint64>> amount = readAmount(*spec, call.arguments);
+        if (amount)
+            row.amountCents = *amount;
+        else
+            row.amountError = amount.message();
         Expected<QString> key = intentKey(*spec, call.arguments, ticket->ref.facts);
         if (key)
             row.intentKey = *key;

@@ -533,9 +533,10 @@ Expected<int> schemaVersion(QSqlDatabase &db)
 
 Expected<void> checkVersionSupported(QSqlDatabase &db)
 {
+    // The first read of the file: a file that is not SQLite fails here.
     Expected<int> version = schemaVersion(db);
     if (!version)
-        return version.error();
+        return makeError(StoreErrc::NotADatabase, version.message());
     // Another program's database is refused untouched: Verity's tables are never added to it.
     // A Verity database of any version has its tool calls; a new one has no tables at all.
     QSqlQuery tables(db);
@@ -543,19 +544,22 @@ Expected<void> checkVersionSupported(QSqlDatabase &db)
                 "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
                 "ORDER BY name")))
         return makeError(
+                StoreErrc::NotADatabase,
                 QStringLiteral("not a usable SQLite database (%1)").arg(sqlErrorText(tables.lastError())));
     QStringList names;
     while (tables.next())
         names << tables.value(0).toString();
     if (!names.isEmpty() && !names.contains(QStringLiteral("tool_calls")))
         return makeError(
+                StoreErrc::NotADatabase,
                 QStringLiteral("a SQLite database of another program (it holds %1%2, not Verity's tables); "
                                "it was left untouched: give a new file, or a Verity database")
                         .arg(QStringList(names.mid(0, 5)).join(QStringLiteral(", ")),
                              names.size() > 5 ? QStringLiteral(" and %1 more").arg(names.size() - 5)
                                               : QString()));
     if (*version > migrationCount)
-        return makeError(QStringLiteral("the database is at schema version %1, newer than this Verity "
+        return makeError(StoreErrc::NewerSchema,
+                         QStringLiteral("the database is at schema version %1, newer than this Verity "
                                         "understands (%2); use a newer Verity")
                                  .arg(*version)
                                  .arg(migrationCount));

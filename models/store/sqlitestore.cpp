@@ -61,18 +61,19 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
     // Read the version before anything writes: a newer database, or a file that is not one,
     // is refused untouched (switching to WAL alone rewrites the header).
     if (Expected<void> supported = sqlite::checkVersionSupported(store->m_db); !supported)
-        return makeError(QStringLiteral("%1: %2").arg(path, supported.message()));
+        return inContext(path, supported.error());
     // A 32 MB page cache keeps the indexes of a large import in memory; the default 2 MB thrashes.
     for (const char *pragma :
          {"PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL",
           "PRAGMA cache_size = -32768", "PRAGMA temp_store = MEMORY"}) {
         QSqlQuery query(store->m_db);
         if (!query.exec(QString::fromLatin1(pragma)))
-            return makeError(QStringLiteral("%1: not a usable SQLite database (%2)")
+            return makeError(StoreErrc::NotADatabase,
+                             QStringLiteral("%1: not a usable SQLite database (%2)")
                                      .arg(path, sqlErrorText(query.lastError())));
     }
     if (Expected<void> migrated = sqlite::migrate(store->m_db); !migrated)
-        return makeError(QStringLiteral("%1: %2").arg(path, migrated.message()));
+        return inContext(path, migrated.error());
     return store;
 }
 
@@ -80,7 +81,7 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &
 {
     const QFileInfo info(path);
     if (!info.isFile())
-        return makeError(QStringLiteral("%1: no such database file").arg(path));
+        return makeError(InputErrc::Missing, QStringLiteral("%1: no such database file").arg(path));
     std::unique_ptr<SqliteStore> store(new SqliteStore(info.absoluteFilePath(), nextConnectionName()));
     store->m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), store->m_connection);
     if (!store->m_db.isValid())
@@ -111,28 +112,21 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &
                                  .arg(path, sqlErrorText(store->m_db.lastError())));
     // Nothing is migrated here: a database of another version is refused, and says how to upgrade.
     if (Expected<void> supported = sqlite::checkVersionSupported(store->m_db); !supported)
-        return makeError(QStringLiteral("%1: %2").arg(path, supported.message()));
+        return inContext(path, supported.error());
     Expected<int> version = sqlite::schemaVersion(store->m_db);
     if (!version)
         return makeError(
+                StoreErrc::NotADatabase,
                 QStringLiteral("%1: not a usable SQLite database (%2)").arg(path, version.message()));
-    if (*version != sqlite::currentSchemaVersion()) {
-        return makeError(
-                *version > sqlite::currentSchemaVersion()
-                        ? QStringLiteral("%1: the database is at schema version %2, newer than this Verity "
-                                         "understands (%3); "
-                                         "use a newer Verity")
-                                  .arg(path)
-                                  .arg(*version)
-                                  .arg(sqlite::currentSchemaVersion())
-                        : QStringLiteral(
-                                  "%1: the database is at schema version %2 and this Verity reads version "
-                                  "%3; open it "
-                                  "once with `verity --db %1` or `verity import --db %1` to upgrade it")
-                                  .arg(path)
-                                  .arg(*version)
-                                  .arg(sqlite::currentSchemaVersion()));
-    }
+    // checkVersionSupported() has refused a newer one.
+    if (*version < sqlite::currentSchemaVersion())
+        return makeError(StoreErrc::OlderSchema,
+                         QStringLiteral("%1: the database is at schema version %2 and this Verity reads "
+                                        "version %3; open it once with `verity --db %1` or "
+                                        "`verity import --db %1` to upgrade it")
+                                 .arg(path)
+                                 .arg(*version)
+                                 .arg(sqlite::currentSchemaVersion()));
     QSqlQuery check(store->m_db);
     if (!check.exec(QStringLiteral("SELECT count(*) FROM sqlite_schema")))
         return makeError(QStringLiteral("%1: not a usable SQLite database (%2)")

@@ -59,7 +59,8 @@ Expected<StoreFileHeader> readStoreFileHeader(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("%1: cannot read the file: %2").arg(path, file.errorString()));
+        return makeError(InputErrc::Unreadable,
+                         QStringLiteral("%1: cannot read the file: %2").arg(path, file.errorString()));
     // The magic, and the schema version Verity keeps in user_version (offset 60, big-endian).
     const QByteArray header = file.read(100);
     StoreFileHeader read;

@@ -24,7 +24,7 @@ int importOne(const QString &file, const QString &database)
         out << "error " << store.message() << "\n";
         return 2;
     }
-    TranscriptImporter importer(**store, chooseRegistry({}).selection);
+    TranscriptImporter importer(**store, automaticRegistries(QString()));
     QElapsedTimer timer;
     timer.start();
     const ImportReport report = importer.importFile(file);

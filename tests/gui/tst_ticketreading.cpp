@@ -48,7 +48,7 @@ private:
         auto store = openStore(path);
         QVERIFY(store.ok());
         m_store = std::move(*store);
-        TranscriptImporter importer(*m_store, chooseRegistry({}).selection);
+        TranscriptImporter importer(*m_store, automaticRegistries(QString()));
         const ImportReport report = importer.importFile(file);
         QVERIFY2(report.clean(), qPrintable(report.summary()));
         m_window = std::make_unique<MainWindow>(

@@ -32,7 +32,7 @@ QString data(const char *name)
 
 RegistrySelection profiles(const QString &userFile = QString())
 {
-    return chooseRegistry({QString(), userFile}).selection;
+    return automaticRegistries(userFile);
 }
 
 // A conversation in OpenAI chat form, one JSONL line: the agent's calls as (id, tool, arguments
@@ -760,16 +760,21 @@ private slots:
     // --registry NAME reads every call with that profile.
     void forcedProfile()
     {
-        const RegistryChoice choice = chooseRegistry({QStringLiteral("default"), QString()});
-        QVERIFY(choice.error.isEmpty());
+        const Expected<RegistryChoice> choice = chooseRegistry({QStringLiteral("default"), QString()});
+        QVERIFY_OK(choice);
         const QString path = newPath();
         auto store = test::openTestStore(path);
-        TranscriptImporter importer(*store, choice.selection);
+        TranscriptImporter importer(*store, choice->selection);
         const ImportReport report = importer.importFile(data("tau/tau2-gpt-4.1-mini-telecom-trace.json"));
         QVERIFY(report.clean());
         QCOMPARE(report.registries, QStringList{QStringLiteral("default")});
         QVERIFY(report.unclassifiedTools.contains(QStringLiteral("get_customer_by_phone")));
-        QVERIFY(!chooseRegistry({QStringLiteral("no-such-profile"), QString()}).error.isEmpty());
+        const Expected<RegistryChoice> missing =
+                chooseRegistry({QStringLiteral("no-such-profile"), QString()});
+        QVERIFY(!missing);
+        QCOMPARE(missing.code(), std::error_code(InputErrc::Missing));
+        QVERIFY2(missing.message().contains(QStringLiteral("no-such-profile")),
+                 qPrintable(missing.message()));
     }
 
     // A tool nobody knew, classified afterwards: saved to the user's file, its calls read again.

@@ -844,7 +844,7 @@ void TestEscalationResolver::twoConsolesInFlightSettleOnce()
 
 void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
 {
-    m_resolver->setRegistries(chooseRegistry(RegistrySource{}).selection);
+    m_resolver->setRegistries(automaticRegistries(QString()));
     SandboxHttp http(m_sandbox->url());
     const auto recordsOf = [&http](const QString &path, const QString &order) {
         const HttpResult list = http.get(QStringLiteral("%1?order=%2&limit=100").arg(path, order));

@@ -271,6 +271,15 @@ void TestMigrations::olderDatabaseIsMigrated()
         QCOMPARE(tableNames(raw.db()).contains(QStringLiteral("imports")), startVersion >= 2);
     }
 
+    // Reading alone never migrates: it says how to upgrade.
+    if (startVersion < sqlite::currentSchemaVersion()) {
+        const Expected<std::unique_ptr<SqliteStore>> readOnly = SqliteStore::openReadOnly(path);
+        QVERIFY(!readOnly);
+        QCOMPARE(readOnly.code(), std::error_code(StoreErrc::OlderSchema));
+        QVERIFY2(readOnly.message().contains(QStringLiteral("to upgrade it")),
+                 qPrintable(readOnly.message()));
+    }
+
     QString error;
     std::unique_ptr<SqliteStore> store = openStore(path, &error);
     QVERIFY2(store, qPrintable(error));
@@ -495,6 +504,8 @@ void TestMigrations::newerDatabaseIsRefused()
     QVERIFY2(error.contains(path), qPrintable(error));
     QVERIFY2(error.contains(QString::number(version)), qPrintable(error));
     QVERIFY2(error.contains(QString::number(sqlite::currentSchemaVersion())), qPrintable(error));
+    QCOMPARE(SqliteStore::open(path).code(), std::error_code(StoreErrc::NewerSchema));
+    QCOMPARE(SqliteStore::openReadOnly(path).code(), std::error_code(StoreErrc::NewerSchema));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("future.sqlite")});
     const QByteArray after = fileBytes(path);
     QVERIFY2(after == before,
@@ -538,6 +549,7 @@ void TestMigrations::notSqliteIsRefused()
     QVERIFY(!openStore(path, &error));
     QVERIFY2(error.startsWith(path + QStringLiteral(": ")), qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("database"), Qt::CaseInsensitive), qPrintable(error));
+    QCOMPARE(SqliteStore::open(path).code(), std::error_code(StoreErrc::NotADatabase));
     QCOMPARE(fileBytes(path), content);
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("notes.sqlite")});
 }
@@ -574,6 +586,7 @@ void TestMigrations::anotherProgramsDatabaseIsRefusedUntouched()
     const Expected<std::unique_ptr<SqliteStore>> readOnly = SqliteStore::openReadOnly(path);
     QVERIFY(!readOnly);
     QVERIFY2(readOnly.message().contains(QStringLiteral("another program")), qPrintable(readOnly.message()));
+    QCOMPARE(readOnly.code(), std::error_code(StoreErrc::NotADatabase));
     QCOMPARE(fileBytes(path), before);
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("places.sqlite")});
 }
