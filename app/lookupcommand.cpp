@@ -70,7 +70,14 @@ int runLookupCommand(const QStringList &arguments)
     const QCommandLineOption timeout(QStringLiteral("timeout"),
                                      QStringLiteral("How long to wait for each answer, in milliseconds."),
                                      QStringLiteral("MS"), QStringLiteral("5000"));
-    parser.addOptions({db, provider, allOpen, json, operatorName, timeout});
+    const QCommandLineOption payment(
+            QStringLiteral("payment"),
+            QStringLiteral(
+                    "The payment a refund is looked up under (pi_... or ch_...), found at the provider "
+                    "when neither the order nor the calls name it; recorded in the audit log. "
+                    "With one ESCALATION only."),
+            QStringLiteral("ID"));
+    parser.addOptions({db, provider, allOpen, json, operatorName, timeout, payment});
     parser.addPositionalArgument(QStringLiteral("ESCALATION"),
                                  QStringLiteral("Escalation numbers to look up."),
                                  QStringLiteral("[ESCALATION...]"));
@@ -101,6 +108,10 @@ int runLookupCommand(const QStringList &arguments)
     }
     if (parser.isSet(allOpen) == !parser.positionalArguments().isEmpty()) {
         err << "verity lookup: name ESCALATION numbers or --all-open (one or the other)\n";
+        return 2;
+    }
+    if (parser.isSet(payment) && parser.positionalArguments().size() != 1) {
+        err << "verity lookup: --payment names the payment of one escalation: give exactly one ESCALATION\n";
         return 2;
     }
     if (const Expected<void> shown =
@@ -165,6 +176,13 @@ int runLookupCommand(const QStringList &arguments)
     EscalationResolver resolver(**store, client, parser.value(operatorName));
     // The registries say where a pickup or a message is looked up; the user's file may add more.
     resolver.setRegistries(automaticRegistries(defaultUserRegistryPath()));
+    if (parser.isSet(payment)) {
+        if (Expected<PaymentReference> entered = resolver.enterPayment(ids.first(), parser.value(payment));
+            !entered) {
+            err << "verity lookup: --payment: " << entered.message() << "\n";
+            return 2;
+        }
+    }
 
     QJsonArray results;
     bool failed = false;

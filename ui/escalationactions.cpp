@@ -121,7 +121,8 @@ ResolutionDialog *EscalationActions::lookUp(qint64 escalationId)
 {
     if (EscalationResolver *resolver = m_provider.resolver(); resolver && !readOnly()) {
         const Expected<EscalationDetail> detail = resolver->escalation(escalationId);
-        if (detail && detail->state == EscalationState::Open && !resolver->route(*detail).canLookUp) {
+        const EscalationRoute route = detail ? resolver->route(*detail) : EscalationRoute{};
+        if (detail && detail->state == EscalationState::Open && !route.canLookUp && !route.needsPayment) {
             attest(escalationId); // nothing can be asked: the check a person can record
             return nullptr;
         }

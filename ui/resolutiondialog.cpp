@@ -12,6 +12,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -72,6 +73,7 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     m_progress->setRange(0, 0);
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->setObjectName(QStringLiteral("cancelLookup"));
+    m_cancel->setAutoDefault(false); // Enter typed anywhere must never stop a lookup
     progressRow->addWidget(m_progress, 1);
     progressRow->addWidget(m_cancel);
     layout->addLayout(progressRow);
@@ -82,6 +84,25 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     bold.setBold(true);
     m_result->setFont(bold);
     layout->addWidget(m_result);
+
+    // A refund is looked up under its payment at the provider. When neither the order nor the
+    // calls name it, the operator finds it there and enters it; nothing is guessed.
+    m_paymentRow = new QWidget(this);
+    auto *paymentLayout = new QHBoxLayout(m_paymentRow);
+    paymentLayout->setContentsMargins(0, 0, 0, 0);
+    auto *paymentLabel = new QLabel(tr("&Payment at the provider:"), m_paymentRow);
+    m_payment = new QLineEdit(m_paymentRow);
+    m_payment->setObjectName(QStringLiteral("paymentReference"));
+    m_payment->setPlaceholderText(tr("pi_… or ch_…, as the provider's dashboard shows it"));
+    paymentLabel->setBuddy(m_payment);
+    m_usePayment = new QPushButton(tr("Use and look up"), m_paymentRow);
+    m_usePayment->setObjectName(QStringLiteral("usePayment"));
+    m_usePayment->setToolTip(tr("Recorded under your name in the audit log, then looked up"));
+    paymentLayout->addWidget(paymentLabel);
+    paymentLayout->addWidget(m_payment, 1);
+    paymentLayout->addWidget(m_usePayment);
+    layout->addWidget(m_paymentRow);
+    m_paymentRow->hide();
 
     layout->addWidget(plainTextLabel(tr("Evidence (what was asked and answered):"), this, false));
     m_evidence = new QPlainTextEdit(this);
@@ -122,6 +143,37 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     connect(m_lookAgain, &QPushButton::clicked, this, &ResolutionDialog::startLookup);
     connect(m_performAgain, &QPushButton::clicked, this, &ResolutionDialog::performAgain);
     connect(m_attest, &QPushButton::clicked, this, [this] { emit attestRequested(m_escalationId); });
+    connect(m_usePayment, &QPushButton::clicked, this, &ResolutionDialog::usePayment);
+    if (detail)
+        showPaymentRow(*detail);
+}
+
+void ResolutionDialog::showPaymentRow(const EscalationDetail &escalation)
+{
+    const EscalationRoute route = m_resolver.route(escalation);
+    const bool asked = route.needsPayment && escalation.state == EscalationState::Open;
+    m_paymentRow->setVisible(asked);
+    m_usePayment->setDefault(asked); // Enter in the field uses the payment typed
+    QString facts = factsText(escalation);
+    if (!route.payment.isEmpty())
+        facts += tr("\nPayment: %1").arg(route.payment);
+    m_facts->setText(facts);
+}
+
+void ResolutionDialog::usePayment()
+{
+    const Expected<PaymentReference> entered = m_resolver.enterPayment(m_escalationId, m_payment->text());
+    if (!entered) {
+        m_result->setText(entered.message());
+        m_result->setStyleSheet(theme::status(theme::Tone::Warning, false));
+        m_payment->setFocus();
+        return;
+    }
+    m_paymentRow->hide();
+    m_usePayment->setDefault(false);
+    if (const Expected<EscalationDetail> detail = m_resolver.escalation(m_escalationId))
+        showPaymentRow(*detail);
+    startLookup();
 }
 
 void ResolutionDialog::startLookup()
@@ -178,7 +230,8 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_status->clear();
     m_result->setText(report.message);
     const bool bad = report.kind == ResolutionReport::Kind::StillUnknown
-            || report.kind == ResolutionReport::Kind::Failed;
+            || report.kind == ResolutionReport::Kind::Failed
+            || report.kind == ResolutionReport::Kind::NotPossible;
     const theme::Tone tone = bad                            ? theme::Tone::Warning
             : report.resolution == Resolution::NotPerformed ? theme::Tone::Neutral
                                                             : theme::Tone::Good;
@@ -209,6 +262,8 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
                              || report.kind == ResolutionReport::Kind::NotPossible));
     // Only a verified "not performed", with nothing of its intent performed, opens the way to a repeat.
     m_performAgain->setVisible(report.kind == ResolutionReport::Kind::Resolved && report.mayPerformAgain);
+    if (history)
+        showPaymentRow(history->escalation);
 }
 
 void ResolutionDialog::showCurrent()
@@ -230,6 +285,7 @@ void ResolutionDialog::showCurrent()
     m_lookAgain->setVisible(open || (attested && m_resolver.route(history->escalation).canLookUp));
     m_attest->setVisible(open);
     m_performAgain->hide();
+    showPaymentRow(history->escalation);
 }
 
 QString ResolutionDialog::headingText() const

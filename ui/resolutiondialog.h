@@ -14,6 +14,7 @@
 #include <functional>
 
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -54,6 +55,8 @@ private:
     void run(ResolutionOperation *operation);
     void showReport(const ResolutionReport &report);
     void performAgain();
+    void usePayment();
+    void showPaymentRow(const EscalationDetail &escalation);
 
     EscalationResolver &m_resolver;
     qint64 m_escalationId;
@@ -65,6 +68,9 @@ private:
     QProgressBar *m_progress;
     QPushButton *m_cancel;
     QLabel *m_result;
+    QWidget *m_paymentRow; // shown for a refund whose payment nobody named
+    QLineEdit *m_payment;
+    QPushButton *m_usePayment;
     QPlainTextEdit *m_evidence;
     QPlainTextEdit *m_draft;
     QPushButton *m_copy;

@@ -7,9 +7,16 @@ namespace verity::auditaction {
 QString words(const QString &action)
 {
     static const std::pair<const QString &, const char *> known[] = {
-            {lookup, "Looked up"},     {attest, "Attested"},        {reconciliation, "Reconciled"},
-            {writeStarted, "Sending"}, {refundSent, "Refund sent"}, {recordSent, "Write sent"},
-            {settle, "Settled"},       {legacyResolve, "Settled"},  {legacyWrite, "Refund sent"},
+            {lookup, "Looked up"},
+            {attest, "Attested"},
+            {reconciliation, "Reconciled"},
+            {writeStarted, "Sending"},
+            {refundSent, "Refund sent"},
+            {recordSent, "Write sent"},
+            {settle, "Settled"},
+            {legacyResolve, "Settled"},
+            {legacyWrite, "Refund sent"},
+            {paymentEntered, "Payment entered"},
     };
     for (const auto &[id, text] : known) {
         if (action == id)

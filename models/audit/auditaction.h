@@ -13,6 +13,7 @@ inline const QString writeStarted = QStringLiteral("write-started"); // a repeat
 inline const QString refundSent = QStringLiteral("refund-sent"); // a refund POST and its answer
 inline const QString recordSent = QStringLiteral("write-sent"); // a pickup or message POST
 inline const QString settle = QStringLiteral("settle"); // an escalation settled
+inline const QString paymentEntered = QStringLiteral("payment-entered"); // a person named the payment
 // Entries written before settlements were hashed (schema 10 and earlier).
 inline const QString legacyResolve = QStringLiteral("resolve");
 inline const QString legacyWrite = QStringLiteral("write");

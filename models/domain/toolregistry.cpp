@@ -201,6 +201,26 @@ struct Reader
             spec.amountField = fromUtf8String(amount->get<std::string>());
         }
 
+        auto payment = node.find("payment");
+        if (payment != node.end()) {
+            const QString paymentPath = path + QStringLiteral(".payment");
+            if (!payment->is_array())
+                return fail(paymentPath,
+                            QStringLiteral("a list of the places a call names a payment, such as "
+                                           "[\"arguments.payment_intent\", \"result.payment.charge\"]"));
+            for (std::size_t i = 0; i < payment->size(); ++i) {
+                const QString itemPath = QStringLiteral("%1[%2]").arg(paymentPath).arg(i);
+                const json &item = (*payment)[i];
+                Expected<PaymentField> field = readPaymentField(
+                        item.is_string() ? fromUtf8String(item.get<std::string>()) : QString());
+                if (!field)
+                    return fail(itemPath,
+                                QStringLiteral("\"arguments.<name>\" or \"result.<name>\", with dots "
+                                               "into objects (\"result.payment.payment_intent\")"));
+                spec.payment.append(*field);
+            }
+        }
+
         auto lookup = node.find("lookup");
         if (lookup != node.end()) {
             if (!isWrite(spec.toolClass))

@@ -5,6 +5,7 @@
 // an error; the registry in force is never half-replaced.
 
 #include "expected.h"
+#include "paymentreference.h"
 #include "toolclass.h"
 
 #include <QHash>
@@ -50,6 +51,9 @@ struct ToolSpec
     QList<IntentField> intent; // in key order
     QString amountField; // the argument that carries money in cents, if any
     std::optional<RecordLookupSpec> lookup; // writes only
+    // Where its calls name a payment at the provider ("payment" in the file): a refund's own
+    // payment, or the payment of the order a read returns. Newest first wins; see PaymentField.
+    QList<PaymentField> payment;
 };
 
 // One rule that reads an unstructured write result. The name is what a support agent sees on

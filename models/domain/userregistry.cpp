@@ -58,6 +58,12 @@ Expected<void> saveToolToUserRegistry(const QString &path, const ToolSpec &spec)
         tool["intent"] = intent;
         if (!spec.amountField.isEmpty())
             tool["amount"] = spec.amountField.toStdString();
+        if (!spec.payment.isEmpty()) {
+            json places = json::array();
+            for (const PaymentField &field : spec.payment)
+                places.push_back(field.text.toStdString());
+            tool["payment"] = places;
+        }
         if (spec.lookup) {
             json filter = json::object();
             for (const auto &[param, argument] : spec.lookup->filter)

@@ -28,9 +28,15 @@ QByteArray formField(const QString &name, const QString &value)
 
 } // namespace
 
+QString RefundIntent::paymentParameter() const
+{
+    return paymentIntent.startsWith(QLatin1String("ch_")) ? QStringLiteral("charge")
+                                                          : QStringLiteral("payment_intent");
+}
+
 QByteArray refundFormBody(const RefundIntent &intent)
 {
-    QList<QByteArray> fields{formField(QStringLiteral("payment_intent"), intent.paymentIntent),
+    QList<QByteArray> fields{formField(intent.paymentParameter(), intent.paymentIntent),
                              formField(QStringLiteral("amount"), QString::number(intent.amountCents))};
     if (!intent.reason.isEmpty())
         fields.append(formField(QStringLiteral("reason"), intent.reason));
@@ -106,7 +112,7 @@ void RefundOperation::start(const ProviderSettings &settings, const RefundIntent
     if (intent.intentKey.isEmpty())
         missing = QStringLiteral("an intent key");
     else if (intent.paymentIntent.isEmpty())
-        missing = QStringLiteral("a payment intent");
+        missing = QStringLiteral("a payment");
     else if (intent.amountCents <= 0)
         missing = QStringLiteral("a positive amount");
     const Expected<QUrl> baseUrl = checkProviderUrl(settings.baseUrl);

@@ -39,11 +39,15 @@ struct ProviderSettings
 struct RefundIntent
 {
     QString intentKey; // sent as Idempotency-Key and as metadata[intent_key]
-    QString paymentIntent;
+    QString paymentIntent; // the payment refunded: a PaymentIntent (pi_…) or a Charge (ch_…)
+    QString paymentSource; // where that payment was named: "order SU-1", "entered by Dana"
     qint64 amountCents = 0;
     QString currency = QStringLiteral("USD"); // the payment's; a refund takes no currency of its own
     QString reason; // Stripe's: "requested_by_customer", "duplicate", "fraudulent"; empty sends none
     QMap<QString, QString> metadata; // metadata[intent_key] is always sent as intentKey
+
+    // The parameter the provider files the payment's refunds under: "charge" or "payment_intent".
+    QString paymentParameter() const;
 };
 
 // The refund POST's form body, exactly as sent: payment_intent, amount, reason, the metadata,
@@ -54,6 +58,7 @@ struct ProviderRefund
 {
     QString id;
     QString paymentIntent;
+    QString charge; // the charge refunded, when the provider names it
     qint64 amountCents = 0;
     QString currency; // upper case, as Verity writes currencies: "USD"
     QString status; // the provider's: "succeeded", "pending", "failed", "canceled"

@@ -180,6 +180,7 @@ std::optional<ProviderRefund> refundFrom(const QJsonObject &object)
     ProviderRefund refund;
     refund.id = id;
     refund.paymentIntent = object.value(QStringLiteral("payment_intent")).toString();
+    refund.charge = object.value(QStringLiteral("charge")).toString();
     refund.amountCents = object.value(QStringLiteral("amount")).toInteger();
     refund.currency = object.value(QStringLiteral("currency")).toString().toUpper();
     refund.status = object.value(QStringLiteral("status")).toString();

@@ -58,7 +58,7 @@ void LookupOperation::requestPage()
         finish(LookupVerdict::CouldNotTell,
                QStringLiteral("nothing to look up: the call has no %1")
                        .arg(m_intent.intentKey.isEmpty() ? QStringLiteral("intent key")
-                                                         : QStringLiteral("payment intent")));
+                                                         : QStringLiteral("payment")));
         return;
     }
     if (const Expected<QUrl> baseUrl = checkProviderUrl(m_settings.baseUrl); !baseUrl) {
@@ -68,7 +68,7 @@ void LookupOperation::requestPage()
     }
     ++m_attemptOfPage;
     QUrlQuery query;
-    query.addQueryItem(QStringLiteral("payment_intent"), m_intent.paymentIntent);
+    query.addQueryItem(m_intent.paymentParameter(), m_intent.paymentIntent);
     query.addQueryItem(QStringLiteral("limit"), QString::number(pageSize));
     if (!m_startingAfter.isEmpty())
         query.addQueryItem(QStringLiteral("starting_after"), m_startingAfter);
@@ -150,7 +150,9 @@ void LookupOperation::onReplyFinished()
             return;
         }
         // A provider that ignored the filter must not lend another payment's refund.
-        if (refund->paymentIntent.isEmpty() || refund->paymentIntent == m_intent.paymentIntent)
+        const QString &filedUnder =
+                m_intent.paymentParameter() == u"charge" ? refund->charge : refund->paymentIntent;
+        if (filedUnder.isEmpty() || filedUnder == m_intent.paymentIntent)
             m_refunds.append(*refund);
     }
     if (list.value(QStringLiteral("has_more")).toBool() && data.isEmpty()) {

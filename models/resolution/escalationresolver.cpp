@@ -1,9 +1,11 @@
 #include "escalationresolver.h"
 
 #include "audit/auditaction.h"
+#include "audit/auditlog.h"
 #include "customerdraft.h"
 #include "domain/hiddencharacters.h"
 #include "escalationtext.h"
+#include "refundpayment.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -81,7 +83,7 @@ QUrl EscalationResolver::providerUrl() const
     return m_provider.settings().baseUrl;
 }
 
-Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetail &escalation)
+Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetail &escalation) const
 {
     if (escalation.toolClass != ToolClass::WriteMoney || !escalation.amountCents)
         return makeError(
@@ -91,11 +93,19 @@ Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetai
     if (escalation.intentKey.isEmpty())
         return makeError(
                 QStringLiteral("this call has no intent key, so the provider cannot be asked about it"));
+    Expected<QList<TranscriptEntry>> transcript = m_store.transcript(escalation.ticketId);
+    if (!transcript)
+        return transcript.error();
+    Expected<PaymentReference> payment =
+            refundPayment(escalation, *transcript, m_registries.byName(escalation.ticketRegistry).registry);
+    if (!payment)
+        return payment.error();
     const nlohmann::json arguments =
             nlohmann::json::parse(escalation.argumentsJson.toStdString(), nullptr, false);
     RefundIntent intent;
     intent.intentKey = escalation.intentKey;
-    intent.paymentIntent = escalation.paymentIntent;
+    intent.paymentIntent = payment->id;
+    intent.paymentSource = payment->source;
     intent.amountCents = *escalation.amountCents;
     intent.currency = escalation.currency;
     intent.reason = QStringLiteral("requested_by_customer");
@@ -107,6 +117,44 @@ Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetai
             intent.metadata.insert(QStringLiteral("item_id"), item);
     }
     return intent;
+}
+
+Expected<PaymentReference> EscalationResolver::enterPayment(qint64 escalationId, const QString &reference)
+{
+    Expected<EscalationDetail> found = escalation(escalationId);
+    if (!found)
+        return found.error();
+    if (found->toolClass != ToolClass::WriteMoney)
+        return makeError(InputErrc::Invalid,
+                         QStringLiteral("%1 is not a refund: only a refund is looked up under a payment")
+                                 .arg(found->tool));
+    if (found->state != EscalationState::Open)
+        return makeError(InputErrc::Invalid,
+                         QStringLiteral("escalation %1 is settled already; its payment is not asked for")
+                                 .arg(escalationId));
+    Expected<PaymentReference> payment =
+            readPaymentReference(reference, QStringLiteral("entered by %1").arg(m_operator));
+    if (!payment)
+        return makeError(InputErrc::Invalid, QStringLiteral("payment: %1").arg(payment.message()));
+    if (Expected<void> begun = m_store.begin(); !begun)
+        return begun.error();
+    const QString before = found->enteredPayment.isEmpty()
+            ? QStringLiteral("none entered before")
+            : QStringLiteral("was %1").arg(found->enteredPayment);
+    Expected<void> set = m_store.setEscalationPayment(escalationId, payment->id, m_operator);
+    Expected<AuditEntry> entry = set
+            ? AuditLog(m_store).append(
+                    m_operator, auditaction::paymentEntered, escalationId,
+                    QStringLiteral("payment %1 for %2 (%3)").arg(payment->id, found->callExtId, before),
+                    QString(), QDateTime::currentMSecsSinceEpoch())
+            : Expected<AuditEntry>(set.error());
+    if (!entry) {
+        m_store.rollback();
+        return entry.error();
+    }
+    if (Expected<void> committed = m_store.commit(); !committed)
+        return committed.error();
+    return payment;
 }
 
 Expected<EscalationDetail> EscalationResolver::escalation(qint64 escalationId)
@@ -156,14 +204,21 @@ Expected<RecordQuery> EscalationResolver::recordQueryOf(const EscalationDetail &
 
 EscalationRoute EscalationResolver::route(const EscalationDetail &escalation) const
 {
-    if (Expected<RefundIntent> intent = refundIntentFor(escalation); intent)
-        return {true, systemWords(QStringLiteral("payments")), QString()};
-    if (escalation.toolClass == ToolClass::WriteMoney)
-        return {false, QString(), refundIntentFor(escalation).message()};
+    if (escalation.toolClass == ToolClass::WriteMoney) {
+        const Expected<RefundIntent> intent = refundIntentFor(escalation);
+        // A refund whose payment nobody named is still the provider's to answer, once a person
+        // names the payment: the way to the lookup stays open.
+        if (!intent && intent.code() == InputErrc::Missing)
+            return {false, systemWords(QStringLiteral("payments")), intent.message(), true, QString()};
+        if (!intent)
+            return {false, QString(), intent.message(), false, QString()};
+        return {true, systemWords(QStringLiteral("payments")), QString(), false,
+                QStringLiteral("%1 (%2)").arg(intent->paymentIntent, intent->paymentSource)};
+    }
     const Expected<RecordQuery> query = recordQueryOf(escalation);
     if (!query)
-        return {false, QString(), query.message()};
-    return {true, systemWords(query->system), QString()};
+        return {false, QString(), query.message(), false, QString()};
+    return {true, systemWords(query->system), QString(), false, QString()};
 }
 
 ResolutionOperation *EscalationResolver::finishLater(ResolutionOperation *operation, ResolutionReport report)

@@ -32,6 +32,8 @@ struct EscalationRoute
     bool canLookUp = false;
     QString system; // "the payment provider", "the courier", ...: words for a person
     QString whyNot; // when it cannot be looked up
+    bool needsPayment = false; // a refund whose payment nobody named: enterPayment() opens the way
+    QString payment; // a refund's: "pi_… (get_order result (call c1))"
 };
 
 // What a person must see before a write is sent again.
@@ -100,8 +102,12 @@ public:
     ResolutionReport attest(qint64 escalationId, const Attestation &attestation);
     static ResolutionReport waitFor(ResolutionOperation *operation);
 
-    // The refund a money escalation stands for, or why it cannot be looked up at the provider.
-    static Expected<RefundIntent> refundIntentFor(const EscalationDetail &escalation);
+    // The refund a money escalation stands for, or why it cannot be looked up at the provider:
+    // its payment comes from the data or an operator (refundPayment()), never from a guess.
+    Expected<RefundIntent> refundIntentFor(const EscalationDetail &escalation) const;
+    // Records the payment an operator found at the provider for this escalation, audited.
+    // `reference` must read as one (readPaymentReference()).
+    Expected<PaymentReference> enterPayment(qint64 escalationId, const QString &reference);
 
 private:
     // The registry's entry for the escalation's tool, as the profile that read its ticket has it.

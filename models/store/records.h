@@ -60,7 +60,7 @@ struct OrderItemRecord
 struct OrderRecord
 {
     QString id;
-    QString paymentIntent; // the provider's payment for the order; "pi_<order id>" when the data names none
+    QString paymentIntent; // the provider's payment for the order, when the data names one
     QString currency = QStringLiteral("USD");
     QString customerName;
     QString customerEmail;
@@ -323,7 +323,9 @@ struct EscalationDetail
     std::optional<qint64> amountCents;
     QString currency;
     QString orderId;
-    QString paymentIntent;
+    QString paymentIntent; // the order's, when its data named one; never guessed
+    QString enteredPayment; // a payment an operator entered for this escalation (pi_… or ch_…)
+    QString enteredPaymentBy;
     QString sellerId;
     QString sellerName;
     QString customerName;

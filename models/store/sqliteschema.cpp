@@ -417,6 +417,14 @@ UPDATE tickets SET attention_rank = CASE
         R"sql(
 ALTER TABLE tool_calls ADD COLUMN amount_error TEXT
 )sql",
+        // 17: a payment is looked up only under an id the data or a person named. Earlier
+        // versions stored "pi_<order id>" for an order that named none; that guess is removed.
+        // An operator may enter the payment of an escalation, found at the provider.
+        R"sql(
+UPDATE orders SET payment_intent = NULL WHERE payment_intent = 'pi_' || id;
+ALTER TABLE escalations ADD COLUMN payment_reference TEXT;
+ALTER TABLE escalations ADD COLUMN payment_entered_by TEXT
+)sql",
 };
 // clang-format on
 

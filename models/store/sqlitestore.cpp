@@ -322,9 +322,8 @@ Expected<void> SqliteStore::insertOrder(const NewTicket &ticket)
     (*order)->bindValue(QStringLiteral(":currency"), ticket.order.currency);
     (*order)->bindValue(QStringLiteral(":customer_name"), nullableText(ticket.order.customerName));
     (*order)->bindValue(QStringLiteral(":customer_email"), nullableText(ticket.order.customerEmail));
-    (*order)->bindValue(QStringLiteral(":payment_intent"),
-                        ticket.order.paymentIntent.isEmpty() ? QStringLiteral("pi_") + ticket.order.id
-                                                             : ticket.order.paymentIntent);
+    // Only what the data named: a guessed payment would be looked up and find nothing.
+    (*order)->bindValue(QStringLiteral(":payment_intent"), nullableText(ticket.order.paymentIntent));
     if (auto done = run(**order, "recording an order"); !done)
         return done.error();
 

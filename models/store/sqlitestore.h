@@ -70,6 +70,8 @@ public:
     Expected<QList<Evidence>> evidence(qint64 escalationId) override;
     Expected<ResolutionClaim> resolveEscalation(const Settlement &settlement) override;
     Expected<void> noteEscalation(qint64 escalationId, const QString &note) override;
+    Expected<void> setEscalationPayment(qint64 escalationId, const QString &reference,
+                                        const QString &enteredBy) override;
     Expected<void> reopenEscalation(qint64 escalationId, const QString &note) override;
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
     Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) override;

@@ -77,8 +77,7 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
     p.sellerId = q.value(5).toString();
     p.sellerName = q.value(6).toString();
     p.orderId = q.value(7).toString();
-    p.paymentIntent = q.value(8).isNull() && !p.orderId.isEmpty() ? QStringLiteral("pi_") + p.orderId
-                                                                  : q.value(8).toString();
+    p.paymentIntent = q.value(8).toString(); // empty when the data named none: never guessed
     p.intentKey = q.value(9).toString();
     p.amountCents = q.value(10).toLongLong();
     p.currency = q.value(11).toString();

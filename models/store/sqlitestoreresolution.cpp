@@ -39,7 +39,7 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
                           "o.payment_intent, t.seller_id, t.seller_name, "
                           "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, "
                           "e.resolved_at, e.last_note, "
-                          "e.basis, e.reference, t.registry "
+                          "e.basis, e.reference, t.registry, e.payment_reference, e.payment_entered_by "
                           "FROM escalations e JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id "
                           "= e.tool_call_id "
                           "LEFT JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
@@ -64,8 +64,7 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
     d.amountCents = optionalInt(q.value(9));
     d.currency = q.value(10).toString();
     d.orderId = q.value(11).toString();
-    if (!d.orderId.isEmpty())
-        d.paymentIntent = q.value(12).isNull() ? QStringLiteral("pi_") + d.orderId : q.value(12).toString();
+    d.paymentIntent = q.value(12).toString();
     d.sellerId = q.value(13).toString();
     d.sellerName = q.value(14).toString();
     d.customerName = q.value(15).toString();
@@ -80,6 +79,8 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
     d.basis = settlementBasisFromId(q.value(23).toString()).value_or(SettlementBasis::Lookup);
     d.reference = q.value(24).toString();
     d.ticketRegistry = q.value(25).toString();
+    d.enteredPayment = q.value(26).toString();
+    d.enteredPaymentBy = q.value(27).toString();
     q.finish();
     return std::optional<EscalationDetail>(d);
 }
@@ -265,6 +266,24 @@ Expected<void> SqliteStore::noteEscalation(qint64 escalationId, const QString &n
     (*update)->addBindValue(note);
     (*update)->addBindValue(escalationId);
     return run(**update, "noting an escalation");
+}
+
+Expected<void> SqliteStore::setEscalationPayment(qint64 escalationId, const QString &reference,
+                                                 const QString &enteredBy)
+{
+    auto update =
+            prepared("UPDATE escalations SET payment_reference = ?, payment_entered_by = ? WHERE id = ?");
+    if (!update)
+        return update.error();
+    (*update)->addBindValue(reference);
+    (*update)->addBindValue(enteredBy);
+    (*update)->addBindValue(escalationId);
+    if (auto done = run(**update, "recording an escalation's payment"); !done)
+        return done;
+    if ((*update)->numRowsAffected() != 1)
+        return makeError(InputErrc::Missing,
+                         QStringLiteral("escalation %1 does not exist").arg(escalationId));
+    return {};
 }
 
 Expected<void> SqliteStore::reopenEscalation(qint64 escalationId, const QString &note)

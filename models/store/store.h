@@ -152,6 +152,9 @@ public:
     // Atomic across consoles: the first claim wins and later ones learn who made it.
     virtual Expected<ResolutionClaim> resolveEscalation(const Settlement &settlement) = 0;
     virtual Expected<void> noteEscalation(qint64 escalationId, const QString &note) = 0;
+    // The payment an operator found at the provider for this escalation; audited by the caller.
+    virtual Expected<void> setEscalationPayment(qint64 escalationId, const QString &reference,
+                                                const QString &enteredBy) = 0;
     // Back to the queue: a repeat made from the console came back unknown.
     virtual Expected<void> reopenEscalation(qint64 escalationId, const QString &note) = 0;
 

@@ -404,7 +404,10 @@ class Ticket:
         name, _ = SELLERS[self.seller_id]
         return {"type": "ticket_opened", "ticket": self.id, "at": fmt(self.opened),
                 "subject": self.subject, "customer": self.customer,
-                "order": {"id": self.order_id, "currency": "USD", "items": self.items},
+                # The payment at the provider is named, as a real order would name it: the
+                # console looks refunds up under it and never makes one up.
+                "order": {"id": self.order_id, "currency": "USD", "items": self.items,
+                          "payment_intent": "pi_" + self.order_id},
                 "seller": {"id": self.seller_id, "name": name, "balance_cents": balance,
                            "balance_as_of": fmt(as_of)}}
 

@@ -15,6 +15,7 @@
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
 #include "sandbox/sandboxseed.h"
+#include "sandbox/sandboxserver.h"
 #include "store/storefactory.h"
 #include "support/rawsqlite.h"
 #include "ticketqueuepane.h"
@@ -30,6 +31,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QStandardPaths>
@@ -49,10 +51,12 @@ private slots:
     void queueOpensNewestFirstAndSortsOnAClick();
     void lookupSettlesTheIncidentAndIsAudited();
     void notFoundOffersOnlyARepeatWithTheSameKey();
+    void paymentNobodyNamedIsEnteredThenLookedUp();
 
 private:
     ToolCallCard *openIncidentCard(const QString &ticketOrOrder, const QString &callId);
     ResolutionDialog *waitForDialog();
+    ResolutionDialog *lookUpFromCard(const QString &ticketOrOrder, const QString &callId);
 
     QTemporaryDir m_dir;
     QString m_dbPath;
@@ -143,17 +147,22 @@ ResolutionDialog *TestResolutionGui::waitForDialog()
     return dialog;
 }
 
+// Opens the card of `callId` and presses its Look up button, as a person would: the dialog once
+// it shows a result, or null.
+ResolutionDialog *TestResolutionGui::lookUpFromCard(const QString &ticketOrOrder, const QString &callId)
+{
+    ToolCallCard *card = openIncidentCard(ticketOrOrder, callId);
+    auto *lookup = card ? card->findChild<QPushButton *>(QStringLiteral("lookupButton")) : nullptr;
+    if (!lookup || !QTest::qWaitFor([&] { return lookup->isVisible() && lookup->height() > 0; }))
+        return nullptr;
+    QTest::mouseClick(lookup, Qt::LeftButton);
+    return waitForDialog();
+}
+
 void TestResolutionGui::lookupSettlesTheIncidentAndIsAudited()
 {
     QCOMPARE(m_window->escalationCountText(), QStringLiteral("15 unknown outcomes waiting"));
-    ToolCallCard *card = openIncidentCard(QStringLiteral("SU-88421"), QStringLiteral("c3"));
-    QVERIFY(card);
-    auto *lookup = card->findChild<QPushButton *>(QStringLiteral("lookupButton"));
-    QVERIFY(lookup);
-    QTRY_VERIFY(lookup->isVisible() && lookup->height() > 0);
-    QTest::mouseClick(lookup, Qt::LeftButton);
-
-    ResolutionDialog *dialog = waitForDialog();
+    ResolutionDialog *dialog = lookUpFromCard(QStringLiteral("SU-88421"), QStringLiteral("c3"));
     QVERIFY(dialog);
     QVERIFY2(dialog->resultText().startsWith(QStringLiteral("Performed (verified)")),
              qPrintable(dialog->resultText()));
@@ -280,6 +289,57 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     QVERIFY2(evidence->pieceInView().startsWith(QStringLiteral("=== 3. Write sent")),
              qPrintable(evidence->pieceInView()));
     evidence->close();
+}
+
+// A refund whose order names no payment: the card still offers the lookup, the dialog says what
+// is missing and asks for the payment, refuses what is not one, and looks up what is.
+void TestResolutionGui::paymentNobodyNamedIsEnteredThenLookedUp()
+{
+    const QString ticket = QStringLiteral("T-20260319-0187");
+    const QStringList order =
+            rows(RawSqlite(m_dbPath).db(),
+                 QStringLiteral("SELECT order_id FROM tickets WHERE ext_id = '%1'").arg(ticket));
+    QCOMPARE(order.size(), 1);
+    QCOMPARE(
+            RawSqlite(m_dbPath).exec(QStringLiteral("UPDATE orders SET payment_intent = NULL WHERE id = '%1'")
+                                             .arg(order.first())),
+            QString());
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+
+    ResolutionDialog *dialog = lookUpFromCard(ticket, QStringLiteral("c3"));
+    QVERIFY(dialog);
+    QVERIFY2(dialog->resultText().startsWith(
+                     QStringLiteral("no payment reference known for order %1").arg(order.first())),
+             qPrintable(dialog->resultText()));
+    auto *payment = dialog->findChild<QLineEdit *>(QStringLiteral("paymentReference"));
+    auto *use = dialog->findChild<QPushButton *>(QStringLiteral("usePayment"));
+    QVERIFY(payment && use);
+    QTRY_VERIFY(payment->isVisible());
+    QVERIFY(dialog->attestButton()->isVisible()); // a check stays possible
+    QCOMPARE(served.count(), 0);
+
+    QTest::keyClicks(payment, QStringLiteral("credit_card_7815826"));
+    QTest::mouseClick(use, Qt::LeftButton);
+    QVERIFY2(dialog->resultText().startsWith(QStringLiteral("payment: expected")),
+             qPrintable(dialog->resultText()));
+    QVERIFY(payment->isVisible());
+    QCOMPARE(served.count(), 0);
+
+    payment->clear();
+    QTest::keyClicks(payment, QStringLiteral("pi_") + order.first());
+    QTest::keyClick(payment, Qt::Key_Return);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+            dialog->resultText().startsWith(QStringLiteral("Performed (verified)")),
+            qPrintable(dialog->resultText() + u'|'
+                       + dialog->findChild<QLabel *>(QStringLiteral("resolutionStatus"))->text()),
+            15000);
+    QVERIFY(!payment->isVisible());
+    QVERIFY2(dialog->findChild<QLabel *>(QStringLiteral("resolutionFacts"))
+                     ->text()
+                     .contains(QStringLiteral("Payment: pi_%1 (entered by alice)").arg(order.first())),
+             qPrintable(dialog->findChild<QLabel *>(QStringLiteral("resolutionFacts"))->text()));
+    QVERIFY(served.count() > 0);
+    dialog->close();
 }
 
 QTEST_MAIN(TestResolutionGui)

@@ -107,6 +107,7 @@ private slots:
     void nonRefundCannotBeLookedUp_data();
     void nonRefundCannotBeLookedUp();
     void providerDownLeavesTheEscalationOpen();
+    void refundWithoutAPaymentWaitsForOne();
     void lookupCommandSettlesWhatItCan();
 
 private:
@@ -1002,6 +1003,70 @@ void TestEscalationResolver::providerDownLeavesTheEscalationOpen()
     QCOMPARE(kindName(later.kind), kindName(ResolutionReport::Kind::Resolved));
     QCOMPARE(resolutionName(later.resolution), resolutionId(Resolution::Performed));
     verifyAuditChain(3);
+}
+
+// Data that names no payment is never looked up under a guessed id: the lookup says what is
+// missing, asks nothing, and runs once a person enters the payment found at the provider.
+void TestEscalationResolver::refundWithoutAPaymentWaitsForOne()
+{
+    const qint64 id = openEscalationId(*m_store, incidentTicket, c3);
+    QVERIFY(id > 0);
+    {
+        RawSqlite raw(m_dbPath);
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE orders SET payment_intent = NULL WHERE id = 'SU-88421'")),
+                 QString());
+    }
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    const EscalationDetail before = **m_store->escalation(id);
+    QVERIFY(before.paymentIntent.isEmpty());
+    const EscalationRoute route = m_resolver->route(before);
+    QVERIFY(!route.canLookUp);
+    QVERIFY(route.needsPayment);
+    QVERIFY(!route.system.isEmpty()); // the card still offers the way to the provider
+
+    const ResolutionReport report = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::NotPossible));
+    QVERIFY2(report.message.contains(QStringLiteral("no payment reference known for order SU-88421")),
+             qPrintable(report.message));
+    QCOMPARE(served.count(), 0);
+    QVERIFY(m_store->evidence(id)->isEmpty());
+    QCOMPARE(auditCount(), 0);
+
+    // What is not a payment is refused, and nothing is kept.
+    for (const QString &wrong :
+         {QStringLiteral("re_qC5HTJz9NXdvjue0N7DDR7I5"), QStringLiteral("SU-88421"), QStringLiteral("")}) {
+        const Expected<PaymentReference> refused = m_resolver->enterPayment(id, wrong);
+        QVERIFY(!refused);
+        QCOMPARE(refused.code(), std::error_code(InputErrc::Invalid));
+        QVERIFY2(refused.message().startsWith(QStringLiteral("payment: expected")),
+                 qPrintable(refused.message()));
+    }
+    QCOMPARE(auditCount(), 0);
+    QVERIFY((**m_store->escalation(id)).enteredPayment.isEmpty());
+
+    const Expected<PaymentReference> entered = m_resolver->enterPayment(id, QStringLiteral(" pi_SU-88421 "));
+    QVERIFY_OK(entered);
+    QCOMPARE(entered->id, QStringLiteral("pi_SU-88421"));
+    const EscalationDetail named = **m_store->escalation(id);
+    QCOMPARE(named.enteredPayment, QStringLiteral("pi_SU-88421"));
+    QCOMPARE(named.enteredPaymentBy, QStringLiteral("amira"));
+    QCOMPARE(m_resolver->route(named).payment, QStringLiteral("pi_SU-88421 (entered by amira)"));
+    const QList<AuditEntry> audit = auditEntries();
+    QCOMPARE(audit.size(), 1);
+    QCOMPARE(audit.first().action, QStringLiteral("payment-entered"));
+    QCOMPARE(audit.first().operatorName, QStringLiteral("amira"));
+    QVERIFY2(audit.first().detail.contains(QStringLiteral("pi_SU-88421")), qPrintable(audit.first().detail));
+
+    const ResolutionReport found = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(found.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(found.resolution), resolutionId(Resolution::Performed));
+    QVERIFY(found.evidence);
+    QVERIFY2(found.evidence->request.contains(QStringLiteral("payment_intent=pi_SU-88421")),
+             qPrintable(found.evidence->request));
+    verifyAuditChain(3);
+
+    // Settled: its payment is no longer asked for.
+    QVERIFY(!m_resolver->enterPayment(id, QStringLiteral("pi_other")));
 }
 
 VerityRun TestEscalationResolver::runVerity(const QStringList &arguments)

@@ -14,6 +14,7 @@
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"
 #include "support/provider.h"
+#include "support/rawsqlite.h"
 #include "support/testmacros.h"
 #include "support/teststore.h"
 #include "support/verityprocess.h"
@@ -61,6 +62,7 @@ private slots:
     void refusesProviderUrls_data();
     void refusesProviderUrls();
     void redirectElsewhereSettlesNothing();
+    void paymentIsNamedOnTheCommandLine();
 
 private:
     // The open refund escalation of `ticket` (the first, or the one of `call`).
@@ -295,6 +297,46 @@ void TestLookupCommand::redirectElsewhereSettlesNothing()
                      QStringLiteral("Answered by: %1/v1/refunds?").arg(provider.url().toString())),
              qPrintable(lookups.first().response));
     QVERIFY(lookups.first().response.contains(QStringLiteral("Location: ") + QString::fromLatin1(location)));
+}
+
+// Data that names no payment: the command says so and asks nothing; --payment names it for one
+// escalation (audited), and what is not a payment is refused before anything is asked.
+void TestLookupCommand::paymentIsNamedOnTheCommandLine()
+{
+    const qint64 incident = refundEscalationOf(incidentTicket, QStringLiteral("c3"));
+    QVERIFY(incident > 0);
+    QCOMPARE(RawSqlite(m_dbPath).exec(QStringLiteral("UPDATE orders SET payment_intent = NULL")), QString());
+    const QStringList provider{QStringLiteral("--provider"), m_sandbox->url().toString()};
+
+    const VerityRun unnamed = lookup(provider + QStringList{QString::number(incident)});
+    QCOMPARE(unnamed.exitCode, 1); // it stays open, for a person
+    QVERIFY2(unnamed.out.contains(QStringLiteral("no payment reference known for order SU-88421")),
+             qPrintable(unnamed.out + unnamed.err));
+
+    const VerityRun wrong = lookup(provider
+                                   + QStringList{QStringLiteral("--payment"), QStringLiteral("SU-88421"),
+                                                 QString::number(incident)});
+    QCOMPARE(wrong.exitCode, 2);
+    QVERIFY2(wrong.err.startsWith(QStringLiteral("verity lookup: --payment: payment: expected")),
+             qPrintable(wrong.err));
+
+    const VerityRun many = lookup(provider
+                                  + QStringList{QStringLiteral("--payment"), QStringLiteral("pi_SU-88421"),
+                                                QStringLiteral("--all-open")});
+    QCOMPARE(many.exitCode, 2);
+    QVERIFY2(many.err.contains(QStringLiteral("exactly one ESCALATION")), qPrintable(many.err));
+
+    const VerityRun named = lookup(provider
+                                   + QStringList{QStringLiteral("--payment"), QStringLiteral("pi_SU-88421"),
+                                                 QStringLiteral("--json"), QString::number(incident)});
+    QVERIFY2(named.exitCode == 0 || named.exitCode == 1, qPrintable(named.out + named.err));
+    const QJsonArray results =
+            QJsonDocument::fromJson(named.out.toUtf8()).object().value(QStringLiteral("results")).toArray();
+    QCOMPARE(rowFor(results, incident).value(QStringLiteral("resolution")).toString(),
+             QStringLiteral("performed"));
+    const QStringList audit =
+            rows(RawSqlite(m_dbPath).db(), QStringLiteral("SELECT action FROM audit_log ORDER BY seq"));
+    QCOMPARE(audit.first(), QStringLiteral("payment-entered"));
 }
 
 QTEST_GUILESS_MAIN(TestLookupCommand)

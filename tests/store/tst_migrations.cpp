@@ -113,6 +113,7 @@ private slots:
     void queueTotalsFollowEveryChange();
     void ticketsRebuildKeepsWhatPointsAtThem();
     void evidenceAndLedgerSurviveSchema11();
+    void guessedPaymentsAreForgotten();
     void newerDatabaseIsRefused_data();
     void newerDatabaseIsRefused();
     void notSqliteIsRefused_data();
@@ -249,6 +250,35 @@ void TestMigrations::evidenceAndLedgerSurviveSchema11()
     QVERIFY(*store->recordLedgerEntry(second));
     QVERIFY(!*store->recordLedgerEntry(second)); // the same refund twice is refused
     QCOMPARE((*store->ledgerEntry(QStringLiteral("key-1")))->refundId, QStringLiteral("re_1"));
+}
+
+// Before schema 17 an order that named no payment was stored as "pi_<order id>", a guess that
+// would be looked up and find nothing. The guess goes; a payment the data named stays.
+void TestMigrations::guessedPaymentsAreForgotten()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("v16.sqlite"));
+    QVERIFY(makeDatabaseAt(path, 16));
+    {
+        RawSqlite raw(path);
+        for (const char *sql : {"UPDATE orders SET payment_intent = 'pi_SU-1' WHERE id = 'SU-1'",
+                                "INSERT INTO orders (id, seller_id, currency, payment_intent) VALUES "
+                                "('SU-2', 'ashcombe', 'USD', "
+                                "'pi_3NfWq2Lk')",
+                                "INSERT INTO orders (id, seller_id, currency, payment_intent) VALUES "
+                                "('SU-3', 'ashcombe', 'USD', "
+                                "'pi_SU-33')"})
+            QCOMPARE(raw.exec(QString::fromLatin1(sql)), QString());
+    }
+    QString error;
+    std::unique_ptr<SqliteStore> store = openStore(path, &error);
+    QVERIFY2(store, qPrintable(error));
+    RawSqlite raw(store->location());
+    QCOMPARE(rows(raw.db(),
+                  QStringLiteral("SELECT id, COALESCE(payment_intent, '-') FROM orders ORDER BY id")),
+             (QStringList{QStringLiteral("SU-1|-"), QStringLiteral("SU-2|pi_3NfWq2Lk"),
+                          QStringLiteral("SU-3|pi_SU-33")}));
 }
 
 void TestMigrations::olderDatabaseIsMigrated_data()
