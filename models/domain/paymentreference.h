@@ -21,7 +21,7 @@ struct PaymentReference
     enum class Kind { PaymentIntent, Charge };
     Kind kind = Kind::PaymentIntent;
     QString id; // "pi_3Nf…"
-    QString source; // for people: "the order", "get_order result (call c1)", "entered by Dana"
+    QString source; // for people: "the order", "get_order result, call c1", "entered by Dana"
 
     // The query and form parameter the provider files refunds under: "payment_intent", "charge".
     QString parameter() const;

@@ -33,7 +33,7 @@ struct EscalationRoute
     QString system; // "the payment provider", "the courier", ...: words for a person
     QString whyNot; // when it cannot be looked up
     bool needsPayment = false; // a refund whose payment nobody named: enterPayment() opens the way
-    QString payment; // a refund's: "pi_… (get_order result (call c1))"
+    QString payment; // a refund's: "pi_… (get_order result, call c1)"
 };
 
 // What a person must see before a write is sent again.

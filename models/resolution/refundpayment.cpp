@@ -11,7 +11,7 @@ using nlohmann::json;
 
 QString paymentSourceWords(const QString &tool, const QString &callExtId, bool inResult)
 {
-    return QStringLiteral("%1 %2 (call %3)")
+    return QStringLiteral("%1 %2, call %3")
             .arg(tool, inResult ? QStringLiteral("result") : QStringLiteral("arguments"), callExtId);
 }
 

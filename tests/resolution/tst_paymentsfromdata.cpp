@@ -36,7 +36,8 @@ void TestPaymentsFromData::refundsSettleUnderThePaymentTheirCallsNamed()
     const RegistrySelection registries = automaticRegistries(QString());
     TranscriptImporter importer(*store, registries);
     for (const char *file : {"/formats/openai-chat-payments.jsonl", "/formats/otlp-payments.jsonl"}) {
-        const ImportReport report = importer.importFile(QStringLiteral(VERITY_TEST_DATA) + QLatin1String(file));
+        const ImportReport report =
+                importer.importFile(QStringLiteral(VERITY_TEST_DATA) + QLatin1String(file));
         QVERIFY2(report.clean(), qPrintable(report.summary()));
     }
     const QList<EscalationRow> open = *store->openEscalations(0, 10);
@@ -47,8 +48,9 @@ void TestPaymentsFromData::refundsSettleUnderThePaymentTheirCallsNamed()
     InProcessSandbox sandbox;
     SandboxHttp http(sandbox.url());
     QCOMPARE(http.createAccount(QStringLiteral("birchwood"), 100000).status, 200);
-    const QHash<QString, QString> paymentOf{{QStringLiteral("chat-pay-1"), QStringLiteral("pi_3PbWq7ChatPay0117")},
-                                            {QStringLiteral("conv-pay-0388"), QStringLiteral("pi_3PbWq7OtlpPay0388")}};
+    const QHash<QString, QString> paymentOf{
+            {QStringLiteral("chat-pay-1"), QStringLiteral("pi_3PbWq7ChatPay0117")},
+            {QStringLiteral("conv-pay-0388"), QStringLiteral("pi_3PbWq7OtlpPay0388")}};
     for (const EscalationRow &row : open) {
         const EscalationDetail detail = **store->escalation(row.id);
         QVERIFY(detail.paymentIntent.isEmpty()); // no order names it: only the calls do
@@ -76,21 +78,24 @@ void TestPaymentsFromData::refundsSettleUnderThePaymentTheirCallsNamed()
         const QString payment = paymentOf.value(row.ticketExtId);
         if (payment.isEmpty()) {
             QCOMPARE(int(report.kind), int(ResolutionReport::Kind::NotPossible));
-            QVERIFY2(report.message.startsWith(QStringLiteral("no payment reference known for ticket chat-pay-2")),
+            QVERIFY2(report.message.startsWith(
+                             QStringLiteral("no payment reference known for ticket chat-pay-2")),
                      qPrintable(report.message));
             QCOMPARE(served.count(), askedBefore); // nothing asked under a guess
             continue;
         }
-        QVERIFY2(report.kind == ResolutionReport::Kind::Resolved, qPrintable(row.ticketExtId + u' ' + report.message));
+        QVERIFY2(report.kind == ResolutionReport::Kind::Resolved,
+                 qPrintable(row.ticketExtId + u' ' + report.message));
         QCOMPARE(report.resolution, std::optional<Resolution>(Resolution::Performed));
         QVERIFY(report.evidence);
         QVERIFY2(report.evidence->request.contains(QStringLiteral("payment_intent=") + payment),
                  qPrintable(report.evidence->request));
         const EscalationDetail settled = **store->escalation(row.id);
         QCOMPARE(resolver.route(settled).payment,
-                 QStringLiteral("%1 (get_order result (call %2))")
-                         .arg(payment, row.ticketExtId == u"chat-pay-1" ? QStringLiteral("call_G1")
-                                                                        : QStringLiteral("call_O1")));
+                 QStringLiteral("%1 (get_order result, call %2)")
+                         .arg(payment,
+                              row.ticketExtId == u"chat-pay-1" ? QStringLiteral("call_G1")
+                                                               : QStringLiteral("call_O1")));
     }
     QCOMPARE(*store->countOpenEscalations(), 1);
 }

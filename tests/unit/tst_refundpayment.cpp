@@ -214,11 +214,11 @@ void TestRefundPayment::chosen_data()
     QTest::newRow("an earlier read over the order") << ""
                                                     << "pi_order" << refund << orderResult << "{}"
                                                     << "pi_read"
-                                                    << "get_order result (call c1)";
+                                                    << "get_order result, call c1";
     QTest::newRow("the refund itself over all data") << ""
                                                      << "pi_order" << refundNaming << orderResult << "{}"
                                                      << "pi_own"
-                                                     << "issue_refund arguments (call c2)";
+                                                     << "issue_refund arguments, call c2";
     QTest::newRow("the operator over the data") << "ch_typed"
                                                 << "pi_order" << refundNaming << orderResult << "{}"
                                                 << "ch_typed"
