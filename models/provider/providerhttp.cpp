@@ -27,6 +27,8 @@ QNetworkRequest request(const ProviderSettings &settings, const QUrl &url)
     QNetworkRequest request(url);
     request.setRawHeader("Authorization", QByteArrayLiteral("Bearer ") + settings.apiKey.toUtf8());
     request.setRawHeader("Accept", "application/json");
+    // Pinned: the shapes Verity reads are this version's, whatever the account's default is.
+    request.setRawHeader("Stripe-Version", stripeApiVersion);
     // No byte moving for this long ends the request (a stalled answer included).
     request.setTransferTimeout(settings.timeoutMs);
     // Qt's default follows a redirect to any host with the Authorization header still on.

@@ -13,7 +13,11 @@ namespace verity::providerhttp {
 // `path` ("/v1/refunds") under the base URL, keeping any path prefix the base has.
 QUrl endpoint(const QUrl &baseUrl, const QString &path, const QUrlQuery &query = {});
 
-// Authorization, Accept, the per-request transfer timeout, and the redirect policy: every
+// The Stripe API version every request asks for (Stripe-Version): what Verity sends and reads
+// is built to it, so an account upgraded to a newer default cannot change a shape under it.
+inline constexpr char stripeApiVersion[] = "2024-06-20";
+
+// Authorization, Accept, Stripe-Version, the per-request transfer timeout, and the redirect policy: every
 // request carries the API key, so Qt follows a redirect only within the URL's origin (scheme,
 // host and port; SameOriginRedirectPolicy) and a few times at most. Read the answer with
 // refusedRedirect() to say in words why one was not followed.

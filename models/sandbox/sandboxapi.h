@@ -64,6 +64,7 @@ struct SandboxRequest
     bool hasIdempotencyKey = false;
     QByteArray fault; // Sandbox-Fault
     QByteArray stripeAccount;
+    QByteArray stripeVersion; // Stripe-Version, when the client pins one
 };
 
 struct SandboxAnswer
@@ -72,6 +73,7 @@ struct SandboxAnswer
     QByteArray body;
     bool replayed = false;
     QString idempotencyKey; // echoed in the answer's headers
+    QByteArray stripeVersion; // the API version answered in, as Stripe says it (Stripe-Version)
     std::optional<int> stallMilliseconds; // hold the answer this long before sending it
     QString keyInProgress; // ...and meanwhile this key answers 409
     QString note; // for the request log: the fault, a replay

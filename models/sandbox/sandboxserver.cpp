@@ -51,6 +51,8 @@ SandboxRequest sandboxRequest(const QHttpServerRequest &request)
             copy.fault = value;
         else if (lower == "stripe-account")
             copy.stripeAccount = value;
+        else if (lower == "stripe-version")
+            copy.stripeVersion = value.trimmed();
         else if (lower == "content-type")
             copy.contentType = value.trimmed().toLower();
     }
@@ -94,7 +96,10 @@ bool SandboxServer::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     // body then waits for the client's delayed ACK of the headers (up to 40 ms a request).
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     const SandboxRequest copy = sandboxRequest(request);
-    const SandboxAnswer answer = m_api.handle(copy);
+    SandboxAnswer answer = m_api.handle(copy);
+    // As Stripe does: the version the client pinned, else the account's default.
+    answer.stripeVersion =
+            copy.stripeVersion.isEmpty() ? QByteArrayLiteral("2024-06-20") : copy.stripeVersion;
     const QString line = QStringLiteral("%1 %2 %3%4")
                                  .arg(copy.method, copy.path)
                                  .arg(answer.status)
@@ -150,6 +155,8 @@ void SandboxServer::write(QHttpServerResponder &responder, const SandboxAnswer &
         responder.writeHeader(QByteArrayLiteral("Idempotency-Key"), answer.idempotencyKey.toUtf8());
     if (answer.replayed)
         responder.writeHeader(QByteArrayLiteral("Idempotent-Replayed"), QByteArrayLiteral("true"));
+    if (!answer.stripeVersion.isEmpty())
+        responder.writeHeader(QByteArrayLiteral("Stripe-Version"), answer.stripeVersion);
     responder.writeBody(answer.body);
 }
 

@@ -1063,6 +1063,11 @@ void TestEscalationResolver::refundWithoutAPaymentWaitsForOne()
     QVERIFY(found.evidence);
     QVERIFY2(found.evidence->request.contains(QStringLiteral("payment_intent=pi_SU-88421")),
              qPrintable(found.evidence->request));
+    // The API version is pinned, and the provider says which one it answered in.
+    QVERIFY2(found.evidence->request.contains(QStringLiteral("\nStripe-Version: 2024-06-20\n")),
+             qPrintable(found.evidence->request));
+    QVERIFY2(found.evidence->response.contains(QStringLiteral("Stripe-Version: 2024-06-20")),
+             qPrintable(found.evidence->response));
     verifyAuditChain(3);
 
     // Settled: its payment is no longer asked for.
