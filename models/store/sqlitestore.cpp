@@ -5,6 +5,7 @@
 
 #include <QAtomicInteger>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QStandardPaths>
@@ -42,9 +43,33 @@ QString SqliteStore::defaultLocation()
             + QStringLiteral("/verity.sqlite");
 }
 
+namespace {
+
+// A file that is there and is not SQLite at all (a text file, a spreadsheet) is named as such
+// before SQLite is asked, whose own words are "file is not a database".
+Expected<void> checkIsFileForSqlite(const QString &path, const QFileInfo &info)
+{
+    if (info.isDir())
+        return makeError(InputErrc::Invalid,
+                         QStringLiteral("%1: is a folder; expected a database file").arg(path));
+    QFile file(info.absoluteFilePath());
+    if (!info.exists() || info.size() == 0 || !file.open(QIODevice::ReadOnly))
+        return {};
+    if (file.read(16) != QByteArray("SQLite format 3\0", 16))
+        return makeError(StoreErrc::NotADatabase,
+                         QStringLiteral("%1: not a database file (an SQLite database starts with \"SQLite "
+                                        "format 3\"); it was left untouched")
+                                 .arg(path));
+    return {};
+}
+
+} // namespace
+
 Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
 {
     const QFileInfo info(path);
+    if (Expected<void> usable = checkIsFileForSqlite(path, info); !usable)
+        return usable.error();
     if (!QDir().mkpath(info.absolutePath()))
         return makeError(QStringLiteral("%1: cannot create the folder %2").arg(path, info.absolutePath()));
 
@@ -80,6 +105,8 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
 Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &path)
 {
     const QFileInfo info(path);
+    if (Expected<void> usable = checkIsFileForSqlite(path, info); !usable)
+        return usable.error();
     if (!info.isFile())
         return makeError(InputErrc::Missing, QStringLiteral("%1: no such database file").arg(path));
     std::unique_ptr<SqliteStore> store(new SqliteStore(info.absoluteFilePath(), nextConnectionName()));

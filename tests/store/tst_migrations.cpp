@@ -118,6 +118,7 @@ private slots:
     void newerDatabaseIsRefused();
     void notSqliteIsRefused_data();
     void notSqliteIsRefused();
+    void folderIsRefused();
     void anotherProgramsDatabaseIsRefusedUntouched_data();
     void anotherProgramsDatabaseIsRefusedUntouched();
     void readOnlyFolderIsReadForReading();
@@ -580,8 +581,29 @@ void TestMigrations::notSqliteIsRefused()
     QVERIFY2(error.startsWith(path + QStringLiteral(": ")), qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("database"), Qt::CaseInsensitive), qPrintable(error));
     QCOMPARE(SqliteStore::open(path).code(), std::error_code(StoreErrc::NotADatabase));
+    // Without SQLite's magic it is said plainly; with it, SQLite says what it found.
+    if (!content.startsWith("SQLite format 3"))
+        QVERIFY2(error.contains(QStringLiteral("not a database file")), qPrintable(error));
     QCOMPARE(fileBytes(path), content);
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("notes.sqlite")});
+}
+
+// A folder named where a database was expected is said to be one, for writing and for reading,
+// and nothing is made inside it.
+void TestMigrations::folderIsRefused()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("exports"));
+    QVERIFY(QDir().mkpath(path));
+    const Expected<std::unique_ptr<SqliteStore>> forWriting = SqliteStore::open(path);
+    const Expected<std::unique_ptr<SqliteStore>> forReading = SqliteStore::openReadOnly(path);
+    for (const Expected<std::unique_ptr<SqliteStore>> *opened : {&forWriting, &forReading}) {
+        QVERIFY(!*opened);
+        QCOMPARE(opened->code(), std::error_code(InputErrc::Invalid));
+        QCOMPARE(opened->message(), path + QStringLiteral(": is a folder; expected a database file"));
+    }
+    QVERIFY(QDir(path).isEmpty());
 }
 
 // A browser's history, or an app's settings at some user_version of its own: Verity never adds
