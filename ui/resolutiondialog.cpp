@@ -169,8 +169,6 @@ void ResolutionDialog::usePayment()
         m_payment->setFocus();
         return;
     }
-    m_paymentRow->hide();
-    m_usePayment->setDefault(false);
     if (const Expected<EscalationDetail> detail = m_resolver.escalation(m_escalationId))
         showPaymentRow(*detail);
     startLookup();

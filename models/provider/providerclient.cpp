@@ -1,5 +1,6 @@
 #include "providerclient.h"
 
+#include "domain/paymentreference.h"
 #include "oneshotbody.h"
 #include "providerhttp.h"
 #include "providerurl.h"
@@ -30,8 +31,9 @@ QByteArray formField(const QString &name, const QString &value)
 
 QString RefundIntent::paymentParameter() const
 {
-    return paymentIntent.startsWith(QLatin1String("ch_")) ? QStringLiteral("charge")
-                                                          : QStringLiteral("payment_intent");
+    // One rule for what an id is: the domain's.
+    const Expected<PaymentReference> payment = readPaymentReference(paymentIntent, QString());
+    return payment ? payment->parameter() : QStringLiteral("payment_intent");
 }
 
 QByteArray refundFormBody(const RefundIntent &intent)

@@ -9,13 +9,14 @@ namespace verity {
 
 using nlohmann::json;
 
+namespace {
+
+// Where a payment named in a call was found, for the card: "get_order result, call c1".
 QString paymentSourceWords(const QString &tool, const QString &callExtId, bool inResult)
 {
     return QStringLiteral("%1 %2, call %3")
             .arg(tool, inResult ? QStringLiteral("result") : QStringLiteral("arguments"), callExtId);
 }
-
-namespace {
 
 // The first valid payment the registry's fields find in one call, in the order they are listed.
 std::optional<PaymentReference> namedIn(const ToolCallRow &call, const ToolRegistry &registry)

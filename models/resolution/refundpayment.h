@@ -21,7 +21,4 @@ Expected<PaymentReference> refundPayment(const EscalationDetail &escalation,
                                          const QList<TranscriptEntry> &transcript,
                                          const ToolRegistry &registry);
 
-// Where a payment named in a call was found, for the card: "get_order result, call c1".
-QString paymentSourceWords(const QString &tool, const QString &callExtId, bool inResult);
-
 } // namespace verity
