@@ -88,6 +88,11 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
     const QCommandLineOption retention(QStringLiteral("key-retention-hours"),
                                        QStringLiteral("How long an idempotency key is kept."),
                                        QStringLiteral("H"), QStringLiteral("24"));
+    const QCommandLineOption searchLag(
+            QStringLiteral("search-lag-seconds"),
+            QStringLiteral("How long a new payment is missing from search results (Stripe's index lags "
+                           "by up to a minute, more during an outage)."),
+            QStringLiteral("S"), QStringLiteral("0"));
     const QCommandLineOption faultRate(
             QStringLiteral("fault-rate"),
             QStringLiteral("The probability (0 to 1) that a write (a refund, pickup or message "
@@ -100,7 +105,7 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
             QStringLiteral("fault-seed"),
             QStringLiteral("Seed of the fault draws: the same seed, the same faults."), QStringLiteral("S"),
             QStringLiteral("1"));
-    parser.addOptions({port, state, apiKey, seed, retention, faultRate, faultMode, faultSeed});
+    parser.addOptions({port, state, apiKey, seed, retention, searchLag, faultRate, faultMode, faultSeed});
     const auto fail = [&](const QString &message) -> std::optional<Arguments> {
         err << "verity sandbox: " << message << "\n";
         exitCode = 2;
@@ -136,6 +141,11 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
         return fail(
                 QStringLiteral("--key-retention-hours must be a whole number of hours, at least 1; got '%1'")
                         .arg(parser.value(retention)));
+    parsed.options.searchLagSeconds = parser.value(searchLag).toInt(&valid);
+    if (!valid || parsed.options.searchLagSeconds < 0)
+        return fail(
+                QStringLiteral("--search-lag-seconds must be a whole number of seconds, 0 or more; got '%1'")
+                        .arg(parser.value(searchLag)));
     const double rate = parser.value(faultRate).toDouble(&valid);
     if (!valid || rate < 0 || rate > 1)
         return fail(QStringLiteral("--fault-rate must be a probability from 0 to 1; got '%1'")

@@ -6,6 +6,7 @@
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
 #include "store/store.h"
+#include "typedconfirmation.h"
 
 #include <QMessageBox>
 #include <QPushButton>
@@ -15,8 +16,12 @@ namespace verity {
 namespace {
 
 // Cancel is the default: Enter never sends money.
-bool askBeforeSending(QWidget *parent, const QString &question)
+bool askBeforeSending(QWidget *parent, const QString &question, const QString &typeToConfirm)
 {
+    if (!typeToConfirm.isEmpty()) {
+        TypedConfirmation typed(question, typeToConfirm, parent);
+        return typed.exec() == QDialog::Accepted;
+    }
     QMessageBox box(QMessageBox::Warning, QObject::tr("Send it once more?"), question, QMessageBox::NoButton,
                     parent);
     box.setTextFormat(Qt::PlainText);
@@ -119,6 +124,15 @@ ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
 
 ResolutionDialog *EscalationActions::lookUp(qint64 escalationId)
 {
+    // Asked without a key, the provider could only refuse: ask for the key instead.
+    if (m_provider.resolver() && !readOnly() && !m_provider.hasApiKey()) {
+        emit message(
+                tr("Enter the provider's API key first (Provider > Payment provider settings), then look "
+                   "the write up again."));
+        if (m_settingsPrompt)
+            m_settingsPrompt();
+        return nullptr;
+    }
     if (EscalationResolver *resolver = m_provider.resolver(); resolver && !readOnly()) {
         const Expected<EscalationDetail> detail = resolver->escalation(escalationId);
         const EscalationRoute route = detail ? resolver->route(*detail) : EscalationRoute{};

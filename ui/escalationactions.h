@@ -27,7 +27,8 @@ class EscalationActions : public QObject
     Q_OBJECT
 
 public:
-    using Confirm = std::function<bool(QWidget *, const QString &)>;
+    // The question, and what the person must type to confirm (empty: a click will do).
+    using Confirm = std::function<bool(QWidget *, const QString &, const QString &)>;
 
     EscalationActions(Store &store, ProviderConnection &provider, QWidget *window);
 

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "accountbanner.h"
 #include "attestdialog.h"
 #include "auditview.h"
 #include "classifytoolsdialog.h"
@@ -44,6 +45,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
+#include <QVBoxLayout>
 
 namespace verity {
 
@@ -91,7 +93,15 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_splitter->addWidget(m_ticketView);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
-    setCentralWidget(m_splitter);
+    // The live-account band sits above everything the operator acts on.
+    m_accountBanner = new AccountBanner(this);
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_accountBanner);
+    centralLayout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
 
     m_escalationPane = new EscalationQueuePane(*m_escalationModel, this);
     if (isReadOnly())
@@ -139,6 +149,9 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_duplicateCount, &QLabel::linkActivated, this,
             [this] { m_queuePane->setFilter(TicketFilter::DuplicateEffect); });
     statusBar()->addPermanentWidget(m_duplicateCount);
+    m_keyKind = new QLabel(this);
+    m_keyKind->setObjectName(QStringLiteral("providerKeyKind"));
+    statusBar()->addPermanentWidget(m_keyKind);
 
     connect(m_queuePane, &TicketQueuePane::ticketChosen, this, [this](qint64 id) { openTicket(id); });
     connect(m_escalationPane, &EscalationQueuePane::escalationChosen, this, &MainWindow::openTicket);
@@ -166,7 +179,9 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_ticketView->setCallActions([this](const ToolCallRow &call) { return m_actions->actionsFor(call); });
     connect(m_provider, &ProviderConnection::changed, this, [this] {
         m_ticketView->setCallActions([this](const ToolCallRow &call) { return m_actions->actionsFor(call); });
+        m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
     });
+    m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
 
     buildMenus();
     updateEscalationCount();
@@ -278,7 +293,7 @@ void MainWindow::showFinance()
     });
 }
 
-void MainWindow::setConfirm(std::function<bool(QWidget *, const QString &)> confirm)
+void MainWindow::setConfirm(std::function<bool(QWidget *, const QString &, const QString &)> confirm)
 {
     m_actions->setConfirm(std::move(confirm));
 }

@@ -17,6 +17,7 @@ class QSplitter;
 
 namespace verity {
 
+class AccountBanner;
 class AttestDialog;
 class AuditLogModel;
 class AuditView;
@@ -56,7 +57,7 @@ public:
     // Seam for tests: how File > Import asks for files (a file dialog by default).
     void setFileChooser(std::function<QStringList(QWidget *)> chooser) { m_chooseFiles = std::move(chooser); }
     // Seam for tests: how a repeated write is confirmed (a question box, Cancel the default).
-    void setConfirm(std::function<bool(QWidget *, const QString &)> confirm);
+    void setConfirm(std::function<bool(QWidget *, const QString &, const QString &)> confirm);
 
     // Settling unknowns: a lookup at the system the write went to, a repeat only after one
     // proved absence, a person's attested check where nothing can be asked; and the evidence.
@@ -129,6 +130,8 @@ private:
     QSplitter *m_splitter;
     QLabel *m_escalationCount;
     QLabel *m_duplicateCount;
+    QLabel *m_keyKind; // the kind of API key in use, in the status bar
+    AccountBanner *m_accountBanner;
     ImportJob *m_import = nullptr;
     QProgressDialog *m_importProgress = nullptr;
     std::function<QStringList(QWidget *)> m_chooseFiles;

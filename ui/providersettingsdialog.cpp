@@ -1,15 +1,19 @@
 #include "providersettingsdialog.h"
 
 #include "plaintextlabel.h"
+#include "provider/apikeykind.h"
 #include "provider/providerurl.h"
 #include "resolution/providerconnection.h"
+#include "theme.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace verity {
@@ -22,15 +26,34 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     setWindowTitle(tr("Payment provider"));
     auto *layout = new QVBoxLayout(this);
     auto *form = new QFormLayout;
+    // Fields keep their width whatever the note below says (a long refusal wraps there instead).
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_url = new QLineEdit(connection.baseUrl().toString(), this);
     m_url->setObjectName(QStringLiteral("providerUrl"));
     m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:12111"));
     m_key = new QLineEdit(this);
     m_key->setObjectName(QStringLiteral("providerKey"));
     m_key->setEchoMode(QLineEdit::Password);
-    m_key->setPlaceholderText(connection.hasApiKey() ? tr("(unchanged)") : tr("sk_test_…"));
+    m_key->setPlaceholderText(connection.hasApiKey() ? tr("(unchanged)") : tr("sk_test_… or rk_live_…"));
+    m_keyKind = new QLabel(this);
+    m_keyKind->setObjectName(QStringLiteral("providerKeyKindInDialog"));
+    m_keyKind->setTextFormat(Qt::PlainText);
     m_operator = new QLineEdit(connection.operatorName(), this);
     m_operator->setObjectName(QStringLiteral("operatorName"));
+    m_connected =
+            new QCheckBox(tr("Each seller is a connected account, and its payments are direct charges on "
+                             "it"),
+                          this);
+    m_connected->setObjectName(QStringLiteral("connectedAccounts"));
+    m_connected->setToolTip(tr("Requests about a refund then name the seller's account (Stripe-Account)"));
+    m_connected->setChecked(connection.settings().connectedAccounts);
+    m_retention = new QSpinBox(this);
+    m_retention->setObjectName(QStringLiteral("keyRetentionHours"));
+    m_retention->setRange(1, 24 * 365);
+    m_retention->setSuffix(tr(" hours"));
+    m_retention->setValue(connection.settings().keyRetentionHours);
+    m_retention->setToolTip(tr("How long the provider recognises an idempotency key (Stripe: 24 hours). A "
+                               "repeat of an older call is looked up again immediately before it is sent."));
     // Room for a whole URL and a person's name: the fields are read, not guessed at.
     const int room =
             m_url->fontMetrics().horizontalAdvance(QStringLiteral("https://api.payments.example.com:8443/v1"))
@@ -39,21 +62,42 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
         field->setMinimumWidth(room);
     form->addRow(tr("Base URL"), m_url);
     form->addRow(tr("API key"), m_key);
+    form->addRow(QString(), m_keyKind);
     form->addRow(tr("Your name (for the audit log)"), m_operator);
+    form->addRow(tr("Sellers"), m_connected);
+    form->addRow(tr("Keys kept for"), m_retention);
     layout->addLayout(form);
     m_note = plainTextLabel(connection.urlProblem().isEmpty()
                                     ? connection.keyNote()
                                     : connection.urlProblem() + u'\n' + connection.keyNote(),
                             this, false);
     m_note->setObjectName(QStringLiteral("providerNote"));
+    m_note->setWordWrap(true);
+    m_note->setMinimumWidth(room);
     layout->addWidget(m_note);
+    layout->addStretch(1);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &ProviderSettingsDialog::save);
     // A problem named for the URL as it was goes once the URL is edited.
     const QString keyNote = connection.keyNote();
     connect(m_url, &QLineEdit::textEdited, this, [this, keyNote] { m_note->setText(keyNote); });
+    connect(m_key, &QLineEdit::textChanged, this, &ProviderSettingsDialog::showKeyKind);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    showKeyKind();
+}
+
+void ProviderSettingsDialog::showKeyKind()
+{
+    const QString key = m_key->text().isEmpty() ? m_connection.settings().apiKey : m_key->text();
+    const ApiKeyKind kind = apiKeyKind(key);
+    QString text = kind.describe(key);
+    if (kind.isLive())
+        text += tr(": real money");
+    if (kind.restricted)
+        text += tr("; enough for lookups and reconciliation, refused for refunds");
+    m_keyKind->setText(text.left(1).toUpper() + text.mid(1));
+    m_keyKind->setStyleSheet(kind.isLive() ? theme::status(theme::Tone::Bad) : QString());
 }
 
 void ProviderSettingsDialog::save()
@@ -74,6 +118,13 @@ void ProviderSettingsDialog::save()
             });
     if (!saved) {
         m_note->setText(saved.message());
+        return;
+    }
+    // The spin box holds a valid number of hours, so this is saved whenever the rest was.
+    if (const Expected<void> setup =
+                m_connection.saveAccountSetup(m_connected->isChecked(), m_retention->value());
+        !setup) {
+        m_note->setText(setup.message());
         return;
     }
     accept();

@@ -98,8 +98,14 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     m_usePayment = new QPushButton(tr("Use and look up"), m_paymentRow);
     m_usePayment->setObjectName(QStringLiteral("usePayment"));
     m_usePayment->setToolTip(tr("Recorded under your name in the audit log, then looked up"));
+    m_findPayment = new QPushButton(tr("Find with the provider's search"), m_paymentRow);
+    m_findPayment->setObjectName(QStringLiteral("findPayment"));
+    m_findPayment->setAutoDefault(false);
+    m_findPayment->setToolTip(tr("Searches the provider's payments for this order; what it finds is offered "
+                                 "here, and used only when you press \"Use and look up\""));
     paymentLayout->addWidget(paymentLabel);
     paymentLayout->addWidget(m_payment, 1);
+    paymentLayout->addWidget(m_findPayment);
     paymentLayout->addWidget(m_usePayment);
     layout->addWidget(m_paymentRow);
     m_paymentRow->hide();
@@ -144,6 +150,7 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     connect(m_performAgain, &QPushButton::clicked, this, &ResolutionDialog::performAgain);
     connect(m_attest, &QPushButton::clicked, this, [this] { emit attestRequested(m_escalationId); });
     connect(m_usePayment, &QPushButton::clicked, this, &ResolutionDialog::usePayment);
+    connect(m_findPayment, &QPushButton::clicked, this, &ResolutionDialog::findPayment);
     if (detail)
         showPaymentRow(*detail);
 }
@@ -174,6 +181,37 @@ void ResolutionDialog::usePayment()
     startLookup();
 }
 
+void ResolutionDialog::findPayment()
+{
+    Expected<PaymentSearchOperation *> search = m_resolver.findPayment(m_escalationId, this);
+    if (!search) {
+        m_result->setText(search.message());
+        m_result->setStyleSheet(theme::status(theme::Tone::Warning, false));
+        return;
+    }
+    m_findPayment->setEnabled(false);
+    m_status->setText(tr("Searching the provider's payments…"));
+    m_progress->show();
+    connect(*search, &PaymentSearchOperation::progress, m_status, &QLabel::setText);
+    connect(*search, &PaymentSearchOperation::finished, this,
+            [this, operation = *search](const PaymentSearchAnswer &answer) {
+                operation->deleteLater();
+                m_progress->hide();
+                m_status->clear();
+                m_findPayment->setEnabled(true);
+                // What was asked and answered, though nothing is settled by it.
+                const Evidence asked = evidenceFrom(answer.exchanges);
+                m_evidence->setPlainText(asked.request + QStringLiteral("\n\n") + asked.response);
+                m_result->setText(answer.reason.left(1).toUpper() + answer.reason.mid(1) + u'.');
+                m_result->setStyleSheet(theme::status(
+                        answer.payments.isEmpty() ? theme::Tone::Warning : theme::Tone::Neutral, false));
+                if (!answer.payments.isEmpty()) {
+                    m_payment->setText(answer.payments.first().id);
+                    m_payment->setFocus();
+                }
+            });
+}
+
 void ResolutionDialog::startLookup()
 {
     m_status->setText(tr("Looking it up…"));
@@ -191,7 +229,10 @@ void ResolutionDialog::performAgain()
         m_performAgain->hide();
         return;
     }
-    if (!m_confirm(this, repeatConfirmationText(plan->escalation, plan->endpoint, plan->system))) {
+    if (!m_confirm(this,
+                   repeatConfirmationText(plan->escalation, plan->endpoint, plan->system, plan->keyExpiry,
+                                          plan->keyKind),
+                   plan->typeToConfirm)) {
         m_progress->hide();
         m_cancel->hide();
         m_status->clear();

@@ -27,8 +27,10 @@ class ResolutionDialog : public QDialog
 
 public:
     // `confirm` asks the person before a write is repeated, with the whole of what would be
-    // sent (a seam for tests); Cancel must be its default.
-    using Confirm = std::function<bool(QWidget *parent, const QString &question)>;
+    // sent, and with live money what they must type to confirm (a seam for tests); Cancel
+    // must be its default.
+    using Confirm =
+            std::function<bool(QWidget *parent, const QString &question, const QString &typeToConfirm)>;
 
     ResolutionDialog(EscalationResolver &resolver, qint64 escalationId, Confirm confirm,
                      QWidget *parent = nullptr);
@@ -56,6 +58,7 @@ private:
     void showReport(const ResolutionReport &report);
     void performAgain();
     void usePayment();
+    void findPayment();
     void showPaymentRow(const EscalationDetail &escalation);
 
     EscalationResolver &m_resolver;
@@ -71,6 +74,7 @@ private:
     QWidget *m_paymentRow; // shown for a refund whose payment nobody named
     QLineEdit *m_payment;
     QPushButton *m_usePayment;
+    QPushButton *m_findPayment;
     QPlainTextEdit *m_evidence;
     QPlainTextEdit *m_draft;
     QPushButton *m_copy;

@@ -106,6 +106,12 @@ QString band(Band kind)
     return {};
 }
 
+QString liveAccount()
+{
+    return QStringLiteral("QLabel { font-weight: bold; padding: 6px; color: #ffffff; background: %1; }")
+            .arg(hex(palette::duplicate));
+}
+
 QString standing(bool open)
 {
     return QStringLiteral("QLabel { font-weight: bold; padding: 4px; color: %1; background: %2; }")

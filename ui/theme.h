@@ -37,6 +37,8 @@ QString status(Tone tone, bool bold = true);
 // A link in a status bar or a headline, in the tone's colour and bold: rich text, so `text` is
 // escaped here.
 QString statusLink(const QString &href, const QString &text, Tone tone);
+// The band across the top of the window while a live key is in use: white on red, bold.
+QString liveAccount();
 
 // ---- a band across a card that says what is known of a call ----
 enum class Band { Unknown, Duplicate, Performed, NotPerformed, Attested, Harmless };

@@ -131,7 +131,8 @@ void RefundOperation::start(const ProviderSettings &settings, const RefundIntent
     const QByteArray body = refundFormBody(intent);
 
     QNetworkRequest request = providerhttp::request(
-            settings, providerhttp::endpoint(settings.baseUrl, QStringLiteral("/v1/refunds")));
+            settings, providerhttp::endpoint(settings.baseUrl, QStringLiteral("/v1/refunds")),
+            intent.account);
     request.setRawHeader("Content-Type", "application/x-www-form-urlencoded");
     request.setRawHeader("Idempotency-Key", intent.intentKey.toUtf8());
     // A connection of its own, closed after the answer: never a stale kept-alive one that

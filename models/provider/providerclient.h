@@ -34,6 +34,13 @@ struct ProviderSettings
     int maxLookupAttempts = 4; // per page of a lookup, the first try included
     int backoffBaseMs = 200;
     int backoffCapMs = 3000;
+    // Each seller is a connected account and its payments are direct charges on it: requests
+    // about a refund name the seller's account (Stripe-Account). Off: payments are the
+    // platform's (destination charges), as in the sandbox's demo.
+    bool connectedAccounts = false;
+    // How long the provider keeps an idempotency key (Stripe: 24 hours). After that, the same
+    // key is a new request to it, so repeating a write with it needs a fresh lookup first.
+    int keyRetentionHours = 24;
 };
 
 struct RefundIntent
@@ -41,6 +48,7 @@ struct RefundIntent
     QString intentKey; // sent as Idempotency-Key and as metadata[intent_key]
     QString paymentIntent; // the payment refunded: a PaymentIntent (pi_…) or a Charge (ch_…)
     QString paymentSource; // where that payment was named: "order SU-1", "entered by Dana"
+    QString account; // the seller's connected account (Stripe-Account); empty: the platform's payment
     qint64 amountCents = 0;
     QString currency = QStringLiteral("USD"); // the payment's; a refund takes no currency of its own
     QString reason; // Stripe's: "requested_by_customer", "duplicate", "fraudulent"; empty sends none

@@ -22,9 +22,11 @@ QUrl endpoint(const QUrl &baseUrl, const QString &path, const QUrlQuery &query)
     return url;
 }
 
-QNetworkRequest request(const ProviderSettings &settings, const QUrl &url)
+QNetworkRequest request(const ProviderSettings &settings, const QUrl &url, const QString &account)
 {
     QNetworkRequest request(url);
+    if (!account.isEmpty())
+        request.setRawHeader("Stripe-Account", account.toUtf8());
     request.setRawHeader("Authorization", QByteArrayLiteral("Bearer ") + settings.apiKey.toUtf8());
     request.setRawHeader("Accept", "application/json");
     // Pinned: the shapes Verity reads are this version's, whatever the account's default is.

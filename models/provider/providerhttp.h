@@ -14,14 +14,17 @@ namespace verity::providerhttp {
 QUrl endpoint(const QUrl &baseUrl, const QString &path, const QUrlQuery &query = {});
 
 // The Stripe API version every request asks for (Stripe-Version): what Verity sends and reads
-// is built to it, so an account upgraded to a newer default cannot change a shape under it.
-inline constexpr char stripeApiVersion[] = "2024-06-20";
+// is built to it, so an account upgraded to a newer default cannot change a shape under it. It
+// is the version of the published description the contract test checks the requests and the
+// shapes read against (tests/data/stripe-openapi).
+inline constexpr char stripeApiVersion[] = "2026-07-29.dahlia";
 
 // Authorization, Accept, Stripe-Version, the per-request transfer timeout, and the redirect policy: every
 // request carries the API key, so Qt follows a redirect only within the URL's origin (scheme,
 // host and port; SameOriginRedirectPolicy) and a few times at most. Read the answer with
 // refusedRedirect() to say in words why one was not followed.
-QNetworkRequest request(const ProviderSettings &settings, const QUrl &url);
+// A non-empty `account` is sent as Stripe-Account: the request is about that connected account.
+QNetworkRequest request(const ProviderSettings &settings, const QUrl &url, const QString &account = {});
 constexpr int maxRedirects = 5;
 
 // The URL that answered: the request's, or where a redirect within its origin led.

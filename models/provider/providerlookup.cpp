@@ -7,6 +7,7 @@
 #include "domain/money.h"
 #include "providerclient.h"
 #include "providerhttp.h"
+#include "providerreply.h"
 #include "providerurl.h"
 
 #include <QDateTime>
@@ -73,7 +74,8 @@ void LookupOperation::requestPage()
     if (!m_startingAfter.isEmpty())
         query.addQueryItem(QStringLiteral("starting_after"), m_startingAfter);
     const QNetworkRequest request = providerhttp::request(
-            m_settings, providerhttp::endpoint(m_settings.baseUrl, QStringLiteral("/v1/refunds"), query));
+            m_settings, providerhttp::endpoint(m_settings.baseUrl, QStringLiteral("/v1/refunds"), query),
+            m_intent.account);
     emit progress(QStringLiteral("Listing the refunds of %1 (page %2, attempt %3 of %4)")
                           .arg(m_intent.paymentIntent)
                           .arg(m_page)
@@ -92,15 +94,7 @@ void LookupOperation::onReplyFinished()
         return;
     reply->deleteLater();
     m_reply = nullptr;
-    // An aborted reply (a transfer timeout) is closed: there is nothing to read.
-    const QByteArray body = reply->isOpen() ? reply->readAll() : QByteArray();
-    const int status = providerhttp::httpStatus(reply);
-    const QString transport =
-            status == 0 ? providerhttp::transportReason(reply, m_settings.timeoutMs) : QString();
-    m_exchange.finishedAt = QDateTime::currentMSecsSinceEpoch();
-    m_exchange.response = providerhttp::describeResponse(reply, body, transport);
-    if (status != 0)
-        m_exchange.answeredBy = providerhttp::answeredBy(reply);
+    const auto [body, status, transport] = readReply(reply, m_exchange, m_settings.timeoutMs);
     m_answer.exchanges.append(m_exchange);
 
     // Before anything else: an answer from elsewhere, or a redirect there, settles nothing and

@@ -23,6 +23,8 @@ ReplyRead readReply(QNetworkReply *reply, HttpExchange &exchange, int timeoutMs)
         read.transport = providerhttp::transportReason(reply, timeoutMs);
     exchange.finishedAt = QDateTime::currentMSecsSinceEpoch();
     exchange.response = providerhttp::describeResponse(reply, read.body, read.transport);
+    if (read.status != 0)
+        exchange.answeredBy = providerhttp::answeredBy(reply);
     return read;
 }
 

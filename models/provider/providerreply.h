@@ -1,5 +1,5 @@
 #pragma once
-// What the operations on pickups and messages share about one HTTP exchange: writing its
+// What the provider's read operations share about one HTTP exchange: writing its
 // request down as evidence, reading the reply, abandoning it on a cancel, and waiting for an
 // operation from the command line or a test.
 
@@ -25,7 +25,7 @@ struct ReplyRead
     QString transport; // why no HTTP answer came; empty when one came
 };
 
-// Reads `reply` and completes `exchange` (its finish time and response).
+// Reads `reply` and completes `exchange` (its finish time, response and the URL that answered).
 ReplyRead readReply(QNetworkReply *reply, HttpExchange &exchange, int timeoutMs);
 
 // Stops `reply`, still under way, without telling `receiver`, and completes `exchange` as

@@ -23,6 +23,9 @@ void SafeRefundOperation::finish(SafeWriteResult result)
     if (m_finished)
         return;
     m_finished = true;
+    // The lookup made first because the key had expired is part of what happened.
+    if (!m_checkNote.isEmpty() && !result.note.startsWith(m_checkNote))
+        result.note = m_checkNote + QStringLiteral("; then ") + result.note;
     emit finished(result);
 }
 
@@ -77,6 +80,88 @@ SafeRefundOperation *SafeWriteRuntime::refund(const RefundIntent &intent, const 
         return operation;
     }
 
+    const QString expired =
+            keyExpiry(m_provider.settings(), context.keyFirstSentMs, QDateTime::currentMSecsSinceEpoch());
+    if (!expired.isEmpty()) {
+        // The key no longer protects this refund: only a lookup made now can say it is not there.
+        operation->m_checkNote =
+                QStringLiteral("%1, so it would not recognise a repeat: looked the refund up immediately "
+                               "before sending")
+                        .arg(expired);
+        emit operation->progress(tr("The provider no longer knows this key; looking the refund up first…"));
+        LookupOperation *lookup = m_provider.lookup(intent);
+        operation->m_lookup = lookup;
+        connect(lookup, &LookupOperation::progress, operation, &SafeRefundOperation::progress);
+        connect(lookup, &LookupOperation::finished, operation,
+                [this, operation, intent, context, lookup](const LookupAnswer &answer) {
+                    lookup->deleteLater();
+                    operation->m_lookup = nullptr;
+                    afterCheck(operation, intent, context, answer);
+                });
+        return operation;
+    }
+    post(operation, intent, context);
+    return operation;
+}
+
+QString SafeWriteRuntime::keyExpiry(const ProviderSettings &settings, std::optional<qint64> firstSentMs,
+                                    qint64 nowMs)
+{
+    if (!firstSentMs || *firstSentMs <= 0)
+        return QString();
+    const qint64 age = nowMs - *firstSentMs;
+    if (age <= qint64(settings.keyRetentionHours) * 3600 * 1000)
+        return QString();
+    const qint64 hours = age / (3600 * 1000);
+    const QString ago =
+            hours >= 48 ? QStringLiteral("%1 days").arg(hours / 24) : QStringLiteral("%1 hours").arg(hours);
+    return QStringLiteral(
+                   "the provider keeps idempotency keys for %1 hours and this one was first sent %2 ago")
+            .arg(settings.keyRetentionHours)
+            .arg(ago);
+}
+
+void SafeWriteRuntime::afterCheck(SafeRefundOperation *operation, const RefundIntent &intent,
+                                  const LedgerContext &context, const LookupAnswer &answer)
+{
+    operation->m_checkedFirst = answer.exchanges;
+    SafeWriteResult result;
+    result.exchanges = answer.exchanges;
+    result.lookupVerdict = answer.verdict;
+    switch (answer.verdict) {
+    case LookupVerdict::NotFound:
+        if (operation->m_cancelled)
+            break;
+        operation->m_checkNote += QStringLiteral(" (%1)").arg(answer.reason);
+        post(operation, intent, context);
+        return;
+    case LookupVerdict::Found:
+        // It went through after all: nothing is sent, and the refund found is this intent's.
+        result.outcome = Outcome::AlreadyPerformed;
+        result.refund = answer.refund;
+        result.note = QStringLiteral("%1: found refund %2 with this key, so nothing was sent")
+                              .arg(operation->m_checkNote, answer.refund ? answer.refund->id : QString());
+        if (answer.refund) {
+            const QString ledgerNote = recordInLedger(intent, context, *answer.refund);
+            if (!ledgerNote.isEmpty())
+                result.note += QStringLiteral("; ") + ledgerNote;
+        }
+        operation->finish(result);
+        return;
+    case LookupVerdict::CouldNotTell:
+        break;
+    }
+    result.outcome = Outcome::Unknown;
+    result.note = operation->m_cancelled
+            ? QStringLiteral("%1; cancelled before sending, so nothing was sent").arg(operation->m_checkNote)
+            : QStringLiteral("%1, and it could not tell (%2); nothing was sent: do not retry, escalate")
+                      .arg(operation->m_checkNote, answer.reason);
+    operation->finish(result);
+}
+
+void SafeWriteRuntime::post(SafeRefundOperation *operation, const RefundIntent &intent,
+                            const LedgerContext &context)
+{
     emit operation->progress(tr("Sending the refund with its intent key…"));
     RefundOperation *post = m_provider.refund(intent);
     operation->m_refund = post;
@@ -85,14 +170,13 @@ SafeRefundOperation *SafeWriteRuntime::refund(const RefundIntent &intent, const 
                 post->deleteLater();
                 afterPost(operation, intent, context, attempt);
             });
-    return operation;
 }
 
 void SafeWriteRuntime::afterPost(SafeRefundOperation *operation, const RefundIntent &intent,
                                  const LedgerContext &context, const RefundAttempt &attempt)
 {
     SafeWriteResult result;
-    result.exchanges = attempt.exchanges;
+    result.exchanges = operation->m_checkedFirst + attempt.exchanges;
     result.postStatus = attempt.httpStatus;
     switch (attempt.kind) {
     case RefundAttempt::Kind::Accepted: {

@@ -38,6 +38,11 @@ struct LedgerContext
     QString source; // "console write", "runtime", ...
     // False when the caller records the refund itself, with the audit entries that vouch for it.
     bool record = true;
+    // When the intent key was first sent to the provider (the original call), if it was. Older
+    // than the provider keeps keys (ProviderSettings::keyRetentionHours), the key protects
+    // nothing: the refund is looked up immediately before the POST, which goes only if the
+    // lookup finds none.
+    std::optional<qint64> keyFirstSentMs{};
 };
 
 class SafeRefundOperation : public QObject
@@ -60,6 +65,10 @@ private:
 
     QPointer<RefundOperation> m_refund;
     QPointer<LookupOperation> m_lookup;
+    // The lookup made before the POST because the key had expired: its exchanges and words
+    // come first in the result.
+    QList<HttpExchange> m_checkedFirst;
+    QString m_checkNote;
     bool m_finished = false;
     bool m_cancelled = false; // a cancelled POST may still be running at the provider
 };
@@ -73,8 +82,16 @@ public:
 
     SafeRefundOperation *refund(const RefundIntent &intent, const LedgerContext &context);
     static SafeWriteResult waitFor(SafeRefundOperation *operation);
+    // Why the provider will no longer recognise a key first sent at `firstSentMs`, or empty
+    // while it still does: "the provider keeps idempotency keys for 24 hours and this one was
+    // first sent 30 hours ago".
+    static QString keyExpiry(const ProviderSettings &settings, std::optional<qint64> firstSentMs,
+                             qint64 nowMs);
 
 private:
+    void post(SafeRefundOperation *operation, const RefundIntent &intent, const LedgerContext &context);
+    void afterCheck(SafeRefundOperation *operation, const RefundIntent &intent, const LedgerContext &context,
+                    const LookupAnswer &answer);
     void afterPost(SafeRefundOperation *operation, const RefundIntent &intent, const LedgerContext &context,
                    const RefundAttempt &attempt);
     void afterLookup(SafeRefundOperation *operation, const RefundIntent &intent, const LedgerContext &context,

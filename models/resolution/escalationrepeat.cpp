@@ -66,7 +66,14 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     QUrl endpoint;
     QString system;
+    const ApiKeyKind keyKind = apiKeyKind(m_provider.settings().apiKey);
+    if (keyKind.mode == ApiKeyKind::Mode::None)
+        return makeError(QStringLiteral("there is no API key to send it with: enter one under Provider > "
+                                        "Payment provider settings"));
     if (money) {
+        // Refused before anything is asked or sent, with the reason.
+        if (const QString why = keyKind.whyNoWrite(); !why.isEmpty())
+            return makeError(why);
         Expected<RefundIntent> intent = refundIntentFor(detail);
         if (!intent)
             return intent.error();
@@ -100,7 +107,14 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
             return makeError(QStringLiteral("the ledger already holds refund %1 for this intent")
                                      .arg((*ledger)->refundId));
     }
-    return RepeatPlan{detail, endpoint, system};
+    RepeatPlan plan{detail, endpoint, system, {}, {}, {}};
+    plan.keyKind = keyKind.describe(m_provider.settings().apiKey);
+    if (money) {
+        plan.keyExpiry = SafeWriteRuntime::keyExpiry(m_provider.settings(), detail.calledAt, now());
+        if (keyKind.isLive())
+            plan.typeToConfirm = formatMoney(detail.amountCents.value_or(0), detail.currency);
+    }
+    return plan;
 }
 
 ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
@@ -169,9 +183,10 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
 
     if (money) {
         // The resolver records the refund in the ledger with its audit entries, not the runtime.
-        SafeRefundOperation *write = m_runtime.refund(
-                *intent,
-                LedgerContext{detail.callId, detail.sellerId, QStringLiteral("console write"), false});
+        SafeRefundOperation *write =
+                m_runtime.refund(*intent,
+                                 LedgerContext{detail.callId, detail.sellerId,
+                                               QStringLiteral("console write"), false, detail.calledAt});
         operation->m_write = write;
         connect(write, &SafeRefundOperation::progress, operation, &ResolutionOperation::progress);
         connect(write, &SafeRefundOperation::finished, operation,

@@ -106,6 +106,15 @@ Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetai
     intent.intentKey = escalation.intentKey;
     intent.paymentIntent = payment->id;
     intent.paymentSource = payment->source;
+    if (m_provider.settings().connectedAccounts) {
+        if (escalation.sellerId.isEmpty())
+            return makeError(
+                    QStringLiteral("payments are made on each seller's connected account, but the seller of "
+                                   "order %1 is not known, so the provider cannot be asked which account to "
+                                   "look in")
+                            .arg(escalation.orderId));
+        intent.account = escalation.sellerId;
+    }
     intent.amountCents = *escalation.amountCents;
     intent.currency = escalation.currency;
     intent.reason = QStringLiteral("requested_by_customer");
@@ -119,15 +128,21 @@ Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetai
     return intent;
 }
 
-Expected<PaymentReference> EscalationResolver::enterPayment(qint64 escalationId, const QString &reference)
+Expected<EscalationDetail> EscalationResolver::refundEscalation(qint64 escalationId)
 {
     Expected<EscalationDetail> found = escalation(escalationId);
-    if (!found)
-        return found.error();
-    if (found->toolClass != ToolClass::WriteMoney)
+    if (found && found->toolClass != ToolClass::WriteMoney)
         return makeError(InputErrc::Invalid,
                          QStringLiteral("%1 is not a refund: only a refund is looked up under a payment")
                                  .arg(found->tool));
+    return found;
+}
+
+Expected<PaymentReference> EscalationResolver::enterPayment(qint64 escalationId, const QString &reference)
+{
+    Expected<EscalationDetail> found = refundEscalation(escalationId);
+    if (!found)
+        return found.error();
     if (found->state != EscalationState::Open)
         return makeError(InputErrc::Invalid,
                          QStringLiteral("escalation %1 is settled already; its payment is not asked for")
@@ -155,6 +170,31 @@ Expected<PaymentReference> EscalationResolver::enterPayment(qint64 escalationId,
     if (Expected<void> committed = m_store.commit(); !committed)
         return committed.error();
     return payment;
+}
+
+Expected<PaymentSearchOperation *> EscalationResolver::findPayment(qint64 escalationId, QObject *parent)
+{
+    Expected<EscalationDetail> found = refundEscalation(escalationId);
+    if (!found)
+        return found.error();
+    if (found->orderId.isEmpty())
+        return makeError(InputErrc::Missing,
+                         QStringLiteral("ticket %1 names no order, so there is nothing to search the "
+                                        "provider's payments for; enter the payment as the provider shows it")
+                                 .arg(found->ticketExtId));
+    QString account;
+    if (m_provider.settings().connectedAccounts) {
+        if (found->sellerId.isEmpty())
+            return makeError(InputErrc::Missing,
+                             QStringLiteral("payments are made on each seller's connected account, but the "
+                                            "seller of order %1 is not known, so there is no account to "
+                                            "search")
+                                     .arg(found->orderId));
+        account = found->sellerId;
+    }
+    auto *search = new PaymentSearchOperation(m_provider.settings(), found->orderId, account, parent);
+    search->start();
+    return search;
 }
 
 Expected<EscalationDetail> EscalationResolver::escalation(qint64 escalationId)
@@ -212,8 +252,10 @@ EscalationRoute EscalationResolver::route(const EscalationDetail &escalation) co
             return {false, systemWords(QStringLiteral("payments")), intent.message(), true, QString()};
         if (!intent)
             return {false, QString(), intent.message(), false, QString()};
-        return {true, systemWords(QStringLiteral("payments")), QString(), false,
-                QStringLiteral("%1 (%2)").arg(intent->paymentIntent, intent->paymentSource)};
+        QString payment = QStringLiteral("%1 (%2)").arg(intent->paymentIntent, intent->paymentSource);
+        if (!intent->account.isEmpty())
+            payment += QStringLiteral(" on the seller's account %1").arg(intent->account);
+        return {true, systemWords(QStringLiteral("payments")), QString(), false, payment};
     }
     const Expected<RecordQuery> query = recordQueryOf(escalation);
     if (!query)
@@ -279,6 +321,14 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     // looked up; anything else settled stays as it was settled.
     if (detail.state != EscalationState::Open && !standsOnACheck(detail))
         return finishLater(operation, settledBefore(detail));
+    // Asked without a key, the provider could only refuse: nothing goes out.
+    if (m_provider.settings().apiKey.isEmpty())
+        return finishLater(
+                operation,
+                notPossibleReport(
+                        QStringLiteral("there is no API key to ask with: enter one under Provider > Payment "
+                                       "provider settings, or set %1 before starting Verity")
+                                .arg(QLatin1String("VERITY_PROVIDER_API_KEY"))));
     const qint64 startedAt = now();
     if (Expected<RefundIntent> intent = refundIntentFor(detail); intent) {
         emit operation->progress(tr("Looking up the refund at the provider…"));

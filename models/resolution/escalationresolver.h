@@ -9,6 +9,8 @@
 #include "domain/expected.h"
 #include "domain/registryselection.h"
 #include "escalationhistory.h"
+#include "provider/apikeykind.h"
+#include "provider/paymentsearch.h"
 #include "provider/providerclient.h"
 #include "provider/safewriteruntime.h"
 #include "resolutionreport.h"
@@ -42,6 +44,13 @@ struct RepeatPlan
     EscalationDetail escalation;
     QUrl endpoint; // where the POST goes
     QString system; // "the payment provider"
+    // Why the provider will no longer recognise the key (SafeWriteRuntime::keyExpiry); empty
+    // while it does.
+    QString keyExpiry;
+    QString keyKind; // "a test secret key (sk_test_…abcd)"
+    // With a live key, what the person must type to send: the amount as the confirmation
+    // shows it ("$118.00"). Empty: a click confirms.
+    QString typeToConfirm;
 };
 
 // A person's record of a check made in a system Verity cannot ask.
@@ -108,8 +117,14 @@ public:
     // Records the payment an operator found at the provider for this escalation, audited.
     // `reference` must read as one (readPaymentReference()).
     Expected<PaymentReference> enterPayment(qint64 escalationId, const QString &reference);
+    // Searches the provider's payments for the escalation's order (on the seller's account when
+    // sellers are connected accounts), to offer an operator the payment to enter. Started; the
+    // caller owns it. What it finds settles nothing and is not stored until a person enters it.
+    Expected<PaymentSearchOperation *> findPayment(qint64 escalationId, QObject *parent);
 
 private:
+    // The escalation, if it is a refund (the only write looked up under a payment).
+    Expected<EscalationDetail> refundEscalation(qint64 escalationId);
     // The registry's entry for the escalation's tool, as the profile that read its ticket has it.
     const ToolSpec *specOf(const EscalationDetail &escalation) const;
     QString nounOf(const EscalationDetail &escalation) const; // "refund", "pickup", "message"

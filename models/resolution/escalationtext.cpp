@@ -78,7 +78,7 @@ QString replacedCheckText(const EscalationDetail &escalation)
 }
 
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
-                               const QString &system)
+                               const QString &system, const QString &keyExpiry, const QString &keyKind)
 {
     QStringList lines;
     lines << (escalation.amountCents
@@ -90,7 +90,16 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
         lines << QStringLiteral("%1: %2").arg(label, value);
     lines << QStringLiteral("Intent key: %1").arg(escalation.intentKey);
     lines << QStringLiteral("Sent to: %1 (%2)").arg(endpoint.toString(QUrl::RemoveUserInfo), system);
+    if (!keyKind.isEmpty())
+        lines << QStringLiteral("With: %1").arg(keyKind);
     lines << QString();
+    if (!keyExpiry.isEmpty()) {
+        lines << QStringLiteral("The key no longer protects this refund: %1, so it will not recognise a "
+                                "repeat. Verity looks the refund up again immediately before sending, and "
+                                "sends only if that lookup finds none; both are kept as evidence.")
+                         .arg(keyExpiry);
+        return lines.join(u'\n');
+    }
     // What protects this send is the lookup just made; the key only while the system still keeps
     // it (a provider forgets keys after a while, Stripe's after 24 hours).
     lines << QStringLiteral("A lookup found no record of this intent at %1. The same key lets %1 recognise a "

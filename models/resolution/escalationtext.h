@@ -31,6 +31,7 @@ QString replacedCheckText(const EscalationDetail &escalation);
 // What a person confirms before a write is sent again: every fact of it, the intent key and
 // the URL it goes to.
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
-                               const QString &system);
+                               const QString &system, const QString &keyExpiry = {},
+                               const QString &keyKind = {});
 
 } // namespace verity

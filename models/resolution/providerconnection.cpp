@@ -47,6 +47,12 @@ void ProviderConnection::load(std::function<void()> done)
             ? QString()
             : tr("The saved provider URL is not used: %1").arg(checked.message());
     m_operator = settings.value(QStringLiteral("provider/operator"), defaultOperatorName()).toString();
+    m_settings.connectedAccounts =
+            settings.value(QStringLiteral("provider/connectedAccounts"), false).toBool();
+    // A hand-edited retention that is not a number of hours falls back to Stripe's.
+    bool validHours = false;
+    const int hours = settings.value(QStringLiteral("provider/keyRetentionHours"), 24).toInt(&validHours);
+    m_settings.keyRetentionHours = validHours && hours >= 1 && hours <= 24 * 365 ? hours : 24;
     const QString fromEnvironment = qEnvironmentVariable(apiKeyVariable);
     if (!fromEnvironment.isEmpty() || m_settings.baseUrl.isEmpty()) {
         m_settings.apiKey = fromEnvironment;
@@ -121,6 +127,21 @@ Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &oper
             done(m_keyNote);
     });
     job->start();
+    return {};
+}
+
+Expected<void> ProviderConnection::saveAccountSetup(bool connectedAccounts, int keyRetentionHours)
+{
+    if (keyRetentionHours < 1 || keyRetentionHours > 24 * 365)
+        return makeError(QStringLiteral("Keys kept for: a whole number of hours from 1 to %1; got %2")
+                                 .arg(24 * 365)
+                                 .arg(keyRetentionHours));
+    QSettings settings;
+    settings.setValue(QStringLiteral("provider/connectedAccounts"), connectedAccounts);
+    settings.setValue(QStringLiteral("provider/keyRetentionHours"), keyRetentionHours);
+    m_settings.connectedAccounts = connectedAccounts;
+    m_settings.keyRetentionHours = keyRetentionHours;
+    rebuild();
     return {};
 }
 

@@ -48,6 +48,10 @@ public:
     Expected<void> save(const QUrl &baseUrl, const QString &operatorName, const QString &apiKey,
                         std::function<void(const QString &note)> done = {});
 
+    // How the provider's account is set up (ProviderSettings: connected accounts, key
+    // retention), saved in QSettings; the client is rebuilt with them.
+    Expected<void> saveAccountSetup(bool connectedAccounts, int keyRetentionHours);
+
     // Null while no URL is set.
     EscalationResolver *resolver();
     // The registries that name where each tool's writes can be looked up.

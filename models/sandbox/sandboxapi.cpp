@@ -106,9 +106,10 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
             ? sandboxRecordKindAt(QStringLiteral("/v1/") + segments.at(1))
             : nullptr;
     PostEndpoint endpoint;
+    const QString account = QString::fromUtf8(request.stripeAccount).trimmed();
     QString written; // what a write POST makes: the POSTs that faults strike after the commit
     if (request.method == u"POST" && request.path == u"/v1/refunds") {
-        endpoint = [this](const SandboxForm &form) { return createRefund(form); };
+        endpoint = [this, account](const SandboxForm &form) { return createRefund(form, account); };
         written = QStringLiteral("refund");
     } else if (request.method == u"POST" && recordKind && request.path == recordKind->path) {
         endpoint = [this, recordKind](const SandboxForm &form) { return createRecord(*recordKind, form); };
@@ -116,11 +117,12 @@ SandboxAnswer SandboxApi::handle(const SandboxRequest &incoming)
     } else if (request.method == u"POST" && request.path == u"/v1/accounts") {
         endpoint = [this](const SandboxForm &form) { return createAccount(form); };
     } else if (request.method == u"POST" && request.path == u"/v1/payment_intents") {
-        endpoint = [this](const SandboxForm &form) { return createPaymentIntent(form); };
+        endpoint = [this, account](const SandboxForm &form) { return createPaymentIntent(form, account); };
     }
     const bool writePost = !written.isEmpty();
     const bool knownGet = request.method == u"GET" && segments.size() >= 2 && segments.at(0) == u"v1"
-            && ((segments.size() <= 3 && (segments.at(1) == u"refunds" || recordKind))
+            && ((segments.size() <= 3
+                 && (segments.at(1) == u"refunds" || segments.at(1) == u"payment_intents" || recordKind))
                 || (segments.size() == 2
                     && (segments.at(1) == u"balance" || segments.at(1) == u"balance_transactions")));
     if (!endpoint && !knownGet) {
@@ -213,9 +215,12 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
                 QStringLiteral("An Idempotency-Key must have 1 to %1 characters.").arg(maxKeyLength)));
     }
     const QString fingerprint = form.fingerprint(request.method, request.path);
+    // Keys are an account's own, as at Stripe: the same key sent for two sellers is two keys.
+    const QString account = QString::fromUtf8(request.stripeAccount).trimmed();
+    const QString scopedKey = account.isEmpty() || key.isEmpty() ? key : account + u' ' + key;
     const qint64 retentionMs = qint64(m_options.keyRetentionHours) * 3600 * 1000;
     if (!key.isEmpty()) {
-        if (m_inProgress.contains(key)) {
+        if (m_inProgress.contains(scopedKey)) {
             SandboxAnswer conflict = answer(SandboxError{
                     409, QStringLiteral("invalid_request_error"), QStringLiteral("idempotency_key_in_use"),
                     QStringLiteral(
@@ -226,7 +231,8 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
             conflict.idempotencyKey = key;
             return conflict;
         }
-        Expected<std::optional<StoredResponse>> stored = m_state.storedResponse(key, nowMs() - retentionMs);
+        Expected<std::optional<StoredResponse>> stored =
+                m_state.storedResponse(scopedKey, nowMs() - retentionMs);
         if (!stored)
             return answer(internalError(stored.message()));
         if (*stored) {
@@ -261,7 +267,7 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
     }
     if (!key.isEmpty()) {
         if (Expected<void> stored = m_state.storeResponse(
-                    key, StoredResponse{fingerprint, result.status, result.body, nowMs()});
+                    scopedKey, StoredResponse{fingerprint, result.status, result.body, nowMs()});
             !stored) {
             m_state.rollback();
             return answer(internalError(stored.message()));
@@ -279,8 +285,8 @@ SandboxAnswer SandboxApi::post(const SandboxRequest &request, const PostEndpoint
         if (fault->kind == SandboxFault::Kind::AcceptThenStall) {
             done.stallMilliseconds = fault->stallMs();
             if (!key.isEmpty()) {
-                m_inProgress.insert(key);
-                done.keyInProgress = key;
+                m_inProgress.insert(scopedKey);
+                done.keyInProgress = scopedKey;
             }
         } else if (fault->kind == SandboxFault::Kind::AcceptThenError) {
             const SandboxAnswer error = answer(SandboxError{
@@ -309,7 +315,19 @@ SandboxAnswer SandboxApi::get(const SandboxRequest &request)
         return answer(segments.size() == 3 ? retrieveRecord(*kind, segments.at(2))
                                            : listRecords(*kind, query));
     if (segments.at(1) == u"refunds")
-        return answer(segments.size() == 3 ? retrieveRefund(segments.at(2)) : listRefunds(query));
+        return answer(segments.size() == 3 ? retrieveRefund(segments.at(2)) : listRefunds(query, account));
+    if (segments.at(1) == u"payment_intents") {
+        if (segments.size() == 3 && segments.at(2) == u"search")
+            return answer(searchPaymentIntents(query, account));
+        if (segments.size() == 3)
+            return answer(retrievePaymentIntent(segments.at(2), account));
+        SandboxError error = SandboxError::invalid(
+                QString(),
+                QStringLiteral("The sandbox does not list payment intents; search them "
+                               "(/v1/payment_intents/search) or retrieve one by its id."));
+        error.status = 404;
+        return answer(error);
+    }
     if (segments.at(1) == u"balance")
         return answer(retrieveBalance(account, query));
     return answer(listBalanceTransactions(account, query));

@@ -44,6 +44,7 @@ struct SandboxOptions
 {
     QString apiKey = QStringLiteral("sk_test_sandbox");
     int keyRetentionHours = 24;
+    int searchLagSeconds = 0; // how long a new payment is missing from search results
     SandboxFaultPlan faults;
     std::function<qint64()> clock; // ms since the epoch; empty: the system clock
     // A refund's id derived from its payment, its metadata[intent_key] and what the payment
@@ -115,10 +116,23 @@ private:
     SandboxAnswer get(const SandboxRequest &request);
 
     Result createAccount(const SandboxForm &form);
-    Result createPaymentIntent(const SandboxForm &form);
-    Result createRefund(const SandboxForm &form);
+    // `account` is the request's Stripe-Account header: a payment made with one is a direct
+    // charge on that seller's account, and only requests that name the same account see it
+    // (its refunds, its refund list, its search), as at Stripe.
+    Result createPaymentIntent(const SandboxForm &form, const QString &account);
+    Result createRefund(const SandboxForm &form, const QString &account);
     Result retrieveRefund(const QString &id);
-    Result listRefunds(const SandboxForm &query);
+    Result listRefunds(const SandboxForm &query, const QString &account);
+    Result retrievePaymentIntent(const QString &id, const QString &account);
+    // Stripe's search query language, the part a lookup uses: metadata['key']:'value'. A payment
+    // shows in results only searchLagSeconds after it was made, as Stripe's index lags.
+    Result searchPaymentIntents(const SandboxForm &query, const QString &account);
+    // The payment a refund or its list names by `payment_intent` or by `charge` (exactly one),
+    // as seen from `account`: one on another account is "no such" (resource_missing).
+    std::variant<SandboxPayment, SandboxError> paymentNamedIn(const SandboxForm &form,
+                                                              const QString &account);
+    std::variant<SandboxPayment, SandboxError> paymentNamed(const QString &param, const QString &id,
+                                                            const QString &account);
     Result retrieveBalance(const QString &account, const SandboxForm &query);
     Result listBalanceTransactions(const QString &account, const SandboxForm &query);
     Result createRecord(const SandboxRecordKind &kind, const SandboxForm &form);

@@ -136,7 +136,7 @@ SandboxApi::Result SandboxApi::createAccount(const SandboxForm &form)
     return ok(accountBody(account));
 }
 
-SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form)
+SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form, const QString &onAccount)
 {
     const QString unknown = form.firstUnknown({QStringLiteral("id"), QStringLiteral("amount"),
                                                QStringLiteral("currency"), QStringLiteral("account")});
@@ -160,12 +160,24 @@ SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form)
     if (const auto *error = std::get_if<SandboxError>(&currency))
         return refused(*error);
     payment.currency = std::get<QString>(currency);
-    payment.account = form.value(QStringLiteral("account"));
+    // A direct charge is made on the seller's own account (Stripe-Account); a destination
+    // charge on the platform names the seller whose balance its refunds debit.
+    payment.onAccount = onAccount;
+    payment.account = onAccount.isEmpty() ? form.value(QStringLiteral("account")) : onAccount;
+    if (!onAccount.isEmpty() && form.has(QStringLiteral("account"))
+        && form.value(QStringLiteral("account")) != onAccount) {
+        return refused(SandboxError::invalid(
+                QStringLiteral("account"),
+                QStringLiteral("A payment made on account %1 (Stripe-Account) belongs to it; account "
+                               "names %2.")
+                        .arg(onAccount, form.value(QStringLiteral("account")))));
+    }
     if (payment.account.isEmpty()) {
         return refused(SandboxError::invalid(
                 QStringLiteral("account"),
                 QStringLiteral("Missing required param: account (the seller account whose "
-                               "balance refunds of this payment debit)."),
+                               "balance refunds of this payment debit), or make the payment on the "
+                               "seller's account with the header 'Stripe-Account: <account id>'."),
                 QStringLiteral("parameter_missing")));
     }
     payment.metadata = form.metadata();
@@ -186,23 +198,132 @@ SandboxApi::Result SandboxApi::createPaymentIntent(const SandboxForm &form)
     if (!*inserted) {
         return failedWhile(SandboxError::invalid(
                 QStringLiteral("id"),
-                QStringLiteral("A payment intent with id '%1' already exists.").arg(payment.id),
+                QStringLiteral("A payment intent with id '%1' (or its charge) already exists.")
+                        .arg(payment.id),
                 QStringLiteral("resource_already_exists")));
     }
-    return ok(paymentIntentBody(payment));
+    Expected<std::optional<SandboxPayment>> made = m_state.payment(payment.id);
+    if (!made || !*made)
+        return refused(
+                internalError(made ? QStringLiteral("the payment just made is missing") : made.message()));
+    return ok(paymentIntentBody(**made));
 }
 
-SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
+std::variant<SandboxPayment, SandboxError> SandboxApi::paymentNamedIn(const SandboxForm &form,
+                                                                      const QString &onAccount)
 {
-    const QString unknown = form.firstUnknown(
-            {QStringLiteral("payment_intent"), QStringLiteral("amount"), QStringLiteral("reason")});
+    const bool byCharge = form.has(QStringLiteral("charge"));
+    if (byCharge == form.has(QStringLiteral("payment_intent"))) {
+        return SandboxError::invalid(
+                byCharge ? QStringLiteral("charge") : QStringLiteral("payment_intent"),
+                byCharge ? QStringLiteral("Name the payment by payment_intent or by charge, not both.")
+                         : QStringLiteral("Missing required param: payment_intent or charge (the payment)."),
+                byCharge ? QString() : QStringLiteral("parameter_missing"));
+    }
+    const QString param = byCharge ? QStringLiteral("charge") : QStringLiteral("payment_intent");
+    return paymentNamed(param, form.value(param), onAccount);
+}
+
+std::variant<SandboxPayment, SandboxError> SandboxApi::paymentNamed(const QString &param, const QString &id,
+                                                                    const QString &onAccount)
+{
+    const bool byCharge = param == u"charge";
+    if (!onAccount.isEmpty()) {
+        const std::variant<SandboxAccount, SandboxError> known = accountOfHeader(onAccount);
+        if (const auto *error = std::get_if<SandboxError>(&known))
+            return *error;
+    }
+    Expected<std::optional<SandboxPayment>> payment =
+            byCharge ? m_state.paymentOfCharge(id) : m_state.payment(id);
+    if (!payment)
+        return internalError(payment.message());
+    // A payment on another account is not there for this request, as at Stripe.
+    if (!*payment || (*payment)->onAccount != onAccount) {
+        QString message = QStringLiteral("No such %1: '%2'").arg(param, id);
+        if (*payment && onAccount.isEmpty())
+            message += QStringLiteral("; it was made on a connected account: name it in the header "
+                                      "'Stripe-Account: <account id>'");
+        return SandboxError::missing(param, message);
+    }
+    return **payment;
+}
+
+SandboxApi::Result SandboxApi::retrievePaymentIntent(const QString &id, const QString &onAccount)
+{
+    const std::variant<SandboxPayment, SandboxError> payment =
+            paymentNamed(QStringLiteral("payment_intent"), id, onAccount);
+    if (const auto *error = std::get_if<SandboxError>(&payment)) {
+        SandboxError notFound = *error;
+        notFound.status = notFound.code == u"resource_missing" ? 404 : notFound.status;
+        return refused(notFound);
+    }
+    return ok(paymentIntentBody(std::get<SandboxPayment>(payment)));
+}
+
+SandboxApi::Result SandboxApi::searchPaymentIntents(const SandboxForm &query, const QString &onAccount)
+{
+    const QString unknown =
+            query.firstUnknown({QStringLiteral("query"), QStringLiteral("limit"), QStringLiteral("page")});
     if (!unknown.isEmpty())
         return refused(unknownParameter(unknown));
-    const QString paymentIntent = form.value(QStringLiteral("payment_intent"));
-    if (paymentIntent.isEmpty()) {
+    // metadata['order_id']:'SU-1', either quote, a backslash escaping the quote inside.
+    static const QRegularExpression clause(QStringLiteral(
+            R"(^\s*metadata\[(['"])([A-Za-z0-9_-]{1,40})\1\]\s*:\s*(['"])((?:\\.|(?!\3).)*)\3\s*$)"));
+    const QString text = query.value(QStringLiteral("query"));
+    const QRegularExpressionMatch match = clause.match(text);
+    if (!match.hasMatch()) {
+        return refused(SandboxError::invalid(
+                QStringLiteral("query"),
+                text.isEmpty() ? QStringLiteral("Missing required param: query.")
+                               : QStringLiteral("The sandbox searches payment intents by one metadata value "
+                                                "only, written metadata['key']:'value'; got '%1'.")
+                                         .arg(text)));
+    }
+    QString value = match.captured(4);
+    value.replace(QRegularExpression(QStringLiteral(R"(\\(.))")), QStringLiteral("\\1"));
+    std::variant<int, SandboxError> limit = parseLimit(query);
+    if (const auto *error = std::get_if<SandboxError>(&limit))
+        return refused(*error);
+    int offset = 0;
+    if (query.has(QStringLiteral("page"))) {
+        static const QRegularExpression page(QStringLiteral("^page_([0-9]{1,9})$"));
+        const QRegularExpressionMatch token = page.match(query.value(QStringLiteral("page")));
+        if (!token.hasMatch()) {
+            return refused(SandboxError::invalid(
+                    QStringLiteral("page"),
+                    QStringLiteral("page must be the next_page of an earlier search; got '%1'.")
+                            .arg(query.value(QStringLiteral("page")))));
+        }
+        offset = token.captured(1).toInt();
+    }
+    if (!onAccount.isEmpty()) {
+        const std::variant<SandboxAccount, SandboxError> known = accountOfHeader(onAccount);
+        if (const auto *error = std::get_if<SandboxError>(&known))
+            return refused(*error);
+    }
+    Expected<SandboxPage<SandboxPayment>> found =
+            m_state.searchPayments(match.captured(2), value, onAccount,
+                                   nowSeconds() - m_options.searchLagSeconds, std::get<int>(limit), offset);
+    if (!found)
+        return refused(internalError(found.message()));
+    const QString next =
+            found->hasMore ? QStringLiteral("page_%1").arg(offset + int(found->items.size())) : QString();
+    return ok(searchBody(found->items, &writePaymentIntent, next,
+                         QLatin1StringView("/v1/payment_intents/search")));
+}
+
+SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form, const QString &onAccount)
+{
+    const QString unknown = form.firstUnknown({QStringLiteral("payment_intent"), QStringLiteral("charge"),
+                                               QStringLiteral("amount"), QStringLiteral("reason")});
+    if (!unknown.isEmpty())
+        return refused(unknownParameter(unknown));
+    const bool byCharge = form.has(QStringLiteral("charge"));
+    const QString named = form.value(byCharge ? QStringLiteral("charge") : QStringLiteral("payment_intent"));
+    if (byCharge == form.has(QStringLiteral("payment_intent")) || named.isEmpty()) {
         return refused(SandboxError::invalid(
                 QStringLiteral("payment_intent"),
-                QStringLiteral("Missing required param: payment_intent (the payment to refund)."),
+                QStringLiteral("Name the payment to refund by payment_intent or by charge (one of them)."),
                 QStringLiteral("parameter_missing")));
     }
     std::optional<qint64> amount;
@@ -224,16 +345,13 @@ SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
         return refused(*error);
 
     // Execution: from here on a refusal is the answer to this request, and stored for its key.
-    Expected<std::optional<SandboxPayment>> payment = m_state.payment(paymentIntent);
-    if (!payment)
-        return refused(internalError(payment.message()));
-    if (!*payment) {
-        return failedWhile(
-                SandboxError::missing(QStringLiteral("payment_intent"),
-                                      QStringLiteral("No such payment_intent: '%1'").arg(paymentIntent)));
-    }
-    const qint64 refundable = qMax<qint64>(0, (*payment)->amount - (*payment)->amountRefunded);
-    const QString currency = (*payment)->currency.toUpper();
+    const std::variant<SandboxPayment, SandboxError> found = paymentNamedIn(form, onAccount);
+    if (const auto *error = std::get_if<SandboxError>(&found))
+        return error->type == u"api_error" ? refused(*error) : failedWhile(*error);
+    const SandboxPayment *payment = &std::get<SandboxPayment>(found);
+    const QString paymentIntent = payment->id;
+    const qint64 refundable = qMax<qint64>(0, payment->amount - payment->amountRefunded);
+    const QString currency = payment->currency.toUpper();
     if (!amount && refundable == 0) {
         return failedWhile(SandboxError::invalid(
                 QStringLiteral("amount"),
@@ -254,15 +372,16 @@ SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form)
             ? derivedSandboxId(QStringLiteral("re_"),
                                QStringLiteral("refund|%1|%2|%3")
                                        .arg(paymentIntent, metadata.value(QStringLiteral("intent_key")))
-                                       .arg((*payment)->amountRefunded))
+                                       .arg(payment->amountRefunded))
             : randomSandboxId(QStringLiteral("re_"));
     refund.paymentIntent = paymentIntent;
+    refund.charge = payment->charge;
     refund.amount = amount.value_or(refundable);
-    refund.currency = (*payment)->currency;
+    refund.currency = payment->currency;
     refund.reason = reason;
     refund.created = nowSeconds();
     refund.metadata = metadata;
-    Expected<bool> inserted = m_state.insertRefund(refund, (*payment)->account);
+    Expected<bool> inserted = m_state.insertRefund(refund, payment->account);
     if (!inserted)
         return refused(internalError(inserted.message()));
     return ok(refundBody(refund), true);
@@ -282,23 +401,19 @@ SandboxApi::Result SandboxApi::retrieveRefund(const QString &id)
     return ok(refundBody(**refund));
 }
 
-SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query)
+SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query, const QString &onAccount)
 {
     const std::variant<SandboxListQuery, SandboxError> parsed =
-            parseListQuery(query, {QStringLiteral("payment_intent")});
+            parseListQuery(query, {QStringLiteral("payment_intent"), QStringLiteral("charge")});
     if (const auto *error = std::get_if<SandboxError>(&parsed))
         return refused(*error);
     const SandboxListQuery &list = std::get<SandboxListQuery>(parsed);
-    const QString paymentIntent = query.value(QStringLiteral("payment_intent"));
-    if (query.has(QStringLiteral("payment_intent"))) {
-        Expected<std::optional<SandboxPayment>> payment = m_state.payment(paymentIntent);
-        if (!payment)
-            return refused(internalError(payment.message()));
-        if (!*payment) {
-            return refused(
-                    SandboxError::missing(QStringLiteral("payment_intent"),
-                                          QStringLiteral("No such payment_intent: '%1'").arg(paymentIntent)));
-        }
+    QString paymentIntent;
+    if (query.has(QStringLiteral("payment_intent")) || query.has(QStringLiteral("charge"))) {
+        const std::variant<SandboxPayment, SandboxError> named = paymentNamedIn(query, onAccount);
+        if (const auto *error = std::get_if<SandboxError>(&named))
+            return refused(*error);
+        paymentIntent = std::get<SandboxPayment>(named).id;
     }
     Expected<std::optional<SandboxPage<SandboxRefund>>> page =
             m_state.refunds(paymentIntent, list.limit, list.startingAfter, list.created);

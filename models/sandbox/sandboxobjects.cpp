@@ -74,6 +74,8 @@ void writeRefund(SandboxJson &json, const SandboxRefund &refund)
     json.number(refund.amount);
     json.key("balance_transaction"_L1);
     json.stringOrNull(refund.balanceTransaction);
+    json.key("charge"_L1);
+    json.stringOrNull(refund.charge);
     json.key("created"_L1);
     json.number(refund.created);
     json.key("currency"_L1);
@@ -124,6 +126,12 @@ QByteArray accountBody(const SandboxAccount &account)
 QByteArray paymentIntentBody(const SandboxPayment &payment)
 {
     SandboxJson json;
+    writePaymentIntent(json, payment);
+    return json.take();
+}
+
+void writePaymentIntent(SandboxJson &json, const SandboxPayment &payment)
+{
     json.beginObject();
     json.key("amount"_L1);
     json.number(payment.amount);
@@ -135,6 +143,10 @@ QByteArray paymentIntentBody(const SandboxPayment &payment)
     json.string(payment.currency);
     json.key("id"_L1);
     json.string(payment.id);
+    json.key("latest_charge"_L1);
+    json.stringOrNull(payment.charge);
+    json.key("livemode"_L1);
+    json.boolean(false);
     json.key("metadata"_L1);
     writeMetadata(json, payment.metadata);
     json.key("object"_L1);
@@ -142,12 +154,16 @@ QByteArray paymentIntentBody(const SandboxPayment &payment)
     json.key("status"_L1);
     json.string("succeeded"_L1);
     json.key("transfer_data"_L1);
-    json.beginObject();
-    json.key("destination"_L1);
-    json.string(payment.account);
+    // A direct charge is the seller's own: nothing is transferred to it.
+    if (payment.onAccount.isEmpty()) {
+        json.beginObject();
+        json.key("destination"_L1);
+        json.string(payment.account);
+        json.endObject();
+    } else {
+        json.null();
+    }
     json.endObject();
-    json.endObject();
-    return json.take();
 }
 
 QByteArray balanceBody(qint64 available, const QString &currency)
@@ -173,6 +189,8 @@ void writeBalanceTransaction(SandboxJson &json, const SandboxBalanceTransaction 
     json.number(transaction.amount);
     json.key("available_on"_L1);
     json.number(transaction.created);
+    json.key("balance_type"_L1);
+    json.string("payments"_L1);
     json.key("created"_L1);
     json.number(transaction.created);
     json.key("currency"_L1);
@@ -181,6 +199,9 @@ void writeBalanceTransaction(SandboxJson &json, const SandboxBalanceTransaction 
     json.string(transaction.description);
     json.key("fee"_L1);
     json.number(0);
+    json.key("fee_details"_L1);
+    json.beginArray();
+    json.endArray();
     json.key("id"_L1);
     json.string(transaction.id);
     json.key("net"_L1);

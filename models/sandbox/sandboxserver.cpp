@@ -99,7 +99,8 @@ bool SandboxServer::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     SandboxAnswer answer = m_api.handle(copy);
     // As Stripe does: the version the client pinned, else the account's default.
     answer.stripeVersion =
-            copy.stripeVersion.isEmpty() ? QByteArrayLiteral("2024-06-20") : copy.stripeVersion;
+            copy.stripeVersion.isEmpty() ? QByteArrayLiteral("2026-07-29.dahlia") : copy.stripeVersion;
+    emit exchanged(copy, answer);
     const QString line = QStringLiteral("%1 %2 %3%4")
                                  .arg(copy.method, copy.path)
                                  .arg(answer.status)

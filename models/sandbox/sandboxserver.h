@@ -37,6 +37,9 @@ public:
 signals:
     // One line per request for the log: "POST /v1/refunds 200 accept-then-stall=2s".
     void served(const QString &line);
+    // Each request as it came and the answer decided for it (a held one before it is sent): for
+    // tests that check what a client sends against the provider's published contract.
+    void exchanged(const verity::SandboxRequest &request, const verity::SandboxAnswer &answer);
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;

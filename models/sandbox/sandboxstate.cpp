@@ -70,6 +70,18 @@ const std::vector<std::vector<const char *>> upgrades = {
          "metadata TEXT NOT NULL)",
          "CREATE INDEX IF NOT EXISTS records_order ON records(kind, order_id, created, seq)",
          "CREATE INDEX IF NOT EXISTS records_kind ON records(kind, created, seq)"},
+        // 4: Stripe's charges and connected accounts: each payment has its charge, which its
+        // refunds name too; a direct charge lives on a seller's account; payments are searched by
+        // their metadata, newest first
+        {"ALTER TABLE payment_intents ADD COLUMN charge TEXT",
+         "ALTER TABLE payment_intents ADD COLUMN on_account TEXT NOT NULL DEFAULT ''",
+         "UPDATE payment_intents SET charge = 'ch_' || CASE WHEN id LIKE 'pi\\_%' ESCAPE '\\' "
+         "THEN substr(id, 4) ELSE id END",
+         "CREATE UNIQUE INDEX IF NOT EXISTS payment_intents_charge ON payment_intents(charge)",
+         "CREATE INDEX IF NOT EXISTS payment_intents_created ON payment_intents(on_account, created)",
+         "ALTER TABLE refunds ADD COLUMN charge TEXT NOT NULL DEFAULT ''",
+         "UPDATE refunds SET charge = (SELECT p.charge FROM payment_intents p WHERE p.id = "
+         "refunds.payment_intent)"},
 };
 
 const int schemaVersion = 1 + int(upgrades.size());
@@ -109,6 +121,7 @@ SandboxRefund refundFrom(const QSqlQuery &query)
     refund.created = query.value(6).toLongLong();
     refund.metadata = metadataFrom(query.value(7).toString());
     refund.balanceTransaction = query.value(8).toString();
+    refund.charge = query.value(9).toString();
     return refund;
 }
 
@@ -124,6 +137,39 @@ SandboxBalanceTransaction transactionFrom(const QSqlQuery &query)
     transaction.description = query.value(6).toString();
     transaction.created = query.value(7).toLongLong();
     return transaction;
+}
+
+// The columns after the payment's own: what its refunds that moved money took back.
+#define PAYMENT_REFUNDED                                                                                     \
+    "(SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.payment_intent = p.id "                       \
+    "AND r.status IN ('succeeded', 'pending'))"
+
+SandboxPayment paymentFrom(const QSqlQuery &query)
+{
+    SandboxPayment payment;
+    payment.id = query.value(0).toString();
+    payment.amount = query.value(1).toLongLong();
+    payment.currency = query.value(2).toString();
+    payment.account = query.value(3).toString();
+    payment.created = query.value(4).toLongLong();
+    payment.metadata = metadataFrom(query.value(5).toString());
+    payment.onAccount = query.value(6).toString();
+    payment.charge = query.value(7).toString();
+    payment.amountRefunded = query.value(8).toLongLong();
+    return payment;
+}
+
+// Qt binds a null QString as NULL; these columns hold '' for "none".
+QVariant textNotNull(const QString &text)
+{
+    return text.isNull() ? QVariant(QStringLiteral("")) : QVariant(text);
+}
+
+// A payment's charge, as a payment made through the sandbox gets it: pi_X is charged as ch_X.
+QString chargeOf(const QString &paymentId)
+{
+    return QStringLiteral("ch_")
+            + (paymentId.startsWith(QStringLiteral("pi_")) ? paymentId.mid(3) : paymentId);
 }
 
 SandboxRecord recordFrom(const QSqlQuery &query)
@@ -370,8 +416,8 @@ Expected<std::optional<SandboxAccount>> SandboxState::account(const QString &id)
 Expected<bool> SandboxState::insertPayment(const SandboxPayment &payment)
 {
     QSqlQuery &insert =
-            prepare("INSERT INTO payment_intents (id, amount, currency, account, created, metadata) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
+            prepare("INSERT INTO payment_intents (id, amount, currency, account, created, metadata, "
+                    "on_account, charge) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
     const Finished insertDone(insert);
     insert.addBindValue(payment.id);
     insert.addBindValue(payment.amount);
@@ -379,6 +425,8 @@ Expected<bool> SandboxState::insertPayment(const SandboxPayment &payment)
     insert.addBindValue(payment.account);
     insert.addBindValue(payment.created);
     insert.addBindValue(metadataText(payment.metadata));
+    insert.addBindValue(textNotNull(payment.onAccount));
+    insert.addBindValue(payment.charge.isEmpty() ? chargeOf(payment.id) : payment.charge);
     if (Expected<void> done = exec(insert, "recording a payment"); !done)
         return done.error();
     return insert.numRowsAffected() > 0;
@@ -386,26 +434,61 @@ Expected<bool> SandboxState::insertPayment(const SandboxPayment &payment)
 
 Expected<std::optional<SandboxPayment>> SandboxState::payment(const QString &id)
 {
-    QSqlQuery &query =
-            prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
-                    "(SELECT COALESCE(SUM(r.amount), 0) FROM refunds r WHERE r.payment_intent = p.id "
-                    " AND r.status IN ('succeeded', 'pending')) "
-                    "FROM payment_intents p WHERE p.id = ?");
+    QSqlQuery &query = prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
+                               "p.on_account, p.charge, " PAYMENT_REFUNDED " FROM payment_intents p "
+                               "WHERE p.id = ?");
     const Finished queryDone(query);
     query.addBindValue(id);
     if (Expected<void> done = exec(query, "reading a payment"); !done)
         return done.error();
     if (!query.next())
         return std::optional<SandboxPayment>();
-    SandboxPayment payment;
-    payment.id = query.value(0).toString();
-    payment.amount = query.value(1).toLongLong();
-    payment.currency = query.value(2).toString();
-    payment.account = query.value(3).toString();
-    payment.created = query.value(4).toLongLong();
-    payment.metadata = metadataFrom(query.value(5).toString());
-    payment.amountRefunded = query.value(6).toLongLong();
-    return std::optional<SandboxPayment>(payment);
+    return std::optional<SandboxPayment>(paymentFrom(query));
+}
+
+Expected<std::optional<SandboxPayment>> SandboxState::paymentOfCharge(const QString &charge)
+{
+    QSqlQuery &query = prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
+                               "p.on_account, p.charge, " PAYMENT_REFUNDED " FROM payment_intents p "
+                               "WHERE p.charge = ?");
+    const Finished queryDone(query);
+    query.addBindValue(charge);
+    if (Expected<void> done = exec(query, "reading a charge"); !done)
+        return done.error();
+    if (!query.next())
+        return std::optional<SandboxPayment>();
+    return std::optional<SandboxPayment>(paymentFrom(query));
+}
+
+Expected<SandboxPage<SandboxPayment>> SandboxState::searchPayments(const QString &key, const QString &value,
+                                                                   const QString &onAccount,
+                                                                   qint64 createdAtMost, int limit,
+                                                                   int offset)
+{
+    // A search reads every payment of the account; a sandbox holds few enough for that.
+    QSqlQuery &query = prepare("SELECT p.id, p.amount, p.currency, p.account, p.created, p.metadata, "
+                               "p.on_account, p.charge, " PAYMENT_REFUNDED " FROM payment_intents p "
+                               "WHERE p.on_account = ? AND p.created <= ? "
+                               "AND json_extract(p.metadata, '$.\"' || ? || '\"') = ? "
+                               "ORDER BY p.created DESC, p.rowid DESC LIMIT ? OFFSET ?");
+    const Finished queryDone(query);
+    query.addBindValue(textNotNull(onAccount));
+    query.addBindValue(createdAtMost);
+    query.addBindValue(key);
+    query.addBindValue(value);
+    query.addBindValue(limit + 1);
+    query.addBindValue(offset);
+    if (Expected<void> done = exec(query, "searching payments"); !done)
+        return done.error();
+    SandboxPage<SandboxPayment> page;
+    while (query.next()) {
+        if (page.items.size() == limit) {
+            page.hasMore = true;
+            break;
+        }
+        page.items.append(paymentFrom(query));
+    }
+    return page;
 }
 
 Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &account)
@@ -414,7 +497,7 @@ Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &
             derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("refund|") + refund.id);
     QSqlQuery &insert =
             prepare("INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, "
-                    "metadata, balance_transaction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "metadata, balance_transaction, charge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (id) DO NOTHING");
     const Finished insertDone(insert);
     insert.addBindValue(refund.id);
@@ -427,6 +510,7 @@ Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &
     insert.addBindValue(refund.created);
     insert.addBindValue(metadataText(refund.metadata));
     insert.addBindValue(refund.balanceTransaction);
+    insert.addBindValue(textNotNull(refund.charge));
     if (Expected<void> done = exec(insert, "recording a refund"); !done)
         return done.error();
     if (insert.numRowsAffected() == 0)
@@ -451,7 +535,7 @@ Expected<std::optional<SandboxRefund>> SandboxState::refund(const QString &id)
 {
     QSqlQuery &query =
             prepare("SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
-                    "balance_transaction FROM refunds WHERE id = ?");
+                    "balance_transaction, charge FROM refunds WHERE id = ?");
     const Finished queryDone(query);
     query.addBindValue(id);
     if (Expected<void> done = exec(query, "reading a refund"); !done)
@@ -513,12 +597,12 @@ SandboxState::refunds(const QString &paymentIntent, int limit, const QString &st
     // at the cursor (refunds_payment, refunds_created).
     if (paymentIntent.isEmpty()) {
         list.sql = "SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
-                   "balance_transaction FROM refunds "
+                   "balance_transaction, charge FROM refunds "
                    "WHERE created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
                    "ORDER BY created DESC, seq DESC LIMIT ?";
     } else {
         list.sql = "SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
-                   "balance_transaction FROM refunds "
+                   "balance_transaction, charge FROM refunds "
                    "WHERE payment_intent = ? AND created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
                    "ORDER BY created DESC, seq DESC LIMIT ?";
         list.binds = {paymentIntent};

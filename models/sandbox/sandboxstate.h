@@ -41,6 +41,10 @@ struct SandboxPayment
     qint64 created = 0;
     SandboxMetadata metadata;
     qint64 amountRefunded = 0; // filled in on reading
+    // A direct charge lives on the seller's connected account and is seen only by a request
+    // that names it (Stripe-Account); empty: the platform's payment (a destination charge).
+    QString onAccount{};
+    QString charge{}; // its charge, "ch_…"; empty on insert: derived from the id
 };
 
 struct SandboxRefund
@@ -54,6 +58,7 @@ struct SandboxRefund
     qint64 created = 0;
     SandboxMetadata metadata;
     QString balanceTransaction; // filled in on writing and reading
+    QString charge{}; // the payment's charge
 };
 
 struct SandboxBalanceTransaction
@@ -131,11 +136,19 @@ public:
     Expected<std::optional<SandboxAccount>> account(const QString &id);
     Expected<bool> insertPayment(const SandboxPayment &payment);
     Expected<std::optional<SandboxPayment>> payment(const QString &id);
+    Expected<std::optional<SandboxPayment>> paymentOfCharge(const QString &charge);
+    // Payments on `onAccount` (empty: the platform's) whose metadata[key] is `value`, created no
+    // later than `createdAtMost`, newest first, `limit` of them from `offset`; one more than
+    // `limit` read tells whether more follow.
+    Expected<SandboxPage<SandboxPayment>> searchPayments(const QString &key, const QString &value,
+                                                         const QString &onAccount, qint64 createdAtMost,
+                                                         int limit, int offset);
 
     // ---- refunds: each one debits the payment's seller with a balance movement ----
     Expected<bool> insertRefund(SandboxRefund &refund, const QString &account);
     Expected<std::optional<SandboxRefund>> refund(const QString &id);
-    // Newest first; an empty payment intent lists all. nullopt: `startingAfter` is unknown.
+    // Newest first; an empty payment intent lists all (of every account). nullopt:
+    // `startingAfter` is unknown.
     // The cursor may lie outside `created`: paging goes on from its place in the order.
     Expected<std::optional<SandboxPage<SandboxRefund>>> refunds(const QString &paymentIntent, int limit,
                                                                 const QString &startingAfter,

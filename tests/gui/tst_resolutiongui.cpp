@@ -21,6 +21,7 @@
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
+#include "typedconfirmation.h"
 
 #include <QAbstractButton>
 #include <QDockWidget>
@@ -52,6 +53,7 @@ private slots:
     void lookupSettlesTheIncidentAndIsAudited();
     void notFoundOffersOnlyARepeatWithTheSameKey();
     void paymentNobodyNamedIsEnteredThenLookedUp();
+    void liveKeyIsMarkedAndItsWritesTyped();
 
 private:
     ToolCallCard *openIncidentCard(const QString &ticketOrOrder, const QString &callId);
@@ -228,7 +230,7 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
 
     // Declining the confirmation sends nothing.
     const qint64 before = m_sandbox->refundCount();
-    m_window->setConfirm([](QWidget *, const QString &) { return false; });
+    m_window->setConfirm([](QWidget *, const QString &, const QString &) { return false; });
     // The dialog was built with the confirm in force when it opened; repeat from the card instead.
     dialog->close();
     ToolCallCard *resolved = m_window->ticketView()->card(callId);
@@ -244,8 +246,16 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     declined->close();
     QTRY_VERIFY(!declined); // gone, so the next dialog found is the new one
 
-    // Confirming performs it once, with the same key, through the safe runtime.
-    m_window->setConfirm([](QWidget *, const QString &) { return true; });
+    // Confirming performs it once, with the same key, through the safe runtime. The call is
+    // from March, so the provider no longer keeps its key: the confirmation says so, and a
+    // lookup runs again right before the POST.
+    QString question;
+    QString typed = QStringLiteral("(not asked)");
+    m_window->setConfirm([&](QWidget *, const QString &asked, const QString &toType) {
+        question = asked;
+        typed = toType;
+        return true;
+    });
     again = m_window->ticketView()->card(callId)->findChild<QPushButton *>(
             QStringLiteral("performAgainButton"));
     QTRY_VERIFY(again->isVisible() && again->height() > 0);
@@ -255,6 +265,14 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     QVERIFY2(performed->resultText().startsWith(QStringLiteral("Performed again (verified): refund re_")),
              qPrintable(performed->resultText()));
     QCOMPARE(m_sandbox->refundCount(), before + 1);
+    QVERIFY2(question.contains(QStringLiteral("The key no longer protects this refund: the provider keeps "
+                                              "idempotency keys for 24 hours")),
+             qPrintable(question));
+    QVERIFY2(question.contains(QStringLiteral("With: a test secret key")), qPrintable(question));
+    QCOMPARE(typed, QString()); // a test key: a click confirms
+    QVERIFY2(performed->resultText().contains(
+                     QStringLiteral("looked the refund up immediately before sending")),
+             qPrintable(performed->resultText()));
     performed->close();
     QVERIFY(m_window->ticketView()
                     ->card(callId)
@@ -313,17 +331,29 @@ void TestResolutionGui::paymentNobodyNamedIsEnteredThenLookedUp()
              qPrintable(dialog->resultText()));
     auto *payment = dialog->findChild<QLineEdit *>(QStringLiteral("paymentReference"));
     auto *use = dialog->findChild<QPushButton *>(QStringLiteral("usePayment"));
-    QVERIFY(payment && use);
+    auto *find = dialog->findChild<QPushButton *>(QStringLiteral("findPayment"));
+    QVERIFY(payment && use && find);
     QTRY_VERIFY(payment->isVisible());
     QVERIFY(dialog->attestButton()->isVisible()); // a check stays possible
     QCOMPARE(served.count(), 0);
+
+    // The provider's search finds the order's payment and offers it; nothing is entered yet.
+    QTest::mouseClick(find, Qt::LeftButton);
+    QTRY_VERIFY2(dialog->resultText().startsWith(
+                         QStringLiteral("The provider's search found one payment of order")),
+                 qPrintable(dialog->resultText()));
+    QCOMPARE(payment->text(), QStringLiteral("pi_") + order.first());
+    QVERIFY(dialog->evidenceShown().contains(QStringLiteral("/v1/payment_intents/search")));
+    QVERIFY(payment->isVisible()); // still the person's to use
+    payment->clear();
+    const int searches = int(served.count());
 
     QTest::keyClicks(payment, QStringLiteral("credit_card_7815826"));
     QTest::mouseClick(use, Qt::LeftButton);
     QVERIFY2(dialog->resultText().startsWith(QStringLiteral("payment: expected")),
              qPrintable(dialog->resultText()));
     QVERIFY(payment->isVisible());
-    QCOMPARE(served.count(), 0);
+    QCOMPARE(served.count(), searches);
 
     payment->clear();
     QTest::keyClicks(payment, QStringLiteral("pi_") + order.first());
@@ -340,6 +370,55 @@ void TestResolutionGui::paymentNobodyNamedIsEnteredThenLookedUp()
              qPrintable(dialog->findChild<QLabel *>(QStringLiteral("resolutionFacts"))->text()));
     QVERIFY(served.count() > 0);
     dialog->close();
+}
+
+// A live key: a red band across the window that stays, the key's kind in the status bar, and a
+// repeat that asks for the amount to be typed. A restricted key is refused for writes up front.
+void TestResolutionGui::liveKeyIsMarkedAndItsWritesTyped()
+{
+    auto *banner = m_window->findChild<QLabel *>(QStringLiteral("liveAccountBanner"));
+    auto *kind = m_window->findChild<QLabel *>(QStringLiteral("providerKeyKind"));
+    QVERIFY(banner && kind);
+    QVERIFY(!banner->isVisible());
+    QVERIFY2(kind->text().contains(QStringLiteral("a test secret key")), qPrintable(kind->text()));
+
+    QVERIFY(m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"),
+                                      QStringLiteral("sk_live_51Hxyzabcd4242")));
+    QTRY_VERIFY(banner->isVisible());
+    QVERIFY2(banner->text().startsWith(QStringLiteral("Live account")), qPrintable(banner->text()));
+    QVERIFY(banner->text().contains(QStringLiteral("sk_live_…4242")));
+    QVERIFY(!banner->text().contains(QStringLiteral("51Hxyzabcd")));
+    QVERIFY2(kind->text().contains(QStringLiteral("a live secret key")), qPrintable(kind->text()));
+    // The band is above everything the person acts on, and stays there.
+    QVERIFY(banner->mapTo(m_window.get(), QPoint(0, 0)).y()
+            < m_window->ticketView()->mapTo(m_window.get(), QPoint(0, 0)).y());
+
+    // The typed confirmation: Send waits for the amount; Enter alone sends nothing.
+    TypedConfirmation confirm(QStringLiteral("Send a refund of $118.00 once more?"),
+                              QStringLiteral("$118.00"), m_window.get());
+    confirm.show();
+    auto *typed = confirm.findChild<QLineEdit *>(QStringLiteral("typedAmount"));
+    auto *send = confirm.findChild<QPushButton *>(QStringLiteral("sendTyped"));
+    QVERIFY(typed && send);
+    QVERIFY(!send->isEnabled());
+    QTest::keyClicks(typed, QStringLiteral("118"));
+    QVERIFY(!send->isEnabled());
+    QTest::keyClicks(typed, QStringLiteral(".00"));
+    QVERIFY(send->isEnabled());
+    QSignalSpy accepted(&confirm, &QDialog::accepted);
+    QTest::mouseClick(send, Qt::LeftButton);
+    QCOMPARE(accepted.count(), 1);
+    QVERIFY(TypedConfirmation::sameAmount(QStringLiteral("$118.00"), QStringLiteral("$118.00")));
+    QVERIFY(!TypedConfirmation::sameAmount(QStringLiteral("11.80"), QStringLiteral("$118.00")));
+
+    // A restricted key reads; a repeat with it is refused before anything is sent.
+    QVERIFY(m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"),
+                                      QStringLiteral("rk_live_51Hxyzabcd4242")));
+    QTRY_VERIFY2(kind->text().contains(QStringLiteral("a live restricted key")), qPrintable(kind->text()));
+    QVERIFY(banner->isVisible());
+    QVERIFY(m_window->provider().save(m_sandbox->url(), QStringLiteral("alice"),
+                                      QStringLiteral("sk_test_sandbox")));
+    QTRY_VERIFY(!banner->isVisible());
 }
 
 QTEST_MAIN(TestResolutionGui)

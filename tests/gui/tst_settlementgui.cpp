@@ -438,7 +438,7 @@ void TestSettlementGui::repeatIsConfirmedWithEveryFactCancelFirst()
     QCOMPARE(served.count(), 0);
 
     // Confirmed, it is sent once with the same key; the POST is evidence like a lookup.
-    m_window->setConfirm([](QWidget *, const QString &) { return true; });
+    m_window->setConfirm([](QWidget *, const QString &, const QString &) { return true; });
     looked->close();
     ResolutionDialog *sent = m_window->performAgain(id);
     QVERIFY(sent);

@@ -109,6 +109,9 @@ private slots:
     void providerDownLeavesTheEscalationOpen();
     void refundWithoutAPaymentWaitsForOne();
     void lookupCommandSettlesWhatItCan();
+    void theKeyDecidesWhatARepeatAsks_data();
+    void theKeyDecidesWhatARepeatAsks();
+    void connectedAccountsAreAskedOnTheSellersAccount();
 
 private:
     qint64 auditCount() { return *m_store->countAuditEntries(); }
@@ -560,14 +563,21 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QVERIFY2(planned.response.contains(QStringLiteral("no answer recorded yet")),
              qPrintable(planned.response));
     QCOMPARE(audit.at(2).evidenceSha256, planned.evidenceSha256);
-    const Evidence &sent = evidence.at(2);
-    QCOMPARE(evidenceKindId(sent.kind), evidenceKindId(EvidenceKind::Write));
-    QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(sent.request));
+    const Evidence &written = evidence.at(2);
+    QCOMPARE(evidenceKindId(written.kind), evidenceKindId(EvidenceKind::Write));
+    // The call is from 31 March, long past the 24 hours the provider keeps a key: the refund was
+    // looked up again right before the POST, in the same action, and both are this evidence.
+    QVERIFY2(written.request.startsWith(QStringLiteral("GET ")), qPrintable(written.request));
+    QVERIFY2(written.reason.startsWith(QStringLiteral("the provider keeps idempotency keys for 24 hours")),
+             qPrintable(written.reason));
+    Evidence sent = written;
+    sent.request = written.request.mid(written.request.indexOf(QStringLiteral("\n\nPOST ")) + 2);
+    QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(written.request));
     QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey),
              qPrintable(sent.request));
-    QVERIFY2(sent.response.startsWith(QStringLiteral("HTTP 200")), qPrintable(sent.response));
+    QVERIFY2(written.response.contains(QStringLiteral("\n\nHTTP 200")), qPrintable(written.response));
     QCOMPARE(sent.recordId, refund.value(QStringLiteral("id")).toString());
-    QCOMPARE(audit.at(3).evidenceSha256, sent.evidenceSha256);
+    QCOMPARE(audit.at(3).evidenceSha256, written.evidenceSha256);
     // The planned form is the one that went out, byte for byte (the reason included).
     const auto bodyOf = [](const QString &request) {
         return request.mid(request.indexOf(QStringLiteral("\n\n")) + 2);
@@ -586,6 +596,70 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(served.count(), 0);
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
     QCOMPARE(auditCount(), 5);
+}
+
+void TestEscalationResolver::theKeyDecidesWhatARepeatAsks_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("refused"); // empty: planned
+    QTest::addColumn<QString>("typeToConfirm");
+    QTest::newRow("test key") << QStringLiteral("sk_test_sandbox") << QString() << QString();
+    QTest::newRow("live key") << QStringLiteral("sk_live_sandbox") << QString() << QStringLiteral("$74.50");
+    QTest::newRow("restricted key") << QStringLiteral("rk_live_sandbox")
+                                    << QStringLiteral("the API key is a restricted key (rk_…)") << QString();
+    QTest::newRow("no key") << QString() << QStringLiteral("there is no API key") << QString();
+}
+
+void TestEscalationResolver::theKeyDecidesWhatARepeatAsks()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, refused);
+    QFETCH(QString, typeToConfirm);
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
+    ProviderSettings settings = settingsFor(m_sandbox->url());
+    settings.apiKey = key;
+    ProviderClient client(settings);
+    EscalationResolver resolver(*m_store, client, QStringLiteral("amira"));
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    const Expected<RepeatPlan> plan = resolver.planRepeat(id);
+    QCOMPARE(served.count(), 0);
+    if (!refused.isEmpty()) {
+        QVERIFY(!plan);
+        QVERIFY2(plan.message().startsWith(refused), qPrintable(plan.message()));
+        // performAgain keeps to the plan: nothing goes out.
+        QCOMPARE(kindName(wait(resolver.performAgain(id)).kind),
+                 kindName(ResolutionReport::Kind::NotPossible));
+        QCOMPARE(served.count(), 0);
+        return;
+    }
+    QVERIFY_OK(plan);
+    QCOMPARE(plan->typeToConfirm, typeToConfirm);
+    // The call was made on 31 March: long past the 24 hours the provider keeps a key.
+    QVERIFY2(plan->keyExpiry.startsWith(QStringLiteral("the provider keeps idempotency keys for 24 hours")),
+             qPrintable(plan->keyExpiry));
+}
+
+void TestEscalationResolver::connectedAccountsAreAskedOnTheSellersAccount()
+{
+    // Sellers as connected accounts: the lookup names the seller's account. The demo's
+    // payments are the platform's, so the provider does not find this one there, and the
+    // lookup cannot tell (never "not performed").
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
+    const EscalationDetail detail = **m_store->escalation(id);
+    ProviderSettings settings = settingsFor(m_sandbox->url());
+    settings.connectedAccounts = true;
+    ProviderClient client(settings);
+    EscalationResolver resolver(*m_store, client, QStringLiteral("amira"));
+    QVERIFY2(resolver.route(detail).payment.endsWith(
+                     QStringLiteral(" on the seller's account %1").arg(detail.sellerId)),
+             qPrintable(resolver.route(detail).payment));
+    const ResolutionReport report = wait(resolver.lookUp(id));
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::StillUnknown));
+    QVERIFY(report.evidence);
+    QVERIFY2(report.evidence->request.contains(QStringLiteral("Stripe-Account: %1").arg(detail.sellerId)),
+             qPrintable(report.evidence->request));
+    QCOMPARE((*m_store->escalation(id))->state, EscalationState::Open);
 }
 
 void TestEscalationResolver::performAgainNeedsALookupFirst()
@@ -1064,9 +1138,9 @@ void TestEscalationResolver::refundWithoutAPaymentWaitsForOne()
     QVERIFY2(found.evidence->request.contains(QStringLiteral("payment_intent=pi_SU-88421")),
              qPrintable(found.evidence->request));
     // The API version is pinned, and the provider says which one it answered in.
-    QVERIFY2(found.evidence->request.contains(QStringLiteral("\nStripe-Version: 2024-06-20\n")),
+    QVERIFY2(found.evidence->request.contains(QStringLiteral("\nStripe-Version: 2026-07-29.dahlia\n")),
              qPrintable(found.evidence->request));
-    QVERIFY2(found.evidence->response.contains(QStringLiteral("Stripe-Version: 2024-06-20")),
+    QVERIFY2(found.evidence->response.contains(QStringLiteral("Stripe-Version: 2026-07-29.dahlia")),
              qPrintable(found.evidence->response));
     verifyAuditChain(3);
 

@@ -35,13 +35,14 @@ void TestPaymentsFromData::refundsSettleUnderThePaymentTheirCallsNamed()
     QVERIFY(store);
     const RegistrySelection registries = automaticRegistries(QString());
     TranscriptImporter importer(*store, registries);
-    for (const char *file : {"/formats/openai-chat-payments.jsonl", "/formats/otlp-payments.jsonl"}) {
+    for (const char *file : {"/formats/openai-chat-payments.jsonl", "/formats/otlp-payments.jsonl",
+                             "/formats/anthropic-payments.jsonl"}) {
         const ImportReport report =
                 importer.importFile(QStringLiteral(VERITY_TEST_DATA) + QLatin1String(file));
         QVERIFY2(report.clean(), qPrintable(report.summary()));
     }
     const QList<EscalationRow> open = *store->openEscalations(0, 10);
-    QCOMPARE(open.size(), 3);
+    QCOMPARE(open.size(), 4);
 
     // At the provider: the two payments the transcripts name, and the refunds the agent's
     // timed-out calls did make, under the keys Verity derives from their intent.
@@ -50,19 +51,26 @@ void TestPaymentsFromData::refundsSettleUnderThePaymentTheirCallsNamed()
     QCOMPARE(http.createAccount(QStringLiteral("birchwood"), 100000).status, 200);
     const QHash<QString, QString> paymentOf{
             {QStringLiteral("chat-pay-1"), QStringLiteral("pi_3PbWq7ChatPay0117")},
-            {QStringLiteral("conv-pay-0388"), QStringLiteral("pi_3PbWq7OtlpPay0388")}};
+            {QStringLiteral("conv-pay-0388"), QStringLiteral("pi_3PbWq7OtlpPay0388")},
+            {QStringLiteral("conv-anth-pay-0042"), QStringLiteral("ch_3PbWq7AnthPay0042")}};
     for (const EscalationRow &row : open) {
         const EscalationDetail detail = **store->escalation(row.id);
         QVERIFY(detail.paymentIntent.isEmpty()); // no order names it: only the calls do
         const QString payment = paymentOf.value(row.ticketExtId);
         if (payment.isEmpty())
             continue;
-        QCOMPARE(http.createPayment(payment, *detail.amountCents, QStringLiteral("birchwood")).status, 200);
-        const HttpResult refund = http.post(QStringLiteral("/v1/refunds"),
-                                            {{QStringLiteral("payment_intent"), payment},
-                                             {QStringLiteral("amount"), QString::number(*detail.amountCents)},
-                                             {QStringLiteral("metadata[intent_key]"), detail.intentKey}},
-                                            {{"Idempotency-Key", detail.intentKey.toUtf8()}});
+        // A charge ch_X is the charge of payment pi_X, as the sandbox (and Stripe) make them.
+        const QString intent =
+                payment.startsWith(QStringLiteral("ch_")) ? QStringLiteral("pi_") + payment.mid(3) : payment;
+        QCOMPARE(http.createPayment(intent, *detail.amountCents, QStringLiteral("birchwood")).status, 200);
+        const HttpResult refund =
+                http.post(QStringLiteral("/v1/refunds"),
+                          {{payment.startsWith(QStringLiteral("ch_")) ? QStringLiteral("charge")
+                                                                      : QStringLiteral("payment_intent"),
+                            payment},
+                           {QStringLiteral("amount"), QString::number(*detail.amountCents)},
+                           {QStringLiteral("metadata[intent_key]"), detail.intentKey}},
+                          {{"Idempotency-Key", detail.intentKey.toUtf8()}});
         QVERIFY2(refund.status == 200, refund.body.constData());
     }
 
@@ -88,14 +96,18 @@ void TestPaymentsFromData::refundsSettleUnderThePaymentTheirCallsNamed()
                  qPrintable(row.ticketExtId + u' ' + report.message));
         QCOMPARE(report.resolution, std::optional<Resolution>(Resolution::Performed));
         QVERIFY(report.evidence);
-        QVERIFY2(report.evidence->request.contains(QStringLiteral("payment_intent=") + payment),
+        const QString parameter = payment.startsWith(QStringLiteral("ch_"))
+                ? QStringLiteral("charge=")
+                : QStringLiteral("payment_intent=");
+        QVERIFY2(report.evidence->request.contains(parameter + payment),
                  qPrintable(report.evidence->request));
         const EscalationDetail settled = **store->escalation(row.id);
         QCOMPARE(resolver.route(settled).payment,
                  QStringLiteral("%1 (get_order result, call %2)")
                          .arg(payment,
-                              row.ticketExtId == u"chat-pay-1" ? QStringLiteral("call_G1")
-                                                               : QStringLiteral("call_O1")));
+                              row.ticketExtId == u"chat-pay-1"              ? QStringLiteral("call_G1")
+                                      : row.ticketExtId == u"conv-pay-0388" ? QStringLiteral("call_O1")
+                                                                            : QStringLiteral("toolu_P1")));
     }
     QCOMPARE(*store->countOpenEscalations(), 1);
 }

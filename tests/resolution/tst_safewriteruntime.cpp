@@ -116,6 +116,9 @@ private slots:
     void clearAndAmbiguousAnswers_data();
     void clearAndAmbiguousAnswers();
     void randomFaultSchedules();
+    void expiredKeyIsLookedUpRightBeforeThePost_data();
+    void expiredKeyIsLookedUpRightBeforeThePost();
+    void keyExpiryIsSaidInHours();
 
 private:
     // The provider's side: a seller with $10,000.00 and payments of $50.00 made on demand.
@@ -141,6 +144,78 @@ void TestSafeWriteRuntime::cleanup()
         QVERIFY(m_sandbox->drainHeldAnswers());
     m_ledger.reset();
     m_sandbox.reset();
+}
+
+void TestSafeWriteRuntime::expiredKeyIsLookedUpRightBeforeThePost_data()
+{
+    // Whether a refund with the key exists when the repeat starts, and what must follow.
+    QTest::addColumn<bool>("alreadyThere");
+    QTest::addColumn<bool>("providerGone");
+    QTest::addColumn<QString>("outcome");
+    QTest::addColumn<int>("posts");
+    QTest::newRow("none there: looked up, then sent")
+            << false << false << outcomeText(Outcome::Performed) << 1;
+    QTest::newRow("there after all: nothing sent")
+            << true << false << outcomeText(Outcome::AlreadyPerformed) << 0;
+    QTest::newRow("cannot tell: nothing sent") << false << true << outcomeText(Outcome::Unknown) << 0;
+}
+
+void TestSafeWriteRuntime::expiredKeyIsLookedUpRightBeforeThePost()
+{
+    QFETCH(bool, alreadyThere);
+    QFETCH(bool, providerGone);
+    QFETCH(QString, outcome);
+    QFETCH(int, posts);
+    const QString payment = newPayment();
+    const RefundIntent intent = intentFor(QStringLiteral("key-old"), 1200, payment);
+    SandboxHttp http(m_sandbox->url());
+    if (alreadyThere)
+        QCOMPARE(http.post(QStringLiteral("/v1/refunds"), formOf(intent)).status, 200);
+    const qint64 refundsBefore = m_sandbox->refundCount(payment);
+    // The provider keeps keys 24 hours; this one was first sent 30 hours ago.
+    ProviderSettings settings =
+            settingsFor(providerGone ? QUrl(QStringLiteral("http://127.0.0.1:9")) : m_sandbox->url(), 300);
+    ProviderClient client(settings);
+    SafeWriteRuntime runtime(*m_ledger->store, client);
+    LedgerContext context = contextFor();
+    context.keyFirstSentMs = QDateTime::currentMSecsSinceEpoch() - 30LL * 3600 * 1000;
+    SafeRefundOperation *operation = runtime.refund(intent, context);
+    const SafeWriteResult result = SafeWriteRuntime::waitFor(operation);
+    operation->deleteLater();
+
+    QCOMPARE(outcomeText(result.outcome), outcome);
+    QVERIFY2(result.note.startsWith(
+                     QStringLiteral("the provider keeps idempotency keys for 24 hours and this one was "
+                                    "first sent 30 hours ago")),
+             qPrintable(result.note));
+    // The lookup first, in the same action; then at most the one POST. Both are the evidence.
+    QVERIFY(!result.exchanges.isEmpty());
+    QVERIFY(result.exchanges.first().request.startsWith(QStringLiteral("GET ")));
+    qsizetype sent = 0;
+    for (const HttpExchange &exchange : result.exchanges)
+        sent += exchange.request.startsWith(QStringLiteral("POST ")) ? 1 : 0;
+    QCOMPARE(sent, qsizetype(posts));
+    if (posts)
+        QVERIFY(result.exchanges.last().request.startsWith(QStringLiteral("POST ")));
+    if (!providerGone)
+        QCOMPARE(m_sandbox->refundCount(payment), refundsBefore + posts);
+    QCOMPARE(refundsWithKey(*m_sandbox, payment, intent.intentKey), alreadyThere || posts ? 1 : 0);
+}
+
+void TestSafeWriteRuntime::keyExpiryIsSaidInHours()
+{
+    ProviderSettings settings;
+    const qint64 now = 1'780'000'000'000;
+    QVERIFY(SafeWriteRuntime::keyExpiry(settings, std::nullopt, now).isEmpty());
+    QVERIFY(SafeWriteRuntime::keyExpiry(settings, now - 23LL * 3600 * 1000, now).isEmpty());
+    QCOMPARE(SafeWriteRuntime::keyExpiry(settings, now - 25LL * 3600 * 1000, now),
+             QStringLiteral("the provider keeps idempotency keys for 24 hours and this one was first sent 25 "
+                            "hours ago"));
+    QCOMPARE(SafeWriteRuntime::keyExpiry(settings, now - 9LL * 24 * 3600 * 1000, now),
+             QStringLiteral("the provider keeps idempotency keys for 24 hours and this one was first sent 9 "
+                            "days ago"));
+    settings.keyRetentionHours = 240; // another provider keeps them ten days
+    QVERIFY(SafeWriteRuntime::keyExpiry(settings, now - 9LL * 24 * 3600 * 1000, now).isEmpty());
 }
 
 QString TestSafeWriteRuntime::newPayment(qint64 amount)

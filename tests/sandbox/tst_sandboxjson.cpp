@@ -40,6 +40,7 @@ QJsonObject refundObject(const SandboxRefund &refund)
             {QStringLiteral("object"), QStringLiteral("refund")},
             {QStringLiteral("amount"), refund.amount},
             {QStringLiteral("balance_transaction"), textOrNull(refund.balanceTransaction)},
+            {QStringLiteral("charge"), textOrNull(refund.charge)},
             {QStringLiteral("created"), refund.created},
             {QStringLiteral("currency"), refund.currency},
             {QStringLiteral("metadata"), metadataObject(refund.metadata)},
@@ -54,10 +55,12 @@ QJsonObject transactionObject(const SandboxBalanceTransaction &transaction)
             {QStringLiteral("object"), QStringLiteral("balance_transaction")},
             {QStringLiteral("amount"), transaction.amount},
             {QStringLiteral("available_on"), transaction.created},
+            {QStringLiteral("balance_type"), QStringLiteral("payments")},
             {QStringLiteral("created"), transaction.created},
             {QStringLiteral("currency"), transaction.currency},
             {QStringLiteral("description"), transaction.description},
             {QStringLiteral("fee"), 0},
+            {QStringLiteral("fee_details"), QJsonArray()},
             {QStringLiteral("net"), transaction.amount},
             {QStringLiteral("reporting_category"), transaction.type},
             {QStringLiteral("source"), transaction.source},
@@ -182,6 +185,7 @@ private slots:
                                QStringLiteral("acct_north"),
                                1700000001,
                                {{QStringLiteral("order_id"), QStringLiteral("SU-1")}}};
+        payment.charge = QStringLiteral("ch_1");
         for (const SandboxMetadata &metadata : {payment.metadata, SandboxMetadata()}) {
             payment.metadata = metadata;
             QCOMPARE(paymentIntentBody(payment),
@@ -191,6 +195,8 @@ private slots:
                                {QStringLiteral("amount_received"), payment.amount},
                                {QStringLiteral("created"), payment.created},
                                {QStringLiteral("currency"), payment.currency},
+                               {QStringLiteral("latest_charge"), payment.charge},
+                               {QStringLiteral("livemode"), false},
                                {QStringLiteral("metadata"), metadataObject(payment.metadata)},
                                {QStringLiteral("status"), QStringLiteral("succeeded")},
                                {QStringLiteral("transfer_data"),

@@ -50,6 +50,10 @@ const char *const schemaOne[] = {
         "INSERT INTO balance_transactions (id, account, amount, currency, type, source, description, "
         "created) "
         "VALUES ('txn_a', 'acct_north', -1200, 'usd', 'refund', 're_a', 'Refund for pi_a', 2000)",
+        "INSERT INTO payment_intents VALUES ('pi_a', 5000, 'usd', 'acct_north', 1500, "
+        "'{\"order_id\":\"SU-1\"}')",
+        "INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, metadata, "
+        "balance_transaction) VALUES ('re_a', 'pi_a', 1200, 'usd', NULL, 'succeeded', 2000, '{}', 'txn_a')",
 };
 
 // Runs statements on the file through a connection of its own, closed afterwards.
@@ -154,13 +158,25 @@ private slots:
         {
             std::unique_ptr<SandboxState> state = open(QStringLiteral("one.sqlite"));
             QVERIFY(state);
-            QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
+            QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("4"));
             QCOMPARE(*state->balance(QStringLiteral("acct_north")), 48800);
             Expected<std::optional<SandboxPage<SandboxBalanceTransaction>>> movements =
                     state->balanceTransactions(QStringLiteral("acct_north"), 10, QString());
             QVERIFY(movements && *movements);
             QCOMPARE((*movements)->items.size(), 2);
             QCOMPARE((*movements)->items.first().id, QStringLiteral("txn_a")); // newest first
+            // Schema 4: each payment has its charge, and its refunds name it; the payment is the
+            // platform's, and searchable by its metadata.
+            const std::optional<SandboxPayment> payment = *state->payment(QStringLiteral("pi_a"));
+            QVERIFY(payment);
+            QCOMPARE(payment->charge, QStringLiteral("ch_a"));
+            QCOMPARE(payment->onAccount, QString());
+            QCOMPARE((*state->paymentOfCharge(QStringLiteral("ch_a")))->id, QStringLiteral("pi_a"));
+            QCOMPARE((*state->refund(QStringLiteral("re_a")))->charge, QStringLiteral("ch_a"));
+            const Expected<SandboxPage<SandboxPayment>> found = state->searchPayments(
+                    QStringLiteral("order_id"), QStringLiteral("SU-1"), QString(), 9999, 10, 0);
+            QVERIFY(found);
+            QCOMPARE(found->items.size(), 1);
         }
         const QStringList indexes = onFile(
                 path,
@@ -181,7 +197,7 @@ private slots:
         // Opening again changes nothing, and the new table takes records.
         std::unique_ptr<SandboxState> again = open(QStringLiteral("one.sqlite"));
         QVERIFY(again);
-        QCOMPARE(*again->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
+        QCOMPARE(*again->meta(QStringLiteral("schema_version")), QStringLiteral("4"));
         QCOMPARE(*again->balance(QStringLiteral("acct_north")), 48800);
         SandboxRecord pickup{
                 QStringLiteral("pu_1"), QStringLiteral("pickup"), QStringLiteral("SU-1"), {}, 5, {}};
@@ -198,7 +214,7 @@ private slots:
     {
         std::unique_ptr<SandboxState> state = open(QStringLiteral("new.sqlite"));
         QVERIFY(state);
-        QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("3"));
+        QCOMPARE(*state->meta(QStringLiteral("schema_version")), QStringLiteral("4"));
         state.reset();
         bool ok = false;
         QCOMPARE(
@@ -220,7 +236,7 @@ private slots:
                 m_dir.filePath(QStringLiteral("newer.sqlite")), SandboxState::Durability::Throwaway);
         QVERIFY(!newer);
         QVERIFY2(newer.message().contains(
-                         QStringLiteral("written by a newer Verity (sandbox schema 99; this one knows 3)")),
+                         QStringLiteral("written by a newer Verity (sandbox schema 99; this one knows 4)")),
                  qPrintable(newer.message()));
     }
 
