@@ -20,9 +20,14 @@ void AccountBanner::showKey(const QString &apiKey, QLabel *keyLine)
     const ApiKeyKind kind = apiKeyKind(apiKey);
     const QString described = kind.describe(apiKey);
     setVisible(kind.isLive());
-    setText(kind.isLive() ? tr("Live account: lookups read, and refunds move, real money. Key in use: %1.")
-                                    .arg(described)
-                          : QString());
+    QString text;
+    if (kind.isLive() && kind.restricted)
+        text = tr("Live account: lookups read real money. Key in use: %1, for reading only; refunds are "
+                  "refused with it.")
+                       .arg(described);
+    else if (kind.isLive())
+        text = tr("Live account: lookups read, and refunds move, real money. Key in use: %1.").arg(described);
+    setText(text);
     if (keyLine) {
         keyLine->setText(tr("Provider key: %1").arg(described));
         keyLine->setStyleSheet(kind.isLive() ? theme::status(theme::Tone::Bad) : QString());

@@ -75,7 +75,8 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     m_note->setWordWrap(true);
     m_note->setMinimumWidth(room);
     layout->addWidget(m_note);
-    layout->addStretch(1);
+    // A longer note (a refusal) grows the dialog instead of squeezing the fields above it.
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &ProviderSettingsDialog::save);

@@ -55,8 +55,14 @@ TypedConfirmation::TypedConfirmation(const QString &question, const QString &amo
     QPushButton *cancel = buttons->addButton(QDialogButtonBox::Cancel);
     cancel->setDefault(true);
     layout->addWidget(buttons);
-    connect(m_typed, &QLineEdit::textChanged, this,
-            [this, amount](const QString &text) { m_send->setEnabled(sameAmount(text, amount)); });
+    // Once the amount is typed, Enter sends: typing it was the deliberate act. Until then Enter
+    // cancels.
+    connect(m_typed, &QLineEdit::textChanged, this, [this, amount, cancel](const QString &text) {
+        const bool typed = sameAmount(text, amount);
+        m_send->setEnabled(typed);
+        m_send->setDefault(typed);
+        cancel->setDefault(!typed);
+    });
     connect(buttons, &QDialogButtonBox::accepted, this, [this, amount] {
         if (sameAmount(m_typed->text(), amount))
             accept();

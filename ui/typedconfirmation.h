@@ -1,7 +1,7 @@
 #pragma once
 // The confirmation of a write with live money: the whole of what would be sent, and a field
 // where the person types the amount. Send stays disabled until what is typed is that amount
-// ("118.00" or "$118.00" for $118.00); Cancel is the default, so Enter alone sends nothing.
+// ("118.00" or "$118.00" for $118.00); until then Cancel is the default, so Enter sends nothing.
 
 #include <QDialog>
 

@@ -80,8 +80,9 @@ Expected<PaymentReference> refundPayment(const EscalationDetail &escalation,
             : QStringLiteral("order %1").arg(escalation.orderId);
     return makeError(InputErrc::Missing,
                      QStringLiteral("no payment reference known for %1%2: neither the order nor the calls "
-                                    "name the payment at the provider. Find the payment there (its id "
-                                    "starts pi_ or ch_) and enter it, and the lookup can run.")
+                                    "name the payment at the provider. Find it with the provider's "
+                                    "search, or in its dashboard (its id starts pi_ or ch_), and enter "
+                                    "it; then the lookup can run.")
                              .arg(what, unusable));
 }
 

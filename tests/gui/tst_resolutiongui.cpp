@@ -403,11 +403,14 @@ void TestResolutionGui::liveKeyIsMarkedAndItsWritesTyped()
     QVERIFY(!send->isEnabled());
     QTest::keyClicks(typed, QStringLiteral("118"));
     QVERIFY(!send->isEnabled());
+    QSignalSpy accepted(&confirm, &QDialog::accepted);
+    QSignalSpy rejected(&confirm, &QDialog::rejected);
     QTest::keyClicks(typed, QStringLiteral(".00"));
     QVERIFY(send->isEnabled());
-    QSignalSpy accepted(&confirm, &QDialog::accepted);
-    QTest::mouseClick(send, Qt::LeftButton);
+    QVERIFY(send->isDefault());
+    QTest::keyClick(typed, Qt::Key_Return); // typed in full, Enter sends
     QCOMPARE(accepted.count(), 1);
+    QCOMPARE(rejected.count(), 0);
     QVERIFY(TypedConfirmation::sameAmount(QStringLiteral("$118.00"), QStringLiteral("$118.00")));
     QVERIFY(!TypedConfirmation::sameAmount(QStringLiteral("11.80"), QStringLiteral("$118.00")));
 
