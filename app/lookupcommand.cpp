@@ -128,9 +128,13 @@ int runLookupCommand(const QStringList &arguments)
         return 2;
     }
     const QString apiKey = qEnvironmentVariable(ProviderConnection::apiKeyVariable);
-    if (apiKey.isEmpty())
-        err << "verity lookup: warning: " << ProviderConnection::apiKeyVariable
-            << " is not set; the provider will likely refuse the requests\n";
+    // Asked without a key, the provider could only refuse: nothing is sent.
+    if (apiKey.isEmpty()) {
+        err << "verity lookup: " << ProviderConnection::apiKeyVariable
+            << " is not set: set it to the provider's API key (a restricted read-only key is enough for "
+               "lookups); nothing was asked\n";
+        return 2;
+    }
 
     // A mistyped path must not become an empty database that reports nothing to do.
     if (!QFileInfo::exists(parser.value(db))) {

@@ -38,6 +38,7 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     m_keyKind = new QLabel(this);
     m_keyKind->setObjectName(QStringLiteral("providerKeyKindInDialog"));
     m_keyKind->setTextFormat(Qt::PlainText);
+    m_keyKind->setWordWrap(true); // a long kind wraps instead of widening the dialog
     m_operator = new QLineEdit(connection.operatorName(), this);
     m_operator->setObjectName(QStringLiteral("operatorName"));
     m_connected =

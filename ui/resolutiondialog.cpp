@@ -229,9 +229,17 @@ void ResolutionDialog::performAgain()
         m_performAgain->hide();
         return;
     }
+    if (!plan->keyRefusal.isEmpty()) {
+        m_progress->hide();
+        m_cancel->hide();
+        m_status->clear();
+        m_result->setText(tr("Nothing was sent: %1.").arg(plan->keyRefusal));
+        m_result->setStyleSheet(theme::status(theme::Tone::Warning, false));
+        return;
+    }
     if (!m_confirm(this,
                    repeatConfirmationText(plan->escalation, plan->endpoint, plan->system, plan->keyExpiry,
-                                          plan->keyKind),
+                                          plan->keyKind, plan->payment),
                    plan->typeToConfirm)) {
         m_progress->hide();
         m_cancel->hide();

@@ -45,6 +45,7 @@ TypedConfirmation::TypedConfirmation(const QString &question, const QString &amo
     layout->addWidget(ask);
     m_typed = new QLineEdit(this);
     m_typed->setObjectName(QStringLiteral("typedAmount"));
+    m_typed->setPlaceholderText(amount); // as it must be typed, digits and all
     ask->setBuddy(m_typed);
     layout->addWidget(m_typed);
     auto *buttons = new QDialogButtonBox(this);

@@ -44,8 +44,10 @@ QString ApiKeyKind::whyNoWrite() const
 {
     if (!restricted)
         return QString();
-    return QStringLiteral("the API key is a restricted key (rk_…), which Verity uses to read only: lookups "
-                          "and reconciliation. A refund is sent only with a secret key (sk_…)");
+    return QStringLiteral(
+            "the API key is a restricted key (rk_…), which Verity uses to read only: lookups "
+            "and reconciliation. A refund is sent only with a secret key (sk_…): enter one under "
+            "Provider > Payment provider settings to send it");
 }
 
 } // namespace verity

@@ -49,6 +49,10 @@ struct RefundIntent
     QString paymentIntent; // the payment refunded: a PaymentIntent (pi_…) or a Charge (ch_…)
     QString paymentSource; // where that payment was named: "order SU-1", "entered by Dana"
     QString account; // the seller's connected account (Stripe-Account); empty: the platform's payment
+    // The payment was named by a person, not by the data. No refund under it proves nothing
+    // unless the provider says it paid for this order (metadata[order_id] = metadata's
+    // order_id): a payment copied from the wrong row would otherwise "prove" a refund absent.
+    bool confirmPayment = false;
     qint64 amountCents = 0;
     QString currency = QStringLiteral("USD"); // the payment's; a refund takes no currency of its own
     QString reason; // Stripe's: "requested_by_customer", "duplicate", "fraudulent"; empty sends none
@@ -158,7 +162,12 @@ private:
                     QObject *parent);
     ~LookupOperation() override;
     void requestPage();
+    void requestPayment(); // the payment itself, to tie a payment a person named to the order
+    void resend();
     void onReplyFinished();
+    void readPayment(int status, const QByteArray &body);
+    // "Not found", once a payment a person named is known to be the order's.
+    void notFound(const QString &reason);
     void retryOrGiveUp(const QString &why, int retryAfterMs);
     void decide();
     void finish(LookupVerdict verdict, const QString &reason,
@@ -174,6 +183,8 @@ private:
     int m_page = 1;
     int m_attemptOfPage = 0;
     QList<ProviderRefund> m_refunds; // every refund of the payment read so far
+    bool m_confirming = false; // reading the payment, not its refunds
+    QString m_notFound; // what the refunds said, while the payment is being tied to the order
     LookupAnswer m_answer;
     bool m_finished = false;
 };

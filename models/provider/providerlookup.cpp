@@ -38,7 +38,7 @@ LookupOperation::LookupOperation(QNetworkAccessManager *network, ProviderSetting
 {
     m_backoff = new QTimer(this);
     m_backoff->setSingleShot(true);
-    connect(m_backoff, &QTimer::timeout, this, &LookupOperation::requestPage);
+    connect(m_backoff, &QTimer::timeout, this, &LookupOperation::resend);
 }
 
 LookupOperation::~LookupOperation()
@@ -87,6 +87,99 @@ void LookupOperation::requestPage()
     connect(m_reply, &QNetworkReply::finished, this, &LookupOperation::onReplyFinished);
 }
 
+void LookupOperation::resend()
+{
+    if (m_confirming)
+        requestPayment();
+    else
+        requestPage();
+}
+
+void LookupOperation::requestPayment()
+{
+    if (m_finished)
+        return;
+    ++m_attemptOfPage;
+    const QNetworkRequest request = providerhttp::request(
+            m_settings,
+            providerhttp::endpoint(
+                    m_settings.baseUrl,
+                    QStringLiteral("/v1/payment_intents/%1")
+                            .arg(QString::fromLatin1(QUrl::toPercentEncoding(m_intent.paymentIntent)))),
+            m_intent.account);
+    emit progress(QStringLiteral("Checking that %1 is the payment of order %2 (attempt %3 of %4)")
+                          .arg(m_intent.paymentIntent, m_intent.metadata.value(QStringLiteral("order_id")))
+                          .arg(m_attemptOfPage)
+                          .arg(m_settings.maxLookupAttempts));
+    m_exchange = beginExchange("GET", request);
+    m_reply = m_network->get(request);
+    connect(m_reply, &QNetworkReply::finished, this, &LookupOperation::onReplyFinished);
+}
+
+void LookupOperation::notFound(const QString &reason)
+{
+    if (!m_intent.confirmPayment) {
+        finish(LookupVerdict::NotFound, reason);
+        return;
+    }
+    const QString order = m_intent.metadata.value(QStringLiteral("order_id"));
+    const QString notEvidence =
+            QStringLiteral("%1, but %2 was entered by hand").arg(reason, m_intent.paymentIntent);
+    if (order.isEmpty()) {
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral(
+                       "%1 and the ticket names no order to tie it to, so this is not evidence that the "
+                       "refund was not made")
+                       .arg(notEvidence));
+        return;
+    }
+    if (m_intent.paymentParameter() != u"payment_intent") {
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral(
+                       "%1 and a charge cannot be tied to order %2 here, so this is not evidence that the "
+                       "refund was not made; enter the order's payment intent (pi_…) instead")
+                       .arg(notEvidence, order));
+        return;
+    }
+    m_notFound = reason;
+    m_confirming = true;
+    m_attemptOfPage = 0;
+    requestPayment();
+}
+
+void LookupOperation::readPayment(int status, const QByteArray &body)
+{
+    const QString order = m_intent.metadata.value(QStringLiteral("order_id"));
+    if (status < 200 || status >= 300) {
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("%1, but the provider would not show %2 (%3), entered by hand, so it cannot be "
+                              "tied to order %4: this is not evidence that the refund was not made")
+                       .arg(m_notFound, m_intent.paymentIntent, providerhttp::providerMessage(status, body),
+                            order));
+        return;
+    }
+    const QJsonObject payment = QJsonDocument::fromJson(body).object();
+    const QString paidFor =
+            payment.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("order_id")).toString();
+    if (paidFor == order) {
+        finish(LookupVerdict::NotFound,
+               QStringLiteral("%1; the provider confirms %2 paid for order %3")
+                       .arg(m_notFound, m_intent.paymentIntent, order));
+        return;
+    }
+    finish(LookupVerdict::CouldNotTell,
+           paidFor.isEmpty()
+                   ? QStringLiteral(
+                             "%1, but the provider does not say which order %2 paid for, and it was entered "
+                             "by hand: this is not evidence that the refund was not made; check the payment, "
+                             "or record a check")
+                             .arg(m_notFound, m_intent.paymentIntent)
+                   : QStringLiteral(
+                             "%1, but %2 is the payment of order %3, not of order %4: entered by hand, it "
+                             "says nothing about this refund; enter order %4's own payment")
+                             .arg(m_notFound, m_intent.paymentIntent, paidFor, order));
+}
+
 void LookupOperation::onReplyFinished()
 {
     QNetworkReply *reply = m_reply;
@@ -117,13 +210,24 @@ void LookupOperation::onReplyFinished()
                        .arg(providerhttp::providerMessage(status, body)));
         return;
     }
+    if (m_confirming) {
+        readPayment(status, body);
+        return;
+    }
     if (status < 200 || status >= 300) {
         // A wrong base URL or an unknown payment must never read as "not performed".
         finish(LookupVerdict::CouldNotTell,
-               QStringLiteral(
-                       "the provider could not list the refunds of %1 (%2); check the provider URL and the "
-                       "payment")
-                       .arg(m_intent.paymentIntent, providerhttp::providerMessage(status, body)));
+               m_intent.account.isEmpty()
+                       ? QStringLiteral(
+                                 "the provider could not list the refunds of %1 (%2); check the provider "
+                                 "URL and the payment")
+                                 .arg(m_intent.paymentIntent, providerhttp::providerMessage(status, body))
+                       : QStringLiteral(
+                                 "the provider could not list the refunds of %1 on the seller's account %2 "
+                                 "(%3); check the payment, and whether it is a direct charge on that "
+                                 "account (Provider settings: sellers as connected accounts)")
+                                 .arg(m_intent.paymentIntent, m_intent.account,
+                                      providerhttp::providerMessage(status, body)));
         return;
     }
     const QJsonObject list = QJsonDocument::fromJson(body).object();
@@ -232,22 +336,15 @@ void LookupOperation::decide()
         }
     }
     if (m_refunds.isEmpty()) {
-        finish(LookupVerdict::NotFound,
-               QStringLiteral("the provider holds no refund of %1").arg(m_intent.paymentIntent));
+        notFound(QStringLiteral("the provider holds no refund of %1").arg(m_intent.paymentIntent));
         return;
     }
-    if (m_refunds.isEmpty()) {
-        finish(LookupVerdict::NotFound,
-               QStringLiteral("the provider holds no refund of %1").arg(m_intent.paymentIntent));
-        return;
-    }
-    finish(LookupVerdict::NotFound,
-           QStringLiteral(
-                   "none of the %1 %2 of %3 carries the intent key, and none of them is a refund of %4 "
-                   "without a key")
-                   .arg(m_refunds.size())
-                   .arg(m_refunds.size() == 1 ? QStringLiteral("refund") : QStringLiteral("refunds"),
-                        m_intent.paymentIntent, formatMoney(m_intent.amountCents, currency)));
+    notFound(QStringLiteral(
+                     "none of the %1 %2 of %3 carries the intent key, and none of them is a refund of %4 "
+                     "without a key")
+                     .arg(m_refunds.size())
+                     .arg(m_refunds.size() == 1 ? QStringLiteral("refund") : QStringLiteral("refunds"),
+                          m_intent.paymentIntent, formatMoney(m_intent.amountCents, currency)));
 }
 
 void LookupOperation::cancel()

@@ -2,7 +2,10 @@
 // balance and its balance transactions in the period. The refunds' pages follow one cursor,
 // so they are read in turn; the accounts are read by several readers at once, from the
 // moment the provider has answered the first page of refunds (a provider that cannot be
-// reached, or refuses the key, is then reported once, at /v1/refunds). Reads only, so each
+// reached, or refuses the key, is then reported once, at /v1/refunds). When sellers are
+// connected accounts whose payments are direct charges (ProviderSettings::connectedAccounts),
+// their refunds live on their accounts: each account's refunds are listed too, with its
+// Stripe-Account, and each refund is kept once. Reads only, so each
 // page is retried like a lookup's; a list that does not end (a repeated cursor, "more" with
 // nothing sent) is an error rather than a loop.
 
@@ -84,7 +87,8 @@ void oldestFirst(QList<T> &items)
 
 struct StatementFetch::Private
 {
-    enum class Step { Refunds, Balance, Movements };
+    // Refunds: the platform's; AccountRefunds: a connected account's own.
+    enum class Step { Refunds, Balance, Movements, AccountRefunds };
 
     // Reads one list at a time: the refunds, or a seller account's balance and then its
     // movements, account after account. Several read side by side.
@@ -114,6 +118,7 @@ struct StatementFetch::Private
     qsizetype nextAccount = 0;
     qsizetype accountsLeft = 0;
     bool refundsRead = false;
+    QSet<QString> refundIds; // each refund once, however many lists show it
 
     StatementAnswer answer;
     bool started = false;
@@ -134,6 +139,7 @@ struct StatementFetch::Private
     {
         switch (reader.step) {
         case Step::Refunds:
+        case Step::AccountRefunds:
             return QStringLiteral("/v1/refunds");
         case Step::Balance:
             return QStringLiteral("/v1/balance");
@@ -190,10 +196,12 @@ void StatementFetch::Private::request(Reader &reader)
         const QString &id = reader.account.account;
         request.setRawHeader("Stripe-Account", id.toUtf8());
         text = reader.step == Step::Balance ? QStringLiteral("%1: balance").arg(id)
-                                            : QStringLiteral("%1: balance transactions, page %2 (%3 read)")
-                                                      .arg(id)
-                                                      .arg(reader.page)
-                                                      .arg(reader.account.movements.size());
+                : reader.step == Step::AccountRefunds
+                ? QStringLiteral("%1: refunds, page %2").arg(id).arg(reader.page)
+                : QStringLiteral("%1: balance transactions, page %2 (%3 read)")
+                          .arg(id)
+                          .arg(reader.page)
+                          .arg(reader.account.movements.size());
     }
     if (reader.attempt > 1)
         text += QStringLiteral(", attempt %1 of %2").arg(reader.attempt).arg(settings.maxLookupAttempts);
@@ -291,7 +299,7 @@ void StatementFetch::Private::readList(Reader &reader, const QJsonArray &data, b
         const QJsonObject object = value.toObject();
         std::optional<ProviderRefund> refund;
         std::optional<BalanceMovement> movement;
-        if (reader.step == Step::Refunds) {
+        if (reader.step == Step::Refunds || reader.step == Step::AccountRefunds) {
             refund = providerhttp::refundFrom(object);
             if (!refund) {
                 fail(ProviderErrc::BadAnswer,
@@ -320,14 +328,18 @@ void StatementFetch::Private::readList(Reader &reader, const QJsonArray &data, b
             return;
         }
         // A provider that ignored the filter must not lend an item of another period.
-        if (refund && period.contains(refund->createdMs)) {
+        if (refund && period.contains(refund->createdMs) && !refundIds.contains(refund->id)) {
+            refundIds.insert(refund->id);
             const QJsonObject metadata = object.value(QStringLiteral("metadata")).toObject();
-            answer.statement.refunds.append(
-                    StatementRefund{refund->id, refund->paymentIntent, refund->amountCents, refund->currency,
-                                    refund->status, refund->createdMs, refund->intentKey,
-                                    metadata.value(QStringLiteral("ticket_id")).toString(), QString(),
-                                    QStringLiteral("GET /v1/refunds"),
-                                    QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact))});
+            const bool own = reader.step == Step::AccountRefunds;
+            answer.statement.refunds.append(StatementRefund{
+                    refund->id, refund->paymentIntent, refund->amountCents, refund->currency, refund->status,
+                    refund->createdMs, refund->intentKey,
+                    metadata.value(QStringLiteral("ticket_id")).toString(),
+                    own ? reader.account.account : QString(),
+                    own ? QStringLiteral("GET /v1/refunds (Stripe-Account: %1)").arg(reader.account.account)
+                        : QStringLiteral("GET /v1/refunds"),
+                    QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact))});
         } else if (movement && period.contains(movement->createdMs)) {
             reader.account.movements.append(*movement);
         }
@@ -416,6 +428,10 @@ void StatementFetch::Private::listRead(Reader &reader)
     if (reader.step == Step::Refunds) {
         refundsRead = true;
         startSellers();
+    } else if (reader.step == Step::Movements && settings.connectedAccounts
+               && reader.account.problem.isEmpty()) {
+        startList(reader, Step::AccountRefunds); // the account's own refunds, before the next account
+        return;
     } else {
         oldestFirst(reader.account.movements);
         accountsRead[reader.accountIndex] = std::move(reader.account);

@@ -66,14 +66,16 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     QUrl endpoint;
     QString system;
+    // The key decides whether it can be sent from here, not whether it may be: the plan says why
+    // not, and nothing is asked or sent with such a key.
     const ApiKeyKind keyKind = apiKeyKind(m_provider.settings().apiKey);
-    if (keyKind.mode == ApiKeyKind::Mode::None)
-        return makeError(QStringLiteral("there is no API key to send it with: enter one under Provider > "
-                                        "Payment provider settings"));
+    const QString keyRefusal = keyKind.mode == ApiKeyKind::Mode::None
+            ? QStringLiteral(
+                    "there is no API key to send it with: enter one under Provider > Payment provider "
+                    "settings")
+            : money ? keyKind.whyNoWrite()
+                    : QString();
     if (money) {
-        // Refused before anything is asked or sent, with the reason.
-        if (const QString why = keyKind.whyNoWrite(); !why.isEmpty())
-            return makeError(why);
         Expected<RefundIntent> intent = refundIntentFor(detail);
         if (!intent)
             return intent.error();
@@ -107,8 +109,11 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
             return makeError(QStringLiteral("the ledger already holds refund %1 for this intent")
                                      .arg((*ledger)->refundId));
     }
-    RepeatPlan plan{detail, endpoint, system, {}, {}, {}};
+    RepeatPlan plan{detail, endpoint, system, {}, {}, {}, {}, {}};
     plan.keyKind = keyKind.describe(m_provider.settings().apiKey);
+    plan.keyRefusal = keyRefusal;
+    if (money)
+        plan.payment = route(detail).payment;
     if (money) {
         plan.keyExpiry = SafeWriteRuntime::keyExpiry(m_provider.settings(), detail.calledAt, now());
         if (keyKind.isLive())
@@ -123,6 +128,9 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     Expected<RepeatPlan> plan = planRepeat(escalationId);
     if (!plan)
         return finishLater(operation, notPossibleReport(plan.message()));
+    if (!plan->keyRefusal.isEmpty())
+        return finishLater(operation,
+                           notPossibleReport(QStringLiteral("nothing was sent: %1").arg(plan->keyRefusal)));
     const EscalationDetail detail = plan->escalation;
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     const Expected<RefundIntent> intent =

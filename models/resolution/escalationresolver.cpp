@@ -106,6 +106,9 @@ Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetai
     intent.intentKey = escalation.intentKey;
     intent.paymentIntent = payment->id;
     intent.paymentSource = payment->source;
+    // A person's entry outranks the data only when the data names none (enterPayment); it is
+    // still a person's, so "not found" under it counts once the provider ties it to the order.
+    intent.confirmPayment = !escalation.enteredPayment.isEmpty();
     if (m_provider.settings().connectedAccounts) {
         if (escalation.sellerId.isEmpty())
             return makeError(
@@ -147,6 +150,19 @@ Expected<PaymentReference> EscalationResolver::enterPayment(qint64 escalationId,
         return makeError(InputErrc::Invalid,
                          QStringLiteral("escalation %1 is settled already; its payment is not asked for")
                                  .arg(escalationId));
+    // The data's payment is never overridden by hand: a typo would look up someone else's.
+    EscalationDetail fromData = *found;
+    fromData.enteredPayment.clear();
+    Expected<QList<TranscriptEntry>> transcript = m_store.transcript(found->ticketId);
+    if (!transcript)
+        return transcript.error();
+    if (const Expected<PaymentReference> named =
+                refundPayment(fromData, *transcript, m_registries.byName(found->ticketRegistry).registry);
+        named)
+        return makeError(InputErrc::Invalid,
+                         QStringLiteral("the data already names this refund's payment, %1 (%2); a payment is "
+                                        "entered only for a refund whose payment nobody named")
+                                 .arg(named->id, named->source));
     Expected<PaymentReference> payment =
             readPaymentReference(reference, QStringLiteral("entered by %1").arg(m_operator));
     if (!payment)

@@ -48,6 +48,9 @@ struct RepeatPlan
     // while it does.
     QString keyExpiry;
     QString keyKind; // "a test secret key (sk_test_…abcd)"
+    // Why the key in use cannot send it (none, or a restricted one); empty: it can.
+    QString keyRefusal;
+    QString payment; // a refund's payment and where it was named: "pi_… (order SU-1)"
     // With a live key, what the person must type to send: the amount as the confirmation
     // shows it ("$118.00"). Empty: a click confirms.
     QString typeToConfirm;

@@ -78,7 +78,8 @@ QString replacedCheckText(const EscalationDetail &escalation)
 }
 
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
-                               const QString &system, const QString &keyExpiry, const QString &keyKind)
+                               const QString &system, const QString &keyExpiry, const QString &keyKind,
+                               const QString &payment)
 {
     QStringList lines;
     lines << (escalation.amountCents
@@ -88,6 +89,8 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
     lines << QString();
     for (const auto &[label, value] : escalationFacts(escalation))
         lines << QStringLiteral("%1: %2").arg(label, value);
+    if (!payment.isEmpty())
+        lines << QStringLiteral("Payment refunded: %1").arg(payment);
     lines << QStringLiteral("Intent key: %1").arg(escalation.intentKey);
     lines << QStringLiteral("Sent to: %1 (%2)").arg(endpoint.toString(QUrl::RemoveUserInfo), system);
     if (!keyKind.isEmpty())

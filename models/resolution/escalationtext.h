@@ -32,6 +32,6 @@ QString replacedCheckText(const EscalationDetail &escalation);
 // the URL it goes to.
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
                                const QString &system, const QString &keyExpiry = {},
-                               const QString &keyKind = {});
+                               const QString &keyKind = {}, const QString &payment = {});
 
 } // namespace verity

@@ -376,6 +376,7 @@ SandboxApi::Result SandboxApi::createRefund(const SandboxForm &form, const QStri
             : randomSandboxId(QStringLiteral("re_"));
     refund.paymentIntent = paymentIntent;
     refund.charge = payment->charge;
+    refund.onAccount = payment->onAccount;
     refund.amount = amount.value_or(refundable);
     refund.currency = payment->currency;
     refund.reason = reason;
@@ -414,9 +415,14 @@ SandboxApi::Result SandboxApi::listRefunds(const SandboxForm &query, const QStri
         if (const auto *error = std::get_if<SandboxError>(&named))
             return refused(*error);
         paymentIntent = std::get<SandboxPayment>(named).id;
+    } else if (!onAccount.isEmpty()) {
+        // A connected account lists its own refunds, the platform its own.
+        const std::variant<SandboxAccount, SandboxError> known = accountOfHeader(onAccount);
+        if (const auto *error = std::get_if<SandboxError>(&known))
+            return refused(*error);
     }
     Expected<std::optional<SandboxPage<SandboxRefund>>> page =
-            m_state.refunds(paymentIntent, list.limit, list.startingAfter, list.created);
+            m_state.refunds(paymentIntent, list.limit, list.startingAfter, list.created, onAccount);
     if (!page)
         return refused(internalError(page.message()));
     if (!*page) {

@@ -80,6 +80,7 @@ const std::vector<std::vector<const char *>> upgrades = {
          "CREATE UNIQUE INDEX IF NOT EXISTS payment_intents_charge ON payment_intents(charge)",
          "CREATE INDEX IF NOT EXISTS payment_intents_created ON payment_intents(on_account, created)",
          "ALTER TABLE refunds ADD COLUMN charge TEXT NOT NULL DEFAULT ''",
+         "ALTER TABLE refunds ADD COLUMN on_account TEXT NOT NULL DEFAULT ''",
          "UPDATE refunds SET charge = (SELECT p.charge FROM payment_intents p WHERE p.id = "
          "refunds.payment_intent)"},
 };
@@ -495,10 +496,10 @@ Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &
 {
     refund.balanceTransaction =
             derivedSandboxId(QStringLiteral("txn_"), QStringLiteral("refund|") + refund.id);
-    QSqlQuery &insert =
-            prepare("INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, "
-                    "metadata, balance_transaction, charge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (id) DO NOTHING");
+    QSqlQuery &insert = prepare(
+            "INSERT INTO refunds (id, payment_intent, amount, currency, reason, status, created, "
+            "metadata, balance_transaction, charge, on_account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO NOTHING");
     const Finished insertDone(insert);
     insert.addBindValue(refund.id);
     insert.addBindValue(refund.paymentIntent);
@@ -511,6 +512,7 @@ Expected<bool> SandboxState::insertRefund(SandboxRefund &refund, const QString &
     insert.addBindValue(metadataText(refund.metadata));
     insert.addBindValue(refund.balanceTransaction);
     insert.addBindValue(textNotNull(refund.charge));
+    insert.addBindValue(textNotNull(refund.onAccount));
     if (Expected<void> done = exec(insert, "recording a refund"); !done)
         return done.error();
     if (insert.numRowsAffected() == 0)
@@ -583,7 +585,7 @@ Expected<std::optional<SandboxPage<T>>> SandboxState::listPage(const ListQuery &
 
 Expected<std::optional<SandboxPage<SandboxRefund>>>
 SandboxState::refunds(const QString &paymentIntent, int limit, const QString &startingAfter,
-                      const SandboxCreatedRange &createdRange)
+                      const SandboxCreatedRange &createdRange, const QString &onAccount)
 {
     ListQuery list{startingAfter,
                    "SELECT created, seq FROM refunds WHERE id = ?",
@@ -596,10 +598,12 @@ SandboxState::refunds(const QString &paymentIntent, int limit, const QString &st
     // Two statements rather than one with an optional filter: each has an index that starts
     // at the cursor (refunds_payment, refunds_created).
     if (paymentIntent.isEmpty()) {
+        // The index walks by time; the account is read from each row it yields anyway.
         list.sql = "SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
                    "balance_transaction, charge FROM refunds "
-                   "WHERE created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
+                   "WHERE on_account = ? AND created BETWEEN ? AND ? AND (created < ? OR seq < ?) "
                    "ORDER BY created DESC, seq DESC LIMIT ?";
+        list.binds = {textNotNull(onAccount)};
     } else {
         list.sql = "SELECT id, payment_intent, amount, currency, reason, status, created, metadata, "
                    "balance_transaction, charge FROM refunds "

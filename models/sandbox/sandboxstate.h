@@ -59,6 +59,7 @@ struct SandboxRefund
     SandboxMetadata metadata;
     QString balanceTransaction; // filled in on writing and reading
     QString charge{}; // the payment's charge
+    QString onAccount{}; // the payment's: a direct charge's refunds are its account's own
 };
 
 struct SandboxBalanceTransaction
@@ -147,12 +148,13 @@ public:
     // ---- refunds: each one debits the payment's seller with a balance movement ----
     Expected<bool> insertRefund(SandboxRefund &refund, const QString &account);
     Expected<std::optional<SandboxRefund>> refund(const QString &id);
-    // Newest first; an empty payment intent lists all (of every account). nullopt:
-    // `startingAfter` is unknown.
+    // Newest first; an empty payment intent lists all of `onAccount` (empty: the platform's own,
+    // not the connected accounts' direct charges). nullopt: `startingAfter` is unknown.
     // The cursor may lie outside `created`: paging goes on from its place in the order.
     Expected<std::optional<SandboxPage<SandboxRefund>>> refunds(const QString &paymentIntent, int limit,
                                                                 const QString &startingAfter,
-                                                                const SandboxCreatedRange &created = {});
+                                                                const SandboxCreatedRange &created = {},
+                                                                const QString &onAccount = {});
     Expected<qint64> countRefunds(const QString &paymentIntent);
 
     // ---- records: pickups and messages (false: the id exists; it is left as it was) ----

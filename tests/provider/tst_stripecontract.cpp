@@ -132,9 +132,28 @@ void TestStripeContract::everyRequestKeepsToTheContract()
     }
     const Period period{(QDateTime::currentSecsSinceEpoch() - 86400) * 1000,
                         (QDateTime::currentSecsSinceEpoch() + 86400) * 1000};
-    const StatementAnswer statement = StatementFetch::run(
-            settings, period, {QStringLiteral("acct_platformseller"), QStringLiteral("acct_direct")});
+    const QStringList sellers{QStringLiteral("acct_platformseller"), QStringLiteral("acct_direct")};
+    const auto refundOfDirectCharge = [](const StatementAnswer &answer) {
+        for (const StatementRefund &refund : answer.statement.refunds) {
+            if (refund.paymentIntent == u"pi_C2")
+                return std::optional<StatementRefund>(refund);
+        }
+        return std::optional<StatementRefund>();
+    };
+    const StatementAnswer statement = StatementFetch::run(settings, period, sellers);
     QVERIFY2(statement.ok(), statement.error ? qPrintable(statement.error->message) : "");
+    // The platform's list does not hold a direct charge's refund; with sellers as connected
+    // accounts each account's own list is read too, and the refund is there, once.
+    QVERIFY(!refundOfDirectCharge(statement));
+    ProviderSettings connected = settings;
+    connected.connectedAccounts = true;
+    const StatementAnswer withAccounts = StatementFetch::run(connected, period, sellers);
+    QVERIFY2(withAccounts.ok(), withAccounts.error ? qPrintable(withAccounts.error->message) : "");
+    const std::optional<StatementRefund> direct = refundOfDirectCharge(withAccounts);
+    QVERIFY(direct);
+    QCOMPARE(direct->account, QStringLiteral("acct_direct"));
+    QCOMPARE(direct->origin, QStringLiteral("GET /v1/refunds (Stripe-Account: acct_direct)"));
+    QCOMPARE(withAccounts.statement.refunds.size(), statement.statement.refunds.size() + 1);
 
     QSet<QString> operations;
     QStringList problems;

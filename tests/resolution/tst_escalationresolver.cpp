@@ -112,6 +112,7 @@ private slots:
     void theKeyDecidesWhatARepeatAsks_data();
     void theKeyDecidesWhatARepeatAsks();
     void connectedAccountsAreAskedOnTheSellersAccount();
+    void anEnteredPaymentMustBeTheOrders();
 
 private:
     qint64 auditCount() { return *m_store->countAuditEntries(); }
@@ -624,16 +625,20 @@ void TestEscalationResolver::theKeyDecidesWhatARepeatAsks()
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
     const Expected<RepeatPlan> plan = resolver.planRepeat(id);
     QCOMPARE(served.count(), 0);
+    // The key decides whether it can be sent from here, never whether it may be.
+    QVERIFY_OK(plan);
+    QVERIFY2(plan->keyRefusal.startsWith(refused), qPrintable(plan->keyRefusal));
+    QCOMPARE(plan->keyRefusal.isEmpty(), refused.isEmpty());
     if (!refused.isEmpty()) {
-        QVERIFY(!plan);
-        QVERIFY2(plan.message().startsWith(refused), qPrintable(plan.message()));
-        // performAgain keeps to the plan: nothing goes out.
-        QCOMPARE(kindName(wait(resolver.performAgain(id)).kind),
-                 kindName(ResolutionReport::Kind::NotPossible));
+        // performAgain keeps to the plan: nothing goes out, and the reason is said.
+        const ResolutionReport report = wait(resolver.performAgain(id));
+        QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::NotPossible));
+        QVERIFY2(report.message.contains(refused), qPrintable(report.message));
         QCOMPARE(served.count(), 0);
         return;
     }
-    QVERIFY_OK(plan);
+    QVERIFY2(plan->payment.startsWith(QStringLiteral("pi_SU-88648 (order SU-88648)")),
+             qPrintable(plan->payment));
     QCOMPARE(plan->typeToConfirm, typeToConfirm);
     // The call was made on 31 March: long past the 24 hours the provider keeps a key.
     QVERIFY2(plan->keyExpiry.startsWith(QStringLiteral("the provider keeps idempotency keys for 24 hours")),
@@ -1146,6 +1151,53 @@ void TestEscalationResolver::refundWithoutAPaymentWaitsForOne()
 
     // Settled: its payment is no longer asked for.
     QVERIFY(!m_resolver->enterPayment(id, QStringLiteral("pi_other")));
+}
+
+// A payment a person entered can prove a refund absent only once the provider says it paid for
+// this order: another order's payment (a typo, the wrong dashboard row) proves nothing, and a
+// repeat is never offered on it. The data's own payment is never overridden by hand.
+void TestEscalationResolver::anEnteredPaymentMustBeTheOrders()
+{
+    // T-20260331-0158 c3 (order SU-88648) never reached the provider.
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
+    const Expected<PaymentReference> overridden = m_resolver->enterPayment(id, QStringLiteral("pi_SU-88421"));
+    QVERIFY(!overridden);
+    QVERIFY2(overridden.message().startsWith(QStringLiteral("the data already names this refund's payment, "
+                                                            "pi_SU-88648 (order SU-88648)")),
+             qPrintable(overridden.message()));
+    {
+        RawSqlite raw(m_dbPath);
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE orders SET payment_intent = NULL WHERE id = 'SU-88648'")),
+                 QString());
+    }
+    QVERIFY_OK(m_resolver->enterPayment(id, QStringLiteral("pi_SU-88421"))); // another order's payment
+    const ResolutionReport wrong = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(wrong.kind), kindName(ResolutionReport::Kind::StillUnknown));
+    QVERIFY2(wrong.message.contains(
+                     QStringLiteral("pi_SU-88421 is the payment of order SU-88421, not of order "
+                                    "SU-88648")),
+             qPrintable(wrong.message));
+    QVERIFY(!wrong.mayPerformAgain);
+    QVERIFY(!m_resolver->planRepeat(id));
+    QVERIFY(wrong.evidence);
+    QVERIFY(wrong.evidence->request.contains(QStringLiteral("/v1/payment_intents/pi_SU-88421")));
+
+    // A charge entered by hand cannot be tied to the order here: not evidence either.
+    QVERIFY_OK(m_resolver->enterPayment(id, QStringLiteral("ch_SU-88648")));
+    const ResolutionReport charge = wait(m_resolver->lookUp(id));
+    QCOMPARE(kindName(charge.kind), kindName(ResolutionReport::Kind::StillUnknown));
+    QVERIFY2(charge.message.contains(QStringLiteral("enter the order's payment intent")),
+             qPrintable(charge.message));
+
+    // The order's own payment, entered: the provider confirms it, and "not performed" stands.
+    QVERIFY_OK(m_resolver->enterPayment(id, QStringLiteral("pi_SU-88648")));
+    const ResolutionReport right = wait(m_resolver->lookUp(id));
+    QCOMPARE(resolutionName(right.resolution), resolutionId(Resolution::NotPerformed));
+    QVERIFY2(right.evidence
+                     && right.evidence->reason.contains(QStringLiteral("the provider confirms pi_SU-88648 "
+                                                                       "paid for order SU-88648")),
+             qPrintable(right.evidence ? right.evidence->reason : right.message));
+    QVERIFY(right.mayPerformAgain);
 }
 
 VerityRun TestEscalationResolver::runVerity(const QStringList &arguments)

@@ -22,6 +22,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QRegularExpression>
+#include <QSignalSpy>
 
 using namespace verity;
 using namespace verity::test;
@@ -63,6 +64,7 @@ private slots:
     void refusesProviderUrls();
     void redirectElsewhereSettlesNothing();
     void paymentIsNamedOnTheCommandLine();
+    void withoutAKeyNothingIsAsked();
 
 private:
     // The open refund escalation of `ticket` (the first, or the one of `call`).
@@ -255,6 +257,21 @@ void TestLookupCommand::refusesProviderUrls()
     QVERIFY(store);
     QCOMPARE(*store->countOpenEscalations(), 15);
     QCOMPARE(*store->countAuditEntries(), 0);
+}
+
+void TestLookupCommand::withoutAKeyNothingIsAsked()
+{
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    const VerityRun run = runVerity({QStringLiteral("lookup"), QStringLiteral("--db"), m_dbPath,
+                                     QStringLiteral("--provider"), m_sandbox->url().toString(),
+                                     QStringLiteral("--all-open")},
+                                    isolatedEnvironment(m_folder->path()));
+    QVERIFY2(run.exitCode == 2, qPrintable(QStringLiteral("exit %1\n%2").arg(run.exitCode).arg(run.err)));
+    QVERIFY2(run.err.startsWith(QStringLiteral("verity lookup: VERITY_PROVIDER_API_KEY is not set")),
+             qPrintable(run.err));
+    QVERIFY(run.err.contains(QStringLiteral("nothing was asked")));
+    QCOMPARE(served.count(), 0);
+    QCOMPARE(*openTestStore(m_dbPath)->countAuditEntries(), 0);
 }
 
 void TestLookupCommand::redirectElsewhereSettlesNothing()

@@ -144,6 +144,10 @@ void TestSandboxStripe::directChargesAreSeenOnlyFromTheirAccount()
                             onAccount(QStringLiteral("acct_direct")))),
              QStringList{done.json.value(QStringLiteral("id")).toString()});
     QCOMPARE(http.balance(QStringLiteral("acct_direct")), 10000 - 500);
+    // Each lists its own refunds: the account its direct charge's, the platform none of them.
+    QCOMPARE(idsOf(http.get(refunds, onAccount(QStringLiteral("acct_direct")))),
+             QStringList{done.json.value(QStringLiteral("id")).toString()});
+    QCOMPARE(idsOf(http.get(refunds)), QStringList{});
 }
 
 void TestSandboxStripe::keysAreEachAccountsOwn()
