@@ -127,7 +127,7 @@ int runLookupCommand(const QStringList &arguments)
             << parser.value(timeout) << "\"\n";
         return 2;
     }
-    const QString apiKey = qEnvironmentVariable(ProviderConnection::apiKeyVariable);
+    const QString apiKey = qEnvironmentVariable(ProviderConnection::apiKeyVariable).trimmed();
     // Asked without a key, the provider could only refuse: nothing is sent.
     if (apiKey.isEmpty()) {
         err << "verity lookup: " << ProviderConnection::apiKeyVariable

@@ -158,9 +158,14 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
 void ResolutionDialog::showPaymentRow(const EscalationDetail &escalation)
 {
     const EscalationRoute route = m_resolver.route(escalation);
-    const bool asked = route.needsPayment && escalation.state == EscalationState::Open;
+    // A payment a person entered stays theirs to correct while the escalation is open: a wrong
+    // one leaves the refund unknown, and the way to the right one must stay in front of them.
+    const bool entered = !escalation.enteredPayment.isEmpty();
+    const bool asked = escalation.state == EscalationState::Open && (route.needsPayment || entered);
     m_paymentRow->setVisible(asked);
     m_usePayment->setDefault(asked); // Enter in the field uses the payment typed
+    if (asked && entered && m_payment->text().isEmpty())
+        m_payment->setText(escalation.enteredPayment);
     QString facts = factsText(escalation);
     if (!route.payment.isEmpty())
         facts += tr("\nPayment: %1").arg(route.payment);

@@ -355,6 +355,20 @@ void TestResolutionGui::paymentNobodyNamedIsEnteredThenLookedUp()
     QVERIFY(payment->isVisible());
     QCOMPARE(served.count(), searches);
 
+    // Another order's payment, entered by mistake, proves nothing, and stays in the field to
+    // be corrected.
+    payment->clear();
+    QTest::keyClicks(payment, QStringLiteral("pi_SU-88421"));
+    QTest::keyClick(payment, Qt::Key_Return);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+            dialog->resultText().contains(QStringLiteral("pi_SU-88421 is the payment of order "
+                                                         "SU-88421, not of order %1")
+                                                  .arg(order.first())),
+            qPrintable(dialog->resultText()), 15000);
+    QVERIFY(!dialog->performAgainButton()->isVisible());
+    QTRY_VERIFY(payment->isVisible());
+    QCOMPARE(payment->text(), QStringLiteral("pi_SU-88421"));
+
     payment->clear();
     QTest::keyClicks(payment, QStringLiteral("pi_") + order.first());
     QTest::keyClick(payment, Qt::Key_Return);
