@@ -66,6 +66,7 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     QUrl endpoint;
     QString system;
+    QString payment; // a refund's, as the confirmation names it
     // The key decides whether it can be sent from here, not whether it may be: the plan says why
     // not, and nothing is asked or sent with such a key.
     const ApiKeyKind keyKind = apiKeyKind(m_provider.settings().apiKey);
@@ -79,6 +80,7 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
         Expected<RefundIntent> intent = refundIntentFor(detail);
         if (!intent)
             return intent.error();
+        payment = paymentText(*intent);
         endpoint = providerhttp::endpoint(m_provider.settings().baseUrl, QStringLiteral("/v1/refunds"));
         system = systemWords(QStringLiteral("payments"));
     } else {
@@ -112,8 +114,7 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
     RepeatPlan plan{detail, endpoint, system, {}, {}, {}, {}, {}};
     plan.keyKind = keyKind.describe(m_provider.settings().apiKey);
     plan.keyRefusal = keyRefusal;
-    if (money)
-        plan.payment = route(detail).payment;
+    plan.payment = payment;
     if (money) {
         plan.keyExpiry = SafeWriteRuntime::keyExpiry(m_provider.settings(), detail.calledAt, now());
         if (keyKind.isLive())

@@ -5,6 +5,7 @@
 #include "customerdraft.h"
 #include "domain/hiddencharacters.h"
 #include "escalationtext.h"
+#include "providerconnection.h"
 #include "refundpayment.h"
 #include "store/store.h"
 
@@ -29,6 +30,21 @@ QString argumentText(const nlohmann::json &arguments, const char *key)
         return {};
     return it->is_string() ? QString::fromStdString(it->get<std::string>())
                            : QString::fromStdString(it->dump());
+}
+
+// The seller's connected account a refund is asked about, when sellers are connected accounts
+// (empty when they are not), or why it is not known.
+Expected<QString> sellerAccountOf(const ProviderSettings &settings, const EscalationDetail &escalation)
+{
+    if (!settings.connectedAccounts)
+        return QString();
+    if (escalation.sellerId.isEmpty())
+        return makeError(
+                InputErrc::Missing,
+                QStringLiteral("payments are made on each seller's connected account, but the seller of "
+                               "order %1 is not known, so there is no account to ask")
+                        .arg(escalation.orderId));
+    return escalation.sellerId;
 }
 
 } // namespace
@@ -109,15 +125,10 @@ Expected<RefundIntent> EscalationResolver::refundIntentFor(const EscalationDetai
     // A person's entry outranks the data only when the data names none (enterPayment); it is
     // still a person's, so "not found" under it counts once the provider ties it to the order.
     intent.confirmPayment = !escalation.enteredPayment.isEmpty();
-    if (m_provider.settings().connectedAccounts) {
-        if (escalation.sellerId.isEmpty())
-            return makeError(
-                    QStringLiteral("payments are made on each seller's connected account, but the seller of "
-                                   "order %1 is not known, so the provider cannot be asked which account to "
-                                   "look in")
-                            .arg(escalation.orderId));
-        intent.account = escalation.sellerId;
-    }
+    const Expected<QString> account = sellerAccountOf(m_provider.settings(), escalation);
+    if (!account)
+        return makeError(account.message()); // not a payment a person could enter
+    intent.account = *account;
     intent.amountCents = *escalation.amountCents;
     intent.currency = escalation.currency;
     intent.reason = QStringLiteral("requested_by_customer");
@@ -198,17 +209,10 @@ Expected<PaymentSearchOperation *> EscalationResolver::findPayment(qint64 escala
                          QStringLiteral("ticket %1 names no order, so there is nothing to search the "
                                         "provider's payments for; enter the payment as the provider shows it")
                                  .arg(found->ticketExtId));
-    QString account;
-    if (m_provider.settings().connectedAccounts) {
-        if (found->sellerId.isEmpty())
-            return makeError(InputErrc::Missing,
-                             QStringLiteral("payments are made on each seller's connected account, but the "
-                                            "seller of order %1 is not known, so there is no account to "
-                                            "search")
-                                     .arg(found->orderId));
-        account = found->sellerId;
-    }
-    auto *search = new PaymentSearchOperation(m_provider.settings(), found->orderId, account, parent);
+    const Expected<QString> account = sellerAccountOf(m_provider.settings(), *found);
+    if (!account)
+        return account.error();
+    auto *search = new PaymentSearchOperation(m_provider.settings(), found->orderId, *account, parent);
     search->start();
     return search;
 }
@@ -268,10 +272,7 @@ EscalationRoute EscalationResolver::route(const EscalationDetail &escalation) co
             return {false, systemWords(QStringLiteral("payments")), intent.message(), true, QString()};
         if (!intent)
             return {false, QString(), intent.message(), false, QString()};
-        QString payment = QStringLiteral("%1 (%2)").arg(intent->paymentIntent, intent->paymentSource);
-        if (!intent->account.isEmpty())
-            payment += QStringLiteral(" on the seller's account %1").arg(intent->account);
-        return {true, systemWords(QStringLiteral("payments")), QString(), false, payment};
+        return {true, systemWords(QStringLiteral("payments")), QString(), false, paymentText(*intent)};
     }
     const Expected<RecordQuery> query = recordQueryOf(escalation);
     if (!query)
@@ -344,7 +345,7 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
                 notPossibleReport(
                         QStringLiteral("there is no API key to ask with: enter one under Provider > Payment "
                                        "provider settings, or set %1 before starting Verity")
-                                .arg(QLatin1String("VERITY_PROVIDER_API_KEY"))));
+                                .arg(QLatin1String(ProviderConnection::apiKeyVariable))));
     const qint64 startedAt = now();
     if (Expected<RefundIntent> intent = refundIntentFor(detail); intent) {
         emit operation->progress(tr("Looking up the refund at the provider…"));

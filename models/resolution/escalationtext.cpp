@@ -1,6 +1,7 @@
 #include "escalationtext.h"
 
 #include "domain/money.h"
+#include "provider/providerclient.h"
 
 #include <QDateTime>
 
@@ -75,6 +76,14 @@ QString replacedCheckText(const EscalationDetail &escalation)
             .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt),
                  settlementText(escalation.resolution.value_or(Resolution::Performed),
                                 SettlementBasis::Attestation));
+}
+
+QString paymentText(const RefundIntent &intent)
+{
+    QString text = QStringLiteral("%1 (%2)").arg(intent.paymentIntent, intent.paymentSource);
+    if (!intent.account.isEmpty())
+        text += QStringLiteral(" on the seller's account %1").arg(intent.account);
+    return text;
 }
 
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,

@@ -12,6 +12,8 @@
 
 namespace verity {
 
+struct RefundIntent;
+
 // "2026-03-17T14:32:07Z": times in evidence and on the command line are ISO 8601, UTC.
 QString isoTime(qint64 ms);
 
@@ -30,6 +32,10 @@ QString replacedCheckText(const EscalationDetail &escalation);
 
 // What a person confirms before a write is sent again: every fact of it, the intent key and
 // the URL it goes to.
+// A refund's payment and where it was named: "pi_… (order SU-1)", and the seller's account
+// when it is asked there.
+QString paymentText(const RefundIntent &intent);
+
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
                                const QString &system, const QString &keyExpiry = {},
                                const QString &keyKind = {}, const QString &payment = {});
