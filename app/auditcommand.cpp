@@ -20,7 +20,7 @@ namespace {
 constexpr int listPageSize = 1000;
 
 const QString usage = QStringLiteral(
-        "Usage: verity audit ACTION [--db PATH] [--json]\n"
+        "Usage: verity audit ACTION [--db PATH|URI] [--json]\n"
         "\n"
         "Actions:\n"
         "  verify   check the audit log's hash chain, the evidence each entry cites, and that every\n"
@@ -32,7 +32,8 @@ const QString usage = QStringLiteral(
         "  list     print the audit entries, oldest first\n"
         "\n"
         "Options:\n"
-        "  --db PATH       the database file (default: %1)\n"
+        "  --db PATH|URI   the database file (default: %1), or a team's PostgreSQL database\n"
+        "                  (postgresql://[user@]host[:port]/dbname)\n"
         "  --head HASH     (verify) the head taken earlier with `verity audit head`\n"
         "  --json          print the result as JSON\n");
 
@@ -199,11 +200,11 @@ int runAuditCommand(const QStringList &arguments)
     // Opening creates a missing file; a mistyped path must not read as an empty, intact log.
     const QString path = parser.value(db);
     const QFileInfo file(path);
-    if (!file.exists()) {
+    if (isFileLocation(path) && !file.exists()) {
         err << "verity audit " << action << ": " << path << ": no such database file\n";
         return 2;
     }
-    if (!file.isFile()) {
+    if (isFileLocation(path) && !file.isFile()) {
         err << "verity audit " << action << ": " << path << ": not a database file\n";
         return 2;
     }

@@ -22,6 +22,12 @@ namespace verity {
 
 namespace {
 
+// A file by its name; a team database by its URI (without any password).
+QString windowName(const QString &location)
+{
+    return isFileLocation(location) ? QFileInfo(location).fileName() : storeDisplayName(location);
+}
+
 // The ticket of the March incident, the one a screenshot shows unless told otherwise.
 constexpr auto incidentOrder = "SU-88421";
 
@@ -81,7 +87,9 @@ int runConsoleCommand(const QStringList &arguments)
     parser.addVersionOption();
     const QCommandLineOption db(
             QStringLiteral("db"),
-            QStringLiteral("The database file (default: %1).").arg(defaultStoreLocation()),
+            QStringLiteral("The database file (default: %1), or a team's PostgreSQL database "
+                           "(postgresql://[user@]host[:port]/dbname).")
+                    .arg(defaultStoreLocation()),
             QStringLiteral("PATH"));
     const QCommandLineOption demo(
             QStringLiteral("demo"),
@@ -165,7 +173,7 @@ int runConsoleCommand(const QStringList &arguments)
     }
 
     // A mistyped --db must not pass silently as an empty console.
-    const bool created = !exported && !parser.isSet(demo) && !QFileInfo::exists(path);
+    const bool created = !exported && !parser.isSet(demo) && isFileLocation(path) && !QFileInfo::exists(path);
     // A database this user cannot write (the file, or the folder SQLite keeps its journal in) is
     // read as it is, never changed: the window shows it and refuses everything that writes.
     const Expected<void> writable = exported || created ? Expected<void>() : checkWritable(path);
@@ -186,8 +194,8 @@ int runConsoleCommand(const QStringList &arguments)
                                               : MainWindow::ReadOnlyDatabase);
     window.setWindowTitle(
             exported ? QObject::tr("Verity — %1 (read-only incident export)").arg(QFileInfo(path).fileName())
-                    : writable.ok() ? QObject::tr("Verity — %1").arg(QFileInfo(path).fileName())
-                                    : QObject::tr("Verity — %1 (read-only)").arg(QFileInfo(path).fileName()));
+                    : writable.ok() ? QObject::tr("Verity — %1").arg(windowName(path))
+                                    : QObject::tr("Verity — %1 (read-only)").arg(windowName(path)));
     QString ticketName = parser.value(ticket);
     if (exported && ticketName.isEmpty())
         ticketName = exported->fileInfo.value(QStringLiteral("source_ticket"));

@@ -88,9 +88,9 @@ int runImportCommand(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("help"))) {
         // Qt's usage line names only the program, which without "import" would open the window.
         QString help = parser.helpText();
-        help.replace(
-                0, help.indexOf(u'\n'),
-                QStringLiteral("Usage: verity import [--db PATH] [--registry NAME|FILE] [--json] FILE..."));
+        help.replace(0, help.indexOf(u'\n'),
+                     QStringLiteral(
+                             "Usage: verity import [--db PATH|URI] [--registry NAME|FILE] [--json] FILE..."));
         out << help;
         return 0;
     }

@@ -90,8 +90,9 @@ int runLookupCommand(const QStringList &arguments)
         QString help = parser.helpText();
         help.replace(
                 0, help.indexOf(u'\n'),
-                QStringLiteral("Usage: verity lookup [--db PATH] --provider URL (--all-open | ESCALATION...) "
-                               "[--json]"));
+                QStringLiteral(
+                        "Usage: verity lookup [--db PATH|URI] --provider URL (--all-open | ESCALATION...) "
+                        "[--json]"));
         out << help;
         return 0;
     }
@@ -137,7 +138,7 @@ int runLookupCommand(const QStringList &arguments)
     }
 
     // A mistyped path must not become an empty database that reports nothing to do.
-    if (!QFileInfo::exists(parser.value(db))) {
+    if (isFileLocation(parser.value(db)) && !QFileInfo::exists(parser.value(db))) {
         err << "verity lookup: " << parser.value(db) << ": no such database file\n";
         return 2;
     }

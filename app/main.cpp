@@ -2,6 +2,7 @@
 
 #include "auditcommand.h"
 #include "consolecommand.h"
+#include "dbcommand.h"
 #include "importcommand.h"
 #include "lookupcommand.h"
 #include "reconcilecommand.h"
@@ -51,7 +52,7 @@ int main(int argc, char *argv[])
             {"import", verity::runImportCommand},       {"sandbox", verity::runSandboxCommand},
             {"audit", verity::runAuditCommand},         {"lookup", verity::runLookupCommand},
             {"resolve", verity::runResolveCommand},     {"simulate", verity::runSimulateCommand},
-            {"reconcile", verity::runReconcileCommand},
+            {"reconcile", verity::runReconcileCommand}, {"db", verity::runDbCommand},
     };
     // A reconciliation that writes a PDF paints text, which needs fonts, so a QGuiApplication:
     // on Qt's offscreen platform, asked for by its own -platform argument, as it shows no window

@@ -31,7 +31,7 @@ namespace verity {
 namespace {
 
 const QString usage = QStringLiteral(
-        "Usage: verity reconcile [--db PATH] (--provider URL | --provider-export FILE) --from DATE --to "
+        "Usage: verity reconcile [--db PATH|URI] (--provider URL | --provider-export FILE) --from DATE --to "
         "DATE\n"
         "                        [--csv FILE] [--duplicates-csv FILE] [--pdf FILE] [--json] [--window "
         "SECONDS]\n"
@@ -42,7 +42,8 @@ const QString usage = QStringLiteral(
         "Exit status: 0 every row matched, 1 some row not matched, 2 could not run.\n"
         "\n"
         "Options:\n"
-        "  --db PATH                the database file (default: %1)\n"
+        "  --db PATH|URI            the database file (default: %1), or a team's PostgreSQL\n"
+        "                           database (postgresql://[user@]host[:port]/dbname)\n"
         "  --provider URL           read the provider's refunds and balances over its API; the API key\n"
         "                           is read from %2\n"
         "  --provider-export FILE   read the provider's refunds from its CSV export instead\n"
@@ -329,7 +330,7 @@ int runReconcileCommand(const QStringList &arguments)
 
     // Opening creates a missing file: a mistyped path must not reconcile an empty ledger.
     const QFileInfo dbFile(options->db);
-    if (!dbFile.isFile()) {
+    if (isFileLocation(options->db) && !dbFile.isFile()) {
         err << "verity reconcile: --db " << options->db << ": "
             << (dbFile.exists() ? "not a database file" : "no such database file") << "\n";
         return 2;

@@ -50,10 +50,11 @@ int runResolveCommand(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("help"))) {
         // Qt's usage line names only the program, which without "resolve" would open the window.
         QString help = parser.helpText();
-        help.replace(0, help.indexOf(u'\n'),
-                     QStringLiteral(
-                             "Usage: verity resolve [--db PATH] ESCALATION --attest performed|not-performed "
-                             "--reference TEXT --note TEXT --operator NAME [--json]"));
+        help.replace(
+                0, help.indexOf(u'\n'),
+                QStringLiteral(
+                        "Usage: verity resolve [--db PATH|URI] ESCALATION --attest performed|not-performed "
+                        "--reference TEXT --note TEXT --operator NAME [--json]"));
         out << help;
         return 0;
     }
@@ -91,7 +92,7 @@ int runResolveCommand(const QStringList &arguments)
     attestation.note = parser.value(note);
 
     // A mistyped path must not become an empty database.
-    if (!QFileInfo::exists(parser.value(db)))
+    if (isFileLocation(parser.value(db)) && !QFileInfo::exists(parser.value(db)))
         return fail(QStringLiteral("%1: no such database file").arg(parser.value(db)));
     Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
     if (!store)

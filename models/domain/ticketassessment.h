@@ -70,6 +70,7 @@ struct RepeatCounts
 
     RepeatCounts &operator+=(const RepeatCounts &other);
     RepeatCounts operator-(const RepeatCounts &other) const;
+    bool operator==(const RepeatCounts &) const = default;
 };
 
 struct TicketAssessment

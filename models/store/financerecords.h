@@ -37,6 +37,8 @@ struct LedgerPayout
     qint64 at = 0; // ms since the epoch, UTC: when the call was made
     PayoutEffect effect = PayoutEffect::Unknown;
     bool attestedAbsent = false; // Unknown because only a person's check says it was not made
+
+    bool operator==(const LedgerPayout &) const = default;
 };
 
 // A seller as the transcripts last reported them, with what Verity's payouts add up to.
@@ -50,6 +52,8 @@ struct SellerBalance
     qint64 performedCents = 0; // refunds known performed, in total
     qint64 unknownCents = 0; // refunds that may have moved (open escalations)
     int payouts = 0; // performed and unknown
+
+    bool operator==(const SellerBalance &) const = default;
 };
 
 // A balance a transcript reported for the seller, at a moment.
@@ -59,6 +63,8 @@ struct BalanceSnapshot
     qint64 balanceCents = 0;
     qint64 ticketId = 0; // the ticket that reported it
     QString ticketExtId;
+
+    bool operator==(const BalanceSnapshot &) const = default;
 };
 
 struct SellerHistory
@@ -66,6 +72,8 @@ struct SellerHistory
     QString sellerId;
     QList<BalanceSnapshot> snapshots; // oldest first, one per distinct (at, balance)
     QList<LedgerPayout> debits; // performed and unknown payouts, oldest first
+
+    bool operator==(const SellerHistory &) const = default;
 };
 
 // Finance's mark on a duplicate payout, kept with who and when; the audit log records each.
@@ -81,6 +89,8 @@ struct PayoutMark
     QString note;
     QString operatorName;
     qint64 at = 0; // ms since the epoch, UTC
+
+    bool operator==(const PayoutMark &) const = default;
 };
 
 } // namespace verity

@@ -47,6 +47,8 @@ struct SellerRecord
     QString name;
     std::optional<qint64> balanceCents;
     qint64 balanceAsOf = 0; // ms since the epoch, UTC
+
+    bool operator==(const SellerRecord &) const = default;
 };
 
 struct OrderItemRecord
@@ -55,6 +57,8 @@ struct OrderItemRecord
     QString title;
     qint64 quantity = 1;
     qint64 amountCents = 0;
+
+    bool operator==(const OrderItemRecord &) const = default;
 };
 
 struct OrderRecord
@@ -65,6 +69,8 @@ struct OrderRecord
     QString customerName;
     QString customerEmail;
     QList<OrderItemRecord> items;
+
+    bool operator==(const OrderRecord &) const = default;
 };
 
 // ---- what the importer writes ----
@@ -193,6 +199,8 @@ struct TicketRow
     QString origin;
     TicketDating dating = TicketDating::OwnTimes;
     TicketState state = TicketState::NoWrites;
+
+    bool operator==(const TicketRow &) const = default;
 };
 
 // Where a page of the queue starts, so that no page costs more than its own rows: after the
@@ -225,6 +233,8 @@ struct TicketDetail
     std::optional<qint64> sellerBalanceCents;
     qint64 sellerBalanceAsOf = 0;
     OrderRecord order;
+
+    bool operator==(const TicketDetail &) const = default;
 };
 
 struct ToolCallRow
@@ -262,6 +272,8 @@ struct ToolCallRow
     QString escalationNote; // why the last lookup could not tell
     qint64 argumentsClippedBytes = 0; // whole sizes in UTF-8 bytes when clipped, else 0
     qint64 resultClippedBytes = 0;
+
+    bool operator==(const ToolCallRow &) const = default;
 };
 
 // What is known now of a write's outcome: what the evidence settled, else what the tool said,
@@ -286,6 +298,8 @@ struct TranscriptEntry
     QString text; // messages
     qint64 clippedBytes = 0; // the whole text's size in UTF-8 bytes when clipped, else 0
     ToolCallRow call; // tool calls
+
+    bool operator==(const TranscriptEntry &) const = default;
 };
 
 struct EscalationRow
@@ -300,6 +314,8 @@ struct EscalationRow
     std::optional<qint64> amountCents;
     QString currency;
     EscalationState state = EscalationState::Open;
+
+    bool operator==(const EscalationRow &) const = default;
 };
 
 // ---- resolving unknown writes ----
@@ -339,6 +355,8 @@ struct EscalationDetail
     QString resolvedBy;
     qint64 resolvedAt = 0;
     QString lastNote; // why the last lookup could not tell
+
+    bool operator==(const EscalationDetail &) const = default;
 };
 
 // What evidence is: a lookup at the system the write went to, a write sent from the console
@@ -365,6 +383,8 @@ struct Evidence
     QString recordId; // the refund, pickup or message found; empty when none
     QString reason;
     QString evidenceSha256;
+
+    bool operator==(const Evidence &) const = default;
 };
 
 // The SHA-256 an evidence row carries, lowercase hex, of this encoding (netstrings, as for
@@ -413,6 +433,8 @@ struct IntentCall
     // The record this call is known to have made: the ledger's refund for it, its settlement's
     // reference, or the id its own result names. Empty when nothing names one.
     QString recordId;
+
+    bool operator==(const IntentCall &) const = default;
 };
 
 // An escalation as the audit can check it: where it stands, and the ledger row of its call.
@@ -426,6 +448,8 @@ struct EscalationSettlement
     QString reference;
     QString resolvedBy;
     qint64 resolvedAt = 0;
+
+    bool operator==(const EscalationSettlement &) const = default;
 };
 
 // Money moved: one row per refund, linked to the call that made it. Several refunds may carry
@@ -440,6 +464,8 @@ struct LedgerEntry
     QString sellerId;
     qint64 recordedAt = 0;
     QString source; // "provider lookup", "console write", ...
+
+    bool operator==(const LedgerEntry &) const = default;
 };
 
 // A tool the registry in force did not know when its calls were imported.
@@ -453,6 +479,8 @@ struct UnclassifiedTool
     // error, when there is one.
     QString sampleArguments;
     QString sampleResult;
+
+    bool operator==(const UnclassifiedTool &) const = default;
 };
 
 // A stored call, with what it takes to read it again under another registry.
@@ -467,6 +495,8 @@ struct StoredCall
     bool resultError = false;
     TicketFacts facts;
     QString registry; // the profile that read the ticket
+
+    bool operator==(const StoredCall &) const = default;
 };
 
 // A call's class, key and outcome, as a registry reads them.
@@ -494,6 +524,8 @@ struct AuditEntry
     QString evidenceSha256;
     QString prevHash;
     QString hash;
+
+    bool operator==(const AuditEntry &) const = default;
 };
 
 } // namespace verity

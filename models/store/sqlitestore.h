@@ -1,19 +1,12 @@
 #pragma once
-// The embedded SQLite backend (QtSql's QSQLITE driver): WAL, foreign keys on, prepared
-// statements only, the schema migrated on open.
+// The embedded SQLite backend (QtSql's QSQLITE driver): one file, WAL, foreign keys on, the
+// schema migrated on open. One person's desk, and the demo.
 
-#include "store.h"
-
-#include <QSet>
-#include <QSqlDatabase>
-#include <QSqlQuery>
-
-#include <memory>
-#include <unordered_map>
+#include "sqlstore.h"
 
 namespace verity {
 
-class SqliteStore final : public Store
+class SqliteStore final : public SqlStore
 {
 public:
     // Opens (creating when missing) the database at `path` and migrates it. Each call makes
@@ -24,125 +17,18 @@ public:
     static Expected<std::unique_ptr<SqliteStore>> openReadOnly(const QString &path);
     // The default database file under the platform's application-data location.
     static QString defaultLocation();
-    ~SqliteStore() override;
-
-    QString location() const override { return m_path; }
 
     Expected<void> begin() override;
-    Expected<void> commit() override;
-    void rollback() override;
-    Expected<void> savepoint() override;
-    Expected<void> releaseSavepoint() override;
-    Expected<void> rollbackToSavepoint() override;
-
-    Expected<std::optional<TicketRef>> findTicket(const QString &extId) override;
-    Expected<TicketRef> insertTicket(const NewTicket &ticket) override;
-    Expected<bool> insertMessage(const NewMessage &message) override;
-    Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) override;
-    Expected<qint64> insertToolCall(const NewToolCall &call) override;
-    Expected<void> setToolResult(const ToolResultUpdate &result) override;
-    Expected<qint64> insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result) override;
-    Expected<QList<CallFacts>> callFacts(qint64 ticketId) override;
-    Expected<qint64> lastSeq(qint64 ticketId) override;
-    Expected<QList<qint64>> ticketsAwaitingReassessment(int limit) override;
-    Expected<void> markReassessed(qint64 ticketId) override;
-    Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
-                                           const TicketAssessment &assessment) override;
-    Expected<void> applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
-                                        const TicketAssessment &assessment) override;
-    Expected<void> recordImport(const ImportRecord &record) override;
-    Expected<QList<UnclassifiedTool>> unclassifiedTools() override;
-    Expected<QList<StoredCall>> unclassifiedCalls(const QString &tool) override;
-    Expected<void> reclassifyCall(const CallClassification &classification) override;
-
-    Expected<qint64> countTickets(const TicketQuery &query) override;
-    Expected<QList<TicketRow>> ticketPage(const TicketQuery &query, const TicketPage &page) override;
-    Expected<std::optional<TicketDetail>> ticket(qint64 ticketId) override;
-    Expected<std::optional<qint64>> ticketIdByExtId(const QString &extId) override;
-    Expected<QList<TranscriptEntry>> transcript(qint64 ticketId, qsizetype clipAt = 0) override;
-    Expected<QString> wholeText(qint64 ticketId, const TextPlace &place) override;
-    Expected<qint64> countOpenEscalations() override;
-    Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) override;
-
-    Expected<std::optional<EscalationDetail>> escalation(qint64 escalationId) override;
-    Expected<QList<IntentCall>> intentCalls(qint64 ticketId, const QString &intentKey) override;
-    Expected<qint64> recordEvidence(const Evidence &evidence) override;
-    Expected<QList<Evidence>> evidence(qint64 escalationId) override;
-    Expected<ResolutionClaim> resolveEscalation(const Settlement &settlement) override;
-    Expected<void> noteEscalation(qint64 escalationId, const QString &note) override;
-    Expected<void> setEscalationPayment(qint64 escalationId, const QString &reference,
-                                        const QString &enteredBy) override;
-    Expected<void> reopenEscalation(qint64 escalationId, const QString &note) override;
-    Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
-    Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) override;
-    Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
-    Expected<QList<EscalationSettlement>> escalationSettlements(qint64 offset, int limit) override;
-    Expected<QList<LedgerEntry>> ledgerEntries(qint64 offset, int limit) override;
-    Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) override;
-    Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) override;
-    Expected<std::optional<qint64>> newestPayoutAt() override;
-    Expected<QList<SellerBalance>> sellerBalances() override;
-    Expected<SellerHistory> sellerHistory(const QString &sellerId) override;
-    Expected<QList<PayoutMark>> payoutMarks() override;
-    Expected<bool> insertTraceEvent(const NewTraceEvent &event) override;
-    Expected<QList<TraceEvent>> traceEvents(qint64 ticketId) override;
-    Expected<QList<TrainerNote>> trainerNotes(qint64 ticketId) override;
-    Expected<void> saveTrainerNote(qint64 ticketId, const TrainerNote &note) override;
-    Expected<QHash<QString, QString>> fileInfo() override;
-    Expected<void> setFileInfo(const QString &key, const QString &value) override;
     Expected<void> makeSelfContained() override;
-    Expected<qint64> insertPayoutMark(const PayoutMark &mark) override;
-    Expected<std::optional<AuditEntry>> lastAuditEntry() override;
-    Expected<void> insertAuditEntry(const AuditEntry &entry) override;
-    Expected<qint64> countAuditEntries() override;
-    Expected<QList<AuditEntry>> auditEntries(qint64 offset, int limit) override;
+
+protected:
+    QString byteLengthOf(const QString &column) const override;
+    QString unindexedMark() const override { return QStringLiteral("+"); }
+    bool sortsNullsFirst() const override { return true; }
+    QString joinInThisOrder() const override { return QStringLiteral("CROSS JOIN"); }
 
 private:
-    // A text's whole size in bytes, and `expression` of its column ("%1" stands for it).
-    Expected<qint64> textBytes(qint64 ticketId, const TextPlace &place);
-    Expected<QVariant> textColumn(qint64 ticketId, const TextPlace &place, const char *expression);
-    SqliteStore(QString path, QString connection);
-    // A statement prepared once per connection and reused: the import path runs each of
-    // them millions of times.
-    Expected<QSqlQuery *> prepared(const char *sql);
-    Expected<void> run(QSqlQuery &query, const char *what);
-    // Every row `sql` gives for `binds`, each made by `read`; an error names `what` was being read.
-    template<typename Row, typename Read>
-    Expected<QList<Row>> rowsOf(const QString &sql, const QVariantList &binds, const char *what, Read read);
-    Expected<void> execute(const char *sql, const char *what);
-    Expected<void> insertSellerAndOrder(const NewTicket &ticket);
-    Expected<void> insertOrder(const NewTicket &ticket);
-    Expected<RepeatCounts> repeatCounts(qint64 ticketId);
-    Expected<void> markRepeats(const TicketAssessment &assessment);
-    // Only the summary columns that differ from a new ticket's, when `onlyChanged`: each one
-    // set moves the ticket in its index.
-    Expected<void> storeSummary(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment,
-                                bool onlyChanged);
-    Expected<void> openEscalations(qint64 ticketId);
-    // The ticket queue's rows under `whereSql`, in the order of `column`, a page of them.
-    Expected<QList<TicketRow>> readTicketRows(const QString &whereSql, const QVariantList &values,
-                                              const QString &column, bool descending, const TicketPage &page);
-    // A searched page read by walking the time order, or none when the search's indexes serve better.
-    Expected<std::optional<QList<TicketRow>>> walkedSearchPage(const TicketQuery &query,
-                                                               const TicketPage &page,
-                                                               const QStringList &after,
-                                                               const QVariantList &afterValues);
-    // One of the totals the schema's triggers keep (queue_totals), by column name.
-    Expected<qint64> keptTotal(const char *column);
-
-    QString m_path;
-    QString m_connection;
-    QSqlDatabase m_db;
-    std::unordered_map<const char *, std::unique_ptr<QSqlQuery>> m_statements;
-    // The text of each summary update by the columns it sets, kept for prepared()'s key.
-    std::unordered_map<unsigned, QByteArray> m_summaryTexts;
-    // Sellers known to be stored, so a ticket that brings no new balance need not write its
-    // seller again; forgotten on any rollback.
-    QSet<QString> m_knownSellers;
-    // The last search counted, by filter and text, and its matches: only a hint for how its
-    // pages are read (walkedSearchPage), so a stale one costs time, never rows.
-    using SearchKey = std::pair<TicketFilter, QString>;
-    std::optional<std::pair<SearchKey, qint64>> m_searchMatches;
+    using SqlStore::SqlStore;
 };
 
 } // namespace verity

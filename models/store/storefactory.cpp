@@ -1,5 +1,7 @@
 #include "storefactory.h"
 
+#include "postgresschema.h"
+#include "postgresstore.h"
 #include "reassessment.h"
 #include "sqliteschema.h"
 #include "sqlitestore.h"
@@ -10,8 +12,29 @@
 
 namespace verity {
 
+namespace {
+
+Expected<std::unique_ptr<Store>> openPostgres(const QString &location, PostgresStore::Access access)
+{
+    Expected<PostgresTarget> target = parsePostgresLocation(location);
+    if (!target)
+        return target.error();
+    Expected<std::unique_ptr<PostgresStore>> postgres = PostgresStore::open(*target, access);
+    if (!postgres)
+        return postgres.error();
+    if (access == PostgresStore::Access::ReadWrite) {
+        if (Expected<void> caughtUp = reassessAwaitingTickets(**postgres); !caughtUp)
+            return caughtUp.error();
+    }
+    return std::unique_ptr<Store>(std::move(*postgres));
+}
+
+} // namespace
+
 Expected<std::unique_ptr<Store>> openStore(const QString &location)
 {
+    if (isPostgresLocation(location))
+        return openPostgres(location, PostgresStore::Access::ReadWrite);
     // Said before SQLite is asked: its own words for this are "attempt to write a readonly database".
     if (Expected<void> writable = checkWritable(location); !writable)
         return makeError(
@@ -28,6 +51,8 @@ Expected<std::unique_ptr<Store>> openStore(const QString &location)
 
 Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location)
 {
+    if (isPostgresLocation(location))
+        return openPostgres(location, PostgresStore::Access::ReadOnly);
     Expected<std::unique_ptr<SqliteStore>> sqlite = SqliteStore::openReadOnly(location);
     if (!sqlite)
         return sqlite.error();
@@ -36,6 +61,9 @@ Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location)
 
 Expected<void> checkWritable(const QString &location)
 {
+    // What a database user may change, the database itself says (see the roles).
+    if (isPostgresLocation(location))
+        return {};
     const QFileInfo file(location);
     if (!file.exists())
         return {};
@@ -48,6 +76,19 @@ Expected<void> checkWritable(const QString &location)
                         "this user may not write its folder %1, where SQLite keeps the database's journal")
                         .arg(QDir::toNativeSeparators(file.absolutePath())));
     return {};
+}
+
+bool isFileLocation(const QString &location)
+{
+    return !isPostgresLocation(location);
+}
+
+QString storeDisplayName(const QString &location)
+{
+    if (!isPostgresLocation(location))
+        return QDir::toNativeSeparators(location);
+    Expected<PostgresTarget> target = parsePostgresLocation(location);
+    return target ? target->display() : location;
 }
 
 QString defaultStoreLocation()
@@ -76,6 +117,11 @@ Expected<StoreFileHeader> readStoreFileHeader(const QString &path)
 int currentStoreSchemaVersion()
 {
     return sqlite::currentSchemaVersion();
+}
+
+int currentStoreSchemaVersion(const QString &location)
+{
+    return isPostgresLocation(location) ? postgres::currentSchemaVersion() : sqlite::currentSchemaVersion();
 }
 
 } // namespace verity

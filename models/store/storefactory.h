@@ -1,6 +1,6 @@
 #pragma once
-// The one place that knows which backend a location names. Today every location is an
-// SQLite file; a second backend (a PostgreSQL URL, say) is chosen here and nowhere else.
+// The one place that knows which backend a location names: an SQLite file, or a PostgreSQL
+// database (a postgresql:// URI or a libpq keyword string, see storelocation.h).
 
 #include "domain/expected.h"
 #include "store.h"
@@ -15,6 +15,11 @@ Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location);
 // Whether this user can change the existing database at `location`: StoreErrc::Unwritable,
 // saying why, when the file or the folder SQLite keeps its journal in is not theirs to write.
 Expected<void> checkWritable(const QString &location);
+// Whether `location` is a file on this machine (SQLite) rather than a database server's.
+bool isFileLocation(const QString &location);
+// The location as messages and titles show it: a file's path, or the database's URI without
+// any password.
+QString storeDisplayName(const QString &location);
 // The default database under the platform's application-data location.
 QString defaultStoreLocation();
 
@@ -28,7 +33,9 @@ struct StoreFileHeader
     bool headerCurrent = true;
 };
 Expected<StoreFileHeader> readStoreFileHeader(const QString &path);
-// The schema version this build reads and writes.
+// The schema version this build reads and writes: of SQLite files, or of the backend
+// `location` names.
 int currentStoreSchemaVersion();
+int currentStoreSchemaVersion(const QString &location);
 
 } // namespace verity

@@ -19,6 +19,8 @@ struct HttpTrace
     std::optional<int> status; // none: no answer came
     QString error; // transport failure: "timeout", "connection_refused", ...
     std::optional<qint64> durationMs;
+
+    bool operator==(const HttpTrace &) const = default;
 };
 
 // One thing the provider recorded, from its event log or webhooks.
@@ -29,6 +31,8 @@ struct ProviderTrace
     QString idempotencyKey; // the key the provider saw
     std::optional<qint64> amountCents;
     bool replayed = false; // answered from a stored key: no new money moved
+
+    bool operator==(const ProviderTrace &) const = default;
 };
 
 enum class TraceKind { Http, Provider };
@@ -42,6 +46,8 @@ struct TraceEvent
     QString callExtId; // the tool call it belongs to; may be empty for a provider record
     HttpTrace http; // kind Http
     ProviderTrace provider; // kind Provider
+
+    bool operator==(const TraceEvent &) const = default;
 };
 
 struct NewTraceEvent
@@ -59,6 +65,8 @@ struct TrainerNote
     QString text;
     QString author;
     qint64 writtenAt = 0;
+
+    bool operator==(const TrainerNote &) const = default;
 };
 
 } // namespace verity

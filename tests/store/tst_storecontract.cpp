@@ -1,10 +1,12 @@
 // The contract every backend keeps, written against the Store's rooms only (never a backend's
-// class): a second backend adds its opener to initTestCase_data() and runs this suite
-// unchanged. Each test function runs once per backend (Qt Test's global data).
+// class): each backend has its opener in initTestCase_data() and runs this suite unchanged.
+// Each test function runs once per backend (Qt Test's global data): SQLite on a file in a
+// temporary folder, PostgreSQL on a new database in a cluster this test starts and stops.
 
 #include "domain/ticketassessment.h"
 #include "store/reassessment.h"
 #include "store/storefactory.h"
+#include "support/postgrescluster.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,13 +18,17 @@ using namespace verity;
 
 namespace {
 
-using Opener = std::function<Expected<std::unique_ptr<Store>>(const QString &folder)>;
-
-Opener backendOpener(const QString &name)
+// A fresh store of `backend` for each test function.
+Expected<std::unique_ptr<Store>> openFresh(const QString &backend, const QString &folder,
+                                           test::PostgresCluster &cluster)
 {
-    if (name == QLatin1String("sqlite"))
-        return [](const QString &folder) { return openStore(folder + QStringLiteral("/contract.sqlite")); };
-    return {};
+    if (backend == QLatin1String("sqlite"))
+        return openStore(folder + QStringLiteral("/contract.sqlite"));
+    static int databases = 0;
+    const QString location = cluster.createDatabase(QStringLiteral("contract_%1").arg(++databases));
+    if (location.isEmpty())
+        return makeError(cluster.error());
+    return openStore(location);
 }
 
 NewTicket newTicket(const QString &extId, qint64 openedAt = 1'700'000'000'000)
@@ -99,6 +105,7 @@ class StoreContract : public QObject
     Q_OBJECT
 
     QTemporaryDir m_folder;
+    test::PostgresCluster m_cluster;
     std::unique_ptr<Store> m_store;
 
 private slots:
@@ -106,7 +113,10 @@ private slots:
     {
         QTest::addColumn<QString>("backend");
         QTest::newRow("sqlite") << QStringLiteral("sqlite");
+        QTest::newRow("postgresql") << QStringLiteral("postgresql");
     }
+
+    void initTestCase() { QVERIFY2(m_cluster.start(), qPrintable(m_cluster.error())); }
 
     void init()
     {
@@ -114,7 +124,7 @@ private slots:
         QVERIFY(m_folder.isValid());
         QDir(m_folder.path()).removeRecursively();
         QVERIFY(QDir().mkpath(m_folder.path()));
-        Expected<std::unique_ptr<Store>> opened = backendOpener(backend)(m_folder.path());
+        Expected<std::unique_ptr<Store>> opened = openFresh(backend, m_folder.path(), m_cluster);
         QVERIFY2(opened, qPrintable(opened ? QString() : opened.message()));
         m_store = std::move(*opened);
     }
@@ -235,7 +245,8 @@ private slots:
         Expected<ResolutionClaim> first = escalations.resolveEscalation(settlement);
         QVERIFY(first);
         QVERIFY(first->claimed);
-        QVERIFY(reassessTicket(escalations, ticket));
+        Expected<RepeatCounts> reassessed = reassessTicket(escalations, ticket);
+        QVERIFY2(reassessed, qPrintable(reassessed ? QString() : reassessed.message()));
         QVERIFY(escalations.commit());
 
         settlement.operatorName = QStringLiteral("ben");
@@ -347,7 +358,7 @@ private slots:
             entry.operatorName = QStringLiteral("ana");
             entry.action = QStringLiteral("lookup");
             entry.detail = QStringLiteral("entry %1").arg(seq);
-            entry.prevHash = QString(64, u'0');
+            entry.prevHash = QString(64, QChar(u'0' + int(seq) - 1));
             entry.hash = QString(64, QChar(u'0' + int(seq)));
             QVERIFY(audit.insertAuditEntry(entry));
         }

@@ -4,7 +4,7 @@
 #include "domain/resultrecord.h"
 #include "domain/toolclass.h"
 #include "sqlerror.h"
-#include "sqlitestore.h"
+#include "sqlstore.h"
 
 #include <QVariant>
 
@@ -113,7 +113,7 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
 
 } // namespace
 
-Expected<QList<LedgerPayout>> SqliteStore::payouts(qint64 fromMs, qint64 toMs)
+Expected<QList<LedgerPayout>> SqlStore::payouts(qint64 fromMs, qint64 toMs)
 {
     // Two reads, each by its own index: the calls made in the period, less those performed
     // again from the console; and the refunds the console made in the period, by the ledger's
@@ -150,7 +150,7 @@ Expected<QList<LedgerPayout>> SqliteStore::payouts(qint64 fromMs, qint64 toMs)
 // The payouts' conditions (payoutSelect and payoutFrom: a verified "not performed" moved
 // nothing), newest first: the money index read backwards, so the cost does not grow with the
 // ledger.
-Expected<std::optional<qint64>> SqliteStore::newestPayoutAt()
+Expected<std::optional<qint64>> SqlStore::newestPayoutAt()
 {
     // As payouts() dates them: a call by when it was made, a refund the console performed
     // again by when the ledger recorded it. Each read walks an index from its end.
@@ -179,16 +179,15 @@ Expected<std::optional<qint64>> SqliteStore::newestPayoutAt()
     return newest;
 }
 
-Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
+Expected<QList<SellerBalance>> SqlStore::sellerBalances()
 {
-    // A seller's currency is that of its first order. One pass over the orders, rather than a
-    // search per seller, which without an index on orders(seller_id) scans them all each time.
-    // (SQLite takes a bare column from the row that gives MIN.)
+    // A seller's currency is that of its orders (the first by name, for the rare seller with
+    // several). One pass over the orders' (seller, currency) index, rather than a search per seller.
     auto sellers = prepared("SELECT s.id, s.name, s.balance_cents, s.balance_as_of, COALESCE(o.currency, "
                             "'USD') FROM sellers s "
-                            "LEFT JOIN (SELECT seller_id, currency, MIN(rowid) FROM orders GROUP BY "
+                            "LEFT JOIN (SELECT seller_id, MIN(currency) AS currency FROM orders GROUP BY "
                             "seller_id) o ON o.seller_id = s.id "
-                            "ORDER BY s.name COLLATE NOCASE, s.id");
+                            "ORDER BY lower(s.name), s.id");
     if (!sellers)
         return sellers.error();
     QSqlQuery &q = **sellers;
@@ -235,16 +234,20 @@ Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
             s.value(3).toInt());
     s.finish();
 
-    // CROSS JOIN keeps the escalations outermost: a few rows, each finding its call by id.
-    auto resolved = prepared("SELECT t.seller_id, c.outcome, CASE WHEN e.resolution = 'not_performed' AND "
-                             "e.basis = 'attestation' "
-                             "THEN 'attested_absent' ELSE e.resolution END, SUM(c.amount_cents), COUNT(*) "
-                             "FROM escalations e CROSS JOIN tool_calls c ON c.id = e.tool_call_id JOIN "
-                             "tickets t ON t.id = c.ticket_id "
-                             "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
-                             "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome "
-                             "IN ('performed', 'unknown') "
-                             "AND t.seller_id IS NOT NULL GROUP BY 1, 2, 3");
+    // The escalations outermost: a few rows, each finding its call by id.
+    static const char resolvedPayouts[] = "resolved payouts by seller";
+    auto resolved = prepared(
+            resolvedPayouts,
+            QStringLiteral("SELECT t.seller_id, c.outcome, CASE WHEN e.resolution = 'not_performed' AND "
+                           "e.basis = 'attestation' "
+                           "THEN 'attested_absent' ELSE e.resolution END, SUM(c.amount_cents), COUNT(*) "
+                           "FROM escalations e %1 tool_calls c ON c.id = e.tool_call_id JOIN "
+                           "tickets t ON t.id = c.ticket_id "
+                           "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
+                           "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome "
+                           "IN ('performed', 'unknown') "
+                           "AND t.seller_id IS NOT NULL GROUP BY 1, 2, 3")
+                    .arg(joinInThisOrder()));
     if (!resolved)
         return resolved.error();
     QSqlQuery &r = **resolved;
@@ -271,7 +274,7 @@ Expected<QList<SellerBalance>> SqliteStore::sellerBalances()
     return result;
 }
 
-Expected<SellerHistory> SqliteStore::sellerHistory(const QString &sellerId)
+Expected<SellerHistory> SqlStore::sellerHistory(const QString &sellerId)
 {
     SellerHistory history;
     history.sellerId = sellerId;
@@ -312,7 +315,7 @@ Expected<SellerHistory> SqliteStore::sellerHistory(const QString &sellerId)
     return history;
 }
 
-Expected<QList<PayoutMark>> SqliteStore::payoutMarks()
+Expected<QList<PayoutMark>> SqlStore::payoutMarks()
 {
     auto query =
             prepared("SELECT id, duplicate_key, state, note, operator, at FROM payout_marks ORDER BY id");
@@ -336,7 +339,7 @@ Expected<QList<PayoutMark>> SqliteStore::payoutMarks()
     return marks;
 }
 
-Expected<qint64> SqliteStore::insertPayoutMark(const PayoutMark &mark)
+Expected<qint64> SqlStore::insertPayoutMark(const PayoutMark &mark)
 {
     auto query = prepared(
             "INSERT INTO payout_marks (duplicate_key, state, note, operator, at) VALUES (?, ?, ?, ?, ?)");

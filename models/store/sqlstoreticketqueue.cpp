@@ -3,7 +3,7 @@
 // nothing here loads or counts every row.
 
 #include "sqlerror.h"
-#include "sqlitestore.h"
+#include "sqlstore.h"
 #include "ticketrowcolumns.h"
 
 #include <QSqlError>
@@ -31,12 +31,13 @@ QString escapeLike(QString text)
 
 // How a search's condition may be met. Indexed: each arm a range of its column's index (a
 // rare search reads its matches and sorts them). Tested: each row is tested as the walk of
-// the sort order passes it (`+` keeps SQLite from the columns' indexes).
+// the sort order passes it (`unindexed` before a column keeps the engine from its index).
 enum class SearchUse { Indexed, Tested };
 
 // `extra`: more conditions, with their values after the search's.
 Where whereClause(const TicketQuery &query, const QStringList &extra = {},
-                  const QVariantList &extraValues = {}, SearchUse use = SearchUse::Indexed)
+                  const QVariantList &extraValues = {}, SearchUse use = SearchUse::Indexed,
+                  const QString &unindexed = QString())
 {
     QStringList parts;
     Where where;
@@ -69,7 +70,7 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {},
         // task reads "task 5 · trial 3", so in quotes it is the task with any of its trials.
         const bool whole = search.size() >= 2 && search.startsWith(u'"') && search.endsWith(u'"');
         // A prefix match on NOCASE columns, so each arm is an index range, not a scan.
-        const QString plus = use == SearchUse::Indexed ? QString() : QStringLiteral("+");
+        const QString plus = use == SearchUse::Indexed ? QString() : unindexed;
         const QString matches =
                 QStringLiteral("(%1ext_id LIKE ? ESCAPE '\\' OR %1order_id LIKE ? ESCAPE '\\' "
                                "OR %1seller_name LIKE ? ESCAPE '\\' OR %1task LIKE ? ESCAPE '\\'%2)")
@@ -123,18 +124,23 @@ QString sortColumn(TicketSortKey key)
 
 // Ties fall to the id, except in the order and seller sorts, where a name's tickets come in
 // time order as their indexes hold them (schema 10), so that no sort reads every row.
-QString orderClause(const QString &column, bool descending)
+// Tickets without an order or seller (NULL) come first going up, as SQLite sorts NULL; an engine
+// that sorts them last is told so (`spellNulls`).
+QString orderClause(const QString &column, bool descending, bool spellNulls = false)
 {
     const QString direction = descending ? QStringLiteral(" DESC") : QStringLiteral(" ASC");
     const bool timeWithin = column == u"order_id" || column == u"seller_name";
-    return QStringLiteral(" ORDER BY ") + column + direction
+    const QString nulls = !spellNulls || !timeWithin ? QString()
+            : descending                             ? QStringLiteral(" NULLS LAST")
+                                                     : QStringLiteral(" NULLS FIRST");
+    return QStringLiteral(" ORDER BY ") + column + direction + nulls
             + (timeWithin ? QStringLiteral(", opened_at") + direction : QString()) + QStringLiteral(", id")
             + direction;
 }
 
 } // namespace
 
-Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
+Expected<qint64> SqlStore::countTickets(const TicketQuery &query)
 {
     // Without a search, the count is kept (see queue_totals in the schema): no scan.
     if (query.search.trimmed().isEmpty()) {
@@ -174,7 +180,7 @@ Expected<qint64> SqliteStore::countTickets(const TicketQuery &query)
     return count;
 }
 
-Expected<QList<TicketRow>> SqliteStore::ticketPage(const TicketQuery &query, const TicketPage &page)
+Expected<QList<TicketRow>> SqlStore::ticketPage(const TicketQuery &query, const TicketPage &page)
 {
     const QString column = sortColumn(query.sortKey);
     // Reading backwards is reading the opposite order, and turning the rows round.
@@ -191,7 +197,7 @@ Expected<QList<TicketRow>> SqliteStore::ticketPage(const TicketQuery &query, con
         after << QStringLiteral("(%1, id) %2 (?, ?)").arg(column, direction);
         // The same test kept off the index (`+`), for a search read through its columns' indexes:
         // offered the range, SQLite walks it instead, through half a million rows.
-        afterUnindexed << QStringLiteral("(+%1, +id) %2 (?, ?)").arg(column, direction);
+        afterUnindexed << QStringLiteral("(%3%1, %3id) %2 (?, ?)").arg(column, direction, unindexedMark());
         afterValues << page.anchor->sortValue << page.anchor->id;
     }
     auto walked = walkedSearchPage(query, page, after, afterValues);
@@ -213,15 +219,15 @@ Expected<QList<TicketRow>> SqliteStore::ticketPage(const TicketQuery &query, con
     return rows;
 }
 
-Expected<QList<TicketRow>> SqliteStore::readTicketRows(const QString &whereSql, const QVariantList &values,
-                                                       const QString &column, bool descending,
-                                                       const TicketPage &page)
+Expected<QList<TicketRow>> SqlStore::readTicketRows(const QString &whereSql, const QVariantList &values,
+                                                    const QString &column, bool descending,
+                                                    const TicketPage &page)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     // The page's ids are found first and only they are read whole: a search's matches are
     // then sorted from its indexes alone, not as whole rows.
-    const QString order = orderClause(column, descending);
+    const QString order = orderClause(column, descending, !sortsNullsFirst());
     if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS
                                   " FROM tickets t WHERE t.id IN (SELECT id FROM tickets")
                    + whereSql + order + QStringLiteral(" LIMIT ? OFFSET ?)") + order))
@@ -248,10 +254,10 @@ Expected<QList<TicketRow>> SqliteStore::readTicketRows(const QString &whereSql, 
 // yields less than a page falls back to the indexes. Both ways give the same rows; the match
 // count (a hint, kept from the last count) only decides which is cheaper. Only the time order
 // has an index in (column, id) order under every filter.
-Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const TicketQuery &query,
-                                                                        const TicketPage &page,
-                                                                        const QStringList &after,
-                                                                        const QVariantList &afterValues)
+Expected<std::optional<QList<TicketRow>>> SqlStore::walkedSearchPage(const TicketQuery &query,
+                                                                     const TicketPage &page,
+                                                                     const QStringList &after,
+                                                                     const QVariantList &afterValues)
 {
     constexpr qint64 smallestWindow = 2048;
     constexpr qint64 largestWindow = 32768;
@@ -304,7 +310,7 @@ Expected<std::optional<QList<TicketRow>>> SqliteStore::walkedSearchPage(const Ti
         boundedValues << edge.value(0) << edge.value(1);
     }
     edge.finish();
-    const Where walk = whereClause(query, bounded, boundedValues, SearchUse::Tested);
+    const Where walk = whereClause(query, bounded, boundedValues, SearchUse::Tested, unindexedMark());
     auto rows = readTicketRows(walk.sql, walk.values, QStringLiteral("opened_at"), descending, page);
     if (!rows)
         return rows.error();

@@ -2,7 +2,7 @@
 // layers' details are kept as one JSON object per event, since only the replay reads them.
 
 #include "sqlerror.h"
-#include "sqlitestore.h"
+#include "sqlstore.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -84,7 +84,7 @@ void readDetail(TraceEvent &event, const QString &json)
 
 } // namespace
 
-Expected<bool> SqliteStore::insertTraceEvent(const NewTraceEvent &event)
+Expected<bool> SqlStore::insertTraceEvent(const NewTraceEvent &event)
 {
     auto insert =
             prepared("INSERT INTO trace_events (ticket_id, seq, at, kind, call_ext_id, detail, fingerprint) "
@@ -105,7 +105,7 @@ Expected<bool> SqliteStore::insertTraceEvent(const NewTraceEvent &event)
     return q.numRowsAffected() > 0;
 }
 
-Expected<QList<TraceEvent>> SqliteStore::traceEvents(qint64 ticketId)
+Expected<QList<TraceEvent>> SqlStore::traceEvents(qint64 ticketId)
 {
     auto query = prepared("SELECT seq, at, kind, call_ext_id, detail FROM trace_events WHERE ticket_id = ? "
                           "ORDER BY seq, id");
@@ -129,7 +129,7 @@ Expected<QList<TraceEvent>> SqliteStore::traceEvents(qint64 ticketId)
     return events;
 }
 
-Expected<QList<TrainerNote>> SqliteStore::trainerNotes(qint64 ticketId)
+Expected<QList<TrainerNote>> SqlStore::trainerNotes(qint64 ticketId)
 {
     auto query = prepared("SELECT step_key, text, author, written_at FROM trainer_notes WHERE ticket_id = ? "
                           "ORDER BY step_key");
@@ -147,7 +147,7 @@ Expected<QList<TrainerNote>> SqliteStore::trainerNotes(qint64 ticketId)
     return notes;
 }
 
-Expected<void> SqliteStore::saveTrainerNote(qint64 ticketId, const TrainerNote &note)
+Expected<void> SqlStore::saveTrainerNote(qint64 ticketId, const TrainerNote &note)
 {
     if (note.text.trimmed().isEmpty()) {
         auto remove = prepared("DELETE FROM trainer_notes WHERE ticket_id = ? AND step_key = ?");
@@ -173,7 +173,7 @@ Expected<void> SqliteStore::saveTrainerNote(qint64 ticketId, const TrainerNote &
     return run(q, "saving a trainer note");
 }
 
-Expected<QHash<QString, QString>> SqliteStore::fileInfo()
+Expected<QHash<QString, QString>> SqlStore::fileInfo()
 {
     auto query = prepared("SELECT key, value FROM file_info");
     if (!query)
@@ -188,7 +188,7 @@ Expected<QHash<QString, QString>> SqliteStore::fileInfo()
     return info;
 }
 
-Expected<void> SqliteStore::setFileInfo(const QString &key, const QString &value)
+Expected<void> SqlStore::setFileInfo(const QString &key, const QString &value)
 {
     auto upsert = prepared("INSERT INTO file_info (key, value) VALUES (?, ?) "
                            "ON CONFLICT (key) DO UPDATE SET value = excluded.value");

@@ -2,13 +2,13 @@
 // person has classified them.
 
 #include "sqlerror.h"
-#include "sqlitestore.h"
+#include "sqlstore.h"
 
 #include <QVariant>
 
 namespace verity {
 
-Expected<QList<UnclassifiedTool>> SqliteStore::unclassifiedTools()
+Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
 {
     auto query = prepared("SELECT tool, count(*), count(DISTINCT ticket_id), min(arguments) FROM tool_calls "
                           "WHERE tool_class = 'unclassified' GROUP BY tool ORDER BY count(*) DESC, tool");
@@ -47,7 +47,7 @@ Expected<QList<UnclassifiedTool>> SqliteStore::unclassifiedTools()
     return tools;
 }
 
-Expected<QList<StoredCall>> SqliteStore::unclassifiedCalls(const QString &tool)
+Expected<QList<StoredCall>> SqlStore::unclassifiedCalls(const QString &tool)
 {
     auto query = prepared(
             "SELECT c.id, c.ticket_id, c.tool, c.arguments, c.result_fingerprint IS NOT NULL, "
@@ -80,7 +80,7 @@ Expected<QList<StoredCall>> SqliteStore::unclassifiedCalls(const QString &tool)
     return calls;
 }
 
-Expected<void> SqliteStore::reclassifyCall(const CallClassification &c)
+Expected<void> SqlStore::reclassifyCall(const CallClassification &c)
 {
     auto update = prepared(
             "UPDATE tool_calls SET tool_class = ?, intent_key = ?, intent_error = ?, amount_cents = ?, "

@@ -3,7 +3,7 @@
 
 #include "domain/resultrecord.h"
 #include "sqlerror.h"
-#include "sqlitestore.h"
+#include "sqlstore.h"
 
 #include <QVariant>
 
@@ -31,7 +31,7 @@ constexpr auto auditColumns =
 
 } // namespace
 
-Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalationId)
+Expected<std::optional<EscalationDetail>> SqlStore::escalation(qint64 escalationId)
 {
     auto query = prepared("SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, "
                           "c.tool_class, c.arguments, "
@@ -85,7 +85,7 @@ Expected<std::optional<EscalationDetail>> SqliteStore::escalation(qint64 escalat
     return std::optional<EscalationDetail>(d);
 }
 
-Expected<QList<IntentCall>> SqliteStore::intentCalls(qint64 ticketId, const QString &intentKey)
+Expected<QList<IntentCall>> SqlStore::intentCalls(qint64 ticketId, const QString &intentKey)
 {
     auto query =
             prepared("SELECT c.id, c.call_ext_id, c.called_at, c.outcome, e.id, e.resolution, l.refund_id, "
@@ -162,8 +162,8 @@ constexpr auto ledgerColumns =
 } // namespace
 
 template<typename Row, typename Read>
-Expected<QList<Row>> SqliteStore::rowsOf(const QString &sql, const QVariantList &binds, const char *what,
-                                         Read read)
+Expected<QList<Row>> SqlStore::rowsOf(const QString &sql, const QVariantList &binds, const char *what,
+                                      Read read)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
@@ -178,7 +178,7 @@ Expected<QList<Row>> SqliteStore::rowsOf(const QString &sql, const QVariantList 
     return rows;
 }
 
-Expected<qint64> SqliteStore::recordEvidence(const Evidence &evidence)
+Expected<qint64> SqlStore::recordEvidence(const Evidence &evidence)
 {
     auto insert =
             prepared("INSERT INTO evidence (escalation_id, kind, operator, started_at, finished_at, verdict, "
@@ -203,21 +203,21 @@ Expected<qint64> SqliteStore::recordEvidence(const Evidence &evidence)
     return q.lastInsertId().toLongLong();
 }
 
-Expected<QList<Evidence>> SqliteStore::evidence(qint64 escalationId)
+Expected<QList<Evidence>> SqlStore::evidence(qint64 escalationId)
 {
     return rowsOf<Evidence>(QStringLiteral("SELECT %1 FROM evidence WHERE escalation_id = ? ORDER BY id")
                                     .arg(QLatin1String(evidenceColumns)),
                             {escalationId}, "reading evidence", evidenceRow);
 }
 
-Expected<QList<Evidence>> SqliteStore::evidenceRows(qint64 offset, int limit)
+Expected<QList<Evidence>> SqlStore::evidenceRows(qint64 offset, int limit)
 {
     return rowsOf<Evidence>(QStringLiteral("SELECT %1 FROM evidence ORDER BY id LIMIT ? OFFSET ?")
                                     .arg(QLatin1String(evidenceColumns)),
                             {limit, offset}, "reading evidence", evidenceRow);
 }
 
-Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settlement)
+Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settlement)
 {
     // Only an open escalation can be settled, only a verified "not performed" can become
     // "performed again", and a system's answer (a lookup, a reconciliation) outranks a
@@ -258,7 +258,7 @@ Expected<ResolutionClaim> SqliteStore::resolveEscalation(const Settlement &settl
     return ResolutionClaim{false, now.resolvedBy, now.resolvedAt, now.resolution, now.basis, now.reference};
 }
 
-Expected<void> SqliteStore::noteEscalation(qint64 escalationId, const QString &note)
+Expected<void> SqlStore::noteEscalation(qint64 escalationId, const QString &note)
 {
     auto update = prepared("UPDATE escalations SET last_note = ? WHERE id = ?");
     if (!update)
@@ -268,8 +268,8 @@ Expected<void> SqliteStore::noteEscalation(qint64 escalationId, const QString &n
     return run(**update, "noting an escalation");
 }
 
-Expected<void> SqliteStore::setEscalationPayment(qint64 escalationId, const QString &reference,
-                                                 const QString &enteredBy)
+Expected<void> SqlStore::setEscalationPayment(qint64 escalationId, const QString &reference,
+                                              const QString &enteredBy)
 {
     auto update =
             prepared("UPDATE escalations SET payment_reference = ?, payment_entered_by = ? WHERE id = ?");
@@ -286,7 +286,7 @@ Expected<void> SqliteStore::setEscalationPayment(qint64 escalationId, const QStr
     return {};
 }
 
-Expected<void> SqliteStore::reopenEscalation(qint64 escalationId, const QString &note)
+Expected<void> SqlStore::reopenEscalation(qint64 escalationId, const QString &note)
 {
     auto update = prepared(
             "UPDATE escalations SET state = 'open', resolution = NULL, basis = NULL, reference = NULL, "
@@ -298,7 +298,7 @@ Expected<void> SqliteStore::reopenEscalation(qint64 escalationId, const QString 
     return run(**update, "reopening an escalation");
 }
 
-Expected<qint64> SqliteStore::lastSeq(qint64 ticketId)
+Expected<qint64> SqlStore::lastSeq(qint64 ticketId)
 {
     auto seq = prepared("SELECT last_seq FROM tickets WHERE id = ?");
     if (!seq)
@@ -311,14 +311,14 @@ Expected<qint64> SqliteStore::lastSeq(qint64 ticketId)
     return last;
 }
 
-Expected<QList<qint64>> SqliteStore::ticketsAwaitingReassessment(int limit)
+Expected<QList<qint64>> SqlStore::ticketsAwaitingReassessment(int limit)
 {
     return rowsOf<qint64>(QStringLiteral("SELECT ticket_id FROM pending_reassessment LIMIT ?"), {limit},
                           "reading the tickets to assess again",
                           [](const QSqlQuery &q) { return q.value(0).toLongLong(); });
 }
 
-Expected<void> SqliteStore::markReassessed(qint64 ticketId)
+Expected<void> SqlStore::markReassessed(qint64 ticketId)
 {
     auto taken = prepared("DELETE FROM pending_reassessment WHERE ticket_id = ?");
     if (!taken)
@@ -327,7 +327,7 @@ Expected<void> SqliteStore::markReassessed(qint64 ticketId)
     return run(**taken, "taking a ticket off the list to assess again");
 }
 
-Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntry(const QString &intentKey)
+Expected<std::optional<LedgerEntry>> SqlStore::ledgerEntry(const QString &intentKey)
 {
     Expected<QList<LedgerEntry>> rows = rowsOf<LedgerEntry>(
             QStringLiteral("SELECT %1 FROM ledger WHERE intent_key = ? ORDER BY id LIMIT 1")
@@ -338,7 +338,7 @@ Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntry(const QString &int
     return rows->isEmpty() ? std::nullopt : std::optional<LedgerEntry>(rows->first());
 }
 
-Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntryOfCall(qint64 toolCallId)
+Expected<std::optional<LedgerEntry>> SqlStore::ledgerEntryOfCall(qint64 toolCallId)
 {
     Expected<QList<LedgerEntry>> rows = rowsOf<LedgerEntry>(
             QStringLiteral("SELECT %1 FROM ledger WHERE tool_call_id = ?").arg(QLatin1String(ledgerColumns)),
@@ -348,7 +348,7 @@ Expected<std::optional<LedgerEntry>> SqliteStore::ledgerEntryOfCall(qint64 toolC
     return rows->isEmpty() ? std::nullopt : std::optional<LedgerEntry>(rows->first());
 }
 
-Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
+Expected<bool> SqlStore::recordLedgerEntry(const LedgerEntry &entry)
 {
     auto insert = prepared(
             "INSERT INTO ledger (intent_key, tool_call_id, refund_id, amount_cents, currency, seller_id, "
@@ -369,14 +369,14 @@ Expected<bool> SqliteStore::recordLedgerEntry(const LedgerEntry &entry)
     return q.numRowsAffected() > 0;
 }
 
-Expected<QList<LedgerEntry>> SqliteStore::ledgerEntries(qint64 offset, int limit)
+Expected<QList<LedgerEntry>> SqlStore::ledgerEntries(qint64 offset, int limit)
 {
     return rowsOf<LedgerEntry>(QStringLiteral("SELECT %1 FROM ledger ORDER BY id LIMIT ? OFFSET ?")
                                        .arg(QLatin1String(ledgerColumns)),
                                {limit, offset}, "reading the ledger", ledgerRow);
 }
 
-Expected<QList<EscalationSettlement>> SqliteStore::escalationSettlements(qint64 offset, int limit)
+Expected<QList<EscalationSettlement>> SqlStore::escalationSettlements(qint64 offset, int limit)
 {
     return rowsOf<EscalationSettlement>(
             QStringLiteral(
@@ -397,8 +397,10 @@ Expected<QList<EscalationSettlement>> SqliteStore::escalationSettlements(qint64 
             });
 }
 
-Expected<std::optional<AuditEntry>> SqliteStore::lastAuditEntry()
+Expected<std::optional<AuditEntry>> SqlStore::lastAuditEntry()
 {
+    if (Expected<void> locked = lockAuditChain(); !locked)
+        return locked.error();
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT %1 FROM audit_log ORDER BY seq DESC LIMIT 1")
@@ -408,7 +410,7 @@ Expected<std::optional<AuditEntry>> SqliteStore::lastAuditEntry()
     return q.next() ? std::optional<AuditEntry>(auditEntry(q)) : std::nullopt;
 }
 
-Expected<void> SqliteStore::insertAuditEntry(const AuditEntry &entry)
+Expected<void> SqlStore::insertAuditEntry(const AuditEntry &entry)
 {
     auto insert = prepared(
             "INSERT INTO audit_log (seq, at, operator, action, escalation_id, detail, evidence_sha256, "
@@ -428,7 +430,7 @@ Expected<void> SqliteStore::insertAuditEntry(const AuditEntry &entry)
     return run(q, "appending to the audit log");
 }
 
-Expected<qint64> SqliteStore::countAuditEntries()
+Expected<qint64> SqlStore::countAuditEntries()
 {
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("SELECT count(*) FROM audit_log")) || !q.next())
@@ -437,7 +439,7 @@ Expected<qint64> SqliteStore::countAuditEntries()
     return q.value(0).toLongLong();
 }
 
-Expected<QList<AuditEntry>> SqliteStore::auditEntries(qint64 offset, int limit)
+Expected<QList<AuditEntry>> SqlStore::auditEntries(qint64 offset, int limit)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);

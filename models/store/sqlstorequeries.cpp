@@ -2,7 +2,7 @@
 // page is one indexed query and each count a kept total; nothing here loads or counts every row.
 
 #include "sqlerror.h"
-#include "sqlitestore.h"
+#include "sqlstore.h"
 #include "ticketrowcolumns.h"
 
 #include <QHash>
@@ -11,7 +11,7 @@
 
 namespace verity {
 
-Expected<std::optional<qint64>> SqliteStore::ticketIdByExtId(const QString &extId)
+Expected<std::optional<qint64>> SqlStore::ticketIdByExtId(const QString &extId)
 {
     auto found = findTicket(extId);
     if (!found)
@@ -19,7 +19,7 @@ Expected<std::optional<qint64>> SqliteStore::ticketIdByExtId(const QString &extI
     return *found ? std::optional<qint64>((*found)->id) : std::nullopt;
 }
 
-Expected<std::optional<TicketDetail>> SqliteStore::ticket(qint64 ticketId)
+Expected<std::optional<TicketDetail>> SqlStore::ticket(qint64 ticketId)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
@@ -95,27 +95,27 @@ bool clip(QString &text, qsizetype clipAt)
 
 } // namespace
 
-Expected<QString> SqliteStore::wholeText(qint64 ticketId, const TextPlace &place)
+Expected<QString> SqlStore::wholeText(qint64 ticketId, const TextPlace &place)
 {
-    Expected<QVariant> text = textColumn(ticketId, place, "%1");
+    Expected<QVariant> text = textColumn(ticketId, place, QStringLiteral("%1"));
     if (!text)
         return text.error();
     return text->toString();
 }
 
-Expected<qint64> SqliteStore::textBytes(qint64 ticketId, const TextPlace &place)
+Expected<qint64> SqlStore::textBytes(qint64 ticketId, const TextPlace &place)
 {
-    Expected<QVariant> bytes = textColumn(ticketId, place, "length(CAST(%1 AS BLOB))");
+    Expected<QVariant> bytes = textColumn(ticketId, place, byteLengthOf(QStringLiteral("%1")));
     if (!bytes)
         return bytes.error();
     return bytes->toLongLong();
 }
 
-Expected<QVariant> SqliteStore::textColumn(qint64 ticketId, const TextPlace &place, const char *expression)
+Expected<QVariant> SqlStore::textColumn(qint64 ticketId, const TextPlace &place, const QString &expression)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    const QString of = QString::fromLatin1(expression);
+    const QString &of = expression;
     switch (place.part) {
     case TextPlace::Part::Message:
         q.prepare(QStringLiteral("SELECT %1 FROM messages WHERE ticket_id = ? AND seq = ?")
@@ -140,14 +140,15 @@ Expected<QVariant> SqliteStore::textColumn(qint64 ticketId, const TextPlace &pla
     return q.value(0);
 }
 
-Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizetype clipAt)
+Expected<QList<TranscriptEntry>> SqlStore::transcript(qint64 ticketId, qsizetype clipAt)
 {
     QList<TranscriptEntry> entries;
 
     QSqlQuery messages(m_db);
     messages.setForwardOnly(true);
-    messages.prepare(QStringLiteral("SELECT seq, at, kind, %1 FROM messages WHERE ticket_id = ?")
-                             .arg(clippedText("text", clipAt)));
+    messages.prepare(
+            QStringLiteral("SELECT seq, at, kind, %1 FROM messages WHERE ticket_id = ? ORDER BY seq, id")
+                    .arg(clippedText("text", clipAt)));
     messages.addBindValue(ticketId);
     if (auto done = run(messages, "reading messages"); !done)
         return done.error();
@@ -191,12 +192,13 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
 
     QSqlQuery calls(m_db);
     calls.setForwardOnly(true);
-    calls.prepare(QStringLiteral(
-                          "SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
-                          "duration_ms, intent_key, intent_error, outcome, outcome_reason, read_failed, "
-                          "repeated, amount_cents, result_fingerprint IS NOT NULL, repeat_kind, repeat_of, "
-                          "result_error, result_error_type, amount_error FROM tool_calls WHERE ticket_id = ?")
-                          .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt)));
+    calls.prepare(
+            QStringLiteral("SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
+                           "duration_ms, intent_key, intent_error, outcome, outcome_reason, read_failed, "
+                           "repeated, amount_cents, result_fingerprint IS NOT NULL, repeat_kind, repeat_of, "
+                           "result_error, result_error_type, amount_error FROM tool_calls WHERE ticket_id = "
+                           "? ORDER BY seq, id")
+                    .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt)));
     calls.addBindValue(ticketId);
     if (auto done = run(calls, "reading tool calls"); !done)
         return done.error();
@@ -288,12 +290,12 @@ Expected<QList<TranscriptEntry>> SqliteStore::transcript(qint64 ticketId, qsizet
     return entries;
 }
 
-Expected<qint64> SqliteStore::countOpenEscalations()
+Expected<qint64> SqlStore::countOpenEscalations()
 {
     return keptTotal("open_escalations");
 }
 
-Expected<qint64> SqliteStore::keptTotal(const char *column)
+Expected<qint64> SqlStore::keptTotal(const char *column)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
@@ -303,7 +305,7 @@ Expected<qint64> SqliteStore::keptTotal(const char *column)
     return q.next() ? q.value(0).toLongLong() : 0;
 }
 
-Expected<QList<EscalationRow>> SqliteStore::openEscalations(qint64 offset, int limit)
+Expected<QList<EscalationRow>> SqlStore::openEscalations(qint64 offset, int limit)
 {
     // The page is found on the index alone, and only its rows are joined: an OFFSET over the
     // joined rows would join every row it passes over.

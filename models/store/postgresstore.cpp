@@ -1,0 +1,105 @@
+#include "postgresstore.h"
+
+#include "postgresschema.h"
+#include "sqlerror.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace verity {
+
+namespace {
+
+// The driver's own words start with what it was doing; libpq's say what went wrong.
+QString connectionError(const QSqlError &error)
+{
+    const QString text = error.databaseText().trimmed();
+    return text.isEmpty() ? error.text() : text;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarget &target, Access access)
+{
+    const QString where = target.display();
+    std::unique_ptr<PostgresStore> store(new PostgresStore(where, connectionName("postgresql")));
+    store->m_db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), store->m_connection);
+    if (!store->m_db.isValid())
+        return makeError(
+                QStringLiteral("%1: the Qt PostgreSQL driver (QPSQL, Debian package libqt6sql6-psql) "
+                               "is not installed")
+                        .arg(where));
+    store->m_db.setHostName(target.host);
+    if (target.port > 0)
+        store->m_db.setPort(target.port);
+    store->m_db.setUserName(target.user);
+    store->m_db.setDatabaseName(target.database);
+    if (!target.password.isEmpty())
+        store->m_db.setPassword(target.password);
+    QStringList options{QStringLiteral("application_name=verity")};
+    for (const auto &[key, value] : target.options)
+        options << key + u'=' + value;
+    store->m_db.setConnectOptions(options.join(u';'));
+    if (!store->m_db.open())
+        return makeError(QStringLiteral("%1: cannot connect: %2")
+                                 .arg(where, connectionError(store->m_db.lastError())));
+
+    QSqlQuery session(store->m_db);
+    if (!session.exec(QStringLiteral("SET search_path = verity, public"))
+        || !session.exec(QStringLiteral("SELECT current_user")) || !session.next())
+        return makeError(QStringLiteral("%1: cannot start a session: %2")
+                                 .arg(where, sqlErrorText(session.lastError())));
+    store->m_user = session.value(0).toString();
+
+    if (access == Access::ReadOnly) {
+        if (!session.exec(QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")))
+            return makeError(QStringLiteral("%1: cannot open read-only: %2")
+                                     .arg(where, sqlErrorText(session.lastError())));
+        Expected<int> version = postgres::schemaVersion(store->m_db);
+        if (!version)
+            return inContext(where, version.error());
+        if (*version == 0)
+            return makeError(StoreErrc::NotADatabase,
+                             QStringLiteral("%1: Verity's tables are not in this database; set it up with "
+                                            "`verity db init --db %1`")
+                                     .arg(where));
+        if (*version != postgres::currentSchemaVersion())
+            return makeError(*version > postgres::currentSchemaVersion() ? StoreErrc::NewerSchema
+                                                                         : StoreErrc::OlderSchema,
+                             QStringLiteral("%1: the database is at schema version %2 and this Verity reads "
+                                            "version %3")
+                                     .arg(where)
+                                     .arg(*version)
+                                     .arg(postgres::currentSchemaVersion()));
+        return store;
+    }
+    if (Expected<void> migrated = postgres::migrate(store->m_db); !migrated)
+        return inContext(where, migrated.error());
+    return store;
+}
+
+Expected<void> PostgresStore::begin()
+{
+    return execute("BEGIN", "cannot begin a transaction");
+}
+
+Expected<void> PostgresStore::makeSelfContained()
+{
+    return {}; // the server keeps its own files: there is nothing beside the data to fold into it
+}
+
+QString PostgresStore::byteLengthOf(const QString &column) const
+{
+    return QStringLiteral("octet_length(%1)").arg(column);
+}
+
+Expected<void> PostgresStore::lockAuditChain()
+{
+    // Held to the end of the transaction that appends: the next console reads the last entry
+    // only after this one's is committed, so no two entries follow the same one. Outside a
+    // transaction it is released at once, and reading the chain needs no lock.
+    return execute("SELECT pg_advisory_xact_lock(7378726957)", "cannot lock the audit chain");
+}
+
+} // namespace verity

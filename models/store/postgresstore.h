@@ -1,0 +1,36 @@
+#pragma once
+// The team backend: one PostgreSQL database shared by every console of a team, through QtSql's
+// QPSQL driver. The same rooms and SQL as SQLite (SqlStore); what differs here is how it
+// connects, its schema, and the locks that let many writers share one audit chain.
+
+#include "sqlstore.h"
+#include "storelocation.h"
+
+namespace verity {
+
+class PostgresStore final : public SqlStore
+{
+public:
+    enum class Access { ReadWrite, ReadOnly };
+    // Connects to `target` and, to write, brings the schema up to date. Read only: nothing is
+    // migrated, and a database Verity has not set up, or of another version, is refused.
+    static Expected<std::unique_ptr<PostgresStore>> open(const PostgresTarget &target,
+                                                         Access access = Access::ReadWrite);
+
+    Expected<void> begin() override;
+    Expected<void> makeSelfContained() override;
+
+    // The database user this console connected as: in team mode, the operator the audit names.
+    QString connectedUser() const { return m_user; }
+
+protected:
+    QString byteLengthOf(const QString &column) const override;
+    Expected<void> lockAuditChain() override;
+
+private:
+    using SqlStore::SqlStore;
+
+    QString m_user;
+};
+
+} // namespace verity

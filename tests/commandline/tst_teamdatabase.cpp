@@ -1,0 +1,152 @@
+// A team's database from the command line, through the built binary and a PostgreSQL cluster
+// the test starts: `verity db init` sets it up, `verity db copy` moves a desk's history in with
+// its audit chain, and the other commands read and write it by its URI as they do a file.
+
+#include "support/postgrescluster.h"
+#include "support/verityprocess.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace verity;
+using namespace verity::test;
+
+class TeamDatabaseTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_home;
+    PostgresCluster m_cluster;
+    QString m_desk; // a desk's SQLite file: the demo, with one escalation attested
+    int m_databases = 0;
+
+    VerityRun verity(const QStringList &arguments)
+    {
+        return runVerity(arguments, isolatedEnvironment(m_home.path()));
+    }
+
+    QString newDatabase()
+    {
+        const QString location = m_cluster.createDatabase(QStringLiteral("team_%1").arg(++m_databases));
+        if (location.isEmpty())
+            qWarning("cannot create a database: %s", qPrintable(m_cluster.error()));
+        return location;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_cluster.start(), qPrintable(m_cluster.error()));
+        m_desk = m_home.filePath(QStringLiteral("desk.sqlite"));
+        VerityRun imported =
+                verity({QStringLiteral("import"), QStringLiteral("--db"), m_desk,
+                        QStringLiteral(VERITY_SOURCE_DIR "/resources/demo/march-incident.jsonl")});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        VerityRun attested = verity(
+                {QStringLiteral("resolve"), QStringLiteral("--db"), m_desk, QStringLiteral("1"),
+                 QStringLiteral("--attest"), QStringLiteral("not-performed"), QStringLiteral("--reference"),
+                 QStringLiteral("dashboard search, no refund"), QStringLiteral("--note"),
+                 QStringLiteral("checked by phone"), QStringLiteral("--operator"), QStringLiteral("ana")});
+        QVERIFY2(attested.exitCode == 0, qPrintable(attested.out + attested.err));
+    }
+
+    void initSetsUpTheSchemaOnceAndAgain()
+    {
+        const QString location = newDatabase();
+        for (int time = 0; time < 2; ++time) {
+            VerityRun init =
+                    verity({QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), location});
+            QVERIFY2(init.exitCode == 0, qPrintable(init.err));
+            QVERIFY2(init.out.contains(QLatin1String("schema is at version")), qPrintable(init.out));
+        }
+    }
+
+    void wrongTargetsAreRefusedWithTheirReason_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("init a file") << QStringList{QStringLiteral("db"), QStringLiteral("init"),
+                                                    QStringLiteral("--db"), QStringLiteral("desk.sqlite")}
+                                     << "expected a PostgreSQL database";
+        QTest::newRow("password") << QStringList{QStringLiteral("db"), QStringLiteral("init"),
+                                                 QStringLiteral("--db"),
+                                                 QStringLiteral("postgresql://ana:hunter2@localhost/x")}
+                                  << "holds a password";
+        QTest::newRow("copy without target")
+                << QStringList{QStringLiteral("db"), QStringLiteral("copy"), QStringLiteral("--from"),
+                               QStringLiteral("desk.sqlite")}
+                << "name both --from FILE and --to URI";
+        QTest::newRow("no action") << QStringList{QStringLiteral("db")} << "name an action";
+    }
+
+    void wrongTargetsAreRefusedWithTheirReason()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, said);
+        const VerityRun run = verity(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(said), qPrintable(run.err));
+        QVERIFY(!run.err.contains(QLatin1String("hunter2")));
+    }
+
+    void aMissingDatabaseIsNamed()
+    {
+        const QString location = m_cluster.location(QStringLiteral("no_such_database"));
+        const VerityRun run =
+                verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), location});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QLatin1String("cannot connect"))
+                         && run.err.contains(QLatin1String("no_such_database")),
+                 qPrintable(run.err));
+    }
+
+    void aDeskIsCopiedWithItsChain()
+    {
+        const QString location = newDatabase();
+        const VerityRun copied =
+                verity({QStringLiteral("db"), QStringLiteral("copy"), QStringLiteral("--from"), m_desk,
+                        QStringLiteral("--to"), location, QStringLiteral("--json")});
+        QVERIFY2(copied.exitCode == 0, qPrintable(copied.err));
+        const QJsonObject report = QJsonDocument::fromJson(copied.out.toUtf8()).object();
+        QVERIFY(report.value(QStringLiteral("audit_intact")).toBool());
+        QVERIFY(report.value(QStringLiteral("audit_entries")).toInt() >= 1);
+        QHash<QString, int> rows;
+        for (const QJsonValue &table : report.value(QStringLiteral("tables")).toArray())
+            rows.insert(table[QStringLiteral("table")].toString(), table[QStringLiteral("rows")].toInt());
+        QCOMPARE(rows.value(QStringLiteral("tickets")), 46);
+        QVERIFY(rows.value(QStringLiteral("evidence")) >= 1);
+
+        // The chain reads the same from the file and from the team database.
+        const VerityRun here = verity({QStringLiteral("audit"), QStringLiteral("list"),
+                                       QStringLiteral("--json"), QStringLiteral("--db"), m_desk});
+        const VerityRun there = verity({QStringLiteral("audit"), QStringLiteral("list"),
+                                        QStringLiteral("--json"), QStringLiteral("--db"), location});
+        QVERIFY2(there.exitCode == 0, qPrintable(there.err));
+        QCOMPARE(QJsonDocument::fromJson(there.out.toUtf8())[QStringLiteral("entries")],
+                 QJsonDocument::fromJson(here.out.toUtf8())[QStringLiteral("entries")]);
+
+        // New rows continue after the copied ones: a second attestation, made in the team database.
+        const VerityRun attested =
+                verity({QStringLiteral("resolve"), QStringLiteral("--db"), location, QStringLiteral("2"),
+                        QStringLiteral("--attest"), QStringLiteral("performed"),
+                        QStringLiteral("--reference"), QStringLiteral("re_team_1"), QStringLiteral("--note"),
+                        QStringLiteral("seen in the dashboard"), QStringLiteral("--operator"),
+                        QStringLiteral("ben")});
+        QVERIFY2(attested.exitCode == 0, qPrintable(attested.out + attested.err));
+        const VerityRun verified =
+                verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), location});
+        QVERIFY2(verified.exitCode == 0, qPrintable(verified.out + verified.err));
+
+        // Only into an empty database: a second copy would collide with the first.
+        const VerityRun again = verity({QStringLiteral("db"), QStringLiteral("copy"),
+                                        QStringLiteral("--from"), m_desk, QStringLiteral("--to"), location});
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.err.contains(QLatin1String("already holds data")), qPrintable(again.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TeamDatabaseTest)
+#include "tst_teamdatabase.moc"
