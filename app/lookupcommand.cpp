@@ -5,6 +5,7 @@
 #include "domain/registrychoice.h"
 #include "provider/providerurl.h"
 #include "resolution/escalationresolver.h"
+#include "resolution/operatoridentity.h"
 #include "resolution/providerconnection.h"
 #include "store/storefactory.h"
 
@@ -178,7 +179,17 @@ int runLookupCommand(const QStringList &arguments)
     settings.apiKey = apiKey;
     settings.timeoutMs = timeoutMs;
     ProviderClient client(settings);
-    EscalationResolver resolver(**store, client, parser.value(operatorName));
+    // In a team's database the lookups are the connected database user's.
+    QString who = parser.value(operatorName);
+    if (!(*store)->sessionUser().isEmpty()) {
+        Expected<QString> user = operatorNameFor(**store, who);
+        if (!user) {
+            err << "verity lookup: " << user.message() << "\n";
+            return 2;
+        }
+        who = *user;
+    }
+    EscalationResolver resolver(**store, client, who);
     // The registries say where a pickup or a message is looked up; the user's file may add more.
     resolver.setRegistries(automaticRegistries(defaultUserRegistryPath()));
     if (parser.isSet(payment)) {

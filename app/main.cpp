@@ -1,6 +1,7 @@
 // verity: the console window, or a subcommand for scripts and scheduled jobs.
 
 #include "auditcommand.h"
+#include "claimcommand.h"
 #include "consolecommand.h"
 #include "dbcommand.h"
 #include "importcommand.h"
@@ -53,6 +54,7 @@ int main(int argc, char *argv[])
             {"audit", verity::runAuditCommand},         {"lookup", verity::runLookupCommand},
             {"resolve", verity::runResolveCommand},     {"simulate", verity::runSimulateCommand},
             {"reconcile", verity::runReconcileCommand}, {"db", verity::runDbCommand},
+            {"claim", verity::runClaimCommand},
     };
     // A reconciliation that writes a PDF paints text, which needs fonts, so a QGuiApplication:
     // on Qt's offscreen platform, asked for by its own -platform argument, as it shows no window

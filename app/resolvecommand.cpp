@@ -4,6 +4,7 @@
 #include "provider/providerclient.h"
 #include "resolution/escalationresolver.h"
 #include "resolution/escalationtext.h"
+#include "resolution/operatoridentity.h"
 #include "store/storefactory.h"
 
 #include <QCommandLineParser>
@@ -79,14 +80,18 @@ int runResolveCommand(const QStringList &arguments)
     else
         return fail(QStringLiteral("--attest: expected performed or not-performed, got \"%1\"")
                             .arg(parser.value(attest)));
+    // In a team's database the operator is the connected database user: --operator may be left out.
+    const bool team = !isFileLocation(parser.value(db));
     for (const QCommandLineOption *required : {&reference, &note, &operatorName}) {
+        if (team && required == &operatorName)
+            continue;
         if (parser.value(*required).trimmed().isEmpty())
             return fail(
                     QStringLiteral("--%1 is required and may not be empty").arg(required->names().first()));
     }
     if (const Expected<void> shown =
                 checkPersonName(QStringLiteral("--operator"), parser.value(operatorName).trimmed());
-        !shown)
+        !shown && !(team && parser.value(operatorName).trimmed().isEmpty()))
         return fail(shown.message());
     attestation.reference = parser.value(reference);
     attestation.note = parser.value(note);
@@ -97,8 +102,16 @@ int runResolveCommand(const QStringList &arguments)
     Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
     if (!store)
         return fail(store.message());
+    // In a team's database, the connected database user; elsewhere the name given (checked below).
+    QString who = parser.value(operatorName).trimmed();
+    if (!(*store)->sessionUser().isEmpty()) {
+        Expected<QString> user = operatorNameFor(**store, who);
+        if (!user)
+            return fail(user.message());
+        who = *user;
+    }
     ProviderClient noProvider(ProviderSettings{}); // an attestation asks no system
-    EscalationResolver resolver(**store, noProvider, parser.value(operatorName).trimmed());
+    EscalationResolver resolver(**store, noProvider, who);
     const ResolutionReport report = resolver.attest(id, attestation);
 
     if (parser.isSet(json)) {

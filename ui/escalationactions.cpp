@@ -2,6 +2,7 @@
 
 #include "attestdialog.h"
 #include "evidencedialog.h"
+#include "resolution/escalationclaims.h"
 #include "resolution/escalationhistory.h"
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
@@ -10,6 +11,7 @@
 
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTimer>
 
 namespace verity {
 
@@ -109,10 +111,11 @@ ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
                     .arg(readOnlyReason()),
             tr("Set the payment provider's address first (Provider > Payment provider settings), then "
                "look the write up again."));
-    if (!resolver)
+    if (!resolver || !claimFor(*resolver, escalationId))
         return nullptr;
     auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    holdWhileOpen(dialog, escalationId);
     connect(dialog, &ResolutionDialog::settled, this, &EscalationActions::settled);
     connect(dialog, &ResolutionDialog::attestRequested, this, [this, dialog](qint64 id) {
         if (AttestDialog *check = attest(id))
@@ -147,6 +150,101 @@ ResolutionDialog *EscalationActions::lookUp(qint64 escalationId)
     return dialog;
 }
 
+ResolutionDialog *EscalationActions::open(qint64 escalationId)
+{
+    return openResolution(escalationId);
+}
+
+std::optional<EscalationDetail> EscalationActions::claimNext()
+{
+    EscalationResolver *resolver =
+            resolverFor(tr("%1: escalations are claimed in a console that can write the ticket's database.")
+                                .arg(readOnlyReason()),
+                        tr("Set the payment provider's address first (Provider > Payment provider settings), "
+                           "then claim the "
+                           "next escalation."));
+    if (!resolver)
+        return std::nullopt;
+    EscalationClaims claims(m_store, resolver->operatorName());
+    Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
+    if (!claimed) {
+        emit message(tr("Could not claim the next escalation: %1").arg(claimed.message()));
+        return std::nullopt;
+    }
+    emit claimsChanged();
+    if (!*claimed) {
+        emit message(tr("No escalation is left to claim: every one is settled or someone is working on it."));
+        return std::nullopt;
+    }
+    const Expected<EscalationDetail> detail = resolver->escalation((*claimed)->escalationId);
+    if (!detail) {
+        emit message(detail.message());
+        return std::nullopt;
+    }
+    emit message(tr("You claimed %1 in %2 until %3.")
+                         .arg(detail->callExtId, detail->ticketExtId, claimEndWords((*claimed)->until)));
+    return *detail;
+}
+
+bool EscalationActions::claimFor(EscalationResolver &resolver, qint64 escalationId)
+{
+    EscalationClaims claims(m_store, resolver.operatorName());
+    const Expected<EscalationClaim> claim = claims.claim(escalationId);
+    if (!claim) {
+        emit message(tr("Could not claim escalation %1: %2").arg(escalationId).arg(claim.message()));
+        QMessageBox::warning(m_window, tr("Not claimed"),
+                             tr("Escalation %1 could not be claimed, so nothing was done:\n%2")
+                                     .arg(escalationId)
+                                     .arg(claim.message()));
+        return false;
+    }
+    if (claim->taken)
+        emit claimsChanged();
+    if (claim->taken || claim->holder.isEmpty())
+        return true; // free (a settled escalation holds no claim), or now this operator's
+    const QString text = tr("%1 is working on this escalation (claimed until %2). Nothing can be looked up, "
+                            "sent or recorded for it from here until they give it back or an admin releases "
+                            "the claim.")
+                                 .arg(claim->holder, claimEndWords(claim->until));
+    emit message(text);
+    QMessageBox box(QMessageBox::Information, tr("Claimed by %1").arg(claim->holder), text, QMessageBox::Ok,
+                    m_window);
+    box.setTextFormat(Qt::PlainText);
+    box.exec();
+    return false;
+}
+
+void EscalationActions::holdWhileOpen(QWidget *dialog, qint64 escalationId)
+{
+    ++m_holds[escalationId];
+    const QString who = m_provider.operatorName();
+    // Renewed well before it lapses; a console that dies stops renewing, and the claim frees itself.
+    auto *renew = new QTimer(dialog);
+    renew->setInterval(int(EscalationClaims::defaultLeaseMs / 3));
+    connect(renew, &QTimer::timeout, this, [this, who, escalationId] {
+        EscalationClaims claims(m_store, who);
+        if (const Expected<EscalationClaim> renewed = claims.claim(escalationId); !renewed || !renewed->taken)
+            emit message(tr("Your claim on escalation %1 could not be renewed%2.")
+                                 .arg(escalationId)
+                                 .arg(renewed ? QString() : QStringLiteral(": ") + renewed.message()));
+    });
+    renew->start();
+    connect(dialog, &QObject::destroyed, this, [this, who, escalationId] {
+        if (--m_holds[escalationId] > 0)
+            return;
+        m_holds.remove(escalationId);
+        // Settling ended the claim already; otherwise the queue shows it free again.
+        EscalationClaims claims(m_store, who);
+        const Expected<bool> released = claims.release(escalationId);
+        if (!released)
+            emit message(tr("Your claim on escalation %1 could not be given back: %2")
+                                 .arg(escalationId)
+                                 .arg(released.message()));
+        else if (*released)
+            emit claimsChanged();
+    });
+}
+
 ResolutionDialog *EscalationActions::performAgain(qint64 escalationId)
 {
     ResolutionDialog *dialog = openResolution(escalationId);
@@ -169,8 +267,11 @@ AttestDialog *EscalationActions::attest(qint64 escalationId)
         emit message(detail.message());
         return nullptr;
     }
+    if (!claimFor(*resolver, escalationId))
+        return nullptr;
     auto *dialog = new AttestDialog(*detail, resolver->operatorName(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    holdWhileOpen(dialog, escalationId);
     connect(dialog, &AttestDialog::attestationChosen, this,
             [this, dialog, escalationId](const Attestation &attestation) {
                 EscalationResolver *current = m_provider.resolver();

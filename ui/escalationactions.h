@@ -6,6 +6,7 @@
 
 #include "toolcallcard.h"
 
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 
@@ -39,6 +40,11 @@ public:
 
     ResolutionDialog *lookUp(qint64 escalationId);
     ResolutionDialog *performAgain(qint64 escalationId);
+    // The escalation's dialog, nothing started: what Next opens.
+    ResolutionDialog *open(qint64 escalationId);
+    // Claims the oldest escalation nobody is working on: its detail, or none when none is left
+    // or the claim could not be made (the status bar says which).
+    std::optional<EscalationDetail> claimNext();
     AttestDialog *attest(qint64 escalationId);
     EvidenceDialog *showEvidence(qint64 escalationId, const QString &evidenceSha256 = QString());
     // What a tool-call card may offer for its escalation.
@@ -48,10 +54,16 @@ public:
 
 signals:
     void settled(); // something was stored: views refresh
+    void claimsChanged(); // a claim was taken or given back: the queue shows who holds what
     void message(const QString &text); // for the status bar
 
 private:
     ResolutionDialog *openResolution(qint64 escalationId);
+    // Claims the escalation for this operator; false, and the person told by whom, when another
+    // holds it. Each dialog that acts on it holds the claim while it is open, renewed as the lease
+    // runs; the last one to close gives it back.
+    bool claimFor(EscalationResolver &resolver, qint64 escalationId);
+    void holdWhileOpen(QWidget *dialog, qint64 escalationId);
     // The resolver, or none: a read-only export settles nothing, and without settings the
     // person is asked for them (and nothing runs); each text says so.
     EscalationResolver *resolverFor(const QString &readOnlyText, const QString &unsetText);
@@ -63,6 +75,7 @@ private:
     QWidget *m_window;
     Confirm m_confirm;
     std::function<void()> m_settingsPrompt;
+    QHash<qint64, int> m_holds; // open dialogs per claimed escalation
 };
 
 } // namespace verity

@@ -39,6 +39,11 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
             tr("Ask the system the selected write went to whether it happened (Ctrl+K while the queue "
                "has focus)"));
     top->addWidget(lookup);
+    auto *next = m_next = new QPushButton(tr("Next"), this);
+    next->setObjectName(QStringLiteral("queueNextButton"));
+    next->setToolTip(tr("Claim the oldest escalation nobody is working on, and open it (Ctrl+N)"));
+    top->addWidget(next);
+    connect(next, &QPushButton::clicked, this, &EscalationQueuePane::nextRequested);
     layout->addLayout(top);
 
     m_table = new QueueTable(this);
@@ -52,7 +57,7 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setModel(&m_model);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    const int widths[] = {90, 90, 140, 140};
+    const int widths[] = {90, 90, 140, 140, 120};
     for (int column = 0; column < int(std::size(widths)); ++column)
         m_table->setColumnWidth(column, widths[column]);
     layout->addWidget(m_table, 1);
@@ -102,6 +107,8 @@ void EscalationQueuePane::setReadOnly(const QString &reason)
 {
     m_lookup->setEnabled(false);
     m_lookup->setToolTip(tr("%1: nothing can be looked up or settled here").arg(reason));
+    m_next->setEnabled(false);
+    m_next->setToolTip(tr("%1: nothing can be claimed here").arg(reason));
 }
 
 void EscalationQueuePane::ticketShown(qint64 ticketId)

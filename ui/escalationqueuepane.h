@@ -29,6 +29,7 @@ public:
 signals:
     void escalationChosen(qint64 ticketId, const QString &callId);
     void lookupRequested(qint64 escalationId);
+    void nextRequested(); // claim the oldest escalation nobody holds
 
 private:
     void updateHeadline();
@@ -36,6 +37,7 @@ private:
     EscalationQueueModel &m_model;
     QLabel *m_headline;
     QPushButton *m_lookup;
+    QPushButton *m_next;
     QTableView *m_table;
 };
 

@@ -162,6 +162,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
 
     m_actions->setSettingsPrompt([this] { showProviderSettings(); });
     connect(m_actions, &EscalationActions::settled, this, &MainWindow::refresh);
+    connect(m_actions, &EscalationActions::claimsChanged, m_escalationModel, &EscalationQueueModel::refresh);
     connect(m_actions, &EscalationActions::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
@@ -169,6 +170,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_ticketView, &TicketView::attestRequested, this, &MainWindow::attest);
     connect(m_ticketView, &TicketView::evidenceRequested, this, [this](qint64 id) { showEvidence(id); });
     connect(m_escalationPane, &EscalationQueuePane::lookupRequested, this, &MainWindow::lookUp);
+    connect(m_escalationPane, &EscalationQueuePane::nextRequested, this, &MainWindow::claimNext);
     connect(m_auditView, &AuditView::evidenceRequested, this, &MainWindow::showEvidence);
     connect(m_auditView, &AuditView::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
@@ -256,6 +258,10 @@ void MainWindow::buildMenus()
                                        QKeySequence(tr("Ctrl+K")), this, &MainWindow::lookUpInFront);
     lookup->setObjectName(QStringLiteral("lookUpAction"));
     lookup->setEnabled(m_mode == ReadWrite);
+    QAction *next = tools->addAction(tr("Claim the &next escalation"), QKeySequence(tr("Ctrl+N")), this,
+                                     &MainWindow::claimNext);
+    next->setObjectName(QStringLiteral("claimNextAction"));
+    next->setEnabled(m_mode == ReadWrite);
     QAction *settings =
             tools->addAction(tr("Payment provider &settings…"), this, &MainWindow::showProviderSettings);
     settings->setObjectName(QStringLiteral("providerSettingsAction"));
@@ -270,6 +276,16 @@ void MainWindow::buildMenus()
                    "trying again.")
                         .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::claimNext()
+{
+    // Claimed, then put in front of the person: its ticket, its call, and its dialog.
+    const std::optional<EscalationDetail> claimed = m_actions->claimNext();
+    if (!claimed)
+        return;
+    openTicket(claimed->ticketId, claimed->callExtId);
+    m_actions->open(claimed->id);
 }
 
 void MainWindow::openTicket(qint64 ticketId, const QString &callId)

@@ -53,6 +53,8 @@ public:
     ~MainWindow() override;
 
     void openTicket(qint64 ticketId, const QString &callId = {});
+    // Claims the oldest escalation nobody is working on and opens it (Next, Ctrl+N).
+    void claimNext();
     void importFiles(const QStringList &files);
     // Seam for tests: how File > Import asks for files (a file dialog by default).
     void setFileChooser(std::function<QStringList(QWidget *)> chooser) { m_chooseFiles = std::move(chooser); }

@@ -17,6 +17,8 @@ QString words(const QString &action)
             {legacyResolve, "Settled"},
             {legacyWrite, "Refund sent"},
             {paymentEntered, "Payment entered"},
+            {claim, "Claimed"},
+            {release, "Claim released"},
     };
     for (const auto &[id, text] : known) {
         if (action == id)

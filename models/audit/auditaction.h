@@ -14,6 +14,8 @@ inline const QString refundSent = QStringLiteral("refund-sent"); // a refund POS
 inline const QString recordSent = QStringLiteral("write-sent"); // a pickup or message POST
 inline const QString settle = QStringLiteral("settle"); // an escalation settled
 inline const QString paymentEntered = QStringLiteral("payment-entered"); // a person named the payment
+inline const QString claim = QStringLiteral("claim"); // an operator took an escalation to work on
+inline const QString release = QStringLiteral("release"); // and gave it back, or an admin took it off them
 // Entries written before settlements were hashed (schema 10 and earlier).
 inline const QString legacyResolve = QStringLiteral("resolve");
 inline const QString legacyWrite = QStringLiteral("write");

@@ -75,11 +75,17 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
         return row->ticketId;
     case CallIdRole:
         return row->callExtId;
+    case ClaimHolderRole:
+        return claimHeld(row->claimedBy, row->claimedUntil, m_now()) ? row->claimedBy : QString();
     case Qt::TextAlignmentRole:
         if (index.column() == AmountColumn || index.column() == WaitingColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
+        if (index.column() == ClaimColumn && claimHeld(row->claimedBy, row->claimedUntil, m_now()))
+            return tr("%1 is working on it: nobody else can look it up, perform it again or record a check "
+                      "until %2, unless they give it back or an admin releases it.")
+                    .arg(row->claimedBy, formatTime(row->claimedUntil));
         return tr("%1 in %2 returned an unknown outcome. Do not retry it: look it up at the provider.")
                 .arg(row->tool, row->ticketExtId);
     case Qt::DisplayRole:
@@ -92,6 +98,14 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
             return row->ticketExtId;
         case ToolColumn:
             return row->tool;
+        case ClaimColumn:
+            // A lapsed claim holds nobody: shown as free.
+            return claimHeld(row->claimedBy, row->claimedUntil, m_now())
+                    ? tr("%1, until %2")
+                              .arg(row->claimedBy,
+                                   QDateTime::fromMSecsSinceEpoch(row->claimedUntil)
+                                           .toString(QStringLiteral("HH:mm")))
+                    : QString();
         case SinceColumn:
             return formatTime(row->openedAt);
         case ColumnCount:
@@ -116,6 +130,8 @@ QVariant EscalationQueueModel::headerData(int section, Qt::Orientation orientati
         return tr("Ticket");
     case ToolColumn:
         return tr("Tool");
+    case ClaimColumn:
+        return tr("Claimed by");
     case SinceColumn:
         return tr("Unknown since");
     case ColumnCount:

@@ -18,8 +18,16 @@ class EscalationQueueModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { WaitingColumn, AmountColumn, TicketColumn, ToolColumn, SinceColumn, ColumnCount };
-    enum Role { EscalationIdRole = Qt::UserRole + 1, TicketIdRole, CallIdRole };
+    enum Column {
+        WaitingColumn,
+        AmountColumn,
+        TicketColumn,
+        ToolColumn,
+        ClaimColumn,
+        SinceColumn,
+        ColumnCount
+    };
+    enum Role { EscalationIdRole = Qt::UserRole + 1, TicketIdRole, CallIdRole, ClaimHolderRole };
 
     explicit EscalationQueueModel(EscalationStore &store, QObject *parent = nullptr);
 

@@ -132,6 +132,8 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     if (!plan->keyRefusal.isEmpty())
         return finishLater(operation,
                            notPossibleReport(QStringLiteral("nothing was sent: %1").arg(plan->keyRefusal)));
+    if (const QString held = claimRefusal(plan->escalation); !held.isEmpty())
+        return finishLater(operation, notPossibleReport(QStringLiteral("nothing was sent: %1").arg(held)));
     const EscalationDetail detail = plan->escalation;
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     const Expected<RefundIntent> intent =

@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 #include "customerdraft.h"
 #include "domain/hiddencharacters.h"
+#include "escalationclaims.h"
 #include "escalationtext.h"
 #include "providerconnection.h"
 #include "refundpayment.h"
@@ -161,6 +162,8 @@ Expected<PaymentReference> EscalationResolver::enterPayment(qint64 escalationId,
         return makeError(InputErrc::Invalid,
                          QStringLiteral("escalation %1 is settled already; its payment is not asked for")
                                  .arg(escalationId));
+    if (const QString held = claimRefusal(*found); !held.isEmpty())
+        return makeError(InputErrc::Invalid, held);
     // The data's payment is never overridden by hand: a typo would look up someone else's.
     EscalationDetail fromData = *found;
     fromData.enteredPayment.clear();
@@ -204,6 +207,8 @@ Expected<PaymentSearchOperation *> EscalationResolver::findPayment(qint64 escala
     Expected<EscalationDetail> found = refundEscalation(escalationId);
     if (!found)
         return found.error();
+    if (const QString held = claimRefusal(*found); !held.isEmpty())
+        return makeError(InputErrc::Invalid, held);
     if (found->orderId.isEmpty())
         return makeError(InputErrc::Missing,
                          QStringLiteral("ticket %1 names no order, so there is nothing to search the "
@@ -334,6 +339,8 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     if (!found)
         return finishLater(operation, failedReport(found.message()));
     const EscalationDetail detail = *found;
+    if (const QString held = claimRefusal(detail); !held.isEmpty())
+        return finishLater(operation, notPossibleReport(QStringLiteral("nothing was asked: %1").arg(held)));
     // A system's answer outranks a person's attested check, so an attested escalation may be
     // looked up; anything else settled stays as it was settled.
     if (detail.state != EscalationState::Open && !standsOnACheck(detail))
@@ -375,6 +382,11 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
     return operation;
 }
 
+QString EscalationResolver::claimRefusal(const EscalationDetail &escalation) const
+{
+    return EscalationClaims(m_store, m_operator).refusal(escalation);
+}
+
 ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestation &attestation)
 {
     Expected<EscalationDetail> found = escalation(escalationId);
@@ -383,6 +395,8 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     const EscalationDetail detail = *found;
     if (detail.state != EscalationState::Open)
         return settledBefore(detail);
+    if (const QString held = claimRefusal(detail); !held.isEmpty())
+        return notPossibleReport(QStringLiteral("nothing was recorded: %1").arg(held));
     if (attestation.resolution == Resolution::PerformedAgain)
         return notPossibleReport(QStringLiteral("an attested check says performed or not performed"));
     const QString reference = attestation.reference.trimmed();

@@ -130,6 +130,8 @@ private:
     Expected<EscalationDetail> refundEscalation(qint64 escalationId);
     // The registry's entry for the escalation's tool, as the profile that read its ticket has it.
     const ToolSpec *specOf(const EscalationDetail &escalation) const;
+    // Why this operator may not act on it now (another's claim holds it), or empty.
+    QString claimRefusal(const EscalationDetail &escalation) const;
     QString nounOf(const EscalationDetail &escalation) const; // "refund", "pickup", "message"
     // Where a pickup or a message is looked up, or why it cannot be.
     Expected<RecordQuery> recordQueryOf(const EscalationDetail &escalation) const;

@@ -3,6 +3,7 @@
 #include "domain/hiddencharacters.h"
 #include "escalationresolver.h"
 #include "provider/providerurl.h"
+#include "store/store.h"
 
 #include <QSettings>
 
@@ -157,13 +158,19 @@ void ProviderConnection::setRegistries(RegistrySelection registries)
         m_resolver->setRegistries(m_registries);
 }
 
+QString ProviderConnection::operatorName() const
+{
+    const QString user = m_store.sessionUser();
+    return user.isEmpty() ? m_operator : user;
+}
+
 void ProviderConnection::rebuild()
 {
     m_resolver.reset();
     m_client.reset();
     if (!m_settings.baseUrl.isEmpty()) {
         m_client = std::make_unique<ProviderClient>(m_settings);
-        m_resolver = std::make_unique<EscalationResolver>(m_store, *m_client, m_operator);
+        m_resolver = std::make_unique<EscalationResolver>(m_store, *m_client, operatorName());
         m_resolver->setRegistries(m_registries);
     }
     emit changed();

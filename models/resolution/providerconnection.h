@@ -32,7 +32,9 @@ public:
     // URL, key (however it was found) and timeouts: for reads that are not lookups, such as a
     // reconciliation's statement.
     const ProviderSettings &settings() const { return m_settings; }
-    QString operatorName() const { return m_operator; }
+    // The name the audit records: in a team's database the connected database user, whatever
+    // the settings say; elsewhere the name in the settings.
+    QString operatorName() const;
     bool hasApiKey() const { return !m_settings.apiKey.isEmpty(); }
     QString keyNote() const { return m_keyNote; } // where the key came from, or why there is none
     // Why the saved URL is not used (checkProviderUrl refused it); empty when it is.

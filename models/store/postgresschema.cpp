@@ -288,6 +288,11 @@ CREATE TRIGGER queue_totals_escalation_changed AFTER UPDATE OF state ON escalati
     FOR EACH ROW WHEN ((OLD.state = 'open') <> (NEW.state = 'open'))
     EXECUTE FUNCTION queue_totals_of_escalation();
 )sql",
+        // 2: claims, as SQLite's version 18: who holds an escalation and until when
+        R"sql(
+ALTER TABLE escalations ADD COLUMN claimed_by TEXT;
+ALTER TABLE escalations ADD COLUMN claimed_until BIGINT;
+)sql",
 };
 // clang-format on
 
@@ -367,6 +372,17 @@ Expected<void> migrate(QSqlDatabase &db)
     if (Expected<void> locked = exec(db, QString::fromLatin1(schemaLock)); !locked) {
         rollback(db);
         return makeError(QStringLiteral("cannot take the schema lock: %1").arg(locked.message()));
+    }
+    // Verity's schema belongs to the database's owner, whoever of its members sets it up: a team
+    // whose operators are members of that role all reach the same tables.
+    if (Expected<void> owner = exec(db, QStringLiteral(
+                                                "DO $$ DECLARE owner name := (SELECT pg_get_userbyid(datdba) FROM "
+                                                "pg_database WHERE datname = current_database()); BEGIN IF owner <> "
+                                                "current_user AND pg_has_role(current_user, owner, 'MEMBER') THEN "
+                                                "EXECUTE format('SET LOCAL ROLE %I', owner); END IF; END $$"));
+        !owner) {
+        rollback(db);
+        return makeError(QStringLiteral("cannot act as the database's owner: %1").arg(owner.message()));
     }
     // Read again under the lock: another console may have migrated in between.
     Expected<int> version = readVersion(db);

@@ -20,12 +20,12 @@ public:
     Expected<void> begin() override;
     Expected<void> makeSelfContained() override;
 
-    // The database user this console connected as: in team mode, the operator the audit names.
-    QString connectedUser() const { return m_user; }
+    QString sessionUser() const override { return m_user; }
 
 protected:
     QString byteLengthOf(const QString &column) const override;
     Expected<void> lockAuditChain() override;
+    QString skipLockedRows() const override { return QStringLiteral(" FOR UPDATE SKIP LOCKED"); }
 
 private:
     using SqlStore::SqlStore;

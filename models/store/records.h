@@ -314,6 +314,8 @@ struct EscalationRow
     std::optional<qint64> amountCents;
     QString currency;
     EscalationState state = EscalationState::Open;
+    QString claimedBy; // who claimed it last; the claim holds until claimedUntil (see claimHeld)
+    qint64 claimedUntil = 0; // ms since the epoch, UTC
 
     bool operator==(const EscalationRow &) const = default;
 };
@@ -355,9 +357,28 @@ struct EscalationDetail
     QString resolvedBy;
     qint64 resolvedAt = 0;
     QString lastNote; // why the last lookup could not tell
+    QString claimedBy;
+    qint64 claimedUntil = 0;
 
     bool operator==(const EscalationDetail &) const = default;
 };
+
+// Who holds an escalation: an operator claims it before acting, for a lease that their console
+// renews while they work on it and gives back when they are done. A lapsed claim holds nobody.
+struct EscalationClaim
+{
+    qint64 escalationId = 0;
+    QString holder; // empty: nobody holds it
+    qint64 until = 0; // ms since the epoch, UTC
+    bool taken = false; // this request took or renewed it; else `holder` had it already
+
+    bool operator==(const EscalationClaim &) const = default;
+};
+// Whether a claim by `holder` until `until` still holds at `now`.
+inline bool claimHeld(const QString &holder, qint64 until, qint64 now)
+{
+    return !holder.isEmpty() && until > now;
+}
 
 // What evidence is: a lookup at the system the write went to, a write sent from the console
 // (the POST with its Idempotency-Key and the answer), a person's attested check, or a

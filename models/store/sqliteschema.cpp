@@ -425,6 +425,14 @@ UPDATE orders SET payment_intent = NULL WHERE payment_intent = 'pi_' || id;
 ALTER TABLE escalations ADD COLUMN payment_reference TEXT;
 ALTER TABLE escalations ADD COLUMN payment_entered_by TEXT
 )sql",
+        // 18: claims, so that two people never act on one escalation at once: who holds it and
+        // until when (ms since the epoch); and the audit chain refuses a second entry after the
+        // same one, as on PostgreSQL, where many consoles append to it
+        R"sql(
+ALTER TABLE escalations ADD COLUMN claimed_by TEXT;
+ALTER TABLE escalations ADD COLUMN claimed_until INTEGER;
+CREATE UNIQUE INDEX audit_log_prev ON audit_log(prev_hash)
+)sql",
 };
 // clang-format on
 

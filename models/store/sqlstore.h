@@ -67,6 +67,11 @@ public:
     Expected<void> setEscalationPayment(qint64 escalationId, const QString &reference,
                                         const QString &enteredBy) override;
     Expected<void> reopenEscalation(qint64 escalationId, const QString &note) override;
+    Expected<EscalationClaim> claimEscalation(qint64 escalationId, const QString &operatorName, qint64 now,
+                                              qint64 until) override;
+    Expected<std::optional<EscalationClaim>> claimNextEscalation(const QString &operatorName, qint64 now,
+                                                                 qint64 until) override;
+    Expected<bool> releaseEscalationClaim(qint64 escalationId, const QString &operatorName) override;
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
     Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) override;
     Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
@@ -105,6 +110,9 @@ protected:
     virtual bool sortsNullsFirst() const { return false; }
     // A join that keeps its left table outermost, where the engine takes such a hint.
     virtual QString joinInThisOrder() const { return QStringLiteral("JOIN"); }
+    // What keeps two consoles from picking the same row to claim: a row lock that the other
+    // skips (PostgreSQL); empty where a write transaction has the whole database to itself.
+    virtual QString skipLockedRows() const { return QString(); }
     // Called before the last audit entry is read: where many consoles append to one chain, the
     // backend makes the next appender wait for this transaction's end.
     virtual Expected<void> lockAuditChain() { return {}; }

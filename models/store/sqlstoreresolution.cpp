@@ -5,6 +5,7 @@
 #include "sqlerror.h"
 #include "sqlstore.h"
 
+#include <QDateTime>
 #include <QVariant>
 
 namespace verity {
@@ -39,7 +40,8 @@ Expected<std::optional<EscalationDetail>> SqlStore::escalation(qint64 escalation
                           "o.payment_intent, t.seller_id, t.seller_name, "
                           "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, "
                           "e.resolved_at, e.last_note, "
-                          "e.basis, e.reference, t.registry, e.payment_reference, e.payment_entered_by "
+                          "e.basis, e.reference, t.registry, e.payment_reference, e.payment_entered_by, "
+                          "e.claimed_by, e.claimed_until "
                           "FROM escalations e JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id "
                           "= e.tool_call_id "
                           "LEFT JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
@@ -81,6 +83,8 @@ Expected<std::optional<EscalationDetail>> SqlStore::escalation(qint64 escalation
     d.ticketRegistry = q.value(25).toString();
     d.enteredPayment = q.value(26).toString();
     d.enteredPaymentBy = q.value(27).toString();
+    d.claimedBy = q.value(28).toString();
+    d.claimedUntil = q.value(29).toLongLong();
     q.finish();
     return std::optional<EscalationDetail>(d);
 }
@@ -223,11 +227,13 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
     // "performed again", and a system's answer (a lookup, a reconciliation) outranks a
     // person's attested check: the WHERE clause is the lock between two consoles. A note on
     // why it was open goes with it.
-    auto update =
-            prepared("UPDATE escalations SET state = 'resolved', resolution = ?, basis = ?, reference = ?, "
-                     "resolved_by = ?, resolved_at = ?, last_note = NULL WHERE id = ? AND (state = 'open' OR "
-                     "(? = 'performed_again' AND resolution = 'not_performed' AND basis = 'lookup') OR "
-                     "(basis = 'attestation' AND ? IN ('lookup', 'reconciliation')))");
+    auto update = prepared(
+            "UPDATE escalations SET state = 'resolved', resolution = ?, basis = ?, reference = ?, "
+            "resolved_by = ?, resolved_at = ?, last_note = NULL, claimed_by = NULL, claimed_until = NULL "
+            "WHERE id = ? AND (state = 'open' OR "
+            "(? = 'performed_again' AND resolution = 'not_performed' AND basis = 'lookup') OR "
+            "(basis = 'attestation' AND ? IN ('lookup', 'reconciliation'))) "
+            "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
@@ -239,6 +245,8 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
     q.addBindValue(settlement.escalationId);
     q.addBindValue(resolutionId(settlement.resolution));
     q.addBindValue(settlementBasisId(settlement.basis));
+    q.addBindValue(settlement.operatorName);
+    q.addBindValue(settlement.at);
     if (auto done = run(q, "resolving an escalation"); !done)
         return done.error();
     if (q.numRowsAffected() > 0)
@@ -255,7 +263,96 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
     if (!*current)
         return makeError(QStringLiteral("escalation %1 does not exist").arg(settlement.escalationId));
     const EscalationDetail &now = **current;
+    if (claimHeld(now.claimedBy, now.claimedUntil, settlement.at) && now.claimedBy != settlement.operatorName)
+        return makeError(
+                QStringLiteral("escalation %1 is claimed by %2 until %3; only they can settle it now")
+                        .arg(settlement.escalationId)
+                        .arg(now.claimedBy,
+                             QDateTime::fromMSecsSinceEpoch(now.claimedUntil)
+                                     .toString(QStringLiteral("yyyy-MM-dd HH:mm"))));
     return ResolutionClaim{false, now.resolvedBy, now.resolvedAt, now.resolution, now.basis, now.reference};
+}
+
+Expected<EscalationClaim> SqlStore::claimEscalation(qint64 escalationId, const QString &operatorName,
+                                                    qint64 now, qint64 until)
+{
+    // The WHERE clause is the lock between consoles: a claim another holds is left as it is.
+    auto update = prepared("UPDATE escalations SET claimed_by = ?, claimed_until = ? WHERE id = ? "
+                           "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
+    if (!update)
+        return update.error();
+    QSqlQuery &q = **update;
+    q.addBindValue(operatorName);
+    q.addBindValue(until);
+    q.addBindValue(escalationId);
+    q.addBindValue(operatorName);
+    q.addBindValue(now);
+    if (auto done = run(q, "claiming an escalation"); !done)
+        return done.error();
+    const bool taken = q.numRowsAffected() > 0;
+    Expected<std::optional<EscalationDetail>> current = escalation(escalationId);
+    if (!current)
+        return current.error();
+    if (!*current)
+        return makeError(QStringLiteral("escalation %1 does not exist").arg(escalationId));
+    const EscalationDetail &held = **current;
+    if (!claimHeld(held.claimedBy, held.claimedUntil, now))
+        return EscalationClaim{escalationId, QString(), 0, false};
+    return EscalationClaim{escalationId, held.claimedBy, held.claimedUntil, taken};
+}
+
+Expected<std::optional<EscalationClaim>> SqlStore::claimNextEscalation(const QString &operatorName,
+                                                                       qint64 now, qint64 until)
+{
+    // The oldest one nobody holds, locked as it is picked where the engine can skip rows another
+    // console has locked; the outer condition is checked again on the row as it is then, so a
+    // claim committed in between is never overwritten. A pick lost that way is tried again.
+    static const char next[] = "claim the next escalation";
+    auto update =
+            prepared(next,
+                     QStringLiteral("UPDATE escalations SET claimed_by = ?, claimed_until = ? WHERE id = "
+                                    "(SELECT id FROM escalations WHERE state = 'open' AND (claimed_by IS "
+                                    "NULL OR claimed_until <= ?) ORDER BY opened_at, id LIMIT 1%1) "
+                                    "AND (claimed_by IS NULL OR claimed_until <= ?) RETURNING id")
+                             .arg(skipLockedRows()));
+    if (!update)
+        return update.error();
+    QSqlQuery &q = **update;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        q.addBindValue(operatorName);
+        q.addBindValue(until);
+        q.addBindValue(now);
+        q.addBindValue(now);
+        if (auto done = run(q, "claiming the next escalation"); !done)
+            return done.error();
+        if (q.next()) {
+            const qint64 id = q.value(0).toLongLong();
+            q.finish();
+            return std::optional<EscalationClaim>(EscalationClaim{id, operatorName, until, true});
+        }
+        q.finish();
+        Expected<qint64> left = countOpenEscalations();
+        if (!left)
+            return left.error();
+        if (*left == 0)
+            break;
+    }
+    return std::optional<EscalationClaim>();
+}
+
+Expected<bool> SqlStore::releaseEscalationClaim(qint64 escalationId, const QString &operatorName)
+{
+    auto update = prepared("UPDATE escalations SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND "
+                           "claimed_by IS NOT NULL AND (? = 1 OR claimed_by = ?)");
+    if (!update)
+        return update.error();
+    QSqlQuery &q = **update;
+    q.addBindValue(escalationId);
+    q.addBindValue(operatorName.isEmpty() ? 1 : 0);
+    q.addBindValue(operatorName);
+    if (auto done = run(q, "giving a claim back"); !done)
+        return done.error();
+    return q.numRowsAffected() > 0;
 }
 
 Expected<void> SqlStore::noteEscalation(qint64 escalationId, const QString &note)

@@ -24,6 +24,9 @@ public:
     StoreSession &operator=(const StoreSession &) = delete;
 
     virtual QString location() const = 0;
+    // The database user this session connected as, where the database knows its users (a
+    // team's PostgreSQL database): then the one name the audit may record. Empty for a file.
+    virtual QString sessionUser() const { return QString(); }
 
     // A write transaction: it takes the write lock at once, so two consoles appending to the
     // same audit chain queue up instead of both reading the same last entry.
@@ -149,7 +152,9 @@ public:
     virtual Expected<qint64> recordEvidence(const Evidence &evidence) = 0;
     virtual Expected<QList<Evidence>> evidence(qint64 escalationId) = 0; // oldest first
     // Settles an open escalation, or moves a verified "not performed" to "performed again".
-    // Atomic across consoles: the first claim wins and later ones learn who made it.
+    // Atomic across consoles: the first claim wins and later ones learn who made it. Refused
+    // with an error naming the holder while another operator's claim holds it; settling ends the
+    // settler's claim.
     virtual Expected<ResolutionClaim> resolveEscalation(const Settlement &settlement) = 0;
     virtual Expected<void> noteEscalation(qint64 escalationId, const QString &note) = 0;
     // The payment an operator found at the provider for this escalation; audited by the caller.
@@ -157,6 +162,19 @@ public:
                                                 const QString &enteredBy) = 0;
     // Back to the queue: a repeat made from the console came back unknown.
     virtual Expected<void> reopenEscalation(qint64 escalationId, const QString &note) = 0;
+
+    // Claims (EscalationClaim). Atomic across consoles: of two operators claiming at once, one
+    // holds it and the other learns who. Taken when nobody holds it, or renewed by its holder,
+    // until `until`; a settled escalation cannot be claimed (taken is false, holder empty).
+    virtual Expected<EscalationClaim> claimEscalation(qint64 escalationId, const QString &operatorName,
+                                                      qint64 now, qint64 until) = 0;
+    // The oldest open escalation nobody holds, claimed; nullopt when there is none. Two
+    // operators asking at once get two different ones.
+    virtual Expected<std::optional<EscalationClaim>> claimNextEscalation(const QString &operatorName,
+                                                                         qint64 now, qint64 until) = 0;
+    // Gives a claim back: `operatorName`'s own, or, with an empty name, anyone's (an admin's
+    // release). False when there was no such claim to give back.
+    virtual Expected<bool> releaseEscalationClaim(qint64 escalationId, const QString &operatorName) = 0;
 
 protected:
     ~EscalationStore() = default;

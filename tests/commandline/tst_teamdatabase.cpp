@@ -128,13 +128,23 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(there.out.toUtf8())[QStringLiteral("entries")],
                  QJsonDocument::fromJson(here.out.toUtf8())[QStringLiteral("entries")]);
 
-        // New rows continue after the copied ones: a second attestation, made in the team database.
-        const VerityRun attested =
-                verity({QStringLiteral("resolve"), QStringLiteral("--db"), location, QStringLiteral("2"),
-                        QStringLiteral("--attest"), QStringLiteral("performed"),
-                        QStringLiteral("--reference"), QStringLiteral("re_team_1"), QStringLiteral("--note"),
-                        QStringLiteral("seen in the dashboard"), QStringLiteral("--operator"),
-                        QStringLiteral("ben")});
+        // New rows continue after the copied ones: a second attestation, made in the team database,
+        // under the database user's name and no other.
+        const QStringList attest{QStringLiteral("resolve"),
+                                 QStringLiteral("--db"),
+                                 location,
+                                 QStringLiteral("2"),
+                                 QStringLiteral("--attest"),
+                                 QStringLiteral("performed"),
+                                 QStringLiteral("--reference"),
+                                 QStringLiteral("re_team_1"),
+                                 QStringLiteral("--note"),
+                                 QStringLiteral("seen in the dashboard")};
+        const VerityRun asBen =
+                verity(attest + QStringList{QStringLiteral("--operator"), QStringLiteral("ben")});
+        QCOMPARE(asBen.exitCode, 2);
+        QVERIFY2(asBen.err.contains(QLatin1String("connect as ben")), qPrintable(asBen.err));
+        const VerityRun attested = verity(attest);
         QVERIFY2(attested.exitCode == 0, qPrintable(attested.out + attested.err));
         const VerityRun verified =
                 verity({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), location});

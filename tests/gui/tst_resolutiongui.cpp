@@ -187,10 +187,10 @@ void TestResolutionGui::lookupSettlesTheIncidentAndIsAudited()
     QVERIFY(!settled->findChild<QPushButton *>(QStringLiteral("lookupButton")));
     QCOMPARE(m_window->escalationCountText(), QStringLiteral("14 unknown outcomes waiting"));
 
-    // The audit log holds the lookup and the resolution, and the chain verifies.
+    // The audit log holds the claim, the lookup and the resolution, and the chain verifies.
     AuditView *audit = m_window->auditView();
     auto *table = audit->findChild<QTableView *>(QStringLiteral("auditTable"));
-    QCOMPARE(table->model()->rowCount(), 2);
+    QCOMPARE(table->model()->rowCount(), 3);
     auto *verify = audit->findChild<QPushButton *>(QStringLiteral("verifyChainButton"));
     auto *status = audit->findChild<QLabel *>(QStringLiteral("chainStatus"));
     m_window->findChild<QDockWidget *>(QStringLiteral("auditDock"))->raise();

@@ -8,11 +8,13 @@
 #include "store/storefactory.h"
 #include "support/postgrescluster.h"
 
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <functional>
 #include <memory>
+#include <thread>
 
 using namespace verity;
 
@@ -262,6 +264,96 @@ private slots:
         open = escalations.countOpenEscalations();
         QVERIFY(open);
         QCOMPARE(*open, 0);
+    }
+
+    void aClaimHoldsOthersOffUntilItLapses()
+    {
+        Expected<qint64> stored = ticketWithUnknownRefund(*m_store, QStringLiteral("T-1"));
+        QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
+        EscalationStore &escalations = *m_store;
+        const qint64 id = escalations.openEscalations(0, 1)->first().id;
+        const qint64 now = 1'800'000'000'000;
+        const qint64 lease = 15 * 60 * 1000;
+
+        Expected<EscalationClaim> ana =
+                escalations.claimEscalation(id, QStringLiteral("ana"), now, now + lease);
+        QVERIFY(ana && ana->taken);
+        QCOMPARE(ana->holder, QStringLiteral("ana"));
+        Expected<EscalationClaim> ben =
+                escalations.claimEscalation(id, QStringLiteral("ben"), now + 1, now + 1 + lease);
+        QVERIFY(ben && !ben->taken);
+        QCOMPARE(ben->holder, QStringLiteral("ana"));
+        QCOMPARE(ben->until, now + lease);
+        Expected<EscalationClaim> renewed =
+                escalations.claimEscalation(id, QStringLiteral("ana"), now + 2, now + 2 + lease);
+        QVERIFY(renewed && renewed->taken);
+        QCOMPARE(renewed->until, now + 2 + lease);
+        QCOMPARE(escalations.openEscalations(0, 1)->first().claimedBy, QStringLiteral("ana"));
+
+        // Nobody else settles it while the claim holds, and the refusal says whose it is.
+        QVERIFY(escalations.begin());
+        Expected<ResolutionClaim> settled = escalations.resolveEscalation(
+                Settlement{id, Resolution::Performed, SettlementBasis::Lookup, QStringLiteral("re_1"),
+                           QStringLiteral("ben"), now + 3});
+        escalations.rollback();
+        QVERIFY(!settled);
+        QVERIFY2(settled.message().contains(QLatin1String("claimed by ana")), qPrintable(settled.message()));
+
+        // Ben cannot give back Ana's claim; a lapsed one is anybody's; an admin's release frees it.
+        QCOMPARE(*escalations.releaseEscalationClaim(id, QStringLiteral("ben")), false);
+        Expected<EscalationClaim> late =
+                escalations.claimEscalation(id, QStringLiteral("ben"), now + 3 + lease, now + 3 + 2 * lease);
+        QVERIFY(late && late->taken);
+        QCOMPARE(late->holder, QStringLiteral("ben"));
+        QCOMPARE(*escalations.releaseEscalationClaim(id, QString()), true);
+        QVERIFY((*escalations.escalation(id))->claimedBy.isEmpty());
+        QCOMPARE(*escalations.releaseEscalationClaim(id, QString()), false);
+    }
+
+    void consolesClaimingNextAtOnceGetDifferentEscalations()
+    {
+        constexpr int escalationCount = 24;
+        for (int i = 0; i < escalationCount; ++i) {
+            Expected<qint64> stored = ticketWithUnknownRefund(*m_store, QStringLiteral("T-%1").arg(i));
+            QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
+        }
+        // Four consoles, each with its own connection, pressing Next until nothing is left.
+        const QString location = m_store->location();
+        QList<QList<qint64>> claimed(4);
+        QStringList errors(4);
+        std::vector<std::thread> consoles;
+        for (int console = 0; console < 4; ++console) {
+            consoles.emplace_back([&, console] {
+                Expected<std::unique_ptr<Store>> own = openStore(location);
+                if (!own) {
+                    errors[console] = own.message();
+                    return;
+                }
+                const QString name = QStringLiteral("op-%1").arg(console);
+                while (true) {
+                    Expected<std::optional<EscalationClaim>> next =
+                            (*own)->claimNextEscalation(name, 1'800'000'000'000, 1'800'000'900'000);
+                    if (!next) {
+                        errors[console] = next.message();
+                        return;
+                    }
+                    if (!*next)
+                        return;
+                    claimed[console].append((*next)->escalationId);
+                }
+            });
+        }
+        for (std::thread &console : consoles)
+            console.join();
+        QCOMPARE(errors.join(QString()), QString());
+        QSet<qint64> every;
+        int total = 0;
+        for (const QList<qint64> &ids : claimed) {
+            total += int(ids.size());
+            every.unite(QSet<qint64>(ids.begin(), ids.end()));
+        }
+        QCOMPARE(total, escalationCount); // none twice
+        QCOMPARE(int(every.size()), escalationCount); // none skipped
     }
 
     void evidenceIsKeptOldestFirst()

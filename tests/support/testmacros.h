@@ -5,4 +5,9 @@
 
 // Verifies that an Expected<T> (or Expected<void>) holds a value; when it holds an error, the
 // failure says the error's message rather than only the expression that failed.
-#define QVERIFY_OK(expected) QVERIFY2(expected, (expected) ? "" : qPrintable((expected).message()))
+// The expression is evaluated once, so it may be a call.
+#define QVERIFY_OK(expected)                                                                                 \
+    do {                                                                                                     \
+        const auto &verifiedOk_ = (expected);                                                                \
+        QVERIFY2(verifiedOk_, verifiedOk_ ? "" : qPrintable(verifiedOk_.message()));                         \
+    } while (false)
