@@ -12,6 +12,10 @@
 #include <QJsonObject>
 #include <QTextStream>
 
+#include <unistd.h>
+
+#include <cstdio>
+
 namespace verity {
 
 namespace {
@@ -76,10 +80,12 @@ int copy(const QString &from, const QString &to, bool json, QTextStream &out, QT
             << "\"\n";
         return 2;
     }
+    // Progress on a terminal only: a log or a pipe gets the summary alone.
     QTextStream progress(stderr);
+    const bool terminal = isatty(fileno(stderr)) != 0;
     QString lastTable;
     Expected<StoreCopyReport> report = copySqliteToPostgres(from, to, [&](const QString &table, qint64 rows) {
-        if (json)
+        if (json || !terminal)
             return;
         if (table != lastTable && !lastTable.isEmpty())
             progress << "\n";

@@ -152,7 +152,11 @@ ResolutionDialog *EscalationActions::lookUp(qint64 escalationId)
 
 ResolutionDialog *EscalationActions::open(qint64 escalationId)
 {
-    return openResolution(escalationId);
+    // Where it stands, and the ways out of it (look up, record a check): nothing runs yet.
+    ResolutionDialog *dialog = openResolution(escalationId);
+    if (dialog)
+        dialog->showCurrent();
+    return dialog;
 }
 
 std::optional<EscalationDetail> EscalationActions::claimNext()

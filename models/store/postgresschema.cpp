@@ -375,11 +375,12 @@ Expected<void> migrate(QSqlDatabase &db)
     }
     // Verity's schema belongs to the database's owner, whoever of its members sets it up: a team
     // whose operators are members of that role all reach the same tables.
-    if (Expected<void> owner = exec(db, QStringLiteral(
-                                                "DO $$ DECLARE owner name := (SELECT pg_get_userbyid(datdba) FROM "
-                                                "pg_database WHERE datname = current_database()); BEGIN IF owner <> "
-                                                "current_user AND pg_has_role(current_user, owner, 'MEMBER') THEN "
-                                                "EXECUTE format('SET LOCAL ROLE %I', owner); END IF; END $$"));
+    if (Expected<void> owner =
+                exec(db,
+                     QStringLiteral("DO $$ DECLARE owner name := (SELECT pg_get_userbyid(datdba) FROM "
+                                    "pg_database WHERE datname = current_database()); BEGIN IF owner <> "
+                                    "current_user AND pg_has_role(current_user, owner, 'MEMBER') THEN "
+                                    "EXECUTE format('SET LOCAL ROLE %I', owner); END IF; END $$"));
         !owner) {
         rollback(db);
         return makeError(QStringLiteral("cannot act as the database's owner: %1").arg(owner.message()));

@@ -92,6 +92,48 @@ private slots:
         QVERIFY(!run.err.contains(QLatin1String("hunter2")));
     }
 
+    // As the README sets a team up: a database owned by a group role, each operator a member of
+    // it, one of them setting the schema up, another claiming in it under their own name.
+    void membersOfTheOwnerShareOneSchema()
+    {
+        // CREATE DATABASE runs on its own, outside the roles' transaction.
+        QVERIFY2(m_cluster.execute(
+                         QStringLiteral("CREATE ROLE crew NOLOGIN; CREATE ROLE ana LOGIN IN ROLE crew; "
+                                        "CREATE ROLE ben LOGIN IN ROLE crew")),
+                 qPrintable(m_cluster.error()));
+        QVERIFY2(m_cluster.execute(QStringLiteral("CREATE DATABASE crewdb OWNER crew")),
+                 qPrintable(m_cluster.error()));
+        const QString asAna = m_cluster.location(QStringLiteral("crewdb"), QStringLiteral("ana"));
+        const QString asBen = m_cluster.location(QStringLiteral("crewdb"), QStringLiteral("ben"));
+        const VerityRun init =
+                verity({QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), asAna});
+        QVERIFY2(init.exitCode == 0, qPrintable(init.err));
+        const VerityRun imported =
+                verity({QStringLiteral("import"), QStringLiteral("--db"), asAna,
+                        QStringLiteral(VERITY_SOURCE_DIR "/resources/demo/march-incident.jsonl")});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        const VerityRun ben = verity({QStringLiteral("claim"), QStringLiteral("--db"), asBen,
+                                      QStringLiteral("--next"), QStringLiteral("--json")});
+        QVERIFY2(ben.exitCode == 0, qPrintable(ben.err));
+        QCOMPARE(QJsonDocument::fromJson(ben.out.toUtf8())[QStringLiteral("holder")].toString(),
+                 QStringLiteral("ben"));
+        // Ana is told who holds it; her Next takes the following one.
+        const qint64 bens =
+                QJsonDocument::fromJson(ben.out.toUtf8())[QStringLiteral("escalation")].toInteger();
+        const VerityRun refused =
+                verity({QStringLiteral("claim"), QStringLiteral("--db"), asAna, QString::number(bens)});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(QLatin1String("held by ben")), qPrintable(refused.err));
+        const VerityRun ana = verity({QStringLiteral("claim"), QStringLiteral("--db"), asAna,
+                                      QStringLiteral("--next"), QStringLiteral("--json")});
+        QVERIFY2(ana.exitCode == 0, qPrintable(ana.err));
+        QVERIFY(QJsonDocument::fromJson(ana.out.toUtf8())[QStringLiteral("escalation")].toInteger() != bens);
+        const VerityRun verified =
+                verity({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), asBen});
+        QVERIFY2(verified.out.contains(QLatin1String("ana")) && verified.out.contains(QLatin1String("ben")),
+                 qPrintable(verified.out + verified.err));
+    }
+
     void aMissingDatabaseIsNamed()
     {
         const QString location = m_cluster.location(QStringLiteral("no_such_database"));
