@@ -79,6 +79,8 @@ int runConsoleCommand(const QStringList &arguments)
             "unknown.\n"
             "  resolve     Settle one escalation by a check a person made where no system can be asked.\n"
             "  audit       Check the audit log for changes made behind its back, or print it.\n"
+            "  claim       Claim an escalation before acting on it, or the next one nobody holds.\n"
+            "  db          Set up a team's PostgreSQL database, or copy a desk's history into it.\n"
             "  reconcile   Compare the refunds in the database with the provider's, for a period.\n"
             "  sandbox     Run a practice payment provider on this computer.\n"
             "  simulate    Run made-up refund tickets against the practice provider and count what went "

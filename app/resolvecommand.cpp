@@ -38,9 +38,11 @@ int runResolveCommand(const QStringList &arguments)
             QStringLiteral("TEXT"));
     const QCommandLineOption note(QStringLiteral("note"), QStringLiteral("How you checked."),
                                   QStringLiteral("TEXT"));
-    const QCommandLineOption operatorName(QStringLiteral("operator"),
-                                          QStringLiteral("Your name, for the audit log."),
-                                          QStringLiteral("NAME"));
+    const QCommandLineOption operatorName(
+            QStringLiteral("operator"),
+            QStringLiteral("Your name, for the audit log (in a team's database, the database user you "
+                           "connect as: leave it out)."),
+            QStringLiteral("NAME"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
     parser.addOptions({db, attest, reference, note, operatorName, json});
     parser.addPositionalArgument(QStringLiteral("ESCALATION"), QStringLiteral("The escalation number."));

@@ -47,7 +47,8 @@ VerityRun TestCommandHelp::verity(const QStringList &arguments)
 void TestCommandHelp::consoleHelpListsEverySubcommand_data()
 {
     QTest::addColumn<QString>("subcommand");
-    for (const char *name : {"import", "lookup", "resolve", "audit", "reconcile", "sandbox", "simulate"})
+    for (const char *name :
+         {"import", "lookup", "resolve", "audit", "claim", "db", "reconcile", "sandbox", "simulate"})
         QTest::newRow(name) << QString::fromLatin1(name);
 }
 
@@ -89,6 +90,12 @@ void TestCommandHelp::subcommandHelp_data()
     QTest::newRow("audit") << QStringLiteral("audit") << QStringLiteral("Usage: verity audit ")
                            << QStringList{QStringLiteral("verify"), QStringLiteral("list"),
                                           QStringLiteral("--db")};
+    QTest::newRow("claim") << QStringLiteral("claim") << QStringLiteral("Usage: verity claim ")
+                           << QStringList{QStringLiteral("--next"), QStringLiteral("--release"),
+                                          QStringLiteral("--release-any"), QStringLiteral("--minutes")};
+    QTest::newRow("db") << QStringLiteral("db") << QStringLiteral("Usage: verity db ")
+                        << QStringList{QStringLiteral("init"), QStringLiteral("copy"),
+                                       QStringLiteral("--from"), QStringLiteral("--to")};
     QTest::newRow("reconcile") << QStringLiteral("reconcile") << QStringLiteral("Usage: verity reconcile ")
                                << QStringList{QStringLiteral("--provider-export"), QStringLiteral("--from"),
                                               QStringLiteral("--pdf"), QStringLiteral("--window")};
