@@ -112,9 +112,13 @@ int runClaimCommand(const QStringList &arguments)
                             .toJson();
         else if (*released)
             out << "escalation " << id << ": claim released\n";
+        else if (const Expected<std::optional<EscalationDetail>> now = (*store)->escalation(id);
+                 parser.isSet(release) && now && *now
+                 && claimHeld((*now)->claimedBy, (*now)->claimedUntil, QDateTime::currentMSecsSinceEpoch()))
+            err << "escalation " << id << ": held by " << claimWords((*now)->claimedBy, (*now)->claimedUntil)
+                << ", not by you; only they, or an admin with --release-any, can give it back\n";
         else
-            err << "escalation " << id << ": "
-                << (parser.isSet(release) ? "you hold no claim on it\n" : "nobody holds a claim on it\n");
+            err << "escalation " << id << ": nobody holds a claim on it\n";
         return *released ? 0 : 1;
     }
 
@@ -151,7 +155,7 @@ int runClaimCommand(const QStringList &arguments)
         out << "escalation " << claim->escalationId << ": claimed by "
             << claimWords(claim->holder, claim->until) << "\n";
     } else if (claim->holder.isEmpty()) {
-        err << "escalation " << claim->escalationId << ": not claimed\n";
+        err << "escalation " << claim->escalationId << ": settled already; there is nothing left to claim\n";
     } else {
         err << "escalation " << claim->escalationId << ": held by " << claimWords(claim->holder, claim->until)
             << "; ask them, or an admin to release it\n";

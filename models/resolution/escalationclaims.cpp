@@ -60,7 +60,8 @@ Expected<EscalationClaim> EscalationClaims::claim(qint64 escalationId)
             return claimed;
         Expected<AuditEntry> entry = AuditLog(m_store).append(
                 m_operator, auditaction::claim, escalationId,
-                QStringLiteral("claimed %1 until %2").arg((*before)->callExtId, utcText(claimed->until)),
+                QStringLiteral("claimed %1 of %2 until %3")
+                        .arg((*before)->callExtId, (*before)->ticketExtId, utcText(claimed->until)),
                 QString(), now);
         if (!entry)
             return entry.error();
@@ -114,9 +115,10 @@ Expected<bool> EscalationClaims::releaseAs(qint64 escalationId, const QString &w
         // A lapsed claim given back changes nobody's rights: nothing to audit.
         if (!released || !*released || !held)
             return released;
+        const QString call = QStringLiteral("%1 of %2").arg((*before)->callExtId, (*before)->ticketExtId);
         const QString detail = holder == m_operator
-                ? QStringLiteral("gave back %1").arg((*before)->callExtId)
-                : QStringLiteral("released %1's claim on %2").arg(holder, (*before)->callExtId);
+                ? QStringLiteral("gave back %1").arg(call)
+                : QStringLiteral("released %1's claim on %2").arg(holder, call);
         Expected<AuditEntry> entry = AuditLog(m_store).append(m_operator, auditaction::release, escalationId,
                                                               detail, QString(), now);
         if (!entry)

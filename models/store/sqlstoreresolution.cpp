@@ -276,8 +276,11 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
 Expected<EscalationClaim> SqlStore::claimEscalation(qint64 escalationId, const QString &operatorName,
                                                     qint64 now, qint64 until)
 {
-    // The WHERE clause is the lock between consoles: a claim another holds is left as it is.
+    // The WHERE clause is the lock between consoles: a claim another holds is left as it is. Only
+    // what can still be acted on is claimed: an open escalation, or one that stands on a person's
+    // check, which a lookup may still replace.
     auto update = prepared("UPDATE escalations SET claimed_by = ?, claimed_until = ? WHERE id = ? "
+                           "AND (state = 'open' OR basis = 'attestation') "
                            "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
     if (!update)
         return update.error();

@@ -308,6 +308,17 @@ private slots:
         QCOMPARE(*escalations.releaseEscalationClaim(id, QString()), true);
         QVERIFY((*escalations.escalation(id))->claimedBy.isEmpty());
         QCOMPARE(*escalations.releaseEscalationClaim(id, QString()), false);
+
+        // Settled by a lookup, there is nothing left to act on, so nothing to claim.
+        QVERIFY(escalations.begin());
+        QVERIFY(escalations.resolveEscalation(Settlement{id, Resolution::Performed, SettlementBasis::Lookup,
+                                                         QStringLiteral("re_1"), QStringLiteral("ana"),
+                                                         now + 4 + 2 * lease}));
+        QVERIFY(escalations.commit());
+        Expected<EscalationClaim> afterSettling = escalations.claimEscalation(
+                id, QStringLiteral("ana"), now + 5 + 2 * lease, now + 5 + 3 * lease);
+        QVERIFY(afterSettling && !afterSettling->taken);
+        QVERIFY(afterSettling->holder.isEmpty());
     }
 
     void consolesClaimingNextAtOnceGetDifferentEscalations()
