@@ -57,7 +57,7 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setModel(&m_model);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    const int widths[] = {90, 90, 140, 140, 120};
+    const int widths[] = {90, 90, 140, 140, 180};
     for (int column = 0; column < int(std::size(widths)); ++column)
         m_table->setColumnWidth(column, widths[column]);
     layout->addWidget(m_table, 1);
