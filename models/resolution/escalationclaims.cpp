@@ -22,6 +22,17 @@ QString utcText(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
 }
 
+Expected<EscalationDetail> existingEscalation(Store &store, qint64 escalationId)
+{
+    Expected<std::optional<EscalationDetail>> found = store.escalation(escalationId);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return makeError(InputErrc::Invalid,
+                         QStringLiteral("escalation %1 does not exist").arg(escalationId));
+    return **found;
+}
+
 // One claim change and its audit entry, together or not at all.
 template<typename Change>
 auto auditedChange(Store &store, Change change) -> decltype(change())
@@ -46,14 +57,11 @@ Expected<EscalationClaim> EscalationClaims::claim(qint64 escalationId)
         return makeError(InputErrc::Invalid, QStringLiteral("claiming needs an operator name"));
     return auditedChange(m_store, [&]() -> Expected<EscalationClaim> {
         const qint64 now = m_clock();
-        Expected<std::optional<EscalationDetail>> before = m_store.escalation(escalationId);
+        Expected<EscalationDetail> before = existingEscalation(m_store, escalationId);
         if (!before)
             return before.error();
-        if (!*before)
-            return makeError(InputErrc::Invalid,
-                             QStringLiteral("escalation %1 does not exist").arg(escalationId));
-        const bool renewal = (*before)->claimedBy == m_operator
-                && claimHeld((*before)->claimedBy, (*before)->claimedUntil, now);
+        const bool renewal =
+                before->claimedBy == m_operator && claimHeld(before->claimedBy, before->claimedUntil, now);
         Expected<EscalationClaim> claimed =
                 m_store.claimEscalation(escalationId, m_operator, now, now + m_leaseMs);
         if (!claimed || !claimed->taken || renewal)
@@ -61,7 +69,7 @@ Expected<EscalationClaim> EscalationClaims::claim(qint64 escalationId)
         Expected<AuditEntry> entry = AuditLog(m_store).append(
                 m_operator, auditaction::claim, escalationId,
                 QStringLiteral("claimed %1 of %2 until %3")
-                        .arg((*before)->callExtId, (*before)->ticketExtId, utcText(claimed->until)),
+                        .arg(before->callExtId, before->ticketExtId, utcText(claimed->until)),
                 QString(), now);
         if (!entry)
             return entry.error();
@@ -103,19 +111,16 @@ Expected<bool> EscalationClaims::releaseAs(qint64 escalationId, const QString &w
 {
     return auditedChange(m_store, [&]() -> Expected<bool> {
         const qint64 now = m_clock();
-        Expected<std::optional<EscalationDetail>> before = m_store.escalation(escalationId);
+        Expected<EscalationDetail> before = existingEscalation(m_store, escalationId);
         if (!before)
             return before.error();
-        if (!*before)
-            return makeError(InputErrc::Invalid,
-                             QStringLiteral("escalation %1 does not exist").arg(escalationId));
-        const QString holder = (*before)->claimedBy;
-        const bool held = claimHeld(holder, (*before)->claimedUntil, now);
+        const QString holder = before->claimedBy;
+        const bool held = claimHeld(holder, before->claimedUntil, now);
         Expected<bool> released = m_store.releaseEscalationClaim(escalationId, whose);
         // A lapsed claim given back changes nobody's rights: nothing to audit.
         if (!released || !*released || !held)
             return released;
-        const QString call = QStringLiteral("%1 of %2").arg((*before)->callExtId, (*before)->ticketExtId);
+        const QString call = QStringLiteral("%1 of %2").arg(before->callExtId, before->ticketExtId);
         const QString detail = holder == m_operator
                 ? QStringLiteral("gave back %1").arg(call)
                 : QStringLiteral("released %1's claim on %2").arg(holder, call);

@@ -126,17 +126,17 @@ QString firstDifference(const ToolCallRow &a, const ToolCallRow &b)
     PARITY_FIELD(toolClass)
     PARITY_FIELD(argumentsJson)
     PARITY_FIELD(calledAt)
-    PARITY_FIELD(hasResult) PARITY_FIELD(rawResult) PARITY_FIELD(resultAt) PARITY_FIELD(durationMs)
-            PARITY_FIELD(intentKey) PARITY_FIELD(intentError) PARITY_FIELD(outcome) PARITY_FIELD(
-                    outcomeReason) PARITY_FIELD(readFailed) PARITY_FIELD(repeated) PARITY_FIELD(repeatedWith)
-                    PARITY_FIELD(repeatKind) PARITY_FIELD(repeatOfCallId) PARITY_FIELD(resultError)
-                            PARITY_FIELD(resultErrorType) PARITY_FIELD(amountCents) PARITY_FIELD(amountError)
-                                    PARITY_FIELD(escalationId) PARITY_FIELD(escalationState) PARITY_FIELD(
-                                            resolution) PARITY_FIELD(settlementBasis)
-                                            PARITY_FIELD(settledReference) PARITY_FIELD(resolvedBy)
-                                                    PARITY_FIELD(resolvedAt) PARITY_FIELD(escalationNote)
-                                                            PARITY_FIELD(argumentsClippedBytes) PARITY_FIELD(
-                                                                    resultClippedBytes) return QString();
+    PARITY_FIELD(hasResult)
+    PARITY_FIELD(rawResult) PARITY_FIELD(resultAt) PARITY_FIELD(durationMs) PARITY_FIELD(intentKey)
+            PARITY_FIELD(intentError) PARITY_FIELD(outcome) PARITY_FIELD(outcomeReason) PARITY_FIELD(
+                    readFailed) PARITY_FIELD(repeated) PARITY_FIELD(repeatedWith) PARITY_FIELD(repeatKind)
+                    PARITY_FIELD(repeatOfCallId) PARITY_FIELD(resultError) PARITY_FIELD(resultErrorType)
+                            PARITY_FIELD(amountCents) PARITY_FIELD(amountError) PARITY_FIELD(
+                                    escalationId) PARITY_FIELD(escalationState) PARITY_FIELD(resolution)
+                                    PARITY_FIELD(settlementBasis) PARITY_FIELD(settledReference) PARITY_FIELD(
+                                            resolvedBy) PARITY_FIELD(resolvedAt) PARITY_FIELD(escalationNote)
+                                            PARITY_FIELD(argumentsClippedBytes)
+                                                    PARITY_FIELD(resultClippedBytes) return QString();
 }
 QString firstDifference(const TranscriptEntry &a, const TranscriptEntry &b)
 {
@@ -155,8 +155,8 @@ QString firstDifference(const EscalationRow &a, const EscalationRow &b)
     PARITY_FIELD(callId)
     PARITY_FIELD(callExtId)
     PARITY_FIELD(tool)
-    PARITY_FIELD(openedAt) PARITY_FIELD(amountCents) PARITY_FIELD(currency)
-            PARITY_FIELD(state) return QString();
+    PARITY_FIELD(openedAt)
+    PARITY_FIELD(amountCents) PARITY_FIELD(currency) PARITY_FIELD(state) return QString();
 }
 #undef PARITY_FIELD
 
