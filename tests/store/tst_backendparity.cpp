@@ -116,47 +116,67 @@ QList<T> plain(QList<T> list)
 
 // The first field two records differ in, by name, for a failure that says where.
 #define PARITY_FIELD(field)                                                                                  \
-    if (!(a.field == b.field))                                                                               \
-        return QStringLiteral(#field);
+    do {                                                                                                     \
+        if (!(a.field == b.field))                                                                           \
+            return QStringLiteral(#field);                                                                   \
+    } while (false)
 QString firstDifference(const ToolCallRow &a, const ToolCallRow &b)
 {
-    PARITY_FIELD(id)
-    PARITY_FIELD(callExtId)
-    PARITY_FIELD(tool)
-    PARITY_FIELD(toolClass)
-    PARITY_FIELD(argumentsJson)
-    PARITY_FIELD(calledAt)
-    PARITY_FIELD(hasResult)
-    PARITY_FIELD(rawResult) PARITY_FIELD(resultAt) PARITY_FIELD(durationMs) PARITY_FIELD(intentKey)
-            PARITY_FIELD(intentError) PARITY_FIELD(outcome) PARITY_FIELD(outcomeReason) PARITY_FIELD(
-                    readFailed) PARITY_FIELD(repeated) PARITY_FIELD(repeatedWith) PARITY_FIELD(repeatKind)
-                    PARITY_FIELD(repeatOfCallId) PARITY_FIELD(resultError) PARITY_FIELD(resultErrorType)
-                            PARITY_FIELD(amountCents) PARITY_FIELD(amountError) PARITY_FIELD(
-                                    escalationId) PARITY_FIELD(escalationState) PARITY_FIELD(resolution)
-                                    PARITY_FIELD(settlementBasis) PARITY_FIELD(settledReference) PARITY_FIELD(
-                                            resolvedBy) PARITY_FIELD(resolvedAt) PARITY_FIELD(escalationNote)
-                                            PARITY_FIELD(argumentsClippedBytes)
-                                                    PARITY_FIELD(resultClippedBytes) return QString();
+    PARITY_FIELD(id);
+    PARITY_FIELD(callExtId);
+    PARITY_FIELD(tool);
+    PARITY_FIELD(toolClass);
+    PARITY_FIELD(argumentsJson);
+    PARITY_FIELD(calledAt);
+    PARITY_FIELD(hasResult);
+    PARITY_FIELD(rawResult);
+    PARITY_FIELD(resultAt);
+    PARITY_FIELD(durationMs);
+    PARITY_FIELD(intentKey);
+    PARITY_FIELD(intentError);
+    PARITY_FIELD(outcome);
+    PARITY_FIELD(outcomeReason);
+    PARITY_FIELD(repeated);
+    PARITY_FIELD(repeatedWith);
+    PARITY_FIELD(repeatKind);
+    PARITY_FIELD(repeatOfCallId);
+    PARITY_FIELD(resultError);
+    PARITY_FIELD(resultErrorType);
+    PARITY_FIELD(amountCents);
+    PARITY_FIELD(amountError);
+    PARITY_FIELD(escalationState);
+    PARITY_FIELD(resolution);
+    PARITY_FIELD(settlementBasis);
+    PARITY_FIELD(settledReference);
+    PARITY_FIELD(resolvedAt);
+    PARITY_FIELD(escalationNote);
+    PARITY_FIELD(argumentsClippedBytes);
+    PARITY_FIELD(resultClippedBytes);
+    return QString();
 }
 QString firstDifference(const TranscriptEntry &a, const TranscriptEntry &b)
 {
-    PARITY_FIELD(seq)
-    PARITY_FIELD(at)
-    PARITY_FIELD(isToolCall)
-    PARITY_FIELD(kind)
-    PARITY_FIELD(text)
-    PARITY_FIELD(clippedBytes) return QStringLiteral("call.") + firstDifference(a.call, b.call);
+    PARITY_FIELD(seq);
+    PARITY_FIELD(at);
+    PARITY_FIELD(isToolCall);
+    PARITY_FIELD(kind);
+    PARITY_FIELD(text);
+    PARITY_FIELD(clippedBytes);
+    return QStringLiteral("call.") + firstDifference(a.call, b.call);
 }
 QString firstDifference(const EscalationRow &a, const EscalationRow &b)
 {
-    PARITY_FIELD(id)
-    PARITY_FIELD(ticketId)
-    PARITY_FIELD(ticketExtId)
-    PARITY_FIELD(callId)
-    PARITY_FIELD(callExtId)
-    PARITY_FIELD(tool)
-    PARITY_FIELD(openedAt)
-    PARITY_FIELD(amountCents) PARITY_FIELD(currency) PARITY_FIELD(state) return QString();
+    PARITY_FIELD(id);
+    PARITY_FIELD(ticketId);
+    PARITY_FIELD(ticketExtId);
+    PARITY_FIELD(callId);
+    PARITY_FIELD(callExtId);
+    PARITY_FIELD(tool);
+    PARITY_FIELD(openedAt);
+    PARITY_FIELD(amountCents);
+    PARITY_FIELD(currency);
+    PARITY_FIELD(state);
+    return QString();
 }
 #undef PARITY_FIELD
 
