@@ -99,6 +99,11 @@ int runClaimCommand(const QStringList &arguments)
     Expected<QString> who = operatorNameFor(**store, parser.value(operatorName));
     if (!who)
         return fail(who.message());
+    if (Expected<void> allowed = parser.isSet(releaseAny)
+                ? requireRole(**store, TeamRole::Admin, QStringLiteral("releasing another's claim"))
+                : requireRole(**store, TeamRole::Support, QStringLiteral("claiming escalations"));
+        !allowed)
+        return fail(allowed.message());
     EscalationClaims claims(**store, *who);
     claims.setLease(qint64(leaseMinutes) * 60 * 1000);
 

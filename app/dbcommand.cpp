@@ -1,6 +1,8 @@
 #include "dbcommand.h"
 
 #include "audit/auditlog.h"
+#include "dbrolecommand.h"
+#include "store/databasepassword.h"
 #include "store/storecopy.h"
 #include "store/storefactory.h"
 #include "store/storelocation.h"
@@ -12,6 +14,7 @@
 #include <QJsonObject>
 #include <QTextStream>
 
+#include <termios.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -31,10 +34,23 @@ const QString usageText = QStringLiteral(
         "  copy --from FILE --to URI          copy a desk's SQLite database, audit chain, evidence,\n"
         "                                     notes and resolutions included, into a new, empty team\n"
         "                                     database, then verify the chain there\n"
+        "  grant --db URI --role ROLE USER    give a database user a team role (run as an admin)\n"
+        "  revoke --db URI --role ROLE USER   take it back\n"
+        "  roles --db URI                     who holds which role\n"
+        "  password --db URI                  keep your password for the database in the desktop\n"
+        "                                     keychain (read from the terminal, or one line of stdin)\n"
+        "\n"
+        "Roles, enforced by the database itself, for Verity and for psql alike (everyone reads):\n"
+        "  support   claims escalations, looks them up, performs again, records checks,\n"
+        "            imports transcripts\n"
+        "  finance   settles escalations from a provider's statement, marks duplicate payouts\n"
+        "  trainer   writes notes on an incident's steps\n"
+        "  admin     all of these, classifies tools, grants roles, releases anyone's claim\n"
+        "The first `db init` creates the roles, so it runs as a user who may create roles.\n"
         "\n"
         "URI: postgresql://[user@]host[:port]/dbname, or a libpq keyword string such as\n"
         "\"host=db.example dbname=verity user=ana\". A password never goes in it: libpq reads\n"
-        "~/.pgpass and PGPASSWORD.\n"
+        "~/.pgpass and PGPASSWORD, then the desktop keychain (see `password`).\n"
         "\n"
         "Options:\n"
         "  --json    print the result as JSON\n"
@@ -133,6 +149,59 @@ int copy(const QString &from, const QString &to, bool json, QTextStream &out, QT
     return verified->intact ? 0 : 1;
 }
 
+// One line from the terminal without echoing it, or from whatever stdin is.
+QString readSecretLine(const QString &prompt)
+{
+    const bool terminal = isatty(STDIN_FILENO) != 0;
+    termios saved{};
+    if (terminal) {
+        QTextStream(stderr) << prompt << Qt::flush;
+        tcgetattr(STDIN_FILENO, &saved);
+        termios quiet = saved;
+        quiet.c_lflag &= ~tcflag_t(ECHO);
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    }
+    QTextStream in(stdin);
+    const QString line = in.readLine();
+    if (terminal) {
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        QTextStream(stderr) << "\n";
+    }
+    return line;
+}
+
+int savePassword(const QString &location, QTextStream &out, QTextStream &err)
+{
+    if (!isPostgresLocation(location)) {
+        err << "verity db password: --db: expected a PostgreSQL database (postgresql://user@host/dbname), "
+               "got \""
+            << location << "\"\n";
+        return 2;
+    }
+    const Expected<PostgresTarget> target = parsePostgresLocation(location);
+    if (!target) {
+        err << "verity db password: --db: " << target.message() << "\n";
+        return 2;
+    }
+    if (target->user.isEmpty()) {
+        err << "verity db password: --db: name the user (postgresql://ben@host/dbname): the password is kept "
+               "for "
+               "that user on that server only\n";
+        return 2;
+    }
+    const QString password = readSecretLine(QStringLiteral("Password for %1: ").arg(target->display()));
+    if (password.isEmpty()) {
+        err << "verity db password: no password given; nothing was kept\n";
+        return 2;
+    }
+    if (Expected<void> saved = saveKeychainDatabasePassword(*target, password); !saved) {
+        err << "verity db password: " << saved.message() << "; keep it in ~/.pgpass instead\n";
+        return 2;
+    }
+    out << "kept in the desktop keychain for " << target->display() << "\n";
+    return 0;
+}
+
 } // namespace
 
 int runDbCommand(const QStringList &arguments)
@@ -145,8 +214,9 @@ int runDbCommand(const QStringList &arguments)
     const QCommandLineOption db(QStringLiteral("db"), QString(), QStringLiteral("URI"));
     const QCommandLineOption from(QStringLiteral("from"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption to(QStringLiteral("to"), QString(), QStringLiteral("URI"));
+    const QCommandLineOption role(QStringLiteral("role"), QString(), QStringLiteral("ROLE"));
     const QCommandLineOption json(QStringLiteral("json"));
-    parser.addOptions({help, db, from, to, json});
+    parser.addOptions({help, db, from, to, role, json});
     if (!parser.parse(arguments)) {
         err << "verity db: " << parser.errorText() << "\n\n" << usageText;
         return 2;
@@ -166,6 +236,16 @@ int runDbCommand(const QStringList &arguments)
     }
     if (action == QLatin1String("copy") && positional.size() == 1)
         return copy(parser.value(from), parser.value(to), parser.isSet(json), out, err);
+    if (action == QLatin1String("grant") && positional.size() <= 2)
+        return grantRole(parser.value(db), parser.value(role), positional.value(1), parser.isSet(json), out,
+                         err);
+    if (action == QLatin1String("revoke") && positional.size() <= 2)
+        return revokeRole(parser.value(db), parser.value(role), positional.value(1), parser.isSet(json), out,
+                          err);
+    if (action == QLatin1String("password") && positional.size() == 1)
+        return savePassword(parser.value(db), out, err);
+    if (action == QLatin1String("roles") && positional.size() == 1)
+        return listRoles(parser.value(db), parser.isSet(json), out, err);
     if (positional.isEmpty())
         err << "verity db: name an action\n\n";
     else

@@ -4,6 +4,7 @@
 #include "import/transcriptformat.h"
 #include "import/transcriptimporter.h"
 #include "registryoption.h"
+#include "resolution/operatoridentity.h"
 #include "store/storefactory.h"
 #include "terminalprogress.h"
 
@@ -118,6 +119,10 @@ int runImportCommand(const QStringList &arguments)
     Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
     if (!store)
         return cannotRun(store.message());
+    if (Expected<void> allowed =
+                requireRole(**store, TeamRole::Support, QStringLiteral("importing transcripts"));
+        !allowed)
+        return cannotRun(allowed.message());
     TranscriptImporter importer(**store, choice->selection);
     TerminalProgress progress(err, !parser.isSet(json));
     bool clean = true;

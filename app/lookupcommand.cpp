@@ -189,6 +189,12 @@ int runLookupCommand(const QStringList &arguments)
         }
         who = *user;
     }
+    if (Expected<void> allowed =
+                requireRole(**store, TeamRole::Support, QStringLiteral("looking up escalations"));
+        !allowed) {
+        err << "verity lookup: " << allowed.message() << "\n";
+        return 2;
+    }
     EscalationResolver resolver(**store, client, who);
     // The registries say where a pickup or a message is looked up; the user's file may add more.
     resolver.setRegistries(automaticRegistries(defaultUserRegistryPath()));

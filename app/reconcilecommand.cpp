@@ -10,6 +10,7 @@
 #include "provider/statementfetch.h"
 #include "reconcilejson.h"
 #include "resolution/escalationtext.h"
+#include "resolution/operatoridentity.h"
 #include "resolution/providerconnection.h"
 #include "resolution/reconciliationsettlement.h"
 #include "store/storefactory.h"
@@ -285,6 +286,10 @@ Expected<StatementSettlement> settleProven(const QString &db, const ProviderStat
     Expected<std::unique_ptr<Store>> store = openStore(db);
     if (!store)
         return store.error();
+    if (Expected<void> allowed = requireRole(**store, TeamRole::Finance,
+                                             QStringLiteral("settling from a provider's statement"));
+        !allowed)
+        return allowed.error();
     Expected<QList<ProvenCall>> proven = callsProvenBy(**store, statement);
     if (!proven)
         return proven.error();

@@ -112,6 +112,9 @@ int runResolveCommand(const QStringList &arguments)
             return fail(user.message());
         who = *user;
     }
+    if (Expected<void> allowed = requireRole(**store, TeamRole::Support, QStringLiteral("recording a check"));
+        !allowed)
+        return fail(allowed.message());
     ProviderClient noProvider(ProviderSettings{}); // an attestation asks no system
     EscalationResolver resolver(**store, noProvider, who);
     const ResolutionReport report = resolver.attest(id, attestation);

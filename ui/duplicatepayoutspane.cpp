@@ -225,9 +225,17 @@ void DuplicatePayoutsPane::updateButtons()
 {
     const DuplicatePayout *duplicate = currentDuplicate();
     m_open->setEnabled(duplicate);
-    m_request->setEnabled(duplicate);
-    m_recovered->setEnabled(duplicate);
+    m_request->setEnabled(duplicate && m_markRefusal.isEmpty());
+    m_recovered->setEnabled(duplicate && m_markRefusal.isEmpty());
+    m_request->setToolTip(m_markRefusal);
+    m_recovered->setToolTip(m_markRefusal);
     m_export->setEnabled(!m_model.duplicates().isEmpty());
+}
+
+void DuplicatePayoutsPane::setMarkRefusal(const QString &reason)
+{
+    m_markRefusal = reason;
+    updateButtons();
 }
 
 void DuplicatePayoutsPane::setStatus(const QString &text, bool bad)

@@ -38,6 +38,8 @@ public:
     void setSaveFileChooser(SaveFileChooser chooser) { m_chooseSave = std::move(chooser); }
     void setOperatorName(std::function<QString()> name) { m_operator = std::move(name); }
     void setClock(std::function<qint64()> nowMs) { m_now = std::move(nowMs); }
+    // Not empty: this user may not mark payouts; the buttons stay, greyed, saying why.
+    void setMarkRefusal(const QString &reason);
 
     QTableView *table() const { return m_table; }
     QPushButton *openButton() const { return m_open; }
@@ -74,6 +76,7 @@ private:
     SaveFileChooser m_chooseSave;
     std::function<QString()> m_operator;
     std::function<qint64()> m_now;
+    QString m_markRefusal;
 };
 
 } // namespace verity

@@ -6,6 +6,7 @@
 #include "resolution/escalationhistory.h"
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
+#include "rolelimits.h"
 #include "store/store.h"
 #include "typedconfirmation.h"
 
@@ -61,6 +62,8 @@ CallActions EscalationActions::actionsFor(const ToolCallRow &call)
         return actions;
     if (readOnly())
         actions.readOnlyReason = readOnlyReason();
+    else
+        actions.readOnlyReason = supportRefusal();
     EscalationResolver *resolver = m_provider.resolver();
     if (!resolver) {
         // Without a provider nothing can be asked yet; a refund still names where it would go,
@@ -88,10 +91,20 @@ QString EscalationActions::readOnlyReason() const
     return m_window->property("verityReadOnlyReason").toString();
 }
 
+QString EscalationActions::supportRefusal() const
+{
+    return m_limits ? m_limits->refusal(TeamRole::Support, tr("settling or claiming escalations"))
+                    : QString();
+}
+
 EscalationResolver *EscalationActions::resolverFor(const QString &readOnlyText, const QString &unsetText)
 {
     if (readOnly()) {
         emit message(readOnlyText);
+        return nullptr;
+    }
+    if (const QString refused = supportRefusal(); !refused.isEmpty()) {
+        emit message(refused);
         return nullptr;
     }
     EscalationResolver *resolver = m_provider.resolver();
@@ -214,8 +227,21 @@ bool EscalationActions::claimFor(EscalationResolver &resolver, qint64 escalation
     QMessageBox box(QMessageBox::Information, tr("Claimed by %1").arg(claim->holder), text, QMessageBox::Ok,
                     m_window);
     box.setTextFormat(Qt::PlainText);
+    // An admin may take the claim off, say when its holder left with the dialog open; audited.
+    QPushButton *release = nullptr;
+    if (m_limits && m_limits->allows(TeamRole::Admin))
+        release = box.addButton(tr("Release %1's claim").arg(claim->holder), QMessageBox::DestructiveRole);
+    box.setDefaultButton(QMessageBox::Ok);
     box.exec();
-    return false;
+    if (!release || box.clickedButton() != release)
+        return false;
+    const Expected<bool> released = claims.releaseAnyone(escalationId);
+    if (!released) {
+        emit message(tr("Could not release %1's claim: %2").arg(claim->holder, released.message()));
+        return false;
+    }
+    emit claimsChanged();
+    return claimFor(resolver, escalationId);
 }
 
 void EscalationActions::holdWhileOpen(QWidget *dialog, qint64 escalationId)

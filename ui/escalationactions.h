@@ -21,6 +21,7 @@ class EscalationResolver;
 class EvidenceDialog;
 class ProviderConnection;
 class ResolutionDialog;
+class RoleLimits;
 class Store;
 
 class EscalationActions : public QObject
@@ -37,6 +38,8 @@ public:
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
     // How the provider's settings are asked for when none are set (the window's dialog).
     void setSettingsPrompt(std::function<void()> prompt) { m_settingsPrompt = std::move(prompt); }
+    // What this user may do: settling and claiming need support; an admin may release a claim.
+    void setLimits(const RoleLimits *limits) { m_limits = limits; }
 
     ResolutionDialog *lookUp(qint64 escalationId);
     ResolutionDialog *performAgain(qint64 escalationId);
@@ -69,6 +72,8 @@ private:
     EscalationResolver *resolverFor(const QString &readOnlyText, const QString &unsetText);
     bool readOnly() const;
     QString readOnlyReason() const;
+    // Why this user may not settle or claim escalations; empty when they may.
+    QString supportRefusal() const;
 
     Store &m_store;
     ProviderConnection &m_provider;
@@ -76,6 +81,7 @@ private:
     Confirm m_confirm;
     std::function<void()> m_settingsPrompt;
     QHash<qint64, int> m_holds; // open dialogs per claimed escalation
+    const RoleLimits *m_limits = nullptr;
 };
 
 } // namespace verity

@@ -35,13 +35,10 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     top->addWidget(m_headline, 1);
     auto *lookup = m_lookup = new QPushButton(tr("Look up the selected write…"), this);
     lookup->setObjectName(QStringLiteral("queueLookupButton"));
-    lookup->setToolTip(
-            tr("Ask the system the selected write went to whether it happened (Ctrl+K while the queue "
-               "has focus)"));
     top->addWidget(lookup);
     auto *next = m_next = new QPushButton(tr("Next"), this);
     next->setObjectName(QStringLiteral("queueNextButton"));
-    next->setToolTip(tr("Claim the oldest escalation nobody is working on, and open it (Ctrl+N)"));
+    setRefusal(QString());
     top->addWidget(next);
     connect(next, &QPushButton::clicked, this, &EscalationQueuePane::nextRequested);
     layout->addLayout(top);
@@ -103,12 +100,17 @@ void EscalationQueuePane::updateHeadline()
     m_headline->setStyleSheet(theme::status(count == 0 ? theme::Tone::Neutral : theme::Tone::Warning));
 }
 
-void EscalationQueuePane::setReadOnly(const QString &reason)
+void EscalationQueuePane::setRefusal(const QString &reason)
 {
-    m_lookup->setEnabled(false);
-    m_lookup->setToolTip(tr("%1: nothing can be looked up or settled here").arg(reason));
-    m_next->setEnabled(false);
-    m_next->setToolTip(tr("%1: nothing can be claimed here").arg(reason));
+    m_lookup->setEnabled(reason.isEmpty());
+    m_lookup->setToolTip(reason.isEmpty()
+                                 ? tr("Ask the system the selected write went to whether it happened "
+                                      "(Ctrl+K while the queue has focus)")
+                                 : reason);
+    m_next->setEnabled(reason.isEmpty());
+    m_next->setToolTip(reason.isEmpty() ? tr("Claim the oldest escalation nobody is working on, and open it "
+                                             "(Ctrl+N)")
+                                        : reason);
 }
 
 void EscalationQueuePane::ticketShown(qint64 ticketId)

@@ -23,8 +23,9 @@ public:
     // The ticket in view changed: a row of another ticket stops being the chosen one, so that
     // nothing acts on a write that is not in front of the person.
     void ticketShown(qint64 ticketId);
-    // A database this user cannot write: the lookup button stays in view, greyed, saying why.
-    void setReadOnly(const QString &reason);
+    // Not empty: this user may not settle or claim here (a database they cannot write, or a
+    // role without it); the buttons stay in view, greyed, saying why. Empty: they work.
+    void setRefusal(const QString &reason);
 
 signals:
     void escalationChosen(qint64 ticketId, const QString &callId);

@@ -144,6 +144,12 @@ void FinancePane::setOpenFileChooser(OpenFileChooser chooser)
     m_reconciliationPane->setOpenFileChooser(std::move(chooser));
 }
 
+void FinancePane::setRefusals(const QString &settle, const QString &mark)
+{
+    m_reconciliationPane->setSettleRefusal(settle);
+    m_duplicatesPane->setMarkRefusal(mark);
+}
+
 void FinancePane::setSaveFileChooser(SaveFileChooser chooser)
 {
     m_duplicatesPane->setSaveFileChooser(chooser);

@@ -33,6 +33,8 @@ public:
     void setNotePrompt(NotePrompt prompt);
     void setOpenFileChooser(OpenFileChooser chooser);
     void setSaveFileChooser(SaveFileChooser chooser);
+    // Why this user may not settle from evidence, or mark payouts (empty: they may).
+    void setRefusals(const QString &settle, const QString &mark);
 
     // Re-reads the store now when shown, else the next time it is shown.
     void refresh();

@@ -35,11 +35,13 @@ QLabel *wrapped(QLabel *label)
 
 } // namespace
 
-IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly, QWidget *parent)
+IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString &notesRefusal,
+                                           QWidget *parent)
     : QWidget(parent, Qt::Window)
     , m_model(model)
-    , m_readOnly(readOnly)
+    , m_readOnly(!notesRefusal.isEmpty())
 {
+    const bool readOnly = m_readOnly;
     m_askUnsaved = [](QWidget *parentWidget, const QString &question) {
         QMessageBox box(QMessageBox::Question, tr("Unsaved note"), question,
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parentWidget);
@@ -113,9 +115,7 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, bool readOnly
     m_note->setMaximumHeight(90);
     m_saveNote = new QPushButton(tr("Save note"), notes);
     m_saveNote->setEnabled(!readOnly);
-    m_saveNote->setToolTip(
-            readOnly ? tr("Read-only here: notes are saved in a console that can write the ticket's database")
-                     : tr("Saved with the ticket (Ctrl+S)"));
+    m_saveNote->setToolTip(readOnly ? notesRefusal : tr("Saved with the ticket (Ctrl+S)"));
     m_noteStatus = plainTextLabel(QString(), notes, false);
     auto *noteButtons = new QHBoxLayout;
     noteButtons->addWidget(m_saveNote);

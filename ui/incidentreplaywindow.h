@@ -31,7 +31,8 @@ public:
     using UnsavedNoteQuestion = std::function<UnsavedNoteAnswer(QWidget *parent, const QString &question)>;
 
     // `readOnly`: an incident export; notes are shown, not written.
-    IncidentReplayWindow(ReplayStepModel &model, bool readOnly, QWidget *parent = nullptr);
+    // `notesRefusal` not empty: notes are shown, not written, and the save button says why.
+    IncidentReplayWindow(ReplayStepModel &model, const QString &notesRefusal, QWidget *parent = nullptr);
 
     void setOperatorName(QString name) { m_operator = std::move(name); }
     void setUnsavedNoteQuestion(UnsavedNoteQuestion question) { m_askUnsaved = std::move(question); }

@@ -19,12 +19,15 @@
 #include "providersettingsdialog.h"
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
+#include "rolelimits.h"
 #include "screenfit.h"
+#include "store/changefeed.h"
 #include "store/store.h"
 #include "theme.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "trainingmenu.h"
+#include "viewplace.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -74,6 +77,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     , m_escalationModel(new EscalationQueueModel(store, this))
     , m_provider(new ProviderConnection(store, this))
     , m_actions(new EscalationActions(store, *m_provider, this))
+    , m_limits(new RoleLimits(store, readOnlyReason(), this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Verity"));
@@ -104,8 +108,6 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     setCentralWidget(central);
 
     m_escalationPane = new EscalationQueuePane(*m_escalationModel, this);
-    if (isReadOnly())
-        m_escalationPane->setReadOnly(readOnlyReason());
     m_escalationDock = new QDockWidget(this);
     m_escalationDock->setObjectName(QStringLiteral("escalationDock"));
     m_escalationDock->setWidget(m_escalationPane);
@@ -152,6 +154,10 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_keyKind = new QLabel(this);
     m_keyKind->setObjectName(QStringLiteral("providerKeyKind"));
     statusBar()->addPermanentWidget(m_keyKind);
+    // In a team's database: who this console acts as, and with which roles.
+    m_operatorRoles = new QLabel(this);
+    m_operatorRoles->setObjectName(QStringLiteral("operatorRoles"));
+    statusBar()->addPermanentWidget(m_operatorRoles);
 
     connect(m_queuePane, &TicketQueuePane::ticketChosen, this, [this](qint64 id) { openTicket(id); });
     connect(m_escalationPane, &EscalationQueuePane::escalationChosen, this, &MainWindow::openTicket);
@@ -161,8 +167,14 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_escalationModel, &EscalationQueueModel::errorOccurred, this, &MainWindow::showError);
 
     m_actions->setSettingsPrompt([this] { showProviderSettings(); });
+    m_actions->setLimits(m_limits);
+    connect(m_limits, &RoleLimits::changed, this, &MainWindow::applyRoles);
     connect(m_actions, &EscalationActions::settled, this, &MainWindow::refresh);
-    connect(m_actions, &EscalationActions::claimsChanged, m_escalationModel, &EscalationQueueModel::refresh);
+    connect(m_actions, &EscalationActions::claimsChanged, this,
+            [this] { followChanges(StoreArea::Escalations); });
+    // Another console's changes, as the team's database announces them.
+    if (ChangeFeed *feed = store.changeFeed())
+        connect(feed, &ChangeFeed::changed, this, &MainWindow::followChanges);
     connect(m_actions, &EscalationActions::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
@@ -186,6 +198,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
 
     buildMenus();
+    applyRoles();
     updateEscalationCount();
     updateDuplicateCount();
     restoreLayout();
@@ -203,7 +216,7 @@ void MainWindow::buildMenus()
     });
     import->setObjectName(QStringLiteral("importAction"));
     import->setShortcut(QKeySequence(tr("Ctrl+I")));
-    import->setEnabled(m_mode == ReadWrite);
+    m_limits->limit(import, TeamRole::Support, tr("importing transcripts"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -249,19 +262,19 @@ void MainWindow::buildMenus()
     QAction *classify =
             registry->addAction(tr("&Classify unclassified tools…"), this, &MainWindow::classifyTools);
     classify->setObjectName(QStringLiteral("classifyToolsAction"));
-    classify->setEnabled(m_mode == ReadWrite);
+    m_limits->limit(classify, TeamRole::Admin, tr("classifying tools"));
 
-    m_training = new TrainingMenu(m_store, *this, isReadOnly());
+    m_training = new TrainingMenu(m_store, *this, isReadOnly(), *m_limits);
 
     QMenu *tools = menuBar()->addMenu(tr("&Provider"));
     QAction *lookup = tools->addAction(tr("&Look up the unknown write in front of you…"),
                                        QKeySequence(tr("Ctrl+K")), this, &MainWindow::lookUpInFront);
     lookup->setObjectName(QStringLiteral("lookUpAction"));
-    lookup->setEnabled(m_mode == ReadWrite);
+    m_limits->limit(lookup, TeamRole::Support, tr("looking up unknown writes"));
     QAction *next = tools->addAction(tr("Claim the &next escalation"), QKeySequence(tr("Ctrl+N")), this,
                                      &MainWindow::claimNext);
     next->setObjectName(QStringLiteral("claimNextAction"));
-    next->setEnabled(m_mode == ReadWrite);
+    m_limits->limit(next, TeamRole::Support, tr("claiming escalations"));
     QAction *settings =
             tools->addAction(tr("Payment provider &settings…"), this, &MainWindow::showProviderSettings);
     settings->setObjectName(QStringLiteral("providerSettingsAction"));
@@ -368,16 +381,49 @@ void MainWindow::showProviderSettings()
                 15000);
 }
 
+void MainWindow::applyRoles()
+{
+    m_escalationPane->setRefusal(
+            m_limits->refusal(TeamRole::Support, tr("settling or claiming escalations")));
+    m_financePane->setRefusals(
+            m_limits->refusal(TeamRole::Finance, tr("settling from a provider's statement")),
+            m_limits->refusal(TeamRole::Finance, tr("marking duplicate payouts")));
+    m_operatorRoles->setText(m_limits->badge());
+    m_operatorRoles->setToolTip(
+            m_limits->roles().isTeam()
+                    ? tr("Connected to the team's database as %1, with %2. What a role does "
+                         "not allow is greyed out, saying which role it needs.")
+                              .arg(m_limits->roles().user(), m_limits->roles().summary())
+                    : QString());
+    m_operatorRoles->setVisible(m_limits->roles().isTeam());
+    // The cards' buttons ask again.
+    m_ticketView->setCallActions([this](const ToolCallRow &call) { return m_actions->actionsFor(call); });
+}
+
 void MainWindow::refresh()
 {
-    const qint64 open = m_transcriptModel->ticketId();
-    m_ticketModel->refresh();
-    m_escalationModel->refresh();
-    m_auditModel->refresh();
-    m_financePane->refresh();
-    if (open != 0)
-        m_transcriptModel->setTicket(open);
-    updateDuplicateCount();
+    m_limits->refresh(); // an admin may have granted or revoked a role since
+    followChanges(StoreAreas(0x1f));
+}
+
+void MainWindow::followChanges(StoreAreas areas)
+{
+    // Each view read again where the person is in it: the chosen row, the rows in sight and the
+    // open ticket stay as they were, unless what they show changed.
+    if (areas & StoreArea::Tickets) {
+        keepPlaceAcross(m_queuePane->table(), TicketQueueModel::TicketIdRole,
+                        [this] { m_ticketModel->refresh(); });
+        updateDuplicateCount();
+    }
+    if (areas & (StoreArea::Tickets | StoreArea::Escalations))
+        m_transcriptModel->refreshIfChanged(); // its cards show each escalation's state
+    if (areas & StoreArea::Escalations)
+        keepPlaceAcross(m_escalationPane->table(), EscalationQueueModel::EscalationIdRole,
+                        [this] { m_escalationModel->refresh(); });
+    if (areas & StoreArea::Audit)
+        keepPlaceAcross(m_auditView->table(), AuditLogModel::SeqRole, [this] { m_auditModel->refresh(); });
+    if (areas & (StoreArea::Escalations | StoreArea::Finance))
+        m_financePane->refresh();
 }
 
 void MainWindow::updateDuplicateCount()
@@ -442,6 +488,11 @@ void MainWindow::importFiles(const QStringList &files)
 {
     if (isReadOnly()) {
         showError(tr("%1: import into a database you can write instead.").arg(readOnlyReason()));
+        return;
+    }
+    if (const QString refused = m_limits->refusal(TeamRole::Support, tr("importing transcripts"));
+        !refused.isEmpty()) {
+        showError(refused);
         return;
     }
     if (m_import) {
@@ -527,6 +578,11 @@ ClassifyToolsDialog *MainWindow::classifyTools()
 {
     if (isReadOnly())
         return nullptr;
+    if (const QString refused = m_limits->refusal(TeamRole::Admin, tr("classifying tools"));
+        !refused.isEmpty()) {
+        showError(refused);
+        return nullptr;
+    }
     if (m_import) {
         // The running import reads with the registry it started with, and holds the write lock.
         showError(tr("Classify tools once the import has finished."));

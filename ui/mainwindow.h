@@ -5,6 +5,7 @@
 
 #include "domain/registrychoice.h"
 #include "import/importreport.h"
+#include "store/changefeed.h"
 
 #include <QMainWindow>
 
@@ -27,6 +28,7 @@ class EscalationQueueModel;
 class EvidenceDialog;
 class ProviderConnection;
 class ResolutionDialog;
+class RoleLimits;
 class EscalationQueuePane;
 class FinancePane;
 class ImportJob;
@@ -76,7 +78,10 @@ public:
     // Saves one classification and reclassifies the affected calls; says what it did, or why not.
     Expected<QString> applyClassification(const ToolSpec &spec);
     ProviderConnection &provider() const { return *m_provider; }
+    // Reads every view again, keeping the person's place in each (F5, and after their own changes).
     void refresh();
+    // Reads again the views showing `areas`, keeping the person's place (another console's changes).
+    void followChanges(StoreAreas areas);
 
     TicketQueueModel &ticketQueue() const { return *m_ticketModel; }
     TranscriptModel &transcript() const { return *m_transcriptModel; }
@@ -104,6 +109,8 @@ protected:
 
 private:
     void buildMenus();
+    // Greys out what this user's roles do not allow, each saying why; again when they change.
+    void applyRoles();
     void showProviderSettings();
     void showError(const QString &message);
     void updateEscalationCount();
@@ -133,12 +140,14 @@ private:
     QLabel *m_escalationCount;
     QLabel *m_duplicateCount;
     QLabel *m_keyKind; // the kind of API key in use, in the status bar
+    QLabel *m_operatorRoles; // "ben · support" in a team's database
     AccountBanner *m_accountBanner;
     ImportJob *m_import = nullptr;
     QProgressDialog *m_importProgress = nullptr;
     std::function<QStringList(QWidget *)> m_chooseFiles;
     ProviderConnection *m_provider;
     EscalationActions *m_actions;
+    RoleLimits *m_limits;
     TrainingMenu *m_training = nullptr;
 };
 

@@ -123,10 +123,8 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     m_exportPdf->setObjectName(QStringLiteral("exportPdfButton"));
     m_settle = new QPushButton(this);
     m_settle->setObjectName(QStringLiteral("settleFromEvidenceButton"));
-    m_settle->setToolTip(
-            tr("The provider's records prove these refunds were made: settle their escalations as "
-               "performed (verified by reconciliation), each with its evidence and an audit entry"));
     m_settle->hide();
+    setSettleRefusal(QString());
     filter->addWidget(m_settle);
     filter->addWidget(m_exportCsv);
     filter->addWidget(m_exportPdf);
@@ -371,6 +369,18 @@ void ReconciliationPane::updateSettleButton()
     m_settle->setVisible(proven > 0);
 }
 
+void ReconciliationPane::setSettleRefusal(const QString &reason)
+{
+    m_settleRefusal = reason;
+    m_settle->setEnabled(reason.isEmpty());
+    m_settle->setToolTip(
+            reason.isEmpty()
+                    ? tr("The provider's records prove these refunds were made: settle their escalations "
+                         "as performed (verified by reconciliation), each with its evidence and an audit "
+                         "entry")
+                    : reason);
+}
+
 namespace {
 
 // One line per call, so the person confirms the calls themselves, not a number.
@@ -398,7 +408,7 @@ QString provenLines(const QList<ProvenCall> &calls)
 
 void ReconciliationPane::settle()
 {
-    if (!m_statement || !m_settleProven || !m_provenCalls)
+    if (!m_statement || !m_settleProven || !m_provenCalls || !m_settleRefusal.isEmpty())
         return;
     const Expected<QList<ProvenCall>> calls = m_provenCalls(*m_statement);
     if (!calls) {

@@ -50,6 +50,8 @@ public:
     // (the latest month with payouts); without it, the current calendar month.
     void setOpeningPeriod(std::function<Expected<Period>()> opening) { m_opening = std::move(opening); }
     void setSaveFileChooser(SaveFileChooser chooser) { m_chooseSave = std::move(chooser); }
+    // Not empty: this user may not settle from evidence; the button stays, greyed, saying why.
+    void setSettleRefusal(const QString &reason);
 
     QDateEdit *fromEdit() const { return m_from; }
     QDateEdit *toEdit() const { return m_to; }
@@ -102,6 +104,7 @@ private:
     void setStatus(const QString &text, bool bad);
     QString suggestedName(const QString &suffix) const;
     void updateSettleButton();
+    QString m_settleRefusal;
     void settle();
 
     ReconciliationModel &m_model;

@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "replay/incidentexport.h"
 #include "resolution/providerconnection.h"
+#include "rolelimits.h"
 #include "simulation/whatifcomparison.h"
 #include "store/store.h"
 #include "whatifwindow.h"
@@ -37,11 +38,12 @@ private:
 
 } // namespace
 
-TrainingMenu::TrainingMenu(Store &store, MainWindow &window, bool readOnly)
+TrainingMenu::TrainingMenu(Store &store, MainWindow &window, bool readOnly, const RoleLimits &limits)
     : QObject(&window)
     , m_store(store)
     , m_window(window)
     , m_readOnly(readOnly)
+    , m_limits(limits)
 {
     m_chooseSave = [](QWidget *parent, const QString &suggested) {
         return QFileDialog::getSaveFileName(parent, tr("Export incident"), suggested,
@@ -98,7 +100,8 @@ QWidget *TrainingMenu::replay(qint64 ticketId)
         tell(tr("Replay"), tr("Cannot replay this ticket: %1").arg(loaded.message()));
         return nullptr;
     }
-    auto *window = new IncidentReplayWindow(*model, m_readOnly, &m_window);
+    auto *window = new IncidentReplayWindow(
+            *model, m_limits.refusal(TeamRole::Trainer, tr("writing notes on an incident")), &m_window);
     model->setParent(window);
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setOperatorName(m_window.provider().operatorName());

@@ -13,6 +13,7 @@ class QWidget;
 namespace verity {
 
 class MainWindow;
+class RoleLimits;
 class Store;
 
 class TrainingMenu : public QObject
@@ -21,8 +22,8 @@ class TrainingMenu : public QObject
 
 public:
     // `readOnly`: the window shows an incident export or a database this user cannot write;
-    // notes and exports are refused.
-    TrainingMenu(Store &store, MainWindow &window, bool readOnly);
+    // notes and exports are refused. `limits`: whether this user may write notes (a trainer).
+    TrainingMenu(Store &store, MainWindow &window, bool readOnly, const RoleLimits &limits);
 
     QMenu *menu() const { return m_menu; }
     // Seams for tests: where an export is saved, which export is opened (file dialogs by default).
@@ -50,6 +51,7 @@ private:
     Store &m_store;
     MainWindow &m_window;
     bool m_readOnly;
+    const RoleLimits &m_limits;
     QMenu *m_menu;
     std::function<QString(QWidget *, const QString &)> m_chooseSave;
     std::function<QString(QWidget *)> m_chooseOpen;

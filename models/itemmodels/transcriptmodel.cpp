@@ -34,6 +34,19 @@ bool TranscriptModel::setTicket(qint64 ticketId)
     return true;
 }
 
+void TranscriptModel::refreshIfChanged()
+{
+    if (!m_detail)
+        return;
+    const qint64 ticketId = m_detail->row.id;
+    Expected<std::optional<TicketDetail>> detail = m_store.ticket(ticketId);
+    Expected<QList<TranscriptEntry>> entries =
+            detail ? m_store.transcript(ticketId, openingTextLimit) : detail.error();
+    if (detail && entries && *detail && **detail == *m_detail && *entries == m_entries)
+        return;
+    setTicket(ticketId);
+}
+
 Expected<QString> TranscriptModel::wholeText(const TextPlace &place) const
 {
     if (!m_detail)

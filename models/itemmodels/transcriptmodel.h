@@ -46,6 +46,9 @@ public:
 
     // Loads the ticket; false (and errorOccurred) when it cannot be read.
     bool setTicket(qint64 ticketId);
+    // Reads the open ticket again and resets only when something in it changed (another
+    // console settled one of its calls, say): unchanged, the view keeps every widget as it is.
+    void refreshIfChanged();
     void clear();
     qint64 ticketId() const { return m_detail ? m_detail->row.id : 0; }
     const std::optional<TicketDetail> &detail() const { return m_detail; }

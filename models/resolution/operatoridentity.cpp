@@ -23,4 +23,14 @@ Expected<QString> operatorNameFor(const StoreSession &store, const QString &give
     return name;
 }
 
+Expected<void> requireRole(StoreSession &store, TeamRole role, const QString &what)
+{
+    const Expected<OperatorRoles> roles = store.sessionRoles();
+    if (!roles)
+        return roles.error();
+    if (const QString refused = roles->refusal(role, what); !refused.isEmpty())
+        return makeError(refused);
+    return {};
+}
+
 } // namespace verity

@@ -4,6 +4,7 @@
 // settings or onto a command line cannot put someone else's name on an action there.
 
 #include "domain/expected.h"
+#include "store/operatorroles.h"
 
 namespace verity {
 
@@ -12,5 +13,10 @@ class StoreSession;
 // `given` is the name from settings or --operator (may be empty). Refused when it names
 // someone other than the connected database user, or when there is no name at all.
 Expected<QString> operatorNameFor(const StoreSession &store, const QString &given);
+
+// Refused, saying which role `what` needs and how it is granted, when this session's user does
+// not hold `role`: a command says so before it starts, not halfway through with the database's
+// bare "permission denied".
+Expected<void> requireRole(StoreSession &store, TeamRole role, const QString &what);
 
 } // namespace verity

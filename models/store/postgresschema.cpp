@@ -1,5 +1,6 @@
 #include "postgresschema.h"
 
+#include "postgresroles.h"
 #include "sqlerror.h"
 
 #include <QSqlError>
@@ -293,6 +294,92 @@ CREATE TRIGGER queue_totals_escalation_changed AFTER UPDATE OF state ON escalati
 ALTER TABLE escalations ADD COLUMN claimed_by TEXT;
 ALTER TABLE escalations ADD COLUMN claimed_until BIGINT;
 )sql",
+        // 3: roles (postgresroles.h). Everyone reads. Settling (support from lookups and checks,
+        // finance from statements) stores evidence, the ledger row and the audit entry, and
+        // assesses the ticket again; support also brings transcripts in. The audit chain is only
+        // ever appended to. A table added later names its grants in its own migration.
+        R"sql(
+GRANT USAGE ON SCHEMA verity TO verity_support, verity_finance, verity_trainer, verity_admin;
+GRANT SELECT ON ALL TABLES IN SCHEMA verity TO verity_support, verity_finance, verity_trainer, verity_admin;
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA verity TO verity_support, verity_finance, verity_trainer, verity_admin;
+
+GRANT INSERT ON evidence, ledger, audit_log TO verity_support, verity_finance;
+GRANT INSERT, UPDATE, DELETE ON escalations TO verity_support, verity_finance;
+GRANT UPDATE ON tickets TO verity_support, verity_finance;
+GRANT UPDATE (raw_result, result_at, duration_ms, result_fingerprint, outcome, outcome_reason, read_failed,
+              result_error, result_error_type, repeated, repeat_kind, repeat_of)
+    ON tool_calls TO verity_support, verity_finance;
+GRANT DELETE ON pending_reassessment TO verity_support, verity_finance;
+
+GRANT INSERT, UPDATE ON sellers, orders, order_items, tickets, messages, trace_events TO verity_support;
+GRANT INSERT ON tool_calls, imports, pending_reassessment TO verity_support;
+
+GRANT INSERT ON payout_marks TO verity_finance;
+GRANT INSERT, UPDATE, DELETE ON trainer_notes TO verity_trainer;
+
+GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA verity TO verity_admin;
+GRANT UPDATE ON ALL SEQUENCES IN SCHEMA verity TO verity_admin;
+REVOKE UPDATE, DELETE ON audit_log, evidence FROM verity_admin;
+REVOKE INSERT, UPDATE, DELETE ON queue_totals, schema_version FROM verity_admin;
+
+-- Which evidence a role may add: support's lookups, writes and checks; finance's statements.
+ALTER TABLE evidence ENABLE ROW LEVEL SECURITY;
+CREATE POLICY evidence_read ON evidence FOR SELECT USING (true);
+CREATE POLICY evidence_of_support ON evidence FOR INSERT TO verity_support
+    WITH CHECK (kind IN ('lookup', 'write', 'attestation'));
+CREATE POLICY evidence_of_finance ON evidence FOR INSERT TO verity_finance WITH CHECK (kind = 'reconciliation');
+CREATE POLICY evidence_of_admin ON evidence FOR INSERT TO verity_admin WITH CHECK (true);
+
+-- The counts are kept for everyone who changes a ticket, not written by them.
+ALTER FUNCTION queue_totals_of_ticket() SECURITY DEFINER SET search_path = verity, pg_temp;
+ALTER FUNCTION queue_totals_of_escalation() SECURITY DEFINER SET search_path = verity, pg_temp;
+
+-- A live claim is its holder's: nobody else settles, notes or takes the escalation until it
+-- lapses, except an admin (or the owner). Times are the server's, in milliseconds.
+CREATE FUNCTION escalation_claim_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF OLD.claimed_by <> current_user
+            AND OLD.claimed_until > (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT
+            AND NOT pg_has_role(current_user, 'verity_admin', 'USAGE')
+            AND NOT pg_has_role(current_user, (SELECT nspowner FROM pg_namespace WHERE nspname = 'verity'),
+                                'USAGE') THEN
+        RAISE EXCEPTION 'escalation % is claimed by % until it is given back or lapses; only they or an admin may change it',
+            OLD.id, OLD.claimed_by USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER escalation_claim_held
+    BEFORE UPDATE OF state, resolution, basis, reference, resolved_by, resolved_at, last_note,
+                     payment_reference, payment_entered_by, claimed_by, claimed_until ON escalations
+    FOR EACH ROW WHEN (OLD.claimed_by IS NOT NULL) EXECUTE FUNCTION escalation_claim_guard();
+)sql",
+        // 4: every console follows the others (changefeed.h): each statement that changes a kind
+        // of data announces it once, on commit; PostgreSQL folds repeats within a transaction.
+        R"sql(
+CREATE FUNCTION announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('verity_changes', TG_ARGV[0]);
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER tickets_announced AFTER INSERT OR UPDATE OR DELETE ON tickets
+    FOR EACH STATEMENT EXECUTE FUNCTION announce_change('tickets');
+CREATE TRIGGER tool_calls_announced AFTER INSERT OR UPDATE OR DELETE ON tool_calls
+    FOR EACH STATEMENT EXECUTE FUNCTION announce_change('tickets');
+CREATE TRIGGER escalations_announced AFTER INSERT OR UPDATE OR DELETE ON escalations
+    FOR EACH STATEMENT EXECUTE FUNCTION announce_change('escalations');
+CREATE TRIGGER evidence_announced AFTER INSERT ON evidence
+    FOR EACH STATEMENT EXECUTE FUNCTION announce_change('escalations');
+CREATE TRIGGER audit_announced AFTER INSERT ON audit_log
+    FOR EACH STATEMENT EXECUTE FUNCTION announce_change('audit');
+CREATE TRIGGER ledger_announced AFTER INSERT OR UPDATE OR DELETE ON ledger
+    FOR EACH STATEMENT EXECUTE FUNCTION announce_change('finance');
+CREATE TRIGGER payout_marks_announced AFTER INSERT OR UPDATE OR DELETE ON payout_marks
+    FOR EACH STATEMENT EXECUTE FUNCTION announce_change('finance');
+CREATE TRIGGER trainer_notes_announced AFTER INSERT OR UPDATE OR DELETE ON trainer_notes
+    FOR EACH STATEMENT EXECUTE FUNCTION announce_change('notes');
+)sql",
 };
 // clang-format on
 
@@ -372,6 +459,13 @@ Expected<void> migrate(QSqlDatabase &db)
     if (Expected<void> locked = exec(db, QString::fromLatin1(schemaLock)); !locked) {
         rollback(db);
         return makeError(QStringLiteral("cannot take the schema lock: %1").arg(locked.message()));
+    }
+    // The team's roles come first: they belong to the cluster, and the grants below name them.
+    if (*before < 3) {
+        if (Expected<void> roles = ensureTeamRoles(db); !roles) {
+            rollback(db);
+            return roles;
+        }
     }
     // Verity's schema belongs to the database's owner, whoever of its members sets it up: a team
     // whose operators are members of that role all reach the same tables.

@@ -1,8 +1,12 @@
 #include "postgresstore.h"
 
+#include "changefeed.h"
+#include "databasepassword.h"
+#include "postgresroles.h"
 #include "postgresschema.h"
 #include "sqlerror.h"
 
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -41,9 +45,25 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
     for (const auto &[key, value] : target.options)
         options << key + u'=' + value;
     store->m_db.setConnectOptions(options.join(u';'));
-    if (!store->m_db.open())
-        return makeError(QStringLiteral("%1: cannot connect: %2")
-                                 .arg(where, connectionError(store->m_db.lastError())));
+    if (!store->m_db.open()) {
+        const QString error = connectionError(store->m_db.lastError());
+        // Neither ~/.pgpass nor PGPASSWORD had it: the keychain may, filed under this address.
+        const bool wantsPassword = error.contains(QLatin1String("password"));
+        if (!wantsPassword || !target.password.isEmpty() || !qEnvironmentVariableIsEmpty("PGPASSWORD"))
+            return makeError(QStringLiteral("%1: cannot connect: %2").arg(where, error));
+        const Expected<std::optional<QString>> kept = keychainDatabasePassword(target);
+        if (!kept || !*kept)
+            return makeError(
+                    QStringLiteral("%1: cannot connect: %2 (a password comes from ~/.pgpass, PGPASSWORD, "
+                                   "or the desktop keychain, where `verity db password --db %1` "
+                                   "keeps it%3)")
+                            .arg(where, error, kept ? QString() : QStringLiteral("; ") + kept.message()));
+        store->m_db.setPassword(**kept);
+        if (!store->m_db.open())
+            return makeError(
+                    QStringLiteral("%1: cannot connect with the password in the desktop keychain: %2")
+                            .arg(where, connectionError(store->m_db.lastError())));
+    }
 
     QSqlQuery session(store->m_db);
     if (!session.exec(QStringLiteral("SET search_path = verity, public"))
@@ -51,6 +71,18 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
         return makeError(QStringLiteral("%1: cannot start a session: %2")
                                  .arg(where, sqlErrorText(session.lastError())));
     store->m_user = session.value(0).toString();
+    // Set up, but not for this user: said plainly, not as the first query's "permission denied".
+    if (!session.exec(
+                QStringLiteral("SELECT to_regnamespace('verity') IS NULL OR has_schema_privilege('verity', "
+                               "'USAGE')"))
+        || !session.next())
+        return makeError(QStringLiteral("%1: cannot start a session: %2")
+                                 .arg(where, sqlErrorText(session.lastError())));
+    if (!session.value(0).toBool())
+        return makeError(
+                QStringLiteral("%1: %2 has no role in this team's database, so cannot read it; an admin "
+                               "grants one: verity db grant --db %1 --role support|finance|trainer|admin %2")
+                        .arg(where, store->m_user));
 
     if (access == Access::ReadOnly) {
         if (!session.exec(QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")))
@@ -77,6 +109,30 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
     if (Expected<void> migrated = postgres::migrate(store->m_db); !migrated)
         return inContext(where, migrated.error());
     return store;
+}
+
+PostgresStore::~PostgresStore() = default;
+
+ChangeFeed *PostgresStore::changeFeed()
+{
+    if (m_feed)
+        return m_feed.get();
+    QSqlDriver *driver = m_db.driver();
+    if (!driver || !driver->subscribeToNotification(QString::fromLatin1(changeChannel)))
+        return nullptr;
+    m_feed = std::make_unique<ChangeFeed>();
+    QObject::connect(driver, &QSqlDriver::notification, m_feed.get(),
+                     [feed = m_feed.get()](const QString &name, QSqlDriver::NotificationSource source,
+                                           const QVariant &payload) {
+                         if (name == QLatin1String(changeChannel) && source != QSqlDriver::SelfSource)
+                             feed->announce(payload.toString());
+                     });
+    return m_feed.get();
+}
+
+Expected<OperatorRoles> PostgresStore::sessionRoles()
+{
+    return postgres::sessionRoles(m_db);
 }
 
 Expected<void> PostgresStore::begin()

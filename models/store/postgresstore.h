@@ -11,6 +11,8 @@ namespace verity {
 class PostgresStore final : public SqlStore
 {
 public:
+    ~PostgresStore() override;
+
     enum class Access { ReadWrite, ReadOnly };
     // Connects to `target` and, to write, brings the schema up to date. Read only: nothing is
     // migrated, and a database Verity has not set up, or of another version, is refused.
@@ -21,6 +23,10 @@ public:
     Expected<void> makeSelfContained() override;
 
     QString sessionUser() const override { return m_user; }
+    Expected<OperatorRoles> sessionRoles() override;
+    // LISTENs on the first call; announcements of this console's own changes are left out (it
+    // reads again after its own changes already).
+    ChangeFeed *changeFeed() override;
 
 protected:
     QString byteLengthOf(const QString &column) const override;
@@ -31,6 +37,7 @@ private:
     using SqlStore::SqlStore;
 
     QString m_user;
+    std::unique_ptr<ChangeFeed> m_feed;
 };
 
 } // namespace verity

@@ -7,6 +7,7 @@
 #include "domain/expected.h"
 #include "domain/ticketassessment.h"
 #include "financerecords.h"
+#include "operatorroles.h"
 #include "records.h"
 #include "tracerecords.h"
 
@@ -14,6 +15,8 @@
 #include <QList>
 
 namespace verity {
+
+class ChangeFeed;
 
 // What every room shares: where the data is, and the transaction a unit of work spans (a
 // settlement and its audit entry commit together, whichever rooms they pass through).
@@ -27,6 +30,12 @@ public:
     // The database user this session connected as, where the database knows its users (a
     // team's PostgreSQL database): then the one name the audit may record. Empty for a file.
     virtual QString sessionUser() const { return QString(); }
+    // What this session's user may change: everything on a file, their team roles in a team's
+    // database (read again on each call: an admin may have granted one since).
+    virtual Expected<OperatorRoles> sessionRoles() { return OperatorRoles::everyone(); }
+    // What other consoles change, as the database announces it (a team's database); none where
+    // nobody else writes (a desk's file). Owned by the store; lives in the store's thread.
+    virtual ChangeFeed *changeFeed() { return nullptr; }
 
     // A write transaction: it takes the write lock at once, so two consoles appending to the
     // same audit chain queue up instead of both reading the same last entry.

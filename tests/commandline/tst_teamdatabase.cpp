@@ -92,22 +92,46 @@ private slots:
         QVERIFY(!run.err.contains(QLatin1String("hunter2")));
     }
 
-    // As the README sets a team up: a database owned by a group role, each operator a member of
-    // it, one of them setting the schema up, another claiming in it under their own name.
-    void membersOfTheOwnerShareOneSchema()
+    // As the README sets a team up: Ana, who may create roles, owns the database, sets it up and
+    // grants Ben support; Ben claims under his own name; Cleo, a trainer, is told she cannot.
+    void theReadmesTeam()
     {
         // CREATE DATABASE runs on its own, outside the roles' transaction.
-        QVERIFY2(m_cluster.execute(
-                         QStringLiteral("CREATE ROLE crew NOLOGIN; CREATE ROLE ana LOGIN IN ROLE crew; "
-                                        "CREATE ROLE ben LOGIN IN ROLE crew")),
+        QVERIFY2(m_cluster.execute(QStringLiteral(
+                         "CREATE ROLE ana LOGIN CREATEROLE; CREATE ROLE ben LOGIN; CREATE ROLE cleo LOGIN")),
                  qPrintable(m_cluster.error()));
-        QVERIFY2(m_cluster.execute(QStringLiteral("CREATE DATABASE crewdb OWNER crew")),
+        QVERIFY2(m_cluster.execute(QStringLiteral("CREATE DATABASE crewdb OWNER ana")),
                  qPrintable(m_cluster.error()));
         const QString asAna = m_cluster.location(QStringLiteral("crewdb"), QStringLiteral("ana"));
         const QString asBen = m_cluster.location(QStringLiteral("crewdb"), QStringLiteral("ben"));
+        const QString asCleo = m_cluster.location(QStringLiteral("crewdb"), QStringLiteral("cleo"));
         const VerityRun init =
                 verity({QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), asAna});
         QVERIFY2(init.exitCode == 0, qPrintable(init.err));
+        for (const auto &[role, user] : {std::pair{"support", "ben"}, std::pair{"trainer", "cleo"}}) {
+            const VerityRun granted =
+                    verity({QStringLiteral("db"), QStringLiteral("grant"), QStringLiteral("--db"), asAna,
+                            QStringLiteral("--role"), QLatin1String(role), QLatin1String(user)});
+            QVERIFY2(granted.exitCode == 0, qPrintable(granted.err));
+        }
+        const VerityRun roles =
+                verity({QStringLiteral("db"), QStringLiteral("roles"), QStringLiteral("--db"), asBen});
+        QVERIFY2(roles.exitCode == 0, qPrintable(roles.err));
+        QVERIFY2(roles.out.contains(QLatin1String("ben: support"))
+                         && roles.out.contains(QLatin1String("cleo: trainer"))
+                         && roles.out.contains(QLatin1String("ana: owns Verity's tables")),
+                 qPrintable(roles.out));
+        // Only an admin grants.
+        const VerityRun selfPromoted =
+                verity({QStringLiteral("db"), QStringLiteral("grant"), QStringLiteral("--db"), asBen,
+                        QStringLiteral("--role"), QStringLiteral("admin"), QStringLiteral("ben")});
+        QCOMPARE(selfPromoted.exitCode, 2);
+        const VerityRun cleo =
+                verity({QStringLiteral("claim"), QStringLiteral("--db"), asCleo, QStringLiteral("--next")});
+        QCOMPARE(cleo.exitCode, 2);
+        QVERIFY2(cleo.err.contains(QLatin1String(
+                         "cleo has the trainer role; claiming escalations needs the support role")),
+                 qPrintable(cleo.err));
         const VerityRun imported =
                 verity({QStringLiteral("import"), QStringLiteral("--db"), asAna,
                         QStringLiteral(VERITY_SOURCE_DIR "/resources/demo/march-incident.jsonl")});

@@ -26,7 +26,7 @@ class PostgresCluster
 {
 public:
     // The cluster's superuser: the owner of every database a test creates.
-    static constexpr const char *superuser = "verity_admin";
+    static constexpr const char *superuser = "cluster_owner";
 
     PostgresCluster() = default;
     PostgresCluster(const PostgresCluster &) = delete;

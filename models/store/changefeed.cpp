@@ -1,0 +1,37 @@
+#include "changefeed.h"
+
+namespace verity {
+
+ChangeFeed::ChangeFeed(QObject *parent)
+    : QObject(parent)
+{
+    m_gather.setSingleShot(true);
+    m_gather.setInterval(gatherMs);
+    connect(&m_gather, &QTimer::timeout, this, [this] {
+        const StoreAreas areas = m_pending;
+        m_pending = {};
+        emit changed(areas);
+    });
+}
+
+void ChangeFeed::announce(const QString &area)
+{
+    static const std::pair<const char *, StoreArea> names[] = {
+            {"tickets", StoreArea::Tickets}, {"escalations", StoreArea::Escalations},
+            {"audit", StoreArea::Audit},     {"finance", StoreArea::Finance},
+            {"notes", StoreArea::Notes},
+    };
+    bool known = false;
+    for (const auto &[name, value] : names) {
+        if (area == QLatin1String(name)) {
+            m_pending |= value;
+            known = true;
+        }
+    }
+    if (!known)
+        m_pending |= StoreAreas(0x1f);
+    if (!m_gather.isActive())
+        m_gather.start();
+}
+
+} // namespace verity

@@ -1,0 +1,48 @@
+#pragma once
+// What other consoles changed in a shared database, as the database announces it (PostgreSQL's
+// LISTEN/NOTIFY: no polling). A burst of announcements, an import's say, arrives as one
+// change a moment later, naming every kind of data it touched, so a console reads each view
+// again once, not once per row.
+
+#include <QFlags>
+#include <QObject>
+#include <QTimer>
+
+namespace verity {
+
+enum class StoreArea {
+    Tickets = 0x1, // tickets, their calls and messages, and the queue's counts
+    Escalations = 0x2, // escalations, their claims and settlements
+    Audit = 0x4,
+    Finance = 0x8, // the ledger and payout marks
+    Notes = 0x10, // trainers' notes
+};
+Q_DECLARE_FLAGS(StoreAreas, StoreArea)
+Q_DECLARE_OPERATORS_FOR_FLAGS(StoreAreas)
+
+class ChangeFeed : public QObject
+{
+    Q_OBJECT
+
+public:
+    // Announcements closer together than this arrive as one change.
+    static constexpr int gatherMs = 150;
+
+    explicit ChangeFeed(QObject *parent = nullptr);
+
+    // One announcement: the area's name as the database sends it ("tickets"); unknown names
+    // count as every area, so a newer schema's announcement is never missed.
+    void announce(const QString &area);
+
+signals:
+    void changed(verity::StoreAreas areas);
+
+private:
+    QTimer m_gather;
+    StoreAreas m_pending;
+};
+
+// The channel the database announces on.
+inline constexpr const char *changeChannel = "verity_changes";
+
+} // namespace verity

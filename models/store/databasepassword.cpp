@@ -1,0 +1,50 @@
+#include "databasepassword.h"
+
+#include <QEventLoop>
+
+#include <qt6keychain/keychain.h>
+
+namespace verity {
+
+namespace {
+
+const QString keychainService = QStringLiteral("dev.verity.Database");
+
+// The keychain answers asynchronously; a store opens synchronously, so it waits here.
+template<typename Job>
+void waitFor(Job &job)
+{
+    QEventLoop loop;
+    QObject::connect(&job, &QKeychain::Job::finished, &loop, &QEventLoop::quit);
+    job.start();
+    loop.exec();
+}
+
+} // namespace
+
+Expected<std::optional<QString>> keychainDatabasePassword(const PostgresTarget &target)
+{
+    QKeychain::ReadPasswordJob job(keychainService);
+    job.setAutoDelete(false);
+    job.setKey(target.display());
+    waitFor(job);
+    if (job.error() == QKeychain::EntryNotFound)
+        return std::optional<QString>();
+    if (job.error() != QKeychain::NoError)
+        return makeError(QStringLiteral("the desktop keychain cannot be read: %1").arg(job.errorString()));
+    return std::optional<QString>(job.textData());
+}
+
+Expected<void> saveKeychainDatabasePassword(const PostgresTarget &target, const QString &password)
+{
+    QKeychain::WritePasswordJob job(keychainService);
+    job.setAutoDelete(false);
+    job.setKey(target.display());
+    job.setTextData(password);
+    waitFor(job);
+    if (job.error() != QKeychain::NoError)
+        return makeError(QStringLiteral("the desktop keychain cannot keep it: %1").arg(job.errorString()));
+    return {};
+}
+
+} // namespace verity

@@ -1,0 +1,165 @@
+// Two consoles on one team database, as two people at two desks: what one does, the other sees
+// within a second, announced by the database (LISTEN/NOTIFY), while the watcher keeps the row
+// they chose, the rows in sight and the ticket they have open. A third console, a trainer's,
+// shows what its role cannot do greyed out with the reason.
+
+#include "domain/toolregistry.h"
+#include "escalationqueuepane.h"
+#include "import/importjob.h"
+#include "import/transcriptimporter.h"
+#include "itemmodels/escalationqueuemodel.h"
+#include "itemmodels/ticketqueuemodel.h"
+#include "itemmodels/transcriptmodel.h"
+#include "mainwindow.h"
+#include "ticketqueuepane.h"
+#include "resolution/escalationclaims.h"
+#include "resolution/escalationresolver.h"
+#include "store/postgresroles.h"
+#include "store/sqlstore.h"
+#include "store/storefactory.h"
+#include "support/postgrescluster.h"
+#include "support/testmacros.h"
+
+#include <QAction>
+#include <QPushButton>
+#include <QTableView>
+#include <QTest>
+
+using namespace verity;
+using namespace verity::test;
+
+namespace {
+
+// The announcement travels through the server and the event loop; a second is what the
+// people at the two desks are promised.
+constexpr int followMs = 1000;
+
+} // namespace
+
+class LiveConsolesTest : public QObject
+{
+    Q_OBJECT
+
+    PostgresCluster m_cluster;
+    QString m_location;
+    std::unique_ptr<Store> m_acting; // the console that changes things (its window is not needed)
+    std::unique_ptr<Store> m_watching;
+    std::unique_ptr<MainWindow> m_window; // the console that follows
+
+    QTableView *escalations() const { return m_window->escalationPane()->table(); }
+    qint64 escalationAt(int row) const
+    {
+        return escalations()->model()->index(row, 0).data(EscalationQueueModel::EscalationIdRole).toLongLong();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_cluster.start(), qPrintable(m_cluster.error()));
+        m_location = m_cluster.createDatabase(QStringLiteral("live"));
+        QVERIFY2(!m_location.isEmpty(), qPrintable(m_cluster.error()));
+        Expected<std::unique_ptr<Store>> acting = openStore(m_location);
+        QVERIFY_OK(acting);
+        m_acting = std::move(*acting);
+        TranscriptImporter importer(*m_acting, ToolRegistry::builtIn());
+        QVERIFY(importer.importFile(demoDataResource()).clean());
+        Expected<std::unique_ptr<Store>> watching = openStore(m_location);
+        QVERIFY_OK(watching);
+        m_watching = std::move(*watching);
+        m_window = std::make_unique<MainWindow>(*m_watching, m_location, RegistrySource{});
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void aClaimShowsInTheOtherConsoleWithoutLosingItsChoice()
+    {
+        QVERIFY(escalations()->model()->rowCount() >= 3);
+        // The watcher chose the third escalation; the other console claims the first.
+        escalations()->setCurrentIndex(escalations()->model()->index(2, 0));
+        const qint64 chosen = escalationAt(2);
+        const qint64 claimed = escalationAt(0);
+        const Expected<EscalationClaim> claim = EscalationClaims(*m_acting, QStringLiteral("ana")).claim(claimed);
+        QVERIFY2(claim && claim->taken, qPrintable(claim ? QString() : claim.message()));
+        QTRY_VERIFY_WITH_TIMEOUT(escalations()
+                                         ->model()
+                                         ->index(0, EscalationQueueModel::ClaimColumn)
+                                         .data()
+                                         .toString()
+                                         .contains(QLatin1String("ana")),
+                                 followMs);
+        QCOMPARE(escalations()->currentIndex().data(EscalationQueueModel::EscalationIdRole).toLongLong(), chosen);
+        QVERIFY(escalations()->selectionModel()->isRowSelected(escalations()->currentIndex().row()));
+    }
+
+    void aSettlementLeavesTheQueueAndUpdatesTheOpenTicket()
+    {
+        // The watcher reads the ticket of the first escalation; the other console settles it.
+        const qint64 escalation = escalationAt(0);
+        const qint64 ticket =
+                escalations()->model()->index(0, 0).data(EscalationQueueModel::TicketIdRole).toLongLong();
+        m_window->openTicket(ticket);
+        const qint64 waiting = m_window->escalationPane()->table()->model()->rowCount();
+        const QString countBefore = m_window->escalationCountText();
+        const TicketDetail before = *m_window->transcript().detail();
+        ProviderClient noProvider(ProviderSettings{});
+        EscalationResolver resolver(*m_acting, noProvider, QStringLiteral("ana"));
+        const ResolutionReport report = resolver.attest(
+                escalation, Attestation{Resolution::NotPerformed, QStringLiteral("dashboard: no refund"),
+                                        QStringLiteral("checked while the customer waited")});
+        QVERIFY2(report.kind == ResolutionReport::Kind::Resolved, qPrintable(report.message));
+        QTRY_COMPARE_WITH_TIMEOUT(escalations()->model()->rowCount(), int(waiting - 1), followMs);
+        QVERIFY(m_window->escalationCountText() != countBefore);
+        QTRY_VERIFY_WITH_TIMEOUT(*m_window->transcript().detail() != before, followMs);
+        QCOMPARE(m_window->transcript().ticketId(), ticket); // the same ticket, read again
+    }
+
+    void aNewTicketArrivesWithoutMovingTheChosenOne()
+    {
+        QTableView *tickets = m_window->queuePane()->table();
+        const int before = tickets->model()->rowCount();
+        tickets->setCurrentIndex(tickets->model()->index(1, 0));
+        const qint64 chosen = tickets->currentIndex().data(TicketQueueModel::TicketIdRole).toLongLong();
+        const qint64 open = m_window->transcript().ticketId();
+        TranscriptImporter importer(*m_acting, ToolRegistry::builtIn());
+        QVERIFY(importer.importFile(QStringLiteral(VERITY_TEST_DATA "/formats/openai-chat-payments.jsonl")).clean());
+        QTRY_VERIFY_WITH_TIMEOUT(tickets->model()->rowCount() > before, followMs);
+        QCOMPARE(tickets->currentIndex().data(TicketQueueModel::TicketIdRole).toLongLong(), chosen);
+        QCOMPARE(m_window->transcript().ticketId(), open); // nothing opened that was not chosen
+    }
+
+    void aTrainersConsoleGreysOutWhatItsRoleCannotDo()
+    {
+        QVERIFY(m_cluster.execute(QStringLiteral("CREATE ROLE tom LOGIN")));
+        QSqlDatabase &owner = dynamic_cast<SqlStore &>(*m_acting).connection();
+        QVERIFY(postgres::grantTeamRole(owner, TeamRole::Trainer, QStringLiteral("tom")));
+        Expected<std::unique_ptr<Store>> toms = openStore(m_cluster.location(QStringLiteral("live"), QStringLiteral("tom")));
+        QVERIFY_OK(toms);
+        MainWindow trainer(**toms, m_location, RegistrySource{});
+        trainer.show();
+        auto *next = trainer.escalationPane()->findChild<QPushButton *>(QStringLiteral("queueNextButton"));
+        QVERIFY(next);
+        QVERIFY(!next->isEnabled());
+        QVERIFY2(next->toolTip().contains(QLatin1String("needs the support role")), qPrintable(next->toolTip()));
+        QVERIFY(next->toolTip().contains(QLatin1String("verity db grant --role support tom")));
+        auto *import = trainer.findChild<QAction *>(QStringLiteral("importAction"));
+        QVERIFY(import && !import->isEnabled());
+        QVERIFY(trainer.findChild<QAction *>(QStringLiteral("classifyToolsAction"))->statusTip().contains(
+                QLatin1String("admin role")));
+        // Granted support, F5 enables it.
+        QVERIFY(postgres::grantTeamRole(owner, TeamRole::Support, QStringLiteral("tom")));
+        trainer.refresh();
+        QVERIFY(next->isEnabled());
+        QVERIFY(import->isEnabled());
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        m_watching.reset();
+        m_acting.reset();
+    }
+};
+
+QTEST_MAIN(LiveConsolesTest)
+#include "tst_liveconsoles.moc"

@@ -1,0 +1,58 @@
+#pragma once
+// What this console's user may change, for every widget that offers a change. In a team's
+// database the user's roles decide (the database refuses the rest anyway); a read-only
+// database or an export refuses every change. A widget asks refusal() for the reason to show
+// beside a disabled control, and follows changed() when an admin grants or revokes a role.
+
+#include "store/operatorroles.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+
+class QAction;
+
+namespace verity {
+
+class Store;
+
+class RoleLimits : public QObject
+{
+    Q_OBJECT
+
+public:
+    // `readOnlyReason` not empty: nothing may change, whatever the roles.
+    RoleLimits(Store &store, QString readOnlyReason, QObject *parent = nullptr);
+
+    // Reads the user's roles again; changed() when they differ.
+    void refresh();
+    // Empty when allowed; else why not, in words for a tooltip or the status bar.
+    QString refusal(TeamRole needed, const QString &what) const;
+    bool allows(TeamRole role) const { return refusal(role, QString()).isEmpty(); }
+    const OperatorRoles &roles() const { return m_roles; }
+    // "ben · support" in a team's database; empty on a desk's file.
+    QString badge() const;
+    // Keeps `action` enabled only while the role is held, its status tip saying why not.
+    void limit(QAction *action, TeamRole needed, const QString &what);
+
+signals:
+    void changed();
+
+private:
+    struct Limited
+    {
+        QPointer<QAction> action;
+        TeamRole needed;
+        QString what;
+        QString tip; // the action's own status tip, shown while it is allowed
+    };
+    void apply(const Limited &limited) const;
+
+    Store &m_store;
+    QString m_readOnlyReason;
+    OperatorRoles m_roles;
+    QString m_error; // the roles could not be read: every change refused with this
+    QList<Limited> m_limited;
+};
+
+} // namespace verity
