@@ -28,7 +28,8 @@ Opened openTeamDatabase(const char *action, const QString &location, QTextStream
     if (!isPostgresLocation(location)) {
         err << "verity db " << action
             << ": --db: expected a PostgreSQL database (postgresql://host/dbname), got \"" << location
-            << "\"; roles belong to a team's database, and a desk's file has one person who does everything\n";
+            << "\"; roles belong to a team's database, and a desk's file has one person who does "
+               "everything\n";
         return {nullptr, 2};
     }
     Expected<PostgresTarget> target = parsePostgresLocation(location);
@@ -52,8 +53,8 @@ bool parseRole(const char *action, const QString &text, TeamRole *role, QTextStr
         return false;
     }
     if (!parseTeamRole(text, role)) {
-        err << "verity db " << action << ": --role: expected one of " << teamRoleIds().join(QStringLiteral(", "))
-            << ", got \"" << text << "\"\n";
+        err << "verity db " << action << ": --role: expected one of "
+            << teamRoleIds().join(QStringLiteral(", ")) << ", got \"" << text << "\"\n";
         return false;
     }
     return true;
@@ -69,8 +70,8 @@ QJsonArray roleIds(const QList<TeamRole> &roles)
 
 } // namespace
 
-int grantRole(const QString &location, const QString &roleText, const QString &user, bool json, QTextStream &out,
-              QTextStream &err)
+int grantRole(const QString &location, const QString &roleText, const QString &user, bool json,
+              QTextStream &out, QTextStream &err)
 {
     TeamRole role;
     if (!parseRole("grant", roleText, &role, err))

@@ -241,6 +241,7 @@ bool EscalationActions::claimFor(EscalationResolver &resolver, qint64 escalation
         return false;
     }
     emit claimsChanged();
+    emit message(tr("You released %1's claim on escalation %2.").arg(claim->holder).arg(escalationId));
     return claimFor(resolver, escalationId);
 }
 

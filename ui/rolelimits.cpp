@@ -34,7 +34,9 @@ void RoleLimits::refresh()
 QString RoleLimits::refusal(TeamRole needed, const QString &what) const
 {
     if (!m_readOnlyReason.isEmpty())
-        return what.isEmpty() ? m_readOnlyReason : tr("%1: %2 is done in a console that can write the database").arg(m_readOnlyReason, what);
+        return what.isEmpty()
+                ? m_readOnlyReason
+                : tr("%1: %2 is done in a console that can write the database").arg(m_readOnlyReason, what);
     if (!m_error.isEmpty())
         return tr("Your roles in this database could not be read (%1)").arg(m_error);
     return m_roles.refusal(needed, what);

@@ -98,7 +98,8 @@ Expected<OperatorRoles> sessionRoles(QSqlDatabase &db)
     for (TeamRole role : allRoles)
         sql += QStringLiteral(", ") + holdsSql(role, QStringLiteral("current_user"));
     if (!query.exec(sql) || !query.next())
-        return makeError(QStringLiteral("cannot read this user's roles: %1").arg(sqlErrorText(query.lastError())));
+        return makeError(
+                QStringLiteral("cannot read this user's roles: %1").arg(sqlErrorText(query.lastError())));
     const bool owner = query.value(1).toBool();
     QList<TeamRole> held;
     for (std::size_t i = 0; i < allRoles.size(); ++i) {
@@ -135,8 +136,9 @@ Expected<void> grantTeamRole(QSqlDatabase &db, TeamRole role, const QString &use
 Expected<bool> revokeTeamRole(QSqlDatabase &db, TeamRole role, const QString &user)
 {
     QSqlQuery held(db);
-    if (!held.prepare(QStringLiteral("SELECT 1 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid "
-                                     "JOIN pg_roles u ON u.oid = m.member WHERE r.rolname = ? AND u.rolname = ?")))
+    if (!held.prepare(
+                QStringLiteral("SELECT 1 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid "
+                               "JOIN pg_roles u ON u.oid = m.member WHERE r.rolname = ? AND u.rolname = ?")))
         return makeError(sqlErrorText(held.lastError()));
     held.addBindValue(databaseRole(role));
     held.addBindValue(user);
@@ -144,7 +146,8 @@ Expected<bool> revokeTeamRole(QSqlDatabase &db, TeamRole role, const QString &us
         return makeError(sqlErrorText(held.lastError()));
     if (!held.next())
         return false;
-    Expected<QString> statement = formatted(db, QStringLiteral("REVOKE %I FROM %I"), {databaseRole(role), user});
+    Expected<QString> statement =
+            formatted(db, QStringLiteral("REVOKE %I FROM %I"), {databaseRole(role), user});
     if (!statement)
         return statement.error();
     QSqlQuery query(db);
@@ -166,7 +169,8 @@ Expected<QList<TeamMember>> teamMembers(QSqlDatabase &db)
                           "ORDER BY u.rolname");
     QSqlQuery query(db);
     if (!query.exec(sql))
-        return makeError(QStringLiteral("cannot read the team's roles: %1").arg(sqlErrorText(query.lastError())));
+        return makeError(
+                QStringLiteral("cannot read the team's roles: %1").arg(sqlErrorText(query.lastError())));
     QList<TeamMember> members;
     while (query.next()) {
         TeamMember member;

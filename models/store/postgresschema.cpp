@@ -380,6 +380,16 @@ CREATE TRIGGER payout_marks_announced AFTER INSERT OR UPDATE OR DELETE ON payout
 CREATE TRIGGER trainer_notes_announced AFTER INSERT OR UPDATE OR DELETE ON trainer_notes
     FOR EACH STATEMENT EXECUTE FUNCTION announce_change('notes');
 )sql",
+        // 5: an announcement names the server process that made the change, so a console can
+        // tell its own changes from the others'.
+        R"sql(
+CREATE OR REPLACE FUNCTION announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('verity_changes', TG_ARGV[0] || ' ' || pg_backend_pid());
+    RETURN NULL;
+END
+$$;
+)sql",
 };
 // clang-format on
 

@@ -111,21 +111,45 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
     return store;
 }
 
-PostgresStore::~PostgresStore() = default;
+PostgresStore::~PostgresStore()
+{
+    m_feed.reset();
+    if (m_listening.isEmpty())
+        return;
+    QSqlDatabase::database(m_listening, false).close();
+    QSqlDatabase::removeDatabase(m_listening);
+}
 
 ChangeFeed *PostgresStore::changeFeed()
 {
     if (m_feed)
         return m_feed.get();
-    QSqlDriver *driver = m_db.driver();
-    if (!driver || !driver->subscribeToNotification(QString::fromLatin1(changeChannel)))
+    // A connection of its own that runs nothing but LISTEN: on the one that runs queries, an
+    // announcement waits behind any result not read to its end, which may be a long wait.
+    const QString name = m_connection + QStringLiteral("-listening");
+    QSqlDatabase listening = QSqlDatabase::cloneDatabase(m_db, name);
+    if (!listening.open()
+        || !listening.driver()->subscribeToNotification(QString::fromLatin1(changeChannel))) {
+        listening = QSqlDatabase();
+        QSqlDatabase::removeDatabase(name);
         return nullptr;
+    }
+    m_listening = name;
+    QSqlQuery backend(m_db);
+    const qint64 ownBackend = backend.exec(QStringLiteral("SELECT pg_backend_pid()")) && backend.next()
+            ? backend.value(0).toLongLong()
+            : 0;
     m_feed = std::make_unique<ChangeFeed>();
-    QObject::connect(driver, &QSqlDriver::notification, m_feed.get(),
-                     [feed = m_feed.get()](const QString &name, QSqlDriver::NotificationSource source,
-                                           const QVariant &payload) {
-                         if (name == QLatin1String(changeChannel) && source != QSqlDriver::SelfSource)
-                             feed->announce(payload.toString());
+    QObject::connect(listening.driver(), &QSqlDriver::notification, m_feed.get(),
+                     [feed = m_feed.get(), ownBackend](const QString &channel, QSqlDriver::NotificationSource,
+                                                       const QVariant &payload) {
+                         // "escalations 4711": what changed, and which server process changed it. This
+                         // console's own changes it has read again already.
+                         const QStringList words = payload.toString().split(u' ');
+                         if (channel != QLatin1String(changeChannel)
+                             || (words.size() == 2 && words.at(1).toLongLong() == ownBackend))
+                             return;
+                         feed->announce(words.value(0));
                      });
     return m_feed.get();
 }

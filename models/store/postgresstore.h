@@ -24,8 +24,8 @@ public:
 
     QString sessionUser() const override { return m_user; }
     Expected<OperatorRoles> sessionRoles() override;
-    // LISTENs on the first call; announcements of this console's own changes are left out (it
-    // reads again after its own changes already).
+    // LISTENs, on a connection of its own, from the first call; announcements of this store's
+    // own changes are left out (its console reads again after its own changes already).
     ChangeFeed *changeFeed() override;
 
 protected:
@@ -38,6 +38,7 @@ private:
 
     QString m_user;
     std::unique_ptr<ChangeFeed> m_feed;
+    QString m_listening; // the listening connection's name, once there is one
 };
 
 } // namespace verity

@@ -11,7 +11,6 @@
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
-#include "ticketqueuepane.h"
 #include "resolution/escalationclaims.h"
 #include "resolution/escalationresolver.h"
 #include "store/postgresroles.h"
@@ -19,9 +18,11 @@
 #include "store/storefactory.h"
 #include "support/postgrescluster.h"
 #include "support/testmacros.h"
+#include "ticketqueuepane.h"
 
 #include <QAction>
 #include <QPushButton>
+#include <QSqlQuery>
 #include <QTableView>
 #include <QTest>
 
@@ -49,7 +50,11 @@ class LiveConsolesTest : public QObject
     QTableView *escalations() const { return m_window->escalationPane()->table(); }
     qint64 escalationAt(int row) const
     {
-        return escalations()->model()->index(row, 0).data(EscalationQueueModel::EscalationIdRole).toLongLong();
+        return escalations()
+                ->model()
+                ->index(row, 0)
+                .data(EscalationQueueModel::EscalationIdRole)
+                .toLongLong();
     }
 
 private slots:
@@ -79,7 +84,13 @@ private slots:
         escalations()->setCurrentIndex(escalations()->model()->index(2, 0));
         const qint64 chosen = escalationAt(2);
         const qint64 claimed = escalationAt(0);
-        const Expected<EscalationClaim> claim = EscalationClaims(*m_acting, QStringLiteral("ana")).claim(claimed);
+        // A result the watcher's connection has not read to its end (a page, say) must not hold
+        // the announcement back.
+        QSqlQuery unread(dynamic_cast<SqlStore &>(*m_watching).connection());
+        unread.setForwardOnly(true);
+        QVERIFY(unread.exec(QStringLiteral("SELECT generate_series(1, 100000)")) && unread.next());
+        const Expected<EscalationClaim> claim =
+                EscalationClaims(*m_acting, QStringLiteral("ana")).claim(claimed);
         QVERIFY2(claim && claim->taken, qPrintable(claim ? QString() : claim.message()));
         QTRY_VERIFY_WITH_TIMEOUT(escalations()
                                          ->model()
@@ -88,7 +99,8 @@ private slots:
                                          .toString()
                                          .contains(QLatin1String("ana")),
                                  followMs);
-        QCOMPARE(escalations()->currentIndex().data(EscalationQueueModel::EscalationIdRole).toLongLong(), chosen);
+        QCOMPARE(escalations()->currentIndex().data(EscalationQueueModel::EscalationIdRole).toLongLong(),
+                 chosen);
         QVERIFY(escalations()->selectionModel()->isRowSelected(escalations()->currentIndex().row()));
     }
 
@@ -104,9 +116,10 @@ private slots:
         const TicketDetail before = *m_window->transcript().detail();
         ProviderClient noProvider(ProviderSettings{});
         EscalationResolver resolver(*m_acting, noProvider, QStringLiteral("ana"));
-        const ResolutionReport report = resolver.attest(
-                escalation, Attestation{Resolution::NotPerformed, QStringLiteral("dashboard: no refund"),
-                                        QStringLiteral("checked while the customer waited")});
+        const ResolutionReport report =
+                resolver.attest(escalation,
+                                Attestation{Resolution::NotPerformed, QStringLiteral("dashboard: no refund"),
+                                            QStringLiteral("checked while the customer waited")});
         QVERIFY2(report.kind == ResolutionReport::Kind::Resolved, qPrintable(report.message));
         QTRY_COMPARE_WITH_TIMEOUT(escalations()->model()->rowCount(), int(waiting - 1), followMs);
         QVERIFY(m_window->escalationCountText() != countBefore);
@@ -122,7 +135,8 @@ private slots:
         const qint64 chosen = tickets->currentIndex().data(TicketQueueModel::TicketIdRole).toLongLong();
         const qint64 open = m_window->transcript().ticketId();
         TranscriptImporter importer(*m_acting, ToolRegistry::builtIn());
-        QVERIFY(importer.importFile(QStringLiteral(VERITY_TEST_DATA "/formats/openai-chat-payments.jsonl")).clean());
+        QVERIFY(importer.importFile(QStringLiteral(VERITY_TEST_DATA "/formats/openai-chat-payments.jsonl"))
+                        .clean());
         QTRY_VERIFY_WITH_TIMEOUT(tickets->model()->rowCount() > before, followMs);
         QCOMPARE(tickets->currentIndex().data(TicketQueueModel::TicketIdRole).toLongLong(), chosen);
         QCOMPARE(m_window->transcript().ticketId(), open); // nothing opened that was not chosen
@@ -133,19 +147,22 @@ private slots:
         QVERIFY(m_cluster.execute(QStringLiteral("CREATE ROLE tom LOGIN")));
         QSqlDatabase &owner = dynamic_cast<SqlStore &>(*m_acting).connection();
         QVERIFY(postgres::grantTeamRole(owner, TeamRole::Trainer, QStringLiteral("tom")));
-        Expected<std::unique_ptr<Store>> toms = openStore(m_cluster.location(QStringLiteral("live"), QStringLiteral("tom")));
+        Expected<std::unique_ptr<Store>> toms =
+                openStore(m_cluster.location(QStringLiteral("live"), QStringLiteral("tom")));
         QVERIFY_OK(toms);
         MainWindow trainer(**toms, m_location, RegistrySource{});
         trainer.show();
         auto *next = trainer.escalationPane()->findChild<QPushButton *>(QStringLiteral("queueNextButton"));
         QVERIFY(next);
         QVERIFY(!next->isEnabled());
-        QVERIFY2(next->toolTip().contains(QLatin1String("needs the support role")), qPrintable(next->toolTip()));
+        QVERIFY2(next->toolTip().contains(QLatin1String("needs the support role")),
+                 qPrintable(next->toolTip()));
         QVERIFY(next->toolTip().contains(QLatin1String("verity db grant --role support tom")));
         auto *import = trainer.findChild<QAction *>(QStringLiteral("importAction"));
         QVERIFY(import && !import->isEnabled());
-        QVERIFY(trainer.findChild<QAction *>(QStringLiteral("classifyToolsAction"))->statusTip().contains(
-                QLatin1String("admin role")));
+        QVERIFY(trainer.findChild<QAction *>(QStringLiteral("classifyToolsAction"))
+                        ->statusTip()
+                        .contains(QLatin1String("admin role")));
         // Granted support, F5 enables it.
         QVERIFY(postgres::grantTeamRole(owner, TeamRole::Support, QStringLiteral("tom")));
         trainer.refresh();

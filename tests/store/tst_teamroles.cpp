@@ -2,9 +2,9 @@
 // cluster this test starts, and what their role does not allow is refused by PostgreSQL,
 // through Verity's store and through plain SQL alike (what someone with psql would try).
 
+#include "domain/toolregistry.h"
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
-#include "domain/toolregistry.h"
 #include "resolution/escalationclaims.h"
 #include "resolution/escalationresolver.h"
 #include "sandbox/sandboxseed.h"
@@ -13,8 +13,8 @@
 #include "store/storefactory.h"
 #include "support/inprocesssandbox.h"
 #include "support/postgrescluster.h"
-#include "support/testmacros.h"
 #include "support/provider.h"
+#include "support/testmacros.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -38,7 +38,8 @@ class TeamRolesTest : public QObject
             Expected<std::unique_ptr<Store>> opened =
                     openStore(m_cluster.location(QStringLiteral("team"), user));
             if (!opened)
-                qFatal("cannot open the team's database as %s: %s", qPrintable(user), qPrintable(opened.message()));
+                qFatal("cannot open the team's database as %s: %s", qPrintable(user),
+                       qPrintable(opened.message()));
             store = std::move(*opened);
         }
         return *store;
@@ -76,10 +77,12 @@ private slots:
                          "CREATE ROLE lead LOGIN CREATEROLE; CREATE ROLE ben LOGIN; CREATE ROLE fay LOGIN; "
                          "CREATE ROLE tom LOGIN; CREATE ROLE ida LOGIN; CREATE ROLE nobody LOGIN")),
                  qPrintable(m_cluster.error()));
-        QVERIFY2(m_cluster.execute(QStringLiteral("CREATE DATABASE team OWNER lead")), qPrintable(m_cluster.error()));
+        QVERIFY2(m_cluster.execute(QStringLiteral("CREATE DATABASE team OWNER lead")),
+                 qPrintable(m_cluster.error()));
         QSqlDatabase &lead = connectionOf(QStringLiteral("lead"));
-        for (const auto &[user, role] : {std::pair{"ben", TeamRole::Support}, std::pair{"fay", TeamRole::Finance},
-                                         std::pair{"tom", TeamRole::Trainer}, std::pair{"ida", TeamRole::Admin}}) {
+        for (const auto &[user, role] :
+             {std::pair{"ben", TeamRole::Support}, std::pair{"fay", TeamRole::Finance},
+              std::pair{"tom", TeamRole::Trainer}, std::pair{"ida", TeamRole::Admin}}) {
             const Expected<void> granted = postgres::grantTeamRole(lead, role, QLatin1String(user));
             QVERIFY_OK(granted);
         }
@@ -91,11 +94,16 @@ private slots:
     {
         QTest::addColumn<QString>("user");
         QTest::addColumn<QString>("roles");
-        QTest::newRow("the owner holds every role") << "lead" << "support, finance, trainer, admin";
-        QTest::newRow("support") << "ben" << "support";
-        QTest::newRow("finance") << "fay" << "finance";
-        QTest::newRow("trainer") << "tom" << "trainer";
-        QTest::newRow("an admin holds every role") << "ida" << "support, finance, trainer, admin";
+        QTest::newRow("the owner holds every role") << "lead"
+                                                    << "support, finance, trainer, admin";
+        QTest::newRow("support") << "ben"
+                                 << "support";
+        QTest::newRow("finance") << "fay"
+                                 << "finance";
+        QTest::newRow("trainer") << "tom"
+                                 << "trainer";
+        QTest::newRow("an admin holds every role") << "ida"
+                                                   << "support, finance, trainer, admin";
     }
 
     void eachUserHoldsWhatWasGranted()
@@ -140,14 +148,16 @@ private slots:
         QVERIFY2(refused.message().contains(QLatin1String("permission denied for table payout_marks")),
                  qPrintable(refused.message()));
         // The same through plain SQL, as psql would send it.
-        QVERIFY(refusalOf(QStringLiteral("ben"), QStringLiteral("INSERT INTO payout_marks (duplicate_key, state, "
-                                                                 "operator, at) VALUES ('k', 'recovered', 'ben', 1)"))
+        QVERIFY(refusalOf(QStringLiteral("ben"),
+                          QStringLiteral("INSERT INTO payout_marks (duplicate_key, state, "
+                                         "operator, at) VALUES ('k', 'recovered', 'ben', 1)"))
                         .contains(QLatin1String("permission denied")));
         // A reconciliation's evidence is finance's to add.
         QVERIFY(refusalOf(QStringLiteral("ben"),
-                          QStringLiteral("INSERT INTO evidence (escalation_id, operator, started_at, finished_at, "
-                                         "verdict, request, response, evidence_sha256, kind) VALUES (%1, 'ben', 1, "
-                                         "1, 'found', '', '', 'x', 'reconciliation')")
+                          QStringLiteral(
+                                  "INSERT INTO evidence (escalation_id, operator, started_at, finished_at, "
+                                  "verdict, request, response, evidence_sha256, kind) VALUES (%1, 'ben', 1, "
+                                  "1, 'found', '', '', 'x', 'reconciliation')")
                                   .arg(openEscalation()))
                         .contains(QLatin1String("row-level security")));
         // Finance may.
@@ -158,12 +168,14 @@ private slots:
 
     void onlyAnAdminClassifiesAndNobodyRewritesTheChain()
     {
-        const QString reclassify = QStringLiteral("UPDATE tool_calls SET tool_class = 'read' WHERE tool = 'issue_refund'");
+        const QString reclassify =
+                QStringLiteral("UPDATE tool_calls SET tool_class = 'read' WHERE tool = 'issue_refund'");
         QVERIFY(refusalOf(QStringLiteral("ben"), reclassify).contains(QLatin1String("permission denied")));
         QVERIFY(refusalOf(QStringLiteral("fay"), reclassify).contains(QLatin1String("permission denied")));
         for (const char *name : {"ben", "fay", "tom", "ida"}) {
             const QString user = QLatin1String(name);
-            QVERIFY2(refusalOf(user, QStringLiteral("DELETE FROM audit_log")).contains(QLatin1String("permission denied")),
+            QVERIFY2(refusalOf(user, QStringLiteral("DELETE FROM audit_log"))
+                             .contains(QLatin1String("permission denied")),
                      qPrintable(user));
             QVERIFY2(refusalOf(user, QStringLiteral("UPDATE evidence SET verdict = 'found'"))
                              .contains(QLatin1String("permission denied")),
@@ -182,15 +194,19 @@ private slots:
         Store &tom = as(QStringLiteral("tom"));
         const qint64 ticket = as(QStringLiteral("lead")).openEscalations(0, 1)->first().ticketId;
         const Expected<void> saved =
-                tom.saveTrainerNote(ticket, TrainerNote{QStringLiteral("call:1"), QStringLiteral("see the timeout"),
-                                                        QStringLiteral("tom"), 1'775'000'000'000});
+                tom.saveTrainerNote(ticket,
+                                    TrainerNote{QStringLiteral("call:1"), QStringLiteral("see the timeout"),
+                                                QStringLiteral("tom"), 1'775'000'000'000});
         QVERIFY_OK(saved);
         EscalationClaims claims(tom, QStringLiteral("tom"));
         const Expected<EscalationClaim> claimed = claims.claim(openEscalation());
         QVERIFY(!claimed);
-        QVERIFY2(claimed.message().contains(QLatin1String("permission denied")), qPrintable(claimed.message()));
-        QVERIFY(!as(QStringLiteral("ben")).saveTrainerNote(ticket, TrainerNote{QStringLiteral("call:1"), QStringLiteral("x"),
-                                                                          QStringLiteral("ben"), 1}));
+        QVERIFY2(claimed.message().contains(QLatin1String("permission denied")),
+                 qPrintable(claimed.message()));
+        QVERIFY(!as(QStringLiteral("ben"))
+                         .saveTrainerNote(ticket,
+                                          TrainerNote{QStringLiteral("call:1"), QStringLiteral("x"),
+                                                      QStringLiteral("ben"), 1}));
     }
 
     void supportSettlesFromALookupWithItsOwnGrants()
@@ -204,8 +220,9 @@ private slots:
         EscalationResolver resolver(ben, client, QStringLiteral("ben"));
         const Expected<QList<EscalationRow>> open = ben.openEscalations(0, 100);
         QVERIFY(open);
-        const auto refund = std::find_if(open->begin(), open->end(),
-                                         [](const EscalationRow &row) { return row.tool == u"issue_refund"; });
+        const auto refund = std::find_if(open->begin(), open->end(), [](const EscalationRow &row) {
+            return row.tool == u"issue_refund";
+        });
         QVERIFY(refund != open->end());
         QVERIFY(EscalationClaims(ben, QStringLiteral("ben")).claim(refund->id));
         ResolutionOperation *operation = resolver.lookUp(refund->id);
@@ -220,41 +237,49 @@ private slots:
     void aLiveClaimHoldsAgainstAllButItsHolderAndAnAdmin()
     {
         const qint64 id = openEscalation(1);
-        const Expected<EscalationClaim> bens = EscalationClaims(as(QStringLiteral("ben")), QStringLiteral("ben")).claim(id);
+        const Expected<EscalationClaim> bens =
+                EscalationClaims(as(QStringLiteral("ben")), QStringLiteral("ben")).claim(id);
         QVERIFY2(bens && bens->taken, qPrintable(bens ? QString() : bens.message()));
         // Finance, with psql, cannot take it over or settle it while it is held.
-        const QString takeOver = refusalOf(
-                QStringLiteral("fay"),
-                QStringLiteral("UPDATE escalations SET claimed_by = 'fay', claimed_until = 9999999999999 WHERE id = %1").arg(id));
+        const QString takeOver = refusalOf(QStringLiteral("fay"),
+                                           QStringLiteral("UPDATE escalations SET claimed_by = 'fay', "
+                                                          "claimed_until = 9999999999999 WHERE id = %1")
+                                                   .arg(id));
         QVERIFY2(takeOver.contains(QLatin1String("claimed by ben")), qPrintable(takeOver));
-        QVERIFY(refusalOf(QStringLiteral("fay"),
-                          QStringLiteral("UPDATE escalations SET state = 'resolved', resolution = 'performed', "
-                                         "basis = 'reconciliation' WHERE id = %1")
-                                  .arg(id))
+        QVERIFY(refusalOf(
+                        QStringLiteral("fay"),
+                        QStringLiteral("UPDATE escalations SET state = 'resolved', resolution = 'performed', "
+                                       "basis = 'reconciliation' WHERE id = %1")
+                                .arg(id))
                         .contains(QLatin1String("claimed by ben")));
         // An admin releases it.
-        const Expected<bool> released = EscalationClaims(as(QStringLiteral("ida")), QStringLiteral("ida")).releaseAnyone(id);
+        const Expected<bool> released =
+                EscalationClaims(as(QStringLiteral("ida")), QStringLiteral("ida")).releaseAnyone(id);
         QVERIFY2(released && *released, qPrintable(released ? QString() : released.message()));
     }
 
     void grantingIsAnAdminsAndNamesAMissingUser()
     {
-        const Expected<void> bySupport = postgres::grantTeamRole(connectionOf(QStringLiteral("ben")), TeamRole::Finance,
-                                                                 QStringLiteral("ben"));
+        const Expected<void> bySupport = postgres::grantTeamRole(connectionOf(QStringLiteral("ben")),
+                                                                 TeamRole::Finance, QStringLiteral("ben"));
         QVERIFY(!bySupport);
-        QVERIFY2(bySupport.message().contains(QLatin1String("permission denied")) ||
-                         bySupport.message().contains(QLatin1String("must have admin option")),
+        QVERIFY2(bySupport.message().contains(QLatin1String("permission denied"))
+                         || bySupport.message().contains(QLatin1String("must have admin option")),
                  qPrintable(bySupport.message()));
-        const Expected<void> missing = postgres::grantTeamRole(connectionOf(QStringLiteral("ida")), TeamRole::Support,
-                                                               QStringLiteral("zed"));
+        const Expected<void> missing = postgres::grantTeamRole(connectionOf(QStringLiteral("ida")),
+                                                               TeamRole::Support, QStringLiteral("zed"));
         QVERIFY(!missing);
-        QVERIFY2(missing.message().contains(QLatin1String("no database user \"zed\"")), qPrintable(missing.message()));
+        QVERIFY2(missing.message().contains(QLatin1String("no database user \"zed\"")),
+                 qPrintable(missing.message()));
         // An admin grants and takes back; the role shows at once.
-        QVERIFY(postgres::grantTeamRole(connectionOf(QStringLiteral("ida")), TeamRole::Finance, QStringLiteral("nobody")));
+        QVERIFY(postgres::grantTeamRole(connectionOf(QStringLiteral("ida")), TeamRole::Finance,
+                                        QStringLiteral("nobody")));
         QCOMPARE(as(QStringLiteral("nobody")).sessionRoles()->summary(), QStringLiteral("finance"));
-        QCOMPARE(*postgres::revokeTeamRole(connectionOf(QStringLiteral("ida")), TeamRole::Finance, QStringLiteral("nobody")),
+        QCOMPARE(*postgres::revokeTeamRole(connectionOf(QStringLiteral("ida")), TeamRole::Finance,
+                                           QStringLiteral("nobody")),
                  true);
-        QCOMPARE(*postgres::revokeTeamRole(connectionOf(QStringLiteral("ida")), TeamRole::Finance, QStringLiteral("nobody")),
+        QCOMPARE(*postgres::revokeTeamRole(connectionOf(QStringLiteral("ida")), TeamRole::Finance,
+                                           QStringLiteral("nobody")),
                  false);
         QCOMPARE(as(QStringLiteral("nobody")).sessionRoles()->summary(), QStringLiteral("no role"));
     }
