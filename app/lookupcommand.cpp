@@ -182,7 +182,8 @@ int runLookupCommand(const QStringList &arguments)
     // In a team's database the lookups are the connected database user's.
     QString who = parser.value(operatorName);
     if (!(*store)->sessionUser().isEmpty()) {
-        Expected<QString> user = operatorNameFor(**store, who);
+        // The login's name is only a default: in a team's database the connected user acts.
+        Expected<QString> user = operatorNameFor(**store, parser.isSet(operatorName) ? who : QString());
         if (!user) {
             err << "verity lookup: " << user.message() << "\n";
             return 2;

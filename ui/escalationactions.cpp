@@ -254,10 +254,20 @@ void EscalationActions::holdWhileOpen(QWidget *dialog, qint64 escalationId)
     renew->setInterval(int(EscalationClaims::defaultLeaseMs / 3));
     connect(renew, &QTimer::timeout, this, [this, who, escalationId] {
         EscalationClaims claims(m_store, who);
-        if (const Expected<EscalationClaim> renewed = claims.claim(escalationId); !renewed || !renewed->taken)
-            emit message(tr("Your claim on escalation %1 could not be renewed%2.")
+        const Expected<EscalationClaim> renewed = claims.renew(escalationId);
+        if (!renewed)
+            emit message(tr("Your claim on escalation %1 could not be renewed: %2")
                                  .arg(escalationId)
-                                 .arg(renewed ? QString() : QStringLiteral(": ") + renewed.message()));
+                                 .arg(renewed.message()));
+        else if (!renewed->taken)
+            emit message(
+                    renewed->holder.isEmpty()
+                            ? tr("Your claim on escalation %1 was released or lapsed: claim it again before "
+                                 "acting on it.")
+                                      .arg(escalationId)
+                            : tr("Your claim on escalation %1 was released; %2 holds it now.")
+                                      .arg(escalationId)
+                                      .arg(renewed->holder));
     });
     renew->start();
     connect(dialog, &QObject::destroyed, this, [this, who, escalationId] {

@@ -198,6 +198,9 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
 
     buildMenus();
+    // A greyed item says why when the pointer rests on it (RoleLimits sets the reason).
+    for (QMenu *menu : menuBar()->findChildren<QMenu *>())
+        menu->setToolTipsVisible(true);
     applyRoles();
     updateEscalationCount();
     updateDuplicateCount();

@@ -62,7 +62,7 @@ void RoleLimits::apply(const Limited &limited) const
     const QString why = refusal(limited.needed, limited.what);
     limited.action->setEnabled(why.isEmpty());
     limited.action->setStatusTip(why.isEmpty() ? limited.tip : why);
-    limited.action->setToolTip(why.isEmpty() ? limited.action->text().remove(u'&') : why);
+    limited.action->setToolTip(why); // a menu shows it (and only a set one) beside the greyed item
 }
 
 } // namespace verity

@@ -51,6 +51,16 @@ auto auditedChange(Store &store, Change change) -> decltype(change())
 
 } // namespace
 
+Expected<EscalationClaim> EscalationClaims::renew(qint64 escalationId)
+{
+    Expected<EscalationDetail> current = existingEscalation(m_store, escalationId);
+    if (!current)
+        return current.error();
+    if (current->claimedBy != m_operator || !claimHeld(current->claimedBy, current->claimedUntil, m_clock()))
+        return EscalationClaim{escalationId, current->claimedBy, current->claimedUntil, false};
+    return claim(escalationId);
+}
+
 Expected<EscalationClaim> EscalationClaims::claim(qint64 escalationId)
 {
     if (m_operator.trimmed().isEmpty())

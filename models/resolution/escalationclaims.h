@@ -29,6 +29,9 @@ public:
     // Takes the escalation, or renews this operator's claim. Not taken (claim.taken false) when
     // another holds it: `holder` and `until` say who and how long.
     Expected<EscalationClaim> claim(qint64 escalationId);
+    // Extends this operator's claim while they still hold it; not taken (and nothing claimed)
+    // when it lapsed or was released, so a dialog left open never takes back a released claim.
+    Expected<EscalationClaim> renew(qint64 escalationId);
     // The oldest open escalation nobody holds, taken; nullopt when every one is settled or held.
     Expected<std::optional<EscalationClaim>> claimNext();
     // Gives this operator's claim back; false when they held none.

@@ -390,6 +390,51 @@ BEGIN
 END
 $$;
 )sql",
+        // 6: what the database holds every writer to, whatever client they use: a claim is taken
+        // in one's own name, an audit entry names who wrote it, and an escalation leaves the queue
+        // only once its call is no longer unknown. An admin, or the owner, is exempt (a desk's
+        // history copied in names its own people).
+        R"sql(
+CREATE FUNCTION acts_as_admin() RETURNS boolean LANGUAGE sql STABLE AS $$
+    SELECT pg_has_role(current_user, 'verity_admin', 'USAGE')
+        OR pg_has_role(current_user, (SELECT nspowner FROM pg_namespace WHERE nspname = 'verity'), 'USAGE')
+$$;
+CREATE FUNCTION claim_in_own_name() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.claimed_by IS NOT NULL AND NEW.claimed_by IS DISTINCT FROM OLD.claimed_by
+            AND NEW.claimed_by <> current_user AND NOT acts_as_admin() THEN
+        RAISE EXCEPTION '% cannot claim escalation % in the name of %: a claim is taken in one''s own name',
+            current_user, OLD.id, NEW.claimed_by USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER escalation_claimed_in_own_name BEFORE UPDATE OF claimed_by ON escalations
+    FOR EACH ROW EXECUTE FUNCTION claim_in_own_name();
+CREATE FUNCTION audit_in_own_name() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.operator <> current_user AND NOT acts_as_admin() THEN
+        RAISE EXCEPTION '% cannot write an audit entry in the name of %', current_user, NEW.operator
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER audit_written_in_own_name BEFORE INSERT ON audit_log
+    FOR EACH ROW EXECUTE FUNCTION audit_in_own_name();
+CREATE FUNCTION escalation_leaves_when_known() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT acts_as_admin() AND (OLD.state <> 'open'
+            OR EXISTS (SELECT 1 FROM tool_calls WHERE id = OLD.tool_call_id AND outcome = 'unknown')) THEN
+        RAISE EXCEPTION 'escalation % waits for evidence: it leaves the queue when it is settled, not deleted', OLD.id
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN OLD;
+END
+$$;
+CREATE TRIGGER escalation_deleted_only_when_known BEFORE DELETE ON escalations
+    FOR EACH ROW EXECUTE FUNCTION escalation_leaves_when_known();
+)sql",
 };
 // clang-format on
 
@@ -496,6 +541,18 @@ Expected<void> migrate(QSqlDatabase &db)
         return version.error();
     }
     if (*version == 0) {
+        // Said plainly to the operator who connects first, before the owner has set it up.
+        QSqlQuery may(db);
+        if (may.exec(QStringLiteral(
+                    "SELECT has_database_privilege(current_database(), 'CREATE'), current_user"))
+            && may.next() && !may.value(0).toBool()) {
+            rollback(db);
+            return makeError(
+                    StoreErrc::NotADatabase,
+                    QStringLiteral("Verity's tables are not in this database yet, and %1 may not create "
+                                   "them: its owner sets it up once with `verity db init`")
+                            .arg(may.value(1).toString()));
+        }
         if (Expected<void> made = exec(db,
                                        QStringLiteral("CREATE SCHEMA IF NOT EXISTS verity; CREATE TABLE "
                                                       "verity.schema_version (version INTEGER PRIMARY "

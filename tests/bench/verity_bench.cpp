@@ -1,11 +1,13 @@
 // verity-bench [--tickets N[,N...]] [--seed S] [--refunds N] [--json] [--folder DIR [--keep]]
 // verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]
+// verity-bench race [--backend sqlite|postgresql] [--escalations N] [--workers N]
 //
 // Figures, not tests: built with the project, never run by CTest. The first form is the scale
 // benchmark (see scalebenchmark.h); the second, import throughput per format. The other
 // commands are the children they start.
 
 #include "barecopy.h"
+#include "claimrace.h"
 #include "importthroughput.h"
 #include "largeticket.h"
 #include "reconcileprobe.h"
@@ -25,12 +27,18 @@ namespace {
 const char usage[] =
         "usage: verity-bench [--tickets N[,N...]] [--seed S] [--refunds N] [--json] [--folder DIR [--keep]]\n"
         "       verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]\n"
+        "       verity-bench race [--backend sqlite|postgresql] [--escalations N] [--workers N]\n"
         "\n"
         "The first form generates a support history of N tickets (by default 10,000, then 100,000, then\n"
         "1,000,000), imports it, opens it in the window offscreen and reconciles N refunds (--refunds,\n"
         "100,000) against the sandbox provider on 127.0.0.1, printing one line per figure with its target.\n"
         "It exits 1 when a target is missed. The files (about 6 GB at a million tickets) go to a temporary\n"
         "folder, or --folder; --keep keeps each imported database there (scale-N.sqlite) to look into.\n"
+        "\n"
+        "The race: N escalations (2,000), W processes (8) each claiming the next one and recording a\n"
+        "check until none is left; claims per second, and whether each was settled exactly once. On\n"
+        "postgresql it starts a throwaway cluster of its own (initdb, a Unix socket) and each process\n"
+        "connects as its own user with the support role.\n"
         "\n"
         "Children it starts, which can be run alone on a kept database:\n"
         "  verity-bench window DB ORDER-ID     the window's figures\n"
@@ -79,6 +87,10 @@ int main(int argc, char **argv)
         QTextStream(stdout) << "tickets " << shape.tickets << "\ntool_calls " << shape.toolCalls << "\n";
         return shape.tickets > 0 ? 0 : 2;
     }
+    if (command == QLatin1String("race-worker") && args.size() == 3) {
+        QCoreApplication app(argc, argv);
+        return runRaceWorker(args.at(1), args.at(2));
+    }
     if (command == QLatin1String("large-ticket") && args.size() == 2)
         return runLargeTicketProbe(argc, argv, args.at(1));
     if (command == QLatin1String("bare-copy") && args.size() == 3)
@@ -104,6 +116,30 @@ int main(int argc, char **argv)
                 return usageError(QStringLiteral("unknown option %1").arg(args.at(i)));
         }
         return runImportThroughput(formats, megabytes);
+    }
+    if (command == QLatin1String("race")) {
+        RaceOptions race;
+        for (int i = 1; i < args.size(); i += 2) {
+            if (i + 1 >= args.size())
+                return usageError(QStringLiteral("%1 needs a value").arg(args.at(i)));
+            bool ok = true;
+            if (args.at(i) == QLatin1String("--backend"))
+                race.backend = args.at(i + 1);
+            else if (args.at(i) == QLatin1String("--escalations"))
+                race.escalations = args.at(i + 1).toInt(&ok);
+            else if (args.at(i) == QLatin1String("--workers"))
+                race.workers = args.at(i + 1).toInt(&ok);
+            else
+                return usageError(QStringLiteral("unknown option %1").arg(args.at(i)));
+            if (!ok || race.escalations < 1 || race.workers < 1 || race.workers > 64)
+                return usageError(QStringLiteral("%1 takes a positive number (workers: up to 64), not \"%2\"")
+                                          .arg(args.at(i), args.at(i + 1)));
+        }
+        if (race.backend != QLatin1String("sqlite") && race.backend != QLatin1String("postgresql"))
+            return usageError(
+                    QStringLiteral("--backend takes sqlite or postgresql, not \"%1\"").arg(race.backend));
+        QTextStream out(stdout);
+        return runClaimRace(race, out);
     }
 
     ScaleOptions options;

@@ -189,6 +189,36 @@ private slots:
         QVERIFY(refusalOf(QStringLiteral("ida"), QStringLiteral("ROLLBACK")).isEmpty());
     }
 
+    void nobodyActsInAnothersNameOrDropsAnUnknown()
+    {
+        const qint64 id = openEscalation(2);
+        const QString inFaysName = refusalOf(QStringLiteral("ben"),
+                                             QStringLiteral("UPDATE escalations SET claimed_by = 'fay', "
+                                                            "claimed_until = 9999999999999 WHERE id = %1")
+                                                     .arg(id));
+        QVERIFY2(inFaysName.contains(QLatin1String("in the name of fay")), qPrintable(inFaysName));
+        const QString audit = refusalOf(
+                QStringLiteral("ben"),
+                QStringLiteral(
+                        "INSERT INTO audit_log (seq, at, operator, action, detail, prev_hash, hash) VALUES "
+                        "(999999, 1, 'ida', 'settle', 'x', 'p-forged', 'h-forged')"));
+        QVERIFY2(audit.contains(QLatin1String("in the name of ida")), qPrintable(audit));
+        const QString dropped = refusalOf(QStringLiteral("fay"),
+                                          QStringLiteral("DELETE FROM escalations WHERE id = %1").arg(id));
+        QVERIFY2(dropped.contains(QLatin1String("waits for evidence")), qPrintable(dropped));
+    }
+
+    void aDatabaseNotSetUpIsTheOwnersToSetUp()
+    {
+        QVERIFY2(m_cluster.execute(QStringLiteral("CREATE DATABASE bare")), qPrintable(m_cluster.error()));
+        const Expected<std::unique_ptr<Store>> opened =
+                openStore(m_cluster.location(QStringLiteral("bare"), QStringLiteral("ben")));
+        QVERIFY(!opened);
+        QVERIFY2(opened.message().contains(
+                         QLatin1String("not in this database yet, and ben may not create them")),
+                 qPrintable(opened.message()));
+    }
+
     void aTrainerWritesNotesAndSettlesNothing()
     {
         Store &tom = as(QStringLiteral("tom"));
