@@ -2,6 +2,7 @@
 
 #include "domain/hiddencharacters.h"
 #include "provider/providerclient.h"
+#include "resolution/escalationclaims.h"
 #include "resolution/escalationresolver.h"
 #include "resolution/escalationtext.h"
 #include "resolution/operatoridentity.h"
@@ -117,6 +118,10 @@ int runResolveCommand(const QStringList &arguments)
         return fail(allowed.message());
     ProviderClient noProvider(ProviderSettings{}); // an attestation asks no system
     EscalationResolver resolver(**store, noProvider, who);
+    // Someone else working on it is a "not now", as for `verity claim`, not a bad command line.
+    bool heldByAnother = false;
+    if (const Expected<EscalationDetail> detail = resolver.escalation(id))
+        heldByAnother = !EscalationClaims(**store, who).refusal(*detail).isEmpty();
     const ResolutionReport report = resolver.attest(id, attestation);
 
     if (parser.isSet(json)) {
@@ -146,7 +151,7 @@ int runResolveCommand(const QStringList &arguments)
     case ResolutionReport::Kind::ResolvedElsewhere:
         return 1;
     default:
-        return 2;
+        return heldByAnother ? 1 : 2;
     }
 }
 

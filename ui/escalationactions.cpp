@@ -230,7 +230,8 @@ bool EscalationActions::claimFor(EscalationResolver &resolver, qint64 escalation
     // An admin may take the claim off, say when its holder left with the dialog open; audited.
     QPushButton *release = nullptr;
     if (m_limits && m_limits->allows(TeamRole::Admin))
-        release = box.addButton(tr("Release %1's claim").arg(claim->holder), QMessageBox::DestructiveRole);
+        release = box.addButton(tr("Release %1's claim and go on").arg(claim->holder),
+                                QMessageBox::DestructiveRole);
     box.setDefaultButton(QMessageBox::Ok);
     box.exec();
     if (!release || box.clickedButton() != release)

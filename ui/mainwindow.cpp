@@ -205,6 +205,10 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     updateEscalationCount();
     updateDuplicateCount();
     restoreLayout();
+    // Someone whose work is finance alone opens on it.
+    if (m_limits->roles().isTeam() && m_limits->allows(TeamRole::Finance)
+        && !m_limits->allows(TeamRole::Support))
+        showFinance();
 }
 
 MainWindow::~MainWindow() = default;

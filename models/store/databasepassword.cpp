@@ -20,6 +20,23 @@ void waitFor(Job &job)
     loop.exec();
 }
 
+QString keychainTrouble(const QKeychain::Job &job)
+{
+    switch (job.error()) {
+    case QKeychain::NoBackendAvailable:
+    case QKeychain::NotImplemented:
+        return QStringLiteral("no keychain service is running on this desktop");
+    case QKeychain::AccessDenied:
+    case QKeychain::AccessDeniedByUser:
+        return QStringLiteral("the keychain refused access");
+    default:
+        // QtKeychain says "Unknown error" when no secret service answers on the session bus.
+        return job.errorString() == QLatin1String("Unknown error")
+                ? QStringLiteral("no keychain service answered on this desktop")
+                : job.errorString();
+    }
+}
+
 } // namespace
 
 Expected<std::optional<QString>> keychainDatabasePassword(const PostgresTarget &target)
@@ -31,7 +48,7 @@ Expected<std::optional<QString>> keychainDatabasePassword(const PostgresTarget &
     if (job.error() == QKeychain::EntryNotFound)
         return std::optional<QString>();
     if (job.error() != QKeychain::NoError)
-        return makeError(QStringLiteral("the desktop keychain cannot be read: %1").arg(job.errorString()));
+        return makeError(QStringLiteral("the desktop keychain cannot be read: %1").arg(keychainTrouble(job)));
     return std::optional<QString>(job.textData());
 }
 
@@ -43,7 +60,7 @@ Expected<void> saveKeychainDatabasePassword(const PostgresTarget &target, const 
     job.setTextData(password);
     waitFor(job);
     if (job.error() != QKeychain::NoError)
-        return makeError(QStringLiteral("the desktop keychain cannot keep it: %1").arg(job.errorString()));
+        return makeError(QStringLiteral("the desktop keychain cannot keep it: %1").arg(keychainTrouble(job)));
     return {};
 }
 

@@ -87,8 +87,9 @@ QString OperatorRoles::refusal(TeamRole needed, const QString &what) const
     const QString held = m_roles.isEmpty() ? QObject::tr("no role here, so only reads")
             : m_roles.size() == 1          ? QObject::tr("the %1 role").arg(summary())
                                            : QObject::tr("the roles %1").arg(summary());
-    return QObject::tr("%1 has %2; %3 needs the %4 role (an admin grants it: verity db grant --role %4 %1)")
-            .arg(m_user, held, what, teamRoleId(needed));
+    return QObject::
+            tr("%1 has %2; %3 needs the %4 role (an admin grants it: verity db grant --db URI --role %4 %1)")
+                    .arg(m_user, held, what, teamRoleId(needed));
 }
 
 QString OperatorRoles::summary() const

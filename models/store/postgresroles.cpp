@@ -135,6 +135,11 @@ Expected<void> grantTeamRole(QSqlDatabase &db, TeamRole role, const QString &use
 
 Expected<bool> revokeTeamRole(QSqlDatabase &db, TeamRole role, const QString &user)
 {
+    Expected<bool> exists = userExists(db, user);
+    if (!exists)
+        return exists.error();
+    if (!*exists)
+        return makeError(QStringLiteral("there is no database user \"%1\"").arg(user));
     QSqlQuery held(db);
     if (!held.prepare(
                 QStringLiteral("SELECT 1 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid "

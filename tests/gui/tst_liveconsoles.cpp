@@ -157,7 +157,7 @@ private slots:
         QVERIFY(!next->isEnabled());
         QVERIFY2(next->toolTip().contains(QLatin1String("needs the support role")),
                  qPrintable(next->toolTip()));
-        QVERIFY(next->toolTip().contains(QLatin1String("verity db grant --role support tom")));
+        QVERIFY(next->toolTip().contains(QLatin1String("verity db grant --db URI --role support tom")));
         auto *import = trainer.findChild<QAction *>(QStringLiteral("importAction"));
         QVERIFY(import && !import->isEnabled());
         QVERIFY(trainer.findChild<QAction *>(QStringLiteral("classifyToolsAction"))
