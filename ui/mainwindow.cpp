@@ -208,7 +208,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     // Someone whose work is finance alone opens on it.
     if (m_limits->roles().isTeam() && m_limits->allows(TeamRole::Finance)
         && !m_limits->allows(TeamRole::Support))
-        showFinance();
+        QTimer::singleShot(0, this, &MainWindow::showFinance); // once shown: a hidden tab does not rise
 }
 
 MainWindow::~MainWindow() = default;

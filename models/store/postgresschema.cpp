@@ -540,6 +540,20 @@ Expected<void> migrate(QSqlDatabase &db)
         rollback(db);
         return version.error();
     }
+    if (*version > 0) {
+        // An upgrade is the owner's to make: an operator who connects first is told so.
+        QSqlQuery may(db);
+        if (may.exec(QStringLiteral("SELECT has_schema_privilege('verity', 'CREATE')")) && may.next()
+            && !may.value(0).toBool()) {
+            rollback(db);
+            return makeError(
+                    StoreErrc::OlderSchema,
+                    QStringLiteral("the database is at schema version %1 and this Verity needs version "
+                                   "%2: its owner brings it up to date once with `verity db init`")
+                            .arg(*version)
+                            .arg(migrationCount));
+        }
+    }
     if (*version == 0) {
         // Said plainly to the operator who connects first, before the owner has set it up.
         QSqlQuery may(db);
