@@ -410,7 +410,7 @@ void MainWindow::applyRoles()
 void MainWindow::refresh()
 {
     m_limits->refresh(); // an admin may have granted or revoked a role since
-    followChanges(StoreAreas(0x1f));
+    followChanges(everyArea);
 }
 
 void MainWindow::followChanges(StoreAreas areas)

@@ -29,7 +29,7 @@ void ChangeFeed::announce(const QString &area)
         }
     }
     if (!known)
-        m_pending |= StoreAreas(0x1f);
+        m_pending |= everyArea;
     if (!m_gather.isActive())
         m_gather.start();
 }

@@ -19,6 +19,8 @@ enum class StoreArea {
 };
 Q_DECLARE_FLAGS(StoreAreas, StoreArea)
 Q_DECLARE_OPERATORS_FOR_FLAGS(StoreAreas)
+inline constexpr StoreAreas everyArea = StoreArea::Tickets | StoreArea::Escalations | StoreArea::Audit
+        | StoreArea::Finance | StoreArea::Notes;
 
 class ChangeFeed : public QObject
 {
