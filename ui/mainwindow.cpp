@@ -4,6 +4,7 @@
 #include "attestdialog.h"
 #include "auditview.h"
 #include "classifytoolsdialog.h"
+#include "databasebanner.h"
 #include "domain/displaytext.h"
 #include "domain/userregistry.h"
 #include "escalationactions.h"
@@ -99,11 +100,13 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_splitter->setStretchFactor(1, 3);
     // The live-account band sits above everything the operator acts on.
     m_accountBanner = new AccountBanner(this);
+    m_databaseBanner = new DatabaseBanner(this);
     auto *central = new QWidget(this);
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_accountBanner);
+    centralLayout->addWidget(m_databaseBanner);
     centralLayout->addWidget(m_splitter, 1);
     setCentralWidget(central);
 
@@ -173,8 +176,12 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_actions, &EscalationActions::claimsChanged, this,
             [this] { followChanges(StoreArea::Escalations); });
     // Another console's changes, as the team's database announces them.
-    if (ChangeFeed *feed = store.changeFeed())
-        connect(feed, &ChangeFeed::changed, this, &MainWindow::followChanges);
+    m_feed = store.changeFeed();
+    if (m_feed) {
+        connect(m_feed, &ChangeFeed::changed, this, &MainWindow::followChanges);
+        connect(m_feed, &ChangeFeed::unreachable, this, &MainWindow::databaseUnreachable);
+        connect(m_feed, &ChangeFeed::reachable, this, &MainWindow::databaseReachable);
+    }
     connect(m_actions, &EscalationActions::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
@@ -407,14 +414,34 @@ void MainWindow::applyRoles()
     m_ticketView->setCallActions([this](const ToolCallRow &call) { return m_actions->actionsFor(call); });
 }
 
+void MainWindow::databaseUnreachable(const QString &reason)
+{
+    m_databaseBanner->showUnreachable(m_store.location(), reason);
+    m_limits->setUnreachable(reason);
+}
+
+void MainWindow::databaseReachable()
+{
+    statusBar()->showMessage(m_databaseBanner->showReachable(), 15000);
+    m_limits->setUnreachable(QString());
+    m_limits->refresh(); // the feed reads every view again next
+}
+
 void MainWindow::refresh()
 {
+    if (m_feed && !m_feed->isReachable()) {
+        showError(tr("The team's database cannot be reached: the views stay as they were until it is back."));
+        return;
+    }
     m_limits->refresh(); // an admin may have granted or revoked a role since
     followChanges(everyArea);
 }
 
 void MainWindow::followChanges(StoreAreas areas)
 {
+    // What is on screen stays, stale but whole, rather than emptied by reads that must fail.
+    if (m_feed && !m_feed->isReachable())
+        return;
     // Each view read again where the person is in it: the chosen row, the rows in sight and the
     // open ticket stay as they were, unless what they show changed.
     if (areas & StoreArea::Tickets) {

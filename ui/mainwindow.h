@@ -19,6 +19,8 @@ class QSplitter;
 namespace verity {
 
 class AccountBanner;
+class ChangeFeed;
+class DatabaseBanner;
 class AttestDialog;
 class AuditLogModel;
 class AuditView;
@@ -111,6 +113,9 @@ private:
     void buildMenus();
     // Greys out what this user's roles do not allow, each saying why; again when they change.
     void applyRoles();
+    // The team's database lost and back: the band, the limits, and every view read again.
+    void databaseUnreachable(const QString &reason);
+    void databaseReachable();
     void showProviderSettings();
     void showError(const QString &message);
     void updateEscalationCount();
@@ -142,6 +147,8 @@ private:
     QLabel *m_keyKind; // the kind of API key in use, in the status bar
     QLabel *m_operatorRoles; // "ben · support" in a team's database
     AccountBanner *m_accountBanner;
+    DatabaseBanner *m_databaseBanner;
+    ChangeFeed *m_feed = nullptr; // a team's database only
     ImportJob *m_import = nullptr;
     QProgressDialog *m_importProgress = nullptr;
     std::function<QStringList(QWidget *)> m_chooseFiles;

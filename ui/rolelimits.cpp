@@ -31,8 +31,22 @@ void RoleLimits::refresh()
     emit changed();
 }
 
+void RoleLimits::setUnreachable(const QString &reason)
+{
+    if (reason == m_unreachable)
+        return;
+    m_unreachable = reason;
+    for (const Limited &limited : std::as_const(m_limited))
+        apply(limited);
+    emit changed();
+}
+
 QString RoleLimits::refusal(TeamRole needed, const QString &what) const
 {
+    if (!m_unreachable.isEmpty())
+        return what.isEmpty() ? tr("The team's database cannot be reached (%1)").arg(m_unreachable)
+                              : tr("The team's database cannot be reached, so %1 waits until it is back (%2)")
+                                        .arg(what, m_unreachable);
     if (!m_readOnlyReason.isEmpty())
         return what.isEmpty()
                 ? m_readOnlyReason

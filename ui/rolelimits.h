@@ -26,6 +26,9 @@ public:
 
     // Reads the user's roles again; changed() when they differ.
     void refresh();
+    // While the database cannot be reached nothing may change, whatever the roles: a lookup
+    // whose answer could not be recorded would be evidence lost. Empty: reachable again.
+    void setUnreachable(const QString &reason);
     // Empty when allowed; else why not, in words for a tooltip or the status bar.
     QString refusal(TeamRole needed, const QString &what) const;
     bool allows(TeamRole role) const { return refusal(role, QString()).isEmpty(); }
@@ -52,6 +55,7 @@ private:
     QString m_readOnlyReason;
     OperatorRoles m_roles;
     QString m_error; // the roles could not be read: every change refused with this
+    QString m_unreachable; // why the database cannot be reached, while it cannot
     QList<Limited> m_limited;
 };
 

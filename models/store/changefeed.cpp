@@ -34,4 +34,17 @@ void ChangeFeed::announce(const QString &area)
         m_gather.start();
 }
 
+void ChangeFeed::reportUnreachable(const QString &reason)
+{
+    m_reachable = false;
+    emit unreachable(reason);
+}
+
+void ChangeFeed::reportReachable()
+{
+    m_reachable = true;
+    emit reachable();
+    announce(QString()); // an unknown name: every area
+}
+
 } // namespace verity

@@ -35,13 +35,22 @@ public:
     // One announcement: the area's name as the database sends it ("tickets"); unknown names
     // count as every area, so a newer schema's announcement is never missed.
     void announce(const QString &area);
+    // The database cannot be reached, in the server's or libpq's words; the feed hears nothing
+    // until it can.
+    void reportUnreachable(const QString &reason);
+    // It can again: anything may have changed meanwhile, so every area is announced.
+    void reportReachable();
+    bool isReachable() const { return m_reachable; }
 
 signals:
     void changed(verity::StoreAreas areas);
+    void unreachable(const QString &reason);
+    void reachable();
 
 private:
     QTimer m_gather;
     StoreAreas m_pending;
+    bool m_reachable = true;
 };
 
 // The channel the database announces on.

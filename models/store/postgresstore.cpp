@@ -4,12 +4,15 @@
 #include "databasepassword.h"
 #include "postgresroles.h"
 #include "postgresschema.h"
+#include "serverwatch.h"
 #include "sqlerror.h"
 
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
+
+#include <libpq-fe.h>
 
 namespace verity {
 
@@ -41,8 +44,10 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
     store->m_db.setDatabaseName(target.database);
     if (!target.password.isEmpty())
         store->m_db.setPassword(target.password);
-    QStringList options{QStringLiteral("application_name=verity")};
-    for (const auto &[key, value] : target.options)
+    store->m_target = target;
+    store->m_access = access;
+    QStringList options;
+    for (const auto &[key, value] : store->connectionKeywords())
         options << key + u'=' + value;
     store->m_db.setConnectOptions(options.join(u';'));
     if (!store->m_db.open()) {
@@ -65,9 +70,10 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
                             .arg(where, connectionError(store->m_db.lastError())));
     }
 
+    if (Expected<void> started = store->startSession(); !started)
+        return started.error();
     QSqlQuery session(store->m_db);
-    if (!session.exec(QStringLiteral("SET search_path = verity, public"))
-        || !session.exec(QStringLiteral("SELECT current_user")) || !session.next())
+    if (!session.exec(QStringLiteral("SELECT current_user")) || !session.next())
         return makeError(QStringLiteral("%1: cannot start a session: %2")
                                  .arg(where, sqlErrorText(session.lastError())));
     store->m_user = session.value(0).toString();
@@ -85,9 +91,6 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
                         .arg(where, store->m_user));
 
     if (access == Access::ReadOnly) {
-        if (!session.exec(QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")))
-            return makeError(QStringLiteral("%1: cannot open read-only: %2")
-                                     .arg(where, sqlErrorText(session.lastError())));
         Expected<int> version = postgres::schemaVersion(store->m_db);
         if (!version)
             return inContext(where, version.error());
@@ -111,14 +114,65 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
     return store;
 }
 
+QList<QPair<QString, QString>> PostgresStore::connectionKeywords() const
+{
+    // A console on a team's database stays connected for hours: without keepalives a dropped
+    // network would go unnoticed until the next click, and without a timeout a connection
+    // attempt to a vanished host would hang the window. Set in the location, the user's win.
+    QList<QPair<QString, QString>> keywords{
+            {QStringLiteral("application_name"), QStringLiteral("verity")},
+            {QStringLiteral("connect_timeout"), QStringLiteral("10")},
+            {QStringLiteral("keepalives_idle"), QStringLiteral("30")},
+            {QStringLiteral("keepalives_interval"), QStringLiteral("10")},
+            {QStringLiteral("keepalives_count"), QStringLiteral("3")},
+    };
+    for (const auto &[key, value] : m_target.options) {
+        keywords.removeIf([&key](const auto &keyword) { return keyword.first == key; });
+        keywords.append({key, value});
+    }
+    return keywords;
+}
+
+Expected<void> PostgresStore::startSession()
+{
+    QSqlQuery session(m_db);
+    if (!session.exec(QStringLiteral("SET search_path = verity, public")))
+        return makeError(QStringLiteral("%1: cannot start a session: %2")
+                                 .arg(m_path, sqlErrorText(session.lastError())));
+    if (m_access == Access::ReadOnly
+        && !session.exec(QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")))
+        return makeError(QStringLiteral("%1: cannot open read-only: %2")
+                                 .arg(m_path, sqlErrorText(session.lastError())));
+    return {};
+}
+
 PostgresStore::~PostgresStore()
 {
+    m_watch.reset();
     m_feed.reset();
     if (m_listening.isEmpty())
         return;
     QSqlDatabase::database(m_listening, false).close();
     QSqlDatabase::removeDatabase(m_listening);
 }
+
+namespace {
+
+// What libpq says of a connection that is not open; empty while it is.
+QString brokenConnection(const QSqlDatabase &db)
+{
+    const QVariant handle = db.driver()->handle();
+    PGconn *connection = handle.isValid() && qstrcmp(handle.typeName(), "PGconn*") == 0
+            ? *static_cast<PGconn *const *>(handle.constData())
+            : nullptr;
+    if (connection && PQstatus(connection) == CONNECTION_OK)
+        return QString();
+    const QString said =
+            connection ? QString::fromLocal8Bit(PQerrorMessage(connection)).simplified() : QString();
+    return said.isEmpty() ? QStringLiteral("the connection to the server was lost") : said;
+}
+
+} // namespace
 
 ChangeFeed *PostgresStore::changeFeed()
 {
@@ -135,23 +189,69 @@ ChangeFeed *PostgresStore::changeFeed()
         return nullptr;
     }
     m_listening = name;
-    QSqlQuery backend(m_db);
-    const qint64 ownBackend = backend.exec(QStringLiteral("SELECT pg_backend_pid()")) && backend.next()
-            ? backend.value(0).toLongLong()
-            : 0;
+    m_ownBackend = backendPid();
     m_feed = std::make_unique<ChangeFeed>();
+    // The driver stays the same across reconnections, and so does this.
     QObject::connect(listening.driver(), &QSqlDriver::notification, m_feed.get(),
-                     [feed = m_feed.get(), ownBackend](const QString &channel, QSqlDriver::NotificationSource,
-                                                       const QVariant &payload) {
+                     [this](const QString &channel, QSqlDriver::NotificationSource, const QVariant &payload) {
                          // "escalations 4711": what changed, and which server process changed it. This
                          // console's own changes it has read again already.
                          const QStringList words = payload.toString().split(u' ');
                          if (channel != QLatin1String(changeChannel)
-                             || (words.size() == 2 && words.at(1).toLongLong() == ownBackend))
+                             || (words.size() == 2 && words.at(1).toLongLong() == m_ownBackend))
                              return;
-                         feed->announce(words.value(0));
+                         m_feed->announce(words.value(0));
                      });
+
+    QList<QPair<QString, QString>> ping{{QStringLiteral("dbname"), m_target.database}};
+    if (!m_target.host.isEmpty())
+        ping.append({QStringLiteral("host"), m_target.host});
+    if (m_target.port > 0)
+        ping.append({QStringLiteral("port"), QString::number(m_target.port)});
+    if (!m_target.user.isEmpty())
+        ping.append({QStringLiteral("user"), m_target.user});
+    for (const auto &keyword : connectionKeywords())
+        ping.append(keyword);
+    m_watch = std::make_unique<ServerWatch>(
+            libpqConnectionString(ping),
+            ServerWatch::Hooks{[this] {
+                                   const QString main = brokenConnection(m_db);
+                                   return main.isEmpty()
+                                           ? brokenConnection(QSqlDatabase::database(m_listening, false))
+                                           : main;
+                               },
+                               [this] { return reconnect(); }});
+    QObject::connect(m_watch.get(), &ServerWatch::lost, m_feed.get(), &ChangeFeed::reportUnreachable);
+    QObject::connect(m_watch.get(), &ServerWatch::restored, m_feed.get(), &ChangeFeed::reportReachable);
     return m_feed.get();
+}
+
+qint64 PostgresStore::backendPid()
+{
+    QSqlQuery backend(m_db);
+    return backend.exec(QStringLiteral("SELECT pg_backend_pid()")) && backend.next()
+            ? backend.value(0).toLongLong()
+            : 0;
+}
+
+Expected<void> PostgresStore::reconnect()
+{
+    // Statements prepared on the old connection are gone with it; the watch calls this only
+    // between two events, so no store call holds one.
+    forgetStatements();
+    m_db.close();
+    if (!m_db.open())
+        return makeError(QStringLiteral("%1: cannot connect again: %2")
+                                 .arg(m_path, connectionError(m_db.lastError())));
+    if (Expected<void> started = startSession(); !started)
+        return started;
+    QSqlDatabase listening = QSqlDatabase::database(m_listening, false);
+    listening.close();
+    if (!listening.open() || !listening.driver()->subscribeToNotification(QString::fromLatin1(changeChannel)))
+        return makeError(QStringLiteral("%1: cannot listen for changes again: %2")
+                                 .arg(m_path, connectionError(listening.lastError())));
+    m_ownBackend = backendPid();
+    return {};
 }
 
 Expected<OperatorRoles> PostgresStore::sessionRoles()

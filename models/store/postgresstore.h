@@ -8,6 +8,8 @@
 
 namespace verity {
 
+class ServerWatch;
+
 class PostgresStore final : public SqlStore
 {
 public:
@@ -25,7 +27,9 @@ public:
     QString sessionUser() const override { return m_user; }
     Expected<OperatorRoles> sessionRoles() override;
     // LISTENs, on a connection of its own, from the first call; announcements of this store's
-    // own changes are left out (its console reads again after its own changes already).
+    // own changes are left out (its console reads again after its own changes already). From
+    // then on a lost server is noticed and both connections opened again once it is back (the
+    // feed says unreachable() and reachable()).
     ChangeFeed *changeFeed() override;
 
 protected:
@@ -36,9 +40,21 @@ protected:
 private:
     using SqlStore::SqlStore;
 
+    // libpq's keywords for every connection: the location's, over Verity's defaults.
+    QList<QPair<QString, QString>> connectionKeywords() const;
+    // What each connection sets before its first query, again after a reconnection.
+    Expected<void> startSession();
+    qint64 backendPid();
+    // After the server was lost: both connections opened again, as they were.
+    Expected<void> reconnect();
+
+    PostgresTarget m_target;
+    Access m_access = Access::ReadWrite;
     QString m_user;
     std::unique_ptr<ChangeFeed> m_feed;
+    std::unique_ptr<ServerWatch> m_watch; // with the feed: only a console lives long enough to need it
     QString m_listening; // the listening connection's name, once there is one
+    qint64 m_ownBackend = 0; // the main connection's server process, whose announcements are left out
 };
 
 } // namespace verity

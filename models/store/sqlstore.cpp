@@ -27,6 +27,13 @@ SqlStore::~SqlStore()
     QSqlDatabase::removeDatabase(m_connection);
 }
 
+void SqlStore::forgetStatements()
+{
+    m_statements.clear();
+    m_knownSellers.clear();
+    m_searchMatches.reset();
+}
+
 Expected<QSqlQuery *> SqlStore::prepared(const char *sql)
 {
     return prepared(sql, QString());

@@ -118,6 +118,8 @@ protected:
     virtual Expected<void> lockAuditChain() { return {}; }
 
     Expected<void> execute(const char *sql, const char *what);
+    // Before the connection is opened again: what was prepared on it, or learnt through it.
+    void forgetStatements();
 
     QString m_path;
     QString m_connection;

@@ -1,7 +1,8 @@
 // Two consoles on one team database, as two people at two desks: what one does, the other sees
 // within a second, announced by the database (LISTEN/NOTIFY), while the watcher keeps the row
 // they chose, the rows in sight and the ticket they have open. A third console, a trainer's,
-// shows what its role cannot do greyed out with the reason.
+// shows what its role cannot do greyed out with the reason. When the server restarts, the
+// watcher says so and keeps its views, then follows again.
 
 #include "domain/toolregistry.h"
 #include "escalationqueuepane.h"
@@ -14,6 +15,7 @@
 #include "resolution/escalationclaims.h"
 #include "resolution/escalationresolver.h"
 #include "store/postgresroles.h"
+#include "store/serverwatch.h"
 #include "store/sqlstore.h"
 #include "store/storefactory.h"
 #include "support/postgrescluster.h"
@@ -21,8 +23,10 @@
 #include "ticketqueuepane.h"
 
 #include <QAction>
+#include <QLabel>
 #include <QPushButton>
 #include <QSqlQuery>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 
@@ -168,6 +172,47 @@ private slots:
         trainer.refresh();
         QVERIFY(next->isEnabled());
         QVERIFY(import->isEnabled());
+    }
+
+    void aRestartedServerIsShownAndTheViewsKept()
+    {
+        // The server goes away under both consoles: the watcher says so across the top, keeps
+        // what it showed, and refuses changes saying why; once it is back, it follows again.
+        const int rows = escalations()->model()->rowCount();
+        QVERIFY(rows > 0);
+        auto *banner = m_window->findChild<QLabel *>(QStringLiteral("databaseUnreachableBanner"));
+        auto *next = m_window->escalationPane()->findChild<QPushButton *>(QStringLiteral("queueNextButton"));
+        QVERIFY(banner && next);
+        QVERIFY(!banner->isVisible());
+        QVERIFY(next->isEnabled());
+        QVERIFY2(m_cluster.halt(), qPrintable(m_cluster.error()));
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 3 * ServerWatch::intervalMs);
+        QVERIFY2(banner->text().contains(QLatin1String("cannot be reached since")),
+                 qPrintable(banner->text()));
+        QVERIFY(banner->text().contains(m_watching->location()));
+        QVERIFY(!next->isEnabled());
+        QVERIFY2(next->toolTip().contains(QLatin1String("cannot be reached")), qPrintable(next->toolTip()));
+        m_window->refresh(); // F5 while it is away: the rows stay
+        QCOMPARE(escalations()->model()->rowCount(), rows);
+
+        QVERIFY2(m_cluster.launch(), qPrintable(m_cluster.error()));
+        QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 3 * ServerWatch::intervalMs);
+        QVERIFY(next->isEnabled());
+        QVERIFY2(m_window->statusBar()->currentMessage().contains(QLatin1String("Database back at")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+        // The other console, opened anew, changes something: followed as before.
+        Expected<std::unique_ptr<Store>> acting = openStore(m_location);
+        QVERIFY_OK(acting);
+        m_acting = std::move(*acting);
+        const qint64 first = escalationAt(0);
+        QVERIFY_OK(EscalationClaims(*m_acting, QStringLiteral("cleo")).claim(first));
+        QTRY_VERIFY_WITH_TIMEOUT(escalations()
+                                         ->model()
+                                         ->index(0, EscalationQueueModel::ClaimColumn)
+                                         .data()
+                                         .toString()
+                                         .contains(QLatin1String("cleo")),
+                                 followMs);
     }
 
     void cleanupTestCase()

@@ -59,6 +59,23 @@ public:
                   QStringLiteral("--auth=trust"), QStringLiteral("-E"), QStringLiteral("UTF8"),
                   QStringLiteral("--locale=C.UTF-8"), QStringLiteral("--no-sync")}))
             return false;
+        return launch();
+    }
+
+    // The server stopped as an administrator stops it (its clients told, then cut off), the
+    // data kept; launch() starts it again on the same socket and port.
+    bool halt()
+    {
+        if (!m_running)
+            return true;
+        m_running = false;
+        return run(QStringLiteral("pg_ctl"),
+                   {QStringLiteral("-D"), dataFolder(), QStringLiteral("-m"), QStringLiteral("fast"),
+                    QStringLiteral("-w"), QStringLiteral("stop")});
+    }
+
+    bool launch()
+    {
         // Only the socket in the folder: listen_addresses empty turns TCP off. fsync off: a test
         // cluster that loses power is thrown away anyway.
         const QString options = QStringLiteral("-k %1 -p %2 -c listen_addresses='' -c fsync=off "
