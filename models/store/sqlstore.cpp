@@ -100,6 +100,19 @@ Expected<void> SqlStore::rollbackToSavepoint()
     return execute("RELEASE unit", "cannot undo a conversation");
 }
 
+namespace {
+
+// The id an INSERT ... RETURNING id gave: read with the insert, where lastInsertId() would ask
+// PostgreSQL again (SELECT lastval()), a round trip per row on the import path.
+qint64 insertedId(QSqlQuery &q)
+{
+    const qint64 id = q.next() ? q.value(0).toLongLong() : 0;
+    q.finish();
+    return id;
+}
+
+} // namespace
+
 // The import path binds by name: QtSql binds a value by position only after building that
 // position's name as text, which costs more than storing most of the values.
 
@@ -139,7 +152,7 @@ Expected<TicketRef> SqlStore::insertTicket(const NewTicket &ticket)
             "dated_by) "
             "VALUES (:ext_id, :order_id, :seller_id, :seller_name, :subject, :opened_at, :fingerprint, "
             ":seller_balance_cents, :seller_balance_as_of, :source_format, :registry, :task, :origin, "
-            ":dated_by)");
+            ":dated_by) RETURNING id");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -164,7 +177,7 @@ Expected<TicketRef> SqlStore::insertTicket(const NewTicket &ticket)
     q.bindValue(QStringLiteral(":dated_by"), nullableText(ticketDatingId(ticket.dating)));
     if (auto done = run(q, "recording a ticket"); !done)
         return done.error();
-    return TicketRef{q.lastInsertId().toLongLong(), ticket.fingerprint,
+    return TicketRef{insertedId(q), ticket.fingerprint,
                      TicketFacts{{QStringLiteral("ticket_id"), ticket.extId},
                                  {QStringLiteral("order_id"), ticket.order.id},
                                  {QStringLiteral("seller_id"), ticket.seller.id}},
@@ -318,14 +331,14 @@ Expected<qint64> SqlStore::insertToolCall(const NewToolCall &call)
                      "outcome_reason, fingerprint) "
                      "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
                      ":intent_key, :intent_error, :amount_cents, :amount_error, :outcome, :outcome_reason, "
-                     ":fingerprint)");
+                     ":fingerprint) RETURNING id");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
     bindCall(q, call, call.outcome, call.outcomeReason);
     if (auto done = run(q, "recording a tool call"); !done)
         return done.error();
-    return q.lastInsertId().toLongLong();
+    return insertedId(q);
 }
 
 Expected<qint64> SqlStore::insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result)
@@ -340,7 +353,7 @@ Expected<qint64> SqlStore::insertAnsweredToolCall(const NewToolCall &call, const
             ":intent_key, :intent_error, :amount_cents, :amount_error, :outcome, :outcome_reason, "
             ":fingerprint, "
             ":raw_result, :result_at, :duration_ms, :read_failed, :result_fingerprint, :result_error, "
-            ":result_error_type)");
+            ":result_error_type) RETURNING id");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -349,7 +362,7 @@ Expected<qint64> SqlStore::insertAnsweredToolCall(const NewToolCall &call, const
     bindResult(q, result);
     if (auto done = run(q, "recording a tool call"); !done)
         return done.error();
-    return q.lastInsertId().toLongLong();
+    return insertedId(q);
 }
 
 Expected<void> SqlStore::setToolResult(const ToolResultUpdate &result)

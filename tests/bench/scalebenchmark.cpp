@@ -2,6 +2,7 @@
 
 #include "largeticket.h"
 #include "scaledataset.h"
+#include "support/postgrescluster.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -37,7 +38,7 @@ struct FigureSpec
 // In the order they are printed. Interactive figures have the 100 ms a person perceives as instant.
 const FigureSpec figureSpecs[] = {
         {"import_calls_per_s", "import, through the importer", "calls/s"},
-        {"bare_calls_per_s", "import, bare prepared INSERTs", "calls/s"},
+        {"bare_calls_per_s", "import, the floor (INSERTs, or COPY)", "calls/s"},
         {"import_ratio", "importer / bare", "", Target::AtLeast, 0.5},
         {"import_rss_peak_mb", "importer peak RSS", "MB"},
         {"open_to_first_page_ms", "open to first queue page painted", "ms", Target::AtMost, 100},
@@ -148,14 +149,29 @@ void progress(const QString &text)
     QTextStream(stderr) << text << '\n';
 }
 
-std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const QDir &folder, QString *error)
+// Where each part's database is: a file in the folder, or a database of its own in the
+// throwaway cluster (`cluster` not null). Empty, with the reason in `error`, when it cannot be.
+QString databaseFor(const QString &name, const QDir &folder, test::PostgresCluster *cluster, QString *error)
+{
+    if (!cluster)
+        return folder.filePath(name + QStringLiteral(".sqlite"));
+    QString location = cluster->createDatabase(QString(name).replace(u'-', u'_'));
+    if (location.isEmpty())
+        *error = cluster->error();
+    return location;
+}
+
+std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const QDir &folder,
+                             test::PostgresCluster *cluster, QString *error)
 {
     Scale scale;
     scale.tickets = tickets;
     const QString stem = folder.filePath(QStringLiteral("scale-%1").arg(tickets));
     const QString jsonl = stem + QStringLiteral(".jsonl");
-    const QString database = stem + QStringLiteral(".sqlite");
-    const QString bare = stem + QStringLiteral("-bare.sqlite");
+    const QString database = databaseFor(QStringLiteral("scale-%1").arg(tickets), folder, cluster, error);
+    const QString bare = databaseFor(QStringLiteral("scale-%1-bare").arg(tickets), folder, cluster, error);
+    if (database.isEmpty() || bare.isEmpty())
+        return std::nullopt;
     const auto removeFiles = [&] {
         for (const QString &file : {jsonl, database, bare})
             for (const char *suffix : {"", "-wal", "-shm"})
@@ -180,8 +196,11 @@ std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const 
     scale.figures.insert(QStringLiteral("import_rss_peak_mb"),
                          imported->value(QStringLiteral("rss_peak_kb")) / 1024.0);
 
-    progress(QStringLiteral("%1 tickets: bare INSERT copy").arg(grouped(double(tickets))));
-    std::optional<Figures> copied = child({QStringLiteral("bare-copy"), database, bare}, error);
+    progress(QStringLiteral("%1 tickets: %2")
+                     .arg(grouped(double(tickets)),
+                          cluster ? QStringLiteral("COPY") : QStringLiteral("bare INSERTs")));
+    std::optional<Figures> copied = child(
+            {cluster ? QStringLiteral("bulk-load") : QStringLiteral("bare-copy"), database, bare}, error);
     if (!copied)
         return std::nullopt;
     for (const char *suffix : {"", "-wal", "-shm"})
@@ -201,7 +220,10 @@ std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const 
 
     progress(QStringLiteral("%1 tickets: a ticket with a 50 MB message").arg(grouped(double(tickets))));
     const QString largeFile = folder.filePath(QStringLiteral("large-ticket.jsonl"));
-    const QString largeDatabase = folder.filePath(QStringLiteral("large-ticket.sqlite"));
+    const QString largeDatabase =
+            databaseFor(QStringLiteral("large-ticket-%1").arg(tickets), folder, cluster, error);
+    if (largeDatabase.isEmpty())
+        return std::nullopt;
     for (const char *suffix : {"", "-wal", "-shm"})
         QFile::remove(largeDatabase + QString::fromLatin1(suffix));
     if (!writeLargeTicket(largeFile, 50)) {
@@ -229,17 +251,19 @@ std::optional<Scale> measure(qint64 tickets, const ScaleOptions &options, const 
     return scale;
 }
 
-void printScale(QTextStream &out, const Scale &scale, quint32 seed)
+void printScale(QTextStream &out, const Scale &scale, quint32 seed, const QString &backend)
 {
     const ScaleDatasetShape &shape = scale.shape;
     out << QStringLiteral(
-                   "\n%1 tickets (seed %2): %3 tool calls, %4 writes, %5 unknown, %6 tickets with a repeated "
-                   "intent, %7 MB of JSONL\n")
+                   "\n%1 tickets on %8 (seed %2): %3 tool calls, %4 writes, %5 unknown, %6 tickets with a "
+                   "repeated intent, %7 MB of JSONL\n")
                     .arg(grouped(double(scale.tickets)))
                     .arg(seed)
                     .arg(grouped(double(shape.toolCalls)), grouped(double(shape.writes)),
                          grouped(double(shape.unknownWrites)), grouped(double(shape.repeatedTickets)),
-                         grouped(double(shape.bytes) / 1048576.0));
+                         grouped(double(shape.bytes) / 1048576.0),
+                         backend == QLatin1String("postgresql") ? QStringLiteral("PostgreSQL")
+                                                                : QStringLiteral("SQLite"));
     for (const FigureSpec &spec : figureSpecs) {
         if (!scale.figures.contains(QString::fromLatin1(spec.name)))
             continue;
@@ -317,11 +341,21 @@ int runScaleBenchmark(const ScaleOptions &options)
         QTextStream(stderr) << "verity-bench: cannot create the folder " << folderPath << '\n';
         return 2;
     }
+    std::optional<test::PostgresCluster> cluster;
+    if (options.backend == QLatin1String("postgresql")) {
+        progress(QStringLiteral("starting a throwaway PostgreSQL cluster"));
+        cluster.emplace();
+        if (!cluster->start()) {
+            QTextStream(stderr) << "verity-bench: " << cluster->error() << '\n';
+            return 2;
+        }
+    }
     QList<Scale> scales;
     bool allMet = true;
     for (qint64 tickets : options.tickets) {
         QString error;
-        std::optional<Scale> scale = measure(tickets, options, QDir(folderPath), &error);
+        std::optional<Scale> scale =
+                measure(tickets, options, QDir(folderPath), cluster ? &*cluster : nullptr, &error);
         if (!scale) {
             QTextStream(stderr) << "verity-bench: " << error << '\n';
             return 2;
@@ -330,7 +364,7 @@ int runScaleBenchmark(const ScaleOptions &options)
             if (scale->figures.contains(QString::fromLatin1(spec.name)))
                 allMet = allMet && met(spec, scale->figures.value(QString::fromLatin1(spec.name)));
         if (!options.json)
-            printScale(out, *scale, options.seed);
+            printScale(out, *scale, options.seed, options.backend);
         scales.append(*scale);
     }
     if (options.json) {
@@ -338,6 +372,7 @@ int runScaleBenchmark(const ScaleOptions &options)
         for (const Scale &scale : std::as_const(scales))
             array.append(scaleJson(scale));
         out << QJsonDocument(QJsonObject{{QStringLiteral("seed"), qint64(options.seed)},
+                                         {QStringLiteral("backend"), options.backend},
                                          {QStringLiteral("all_targets_met"), allMet},
                                          {QStringLiteral("scales"), array}})
                         .toJson();

@@ -17,6 +17,7 @@ struct ScaleOptions
     bool json = false;
     QString folder; // where the files go; empty: a temporary folder, removed afterwards
     bool keep = false; // keep each imported database (scale-N.sqlite in the folder) for profiling
+    QString backend = QStringLiteral("sqlite"); // or "postgresql": a throwaway cluster of its own
 };
 
 // 0 when every target is met, 1 when one is missed, 2 when a part could not run.

@@ -1,4 +1,5 @@
-// verity-bench [--tickets N[,N...]] [--seed S] [--refunds N] [--json] [--folder DIR [--keep]]
+// verity-bench [--backend sqlite|postgresql] [--tickets N[,N...]] [--seed S] [--refunds N] [--json]
+//              [--folder DIR [--keep]]
 // verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]
 // verity-bench race [--backend sqlite|postgresql] [--escalations N] [--workers N]
 //
@@ -7,6 +8,7 @@
 // commands are the children they start.
 
 #include "barecopy.h"
+#include "bulkload.h"
 #include "claimrace.h"
 #include "importthroughput.h"
 #include "largeticket.h"
@@ -25,7 +27,9 @@ using namespace verity::bench;
 namespace {
 
 const char usage[] =
-        "usage: verity-bench [--tickets N[,N...]] [--seed S] [--refunds N] [--json] [--folder DIR [--keep]]\n"
+        "usage: verity-bench [--backend sqlite|postgresql] [--tickets N[,N...]] [--seed S] [--refunds N] "
+        "[--json]\n"
+        "                    [--folder DIR [--keep]]\n"
         "       verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]\n"
         "       verity-bench race [--backend sqlite|postgresql] [--escalations N] [--workers N]\n"
         "\n"
@@ -34,6 +38,9 @@ const char usage[] =
         "100,000) against the sandbox provider on 127.0.0.1, printing one line per figure with its target.\n"
         "It exits 1 when a target is missed. The files (about 6 GB at a million tickets) go to a temporary\n"
         "folder, or --folder; --keep keeps each imported database there (scale-N.sqlite) to look into.\n"
+        "With --backend postgresql every part runs on a team database instead, in a throwaway cluster of\n"
+        "its own (initdb, a Unix socket, removed afterwards), and the floor the importer is measured\n"
+        "against is libpq's COPY of the same rows.\n"
         "\n"
         "The race: N escalations (2,000), W processes (8) each claiming the next one and recording a\n"
         "check until none is left; claims per second, and whether each was settled exactly once. On\n"
@@ -44,7 +51,8 @@ const char usage[] =
         "  verity-bench window DB ORDER-ID     the window's figures\n"
         "  verity-bench large-ticket DB        opening the ticket LARGE-1 (a 50 MB message)\n"
         "  verity-bench reconcile DB REFUNDS   the reconciliation's figures\n"
-        "  verity-bench generate FILE N SEED FIRST   N tickets numbered from FIRST, alone\n";
+        "  verity-bench generate FILE N SEED FIRST   N tickets numbered from FIRST, alone\n"
+        "  verity-bench bulk-load FROM-URI TO-URI   the COPY floor between two team databases\n";
 
 int usageError(const QString &message)
 {
@@ -52,10 +60,10 @@ int usageError(const QString &message)
     return 2;
 }
 
-int bareCopyChild(int argc, char **argv, const QString &from, const QString &to)
+int bareCopyChild(int argc, char **argv, const QString &from, const QString &to, bool bulk)
 {
     QCoreApplication app(argc, argv);
-    Expected<BareCopyFigures> figures = bareCopy(from, to);
+    Expected<BareCopyFigures> figures = bulk ? bulkLoad(from, to) : bareCopy(from, to);
     QTextStream out(stdout);
     if (!figures) {
         out << "error " << figures.message() << "\n";
@@ -94,7 +102,9 @@ int main(int argc, char **argv)
     if (command == QLatin1String("large-ticket") && args.size() == 2)
         return runLargeTicketProbe(argc, argv, args.at(1));
     if (command == QLatin1String("bare-copy") && args.size() == 3)
-        return bareCopyChild(argc, argv, args.at(1), args.at(2));
+        return bareCopyChild(argc, argv, args.at(1), args.at(2), false);
+    if (command == QLatin1String("bulk-load") && args.size() == 3)
+        return bareCopyChild(argc, argv, args.at(1), args.at(2), true);
     if (command == QLatin1String("window") && args.size() == 3)
         return runWindowProbe(argc, argv, args.at(1), args.at(2));
     if (command == QLatin1String("reconcile") && args.size() == 3)
@@ -181,6 +191,11 @@ int main(int argc, char **argv)
                 return usageError(QStringLiteral("--refunds takes a positive number, not \"%1\"").arg(value));
         } else if (arg == QLatin1String("--folder")) {
             options.folder = value;
+        } else if (arg == QLatin1String("--backend")) {
+            if (value != QLatin1String("sqlite") && value != QLatin1String("postgresql"))
+                return usageError(
+                        QStringLiteral("--backend takes sqlite or postgresql, not \"%1\"").arg(value));
+            options.backend = value;
         } else {
             return usageError(QStringLiteral("unknown argument %1").arg(arg));
         }
