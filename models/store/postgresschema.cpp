@@ -435,6 +435,16 @@ $$;
 CREATE TRIGGER escalation_deleted_only_when_known BEFORE DELETE ON escalations
     FOR EACH ROW EXECUTE FUNCTION escalation_leaves_when_known();
 )sql",
+        // 7: the queue's search, as on SQLite: a beginning of a ticket, an order, a seller or a
+        // task, whatever its case. LIKE is told lower() of both sides; an index of lower() in
+        // byte order (text_pattern_ops) makes each arm a range whatever the database's collation,
+        // where the plain indexes serve only a "C" one.
+        R"sql(
+CREATE INDEX tickets_ext_id_search ON tickets (lower(ext_id) text_pattern_ops);
+CREATE INDEX tickets_order_search  ON tickets (lower(order_id) text_pattern_ops);
+CREATE INDEX tickets_seller_search ON tickets (lower(seller_name) text_pattern_ops);
+CREATE INDEX tickets_task_search   ON tickets (lower(task) text_pattern_ops);
+)sql",
 };
 // clang-format on
 

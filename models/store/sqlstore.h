@@ -108,6 +108,9 @@ protected:
     // Whether NULL sorts before every value going up without being told (SQLite), or must be
     // told to (PostgreSQL sorts it last).
     virtual bool sortsNullsFirst() const { return false; }
+    // Whether text compares with its case (PostgreSQL), so a search must fold it; SQLite's
+    // searched columns are NOCASE.
+    virtual bool foldsCase() const { return false; }
     // A join that keeps its left table outermost, where the engine takes such a hint.
     virtual QString joinInThisOrder() const { return QStringLiteral("JOIN"); }
     // What keeps two consoles from picking the same row to claim: a row lock that the other

@@ -34,8 +34,9 @@ QString escapeLike(QString text)
 // the sort order passes it (`unindexed` before a column keeps the engine from its index).
 enum class SearchUse { Indexed, Tested };
 
-// `extra`: more conditions, with their values after the search's.
-Where whereClause(const TicketQuery &query, const QStringList &extra = {},
+// `extra`: more conditions, with their values after the search's. `foldCase`: the engine
+// compares text with its case (PostgreSQL), so both sides are searched in lower case.
+Where whereClause(const TicketQuery &query, bool foldCase, const QStringList &extra = {},
                   const QVariantList &extraValues = {}, SearchUse use = SearchUse::Indexed,
                   const QString &unindexed = QString())
 {
@@ -69,13 +70,19 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {},
         // "task 5" in quotes is that value whole, not task 51 too; bare text is a beginning. A
         // task reads "task 5 · trial 3", so in quotes it is the task with any of its trials.
         const bool whole = search.size() >= 2 && search.startsWith(u'"') && search.endsWith(u'"');
-        // A prefix match on NOCASE columns, so each arm is an index range, not a scan.
+        // A prefix match on NOCASE columns (or their lower case, indexed so), so each arm is an
+        // index range, not a scan.
         const QString plus = use == SearchUse::Indexed ? QString() : unindexed;
+        const auto column = [&](const char *name) {
+            const QString marked = plus + QLatin1String(name);
+            return foldCase ? QStringLiteral("lower(%1)").arg(marked) : marked;
+        };
         const QString matches =
-                QStringLiteral("(%1ext_id LIKE ? ESCAPE '\\' OR %1order_id LIKE ? ESCAPE '\\' "
-                               "OR %1seller_name LIKE ? ESCAPE '\\' OR %1task LIKE ? ESCAPE '\\'%2)")
-                        .arg(plus,
-                             whole ? QStringLiteral(" OR %1task LIKE ? ESCAPE '\\'").arg(plus) : QString());
+                QStringLiteral("(%1 LIKE ? ESCAPE '\\' OR %2 LIKE ? ESCAPE '\\' "
+                               "OR %3 LIKE ? ESCAPE '\\' OR %4 LIKE ? ESCAPE '\\'%5)")
+                        .arg(column("ext_id"), column("order_id"), column("seller_name"), column("task"),
+                             whole ? QStringLiteral(" OR %1 LIKE ? ESCAPE '\\'").arg(column("task"))
+                                   : QString());
         if (filter.isEmpty() || use == SearchUse::Tested) {
             if (!filter.isEmpty())
                 parts << filter;
@@ -88,8 +95,8 @@ Where whereClause(const TicketQuery &query, const QStringList &extra = {},
                                     "WHERE %2)")
                              .arg(filter, matches);
         }
-        const QString pattern =
-                whole ? escapeLike(search.mid(1, search.size() - 2)) : escapeLike(search) + u'%';
+        const QString text = foldCase ? search.toLower() : search;
+        const QString pattern = whole ? escapeLike(text.mid(1, text.size() - 2)) : escapeLike(text) + u'%';
         where.values << pattern << pattern << pattern << pattern;
         if (whole)
             where.values << pattern + QStringLiteral(" · %");
@@ -166,7 +173,7 @@ Expected<qint64> SqlStore::countTickets(const TicketQuery &query)
         }
         return keptTotal(column);
     }
-    const Where where = whereClause(query);
+    const Where where = whereClause(query, foldsCase());
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     if (!q.prepare(QStringLiteral("SELECT count(*) FROM tickets") + where.sql))
@@ -208,7 +215,7 @@ Expected<QList<TicketRow>> SqlStore::ticketPage(const TicketQuery &query, const 
         rows = std::move(**walked);
     } else {
         const bool searched = !query.search.trimmed().isEmpty();
-        const Where where = whereClause(query, searched ? afterUnindexed : after, afterValues);
+        const Where where = whereClause(query, foldsCase(), searched ? afterUnindexed : after, afterValues);
         auto read = readTicketRows(where.sql, where.values, column, descending, page);
         if (!read)
             return read.error();
@@ -291,7 +298,7 @@ Expected<std::optional<QList<TicketRow>>> SqlStore::walkedSearchPage(const Ticke
     // The window's far edge: the row `window` rows on from the anchor, read off the index alone.
     QSqlQuery edge(m_db);
     edge.setForwardOnly(true);
-    const Where range = whereClause(everyTicket, after, afterValues);
+    const Where range = whereClause(everyTicket, foldsCase(), after, afterValues);
     if (!edge.prepare(QStringLiteral("SELECT opened_at, id FROM tickets") + range.sql
                       + orderClause(QStringLiteral("opened_at"), descending)
                       + QStringLiteral(" LIMIT 1 OFFSET ?")))
@@ -310,7 +317,8 @@ Expected<std::optional<QList<TicketRow>>> SqlStore::walkedSearchPage(const Ticke
         boundedValues << edge.value(0) << edge.value(1);
     }
     edge.finish();
-    const Where walk = whereClause(query, bounded, boundedValues, SearchUse::Tested, unindexedMark());
+    const Where walk =
+            whereClause(query, foldsCase(), bounded, boundedValues, SearchUse::Tested, unindexedMark());
     auto rows = readTicketRows(walk.sql, walk.values, QStringLiteral("opened_at"), descending, page);
     if (!rows)
         return rows.error();

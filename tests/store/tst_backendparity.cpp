@@ -290,7 +290,9 @@ private slots:
         const QStringList searches{QString(),
                                    QStringLiteral("t"),
                                    QStringLiteral("O-"),
+                                   QStringLiteral("o-"), // a search ignores case on both
                                    QStringLiteral("acme"),
+                                   QStringLiteral("ACME"),
                                    QStringLiteral("retail"),
                                    QStringLiteral("x_%")};
         for (int filter = 0; filter <= int(TicketFilter::RetryAfterError); ++filter) {
