@@ -73,8 +73,10 @@ CallActions EscalationActions::actionsFor(const ToolCallRow &call)
         return actions;
     }
     Expected<EscalationDetail> detail = resolver->escalation(*call.escalationId);
-    if (!detail)
+    if (!detail) {
+        actions.unreadable = detail.message(); // not "no system can be asked": that is not known
         return actions;
+    }
     actions.lookupSystem = resolver->route(*detail).system;
     actions.mayPerformAgain =
             detail->resolution == Resolution::NotPerformed && bool(resolver->planRepeat(detail->id));
@@ -246,6 +248,40 @@ bool EscalationActions::claimFor(EscalationResolver &resolver, qint64 escalation
     return claimFor(resolver, escalationId);
 }
 
+void EscalationActions::catchUpClaims()
+{
+    const QString who = m_provider.operatorName();
+    for (auto it = m_holds.cbegin(); it != m_holds.cend(); ++it)
+        renewHold(who, it.key());
+    const QSet<qint64> unreturned = std::exchange(m_unreturned, {});
+    EscalationClaims claims(m_store, who);
+    for (const qint64 escalationId : unreturned) {
+        const Expected<bool> released = claims.release(escalationId);
+        if (!released)
+            m_unreturned.insert(escalationId);
+        else if (*released)
+            emit claimsChanged();
+    }
+}
+
+void EscalationActions::renewHold(const QString &who, qint64 escalationId)
+{
+    EscalationClaims claims(m_store, who);
+    const Expected<EscalationClaim> renewed = claims.renew(escalationId);
+    if (!renewed)
+        emit message(tr("Your claim on escalation %1 could not be renewed: %2")
+                             .arg(escalationId)
+                             .arg(renewed.message()));
+    else if (!renewed->taken)
+        emit message(renewed->holder.isEmpty()
+                             ? tr("Your claim on escalation %1 was released or lapsed: claim it again before "
+                                  "acting on it.")
+                                       .arg(escalationId)
+                             : tr("Your claim on escalation %1 was released; %2 holds it now.")
+                                       .arg(escalationId)
+                                       .arg(renewed->holder));
+}
+
 void EscalationActions::holdWhileOpen(QWidget *dialog, qint64 escalationId)
 {
     ++m_holds[escalationId];
@@ -253,23 +289,7 @@ void EscalationActions::holdWhileOpen(QWidget *dialog, qint64 escalationId)
     // Renewed well before it lapses; a console that dies stops renewing, and the claim frees itself.
     auto *renew = new QTimer(dialog);
     renew->setInterval(int(EscalationClaims::defaultLeaseMs / 3));
-    connect(renew, &QTimer::timeout, this, [this, who, escalationId] {
-        EscalationClaims claims(m_store, who);
-        const Expected<EscalationClaim> renewed = claims.renew(escalationId);
-        if (!renewed)
-            emit message(tr("Your claim on escalation %1 could not be renewed: %2")
-                                 .arg(escalationId)
-                                 .arg(renewed.message()));
-        else if (!renewed->taken)
-            emit message(
-                    renewed->holder.isEmpty()
-                            ? tr("Your claim on escalation %1 was released or lapsed: claim it again before "
-                                 "acting on it.")
-                                      .arg(escalationId)
-                            : tr("Your claim on escalation %1 was released; %2 holds it now.")
-                                      .arg(escalationId)
-                                      .arg(renewed->holder));
-    });
+    connect(renew, &QTimer::timeout, this, [this, who, escalationId] { renewHold(who, escalationId); });
     renew->start();
     connect(dialog, &QObject::destroyed, this, [this, who, escalationId] {
         if (--m_holds[escalationId] > 0)
@@ -278,11 +298,12 @@ void EscalationActions::holdWhileOpen(QWidget *dialog, qint64 escalationId)
         // Settling ended the claim already; otherwise the queue shows it free again.
         EscalationClaims claims(m_store, who);
         const Expected<bool> released = claims.release(escalationId);
-        if (!released)
-            emit message(tr("Your claim on escalation %1 could not be given back: %2")
+        if (!released) {
+            m_unreturned.insert(escalationId); // tried again once the database is back
+            emit message(tr("Your claim on escalation %1 could not be given back yet: %2")
                                  .arg(escalationId)
                                  .arg(released.message()));
-        else if (*released)
+        } else if (*released)
             emit claimsChanged();
     });
 }

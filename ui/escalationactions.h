@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <functional>
 
@@ -54,6 +55,9 @@ public:
     CallActions actionsFor(const ToolCallRow &call);
     // Where the escalation can be looked up ("the payment provider"), or empty: only a check.
     QString lookupSystem(qint64 escalationId);
+    // After the database was out of reach: renews now every claim an open dialog holds, and
+    // gives back those whose dialog closed while it was (else they would stay held to their end).
+    void catchUpClaims();
 
 signals:
     void settled(); // something was stored: views refresh
@@ -67,6 +71,7 @@ private:
     // runs; the last one to close gives it back.
     bool claimFor(EscalationResolver &resolver, qint64 escalationId);
     void holdWhileOpen(QWidget *dialog, qint64 escalationId);
+    void renewHold(const QString &who, qint64 escalationId);
     // The resolver, or none: a read-only export settles nothing, and without settings the
     // person is asked for them (and nothing runs); each text says so.
     EscalationResolver *resolverFor(const QString &readOnlyText, const QString &unsetText);
@@ -81,6 +86,7 @@ private:
     Confirm m_confirm;
     std::function<void()> m_settingsPrompt;
     QHash<qint64, int> m_holds; // open dialogs per claimed escalation
+    QSet<qint64> m_unreturned; // claims whose dialog closed when they could not be given back
     const RoleLimits *m_limits = nullptr;
 };
 

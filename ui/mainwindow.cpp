@@ -425,11 +425,12 @@ void MainWindow::databaseReachable()
     statusBar()->showMessage(m_databaseBanner->showReachable(), 15000);
     m_limits->setUnreachable(QString());
     m_limits->refresh(); // the feed reads every view again next
+    m_actions->catchUpClaims();
 }
 
 void MainWindow::refresh()
 {
-    if (m_feed && !m_feed->isReachable()) {
+    if (m_feed && !m_feed->confirmReachable()) {
         showError(tr("The team's database cannot be reached: the views stay as they were until it is back."));
         return;
     }

@@ -135,7 +135,11 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     }
     if (call.outcome == Outcome::Unknown && call.escalationState != EscalationState::Resolved) {
         auto *row = new QHBoxLayout;
-        const QString waits = actions.lookupSystem.isEmpty()
+        const QString waits = !actions.unreadable.isEmpty()
+                ? tr("Unknown: do not retry. This write waits in the escalation queue; how it can be settled "
+                     "cannot be read just now (%1).")
+                          .arg(actions.unreadable)
+                : actions.lookupSystem.isEmpty()
                 ? tr("Unknown: do not retry. No system can be asked about this write: check it "
                      "where it went and record what you found.")
                 : tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
@@ -145,7 +149,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                 notice(call.escalationId ? waits : tr("Unknown: do not retry. A lookup must settle it."),
                        QStringLiteral("unknownNotice"), theme::band(theme::Band::Unknown), this),
                 1);
-        if (call.escalationId) {
+        if (call.escalationId && actions.unreadable.isEmpty()) {
             const qint64 id = *call.escalationId;
             if (!actions.lookupSystem.isEmpty()) {
                 auto *lookup = new QPushButton(tr("Look up…"), this);

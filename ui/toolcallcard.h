@@ -15,6 +15,7 @@ struct CallActions
     QString lookupSystem; // "the payment provider", "the courier"; empty: only a check can settle it
     bool mayPerformAgain = false; // a verified "not performed" with nothing of its intent performed
     QString readOnlyReason; // not empty: the database cannot be written, so nothing can be settled
+    QString unreadable; // not empty: the escalation could not be read, so how to settle it is not known
 };
 
 // One tool call as a card: tool, class, time, arguments, the raw result, the intent key and,

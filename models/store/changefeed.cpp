@@ -34,6 +34,13 @@ void ChangeFeed::announce(const QString &area)
         m_gather.start();
 }
 
+bool ChangeFeed::confirmReachable()
+{
+    if (m_confirm)
+        m_confirm();
+    return m_reachable;
+}
+
 void ChangeFeed::reportUnreachable(const QString &reason)
 {
     m_reachable = false;

@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
+
 namespace verity {
 
 enum class StoreArea {
@@ -41,6 +43,10 @@ public:
     // It can again: anything may have changed meanwhile, so every area is announced.
     void reportReachable();
     bool isReachable() const { return m_reachable; }
+    // Asks the database whether it is still there before saying (a question, not a guess from
+    // the last tick); unreachable() first when it is not.
+    bool confirmReachable();
+    void setConfirmation(std::function<void()> ask) { m_confirm = std::move(ask); }
 
 signals:
     void changed(verity::StoreAreas areas);
@@ -51,6 +57,7 @@ private:
     QTimer m_gather;
     StoreAreas m_pending;
     bool m_reachable = true;
+    std::function<void()> m_confirm;
 };
 
 // The channel the database announces on.

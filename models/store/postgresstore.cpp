@@ -10,6 +10,7 @@
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QTimer>
 #include <QVariant>
 
 #include <libpq-fe.h>
@@ -125,10 +126,12 @@ QList<QPair<QString, QString>> PostgresStore::connectionKeywords() const
             {QStringLiteral("keepalives_idle"), QStringLiteral("30")},
             {QStringLiteral("keepalives_interval"), QStringLiteral("10")},
             {QStringLiteral("keepalives_count"), QStringLiteral("3")},
+            // Data the server has not acknowledged after 30 s: the network is gone.
+            {QStringLiteral("tcp_user_timeout"), QStringLiteral("30000")},
     };
-    for (const auto &[key, value] : m_target.options) {
-        keywords.removeIf([&key](const auto &keyword) { return keyword.first == key; });
-        keywords.append({key, value});
+    for (const auto &option : m_target.options) {
+        keywords.removeIf([&option](const auto &keyword) { return keyword.first == option.first; });
+        keywords.append(option);
     }
     return keywords;
 }
@@ -161,8 +164,10 @@ namespace {
 // What libpq says of a connection that is not open; empty while it is.
 QString brokenConnection(const QSqlDatabase &db)
 {
+    // The driver names the handle's type as the compiler spelt it: PGconn is struct pg_conn.
     const QVariant handle = db.driver()->handle();
-    PGconn *connection = handle.isValid() && qstrcmp(handle.typeName(), "PGconn*") == 0
+    const QByteArray type = handle.isValid() ? QByteArray(handle.typeName()) : QByteArray();
+    PGconn *connection = type == "PGconn*" || type == "pg_conn*"
             ? *static_cast<PGconn *const *>(handle.constData())
             : nullptr;
     if (connection && PQstatus(connection) == CONNECTION_OK)
@@ -222,6 +227,15 @@ ChangeFeed *PostgresStore::changeFeed()
                                },
                                [this] { return reconnect(); }});
     QObject::connect(m_watch.get(), &ServerWatch::lost, m_feed.get(), &ChangeFeed::reportUnreachable);
+    // Asked before the views are read again (F5): a server that went since the last tick is
+    // noticed by the question, not by views emptied by failing reads.
+    m_feed->setConfirmation([this] {
+        if (m_watch->isLost())
+            return;
+        QSqlQuery alive(m_db);
+        if (!alive.exec(QStringLiteral("SELECT 1")))
+            m_watch->check();
+    });
     QObject::connect(m_watch.get(), &ServerWatch::restored, m_feed.get(), &ChangeFeed::reportReachable);
     return m_feed.get();
 }
@@ -252,6 +266,14 @@ Expected<void> PostgresStore::reconnect()
                                  .arg(m_path, connectionError(listening.lastError())));
     m_ownBackend = backendPid();
     return {};
+}
+
+void PostgresStore::noteFailure()
+{
+    // Looked at once the failed call has returned, not inside it: what the watch says makes
+    // the console change its views, which must not read the store in the middle of a call.
+    if (m_watch && !m_watch->isLost() && !brokenConnection(m_db).isEmpty())
+        QTimer::singleShot(0, m_watch.get(), &ServerWatch::check);
 }
 
 Expected<OperatorRoles> PostgresStore::sessionRoles()

@@ -35,6 +35,7 @@ public:
 protected:
     QString byteLengthOf(const QString &column) const override;
     Expected<void> lockAuditChain() override;
+    void noteFailure() override;
     bool foldsCase() const override { return true; }
     QString skipLockedRows() const override { return QStringLiteral(" FOR UPDATE SKIP LOCKED"); }
 

@@ -54,18 +54,22 @@ Expected<QSqlQuery *> SqlStore::prepared(const char *key, const QString &sql)
 
 Expected<void> SqlStore::run(QSqlQuery &query, const char *what)
 {
-    if (!query.exec())
+    if (!query.exec()) {
+        noteFailure();
         return makeError(QStringLiteral("%1: %2 failed: %3")
                                  .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+    }
     return {};
 }
 
 Expected<void> SqlStore::execute(const char *sql, const char *what)
 {
     QSqlQuery query(m_db);
-    if (!query.exec(QString::fromLatin1(sql)))
+    if (!query.exec(QString::fromLatin1(sql))) {
+        noteFailure();
         return makeError(QStringLiteral("%1: %2: %3")
                                  .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+    }
     return {};
 }
 

@@ -123,6 +123,8 @@ protected:
     Expected<void> execute(const char *sql, const char *what);
     // Before the connection is opened again: what was prepared on it, or learnt through it.
     void forgetStatements();
+    // After a statement failed: the backend may look at whether the connection is gone.
+    virtual void noteFailure() {}
 
     QString m_path;
     QString m_connection;

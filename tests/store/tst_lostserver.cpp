@@ -53,6 +53,28 @@ private slots:
         QVERIFY(m_console->changeFeed());
     }
 
+    void aHealthyServerIsLeftAlone()
+    {
+        // Nothing said and nothing reopened while the server is there: the same server process
+        // serves the console before and after several ticks.
+        ChangeFeed &feed = *m_console->changeFeed();
+        QSignalSpy unreachable(&feed, &ChangeFeed::unreachable);
+        QSignalSpy reachable(&feed, &ChangeFeed::reachable);
+        QSqlDatabase &connection = dynamic_cast<SqlStore &>(*m_console).connection();
+        const auto backend = [&connection] {
+            QSqlQuery pid(connection);
+            return pid.exec(QStringLiteral("SELECT pg_backend_pid()")) && pid.next()
+                    ? pid.value(0).toLongLong()
+                    : -1;
+        };
+        const qint64 before = backend();
+        QTest::qWait(3 * ServerWatch::intervalMs);
+        QCOMPARE(unreachable.count(), 0);
+        QCOMPARE(reachable.count(), 0);
+        QCOMPARE(backend(), before);
+        QVERIFY(feed.confirmReachable());
+    }
+
     void aRestartedServerIsSaidAndReconnected()
     {
         ChangeFeed &feed = *m_console->changeFeed();
@@ -127,6 +149,18 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(reachable.count(), 1, noticeMs);
         QCOMPARE(unreachable.count(), 1);
         QVERIFY_OK(m_console->countTickets(TicketQuery{}));
+    }
+
+    void aServerGoneSinceTheLastTickIsNoticedWhenAsked()
+    {
+        // F5 right after the server went: the question finds it gone before any view is read.
+        ChangeFeed &feed = *m_console->changeFeed();
+        QSignalSpy reachable(&feed, &ChangeFeed::reachable);
+        QVERIFY2(m_cluster.halt(), qPrintable(m_cluster.error()));
+        QVERIFY(!feed.confirmReachable());
+        QVERIFY2(m_cluster.launch(), qPrintable(m_cluster.error()));
+        QTRY_COMPARE_WITH_TIMEOUT(reachable.count(), 1, noticeMs);
+        QVERIFY(feed.confirmReachable());
     }
 
     void cleanupTestCase()
