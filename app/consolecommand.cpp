@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "registryoption.h"
 #include "replay/incidentexport.h"
+#include "serverwaitdialog.h"
 #include "store/storefactory.h"
 #include "trainingmenu.h"
 
@@ -184,6 +185,17 @@ int runConsoleCommand(const QStringList &arguments)
             ? Expected<std::unique_ptr<Store>>(std::move(exported->store))
             : writable.ok() ? openStore(path)
                             : openStoreReadOnly(path);
+    // A team's server that is down or restarting: wait for it with the person, not exit.
+    if (const QString away = !store && !parser.isSet(screenshot) ? unreachableServer(path) : QString();
+        !away.isEmpty()) {
+        err << "verity: " << store.message() << "\nverity: waiting for the server to answer\n";
+        ServerWaitDialog wait(
+                storeDisplayName(path), away, [path] { return unreachableServer(path); },
+                [path] { return openStore(path); });
+        if (wait.exec() != QDialog::Accepted)
+            return 2;
+        store = wait.takeStore();
+    }
     if (!store) {
         err << "verity: " << store.message() << "\n";
         if (!parser.isSet(screenshot))

@@ -96,8 +96,26 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
 
 void AttestDialog::updateButtons()
 {
-    m_record->setEnabled(m_choice->checkedButton() && !m_reference->text().trimmed().isEmpty()
+    m_record->setEnabled(m_awayReason.isEmpty() && m_choice->checkedButton()
+                         && !m_reference->text().trimmed().isEmpty()
                          && !m_note->toPlainText().trimmed().isEmpty());
+}
+
+void AttestDialog::setDatabaseAway(const QString &reason)
+{
+    const bool wasAway = !m_awayReason.isEmpty();
+    m_awayReason = reason;
+    updateButtons();
+    if (!reason.isEmpty()) {
+        m_problem->setText(tr("The team's database cannot be reached (%1). Nothing can be recorded until it "
+                              "answers again; what you typed stays.")
+                                   .arg(reason));
+        m_problem->show();
+    } else if (wasAway || m_failed) {
+        m_failed = false;
+        m_problem->setText(tr("The database answers again: the check can be recorded."));
+        m_problem->show();
+    }
 }
 
 void AttestDialog::showResult(const ResolutionReport &report)
@@ -106,6 +124,7 @@ void AttestDialog::showResult(const ResolutionReport &report)
         accept();
         return;
     }
+    m_failed = report.kind == ResolutionReport::Kind::Failed;
     m_problem->setText(report.message);
     m_problem->show();
 }

@@ -32,6 +32,9 @@ public:
     QPushButton *recordButton() const { return m_record; }
     // What happened when the check was recorded: closes on success, else says why and stays.
     void showResult(const ResolutionReport &report);
+    // Not empty: the team's database cannot be reached and nothing may be recorded; what was
+    // typed stays. Empty: back.
+    void setDatabaseAway(const QString &reason);
     QString problemText() const;
 
 signals:
@@ -48,6 +51,8 @@ private:
     QLineEdit *m_reference;
     QPlainTextEdit *m_note;
     QLabel *m_problem;
+    QString m_awayReason;
+    bool m_failed = false; // the problem shown is a failure to record, not a refusal
     QPushButton *m_record;
 };
 

@@ -79,11 +79,15 @@ AuditView::AuditView(Store &store, AuditLogModel &model, QWidget *parent)
                                  .arg(index.data(AuditLogModel::SeqRole).toLongLong()));
     });
     m_table->setToolTip(tr("Double-click an entry to see the evidence of its escalation"));
-    connect(&m_model, &AuditLogModel::countChanged, this, &AuditView::updateHeadline);
-    connect(&m_model, &AuditLogModel::errorOccurred, this, [this](const QString &message) {
-        setStatus(tr("Could not read the audit log: %1").arg(message), Tone::Warning);
+    connect(&m_model, &AuditLogModel::countChanged, this, [this] {
+        updateHeadline();
+        if (m_showingProblem && m_model.readProblem().isEmpty())
+            setVerdict(m_verdict, m_verdictTone); // read again: the problem is over
     });
-    setStatus(tr("Not verified yet: press Verify chain to check every entry."), Tone::Neutral);
+    connect(&m_model, &AuditLogModel::errorOccurred, this, [this](const QString &message) {
+        showProblem(tr("Could not read the audit log: %1").arg(message));
+    });
+    setVerdict(tr("Not verified yet: press Verify chain to check every entry."), Tone::Neutral);
     updateHeadline();
 }
 
@@ -101,26 +105,43 @@ void AuditView::verifyChain()
 
     const QString checkedAt = formatTime(QDateTime::currentMSecsSinceEpoch());
     if (!result) {
-        setStatus(tr("Could not verify the audit chain: %1").arg(result.message()), Tone::Warning);
+        showProblem(tr("Could not verify the audit chain: %1").arg(result.message()));
         return;
     }
     if (result->intact) {
         const QString entries = result->entriesChecked == 1
                 ? tr("1 entry")
                 : tr("%1 entries").arg(QLocale().toString(result->entriesChecked));
-        setStatus(tr("Audit chain intact: %1 checked at %2.").arg(entries, checkedAt), Tone::Good);
+        setVerdict(tr("Audit chain intact: %1 checked at %2.").arg(entries, checkedAt), Tone::Good);
     } else {
         const qint64 seq = result->firstBrokenSeq.value_or(0);
-        setStatus(tr("Audit chain BROKEN at entry %1: %2. Entries from here on cannot be trusted (checked at "
-                     "%3).")
-                          .arg(QString::number(seq), result->reason, checkedAt),
-                  Tone::Bad);
+        setVerdict(
+                tr("Audit chain BROKEN at entry %1: %2. Entries from here on cannot be trusted (checked at "
+                   "%3).")
+                        .arg(QString::number(seq), result->reason, checkedAt),
+                Tone::Bad);
         if (const int row = m_model.rowOfSeq(seq); row >= 0) {
             m_table->selectRow(row);
             m_table->scrollTo(m_model.index(row, 0), QAbstractItemView::PositionAtCenter);
         }
     }
     emit chainChecked(result->intact);
+}
+
+void AuditView::setVerdict(const QString &text, Tone tone)
+{
+    m_verdict = text;
+    m_verdictTone = tone;
+    m_showingProblem = false;
+    setStatus(text, tone);
+}
+
+void AuditView::showProblem(const QString &problem)
+{
+    m_showingProblem = true;
+    // A broken chain stays as red as it was while the log cannot be read.
+    setStatus(tr("%1\nLast verdict: %2").arg(problem, m_verdict),
+              m_verdictTone == Tone::Bad ? Tone::Bad : Tone::Warning);
 }
 
 void AuditView::setStatus(const QString &text, Tone tone)

@@ -38,6 +38,9 @@ signals:
 private:
     enum class Tone { Neutral, Good, Bad, Warning };
     void setStatus(const QString &text, Tone tone);
+    // A verdict stays the verdict: a problem reading the log is shown beside it, never instead.
+    void setVerdict(const QString &text, Tone tone);
+    void showProblem(const QString &problem);
     void updateHeadline();
 
     Store &m_store;
@@ -45,6 +48,9 @@ private:
     QLabel *m_headline;
     QPushButton *m_verifyButton;
     QLabel *m_status;
+    QString m_verdict;
+    Tone m_verdictTone = Tone::Neutral;
+    bool m_showingProblem = false;
     QTableView *m_table;
 };
 

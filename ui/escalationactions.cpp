@@ -131,6 +131,7 @@ ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
     auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     holdWhileOpen(dialog, escalationId);
+    followDatabase(dialog);
     connect(dialog, &ResolutionDialog::settled, this, &EscalationActions::settled);
     connect(dialog, &ResolutionDialog::attestRequested, this, [this, dialog](qint64 id) {
         if (AttestDialog *check = attest(id))
@@ -282,6 +283,16 @@ void EscalationActions::renewHold(const QString &who, qint64 escalationId)
                                        .arg(renewed->holder));
 }
 
+template<typename Dialog>
+void EscalationActions::followDatabase(Dialog *dialog)
+{
+    // An open dialog greys its actions while the team's database is away, and comes back with it.
+    if (!m_limits)
+        return;
+    connect(m_limits, &RoleLimits::changed, dialog,
+            [this, dialog] { dialog->setDatabaseAway(m_limits->unreachable()); });
+}
+
 void EscalationActions::holdWhileOpen(QWidget *dialog, qint64 escalationId)
 {
     ++m_holds[escalationId];
@@ -335,6 +346,7 @@ AttestDialog *EscalationActions::attest(qint64 escalationId)
     auto *dialog = new AttestDialog(*detail, resolver->operatorName(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     holdWhileOpen(dialog, escalationId);
+    followDatabase(dialog);
     connect(dialog, &AttestDialog::attestationChosen, this,
             [this, dialog, escalationId](const Attestation &attestation) {
                 EscalationResolver *current = m_provider.resolver();

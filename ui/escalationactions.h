@@ -71,6 +71,8 @@ private:
     // runs; the last one to close gives it back.
     bool claimFor(EscalationResolver &resolver, qint64 escalationId);
     void holdWhileOpen(QWidget *dialog, qint64 escalationId);
+    template<typename Dialog>
+    void followDatabase(Dialog *dialog);
     void renewHold(const QString &who, qint64 escalationId);
     // The resolver, or none: a read-only export settles nothing, and without settings the
     // person is asked for them (and nothing runs); each text says so.

@@ -194,6 +194,7 @@ void FinancePane::reload()
     m_sellers->refresh();
     m_duplicates->refresh();
     m_reconciliation->refresh();
+    m_reconciliationPane->readAgain();
     if (!sellerId.isEmpty())
         selectSeller(sellerId);
     if (!duplicateKey.isEmpty())

@@ -317,8 +317,12 @@ void MainWindow::claimNext()
 
 void MainWindow::openTicket(qint64 ticketId, const QString &callId)
 {
-    if (m_transcriptModel->ticketId() != ticketId && !m_transcriptModel->setTicket(ticketId))
+    if (m_transcriptModel->ticketId() != ticketId && !m_transcriptModel->setTicket(ticketId)) {
+        // The queue points at the ticket still shown, so nobody reads one and acts on another.
+        if (m_transcriptModel->ticketId() > 0)
+            m_queuePane->selectTicket(m_transcriptModel->ticketId());
         return;
+    }
     m_queuePane->selectTicket(ticketId);
     m_escalationPane->ticketShown(ticketId);
     if (!callId.isEmpty())

@@ -219,13 +219,27 @@ void ReconciliationPane::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     // Read when shown, as the rest of finance is: the data may have grown since.
+    openOnLatestPeriod();
+}
+
+void ReconciliationPane::readAgain()
+{
+    if (m_openingFailed && isVisible())
+        openOnLatestPeriod();
+}
+
+void ReconciliationPane::openOnLatestPeriod()
+{
     if (m_periodChosen || m_model.hasReconciliation() || !m_opening)
         return;
     const Expected<Period> opening = m_opening();
     if (!opening) {
+        m_openingFailed = true;
         setStatus(tr("Could not read the latest month with payouts: %1").arg(opening.message()), true);
         return;
     }
+    if (std::exchange(m_openingFailed, false))
+        setStatus(QString(), false);
     showPeriod(*opening);
 }
 

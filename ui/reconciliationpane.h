@@ -49,6 +49,8 @@ public:
     // The period the tab opens on, read each time it is shown until the person picks one
     // (the latest month with payouts); without it, the current calendar month.
     void setOpeningPeriod(std::function<Expected<Period>()> opening) { m_opening = std::move(opening); }
+    // The data was read again: an opening period that could not be read is tried again.
+    void readAgain();
     void setSaveFileChooser(SaveFileChooser chooser) { m_chooseSave = std::move(chooser); }
     // Not empty: this user may not settle from evidence; the button stays, greyed, saying why.
     void setSettleRefusal(const QString &reason);
@@ -93,6 +95,7 @@ protected:
 
 private:
     void showPeriod(const Period &period);
+    void openOnLatestPeriod();
     std::optional<Period> period();
     void fetched(const StatementAnswer &answer);
     void showStatement(const ProviderStatement &statement, const QString &how);
@@ -129,6 +132,7 @@ private:
     OpenFileChooser m_chooseOpen;
     SaveFileChooser m_chooseSave;
     std::function<Expected<Period>()> m_opening;
+    bool m_openingFailed = false; // its problem is what the status shows
     bool m_periodChosen = false; // by the person: the opening period no longer follows the data
     bool m_showingPeriod = false;
     std::optional<ProviderStatement> m_statement; // the one shown, the evidence a settlement rests on

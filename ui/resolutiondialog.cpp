@@ -68,6 +68,11 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     m_status = plainTextLabel(QString(), this, false);
     m_status->setObjectName(QStringLiteral("resolutionStatus"));
     layout->addWidget(m_status);
+    m_away = plainTextLabel(QString(), this);
+    m_away->setObjectName(QStringLiteral("resolutionDatabaseAway"));
+    m_away->setStyleSheet(theme::status(theme::Tone::Warning, false));
+    m_away->hide();
+    layout->addWidget(m_away);
     auto *progressRow = new QHBoxLayout;
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 0);
@@ -203,7 +208,7 @@ void ResolutionDialog::findPayment()
                 operation->deleteLater();
                 m_progress->hide();
                 m_status->clear();
-                m_findPayment->setEnabled(true);
+                m_findPayment->setEnabled(m_awayReason.isEmpty());
                 // What was asked and answered, though nothing is settled by it.
                 const Evidence asked = evidenceFrom(answer.exchanges);
                 m_evidence->setPlainText(asked.request + QStringLiteral("\n\n") + asked.response);
@@ -281,6 +286,7 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_cancel->hide();
     m_status->clear();
     m_result->setText(report.message);
+    m_failure = report.kind == ResolutionReport::Kind::Failed ? report.message : QString();
     const bool bad = report.kind == ResolutionReport::Kind::StillUnknown
             || report.kind == ResolutionReport::Kind::Failed
             || report.kind == ResolutionReport::Kind::NotPossible;
@@ -338,6 +344,34 @@ void ResolutionDialog::showCurrent()
     m_attest->setVisible(open);
     m_performAgain->hide();
     showPaymentRow(history->escalation);
+}
+
+void ResolutionDialog::setDatabaseAway(const QString &reason)
+{
+    const bool wasAway = !m_awayReason.isEmpty();
+    m_awayReason = reason;
+    const bool away = !reason.isEmpty();
+    m_away->setText(away ? tr("The team's database cannot be reached (%1). Nothing can be looked up, sent or "
+                              "recorded from here until it answers again; what is shown stays as it was.")
+                                    .arg(reason)
+                         : QString());
+    m_away->setVisible(away);
+    for (QPushButton *button : {m_lookAgain, m_performAgain, m_attest, m_usePayment, m_findPayment})
+        button->setEnabled(!away);
+    if (away || !wasAway || m_running)
+        return;
+    // Back: a step that failed while it was away must not stay on screen as where things stand.
+    const QString failure = std::exchange(m_failure, QString());
+    showCurrent();
+    if (!failure.isEmpty())
+        m_status->setText(tr("The database answers again; above is where the escalation stands now. "
+                             "Before, this step could not be finished: %1")
+                                  .arg(failure));
+}
+
+QString ResolutionDialog::databaseAwayText() const
+{
+    return m_away->isVisible() ? m_away->text() : QString();
 }
 
 QString ResolutionDialog::headingText() const

@@ -48,6 +48,10 @@ public:
     // The escalation was settled elsewhere (a check recorded from this dialog): show where it
     // stands now, its evidence and its draft.
     void showCurrent();
+    // Not empty: the team's database cannot be reached, and nothing may be asked, sent or
+    // recorded from here; what is shown stays. Empty: back, and where it stands is read again.
+    void setDatabaseAway(const QString &reason);
+    QString databaseAwayText() const;
 
 signals:
     void settled(const verity::ResolutionReport &report);
@@ -68,6 +72,9 @@ private:
     QLabel *m_heading;
     QLabel *m_facts;
     QLabel *m_status;
+    QLabel *m_away; // why nothing may be done just now, while the database is away
+    QString m_awayReason;
+    QString m_failure; // the last step's failure, kept to say once the database is back
     QProgressBar *m_progress;
     QPushButton *m_cancel;
     QLabel *m_result;

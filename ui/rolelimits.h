@@ -29,6 +29,7 @@ public:
     // While the database cannot be reached nothing may change, whatever the roles: a lookup
     // whose answer could not be recorded would be evidence lost. Empty: reachable again.
     void setUnreachable(const QString &reason);
+    const QString &unreachable() const { return m_unreachable; }
     // Empty when allowed; else why not, in words for a tooltip or the status bar.
     QString refusal(TeamRole needed, const QString &what) const;
     bool allows(TeamRole role) const { return refusal(role, QString()).isEmpty(); }

@@ -48,9 +48,11 @@ void AuditLogModel::reload()
     Expected<qint64> count = m_store.countAuditEntries();
     if (!count) {
         m_count = 0;
+        m_readProblem = count.message();
         emit errorOccurred(count.message());
         return;
     }
+    m_readProblem.clear();
     m_count = qMin<qint64>(*count, std::numeric_limits<int>::max());
 }
 

@@ -32,6 +32,8 @@ public:
 
     void refresh();
     qint64 totalCount() const { return m_count; }
+    // Why the last refresh could not count the entries; empty when it could.
+    const QString &readProblem() const { return m_readProblem; }
     // The row showing entry `seq`, or -1 (entries are in seq order, so a binary search over
     // the pages finds it without reading the whole log).
     int rowOfSeq(qint64 seq) const;
@@ -50,6 +52,7 @@ private:
 
     AuditStore &m_store;
     qint64 m_count = 0;
+    QString m_readProblem;
     mutable RowCache<AuditEntry> m_cache;
 };
 

@@ -15,6 +15,12 @@ bool TranscriptModel::setTicket(qint64 ticketId)
     Expected<std::optional<TicketDetail>> detail = m_store.ticket(ticketId);
     Expected<QList<TranscriptEntry>> entries =
             detail ? m_store.transcript(ticketId, openingTextLimit) : detail.error();
+    if (!detail || !entries) {
+        // What is shown stays, whole, rather than a blank pane: the ticket could not be read
+        // (a team's server gone away, say), which is not the same as not being there.
+        emit errorOccurred(detail ? entries.message() : detail.message());
+        return false;
+    }
     beginResetModel();
     m_detail.reset();
     m_entries.clear();
@@ -23,10 +29,6 @@ bool TranscriptModel::setTicket(qint64 ticketId)
         m_entries = *entries;
     }
     endResetModel();
-    if (!detail || !entries) {
-        emit errorOccurred(detail ? entries.message() : detail.message());
-        return false;
-    }
     if (!*detail) {
         emit errorOccurred(tr("Ticket %1 is not in this database.").arg(ticketId));
         return false;

@@ -303,8 +303,21 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
         step.note = result.note;
         break;
     }
+    const Expected<SettlementWritten> written = writeSettlement(m_store, m_operator, escalation, step);
+    if (!written && !result.exchanges.isEmpty()) {
+        // The request went out and may have moved money: "nothing was settled" alone would
+        // read as "nothing happened". Say what was sent and answered, and the way on.
+        const QString answer = settled.isEmpty() ? QStringLiteral("Unknown: %1.").arg(result.note) : settled;
+        operation->finish(failedReport(
+                QStringLiteral("%1 was sent with the same intent key and the provider's answer was: %2 "
+                               "That answer could not be recorded (%3). The escalation stays unknown with "
+                               "the request kept as evidence. Do not send it again: when the database "
+                               "answers, Look up again settles it from the provider's record.")
+                        .arg(what, answer, written.message())));
+        return;
+    }
     operation->finish(
-            reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step), settled,
+            reportOf(escalation, written, settled,
                      QStringLiteral("Unknown: %1. The escalation is back in the queue; do not retry.")
                              .arg(result.note)));
 }

@@ -48,7 +48,7 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
     store->m_target = target;
     store->m_access = access;
     QStringList options;
-    for (const auto &[key, value] : store->connectionKeywords())
+    for (const auto &[key, value] : connectionKeywords(target))
         options << key + u'=' + value;
     store->m_db.setConnectOptions(options.join(u';'));
     if (!store->m_db.open()) {
@@ -115,7 +115,7 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
     return store;
 }
 
-QList<QPair<QString, QString>> PostgresStore::connectionKeywords() const
+QList<QPair<QString, QString>> PostgresStore::connectionKeywords(const PostgresTarget &target)
 {
     // A console on a team's database stays connected for hours: without keepalives a dropped
     // network would go unnoticed until the next click, and without a timeout a connection
@@ -129,11 +129,24 @@ QList<QPair<QString, QString>> PostgresStore::connectionKeywords() const
             // Data the server has not acknowledged after 30 s: the network is gone.
             {QStringLiteral("tcp_user_timeout"), QStringLiteral("30000")},
     };
-    for (const auto &option : m_target.options) {
+    for (const auto &option : target.options) {
         keywords.removeIf([&option](const auto &keyword) { return keyword.first == option.first; });
         keywords.append(option);
     }
     return keywords;
+}
+
+QByteArray PostgresStore::pingInfo(const PostgresTarget &target)
+{
+    QList<QPair<QString, QString>> ping{{QStringLiteral("dbname"), target.database}};
+    if (!target.host.isEmpty())
+        ping.append({QStringLiteral("host"), target.host});
+    if (target.port > 0)
+        ping.append({QStringLiteral("port"), QString::number(target.port)});
+    if (!target.user.isEmpty())
+        ping.append({QStringLiteral("user"), target.user});
+    ping.append(connectionKeywords(target));
+    return libpqConnectionString(ping);
 }
 
 Expected<void> PostgresStore::startSession()
@@ -208,17 +221,8 @@ ChangeFeed *PostgresStore::changeFeed()
                          m_feed->announce(words.value(0));
                      });
 
-    QList<QPair<QString, QString>> ping{{QStringLiteral("dbname"), m_target.database}};
-    if (!m_target.host.isEmpty())
-        ping.append({QStringLiteral("host"), m_target.host});
-    if (m_target.port > 0)
-        ping.append({QStringLiteral("port"), QString::number(m_target.port)});
-    if (!m_target.user.isEmpty())
-        ping.append({QStringLiteral("user"), m_target.user});
-    for (const auto &keyword : connectionKeywords())
-        ping.append(keyword);
     m_watch = std::make_unique<ServerWatch>(
-            libpqConnectionString(ping),
+            pingInfo(m_target),
             ServerWatch::Hooks{[this] {
                                    const QString main = brokenConnection(m_db);
                                    return main.isEmpty()
@@ -268,12 +272,16 @@ Expected<void> PostgresStore::reconnect()
     return {};
 }
 
-void PostgresStore::noteFailure()
+QString PostgresStore::failureText(const QSqlError &error)
 {
+    const QString broken = brokenConnection(m_db);
+    if (broken.isEmpty())
+        return sqlErrorText(error);
     // Looked at once the failed call has returned, not inside it: what the watch says makes
     // the console change its views, which must not read the store in the middle of a call.
-    if (m_watch && !m_watch->isLost() && !brokenConnection(m_db).isEmpty())
+    if (m_watch && !m_watch->isLost())
         QTimer::singleShot(0, m_watch.get(), &ServerWatch::check);
+    return QStringLiteral("the team's database cannot be reached just now (%1)").arg(broken);
 }
 
 Expected<OperatorRoles> PostgresStore::sessionRoles()

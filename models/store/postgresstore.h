@@ -21,6 +21,12 @@ public:
     static Expected<std::unique_ptr<PostgresStore>> open(const PostgresTarget &target,
                                                          Access access = Access::ReadWrite);
 
+    // libpq's keywords for every connection to `target`: the location's, over Verity's defaults.
+    static QList<QPair<QString, QString>> connectionKeywords(const PostgresTarget &target);
+    // A libpq connection string that asks `target`'s server whether it takes connections
+    // (PQping), without a password.
+    static QByteArray pingInfo(const PostgresTarget &target);
+
     Expected<void> begin() override;
     Expected<void> makeSelfContained() override;
 
@@ -35,15 +41,13 @@ public:
 protected:
     QString byteLengthOf(const QString &column) const override;
     Expected<void> lockAuditChain() override;
-    void noteFailure() override;
+    QString failureText(const QSqlError &error) override;
     bool foldsCase() const override { return true; }
     QString skipLockedRows() const override { return QStringLiteral(" FOR UPDATE SKIP LOCKED"); }
 
 private:
     using SqlStore::SqlStore;
 
-    // libpq's keywords for every connection: the location's, over Verity's defaults.
-    QList<QPair<QString, QString>> connectionKeywords() const;
     // What each connection sets before its first query, again after a reconnection.
     Expected<void> startSession();
     qint64 backendPid();

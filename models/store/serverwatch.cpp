@@ -4,7 +4,6 @@
 
 #include <libpq-fe.h>
 
-#include <atomic>
 #include <memory>
 
 namespace verity {
@@ -37,25 +36,15 @@ void ServerWatch::probe()
 {
     // PQping waits for the server's answer (connect_timeout bounds it): not on this thread.
     m_probing = true;
-    auto answer = std::make_shared<std::atomic<int>>(PQPING_NO_RESPONSE);
-    QThread *thread =
-            QThread::create([info = m_pingInfo, answer] { answer->store(PQping(info.constData())); });
+    auto answer = std::make_shared<QString>();
+    QThread *thread = QThread::create([info = m_pingInfo, answer] { *answer = serverUnreachable(info); });
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);
     // Queued to this thread; dropped if the watch is gone by then (the thread ends on its own).
     connect(thread, &QThread::finished, this, [this, answer] {
         m_probing = false;
-        switch (answer->load()) {
-        case PQPING_OK:
-            break;
-        case PQPING_REJECT:
-            say(tr("the server refuses connections for now (it is starting up or shutting down)"));
+        if (!answer->isEmpty()) {
+            say(*answer);
             return; // the next tick asks again
-        case PQPING_NO_ATTEMPT:
-            say(tr("the connection's settings are not complete"));
-            return;
-        default:
-            say(tr("the server does not answer"));
-            return;
         }
         if (Expected<void> back = m_hooks.reconnect(); !back) {
             say(back.message());
@@ -74,6 +63,20 @@ void ServerWatch::say(const QString &reason)
         return; // said already
     m_reason = reason;
     emit lost(reason);
+}
+
+QString serverUnreachable(const QByteArray &pingInfo)
+{
+    switch (PQping(pingInfo.constData())) {
+    case PQPING_OK:
+        return QString();
+    case PQPING_REJECT:
+        return ServerWatch::tr("the server refuses connections for now (it is starting up or shutting down)");
+    case PQPING_NO_ATTEMPT:
+        return ServerWatch::tr("the connection's settings are not complete");
+    default:
+        return ServerWatch::tr("the server does not answer");
+    }
 }
 
 QByteArray libpqConnectionString(const QList<QPair<QString, QString>> &keywords)

@@ -58,6 +58,10 @@ private:
     QString m_reason; // the last said
 };
 
+// Why the server `pingInfo` names does not take connections now, in words for a person; empty
+// when it does. Waits for the server's answer (bounded by connect_timeout): not on the GUI thread.
+QString serverUnreachable(const QByteArray &pingInfo);
+
 // A libpq connection string ("host='…' port=…") of `keywords`, each value quoted as libpq
 // expects.
 QByteArray libpqConnectionString(const QList<QPair<QString, QString>> &keywords);

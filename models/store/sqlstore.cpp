@@ -55,9 +55,8 @@ Expected<QSqlQuery *> SqlStore::prepared(const char *key, const QString &sql)
 Expected<void> SqlStore::run(QSqlQuery &query, const char *what)
 {
     if (!query.exec()) {
-        noteFailure();
         return makeError(QStringLiteral("%1: %2 failed: %3")
-                                 .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+                                 .arg(m_path, QString::fromLatin1(what), failureText(query.lastError())));
     }
     return {};
 }
@@ -66,9 +65,8 @@ Expected<void> SqlStore::execute(const char *sql, const char *what)
 {
     QSqlQuery query(m_db);
     if (!query.exec(QString::fromLatin1(sql))) {
-        noteFailure();
         return makeError(QStringLiteral("%1: %2: %3")
-                                 .arg(m_path, QString::fromLatin1(what), sqlErrorText(query.lastError())));
+                                 .arg(m_path, QString::fromLatin1(what), failureText(query.lastError())));
     }
     return {};
 }

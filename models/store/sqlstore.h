@@ -3,6 +3,7 @@
 // speak, through QtSql, prepared statements only. A backend opens the connection, migrates its
 // schema, and supplies the few things the two engines say differently.
 
+#include "sqlerror.h"
 #include "store.h"
 
 #include <QSet>
@@ -123,8 +124,9 @@ protected:
     Expected<void> execute(const char *sql, const char *what);
     // Before the connection is opened again: what was prepared on it, or learnt through it.
     void forgetStatements();
-    // After a statement failed: the backend may look at whether the connection is gone.
-    virtual void noteFailure() {}
+    // Why a statement failed, in the words the message carries; the backend may look at
+    // whether the connection is gone (and say that, rather than the driver's words).
+    virtual QString failureText(const QSqlError &error) { return sqlErrorText(error); }
 
     QString m_path;
     QString m_connection;

@@ -3,6 +3,7 @@
 #include "postgresschema.h"
 #include "postgresstore.h"
 #include "reassessment.h"
+#include "serverwatch.h"
 #include "sqliteschema.h"
 #include "sqlitestore.h"
 
@@ -76,6 +77,14 @@ Expected<void> checkWritable(const QString &location)
                         "this user may not write its folder %1, where SQLite keeps the database's journal")
                         .arg(QDir::toNativeSeparators(file.absolutePath())));
     return {};
+}
+
+QString unreachableServer(const QString &location)
+{
+    if (!isPostgresLocation(location))
+        return QString();
+    const Expected<PostgresTarget> target = parsePostgresLocation(location);
+    return target ? serverUnreachable(PostgresStore::pingInfo(*target)) : QString();
 }
 
 bool isFileLocation(const QString &location)

@@ -15,6 +15,10 @@ Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location);
 // Whether this user can change the existing database at `location`: StoreErrc::Unwritable,
 // saying why, when the file or the folder SQLite keeps its journal in is not theirs to write.
 Expected<void> checkWritable(const QString &location);
+// Why the database server `location` names does not take connections now (it does not answer,
+// or is starting up); empty when it does, and for a file. Waits for the server: not on the GUI
+// thread.
+QString unreachableServer(const QString &location);
 // Whether `location` is a file on this machine (SQLite) rather than a database server's.
 bool isFileLocation(const QString &location);
 // The location as messages and titles show it: a file's path, or the database's URI without

@@ -4,6 +4,7 @@
 // shows what its role cannot do greyed out with the reason. When the server restarts, the
 // watcher says so and keeps its views, then follows again.
 
+#include "attestdialog.h"
 #include "domain/toolregistry.h"
 #include "escalationqueuepane.h"
 #include "import/importjob.h"
@@ -14,6 +15,9 @@
 #include "mainwindow.h"
 #include "resolution/escalationclaims.h"
 #include "resolution/escalationresolver.h"
+#include "resolution/providerconnection.h"
+#include "resolutiondialog.h"
+#include "serverwaitdialog.h"
 #include "store/postgresroles.h"
 #include "store/serverwatch.h"
 #include "store/sqlstore.h"
@@ -24,7 +28,11 @@
 
 #include <QAction>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSqlQuery>
 #include <QStatusBar>
 #include <QTableView>
@@ -185,8 +193,33 @@ private slots:
         QVERIFY(banner && next);
         QVERIFY(!banner->isVisible());
         QVERIFY(next->isEnabled());
+        // Two dialogs are open when it goes: a lookup that found no provider to ask (nothing
+        // listens on the discard port), and a check being typed.
+        qputenv(ProviderConnection::apiKeyVariable, "sk_test_sandbox");
+        QVERIFY_OK(m_window->provider().save(QUrl(QStringLiteral("http://127.0.0.1:9")), QString(),
+                                             QStringLiteral("sk_test_sandbox")));
+        QPointer<ResolutionDialog> lookup = m_window->lookUp(escalationAt(0));
+        QVERIFY(lookup);
+        auto *lookAgain = lookup->findChild<QPushButton *>(QStringLiteral("lookAgain"));
+        QTRY_VERIFY_WITH_TIMEOUT(lookAgain->isVisible(), 10000);
+        QVERIFY(lookAgain->isEnabled());
+        QPointer<AttestDialog> check = m_window->attest(escalationAt(1));
+        QVERIFY(check);
+        check->notPerformedChoice()->setChecked(true);
+        check->referenceEdit()->setText(QStringLiteral("dashboard"));
+        check->noteEdit()->setPlainText(QStringLiteral("no refund there"));
+        QVERIFY(check->recordButton()->isEnabled());
+
         QVERIFY2(m_cluster.halt(), qPrintable(m_cluster.error()));
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 3 * ServerWatch::intervalMs);
+        // The open dialogs say so and offer nothing that would need it; what was typed stays.
+        QVERIFY(!lookAgain->isEnabled());
+        QVERIFY2(lookup->databaseAwayText().contains(QLatin1String("cannot be reached")),
+                 qPrintable(lookup->databaseAwayText()));
+        QVERIFY(!check->recordButton()->isEnabled());
+        QVERIFY2(check->problemText().contains(QLatin1String("cannot be reached")),
+                 qPrintable(check->problemText()));
+        QCOMPARE(check->referenceEdit()->text(), QStringLiteral("dashboard"));
         QVERIFY2(banner->text().contains(QLatin1String("cannot be reached since")),
                  qPrintable(banner->text()));
         QVERIFY(banner->text().contains(m_watching->location()));
@@ -198,6 +231,14 @@ private slots:
         QVERIFY2(m_cluster.launch(), qPrintable(m_cluster.error()));
         QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 3 * ServerWatch::intervalMs);
         QVERIFY(next->isEnabled());
+        QVERIFY(lookAgain->isEnabled());
+        QVERIFY(lookup->databaseAwayText().isEmpty());
+        QVERIFY(check->recordButton()->isEnabled());
+        QVERIFY2(check->problemText().contains(QLatin1String("answers again")),
+                 qPrintable(check->problemText()));
+        lookup->close();
+        check->close();
+        QTRY_VERIFY(!lookup && !check);
         QVERIFY2(m_window->statusBar()->currentMessage().contains(QLatin1String("Database back at")),
                  qPrintable(m_window->statusBar()->currentMessage()));
         // The other console, opened anew, changes something: followed as before.
@@ -213,6 +254,28 @@ private slots:
                                          .toString()
                                          .contains(QLatin1String("cleo")),
                                  followMs);
+    }
+
+    void aConsoleStartedWhileTheServerIsDownWaitsForIt()
+    {
+        QVERIFY2(m_cluster.halt(), qPrintable(m_cluster.error()));
+        const QString away = unreachableServer(m_location);
+        QVERIFY2(away.contains(QLatin1String("does not answer")), qPrintable(away));
+        ServerWaitDialog wait(
+                storeDisplayName(m_location), away, [this] { return unreachableServer(m_location); },
+                [this] { return openStore(m_location); });
+        wait.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&wait));
+        QVERIFY2(wait.statusText().contains(QLatin1String("does not answer")), qPrintable(wait.statusText()));
+        // Still away at the next ask: it says so, and waits on.
+        QTest::qWait(ServerWaitDialog::intervalMs + 500);
+        QVERIFY(wait.isVisible());
+        QVERIFY2(m_cluster.launch(), qPrintable(m_cluster.error()));
+        QTRY_VERIFY_WITH_TIMEOUT(!wait.isVisible(), 3 * ServerWaitDialog::intervalMs);
+        QCOMPARE(wait.result(), int(QDialog::Accepted));
+        std::unique_ptr<Store> opened = wait.takeStore();
+        QVERIFY(opened);
+        QVERIFY_OK(opened->countOpenEscalations());
     }
 
     void cleanupTestCase()

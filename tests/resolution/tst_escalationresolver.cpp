@@ -99,6 +99,7 @@ private slots:
     void draftAfterPerformAgainNamesTheDayOfTheRefund();
     void performAgainRefusedStaysNotPerformed();
     void performAgainComingBackUnknownReopens();
+    void aRepeatWhoseAnswerCannotBeRecordedSaysItWasSent();
     void twoConsolesPerformAgainInFlightRefundOnce();
     void secondConsoleIsToldWhoResolved();
     void twoConsolesInFlightSettleOnce_data();
@@ -751,6 +752,45 @@ void TestEscalationResolver::performAgainRefusedStaysNotPerformed()
     QCOMPARE(resolutionName(performed.resolution), resolutionId(Resolution::PerformedAgain));
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
     verifyAuditChain(8);
+}
+
+void TestEscalationResolver::aRepeatWhoseAnswerCannotBeRecordedSaysItWasSent()
+{
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
+
+    // The refund goes out; while its answer is on the way the database stops taking writes
+    // (another writer holds it here; a team's server gone away reads the same).
+    RawSqlite other(m_dbPath, QStringLiteral("QSQLITE_BUSY_TIMEOUT=100"));
+    QVERIFY(other.isOpen());
+    bool locked = false;
+    connect(&m_sandbox->server(), &SandboxServer::served, this, [&](const QString &line) {
+        if (!locked && line.contains(QStringLiteral("/v1/refunds")))
+            locked = other.exec(QStringLiteral("BEGIN EXCLUSIVE")).isEmpty();
+    });
+    const ResolutionReport report = wait(m_resolver->performAgain(id));
+    QVERIFY(locked);
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
+    // Not "nothing was settled" alone: the operator is told the money went and what to do.
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::Failed));
+    QVERIFY2(report.message.contains(QStringLiteral("was sent")), qPrintable(report.message));
+    QVERIFY2(report.message.contains(QStringLiteral("Performed again")), qPrintable(report.message));
+    QVERIFY2(report.message.contains(QStringLiteral("Do not send it again")), qPrintable(report.message));
+    QVERIFY2(report.message.contains(QStringLiteral("Look up again")), qPrintable(report.message));
+    QVERIFY(other.exec(QStringLiteral("ROLLBACK")).isEmpty());
+
+    // The mark made before sending holds: unknown, no repeat, and a lookup settles it.
+    const EscalationDetail marked = **m_store->escalation(id);
+    QCOMPARE(marked.state, EscalationState::Open);
+    QVERIFY(!marked.resolution);
+    QCOMPARE(kindName(wait(m_resolver->performAgain(id)).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
+    const ResolutionReport found = wait(m_resolver->lookUp(id));
+    QCOMPARE(resolutionName(found.resolution), resolutionId(Resolution::PerformedAgain));
+    QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
+    QVERIFY(*m_store->ledgerEntry(before.intentKey));
 }
 
 void TestEscalationResolver::performAgainComingBackUnknownReopens()
