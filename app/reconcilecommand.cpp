@@ -409,6 +409,8 @@ int runReconcileCommand(const QStringList &arguments)
         }
         for (const QString &elsewhere : std::as_const(settled->elsewhere))
             settledText += QStringLiteral("  %1\n").arg(elsewhere);
+        for (const QString &held : std::as_const(settled->held))
+            settledText += QStringLiteral("  left for its holder: %1\n").arg(held);
         Expected<std::unique_ptr<Store>> reread = openStoreReadOnly(options->db);
         if (reread) {
             payouts = (*reread)->payouts(options->period.fromMs, options->period.toMs);

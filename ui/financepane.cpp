@@ -108,6 +108,10 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
                                   .arg(done->settled);
                 if (!done->elsewhere.isEmpty())
                     text += u' ' + done->elsewhere.join(QStringLiteral("; "));
+                if (!done->held.isEmpty())
+                    text += u' '
+                            + tr("Left for whoever holds them: %1.")
+                                      .arg(done->held.join(QStringLiteral("; ")));
                 return text;
             });
 

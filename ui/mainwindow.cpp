@@ -161,6 +161,14 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_operatorRoles = new QLabel(this);
     m_operatorRoles->setObjectName(QStringLiteral("operatorRoles"));
     statusBar()->addPermanentWidget(m_operatorRoles);
+    // At 1280 pixels the counts, the key and the roles leave a message little room: while one
+    // shows, the key (its banner says it too) and the roles step aside, and the whole message
+    // is the status bar's tooltip.
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &text) {
+        m_keyKind->setVisible(text.isEmpty());
+        m_operatorRoles->setVisible(text.isEmpty() && m_limits->roles().isTeam());
+        statusBar()->setToolTip(text);
+    });
 
     connect(m_queuePane, &TicketQueuePane::ticketChosen, this, [this](qint64 id) { openTicket(id); });
     connect(m_escalationPane, &EscalationQueuePane::escalationChosen, this, &MainWindow::openTicket);
@@ -413,7 +421,7 @@ void MainWindow::applyRoles()
                          "not allow is greyed out, saying which role it needs.")
                               .arg(m_limits->roles().user(), m_limits->roles().summary())
                     : QString());
-    m_operatorRoles->setVisible(m_limits->roles().isTeam());
+    m_operatorRoles->setVisible(m_limits->roles().isTeam() && statusBar()->currentMessage().isEmpty());
     // The cards' buttons ask again.
     m_ticketView->setCallActions([this](const ToolCallRow &call) { return m_actions->actionsFor(call); });
 }

@@ -2,6 +2,7 @@
 
 #include "audit/auditaction.h"
 #include "domain/money.h"
+#include "escalationclaims.h"
 #include "escalationtext.h"
 #include "recordmatching.h"
 #include "settlementwriter.h"
@@ -96,8 +97,20 @@ Expected<StatementSettlement> settleFromStatement(Store &store, const QList<Prov
                                                   const QString &operatorName)
 {
     StatementSettlement result;
+    const EscalationClaims claims(store, operatorName);
     for (const ProvenCall &call : proven) {
         const EscalationDetail &escalation = call.escalation;
+        // Someone may have claimed it since it was shown: theirs to settle, the rest go on.
+        const Expected<std::optional<EscalationDetail>> current = store.escalation(escalation.id);
+        if (!current)
+            return makeError(QStringLiteral("escalation %1: %2 (%3 settled before it)")
+                                     .arg(escalation.id)
+                                     .arg(current.message())
+                                     .arg(result.settled));
+        if (const QString held = *current ? claims.refusal(**current) : QString(); !held.isEmpty()) {
+            result.held << QStringLiteral("escalation %1: %2").arg(escalation.id).arg(held);
+            continue;
+        }
         const StatementRefund &refund = call.refund;
         const qint64 at = QDateTime::currentMSecsSinceEpoch();
         Evidence evidence;

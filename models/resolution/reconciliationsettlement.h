@@ -33,6 +33,9 @@ struct StatementSettlement
     int settled = 0; // by this operator, now
     QList<ProvenCall> settledCalls; // those, each as it stood before (open, or attested)
     QStringList elsewhere; // "escalation 5: settled first by bob at …"
+    // Left for their holder: "escalation 6: bob has claimed this escalation until 14:05 …".
+    // One held escalation does not stop the others from being settled.
+    QStringList held;
 };
 
 // Settles each as performed (verified by reconciliation): the provider's record as evidence,

@@ -26,6 +26,7 @@
 #include "outcomebadge.h"
 #include "outcomestyle.h"
 #include "reconciliationpane.h"
+#include "resolution/escalationclaims.h"
 #include "resolution/escalationresolver.h"
 #include "resolutiondialog.h"
 #include "sellerbalancechart.h"
@@ -576,18 +577,42 @@ void TestSettlementGui::reconciliationSettlesWhatItProves()
     QVERIFY2(pane->settleButton()->text().contains(QStringLiteral("unknown calls from this evidence")),
              qPrintable(pane->settleButton()->text()));
     QString asked;
-    pane->setConfirm([&asked](QWidget *, const QString &question) {
+    qint64 heldByBob = 0;
+    pane->setConfirm([this, &asked, &heldByBob](QWidget *, const QString &question) {
         asked = question;
-        return true;
+        // While the person reads the list, a colleague claims one of its escalations.
+        const QList<EscalationRow> open = *m_store->openEscalations(0, 100);
+        for (const EscalationRow &row : open) {
+            if (row.tool == u"issue_refund" && question.contains(row.ticketExtId)) {
+                heldByBob = row.id;
+                break;
+            }
+        }
+        return heldByBob && EscalationClaims(*m_store, QStringLiteral("bob")).claim(heldByBob).ok();
     });
     QTest::mouseClick(pane->settleButton(), Qt::LeftButton);
+    QVERIFY2(heldByBob, qPrintable(asked));
+    // Bob's is left to him, saying so; the others are settled all the same.
+    QVERIFY2(pane->statusText().contains(QStringLiteral("Left for whoever holds them: escalation %1: bob has "
+                                                        "claimed")
+                                                 .arg(heldByBob)),
+             qPrintable(pane->statusText()));
+    QCOMPARE((*m_store->escalation(heldByBob))->state, EscalationState::Open);
     QVERIFY2(asked.contains(QStringLiteral("verified by reconciliation")), qPrintable(asked));
     // The person is shown each call, with its ticket, amount and the provider's refund.
     QVERIFY2(asked.contains(QStringLiteral(", call ")), qPrintable(asked));
     QVERIFY2(asked.contains(QStringLiteral("issue_refund $")), qPrintable(asked));
     QVERIFY2(asked.contains(QStringLiteral("provider refund re_")), qPrintable(asked));
     QVERIFY2(pane->statusText().startsWith(QStringLiteral("Settled ")), qPrintable(pane->statusText()));
+    // Bob gives it back: what is left of the evidence settles it too.
+    QVERIFY(pane->settleButton()->isVisible());
+    QVERIFY(*EscalationClaims(*m_store, QStringLiteral("bob")).release(heldByBob));
+    pane->setConfirm([](QWidget *, const QString &) { return true; });
+    QTest::mouseClick(pane->settleButton(), Qt::LeftButton);
+    QVERIFY2(pane->statusText().startsWith(QStringLiteral("Settled 1 unknown call")),
+             qPrintable(pane->statusText()));
     QVERIFY(!pane->settleButton()->isVisible());
+    QCOMPARE((*m_store->escalation(heldByBob))->state, EscalationState::Resolved);
     const qint64 openAfter = *m_store->countOpenEscalations();
     QVERIFY2(openAfter < openBefore, qPrintable(QStringLiteral("%1 -> %2").arg(openBefore).arg(openAfter)));
     QCOMPARE(m_window->escalationCountText(),
