@@ -6,8 +6,8 @@
 #include "theme.h"
 
 #include <QButtonGroup>
-#include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -72,15 +72,21 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
     m_problem->hide();
     layout->addWidget(m_problem);
 
-    auto *buttons = new QDialogButtonBox(this);
-    QPushButton *cancel = buttons->addButton(QDialogButtonBox::Cancel);
-    m_record = buttons->addButton(tr("Record check"), QDialogButtonBox::AcceptRole);
+    // Enter records nothing and throws nothing away: a check is recorded by its button, and what
+    // was typed is not lost to a stray Enter; Escape still cancels. Not a QDialogButtonBox, which
+    // would make its accept button the default.
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    auto *cancel = new QPushButton(tr("Cancel"), this);
+    m_record = new QPushButton(tr("Record check"), this);
     m_record->setObjectName(QStringLiteral("recordCheck"));
-    m_record->setAutoDefault(false);
-    cancel->setDefault(true);
-    layout->addWidget(buttons);
+    for (QPushButton *button : {cancel, m_record}) {
+        button->setAutoDefault(false);
+        buttons->addWidget(button);
+    }
+    layout->addLayout(buttons);
 
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(cancel, &QPushButton::clicked, this, &QDialog::reject);
     connect(m_record, &QPushButton::clicked, this, [this] {
         Attestation attestation;
         attestation.resolution = m_performed->isChecked() ? Resolution::Performed : Resolution::NotPerformed;

@@ -265,6 +265,13 @@ void EscalationActions::catchUpClaims()
     }
 }
 
+bool EscalationActions::settledNow(qint64 escalationId)
+{
+    // A settled escalation holds no claim: its dialog has nothing to renew and nothing to say.
+    const Expected<std::optional<EscalationDetail>> current = m_store.escalation(escalationId);
+    return current && *current && (*current)->state != EscalationState::Open;
+}
+
 void EscalationActions::renewHold(const QString &who, qint64 escalationId)
 {
     EscalationClaims claims(m_store, who);
@@ -273,7 +280,7 @@ void EscalationActions::renewHold(const QString &who, qint64 escalationId)
         emit message(tr("Your claim on escalation %1 could not be renewed: %2")
                              .arg(escalationId)
                              .arg(renewed.message()));
-    else if (!renewed->taken)
+    else if (!renewed->taken && !settledNow(escalationId))
         emit message(renewed->holder.isEmpty()
                              ? tr("Your claim on escalation %1 was released or lapsed: claim it again before "
                                   "acting on it.")

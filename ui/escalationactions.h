@@ -71,6 +71,7 @@ private:
     // runs; the last one to close gives it back.
     bool claimFor(EscalationResolver &resolver, qint64 escalationId);
     void holdWhileOpen(QWidget *dialog, qint64 escalationId);
+    bool settledNow(qint64 escalationId);
     template<typename Dialog>
     void followDatabase(Dialog *dialog);
     void renewHold(const QString &who, qint64 escalationId);

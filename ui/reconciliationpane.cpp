@@ -230,8 +230,11 @@ void ReconciliationPane::readAgain()
 
 void ReconciliationPane::openOnLatestPeriod()
 {
-    if (m_periodChosen || m_model.hasReconciliation() || !m_opening)
+    if (m_periodChosen || m_model.hasReconciliation() || !m_opening) {
+        if (std::exchange(m_openingFailed, false))
+            setStatus(QString(), false); // the period is the person's now: the old problem is moot
         return;
+    }
     const Expected<Period> opening = m_opening();
     if (!opening) {
         m_openingFailed = true;

@@ -358,15 +358,15 @@ void ResolutionDialog::setDatabaseAway(const QString &reason)
     m_away->setVisible(away);
     for (QPushButton *button : {m_lookAgain, m_performAgain, m_attest, m_usePayment, m_findPayment})
         button->setEnabled(!away);
-    if (away || !wasAway || m_running)
+    if (away || !wasAway || m_running || m_failure.isEmpty())
         return;
     // Back: a step that failed while it was away must not stay on screen as where things stand.
+    // What succeeded stays as shown, with its ways on (a repeat a lookup allowed, say).
     const QString failure = std::exchange(m_failure, QString());
     showCurrent();
-    if (!failure.isEmpty())
-        m_status->setText(tr("The database answers again; above is where the escalation stands now. "
-                             "Before, this step could not be finished: %1")
-                                  .arg(failure));
+    m_status->setText(tr("The database answers again; below is where the escalation stands now. Before, "
+                         "this step could not be finished: %1")
+                              .arg(failure));
 }
 
 QString ResolutionDialog::databaseAwayText() const

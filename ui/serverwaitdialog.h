@@ -5,6 +5,7 @@
 // gives up. A console should wait for its server, not leave its user at a shell prompt.
 
 #include "domain/expected.h"
+#include "store/serverwatch.h"
 #include "store/store.h"
 
 #include <QDialog>
@@ -22,7 +23,7 @@ class ServerWaitDialog : public QDialog
     Q_OBJECT
 
 public:
-    static constexpr int intervalMs = 3000;
+    static constexpr int intervalMs = ServerWatch::intervalMs; // as the window's banner says
     // Why the server does not take connections now, empty once it does; run off the GUI thread.
     using Probe = std::function<QString()>;
     using Open = std::function<Expected<std::unique_ptr<Store>>()>;

@@ -36,24 +36,37 @@ AuditLogModel::AuditLogModel(AuditStore &store, QObject *parent)
 
 void AuditLogModel::refresh()
 {
+    // Rows that cannot be counted now stay as they were read, rather than an empty log.
+    const Expected<qint64> count = m_store.countAuditEntries();
+    if (!count) {
+        m_readProblem = count.message();
+        emit errorOccurred(count.message());
+        emit countChanged(m_count);
+        return;
+    }
     beginResetModel();
-    reload();
+    apply(*count);
     endResetModel();
     emit countChanged(m_count);
 }
 
 void AuditLogModel::reload()
 {
-    m_cache.clear();
-    Expected<qint64> count = m_store.countAuditEntries();
+    const Expected<qint64> count = m_store.countAuditEntries();
     if (!count) {
         m_count = 0;
         m_readProblem = count.message();
         emit errorOccurred(count.message());
         return;
     }
+    apply(*count);
+}
+
+void AuditLogModel::apply(qint64 count)
+{
+    m_cache.clear();
     m_readProblem.clear();
-    m_count = qMin<qint64>(*count, std::numeric_limits<int>::max());
+    m_count = qMin<qint64>(count, std::numeric_limits<int>::max());
 }
 
 int AuditLogModel::rowOfSeq(qint64 seq) const

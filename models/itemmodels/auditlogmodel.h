@@ -51,6 +51,7 @@ private:
     void reload();
 
     AuditStore &m_store;
+    void apply(qint64 count); // a count read: the rows are read again from it
     qint64 m_count = 0;
     QString m_readProblem;
     mutable RowCache<AuditEntry> m_cache;

@@ -108,7 +108,10 @@ Expected<StatementSettlement> settleFromStatement(Store &store, const QList<Prov
                                      .arg(current.message())
                                      .arg(result.settled));
         if (const QString held = *current ? claims.refusal(**current) : QString(); !held.isEmpty()) {
-            result.held << QStringLiteral("escalation %1: %2").arg(escalation.id).arg(held);
+            result.held << QStringLiteral("%1 call %2 (escalation %3): %4")
+                                   .arg(escalation.ticketExtId, escalation.callExtId)
+                                   .arg(escalation.id)
+                                   .arg(held);
             continue;
         }
         const StatementRefund &refund = call.refund;

@@ -274,7 +274,14 @@ Expected<void> PostgresStore::reconnect()
 
 QString PostgresStore::failureText(const QSqlError &error)
 {
-    const QString broken = brokenConnection(m_db);
+    // The server's last words before it closed the connection (57P01 when stopped, 57P02 and
+    // 57P03 while it crashes or starts, class 08 a connection failure) say it is gone as surely
+    // as libpq's state, which may not have caught up yet.
+    const QString code = error.nativeErrorCode();
+    const bool going = code.startsWith(QLatin1String("08")) || code.startsWith(QLatin1String("57P"));
+    QString broken = brokenConnection(m_db);
+    if (broken.isEmpty() && going)
+        broken = sqlErrorText(error).simplified();
     if (broken.isEmpty())
         return sqlErrorText(error);
     // Looked at once the failed call has returned, not inside it: what the watch says makes

@@ -46,7 +46,8 @@ Expected<QSqlQuery *> SqlStore::prepared(const char *key, const QString &sql)
         auto query = std::make_unique<QSqlQuery>(m_db);
         query->setForwardOnly(true);
         if (!query->prepare(sql.isNull() ? QString::fromUtf8(key) : sql))
-            return makeError(QStringLiteral("cannot prepare a statement: %1").arg(query->lastError().text()));
+            return makeError(
+                    QStringLiteral("cannot prepare a statement: %1").arg(failureText(query->lastError())));
         it = m_statements.emplace(key, std::move(query)).first;
     }
     return it->second.get();

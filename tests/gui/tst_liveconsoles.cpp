@@ -5,6 +5,7 @@
 // watcher says so and keeps its views, then follows again.
 
 #include "attestdialog.h"
+#include "auditview.h"
 #include "domain/toolregistry.h"
 #include "escalationqueuepane.h"
 #include "import/importjob.h"
@@ -220,6 +221,14 @@ private slots:
         QVERIFY2(check->problemText().contains(QLatin1String("cannot be reached")),
                  qPrintable(check->problemText()));
         QCOMPARE(check->referenceEdit()->text(), QStringLiteral("dashboard"));
+        // The audit log asked to verify meanwhile keeps the entries it shows, and says why not.
+        auto *auditTable = m_window->auditView()->findChild<QTableView *>(QStringLiteral("auditTable"));
+        const int entries = auditTable->model()->rowCount();
+        QVERIFY(entries > 0);
+        m_window->auditView()->verifyChain();
+        QCOMPARE(auditTable->model()->rowCount(), entries);
+        QVERIFY2(m_window->auditView()->statusText().contains(QLatin1String("cannot be reached")),
+                 qPrintable(m_window->auditView()->statusText()));
         QVERIFY2(banner->text().contains(QLatin1String("cannot be reached since")),
                  qPrintable(banner->text()));
         QVERIFY(banner->text().contains(m_watching->location()));
