@@ -230,19 +230,17 @@ void ReconciliationPane::readAgain()
 
 void ReconciliationPane::openOnLatestPeriod()
 {
-    if (m_periodChosen || m_model.hasReconciliation() || !m_opening) {
-        if (std::exchange(m_openingFailed, false))
-            setStatus(QString(), false); // the period is the person's now: the old problem is moot
+    // An earlier problem is moot now: read again below, or the period is the person's.
+    if (std::exchange(m_openingFailed, false))
+        setStatus(QString(), false);
+    if (m_periodChosen || m_model.hasReconciliation() || !m_opening)
         return;
-    }
     const Expected<Period> opening = m_opening();
     if (!opening) {
         m_openingFailed = true;
         setStatus(tr("Could not read the latest month with payouts: %1").arg(opening.message()), true);
         return;
     }
-    if (std::exchange(m_openingFailed, false))
-        setStatus(QString(), false);
     showPeriod(*opening);
 }
 

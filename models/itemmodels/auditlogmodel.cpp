@@ -31,35 +31,30 @@ AuditLogModel::AuditLogModel(AuditStore &store, QObject *parent)
         }
         return *rows;
     });
-    reload();
+    if (const std::optional<qint64> count = readCount())
+        apply(*count);
 }
 
 void AuditLogModel::refresh()
 {
     // Rows that cannot be counted now stay as they were read, rather than an empty log.
-    const Expected<qint64> count = m_store.countAuditEntries();
-    if (!count) {
-        m_readProblem = count.message();
-        emit errorOccurred(count.message());
-        emit countChanged(m_count);
-        return;
+    if (const std::optional<qint64> count = readCount()) {
+        beginResetModel();
+        apply(*count);
+        endResetModel();
     }
-    beginResetModel();
-    apply(*count);
-    endResetModel();
     emit countChanged(m_count);
 }
 
-void AuditLogModel::reload()
+std::optional<qint64> AuditLogModel::readCount()
 {
     const Expected<qint64> count = m_store.countAuditEntries();
     if (!count) {
-        m_count = 0;
         m_readProblem = count.message();
         emit errorOccurred(count.message());
-        return;
+        return std::nullopt;
     }
-    apply(*count);
+    return *count;
 }
 
 void AuditLogModel::apply(qint64 count)

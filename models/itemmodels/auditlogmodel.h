@@ -7,6 +7,8 @@
 
 #include <QAbstractTableModel>
 
+#include <optional>
+
 namespace verity {
 
 class AuditStore;
@@ -48,7 +50,8 @@ signals:
     void errorOccurred(const QString &message);
 
 private:
-    void reload();
+    // The number of entries; none, said through errorOccurred, when it cannot be read.
+    std::optional<qint64> readCount();
 
     AuditStore &m_store;
     void apply(qint64 count); // a count read: the rows are read again from it
