@@ -100,7 +100,7 @@ private:
 
 } // namespace
 
-Expected<void> ReadAhead::read(const Sink &sink)
+Expected<void> ReadAhead::read(const Sink &sink, const Preview &preview)
 {
     Handover handover;
     Expected<void> result;
@@ -136,6 +136,13 @@ Expected<void> ReadAhead::read(const Sink &sink)
             std::optional<std::vector<ReadUnit>> units = handover.take();
             if (!units)
                 break;
+            if (preview) {
+                QList<const ImportUnit *> ahead;
+                ahead.reserve(qsizetype(units->size()));
+                for (const ReadUnit &read : *units)
+                    ahead.append(&read.unit);
+                preview(ahead);
+            }
             for (ReadUnit &read : *units) {
                 m_format = read.format;
                 m_bytesRead = read.bytesRead;

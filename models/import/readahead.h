@@ -16,6 +16,9 @@ class ReadAhead
 public:
     // Return false to stop reading after this unit.
     using Sink = std::function<bool(const ImportUnit &unit)>;
+    // Shown the units read ahead before the sink takes them one by one, on the sink's thread:
+    // what the sink will need of them it may then fetch together.
+    using Preview = std::function<void(const QList<const ImportUnit *> &units)>;
 
     explicit ReadAhead(TranscriptReader &reader)
         : m_reader(reader)
@@ -23,7 +26,7 @@ public:
 
     // As TranscriptReader::read(). JSON Lines are read a bounded number of units ahead; a
     // document is read in step with the sink, since where it stops decides its figures.
-    Expected<void> read(const Sink &sink);
+    Expected<void> read(const Sink &sink, const Preview &preview = {});
 
     // As of the unit the sink is taking, or last took.
     QString format() const { return m_format; }

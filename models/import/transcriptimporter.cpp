@@ -63,6 +63,8 @@ Expected<TranscriptImporter::BatchTicket *> TranscriptImporter::ticketFor(const 
     auto cached = m_tickets.find(key);
     if (cached != m_tickets.end())
         return &cached.value();
+    if (m_absent.contains(key))
+        return static_cast<BatchTicket *>(nullptr);
     Expected<std::optional<TicketRef>> found = m_store.findTicket(extId);
     if (!found)
         return found.error();
@@ -164,6 +166,7 @@ TranscriptImporter::applyTicketOpened(const NativeEvent &event, const TicketOpen
     if (!inserted)
         return inserted.error();
     const QString key = ticketCacheKey(event.ticket);
+    m_absent.remove(key);
     touch(m_tickets.insert(key, BatchTicket{key, *inserted, true, false, {}}).value());
     ++report.ticketsOpened;
     return LineResult{true, {}};
@@ -420,7 +423,10 @@ Expected<void> TranscriptImporter::finishBatch(ImportReport &report)
     m_touched.clear();
     m_touchedOrder.clear();
     m_tickets.clear();
-    return m_store.commit();
+    if (Expected<void> done = m_store.commit(); !done)
+        return done;
+    m_committed = report;
+    return {};
 }
 
 bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
@@ -537,6 +543,39 @@ bool TranscriptImporter::applyAndBatch(const ImportUnit &unit, ImportReport &rep
     return true;
 }
 
+void TranscriptImporter::lookAhead(const QList<const ImportUnit *> &units)
+{
+    m_absent.clear();
+    QStringList names;
+    QSet<QString> asked;
+    for (const ImportUnit *unit : units) {
+        for (const NativeEvent &event : unit->events) {
+            const QString key = ticketCacheKey(event.ticket);
+            if (!m_tickets.contains(key) && !asked.contains(key)) {
+                asked.insert(key);
+                names.append(event.ticket);
+            }
+        }
+    }
+    if (names.size() < 2)
+        return; // one ticket is asked for when it is met
+    Expected<QList<TicketRef>> found = m_store.findTickets(names);
+    if (!found)
+        return; // each is asked for again when it is met, where a failure stops the import
+    // Matched as the store matched them, whatever the case (its CITEXT, roughly).
+    QHash<QString, TicketRef> byName;
+    for (const TicketRef &ticket : std::as_const(*found))
+        byName.insert(ticket.facts.value(QStringLiteral("ticket_id")).toLower(), ticket);
+    for (const QString &name : std::as_const(names)) {
+        const QString key = ticketCacheKey(name);
+        const auto stored = byName.constFind(name.toLower());
+        if (stored == byName.cend())
+            m_absent.insert(key);
+        else
+            m_tickets.insert(key, BatchTicket{key, *stored, false, false, {}});
+    }
+}
+
 // The unit is stored: what it taught about the file counts now.
 void TranscriptImporter::keepUnitFindings(ImportReport &report, const ImportUnit &unit)
 {
@@ -557,6 +596,7 @@ ImportReport TranscriptImporter::importFile(const QString &path)
     ImportReport report;
     report.path = path;
     m_tickets.clear();
+    m_absent.clear();
     m_touched.clear();
     m_touchedOrder.clear();
     m_waitingCalls.clear();
@@ -566,15 +606,41 @@ ImportReport TranscriptImporter::importFile(const QString &path)
     m_registry = &m_registries.primary();
     const qint64 startedAt = QDateTime::currentMSecsSinceEpoch();
 
+    m_committed = report;
     auto fail = [&](const QString &message) {
         m_store.rollback();
+        // The figures of what is stored: the batch that failed is not (its lines are read
+        // again, and said again, by the next import of the file).
+        report.conversations = m_committed.conversations;
+        report.eventsImported = m_committed.eventsImported;
+        report.eventsUnchanged = m_committed.eventsUnchanged;
+        report.ticketsOpened = m_committed.ticketsOpened;
+        report.repeats = m_committed.repeats;
+        report.unclassifiedTools = m_committed.unclassifiedTools;
+        report.registries = m_committed.registries;
+        report.rejected = m_committed.rejected;
+        report.notices = m_committed.notices;
         m_tickets.clear();
+        m_absent.clear();
         m_touched.clear();
         m_touchedOrder.clear();
         m_waitingCalls.clear();
         report.fatal = message;
         return report;
     };
+
+    // New tickets' rows may wait in the store until each batch commits: nothing here reads
+    // them back but through the store's import calls.
+    struct Holding
+    {
+        ImportWrites &store;
+        explicit Holding(ImportWrites &s)
+            : store(s)
+        {
+            store.holdNewTicketRows(true);
+        }
+        ~Holding() { store.holdNewTicketRows(false); }
+    } holding(m_store);
 
     if (Expected<void> begun = m_store.begin(); !begun)
         return fail(begun.message());
@@ -586,17 +652,20 @@ ImportReport TranscriptImporter::importFile(const QString &path)
     int inBatch = 0;
     bool storeFailed = false;
     FilePlace lastPlace;
-    Expected<void> read = reader.read([&](const ImportUnit &unit) {
-        lastPlace = unit.place;
-        // Nothing may escape into the reader mid-savepoint: a failure here rolls the batch back.
-        try {
-            return applyAndBatch(unit, report, reader, inBatch, storeFailed);
-        } catch (const std::exception &e) {
-            m_storeError = QString::fromUtf8(e.what());
-            storeFailed = true;
-            return false;
-        }
-    });
+    const auto preview = [this](const QList<const ImportUnit *> &units) { lookAhead(units); };
+    Expected<void> read = reader.read(
+            [&](const ImportUnit &unit) {
+                lastPlace = unit.place;
+                // Nothing may escape into the reader mid-savepoint: a failure here rolls the batch back.
+                try {
+                    return applyAndBatch(unit, report, reader, inBatch, storeFailed);
+                } catch (const std::exception &e) {
+                    m_storeError = QString::fromUtf8(e.what());
+                    storeFailed = true;
+                    return false;
+                }
+            },
+            preview);
     report.format = reader.format();
     report.linesRead = reader.linesRead();
     report.bytesRead = reader.bytesRead();

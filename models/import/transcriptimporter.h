@@ -88,6 +88,9 @@ private:
     bool applyAndBatch(const ImportUnit &unit, ImportReport &report, const ReadAhead &reader, int &inBatch,
                        bool &storeFailed);
     void keepUnitFindings(ImportReport &report, const ImportUnit &unit);
+    // The tickets the units read ahead name, asked of the store together rather than one by
+    // one as each is met.
+    void lookAhead(const QList<const ImportUnit *> &units);
 
     ImportWrites &m_store;
     RegistrySelection m_registries;
@@ -98,6 +101,9 @@ private:
     // Tickets seen in the current batch, with their next sequence number; cleared per batch
     // so memory stays flat however large the file.
     QHash<QString, BatchTicket> m_tickets;
+    // Tickets the units read ahead name that were not stored when asked (lookAhead), until
+    // this batch opens them or the next units are read.
+    QSet<QString> m_absent;
     // Tickets the batch changed, in the order first changed, so summaries are written in it.
     QSet<QString> m_touched;
     QStringList m_touchedOrder;
@@ -108,6 +114,7 @@ private:
     QStringList m_unitNotices; // said of the unit being stored, kept only if it is
     QStringList m_unitUnclassified; // met in the unit being stored, kept only if it is
     QString m_storeError;
+    ImportReport m_committed; // the report as of the last commit
 };
 
 } // namespace verity

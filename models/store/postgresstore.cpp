@@ -2,6 +2,7 @@
 
 #include "changefeed.h"
 #include "databasepassword.h"
+#include "postgresconnection.h"
 #include "postgresroles.h"
 #include "postgresschema.h"
 #include "serverwatch.h"
@@ -12,8 +13,6 @@
 #include <QSqlQuery>
 #include <QTimer>
 #include <QVariant>
-
-#include <libpq-fe.h>
 
 namespace verity {
 
@@ -172,17 +171,21 @@ PostgresStore::~PostgresStore()
     QSqlDatabase::removeDatabase(m_listening);
 }
 
+PGconn *libpqConnection(const QSqlDatabase &db)
+{
+    // The driver names the handle's type as the compiler spelt it: PGconn is struct pg_conn.
+    const QVariant handle = db.driver()->handle();
+    const QByteArray type = handle.isValid() ? QByteArray(handle.typeName()) : QByteArray();
+    return type == "PGconn*" || type == "pg_conn*" ? *static_cast<PGconn *const *>(handle.constData())
+                                                   : nullptr;
+}
+
 namespace {
 
 // What libpq says of a connection that is not open; empty while it is.
 QString brokenConnection(const QSqlDatabase &db)
 {
-    // The driver names the handle's type as the compiler spelt it: PGconn is struct pg_conn.
-    const QVariant handle = db.driver()->handle();
-    const QByteArray type = handle.isValid() ? QByteArray(handle.typeName()) : QByteArray();
-    PGconn *connection = type == "PGconn*" || type == "pg_conn*"
-            ? *static_cast<PGconn *const *>(handle.constData())
-            : nullptr;
+    PGconn *connection = libpqConnection(db);
     if (connection && PQstatus(connection) == CONNECTION_OK)
         return QString();
     const QString said =

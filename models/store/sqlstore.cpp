@@ -1,6 +1,7 @@
 #include "sqlstore.h"
 
 #include "sqlerror.h"
+#include "ticketsummary.h"
 
 #include <QAtomicInteger>
 #include <QSqlError>
@@ -32,6 +33,12 @@ void SqlStore::forgetStatements()
     m_statements.clear();
     m_knownSellers.clear();
     m_searchMatches.reset();
+}
+
+void SqlStore::finishStatements()
+{
+    for (auto &statement : m_statements)
+        statement.second->finish();
 }
 
 Expected<QSqlQuery *> SqlStore::prepared(const char *sql)
@@ -517,25 +524,7 @@ Expected<void> SqlStore::storeSummary(qint64 ticketId, qint64 lastSeq, const Tic
                                       bool onlyChanged)
 {
     // Each column is also its placeholder's name; a new ticket has 0 in every one.
-    const struct
-    {
-        const char *column;
-        QString placeholder;
-        qint64 value;
-    } values[] = {
-            {"last_seq", QStringLiteral(":last_seq"), lastSeq},
-            {"write_count", QStringLiteral(":write_count"), assessment.writeCount},
-            {"worst_outcome", QStringLiteral(":worst_outcome"), ticketSeverity(assessment)},
-            {"needs_attention", QStringLiteral(":needs_attention"), assessment.needsAttention ? 1 : 0},
-            {"has_unknown", QStringLiteral(":has_unknown"), assessment.hasUnknown ? 1 : 0},
-            {"has_repeat", QStringLiteral(":has_repeat"), assessment.hasRepeatedIntent ? 1 : 0},
-            {"duplicate_effects", QStringLiteral(":duplicate_effects"), assessment.repeats.duplicateEffects},
-            {"retry_count", QStringLiteral(":retry_count"), assessment.repeats.retries},
-            {"harmless_repeats", QStringLiteral(":harmless_repeats"), assessment.repeats.harmless},
-            {"unsettled_repeats", QStringLiteral(":unsettled_repeats"), assessment.repeats.unsettled},
-            {"duplicate_cents", QStringLiteral(":duplicate_cents"), assessment.repeats.duplicateCents},
-            {"attention_rank", QStringLiteral(":attention_rank"), int(ticketState(assessment))},
-    };
+    const std::array<SummaryColumn, 12> values = ticketSummaryColumns(lastSeq, assessment);
     const char *sql =
             "UPDATE tickets SET last_seq = :last_seq, write_count = :write_count, "
             "worst_outcome = :worst_outcome, needs_attention = :needs_attention, has_unknown = :has_unknown, "
@@ -570,7 +559,7 @@ Expected<void> SqlStore::storeSummary(qint64 ticketId, qint64 lastSeq, const Tic
     QSqlQuery &q = **summary;
     for (std::size_t i = 0; i < std::size(values); ++i) {
         if (columns & (1u << i))
-            q.bindValue(values[i].placeholder, values[i].value);
+            q.bindValue(QLatin1Char(':') + QLatin1String(values[i].column), values[i].value);
     }
     q.bindValue(QStringLiteral(":id"), ticketId);
     return run(q, "updating a ticket's summary");

@@ -122,6 +122,15 @@ protected:
     virtual Expected<void> lockAuditChain() { return {}; }
 
     Expected<void> execute(const char *sql, const char *what);
+    // A statement prepared once per connection and reused: the import path runs each of
+    // them millions of times.
+    Expected<QSqlQuery *> prepared(const char *sql);
+    Expected<void> run(QSqlQuery &query, const char *what);
+    // One open escalation per unknown write of the ticket's calls as stored.
+    Expected<void> openEscalations(qint64 ticketId);
+    // Every prepared statement's result let go, so that the connection is idle for the
+    // backend's own use of it.
+    void finishStatements();
     // Before the connection is opened again: what was prepared on it, or learnt through it.
     void forgetStatements();
     // Why a statement failed, in the words the message carries; the backend may look at
@@ -136,12 +145,8 @@ private:
     // A text's whole size in bytes, and `expression` of its column ("%1" stands for it).
     Expected<qint64> textBytes(qint64 ticketId, const TextPlace &place);
     Expected<QVariant> textColumn(qint64 ticketId, const TextPlace &place, const QString &expression);
-    // A statement prepared once per connection and reused: the import path runs each of
-    // them millions of times.
-    Expected<QSqlQuery *> prepared(const char *sql);
     // The same for a statement whose text depends on the backend, kept under `key`.
     Expected<QSqlQuery *> prepared(const char *key, const QString &sql);
-    Expected<void> run(QSqlQuery &query, const char *what);
     // Every row `sql` gives for `binds`, each made by `read`; an error names `what` was being read.
     template<typename Row, typename Read>
     Expected<QList<Row>> rowsOf(const QString &sql, const QVariantList &binds, const char *what, Read read);
@@ -153,7 +158,6 @@ private:
     // set moves the ticket in its index.
     Expected<void> storeSummary(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment,
                                 bool onlyChanged);
-    Expected<void> openEscalations(qint64 ticketId);
     // The ticket queue's rows under `whereSql`, in the order of `column`, a page of them.
     Expected<QList<TicketRow>> readTicketRows(const QString &whereSql, const QVariantList &values,
                                               const QString &column, bool descending, const TicketPage &page);

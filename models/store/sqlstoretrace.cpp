@@ -21,9 +21,7 @@ QString traceKindId(TraceKind kind)
     Q_UNREACHABLE();
 }
 
-namespace {
-
-QString detailJson(const TraceEvent &event)
+QString traceDetailJson(const TraceEvent &event)
 {
     QJsonObject detail;
     if (event.kind == TraceKind::Http) {
@@ -53,6 +51,8 @@ QString detailJson(const TraceEvent &event)
     }
     return QString::fromUtf8(QJsonDocument(detail).toJson(QJsonDocument::Compact));
 }
+
+namespace {
 
 void readDetail(TraceEvent &event, const QString &json)
 {
@@ -98,7 +98,7 @@ Expected<bool> SqlStore::insertTraceEvent(const NewTraceEvent &event)
     q.addBindValue(traceKindId(event.event.kind));
     // A provider event need not name a call; an absent id is stored empty, as the schema expects.
     q.addBindValue(event.event.callExtId.isNull() ? QStringLiteral("") : event.event.callExtId);
-    q.addBindValue(detailJson(event.event));
+    q.addBindValue(traceDetailJson(event.event));
     q.addBindValue(event.fingerprint);
     if (auto done = run(q, "recording a trace event"); !done)
         return done.error();

@@ -13,6 +13,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QStringList>
 
 namespace verity {
 
@@ -118,6 +119,19 @@ class ImportWrites : public virtual AssessmentStore
 {
 public:
     virtual Expected<std::optional<TicketRef>> findTicket(const QString &extId) = 0;
+    // The tickets of these names that are stored, in any order; a name with none is left out.
+    virtual Expected<QList<TicketRef>> findTickets(const QStringList &extIds)
+    {
+        QList<TicketRef> found;
+        for (const QString &extId : extIds) {
+            Expected<std::optional<TicketRef>> ticket = findTicket(extId);
+            if (!ticket)
+                return ticket.error();
+            if (*ticket)
+                found.append(**ticket);
+        }
+        return found;
+    }
     virtual Expected<TicketRef> insertTicket(const NewTicket &ticket) = 0;
     // Returns false when the same message was stored before.
     virtual Expected<bool> insertMessage(const NewMessage &message) = 0;
@@ -131,6 +145,11 @@ public:
     // Returns false when the same event was stored before.
     virtual Expected<bool> insertTraceEvent(const NewTraceEvent &event) = 0;
     virtual Expected<void> recordImport(const ImportRecord &record) = 0;
+    // While on, what a transaction adds to the tickets it opens may be held back and written
+    // together when it commits (PostgreSQL's COPY, where a statement per row costs a round trip
+    // each). For the importer, which turns it on for a file and asks of those rows only through
+    // the calls above until the commit.
+    virtual void holdNewTicketRows(bool) {}
 
 protected:
     ~ImportWrites() = default;

@@ -50,6 +50,9 @@ struct TraceEvent
     bool operator==(const TraceEvent &) const = default;
 };
 
+// How the store keeps an event's layer details: one JSON object.
+QString traceDetailJson(const TraceEvent &event);
+
 struct NewTraceEvent
 {
     qint64 ticketId = 0;
