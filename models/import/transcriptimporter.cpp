@@ -6,6 +6,7 @@
 #include "domain/resultclassifier.h"
 #include "domain/sha256.h"
 #include "domain/ticketassessment.h"
+#include "nulcharacter.h"
 #include "readahead.h"
 #include "store/store.h"
 #include "transcriptreader.h"
@@ -340,6 +341,13 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
 Expected<TranscriptImporter::LineResult> TranscriptImporter::apply(const NativeEvent &event,
                                                                    ImportReport &report)
 {
+    if (!m_store.storesNulCharacters()) {
+        if (const QString field = fieldWithNulCharacter(event); !field.isEmpty())
+            return LineResult{false,
+                              QStringLiteral("%1 contains the character U+0000, which a PostgreSQL "
+                                             "database cannot store")
+                                      .arg(field)};
+    }
     if (const auto *opened = std::get_if<TicketOpenedEvent>(&event.body))
         return applyTicketOpened(event, *opened, report);
     if (const auto *message = std::get_if<MessageEvent>(&event.body))

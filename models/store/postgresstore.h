@@ -42,6 +42,7 @@ public:
     // The import path, holding the rows of new tickets to write them by COPY on commit
     // (postgresheldrows.cpp); each call is the plain one while nothing is held.
     void holdNewTicketRows(bool hold) override;
+    bool storesNulCharacters() const override { return false; }
     Expected<void> commit() override;
     void rollback() override;
     Expected<void> savepoint() override;

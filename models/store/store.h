@@ -150,6 +150,8 @@ public:
     // each). For the importer, which turns it on for a file and asks of those rows only through
     // the calls above until the commit.
     virtual void holdNewTicketRows(bool) {}
+    // Whether text may hold U+0000 (PostgreSQL's cannot): the importer refuses such a line.
+    virtual bool storesNulCharacters() const { return true; }
 
 protected:
     ~ImportWrites() = default;

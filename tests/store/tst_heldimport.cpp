@@ -367,6 +367,46 @@ private slots:
         QCOMPARE(rows.value(0).toString(), QStringLiteral("KEPT,OLD"));
     }
 
+    // PostgreSQL's text cannot hold U+0000: a line that brings one is refused by the field that
+    // holds it, and the rest of the file is stored.
+    void nulCharacterRefusedByLine()
+    {
+        const QChar nul(u'\0');
+        QJsonObject opened = parseObject(ticketOpened(QStringLiteral("T-B")));
+        QJsonObject owner = opened.value(QStringLiteral("seller")).toObject();
+        owner.insert(QStringLiteral("name"), QStringLiteral("Lin") + nul);
+        opened.insert(QStringLiteral("seller"), owner);
+        const QList<QByteArray> lines{
+                ticketOpened(QStringLiteral("T-A")),
+                message(QStringLiteral("T-A"), QStringLiteral("2026-03-17T10:00:01Z"),
+                        QStringLiteral("customer"), QStringLiteral("a") + nul + QStringLiteral("b")),
+                line(opened),
+                with(refundCall(QStringLiteral("T-A"), QStringLiteral("2026-03-17T10:00:02Z"),
+                                QStringLiteral("c1")),
+                     QStringLiteral("tool"), QStringLiteral("issue") + nul + QStringLiteral("refund")),
+                message(QStringLiteral("T-A"), QStringLiteral("2026-03-17T10:00:03Z"),
+                        QStringLiteral("customer"), QStringLiteral("fine")),
+        };
+        QVERIFY(writeFile(QStringLiteral("nul.jsonl"), lines));
+        const QString location = m_cluster.createDatabase(QStringLiteral("nul"));
+        QVERIFY2(!location.isEmpty(), qPrintable(m_cluster.error()));
+        Expected<std::unique_ptr<Store>> store = verity::openStore(location);
+        if (!store)
+            QFAIL(qPrintable(store.message()));
+        TranscriptImporter importer(**store, automaticRegistries(QString()));
+        const ImportReport report = importer.importFile(m_folder.filePath(QStringLiteral("nul.jsonl")));
+        QVERIFY2(report.fatal.isEmpty(), qPrintable(report.fatal));
+        QCOMPARE(report.ticketsOpened, 1);
+        QCOMPARE(report.eventsImported, 2);
+        const QStringList refused = report.rejectionMessages();
+        QCOMPARE(refused.size(), 3);
+        const char *const fields[] = {":2: text contains", ":3: seller.name contains", ":4: tool contains"};
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY2(refused.at(i).contains(QLatin1String(fields[i])), qPrintable(refused.at(i)));
+            QVERIFY2(refused.at(i).contains(QStringLiteral("U+0000")), qPrintable(refused.at(i)));
+        }
+    }
+
     void cleanupTestCase() { m_cluster.stop(); }
 };
 
