@@ -261,7 +261,7 @@ QByteArray tickets(const QList<HeldRows::Ticket> &tickets)
             for (const SummaryColumn &column : ticketSummaryColumns(held.lastSeq, *held.assessment))
                 row.number(column.value);
         } else {
-            for (int i = 0; i < 12; ++i)
+            for (std::size_t i = 0; i < std::tuple_size_v<SummaryColumns>; ++i)
                 row.number(0);
         }
     }

@@ -102,7 +102,6 @@ Expected<void> PostgresStore::writeAllHeld()
     const HeldRows::Batch batch = m_held.take();
     if (m_heldSavepoint == HeldSavepoint::Real)
         m_writtenInSavepoint.append(batch);
-    m_savepointMark = HeldRows::Mark{};
     return writeHeld(batch);
 }
 
@@ -239,9 +238,10 @@ Expected<void> PostgresStore::writeHeld(const HeldRows::Batch &batch)
             {"tool_calls", copytext::callColumns, copytext::calls(batch.calls)},
             {"trace_events", copytext::traceColumns, copytext::traceEvents(batch.traceEvents)},
     };
+    // The batch named by the tickets it opens, where it opens any.
     const QString which = batch.tickets.isEmpty()
-            ? QStringLiteral("the imported tickets")
-            : QStringLiteral("tickets %1 to %2")
+            ? QString()
+            : QStringLiteral(" (tickets %1 to %2)")
                       .arg(batch.tickets.constFirst().ticket.extId, batch.tickets.constLast().ticket.extId);
     for (const auto &table : tables) {
         if (table.rows.isEmpty())
@@ -267,7 +267,7 @@ Expected<void> PostgresStore::writeHeld(const HeldRows::Batch &batch)
                 PQclear(rest);
         }
         if (!stored)
-            return makeError(QStringLiteral("%1: cannot record the %2 of %3: %4")
+            return makeError(QStringLiteral("%1: cannot record the batch's %2%3: %4")
                                      .arg(m_path, QString::fromLatin1(table.table).replace(u'_', u' '), which,
                                           failureText(error)));
     }

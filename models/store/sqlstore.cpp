@@ -524,7 +524,7 @@ Expected<void> SqlStore::storeSummary(qint64 ticketId, qint64 lastSeq, const Tic
                                       bool onlyChanged)
 {
     // Each column is also its placeholder's name; a new ticket has 0 in every one.
-    const std::array<SummaryColumn, 12> values = ticketSummaryColumns(lastSeq, assessment);
+    const SummaryColumns values = ticketSummaryColumns(lastSeq, assessment);
     const char *sql =
             "UPDATE tickets SET last_seq = :last_seq, write_count = :write_count, "
             "worst_outcome = :worst_outcome, needs_attention = :needs_attention, has_unknown = :has_unknown, "

@@ -2,7 +2,7 @@
 
 namespace verity {
 
-std::array<SummaryColumn, 12> ticketSummaryColumns(qint64 lastSeq, const TicketAssessment &assessment)
+SummaryColumns ticketSummaryColumns(qint64 lastSeq, const TicketAssessment &assessment)
 {
     return {{
             {"last_seq", lastSeq},

@@ -14,6 +14,7 @@ struct SummaryColumn
     qint64 value;
 };
 
-std::array<SummaryColumn, 12> ticketSummaryColumns(qint64 lastSeq, const TicketAssessment &assessment);
+using SummaryColumns = std::array<SummaryColumn, 12>;
+SummaryColumns ticketSummaryColumns(qint64 lastSeq, const TicketAssessment &assessment);
 
 } // namespace verity

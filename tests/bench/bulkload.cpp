@@ -28,7 +28,7 @@ const char *const tables[] = {"sellers",    "orders",      "order_items",  "tick
                               "tool_calls", "escalations", "trace_events", "imports"};
 
 constexpr int chunkRows = 5000; // read this many rows at a time
-constexpr qint64 piecebytes = 1 << 20; // sent, and committed, about this much at a time
+constexpr qint64 pieceBytes = 1 << 20; // sent, and committed, about this much at a time
 
 struct ConnectionCloser
 {
@@ -201,7 +201,7 @@ Expected<BareCopyFigures> bulkLoad(const QString &fromLocation, const QString &t
             return makeError(QStringLiteral("cannot read %1").arg(file.fileName()));
         QByteArray carried;
         while (!file.atEnd() || !carried.isEmpty()) {
-            QByteArray piece = carried + file.read(piecebytes);
+            QByteArray piece = carried + file.read(pieceBytes);
             const qsizetype end = file.atEnd() ? piece.size() : piece.lastIndexOf('\n') + 1;
             carried = piece.mid(end);
             piece.truncate(end);
