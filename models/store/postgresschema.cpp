@@ -445,6 +445,18 @@ CREATE INDEX tickets_order_search  ON tickets (lower(order_id) text_pattern_ops)
 CREATE INDEX tickets_seller_search ON tickets (lower(seller_name) text_pattern_ops);
 CREATE INDEX tickets_task_search   ON tickets (lower(task) text_pattern_ops);
 )sql",
+        // 8: each search index answers its column alone, without the rows: it holds the time
+        // order and the column (lower() of a column is not enough for PostgreSQL to leave the
+        // row unread), and the queue unites the columns' matches (0.6 s to 25 ms for a seller's
+        // 25,000 tickets at a million).
+        R"sql(
+DROP INDEX tickets_ext_id_search, tickets_order_search, tickets_seller_search, tickets_task_search;
+CREATE INDEX tickets_ext_id_search ON tickets (lower(ext_id) text_pattern_ops, opened_at, id) INCLUDE (ext_id);
+CREATE INDEX tickets_order_search  ON tickets (lower(order_id) text_pattern_ops, opened_at, id) INCLUDE (order_id);
+CREATE INDEX tickets_seller_search ON tickets (lower(seller_name) text_pattern_ops, opened_at, id)
+    INCLUDE (seller_name);
+CREATE INDEX tickets_task_search   ON tickets (lower(task) text_pattern_ops, opened_at, id) INCLUDE (task);
+)sql",
 };
 // clang-format on
 

@@ -158,9 +158,10 @@ private:
     // set moves the ticket in its index.
     Expected<void> storeSummary(qint64 ticketId, qint64 lastSeq, const TicketAssessment &assessment,
                                 bool onlyChanged);
-    // The ticket queue's rows under `whereSql`, in the order of `column`, a page of them.
-    Expected<QList<TicketRow>> readTicketRows(const QString &whereSql, const QVariantList &values,
-                                              const QString &column, bool descending, const TicketPage &page);
+    // The ticket queue's rows: those of `from` under `whereSql`, in the order of `column`, a page.
+    Expected<QList<TicketRow>> readTicketRows(const QString &from, const QString &whereSql,
+                                              const QVariantList &values, const QString &column,
+                                              bool descending, const TicketPage &page);
     // A searched page read by walking the time order, or none when the search's indexes serve better.
     Expected<std::optional<QList<TicketRow>>> walkedSearchPage(const TicketQuery &query,
                                                                const TicketPage &page,

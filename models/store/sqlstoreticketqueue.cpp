@@ -17,8 +17,9 @@ namespace {
 
 struct Where
 {
+    QString from = QStringLiteral("tickets"); // what the rows are read from, named tickets
     QString sql;
-    QVariantList values;
+    QVariantList values; // the placeholders of `from`, then those of `sql`
 };
 
 QString escapeLike(QString text)
@@ -34,11 +35,27 @@ QString escapeLike(QString text)
 // the sort order passes it (`unindexed` before a column keeps the engine from its index).
 enum class SearchUse { Indexed, Tested };
 
+// The tickets a search matches, as a table of their ids and the columns the queue's order
+// needs, found by each searched column's index apart and united. An engine that folds case
+// (PostgreSQL) has an index of lower() per column, holding the time order and the column
+// itself (schema 8): there a test of the OR of the columns reads every match's row (0.6 s for
+// a seller's 25,000 tickets at a million), and each column alone is answered from its index.
+QString searchArms(int arms, const QString &columns)
+{
+    static const char *const searched[] = {"ext_id", "order_id", "seller_name", "task", "task"};
+    QStringList selects;
+    for (int arm = 0; arm < arms; ++arm)
+        selects << QStringLiteral("SELECT %1 FROM tickets WHERE lower(%2) LIKE ? ESCAPE '\\'")
+                           .arg(columns, QLatin1String(searched[arm]));
+    return selects.join(QStringLiteral(" UNION "));
+}
+
 // `extra`: more conditions, with their values after the search's. `foldCase`: the engine
-// compares text with its case (PostgreSQL), so both sides are searched in lower case.
+// compares text with its case (PostgreSQL), so both sides are searched in lower case, each
+// column apart (searchArms). `sortColumn`: the column the rows are read in the order of.
 Where whereClause(const TicketQuery &query, bool foldCase, const QStringList &extra = {},
                   const QVariantList &extraValues = {}, SearchUse use = SearchUse::Indexed,
-                  const QString &unindexed = QString())
+                  const QString &unindexed = QString(), const QString &sortColumn = QString())
 {
     QStringList parts;
     Where where;
@@ -83,7 +100,18 @@ Where whereClause(const TicketQuery &query, bool foldCase, const QStringList &ex
                         .arg(column("ext_id"), column("order_id"), column("seller_name"), column("task"),
                              whole ? QStringLiteral(" OR %1 LIKE ? ESCAPE '\\'").arg(column("task"))
                                    : QString());
-        if (filter.isEmpty() || use == SearchUse::Tested) {
+        const int arms = whole ? 5 : 4;
+        if (foldCase && use == SearchUse::Indexed) {
+            // A filter's index holds the time order too: the two sets meet without a row read.
+            QStringList columns{QStringLiteral("id"), QStringLiteral("opened_at")};
+            if (!sortColumn.isEmpty() && !columns.contains(sortColumn))
+                columns << sortColumn;
+            const QString selected = columns.join(u',');
+            where.from = filter.isEmpty()
+                    ? QStringLiteral("(%1) tickets").arg(searchArms(arms, selected))
+                    : QStringLiteral("(SELECT %1 FROM tickets WHERE %2 INTERSECT (%3)) tickets")
+                              .arg(selected, filter, searchArms(arms, selected));
+        } else if (filter.isEmpty() || use == SearchUse::Tested) {
             if (!filter.isEmpty())
                 parts << filter;
             parts << matches;
@@ -176,7 +204,7 @@ Expected<qint64> SqlStore::countTickets(const TicketQuery &query)
     const Where where = whereClause(query, foldsCase());
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    if (!q.prepare(QStringLiteral("SELECT count(*) FROM tickets") + where.sql))
+    if (!q.prepare(QStringLiteral("SELECT count(*) FROM ") + where.from + where.sql))
         return makeError(sqlErrorText(q.lastError()));
     for (const QVariant &value : where.values)
         q.addBindValue(value);
@@ -215,8 +243,9 @@ Expected<QList<TicketRow>> SqlStore::ticketPage(const TicketQuery &query, const 
         rows = std::move(**walked);
     } else {
         const bool searched = !query.search.trimmed().isEmpty();
-        const Where where = whereClause(query, foldsCase(), searched ? afterUnindexed : after, afterValues);
-        auto read = readTicketRows(where.sql, where.values, column, descending, page);
+        const Where where = whereClause(query, foldsCase(), searched ? afterUnindexed : after, afterValues,
+                                        SearchUse::Indexed, QString(), column);
+        auto read = readTicketRows(where.from, where.sql, where.values, column, descending, page);
         if (!read)
             return read.error();
         rows = std::move(*read);
@@ -226,18 +255,18 @@ Expected<QList<TicketRow>> SqlStore::ticketPage(const TicketQuery &query, const 
     return rows;
 }
 
-Expected<QList<TicketRow>> SqlStore::readTicketRows(const QString &whereSql, const QVariantList &values,
-                                                    const QString &column, bool descending,
-                                                    const TicketPage &page)
+Expected<QList<TicketRow>> SqlStore::readTicketRows(const QString &from, const QString &whereSql,
+                                                    const QVariantList &values, const QString &column,
+                                                    bool descending, const TicketPage &page)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     // The page's ids are found first and only they are read whole: a search's matches are
     // then sorted from its indexes alone, not as whole rows.
     const QString order = orderClause(column, descending, !sortsNullsFirst());
-    if (!q.prepare(QStringLiteral("SELECT " TICKET_ROW_COLUMNS
-                                  " FROM tickets t WHERE t.id IN (SELECT id FROM tickets")
-                   + whereSql + order + QStringLiteral(" LIMIT ? OFFSET ?)") + order))
+    if (!q.prepare(
+                QStringLiteral("SELECT " TICKET_ROW_COLUMNS " FROM tickets t WHERE t.id IN (SELECT id FROM ")
+                + from + whereSql + order + QStringLiteral(" LIMIT ? OFFSET ?)") + order))
         return makeError(sqlErrorText(q.lastError()));
     for (const QVariant &value : values)
         q.addBindValue(value);
@@ -319,7 +348,8 @@ Expected<std::optional<QList<TicketRow>>> SqlStore::walkedSearchPage(const Ticke
     edge.finish();
     const Where walk =
             whereClause(query, foldsCase(), bounded, boundedValues, SearchUse::Tested, unindexedMark());
-    auto rows = readTicketRows(walk.sql, walk.values, QStringLiteral("opened_at"), descending, page);
+    auto rows =
+            readTicketRows(walk.from, walk.sql, walk.values, QStringLiteral("opened_at"), descending, page);
     if (!rows)
         return rows.error();
     // Short of a page inside a window that ends before the queue does: the rest may lie beyond.

@@ -294,7 +294,9 @@ private slots:
                                    QStringLiteral("acme"),
                                    QStringLiteral("ACME"),
                                    QStringLiteral("retail"),
-                                   QStringLiteral("x_%")};
+                                   QStringLiteral("x_%"),
+                                   QStringLiteral("\"1\""), // a value whole: a task, with its trials
+                                   QStringLiteral("\"Acme\"")};
         for (int filter = 0; filter <= int(TicketFilter::RetryAfterError); ++filter) {
             for (int key = 0; key <= int(TicketSortKey::WorstOutcome); ++key) {
                 for (bool descending : {false, true}) {
