@@ -183,13 +183,10 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_actions, &EscalationActions::settled, this, &MainWindow::refresh);
     connect(m_actions, &EscalationActions::claimsChanged, this,
             [this] { followChanges(StoreArea::Escalations); });
-    // Another console's changes, as the team's database announces them.
-    m_feed = store.changeFeed();
-    if (m_feed) {
-        connect(m_feed, &ChangeFeed::changed, this, &MainWindow::followChanges);
-        connect(m_feed, &ChangeFeed::unreachable, this, &MainWindow::databaseUnreachable);
-        connect(m_feed, &ChangeFeed::reachable, this, &MainWindow::databaseReachable);
-    }
+    // Another console's changes, as the team's database announces them: listened for once the
+    // queue's first page is on screen, since a team's database makes a connection of its own
+    // for it, and the person need not wait for that to see the queue.
+    m_queuePane->table()->viewport()->installEventFilter(this);
     connect(m_actions, &EscalationActions::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
@@ -447,6 +444,29 @@ void MainWindow::refresh()
         return;
     }
     m_limits->refresh(); // an admin may have granted or revoked a role since
+    followChanges(everyArea);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Paint && watched == m_queuePane->table()->viewport()) {
+        watched->removeEventFilter(this);
+        QTimer::singleShot(0, this, &MainWindow::startFollowing);
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::startFollowing()
+{
+    if (m_feed)
+        return;
+    m_feed = m_store.changeFeed();
+    if (!m_feed)
+        return; // one person's file: nobody else changes it
+    connect(m_feed, &ChangeFeed::changed, this, &MainWindow::followChanges);
+    connect(m_feed, &ChangeFeed::unreachable, this, &MainWindow::databaseUnreachable);
+    connect(m_feed, &ChangeFeed::reachable, this, &MainWindow::databaseReachable);
+    // What others changed between the window's first reads and now was announced to nobody.
     followChanges(everyArea);
 }
 

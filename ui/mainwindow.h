@@ -105,12 +105,15 @@ signals:
     void importFinished(const QList<verity::ImportReport> &reports);
 
 protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
     void buildMenus();
+    // Listens for other consoles' changes (a team's database), once the queue is on screen.
+    void startFollowing();
     // Greys out what this user's roles do not allow, each saying why; again when they change.
     void applyRoles();
     // The team's database lost and back: the band, the limits, and every view read again.

@@ -26,6 +26,10 @@ TicketQueueModel::TicketQueueModel(TicketReads &store, QObject *parent)
             emit errorOccurred(rows.message());
             return std::nullopt;
         }
+        if (m_walkWaits) {
+            m_walkWaits = false;
+            m_walk.start();
+        }
         return *rows;
     });
     m_cache.setAnchorOf([this](const TicketRow &row) -> std::optional<TicketAnchor> {
@@ -73,6 +77,7 @@ void TicketQueueModel::reload()
     m_cache.reset(m_count);
     if (!count) {
         m_walk.stop();
+        m_walkWaits = false;
         emit errorOccurred(count.message());
         return;
     }
@@ -84,10 +89,9 @@ void TicketQueueModel::startWalk()
     // Anchors a stride apart spare the whole queue's OFFSETs. A searched page costs the same
     // from any row (its window of the time order, or its matches through their indexes), so
     // there the walk would only spend reads: pages still anchor the rows next to them.
-    if (m_query.search.trimmed().isEmpty())
-        m_walk.start();
-    else
-        m_walk.stop();
+    // It starts once a view has read its first page: on opening, that page is on screen sooner.
+    m_walk.stop();
+    m_walkWaits = m_count > 0 && m_query.search.trimmed().isEmpty();
 }
 
 std::optional<int> TicketQueueModel::rowOfTicket(qint64 ticketId) const

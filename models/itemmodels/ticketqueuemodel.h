@@ -47,8 +47,9 @@ public:
     // Re-reads the count and drops cached rows (after an import, say).
     void refresh();
     qint64 totalCount() const { return m_count; }
-    // Whether the idle walk along the queue's order has finished (tests and the benchmark).
-    bool anchorsWalked() const { return !m_walk.isActive(); }
+    // Whether the idle walk along the queue's order has finished, or has nothing to do (tests and
+    // the benchmark). It waits for a view to read the queue's first page.
+    bool anchorsWalked() const { return !m_walk.isActive() && !m_walkWaits; }
     // The row showing `ticketId` among the rows already loaded, if it is there. Loads nothing:
     // on a large queue, finding a ticket's row would mean reading the queue up to it.
     std::optional<int> rowOfTicket(qint64 ticketId) const;
@@ -74,6 +75,7 @@ private:
     qint64 m_count = 0;
     mutable AnchoredRowCache<TicketRow, TicketAnchor> m_cache;
     QTimer m_walk; // one slice of the walk each time the event loop is idle
+    bool m_walkWaits = false; // for the first page read
 };
 
 } // namespace verity

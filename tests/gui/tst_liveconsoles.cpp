@@ -70,6 +70,16 @@ class LiveConsolesTest : public QObject
                 .toLongLong();
     }
 
+    // The other console, ana's, settles an escalation: a person's check found no refund.
+    ResolutionReport settleByAnother(qint64 escalation, const QString &note)
+    {
+        ProviderClient noProvider(ProviderSettings{});
+        EscalationResolver resolver(*m_acting, noProvider, QStringLiteral("ana"));
+        return resolver.attest(
+                escalation,
+                Attestation{Resolution::NotPerformed, QStringLiteral("dashboard: no refund"), note});
+    }
+
 private slots:
     void initTestCase()
     {
@@ -127,17 +137,36 @@ private slots:
         const qint64 waiting = m_window->escalationPane()->table()->model()->rowCount();
         const QString countBefore = m_window->escalationCountText();
         const TicketDetail before = *m_window->transcript().detail();
-        ProviderClient noProvider(ProviderSettings{});
-        EscalationResolver resolver(*m_acting, noProvider, QStringLiteral("ana"));
         const ResolutionReport report =
-                resolver.attest(escalation,
-                                Attestation{Resolution::NotPerformed, QStringLiteral("dashboard: no refund"),
-                                            QStringLiteral("checked while the customer waited")});
+                settleByAnother(escalation, QStringLiteral("checked while the customer waited"));
         QVERIFY2(report.kind == ResolutionReport::Kind::Resolved, qPrintable(report.message));
         QTRY_COMPARE_WITH_TIMEOUT(escalations()->model()->rowCount(), int(waiting - 1), followMs);
         QVERIFY(m_window->escalationCountText() != countBefore);
         QTRY_VERIFY_WITH_TIMEOUT(*m_window->transcript().detail() != before, followMs);
         QCOMPARE(m_window->transcript().ticketId(), ticket); // the same ticket, read again
+    }
+
+    void aChangeWhileAConsoleOpensIsNotMissed()
+    {
+        // A console listens once its queue is painted; what another console settles between its
+        // first reads and then is read again, not left stale until the next announcement.
+        Expected<std::unique_ptr<Store>> store = openStore(m_location);
+        QVERIFY_OK(store);
+        MainWindow opening(**store, m_location, RegistrySource{});
+        const QString countBefore = opening.escalationCountText();
+        QAbstractItemModel *queue = opening.escalationPane()->table()->model();
+        const int waiting = queue->rowCount();
+        QVERIFY(waiting > 0);
+        const qint64 escalation =
+                queue->index(0, 0).data(EscalationQueueModel::EscalationIdRole).toLongLong();
+        const ResolutionReport report =
+                settleByAnother(escalation, QStringLiteral("settled while another console opened"));
+        QVERIFY2(report.kind == ResolutionReport::Kind::Resolved, qPrintable(report.message));
+        opening.resize(1280, 800);
+        opening.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&opening));
+        QTRY_COMPARE_WITH_TIMEOUT(queue->rowCount(), waiting - 1, followMs);
+        QVERIFY(opening.escalationCountText() != countBefore);
     }
 
     void aNewTicketArrivesWithoutMovingTheChosenOne()
