@@ -2,6 +2,7 @@
 
 #include "auditcommand.h"
 #include "claimcommand.h"
+#include "collectcommand.h"
 #include "consolecommand.h"
 #include "dbcommand.h"
 #include "importcommand.h"
@@ -54,7 +55,7 @@ int main(int argc, char *argv[])
             {"audit", verity::runAuditCommand},         {"lookup", verity::runLookupCommand},
             {"resolve", verity::runResolveCommand},     {"simulate", verity::runSimulateCommand},
             {"reconcile", verity::runReconcileCommand}, {"db", verity::runDbCommand},
-            {"claim", verity::runClaimCommand},
+            {"claim", verity::runClaimCommand},         {"collect", verity::runCollectCommand},
     };
     // A reconciliation that writes a PDF paints text, which needs fonts, so a QGuiApplication:
     // on Qt's offscreen platform, asked for by its own -platform argument, as it shows no window

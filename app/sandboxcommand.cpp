@@ -7,52 +7,15 @@
 
 #include "sandbox/sandboxseed.h"
 #include "sandbox/sandboxserver.h"
+#include "stopsignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QSocketNotifier>
 #include <QTextStream>
-
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <csignal>
 
 namespace verity {
 
 namespace {
-
-// Signals arrive on a pipe, because a signal handler may call almost nothing, and the event
-// loop quits from there: the state file is closed properly and no answer is cut in half.
-int signalPipe[2] = {-1, -1};
-
-void onStopSignal(int)
-{
-    const char byte = 1;
-    if (::write(signalPipe[1], &byte, 1) < 0) {
-        // Nothing can be done in a signal handler; a second signal will try again.
-    }
-}
-
-bool watchStopSignals(QObject *context)
-{
-    if (::pipe(signalPipe) != 0)
-        return false;
-    ::fcntl(signalPipe[1], F_SETFL, O_NONBLOCK);
-    struct sigaction action = {};
-    action.sa_handler = onStopSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    if (::sigaction(SIGINT, &action, nullptr) != 0 || ::sigaction(SIGTERM, &action, nullptr) != 0)
-        return false;
-    auto *notifier = new QSocketNotifier(signalPipe[0], QSocketNotifier::Read, context);
-    QObject::connect(notifier, &QSocketNotifier::activated, context, [] {
-        char byte = 0;
-        if (::read(signalPipe[0], &byte, 1) >= 0)
-            QCoreApplication::quit();
-    });
-    return true;
-}
 
 struct Arguments
 {
@@ -217,7 +180,7 @@ int runSandboxCommand(const QStringList &arguments)
         err << "verity sandbox: " << port.message() << "\n";
         return 2;
     }
-    if (!watchStopSignals(&server))
+    if (!watchStopSignals(&server, [] { QCoreApplication::quit(); }))
         err << "verity sandbox: cannot watch for SIGINT and SIGTERM; stop it with SIGKILL\n";
     QObject::connect(&server, &SandboxServer::served, &server,
                      [&err](const QString &line) { err << line << Qt::endl; });

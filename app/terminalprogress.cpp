@@ -37,6 +37,15 @@ void TerminalProgress::show(const QString &file, qint64 done, qint64 total)
     m_shown = true;
 }
 
+void TerminalProgress::showText(const QString &line)
+{
+    if (!m_enabled)
+        return;
+    m_stream << "\r\033[K" << line;
+    m_stream.flush();
+    m_shown = true;
+}
+
 void TerminalProgress::clear()
 {
     if (!m_shown)

@@ -14,6 +14,8 @@ public:
     TerminalProgress(QTextStream &stream, bool wanted);
 
     void show(const QString &file, qint64 done, qint64 total);
+    // A line of the caller's own (a receiver's running totals), redrawn in place.
+    void showText(const QString &line);
     void clear(); // wipes the line before the summary is printed
 
 private:

@@ -41,6 +41,9 @@ struct Turn
                             // "error": true, span status ERROR)
     QString errorType; // ToolResult: the transcript's error type, when it names one
     std::optional<qint64> durationMs;
+    // What names this turn wherever it is read again (OTLP: its trace and span), so that it is
+    // recognised in any batch an exporter sends it in; empty: its place in the conversation.
+    QString sourceId;
 };
 
 struct Conversation
@@ -59,6 +62,7 @@ struct Conversation
     TicketDating dating = TicketDating::OwnTimes;
     QList<Turn> turns;
     QStringList notices; // worth telling the reader, but no reason to skip the conversation
+    int spans = 0; // OTLP: the tool and chat spans it was read from
 };
 
 // What an adapter knows besides the JSON in front of it.
@@ -77,6 +81,9 @@ struct ConversationContext
     // a collector may export a trace's child spans in an earlier batch than the root span that
     // names the conversation. Null when not gathered.
     const QHash<QString, QString> *traceConversations = nullptr;
+    // OTLP: when given, set to the number of tool and chat spans the request holds (read or
+    // refused), so a receiver can say how many of them it refused.
+    int *spansRead = nullptr;
     // A short hash of the conversation's JSON, for ids of conversations that carry none.
     QString contentHash;
 };

@@ -13,9 +13,16 @@ using nlohmann::json;
 
 namespace {
 
-QString fingerprintOf(const QString &ticket, qsizetype ordinal, const json &content)
+// A turn is named by its place in the conversation, or by its source when the format gives one
+// (a span, which an exporter may send again in another batch).
+QString fingerprintOf(const QString &ticket, qsizetype ordinal, const json &content,
+                      const QString &source = QString())
 {
-    const json printed{{"conversation", ticket.toStdString()}, {"ordinal", ordinal}, {"event", content}};
+    json printed{{"conversation", ticket.toStdString()}, {"event", content}};
+    if (source.isEmpty())
+        printed["ordinal"] = ordinal;
+    else
+        printed["source"] = source.toStdString();
     return QString::fromLatin1(sha256Hex(
             QByteArray::fromStdString(printed.dump(-1, ' ', false, json::error_handler_t::replace))));
 }
@@ -28,7 +35,7 @@ QString shortText(const QString &text)
 } // namespace
 
 ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
-                            const QString &contentHash, TicketDating fallbackDating)
+                            const QString &contentHash, TicketDating fallbackDating, TurnNaming naming)
 {
     ImportUnit unit;
     unit.format = format;
@@ -90,6 +97,9 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
     QHash<QString, qsizetype> order;
     qint64 at = openedAt;
     qsizetype ordinal = 0;
+    const auto source = [naming](const Turn &turn) {
+        return naming == TurnNaming::BySource ? turn.sourceId : QString();
+    };
     for (const Turn &turn : conversation.turns) {
         ++ordinal;
         if (turn.at)
@@ -104,7 +114,8 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             event.body = MessageEvent{turn.messageKind, turn.text};
             event.fingerprint = fingerprintOf(conversation.id, ordinal,
                                               json{{"message", messageKindId(turn.messageKind).toStdString()},
-                                                   {"text", turn.text.toStdString()}});
+                                                   {"text", turn.text.toStdString()}},
+                                              source(turn));
             break;
         }
         case Turn::Kind::ToolCall: {
@@ -122,7 +133,8 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             event.fingerprint = fingerprintOf(conversation.id, ordinal,
                                               json{{"call", extId.toStdString()},
                                                    {"tool", turn.tool.toStdString()},
-                                                   {"arguments", turn.arguments}});
+                                                   {"arguments", turn.arguments}},
+                                              source(turn));
             break;
         }
         case Turn::Kind::ToolResult: {
@@ -147,7 +159,8 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             event.body = result;
             event.fingerprint = fingerprintOf(
                     conversation.id, ordinal,
-                    json{{"result", extId.toStdString()}, {"value", turn.result}, {"error", turn.errorFlag}});
+                    json{{"result", extId.toStdString()}, {"value", turn.result}, {"error", turn.errorFlag}},
+                    source(turn));
             break;
         }
         }

@@ -15,8 +15,13 @@ namespace verity {
 // claims the same id is then refused rather than appended (OTLP passes none, since its
 // conversations grow batch by batch).
 // `fallbackAt` dates a conversation with no times at all, and `fallbackDating` says what it is.
+// `naming` BySource fingerprints each turn by its Turn::sourceId where it has one (a receiver's
+// spans, which an exporter may send again in another batch); files keep ByPlace, as they
+// always have, so a file imported before is still recognised.
+enum class TurnNaming { ByPlace, BySource };
 ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
                             const QString &contentHash = QString(),
-                            TicketDating fallbackDating = TicketDating::FileModified);
+                            TicketDating fallbackDating = TicketDating::FileModified,
+                            TurnNaming naming = TurnNaming::ByPlace);
 
 } // namespace verity

@@ -599,15 +599,89 @@ void TranscriptImporter::keepUnitFindings(ImportReport &report, const ImportUnit
     }
 }
 
-ImportReport TranscriptImporter::importFile(const QString &path)
+namespace {
+
+// New tickets' rows may wait in the store until each batch commits: nothing here reads them
+// back but through the store's import calls.
+struct Holding
 {
-    ImportReport report;
-    report.path = path;
+    ImportWrites &store;
+    explicit Holding(ImportWrites &s)
+        : store(s)
+    {
+        store.holdNewTicketRows(true);
+    }
+    ~Holding() { store.holdNewTicketRows(false); }
+    Holding(const Holding &) = delete;
+    Holding &operator=(const Holding &) = delete;
+};
+
+} // namespace
+
+void TranscriptImporter::forgetBatch()
+{
     m_tickets.clear();
     m_absent.clear();
     m_touched.clear();
     m_touchedOrder.clear();
     m_waitingCalls.clear();
+}
+
+// Rolls the open batch back: the report then gives the figures of what is stored (the batch that
+// failed is not: its lines are read again, and said again, by the next import of the file).
+ImportReport TranscriptImporter::failed(ImportReport report, const QString &message)
+{
+    m_store.rollback();
+    report.conversations = m_committed.conversations;
+    report.eventsImported = m_committed.eventsImported;
+    report.eventsUnchanged = m_committed.eventsUnchanged;
+    report.ticketsOpened = m_committed.ticketsOpened;
+    report.repeats = m_committed.repeats;
+    report.unclassifiedTools = m_committed.unclassifiedTools;
+    report.registries = m_committed.registries;
+    report.rejected = m_committed.rejected;
+    report.notices = m_committed.notices;
+    forgetBatch();
+    report.fatal = message;
+    return report;
+}
+
+ImportReport TranscriptImporter::importUnits(const QList<ImportUnit> &units, const QString &source)
+{
+    ImportReport report;
+    report.path = source;
+    forgetBatch();
+    m_storeError.clear();
+    m_registry = &m_registries.primary();
+    m_committed = report;
+    const Holding holding(m_store);
+    if (Expected<void> begun = m_store.begin(); !begun)
+        return failed(report, begun.message());
+    QList<const ImportUnit *> all;
+    for (const ImportUnit &unit : units)
+        all.append(&unit);
+    lookAhead(all);
+    for (const ImportUnit &unit : units) {
+        if (report.format.isEmpty())
+            report.format = unit.format;
+        try {
+            if (!applyUnit(unit, report))
+                return failed(report, QStringLiteral("%1: %2").arg(unit.place.text(), m_storeError));
+        } catch (const std::exception &e) {
+            return failed(report,
+                          QStringLiteral("%1: %2").arg(unit.place.text(), QString::fromUtf8(e.what())));
+        }
+    }
+    if (Expected<void> done = finishBatch(report); !done)
+        return failed(report, done.message());
+    return report;
+}
+
+ImportReport TranscriptImporter::importFile(const QString &path)
+{
+    ImportReport report;
+    report.path = path;
+    forgetBatch();
     m_unclassified.clear();
     m_fileProfile.clear();
     m_storeError.clear();
@@ -615,40 +689,8 @@ ImportReport TranscriptImporter::importFile(const QString &path)
     const qint64 startedAt = QDateTime::currentMSecsSinceEpoch();
 
     m_committed = report;
-    auto fail = [&](const QString &message) {
-        m_store.rollback();
-        // The figures of what is stored: the batch that failed is not (its lines are read
-        // again, and said again, by the next import of the file).
-        report.conversations = m_committed.conversations;
-        report.eventsImported = m_committed.eventsImported;
-        report.eventsUnchanged = m_committed.eventsUnchanged;
-        report.ticketsOpened = m_committed.ticketsOpened;
-        report.repeats = m_committed.repeats;
-        report.unclassifiedTools = m_committed.unclassifiedTools;
-        report.registries = m_committed.registries;
-        report.rejected = m_committed.rejected;
-        report.notices = m_committed.notices;
-        m_tickets.clear();
-        m_absent.clear();
-        m_touched.clear();
-        m_touchedOrder.clear();
-        m_waitingCalls.clear();
-        report.fatal = message;
-        return report;
-    };
-
-    // New tickets' rows may wait in the store until each batch commits: nothing here reads
-    // them back but through the store's import calls.
-    struct Holding
-    {
-        ImportWrites &store;
-        explicit Holding(ImportWrites &s)
-            : store(s)
-        {
-            store.holdNewTicketRows(true);
-        }
-        ~Holding() { store.holdNewTicketRows(false); }
-    } holding(m_store);
+    auto fail = [&](const QString &message) { return failed(report, message); };
+    const Holding holding(m_store);
 
     if (Expected<void> begun = m_store.begin(); !begun)
         return fail(begun.message());

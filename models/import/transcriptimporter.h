@@ -34,6 +34,10 @@ public:
     void setProgress(Progress progress) { m_progress = std::move(progress); }
 
     ImportReport importFile(const QString &path);
+    // Units already read (a receiver's request), stored in one transaction: all of them, or
+    // nothing when the store fails (the report's fatal then says why). `source` names them in
+    // the report.
+    ImportReport importUnits(const QList<ImportUnit> &units, const QString &source);
 
 private:
     struct LineResult
@@ -91,6 +95,8 @@ private:
     // The tickets the units read ahead name, asked of the store together rather than one by
     // one as each is met.
     void lookAhead(const QList<const ImportUnit *> &units);
+    void forgetBatch();
+    ImportReport failed(ImportReport report, const QString &message);
 
     ImportWrites &m_store;
     RegistrySelection m_registries;

@@ -187,6 +187,8 @@ void readToolSpan(Span &span, QList<Turn> &turns, int &unrecordedArguments)
     call.callId = callId.isEmpty() ? span.spanId : callId;
     call.tool = tool;
     call.arguments = arguments.value_or(json::object());
+    if (!span.spanId.isEmpty())
+        call.sourceId = QStringLiteral("%1/%2 call").arg(span.traceId, span.spanId);
     unrecordedArguments += arguments ? 0 : 1;
     turns.append(call);
 
@@ -197,6 +199,8 @@ void readToolSpan(Span &span, QList<Turn> &turns, int &unrecordedArguments)
     Turn answer = call;
     answer.kind = Turn::Kind::ToolResult;
     answer.arguments = json();
+    if (!span.spanId.isEmpty())
+        answer.sourceId = QStringLiteral("%1/%2 result").arg(span.traceId, span.spanId);
     if (span.end.ns && *span.end.ns >= *span.start.ns) {
         answer.at = *span.end.ns / nanosPerMs;
         answer.durationMs = (*span.end.ns - *span.start.ns) / nanosPerMs;
@@ -232,11 +236,14 @@ void readChatSpan(const Span &span, MessageState &state, QList<Turn> &turns, boo
     }
     const qint64 startMs = *span.start.ns / nanosPerMs;
     const qint64 endMs = span.end.ns && *span.end.ns >= *span.start.ns ? *span.end.ns / nanosPerMs : startMs;
-    const auto add = [&turns](MessageKind kind, qint64 at, const QString &text) {
+    int added = 0;
+    const auto add = [&turns, &span, &added](MessageKind kind, qint64 at, const QString &text) {
         Turn turn;
         turn.at = at;
         turn.messageKind = kind;
         turn.text = text;
+        if (!span.spanId.isEmpty())
+            turn.sourceId = QStringLiteral("%1/%2 message %3").arg(span.traceId, span.spanId).arg(++added);
         turns.append(turn);
     };
     QStringList users;
@@ -280,6 +287,7 @@ Expected<Conversation> buildConversation(Group &group)
     });
     Conversation conversation;
     conversation.id = group.id;
+    conversation.spans = int(group.spans.size());
     if (group.openedNs)
         conversation.openedAt = *group.openedNs / nanosPerMs;
     MessageState state;
@@ -428,7 +436,8 @@ private:
     const QHash<QString, QString> *m_fileTraces;
 };
 
-QList<Expected<Conversation>> readRequest(const json &value, const QHash<QString, QString> *fileTraces)
+QList<Expected<Conversation>> readRequest(const json &value, const QHash<QString, QString> *fileTraces,
+                                          int *spansRead)
 {
     const json *resourceSpans = member(value, "resourceSpans");
     if (!value.is_object())
@@ -448,6 +457,8 @@ QList<Expected<Conversation>> readRequest(const json &value, const QHash<QString
         if (isTool(span))
             checkToolSpan(span);
         const bool relevant = span.role != Role::Other || !span.problem.isEmpty();
+        if (relevant && spansRead)
+            ++*spansRead;
         bool byTrace = false;
         const QString id = names.idOf(span, byTrace);
         if (id.isEmpty()) {
@@ -498,7 +509,9 @@ QList<Expected<Conversation>> readOtlpTraces(const nlohmann::json &value, const 
     // OTLP trace and span ids are global, so conversations are named by them, not by the file's
     // stem or position.
     try {
-        return readRequest(value, context.traceConversations);
+        if (context.spansRead)
+            *context.spansRead = 0;
+        return readRequest(value, context.traceConversations, context.spansRead);
     } catch (const std::exception &error) {
         // Every access above is guarded; this only keeps a bug here from taking the import down.
         return {makeError(

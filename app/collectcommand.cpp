@@ -1,0 +1,213 @@
+// verity collect: receives the agent's telemetry as it happens, OTLP/HTTP traces (as the
+// OpenTelemetry SDKs and the Collector export them) and Verity's own JSONL events, and stores
+// each request before answering it, so an unknown write is in the escalation queue within
+// moments. Its first line on stdout is "listening on http://ADDR:PORT", so a script (or a test)
+// can read the port it chose; one line per request goes to stderr. It runs until SIGINT or
+// SIGTERM, which finish the request in hand and refuse the rest with 503.
+
+#include "collectcommand.h"
+
+#include "collect/collectserver.h"
+#include "domain/registrychoice.h"
+#include "registryoption.h"
+#include "resolution/operatoridentity.h"
+#include "stopsignals.h"
+#include "store/storefactory.h"
+#include "terminalprogress.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTextStream>
+#include <QTimer>
+
+namespace verity {
+
+namespace {
+
+struct Arguments
+{
+    QString database;
+    QHostAddress address = QHostAddress::LocalHost;
+    quint16 port = defaultCollectPort;
+    QString registry;
+    CollectOptions options;
+    CollectTls tls;
+};
+
+// "127.0.0.1:4318", "[::1]:4318", "0.0.0.0:4318", or a port alone (on loopback).
+std::optional<std::pair<QHostAddress, quint16>> parseListen(const QString &text)
+{
+    QString host = QStringLiteral("127.0.0.1");
+    QString port = text;
+    const qsizetype colon = text.lastIndexOf(u':');
+    if (colon >= 0) {
+        host = text.left(colon);
+        port = text.mid(colon + 1);
+        if (host.startsWith(u'[') && host.endsWith(u']'))
+            host = host.mid(1, host.size() - 2);
+    }
+    bool valid = false;
+    const uint number = port.toUInt(&valid);
+    QHostAddress address;
+    if (!valid || number > 65535 || !address.setAddress(host))
+        return std::nullopt;
+    return std::make_pair(address, quint16(number));
+}
+
+std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, QTextStream &err,
+                               int &exitCode)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+            "Receive the agent's telemetry as it happens: OTLP/HTTP traces (POST /v1/traces, protobuf or\n"
+            "JSON, optionally gzip) as OpenTelemetry SDKs and the Collector send them, and Verity's own "
+            "JSONL\n"
+            "events (POST /v1/events). Each request is stored before it is answered; a write whose outcome\n"
+            "is unknown opens its escalation at once. Stops on SIGINT or SIGTERM."));
+    parser.addHelpOption();
+    const QCommandLineOption db(QStringLiteral("db"),
+                                QStringLiteral("The database: a file, or a PostgreSQL URI."),
+                                QStringLiteral("PATH|URI"), defaultStoreLocation());
+    const QCommandLineOption listen(
+            QStringLiteral("listen"),
+            QStringLiteral("Where to listen: ADDR:PORT, or PORT on 127.0.0.1. Only loopback unless an "
+                           "address is given; port 0 picks a free one."),
+            QStringLiteral("ADDR:PORT"), QStringLiteral("127.0.0.1:%1").arg(defaultCollectPort));
+    const QCommandLineOption token(
+            QStringLiteral("token"),
+            QStringLiteral("Require \"Authorization: Bearer TOKEN\" on every request (or set "
+                           "VERITY_COLLECT_TOKEN, which other users cannot read in the process list)."),
+            QStringLiteral("TOKEN"));
+    const QCommandLineOption certificate(QStringLiteral("tls-cert"),
+                                         QStringLiteral("Serve HTTPS with this PEM certificate."),
+                                         QStringLiteral("FILE"));
+    const QCommandLineOption key(QStringLiteral("tls-key"),
+                                 QStringLiteral("The certificate's PEM private key, unencrypted."),
+                                 QStringLiteral("FILE"));
+    const QCommandLineOption maxBody(
+            QStringLiteral("max-body-mb"),
+            QStringLiteral("The largest request body, as sent and inflated (413 above)."),
+            QStringLiteral("MB"), QStringLiteral("16"));
+    parser.addOptions({db, listen, token, certificate, key, maxBody, registryOption()});
+    const auto fail = [&](const QString &message) -> std::optional<Arguments> {
+        err << "verity collect: " << message << "\n";
+        exitCode = 2;
+        return std::nullopt;
+    };
+    if (!parser.parse(arguments))
+        return fail(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        QString help = parser.helpText();
+        help.replace(
+                0, help.indexOf(u'\n'),
+                QStringLiteral("Usage: verity collect [--db PATH|URI] [--listen ADDR:PORT] [--token TOKEN] "
+                               "[--registry NAME|FILE]"));
+        out << help;
+        exitCode = 0;
+        return std::nullopt;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+
+    Arguments parsed;
+    parsed.database = parser.value(db);
+    const std::optional<std::pair<QHostAddress, quint16>> where = parseListen(parser.value(listen));
+    if (!where)
+        return fail(
+                QStringLiteral("--listen expects ADDR:PORT (127.0.0.1:4318, [::1]:4318) or a port; got '%1'")
+                        .arg(parser.value(listen)));
+    parsed.address = where->first;
+    parsed.port = where->second;
+    parsed.options.token =
+            parser.isSet(token) ? parser.value(token) : qEnvironmentVariable("VERITY_COLLECT_TOKEN");
+    if (parser.isSet(token) && parsed.options.token.trimmed().isEmpty())
+        return fail(QStringLiteral("--token must not be empty"));
+    bool valid = false;
+    const int megabytes = parser.value(maxBody).toInt(&valid);
+    if (!valid || megabytes < 1 || megabytes > 1024)
+        return fail(QStringLiteral("--max-body-mb must be a whole number from 1 to 1024; got '%1'")
+                            .arg(parser.value(maxBody)));
+    parsed.options.maxBodyBytes = qsizetype(megabytes) << 20;
+    parsed.tls = CollectTls{parser.value(certificate), parser.value(key)};
+    parsed.registry = parser.value(QStringLiteral("registry"));
+    return parsed;
+}
+
+// "12 requests, 40 spans stored, 1 refused (400: 1)": what a person watching the terminal wants.
+class Totals
+{
+public:
+    void count(int status) { ++(status < 300 ? m_ok : m_refused); }
+    QString line() const { return QStringLiteral("%1 requests stored, %2 refused").arg(m_ok).arg(m_refused); }
+
+private:
+    qint64 m_ok = 0;
+    qint64 m_refused = 0;
+};
+
+} // namespace
+
+int runCollectCommand(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    int exitCode = 0;
+    const std::optional<Arguments> parsed = parse(arguments, out, err, exitCode);
+    if (!parsed)
+        return exitCode;
+    const auto cannotRun = [&err](const QString &message) {
+        err << "verity collect: " << message << "\n";
+        return 2;
+    };
+
+    const Expected<RegistryChoice> choice = chooseRegistry({parsed->registry, defaultUserRegistryPath()});
+    if (!choice)
+        return cannotRun(choice.message());
+    for (const QString &warning : choice->warnings)
+        err << "verity collect: " << warning << "\n";
+    Expected<std::unique_ptr<Store>> store = openStore(parsed->database);
+    if (!store)
+        return cannotRun(store.message());
+    if (Expected<void> allowed =
+                requireRole(**store, TeamRole::Support, QStringLiteral("receiving telemetry"));
+        !allowed)
+        return cannotRun(allowed.message());
+
+    CollectServer server(**store, choice->selection, parsed->options);
+    Expected<quint16> port = server.listenOn(parsed->address, parsed->port, parsed->tls);
+    if (!port)
+        return cannotRun(port.message());
+    TerminalProgress progress(err, true);
+    Totals totals;
+    QObject::connect(&server, &CollectServer::served, &server, [&](const QString &line, int status) {
+        progress.clear();
+        err << line << Qt::endl;
+        totals.count(status);
+        progress.showText(totals.line());
+    });
+    // A stop finishes the request in hand (requests are answered one at a time, between
+    // signals), answers any already waiting with 503 so their exporters send them again
+    // later, then quits.
+    const bool watched = watchStopSignals(&server, [&server] {
+        server.refuseFromNow();
+        QTimer::singleShot(200, QCoreApplication::instance(), &QCoreApplication::quit);
+    });
+    if (!watched)
+        err << "verity collect: cannot watch for SIGINT and SIGTERM; stop it with SIGKILL\n";
+
+    const bool tls = !parsed->tls.certificateFile.isEmpty();
+    const QString host = parsed->address.protocol() == QAbstractSocket::IPv6Protocol
+            ? QStringLiteral("[%1]").arg(parsed->address.toString())
+            : parsed->address.toString();
+    out << "listening on " << (tls ? "https" : "http") << "://" << host << ":" << *port << "\n"
+        << "traces: POST /v1/traces (OTLP/HTTP, protobuf or JSON); events: POST /v1/events (Verity JSONL)\n"
+        << "database: " << (*store)->location() << "\n"
+        << (parsed->options.token.isEmpty() ? "no token required\n" : "bearer token required\n") << Qt::flush;
+
+    const int result = QCoreApplication::exec();
+    progress.clear();
+    err << "verity collect: stopped after " << server.requestsAnswered() << " requests\n" << Qt::flush;
+    return result;
+}
+
+} // namespace verity

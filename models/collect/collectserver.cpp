@@ -1,0 +1,118 @@
+#include "collectserver.h"
+
+#include <QFile>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QMetaEnum>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QTcpSocket>
+
+namespace verity {
+
+namespace {
+
+// "POST", from Qt's "Post".
+QString methodName(QHttpServerRequest::Method method)
+{
+    const char *key = QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(int(method));
+    return key ? QString::fromLatin1(key).toUpper() : QStringLiteral("OTHER");
+}
+
+Expected<QByteArray> readPem(const QString &path, const char *what)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("%1 %2: cannot read it: %3")
+                                 .arg(QLatin1String(what), path, file.errorString()));
+    return file.readAll();
+}
+
+} // namespace
+
+CollectServer::CollectServer(ImportWrites &store, RegistrySelection registries, CollectOptions options,
+                             QObject *parent)
+    : QAbstractHttpServer(parent)
+    , m_api(store, std::move(registries), std::move(options))
+{}
+
+Expected<quint16> CollectServer::listenOn(const QHostAddress &address, quint16 port, const CollectTls &tls)
+{
+    if (!tls.certificateFile.isEmpty() || !tls.keyFile.isEmpty()) {
+        if (tls.certificateFile.isEmpty() || tls.keyFile.isEmpty())
+            return makeError(QStringLiteral("TLS needs both --tls-cert and --tls-key"));
+        Expected<QByteArray> certificatePem = readPem(tls.certificateFile, "--tls-cert");
+        if (!certificatePem)
+            return certificatePem.error();
+        Expected<QByteArray> keyPem = readPem(tls.keyFile, "--tls-key");
+        if (!keyPem)
+            return keyPem.error();
+        const QList<QSslCertificate> chain = QSslCertificate::fromData(*certificatePem, QSsl::Pem);
+        if (chain.isEmpty())
+            return makeError(QStringLiteral("--tls-cert %1: expected a PEM certificate (BEGIN CERTIFICATE)")
+                                     .arg(tls.certificateFile));
+        QSslKey key(*keyPem, QSsl::Rsa, QSsl::Pem);
+        if (key.isNull())
+            key = QSslKey(*keyPem, QSsl::Ec, QSsl::Pem);
+        if (key.isNull())
+            return makeError(
+                    QStringLiteral("--tls-key %1: expected an unencrypted PEM private key (RSA or EC)")
+                            .arg(tls.keyFile));
+        sslSetup(chain.first(), key);
+    }
+    const quint16 bound = listen(address, port);
+    if (bound == 0) {
+        const QString where = address.protocol() == QAbstractSocket::IPv6Protocol
+                ? QStringLiteral("[%1]:%2").arg(address.toString()).arg(port)
+                : QStringLiteral("%1:%2").arg(address.toString()).arg(port);
+        return makeError(
+                QStringLiteral("cannot listen on %1 (in use, or not an address of this machine)").arg(where));
+    }
+    return bound;
+}
+
+bool CollectServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    // Qt writes an answer's headers and body separately; without this the body waits for the
+    // client's delayed ACK.
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    CollectRequest plain;
+    plain.method = methodName(request.method());
+    plain.path = request.url().path();
+    plain.contentType = request.value(QByteArrayLiteral("content-type"));
+    plain.contentEncoding = request.value(QByteArrayLiteral("content-encoding"));
+    plain.authorization = request.value(QByteArrayLiteral("authorization"));
+    plain.body = request.body();
+    plain.peer = QStringLiteral("%1:%2").arg(socket->peerAddress().toString()).arg(socket->peerPort());
+    const CollectAnswer answer = m_api.handle(plain);
+    QHttpServerResponder responder = makeResponder(request, socket);
+    write(responder, answer);
+    ++m_answered;
+    emit served(answer.log, answer.status);
+    return true;
+}
+
+void CollectServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    // handleRequest answers every request; this only runs should Qt call it regardless.
+    QHttpServerResponder responder = makeResponder(request, socket);
+    CollectAnswer answer;
+    answer.status = 404;
+    write(responder, answer);
+}
+
+void CollectServer::write(QHttpServerResponder &responder, const CollectAnswer &answer)
+{
+    responder.writeStatusLine(QHttpServerResponder::StatusCode(answer.status));
+    if (!answer.contentType.isEmpty())
+        responder.writeHeader(QByteArrayLiteral("Content-Type"), answer.contentType);
+    responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(answer.body.size()));
+    if (answer.retryAfterSeconds)
+        responder.writeHeader(QByteArrayLiteral("Retry-After"),
+                              QByteArray::number(*answer.retryAfterSeconds));
+    if (!answer.allow.isEmpty())
+        responder.writeHeader(QByteArrayLiteral("Allow"), answer.allow);
+    responder.writeBody(answer.body);
+}
+
+} // namespace verity

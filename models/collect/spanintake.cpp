@@ -1,0 +1,113 @@
+#include "spanintake.h"
+
+#include "import/conversationevents.h"
+#include "import/formats/otlptraces.h"
+#include "import/nativeevent.h"
+#include "import/transcriptformat.h"
+
+namespace verity {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr qsizetype maxRememberedTraces = 100000;
+
+} // namespace
+
+SpanIntake::SpanIntake(ImportWrites &store, RegistrySelection registries)
+    : m_importer(store, std::move(registries))
+{}
+
+IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, const QString &source)
+{
+    if (m_traceConversations.size() > maxRememberedTraces)
+        m_traceConversations.clear();
+    collectTraceConversations(request, m_traceConversations);
+    int spans = 0;
+    ConversationContext context;
+    context.traceConversations = &m_traceConversations;
+    context.spansRead = &spans;
+    const QList<Expected<Conversation>> conversations = readOtlpTraces(request, context);
+
+    QList<ImportUnit> units;
+    QHash<QString, int> spansOf;
+    IntakeResult refusedUnread;
+    for (const Expected<Conversation> &conversation : conversations) {
+        if (!conversation) {
+            refusedUnread.problems.append(conversation.message());
+            continue;
+        }
+        // Spans no conversation named went to their trace's own ticket: the trace keeps it, so
+        // the same spans sent again go there too, though a later batch named the conversation.
+        if (conversation->id.startsWith(QLatin1String("trace:")))
+            m_traceConversations.insert(conversation->id.mid(6), conversation->id);
+        ImportUnit unit = conversationUnit(*conversation, formats::otlp, receivedAt, QString(),
+                                           TicketDating::FileModified, TurnNaming::BySource);
+        spansOf.insert(conversation->id, conversation->spans);
+        units.append(std::move(unit));
+    }
+    IntakeResult result = store(units, source, spans, spansOf);
+    if (!result.storeError.isEmpty())
+        return result;
+    // Spans of conversations that could not be read: every span not stored with its
+    // conversation, so the count holds however the reader grouped them.
+    qint64 stored = 0;
+    for (auto it = spansOf.cbegin(); it != spansOf.cend(); ++it)
+        stored += it.value();
+    result.refused = qMax<qint64>(0, spans - stored + result.refused);
+    result.problems = refusedUnread.problems + result.problems;
+    return result;
+}
+
+IntakeResult SpanIntake::takeEvents(const QByteArray &lines, const QString &source)
+{
+    QList<ImportUnit> units;
+    qint64 lineNumber = 0;
+    qint64 received = 0;
+    for (const QByteArray &each : lines.split('\n')) {
+        ++lineNumber;
+        const QByteArray line = each.trimmed();
+        if (line.isEmpty())
+            continue;
+        ++received;
+        ImportUnit unit;
+        unit.place.line = lineNumber;
+        unit.format = formats::native;
+        Expected<NativeEvent> event = parseNativeEvent(line);
+        if (event)
+            unit.events.append(std::move(*event));
+        else
+            unit.rejection = event.message();
+        units.append(std::move(unit));
+    }
+    return store(units, source, received, {});
+}
+
+IntakeResult SpanIntake::store(const QList<ImportUnit> &units, const QString &source, qint64 received,
+                               const QHash<QString, int> &spansOf)
+{
+    IntakeResult result;
+    result.received = received;
+    const ImportReport report = m_importer.importUnits(units, source);
+    if (!report.fatal.isEmpty()) {
+        result.storeError = report.fatal;
+        return result;
+    }
+    result.eventsStored = report.eventsImported;
+    result.eventsKnown = report.eventsUnchanged;
+    result.ticketsOpened = report.ticketsOpened;
+    for (const ImportProblem &problem : report.rejected) {
+        const bool conversation = !problem.conversation.isEmpty();
+        result.refused += conversation ? spansOf.value(problem.conversation) : 1;
+        QString place;
+        if (conversation)
+            place = QStringLiteral("conversation \"%1\": ").arg(problem.conversation);
+        else if (problem.place.line > 0)
+            place = QStringLiteral("line %1: ").arg(problem.place.line);
+        result.problems.append(place + problem.reason);
+    }
+    return result;
+}
+
+} // namespace verity

@@ -1,0 +1,50 @@
+#pragma once
+// What a receiver's request holds, stored: an OTLP trace export's tool and chat spans, or lines
+// of Verity's own events, become units for the importer and are committed in one transaction
+// before the request is answered. The same spans sent again change nothing (each turn is named
+// by its trace and span); spans of one conversation sent minutes apart grow one ticket.
+
+#include "domain/registryselection.h"
+#include "import/transcriptimporter.h"
+
+#include <QHash>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+namespace verity {
+
+struct IntakeResult
+{
+    qint64 received = 0; // OTLP: tool and chat spans; events: lines
+    qint64 refused = 0; // of those, not stored, each for a reason in `problems`
+    QStringList problems; // what was refused and why, each naming its place
+    qint64 eventsStored = 0; // new to the store
+    qint64 eventsKnown = 0; // stored by an earlier request
+    qint64 ticketsOpened = 0;
+    QString storeError; // set: nothing of the request was stored, and the sender should try again
+};
+
+class SpanIntake
+{
+public:
+    SpanIntake(ImportWrites &store, RegistrySelection registries);
+
+    // One ExportTraceServiceRequest in its JSON encoding. `receivedAt` dates a conversation
+    // whose spans carry no times (ms since the epoch).
+    IntakeResult takeTraces(const nlohmann::json &request, qint64 receivedAt, const QString &source);
+    // Lines of Verity's own JSONL events; blank lines are skipped.
+    IntakeResult takeEvents(const QByteArray &lines, const QString &source);
+
+private:
+    IntakeResult store(const QList<ImportUnit> &units, const QString &source, qint64 received,
+                       const QHash<QString, int> &spansOf);
+
+    TranscriptImporter m_importer;
+    // The conversation each trace was named by in an earlier request: a tool span may come in a
+    // later batch than the root span that carries gen_ai.conversation.id. Bounded: when full it
+    // starts again (a trace older than that is a conversation long over).
+    QHash<QString, QString> m_traceConversations;
+};
+
+} // namespace verity

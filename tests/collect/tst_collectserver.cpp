@@ -1,0 +1,479 @@
+// The telemetry receiver over real HTTP on loopback, in this process, into a real SQLite file:
+// both OTLP encodings, gzip, spans sent again or in other batches, refusals and their reasons.
+
+#include "collect/collectserver.h"
+#include "domain/registrychoice.h"
+#include "otlptrace.pb.h"
+#include "support/teststore.h"
+
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <google/protobuf/util/json_util.h>
+#include <zlib.h>
+
+using namespace verity;
+using namespace verity::test;
+using nlohmann::json;
+
+namespace {
+
+constexpr qint64 second = 1000000000;
+constexpr qint64 base = 1773940000LL * second; // 2026-03-19 17:06:40 UTC
+
+json stringAttribute(const char *key, const std::string &value)
+{
+    return json{{"key", key}, {"value", {{"stringValue", value}}}};
+}
+
+struct ToolSpan
+{
+    std::string trace = "7d1f0c2e9a4b4c6d8e0f1a2b3c4d5e6f";
+    std::string span;
+    std::string conversation = "conv-collect-1";
+    std::string tool;
+    std::string callId;
+    json arguments;
+    std::optional<json> result; // none: no result recorded
+    bool timedOut = false;
+    int startSeconds = 0;
+};
+
+json spanJson(const ToolSpan &spec)
+{
+    json attributes = json::array({stringAttribute("gen_ai.operation.name", "execute_tool"),
+                                   stringAttribute("gen_ai.tool.name", spec.tool),
+                                   stringAttribute("gen_ai.tool.call.id", spec.callId),
+                                   stringAttribute("gen_ai.conversation.id", spec.conversation),
+                                   stringAttribute("gen_ai.tool.call.arguments", spec.arguments.dump())});
+    if (spec.result)
+        attributes.push_back(stringAttribute("gen_ai.tool.call.result", spec.result->dump()));
+    json status = json::object();
+    if (spec.timedOut) {
+        attributes.push_back(stringAttribute("error.type", "timeout"));
+        status = json{{"code", 2}, {"message", "payments.internal did not answer within 30s"}};
+    }
+    const qint64 start = base + spec.startSeconds * second;
+    return json{{"traceId", spec.trace},
+                {"spanId", spec.span},
+                {"name", "execute_tool " + spec.tool},
+                {"kind", 1},
+                {"startTimeUnixNano", std::to_string(start)},
+                {"endTimeUnixNano", std::to_string(start + second / 2)},
+                {"attributes", attributes},
+                {"status", status}};
+}
+
+json exportOf(const std::vector<json> &spans)
+{
+    return json{
+            {"resourceSpans",
+             json::array(
+                     {{{"resource",
+                        {{"attributes", json::array({stringAttribute("service.name", "support-agent")})}}},
+                       {"scopeSpans", json::array({{{"scope", {{"name", "agent"}}}, {"spans", spans}}})}}})}};
+}
+
+ToolSpan getOrder()
+{
+    ToolSpan span;
+    span.span = "c3c3c3c3c3c3c3c3";
+    span.tool = "get_order";
+    span.callId = "call_O1";
+    span.arguments = json{{"order_id", "BW-30388"}};
+    span.result = json{{"order_id", "BW-30388"}, {"status", "delivered"}, {"seller_id", "brightwell"}};
+    span.startSeconds = 1;
+    return span;
+}
+
+ToolSpan timedOutRefund()
+{
+    ToolSpan span;
+    span.span = "d4d4d4d4d4d4d4d4";
+    span.tool = "issue_refund";
+    span.callId = "call_O2";
+    span.arguments = json{{"order_id", "BW-30388"}, {"item_id", "LMP-2"}, {"amount_cents", 18900}};
+    span.timedOut = true;
+    span.startSeconds = 2;
+    return span;
+}
+
+ToolSpan retriedRefund()
+{
+    ToolSpan span = timedOutRefund();
+    span.span = "e5e5e5e5e5e5e5e5";
+    span.callId = "call_O3";
+    span.timedOut = false;
+    span.result = json{{"refund_id", "re_1"}, {"status", "succeeded"}};
+    span.startSeconds = 40;
+    return span;
+}
+
+// OTLP/JSON onto the protobuf encoding, as an SDK's protobuf exporter would send it: ids from
+// hex to bytes (base64 in protobuf's own JSON mapping), the rest by protobuf's JSON parser.
+QByteArray protobufOf(json request)
+{
+    for (json &resource : request["resourceSpans"]) {
+        for (json &scope : resource["scopeSpans"]) {
+            for (json &span : scope["spans"]) {
+                for (const char *id : {"traceId", "spanId", "parentSpanId"}) {
+                    if (span.contains(id))
+                        span[id] = QByteArray::fromHex(QByteArray::fromStdString(span[id].get<std::string>()))
+                                           .toBase64()
+                                           .toStdString();
+                }
+            }
+        }
+    }
+    verity::otlp::ExportTraceServiceRequest message;
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = true;
+    const auto status = google::protobuf::util::JsonStringToMessage(request.dump(), &message, options);
+    if (!status.ok())
+        qFatal("cannot encode the test request: %s", status.ToString().c_str());
+    return QByteArray::fromStdString(message.SerializeAsString());
+}
+
+QByteArray gzipOf(const QByteArray &bytes)
+{
+    z_stream stream = {};
+    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(int(deflateBound(&stream, uLong(bytes.size()))), Qt::Uninitialized);
+    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(bytes.constData()));
+    stream.avail_in = uInt(bytes.size());
+    stream.next_out = reinterpret_cast<Bytef *>(out.data());
+    stream.avail_out = uInt(out.size());
+    deflate(&stream, Z_FINISH);
+    out.resize(qsizetype(stream.total_out));
+    deflateEnd(&stream);
+    return out;
+}
+
+struct Reply
+{
+    int status = 0;
+    QByteArray body;
+    QHash<QByteArray, QByteArray> headers; // names in lower case
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+};
+
+// A receiver on 127.0.0.1 (a free port) over a SQLite file in a temporary folder.
+class Receiver
+{
+public:
+    explicit Receiver(CollectOptions options = {})
+    {
+        m_store = openTestStore(m_folder.filePath(QStringLiteral("collect.sqlite")));
+        if (!m_store)
+            qFatal("cannot open the test store");
+        const Expected<RegistryChoice> registries = chooseRegistry({QString(), QString()});
+        if (!registries)
+            qFatal("no registry: %s", qPrintable(registries.message()));
+        m_server = std::make_unique<CollectServer>(*m_store, registries->selection, std::move(options));
+        Expected<quint16> port = m_server->listenOn(QHostAddress::LocalHost, 0);
+        if (!port)
+            qFatal("the receiver cannot listen: %s", qPrintable(port.message()));
+        m_port = *port;
+    }
+
+    Reply send(const QByteArray &method, const QString &path, const QByteArray &contentType,
+               const QByteArray &body, const QList<std::pair<QByteArray, QByteArray>> &headers = {})
+    {
+        QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_port).arg(path)));
+        request.setTransferTimeout(15000);
+        if (!contentType.isEmpty())
+            request.setRawHeader("Content-Type", contentType);
+        for (const auto &[name, value] : headers)
+            request.setRawHeader(name, value);
+        QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
+        QEventLoop loop;
+        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        if (!reply->isFinished())
+            loop.exec();
+        Reply result;
+        result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        result.body = reply->readAll();
+        for (const auto &[name, value] : reply->rawHeaderPairs())
+            result.headers.insert(name.toLower(), value);
+        reply->deleteLater();
+        return result;
+    }
+    Reply postJson(const json &request, const QList<std::pair<QByteArray, QByteArray>> &headers = {})
+    {
+        return send("POST", QStringLiteral("/v1/traces"), "application/json",
+                    QByteArray::fromStdString(request.dump()), headers);
+    }
+    Reply postProtobuf(const json &request, bool gzip = false)
+    {
+        const QByteArray body = protobufOf(request);
+        return send("POST", QStringLiteral("/v1/traces"), "application/x-protobuf",
+                    gzip ? gzipOf(body) : body,
+                    gzip ? QList<std::pair<QByteArray, QByteArray>>{{"Content-Encoding", "gzip"}}
+                         : QList<std::pair<QByteArray, QByteArray>>{});
+    }
+
+    Store &store() { return *m_store; }
+    CollectServer &server() { return *m_server; }
+    qint64 tickets()
+    {
+        const Expected<qint64> count = m_store->countTickets(TicketQuery{});
+        return count ? *count : -1;
+    }
+    // The calls stored in a conversation's ticket, in order; empty when it has none.
+    QStringList calls(const QString &conversation)
+    {
+        const Expected<std::optional<TicketRef>> ticket = m_store->findTicket(conversation);
+        if (!ticket || !*ticket)
+            return {};
+        const Expected<QList<TranscriptEntry>> entries = m_store->transcript((*ticket)->id);
+        QStringList ids;
+        for (const TranscriptEntry &entry : entries ? *entries : QList<TranscriptEntry>()) {
+            if (entry.isToolCall)
+                ids.append(entry.call.callExtId);
+        }
+        return ids;
+    }
+
+private:
+    QTemporaryDir m_folder;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<CollectServer> m_server;
+    quint16 m_port = 0;
+    QNetworkAccessManager m_network;
+};
+
+} // namespace
+
+class TestCollectServer : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void bothEncodingsGrowOneTicketAndOpenItsEscalation();
+    void theSameSpansSentAgainChangeNothing();
+    void refusedSpansAreCountedInPartialSuccess();
+    void badRequestsAreRefusedWithTheirReason_data();
+    void badRequestsAreRefusedWithTheirReason();
+    void aStoppingReceiverAsksForTheRequestAgainLater();
+    void verityEventsArriveLineByLine();
+};
+
+void TestCollectServer::bothEncodingsGrowOneTicketAndOpenItsEscalation()
+{
+    Receiver receiver;
+    // The agent's first batch: the order read and the refund that timed out, as JSON.
+    const Reply first = receiver.postJson(exportOf({spanJson(getOrder()), spanJson(timedOutRefund())}));
+    QCOMPARE(first.status, 200);
+    QCOMPARE(first.headers.value("content-type"), QByteArray("application/json"));
+    QCOMPARE(first.json(), QJsonObject()); // no partialSuccess: every span was taken
+    QCOMPARE(receiver.tickets(), 1);
+    const qint64 escalation =
+            openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O2"));
+    QVERIFY2(escalation > 0, "the refund that timed out waits in the escalation queue");
+
+    // A minute later the retry, from another exporter speaking protobuf, gzipped.
+    const Reply second = receiver.postProtobuf(exportOf({spanJson(retriedRefund())}), true);
+    QCOMPARE(second.status, 200);
+    QCOMPARE(second.headers.value("content-type"), QByteArray("application/x-protobuf"));
+    verity::otlp::ExportTraceServiceResponse response;
+    QVERIFY(response.ParseFromArray(second.body.constData(), int(second.body.size())));
+    QVERIFY(!response.has_partial_success());
+    QCOMPARE(receiver.tickets(), 1);
+    QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")),
+             QStringList({QStringLiteral("call_O1"), QStringLiteral("call_O2"), QStringLiteral("call_O3")}));
+    QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O2")),
+             escalation);
+}
+
+void TestCollectServer::theSameSpansSentAgainChangeNothing()
+{
+    Receiver receiver;
+    const json whole =
+            exportOf({spanJson(getOrder()), spanJson(timedOutRefund()), spanJson(retriedRefund())});
+    QCOMPARE(receiver.postJson(whole).status, 200);
+    const QStringList stored = receiver.calls(QStringLiteral("conv-collect-1"));
+    QCOMPARE(stored.size(), 3);
+    // An exporter's retry of the same request, the same spans in protobuf, and the same spans
+    // batched otherwise: all recognised by their trace and span ids.
+    QCOMPARE(receiver.postJson(whole).status, 200);
+    QCOMPARE(receiver.postProtobuf(whole).status, 200);
+    QCOMPARE(receiver.postJson(exportOf({spanJson(retriedRefund())})).status, 200);
+    QCOMPARE(receiver.postJson(exportOf({spanJson(timedOutRefund()), spanJson(getOrder())})).status, 200);
+    QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")), stored);
+    QCOMPARE(receiver.tickets(), 1);
+}
+
+void TestCollectServer::refusedSpansAreCountedInPartialSuccess()
+{
+    Receiver receiver;
+    ToolSpan nameless = getOrder();
+    nameless.conversation = "conv-collect-2";
+    nameless.span = "f6f6f6f6f6f6f6f6";
+    nameless.tool = " ";
+    const json request = exportOf({spanJson(getOrder()), spanJson(nameless)});
+
+    const Reply asJson = receiver.postJson(request);
+    QCOMPARE(asJson.status, 200);
+    const QJsonObject partial = asJson.json().value(QStringLiteral("partialSuccess")).toObject();
+    QCOMPARE(partial.value(QStringLiteral("rejectedSpans")).toInteger(), 1);
+    const QString reason = partial.value(QStringLiteral("errorMessage")).toString();
+    QVERIFY2(reason.contains(QStringLiteral("conv-collect-2"))
+                     && reason.contains(QStringLiteral("gen_ai.tool.name")),
+             qPrintable(reason));
+    QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")), QStringList{QStringLiteral("call_O1")});
+    QVERIFY(receiver.calls(QStringLiteral("conv-collect-2")).isEmpty());
+
+    const Reply asProtobuf = receiver.postProtobuf(request);
+    QCOMPARE(asProtobuf.status, 200);
+    verity::otlp::ExportTraceServiceResponse response;
+    QVERIFY(response.ParseFromArray(asProtobuf.body.constData(), int(asProtobuf.body.size())));
+    QCOMPARE(response.partial_success().rejected_spans(), 1);
+    QVERIFY(QString::fromStdString(response.partial_success().error_message())
+                    .contains(QStringLiteral("conv-collect-2")));
+}
+
+void TestCollectServer::badRequestsAreRefusedWithTheirReason_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("contentType");
+    QTest::addColumn<QByteArray>("encoding");
+    QTest::addColumn<QByteArray>("authorization");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("reason");
+
+    const QByteArray token = "Bearer s3cret";
+    const QByteArray good = QByteArray::fromStdString(exportOf({spanJson(getOrder())}).dump());
+    const QString traces = QStringLiteral("/v1/traces");
+    QTest::newRow("no token") << QByteArray("POST") << traces << QByteArray("application/json")
+                              << QByteArray() << QByteArray() << good << 401
+                              << QStringLiteral("Authorization: Bearer");
+    QTest::newRow("another token") << QByteArray("POST") << traces << QByteArray("application/json")
+                                   << QByteArray() << QByteArray("Bearer guess") << good << 401
+                                   << QStringLiteral("not the one");
+    QTest::newRow("GET") << QByteArray("GET") << traces << QByteArray() << QByteArray() << token
+                         << QByteArray() << 405 << QStringLiteral("POST only");
+    QTest::newRow("metrics") << QByteArray("POST") << QStringLiteral("/v1/metrics")
+                             << QByteArray("application/json") << QByteArray() << token << good << 404
+                             << QStringLiteral("/v1/traces");
+    QTest::newRow("plain text") << QByteArray("POST") << traces << QByteArray("text/plain") << QByteArray()
+                                << token << good << 415 << QStringLiteral("application/x-protobuf");
+    QTest::newRow("no content type") << QByteArray("POST") << traces << QByteArray() << QByteArray() << token
+                                     << good << 415 << QStringLiteral("Content-Type");
+    QTest::newRow("deflate") << QByteArray("POST") << traces << QByteArray("application/json")
+                             << QByteArray("deflate") << token << good << 415 << QStringLiteral("gzip");
+    QTest::newRow("broken JSON") << QByteArray("POST") << traces << QByteArray("application/json")
+                                 << QByteArray() << token << QByteArray("{\"resourceSpans\": [") << 400
+                                 << QStringLiteral("not JSON");
+    QTest::newRow("JSON of something else")
+            << QByteArray("POST") << traces << QByteArray("application/json") << QByteArray() << token
+            << QByteArray("{\"spans\": []}") << 400 << QStringLiteral("resourceSpans");
+    QTest::newRow("not protobuf") << QByteArray("POST") << traces << QByteArray("application/x-protobuf")
+                                  << QByteArray() << token << QByteArray("\xff\xff\xff\xff garbage") << 400
+                                  << QStringLiteral("ExportTraceServiceRequest");
+    QTest::newRow("gzip that is not") << QByteArray("POST") << traces << QByteArray("application/json")
+                                      << QByteArray("gzip") << token << good << 400 << QStringLiteral("gzip");
+    QTest::newRow("too large") << QByteArray("POST") << traces << QByteArray("application/json")
+                               << QByteArray() << token << QByteArray(70 * 1024, ' ') << 413
+                               << QStringLiteral("at most");
+    QTest::newRow("inflates too large")
+            << QByteArray("POST") << traces << QByteArray("application/json") << QByteArray("gzip") << token
+            << gzipOf(QByteArray(8 << 20, ' ')) << 413 << QStringLiteral("inflates");
+    QTest::newRow("event lines of nothing known")
+            << QByteArray("POST") << QStringLiteral("/v1/events") << QByteArray("application/x-ndjson")
+            << QByteArray() << token << QByteArray("{\"type\": \"weather\"}\nnot json\n") << 400
+            << QStringLiteral("line 2");
+}
+
+void TestCollectServer::badRequestsAreRefusedWithTheirReason()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, contentType);
+    QFETCH(QByteArray, encoding);
+    QFETCH(QByteArray, authorization);
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    QFETCH(QString, reason);
+
+    CollectOptions options;
+    options.token = QStringLiteral("s3cret");
+    options.maxBodyBytes = 64 * 1024;
+    Receiver receiver(options);
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    if (!encoding.isEmpty())
+        headers.append({"Content-Encoding", encoding});
+    if (!authorization.isEmpty())
+        headers.append({"Authorization", authorization});
+    const Reply refused = receiver.send(method, path, contentType, body, headers);
+    QCOMPARE(refused.status, status);
+    // A refusal is a google.rpc.Status in the request's encoding.
+    QString message = refused.json().value(QStringLiteral("message")).toString();
+    if (contentType == "application/x-protobuf") {
+        verity::otlp::RpcStatus rpc;
+        QVERIFY(rpc.ParseFromArray(refused.body.constData(), int(refused.body.size())));
+        QCOMPARE(rpc.code(), 3);
+        message = QString::fromStdString(rpc.message());
+    }
+    QVERIFY2(message.contains(reason),
+             qPrintable(message + QStringLiteral(" | ") + QString::fromUtf8(refused.body)));
+    QCOMPARE(receiver.tickets(), 0);
+    // The receiver goes on: the next good request is stored.
+    const Reply next =
+            receiver.postJson(exportOf({spanJson(getOrder())}), {{"Authorization", "Bearer s3cret"}});
+    QCOMPARE(next.status, 200);
+    QCOMPARE(receiver.tickets(), 1);
+}
+
+void TestCollectServer::aStoppingReceiverAsksForTheRequestAgainLater()
+{
+    Receiver receiver;
+    receiver.server().refuseFromNow();
+    const Reply refused = receiver.postProtobuf(exportOf({spanJson(timedOutRefund())}));
+    QCOMPARE(refused.status, 503);
+    QCOMPARE(refused.headers.value("retry-after"), QByteArray("5"));
+    verity::otlp::RpcStatus status;
+    QVERIFY(status.ParseFromArray(refused.body.constData(), int(refused.body.size())));
+    QVERIFY(QString::fromStdString(status.message()).contains(QStringLiteral("stopping")));
+    QCOMPARE(receiver.tickets(), 0);
+}
+
+void TestCollectServer::verityEventsArriveLineByLine()
+{
+    Receiver receiver;
+    const QByteArray opened =
+            R"({"type":"ticket_opened","ticket":"T-LIVE-1","at":"2026-03-19T17:06:40Z","subject":"Refund for a lamp",)"
+            R"("order":{"id":"BW-1","currency":"USD","items":[{"id":"LMP-2","title":"Lamp","quantity":1,)"
+            R"("amount_cents":1200}],"payment_intent":"pi_BW-1"},"seller":{"id":"brightwell","name":"Brightwell"}})";
+    const QByteArray call =
+            R"({"type":"tool_call","ticket":"T-LIVE-1","at":"2026-03-19T17:06:42Z",)"
+            R"("call_id":"c1","tool":"issue_refund","arguments":{"order_id":"BW-1","amount_cents":1200}})";
+    const Reply first = receiver.send("POST", QStringLiteral("/v1/events"), "application/x-ndjson",
+                                      opened + "\n\n" + call + "\n{broken\n");
+    QVERIFY2(first.status == 200, first.body.constData());
+    QCOMPARE(first.json().value(QStringLiteral("received")).toInt(), 3);
+    QCOMPARE(first.json().value(QStringLiteral("stored")).toInt(), 2);
+    QCOMPARE(first.json().value(QStringLiteral("refused")).toInt(), 1);
+    QVERIFY(first.json()
+                    .value(QStringLiteral("problems"))
+                    .toArray()
+                    .first()
+                    .toString()
+                    .startsWith(QStringLiteral("line 4: ")));
+    QCOMPARE(receiver.calls(QStringLiteral("T-LIVE-1")), QStringList{QStringLiteral("c1")});
+    // The same lines again change nothing.
+    const Reply again =
+            receiver.send("POST", QStringLiteral("/v1/events"), "application/x-ndjson", opened + "\n" + call);
+    QCOMPARE(again.json().value(QStringLiteral("stored")).toInt(), 0);
+    QCOMPARE(again.json().value(QStringLiteral("known")).toInt(), 2);
+}
+
+QTEST_GUILESS_MAIN(TestCollectServer)
+#include "tst_collectserver.moc"
