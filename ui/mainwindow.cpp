@@ -462,7 +462,7 @@ void MainWindow::startFollowing()
         return;
     m_feed = m_store.changeFeed();
     if (!m_feed)
-        return; // one person's file: nobody else changes it
+        return; // a store that cannot tell what others changed
     connect(m_feed, &ChangeFeed::changed, this, &MainWindow::followChanges);
     connect(m_feed, &ChangeFeed::unreachable, this, &MainWindow::databaseUnreachable);
     connect(m_feed, &ChangeFeed::reachable, this, &MainWindow::databaseReachable);

@@ -1,6 +1,7 @@
 #pragma once
-// What other consoles changed in a shared database, as the database announces it (PostgreSQL's
-// LISTEN/NOTIFY: no polling). A burst of announcements, an import's say, arrives as one
+// What other consoles and processes changed in a database, as the database announces it
+// (PostgreSQL's LISTEN/NOTIFY: no polling; SQLite's data version, which changes only when
+// another connection commits). A burst of announcements, an import's say, arrives as one
 // change a moment later, naming every kind of data it touched, so a console reads each view
 // again once, not once per row.
 

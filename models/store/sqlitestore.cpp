@@ -7,7 +7,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
+#include <QSqlQuery>
 #include <QStandardPaths>
+#include <QTimer>
 #include <QUrl>
 
 namespace verity {
@@ -156,6 +158,33 @@ Expected<void> SqliteStore::begin()
     // IMMEDIATE takes the write lock now; a deferred transaction that reads and then writes
     // fails at once when another console got there between the two.
     return execute("BEGIN IMMEDIATE", "cannot begin a transaction");
+}
+
+std::optional<qint64> SqliteStore::dataVersion()
+{
+    QSqlQuery query(connection());
+    if (!query.exec(QStringLiteral("PRAGMA data_version")) || !query.next())
+        return std::nullopt;
+    return query.value(0).toLongLong();
+}
+
+ChangeFeed *SqliteStore::changeFeed()
+{
+    if (m_feed)
+        return m_feed.get();
+    m_feed = std::make_unique<ChangeFeed>();
+    m_dataVersion = dataVersion();
+    auto *tick = new QTimer(m_feed.get());
+    tick->setInterval(500);
+    QObject::connect(tick, &QTimer::timeout, m_feed.get(), [this] {
+        const std::optional<qint64> now = dataVersion();
+        if (!now || now == m_dataVersion)
+            return;
+        m_dataVersion = now;
+        m_feed->announce(QString()); // SQLite does not say what changed: every area
+    });
+    tick->start();
+    return m_feed.get();
 }
 
 } // namespace verity

@@ -2,7 +2,10 @@
 // The embedded SQLite backend (QtSql's QSQLITE driver): one file, WAL, foreign keys on, the
 // schema migrated on open. One person's desk, and the demo.
 
+#include "changefeed.h"
 #include "sqlstore.h"
+
+#include <memory>
 
 namespace verity {
 
@@ -20,6 +23,10 @@ public:
 
     Expected<void> begin() override;
     Expected<void> makeSelfContained() override;
+    // Another process writing the same file (`verity collect`, an import from the command line)
+    // is noticed by SQLite's data version, which changes only when another connection commits:
+    // asked twice a second, a question of the shared memory, not the disk.
+    ChangeFeed *changeFeed() override;
 
 protected:
     QString byteLengthOf(const QString &column) const override;
@@ -29,6 +36,10 @@ protected:
 
 private:
     using SqlStore::SqlStore;
+    std::optional<qint64> dataVersion();
+
+    std::unique_ptr<ChangeFeed> m_feed;
+    std::optional<qint64> m_dataVersion;
 };
 
 } // namespace verity

@@ -30,8 +30,9 @@ public:
                                     QStringLiteral("--listen"), listen}
                                 + extra);
         // Its first line says where it listens.
-        (void)QTest::qWaitFor([this] { return m_process.canReadLine() || m_process.state() == QProcess::NotRunning; },
-                        20000);
+        (void)QTest::qWaitFor(
+                [this] { return m_process.canReadLine() || m_process.state() == QProcess::NotRunning; },
+                20000);
         const QString first = QString::fromUtf8(m_process.readLine()).trimmed();
         if (!first.startsWith(QLatin1String("listening on ")))
             qWarning("verity collect did not start: %s %s", qPrintable(first),
@@ -107,7 +108,8 @@ private slots:
 
 void TestOtlpExporters::initTestCase()
 {
-    QVERIFY2(QFile::exists(QStringLiteral(VERITY_OTLP_JS "/node_modules/@opentelemetry/exporter-trace-otlp-proto")),
+    QVERIFY2(QFile::exists(
+                     QStringLiteral(VERITY_OTLP_JS "/node_modules/@opentelemetry/exporter-trace-otlp-proto")),
              "the exporters are not installed: run the otlp_js_packages test first (ctest runs it)");
 }
 
@@ -115,11 +117,13 @@ void TestOtlpExporters::bothExportersMakeOneTicketWithAnOpenEscalation()
 {
     QTemporaryDir folder;
     const QString database = folder.filePath(QStringLiteral("team.sqlite"));
-    CollectProcess receiver(database, QStringLiteral("127.0.0.1:0"), {QStringLiteral("--token"), QStringLiteral("t0ken")});
+    CollectProcess receiver(database, QStringLiteral("127.0.0.1:0"),
+                            {QStringLiteral("--token"), QStringLiteral("t0ken")});
     QVERIFY(!receiver.url().isEmpty());
 
-    std::unique_ptr<QProcess> node(startNode(QStringLiteral("send-refund.mjs"),
-                                             {receiver.url(), QStringLiteral("conv-js-1"), QStringLiteral("t0ken")}));
+    std::unique_ptr<QProcess> node(
+            startNode(QStringLiteral("send-refund.mjs"),
+                      {receiver.url(), QStringLiteral("conv-js-1"), QStringLiteral("t0ken")}));
     QVERIFY(node->waitForFinished(60000));
     const QString said = QString::fromUtf8(node->readAll());
     QVERIFY2(node->exitCode() == 0 && said.contains(QStringLiteral("sent")), qPrintable(said));
@@ -137,8 +141,10 @@ void TestOtlpExporters::bothExportersMakeOneTicketWithAnOpenEscalation()
     QCOMPARE(*tickets, 1);
 
     // Without the token nothing is taken, and the exporter is told.
-    CollectProcess guarded(database, QStringLiteral("127.0.0.1:0"), {QStringLiteral("--token"), QStringLiteral("t0ken")});
-    std::unique_ptr<QProcess> anonymous(startNode(QStringLiteral("send-refund.mjs"), {guarded.url(), QStringLiteral("conv-js-2")}));
+    CollectProcess guarded(database, QStringLiteral("127.0.0.1:0"),
+                           {QStringLiteral("--token"), QStringLiteral("t0ken")});
+    std::unique_ptr<QProcess> anonymous(
+            startNode(QStringLiteral("send-refund.mjs"), {guarded.url(), QStringLiteral("conv-js-2")}));
     QVERIFY(anonymous->waitForFinished(60000));
     QCOMPARE(anonymous->exitCode(), 1);
     QVERIFY(guarded.stop());
