@@ -88,7 +88,14 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
             QStringLiteral("max-body-mb"),
             QStringLiteral("The largest request body, as sent and inflated (413 above)."),
             QStringLiteral("MB"), QStringLiteral("16"));
-    parser.addOptions({db, listen, token, certificate, key, maxBody, registryOption()});
+    const QCommandLineOption grace(
+            QStringLiteral("grace"),
+            QStringLiteral(
+                    "How long a write reported by an event line (POST /v1/events) waits for its result "
+                    "before it is escalated as unknown. A trace's tool span is exported when it ends, so "
+                    "one without a result is escalated at once."),
+            QStringLiteral("SECONDS"), QStringLiteral("120"));
+    parser.addOptions({db, listen, token, certificate, key, maxBody, grace, registryOption()});
     const auto fail = [&](const QString &message) -> std::optional<Arguments> {
         err << "verity collect: " << message << "\n";
         exitCode = 2;
@@ -128,6 +135,11 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
         return fail(QStringLiteral("--max-body-mb must be a whole number from 1 to 1024; got '%1'")
                             .arg(parser.value(maxBody)));
     parsed.options.maxBodyBytes = qsizetype(megabytes) << 20;
+    const int graceSeconds = parser.value(grace).toInt(&valid);
+    if (!valid || graceSeconds < 0 || graceSeconds > 24 * 3600)
+        return fail(QStringLiteral("--grace must be a whole number of seconds from 0 to 86400; got '%1'")
+                            .arg(parser.value(grace)));
+    parsed.options.inFlightGraceMs = qint64(graceSeconds) * 1000;
     parsed.tls = CollectTls{parser.value(certificate), parser.value(key)};
     parsed.registry = parser.value(QStringLiteral("registry"));
     return parsed;
@@ -183,6 +195,11 @@ int runCollectCommand(const QStringList &arguments)
         progress.clear();
         err << line << Qt::endl;
         totals.count(status);
+        progress.showText(totals.line());
+    });
+    QObject::connect(&server, &CollectServer::noted, &server, [&](const QString &line) {
+        progress.clear();
+        err << line << Qt::endl;
         progress.showText(totals.line());
     });
     // A stop finishes the request in hand (requests are answered one at a time, between

@@ -19,6 +19,16 @@ OutcomeBadge::OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent)
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
 }
 
+void OutcomeBadge::setInFlight(const QString &until)
+{
+    m_look = inFlightLook();
+    setAccessibleName(text());
+    setToolTip(tr("Its result may still come until %1. Do not retry it; if none comes, it is escalated as "
+                  "unknown.")
+                       .arg(until));
+    updateGeometry();
+}
+
 void OutcomeBadge::setAttested()
 {
     if (!m_outcome)

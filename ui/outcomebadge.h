@@ -18,6 +18,8 @@ public:
     explicit OutcomeBadge(std::optional<Outcome> outcome, QWidget *parent = nullptr);
     // A person's check, not the system's answer: "Performed (attested)", with a dashed edge.
     void setAttested();
+    // Its result may still come: "In flight", not yet unknown.
+    void setInFlight(const QString &until);
 
     std::optional<Outcome> outcome() const { return m_outcome; }
     QString text() const;

@@ -133,6 +133,16 @@ QPixmap attentionIcon(int size, qreal devicePixelRatio)
     return renderSvg(QStringLiteral(":/verity/icons/attention.svg"), size, devicePixelRatio);
 }
 
+OutcomeLook inFlightLook()
+{
+    OutcomeLook look = outcomeLook(Outcome::Unknown);
+    look.label = QObject::tr("In flight");
+    look.shortLabel.clear();
+    look.background = look.background.lighter(115);
+    look.dashed = true;
+    return look;
+}
+
 OutcomeLook attestedLook(Outcome outcome)
 {
     OutcomeLook look = outcomeLook(outcome);

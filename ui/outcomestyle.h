@@ -31,6 +31,8 @@ struct OutcomeLook
 
 OutcomeLook outcomeLook(std::optional<Outcome> outcome); // nullopt: "No writes"
 OutcomeLook duplicateEffectLook();
+// A write whose result may still come: no outcome yet, dashed like a state that will change.
+OutcomeLook inFlightLook();
 // An outcome a person attested: its look, marked "(attested)" in words and with a dashed edge.
 OutcomeLook attestedLook(Outcome outcome);
 // An outcome id, "duplicate_effect", or empty for a ticket without writes.

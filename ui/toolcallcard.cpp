@@ -114,6 +114,8 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         m_badge = new OutcomeBadge(shown, this);
         if (attested)
             m_badge->setAttested();
+        else if (call.inFlightUntil && !call.escalationId)
+            m_badge->setInFlight(formatTime(*call.inFlightUntil));
         m_badge->setObjectName(QStringLiteral("outcomeBadge"));
         header->addWidget(m_badge, 0, Qt::AlignVCenter);
     }
@@ -145,10 +147,18 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                 : tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
                      "at %1.")
                           .arg(actions.lookupSystem);
-        row->addWidget(
-                notice(call.escalationId ? waits : tr("Unknown: do not retry. A lookup must settle it."),
-                       QStringLiteral("unknownNotice"), theme::band(theme::Band::Unknown), this),
-                1);
+        // Reported live, its result may still come: nobody acts on it before then.
+        const QString inFlight = call.inFlightUntil ? tr("In flight: its result may still come until %1. Do "
+                                                         "not retry it; if none comes by then, it "
+                                                         "is escalated as unknown.")
+                                                              .arg(formatTime(*call.inFlightUntil))
+                                                    : QString();
+        row->addWidget(notice(call.escalationId ? waits
+                                      : !inFlight.isEmpty()
+                                      ? inFlight
+                                      : tr("Unknown: do not retry. A lookup must settle it."),
+                              QStringLiteral("unknownNotice"), theme::band(theme::Band::Unknown), this),
+                       1);
         if (call.escalationId && actions.unreadable.isEmpty()) {
             const qint64 id = *call.escalationId;
             if (!actions.lookupSystem.isEmpty()) {

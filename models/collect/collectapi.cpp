@@ -57,7 +57,7 @@ QString firstProblems(const QStringList &problems)
 } // namespace
 
 CollectApi::CollectApi(ImportWrites &store, RegistrySelection registries, CollectOptions options)
-    : m_intake(store, std::move(registries))
+    : m_intake(store, std::move(registries), options.inFlightGraceMs, options.clock)
     , m_options(std::move(options))
 {}
 

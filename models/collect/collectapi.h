@@ -27,6 +27,8 @@ struct CollectOptions
     QString token; // empty: no Authorization needed
     qsizetype maxBodyBytes = qsizetype(16) << 20; // as sent and as inflated
     int retryAfterSeconds = 5;
+    // How long a write reported by an event line waits for its result before it is escalated.
+    qint64 inFlightGraceMs = 2 * 60 * 1000;
     std::function<qint64()> clock; // ms since the epoch; empty: the system clock
 };
 
@@ -59,6 +61,8 @@ public:
     CollectAnswer handle(const CollectRequest &request);
     // From now on every request is answered 503 with Retry-After: the receiver is stopping.
     void refuseFromNow() { m_stopping = true; }
+    // Escalates the writes whose result did not come within the grace period: how many.
+    Expected<int> escalateOverdue() { return m_intake.escalateOverdue(); }
 
 private:
     enum class Encoding { Protobuf, Json };

@@ -34,7 +34,27 @@ CollectServer::CollectServer(ImportWrites &store, RegistrySelection registries, 
                              QObject *parent)
     : QAbstractHttpServer(parent)
     , m_api(store, std::move(registries), std::move(options))
-{}
+    , m_overdue(new QTimer(this))
+{
+    // A call's grace ends at its own moment; looked at every few seconds, it is escalated a few
+    // seconds after at most.
+    m_overdue->setInterval(5000);
+    connect(m_overdue, &QTimer::timeout, this, &CollectServer::escalateOverdue);
+}
+
+void CollectServer::escalateOverdue()
+{
+    const Expected<int> escalated = m_api.escalateOverdue();
+    if (!escalated)
+        emit noted(QStringLiteral("cannot escalate the calls whose result did not come (tried again in a few "
+                                  "seconds): %1")
+                           .arg(escalated.message()));
+    else if (*escalated > 0)
+        emit noted(
+                QStringLiteral("%1 %2 no result within the grace period: escalated")
+                        .arg(*escalated)
+                        .arg(*escalated == 1 ? QStringLiteral("write had") : QStringLiteral("writes had")));
+}
 
 Expected<quint16> CollectServer::listenOn(const QHostAddress &address, quint16 port, const CollectTls &tls)
 {
@@ -61,6 +81,10 @@ Expected<quint16> CollectServer::listenOn(const QHostAddress &address, quint16 p
         sslSetup(chain.first(), key);
     }
     const quint16 bound = listen(address, port);
+    if (bound != 0) {
+        escalateOverdue(); // what waited while no receiver ran
+        m_overdue->start();
+    }
     if (bound == 0) {
         const QString where = address.protocol() == QAbstractSocket::IPv6Protocol
                 ? QStringLiteral("[%1]:%2").arg(address.toString()).arg(port)

@@ -7,6 +7,7 @@
 
 #include <QAbstractHttpServer>
 #include <QHostAddress>
+#include <QTimer>
 
 class QHttpServerResponder;
 
@@ -35,10 +36,15 @@ public:
     // Refuses every request from now on (503, Retry-After), for a clean stop.
     void refuseFromNow() { m_api.refuseFromNow(); }
     qint64 requestsAnswered() const { return m_answered; }
+    // Escalates the writes whose result did not come in time, now; the server also does so
+    // every few seconds while it listens. Says what it did on `served`.
+    void escalateOverdue();
 
 signals:
     // One line per request: "POST /v1/traces 200 127.0.0.1:50312: 3 spans, ..."
     void served(const QString &line, int status);
+    // Anything else worth a line in the log: calls escalated when their result did not come.
+    void noted(const QString &line);
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
@@ -49,6 +55,7 @@ private:
 
     CollectApi m_api;
     qint64 m_answered = 0;
+    QTimer *m_overdue;
 };
 
 } // namespace verity

@@ -4,6 +4,9 @@
 #include "import/formats/otlptraces.h"
 #include "import/nativeevent.h"
 #include "import/transcriptformat.h"
+#include "store/store.h"
+
+#include <QDateTime>
 
 namespace verity {
 
@@ -15,9 +18,28 @@ constexpr qsizetype maxRememberedTraces = 100000;
 
 } // namespace
 
-SpanIntake::SpanIntake(ImportWrites &store, RegistrySelection registries)
-    : m_importer(store, std::move(registries))
+SpanIntake::SpanIntake(ImportWrites &store, RegistrySelection registries, qint64 inFlightGraceMs,
+                       std::function<qint64()> clock)
+    : m_store(store)
+    , m_importer(store, std::move(registries))
+    , m_graceMs(inFlightGraceMs)
+    , m_clock(std::move(clock))
 {}
+
+Expected<int> SpanIntake::escalateOverdue()
+{
+    if (Expected<void> begun = m_store.begin(); !begun)
+        return begun.error();
+    Expected<int> escalated =
+            m_store.escalateOverdueCalls(m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch());
+    if (!escalated) {
+        m_store.rollback();
+        return escalated;
+    }
+    if (Expected<void> done = m_store.commit(); !done)
+        return done.error();
+    return escalated;
+}
 
 IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, const QString &source)
 {
@@ -29,6 +51,9 @@ IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, cons
     context.traceConversations = &m_traceConversations;
     context.spansRead = &spans;
     const QList<Expected<Conversation>> conversations = readOtlpTraces(request, context);
+    // A span is exported when it ends: a tool span without a result never gets one, and is
+    // unknown at once.
+    m_importer.setInFlightGrace(std::nullopt);
 
     QList<ImportUnit> units;
     QHash<QString, int> spansOf;
@@ -81,6 +106,8 @@ IntakeResult SpanIntake::takeEvents(const QByteArray &lines, const QString &sour
             unit.rejection = event.message();
         units.append(std::move(unit));
     }
+    // An event line reports a call as it is made; its result follows on a later line.
+    m_importer.setInFlightGrace(m_graceMs, m_clock);
     return store(units, source, received, {});
 }
 

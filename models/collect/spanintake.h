@@ -28,19 +28,28 @@ struct IntakeResult
 class SpanIntake
 {
 public:
-    SpanIntake(ImportWrites &store, RegistrySelection registries);
+    // `inFlightGraceMs`: how long a write reported by an event line waits for its result before
+    // it is escalated. `clock` gives ms since the epoch (empty: the system's).
+    SpanIntake(ImportWrites &store, RegistrySelection registries, qint64 inFlightGraceMs,
+               std::function<qint64()> clock = {});
 
     // One ExportTraceServiceRequest in its JSON encoding. `receivedAt` dates a conversation
     // whose spans carry no times (ms since the epoch).
     IntakeResult takeTraces(const nlohmann::json &request, qint64 receivedAt, const QString &source);
     // Lines of Verity's own JSONL events; blank lines are skipped.
     IntakeResult takeEvents(const QByteArray &lines, const QString &source);
+    // Escalates the writes whose result has not come within the grace period; how many, or
+    // why the store could not.
+    Expected<int> escalateOverdue();
 
 private:
     IntakeResult store(const QList<ImportUnit> &units, const QString &source, qint64 received,
                        const QHash<QString, int> &spansOf);
 
+    ImportWrites &m_store;
     TranscriptImporter m_importer;
+    qint64 m_graceMs;
+    std::function<qint64()> m_clock;
     // The conversation each trace was named by in an earlier request: a tool span may come in a
     // later batch than the root span that carries gen_ai.conversation.id. Bounded: when full it
     // starts again (a trace older than that is a conversation long over).

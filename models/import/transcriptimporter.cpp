@@ -261,6 +261,9 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
         const WriteVerdict verdict = classifyWriteResult(nullptr, registry.outcomeRules());
         row.outcome = verdict.outcome;
         row.outcomeReason = verdict.reason;
+        if (m_inFlightGraceMs)
+            row.inFlightUntil =
+                    (m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch()) + *m_inFlightGraceMs;
     }
     // For a ticket the batch opened, what the store would read back for the assessment.
     CallFacts facts;
@@ -654,7 +657,8 @@ ImportReport TranscriptImporter::importUnits(const QList<ImportUnit> &units, con
     m_storeError.clear();
     m_registry = &m_registries.primary();
     m_committed = report;
-    const Holding holding(m_store);
+    // No rows held back: a request is small, and what it stores is written as it is read
+    // (calls in flight included, which the held rows do not carry).
     if (Expected<void> begun = m_store.begin(); !begun)
         return failed(report, begun.message());
     QList<const ImportUnit *> all;

@@ -32,6 +32,15 @@ public:
 
     void setBatchSize(int units) { m_batchSize = qMax(1, units); }
     void setProgress(Progress progress) { m_progress = std::move(progress); }
+    // Reading a live stream (a receiver, a followed log): a write whose result has not come yet
+    // is in flight for `graceMs` from when it is stored, escalated only if the result has not
+    // come by then (Store::escalateOverdueCalls). A file read whole has no such wait: a call
+    // without a result is unknown at once. `clock` gives ms since the epoch (empty: the system's).
+    void setInFlightGrace(std::optional<qint64> graceMs, std::function<qint64()> clock = {})
+    {
+        m_inFlightGraceMs = graceMs;
+        m_clock = std::move(clock);
+    }
 
     ImportReport importFile(const QString &path);
     // Units already read (a receiver's request), stored in one transaction: all of them, or
@@ -103,6 +112,8 @@ private:
     const NamedRegistry *m_registry = nullptr; // the one reading the current unit
     QString m_fileProfile; // the profile this file has used so far
     int m_batchSize = 2000;
+    std::optional<qint64> m_inFlightGraceMs;
+    std::function<qint64()> m_clock;
     Progress m_progress;
     // Tickets seen in the current batch, with their next sequence number; cleared per batch
     // so memory stays flat however large the file.

@@ -461,6 +461,14 @@ CREATE INDEX tickets_task_search   ON tickets (lower(task) text_pattern_ops, ope
 -- read row by row. After a hundredth, they are marked while still the newest.
 ALTER TABLE tickets SET (autovacuum_vacuum_insert_scale_factor = 0.01);
 )sql",
+        // 9: a write reported live whose result may still come is in flight until then (ms
+        // since the epoch), and escalated only when it has not come; whoever stores results
+        // ends the wait.
+        R"sql(
+ALTER TABLE tool_calls ADD COLUMN in_flight_until BIGINT;
+CREATE INDEX tool_calls_in_flight ON tool_calls(in_flight_until) WHERE in_flight_until IS NOT NULL;
+GRANT UPDATE (in_flight_until) ON tool_calls TO verity_support, verity_finance;
+)sql",
 };
 // clang-format on
 

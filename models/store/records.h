@@ -132,6 +132,9 @@ struct NewToolCall
     std::optional<Outcome> outcome; // a write starts Unknown until its result says otherwise
     QString outcomeReason;
     QString fingerprint;
+    // A write whose result may still come (an agent's live stream): not escalated before this
+    // moment (ms since the epoch) unless its result says unknown first.
+    std::optional<qint64> inFlightUntil;
 };
 
 struct ToolCallRef
@@ -270,6 +273,7 @@ struct ToolCallRow
     QString resolvedBy;
     qint64 resolvedAt = 0;
     QString escalationNote; // why the last lookup could not tell
+    std::optional<qint64> inFlightUntil; // its result may still come until then (ms since the epoch)
     qint64 argumentsClippedBytes = 0; // whole sizes in UTF-8 bytes when clipped, else 0
     qint64 resultClippedBytes = 0;
 

@@ -433,6 +433,12 @@ ALTER TABLE escalations ADD COLUMN claimed_by TEXT;
 ALTER TABLE escalations ADD COLUMN claimed_until INTEGER;
 CREATE UNIQUE INDEX audit_log_prev ON audit_log(prev_hash)
 )sql",
+        // 19: a write reported live whose result may still come is in flight until then (ms
+        // since the epoch), and escalated only when it has not come
+        R"sql(
+ALTER TABLE tool_calls ADD COLUMN in_flight_until INTEGER;
+CREATE INDEX tool_calls_in_flight ON tool_calls(in_flight_until) WHERE in_flight_until IS NOT NULL
+)sql",
 };
 // clang-format on
 

@@ -338,14 +338,15 @@ Expected<qint64> SqlStore::insertToolCall(const NewToolCall &call)
     auto insert =
             prepared("INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
                      "called_at, intent_key, intent_error, amount_cents, amount_error, outcome, "
-                     "outcome_reason, fingerprint) "
+                     "outcome_reason, fingerprint, in_flight_until) "
                      "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
                      ":intent_key, :intent_error, :amount_cents, :amount_error, :outcome, :outcome_reason, "
-                     ":fingerprint) RETURNING id");
+                     ":fingerprint, :in_flight_until) RETURNING id");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
     bindCall(q, call, call.outcome, call.outcomeReason);
+    q.bindValue(QStringLiteral(":in_flight_until"), nullableInt(call.inFlightUntil));
     if (auto done = run(q, "recording a tool call"); !done)
         return done.error();
     return insertedId(q);
@@ -381,7 +382,8 @@ Expected<void> SqlStore::setToolResult(const ToolResultUpdate &result)
             prepared("UPDATE tool_calls SET raw_result = :raw_result, result_at = :result_at, "
                      "duration_ms = :duration_ms, outcome = :outcome, outcome_reason = :outcome_reason, "
                      "read_failed = :read_failed, result_fingerprint = :result_fingerprint, "
-                     "result_error = :result_error, result_error_type = :result_error_type WHERE id = :id");
+                     "result_error = :result_error, result_error_type = :result_error_type, "
+                     "in_flight_until = NULL WHERE id = :id");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
@@ -573,13 +575,41 @@ Expected<void> SqlStore::openEscalations(qint64 ticketId)
     auto open = prepared(
             "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents) "
             "SELECT id, ticket_id, COALESCE(result_at, called_at), amount_cents FROM tool_calls "
-            "WHERE ticket_id = :ticket_id AND outcome = 'unknown' ON CONFLICT (tool_call_id) DO UPDATE SET "
+            "WHERE ticket_id = :ticket_id AND outcome = 'unknown' AND in_flight_until IS NULL "
+            "ON CONFLICT (tool_call_id) DO UPDATE SET "
             "opened_at = excluded.opened_at, amount_cents = excluded.amount_cents WHERE escalations.state = "
             "'open'");
     if (!open)
         return open.error();
     (*open)->bindValue(QStringLiteral(":ticket_id"), ticketId);
     return run(**open, "opening escalations");
+}
+
+Expected<int> SqlStore::escalateOverdueCalls(qint64 now)
+{
+    // A call's in-flight mark goes with its result (setToolResult), so every mark still here
+    // is a call whose result has not come.
+    auto overdue = prepared("UPDATE tool_calls SET in_flight_until = NULL "
+                            "WHERE in_flight_until IS NOT NULL AND in_flight_until <= ? RETURNING ticket_id");
+    if (!overdue)
+        return overdue.error();
+    (*overdue)->addBindValue(now);
+    if (auto done = run(**overdue, "ending the wait for results that did not come"); !done)
+        return done.error();
+    QList<qint64> tickets;
+    int calls = 0;
+    while ((*overdue)->next()) {
+        ++calls;
+        const qint64 ticket = (*overdue)->value(0).toLongLong();
+        if (!tickets.contains(ticket))
+            tickets.append(ticket);
+    }
+    (*overdue)->finish();
+    for (qint64 ticket : std::as_const(tickets)) {
+        if (auto done = openEscalations(ticket); !done)
+            return done.error();
+    }
+    return calls;
 }
 
 Expected<void> SqlStore::recordImport(const ImportRecord &record)

@@ -128,6 +128,11 @@ protected:
     Expected<void> run(QSqlQuery &query, const char *what);
     // One open escalation per unknown write of the ticket's calls as stored.
     Expected<void> openEscalations(qint64 ticketId);
+
+public:
+    Expected<int> escalateOverdueCalls(qint64 now) override;
+
+protected:
     // Every prepared statement's result let go, so that the connection is idle for the
     // backend's own use of it.
     void finishStatements();

@@ -145,6 +145,9 @@ public:
     // Returns false when the same event was stored before.
     virtual Expected<bool> insertTraceEvent(const NewTraceEvent &event) = 0;
     virtual Expected<void> recordImport(const ImportRecord &record) = 0;
+    // Writes whose result was still expected (NewToolCall::inFlightUntil) and has not come by
+    // `now`: their outcome stays unknown and their escalations open. Returns how many.
+    virtual Expected<int> escalateOverdueCalls(qint64 now) = 0;
     // While on, what a transaction adds to the tickets it opens may be held back and written
     // together when it commits (PostgreSQL's COPY, where a statement per row costs a round trip
     // each). For the importer, which turns it on for a file and asks of those rows only through

@@ -12,6 +12,8 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -262,6 +264,8 @@ private slots:
     void badRequestsAreRefusedWithTheirReason();
     void aStoppingReceiverAsksForTheRequestAgainLater();
     void verityEventsArriveLineByLine();
+    void aWriteReportedLiveIsInFlightUntilItsGraceEnds();
+    void servesHttpsWithTheGivenCertificate();
 };
 
 void TestCollectServer::bothEncodingsGrowOneTicketAndOpenItsEscalation()
@@ -473,6 +477,108 @@ void TestCollectServer::verityEventsArriveLineByLine()
             receiver.send("POST", QStringLiteral("/v1/events"), "application/x-ndjson", opened + "\n" + call);
     QCOMPARE(again.json().value(QStringLiteral("stored")).toInt(), 0);
     QCOMPARE(again.json().value(QStringLiteral("known")).toInt(), 2);
+}
+
+void TestCollectServer::aWriteReportedLiveIsInFlightUntilItsGraceEnds()
+{
+    qint64 now = 1773940000000;
+    CollectOptions options;
+    options.inFlightGraceMs = 120000;
+    options.clock = [&now] { return now; };
+    Receiver receiver(options);
+    const QByteArray opened =
+            R"({"type":"ticket_opened","ticket":"T-LIVE-2","at":"2026-03-19T17:06:40Z","subject":"Refund",)"
+            R"("order":{"id":"BW-2","currency":"USD","items":[{"id":"LMP-2","title":"Lamp","quantity":1,)"
+            R"("amount_cents":1200}],"payment_intent":"pi_BW-2"},"seller":{"id":"brightwell","name":"Brightwell"}})";
+    const auto call = [](const char *id) {
+        return QByteArray(
+                       R"({"type":"tool_call","ticket":"T-LIVE-2","at":"2026-03-19T17:06:42Z","call_id":")")
+                + id
+                + R"(","tool":"issue_refund","arguments":{"order_id":"BW-2","item_id":"LMP-2","amount_cents":1200}})";
+    };
+    const QByteArray answered =
+            R"({"type":"tool_result","ticket":"T-LIVE-2","at":"2026-03-19T17:06:43Z","call_id":"c1",)"
+            R"("result":{"refund_id":"re_1","status":"succeeded"}})";
+    const auto send = [&receiver](const QByteArray &lines) {
+        return receiver.send("POST", QStringLiteral("/v1/events"), "application/x-ndjson", lines).status;
+    };
+    const auto inFlight = [&receiver](const QString &callId) -> std::optional<qint64> {
+        const Expected<std::optional<TicketRef>> ticket =
+                receiver.store().findTicket(QStringLiteral("T-LIVE-2"));
+        const Expected<QList<TranscriptEntry>> entries = receiver.store().transcript((*ticket)->id);
+        for (const TranscriptEntry &entry : *entries) {
+            if (entry.isToolCall && entry.call.callExtId == callId)
+                return entry.call.inFlightUntil;
+        }
+        return std::nullopt;
+    };
+
+    // The agent reports the refund as it calls it: nobody knows yet, nor should anybody act.
+    QCOMPARE(send(opened + "\n" + call("c1") + "\n" + call("c2")), 200);
+    QCOMPARE(inFlight(QStringLiteral("c1")), std::optional<qint64>(now + 120000));
+    QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c1")), 0);
+    QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c2")), 0);
+
+    // c1's result comes a second later: settled, never escalated.
+    now += 1000;
+    QCOMPARE(send(answered), 200);
+    QCOMPARE(inFlight(QStringLiteral("c1")), std::nullopt);
+    receiver.server().escalateOverdue();
+    QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c1")), 0);
+
+    // c2's never does: once its grace is over it waits for a person like any unknown write.
+    now += 118000;
+    receiver.server().escalateOverdue();
+    QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c2")), 0);
+    now += 1000;
+    receiver.server().escalateOverdue();
+    QVERIFY(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c2")) > 0);
+    QCOMPARE(inFlight(QStringLiteral("c2")), std::nullopt);
+
+    // A trace's tool span is exported when it ends: without a result it is unknown at once.
+    ToolSpan unanswered = timedOutRefund();
+    unanswered.timedOut = false;
+    QCOMPARE(receiver.postJson(exportOf({spanJson(unanswered)})).status, 200);
+    QVERIFY(openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O2"))
+            > 0);
+}
+
+void TestCollectServer::servesHttpsWithTheGivenCertificate()
+{
+    QTemporaryDir folder;
+    std::unique_ptr<Store> store = openTestStore(folder.filePath(QStringLiteral("tls.sqlite")));
+    QVERIFY(store);
+    const Expected<RegistryChoice> registries = chooseRegistry({QString(), QString()});
+    QVERIFY(registries);
+    const QString certificate = QStringLiteral(VERITY_TEST_DATA "/tls/loopback-cert.pem");
+    CollectServer server(*store, registries->selection, CollectOptions{});
+    // A key file that is no key is refused before anything listens, naming the file.
+    const Expected<quint16> refused = server.listenOn(QHostAddress::LocalHost, 0, {certificate, certificate});
+    QVERIFY(!refused);
+    QVERIFY2(refused.message().contains(QStringLiteral("--tls-key")), qPrintable(refused.message()));
+
+    CollectServer secure(*store, registries->selection, CollectOptions{});
+    const Expected<quint16> port =
+            secure.listenOn(QHostAddress::LocalHost, 0,
+                            {certificate, QStringLiteral(VERITY_TEST_DATA "/tls/loopback-key.pem")});
+    QVERIFY2(port, port ? "" : qPrintable(port.message()));
+    QNetworkAccessManager network;
+    QNetworkRequest request(QUrl(QStringLiteral("https://127.0.0.1:%1/v1/traces").arg(*port)));
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setCaCertificates(QSslCertificate::fromPath(certificate));
+    request.setSslConfiguration(tls);
+    request.setRawHeader("Content-Type", "application/json");
+    QNetworkReply *reply =
+            network.post(request, QByteArray::fromStdString(exportOf({spanJson(getOrder())}).dump()));
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    delete reply;
+    const Expected<qint64> tickets = store->countTickets(TicketQuery{});
+    QVERIFY(tickets);
+    QCOMPARE(*tickets, 1);
 }
 
 QTEST_GUILESS_MAIN(TestCollectServer)

@@ -39,10 +39,10 @@ json attribute(const char *key, const std::string &value)
 json toolSpan(const std::string &conversation, const std::string &spanId, const std::string &tool,
               const std::string &callId, const json &arguments, bool timedOut)
 {
-    json attributes = json::array({attribute("gen_ai.operation.name", "execute_tool"),
-                                   attribute("gen_ai.tool.name", tool), attribute("gen_ai.tool.call.id", callId),
-                                   attribute("gen_ai.conversation.id", conversation),
-                                   attribute("gen_ai.tool.call.arguments", arguments.dump())});
+    json attributes = json::array(
+            {attribute("gen_ai.operation.name", "execute_tool"), attribute("gen_ai.tool.name", tool),
+             attribute("gen_ai.tool.call.id", callId), attribute("gen_ai.conversation.id", conversation),
+             attribute("gen_ai.tool.call.arguments", arguments.dump())});
     json status = json::object();
     if (timedOut) {
         attributes.push_back(attribute("error.type", "timeout"));
@@ -98,8 +98,9 @@ void CollectConsoleTest::anUnknownRefundSentToTheReceiverIsInTheQueueWithinTwoSe
     QVERIFY(port);
 
     // The desk already has a conversation, and the person has it open.
-    QCOMPARE(post(*port, json::array({toolSpan("conv-desk-1", "1111111111111111", "get_order", "call_A1",
-                                                json{{"order_id", "BW-1"}}, false)})),
+    QCOMPARE(post(*port,
+                  json::array({toolSpan("conv-desk-1", "1111111111111111", "get_order", "call_A1",
+                                        json{{"order_id", "BW-1"}}, false)})),
              200);
     MainWindow window(*watching, location, RegistrySource{});
     window.resize(1280, 800);
@@ -116,8 +117,9 @@ void CollectConsoleTest::anUnknownRefundSentToTheReceiverIsInTheQueueWithinTwoSe
     // Another conversation's refund times out at the payment provider.
     QElapsedTimer sent;
     sent.start();
-    QCOMPARE(post(*port, json::array({toolSpan("conv-desk-2", "2222222222222222", "issue_refund", "call_B1",
-                                                json{{"order_id", "BW-2"}, {"amount_cents", 4500}}, true)})),
+    QCOMPARE(post(*port,
+                  json::array({toolSpan("conv-desk-2", "2222222222222222", "issue_refund", "call_B1",
+                                        json{{"order_id", "BW-2"}, {"amount_cents", 4500}}, true)})),
              200);
     QTRY_COMPARE_WITH_TIMEOUT(escalations->model()->rowCount(), 1, promisedMs);
     qInfo("in the escalation queue %lld ms after it was sent", sent.elapsed());
