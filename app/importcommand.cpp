@@ -1,6 +1,7 @@
 #include "importcommand.h"
 
 #include "domain/registrychoice.h"
+#include "followimport.h"
 #include "import/transcriptformat.h"
 #include "import/transcriptimporter.h"
 #include "registryoption.h"
@@ -79,7 +80,15 @@ int runImportCommand(const QStringList &arguments)
                                 QStringLiteral("PATH"), defaultStoreLocation());
     const QCommandLineOption registryFile = registryOption();
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
-    parser.addOptions({db, registryFile, json});
+    const QCommandLineOption follow(
+            QStringLiteral("follow"),
+            QStringLiteral("Keep reading FILE as an agent runtime appends to it (and across log rotation): "
+                           "Verity's events and OTLP trace exports, one a line, until Ctrl+C. A write whose "
+                           "result has not come is in flight until --grace ends, then escalated."));
+    const QCommandLineOption grace(QStringLiteral("grace"),
+                                   QStringLiteral("With --follow: how long a write waits for its result."),
+                                   QStringLiteral("SECONDS"), QStringLiteral("120"));
+    parser.addOptions({db, registryFile, json, follow, grace});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to import."),
                                  QStringLiteral("FILE..."));
     if (!parser.parse(arguments)) {
@@ -91,13 +100,26 @@ int runImportCommand(const QStringList &arguments)
         QString help = parser.helpText();
         help.replace(0, help.indexOf(u'\n'),
                      QStringLiteral(
-                             "Usage: verity import [--db PATH|URI] [--registry NAME|FILE] [--json] FILE..."));
+                             "Usage: verity import [--db PATH|URI] [--registry NAME|FILE] [--json] FILE...\n"
+                             "       verity import [--db PATH|URI] [--registry NAME|FILE] --follow [--grace "
+                             "SECONDS] FILE"));
         out << help;
         return 0;
     }
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {
         err << "verity import: name at least one FILE to import\n";
+        return 2;
+    }
+    bool validGrace = false;
+    const int graceSeconds = parser.value(grace).toInt(&validGrace);
+    if (parser.isSet(follow) && (files.size() != 1 || parser.isSet(json))) {
+        err << "verity import: --follow reads one FILE, and prints as it goes (no --json)\n";
+        return 2;
+    }
+    if (!validGrace || graceSeconds < 0 || graceSeconds > 24 * 3600) {
+        err << "verity import: --grace must be a whole number of seconds from 0 to 86400; got '"
+            << parser.value(grace) << "'\n";
         return 2;
     }
 
@@ -123,6 +145,8 @@ int runImportCommand(const QStringList &arguments)
                 requireRole(**store, TeamRole::Support, QStringLiteral("importing transcripts"));
         !allowed)
         return cannotRun(allowed.message());
+    if (parser.isSet(follow))
+        return followImport(**store, choice->selection, files.first(), qint64(graceSeconds) * 1000, out, err);
     TranscriptImporter importer(**store, choice->selection);
     TerminalProgress progress(err, !parser.isSet(json));
     bool clean = true;

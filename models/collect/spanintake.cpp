@@ -96,19 +96,81 @@ IntakeResult SpanIntake::takeEvents(const QByteArray &lines, const QString &sour
         if (line.isEmpty())
             continue;
         ++received;
-        ImportUnit unit;
-        unit.place.line = lineNumber;
-        unit.format = formats::native;
-        Expected<NativeEvent> event = parseNativeEvent(line);
-        if (event)
-            unit.events.append(std::move(*event));
-        else
-            unit.rejection = event.message();
-        units.append(std::move(unit));
+        units.append(nativeUnit(line, lineNumber));
     }
+    return storeEvents(units, source, received);
+}
+
+ImportUnit SpanIntake::nativeUnit(const QByteArray &line, qint64 lineNumber)
+{
+    ImportUnit unit;
+    unit.place.line = lineNumber;
+    unit.format = formats::native;
+    Expected<NativeEvent> event = parseNativeEvent(line);
+    if (event)
+        unit.events.append(std::move(*event));
+    else
+        unit.rejection = event.message();
+    return unit;
+}
+
+IntakeResult SpanIntake::storeEvents(const QList<ImportUnit> &units, const QString &source, qint64 received)
+{
     // An event line reports a call as it is made; its result follows on a later line.
     m_importer.setInFlightGrace(m_graceMs, m_clock);
     return store(units, source, received, {});
+}
+
+IntakeResult SpanIntake::takeLines(const QList<QByteArray> &lines, qint64 firstLine, const QString &source)
+{
+    IntakeResult total;
+    QList<ImportUnit> events;
+    qint64 eventLines = 0;
+    const auto add = [&total](const IntakeResult &part, const QString &place) {
+        total.received += part.received;
+        total.refused += part.refused;
+        for (const QString &problem : part.problems)
+            total.problems.append(place.isEmpty() || problem.startsWith(QLatin1String("line "))
+                                          ? problem
+                                          : place + problem);
+        total.eventsStored += part.eventsStored;
+        total.eventsKnown += part.eventsKnown;
+        total.ticketsOpened += part.ticketsOpened;
+        if (total.storeError.isEmpty())
+            total.storeError = part.storeError;
+    };
+    // Events are stored together; a trace export between them is stored after those before it.
+    const auto flushEvents = [&] {
+        if (!events.isEmpty())
+            add(storeEvents(events, source, eventLines), QString());
+        events.clear();
+        eventLines = 0;
+    };
+    qint64 number = firstLine - 1;
+    for (const QByteArray &each : lines) {
+        ++number;
+        const QByteArray line = each.trimmed();
+        if (line.isEmpty())
+            continue;
+        json value;
+        try {
+            value = json::parse(line.constBegin(), line.constEnd());
+        } catch (const json::exception &) {
+            // The native parser names what is wrong with it.
+        }
+        if (!looksLikeOtlpTraces(value)) {
+            ++eventLines;
+            events.append(nativeUnit(line, number));
+            continue;
+        }
+        flushEvents();
+        add(takeTraces(value, m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch(), source),
+            QStringLiteral("line %1: ").arg(number));
+        if (!total.storeError.isEmpty())
+            return total;
+    }
+    flushEvents();
+    return total;
 }
 
 IntakeResult SpanIntake::store(const QList<ImportUnit> &units, const QString &source, qint64 received,

@@ -38,6 +38,9 @@ public:
     IntakeResult takeTraces(const nlohmann::json &request, qint64 receivedAt, const QString &source);
     // Lines of Verity's own JSONL events; blank lines are skipped.
     IntakeResult takeEvents(const QByteArray &lines, const QString &source);
+    // Lines of a followed file: Verity's events, and OTLP trace exports (one a line, as the
+    // Collector's file exporter writes them), in order; `firstLine` numbers the first.
+    IntakeResult takeLines(const QList<QByteArray> &lines, qint64 firstLine, const QString &source);
     // Escalates the writes whose result has not come within the grace period; how many, or
     // why the store could not.
     Expected<int> escalateOverdue();
@@ -45,6 +48,8 @@ public:
 private:
     IntakeResult store(const QList<ImportUnit> &units, const QString &source, qint64 received,
                        const QHash<QString, int> &spansOf);
+    static ImportUnit nativeUnit(const QByteArray &line, qint64 lineNumber);
+    IntakeResult storeEvents(const QList<ImportUnit> &units, const QString &source, qint64 received);
 
     ImportWrites &m_store;
     TranscriptImporter m_importer;
