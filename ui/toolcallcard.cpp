@@ -147,17 +147,14 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                 : tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
                      "at %1.")
                           .arg(actions.lookupSystem);
-        // Reported live, its result may still come: nobody acts on it before then.
-        const QString inFlight = call.inFlightUntil ? tr("In flight: its result may still come until %1. Do "
-                                                         "not retry it; if none comes by then, it "
-                                                         "is escalated as unknown.")
-                                                              .arg(formatTime(*call.inFlightUntil))
-                                                    : QString();
-        row->addWidget(notice(call.escalationId ? waits
-                                      : !inFlight.isEmpty()
-                                      ? inFlight
-                                      : tr("Unknown: do not retry. A lookup must settle it."),
-                              QStringLiteral("unknownNotice"), theme::band(theme::Band::Unknown), this),
+        QString said = waits;
+        if (!call.escalationId && call.inFlightUntil) // reported live: its result may still come
+            said = tr("In flight: its result may still come until %1. Do not retry it; if none comes by "
+                      "then, it is escalated as unknown.")
+                           .arg(formatTime(*call.inFlightUntil));
+        else if (!call.escalationId)
+            said = tr("Unknown: do not retry. A lookup must settle it.");
+        row->addWidget(notice(said, QStringLiteral("unknownNotice"), theme::band(theme::Band::Unknown), this),
                        1);
         if (call.escalationId && actions.unreadable.isEmpty()) {
             const qint64 id = *call.escalationId;

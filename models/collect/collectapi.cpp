@@ -153,13 +153,12 @@ CollectAnswer CollectApi::handle(const CollectRequest &request)
                               QStringLiteral("Content-Encoding \"%1\": expected gzip or none")
                                       .arg(QString::fromLatin1(request.contentEncoding))));
     }
-    return finish(traces ? this->traces(request, body) : this->events(request, body));
+    return finish(traces ? this->traces(request, body, encoding) : this->events(request, body));
 }
 
-CollectAnswer CollectApi::traces(const CollectRequest &request, const QByteArray &body)
+CollectAnswer CollectApi::traces(const CollectRequest &request, const QByteArray &body, Encoding encoding)
 {
-    const bool protobuf = mediaType(request.contentType) == "application/x-protobuf";
-    const Encoding encoding = protobuf ? Encoding::Protobuf : Encoding::Json;
+    const bool protobuf = encoding == Encoding::Protobuf;
     json decoded;
     if (protobuf) {
         Expected<json> read = otlpJsonFromProtobuf(body);

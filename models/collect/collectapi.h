@@ -67,7 +67,7 @@ public:
 private:
     enum class Encoding { Protobuf, Json };
 
-    CollectAnswer traces(const CollectRequest &request, const QByteArray &body);
+    CollectAnswer traces(const CollectRequest &request, const QByteArray &body, Encoding encoding);
     CollectAnswer events(const CollectRequest &request, const QByteArray &body);
     CollectAnswer refusal(int status, Encoding encoding, const QString &reason) const;
     qint64 now() const;

@@ -81,10 +81,6 @@ Expected<quint16> CollectServer::listenOn(const QHostAddress &address, quint16 p
         sslSetup(chain.first(), key);
     }
     const quint16 bound = listen(address, port);
-    if (bound != 0) {
-        escalateOverdue(); // what waited while no receiver ran
-        m_overdue->start();
-    }
     if (bound == 0) {
         const QString where = address.protocol() == QAbstractSocket::IPv6Protocol
                 ? QStringLiteral("[%1]:%2").arg(address.toString()).arg(port)
@@ -92,6 +88,8 @@ Expected<quint16> CollectServer::listenOn(const QHostAddress &address, quint16 p
         return makeError(
                 QStringLiteral("cannot listen on %1 (in use, or not an address of this machine)").arg(where));
     }
+    escalateOverdue(); // what waited while no receiver ran
+    m_overdue->start();
     return bound;
 }
 
