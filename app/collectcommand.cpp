@@ -34,7 +34,7 @@ struct Arguments
     CollectTls tls;
 };
 
-// "127.0.0.1:4318", "[::1]:4318", "0.0.0.0:4318", or a port alone (on loopback).
+// "127.0.0.1:4318", "[::1]:4318", "localhost:4318", "0.0.0.0:4318", or a port alone (on loopback).
 std::optional<std::pair<QHostAddress, quint16>> parseListen(const QString &text)
 {
     QString host = QStringLiteral("127.0.0.1");
@@ -49,7 +49,11 @@ std::optional<std::pair<QHostAddress, quint16>> parseListen(const QString &text)
     bool valid = false;
     const uint number = port.toUInt(&valid);
     QHostAddress address;
-    if (!valid || number > 65535 || !address.setAddress(host))
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        address = QHostAddress::LocalHost;
+    else if (!address.setAddress(host))
+        return std::nullopt;
+    if (!valid || number > 65535)
         return std::nullopt;
     return std::make_pair(address, quint16(number));
 }
@@ -185,6 +189,9 @@ int runCollectCommand(const QStringList &arguments)
         !allowed)
         return cannotRun(allowed.message());
 
+    // On a team database the feed's watch is what reconnects after the server went away: until
+    // then requests are answered 503 and the exporters send them again.
+    (*store)->changeFeed();
     CollectServer server(**store, choice->selection, parsed->options);
     Expected<quint16> port = server.listenOn(parsed->address, parsed->port, parsed->tls);
     if (!port)
@@ -216,6 +223,11 @@ int runCollectCommand(const QStringList &arguments)
     const QString host = parsed->address.protocol() == QAbstractSocket::IPv6Protocol
             ? QStringLiteral("[%1]").arg(parsed->address.toString())
             : parsed->address.toString();
+    if (!parsed->address.isLoopback() && parsed->options.token.isEmpty())
+        err << "verity collect: listening on " << host
+            << " without --token: anyone who can reach this port can "
+            << "write into the database\n"
+            << Qt::flush;
     out << "listening on " << (tls ? "https" : "http") << "://" << host << ":" << *port << "\n"
         << "traces: POST /v1/traces (OTLP/HTTP, protobuf or JSON); events: POST /v1/events (Verity JSONL)\n"
         << "database: " << (*store)->location() << "\n"

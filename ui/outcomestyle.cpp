@@ -77,6 +77,8 @@ OutcomeLook lookForId(const QString &id)
 {
     if (id == repeatKindId(RepeatKind::DuplicateEffect))
         return duplicateEffectLook();
+    if (id == inFlightId())
+        return inFlightLook();
     return outcomeLook(outcomeFromId(id));
 }
 

@@ -71,6 +71,8 @@ void TicketSummaryStrip::setSummary(const TranscriptSummary &summary)
             parts << QStringLiteral("%1 %2").arg(count).arg(
                     outcome == Outcome::Unknown ? tr("unknown") : outcomeLabel(outcome).toLower());
     }
+    if (!summary.inFlight.isEmpty())
+        parts.prepend(tr("%1 in flight").arg(summary.inFlight.size()));
     m_writes->setText(
             summary.writes == 0 ? tr("No writes")
                     : summary.writes == 1
@@ -88,6 +90,7 @@ void TicketSummaryStrip::setSummary(const TranscriptSummary &summary)
             {summary.duplicateEffects, TicketState::DuplicateEffect, tr("Duplicate effect"),
              tr("%1 duplicate effects"), "summaryDuplicate"},
             {summary.unknowns, TicketState::Unknown, tr("Unknown"), tr("%1 unknown"), "summaryUnknown"},
+            {summary.inFlight, TicketState::NoWrites, tr("In flight"), tr("%1 in flight"), "summaryInFlight"},
             {summary.unsettledRepeats, TicketState::Unsettled, tr("Unsettled repeat"),
              tr("%1 unsettled repeats"), "summaryUnsettled"},
             {summary.retries, TicketState::Retry, tr("Retry"), tr("%1 retries"), "summaryRetry"},

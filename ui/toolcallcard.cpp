@@ -135,7 +135,12 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         reason->setStyleSheet(theme::label(theme::Text::Body));
         layout->addWidget(reason);
     }
-    if (call.outcome == Outcome::Unknown && call.escalationState != EscalationState::Resolved) {
+    // An escalation someone took up stays open when a result comes after it (the tool's word
+    // then, not yet evidence): it is settled as any other, from here.
+    const bool lateResult = call.outcome != Outcome::Unknown && call.escalationId
+            && call.escalationState == EscalationState::Open;
+    if ((call.outcome == Outcome::Unknown && call.escalationState != EscalationState::Resolved)
+        || lateResult) {
         auto *row = new QHBoxLayout;
         const QString waits = !actions.unreadable.isEmpty()
                 ? tr("Unknown: do not retry. This write waits in the escalation queue; how it can be settled "
@@ -148,7 +153,14 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                      "at %1.")
                           .arg(actions.lookupSystem);
         QString said = waits;
-        if (!call.escalationId && call.inFlightUntil) // reported live: its result may still come
+        if (lateResult)
+            said = tr("Escalated, then the tool's result came: it reported %1. The escalation stays open for "
+                      "whoever took it up: settle it by evidence%2.")
+                           .arg(call.outcome ? outcomeLabel(*call.outcome).toLower() : tr("nothing"),
+                                actions.lookupSystem.isEmpty()
+                                        ? QString()
+                                        : tr(" (a lookup at %1)").arg(actions.lookupSystem));
+        else if (!call.escalationId && call.inFlightUntil) // reported live: its result may still come
             said = tr("In flight: its result may still come until %1. Do not retry it; if none comes by "
                       "then, it is escalated as unknown.")
                            .arg(formatTime(*call.inFlightUntil));

@@ -45,10 +45,15 @@ void keepPlaceAcross(QTableView *view, int idRole, const std::function<void()> &
     const QModelIndex top = view->indexAt(QPoint(0, 0));
     const QVariant topId = top.isValid() ? top.siblingAtColumn(0).data(idRole) : QVariant();
     const int horizontal = view->horizontalScrollBar()->value();
+    // A view at its top is watching what comes in (the queue lists the newest first): it stays
+    // at the top, where new rows appear, rather than following its old first row down.
+    const bool atTop = view->verticalScrollBar()->value() == view->verticalScrollBar()->minimum();
 
     reset();
 
-    if (top.isValid()) {
+    if (atTop) {
+        view->scrollToTop();
+    } else if (top.isValid()) {
         const std::optional<int> row = findNear(*model, idRole, topId, top.row());
         const int shown = row ? *row : qMin(top.row(), model->rowCount() - 1);
         if (shown >= 0)

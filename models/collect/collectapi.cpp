@@ -46,6 +46,16 @@ bool sameSecret(const QByteArray &given, const QByteArray &expected)
             == QCryptographicHash::hash(expected, QCryptographicHash::Sha256);
 }
 
+// "Bearer TOKEN": the scheme's name in any case (RFC 9110), the token exactly.
+QByteArray bearerToken(const QByteArray &authorization)
+{
+    const QByteArray value = authorization.trimmed();
+    const qsizetype space = value.indexOf(' ');
+    if (space < 0 || value.left(space).toLower() != "bearer")
+        return QByteArray();
+    return value.mid(space + 1).trimmed();
+}
+
 QString firstProblems(const QStringList &problems)
 {
     QString text = problems.mid(0, 3).join(QStringLiteral("; "));
@@ -110,13 +120,17 @@ CollectAnswer CollectApi::handle(const CollectRequest &request)
         return finish(answer);
     }
     if (!m_options.token.isEmpty()
-        && !sameSecret(request.authorization, QByteArrayLiteral("Bearer ") + m_options.token.toUtf8()))
-        return finish(refusal(401, encoding,
-                              request.authorization.isEmpty()
-                                      ? QStringLiteral("no Authorization header: this receiver needs "
-                                                       "\"Authorization: Bearer TOKEN\"")
-                                      : QStringLiteral("the bearer token is not the one this receiver was "
-                                                       "started with")));
+        && !sameSecret(bearerToken(request.authorization), m_options.token.toUtf8())) {
+        CollectAnswer answer =
+                refusal(401, encoding,
+                        request.authorization.isEmpty()
+                                ? QStringLiteral("no Authorization header: this receiver needs "
+                                                 "\"Authorization: Bearer TOKEN\"")
+                                : QStringLiteral("the bearer token is not the one this receiver "
+                                                 "was started with"));
+        answer.wwwAuthenticate = QByteArrayLiteral("Bearer realm=\"verity collect\"");
+        return finish(answer);
+    }
     if (m_stopping)
         return finish(refusal(503, encoding, QStringLiteral("the receiver is stopping; send again later")));
     if (request.body.size() > m_options.maxBodyBytes)

@@ -50,6 +50,7 @@ struct CollectAnswer
     QByteArray body;
     std::optional<int> retryAfterSeconds;
     QByteArray allow; // 405: the methods the path takes
+    QByteArray wwwAuthenticate; // 401: the scheme the receiver asks for
     QString log; // "POST /v1/traces 200 protobuf: 3 spans, 4 events stored"
 };
 

@@ -8,9 +8,38 @@
 #include <QSslKey>
 #include <QTcpSocket>
 
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include <memory>
+
 namespace verity {
 
 namespace {
+
+// Whether the private key is the certificate's: Qt takes any pair, and a wrong one fails each
+// handshake later with nothing said here.
+bool keyIsCertificates(const QByteArray &certificatePem, const QByteArray &keyPem)
+{
+    const auto bio = [](const QByteArray &bytes) {
+        return std::unique_ptr<BIO, decltype(&BIO_free)>(
+                BIO_new_mem_buf(bytes.constData(), int(bytes.size())), &BIO_free);
+    };
+    // No passphrase is asked for: an encrypted key was refused before this.
+    pem_password_cb *noPassphrase = [](char *, int, int, void *) { return 0; };
+    const auto certificateBio = bio(certificatePem);
+    const auto keyBio = bio(keyPem);
+    if (!certificateBio || !keyBio)
+        return false;
+    const std::unique_ptr<X509, decltype(&X509_free)> certificate(
+            PEM_read_bio_X509(certificateBio.get(), nullptr, noPassphrase, nullptr), &X509_free);
+    const std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
+            PEM_read_bio_PrivateKey(keyBio.get(), nullptr, noPassphrase, nullptr), &EVP_PKEY_free);
+    const bool matches = certificate && key && X509_check_private_key(certificate.get(), key.get()) == 1;
+    ERR_clear_error(); // what failed here is not for the TLS backend to read later
+    return matches;
+}
 
 // "POST", from Qt's "Post".
 QString methodName(QHttpServerRequest::Method method)
@@ -78,6 +107,11 @@ Expected<quint16> CollectServer::listenOn(const QHostAddress &address, quint16 p
             return makeError(
                     QStringLiteral("--tls-key %1: expected an unencrypted PEM private key (RSA or EC)")
                             .arg(tls.keyFile));
+        if (!keyIsCertificates(*certificatePem, *keyPem))
+            return makeError(
+                    QStringLiteral("--tls-key %1 does not belong to the certificate in --tls-cert %2: "
+                                   "every TLS handshake would fail")
+                            .arg(tls.keyFile, tls.certificateFile));
         sslSetup(chain.first(), key);
     }
     const quint16 bound = listen(address, port);
@@ -134,6 +168,8 @@ void CollectServer::write(QHttpServerResponder &responder, const CollectAnswer &
                               QByteArray::number(*answer.retryAfterSeconds));
     if (!answer.allow.isEmpty())
         responder.writeHeader(QByteArrayLiteral("Allow"), answer.allow);
+    if (!answer.wwwAuthenticate.isEmpty())
+        responder.writeHeader(QByteArrayLiteral("WWW-Authenticate"), answer.wwwAuthenticate);
     responder.writeBody(answer.body);
 }
 

@@ -45,7 +45,18 @@ IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, cons
 {
     if (m_traceConversations.size() > maxRememberedTraces)
         m_traceConversations.clear();
-    collectTraceConversations(request, m_traceConversations);
+    // A trace this request names may have had spans before, stored under the trace alone: the
+    // conversation takes that ticket over. Asked of the store once per trace (the first name
+    // a trace gets is its name for good).
+    QHash<QString, QString> named;
+    collectTraceConversations(request, named);
+    QHash<QString, QStringList> absorbs;
+    for (auto it = named.cbegin(); it != named.cend(); ++it) {
+        const QString known = m_traceConversations.value(it.key());
+        if (!known.isEmpty() && !known.startsWith(QLatin1String("trace:")))
+            continue;
+        absorbs[it.value()].append(QStringLiteral("trace:") + it.key());
+    }
     int spans = 0;
     ConversationContext context;
     context.traceConversations = &m_traceConversations;
@@ -69,12 +80,32 @@ IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, cons
             m_traceConversations.insert(conversation->id.mid(6), conversation->id);
         ImportUnit unit = conversationUnit(*conversation, formats::otlp, receivedAt, QString(),
                                            TicketDating::FileModified, TurnNaming::BySource);
+        unit.absorbs = absorbs.value(conversation->id);
         spansOf.insert(conversation->id, conversation->spans);
+        units.append(std::move(unit));
+    }
+    // A request may name a trace without a span of its own to store (the root span, exported
+    // last): the trace's ticket still takes the conversation's name.
+    for (auto it = absorbs.cbegin(); it != absorbs.cend(); ++it) {
+        if (spansOf.contains(it.key()))
+            continue;
+        Conversation bare;
+        bare.id = it.key();
+        bare.subject = it.key();
+        ImportUnit unit = conversationUnit(bare, formats::otlp, receivedAt, QString(),
+                                           TicketDating::FileModified, TurnNaming::BySource);
+        unit.absorbs = it.value();
+        unit.absorbOnly = true;
         units.append(std::move(unit));
     }
     IntakeResult result = store(units, source, spans, spansOf);
     if (!result.storeError.isEmpty())
         return result;
+    for (auto it = named.cbegin(); it != named.cend(); ++it) {
+        const QString known = m_traceConversations.value(it.key());
+        if (known.isEmpty() || known.startsWith(QLatin1String("trace:")))
+            m_traceConversations.insert(it.key(), it.value());
+    }
     // Spans of conversations that could not be read: every span not stored with its
     // conversation, so the count holds however the reader grouped them.
     qint64 stored = 0;

@@ -24,6 +24,13 @@ inline constexpr Outcome allOutcomes[] = {Outcome::Performed, Outcome::AlreadyPe
 QString outcomeId(Outcome outcome);
 std::optional<Outcome> outcomeFromId(QStringView id);
 
+// Not an outcome: an unknown write reported live whose result may still come, as views name
+// it ("in_flight"). It becomes plain unknown, and is escalated, when its grace ends.
+inline QString inFlightId()
+{
+    return QStringLiteral("in_flight");
+}
+
 // What a person reads: "Performed", "Already performed", "Not performed", "Unknown: do not retry".
 QString outcomeLabel(Outcome outcome);
 

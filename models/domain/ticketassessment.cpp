@@ -158,8 +158,10 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
             if (!result.worstOutcome
                 || outcomeSeverity(*call.outcome) > outcomeSeverity(*result.worstOutcome))
                 result.worstOutcome = call.outcome;
-            if (*call.outcome == Outcome::Unknown)
+            if (*call.outcome == Outcome::Unknown) {
+                result.unknownInFlight = (!result.hasUnknown || result.unknownInFlight) && call.inFlight;
                 result.hasUnknown = true;
+            }
         }
         if (call.intentKey.isEmpty())
             continue;

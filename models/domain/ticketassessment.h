@@ -45,6 +45,8 @@ struct CallFacts
     // nothing (a reservation updated to what it already was): harmless, not a second effect.
     QByteArray resultDigest;
     bool resultSaysNoChange = false; // "already cancelled", "no changes were made"
+    // Reported live and waiting for its result (unknown until the result or the grace ends).
+    bool inFlight = false;
 };
 
 // Fills in the result facts from the result as stored. A result of 64 KiB or more is not
@@ -82,6 +84,8 @@ struct TicketAssessment
     RepeatCounts repeats;
     bool needsAttention = false;
     bool owesWrite = false; // a write proved not performed, with nothing of its intent done
+    // Every unknown write is still in flight: the ticket shows "In flight", not "Unknown".
+    bool unknownInFlight = false;
     QSet<qint64> repeatedCalls; // every call whose intent key another write on the ticket shares
     QHash<qint64, RepeatLink> repeatOf; // each repeat (not the first call of a key): its kind and link
 };

@@ -14,15 +14,18 @@ using nlohmann::json;
 namespace {
 
 // A turn is named by its place in the conversation, or by its source when the format gives one
-// (a span, which an exporter may send again in another batch).
+// (a span, which an exporter may send again in another batch). A source is unique on its own:
+// a span keeps its print when the ticket it went to takes its conversation's name later.
 QString fingerprintOf(const QString &ticket, qsizetype ordinal, const json &content,
                       const QString &source = QString())
 {
-    json printed{{"conversation", ticket.toStdString()}, {"event", content}};
-    if (source.isEmpty())
+    json printed{{"event", content}};
+    if (source.isEmpty()) {
+        printed["conversation"] = ticket.toStdString();
         printed["ordinal"] = ordinal;
-    else
+    } else {
         printed["source"] = source.toStdString();
+    }
     return QString::fromLatin1(sha256Hex(
             QByteArray::fromStdString(printed.dump(-1, ' ', false, json::error_handler_t::replace))));
 }
@@ -164,6 +167,7 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             break;
         }
         }
+        event.namedBySource = !source(turn).isEmpty();
         unit.events.append(event);
     }
 

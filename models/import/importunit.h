@@ -29,6 +29,11 @@ struct ImportUnit
     QString rejection; // set: nothing of this unit is stored, and this says why
     QStringList notices; // worth saying, stored anyway
     QStringList tools; // every tool the unit calls, to choose a registry profile
+    // Tickets this conversation takes over: the receiver's tickets of traces it now names,
+    // opened before the span naming them came (renamed, or joined to the conversation's).
+    QStringList absorbs;
+    // Only the taking over: when none of `absorbs` is stored, nothing is (no empty ticket opens).
+    bool absorbOnly = false;
     QString declaredProfile; // the profile the file names for itself ("tau-airline" from a τ² domain_name)
     // No conversation read so far goes on further down the file: a batch may end here without
     // leaving a ticket half stored.

@@ -50,6 +50,9 @@ struct NativeEvent
     QString ticket;
     qint64 at = 0; // ms since the epoch, UTC
     QString fingerprint; // SHA-256 of the event's canonical JSON: the same event, the same print
+    // The print names the event's source (a span), not its place: a call id met again under
+    // another print is another call reusing the id, or this one stored under another.
+    bool namedBySource = false;
     // TraceEvent: an `http` or `provider` line; its seq is set when it is stored.
     std::variant<TicketOpenedEvent, MessageEvent, ToolCallEvent, ToolResultEvent, TraceEvent> body;
 };

@@ -94,6 +94,36 @@ Expected<TranscriptImporter::BatchCall *> TranscriptImporter::callFor(BatchTicke
     return &ticket.calls.last();
 }
 
+Expected<QString> TranscriptImporter::callIdOfSpan(BatchTicket &ticket, const QString &callExtId,
+                                                   const QString &fingerprint, bool &stored)
+{
+    stored = false;
+    const auto same = [&fingerprint](const BatchCall &call) { return call.ref.fingerprint == fingerprint; };
+    if (const auto cached = std::find_if(ticket.calls.cbegin(), ticket.calls.cend(), same);
+        cached != ticket.calls.cend()) {
+        stored = true;
+        return cached->callExtId;
+    }
+    if (!ticket.opened) {
+        Expected<std::optional<QString>> found = m_store.findToolCallByPrint(ticket.ref.id, fingerprint);
+        if (!found)
+            return found.error();
+        if (*found) {
+            stored = true;
+            return **found;
+        }
+    }
+    // Numbered on, as a transcript that reuses an id within one conversation is.
+    for (int use = 2;; ++use) {
+        const QString candidate = QStringLiteral("%1#%2").arg(callExtId).arg(use);
+        Expected<BatchCall *> taken = callFor(ticket, candidate);
+        if (!taken)
+            return taken.error();
+        if (!*taken)
+            return candidate;
+    }
+}
+
 Expected<void> TranscriptImporter::storeWaitingCalls(const BatchCall *first)
 {
     while (!m_waitingCalls.isEmpty()) {
@@ -215,7 +245,18 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     Expected<BatchCall *> existing = callFor(*ticket, call.callId);
     if (!existing)
         return existing.error();
-    if (*existing) {
+    QString callExtId = call.callId;
+    if (*existing && (*existing)->ref.fingerprint != event.fingerprint && event.namedBySource) {
+        // Spans name their calls: this one is stored under another id already, or is new.
+        bool stored = false;
+        Expected<QString> id = callIdOfSpan(*ticket, call.callId, event.fingerprint, stored);
+        if (!id)
+            return id.error();
+        m_unitCallIds.insert(call.callId, *id);
+        if (stored)
+            return LineResult{};
+        callExtId = *id;
+    } else if (*existing) {
         if ((*existing)->ref.fingerprint == event.fingerprint)
             return LineResult{};
         return LineResult{false,
@@ -226,7 +267,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     NewToolCall row;
     row.ticketId = ticket->ref.id;
     row.seq = ticket->ref.lastSeq + 1;
-    row.callExtId = call.callId;
+    row.callExtId = callExtId;
     row.tool = call.tool;
     // As the transcript wrote them when it wrote them as text; else as Verity reads them.
     row.argumentsJson =
@@ -256,7 +297,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
             m_unitNotices.append(
                     QStringLiteral("call \"%1\" (%2): %3; it is kept as the agent made it, with no "
                                    "amount, and no money is counted for it")
-                            .arg(call.callId, call.tool, row.amountError));
+                            .arg(callExtId, call.tool, row.amountError));
         // Until a result arrives nobody knows whether the write happened.
         const WriteVerdict verdict = classifyWriteResult(nullptr, registry.outcomeRules());
         row.outcome = verdict.outcome;
@@ -273,9 +314,10 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     facts.intentError = !row.intentError.isEmpty();
     facts.amountError = !row.amountError.isEmpty();
     facts.amountCents = row.amountCents;
+    facts.inFlight = row.inFlightUntil.has_value();
     ToolCallRef ref{0, row.tool, row.toolClass, row.fingerprint, {}};
-    ticket->calls.append(BatchCall{call.callId, std::move(ref), std::move(facts), std::move(row)});
-    m_waitingCalls.append({ticket->key, call.callId});
+    ticket->calls.append(BatchCall{callExtId, std::move(ref), std::move(facts), std::move(row)});
+    m_waitingCalls.append({ticket->key, callExtId});
     ++ticket->ref.lastSeq;
     touch(*ticket);
     return LineResult{true, {}};
@@ -287,7 +329,8 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
     BatchTicket *ticket = nullptr;
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
         return *refused;
-    Expected<BatchCall *> found = callFor(*ticket, result.callId);
+    const QString callExtId = unitCallId(event, result.callId);
+    Expected<BatchCall *> found = callFor(*ticket, callExtId);
     if (!found)
         return found.error();
     BatchCall *const batchCall = *found;
@@ -295,14 +338,14 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
         return LineResult{false,
                           QStringLiteral("tool_result for call_id \"%1\", but ticket \"%2\" has no such "
                                          "tool_call before it")
-                                  .arg(result.callId, event.ticket)};
+                                  .arg(callExtId, event.ticket)};
     const ToolCallRef *const call = &batchCall->ref;
     if (!call->resultFingerprint.isEmpty()) {
         if (call->resultFingerprint == event.fingerprint)
             return LineResult{};
         return LineResult{false,
                           QStringLiteral("call_id \"%1\" in ticket \"%2\" already has a different result")
-                                  .arg(result.callId, event.ticket)};
+                                  .arg(callExtId, event.ticket)};
     }
 
     ToolResultUpdate update;
@@ -335,6 +378,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
     }
     batchCall->ref.resultFingerprint = update.fingerprint;
     batchCall->facts.outcome = update.outcome;
+    batchCall->facts.inFlight = false;
     if (isWrite(call->toolClass))
         noteResult(batchCall->facts, update.rawResult);
     touch(*ticket);
@@ -369,17 +413,18 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTrace(const Na
     if (std::optional<Expected<LineResult>> refused = requireOpenedTicket(event, ticket))
         return *refused;
     // An HTTP request belongs to a call; a provider record may arrive without one (a webhook).
+    NewTraceEvent row{ticket->ref.id, trace, event.fingerprint};
+    row.event.callExtId = unitCallId(event, trace.callExtId);
     if (!trace.callExtId.isEmpty()) {
-        Expected<BatchCall *> call = callFor(*ticket, trace.callExtId);
+        Expected<BatchCall *> call = callFor(*ticket, row.event.callExtId);
         if (!call)
             return call.error();
         if (!*call)
             return LineResult{false,
                               QStringLiteral("%1 event for call_id \"%2\", but ticket \"%3\" has no such "
                                              "tool_call before it")
-                                      .arg(traceKindId(trace.kind), trace.callExtId, event.ticket)};
+                                      .arg(traceKindId(trace.kind), row.event.callExtId, event.ticket)};
     }
-    NewTraceEvent row{ticket->ref.id, trace, event.fingerprint};
     row.event.seq = ticket->ref.lastSeq + 1;
     row.event.at = event.at;
     Expected<bool> inserted = m_store.insertTraceEvent(row);
@@ -459,10 +504,11 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
                 unit.tools, m_registries.has(unit.declaredProfile) ? unit.declaredProfile : m_fileProfile);
     m_unitUnclassified.clear();
     m_unitNotices.clear();
+    m_unitCallIds.clear();
 
     // A conversation is one savepoint: any event it cannot store undoes the others. Calls
     // waiting from before are stored first, so that undoing it undoes only its own.
-    const bool whole = unit.events.size() > 1;
+    const bool whole = unit.events.size() > 1 || !unit.absorbs.isEmpty();
     if (whole) {
         if (Expected<void> stored = storeWaitingCalls(); !stored) {
             m_storeError = stored.message();
@@ -480,7 +526,18 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     const QString key = ticketCacheKey(unit.conversation);
     const std::optional<BatchTicket> cachedBefore =
             m_tickets.contains(key) ? std::optional<BatchTicket>(m_tickets.value(key)) : std::nullopt;
+    int absorbed = 0;
+    if (!unit.absorbs.isEmpty()) {
+        Expected<int> done = absorbTraceTickets(unit);
+        if (!done) {
+            m_storeError = done.message();
+            return false;
+        }
+        absorbed = *done;
+    }
     for (const NativeEvent &event : unit.events) {
+        if (unit.absorbOnly && absorbed == 0)
+            break;
         Expected<LineResult> applied = apply(event, report);
         if (!applied) {
             m_storeError = applied.message();
@@ -493,10 +550,15 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
                     return false;
                 }
                 m_waitingCalls.clear(); // all its own
-                if (cachedBefore)
+                if (!unit.absorbs.isEmpty()) {
+                    // Tickets it took over are back as they were: read them again.
+                    m_tickets.clear();
+                    m_absent.clear();
+                } else if (cachedBefore) {
                     m_tickets.insert(key, *cachedBefore);
-                else
+                } else {
                     m_tickets.remove(key);
+                }
                 report.ticketsOpened = ticketsBefore;
             }
             report.rejected.append(problem(applied->rejection));
@@ -522,6 +584,40 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     if (conversation)
         ++report.conversations;
     return true;
+}
+
+Expected<int> TranscriptImporter::absorbTraceTickets(const ImportUnit &unit)
+{
+    const auto *opened = std::get_if<TicketOpenedEvent>(&unit.events.constFirst().body);
+    if (!opened)
+        return 0;
+    int absorbed = 0;
+    for (const QString &name : unit.absorbs) {
+        Expected<BatchTicket *> from = ticketFor(name);
+        if (!from)
+            return from.error();
+        if (!*from || ticketCacheKey(name) == ticketCacheKey(unit.conversation))
+            continue;
+        const qint64 fromId = (*from)->ref.id;
+        Expected<BatchTicket *> into = ticketFor(unit.conversation);
+        if (!into)
+            return into.error();
+        Expected<void> done = *into ? m_store.mergeTicket(fromId, (*into)->ref.id)
+                                    : m_store.renameTicket(fromId, opened->ticket);
+        if (!done)
+            return done.error();
+        ++absorbed;
+        // Both as the store has them now; the conversation's is assessed again with the batch.
+        m_tickets.remove(ticketCacheKey(name));
+        m_tickets.remove(ticketCacheKey(unit.conversation));
+        m_absent.remove(ticketCacheKey(unit.conversation));
+        Expected<BatchTicket *> now = ticketFor(unit.conversation);
+        if (!now)
+            return now.error();
+        if (*now)
+            touch(**now);
+    }
+    return absorbed;
 }
 
 // Stores one unit, and closes the batch when it is full: commits, reports progress (which may
@@ -559,14 +655,18 @@ void TranscriptImporter::lookAhead(const QList<const ImportUnit *> &units)
     m_absent.clear();
     QStringList names;
     QSet<QString> asked;
-    for (const ImportUnit *unit : units) {
-        for (const NativeEvent &event : unit->events) {
-            const QString key = ticketCacheKey(event.ticket);
-            if (!m_tickets.contains(key) && !asked.contains(key)) {
-                asked.insert(key);
-                names.append(event.ticket);
-            }
+    const auto ask = [&](const QString &name) {
+        const QString key = ticketCacheKey(name);
+        if (!m_tickets.contains(key) && !asked.contains(key)) {
+            asked.insert(key);
+            names.append(name);
         }
+    };
+    for (const ImportUnit *unit : units) {
+        for (const NativeEvent &event : unit->events)
+            ask(event.ticket);
+        for (const QString &absorbed : unit->absorbs)
+            ask(absorbed);
     }
     if (names.size() < 2)
         return; // one ticket is asked for when it is met

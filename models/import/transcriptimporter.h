@@ -91,6 +91,16 @@ private:
     // Finds the event's ticket; otherwise the line's rejection (or a store error) to return.
     std::optional<Expected<LineResult>> requireOpenedTicket(const NativeEvent &event, BatchTicket *&ticket);
     Expected<BatchCall *> callFor(BatchTicket &ticket, const QString &callExtId);
+    // The call a span made, when its id was met under another print (see NativeEvent::namedBySource):
+    // the id it is stored under, or a free one for a new call.
+    Expected<QString> callIdOfSpan(BatchTicket &ticket, const QString &callExtId, const QString &fingerprint,
+                                   bool &stored);
+    QString unitCallId(const NativeEvent &event, const QString &callExtId) const
+    {
+        return event.namedBySource ? m_unitCallIds.value(callExtId, callExtId) : callExtId;
+    }
+    // How many tickets the unit took over.
+    Expected<int> absorbTraceTickets(const ImportUnit &unit);
     // Stores the waiting calls in the order they were made (so each gets the id it would have
     // had): all of them, or those made before `first`, which is then next.
     Expected<void> storeWaitingCalls(const BatchCall *first = nullptr);
@@ -112,6 +122,8 @@ private:
     const NamedRegistry *m_registry = nullptr; // the one reading the current unit
     QString m_fileProfile; // the profile this file has used so far
     int m_batchSize = 2000;
+    // This unit's span calls stored under another id than the span gave (callIdOfSpan).
+    QHash<QString, QString> m_unitCallIds;
     std::optional<qint64> m_inFlightGraceMs;
     std::function<qint64()> m_clock;
     Progress m_progress;

@@ -12,6 +12,12 @@ namespace {
 // A slice of the walk short enough that a key pressed meanwhile is not felt.
 constexpr int walkSliceMs = 4;
 
+// Its unknown writes all wait for their results still: not yet a case for a lookup.
+bool showsInFlight(const TicketRow &ticket)
+{
+    return ticket.unknownInFlight && ticket.worstOutcome == Outcome::Unknown;
+}
+
 } // namespace
 
 TicketQueueModel::TicketQueueModel(TicketReads &store, QObject *parent)
@@ -134,6 +140,8 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
     case OutcomeIdRole:
         if (ticket->duplicateEffect)
             return repeatKindId(RepeatKind::DuplicateEffect);
+        if (showsInFlight(*ticket))
+            return inFlightId();
         return ticket->worstOutcome ? outcomeId(*ticket->worstOutcome) : QString();
     case NeedsAttentionRole:
         return ticket->needsAttention;
@@ -182,7 +190,10 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
             QStringList reasons;
             if (ticket->duplicateEffect)
                 reasons << tr("a write took effect twice (money paid or an effect done twice)");
-            if (ticket->hasUnknown)
+            if (showsInFlight(*ticket))
+                reasons << tr("a write reported live waits for its result; if none comes in time, it is "
+                              "escalated as unknown");
+            else if (ticket->hasUnknown)
                 reasons << tr("a write with an unknown outcome waits for a lookup");
             if (ticket->repeats.unsettled > 0)
                 reasons << tr("a write repeated after it took effect came back unknown");
@@ -201,6 +212,8 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
         case AttentionColumn:
             // The worst thing on the ticket, in words; a ticket that needs a person for another
             // reason (a write owed, a tool nobody classified) says only that.
+            if (ticket->state == TicketState::Unknown && showsInFlight(*ticket))
+                return tr("In flight");
             return ticket->state >= TicketState::NeedsLook ? ticketStateLabel(ticket->state) : QString();
         case TicketColumn:
             return ticket->extId;
@@ -215,6 +228,8 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
         case OutcomeColumn:
             if (ticket->duplicateEffect)
                 return repeatKindLabel(RepeatKind::DuplicateEffect);
+            if (showsInFlight(*ticket))
+                return tr("In flight");
             return ticket->worstOutcome ? outcomeLabel(*ticket->worstOutcome) : tr("No writes");
         case ColumnCount:
             break;

@@ -4,7 +4,7 @@ namespace verity {
 
 std::optional<QString> TranscriptSummary::firstToShow() const
 {
-    for (const QStringList *calls : {&duplicateEffects, &unknowns, &unsettledRepeats, &retries}) {
+    for (const QStringList *calls : {&duplicateEffects, &unknowns, &inFlight, &unsettledRepeats, &retries}) {
         if (!calls->isEmpty())
             return calls->first();
     }
@@ -20,10 +20,13 @@ TranscriptSummary summarizeTranscript(const QList<TranscriptEntry> &entries)
         const ToolCallRow &call = entry.call;
         ++summary.writes;
         const std::optional<Outcome> outcome = knownOutcome(call);
-        if (outcome)
+        if (outcome == Outcome::Unknown && call.inFlightUntil && !call.escalationId) {
+            summary.inFlight.append(call.callExtId);
+        } else if (outcome) {
             ++summary.writesByOutcome[*outcome];
-        if (outcome == Outcome::Unknown)
-            summary.unknowns.append(call.callExtId);
+            if (outcome == Outcome::Unknown)
+                summary.unknowns.append(call.callExtId);
+        }
         if (!call.repeatKind)
             continue;
         switch (*call.repeatKind) {

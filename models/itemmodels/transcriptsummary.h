@@ -19,12 +19,13 @@ struct TranscriptSummary
     QMap<Outcome, int> writesByOutcome; // as settled: an unknown a lookup settled counts as what it found
     QStringList duplicateEffects; // call ids, in transcript order
     QStringList unknowns; // unknown and not settled
+    QStringList inFlight; // unknown so far, reported live and waiting for its result (not counted by outcome)
     QStringList unsettledRepeats;
     QStringList retries;
     QStringList harmlessRepeats;
 
-    // The duplicate effect, else the unknown, else the repeat (unsettled, then a retry) to
-    // bring into view first; none when nothing needs a look.
+    // The duplicate effect, else the unknown, else the call in flight, else the repeat (unsettled, then a
+    // retry) to bring into view first; none when nothing needs a look.
     std::optional<QString> firstToShow() const;
 };
 

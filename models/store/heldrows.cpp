@@ -161,7 +161,7 @@ const char ticketColumns[] =
         "seller_balance_cents, "
         "seller_balance_as_of, source_format, registry, task, origin, dated_by, last_seq, write_count, "
         "worst_outcome, needs_attention, has_unknown, has_repeat, duplicate_effects, retry_count, "
-        "harmless_repeats, unsettled_repeats, duplicate_cents, attention_rank";
+        "harmless_repeats, unsettled_repeats, duplicate_cents, attention_rank, in_flight";
 const char callColumns[] =
         "id, ticket_id, seq, call_ext_id, tool, tool_class, arguments, called_at, intent_key, intent_error, "
         "amount_cents, amount_error, outcome, outcome_reason, fingerprint, raw_result, result_at, "

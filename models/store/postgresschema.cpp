@@ -469,6 +469,16 @@ ALTER TABLE tool_calls ADD COLUMN in_flight_until BIGINT;
 CREATE INDEX tool_calls_in_flight ON tool_calls(in_flight_until) WHERE in_flight_until IS NOT NULL;
 GRANT UPDATE (in_flight_until) ON tool_calls TO verity_support, verity_finance;
 )sql",
+        // 10: the receiver names a ticket it knew only by its trace once the span naming the
+        // conversation comes, and joins it to the conversation's ticket when that exists; a
+        // ticket's writes in flight.
+        R"sql(
+GRANT UPDATE (ticket_id, seq, call_ext_id) ON tool_calls TO verity_support;
+GRANT UPDATE (ticket_id) ON trainer_notes TO verity_support;
+GRANT DELETE ON tickets TO verity_support;
+-- A ticket whose unknown writes all wait for their results is shown in flight.
+ALTER TABLE tickets ADD COLUMN in_flight BIGINT NOT NULL DEFAULT 0;
+)sql",
 };
 // clang-format on
 

@@ -202,6 +202,7 @@ struct TicketRow
     QString origin;
     TicketDating dating = TicketDating::OwnTimes;
     TicketState state = TicketState::NoWrites;
+    bool unknownInFlight = false; // its unknown writes all wait for their results still
 
     bool operator==(const TicketRow &) const = default;
 };

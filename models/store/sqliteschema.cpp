@@ -439,6 +439,10 @@ CREATE UNIQUE INDEX audit_log_prev ON audit_log(prev_hash)
 ALTER TABLE tool_calls ADD COLUMN in_flight_until INTEGER;
 CREATE INDEX tool_calls_in_flight ON tool_calls(in_flight_until) WHERE in_flight_until IS NOT NULL
 )sql",
+        // 20: a ticket whose unknown writes all wait for their results is shown in flight
+        R"sql(
+ALTER TABLE tickets ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0
+)sql",
 };
 // clang-format on
 

@@ -407,7 +407,7 @@ Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
             "c.intent_key, c.intent_error, c.amount_cents, "
             "e.resolution = 'not_performed' AND (e.basis = 'lookup' OR c.tool_class = 'write_money'), "
             "CASE WHEN c.tool_class NOT IN ('read', 'unclassified') AND length(c.raw_result) < 262144 "
-            "THEN c.raw_result END, c.amount_error IS NOT NULL "
+            "THEN c.raw_result END, c.amount_error IS NOT NULL, c.in_flight_until IS NOT NULL "
             "FROM tool_calls c "
             "LEFT JOIN escalations e ON e.tool_call_id = c.id "
             "WHERE c.ticket_id = ? ORDER BY c.seq");
@@ -430,6 +430,7 @@ Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
         call.provedAbsent = q.value(6).toBool();
         noteResult(call, q.value(7).toString());
         call.amountError = q.value(8).toBool();
+        call.inFlight = q.value(9).toBool();
         facts.append(call);
     }
     q.finish();
@@ -474,9 +475,14 @@ Expected<RepeatCounts> SqlStore::applyAssessment(qint64 ticketId, qint64 lastSeq
         return done.error();
     if (auto done = openEscalations(ticketId); !done)
         return done.error();
-    auto drop = prepared(
-            "DELETE FROM escalations WHERE ticket_id = ? AND state = 'open' AND tool_call_id IN "
-            "(SELECT id FROM tool_calls WHERE ticket_id = ? AND outcome IS DISTINCT FROM 'unknown')");
+    // An escalation whose write a later result settled goes only while nobody has acted on it: one
+    // claimed, noted or with evidence stays open, its record whole, for a person to settle.
+    auto drop =
+            prepared("DELETE FROM escalations WHERE ticket_id = ? AND state = 'open' AND tool_call_id IN "
+                     "(SELECT id FROM tool_calls WHERE ticket_id = ? AND outcome IS DISTINCT FROM 'unknown') "
+                     "AND claimed_by IS NULL AND last_note IS NULL AND payment_reference IS NULL "
+                     "AND NOT EXISTS (SELECT 1 FROM evidence v WHERE v.escalation_id = escalations.id) "
+                     "AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.escalation_id = escalations.id)");
     if (!drop)
         return drop.error();
     (*drop)->addBindValue(ticketId);
@@ -532,7 +538,8 @@ Expected<void> SqlStore::storeSummary(qint64 ticketId, qint64 lastSeq, const Tic
             "worst_outcome = :worst_outcome, needs_attention = :needs_attention, has_unknown = :has_unknown, "
             "has_repeat = :has_repeat, duplicate_effects = :duplicate_effects, retry_count = :retry_count, "
             "harmless_repeats = :harmless_repeats, unsettled_repeats = :unsettled_repeats, "
-            "duplicate_cents = :duplicate_cents, attention_rank = :attention_rank WHERE id = :id";
+            "duplicate_cents = :duplicate_cents, attention_rank = :attention_rank, in_flight = :in_flight "
+            "WHERE id = :id";
     unsigned columns = (1u << std::size(values)) - 1;
     if (onlyChanged) {
         columns = 0;
@@ -607,6 +614,13 @@ Expected<int> SqlStore::escalateOverdueCalls(qint64 now)
     (*overdue)->finish();
     for (qint64 ticket : std::as_const(tickets)) {
         if (auto done = openEscalations(ticket); !done)
+            return done.error();
+        // Its wait is over: it has an unknown write now, not only writes in flight.
+        auto settled = prepared("UPDATE tickets SET in_flight = 0 WHERE id = ? AND in_flight <> 0");
+        if (!settled)
+            return settled.error();
+        (*settled)->addBindValue(ticket);
+        if (auto done = run(**settled, "ending a ticket's wait"); !done)
             return done.error();
     }
     return calls;

@@ -35,6 +35,8 @@ public:
     Expected<bool> insertMessage(const NewMessage &message) override;
     Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) override;
     Expected<qint64> insertToolCall(const NewToolCall &call) override;
+    Expected<std::optional<QString>> findToolCallByPrint(qint64 ticketId,
+                                                         const QString &fingerprint) override;
     Expected<void> setToolResult(const ToolResultUpdate &result) override;
     Expected<qint64> insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result) override;
     Expected<QList<CallFacts>> callFacts(qint64 ticketId) override;
@@ -131,6 +133,8 @@ protected:
 
 public:
     Expected<int> escalateOverdueCalls(qint64 now) override;
+    Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) override;
+    Expected<void> mergeTicket(qint64 fromId, qint64 intoId) override;
 
 protected:
     // Every prepared statement's result let go, so that the connection is idle for the

@@ -36,16 +36,17 @@ Expected<std::optional<TicketDetail>> SqlStore::ticket(qint64 ticketId)
         return std::optional<TicketDetail>();
     TicketDetail detail;
     detail.row = ticketRow(q);
-    detail.sellerId = q.value(21).toString();
-    detail.sellerBalanceCents = optionalInt(q.value(22));
-    detail.sellerBalanceAsOf = q.value(23).toLongLong();
+    constexpr int own = ticketRowColumnCount;
+    detail.sellerId = q.value(own).toString();
+    detail.sellerBalanceCents = optionalInt(q.value(own + 1));
+    detail.sellerBalanceAsOf = q.value(own + 2).toLongLong();
     detail.order.id = detail.row.orderId;
-    if (!q.value(24).isNull())
-        detail.order.currency = q.value(24).toString();
-    detail.order.customerName = q.value(25).toString();
-    detail.order.customerEmail = q.value(26).toString();
-    detail.order.paymentIntent = q.value(27).toString();
-    detail.registry = q.value(28).toString();
+    if (!q.value(own + 3).isNull())
+        detail.order.currency = q.value(own + 3).toString();
+    detail.order.customerName = q.value(own + 4).toString();
+    detail.order.customerEmail = q.value(own + 5).toString();
+    detail.order.paymentIntent = q.value(own + 6).toString();
+    detail.registry = q.value(own + 7).toString();
 
     QSqlQuery items(m_db);
     items.setForwardOnly(true);

@@ -137,6 +137,9 @@ public:
     virtual Expected<bool> insertMessage(const NewMessage &message) = 0;
     virtual Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) = 0;
     virtual Expected<qint64> insertToolCall(const NewToolCall &call) = 0;
+    // The id of the ticket's call stored with this print, if any.
+    virtual Expected<std::optional<QString>> findToolCallByPrint(qint64 ticketId,
+                                                                 const QString &fingerprint) = 0;
     virtual Expected<void> setToolResult(const ToolResultUpdate &result) = 0;
     // A call whose result is already known, in one row: as insertToolCall() then
     // setToolResult() would leave it (the result's callId is not read).
@@ -148,6 +151,12 @@ public:
     // Writes whose result was still expected (NewToolCall::inFlightUntil) and has not come by
     // `now`: their outcome stays unknown and their escalations open. Returns how many.
     virtual Expected<int> escalateOverdueCalls(qint64 now) = 0;
+    // A conversation known so far only by its trace (its naming span came in a later request)
+    // takes its name: the ticket gets `named`'s id, fingerprint and subject, its rows kept.
+    virtual Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) = 0;
+    // ... or, when a ticket of that name is stored already, its rows join that one, after its
+    // own (a call id both use gets a suffix), escalations and notes with them, and it goes.
+    virtual Expected<void> mergeTicket(qint64 fromId, qint64 intoId) = 0;
     // While on, what a transaction adds to the tickets it opens may be held back and written
     // together when it commits (PostgreSQL's COPY, where a statement per row costs a round trip
     // each). For the importer, which turns it on for a file and asks of those rows only through

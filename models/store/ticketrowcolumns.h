@@ -14,7 +14,10 @@ namespace verity {
     "t.id, t.ext_id, t.order_id, t.seller_name, t.subject, t.opened_at, t.write_count, "                     \
     "t.worst_outcome, t.needs_attention, t.has_unknown, t.has_repeat, t.retry_count, "                       \
     "t.duplicate_effects, t.harmless_repeats, t.unsettled_repeats, t.duplicate_cents, "                      \
-    "t.source_format, t.task, t.origin, t.dated_by, t.attention_rank"
+    "t.source_format, t.task, t.origin, t.dated_by, t.attention_rank, t.in_flight"
+
+// How many they are: a query's own columns follow them.
+inline constexpr int ticketRowColumnCount = 22;
 
 inline TicketRow ticketRow(const QSqlQuery &q)
 {
@@ -41,6 +44,7 @@ inline TicketRow ticketRow(const QSqlQuery &q)
     row.origin = q.value(18).toString();
     row.dating = ticketDatingFromId(q.value(19).toString());
     row.state = ticketStateFromRank(q.value(20).toInt());
+    row.unknownInFlight = q.value(21).toBool();
     return row;
 }
 

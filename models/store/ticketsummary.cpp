@@ -17,6 +17,7 @@ SummaryColumns ticketSummaryColumns(qint64 lastSeq, const TicketAssessment &asse
             {"unsettled_repeats", assessment.repeats.unsettled},
             {"duplicate_cents", assessment.repeats.duplicateCents},
             {"attention_rank", int(ticketState(assessment))},
+            {"in_flight", assessment.unknownInFlight ? 1 : 0},
     }};
 }
 

@@ -14,7 +14,7 @@ struct SummaryColumn
     qint64 value;
 };
 
-using SummaryColumns = std::array<SummaryColumn, 12>;
+using SummaryColumns = std::array<SummaryColumn, 13>;
 SummaryColumns ticketSummaryColumns(qint64 lastSeq, const TicketAssessment &assessment);
 
 } // namespace verity

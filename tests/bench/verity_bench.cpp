@@ -2,6 +2,7 @@
 //              [--folder DIR [--keep]]
 // verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]
 // verity-bench race [--backend sqlite|postgresql] [--escalations N] [--workers N]
+// verity-bench live [--backend sqlite|postgresql|both] [--senders N] [--seconds S] [--spans N]
 //
 // Figures, not tests: built with the project, never run by CTest. The first form is the scale
 // benchmark (see scalebenchmark.h); the second, import throughput per format. The other
@@ -12,6 +13,7 @@
 #include "claimrace.h"
 #include "importthroughput.h"
 #include "largeticket.h"
+#include "livereceiver.h"
 #include "reconcileprobe.h"
 #include "scalebenchmark.h"
 #include "scaledataset.h"
@@ -32,6 +34,8 @@ const char usage[] =
         "                    [--folder DIR [--keep]]\n"
         "       verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]\n"
         "       verity-bench race [--backend sqlite|postgresql] [--escalations N] [--workers N]\n"
+        "       verity-bench live [--backend sqlite|postgresql|both] [--senders N] [--seconds S] [--spans "
+        "N]\n"
         "\n"
         "The first form generates a support history of N tickets (by default 10,000, then 100,000, then\n"
         "1,000,000), imports it, opens it in the window offscreen and reconciles N refunds (--refunds,\n"
@@ -47,9 +51,17 @@ const char usage[] =
         "postgresql it starts a throwaway cluster of its own (initdb, a Unix socket) and each process\n"
         "connects as its own user with the support role.\n"
         "\n"
+        "Live: `verity collect`'s receiver in a child process on a new SQLite file, then on a throwaway\n"
+        "PostgreSQL cluster; N senders (4) post OTLP/JSON exports of --spans tool spans (200) each as fast\n"
+        "as it answers, for S seconds (60; 600 to see memory over ten minutes). A probe sends one timed-out\n"
+        "refund at a time and times it from its POST until a console's escalation queue model, refreshed\n"
+        "by the database's change announcements, counts it. Targets: 5,000 spans/s, p99 under 2 s, the\n"
+        "receiver's memory flat.\n"
+        "\n"
         "Children it starts, which can be run alone on a kept database:\n"
         "  verity-bench window DB ORDER-ID     the window's figures\n"
         "  verity-bench large-ticket DB        opening the ticket LARGE-1 (a 50 MB message)\n"
+        "  verity-bench collect-child DB       the receiver alone, on 127.0.0.1 (prints its port)\n"
         "  verity-bench reconcile DB REFUNDS   the reconciliation's figures\n"
         "  verity-bench generate FILE N SEED FIRST   N tickets numbered from FIRST, alone\n"
         "  verity-bench bulk-load FROM-URI TO-URI   the COPY floor between two team databases\n";
@@ -105,6 +117,8 @@ int main(int argc, char **argv)
         return bareCopyChild(argc, argv, args.at(1), args.at(2), false);
     if (command == QLatin1String("bulk-load") && args.size() == 3)
         return bareCopyChild(argc, argv, args.at(1), args.at(2), true);
+    if (command == QLatin1String("collect-child") && args.size() == 2)
+        return runCollectChild(argc, argv, args.at(1));
     if (command == QLatin1String("window") && args.size() == 3)
         return runWindowProbe(argc, argv, args.at(1), args.at(2));
     if (command == QLatin1String("reconcile") && args.size() == 3)
@@ -126,6 +140,40 @@ int main(int argc, char **argv)
                 return usageError(QStringLiteral("unknown option %1").arg(args.at(i)));
         }
         return runImportThroughput(formats, megabytes);
+    }
+    if (command == QLatin1String("live")) {
+        LiveOptions live;
+        for (int i = 1; i < args.size(); i += 2) {
+            if (i + 1 >= args.size())
+                return usageError(QStringLiteral("%1 needs a value").arg(args.at(i)));
+            const QString &value = args.at(i + 1);
+            bool ok = true;
+            if (args.at(i) == QLatin1String("--backend")) {
+                if (value == QLatin1String("both"))
+                    live.backends = {QStringLiteral("sqlite"), QStringLiteral("postgresql")};
+                else if (value == QLatin1String("sqlite") || value == QLatin1String("postgresql"))
+                    live.backends = {value};
+                else
+                    return usageError(QStringLiteral("--backend takes sqlite, postgresql or both, not \"%1\"")
+                                              .arg(value));
+            } else if (args.at(i) == QLatin1String("--senders")) {
+                live.senders = value.toInt(&ok);
+                ok = ok && live.senders >= 1 && live.senders <= 64;
+            } else if (args.at(i) == QLatin1String("--seconds")) {
+                live.seconds = value.toInt(&ok);
+                ok = ok && live.seconds >= 10;
+            } else if (args.at(i) == QLatin1String("--spans")) {
+                live.spansPerRequest = value.toInt(&ok);
+                ok = ok && live.spansPerRequest >= 1 && live.spansPerRequest <= 5000;
+            } else {
+                return usageError(QStringLiteral("unknown option %1").arg(args.at(i)));
+            }
+            if (!ok)
+                return usageError(QStringLiteral("%1 does not take \"%2\" (senders 1-64, seconds 10 or more, "
+                                                 "spans 1-5000)")
+                                          .arg(args.at(i), value));
+        }
+        return runLiveBenchmark(live);
     }
     if (command == QLatin1String("race")) {
         RaceOptions race;

@@ -52,8 +52,9 @@ json spanJson(const ToolSpan &spec)
     json attributes = json::array({stringAttribute("gen_ai.operation.name", "execute_tool"),
                                    stringAttribute("gen_ai.tool.name", spec.tool),
                                    stringAttribute("gen_ai.tool.call.id", spec.callId),
-                                   stringAttribute("gen_ai.conversation.id", spec.conversation),
                                    stringAttribute("gen_ai.tool.call.arguments", spec.arguments.dump())});
+    if (!spec.conversation.empty()) // else only the trace's root span names it
+        attributes.push_back(stringAttribute("gen_ai.conversation.id", spec.conversation));
     if (spec.result)
         attributes.push_back(stringAttribute("gen_ai.tool.call.result", spec.result->dump()));
     json status = json::object();
@@ -70,6 +71,21 @@ json spanJson(const ToolSpan &spec)
                 {"endTimeUnixNano", std::to_string(start + second / 2)},
                 {"attributes", attributes},
                 {"status", status}};
+}
+
+// The agent's own span, the trace's root, which ends (and is exported) after its tool spans.
+json rootSpan(const std::string &trace, const std::string &conversation, int startSeconds = 0)
+{
+    const qint64 start = base + startSeconds * second;
+    return json{{"traceId", trace},
+                {"spanId", "a1a1a1a1a1a1a1a1"},
+                {"name", "invoke_agent support"},
+                {"kind", 1},
+                {"startTimeUnixNano", std::to_string(start)},
+                {"endTimeUnixNano", std::to_string(start + 60 * second)},
+                {"attributes",
+                 json::array({stringAttribute("gen_ai.operation.name", "invoke_agent"),
+                              stringAttribute("gen_ai.conversation.id", conversation)})}};
 }
 
 json exportOf(const std::vector<json> &spans)
@@ -263,6 +279,9 @@ private slots:
     void badRequestsAreRefusedWithTheirReason_data();
     void badRequestsAreRefusedWithTheirReason();
     void aStoppingReceiverAsksForTheRequestAgainLater();
+    void toolSpansBeforeTheirConversationIsNamedJoinIt();
+    void aLaterTraceOfAConversationJoinsItsTicket();
+    void aCallIdUsedAgainInALaterRequestIsAnotherCall();
     void verityEventsArriveLineByLine();
     void aWriteReportedLiveIsInFlightUntilItsGraceEnds();
     void servesHttpsWithTheGivenCertificate();
@@ -311,6 +330,117 @@ void TestCollectServer::theSameSpansSentAgainChangeNothing()
     QCOMPARE(receiver.postJson(exportOf({spanJson(timedOutRefund()), spanJson(getOrder())})).status, 200);
     QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")), stored);
     QCOMPARE(receiver.tickets(), 1);
+}
+
+void TestCollectServer::toolSpansBeforeTheirConversationIsNamedJoinIt()
+{
+    Receiver receiver;
+    // The batch processor exports the tool spans first; the root span naming the conversation
+    // ends last and comes in a later request, alone or with the trace's other spans.
+    ToolSpan refund = timedOutRefund();
+    refund.conversation.clear();
+    ToolSpan order = getOrder();
+    order.conversation.clear();
+    const json first = exportOf({spanJson(refund)});
+    QCOMPARE(receiver.postJson(first).status, 200);
+    QCOMPARE(receiver.tickets(), 1);
+    const QString traceTicket = QStringLiteral("trace:7d1f0c2e9a4b4c6d8e0f1a2b3c4d5e6f");
+    const qint64 escalation = openEscalationId(receiver.store(), traceTicket, QStringLiteral("call_O2"));
+    QVERIFY2(escalation > 0, "the unknown refund is escalated before its conversation is named");
+
+    const Reply named =
+            receiver.postProtobuf(exportOf({spanJson(order), rootSpan(refund.trace, "conv-split")}));
+    QCOMPARE(named.status, 200);
+    QCOMPARE(receiver.tickets(), 1);
+    // In the order they were made, whichever request brought them.
+    QCOMPARE(receiver.calls(QStringLiteral("conv-split")),
+             QStringList({QStringLiteral("call_O1"), QStringLiteral("call_O2")}));
+    QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("conv-split"), QStringLiteral("call_O2")),
+             escalation);
+    // The exporter's retry of the first request, after the name came, changes nothing.
+    QCOMPARE(receiver.postJson(first).status, 200);
+    QCOMPARE(receiver.tickets(), 1);
+    QCOMPARE(receiver.calls(QStringLiteral("conv-split")).size(), 2);
+
+    // A root span alone names a trace too.
+    ToolSpan other = timedOutRefund();
+    other.trace = "99990000999900009999000099990000";
+    other.conversation.clear();
+    other.span = "f7f7f7f7f7f7f7f7";
+    QCOMPARE(receiver.postJson(exportOf({spanJson(other)})).status, 200);
+    QCOMPARE(receiver.tickets(), 2);
+    QCOMPARE(receiver.postJson(exportOf({rootSpan(other.trace, "conv-alone")})).status, 200);
+    QCOMPARE(receiver.tickets(), 2);
+    QCOMPARE(receiver.calls(QStringLiteral("conv-alone")), QStringList(QStringLiteral("call_O2")));
+    // ... and a root span of a trace nothing was stored for opens no empty ticket.
+    QCOMPARE(receiver.postJson(exportOf({rootSpan("12341234123412341234123412341234", "conv-none")})).status,
+             200);
+    QCOMPARE(receiver.tickets(), 2);
+}
+
+void TestCollectServer::aLaterTraceOfAConversationJoinsItsTicket()
+{
+    Receiver receiver;
+    QCOMPARE(receiver.postJson(exportOf({spanJson(getOrder()), spanJson(timedOutRefund())})).status, 200);
+    const qint64 escalation =
+            openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O2"));
+    QVERIFY(escalation > 0);
+
+    // The customer's next turn is a trace of its own; its tool spans come before its root span,
+    // and number their calls afresh (call_O2 again).
+    ToolSpan retry = retriedRefund();
+    retry.trace = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
+    retry.conversation.clear();
+    retry.callId = "call_O2";
+    ToolSpan unknown = timedOutRefund();
+    unknown.trace = retry.trace;
+    unknown.conversation.clear();
+    unknown.span = "f8f8f8f8f8f8f8f8";
+    unknown.callId = "call_O9";
+    unknown.arguments["amount_cents"] = 500;
+    unknown.startSeconds = 50;
+    const json tools = exportOf({spanJson(retry), spanJson(unknown)});
+    QCOMPARE(receiver.postJson(tools).status, 200);
+    QCOMPARE(receiver.tickets(), 2);
+    QCOMPARE(receiver.postJson(exportOf({rootSpan(retry.trace, "conv-collect-1", 39)})).status, 200);
+    QCOMPARE(receiver.tickets(), 1);
+    const QStringList calls = receiver.calls(QStringLiteral("conv-collect-1"));
+    QCOMPARE(calls.size(), 4);
+    QCOMPARE(calls.mid(0, 2), QStringList({QStringLiteral("call_O1"), QStringLiteral("call_O2")}));
+    QVERIFY2(calls.at(2).startsWith(QLatin1String("call_O2#")), qPrintable(calls.at(2)));
+    QCOMPARE(calls.at(3), QStringLiteral("call_O9"));
+    // Both escalations are the conversation's now, the first under its own id.
+    QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O2")),
+             escalation);
+    QVERIFY(openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O9"))
+            > 0);
+    QCOMPARE(*receiver.store().countOpenEscalations(), 2);
+    // Sent again, the trace's spans are recognised in the ticket they joined.
+    QCOMPARE(receiver.postJson(tools).status, 200);
+    QCOMPARE(receiver.postJson(exportOf({rootSpan(retry.trace, "conv-collect-1", 39)})).status, 200);
+    QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")), calls);
+    QCOMPARE(receiver.tickets(), 1);
+}
+
+void TestCollectServer::aCallIdUsedAgainInALaterRequestIsAnotherCall()
+{
+    Receiver receiver;
+    QCOMPARE(receiver.postJson(exportOf({spanJson(timedOutRefund())})).status, 200);
+    // An agent framework that numbers calls per turn: call_O2 again, a new refund that times out.
+    ToolSpan again = timedOutRefund();
+    again.span = "f9f9f9f9f9f9f9f9";
+    again.arguments["item_id"] = "LMP-7";
+    again.startSeconds = 90;
+    const json request = exportOf({spanJson(again)});
+    const Reply reply = receiver.postJson(request);
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.json(), QJsonObject()); // taken whole, not refused
+    QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")),
+             QStringList({QStringLiteral("call_O2"), QStringLiteral("call_O2#2")}));
+    QVERIFY(openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O2#2"))
+            > 0);
+    QCOMPARE(receiver.postJson(request).status, 200);
+    QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")).size(), 2);
 }
 
 void TestCollectServer::refusedSpansAreCountedInPartialSuccess()
@@ -428,10 +558,13 @@ void TestCollectServer::badRequestsAreRefusedWithTheirReason()
     }
     QVERIFY2(message.contains(reason),
              qPrintable(message + QStringLiteral(" | ") + QString::fromUtf8(refused.body)));
+    if (status == 401)
+        QVERIFY(refused.headers.value("www-authenticate").startsWith("Bearer"));
     QCOMPARE(receiver.tickets(), 0);
     // The receiver goes on: the next good request is stored.
+    // (The scheme's name is read in any case, as HTTP says.)
     const Reply next =
-            receiver.postJson(exportOf({spanJson(getOrder())}), {{"Authorization", "Bearer s3cret"}});
+            receiver.postJson(exportOf({spanJson(getOrder())}), {{"Authorization", "bearer s3cret"}});
     QCOMPARE(next.status, 200);
     QCOMPARE(receiver.tickets(), 1);
 }
@@ -513,8 +646,14 @@ void TestCollectServer::aWriteReportedLiveIsInFlightUntilItsGraceEnds()
         return std::nullopt;
     };
 
+    const auto ticketInFlight = [&receiver] {
+        const qint64 id = **receiver.store().ticketIdByExtId(QStringLiteral("T-LIVE-2"));
+        return (**receiver.store().ticket(id)).row.unknownInFlight;
+    };
+
     // The agent reports the refund as it calls it: nobody knows yet, nor should anybody act.
     QCOMPARE(send(opened + "\n" + call("c1") + "\n" + call("c2")), 200);
+    QVERIFY2(ticketInFlight(), "the queue shows the ticket in flight, not unknown");
     QCOMPARE(inFlight(QStringLiteral("c1")), std::optional<qint64>(now + 120000));
     QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c1")), 0);
     QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c2")), 0);
@@ -525,6 +664,7 @@ void TestCollectServer::aWriteReportedLiveIsInFlightUntilItsGraceEnds()
     QCOMPARE(inFlight(QStringLiteral("c1")), std::nullopt);
     receiver.server().escalateOverdue();
     QCOMPARE(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c1")), 0);
+    QVERIFY(ticketInFlight());
 
     // c2's never does: once its grace is over it waits for a person like any unknown write.
     now += 118000;
@@ -534,6 +674,7 @@ void TestCollectServer::aWriteReportedLiveIsInFlightUntilItsGraceEnds()
     receiver.server().escalateOverdue();
     QVERIFY(openEscalationId(receiver.store(), QStringLiteral("T-LIVE-2"), QStringLiteral("c2")) > 0);
     QCOMPARE(inFlight(QStringLiteral("c2")), std::nullopt);
+    QVERIFY2(!ticketInFlight(), "its wait over, the ticket is unknown");
 
     // A trace's tool span is exported when it ends: without a result it is unknown at once.
     ToolSpan unanswered = timedOutRefund();
@@ -556,6 +697,12 @@ void TestCollectServer::servesHttpsWithTheGivenCertificate()
     const Expected<quint16> refused = server.listenOn(QHostAddress::LocalHost, 0, {certificate, certificate});
     QVERIFY(!refused);
     QVERIFY2(refused.message().contains(QStringLiteral("--tls-key")), qPrintable(refused.message()));
+    // So is a key of another certificate: every handshake would fail, and nothing would say why.
+    const Expected<quint16> mismatched = server.listenOn(
+            QHostAddress::LocalHost, 0, {certificate, QStringLiteral(VERITY_TEST_DATA "/tls/other-key.pem")});
+    QVERIFY(!mismatched);
+    QVERIFY2(mismatched.message().contains(QStringLiteral("does not belong")),
+             qPrintable(mismatched.message()));
 
     CollectServer secure(*store, registries->selection, CollectOptions{});
     const Expected<quint16> port =

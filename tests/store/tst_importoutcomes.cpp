@@ -28,6 +28,8 @@ private slots:
     void writeOutcome();
     void laterResultSettlesEscalation_data();
     void laterResultSettlesEscalation();
+    void laterResultKeepsAnEscalationSomeoneActedOn_data();
+    void laterResultKeepsAnEscalationSomeoneActedOn();
 
 private:
     QTemporaryDir m_dir;
@@ -192,6 +194,53 @@ void TestImportOutcomes::laterResultSettlesEscalation()
     QCOMPARE(detail.row.hasUnknown, openEscalations > 0);
     QCOMPARE(detail.row.needsAttention, openEscalations > 0);
     QCOMPARE(consistencyViolations(file.db()), QStringList());
+}
+
+void TestImportOutcomes::laterResultKeepsAnEscalationSomeoneActedOn_data()
+{
+    QTest::addColumn<QString>("act");
+    QTest::newRow("claimed") << QStringLiteral("claim");
+    QTest::newRow("noted") << QStringLiteral("note");
+    QTest::newRow("claimed and let go") << QStringLiteral("release");
+}
+
+// A result that comes after a person took the escalation up must not take it, or its claim
+// and notes, from under them: it stays open, under its own id, for that person to settle.
+void TestImportOutcomes::laterResultKeepsAnEscalationSomeoneActedOn()
+{
+    QFETCH(QString, act);
+    const QString calls = m_dir.filePath(QStringLiteral("acted-calls-%1.jsonl").arg(act));
+    const QString results = m_dir.filePath(QStringLiteral("acted-results-%1.jsonl").arg(act));
+    QVERIFY(writeLines(calls,
+                       {ticketOpened(good),
+                        refundCall(good, QStringLiteral("2026-03-17T10:00:02Z"), QStringLiteral("c1"))}));
+    QVERIFY(writeLines(results,
+                       {toolResult(good, QStringLiteral("2026-03-17T12:00:00Z"), QStringLiteral("c1"),
+                                   R"({"refund_id":"re_1"})")}));
+    std::unique_ptr<SqliteStore> store =
+            openStore(m_dir.filePath(QStringLiteral("acted-%1.sqlite").arg(act)));
+    QVERIFY(store);
+    QVERIFY(importFile(*store, calls).clean());
+    const QList<EscalationRow> open = *store->openEscalations(0, 10);
+    QCOMPARE(open.size(), 1);
+    const qint64 escalation = open.first().id;
+    if (act == QLatin1String("note")) {
+        QVERIFY(store->noteEscalation(escalation, QStringLiteral("asked the provider")));
+    } else {
+        QVERIFY(store->claimEscalation(escalation, QStringLiteral("dana"), 1000, 4'000'000'000'000)->taken);
+        if (act == QLatin1String("release"))
+            QVERIFY(*store->releaseEscalationClaim(escalation, QStringLiteral("dana")));
+    }
+    QVERIFY(importFile(*store, results).clean());
+    const QList<EscalationRow> after = *store->openEscalations(0, 10);
+    if (act == QLatin1String("release")) {
+        // Given back before anything was recorded: nothing of anyone's work is lost.
+        QCOMPARE(after.size(), 0);
+        return;
+    }
+    QCOMPARE(after.size(), 1);
+    QCOMPARE(after.first().id, escalation);
+    QCOMPARE(consistencyViolations(RawSqlite(store->location()).db()), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestImportOutcomes)

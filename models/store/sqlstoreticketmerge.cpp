@@ -1,0 +1,137 @@
+// A ticket the receiver opened under its trace, before the span naming its conversation came:
+// renamed to the conversation, or joined to the conversation's ticket when that is stored; and
+// a span's call found by its print, whatever id it is stored under.
+
+#include "sqlstore.h"
+
+#include <QVariant>
+
+namespace verity {
+
+Expected<void> SqlStore::renameTicket(qint64 ticketId, const NewTicket &named)
+{
+    // The subject the trace's ticket had ("Trace 4bf92f35") gives way to the conversation's.
+    auto rename = prepared("UPDATE tickets SET ext_id = ?, fingerprint = ?, "
+                           "subject = CASE WHEN ? = '' THEN subject ELSE ? END, "
+                           "opened_at = CASE WHEN ? < opened_at THEN ? ELSE opened_at END WHERE id = ?");
+    if (!rename)
+        return rename.error();
+    QSqlQuery &q = **rename;
+    const QString subject = named.subject.isNull() ? QStringLiteral("") : named.subject;
+    q.addBindValue(named.extId);
+    q.addBindValue(named.fingerprint);
+    q.addBindValue(subject);
+    q.addBindValue(subject);
+    q.addBindValue(named.openedAt);
+    q.addBindValue(named.openedAt);
+    q.addBindValue(ticketId);
+    return run(q, "naming a ticket by its conversation");
+}
+
+Expected<std::optional<QString>> SqlStore::findToolCallByPrint(qint64 ticketId, const QString &fingerprint)
+{
+    // Through the ticket's calls (an index on the ticket): a ticket has few.
+    auto query = prepared("SELECT call_ext_id FROM tool_calls WHERE ticket_id = ? AND fingerprint = ?");
+    if (!query)
+        return query.error();
+    (*query)->addBindValue(ticketId);
+    (*query)->addBindValue(fingerprint);
+    if (auto done = run(**query, "finding a span's tool call"); !done)
+        return done.error();
+    std::optional<QString> id;
+    if ((*query)->next())
+        id = (*query)->value(0).toString();
+    (*query)->finish();
+    return id;
+}
+
+Expected<void> SqlStore::mergeTicket(qint64 fromId, qint64 intoId)
+{
+    auto seqs = prepared("SELECT id, last_seq, opened_at FROM tickets WHERE id IN (?, ?)");
+    if (!seqs)
+        return seqs.error();
+    (*seqs)->addBindValue(fromId);
+    (*seqs)->addBindValue(intoId);
+    if (auto done = run(**seqs, "reading the tickets to join"); !done)
+        return done;
+    qint64 intoLastSeq = -1;
+    qint64 fromLastSeq = -1;
+    qint64 fromOpenedAt = 0;
+    while ((*seqs)->next()) {
+        const qint64 id = (*seqs)->value(0).toLongLong();
+        (id == intoId ? intoLastSeq : fromLastSeq) = (*seqs)->value(1).toLongLong();
+        if (id == fromId)
+            fromOpenedAt = (*seqs)->value(2).toLongLong();
+    }
+    (*seqs)->finish();
+    if (intoLastSeq < 0 || fromLastSeq < 0 || fromId == intoId)
+        return makeError(QStringLiteral("cannot join ticket %1 to ticket %2: one of them is not stored")
+                                 .arg(fromId)
+                                 .arg(intoId));
+
+    // What each statement binds, by position.
+    enum class Binds { FromInto, IntoFrom, IntoOffsetFrom };
+    struct Step
+    {
+        const char *sql;
+        const char *what;
+        Binds binds;
+    };
+    // A call id both tickets use (each trace numbering its own calls) keeps the joined one's
+    // apart; the HTTP and provider records of that call follow it.
+    const Step steps[] = {
+            {"UPDATE trace_events SET call_ext_id = call_ext_id || '#t' || CAST(ticket_id AS TEXT) "
+             "WHERE ticket_id = ? AND call_ext_id IN (SELECT call_ext_id FROM tool_calls WHERE ticket_id = ?)",
+             "keeping the joined ticket's call records apart", Binds::FromInto},
+            {"UPDATE tool_calls SET call_ext_id = call_ext_id || '#t' || CAST(ticket_id AS TEXT) "
+             "WHERE ticket_id = ? AND call_ext_id IN (SELECT c.call_ext_id FROM tool_calls c WHERE c.ticket_id = ?)",
+             "keeping the joined ticket's call ids apart", Binds::FromInto},
+            {"UPDATE messages SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?", "moving messages", Binds::IntoOffsetFrom},
+            {"UPDATE tool_calls SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?", "moving tool calls", Binds::IntoOffsetFrom},
+            {"UPDATE trace_events SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?", "moving call records",
+             Binds::IntoOffsetFrom},
+            {"UPDATE escalations SET ticket_id = ? WHERE ticket_id = ?", "moving escalations", Binds::IntoFrom},
+            {"UPDATE trainer_notes SET ticket_id = ? WHERE ticket_id = ?", "moving trainers' notes", Binds::IntoFrom},
+    };
+    for (const Step &step : steps) {
+        auto query = prepared(step.sql);
+        if (!query)
+            return query.error();
+        QSqlQuery &q = **query;
+        if (step.binds == Binds::FromInto) {
+            q.addBindValue(fromId);
+            q.addBindValue(intoId);
+        } else {
+            q.addBindValue(intoId);
+            if (step.binds == Binds::IntoOffsetFrom)
+                q.addBindValue(intoLastSeq);
+            q.addBindValue(fromId);
+        }
+        if (auto done = run(q, step.what); !done)
+            return done;
+    }
+
+    auto grow = prepared("UPDATE tickets SET last_seq = last_seq + ?, "
+                         "opened_at = CASE WHEN ? < opened_at THEN ? ELSE opened_at END WHERE id = ?");
+    if (!grow)
+        return grow.error();
+    (*grow)->addBindValue(fromLastSeq);
+    (*grow)->addBindValue(fromOpenedAt);
+    (*grow)->addBindValue(fromOpenedAt);
+    (*grow)->addBindValue(intoId);
+    if (auto done = run(**grow, "growing the joined ticket"); !done)
+        return done;
+    auto pending = prepared("DELETE FROM pending_reassessment WHERE ticket_id = ?");
+    if (!pending)
+        return pending.error();
+    (*pending)->addBindValue(fromId);
+    if (auto done = run(**pending, "dropping the joined ticket's pending work"); !done)
+        return done;
+    auto drop = prepared("DELETE FROM tickets WHERE id = ?");
+    if (!drop)
+        return drop.error();
+    (*drop)->addBindValue(fromId);
+    return run(**drop, "removing the joined ticket");
+}
+
+} // namespace verity
