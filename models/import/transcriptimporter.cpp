@@ -757,8 +757,11 @@ ImportReport TranscriptImporter::importUnits(const QList<ImportUnit> &units, con
     m_storeError.clear();
     m_registry = &m_registries.primary();
     m_committed = report;
-    // No rows held back: a request is small, and what it stores is written as it is read
-    // (calls in flight included, which the held rows do not carry).
+    // New tickets' rows are held back and written together (PostgreSQL's COPY, a round trip
+    // instead of one a row), except where calls may be in flight, which held rows do not carry.
+    std::optional<Holding> holding;
+    if (!m_inFlightGraceMs)
+        holding.emplace(m_store);
     if (Expected<void> begun = m_store.begin(); !begun)
         return failed(report, begun.message());
     QList<const ImportUnit *> all;

@@ -554,4 +554,19 @@ Expected<void> PostgresStore::recordImport(const ImportRecord &record)
     return SqlStore::recordImport(record);
 }
 
+// Stored tickets only (the receiver's trace tickets), but inside the unit's savepoint.
+Expected<void> PostgresStore::renameTicket(qint64 ticketId, const NewTicket &named)
+{
+    if (Expected<void> ready = beforeWrite(); !ready)
+        return ready;
+    return SqlStore::renameTicket(ticketId, named);
+}
+
+Expected<void> PostgresStore::mergeTicket(qint64 fromId, qint64 intoId)
+{
+    if (Expected<void> ready = beforeWrite(); !ready)
+        return ready;
+    return SqlStore::mergeTicket(fromId, intoId);
+}
+
 } // namespace verity

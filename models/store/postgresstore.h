@@ -64,6 +64,8 @@ public:
     Expected<void> applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
                                         const TicketAssessment &assessment) override;
     Expected<void> recordImport(const ImportRecord &record) override;
+    Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) override;
+    Expected<void> mergeTicket(qint64 fromId, qint64 intoId) override;
 
 protected:
     QString byteLengthOf(const QString &column) const override;

@@ -81,17 +81,23 @@ Expected<void> SqlStore::mergeTicket(qint64 fromId, qint64 intoId)
     // apart; the HTTP and provider records of that call follow it.
     const Step steps[] = {
             {"UPDATE trace_events SET call_ext_id = call_ext_id || '#t' || CAST(ticket_id AS TEXT) "
-             "WHERE ticket_id = ? AND call_ext_id IN (SELECT call_ext_id FROM tool_calls WHERE ticket_id = ?)",
+             "WHERE ticket_id = ? AND call_ext_id IN (SELECT call_ext_id FROM tool_calls WHERE ticket_id = "
+             "?)",
              "keeping the joined ticket's call records apart", Binds::FromInto},
             {"UPDATE tool_calls SET call_ext_id = call_ext_id || '#t' || CAST(ticket_id AS TEXT) "
-             "WHERE ticket_id = ? AND call_ext_id IN (SELECT c.call_ext_id FROM tool_calls c WHERE c.ticket_id = ?)",
+             "WHERE ticket_id = ? AND call_ext_id IN (SELECT c.call_ext_id FROM tool_calls c WHERE "
+             "c.ticket_id = ?)",
              "keeping the joined ticket's call ids apart", Binds::FromInto},
-            {"UPDATE messages SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?", "moving messages", Binds::IntoOffsetFrom},
-            {"UPDATE tool_calls SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?", "moving tool calls", Binds::IntoOffsetFrom},
-            {"UPDATE trace_events SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?", "moving call records",
+            {"UPDATE messages SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?", "moving messages",
              Binds::IntoOffsetFrom},
-            {"UPDATE escalations SET ticket_id = ? WHERE ticket_id = ?", "moving escalations", Binds::IntoFrom},
-            {"UPDATE trainer_notes SET ticket_id = ? WHERE ticket_id = ?", "moving trainers' notes", Binds::IntoFrom},
+            {"UPDATE tool_calls SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?", "moving tool calls",
+             Binds::IntoOffsetFrom},
+            {"UPDATE trace_events SET ticket_id = ?, seq = seq + ? WHERE ticket_id = ?",
+             "moving call records", Binds::IntoOffsetFrom},
+            {"UPDATE escalations SET ticket_id = ? WHERE ticket_id = ?", "moving escalations",
+             Binds::IntoFrom},
+            {"UPDATE trainer_notes SET ticket_id = ? WHERE ticket_id = ?", "moving trainers' notes",
+             Binds::IntoFrom},
     };
     for (const Step &step : steps) {
         auto query = prepared(step.sql);

@@ -14,6 +14,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
@@ -35,8 +36,9 @@ class RequestMaker
 public:
     QByteArray make(int spans)
     {
-        QByteArray out = R"({"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":)"
-                         R"({"stringValue":"support-agent"}}]},"scopeSpans":[{"scope":{"name":"agent"},"spans":[)";
+        QByteArray out =
+                R"({"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":)"
+                R"({"stringValue":"support-agent"}}]},"scopeSpans":[{"scope":{"name":"agent"},"spans":[)";
         for (int i = 0; i < spans; ++i) {
             if (i % 5 == 0) {
                 ++m_conversation;
@@ -53,7 +55,8 @@ public:
                 break;
             case 1:
                 out += span("issue_refund",
-                            R"({\"order_id\":\")" + order + R"(\",\"item_id\":\"LMP-2\",\"amount_cents\":4500})",
+                            R"({\"order_id\":\")" + order
+                                    + R"(\",\"item_id\":\"LMP-2\",\"amount_cents\":4500})",
                             R"({\"refund_id\":\"re_)" + QByteArray::number(m_conversation)
                                     + R"(\",\"status\":\"succeeded\"})",
                             i);
@@ -110,9 +113,10 @@ private:
     QByteArray span(const char *tool, const QByteArray &arguments, const QByteArray &result, int index)
     {
         const QByteArray start = nowNanos();
-        return R"({"traceId":")" + m_trace + R"(","spanId":")" + hex(++m_span, 16) + R"(","name":"execute_tool )"
-                + tool + R"(","startTimeUnixNano":")" + start + R"(","endTimeUnixNano":")" + start
-                + R"(","attributes":[)" + attribute("gen_ai.operation.name", "execute_tool") + ','
+        return R"({"traceId":")" + m_trace + R"(","spanId":")" + hex(++m_span, 16)
+                + R"(","name":"execute_tool )" + tool + R"(","startTimeUnixNano":")" + start
+                + R"(","endTimeUnixNano":")" + start + R"(","attributes":[)"
+                + attribute("gen_ai.operation.name", "execute_tool") + ','
                 + attribute("gen_ai.tool.name", tool) + ','
                 + attribute("gen_ai.tool.call.id", "call_" + QByteArray::number(index)) + ','
                 + attribute("gen_ai.conversation.id", "load-" + QByteArray::number(m_conversation)) + ','
@@ -142,7 +146,8 @@ double percentile(std::vector<double> values, double p)
     if (values.empty())
         return 0;
     std::sort(values.begin(), values.end());
-    const auto at = std::size_t(std::min<double>(double(values.size() - 1), p * double(values.size() - 1) + 0.5));
+    const auto at =
+            std::size_t(std::min<double>(double(values.size() - 1), p * double(values.size() - 1) + 0.5));
     return values[at];
 }
 
@@ -251,7 +256,9 @@ Figures runOne(const QString &location, const LiveOptions &options)
             return;
         figures.probeMs.push_back(double(clock.elapsed() - probeSentMs));
         probeSentMs = -1;
-        QTimer::singleShot(250, &queue, sendProbe);
+        // At a random moment: a fixed pause would keep each probe in one phase of the console's
+        // half-second look at SQLite, and measure that phase only.
+        QTimer::singleShot(100 + int(QRandomGenerator::global()->bounded(500)), &queue, sendProbe);
     };
     if (feed) {
         QObject::connect(feed, &ChangeFeed::changed, &queue, [&](StoreAreas areas) {
@@ -303,8 +310,8 @@ int runCollectChild(int argc, char **argv, const QString &location)
 int runLiveBenchmark(const LiveOptions &options)
 {
     QTextStream out(stdout);
-    out << "live: " << options.senders << " senders, " << options.spansPerRequest << " spans a request (OTLP/JSON), "
-        << options.seconds << " s a backend\n";
+    out << "live: " << options.senders << " senders, " << options.spansPerRequest
+        << " spans a request (OTLP/JSON), " << options.seconds << " s a backend\n";
     bool missed = false;
     for (const QString &backend : options.backends) {
         QTemporaryDir folder;

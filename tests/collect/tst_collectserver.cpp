@@ -4,6 +4,8 @@
 #include "collect/collectserver.h"
 #include "domain/registrychoice.h"
 #include "otlptrace.pb.h"
+#include "store/storefactory.h"
+#include "support/postgrescluster.h"
 #include "support/teststore.h"
 
 #include <QEventLoop>
@@ -185,9 +187,10 @@ struct Reply
 class Receiver
 {
 public:
-    explicit Receiver(CollectOptions options = {})
+    explicit Receiver(CollectOptions options = {}, std::unique_ptr<Store> store = {})
     {
-        m_store = openTestStore(m_folder.filePath(QStringLiteral("collect.sqlite")));
+        m_store =
+                store ? std::move(store) : openTestStore(m_folder.filePath(QStringLiteral("collect.sqlite")));
         if (!m_store)
             qFatal("cannot open the test store");
         const Expected<RegistryChoice> registries = chooseRegistry({QString(), QString()});
@@ -282,6 +285,7 @@ private slots:
     void toolSpansBeforeTheirConversationIsNamedJoinIt();
     void aLaterTraceOfAConversationJoinsItsTicket();
     void aCallIdUsedAgainInALaterRequestIsAnotherCall();
+    void aTeamDatabaseTakesATracesSpansAsTheSupportRole();
     void verityEventsArriveLineByLine();
     void aWriteReportedLiveIsInFlightUntilItsGraceEnds();
     void servesHttpsWithTheGivenCertificate();
@@ -441,6 +445,53 @@ void TestCollectServer::aCallIdUsedAgainInALaterRequestIsAnotherCall()
             > 0);
     QCOMPARE(receiver.postJson(request).status, 200);
     QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")).size(), 2);
+}
+
+// On a team database the receiver runs as a person with the support role: naming and joining
+// a trace's ticket, and a later result on an escalation, are all within what that role may do.
+void TestCollectServer::aTeamDatabaseTakesATracesSpansAsTheSupportRole()
+{
+    test::PostgresCluster cluster;
+    QVERIFY2(cluster.start(), qPrintable(cluster.error()));
+    QVERIFY2(cluster.execute(QStringLiteral("CREATE ROLE ben LOGIN")), qPrintable(cluster.error()));
+    const QString owner = cluster.createDatabase(QStringLiteral("crewdb"));
+    QVERIFY2(!owner.isEmpty(), qPrintable(cluster.error()));
+    QVERIFY(openStore(owner)); // made by its owner, as `verity db init` does
+    QVERIFY2(cluster.execute(QStringLiteral("GRANT verity_support TO ben"), QStringLiteral("crewdb")),
+             qPrintable(cluster.error()));
+    Expected<std::unique_ptr<Store>> asBen =
+            openStore(cluster.location(QStringLiteral("crewdb"), QStringLiteral("ben")));
+    QVERIFY2(asBen, asBen ? "" : qPrintable(asBen.message()));
+    Receiver receiver(CollectOptions{}, std::move(*asBen));
+
+    QCOMPARE(receiver.postJson(exportOf({spanJson(getOrder()), spanJson(timedOutRefund())})).status, 200);
+    ToolSpan retry = retriedRefund();
+    retry.trace = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
+    retry.conversation.clear();
+    retry.callId = "call_O2";
+    ToolSpan unknown = timedOutRefund();
+    unknown.trace = retry.trace;
+    unknown.conversation.clear();
+    unknown.span = "f8f8f8f8f8f8f8f8";
+    unknown.callId = "call_O9";
+    unknown.startSeconds = 50;
+    const Reply tools = receiver.postProtobuf(exportOf({spanJson(retry), spanJson(unknown)}));
+    QVERIFY2(tools.status == 200, tools.body.constData());
+    QCOMPARE(receiver.tickets(), 2);
+    const Reply named = receiver.postJson(exportOf({rootSpan(retry.trace, "conv-collect-1", 39)}));
+    QVERIFY2(named.status == 200, named.body.constData());
+    QCOMPARE(receiver.tickets(), 1);
+    QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")).size(), 4);
+    QCOMPARE(*receiver.store().countOpenEscalations(), 2);
+    // A trace named before any of its spans came: a new ticket, renamed in place.
+    ToolSpan lone = timedOutRefund();
+    lone.trace = "77777777777777777777777777777777";
+    lone.conversation.clear();
+    lone.span = "f1f1f1f1f1f1f1f1";
+    QCOMPARE(receiver.postJson(exportOf({spanJson(lone)})).status, 200);
+    QCOMPARE(receiver.postJson(exportOf({rootSpan(lone.trace, "conv-team-2")})).status, 200);
+    QCOMPARE(receiver.calls(QStringLiteral("conv-team-2")), QStringList(QStringLiteral("call_O2")));
+    QCOMPARE(receiver.tickets(), 2);
 }
 
 void TestCollectServer::refusedSpansAreCountedInPartialSuccess()
