@@ -64,9 +64,14 @@ private:
     QString m_log;
 };
 
-QProcess *startNode(const QString &script, const QStringList &arguments)
+QProcess *startNode(const QString &script, const QStringList &arguments, const QString &conversationOn = {})
 {
     auto *node = new QProcess;
+    if (!conversationOn.isEmpty()) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("CONVERSATION_ON"), conversationOn);
+        node->setProcessEnvironment(environment);
+    }
     node->setWorkingDirectory(QStringLiteral(VERITY_OTLP_JS));
     node->setProcessChannelMode(QProcess::MergedChannels);
     node->start(QStringLiteral(VERITY_NODE), QStringList{script} + arguments);
@@ -104,6 +109,7 @@ private slots:
     void initTestCase();
     void bothExportersMakeOneTicketWithAnOpenEscalation();
     void anExporterLosesNothingWhileTheReceiverRestarts();
+    void toolSpansExportedBeforeTheirAgentSpanJoinItsConversation();
 };
 
 void TestOtlpExporters::initTestCase()
@@ -111,6 +117,31 @@ void TestOtlpExporters::initTestCase()
     QVERIFY2(QFile::exists(
                      QStringLiteral(VERITY_OTLP_JS "/node_modules/@opentelemetry/exporter-trace-otlp-proto")),
              "the exporters are not installed: run the otlp_js_packages test first (ctest runs it)");
+}
+
+// The SDK's span processors export each span as it ends: a turn's tool spans before the agent
+// span that alone names the conversation. Each turn's trace is a ticket of its own until its
+// agent span comes, then the conversation's: the first renamed, the second joined to it.
+void TestOtlpExporters::toolSpansExportedBeforeTheirAgentSpanJoinItsConversation()
+{
+    QTemporaryDir folder;
+    const QString database = folder.filePath(QStringLiteral("desk.sqlite"));
+    CollectProcess receiver(database, QStringLiteral("127.0.0.1:0"), {});
+    QVERIFY(!receiver.url().isEmpty());
+    std::unique_ptr<QProcess> node(startNode(QStringLiteral("send-refund.mjs"),
+                                             {receiver.url(), QStringLiteral("conv-js-root")},
+                                             QStringLiteral("root")));
+    QVERIFY(node->waitForFinished(60000));
+    const QString said = QString::fromUtf8(node->readAll());
+    QVERIFY2(node->exitCode() == 0 && said.contains(QStringLiteral("sent")), qPrintable(said));
+    QVERIFY(receiver.stop());
+
+    std::unique_ptr<Store> store = openTestStore(database);
+    QVERIFY(store);
+    QCOMPARE(callsOf(*store, QStringLiteral("conv-js-root")),
+             QStringList({QStringLiteral("call_O1"), QStringLiteral("call_O2"), QStringLiteral("call_O3")}));
+    QVERIFY(openEscalationId(*store, QStringLiteral("conv-js-root"), QStringLiteral("call_O2")) > 0);
+    QCOMPARE(*store->countTickets(TicketQuery{}), 1);
 }
 
 void TestOtlpExporters::bothExportersMakeOneTicketWithAnOpenEscalation()

@@ -4,6 +4,9 @@
 //
 //   node send-refund.mjs RECEIVER_URL CONVERSATION_ID [TOKEN]
 //
+// With CONVERSATION_ON=root only each turn's agent span names the conversation, as many
+// instrumentations do: its tool spans end, and are exported, before it.
+//
 // Exits 0 once both exporters were told their spans were taken, 1 with the reason otherwise.
 import { context, trace, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -18,6 +21,7 @@ if (!receiver || !conversation) {
   process.exit(2);
 }
 const headers = token ? { Authorization: `Bearer ${token}` } : {};
+const namedByRootOnly = process.env.CONVERSATION_ON === 'root';
 
 // Counts what each export was told, so a refusal fails the script rather than vanishing.
 function watched(exporter, failures) {
@@ -66,7 +70,7 @@ function tool(provider, parent, { name, callId, args, result, timeout, start, en
         'gen_ai.tool.name': name,
         'gen_ai.tool.type': 'function',
         'gen_ai.tool.call.id': callId,
-        'gen_ai.conversation.id': conversation,
+        ...(namedByRootOnly ? {} : { 'gen_ai.conversation.id': conversation }),
         'gen_ai.tool.call.arguments': JSON.stringify(args),
       },
       startTime: at(start),
