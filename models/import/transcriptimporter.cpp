@@ -586,6 +586,33 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     return true;
 }
 
+// A ticket's writes keyed with what the ticket is now: a retry in a later trace, keyed under
+// that trace's ticket, is then seen as the repeat it is.
+Expected<void> TranscriptImporter::keyWritesAgain(const TicketRef &ticket)
+{
+    Expected<QList<StoredCall>> calls = m_store.writeCalls(ticket.id);
+    if (!calls)
+        return calls.error();
+    for (const StoredCall &call : std::as_const(*calls)) {
+        const ToolSpec *spec = m_registry->registry.find(call.tool);
+        if (!spec || !isWrite(spec->toolClass))
+            continue;
+        json arguments = json::object();
+        try {
+            arguments = json::parse(call.argumentsJson.toStdString());
+        } catch (const json::exception &) {
+            // Kept as the agent wrote them; they make no key, as when they were first read.
+        }
+        const Expected<QString> key =
+                intentKey(*spec, arguments.is_object() ? arguments : json::object(), ticket.facts);
+        if (Expected<void> done =
+                    m_store.setIntentKey(call.id, key ? *key : QString(), key ? QString() : key.message());
+            !done)
+            return done;
+    }
+    return {};
+}
+
 Expected<int> TranscriptImporter::absorbTraceTickets(const ImportUnit &unit)
 {
     const auto *opened = std::get_if<TicketOpenedEvent>(&unit.events.constFirst().body);
@@ -614,8 +641,11 @@ Expected<int> TranscriptImporter::absorbTraceTickets(const ImportUnit &unit)
         Expected<BatchTicket *> now = ticketFor(unit.conversation);
         if (!now)
             return now.error();
-        if (*now)
+        if (*now) {
+            if (Expected<void> keyed = keyWritesAgain((*now)->ref); !keyed)
+                return keyed.error();
             touch(**now);
+        }
     }
     return absorbed;
 }

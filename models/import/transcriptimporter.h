@@ -99,6 +99,7 @@ private:
     {
         return event.namedBySource ? m_unitCallIds.value(callExtId, callExtId) : callExtId;
     }
+    Expected<void> keyWritesAgain(const TicketRef &ticket);
     // How many tickets the unit took over.
     Expected<int> absorbTraceTickets(const ImportUnit &unit);
     // Stores the waiting calls in the order they were made (so each gets the id it would have

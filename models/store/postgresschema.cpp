@@ -470,10 +470,10 @@ CREATE INDEX tool_calls_in_flight ON tool_calls(in_flight_until) WHERE in_flight
 GRANT UPDATE (in_flight_until) ON tool_calls TO verity_support, verity_finance;
 )sql",
         // 10: the receiver names a ticket it knew only by its trace once the span naming the
-        // conversation comes, and joins it to the conversation's ticket when that exists; a
-        // ticket's writes in flight.
+        // conversation comes, and joins it to the conversation's ticket when that exists (keying
+        // its writes again: a key holds the ticket's id); a ticket's writes in flight.
         R"sql(
-GRANT UPDATE (ticket_id, seq, call_ext_id) ON tool_calls TO verity_support;
+GRANT UPDATE (ticket_id, seq, call_ext_id, intent_key, intent_error) ON tool_calls TO verity_support;
 GRANT UPDATE (ticket_id) ON trainer_notes TO verity_support;
 GRANT DELETE ON tickets TO verity_support;
 -- A ticket whose unknown writes all wait for their results is shown in flight.

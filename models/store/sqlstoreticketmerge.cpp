@@ -45,6 +45,39 @@ Expected<std::optional<QString>> SqlStore::findToolCallByPrint(qint64 ticketId, 
     return id;
 }
 
+Expected<QList<StoredCall>> SqlStore::writeCalls(qint64 ticketId)
+{
+    auto query = prepared("SELECT id, tool, arguments FROM tool_calls WHERE ticket_id = ? "
+                          "AND tool_class LIKE 'write%' ORDER BY seq");
+    if (!query)
+        return query.error();
+    (*query)->addBindValue(ticketId);
+    if (auto done = run(**query, "reading a ticket's writes"); !done)
+        return done.error();
+    QList<StoredCall> calls;
+    while ((*query)->next()) {
+        StoredCall call;
+        call.id = (*query)->value(0).toLongLong();
+        call.ticketId = ticketId;
+        call.tool = (*query)->value(1).toString();
+        call.argumentsJson = (*query)->value(2).toString();
+        calls.append(call);
+    }
+    (*query)->finish();
+    return calls;
+}
+
+Expected<void> SqlStore::setIntentKey(qint64 callId, const QString &key, const QString &error)
+{
+    auto update = prepared("UPDATE tool_calls SET intent_key = ?, intent_error = ? WHERE id = ?");
+    if (!update)
+        return update.error();
+    (*update)->addBindValue(key.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(key));
+    (*update)->addBindValue(error.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(error));
+    (*update)->addBindValue(callId);
+    return run(**update, "keying a call again");
+}
+
 Expected<void> SqlStore::mergeTicket(qint64 fromId, qint64 intoId)
 {
     auto seqs = prepared("SELECT id, last_seq, opened_at FROM tickets WHERE id IN (?, ?)");

@@ -157,6 +157,10 @@ public:
     // ... or, when a ticket of that name is stored already, its rows join that one, after its
     // own (a call id both use gets a suffix), escalations and notes with them, and it goes.
     virtual Expected<void> mergeTicket(qint64 fromId, qint64 intoId) = 0;
+    // A ticket's writes (id, tool, arguments), to key them again once it has another name: an
+    // intent key holds the ticket's id.
+    virtual Expected<QList<StoredCall>> writeCalls(qint64 ticketId) = 0;
+    virtual Expected<void> setIntentKey(qint64 callId, const QString &key, const QString &error) = 0;
     // While on, what a transaction adds to the tickets it opens may be held back and written
     // together when it commits (PostgreSQL's COPY, where a statement per row costs a round trip
     // each). For the importer, which turns it on for a file and asks of those rows only through

@@ -246,6 +246,19 @@ public:
         const Expected<qint64> count = m_store->countTickets(TicketQuery{});
         return count ? *count : -1;
     }
+    // The call that `callId` repeats (same intent key), or empty.
+    QString repeatOf(const QString &conversation, const QString &callId)
+    {
+        const Expected<std::optional<TicketRef>> ticket = m_store->findTicket(conversation);
+        if (!ticket || !*ticket)
+            return {};
+        const Expected<QList<TranscriptEntry>> entries = m_store->transcript((*ticket)->id);
+        for (const TranscriptEntry &entry : entries ? *entries : QList<TranscriptEntry>()) {
+            if (entry.isToolCall && entry.call.callExtId == callId)
+                return entry.call.repeatOfCallId;
+        }
+        return {};
+    }
     // The calls stored in a conversation's ticket, in order; empty when it has none.
     QStringList calls(const QString &conversation)
     {
@@ -419,6 +432,9 @@ void TestCollectServer::aLaterTraceOfAConversationJoinsItsTicket()
     QVERIFY(openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O9"))
             > 0);
     QCOMPARE(*receiver.store().countOpenEscalations(), 2);
+    // The retry in the later trace is seen for what it is: the same refund again (its key,
+    // first made under the trace's own ticket, is made again with the conversation's).
+    QCOMPARE(receiver.repeatOf(QStringLiteral("conv-collect-1"), calls.at(2)), QStringLiteral("call_O2"));
     // Sent again, the trace's spans are recognised in the ticket they joined.
     QCOMPARE(receiver.postJson(tools).status, 200);
     QCOMPARE(receiver.postJson(exportOf({rootSpan(retry.trace, "conv-collect-1", 39)})).status, 200);

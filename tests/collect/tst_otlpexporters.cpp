@@ -142,6 +142,9 @@ void TestOtlpExporters::toolSpansExportedBeforeTheirAgentSpanJoinItsConversation
              QStringList({QStringLiteral("call_O1"), QStringLiteral("call_O2"), QStringLiteral("call_O3")}));
     QVERIFY(openEscalationId(*store, QStringLiteral("conv-js-root"), QStringLiteral("call_O2")) > 0);
     QCOMPARE(*store->countTickets(TicketQuery{}), 1);
+    // The second turn's refund is the first one again, though each came in a trace of its own.
+    const TicketDetail detail = **store->ticket(**store->ticketIdByExtId(QStringLiteral("conv-js-root")));
+    QVERIFY2(detail.row.hasRepeatedIntent, "the retried refund is seen as a repeat of the unknown one");
 }
 
 void TestOtlpExporters::bothExportersMakeOneTicketWithAnOpenEscalation()
