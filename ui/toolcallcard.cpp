@@ -8,6 +8,7 @@
 #include "theme.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -114,7 +115,8 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         m_badge = new OutcomeBadge(shown, this);
         if (attested)
             m_badge->setAttested();
-        else if (call.inFlightUntil && !call.escalationId)
+        else if (call.inFlightUntil && !call.escalationId
+                 && *call.inFlightUntil >= QDateTime::currentMSecsSinceEpoch())
             m_badge->setInFlight(formatTime(*call.inFlightUntil));
         m_badge->setObjectName(QStringLiteral("outcomeBadge"));
         header->addWidget(m_badge, 0, Qt::AlignVCenter);
@@ -160,6 +162,13 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                 actions.lookupSystem.isEmpty()
                                         ? QString()
                                         : tr(" (a lookup at %1)").arg(actions.lookupSystem));
+        else if (!call.escalationId && call.inFlightUntil
+                 && *call.inFlightUntil < QDateTime::currentMSecsSinceEpoch())
+            // Only the receiver escalates it; while none runs on this database nothing does.
+            said = tr("Unknown: do not retry. Its result was due by %1 and has not come, but it is not in "
+                      "the escalation queue yet: the receiver (verity collect or import --follow) that "
+                      "escalates it is not running.")
+                           .arg(formatTime(*call.inFlightUntil));
         else if (!call.escalationId && call.inFlightUntil) // reported live: its result may still come
             said = tr("In flight: its result may still come until %1. Do not retry it; if none comes by "
                       "then, it is escalated as unknown.")

@@ -616,8 +616,8 @@ Expected<void> TranscriptImporter::keyWritesAgain(const TicketRef &ticket)
 Expected<int> TranscriptImporter::absorbTraceTickets(const ImportUnit &unit)
 {
     const auto *opened = std::get_if<TicketOpenedEvent>(&unit.events.constFirst().body);
-    if (!opened)
-        return 0;
+    if (!opened || (!m_store.storesNulCharacters() && unit.conversation.contains(QChar(u'\0'))))
+        return 0; // a name the store cannot hold is refused with the unit's events
     int absorbed = 0;
     for (const QString &name : unit.absorbs) {
         Expected<BatchTicket *> from = ticketFor(name);
@@ -686,6 +686,10 @@ void TranscriptImporter::lookAhead(const QList<const ImportUnit *> &units)
     QStringList names;
     QSet<QString> asked;
     const auto ask = [&](const QString &name) {
+        // A name no store can hold is refused where it is met; asked for here, it would fail
+        // the whole batch's statement (and PostgreSQL's transaction with it).
+        if (!m_store.storesNulCharacters() && name.contains(QChar(u'\0')))
+            return;
         const QString key = ticketCacheKey(name);
         if (!m_tickets.contains(key) && !asked.contains(key)) {
             asked.insert(key);

@@ -148,6 +148,26 @@ Expected<void> SqliteStore::makeSelfContained()
     return {};
 }
 
+// Past the largest id a joined ticket had, when that is the largest (SQLite would give it again);
+// else the table's own choice. Both maxima are read from an index's end.
+QString SqliteStore::newTicketId() const
+{
+    return QStringLiteral(
+            "(SELECT CASE WHEN v >= (SELECT COALESCE(max(id), 0) FROM tickets) THEN v + 1 END "
+            "FROM (SELECT CAST(value AS INTEGER) AS v FROM file_info WHERE key = 'retired_ticket_id'))");
+}
+
+Expected<void> SqliteStore::retireTicketId(qint64 ticketId)
+{
+    auto keep = prepared("INSERT INTO file_info (key, value) VALUES ('retired_ticket_id', ?) "
+                         "ON CONFLICT (key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), "
+                         "CAST(excluded.value AS INTEGER)) AS TEXT)");
+    if (!keep)
+        return keep.error();
+    (*keep)->addBindValue(QString::number(ticketId));
+    return run(**keep, "keeping a joined ticket's id from being given again");
+}
+
 QString SqliteStore::byteLengthOf(const QString &column) const
 {
     return QStringLiteral("length(CAST(%1 AS BLOB))").arg(column);

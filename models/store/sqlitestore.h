@@ -33,6 +33,8 @@ protected:
     QString unindexedMark() const override { return QStringLiteral("+"); }
     bool sortsNullsFirst() const override { return true; }
     QString joinInThisOrder() const override { return QStringLiteral("CROSS JOIN"); }
+    QString newTicketId() const override;
+    Expected<void> retireTicketId(qint64 ticketId) override;
 
 private:
     using SqlStore::SqlStore;

@@ -156,13 +156,18 @@ Expected<TicketRef> SqlStore::insertTicket(const NewTicket &ticket)
     if (Expected<void> done = insertSellerAndOrder(ticket); !done)
         return done.error();
 
+    const QString id = newTicketId();
     auto insert = prepared(
-            "INSERT INTO tickets (ext_id, order_id, seller_id, seller_name, subject, opened_at, "
-            "fingerprint, seller_balance_cents, seller_balance_as_of, source_format, registry, task, origin, "
-            "dated_by) "
-            "VALUES (:ext_id, :order_id, :seller_id, :seller_name, :subject, :opened_at, :fingerprint, "
-            ":seller_balance_cents, :seller_balance_as_of, :source_format, :registry, :task, :origin, "
-            ":dated_by) RETURNING id");
+            "insert-ticket",
+            QStringLiteral(
+                    "INSERT INTO tickets (%1ext_id, order_id, seller_id, seller_name, subject, opened_at, "
+                    "fingerprint, seller_balance_cents, seller_balance_as_of, source_format, registry, task, "
+                    "origin, dated_by) "
+                    "VALUES (%2:ext_id, :order_id, :seller_id, :seller_name, :subject, :opened_at, "
+                    ":fingerprint, :seller_balance_cents, :seller_balance_as_of, :source_format, :registry, "
+                    ":task, :origin, :dated_by) RETURNING id")
+                    .arg(id.isEmpty() ? QString() : QStringLiteral("id, "),
+                         id.isEmpty() ? QString() : id + QStringLiteral(", ")));
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;

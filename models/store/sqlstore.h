@@ -119,6 +119,11 @@ protected:
     // What keeps two consoles from picking the same row to claim: a row lock that the other
     // skips (PostgreSQL); empty where a write transaction has the whole database to itself.
     virtual QString skipLockedRows() const { return QString(); }
+    // The id a new ticket gets, as SQL; empty: the table's own. A ticket joined into another
+    // (mergeTicket) is gone, and its id must never name another ticket: SQLite would give the
+    // largest id again, where a console may still hold it.
+    virtual QString newTicketId() const { return QString(); }
+    virtual Expected<void> retireTicketId(qint64) { return {}; }
     // Called before the last audit entry is read: where many consoles append to one chain, the
     // backend makes the next appender wait for this transaction's end.
     virtual Expected<void> lockAuditChain() { return {}; }

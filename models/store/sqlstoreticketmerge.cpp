@@ -170,7 +170,9 @@ Expected<void> SqlStore::mergeTicket(qint64 fromId, qint64 intoId)
     if (!drop)
         return drop.error();
     (*drop)->addBindValue(fromId);
-    return run(**drop, "removing the joined ticket");
+    if (auto done = run(**drop, "removing the joined ticket"); !done)
+        return done;
+    return retireTicketId(fromId);
 }
 
 } // namespace verity

@@ -299,6 +299,7 @@ private slots:
     void aLaterTraceOfAConversationJoinsItsTicket();
     void aCallIdUsedAgainInALaterRequestIsAnotherCall();
     void aTeamDatabaseTakesATracesSpansAsTheSupportRole();
+    void turnAfterTurnJoinsOneTicket();
     void verityEventsArriveLineByLine();
     void aWriteReportedLiveIsInFlightUntilItsGraceEnds();
     void servesHttpsWithTheGivenCertificate();
@@ -419,6 +420,8 @@ void TestCollectServer::aLaterTraceOfAConversationJoinsItsTicket()
     const json tools = exportOf({spanJson(retry), spanJson(unknown)});
     QCOMPARE(receiver.postJson(tools).status, 200);
     QCOMPARE(receiver.tickets(), 2);
+    const qint64 traceTicket =
+            (*receiver.store().findTicket(QStringLiteral("trace:5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e")))->id;
     QCOMPARE(receiver.postJson(exportOf({rootSpan(retry.trace, "conv-collect-1", 39)})).status, 200);
     QCOMPARE(receiver.tickets(), 1);
     const QStringList calls = receiver.calls(QStringLiteral("conv-collect-1"));
@@ -440,6 +443,38 @@ void TestCollectServer::aLaterTraceOfAConversationJoinsItsTicket()
     QCOMPARE(receiver.postJson(exportOf({rootSpan(retry.trace, "conv-collect-1", 39)})).status, 200);
     QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")), calls);
     QCOMPARE(receiver.tickets(), 1);
+
+    // The joined ticket's id is never another's: a console may still hold it (SQLite would give
+    // the largest id again).
+    ToolSpan next = getOrder();
+    next.conversation = "conv-collect-2";
+    next.span = "abababababababab";
+    next.trace = "31313131313131313131313131313131";
+    QCOMPARE(receiver.postJson(exportOf({spanJson(next)})).status, 200);
+    QVERIFY((*receiver.store().findTicket(QStringLiteral("conv-collect-2")))->id > traceTicket);
+}
+
+// Turn after turn, each a trace whose tool span (call_1 every time) comes before its agent span:
+// every turn joins the conversation, its call kept apart from the others'.
+void TestCollectServer::turnAfterTurnJoinsOneTicket()
+{
+    Receiver receiver;
+    for (int turn = 1; turn <= 4; ++turn) {
+        ToolSpan call = timedOutRefund();
+        call.trace = QByteArray::number(turn).repeated(32).left(32).toStdString();
+        call.span = QByteArray::number(turn).repeated(16).left(16).toStdString();
+        call.conversation.clear();
+        call.callId = "call_1";
+        call.arguments["amount_cents"] = 100 * turn;
+        call.startSeconds = 60 * turn;
+        const Reply tools = receiver.postJson(exportOf({spanJson(call)}));
+        QVERIFY2(tools.status == 200, tools.body.constData());
+        const Reply named = receiver.postJson(exportOf({rootSpan(call.trace, "conv-turns", 60 * turn - 1)}));
+        QVERIFY2(named.status == 200, named.body.constData());
+        QCOMPARE(receiver.tickets(), 1);
+        QCOMPARE(receiver.calls(QStringLiteral("conv-turns")).size(), turn);
+    }
+    QCOMPARE(*receiver.store().countOpenEscalations(), 4);
 }
 
 void TestCollectServer::aCallIdUsedAgainInALaterRequestIsAnotherCall()
@@ -508,6 +543,23 @@ void TestCollectServer::aTeamDatabaseTakesATracesSpansAsTheSupportRole()
     QCOMPARE(receiver.postJson(exportOf({rootSpan(lone.trace, "conv-team-2")})).status, 200);
     QCOMPARE(receiver.calls(QStringLiteral("conv-team-2")), QStringList(QStringLiteral("call_O2")));
     QCOMPARE(receiver.tickets(), 2);
+
+    // A conversation id PostgreSQL cannot store (U+0000) is refused alone; the rest is taken.
+    ToolSpan nul = getOrder();
+    nul.conversation = std::string("conv-N\0ul", 10);
+    nul.span = "f2f2f2f2f2f2f2f2";
+    ToolSpan kept = timedOutRefund();
+    kept.conversation = "conv-team-3";
+    kept.span = "f3f3f3f3f3f3f3f3";
+    const Reply mixed = receiver.postJson(exportOf({spanJson(nul), spanJson(kept)}));
+    QVERIFY2(mixed.status == 200, mixed.body.constData());
+    QCOMPARE(mixed.json()
+                     .value(QStringLiteral("partialSuccess"))
+                     .toObject()
+                     .value(QStringLiteral("rejectedSpans"))
+                     .toInteger(),
+             1);
+    QVERIFY(openEscalationId(receiver.store(), QStringLiteral("conv-team-3"), QStringLiteral("call_O2")) > 0);
 }
 
 void TestCollectServer::refusedSpansAreCountedInPartialSuccess()

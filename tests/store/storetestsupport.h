@@ -271,15 +271,23 @@ inline QStringList consistencyViolations(const QSqlDatabase &db)
                      QStringLiteral("SELECT 'unknown call without exactly one open escalation: ' || c.id "
                                     "FROM tool_calls c WHERE c.outcome = 'unknown' AND (SELECT count(*) FROM "
                                     "escalations e WHERE e.tool_call_id = c.id AND e.state = 'open') <> 1"));
-    // A result that came after the escalation leaves it only when nobody had taken it up.
+    // A result that came after the escalation leaves it only when nobody had taken it up (a
+    // database killed before its schema had claims and evidence has none to keep).
+    QSqlQuery probe(db);
+    const bool claimable =
+            probe.exec(QStringLiteral("SELECT e.claimed_by FROM escalations e, evidence v LIMIT 0"));
     problems << rows(
             db,
-            QStringLiteral("SELECT 'escalation nobody took up on a call that is not unknown: ' || e.id "
-                           "FROM escalations e JOIN tool_calls c ON c.id = e.tool_call_id "
-                           "WHERE (c.outcome IS NOT 'unknown' AND e.state = 'open' AND e.claimed_by IS NULL "
-                           "AND e.last_note IS NULL AND NOT EXISTS (SELECT 1 FROM evidence v WHERE "
-                           "v.escalation_id = e.id) AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE "
-                           "a.escalation_id = e.id)) OR e.ticket_id <> c.ticket_id"));
+            claimable ? QStringLiteral(
+                    "SELECT 'escalation nobody took up on a call that is not unknown: ' || e.id "
+                    "FROM escalations e JOIN tool_calls c ON c.id = e.tool_call_id "
+                    "WHERE (c.outcome IS NOT 'unknown' AND e.state = 'open' AND e.claimed_by "
+                    "IS NULL AND e.last_note IS NULL AND NOT EXISTS (SELECT 1 FROM evidence v "
+                    "WHERE v.escalation_id = e.id) AND NOT EXISTS (SELECT 1 FROM audit_log a "
+                    "WHERE a.escalation_id = e.id)) OR e.ticket_id <> c.ticket_id")
+                      : QStringLiteral("SELECT 'escalation on a call that is not unknown: ' || e.id "
+                                       "FROM escalations e JOIN tool_calls c ON c.id = e.tool_call_id "
+                                       "WHERE c.outcome IS NOT 'unknown' OR e.ticket_id <> c.ticket_id"));
     problems << rows(db,
                      QStringLiteral("SELECT 'write_count wrong for ticket ' || t.ext_id FROM tickets t "
                                     "WHERE t.write_count <> (SELECT count(*) FROM tool_calls c WHERE "
