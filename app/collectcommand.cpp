@@ -112,6 +112,7 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
         help.replace(
                 0, help.indexOf(u'\n'),
                 QStringLiteral("Usage: verity collect [--db PATH|URI] [--listen ADDR:PORT] [--token TOKEN] "
+                               "[--tls-cert FILE --tls-key FILE] [--max-body-mb N] [--grace SECONDS] "
                                "[--registry NAME|FILE]"));
         out << help;
         exitCode = 0;

@@ -47,8 +47,8 @@ VerityRun TestCommandHelp::verity(const QStringList &arguments)
 void TestCommandHelp::consoleHelpListsEverySubcommand_data()
 {
     QTest::addColumn<QString>("subcommand");
-    for (const char *name :
-         {"import", "lookup", "resolve", "audit", "claim", "db", "reconcile", "sandbox", "simulate"})
+    for (const char *name : {"import", "collect", "lookup", "resolve", "audit", "claim", "db", "reconcile",
+                             "sandbox", "simulate"})
         QTest::newRow(name) << QString::fromLatin1(name);
 }
 
