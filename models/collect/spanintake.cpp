@@ -101,10 +101,10 @@ IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, cons
     IntakeResult result = store(units, source, spans, spansOf);
     if (!result.storeError.isEmpty())
         return result;
-    for (auto it = named.cbegin(); it != named.cend(); ++it) {
-        const QString known = m_traceConversations.value(it.key());
-        if (known.isEmpty() || known.startsWith(QLatin1String("trace:")))
-            m_traceConversations.insert(it.key(), it.value());
+    // Stored: those traces have their names for good.
+    for (auto it = absorbs.cbegin(); it != absorbs.cend(); ++it) {
+        for (const QString &traceTicket : it.value())
+            m_traceConversations.insert(traceTicket.mid(6), it.key());
     }
     // Spans of conversations that could not be read: every span not stored with its
     // conversation, so the count holds however the reader grouped them.

@@ -135,6 +135,24 @@ ToolSpan retriedRefund()
     return span;
 }
 
+// The customer's next turn, a trace of its own named only by its agent span (rootSpan): the
+// refund sent again under the first turn's call id, and another refund that timed out.
+std::pair<ToolSpan, ToolSpan> laterTurn()
+{
+    ToolSpan retry = retriedRefund();
+    retry.trace = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
+    retry.conversation.clear();
+    retry.callId = "call_O2";
+    ToolSpan unknown = timedOutRefund();
+    unknown.trace = retry.trace;
+    unknown.conversation.clear();
+    unknown.span = "f8f8f8f8f8f8f8f8";
+    unknown.callId = "call_O9";
+    unknown.arguments["amount_cents"] = 500;
+    unknown.startSeconds = 50;
+    return {retry, unknown};
+}
+
 // OTLP/JSON onto the protobuf encoding, as an SDK's protobuf exporter would send it: ids from
 // hex to bytes (base64 in protobuf's own JSON mapping), the rest by protobuf's JSON parser.
 QByteArray protobufOf(json request)
@@ -406,17 +424,7 @@ void TestCollectServer::aLaterTraceOfAConversationJoinsItsTicket()
 
     // The customer's next turn is a trace of its own; its tool spans come before its root span,
     // and number their calls afresh (call_O2 again).
-    ToolSpan retry = retriedRefund();
-    retry.trace = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
-    retry.conversation.clear();
-    retry.callId = "call_O2";
-    ToolSpan unknown = timedOutRefund();
-    unknown.trace = retry.trace;
-    unknown.conversation.clear();
-    unknown.span = "f8f8f8f8f8f8f8f8";
-    unknown.callId = "call_O9";
-    unknown.arguments["amount_cents"] = 500;
-    unknown.startSeconds = 50;
+    const auto [retry, unknown] = laterTurn();
     const json tools = exportOf({spanJson(retry), spanJson(unknown)});
     QCOMPARE(receiver.postJson(tools).status, 200);
     QCOMPARE(receiver.tickets(), 2);
@@ -516,16 +524,7 @@ void TestCollectServer::aTeamDatabaseTakesATracesSpansAsTheSupportRole()
     Receiver receiver(CollectOptions{}, std::move(*asBen));
 
     QCOMPARE(receiver.postJson(exportOf({spanJson(getOrder()), spanJson(timedOutRefund())})).status, 200);
-    ToolSpan retry = retriedRefund();
-    retry.trace = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
-    retry.conversation.clear();
-    retry.callId = "call_O2";
-    ToolSpan unknown = timedOutRefund();
-    unknown.trace = retry.trace;
-    unknown.conversation.clear();
-    unknown.span = "f8f8f8f8f8f8f8f8";
-    unknown.callId = "call_O9";
-    unknown.startSeconds = 50;
+    const auto [retry, unknown] = laterTurn();
     const Reply tools = receiver.postProtobuf(exportOf({spanJson(retry), spanJson(unknown)}));
     QVERIFY2(tools.status == 200, tools.body.constData());
     QCOMPARE(receiver.tickets(), 2);
