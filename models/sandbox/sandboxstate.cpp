@@ -1,6 +1,7 @@
 #include "sandboxstate.h"
 
 #include "domain/sha256.h"
+#include "store/sqlitefilelocks.h"
 
 #include <QAtomicInteger>
 #include <QDir>
@@ -258,6 +259,8 @@ QString SandboxState::defaultLocation()
 
 Expected<std::unique_ptr<SandboxState>> SandboxState::open(const QString &path, Durability durability)
 {
+    if (Expected<void> locks = useDescriptionLocksForSqlite(); !locks)
+        return inContext(path, locks.error());
     const QFileInfo info(path);
     if (!QDir().mkpath(info.absolutePath()))
         return makeError(QStringLiteral("%1: cannot create the folder %2").arg(path, info.absolutePath()));

@@ -1,6 +1,7 @@
 #include "sqlitestore.h"
 
 #include "sqlerror.h"
+#include "sqlitefilelocks.h"
 #include "sqliteschema.h"
 
 #include <QDir>
@@ -44,6 +45,8 @@ Expected<void> checkIsFileForSqlite(const QString &path, const QFileInfo &info)
 
 Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
 {
+    if (Expected<void> locks = useDescriptionLocksForSqlite(); !locks)
+        return inContext(path, locks.error());
     const QFileInfo info(path);
     if (Expected<void> usable = checkIsFileForSqlite(path, info); !usable)
         return usable.error();
@@ -81,6 +84,8 @@ Expected<std::unique_ptr<SqliteStore>> SqliteStore::open(const QString &path)
 
 Expected<std::unique_ptr<SqliteStore>> SqliteStore::openReadOnly(const QString &path)
 {
+    if (Expected<void> locks = useDescriptionLocksForSqlite(); !locks)
+        return inContext(path, locks.error());
     const QFileInfo info(path);
     if (Expected<void> usable = checkIsFileForSqlite(path, info); !usable)
         return usable.error();
