@@ -76,6 +76,7 @@ struct Options
     QString apiKey;
     bool settle = false;
     QString operatorName;
+    bool operatorGiven = false; // else the default, which a team's database replaces by its user
 };
 
 bool isDate(const QString &text)
@@ -98,6 +99,7 @@ Expected<Options> parseOptions(QCommandLineParser &parser)
     options.pdf = parser.value(QStringLiteral("pdf"));
     options.settle = parser.isSet(QStringLiteral("settle"));
     options.operatorName = parser.value(QStringLiteral("operator")).trimmed();
+    options.operatorGiven = parser.isSet(QStringLiteral("operator"));
     if (parser.isSet(QStringLiteral("operator")) && !options.settle)
         return fail(QStringLiteral("--operator names who settles: it goes with --settle"));
     if (options.settle && options.operatorName.isEmpty())
@@ -281,7 +283,7 @@ Expected<void> writeReports(const Options &options, const Reconciliation &reconc
 }
 
 Expected<StatementSettlement> settleProven(const QString &db, const ProviderStatement &statement,
-                                           const QString &operatorName)
+                                           const QString &operatorName, bool operatorGiven)
 {
     Expected<std::unique_ptr<Store>> store = openStore(db);
     if (!store)
@@ -290,10 +292,15 @@ Expected<StatementSettlement> settleProven(const QString &db, const ProviderStat
                                              QStringLiteral("settling from a provider's statement"));
         !allowed)
         return allowed.error();
+    // In a team's database the settler is the database user; a name given for it must be theirs.
+    const Expected<QString> who = operatorNameFor(
+            **store, operatorGiven || (*store)->sessionUser().isEmpty() ? operatorName : QString());
+    if (!who)
+        return who.error();
     Expected<QList<ProvenCall>> proven = callsProvenBy(**store, statement);
     if (!proven)
         return proven.error();
-    return settleFromStatement(**store, *proven, statement, operatorName);
+    return settleFromStatement(**store, *proven, statement, *who);
 }
 
 } // namespace
@@ -375,7 +382,8 @@ int runReconcileCommand(const QStringList &arguments)
     QJsonArray settledCalls;
     if (options->settle) {
         // The provider's records settle what they prove; the report then reads the ledger as it now is.
-        Expected<StatementSettlement> settled = settleProven(options->db, *statement, options->operatorName);
+        Expected<StatementSettlement> settled =
+                settleProven(options->db, *statement, options->operatorName, options->operatorGiven);
         if (!settled) {
             err << "verity reconcile: --settle: " << settled.message() << "\n";
             return 2;

@@ -479,6 +479,163 @@ GRANT DELETE ON tickets TO verity_support;
 -- A ticket whose unknown writes all wait for their results is shown in flight.
 ALTER TABLE tickets ADD COLUMN in_flight BIGINT NOT NULL DEFAULT 0;
 )sql",
+        // 11: what a role may change, the database checks as Verity's actions do it, whatever the
+        // client: a settlement comes with its evidence and audit entry in one transaction and in
+        // the settler's name; a call's outcome comes with its result, once; a claim is taken and
+        // kept in one's own name, and taking it is audited; the ledger is written with an audit
+        // entry; evidence names who recorded it; an audit entry follows the chain's head. Every
+        // guard runs with Verity's schema first, whatever the session's search_path (psql's
+        // default would not find acts_as_admin()). An admin, or the owner, is exempt, as before.
+        R"sql(
+ALTER FUNCTION acts_as_admin() SET search_path = verity, pg_temp;
+ALTER FUNCTION escalation_claim_guard() SET search_path = verity, pg_temp;
+ALTER FUNCTION claim_in_own_name() SET search_path = verity, pg_temp;
+ALTER FUNCTION audit_in_own_name() SET search_path = verity, pg_temp;
+ALTER FUNCTION escalation_leaves_when_known() SET search_path = verity, pg_temp;
+ALTER FUNCTION announce_change() SET search_path = verity, pg_temp;
+
+-- Whether a row was written by the transaction running now (its xmin is the transaction's id).
+CREATE FUNCTION written_now(row_xmin xid) RETURNS boolean LANGUAGE sql STABLE
+    SET search_path = verity, pg_temp AS $$
+    SELECT row_xmin::text::bigint = pg_current_xact_id()::text::bigint % 4294967296
+$$;
+
+-- Held in one's own name: taking a claim, and moving its end, whoever held it before.
+CREATE OR REPLACE FUNCTION claim_in_own_name() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+BEGIN
+    IF NEW.claimed_by IS NOT NULL AND NEW.claimed_by <> current_user AND NOT acts_as_admin() THEN
+        RAISE EXCEPTION '% cannot claim escalation % in the name of %: a claim is taken and kept in one''s own name',
+            current_user, OLD.id, NEW.claimed_by USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+DROP TRIGGER escalation_claimed_in_own_name ON escalations;
+CREATE TRIGGER escalation_claimed_in_own_name BEFORE UPDATE OF claimed_by, claimed_until ON escalations
+    FOR EACH ROW WHEN (NEW.claimed_by IS DISTINCT FROM OLD.claimed_by
+                       OR NEW.claimed_until IS DISTINCT FROM OLD.claimed_until)
+    EXECUTE FUNCTION claim_in_own_name();
+
+-- Checked at commit, when the whole action is there: what a settlement or a claim writes
+-- beside the escalation.
+CREATE FUNCTION escalation_change_audited() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+BEGIN
+    IF acts_as_admin() THEN
+        RETURN NULL;
+    END IF;
+    IF (OLD.state, OLD.resolution, OLD.basis, OLD.reference, OLD.resolved_by, OLD.resolved_at)
+            IS DISTINCT FROM (NEW.state, NEW.resolution, NEW.basis, NEW.reference, NEW.resolved_by, NEW.resolved_at) THEN
+        IF NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.escalation_id = NEW.id AND a.operator = current_user
+                       AND written_now(a.xmin)) THEN
+            RAISE EXCEPTION 'escalation % cannot be settled or reopened by % without an audit entry of theirs in the same transaction: a settlement is an audited action',
+                NEW.id, current_user USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        IF NEW.state = 'resolved' AND NEW.resolved_by IS DISTINCT FROM current_user THEN
+            RAISE EXCEPTION 'escalation % cannot be settled by % in the name of %: a settlement is made in one''s own name',
+                NEW.id, current_user, NEW.resolved_by USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        IF NEW.state = 'resolved' AND NOT EXISTS (SELECT 1 FROM evidence e WHERE e.escalation_id = NEW.id
+                       AND e.operator = current_user AND written_now(e.xmin)) THEN
+            RAISE EXCEPTION 'escalation % cannot be settled by % without evidence recorded with it: a settlement rests on a lookup, a check or a statement',
+                NEW.id, current_user USING ERRCODE = 'insufficient_privilege';
+        END IF;
+    END IF;
+    IF NEW.claimed_by IS NOT NULL AND NEW.claimed_by IS DISTINCT FROM OLD.claimed_by
+            AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.escalation_id = NEW.id AND a.operator = current_user
+                            AND a.action = 'claim' AND written_now(a.xmin)) THEN
+        RAISE EXCEPTION 'escalation % cannot be claimed by % without the claim''s audit entry in the same transaction: taking a claim is an audited action',
+            NEW.id, current_user USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER escalation_changes_audited AFTER UPDATE ON escalations
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION escalation_change_audited();
+
+-- A call's result is recorded once, when it comes, and its outcome with it: nobody turns an
+-- unknown refund green by hand.
+CREATE FUNCTION outcome_from_result() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+BEGIN
+    IF NOT acts_as_admin() AND OLD.result_fingerprint IS NOT NULL THEN
+        RAISE EXCEPTION 'call % of ticket % already has its result: a result and the outcome read from it are recorded once, when the result comes',
+            OLD.call_ext_id, OLD.ticket_id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NOT acts_as_admin() AND NEW.result_fingerprint IS NULL
+            AND (OLD.outcome, OLD.outcome_reason, OLD.read_failed) IS DISTINCT FROM (NEW.outcome, NEW.outcome_reason, NEW.read_failed) THEN
+        RAISE EXCEPTION 'call % of ticket % has no result to read an outcome from: an outcome is recorded with the result it comes from',
+            OLD.call_ext_id, OLD.ticket_id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER tool_call_outcome_from_result
+    BEFORE UPDATE OF raw_result, result_at, duration_ms, result_fingerprint, outcome, outcome_reason, read_failed,
+                     result_error, result_error_type ON tool_calls
+    FOR EACH ROW WHEN ((OLD.raw_result, OLD.result_at, OLD.duration_ms, OLD.result_fingerprint, OLD.outcome,
+                        OLD.outcome_reason, OLD.read_failed, OLD.result_error, OLD.result_error_type)
+                       IS DISTINCT FROM (NEW.raw_result, NEW.result_at, NEW.duration_ms, NEW.result_fingerprint,
+                                         NEW.outcome, NEW.outcome_reason, NEW.read_failed, NEW.result_error,
+                                         NEW.result_error_type))
+    EXECUTE FUNCTION outcome_from_result();
+
+-- The ledger says a refund went out: written only with the audit entry of the action that
+-- found or sent it.
+CREATE FUNCTION ledger_row_audited() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+BEGIN
+    IF NOT acts_as_admin() AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.operator = current_user
+                                           AND written_now(a.xmin)) THEN
+        RAISE EXCEPTION 'refund % cannot enter the ledger without an audit entry of %''s in the same transaction: the ledger is written by audited actions',
+            NEW.refund_id, current_user USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER ledger_rows_audited AFTER INSERT ON ledger
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_row_audited();
+
+CREATE FUNCTION evidence_in_own_name() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+BEGIN
+    IF NEW.operator <> current_user AND NOT acts_as_admin() THEN
+        RAISE EXCEPTION '% cannot record evidence in the name of %: evidence names who recorded it',
+            current_user, NEW.operator USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER evidence_recorded_in_own_name BEFORE INSERT ON evidence
+    FOR EACH ROW EXECUTE FUNCTION evidence_in_own_name();
+
+-- One chain, appended at its head only: the next number, after the newest entry's hash. The
+-- chain's lock is the one Verity's writers take, so a writer by hand waits its turn too.
+CREATE FUNCTION audit_follows_head() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+DECLARE
+    head_seq BIGINT;
+    head_hash TEXT;
+BEGIN
+    IF acts_as_admin() THEN
+        RETURN NEW;
+    END IF;
+    PERFORM pg_advisory_xact_lock(7378726957);
+    SELECT seq, hash INTO head_seq, head_hash FROM audit_log ORDER BY seq DESC LIMIT 1;
+    IF NEW.seq IS DISTINCT FROM COALESCE(head_seq, 0) + 1
+            OR NEW.prev_hash IS DISTINCT FROM COALESCE(head_hash, repeat('0', 64)) THEN
+        RAISE EXCEPTION 'an audit entry follows the chain''s head: entry % after %, not entry % after %',
+            COALESCE(head_seq, 0) + 1, COALESCE(head_hash, repeat('0', 64)), NEW.seq, NEW.prev_hash
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+-- (Named to fire after audit_written_in_own_name: BEFORE triggers run in name order.)
+CREATE TRIGGER audit_written_to_the_head BEFORE INSERT ON audit_log
+    FOR EACH ROW EXECUTE FUNCTION audit_follows_head();
+)sql",
 };
 // clang-format on
 

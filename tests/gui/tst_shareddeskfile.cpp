@@ -54,6 +54,13 @@ public:
                    m_process.readAllStandardError());
             start();
         });
+        // A command that cannot even start ends the lane, said as a failure, not as a wait.
+        QObject::connect(&m_process, &QProcess::errorOccurred, [this](QProcess::ProcessError error) {
+            if (error != QProcess::FailedToStart)
+                return;
+            m_failures << QStringLiteral("%1 could not start: %2").arg(m_name, m_process.errorString());
+            m_finished = true;
+        });
     }
     void start()
     {
@@ -240,6 +247,8 @@ void SharedDeskFileTest::aConsoleAndFourProcessesShareOneFileForAMinute()
     }
     QTRY_VERIFY_WITH_TIMEOUT(
             importer.finished() && claimer.finished() && resolver.finished() && reconciler.finished(), 60000);
+    for (const Lane *lane : {&importer, &claimer, &resolver, &reconciler})
+        failures += lane->failures();
     QCOMPARE(failures, QStringList());
     QCOMPARE(deletedStoreFilesHeldOpen(path), QStringList());
     qInfo("in a minute: %d imports, %d claims and %d releases, %d settled by attestation, %d "
