@@ -6,6 +6,8 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+
 namespace verity {
 
 EscalationQueueModel::EscalationQueueModel(EscalationStore &store, QObject *parent)
@@ -19,9 +21,52 @@ EscalationQueueModel::EscalationQueueModel(EscalationStore &store, QObject *pare
             emit errorOccurred(rows.message());
             return std::nullopt;
         }
+        noteClaimEnds(*rows);
         return *rows;
     });
+    m_lapse.setSingleShot(true);
+    connect(&m_lapse, &QTimer::timeout, this, &EscalationQueueModel::claimsLapsed);
+    // "Waiting" is read in minutes at the finest; a quarter of one keeps it true.
+    m_waitingClock.setInterval(15000);
+    connect(&m_waitingClock, &QTimer::timeout, this, [this] {
+        if (m_count > 0)
+            emit dataChanged(index(0, WaitingColumn), index(int(m_count) - 1, WaitingColumn),
+                             {Qt::DisplayRole});
+    });
+    m_waitingClock.start();
     reload();
+}
+
+void EscalationQueueModel::noteClaimEnds(const QList<EscalationRow> &rows) const
+{
+    const qint64 now = m_now();
+    for (const EscalationRow &row : rows) {
+        if (claimHeld(row.claimedBy, row.claimedUntil, now)
+            && (m_nextLapse == 0 || row.claimedUntil < m_nextLapse))
+            m_nextLapse = row.claimedUntil;
+    }
+    if (m_nextLapse == 0)
+        return;
+    // A little after the end, so that the claim reads as lapsed when the view asks again.
+    const qint64 wait = std::clamp<qint64>(m_nextLapse - now + 100, 0, 24LL * 3600 * 1000);
+    m_lapse.start(int(wait));
+}
+
+void EscalationQueueModel::claimsLapsed()
+{
+    m_nextLapse = 0;
+    if (m_count == 0)
+        return;
+    emit dataChanged(index(0, ClaimColumn), index(int(m_count) - 1, ClaimColumn),
+                     {Qt::DisplayRole, Qt::ToolTipRole, ClaimHolderRole});
+    // The next end among the rows still held.
+    QList<EscalationRow> held;
+    m_cache.findHeld([&held](const EscalationRow &row) {
+        if (!row.claimedBy.isEmpty())
+            held.append(row);
+        return false;
+    });
+    noteClaimEnds(held);
 }
 
 void EscalationQueueModel::setClock(std::function<qint64()> nowMs)
@@ -42,6 +87,8 @@ void EscalationQueueModel::refresh()
 void EscalationQueueModel::reload()
 {
     m_cache.clear();
+    m_nextLapse = 0;
+    m_lapse.stop();
     Expected<qint64> count = m_store.countOpenEscalations();
     if (!count) {
         m_count = 0;

@@ -6,6 +6,7 @@
 #include "store/records.h"
 
 #include <QAbstractTableModel>
+#include <QTimer>
 
 #include <functional>
 
@@ -47,6 +48,10 @@ signals:
 
 private:
     void reload();
+    // The earliest end among the claims held in `rows` (or already known), with a timer on it:
+    // a claim that lapses leaves the view then, with nothing else happening.
+    void noteClaimEnds(const QList<EscalationRow> &rows) const;
+    void claimsLapsed();
 
     EscalationStore &m_store;
     qint64 m_count = 0;
@@ -54,6 +59,9 @@ private:
     // A page joins each escalation to its ticket, call and order: 64 rows fill a tall dock and
     // cost a quarter of the default page at the console's opening.
     mutable RowCache<EscalationRow> m_cache{64};
+    mutable QTimer m_lapse; // fires at the earliest held claim's end
+    mutable qint64 m_nextLapse = 0; // that end, 0 for none
+    QTimer m_waitingClock; // the waiting times move on
 };
 
 } // namespace verity

@@ -1,0 +1,89 @@
+// A console nobody touches, on a desk file nobody else writes to for a while: what it shows about
+// time must still move. A claim another person took lapses, and the queue stops showing it as
+// held within two seconds of its end, with nothing else happening.
+
+#include "escalationqueuepane.h"
+#include "import/importjob.h"
+#include "itemmodels/escalationqueuemodel.h"
+#include "mainwindow.h"
+#include "resolution/escalationclaims.h"
+#include "support/deskfile.h"
+#include "support/teststore.h"
+
+#include <QDateTime>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace verity;
+using namespace verity::test;
+
+namespace {
+
+// The queue's "Claimed by" text for escalation `id`, or "(not listed)".
+QString claimShown(QTableView *queue, qint64 id)
+{
+    QAbstractItemModel *model = queue->model();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QModelIndex cell = model->index(row, EscalationQueueModel::ClaimColumn);
+        if (cell.data(EscalationQueueModel::EscalationIdRole).toLongLong() == id)
+            return cell.data().toString();
+    }
+    return QStringLiteral("(not listed)");
+}
+
+} // namespace
+
+class QuietConsoleTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aLapsedClaimLeavesTheQueueOnTime();
+};
+
+void QuietConsoleTest::aLapsedClaimLeavesTheQueueOnTime()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
+    std::unique_ptr<Store> console = openTestStore(path);
+    std::unique_ptr<Store> other = openTestStore(path);
+    QVERIFY(console && other);
+    QVERIFY(importInto(*console, demoDataResource()));
+    MainWindow window(*console, path, RegistrySource{});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTableView *queue = window.escalationPane()->table();
+    QTRY_VERIFY(queue->model()->rowCount() > 0);
+
+    // user_b claims the oldest escalation in another process's place, for three seconds.
+    EscalationClaims claims(*other, QStringLiteral("user_b"));
+    claims.setLease(3000);
+    const Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
+    QVERIFY(claimed && *claimed && (*claimed)->taken);
+    const qint64 id = (*claimed)->escalationId;
+    const qint64 lapse = (*claimed)->until;
+    QTRY_VERIFY_WITH_TIMEOUT(claimShown(queue, id).startsWith(QLatin1String("user_b, until")), 2000);
+
+    // Then nothing happens, and the claim's end passes: the model tells the view the cell
+    // changed (what makes a quiet view paint again), and the cell reads free.
+    QSignalSpy changed(queue->model(), &QAbstractItemModel::dataChanged);
+    const auto toldTheView = [&] {
+        for (const QList<QVariant> &signal : changed) {
+            if (signal.at(0).toModelIndex().column() <= EscalationQueueModel::ClaimColumn
+                && signal.at(1).toModelIndex().column() >= EscalationQueueModel::ClaimColumn)
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(toldTheView(), int(lapse - QDateTime::currentMSecsSinceEpoch()) + 2000);
+    QVERIFY(QDateTime::currentMSecsSinceEpoch() >= lapse);
+    QCOMPARE(claimShown(queue, id), QString());
+}
+
+QTEST_MAIN(QuietConsoleTest)
+#include "tst_quietconsole.moc"
