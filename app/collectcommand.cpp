@@ -9,9 +9,11 @@
 
 #include "collect/collectserver.h"
 #include "domain/registrychoice.h"
+#include "driverchatter.h"
 #include "registryoption.h"
 #include "resolution/operatoridentity.h"
 #include "stopsignals.h"
+#include "store/changefeed.h"
 #include "store/storefactory.h"
 #include "terminalprogress.h"
 
@@ -191,8 +193,10 @@ int runCollectCommand(const QStringList &arguments)
         return cannotRun(allowed.message());
 
     // On a team database the feed's watch is what reconnects after the server went away: until
-    // then requests are answered 503 and the exporters send them again.
-    (*store)->changeFeed();
+    // then requests are answered 503 and the exporters send them again. The outage is said once,
+    // here, and Qt's and libpq's own lines about each failed statement are left out.
+    quietDriverChatter();
+    ChangeFeed *feed = (*store)->changeFeed();
     CollectServer server(**store, choice->selection, parsed->options);
     Expected<quint16> port = server.listenOn(parsed->address, parsed->port, parsed->tls);
     if (!port)
@@ -210,6 +214,25 @@ int runCollectCommand(const QStringList &arguments)
         err << line << Qt::endl;
         progress.showText(totals.line());
     });
+    if (feed) {
+        // Said once an outage, however often the watch's reason for it changes.
+        QObject::connect(feed, &ChangeFeed::unreachable, &server, [&](const QString &reason) {
+            if (server.storeAway())
+                return;
+            server.setStoreAway(true);
+            progress.clear();
+            err << "verity collect: the database is not answering (" << reason
+                << "); requests are answered 503, so that their exporters send them again, until it is back"
+                << Qt::endl;
+            progress.showText(totals.line());
+        });
+        QObject::connect(feed, &ChangeFeed::reachable, &server, [&] {
+            server.setStoreAway(false);
+            progress.clear();
+            err << "verity collect: the database answers again; requests are stored" << Qt::endl;
+            progress.showText(totals.line());
+        });
+    }
     // A stop finishes the request in hand (requests are answered one at a time, between
     // signals), answers any already waiting with 503 so their exporters send them again
     // later, then quits.

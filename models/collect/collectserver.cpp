@@ -73,6 +73,8 @@ CollectServer::CollectServer(ImportWrites &store, RegistrySelection registries, 
 
 void CollectServer::escalateOverdue()
 {
+    if (m_storeAway)
+        return;
     const Expected<int> escalated = m_api.escalateOverdue();
     if (!escalated)
         emit noted(QStringLiteral("cannot escalate the calls whose result did not come (tried again in a few "

@@ -39,6 +39,10 @@ public:
     // Escalates the writes whose result did not come in time, now; the server also does so
     // every few seconds while it listens. Says what it did on `served`.
     void escalateOverdue();
+    // While the store's server is away the overdue writes wait for it, unsaid: the outage is
+    // said once by whoever watches the server.
+    void setStoreAway(bool away) { m_storeAway = away; }
+    bool storeAway() const { return m_storeAway; }
 
 signals:
     // One line per request: "POST /v1/traces 200 127.0.0.1:50312: 3 spans, ..."
@@ -56,6 +60,7 @@ private:
     CollectApi m_api;
     qint64 m_answered = 0;
     QTimer *m_overdue;
+    bool m_storeAway = false;
 };
 
 } // namespace verity

@@ -2,6 +2,7 @@
 
 #include "domain/hiddencharacters.h"
 #include "escalationresolver.h"
+#include "operatoridentity.h"
 #include "provider/providerurl.h"
 #include "store/store.h"
 
@@ -93,16 +94,27 @@ Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &oper
 {
     if (const Expected<QUrl> checked = checkProviderUrl(baseUrl); !checked)
         return makeError(QStringLiteral("Base URL: %1").arg(checked.message()));
-    // The name goes into every audit entry and piece of evidence this console writes.
-    if (const Expected<void> name = checkPersonName(QStringLiteral("Your name"), operatorName.trimmed());
-        !name)
+    // The name goes into every audit entry and piece of evidence this console writes. In a team's
+    // database that is the database user, and a name that is someone else's is refused, as the
+    // command line refuses it, rather than kept and silently not used.
+    const bool team = !m_store.sessionUser().isEmpty();
+    if (team) {
+        if (const Expected<QString> who = operatorNameFor(m_store, operatorName); !who)
+            return makeError(InputErrc::Invalid, QStringLiteral("Your name: %1").arg(who.message()));
+    } else if (const Expected<void> name =
+                       checkPersonName(QStringLiteral("Your name"), operatorName.trimmed());
+               !name) {
         return name.error();
+    }
     m_urlProblem.clear();
     QSettings settings;
     settings.setValue(QStringLiteral("provider/baseUrl"), baseUrl.toString(QUrl::RemoveUserInfo));
-    settings.setValue(QStringLiteral("provider/operator"), operatorName);
+    // The desk's own name stays as it was: a team's database names its user anyway.
+    if (!team)
+        settings.setValue(QStringLiteral("provider/operator"), operatorName);
     m_settings.baseUrl = baseUrl;
-    m_operator = operatorName.trimmed().isEmpty() ? defaultOperatorName() : operatorName.trimmed();
+    if (!team)
+        m_operator = operatorName.trimmed().isEmpty() ? defaultOperatorName() : operatorName.trimmed();
     if (!apiKey.isEmpty())
         m_settings.apiKey = apiKey;
     rebuild();

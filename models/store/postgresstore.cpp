@@ -19,10 +19,23 @@ namespace verity {
 namespace {
 
 // The driver's own words start with what it was doing; libpq's say what went wrong.
+// libpq prints a server's notices itself, straight to stderr, the server's last words before it
+// closes an idle connection ("FATAL: terminating connection ...") among them. Passed to Qt's log
+// instead, where a command that says the outage in its own words may leave them out.
+void noticeToLog(void *, const char *message)
+{
+    qWarning("%s", qPrintable(QString::fromUtf8(message).trimmed()));
+}
+
+void routeNotices(const QSqlDatabase &db)
+{
+    if (PGconn *connection = libpqConnection(db))
+        PQsetNoticeProcessor(connection, noticeToLog, nullptr);
+}
+
 QString connectionError(const QSqlError &error)
 {
-    const QString text = error.databaseText().trimmed();
-    return text.isEmpty() ? error.text() : text;
+    return sqlErrorText(error);
 }
 
 } // namespace
@@ -70,6 +83,7 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
                             .arg(where, connectionError(store->m_db.lastError())));
     }
 
+    routeNotices(store->m_db);
     if (Expected<void> started = store->startSession(); !started)
         return started.error();
     QSqlQuery session(store->m_db);
@@ -189,7 +203,7 @@ QString brokenConnection(const QSqlDatabase &db)
     if (connection && PQstatus(connection) == CONNECTION_OK)
         return QString();
     const QString said =
-            connection ? QString::fromLocal8Bit(PQerrorMessage(connection)).simplified() : QString();
+            connection ? linesOnce(QString::fromLocal8Bit(PQerrorMessage(connection))) : QString();
     return said.isEmpty() ? QStringLiteral("the connection to the server was lost") : said;
 }
 
@@ -210,6 +224,7 @@ ChangeFeed *PostgresStore::changeFeed()
         return nullptr;
     }
     m_listening = name;
+    routeNotices(listening);
     m_ownBackend = backendPid();
     m_feed = std::make_unique<ChangeFeed>();
     // The driver stays the same across reconnections, and so does this.
@@ -264,6 +279,7 @@ Expected<void> PostgresStore::reconnect()
     if (!m_db.open())
         return makeError(QStringLiteral("%1: cannot connect again: %2")
                                  .arg(m_path, connectionError(m_db.lastError())));
+    routeNotices(m_db);
     if (Expected<void> started = startSession(); !started)
         return started;
     QSqlDatabase listening = QSqlDatabase::database(m_listening, false);
@@ -271,6 +287,7 @@ Expected<void> PostgresStore::reconnect()
     if (!listening.open() || !listening.driver()->subscribeToNotification(QString::fromLatin1(changeChannel)))
         return makeError(QStringLiteral("%1: cannot listen for changes again: %2")
                                  .arg(m_path, connectionError(listening.lastError())));
+    routeNotices(listening);
     m_ownBackend = backendPid();
     return {};
 }
@@ -284,7 +301,7 @@ QString PostgresStore::failureText(const QSqlError &error)
     const bool going = code.startsWith(QLatin1String("08")) || code.startsWith(QLatin1String("57P"));
     QString broken = brokenConnection(m_db);
     if (broken.isEmpty() && going)
-        broken = sqlErrorText(error).simplified();
+        broken = sqlErrorText(error);
     if (broken.isEmpty())
         return sqlErrorText(error);
     // Looked at once the failed call has returned, not inside it: what the watch says makes

@@ -3,6 +3,7 @@
 // otlp_js_packages test), sending GenAI execute_tool spans of a refund that timed out and its
 // retry; and a steady stream of spans while the receiver is stopped and started again.
 
+#include "support/collectprocess.h"
 #include "support/teststore.h"
 #include "support/verityprocess.h"
 
@@ -17,52 +18,6 @@ using namespace verity;
 using namespace verity::test;
 
 namespace {
-
-// A running `verity collect`; stopped with SIGTERM when it goes.
-class CollectProcess
-{
-public:
-    CollectProcess(const QString &database, const QString &listen, const QStringList &extra = {})
-    {
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-        m_process.start(QStringLiteral(VERITY_BINARY),
-                        QStringList{QStringLiteral("collect"), QStringLiteral("--db"), database,
-                                    QStringLiteral("--listen"), listen}
-                                + extra);
-        // Its first line says where it listens.
-        (void)QTest::qWaitFor(
-                [this] { return m_process.canReadLine() || m_process.state() == QProcess::NotRunning; },
-                20000);
-        const QString first = QString::fromUtf8(m_process.readLine()).trimmed();
-        if (!first.startsWith(QLatin1String("listening on ")))
-            qWarning("verity collect did not start: %s %s", qPrintable(first),
-                     m_process.readAllStandardError().constData());
-        m_url = first.mid(QStringLiteral("listening on ").size());
-    }
-    ~CollectProcess() { stop(); }
-
-    QString url() const { return m_url; }
-    // SIGTERM, as systemd stops it; true when it exited cleanly.
-    bool stop()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return m_process.exitStatus() == QProcess::NormalExit && m_process.exitCode() == 0;
-        ::kill(pid_t(m_process.processId()), SIGTERM);
-        if (!m_process.waitForFinished(20000)) {
-            m_process.kill();
-            m_process.waitForFinished();
-            return false;
-        }
-        m_log += QString::fromUtf8(m_process.readAllStandardError());
-        return m_process.exitStatus() == QProcess::NormalExit && m_process.exitCode() == 0;
-    }
-    QString log() const { return m_log; }
-
-private:
-    QProcess m_process;
-    QString m_url;
-    QString m_log;
-};
 
 QProcess *startNode(const QString &script, const QStringList &arguments, const QString &conversationOn = {})
 {

@@ -7,6 +7,7 @@
 #include "import/transcriptimporter.h"
 #include "resolution/escalationclaims.h"
 #include "resolution/escalationresolver.h"
+#include "resolution/providerconnection.h"
 #include "sandbox/sandboxseed.h"
 #include "store/postgresroles.h"
 #include "store/sqlstore.h"
@@ -206,6 +207,19 @@ private slots:
         const QString dropped = refusalOf(QStringLiteral("fay"),
                                           QStringLiteral("DELETE FROM escalations WHERE id = %1").arg(id));
         QVERIFY2(dropped.contains(QLatin1String("waits for evidence")), qPrintable(dropped));
+    }
+
+    void aNameInTheSettingsIsTheDatabaseUsers()
+    {
+        // Refused before anything is saved, with the command line's words.
+        ProviderConnection connection(as(QStringLiteral("ben")));
+        const Expected<void> saved = connection.save(QUrl(QStringLiteral("http://127.0.0.1:12111")),
+                                                     QStringLiteral("fay"), QString(), {});
+        QVERIFY(!saved);
+        QVERIFY2(saved.message().startsWith(QLatin1String("Your name: ")), qPrintable(saved.message()));
+        QVERIFY2(saved.message().contains(QLatin1String("the database user you connected as, ben")),
+                 qPrintable(saved.message()));
+        QCOMPARE(connection.operatorName(), QStringLiteral("ben"));
     }
 
     void aDatabaseNotSetUpIsTheOwnersToSetUp()
