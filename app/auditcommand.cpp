@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 #include "domain/displaytext.h"
 #include "domain/hiddencharacters.h"
+#include "domain/registrychoice.h"
 #include "store/storefactory.h"
 
 #include <QCommandLineParser>
@@ -81,7 +82,9 @@ int printHead(Store &store, bool json, QTextStream &out, QTextStream &err)
 
 int verifyChain(Store &store, const QString &head, bool json, QTextStream &out, QTextStream &err)
 {
-    const Expected<AuditVerification> result = AuditLog::verify(store, head);
+    // Each write's recorded result is read again by the rules an import here reads it by.
+    const RegistrySelection registries = automaticRegistries(defaultUserRegistryPath());
+    const Expected<AuditVerification> result = AuditLog::verify(store, head, &registries);
     if (!result) {
         err << "verity audit verify: " << result.message() << "\n";
         return 2;

@@ -100,7 +100,7 @@ void AuditView::verifyChain()
 {
     QApplication::setOverrideCursor(Qt::WaitCursor);
     m_model.refresh(); // show the entries being judged, not the ones read earlier
-    const Expected<AuditVerification> result = AuditLog::verify(m_store);
+    const Expected<AuditVerification> result = AuditLog::verify(m_store, {}, &m_registries);
     QApplication::restoreOverrideCursor();
 
     const QString checkedAt = formatTime(QDateTime::currentMSecsSinceEpoch());

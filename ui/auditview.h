@@ -1,5 +1,7 @@
 #pragma once
 
+#include "domain/registryselection.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -22,6 +24,8 @@ public:
 
     QTableView *table() const { return m_table; }
     QString statusText() const;
+    // The rules each write's recorded result is read by again, as the console's import reads it.
+    void setRegistries(RegistrySelection registries) { m_registries = std::move(registries); }
 
 public slots:
     // Re-reads the log and verifies the chain; on the UI thread, because the Store is this
@@ -45,6 +49,7 @@ private:
 
     Store &m_store;
     AuditLogModel &m_model;
+    RegistrySelection m_registries;
     QLabel *m_headline;
     QPushButton *m_verifyButton;
     QLabel *m_status;

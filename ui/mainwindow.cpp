@@ -120,6 +120,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     // The audit log sits behind the escalation queue, one tab away.
     m_auditModel = new AuditLogModel(store, this);
     m_auditView = new AuditView(store, *m_auditModel, this);
+    m_auditView->setRegistries(m_registries);
     m_auditDock = new QDockWidget(tr("Audit log"), this);
     m_auditDock->setObjectName(QStringLiteral("auditDock"));
     m_auditDock->setWidget(m_auditView);
@@ -688,6 +689,7 @@ Expected<QString> MainWindow::applyClassification(const ToolSpec &spec)
     if (!choice->warnings.isEmpty())
         return makeError(InputErrc::Invalid, choice->warnings.join(u' '));
     m_registries = choice->selection;
+    m_auditView->setRegistries(m_registries);
     Expected<Reclassification> done = reclassifyTool(m_store, m_registries, spec.name);
     if (!done)
         return done.error();

@@ -24,7 +24,8 @@
 // The chain also vouches for what its entries point at, and verify() checks that too: the
 // evidence each entry cites still hashes to the entry's evidence hash, no evidence was added
 // without an entry, each escalation stands as its last "settle" entry left it
-// (settlementrecord.h), and each ledger row was made by such an entry.
+// (settlementrecord.h), each ledger row was made by such an entry, and each write call's stored
+// outcome is what its recorded result reads as.
 
 #include "domain/expected.h"
 #include "store/records.h"
@@ -36,6 +37,7 @@
 namespace verity {
 
 class AuditStore;
+class RegistrySelection;
 class Store;
 
 struct AuditVerification
@@ -80,7 +82,10 @@ public:
     // An error means the log could not be read, not that it is broken.
     // Then checks what the entries point at (see the top of this file). With `head`, the chain
     // must still hold an entry of that hash.
-    static Expected<AuditVerification> verify(Store &store, const QString &head = {});
+    // `registries`: the rules each write's recorded result is read by again (the built-in
+    // profiles when null), as the import read it.
+    static Expected<AuditVerification> verify(Store &store, const QString &head = {},
+                                              const RegistrySelection *registries = nullptr);
     static Expected<AuditHead> head(AuditStore &store);
 
     static QString zeroHash(); // prev_hash of entry 1

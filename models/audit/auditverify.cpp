@@ -1,13 +1,18 @@
 // AuditLog::verify: walks the chain oldest first and names the first entry that breaks it,
-// then checks what the entries point at: evidence, settlements and the ledger.
+// then checks what the entries point at: evidence, settlements and the ledger, and that each
+// write's stored outcome is what its recorded result says.
 
 #include "auditaction.h"
 #include "auditlog.h"
+#include "domain/registrychoice.h"
+#include "domain/resultclassifier.h"
 #include "settlementrecord.h"
 #include "store/store.h"
 
 #include <QHash>
 #include <QSet>
+
+#include <nlohmann/json.hpp>
 
 namespace verity {
 
@@ -233,9 +238,60 @@ Expected<std::optional<AuditVerification>> checkLedger(Store &store, const Audit
     }
 }
 
+QString outcomeWords(const std::optional<Outcome> &outcome)
+{
+    return outcome ? outcomeLabel(*outcome).toLower() : QStringLiteral("no outcome");
+}
+
+// What a write's stored outcome must be: what its recorded result reads as by the rules of the
+// profile that read its ticket, and unknown when no result was recorded. An unknown refund
+// turned green by hand breaks here, whichever way it was written.
+QString outcomeMismatch(const StoredWriteOutcome &call, const RegistrySelection &registries)
+{
+    if (!call.hasResult) {
+        if (!call.outcome || *call.outcome == Outcome::Unknown)
+            return QString();
+        return QStringLiteral(
+                       "call %1 of ticket %2 is stored as %3, but no result of it was recorded: a write "
+                       "without a result is unknown")
+                .arg(call.callExtId, call.ticketExtId, outcomeWords(call.outcome));
+    }
+    nlohmann::json result = nlohmann::json::parse(call.rawResult.toStdString(), nullptr, false);
+    if (result.is_discarded())
+        result = call.rawResult.toStdString();
+    const WriteVerdict verdict = classifyWriteResult(
+            &result, registries.byName(call.registry).registry.outcomeRules(), call.resultError);
+    if (call.outcome == verdict.outcome)
+        return QString();
+    return QStringLiteral(
+                   "call %1 of ticket %2 is stored as %3, but its recorded result reads as %4 (%5): the "
+                   "outcome was changed behind Verity's back, or read by other rules than the registry in "
+                   "force now")
+            .arg(call.callExtId, call.ticketExtId, outcomeWords(call.outcome), outcomeWords(verdict.outcome),
+                 verdict.reason);
+}
+
+Expected<std::optional<AuditVerification>> checkOutcomes(Store &store, const RegistrySelection &registries,
+                                                         const AuditVerification &result)
+{
+    for (qint64 after = 0;;) {
+        Expected<QList<StoredWriteOutcome>> page = store.writeOutcomes(after, pageSize);
+        if (!page)
+            return page.error();
+        for (const StoredWriteOutcome &call : *page) {
+            after = call.callId;
+            if (const QString why = outcomeMismatch(call, registries); !why.isEmpty())
+                return std::optional(broken(result, std::nullopt, why));
+        }
+        if (page->size() < pageSize)
+            return std::optional<AuditVerification>();
+    }
+}
+
 } // namespace
 
-Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head)
+Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head,
+                                             const RegistrySelection *registries)
 {
     AuditVerification result;
     Link previous;
@@ -298,6 +354,13 @@ Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head)
         return ledger.error();
     if (*ledger)
         return **ledger;
+    const RegistrySelection builtIn = registries ? RegistrySelection() : automaticRegistries(QString());
+    Expected<std::optional<AuditVerification>> outcomes =
+            checkOutcomes(store, registries ? *registries : builtIn, result);
+    if (!outcomes)
+        return outcomes.error();
+    if (*outcomes)
+        return **outcomes;
     return result;
 }
 

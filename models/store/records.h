@@ -478,6 +478,19 @@ struct EscalationSettlement
     bool operator==(const EscalationSettlement &) const = default;
 };
 
+// A write call as the audit reads it again: its recorded result, and the outcome stored for it.
+struct StoredWriteOutcome
+{
+    qint64 callId = 0;
+    QString callExtId;
+    QString ticketExtId;
+    QString registry; // the profile that read the ticket's calls
+    bool hasResult = false;
+    QString rawResult; // JSON text
+    bool resultError = false;
+    std::optional<Outcome> outcome;
+};
+
 // Money moved: one row per refund, linked to the call that made it. Several refunds may carry
 // one intent key (an old tool's duplicates); the console's own writes check the key first.
 struct LedgerEntry

@@ -79,6 +79,7 @@ public:
     Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) override;
     Expected<bool> recordLedgerEntry(const LedgerEntry &entry) override;
     Expected<QList<EscalationSettlement>> escalationSettlements(qint64 offset, int limit) override;
+    Expected<QList<StoredWriteOutcome>> writeOutcomes(qint64 afterCallId, int limit) override;
     Expected<QList<LedgerEntry>> ledgerEntries(qint64 offset, int limit) override;
     Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) override;
     Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) override;

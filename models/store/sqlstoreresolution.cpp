@@ -497,6 +497,28 @@ Expected<QList<EscalationSettlement>> SqlStore::escalationSettlements(qint64 off
             });
 }
 
+Expected<QList<StoredWriteOutcome>> SqlStore::writeOutcomes(qint64 afterCallId, int limit)
+{
+    return rowsOf<StoredWriteOutcome>(
+            QStringLiteral(
+                    "SELECT c.id, c.call_ext_id, t.ext_id, t.registry, c.result_fingerprint IS NOT NULL, "
+                    "c.raw_result, c.result_error, c.outcome FROM tool_calls c JOIN tickets t ON t.id = "
+                    "c.ticket_id WHERE c.id > ? AND c.tool_class LIKE 'write%' ORDER BY c.id LIMIT ?"),
+            {afterCallId, limit}, "reading the outcomes of write calls", [](const QSqlQuery &q) {
+                StoredWriteOutcome row;
+                row.callId = q.value(0).toLongLong();
+                row.callExtId = q.value(1).toString();
+                row.ticketExtId = q.value(2).toString();
+                row.registry = q.value(3).toString();
+                row.hasResult = q.value(4).toBool();
+                row.rawResult = q.value(5).toString();
+                row.resultError = q.value(6).toLongLong() != 0;
+                if (!q.value(7).isNull())
+                    row.outcome = outcomeFromId(q.value(7).toString());
+                return row;
+            });
+}
+
 Expected<std::optional<AuditEntry>> SqlStore::lastAuditEntry()
 {
     if (Expected<void> locked = lockAuditChain(); !locked)

@@ -286,6 +286,8 @@ public:
     virtual Expected<QList<EscalationSettlement>> escalationSettlements(qint64 offset, int limit) = 0;
     virtual Expected<QList<LedgerEntry>> ledgerEntries(qint64 offset, int limit) = 0;
     virtual Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) = 0;
+    // Write calls in id order, after `afterCallId` (keyset: a million calls read in flat time).
+    virtual Expected<QList<StoredWriteOutcome>> writeOutcomes(qint64 afterCallId, int limit) = 0;
 
 protected:
     ~AuditStore() = default;

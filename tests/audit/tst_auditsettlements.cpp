@@ -151,6 +151,23 @@ void TestAuditSettlements::tamperIsNamed_data()
             "UPDATE escalations SET state = 'resolved', resolution = 'not_performed', basis = 'lookup', "
             "resolved_by = 'x', resolved_at = 1 WHERE id = (SELECT min(id) FROM escalations WHERE state = "
             "'open')") << QStringLiteral("no audit entry settled it");
+    // A call's stored outcome against what its recorded result reads as.
+    QTest::newRow("an unknown refund turned green") << QStringLiteral(
+            "UPDATE tool_calls SET outcome = 'performed', outcome_reason = 'looks fine' WHERE id = (SELECT "
+            "min(id) FROM tool_calls WHERE outcome = 'unknown' AND raw_result LIKE '%timeout%')")
+                                                    << QStringLiteral(
+                                                               "is stored as performed, but its recorded "
+                                                               "result reads as unknown: do not retry");
+    QTest::newRow("an unknown made not performed, inviting a retry")
+            << QStringLiteral("UPDATE tool_calls SET outcome = 'not_performed' WHERE id = (SELECT min(id) "
+                              "FROM tool_calls WHERE "
+                              "outcome = 'unknown' AND raw_result IS NOT NULL)")
+            << QStringLiteral("is stored as not performed");
+    QTest::newRow("a performed refund made unknown") << QStringLiteral(
+            "UPDATE tool_calls SET outcome = 'unknown' WHERE id = (SELECT min(id) FROM tool_calls WHERE "
+            "outcome = 'performed' AND tool_class = 'write_money')")
+                                                     << QStringLiteral(
+                                                                "but its recorded result reads as performed");
 }
 
 void TestAuditSettlements::tamperIsNamed()
