@@ -18,6 +18,9 @@ namespace verity {
 
 namespace {
 
+// A console renews its claims a third of the way through their lease, well before they lapse.
+constexpr qint64 renewEveryMs = EscalationClaims::defaultLeaseMs / 3;
+
 // Cancel is the default: Enter never sends money.
 bool askBeforeSending(QWidget *parent, const QString &question, const QString &typeToConfirm)
 {
@@ -186,6 +189,7 @@ std::optional<EscalationDetail> EscalationActions::claimNext()
     if (!resolver)
         return std::nullopt;
     EscalationClaims claims(m_store, resolver->operatorName());
+    claims.setRenewal(renewEveryMs);
     Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
     if (!claimed) {
         emit message(tr("Could not claim the next escalation: %1").arg(claimed.message()));
@@ -209,6 +213,7 @@ std::optional<EscalationDetail> EscalationActions::claimNext()
 bool EscalationActions::claimFor(EscalationResolver &resolver, qint64 escalationId)
 {
     EscalationClaims claims(m_store, resolver.operatorName());
+    claims.setRenewal(renewEveryMs);
     const Expected<EscalationClaim> claim = claims.claim(escalationId);
     if (!claim) {
         emit message(tr("Could not claim escalation %1: %2").arg(escalationId).arg(claim.message()));
@@ -275,6 +280,7 @@ bool EscalationActions::settledNow(qint64 escalationId)
 void EscalationActions::renewHold(const QString &who, qint64 escalationId)
 {
     EscalationClaims claims(m_store, who);
+    claims.setRenewal(renewEveryMs);
     const Expected<EscalationClaim> renewed = claims.renew(escalationId);
     if (!renewed)
         emit message(tr("Your claim on escalation %1 could not be renewed: %2")
@@ -306,7 +312,7 @@ void EscalationActions::holdWhileOpen(QWidget *dialog, qint64 escalationId)
     const QString who = m_provider.operatorName();
     // Renewed well before it lapses; a console that dies stops renewing, and the claim frees itself.
     auto *renew = new QTimer(dialog);
-    renew->setInterval(int(EscalationClaims::defaultLeaseMs / 3));
+    renew->setInterval(int(renewEveryMs));
     connect(renew, &QTimer::timeout, this, [this, who, escalationId] { renewHold(who, escalationId); });
     renew->start();
     connect(dialog, &QObject::destroyed, this, [this, who, escalationId] {

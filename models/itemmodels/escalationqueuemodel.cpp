@@ -10,6 +10,20 @@
 
 namespace verity {
 
+namespace {
+
+// A renewal that has not come well after it was due (a minute, or one more interval when they are
+// shorter): the holder's console stopped (closed, killed, or cut off from the database), and the
+// claim now only waits to lapse.
+qint64 renewalOverdueAt(const EscalationRow &row)
+{
+    if (row.claimRenewsEvery <= 0)
+        return 0;
+    return row.claimRenewedAt + row.claimRenewsEvery + std::min<qint64>(row.claimRenewsEvery, 60 * 1000);
+}
+
+} // namespace
+
 EscalationQueueModel::EscalationQueueModel(EscalationStore &store, QObject *parent)
     : QAbstractTableModel(parent)
     , m_store(store)
@@ -40,10 +54,15 @@ EscalationQueueModel::EscalationQueueModel(EscalationStore &store, QObject *pare
 void EscalationQueueModel::noteClaimEnds(const QList<EscalationRow> &rows) const
 {
     const qint64 now = m_now();
+    const auto consider = [this, now](qint64 at) {
+        if (at > now && (m_nextLapse == 0 || at < m_nextLapse))
+            m_nextLapse = at;
+    };
     for (const EscalationRow &row : rows) {
-        if (claimHeld(row.claimedBy, row.claimedUntil, now)
-            && (m_nextLapse == 0 || row.claimedUntil < m_nextLapse))
-            m_nextLapse = row.claimedUntil;
+        if (!claimHeld(row.claimedBy, row.claimedUntil, now))
+            continue;
+        consider(row.claimedUntil);
+        consider(renewalOverdueAt(row));
     }
     if (m_nextLapse == 0)
         return;
@@ -129,10 +148,19 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
-        if (index.column() == ClaimColumn && claimHeld(row->claimedBy, row->claimedUntil, m_now()))
+        if (index.column() == ClaimColumn && claimHeld(row->claimedBy, row->claimedUntil, m_now())) {
+            if (renewalStopped(*row))
+                return tr("%1's console renews this claim every %2 minutes and has not since %3: it was "
+                          "closed, "
+                          "stopped or cut off. Nobody else can act on it until %4, unless an admin releases "
+                          "the claim (Look up… offers it to an admin; the release is audited).")
+                        .arg(row->claimedBy)
+                        .arg(row->claimRenewsEvery / 60000)
+                        .arg(formatTime(row->claimRenewedAt), formatTime(row->claimedUntil));
             return tr("%1 is working on it: nobody else can look it up, perform it again or record a check "
                       "until %2, unless they give it back or an admin releases it.")
                     .arg(row->claimedBy, formatTime(row->claimedUntil));
+        }
         return tr("%1 in %2 returned an unknown outcome. Do not retry it: look it up at the provider.")
                 .arg(row->tool, row->ticketExtId);
     case Qt::DisplayRole:
@@ -147,12 +175,12 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
             return row->tool;
         case ClaimColumn:
             // A lapsed claim holds nobody: shown as free.
-            return claimHeld(row->claimedBy, row->claimedUntil, m_now())
-                    ? tr("%1, until %2")
-                              .arg(row->claimedBy,
-                                   QDateTime::fromMSecsSinceEpoch(row->claimedUntil)
-                                           .toString(QStringLiteral("HH:mm")))
-                    : QString();
+            if (!claimHeld(row->claimedBy, row->claimedUntil, m_now()))
+                return QString();
+            if (renewalStopped(*row))
+                return tr("%1, until %2: not renewed since %3")
+                        .arg(row->claimedBy, clockTime(row->claimedUntil), clockTime(row->claimRenewedAt));
+            return tr("%1, until %2").arg(row->claimedBy, clockTime(row->claimedUntil));
         case SinceColumn:
             return formatTime(row->openedAt);
         case ColumnCount:
@@ -162,6 +190,17 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
     default:
         return {};
     }
+}
+
+bool EscalationQueueModel::renewalStopped(const EscalationRow &row) const
+{
+    const qint64 overdue = renewalOverdueAt(row);
+    return overdue > 0 && m_now() >= overdue;
+}
+
+QString EscalationQueueModel::clockTime(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm"));
 }
 
 QVariant EscalationQueueModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -52,6 +52,9 @@ private:
     // a claim that lapses leaves the view then, with nothing else happening.
     void noteClaimEnds(const QList<EscalationRow> &rows) const;
     void claimsLapsed();
+    // A claim its holder's console renews, whose renewal has not come well after it was due.
+    bool renewalStopped(const EscalationRow &row) const;
+    static QString clockTime(qint64 ms);
 
     EscalationStore &m_store;
     qint64 m_count = 0;
@@ -59,7 +62,7 @@ private:
     // A page joins each escalation to its ticket, call and order: 64 rows fill a tall dock and
     // cost a quarter of the default page at the console's opening.
     mutable RowCache<EscalationRow> m_cache{64};
-    mutable QTimer m_lapse; // fires at the earliest held claim's end
+    mutable QTimer m_lapse; // fires at the earliest held claim's end, or its overdue renewal
     mutable qint64 m_nextLapse = 0; // that end, 0 for none
     QTimer m_waitingClock; // the waiting times move on
 };

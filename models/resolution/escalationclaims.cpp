@@ -73,7 +73,7 @@ Expected<EscalationClaim> EscalationClaims::claim(qint64 escalationId)
         const bool renewal =
                 before->claimedBy == m_operator && claimHeld(before->claimedBy, before->claimedUntil, now);
         Expected<EscalationClaim> claimed =
-                m_store.claimEscalation(escalationId, m_operator, now, now + m_leaseMs);
+                m_store.claimEscalation(escalationId, m_operator, now, now + m_leaseMs, m_renewsEveryMs);
         if (!claimed || !claimed->taken || renewal)
             return claimed;
         Expected<AuditEntry> entry = AuditLog(m_store).append(
@@ -94,7 +94,7 @@ Expected<std::optional<EscalationClaim>> EscalationClaims::claimNext()
     return auditedChange(m_store, [&]() -> Expected<std::optional<EscalationClaim>> {
         const qint64 now = m_clock();
         Expected<std::optional<EscalationClaim>> claimed =
-                m_store.claimNextEscalation(m_operator, now, now + m_leaseMs);
+                m_store.claimNextEscalation(m_operator, now, now + m_leaseMs, m_renewsEveryMs);
         if (!claimed || !*claimed)
             return claimed;
         Expected<AuditEntry> entry = AuditLog(m_store).append(

@@ -23,6 +23,9 @@ public:
     EscalationClaims(Store &store, QString operatorName, Clock clock = {});
 
     void setLease(qint64 ms) { m_leaseMs = ms; }
+    // How often the holder renews the claims taken here (a console, while its dialog is open);
+    // kept with each claim, so that one that stopped being renewed can be told apart.
+    void setRenewal(qint64 everyMs) { m_renewsEveryMs = everyMs; }
     qint64 lease() const { return m_leaseMs; }
     const QString &operatorName() const { return m_operator; }
 
@@ -50,6 +53,7 @@ private:
     QString m_operator;
     Clock m_clock;
     qint64 m_leaseMs = defaultLeaseMs;
+    qint64 m_renewsEveryMs = 0;
 };
 
 // "ben, until 14:32" as a person reads a claim, in local time (with the date when not today).

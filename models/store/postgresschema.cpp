@@ -636,6 +636,12 @@ $$;
 CREATE TRIGGER audit_written_to_the_head BEFORE INSERT ON audit_log
     FOR EACH ROW EXECUTE FUNCTION audit_follows_head();
 )sql",
+        // 12: when a claim was last taken or renewed, and how often its holder renews it, as
+        // SQLite's version 21
+        R"sql(
+ALTER TABLE escalations ADD COLUMN claim_renewed_at BIGINT;
+ALTER TABLE escalations ADD COLUMN claim_renews_every BIGINT;
+)sql",
 };
 // clang-format on
 

@@ -321,6 +321,8 @@ struct EscalationRow
     EscalationState state = EscalationState::Open;
     QString claimedBy; // who claimed it last; the claim holds until claimedUntil (see claimHeld)
     qint64 claimedUntil = 0; // ms since the epoch, UTC
+    qint64 claimRenewedAt = 0; // when the claim was last taken or renewed
+    qint64 claimRenewsEvery = 0; // how often its holder renews it; 0 when nobody does
 
     bool operator==(const EscalationRow &) const = default;
 };

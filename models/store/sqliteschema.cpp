@@ -443,6 +443,13 @@ CREATE INDEX tool_calls_in_flight ON tool_calls(in_flight_until) WHERE in_flight
         R"sql(
 ALTER TABLE tickets ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0
 )sql",
+        // 21: when a claim was last taken or renewed, and how often its holder renews it (a
+        // console, while its dialog is open; NULL for a claim nobody renews): a console that
+        // stopped renewing is told apart from one at work
+        R"sql(
+ALTER TABLE escalations ADD COLUMN claim_renewed_at INTEGER;
+ALTER TABLE escalations ADD COLUMN claim_renews_every INTEGER
+)sql",
 };
 // clang-format on
 

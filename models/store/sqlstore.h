@@ -71,9 +71,10 @@ public:
                                         const QString &enteredBy) override;
     Expected<void> reopenEscalation(qint64 escalationId, const QString &note) override;
     Expected<EscalationClaim> claimEscalation(qint64 escalationId, const QString &operatorName, qint64 now,
-                                              qint64 until) override;
+                                              qint64 until, qint64 renewsEvery = 0) override;
     Expected<std::optional<EscalationClaim>> claimNextEscalation(const QString &operatorName, qint64 now,
-                                                                 qint64 until) override;
+                                                                 qint64 until,
+                                                                 qint64 renewsEvery = 0) override;
     Expected<bool> releaseEscalationClaim(qint64 escalationId, const QString &operatorName) override;
     Expected<std::optional<LedgerEntry>> ledgerEntry(const QString &intentKey) override;
     Expected<std::optional<LedgerEntry>> ledgerEntryOfCall(qint64 toolCallId) override;

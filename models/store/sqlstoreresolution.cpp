@@ -274,19 +274,22 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
 }
 
 Expected<EscalationClaim> SqlStore::claimEscalation(qint64 escalationId, const QString &operatorName,
-                                                    qint64 now, qint64 until)
+                                                    qint64 now, qint64 until, qint64 renewsEvery)
 {
     // The WHERE clause is the lock between consoles: a claim another holds is left as it is. Only
     // what can still be acted on is claimed: an open escalation, or one that stands on a person's
     // check, which a lookup may still replace.
-    auto update = prepared("UPDATE escalations SET claimed_by = ?, claimed_until = ? WHERE id = ? "
-                           "AND (state = 'open' OR basis = 'attestation') "
-                           "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
+    auto update =
+            prepared("UPDATE escalations SET claimed_by = ?, claimed_until = ?, claim_renewed_at = ?, "
+                     "claim_renews_every = ? WHERE id = ? AND (state = 'open' OR basis = 'attestation') "
+                     "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
     q.addBindValue(operatorName);
     q.addBindValue(until);
+    q.addBindValue(now);
+    q.addBindValue(renewsEvery > 0 ? QVariant(renewsEvery) : QVariant(QMetaType::fromType<qint64>()));
     q.addBindValue(escalationId);
     q.addBindValue(operatorName);
     q.addBindValue(now);
@@ -304,26 +307,29 @@ Expected<EscalationClaim> SqlStore::claimEscalation(qint64 escalationId, const Q
     return EscalationClaim{escalationId, held.claimedBy, held.claimedUntil, taken};
 }
 
-Expected<std::optional<EscalationClaim>> SqlStore::claimNextEscalation(const QString &operatorName,
-                                                                       qint64 now, qint64 until)
+Expected<std::optional<EscalationClaim>>
+SqlStore::claimNextEscalation(const QString &operatorName, qint64 now, qint64 until, qint64 renewsEvery)
 {
     // The oldest one nobody holds, locked as it is picked where the engine can skip rows another
     // console has locked; the outer condition is checked again on the row as it is then, so a
     // claim committed in between is never overwritten. A pick lost that way is tried again.
     static const char next[] = "claim the next escalation";
-    auto update =
-            prepared(next,
-                     QStringLiteral("UPDATE escalations SET claimed_by = ?, claimed_until = ? WHERE id = "
-                                    "(SELECT id FROM escalations WHERE state = 'open' AND (claimed_by IS "
-                                    "NULL OR claimed_until <= ?) ORDER BY opened_at, id LIMIT 1%1) "
-                                    "AND (claimed_by IS NULL OR claimed_until <= ?) RETURNING id")
-                             .arg(skipLockedRows()));
+    auto update = prepared(
+            next,
+            QStringLiteral("UPDATE escalations SET claimed_by = ?, claimed_until = ?, claim_renewed_at = "
+                           "?, claim_renews_every = ? WHERE id = "
+                           "(SELECT id FROM escalations WHERE state = 'open' AND (claimed_by IS "
+                           "NULL OR claimed_until <= ?) ORDER BY opened_at, id LIMIT 1%1) "
+                           "AND (claimed_by IS NULL OR claimed_until <= ?) RETURNING id")
+                    .arg(skipLockedRows()));
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
     for (int attempt = 0; attempt < 8; ++attempt) {
         q.addBindValue(operatorName);
         q.addBindValue(until);
+        q.addBindValue(now);
+        q.addBindValue(renewsEvery > 0 ? QVariant(renewsEvery) : QVariant(QMetaType::fromType<qint64>()));
         q.addBindValue(now);
         q.addBindValue(now);
         if (auto done = run(q, "claiming the next escalation"); !done)
@@ -345,8 +351,10 @@ Expected<std::optional<EscalationClaim>> SqlStore::claimNextEscalation(const QSt
 
 Expected<bool> SqlStore::releaseEscalationClaim(qint64 escalationId, const QString &operatorName)
 {
-    auto update = prepared("UPDATE escalations SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND "
-                           "claimed_by IS NOT NULL AND (? = 1 OR claimed_by = ?)");
+    auto update =
+            prepared("UPDATE escalations SET claimed_by = NULL, claimed_until = NULL, claim_renewed_at = "
+                     "NULL, claim_renews_every = NULL WHERE id = ? AND "
+                     "claimed_by IS NOT NULL AND (? = 1 OR claimed_by = ?)");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;

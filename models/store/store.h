@@ -212,12 +212,13 @@ public:
     // Claims (EscalationClaim). Atomic across consoles: of two operators claiming at once, one
     // holds it and the other learns who. Taken when nobody holds it, or renewed by its holder,
     // until `until`; a settled escalation cannot be claimed (taken is false, holder empty).
+    // `renewsEvery`: how often the holder will renew it (ms; 0 when it will not), kept with it.
     virtual Expected<EscalationClaim> claimEscalation(qint64 escalationId, const QString &operatorName,
-                                                      qint64 now, qint64 until) = 0;
+                                                      qint64 now, qint64 until, qint64 renewsEvery = 0) = 0;
     // The oldest open escalation nobody holds, claimed; nullopt when there is none. Two
     // operators asking at once get two different ones.
-    virtual Expected<std::optional<EscalationClaim>> claimNextEscalation(const QString &operatorName,
-                                                                         qint64 now, qint64 until) = 0;
+    virtual Expected<std::optional<EscalationClaim>>
+    claimNextEscalation(const QString &operatorName, qint64 now, qint64 until, qint64 renewsEvery = 0) = 0;
     // Gives a claim back: `operatorName`'s own, or, with an empty name, anyone's (an admin's
     // release). False when there was no such claim to give back.
     virtual Expected<bool> releaseEscalationClaim(qint64 escalationId, const QString &operatorName) = 0;

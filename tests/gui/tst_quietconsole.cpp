@@ -42,6 +42,7 @@ class QuietConsoleTest : public QObject
 
 private slots:
     void aLapsedClaimLeavesTheQueueOnTime();
+    void aClaimNoLongerRenewedIsSaidSo();
 };
 
 void QuietConsoleTest::aLapsedClaimLeavesTheQueueOnTime()
@@ -83,6 +84,38 @@ void QuietConsoleTest::aLapsedClaimLeavesTheQueueOnTime()
     QTRY_VERIFY_WITH_TIMEOUT(toldTheView(), int(lapse - QDateTime::currentMSecsSinceEpoch()) + 2000);
     QVERIFY(QDateTime::currentMSecsSinceEpoch() >= lapse);
     QCOMPARE(claimShown(queue, id), QString());
+}
+
+// A console that renews its claim every second, then is killed: the queue says the claim is no
+// longer renewed, on its own, while it still holds until its lease ends.
+void QuietConsoleTest::aClaimNoLongerRenewedIsSaidSo()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
+    std::unique_ptr<Store> console = openTestStore(path);
+    std::unique_ptr<Store> other = openTestStore(path);
+    QVERIFY(console && other);
+    QVERIFY(importInto(*console, demoDataResource()));
+    MainWindow window(*console, path, RegistrySource{});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTableView *queue = window.escalationPane()->table();
+    QTRY_VERIFY(queue->model()->rowCount() > 0);
+
+    EscalationClaims claims(*other, QStringLiteral("user_b"));
+    claims.setLease(10 * 60 * 1000);
+    claims.setRenewal(1000);
+    const Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
+    QVERIFY(claimed && *claimed && (*claimed)->taken);
+    const qint64 id = (*claimed)->escalationId;
+    QTRY_VERIFY_WITH_TIMEOUT(claimShown(queue, id).startsWith(QLatin1String("user_b, until")), 2000);
+    QVERIFY(!claimShown(queue, id).contains(QLatin1String("not renewed")));
+    // Its console is gone: no renewal comes. Two seconds after the claim was taken, and within
+    // two more, the queue says so.
+    QTRY_VERIFY_WITH_TIMEOUT(claimShown(queue, id).contains(QLatin1String("not renewed since")), 4000);
+    QVERIFY(claimShown(queue, id).startsWith(QLatin1String("user_b, until")));
 }
 
 QTEST_MAIN(QuietConsoleTest)
