@@ -7,6 +7,7 @@
 #include "registryoption.h"
 #include "replay/incidentexport.h"
 #include "serverwaitdialog.h"
+#include "store/sqlitefilelocks.h"
 #include "store/storefactory.h"
 #include "trainingmenu.h"
 
@@ -55,6 +56,10 @@ int saveScreenshot(QWidget &window, const QString &path)
 {
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents();
+    if (Expected<void> free = refuseToOverwriteDatabase(path); !free) {
+        QTextStream(stderr) << "verity: " << free.message() << "\n";
+        return 2;
+    }
     if (!window.grab().save(path, "PNG")) {
         QTextStream(stderr) << "verity: cannot write the screenshot to " << path << "\n";
         return 2;

@@ -2,6 +2,7 @@
 
 #include "finance/financereports.h"
 #include "finance/providerstatement.h"
+#include "store/sqlitefilelocks.h"
 #include "theme.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -163,6 +164,8 @@ Expected<void> paintPages(QPdfWriter &writer, const QString &html, const QString
 Expected<void> writeFinancePdf(const QString &path, const Reconciliation &reconciliation,
                                const QList<DuplicatePayout> &duplicates, const QList<PayoutMark> &marks)
 {
+    if (Expected<void> free = refuseToOverwriteDatabase(path); !free)
+        return free;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return makeError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));

@@ -4,6 +4,7 @@
 #include "domain/money.h"
 #include "finance/csvtable.h"
 #include "finance/payoutrecovery.h"
+#include "store/sqlitefilelocks.h"
 
 #include <QDateTime>
 #include <QSaveFile>
@@ -49,6 +50,8 @@ QString markText(const QHash<QString, PayoutMark> &marks, const QString &key)
 
 Expected<void> save(const QString &path, const QByteArray &bytes)
 {
+    if (Expected<void> free = refuseToOverwriteDatabase(path); !free)
+        return free;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return makeError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));

@@ -4,6 +4,7 @@
 #include "domain/sha256.h"
 #include "import/nativewriter.h"
 #include "import/transcriptimporter.h"
+#include "store/sqlitefilelocks.h"
 #include "store/storefactory.h"
 
 #include <QDateTime>
@@ -150,6 +151,12 @@ Expected<void> checkTarget(const QString &path)
     const QFileInfo folder(target.absolutePath());
     if (path.trimmed().isEmpty())
         return makeError(QStringLiteral("no file name given for the incident export"));
+    // An older export of the same name may be replaced, unless it is open here; any other database
+    // never is.
+    if (Expected<void> notOpen = refuseToOverwriteOpenDatabase(path); !notOpen)
+        return notOpen;
+    if (Expected<void> free = refuseToOverwriteDatabase(path); !free && !openIncidentExport(path))
+        return free;
     if (!folder.exists() || !folder.isDir())
         return makeError(QStringLiteral("%1: cannot export there: the folder %2 does not exist")
                                  .arg(path, folder.filePath()));

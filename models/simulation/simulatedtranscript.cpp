@@ -1,5 +1,7 @@
 #include "simulatedtranscript.h"
 
+#include "store/sqlitefilelocks.h"
+
 #include <QSaveFile>
 
 namespace verity {
@@ -29,6 +31,8 @@ QByteArray nativeTranscript(const QList<TicketOutcome> &tickets)
 
 Expected<void> writeNativeTranscript(const QString &path, const QList<TicketOutcome> &tickets)
 {
+    if (Expected<void> free = refuseToOverwriteDatabase(path); !free)
+        return free;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return makeError(QStringLiteral("%1: cannot write (%2)").arg(path, file.errorString()));

@@ -1,5 +1,7 @@
 #include "sqlitefilelocks.h"
 
+#include <QFile>
+
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/mman.h>
@@ -9,8 +11,10 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +36,10 @@ constexpr int shmFirstReadLock = 3;
 
 sqlite3_vfs *g_unix = nullptr; // SQLite's own layer: all the file work but locks and -shm
 sqlite3_vfs g_layer{};
+
+// The main database files open through the layer, by name, as many times as they are open.
+std::mutex g_openMutex;
+std::multiset<std::string> g_open;
 
 // One connection's -shm file: a descriptor of its own, its locks, the regions it mapped.
 struct SharedMemory
@@ -349,6 +357,9 @@ int closeFile(sqlite3_file *file)
     if (f->lockFd >= 0)
         close(f->lockFd); // the last of this connection's database locks
     f->lockFd = -1;
+    const std::lock_guard<std::mutex> held(g_openMutex);
+    if (const auto it = g_open.find(f->path); it != g_open.end())
+        g_open.erase(it);
     return rc;
 }
 
@@ -458,6 +469,8 @@ int openFile(sqlite3_vfs *, const char *path, sqlite3_file *file, int flags, int
     if (outFlags)
         *outFlags = opened;
     f->base.pMethods = &g_methods;
+    const std::lock_guard<std::mutex> held(g_openMutex);
+    g_open.insert(path);
     return SQLITE_OK;
 }
 
@@ -491,7 +504,68 @@ Expected<void> registerLayer()
     return {};
 }
 
+bool sameFile(const struct stat &a, const std::string &path)
+{
+    struct stat b
+    {};
+    return stat(path.c_str(), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 } // namespace
+
+namespace {
+
+Error overwriteRefused(const QString &path, const QString &what)
+{
+    return makeError(
+            InputErrc::Invalid,
+            QStringLiteral("%1 is %2: saving over it would destroy it; choose another file").arg(path, what));
+}
+
+} // namespace
+
+Expected<void> refuseToOverwriteOpenDatabase(const QString &path)
+{
+    struct stat target
+    {};
+    if (stat(QFile::encodeName(path).constData(), &target) != 0)
+        return {}; // a new file is nobody's database
+    const std::lock_guard<std::mutex> held(g_openMutex);
+    for (const std::string &database : g_open) {
+        for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
+            if (!sameFile(target, database + suffix))
+                continue;
+            const QString open = QFile::decodeName(database.c_str());
+            return overwriteRefused(path,
+                                    *suffix ? QStringLiteral("the %1 file of %2, a database Verity has open")
+                                                      .arg(QLatin1String(suffix), open)
+                                            : QStringLiteral("%1, a database Verity has open").arg(open));
+        }
+    }
+    return {};
+}
+
+Expected<void> refuseToOverwriteDatabase(const QString &path)
+{
+    if (Expected<void> notOpen = refuseToOverwriteOpenDatabase(path); !notOpen)
+        return notOpen;
+    if (!QFile::exists(path))
+        return {};
+    // Another process's database, or its journal beside it: read by its header (safe here, where
+    // no close can drop a lock of the layer's).
+    QString database = path;
+    for (const char *suffix : {"-wal", "-shm", "-journal"}) {
+        if (path.endsWith(QLatin1String(suffix)))
+            database.chop(int(std::strlen(suffix)));
+    }
+    QFile file(database);
+    if (file.open(QIODevice::ReadOnly) && file.read(16) == QByteArray("SQLite format 3\0", 16))
+        return overwriteRefused(
+                path,
+                database == path ? QStringLiteral("an SQLite database")
+                                 : QStringLiteral("a journal file of the SQLite database %1").arg(database));
+    return {};
+}
 
 const char *sqliteLockLayerName()
 {

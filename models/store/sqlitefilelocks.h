@@ -22,4 +22,13 @@ Expected<void> useDescriptionLocksForSqlite();
 // The name the layer is registered under ("unix-ofd").
 const char *sqliteLockLayerName();
 
+// Refused when `path` is a database file this process has open through the layer, or its -wal,
+// -shm or -journal file (the same file by any name: links and relative paths too), or any other
+// SQLite database or journal file another process may have open. Every place that saves a file a
+// person named asks first: saving a report over a database would replace it under the console
+// that has it open, which would then write into a deleted file.
+Expected<void> refuseToOverwriteDatabase(const QString &path);
+// Only the first part: a database, or journal file, this process has open.
+Expected<void> refuseToOverwriteOpenDatabase(const QString &path);
+
 } // namespace verity

@@ -5,6 +5,7 @@
 // the console's live -wal and -shm. The console's files must stay, its next write must reach
 // every other process, and the database and its audit chain must come out whole.
 
+#include "duplicatepayoutspane.h"
 #include "financepane.h"
 #include "import/importjob.h"
 #include "itemmodels/ticketqueuemodel.h"
@@ -14,12 +15,15 @@
 #include "support/teststore.h"
 #include "support/verityprocess.h"
 #include "ticketqueuepane.h"
+#include "trainingmenu.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDateEdit>
 #include <QFileDialog>
 #include <QFileSystemModel>
+#include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTableView>
@@ -86,6 +90,8 @@ private slots:
     void initTestCase();
     void aCancelledDialogLeavesTheDeskFileWhole_data();
     void aCancelledDialogLeavesTheDeskFileWhole();
+    void aReportIsNeverSavedOverTheDatabase_data();
+    void aReportIsNeverSavedOverTheDatabase();
 };
 
 void DeskFileDialogsTest::initTestCase()
@@ -182,6 +188,88 @@ void DeskFileDialogsTest::aCancelledDialogLeavesTheDeskFileWhole()
              QStringLiteral("1"));
     QCOMPARE(sqliteShell(path, QStringLiteral("SELECT count(*) FROM escalations WHERE claimed_by = 'ana'")),
              QStringLiteral("1"));
+    window.close();
+    store.reset();
+    const QString broken = brokenAfterClose(path, environment);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void DeskFileDialogsTest::aReportIsNeverSavedOverTheDatabase_data()
+{
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("the database") << QString();
+    QTest::newRow("its -wal") << QStringLiteral("-wal");
+    QTest::newRow("its -shm") << QStringLiteral("-shm");
+}
+
+// A person who types the database's own name into a Save dialog, and says yes to "replace it?":
+// every export refuses, says why, and the console's file stays whole.
+void DeskFileDialogsTest::aReportIsNeverSavedOverTheDatabase()
+{
+    QFETCH(QString, suffix);
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
+    const QString target = path + suffix;
+    const QProcessEnvironment environment = isolatedEnvironment(folder.path());
+    std::unique_ptr<Store> store = openTestStore(path);
+    QVERIFY(store);
+    QVERIFY(importInto(*store, demoDataResource()));
+    MainWindow window(*store, path, RegistrySource{});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTableView *queue = window.queuePane()->table();
+    QTRY_VERIFY(queue->model()->rowCount() > 0);
+    const qint64 ticket = queue->model()->index(0, 0).data(TicketQueueModel::TicketIdRole).toLongLong();
+    window.openTicket(ticket);
+    const QByteArray before = sqliteShell(path, QStringLiteral("SELECT count(*) FROM tickets")).toUtf8();
+
+    // The finance report's CSV and PDF, from a reconciliation read from an export.
+    const QString csv = folder.filePath(QStringLiteral("provider.csv"));
+    {
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("id,amount,currency,created,payment_intent\r\nre_1,118.00,USD,2026-03-17 "
+                   "14:32:07,pi_SU-88421\r\n");
+    }
+    window.showFinance();
+    ReconciliationPane *pane = window.financePane()->reconciliationPane();
+    pane->fromEdit()->setDate(QDate(2026, 3, 1));
+    pane->toEdit()->setDate(QDate(2026, 4, 30));
+    pane->setOpenFileChooser([csv](QWidget *, const QString &, const QString &) { return csv; });
+    pane->readExportButton()->click();
+    QTRY_VERIFY(pane->exportCsvButton()->isEnabled());
+    window.financePane()->setSaveFileChooser(
+            [target](QWidget *, const QString &, const QString &, const QString &) { return target; });
+    for (QPushButton *button : {pane->exportCsvButton(), pane->exportPdfButton()}) {
+        button->click();
+        QVERIFY2(pane->statusText().startsWith(QLatin1String("Not saved: ")), qPrintable(pane->statusText()));
+        QVERIFY2(pane->statusText().contains(QLatin1String("a database Verity has open")),
+                 qPrintable(pane->statusText()));
+    }
+    auto *duplicates = window.findChild<QPushButton *>(QStringLiteral("exportDuplicatesButton"));
+    QTRY_VERIFY(duplicates->isEnabled());
+    duplicates->click();
+    const QString duplicatesSaid = window.financePane()->duplicatesPane()->statusText();
+    QVERIFY2(duplicatesSaid.contains(QLatin1String("a database Verity has open")),
+             qPrintable(duplicatesSaid));
+
+    // An incident export, as a trainer saves it.
+    window.training()->setSaveChooser([target](QWidget *, const QString &) { return target; });
+    QString told;
+    QTimer::singleShot(0, [&told] {
+        QTRY_VERIFY(QApplication::activeModalWidget());
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            told = box->text();
+            box->accept();
+        }
+    });
+    QCOMPARE(window.training()->exportTicket(ticket, QStringLiteral("T-1")), QString());
+    QVERIFY2(told.contains(QLatin1String("a database Verity has open")), qPrintable(told));
+
+    // Nothing was replaced: the console's files are the ones on disk, and whole.
+    QCOMPARE(deletedStoreFilesHeldOpen(path), QStringList());
+    QCOMPARE(sqliteShell(path, QStringLiteral("SELECT count(*) FROM tickets")).toUtf8(), before);
     window.close();
     store.reset();
     const QString broken = brokenAfterClose(path, environment);

@@ -6,10 +6,12 @@
 // descriptor of its own, so nothing else the process opens or closes can drop it.
 
 #include "import/importjob.h"
+#include "store/sqlitefilelocks.h"
 #include "support/deskfile.h"
 #include "support/teststore.h"
 #include "support/verityprocess.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -52,6 +54,7 @@ private slots:
     void theStoreLocksThroughDescriptorsOfItsOwn();
     void aCloseElsewhereInTheProcessKeepsTheLiveFiles_data();
     void aCloseElsewhereInTheProcessKeepsTheLiveFiles();
+    void nothingIsSavedOverADatabase();
 };
 
 void SqliteFileLocksTest::theStoreLocksThroughDescriptorsOfItsOwn()
@@ -124,6 +127,41 @@ void SqliteFileLocksTest::aCloseElsewhereInTheProcessKeepsTheLiveFiles()
     console.reset();
     const QString broken = brokenAfterClose(path, environment);
     QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void SqliteFileLocksTest::nothingIsSavedOverADatabase()
+{
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
+    std::unique_ptr<Store> store = openTestStore(path);
+    QVERIFY(store);
+    QVERIFY(importInto(*store, writeUnknownRefund(folder.path(), QStringLiteral("T-SAVE-1"), 1)));
+    // The open database by any name: itself, its journal files, a link, a relative path.
+    QVERIFY(QFile::link(path, folder.filePath(QStringLiteral("link.sqlite"))));
+    QVERIFY(QDir::setCurrent(folder.path()));
+    for (const QString &name :
+         {path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm"),
+          folder.filePath(QStringLiteral("link.sqlite")), QStringLiteral("desk.sqlite")}) {
+        const Expected<void> refused = refuseToOverwriteDatabase(name);
+        QVERIFY2(!refused, qPrintable(name));
+        QVERIFY2(refused.message().contains(QLatin1String("a database Verity has open")),
+                 qPrintable(refused.message()));
+    }
+    // Another program's database, closed here, and its journal.
+    const QString other = folder.filePath(QStringLiteral("other.db"));
+    QCOMPARE(sqliteShell(other, QStringLiteral("CREATE TABLE t (x); SELECT 1")), QStringLiteral("1"));
+    QVERIFY(!refuseToOverwriteDatabase(other));
+    QFile journal(other + QStringLiteral("-wal"));
+    QVERIFY(journal.open(QIODevice::WriteOnly));
+    journal.close();
+    QVERIFY(!refuseToOverwriteDatabase(other + QStringLiteral("-wal")));
+    // A new file, or a report saved before: saved over as asked.
+    QVERIFY(refuseToOverwriteDatabase(folder.filePath(QStringLiteral("new.csv"))));
+    QFile report(folder.filePath(QStringLiteral("old.csv")));
+    QVERIFY(report.open(QIODevice::WriteOnly));
+    report.write("id,amount\n");
+    report.close();
+    QVERIFY(refuseToOverwriteDatabase(report.fileName()));
 }
 
 QTEST_GUILESS_MAIN(SqliteFileLocksTest)
