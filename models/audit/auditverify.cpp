@@ -243,10 +243,8 @@ QString outcomeWords(const std::optional<Outcome> &outcome)
     return outcome ? outcomeLabel(*outcome).toLower() : QStringLiteral("no outcome");
 }
 
-// What a write's stored outcome must be: what its recorded result reads as by the rules of the
-// profile that read its ticket, and unknown when no result was recorded. An unknown refund
-// turned green by hand breaks here, whichever way it was written.
-QString outcomeMismatch(const StoredWriteOutcome &call, const RegistrySelection &registries)
+// The outcome the call's recorded result reads as, when it differs from the stored one.
+QString resultMismatch(const StoredWriteOutcome &call, const RegistrySelection &registries)
 {
     if (!call.hasResult) {
         if (!call.outcome || *call.outcome == Outcome::Unknown)
@@ -269,6 +267,23 @@ QString outcomeMismatch(const StoredWriteOutcome &call, const RegistrySelection 
                    "force now")
             .arg(call.callExtId, call.ticketExtId, outcomeWords(call.outcome), outcomeWords(verdict.outcome),
                  verdict.reason);
+}
+
+// What a write's stored outcome must be: what its recorded result reads as by the rules of the
+// profile that read its ticket, and unknown when no result was recorded; and an unknown write
+// has its escalation. An unknown refund turned green, or dropped from the queue, by hand breaks
+// here, whichever way it was written.
+QString outcomeMismatch(const StoredWriteOutcome &call, const RegistrySelection &registries)
+{
+    if (QString why = resultMismatch(call, registries); !why.isEmpty())
+        return why;
+    // Every unknown write waits in the queue until it is settled; one that is not was taken out.
+    if (call.outcome == Outcome::Unknown && !call.escalated && !call.inFlight)
+        return QStringLiteral(
+                       "call %1 of ticket %2 is unknown but has no escalation: it was taken out of the "
+                       "queue instead of settled")
+                .arg(call.callExtId, call.ticketExtId);
+    return QString();
 }
 
 Expected<std::optional<AuditVerification>> checkOutcomes(Store &store, const RegistrySelection &registries,

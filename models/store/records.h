@@ -491,6 +491,8 @@ struct StoredWriteOutcome
     QString rawResult; // JSON text
     bool resultError = false;
     std::optional<Outcome> outcome;
+    bool escalated = false; // an escalation (open or settled) was opened for it
+    bool inFlight = false; // reported live, its result still awaited: escalated when the wait ends
 };
 
 // Money moved: one row per refund, linked to the call that made it. Several refunds may carry

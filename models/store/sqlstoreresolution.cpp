@@ -510,8 +510,10 @@ Expected<QList<StoredWriteOutcome>> SqlStore::writeOutcomes(qint64 afterCallId, 
     return rowsOf<StoredWriteOutcome>(
             QStringLiteral(
                     "SELECT c.id, c.call_ext_id, t.ext_id, t.registry, c.result_fingerprint IS NOT NULL, "
-                    "c.raw_result, c.result_error, c.outcome FROM tool_calls c JOIN tickets t ON t.id = "
-                    "c.ticket_id WHERE c.id > ? AND c.tool_class LIKE 'write%' ORDER BY c.id LIMIT ?"),
+                    "c.raw_result, c.result_error, c.outcome, EXISTS (SELECT 1 FROM escalations e WHERE "
+                    "e.tool_call_id = c.id), c.in_flight_until IS NOT NULL FROM tool_calls c JOIN tickets t "
+                    "ON "
+                    "t.id = c.ticket_id WHERE c.id > ? AND c.tool_class LIKE 'write%' ORDER BY c.id LIMIT ?"),
             {afterCallId, limit}, "reading the outcomes of write calls", [](const QSqlQuery &q) {
                 StoredWriteOutcome row;
                 row.callId = q.value(0).toLongLong();
@@ -523,6 +525,8 @@ Expected<QList<StoredWriteOutcome>> SqlStore::writeOutcomes(qint64 afterCallId, 
                 row.resultError = q.value(6).toLongLong() != 0;
                 if (!q.value(7).isNull())
                     row.outcome = outcomeFromId(q.value(7).toString());
+                row.escalated = q.value(8).toBool();
+                row.inFlight = q.value(9).toBool();
                 return row;
             });
 }

@@ -168,6 +168,9 @@ void TestAuditSettlements::tamperIsNamed_data()
             "outcome = 'performed' AND tool_class = 'write_money')")
                                                      << QStringLiteral(
                                                                 "but its recorded result reads as performed");
+    QTest::newRow("an unknown taken out of the queue") << QStringLiteral(
+            "DELETE FROM escalations WHERE id = (SELECT min(id) FROM escalations WHERE state = 'open')")
+                                                       << QStringLiteral("is unknown but has no escalation");
 }
 
 void TestAuditSettlements::tamperIsNamed()
