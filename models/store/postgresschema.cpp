@@ -642,6 +642,42 @@ CREATE TRIGGER audit_written_to_the_head BEFORE INSERT ON audit_log
 ALTER TABLE escalations ADD COLUMN claim_renewed_at BIGINT;
 ALTER TABLE escalations ADD COLUMN claim_renews_every BIGINT;
 )sql",
+        // 13: what an import brings in stays as it came: orders and their items are only ever
+        // added (a payment moved to another order would send the lookup to the wrong refund), a
+        // message's or trace event's content is never rewritten (a ticket joining another moves
+        // its rows, nothing more), and an escalation is opened only for an unknown write of its
+        // own ticket, open, unclaimed, for the call's amount.
+        R"sql(
+REVOKE UPDATE ON orders, order_items, messages, trace_events FROM verity_support;
+GRANT UPDATE (ticket_id, seq) ON messages TO verity_support;
+GRANT UPDATE (ticket_id, seq, call_ext_id) ON trace_events TO verity_support;
+CREATE FUNCTION escalation_of_an_unknown_write() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+DECLARE
+    call tool_calls%ROWTYPE;
+BEGIN
+    IF acts_as_admin() THEN
+        RETURN NEW;
+    END IF;
+    SELECT * INTO call FROM tool_calls WHERE id = NEW.tool_call_id;
+    IF TG_OP = 'INSERT' AND (call.id IS NULL OR call.outcome IS DISTINCT FROM 'unknown'
+            OR call.tool_class NOT LIKE 'write%' OR NEW.state <> 'open' OR NEW.resolution IS NOT NULL
+            OR NEW.claimed_by IS NOT NULL) THEN
+        RAISE EXCEPTION 'an escalation is opened only for a write whose outcome is unknown, open and unclaimed: call % is not one',
+            NEW.tool_call_id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NEW.ticket_id IS DISTINCT FROM call.ticket_id OR NEW.amount_cents IS DISTINCT FROM call.amount_cents
+            OR NEW.opened_at < call.called_at THEN
+        RAISE EXCEPTION 'escalation of call % must name its call''s ticket and amount, and open after the call was made',
+            NEW.tool_call_id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER escalation_opened_for_an_unknown_write
+    BEFORE INSERT OR UPDATE OF tool_call_id, ticket_id, amount_cents, opened_at ON escalations
+    FOR EACH ROW EXECUTE FUNCTION escalation_of_an_unknown_write();
+)sql",
 };
 // clang-format on
 

@@ -206,6 +206,20 @@ private slots:
                 {"drop an unknown from the queue",
                  QStringLiteral("DELETE FROM verity.escalations WHERE id = {open}"),
                  QStringLiteral("it leaves the queue when it is settled")},
+                {"open an escalation for a call that is not unknown",
+                 QStringLiteral(
+                         "INSERT INTO verity.escalations (tool_call_id, ticket_id, opened_at) SELECT id, "
+                         "ticket_id, called_at FROM verity.tool_calls WHERE outcome = 'performed' LIMIT 1"),
+                 QStringLiteral("an escalation is opened only for a write whose outcome is unknown")},
+                {"move an escalation's amount",
+                 QStringLiteral("UPDATE verity.escalations SET amount_cents = 1 WHERE id = {open}"),
+                 QStringLiteral("must name its call's ticket and amount")},
+                {"send an order's lookup to another payment",
+                 QStringLiteral("UPDATE verity.orders SET payment_intent = 'pi_other'"),
+                 QStringLiteral("permission denied for table orders")},
+                {"rewrite what the customer said",
+                 QStringLiteral("UPDATE verity.messages SET text = 'all fine'"),
+                 QStringLiteral("permission denied for table messages")},
         };
         for (const char *user : {"ben", "fay", "tom"}) {
             const bool trainer = QLatin1String(user) == QLatin1String("tom");
