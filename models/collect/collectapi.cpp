@@ -133,6 +133,10 @@ CollectAnswer CollectApi::handle(const CollectRequest &request)
     }
     if (m_stopping)
         return finish(refusal(503, encoding, QStringLiteral("the receiver is stopping; send again later")));
+    if (m_storeAway)
+        return finish(
+                refusal(503, encoding,
+                        QStringLiteral("nothing stored: the database is not answering; send again later")));
     if (request.body.size() > m_options.maxBodyBytes)
         return finish(refusal(413, encoding,
                               QStringLiteral("the body is %1 bytes; this receiver takes at most %2")

@@ -62,6 +62,9 @@ public:
     CollectAnswer handle(const CollectRequest &request);
     // From now on every request is answered 503 with Retry-After: the receiver is stopping.
     void refuseFromNow() { m_stopping = true; }
+    // While the store's server is away every request is answered 503 at once, in a few words,
+    // without a try that would only fail with the driver's.
+    void setStoreAway(bool away) { m_storeAway = away; }
     // Escalates the writes whose result did not come within the grace period: how many.
     Expected<int> escalateOverdue() { return m_intake.escalateOverdue(); }
 
@@ -76,6 +79,7 @@ private:
     SpanIntake m_intake;
     CollectOptions m_options;
     bool m_stopping = false;
+    bool m_storeAway = false;
 };
 
 } // namespace verity

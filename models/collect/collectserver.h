@@ -41,7 +41,11 @@ public:
     void escalateOverdue();
     // While the store's server is away the overdue writes wait for it, unsaid: the outage is
     // said once by whoever watches the server.
-    void setStoreAway(bool away) { m_storeAway = away; }
+    void setStoreAway(bool away)
+    {
+        m_storeAway = away;
+        m_api.setStoreAway(away);
+    }
     bool storeAway() const { return m_storeAway; }
 
 signals:
