@@ -10,6 +10,7 @@
 #include "store/store.h"
 #include "typedconfirmation.h"
 
+#include <QDateTime>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTimer>
@@ -205,8 +206,9 @@ std::optional<EscalationDetail> EscalationActions::claimNext()
         emit message(detail.message());
         return std::nullopt;
     }
-    emit message(tr("You claimed %1 in %2 until %3.")
-                         .arg(detail->callExtId, detail->ticketExtId, claimEndWords((*claimed)->until)));
+    stateFact((*claimed)->escalationId,
+              tr("You claimed %1 in %2 until %3.")
+                      .arg(detail->callExtId, detail->ticketExtId, claimEndWords((*claimed)->until)));
     return *detail;
 }
 
@@ -231,7 +233,7 @@ bool EscalationActions::claimFor(EscalationResolver &resolver, qint64 escalation
                             "sent or recorded for it from here until they give it back or an admin releases "
                             "the claim.")
                                  .arg(claim->holder, claimEndWords(claim->until));
-    emit message(text);
+    stateFact(escalationId, text);
     QMessageBox box(QMessageBox::Information, tr("Claimed by %1").arg(claim->holder), text, QMessageBox::Ok,
                     m_window);
     box.setTextFormat(Qt::PlainText);
@@ -250,7 +252,8 @@ bool EscalationActions::claimFor(EscalationResolver &resolver, qint64 escalation
         return false;
     }
     emit claimsChanged();
-    emit message(tr("You released %1's claim on escalation %2.").arg(claim->holder).arg(escalationId));
+    stateFact(escalationId,
+              tr("You released %1's claim on escalation %2.").arg(claim->holder).arg(escalationId));
     return claimFor(resolver, escalationId);
 }
 
@@ -268,6 +271,31 @@ void EscalationActions::catchUpClaims()
         else if (*released)
             emit claimsChanged();
     }
+}
+
+QString EscalationActions::factOf(qint64 escalationId)
+{
+    const Expected<std::optional<EscalationDetail>> current = m_store.escalation(escalationId);
+    if (!current || !*current)
+        return QString();
+    const EscalationDetail &now = **current;
+    const bool held = claimHeld(now.claimedBy, now.claimedUntil, QDateTime::currentMSecsSinceEpoch());
+    // Its holder, not the claim's end: a renewal keeps what the message said true.
+    return QStringLiteral("%1|%2|%3|%4")
+            .arg(held ? now.claimedBy : QString(), escalationStateId(now.state), now.resolvedBy)
+            .arg(now.resolvedAt);
+}
+
+void EscalationActions::stateFact(qint64 escalationId, const QString &text)
+{
+    m_factEscalation = escalationId;
+    m_fact = factOf(escalationId);
+    emit message(text);
+}
+
+bool EscalationActions::statedFactHolds()
+{
+    return m_factEscalation == 0 || factOf(m_factEscalation) == m_fact;
 }
 
 bool EscalationActions::settledNow(qint64 escalationId)

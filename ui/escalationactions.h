@@ -58,6 +58,9 @@ public:
     // After the database was out of reach: renews now every claim an open dialog holds, and
     // gives back those whose dialog closed while it was (else they would stay held to their end).
     void catchUpClaims();
+    // Whether what the last message stated about an escalation (who holds it, until when, how it
+    // stands) is still so; true when it stated nothing of the kind.
+    bool statedFactHolds();
 
 signals:
     void settled(); // something was stored: views refresh
@@ -65,6 +68,12 @@ signals:
     void message(const QString &text); // for the status bar
 
 private:
+    // A message that states where an escalation stands, kept so that the window can take it
+    // down once that changes.
+    void stateFact(qint64 escalationId, const QString &text);
+    // Who holds it and how it stands, as one comparable text; empty when it is gone.
+    QString factOf(qint64 escalationId);
+
     ResolutionDialog *openResolution(qint64 escalationId);
     // Claims the escalation for this operator; false, and the person told by whom, when another
     // holds it. Each dialog that acts on it holds the claim while it is open, renewed as the lease
@@ -90,6 +99,8 @@ private:
     std::function<void()> m_settingsPrompt;
     QHash<qint64, int> m_holds; // open dialogs per claimed escalation
     QSet<qint64> m_unreturned; // claims whose dialog closed when they could not be given back
+    qint64 m_factEscalation = 0; // what the last stated fact was about, and the fact
+    QString m_fact;
     const RoleLimits *m_limits = nullptr;
 };
 

@@ -188,8 +188,19 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     // queue's first page is on screen, since a team's database makes a connection of its own
     // for it, and the person need not wait for that to see the queue.
     m_queuePane->table()->viewport()->installEventFilter(this);
-    connect(m_actions, &EscalationActions::message, this,
-            [this](const QString &text) { statusBar()->showMessage(text, 15000); });
+    connect(m_actions, &EscalationActions::message, this, [this](const QString &text) {
+        m_actionsSaid = text;
+        statusBar()->showMessage(text, 15000);
+    });
+    // A message that said who holds an escalation, or how it stands, goes once that changes
+    // (given back, lapsed, taken over, settled by someone else), not when its time is up.
+    const auto checkStatedFact = [this] {
+        if (!m_actionsSaid.isEmpty() && statusBar()->currentMessage() == m_actionsSaid
+            && !m_actions->statedFactHolds())
+            statusBar()->clearMessage();
+    };
+    connect(m_escalationModel, &QAbstractItemModel::modelReset, this, checkStatedFact);
+    connect(m_escalationModel, &QAbstractItemModel::dataChanged, this, checkStatedFact);
     connect(m_ticketView, &TicketView::lookupRequested, this, &MainWindow::lookUp);
     connect(m_ticketView, &TicketView::performAgainRequested, this, &MainWindow::performAgain);
     connect(m_ticketView, &TicketView::attestRequested, this, &MainWindow::attest);

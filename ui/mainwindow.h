@@ -157,6 +157,7 @@ private:
     std::function<QStringList(QWidget *)> m_chooseFiles;
     ProviderConnection *m_provider;
     EscalationActions *m_actions;
+    QString m_actionsSaid; // the actions' last message, while the status bar may still show it
     RoleLimits *m_limits;
     TrainingMenu *m_training = nullptr;
 };

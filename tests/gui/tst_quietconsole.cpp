@@ -7,12 +7,14 @@
 #include "itemmodels/escalationqueuemodel.h"
 #include "mainwindow.h"
 #include "resolution/escalationclaims.h"
+#include "resolution/providerconnection.h"
 #include "support/deskfile.h"
 #include "support/teststore.h"
 
 #include <QDateTime>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -43,6 +45,7 @@ class QuietConsoleTest : public QObject
 private slots:
     void aLapsedClaimLeavesTheQueueOnTime();
     void aClaimNoLongerRenewedIsSaidSo();
+    void aStatusAboutAClaimGoesWhenTheClaimDoes();
 };
 
 void QuietConsoleTest::aLapsedClaimLeavesTheQueueOnTime()
@@ -116,6 +119,39 @@ void QuietConsoleTest::aClaimNoLongerRenewedIsSaidSo()
     // two more, the queue says so.
     QTRY_VERIFY_WITH_TIMEOUT(claimShown(queue, id).contains(QLatin1String("not renewed since")), 4000);
     QVERIFY(claimShown(queue, id).startsWith(QLatin1String("user_b, until")));
+}
+
+// "You claimed c3 … until 17:47" stays only while it is so: an admin elsewhere releases the claim,
+// and the status bar no longer says it, with the console untouched.
+void QuietConsoleTest::aStatusAboutAClaimGoesWhenTheClaimDoes()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
+    std::unique_ptr<Store> console = openTestStore(path);
+    std::unique_ptr<Store> other = openTestStore(path);
+    QVERIFY(console && other);
+    QVERIFY(importInto(*console, demoDataResource()));
+    MainWindow window(*console, path, RegistrySource{});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.provider().save(QUrl(QStringLiteral("http://127.0.0.1:9")), QStringLiteral("ana"),
+                                   QString(), {}));
+
+    window.claimNext();
+    QTRY_VERIFY(window.statusBar()->currentMessage().startsWith(QLatin1String("You claimed")));
+    const Expected<QList<EscalationRow>> open = other->openEscalations(0, 100);
+    QVERIFY(open);
+    qint64 claimed = 0;
+    for (const EscalationRow &row : *open) {
+        if (row.claimedBy == QLatin1String("ana"))
+            claimed = row.id;
+    }
+    QVERIFY(claimed > 0);
+    EscalationClaims admin(*other, QStringLiteral("lead"));
+    QVERIFY(*admin.releaseAnyone(claimed));
+    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().isEmpty(), 3000);
 }
 
 QTEST_MAIN(QuietConsoleTest)
