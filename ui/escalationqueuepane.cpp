@@ -54,7 +54,11 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setModel(&m_model);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    const int widths[] = {90, 90, 140, 140, 180};
+    // "Claimed by" holds a name, its end and, for a console that stopped renewing, since when.
+    const int claimWidth = m_table->fontMetrics().horizontalAdvance(
+                                   QStringLiteral("firstname.lastname, until 00:00: not renewed since 00:00"))
+            + 16;
+    const int widths[] = {90, 90, 140, 140, claimWidth};
     for (int column = 0; column < int(std::size(widths)); ++column)
         m_table->setColumnWidth(column, widths[column]);
     layout->addWidget(m_table, 1);
