@@ -1,6 +1,7 @@
 #include "sqlitefilelocks.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -536,10 +537,15 @@ Expected<void> refuseToOverwriteOpenDatabase(const QString &path)
             if (!sameFile(target, database + suffix))
                 continue;
             const QString open = QFile::decodeName(database.c_str());
+            if (*suffix)
+                return overwriteRefused(path,
+                                        QStringLiteral("the %1 file of %2, a database Verity has open")
+                                                .arg(QLatin1String(suffix), open));
+            // Named as the database is named, it is not named again.
+            const bool sameName = QFileInfo(path).absoluteFilePath() == QFileInfo(open).absoluteFilePath();
             return overwriteRefused(path,
-                                    *suffix ? QStringLiteral("the %1 file of %2, a database Verity has open")
-                                                      .arg(QLatin1String(suffix), open)
-                                            : QStringLiteral("%1, a database Verity has open").arg(open));
+                                    sameName ? QStringLiteral("a database Verity has open")
+                                             : QStringLiteral("%1, a database Verity has open").arg(open));
         }
     }
     return {};
