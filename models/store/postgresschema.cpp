@@ -678,6 +678,31 @@ CREATE TRIGGER escalation_opened_for_an_unknown_write
     BEFORE INSERT OR UPDATE OF tool_call_id, ticket_id, amount_cents, opened_at ON escalations
     FOR EACH ROW EXECUTE FUNCTION escalation_of_an_unknown_write();
 )sql",
+        // 14: the payment a person entered for a refund's lookup is entered as Verity enters it:
+        // in their own name, with its audit entry in the same transaction (a payment changed by
+        // hand would send the lookup to another refund).
+        R"sql(
+CREATE FUNCTION payment_entered_audited() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+BEGIN
+    IF acts_as_admin() THEN
+        RETURN NULL;
+    END IF;
+    IF NEW.payment_entered_by IS DISTINCT FROM current_user OR NOT EXISTS (
+            SELECT 1 FROM audit_log a WHERE a.escalation_id = NEW.id AND a.operator = current_user
+            AND a.action = 'payment-entered' AND written_now(a.xmin)) THEN
+        RAISE EXCEPTION 'escalation %: a payment is entered in one''s own name, with its audit entry in the same transaction',
+            NEW.id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER escalation_payment_entered_audited AFTER UPDATE OF payment_reference, payment_entered_by
+    ON escalations DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+    WHEN (NEW.payment_reference IS DISTINCT FROM OLD.payment_reference
+          OR NEW.payment_entered_by IS DISTINCT FROM OLD.payment_entered_by)
+    EXECUTE FUNCTION payment_entered_audited();
+)sql",
 };
 // clang-format on
 

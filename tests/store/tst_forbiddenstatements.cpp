@@ -220,6 +220,11 @@ private slots:
                 {"rewrite what the customer said",
                  QStringLiteral("UPDATE verity.messages SET text = 'all fine'"),
                  QStringLiteral("permission denied for table messages")},
+                {"enter a payment for a lookup by hand",
+                 QStringLiteral(
+                         "UPDATE verity.escalations SET payment_reference = 'pi_other', payment_entered_by = "
+                         "current_user WHERE id = {open}"),
+                 QStringLiteral("a payment is entered in one's own name, with its audit entry")},
         };
         for (const char *user : {"ben", "fay", "tom"}) {
             const bool trainer = QLatin1String(user) == QLatin1String("tom");
