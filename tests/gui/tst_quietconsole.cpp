@@ -36,6 +36,28 @@ QString claimShown(QTableView *queue, qint64 id)
     return QStringLiteral("(not listed)");
 }
 
+// A console on the demo desk file, and another connection to the file for "someone else".
+struct QuietDesk
+{
+    QTemporaryDir folder;
+    QString path = folder.filePath(QStringLiteral("desk.sqlite"));
+    std::unique_ptr<Store> console = openTestStore(path);
+    std::unique_ptr<Store> other = openTestStore(path);
+    std::unique_ptr<MainWindow> window;
+
+    // False (and the test fails) when the file or the window cannot be made.
+    bool open()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        if (!console || !other || !importInto(*console, demoDataResource()))
+            return false;
+        window = std::make_unique<MainWindow>(*console, path, RegistrySource{});
+        window->resize(1280, 800);
+        window->show();
+        return QTest::qWaitForWindowExposed(window.get());
+    }
+};
+
 } // namespace
 
 class QuietConsoleTest : public QObject
@@ -50,22 +72,15 @@ private slots:
 
 void QuietConsoleTest::aLapsedClaimLeavesTheQueueOnTime()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QTemporaryDir folder;
-    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
-    std::unique_ptr<Store> console = openTestStore(path);
-    std::unique_ptr<Store> other = openTestStore(path);
-    QVERIFY(console && other);
-    QVERIFY(importInto(*console, demoDataResource()));
-    MainWindow window(*console, path, RegistrySource{});
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QuietDesk desk;
+    QVERIFY(desk.open());
+    MainWindow &window = *desk.window;
+    Store &other = *desk.other;
     QTableView *queue = window.escalationPane()->table();
     QTRY_VERIFY(queue->model()->rowCount() > 0);
 
     // user_b claims the oldest escalation in another process's place, for three seconds.
-    EscalationClaims claims(*other, QStringLiteral("user_b"));
+    EscalationClaims claims(other, QStringLiteral("user_b"));
     claims.setLease(3000);
     const Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
     QVERIFY(claimed && *claimed && (*claimed)->taken);
@@ -93,21 +108,14 @@ void QuietConsoleTest::aLapsedClaimLeavesTheQueueOnTime()
 // longer renewed, on its own, while it still holds until its lease ends.
 void QuietConsoleTest::aClaimNoLongerRenewedIsSaidSo()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QTemporaryDir folder;
-    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
-    std::unique_ptr<Store> console = openTestStore(path);
-    std::unique_ptr<Store> other = openTestStore(path);
-    QVERIFY(console && other);
-    QVERIFY(importInto(*console, demoDataResource()));
-    MainWindow window(*console, path, RegistrySource{});
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QuietDesk desk;
+    QVERIFY(desk.open());
+    MainWindow &window = *desk.window;
+    Store &other = *desk.other;
     QTableView *queue = window.escalationPane()->table();
     QTRY_VERIFY(queue->model()->rowCount() > 0);
 
-    EscalationClaims claims(*other, QStringLiteral("user_b"));
+    EscalationClaims claims(other, QStringLiteral("user_b"));
     claims.setLease(10 * 60 * 1000);
     claims.setRenewal(1000);
     const Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
@@ -125,23 +133,16 @@ void QuietConsoleTest::aClaimNoLongerRenewedIsSaidSo()
 // and the status bar no longer says it, with the console untouched.
 void QuietConsoleTest::aStatusAboutAClaimGoesWhenTheClaimDoes()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QTemporaryDir folder;
-    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
-    std::unique_ptr<Store> console = openTestStore(path);
-    std::unique_ptr<Store> other = openTestStore(path);
-    QVERIFY(console && other);
-    QVERIFY(importInto(*console, demoDataResource()));
-    MainWindow window(*console, path, RegistrySource{});
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QuietDesk desk;
+    QVERIFY(desk.open());
+    MainWindow &window = *desk.window;
+    Store &other = *desk.other;
     QVERIFY(window.provider().save(QUrl(QStringLiteral("http://127.0.0.1:9")), QStringLiteral("ana"),
                                    QString(), {}));
 
     window.claimNext();
     QTRY_VERIFY(window.statusBar()->currentMessage().startsWith(QLatin1String("You claimed")));
-    const Expected<QList<EscalationRow>> open = other->openEscalations(0, 100);
+    const Expected<QList<EscalationRow>> open = other.openEscalations(0, 100);
     QVERIFY(open);
     qint64 claimed = 0;
     for (const EscalationRow &row : *open) {
@@ -149,7 +150,7 @@ void QuietConsoleTest::aStatusAboutAClaimGoesWhenTheClaimDoes()
             claimed = row.id;
     }
     QVERIFY(claimed > 0);
-    EscalationClaims admin(*other, QStringLiteral("lead"));
+    EscalationClaims admin(other, QStringLiteral("lead"));
     QVERIFY(*admin.releaseAnyone(claimed));
     QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().isEmpty(), 3000);
 }
