@@ -134,6 +134,10 @@ ResolutionDialog *EscalationActions::openResolution(qint64 escalationId)
         return nullptr;
     auto *dialog = new ResolutionDialog(*resolver, escalationId, m_confirm, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Off the list before anything its closing sets off (giving its claim back) reads the list:
+    // a dialog being destroyed is told nothing.
+    m_dialogs.append(dialog);
+    connect(dialog, &QObject::destroyed, this, [this, dialog] { m_dialogs.removeAll(dialog); });
     holdWhileOpen(dialog, escalationId);
     followDatabase(dialog);
     connect(dialog, &ResolutionDialog::settled, this, &EscalationActions::settled);
@@ -291,6 +295,14 @@ void EscalationActions::stateFact(qint64 escalationId, const QString &text)
     m_factEscalation = escalationId;
     m_fact = factOf(escalationId);
     emit message(text);
+}
+
+void EscalationActions::escalationsChanged()
+{
+    // A copy: showing where one stands may close nothing, but the list is not walked while it moves.
+    const QList<ResolutionDialog *> open = m_dialogs;
+    for (ResolutionDialog *dialog : open)
+        dialog->escalationChangedElsewhere();
 }
 
 bool EscalationActions::statedFactHolds()

@@ -8,7 +8,6 @@
 
 #include <QHash>
 #include <QObject>
-#include <QPointer>
 #include <QSet>
 
 #include <functional>
@@ -61,6 +60,8 @@ public:
     // Whether what the last message stated about an escalation (who holds it, until when, how it
     // stands) is still so; true when it stated nothing of the kind.
     bool statedFactHolds();
+    // Escalations changed elsewhere: each open dialog shows where its own stands, if that moved.
+    void escalationsChanged();
 
 signals:
     void settled(); // something was stored: views refresh
@@ -98,6 +99,7 @@ private:
     Confirm m_confirm;
     std::function<void()> m_settingsPrompt;
     QHash<qint64, int> m_holds; // open dialogs per claimed escalation
+    QList<ResolutionDialog *> m_dialogs; // open, for escalationsChanged(); each leaves as it goes
     QSet<qint64> m_unreturned; // claims whose dialog closed when they could not be given back
     qint64 m_factEscalation = 0; // what the last stated fact was about, and the fact
     QString m_fact;

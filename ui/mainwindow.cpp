@@ -496,9 +496,11 @@ void MainWindow::followChanges(StoreAreas areas)
     }
     if (areas & (StoreArea::Tickets | StoreArea::Escalations))
         m_transcriptModel->refreshIfChanged(); // its cards show each escalation's state
-    if (areas & StoreArea::Escalations)
+    if (areas & StoreArea::Escalations) {
         keepPlaceAcross(m_escalationPane->table(), EscalationQueueModel::EscalationIdRole,
                         [this] { m_escalationModel->refresh(); });
+        m_actions->escalationsChanged();
+    }
     if (areas & StoreArea::Audit)
         keepPlaceAcross(m_auditView->table(), AuditLogModel::SeqRole, [this] { m_auditModel->refresh(); });
     if (areas & (StoreArea::Escalations | StoreArea::Finance))

@@ -158,6 +158,7 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     connect(m_findPayment, &QPushButton::clicked, this, &ResolutionDialog::findPayment);
     if (detail)
         showPaymentRow(*detail);
+    m_settlementShown = settlementNow();
 }
 
 void ResolutionDialog::showPaymentRow(const EscalationDetail &escalation)
@@ -286,6 +287,7 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_cancel->hide();
     m_status->clear();
     m_result->setText(report.message);
+    m_settlementShown = settlementNow();
     m_failure = report.kind == ResolutionReport::Kind::Failed ? report.message : QString();
     const bool bad = report.kind == ResolutionReport::Kind::StillUnknown
             || report.kind == ResolutionReport::Kind::Failed
@@ -324,11 +326,31 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
         showPaymentRow(history->escalation);
 }
 
+QString ResolutionDialog::settlementNow()
+{
+    const Expected<EscalationDetail> now = m_resolver.escalation(m_escalationId);
+    if (!now)
+        return QString();
+    return QStringLiteral("%1|%2|%3|%4|%5")
+            .arg(escalationStateId(now->state), now->resolution ? resolutionId(*now->resolution) : QString(),
+                 settlementBasisId(now->basis), now->resolvedBy)
+            .arg(now->resolvedAt);
+}
+
+void ResolutionDialog::escalationChangedElsewhere()
+{
+    if (m_running || !m_awayReason.isEmpty())
+        return;
+    if (const QString now = settlementNow(); !now.isEmpty() && now != m_settlementShown)
+        showCurrent();
+}
+
 void ResolutionDialog::showCurrent()
 {
     const Expected<EscalationHistory> history = m_resolver.history(m_escalationId);
     if (!history)
         return;
+    m_settlementShown = settlementNow();
     m_progress->hide();
     m_cancel->hide();
     m_status->clear();

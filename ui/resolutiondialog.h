@@ -48,6 +48,9 @@ public:
     // The escalation was settled elsewhere (a check recorded from this dialog): show where it
     // stands now, its evidence and its draft.
     void showCurrent();
+    // Escalations changed elsewhere (another console, a command): when this one's settlement is
+    // no longer what the dialog last said, and nothing runs from here, it shows where it stands.
+    void escalationChangedElsewhere();
     // Not empty: the team's database cannot be reached, and nothing may be asked, sent or
     // recorded from here; what is shown stays. Empty: back, and where it stands is read again.
     void setDatabaseAway(const QString &reason);
@@ -58,6 +61,8 @@ signals:
     void attestRequested(qint64 escalationId);
 
 private:
+    // Where the escalation stood when the dialog last said so: state, resolution, basis, by, at.
+    QString settlementNow();
     void run(ResolutionOperation *operation);
     void showReport(const ResolutionReport &report);
     void performAgain();
@@ -68,6 +73,7 @@ private:
     EscalationResolver &m_resolver;
     qint64 m_escalationId;
     Confirm m_confirm;
+    QString m_settlementShown; // settlementNow() when the result last changed
     QPointer<ResolutionOperation> m_running; // gone if the provider settings change meanwhile
     QLabel *m_heading;
     QLabel *m_facts;

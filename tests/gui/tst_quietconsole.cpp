@@ -8,8 +8,10 @@
 #include "mainwindow.h"
 #include "resolution/escalationclaims.h"
 #include "resolution/providerconnection.h"
+#include "resolutiondialog.h"
 #include "support/deskfile.h"
 #include "support/teststore.h"
+#include "support/verityprocess.h"
 
 #include <QDateTime>
 #include <QSignalSpy>
@@ -68,6 +70,7 @@ private slots:
     void aLapsedClaimLeavesTheQueueOnTime();
     void aClaimNoLongerRenewedIsSaidSo();
     void aStatusAboutAClaimGoesWhenTheClaimDoes();
+    void anOpenDialogShowsASettlementMadeElsewhere();
 };
 
 void QuietConsoleTest::aLapsedClaimLeavesTheQueueOnTime()
@@ -153,6 +156,40 @@ void QuietConsoleTest::aStatusAboutAClaimGoesWhenTheClaimDoes()
     EscalationClaims admin(other, QStringLiteral("lead"));
     QVERIFY(*admin.releaseAnyone(claimed));
     QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().isEmpty(), 3000);
+}
+
+// The console's dialog for an escalation stays open while, elsewhere, an admin takes the claim
+// off and bob records his check from the command line: the dialog says it is settled, by bob.
+void QuietConsoleTest::anOpenDialogShowsASettlementMadeElsewhere()
+{
+    QuietDesk desk;
+    QVERIFY(desk.open());
+    MainWindow &window = *desk.window;
+    QVERIFY(window.provider().save(QUrl(QStringLiteral("http://127.0.0.1:9")), QStringLiteral("ana"),
+                                   QString(), {}));
+    window.claimNext();
+    ResolutionDialog *dialog = window.findChild<ResolutionDialog *>();
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->isVisible());
+    QVERIFY2(!dialog->resultText().contains(QLatin1String("bob")), qPrintable(dialog->resultText()));
+    const Expected<QList<EscalationRow>> open = desk.other->openEscalations(0, 100);
+    QVERIFY(open);
+    qint64 claimed = 0;
+    for (const EscalationRow &row : *open) {
+        if (row.claimedBy == QLatin1String("ana"))
+            claimed = row.id;
+    }
+    QVERIFY(claimed > 0);
+    QVERIFY(*EscalationClaims(*desk.other, QStringLiteral("lead")).releaseAnyone(claimed));
+    const VerityRun resolved = runVerity(
+            {QStringLiteral("resolve"), QStringLiteral("--db"), desk.path, QString::number(claimed),
+             QStringLiteral("--attest"), QStringLiteral("performed"), QStringLiteral("--reference"),
+             QStringLiteral("re_seen"), QStringLiteral("--note"), QStringLiteral("in the dashboard"),
+             QStringLiteral("--operator"), QStringLiteral("bob")},
+            isolatedEnvironment(desk.folder.path()));
+    QVERIFY2(resolved.exitCode == 0, qPrintable(resolved.out + resolved.err));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->resultText().startsWith(QLatin1String("Settled: ")), 3000);
+    QVERIFY2(dialog->resultText().contains(QLatin1String("by bob")), qPrintable(dialog->resultText()));
 }
 
 QTEST_MAIN(QuietConsoleTest)
