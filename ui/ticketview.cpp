@@ -132,9 +132,11 @@ void TicketView::rebuild()
     }
     const TicketRow &row = detail->row;
     // A trace without messages has its id for a subject: said once.
+    const QString name = ticketName(row.extId, row.orderId);
     m_title->setText(row.subject.isEmpty() || row.subject == row.extId
-                             ? row.extId
-                             : QStringLiteral("%1 · %2").arg(row.extId, row.subject));
+                             ? name
+                             : QStringLiteral("%1 · %2").arg(name, row.subject));
+    m_title->setToolTip(name == row.extId ? QString() : row.extId);
     QStringList items;
     for (const OrderItemRecord &item : detail->order.items)
         items << QStringLiteral("%1 × %2 (%3)")
@@ -147,8 +149,11 @@ void TicketView::rebuild()
         if (!part.isEmpty())
             context << part;
     }
-    QString facts = row.orderId.isEmpty()
-            ? context.join(QStringLiteral(" · "))
+    // An order only the calls named has no items on record, and may have no seller yet.
+    QString facts = row.orderId.isEmpty() ? context.join(QStringLiteral(" · "))
+            : items.isEmpty()
+            ? tr("Order %1 (named by the ticket's tool calls)\nSeller: %2")
+                      .arg(row.orderId, row.sellerName.isEmpty() ? tr("not named") : row.sellerName)
             : tr("Order %1: %2\nSeller: %3")
                       .arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
     if (detail->sellerBalanceCents)

@@ -333,7 +333,9 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         } else {
             // 64 hex digits do not wrap: in a line of its own that scrolls, the whole key is
             // still there to select and copy, and a narrow card is not pushed wider.
-            layout->addWidget(caption(tr("INTENT KEY"), this));
+            const bool fromArguments = !call.intentError.isEmpty();
+            layout->addWidget(caption(
+                    fromArguments ? tr("INTENT KEY \u00b7 KEY FROM ALL ARGUMENTS") : tr("INTENT KEY"), this));
             auto *key = new QLineEdit(call.intentKey, this);
             key->setObjectName(QStringLiteral("intentKey"));
             key->setReadOnly(true);
@@ -343,6 +345,14 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
             key->setCursorPosition(0);
             key->setStyleSheet(theme::codeField());
             layout->addWidget(key);
+            if (fromArguments) {
+                // Said, so that a person knows a retry with other words would not be caught.
+                layout->addWidget(notice(tr("Key from all arguments, since the profile's fields could not "
+                                            "make one (%1). An identical call is a repeat of this one.")
+                                                 .arg(call.intentError),
+                                         QStringLiteral("intentKeyBasis"), theme::label(theme::Text::Muted),
+                                         this));
+            }
         }
     }
 }

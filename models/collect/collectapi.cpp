@@ -201,14 +201,20 @@ CollectAnswer CollectApi::traces(const CollectRequest &request, const QByteArray
         return refusal(
                 503, encoding,
                 QStringLiteral("nothing stored, the store could not take it: %1").arg(taken.storeError));
-    const QString reason = firstProblems(taken.problems);
+    // What was refused, then what was kept otherwise than it came: OTLP lets a receiver warn in
+    // partial_success with nothing rejected.
+    QString reason = firstProblems(taken.problems);
+    if (!taken.notices.isEmpty())
+        reason += (reason.isEmpty() ? QString() : QStringLiteral("; "))
+                + QStringLiteral("stored with notices: ") + firstProblems(taken.notices);
     CollectAnswer answer;
+    const bool partial = taken.refused > 0 || !taken.notices.isEmpty();
     if (protobuf) {
         answer.contentType = QByteArrayLiteral("application/x-protobuf");
-        answer.body = otlpProtobufResponse(taken.refused, taken.refused > 0 ? reason : QString());
+        answer.body = otlpProtobufResponse(taken.refused, partial ? reason : QString());
     } else {
         json response = json::object();
-        if (taken.refused > 0)
+        if (partial)
             response["partialSuccess"] =
                     json{{"rejectedSpans", taken.refused}, {"errorMessage", reason.toStdString()}};
         answer.contentType = QByteArrayLiteral("application/json");
@@ -221,7 +227,7 @@ CollectAnswer CollectApi::traces(const CollectRequest &request, const QByteArray
                          .arg(taken.eventsStored)
                          .arg(taken.eventsKnown)
                          .arg(taken.ticketsOpened);
-    if (taken.refused > 0)
+    if (partial)
         answer.log += QStringLiteral(": ") + reason;
     return answer;
 }

@@ -61,10 +61,14 @@ IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, cons
     ConversationContext context;
     context.traceConversations = &m_traceConversations;
     context.spansRead = &spans;
+    context.toolSpansWithin = &m_toolSpansWithin;
+    context.callAliases = &m_callAliases;
     const QList<Expected<Conversation>> conversations = readOtlpTraces(request, context);
     // A span is exported when it ends: a tool span without a result never gets one, and is
     // unknown at once.
-    m_importer.setInFlightGrace(std::nullopt);
+    m_importer.setInFlightGrace(std::nullopt, m_clock);
+    // A write the model asked for in a chat span may have its own span still to come.
+    m_importer.setCarriedGrace(m_graceMs);
 
     QList<ImportUnit> units;
     QHash<QString, int> spansOf;
@@ -149,6 +153,7 @@ IntakeResult SpanIntake::storeEvents(const QList<ImportUnit> &units, const QStri
 {
     // An event line reports a call as it is made; its result follows on a later line.
     m_importer.setInFlightGrace(m_graceMs, m_clock);
+    m_importer.setCarriedGrace(std::nullopt);
     return store(units, source, received, {});
 }
 
@@ -164,6 +169,8 @@ IntakeResult SpanIntake::takeLines(const QList<QByteArray> &lines, qint64 firstL
             total.problems.append(place.isEmpty() || problem.startsWith(QLatin1String("line "))
                                           ? problem
                                           : place + problem);
+        for (const QString &notice : part.notices)
+            total.notices.append(place + notice);
         total.eventsStored += part.eventsStored;
         total.eventsKnown += part.eventsKnown;
         total.ticketsOpened += part.ticketsOpened;
@@ -217,6 +224,11 @@ IntakeResult SpanIntake::store(const QList<ImportUnit> &units, const QString &so
     result.eventsStored = report.eventsImported;
     result.eventsKnown = report.eventsUnchanged;
     result.ticketsOpened = report.ticketsOpened;
+    for (const ImportProblem &notice : report.notices)
+        result.notices.append(
+                notice.conversation.isEmpty()
+                        ? notice.reason
+                        : QStringLiteral("conversation \"%1\": %2").arg(notice.conversation, notice.reason));
     for (const ImportProblem &problem : report.rejected) {
         const bool conversation = !problem.conversation.isEmpty();
         result.refused += conversation ? spansOf.value(problem.conversation) : 1;

@@ -19,6 +19,7 @@ struct IntakeResult
     qint64 received = 0; // OTLP: tool and chat spans; events: lines
     qint64 refused = 0; // of those, not stored, each for a reason in `problems`
     QStringList problems; // what was refused and why, each naming its place
+    QStringList notices; // what was stored but not as it came (a value kept as its text), and where
     qint64 eventsStored = 0; // new to the store
     qint64 eventsKnown = 0; // stored by an earlier request
     qint64 ticketsOpened = 0;
@@ -59,6 +60,9 @@ private:
     // later batch than the root span that carries gen_ai.conversation.id. Bounded: when full it
     // starts again (a trace older than that is a conversation long over).
     QHash<QString, QString> m_traceConversations;
+    // Tool spans stored, by the span they sit in (ConversationContext::toolSpansWithin).
+    QHash<QString, QPair<QString, QString>> m_toolSpansWithin;
+    QHash<QString, QString> m_callAliases; // ConversationContext::callAliases
 };
 
 } // namespace verity

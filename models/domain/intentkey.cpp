@@ -90,6 +90,63 @@ Expected<QString> intentKey(const ToolSpec &tool, const json &arguments, const T
     return QString::fromLatin1(sha256Hex(*canonical));
 }
 
+namespace {
+
+json normalised(const json &value)
+{
+    switch (value.type()) {
+    case json::value_t::object: {
+        json out = json::object();
+        for (auto it = value.begin(); it != value.end(); ++it) {
+            if (!it.value().is_null())
+                out[QString::fromStdString(it.key()).normalized(QString::NormalizationForm_C).toStdString()] =
+                        normalised(it.value());
+        }
+        return out;
+    }
+    case json::value_t::array: {
+        json out = json::array();
+        for (const json &element : value)
+            out.push_back(normalised(element));
+        return out;
+    }
+    case json::value_t::string:
+        return fromUtf8String(value.get_ref<const std::string &>())
+                .normalized(QString::NormalizationForm_C)
+                .toStdString();
+    case json::value_t::number_float:
+        if (const std::optional<qint64> whole = wholeNumber(value))
+            return *whole;
+        return value;
+    default:
+        return value;
+    }
+}
+
+} // namespace
+
+QByteArray canonicalArguments(const QString &tool, const json &arguments)
+{
+    QByteArray out;
+    appendNetstring(out, QByteArrayLiteral("verity-intent-arguments-v1"));
+    appendNetstring(out, tool.toUtf8());
+    appendNetstring(out,
+                    QByteArray::fromStdString(
+                            normalised(arguments).dump(-1, ' ', false, json::error_handler_t::replace)));
+    return out;
+}
+
+WriteKey writeKey(const ToolSpec &tool, const json &arguments, const TicketFacts &ticket)
+{
+    Expected<QByteArray> canonical = tool.intent.isEmpty()
+            ? Expected<QByteArray>(makeError(QStringLiteral("%1 has no intent fields").arg(tool.name)))
+            : canonicalIntent(tool, arguments, ticket);
+    if (canonical)
+        return WriteKey{QString::fromLatin1(sha256Hex(*canonical)), QString()};
+    return WriteKey{QString::fromLatin1(sha256Hex(canonicalArguments(tool.name, arguments))),
+                    canonical.message()};
+}
+
 Expected<std::optional<qint64>> readAmount(const ToolSpec &tool, const nlohmann::json &arguments)
 {
     if (tool.amountField.isEmpty() || !arguments.is_object())

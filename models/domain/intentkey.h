@@ -27,6 +27,24 @@ Expected<QByteArray> canonicalIntent(const ToolSpec &tool, const nlohmann::json 
 // Lowercase hex SHA-256 of canonicalIntent().
 Expected<QString> intentKey(const ToolSpec &tool, const nlohmann::json &arguments, const TicketFacts &ticket);
 
+// The key an observed write is compared by. From the registry's intent fields when they are all
+// there and well formed; otherwise from all of the call's arguments, so that an identical retry
+// of an unknown write is still caught. A profile's key is only ever narrower than that one.
+struct WriteKey
+{
+    QString key; // lowercase hex SHA-256; never empty
+    // Why the registry's fields could not make it ("intent field "item_id" of issue_refund:
+    // missing from the arguments and the ticket"); empty when they did.
+    QString fromAllArgumentsBecause;
+    bool fromAllArguments() const { return !fromAllArgumentsBecause.isEmpty(); }
+};
+WriteKey writeKey(const ToolSpec &tool, const nlohmann::json &arguments, const TicketFacts &ticket);
+
+// The bytes hashed for a key from all arguments: a tag of its own (no field key can collide
+// with it), the tool's name, and the arguments as normalised JSON: keys sorted, text in NFC,
+// whole numbers written as integers (4599.0 is 4599), null members left out.
+QByteArray canonicalArguments(const QString &tool, const nlohmann::json &arguments);
+
 // The money a write names in its registry's amount field: whole cents from 1 to
 // maxAmountCents, or what is wrong with it (InputErrc::Invalid, "field \"amount_cents\":
 // expected …, got -5000"). No amount when the tool carries no money or the call names none.

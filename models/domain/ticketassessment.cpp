@@ -65,6 +65,7 @@ RepeatCounts RepeatCounts::operator-(const RepeatCounts &other) const
 void noteResult(CallFacts &call, const QString &rawResult)
 {
     call.resultDigest.clear();
+    call.resultObject.clear();
     call.resultSaysNoChange = false;
     if (rawResult.isEmpty() || rawResult.size() >= comparedResultLimit)
         return;
@@ -75,10 +76,16 @@ void noteResult(CallFacts &call, const QString &rawResult)
     if (text.startsWith(u'{') || text.startsWith(u'[')) {
         // A record that names its id, answered again byte for byte, is that record reported
         // again. "Refund issued" twice, or {"status": "ok"} twice, says nothing either way.
-        static const QRegularExpression namesAnId(QStringLiteral(R"(\\?"(\w+_)?id\\?"\s*:)"),
-                                                  QRegularExpression::CaseInsensitiveOption);
-        if (namesAnId.match(text).hasMatch())
+        static const QRegularExpression namesAnId(
+                QStringLiteral(R"(\\?"((?:\w+_)?id)\\?"\s*:\s*(\\?"([^"\\]{1,200})\\?"|-?\d{1,30})?)"),
+                QRegularExpression::CaseInsensitiveOption);
+        const QRegularExpressionMatch id = namesAnId.match(text);
+        if (id.hasMatch()) {
             call.resultDigest = sha256Hex(rawResult.toUtf8());
+            const QString value = id.captured(3).isEmpty() ? id.captured(2) : id.captured(3);
+            if (!value.isEmpty())
+                call.resultObject = id.captured(1).toLower() + u'=' + value;
+        }
         return;
     }
     // Words a tool uses when the request asked for what already was. Only a plain-text answer
@@ -97,8 +104,10 @@ bool tookEffect(const std::optional<Outcome> &outcome)
     return outcome == Outcome::Performed || outcome == Outcome::AlreadyPerformed;
 }
 
+// `latestState`: the digest of the newest result that took effect on the object the call's
+// result names, whichever write left it so.
 RepeatKind classifyRepeat(const CallFacts &call, bool earlierTookEffect,
-                          const QSet<QByteArray> &effectResults)
+                          const QSet<QByteArray> &effectResults, const QByteArray &latestState)
 {
     if (call.outcome == Outcome::AlreadyPerformed)
         return RepeatKind::Harmless; // the idempotency key did its job
@@ -107,8 +116,11 @@ RepeatKind classifyRepeat(const CallFacts &call, bool earlierTookEffect,
     if (call.outcome == Outcome::Performed) {
         // A new effect shows in its answer (a new refund id, a changed reservation); the same
         // bytes as an effect already made are that effect reported again.
+        // So is the state another write left the object in (flights set again after a baggage
+        // change, answered with the reservation exactly as the baggage call left it).
         if (call.resultSaysNoChange
-            || (!call.resultDigest.isEmpty() && effectResults.contains(call.resultDigest)))
+            || (!call.resultDigest.isEmpty()
+                && (effectResults.contains(call.resultDigest) || call.resultDigest == latestState)))
             return RepeatKind::Harmless;
         return RepeatKind::DuplicateEffect;
     }
@@ -141,6 +153,12 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
     };
     QHash<QString, KeyHistory> byKey;
     QSet<QString> provedAbsent; // keys of calls a lookup proved not performed
+    // Each object's newest state, as the last write that took effect on it answered.
+    QHash<QString, QByteArray> latestStates;
+    const auto noteState = [&latestStates](const CallFacts &call) {
+        if (tookEffect(call.outcome) && !call.resultObject.isEmpty() && !call.resultDigest.isEmpty())
+            latestStates.insert(call.resultObject, call.resultDigest);
+    };
     bool unclassifiedOrKeyless = false;
 
     for (const CallFacts &call : calls) {
@@ -163,6 +181,8 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
                 result.hasUnknown = true;
             }
         }
+        const QByteArray latestState = latestStates.value(call.resultObject);
+        noteState(call);
         if (call.intentKey.isEmpty())
             continue;
         if (call.provedAbsent)
@@ -176,7 +196,8 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
             byKey.insert(call.intentKey, first);
             continue;
         }
-        const RepeatKind kind = classifyRepeat(call, seen->latestEffect != 0, seen->effectResults);
+        const RepeatKind kind =
+                classifyRepeat(call, seen->latestEffect != 0, seen->effectResults, latestState);
         result.repeatOf.insert(
                 call.id, RepeatLink{kind, seen->latestEffect != 0 ? seen->latestEffect : seen->latestCall});
         result.repeatedCalls.insert(seen->firstCall);

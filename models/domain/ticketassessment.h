@@ -44,6 +44,9 @@ struct CallFacts
     // otherwise. A repeat that got back the very record of the call that took effect changed
     // nothing (a reservation updated to what it already was): harmless, not a second effect.
     QByteArray resultDigest;
+    // The first id that result names ("reservation_id": "4WQ150"), with its key: the object the
+    // write left in that state. A later write's result with the same bytes is that state again.
+    QString resultObject;
     bool resultSaysNoChange = false; // "already cancelled", "no changes were made"
     // Reported live and waiting for its result (unknown until the result or the grace ends).
     bool inFlight = false;

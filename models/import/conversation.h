@@ -44,6 +44,9 @@ struct Turn
     // What names this turn wherever it is read again (OTLP: its trace and span), so that it is
     // recognised in any batch an exporter sends it in; empty: its place in the conversation.
     QString sourceId;
+    // ToolCall and ToolResult: read from a span's messages, not from a tool span of its own. A
+    // call the ticket has under that id already (from its tool span) is that call.
+    bool carried = false;
 };
 
 struct Conversation
@@ -84,6 +87,13 @@ struct ConversationContext
     // OTLP: when given, set to the number of tool and chat spans the request holds (read or
     // refused), so a receiver can say how many of them it refused.
     int *spansRead = nullptr;
+    // OTLP: tool spans read in earlier requests, by the span each sits in, with their tool and
+    // call id. A tool span exported after one inside it, for the same tool (a framework's span
+    // around the MCP client's), is that call again. Null when not kept; bounded by its keeper.
+    QHash<QString, QPair<QString, QString>> *toolSpansWithin = nullptr;
+    // ... and such an outer span's own call id, naming the call its inner span stored: the id a
+    // model span's messages carry the call by.
+    QHash<QString, QString> *callAliases = nullptr;
     // A short hash of the conversation's JSON, for ids of conversations that carry none.
     QString contentHash;
 };

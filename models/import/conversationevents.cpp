@@ -1,6 +1,7 @@
 #include "conversationevents.h"
 
 #include "domain/sha256.h"
+#include "namedorder.h"
 
 #include <QHash>
 
@@ -28,6 +29,13 @@ QString fingerprintOf(const QString &ticket, qsizetype ordinal, const json &cont
     }
     return QString::fromLatin1(sha256Hex(
             QByteArray::fromStdString(printed.dump(-1, ' ', false, json::error_handler_t::replace))));
+}
+
+// The source a call or result read from a span's messages has (otlptraces.cpp names them so).
+QString carriedSource(const QString &callId, bool call)
+{
+    return QStringLiteral("carried %1 %2")
+            .arg(callId, call ? QStringLiteral("call") : QStringLiteral("result"));
 }
 
 QString shortText(const QString &text)
@@ -89,6 +97,13 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
                 ? QStringLiteral("task %1").arg(conversation.task)
                 : QStringLiteral("task %1 · trial %2").arg(conversation.task, conversation.trial);
     ticket.ticket.origin = conversation.model;
+    // The order its calls name, when the format names none: queued, searched and looked up by it.
+    const NamedOrder named = orderNamedByCalls(conversation);
+    ticket.ticket.order.id = named.orderId;
+    ticket.ticket.order.paymentIntent = named.paymentIntent;
+    ticket.ticket.order.currency = named.currency;
+    ticket.ticket.seller.id = named.sellerId;
+    ticket.ticket.seller.name = named.sellerName;
     opened.body = ticket;
     unit.events.append(opened);
 
@@ -100,8 +115,10 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
     QHash<QString, qsizetype> order;
     qint64 at = openedAt;
     qsizetype ordinal = 0;
+    // A call a span's messages carry is named by its id in any file: it is the same call when met
+    // again, in whichever line or request, and must be known by the call's own span.
     const auto source = [naming](const Turn &turn) {
-        return naming == TurnNaming::BySource ? turn.sourceId : QString();
+        return naming == TurnNaming::BySource || turn.carried ? turn.sourceId : QString();
     };
     for (const Turn &turn : conversation.turns) {
         ++ordinal;
@@ -128,16 +145,18 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             const int use = ++idUses[turn.callId];
             const QString extId = use == 1 ? turn.callId : QStringLiteral("%1#%2").arg(turn.callId).arg(use);
             waiting[turn.callId].push_back(extId);
-            toolOfCall.insert(extId, turn.tool);
+            if (!turn.carried) // one a message carries may have its answer in its own span
+                toolOfCall.insert(extId, turn.tool);
             order.insert(extId, ordinal);
             event.body = ToolCallEvent{extId, turn.tool,
                                        turn.arguments.is_object() ? turn.arguments : json::object(),
                                        turn.arguments.is_object() ? turn.argumentsText : QString()};
-            event.fingerprint = fingerprintOf(conversation.id, ordinal,
-                                              json{{"call", extId.toStdString()},
-                                                   {"tool", turn.tool.toStdString()},
-                                                   {"arguments", turn.arguments}},
-                                              source(turn));
+            const json content{{"call", extId.toStdString()},
+                               {"tool", turn.tool.toStdString()},
+                               {"arguments", turn.arguments}};
+            event.fingerprint = fingerprintOf(conversation.id, ordinal, content, source(turn));
+            event.carriedFingerprint =
+                    fingerprintOf(conversation.id, ordinal, content, carriedSource(turn.callId, true));
             break;
         }
         case Turn::Kind::ToolResult: {
@@ -160,14 +179,16 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
             result.errorFlag = turn.errorFlag;
             result.errorType = turn.errorType;
             event.body = result;
-            event.fingerprint = fingerprintOf(
-                    conversation.id, ordinal,
-                    json{{"result", extId.toStdString()}, {"value", turn.result}, {"error", turn.errorFlag}},
-                    source(turn));
+            const json content{
+                    {"result", extId.toStdString()}, {"value", turn.result}, {"error", turn.errorFlag}};
+            event.fingerprint = fingerprintOf(conversation.id, ordinal, content, source(turn));
+            event.carriedFingerprint =
+                    fingerprintOf(conversation.id, ordinal, content, carriedSource(turn.callId, false));
             break;
         }
         }
         event.namedBySource = !source(turn).isEmpty();
+        event.carried = turn.carried;
         unit.events.append(event);
     }
 
@@ -176,10 +197,13 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
         unanswered += QStringList(queue.value().cbegin(), queue.value().cend());
     std::sort(unanswered.begin(), unanswered.end(),
               [&order](const QString &a, const QString &b) { return order.value(a) < order.value(b); });
-    for (const QString &extId : std::as_const(unanswered))
+    for (const QString &extId : std::as_const(unanswered)) {
+        if (!toolOfCall.contains(extId))
+            continue;
         unit.notices.append(
                 QStringLiteral("call \"%1\" (%2) has no result; if it writes, its outcome is unknown")
                         .arg(shortText(extId), toolOfCall.value(extId)));
+    }
     return unit;
 }
 

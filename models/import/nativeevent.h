@@ -53,6 +53,12 @@ struct NativeEvent
     // The print names the event's source (a span), not its place: a call id met again under
     // another print is another call reusing the id, or this one stored under another.
     bool namedBySource = false;
+    // A tool call or result read from a span's messages (Turn::carried): one the ticket has under
+    // its id already is that one, and is left as it is.
+    bool carried = false;
+    // A span's tool call or result: the print the same call or result has when read from a span's
+    // messages, so that a call first met in a message is known again when its own span comes.
+    QString carriedFingerprint;
     // TraceEvent: an `http` or `provider` line; its seq is set when it is stored.
     std::variant<TicketOpenedEvent, MessageEvent, ToolCallEvent, ToolResultEvent, TraceEvent> body;
 };

@@ -30,11 +30,9 @@ CallClassification classify(const StoredCall &call, const ToolRegistry &registry
             c.readFailed = resultLooksLikeError(result, call.resultError);
         return c;
     }
-    Expected<QString> key = intentKey(*spec, arguments, call.facts);
-    if (key)
-        c.intentKey = *key;
-    else
-        c.intentError = key.message();
+    const WriteKey key = writeKey(*spec, arguments.is_object() ? arguments : json::object(), call.facts);
+    c.intentKey = key.key;
+    c.intentError = key.fromAllArgumentsBecause;
     // Stored before its tool was known, so never checked: a bad amount is no money.
     const Expected<std::optional<qint64>> amount = readAmount(*spec, arguments);
     if (amount)

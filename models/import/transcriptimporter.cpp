@@ -179,7 +179,7 @@ TranscriptImporter::applyTicketOpened(const NativeEvent &event, const TicketOpen
         return existing.error();
     if (*existing) {
         if ((*existing)->ref.fingerprint == event.fingerprint)
-            return LineResult{};
+            return nameOrderLate(**existing, opened.ticket);
         return LineResult{false,
                           QStringLiteral("ticket \"%1\" was already imported with other content (another "
                                          "conversation under the same id, or a file of the same name?); "
@@ -201,6 +201,20 @@ TranscriptImporter::applyTicketOpened(const NativeEvent &event, const TicketOpen
     touch(m_tickets.insert(key, BatchTicket{key, *inserted, true, false, {}}).value());
     ++report.ticketsOpened;
     return LineResult{true, {}};
+}
+
+// A conversation continued in a later batch may name the order its first spans did not.
+Expected<TranscriptImporter::LineResult> TranscriptImporter::nameOrderLate(BatchTicket &ticket,
+                                                                           const NewTicket &named)
+{
+    if (named.order.id.isEmpty() || !ticket.ref.facts.value(QStringLiteral("order_id")).isEmpty())
+        return LineResult{};
+    if (Expected<void> done = m_store.nameTicketOrder(ticket.ref.id, named); !done)
+        return done.error();
+    ticket.ref.facts.insert(QStringLiteral("order_id"), named.order.id);
+    ticket.ref.facts.insert(QStringLiteral("seller_id"), named.seller.id);
+    touch(ticket);
+    return LineResult{};
 }
 
 std::optional<Expected<TranscriptImporter::LineResult>>
@@ -246,6 +260,13 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     if (!existing)
         return existing.error();
     QString callExtId = call.callId;
+    // A call met first in a span's messages and then in its own span (or the other way round)
+    // is one call: the first reading stands.
+    if (*existing && (*existing)->ref.fingerprint != event.fingerprint
+        && (event.carried || (*existing)->ref.fingerprint == event.carriedFingerprint)) {
+        m_unitCallIds.insert(call.callId, call.callId);
+        return LineResult{};
+    }
     if (*existing && (*existing)->ref.fingerprint != event.fingerprint && event.namedBySource) {
         // Spans name their calls: this one is stored under another id already, or is new.
         bool stored = false;
@@ -288,11 +309,9 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
             row.amountCents = *amount;
         else
             row.amountError = amount.message();
-        Expected<QString> key = intentKey(*spec, call.arguments, ticket->ref.facts);
-        if (key)
-            row.intentKey = *key;
-        else
-            row.intentError = key.message();
+        const WriteKey key = writeKey(*spec, call.arguments, ticket->ref.facts);
+        row.intentKey = key.key;
+        row.intentError = key.fromAllArgumentsBecause;
         if (!row.amountError.isEmpty())
             m_unitNotices.append(
                     QStringLiteral("call \"%1\" (%2): %3; it is kept as the agent made it, with no "
@@ -302,16 +321,18 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
         const WriteVerdict verdict = classifyWriteResult(nullptr, registry.outcomeRules());
         row.outcome = verdict.outcome;
         row.outcomeReason = verdict.reason;
-        if (m_inFlightGraceMs)
-            row.inFlightUntil =
-                    (m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch()) + *m_inFlightGraceMs;
+        const std::optional<qint64> grace = m_inFlightGraceMs ? m_inFlightGraceMs
+                : event.carried                               ? m_carriedGraceMs
+                                                              : std::nullopt;
+        if (grace)
+            row.inFlightUntil = (m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch()) + *grace;
     }
     // For a ticket the batch opened, what the store would read back for the assessment.
     CallFacts facts;
     facts.toolClass = row.toolClass;
     facts.outcome = row.outcome;
     facts.intentKey = row.intentKey;
-    facts.intentError = !row.intentError.isEmpty();
+    facts.intentError = row.intentKey.isEmpty();
     facts.amountError = !row.amountError.isEmpty();
     facts.amountCents = row.amountCents;
     facts.inFlight = row.inFlightUntil.has_value();
@@ -341,8 +362,16 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
                                   .arg(callExtId, event.ticket)};
     const ToolCallRef *const call = &batchCall->ref;
     if (!call->resultFingerprint.isEmpty()) {
-        if (call->resultFingerprint == event.fingerprint)
+        if (call->resultFingerprint == event.fingerprint || event.carried
+            || call->resultFingerprint == event.carriedFingerprint)
+            return LineResult{}; // the same result, as a span's messages or its own span told it
+        if (event.namedBySource) {
+            // Spans are never one conversation's whole text: the rest of it is still stored.
+            m_unitNotices.append(QStringLiteral("call \"%1\" already has a result; another one a span gives "
+                                                "for it is left out")
+                                         .arg(callExtId));
             return LineResult{};
+        }
         return LineResult{false,
                           QStringLiteral("call_id \"%1\" in ticket \"%2\" already has a different result")
                                   .arg(callExtId, event.ticket)};
@@ -603,11 +632,9 @@ Expected<void> TranscriptImporter::keyWritesAgain(const TicketRef &ticket)
         } catch (const json::exception &) {
             // Kept as the agent wrote them; they make no key, as when they were first read.
         }
-        const Expected<QString> key =
-                intentKey(*spec, arguments.is_object() ? arguments : json::object(), ticket.facts);
-        if (Expected<void> done =
-                    m_store.setIntentKey(call.id, key ? *key : QString(), key ? QString() : key.message());
-            !done)
+        const WriteKey key =
+                writeKey(*spec, arguments.is_object() ? arguments : json::object(), ticket.facts);
+        if (Expected<void> done = m_store.setIntentKey(call.id, key.key, key.fromAllArgumentsBecause); !done)
             return done;
     }
     return {};
@@ -794,7 +821,7 @@ ImportReport TranscriptImporter::importUnits(const QList<ImportUnit> &units, con
     // New tickets' rows are held back and written together (PostgreSQL's COPY, a round trip
     // instead of one a row), except where calls may be in flight, which held rows do not carry.
     std::optional<Holding> holding;
-    if (!m_inFlightGraceMs)
+    if (!m_inFlightGraceMs && !m_carriedGraceMs)
         holding.emplace(m_store);
     if (Expected<void> begun = m_store.begin(); !begun)
         return failed(report, begun.message());

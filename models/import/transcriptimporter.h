@@ -41,6 +41,9 @@ public:
         m_inFlightGraceMs = graceMs;
         m_clock = std::move(clock);
     }
+    // How long a write only a span's messages have shown so far (Turn::carried) waits for its
+    // own span or its answer before it is escalated; none: unknown at once, as in a file.
+    void setCarriedGrace(std::optional<qint64> graceMs) { m_carriedGraceMs = graceMs; }
 
     ImportReport importFile(const QString &path);
     // Units already read (a receiver's request), stored in one transaction: all of them, or
@@ -88,6 +91,7 @@ private:
     };
 
     Expected<BatchTicket *> ticketFor(const QString &extId);
+    Expected<LineResult> nameOrderLate(BatchTicket &ticket, const NewTicket &named);
     // Finds the event's ticket; otherwise the line's rejection (or a store error) to return.
     std::optional<Expected<LineResult>> requireOpenedTicket(const NativeEvent &event, BatchTicket *&ticket);
     Expected<BatchCall *> callFor(BatchTicket &ticket, const QString &callExtId);
@@ -126,6 +130,7 @@ private:
     // This unit's span calls stored under another id than the span gave (callIdOfSpan).
     QHash<QString, QString> m_unitCallIds;
     std::optional<qint64> m_inFlightGraceMs;
+    std::optional<qint64> m_carriedGraceMs;
     std::function<qint64()> m_clock;
     Progress m_progress;
     // Tickets seen in the current batch, with their next sequence number; cleared per batch

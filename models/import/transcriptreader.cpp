@@ -325,8 +325,11 @@ bool TranscriptReader::handOnValue(const Sink &sink, const json &value, const Fi
         m_declaredModel = declaredModelOf(value);
     }
     ConversationContext context{m_stem, m_ordinal, m_fileTimestamp};
-    if (m_otlp)
+    if (m_otlp) {
         context.traceConversations = &m_traceConversations;
+        context.toolSpansWithin = &m_toolSpansWithin;
+        context.callAliases = &m_callAliases;
+    }
     // Ids of conversations that carry none come from their content: the same conversation
     // keeps its ticket in any file, two different ones never share one.
     context.contentHash = QString::fromLatin1(

@@ -162,7 +162,7 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
                     .arg(row->claimedBy, formatTime(row->claimedUntil));
         }
         return tr("%1 in %2 returned an unknown outcome. Do not retry it: look it up at the provider.")
-                .arg(row->tool, row->ticketExtId);
+                .arg(row->tool, ticketName(row->ticketExtId, row->orderId));
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case WaitingColumn:
@@ -170,7 +170,7 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
         case AmountColumn:
             return row->amountCents ? formatMoney(*row->amountCents, row->currency) : QStringLiteral("—");
         case TicketColumn:
-            return row->ticketExtId;
+            return ticketName(row->ticketExtId, row->orderId);
         case ToolColumn:
             return row->tool;
         case ClaimColumn:

@@ -166,8 +166,13 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole:
         switch (Column(index.column())) {
-        case TicketColumn:
-            return ticket->subject.isEmpty() ? ticket->extId : ticket->extId + u'\n' + ticket->subject;
+        case TicketColumn: {
+            // A ticket called by its order still tells which trace it is.
+            const QString name = ticketName(ticket->extId, ticket->orderId) == ticket->extId
+                    ? ticket->extId
+                    : tr("%1 (its calls name order %2)").arg(ticket->extId, ticket->orderId);
+            return ticket->subject.isEmpty() ? name : name + u'\n' + ticket->subject;
+        }
         case OrderColumn:
             if (ticket->orderId.isEmpty() && !ticket->task.isEmpty())
                 return tr("No order: the benchmark's %1").arg(ticket->task);
@@ -216,7 +221,7 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
                 return tr("In flight");
             return ticket->state >= TicketState::NeedsLook ? ticketStateLabel(ticket->state) : QString();
         case TicketColumn:
-            return ticket->extId;
+            return ticketName(ticket->extId, ticket->orderId);
         case OrderColumn:
             return ticket->orderId.isEmpty() ? ticket->task : ticket->orderId;
         case SellerColumn:

@@ -136,9 +136,9 @@ Expected<void> PostgresStore::writeOwnersOf(const QList<HeldRows::Ticket> &ticke
     QSet<QString> sellersSeen;
     for (const HeldRows::Ticket &held : tickets) {
         const NewTicket &t = held.ticket;
-        if (t.seller.id.isEmpty() || t.order.id.isEmpty())
-            continue;
-        if (!sellersSeen.contains(t.seller.id)) {
+        if (t.order.id.isEmpty())
+            continue; // a ticket without an order names no seller either
+        if (!t.seller.id.isEmpty() && !sellersSeen.contains(t.seller.id)) {
             sellersSeen.insert(t.seller.id);
             sellerIds << t.seller.id;
             sellerNames << t.seller.name;
@@ -155,7 +155,7 @@ Expected<void> PostgresStore::writeOwnersOf(const QList<HeldRows::Ticket> &ticke
             }
         }
         orderIds << t.order.id;
-        orderSellers << t.seller.id;
+        orderSellers << optionalText(t.seller.id); // none yet: an order only its calls named
         currencies << t.order.currency;
         customerNames << optionalText(t.order.customerName);
         customerEmails << optionalText(t.order.customerEmail);
@@ -168,7 +168,7 @@ Expected<void> PostgresStore::writeOwnersOf(const QList<HeldRows::Ticket> &ticke
             itemAmounts << QString::number(item.amountCents);
         }
     }
-    if (sellerIds.isEmpty())
+    if (orderIds.isEmpty())
         return {};
     QStringList newestBalances, newestAsOf;
     for (const QString &seller : std::as_const(newestOrder)) {
@@ -560,6 +560,13 @@ Expected<void> PostgresStore::renameTicket(qint64 ticketId, const NewTicket &nam
     if (Expected<void> ready = beforeWrite(); !ready)
         return ready;
     return SqlStore::renameTicket(ticketId, named);
+}
+
+Expected<void> PostgresStore::nameTicketOrder(qint64 ticketId, const NewTicket &named)
+{
+    if (Expected<void> ready = beforeWrite(); !ready)
+        return ready;
+    return SqlStore::nameTicketOrder(ticketId, named);
 }
 
 Expected<void> PostgresStore::mergeTicket(qint64 fromId, qint64 intoId)

@@ -235,4 +235,9 @@ QVariant ticketSortValue(const TicketRow &row, TicketSortKey key)
     return {};
 }
 
+QString ticketName(const QString &extId, const QString &orderId)
+{
+    return extId.startsWith(QLatin1String("trace:")) && !orderId.isEmpty() ? orderId : extId;
+}
+
 } // namespace verity

@@ -126,6 +126,8 @@ struct NewToolCall
     QString argumentsJson;
     qint64 calledAt = 0;
     QString intentKey;
+    // With a key: why the registry's intent fields could not make it, so it is from all of the
+    // call's arguments. Without one: why there is none.
     QString intentError;
     std::optional<qint64> amountCents;
     QString amountError; // the amount the call named is no money Verity can count, and why
@@ -181,6 +183,10 @@ struct TicketQuery
     TicketSortKey sortKey = TicketSortKey::Opened;
     bool descending = true;
 };
+
+// What a person calls a ticket: its id, except that one the receiver knows only by its trace
+// ("trace:4bf92f35…") is called by the order its calls name, when they name one.
+QString ticketName(const QString &extId, const QString &orderId);
 
 struct TicketRow
 {
@@ -254,6 +260,8 @@ struct ToolCallRow
     std::optional<qint64> resultAt;
     std::optional<qint64> durationMs;
     QString intentKey;
+    // With a key: why the registry's intent fields could not make it, so it is from all of the
+    // call's arguments. Without one: why there is none.
     QString intentError;
     std::optional<Outcome> outcome;
     QString outcomeReason;
@@ -323,6 +331,7 @@ struct EscalationRow
     qint64 claimedUntil = 0; // ms since the epoch, UTC
     qint64 claimRenewedAt = 0; // when the claim was last taken or renewed
     qint64 claimRenewsEvery = 0; // how often its holder renews it; 0 when nobody does
+    QString orderId; // the ticket's order, empty when it names none
 
     bool operator==(const EscalationRow &) const = default;
 };
@@ -548,6 +557,8 @@ struct CallClassification
     qint64 callId = 0;
     ToolClass toolClass = ToolClass::Unclassified;
     QString intentKey;
+    // With a key: why the registry's intent fields could not make it, so it is from all of the
+    // call's arguments. Without one: why there is none.
     QString intentError;
     std::optional<qint64> amountCents;
     QString amountError;

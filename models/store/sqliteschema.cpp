@@ -450,6 +450,24 @@ ALTER TABLE tickets ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0
 ALTER TABLE escalations ADD COLUMN claim_renewed_at INTEGER;
 ALTER TABLE escalations ADD COLUMN claim_renews_every INTEGER
 )sql",
+        // 22: an order named only by a conversation's calls (a refund's arguments, a read's
+        // result) is recorded with no seller until the data names one (the orders table is
+        // rebuilt to let seller_id be NULL, with foreign keys off: see migrate())
+        R"sql(
+CREATE TABLE orders_v22 (
+    id             TEXT PRIMARY KEY,
+    seller_id      TEXT REFERENCES sellers(id),
+    currency       TEXT NOT NULL,
+    customer_name  TEXT,
+    customer_email TEXT,
+    payment_intent TEXT
+);
+INSERT INTO orders_v22 (id, seller_id, currency, customer_name, customer_email, payment_intent)
+SELECT id, seller_id, currency, customer_name, customer_email, payment_intent FROM orders;
+DROP TABLE orders;
+ALTER TABLE orders_v22 RENAME TO orders;
+CREATE INDEX orders_seller ON orders(seller_id, currency)
+)sql",
 };
 // clang-format on
 
@@ -457,7 +475,7 @@ ALTER TABLE escalations ADD COLUMN claim_renews_every INTEGER
 // (SQLite's documented procedure for changing a table), checked again before they commit.
 bool rebuildsReferencedTable(int version)
 {
-    return version == 4;
+    return version == 4 || version == 22;
 }
 
 constexpr int migrationCount = int(std::size(migrations));

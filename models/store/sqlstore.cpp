@@ -201,8 +201,10 @@ Expected<TicketRef> SqlStore::insertTicket(const NewTicket &ticket)
 
 Expected<void> SqlStore::insertSellerAndOrder(const NewTicket &ticket)
 {
-    if (ticket.seller.id.isEmpty() || ticket.order.id.isEmpty())
-        return {}; // a ticket names both or neither (the parser sees to it)
+    if (ticket.order.id.isEmpty())
+        return {}; // a native ticket names both or neither (the parser sees to it)
+    if (ticket.seller.id.isEmpty())
+        return insertOrder(ticket); // an order only a conversation's calls named: no seller yet
     // Without a balance the statement below only inserts a seller that is missing.
     if (!ticket.seller.balanceCents && m_knownSellers.contains(ticket.seller.id))
         return insertOrder(ticket);
@@ -234,7 +236,7 @@ Expected<void> SqlStore::insertOrder(const NewTicket &ticket)
     if (!order)
         return order.error();
     (*order)->bindValue(QStringLiteral(":id"), ticket.order.id);
-    (*order)->bindValue(QStringLiteral(":seller_id"), ticket.seller.id);
+    (*order)->bindValue(QStringLiteral(":seller_id"), nullableText(ticket.seller.id));
     (*order)->bindValue(QStringLiteral(":currency"), ticket.order.currency);
     (*order)->bindValue(QStringLiteral(":customer_name"), nullableText(ticket.order.customerName));
     (*order)->bindValue(QStringLiteral(":customer_email"), nullableText(ticket.order.customerEmail));
@@ -430,7 +432,8 @@ Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
         if (!q.value(2).isNull())
             call.outcome = outcomeFromId(q.value(2).toString());
         call.intentKey = q.value(3).toString();
-        call.intentError = !q.value(4).isNull();
+        // A key from all arguments keeps why the profile's fields could not make one.
+        call.intentError = q.value(3).toString().isEmpty();
         call.amountCents = optionalInt(q.value(5));
         call.provedAbsent = q.value(6).toBool();
         noteResult(call, q.value(7).toString());

@@ -315,7 +315,7 @@ Expected<QList<EscalationRow>> SqlStore::openEscalations(qint64 offset, int limi
     auto query = prepared(
             "SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, "
             "e.amount_cents, COALESCE(o.currency, 'USD'), e.state, e.claimed_by, e.claimed_until, "
-            "e.claim_renewed_at, e.claim_renews_every FROM "
+            "e.claim_renewed_at, e.claim_renews_every, t.order_id FROM "
             "(SELECT id FROM escalations WHERE state = 'open' ORDER BY opened_at, id LIMIT ? OFFSET ?) page "
             "JOIN escalations e ON e.id = page.id "
             "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
@@ -333,7 +333,8 @@ Expected<QList<EscalationRow>> SqlStore::openEscalations(qint64 offset, int limi
                      q.value(3).toLongLong(), q.value(4).toString(), q.value(5).toString(),
                      q.value(6).toLongLong(), optionalInt(q.value(7)), q.value(8).toString(),
                      escalationStateFromId(q.value(9).toString()), q.value(10).toString(),
-                     q.value(11).toLongLong(), q.value(12).toLongLong(), q.value(13).toLongLong()});
+                     q.value(11).toLongLong(), q.value(12).toLongLong(), q.value(13).toLongLong(),
+                     q.value(14).toString()});
     }
     q.finish();
     return rows;

@@ -28,6 +28,25 @@ Expected<void> SqlStore::renameTicket(qint64 ticketId, const NewTicket &named)
     return run(q, "naming a ticket by its conversation");
 }
 
+Expected<void> SqlStore::nameTicketOrder(qint64 ticketId, const NewTicket &named)
+{
+    if (named.order.id.isEmpty())
+        return {};
+    if (Expected<void> done = insertSellerAndOrder(named); !done)
+        return done;
+    auto name = prepared("UPDATE tickets SET order_id = ?, seller_id = ?, seller_name = ? "
+                         "WHERE id = ? AND order_id IS NULL");
+    if (!name)
+        return name.error();
+    QSqlQuery &q = **name;
+    q.addBindValue(named.order.id);
+    q.addBindValue(nullableText(named.seller.id));
+    q.addBindValue(named.seller.id.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                             : QVariant(named.seller.name));
+    q.addBindValue(ticketId);
+    return run(q, "naming a ticket's order");
+}
+
 Expected<std::optional<QString>> SqlStore::findToolCallByPrint(qint64 ticketId, const QString &fingerprint)
 {
     // Through the ticket's calls (an index on the ticket): a ticket has few.

@@ -310,6 +310,8 @@ private slots:
     void bothEncodingsGrowOneTicketAndOpenItsEscalation();
     void theSameSpansSentAgainChangeNothing();
     void refusedSpansAreCountedInPartialSuccess();
+    void anUnreadableValueCostsNothingButANotice();
+    void theOrderACallNamesLaterNamesTheTicket();
     void badRequestsAreRefusedWithTheirReason_data();
     void badRequestsAreRefusedWithTheirReason();
     void aStoppingReceiverAsksForTheRequestAgainLater();
@@ -559,6 +561,17 @@ void TestCollectServer::aTeamDatabaseTakesATracesSpansAsTheSupportRole()
                      .toInteger(),
              1);
     QVERIFY(openEscalationId(receiver.store(), QStringLiteral("conv-team-3"), QStringLiteral("call_O2")) > 0);
+
+    // An order only a refund's arguments name is recorded with no seller, by the support role.
+    ToolSpan unsold = timedOutRefund();
+    unsold.conversation = "conv-team-4";
+    unsold.span = "f4f4f4f4f4f4f4f4";
+    unsold.arguments["order_id"] = "BW-99";
+    QCOMPARE(receiver.postJson(exportOf({spanJson(unsold)})).status, 200);
+    const TicketDetail unsoldTicket =
+            **receiver.store().ticket(**receiver.store().ticketIdByExtId(QStringLiteral("conv-team-4")));
+    QCOMPARE(unsoldTicket.row.orderId, QStringLiteral("BW-99"));
+    QVERIFY(unsoldTicket.row.sellerName.isEmpty());
 }
 
 void TestCollectServer::refusedSpansAreCountedInPartialSuccess()
@@ -588,6 +601,69 @@ void TestCollectServer::refusedSpansAreCountedInPartialSuccess()
     QCOMPARE(response.partial_success().rejected_spans(), 1);
     QVERIFY(QString::fromStdString(response.partial_success().error_message())
                     .contains(QStringLiteral("conv-collect-2")));
+}
+
+// A refund whose arguments came cut short is still the refund that timed out: stored with its
+// text, escalated, and the exporter told in partial_success, with nothing rejected.
+void TestCollectServer::anUnreadableValueCostsNothingButANotice()
+{
+    Receiver receiver;
+    json request = exportOf({spanJson(getOrder()), spanJson(timedOutRefund())});
+    for (json &attribute : request["resourceSpans"][0]["scopeSpans"][0]["spans"][1]["attributes"]) {
+        if (attribute["key"] == "gen_ai.tool.call.arguments")
+            attribute["value"] = json{{"stringValue", R"({"order_id": "BW-30388", "amount_cents": 189)"}};
+    }
+    const Reply asJson = receiver.postJson(request);
+    QCOMPARE(asJson.status, 200);
+    const QJsonObject partial = asJson.json().value(QStringLiteral("partialSuccess")).toObject();
+    QCOMPARE(partial.value(QStringLiteral("rejectedSpans")).toInteger(), 0);
+    const QString reason = partial.value(QStringLiteral("errorMessage")).toString();
+    QVERIFY2(reason.contains(QStringLiteral("stored with notices"))
+                     && reason.contains(QStringLiteral("call \"call_O2\" (issue_refund)"))
+                     && reason.contains(QStringLiteral("gen_ai.tool.call.arguments")),
+             qPrintable(reason));
+    QCOMPARE(receiver.calls(QStringLiteral("conv-collect-1")),
+             (QStringList{QStringLiteral("call_O1"), QStringLiteral("call_O2")}));
+    QVERIFY(openEscalationId(receiver.store(), QStringLiteral("conv-collect-1"), QStringLiteral("call_O2"))
+            > 0);
+
+    const Reply asProtobuf = receiver.postProtobuf(request);
+    QCOMPARE(asProtobuf.status, 200);
+    verity::otlp::ExportTraceServiceResponse response;
+    QVERIFY(response.ParseFromArray(asProtobuf.body.constData(), int(asProtobuf.body.size())));
+    QCOMPARE(response.partial_success().rejected_spans(), 0);
+    QVERIFY(QString::fromStdString(response.partial_success().error_message())
+                    .contains(QStringLiteral("call_O2")));
+}
+
+// A conversation whose first request held only the customer's words takes the order (its seller
+// and payment) from the read that comes in the next one.
+void TestCollectServer::theOrderACallNamesLaterNamesTheTicket()
+{
+    Receiver receiver;
+    const json chat = {
+            {"traceId", "7d1f0c2e9a4b4c6d8e0f1a2b3c4d5e6f"},
+            {"spanId", "a1a1a1a1a1a1a1a1"},
+            {"name", "chat"},
+            {"startTimeUnixNano", "1773757800000000000"},
+            {"endTimeUnixNano", "1773757800500000000"},
+            {"attributes",
+             json::array(
+                     {stringAttribute("gen_ai.operation.name", "chat"),
+                      stringAttribute("gen_ai.conversation.id", "conv-collect-1"),
+                      stringAttribute(
+                              "gen_ai.input.messages",
+                              R"([{"role":"user","parts":[{"type":"text","content":"My lamp is broken"}]}])")})}};
+    QCOMPARE(receiver.postJson(exportOf({chat})).status, 200);
+    ToolSpan read = getOrder();
+    read.result = json{
+            {"order_id", "BW-30388"}, {"seller_id", "brightwell"}, {"payment_intent", "pi_3PbWq7Lamp0388"}};
+    QCOMPARE(receiver.postJson(exportOf({spanJson(read)})).status, 200);
+    const TicketDetail detail =
+            **receiver.store().ticket(**receiver.store().ticketIdByExtId(QStringLiteral("conv-collect-1")));
+    QCOMPARE(detail.row.orderId, QStringLiteral("BW-30388"));
+    QCOMPARE(detail.row.sellerName, QStringLiteral("brightwell"));
+    QCOMPARE(detail.order.paymentIntent, QStringLiteral("pi_3PbWq7Lamp0388"));
 }
 
 void TestCollectServer::badRequestsAreRefusedWithTheirReason_data()

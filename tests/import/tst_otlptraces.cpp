@@ -303,9 +303,20 @@ void TestOtlpTraces::genAiPerLine()
     QCOMPARE(ids(second), (QStringList{QStringLiteral("conv-91bc"), QStringLiteral("conv-7f3a")}));
     QCOMPARE(countOf(*first.at(0), Turn::Kind::ToolCall), 1);
     QCOMPARE(countOf(*first.at(1), Turn::Kind::ToolCall), 1);
-    QCOMPARE(countOf(*second.at(0), Turn::Kind::ToolCall), 2);
-    QCOMPARE(countOf(*second.at(1), Turn::Kind::ToolCall), 2);
-    QCOMPARE(countOf(*second.at(1), Turn::Kind::ToolResult), 2);
+    // A chat span repeats the history: a call whose span came in the first line is carried by
+    // its messages here, marked so (the importer knows it again by its id).
+    const auto spanCalls = [](const Conversation &conversation) {
+        return std::count_if(conversation.turns.cbegin(), conversation.turns.cend(), [](const Turn &turn) {
+            return turn.kind == Turn::Kind::ToolCall && !turn.carried;
+        });
+    };
+    QCOMPARE(spanCalls(*second.at(0)), 2);
+    QCOMPARE(countOf(*second.at(0), Turn::Kind::ToolCall), 3);
+    QCOMPARE(spanCalls(*second.at(1)), 2);
+    QCOMPARE(std::count_if(
+                     second.at(1)->turns.cbegin(), second.at(1)->turns.cend(),
+                     [](const Turn &turn) { return turn.kind == Turn::Kind::ToolResult && !turn.carried; }),
+             2);
     QCOMPARE(second.at(1)->openedAt, std::optional<qint64>(base + 70000));
 }
 
@@ -772,11 +783,15 @@ void TestOtlpTraces::otherSpansIgnored()
 void TestOtlpTraces::badInput_data()
 {
     QTest::addColumn<QByteArray>("request");
+    // Refused: the span (or the request) cannot be read as a tool call at all. Kept: the call is
+    // stored and each fragment is in the conversation's notices (or its id).
+    QTest::addColumn<bool>("refused");
     QTest::addColumn<QStringList>("fragments");
 
     const QString at = QStringLiteral("resourceSpans[0].scopeSpans[0].spans[0] (span 00f067aa\u2026): ");
-    const auto row = [](const char *name, const json &value, const QStringList &fragments) {
-        QTest::newRow(name) << QByteArray::fromStdString(value.dump()) << fragments;
+    const QString call = QStringLiteral("call \"call_1\" (get_order), ") + at;
+    const auto row = [](const char *name, const json &value, bool refused, const QStringList &fragments) {
+        QTest::newRow(name) << QByteArray::fromStdString(value.dump()) << refused << fragments;
     };
     const auto tool = [](const json &changes) {
         return request(json::array({withAttributes(toolSpan(), changes)}));
@@ -790,114 +805,116 @@ void TestOtlpTraces::badInput_data()
         return tool({attribute("gen_ai.tool.call.arguments", value)});
     };
 
-    row("not an object", json::array({1, 2}),
+    row("not an object", json::array({1, 2}), true,
         {QStringLiteral("expected an OTLP trace export"), QStringLiteral("[1,2]")});
-    row("resourceSpans not an array", json{{"resourceSpans", {{"a", 1}}}},
+    row("resourceSpans not an array", json{{"resourceSpans", {{"a", 1}}}}, true,
         {QStringLiteral("resourceSpans: expected an array, got {\"a\":1}")});
-    row("resourceSpans missing", json{{"resourceLogs", json::array()}},
+    row("resourceSpans missing", json{{"resourceLogs", json::array()}}, true,
         {QStringLiteral("resourceSpans: expected an array, got nothing")});
-    row("resource not an object", json{{"resourceSpans", {7}}},
+    row("resource not an object", json{{"resourceSpans", {7}}}, true,
         {QStringLiteral("resourceSpans[0]: expected an object, got 7")});
-    row("scopeSpans not an array", json{{"resourceSpans", {{{"scopeSpans", "x"}}}}},
+    row("scopeSpans not an array", json{{"resourceSpans", {{{"scopeSpans", "x"}}}}}, true,
         {QStringLiteral("resourceSpans[0].scopeSpans: expected an array, got \"x\"")});
-    row("spans not an array", json{{"resourceSpans", {{{"scopeSpans", {{{"spans", {{"a", 1}}}}}}}}}},
+    row("spans not an array", json{{"resourceSpans", {{{"scopeSpans", {{{"spans", {{"a", 1}}}}}}}}}}, true,
         {QStringLiteral("resourceSpans[0].scopeSpans[0].spans: expected an array")});
-    row("span not an object", request(json::array({nullptr})),
+    row("span not an object", request(json::array({nullptr})), true,
         {QStringLiteral("resourceSpans[0].scopeSpans[0].spans[0]: expected a span object, got null")});
-    row("tool span without traceId", patched({{"traceId", nullptr}}),
+    row("tool span without traceId", patched({{"traceId", nullptr}}), true,
         {at + QStringLiteral("traceId: expected 32 hex digits, got nothing")});
-    row("tool span with an invalid traceId", patched({{"traceId", "xyz"}}),
+    row("tool span with an invalid traceId", patched({{"traceId", "xyz"}}), true,
         {at + QStringLiteral("traceId: expected 32 hex digits, got \"xyz\"")});
+    row("tool name missing", tool({attribute("gen_ai.tool.name", nullptr)}), true,
+        {at + QStringLiteral("attribute \"gen_ai.tool.name\": expected the tool's name, got nothing"),
+         QStringLiteral("conversation \"trace:4bf92f3577b34da6a3ce929d0e0e4736\"")});
+    row("tool name not a string", tool({attribute("gen_ai.tool.name", {{"intValue", "12"}})}), true,
+        {at + QStringLiteral("attribute \"gen_ai.tool.name\": expected the tool's name as text, got 12")});
+    row("attributes not an array", patched({{"attributes", {{"gen_ai.tool.name", "get_order"}}}}), true,
+        {at + QStringLiteral("attributes: expected an array of {\"key\", \"value\"}"),
+         QStringLiteral("(what the span is cannot be told)")});
+    row("OpenInference tool without tool.name",
+        request(json::array({withAttributes(toolSpan(),
+                                            {attribute("gen_ai.operation.name", nullptr),
+                                             attribute("openinference.span.kind", text("TOOL"))})})),
+        true, {at + QStringLiteral("attribute \"tool.name\": expected the tool's name, got nothing")});
+
+    // One odd value never costs the call: the rest of the span is read, and the notice says what.
     row("invalid traceId, conversation named", request(json::array({[] {
             json span = withAttributes(toolSpan(), {attribute("gen_ai.conversation.id", text("c-9"))});
             span["traceId"] = "00000000000000000000000000000000";
             return span;
         }()})),
-        {QStringLiteral("conversation \"c-9\": ") + at + QStringLiteral("traceId: expected 32 hex digits")});
-    row("tool span without start", patched({{"startTimeUnixNano", nullptr}}),
-        {at + QStringLiteral("startTimeUnixNano: expected the tool call's start time, got nothing")});
-    row("start not a time", patched({{"startTimeUnixNano", "yesterday"}}),
-        {at
+        false, {QStringLiteral("c-9")});
+    row("tool span without start", patched({{"startTimeUnixNano", nullptr}}), false,
+        {call
+         + QStringLiteral(
+                 "startTimeUnixNano: expected the call's start time, got nothing; dated by its end")});
+    row("start not a time", patched({{"startTimeUnixNano", "yesterday"}}), false,
+        {call
          + QStringLiteral("startTimeUnixNano: expected nanoseconds since the epoch as a decimal string, got "
                           "\"yesterday\"")});
-    row("end not a time", patched({{"endTimeUnixNano", json::array()}}),
-        {at + QStringLiteral("endTimeUnixNano: expected nanoseconds")});
-    row("tool name missing", tool({attribute("gen_ai.tool.name", nullptr)}),
-        {at + QStringLiteral("attribute \"gen_ai.tool.name\": expected the tool's name, got nothing"),
-         QStringLiteral("conversation \"trace:4bf92f3577b34da6a3ce929d0e0e4736\"")});
-    row("tool name not a string", tool({attribute("gen_ai.tool.name", {{"intValue", "12"}})}),
-        {at + QStringLiteral("attribute \"gen_ai.tool.name\": expected a string, got 12")});
-    row("arguments cut short", arguments(text(R"({"order_id")")),
-        {at
+    row("end not a time", patched({{"endTimeUnixNano", json::array()}}), false,
+        {call + QStringLiteral("endTimeUnixNano: expected nanoseconds"),
+         QStringLiteral("its duration is not known")});
+    row("arguments cut short", arguments(text(R"({"order_id")")), false,
+        {call
                  + QStringLiteral(
-                         R"(attribute "gen_ai.tool.call.arguments": expected a JSON object encoded as a string, got "{\"order_id\"")"),
-         QStringLiteral("unexpected end of input")});
-    row("arguments an array", arguments(text("[1,2]")),
-        {at
-         + QStringLiteral(
-                 R"(attribute "gen_ai.tool.call.arguments": expected a JSON object encoded as a string, got "[1,2]" (a JSON array))")});
-    row("arguments JSON null", arguments(text("null")), {QStringLiteral(R"(got "null" (a JSON null))")});
+                         R"(attribute "gen_ai.tool.call.arguments": expected JSON, got "{\"order_id\"")"),
+         QStringLiteral("unexpected end of input"), QStringLiteral("kept as its text")});
+    row("arguments an array", arguments(text("[1,2]")), false,
+        {call
+         + QStringLiteral(R"(attribute "gen_ai.tool.call.arguments": expected a JSON object, got [1,2])")});
+    row("arguments JSON null", arguments(text("null")), false,
+        {QStringLiteral("expected a JSON object, got null")});
     row("arguments nested absurdly deep",
-        arguments(text("{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}")),
-        {at
-                 + QStringLiteral(
-                         R"(attribute "gen_ai.tool.call.arguments": expected a JSON object encoded as a string, got "{\"a\":[[[[)"),
-         QStringLiteral("(nested deeper than any real arguments)")});
-    row("arguments a number", arguments({{"intValue", "5"}}),
-        {at
-         + QStringLiteral("attribute \"gen_ai.tool.call.arguments\": expected a JSON object encoded as a "
-                          "string, got 5")});
-    row("arguments a list", arguments({{"arrayValue", {{"values", {text("a")}}}}}),
-        {QStringLiteral("expected a JSON object encoded as a string, got [\"a\"]")});
-    row("attributes not an array", patched({{"attributes", {{"gen_ai.tool.name", "get_order"}}}}),
-        {at + QStringLiteral("attributes: expected an array of {\"key\", \"value\"}")});
+        arguments(text("{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}")), false,
+        {call
+         + QStringLiteral("attribute \"gen_ai.tool.call.arguments\": nested deeper than any real arguments; "
+                          "kept as its text")});
+    row("arguments a number", arguments({{"intValue", "5"}}), false,
+        {call + QStringLiteral("attribute \"gen_ai.tool.call.arguments\": expected a JSON object, got 5")});
+    row("arguments a list", arguments({{"arrayValue", {{"values", {text("a")}}}}}), false,
+        {QStringLiteral("expected a JSON object, got [\"a\"]")});
     row("attribute without a key",
         [] {
             json span = toolSpan();
             span["attributes"].push_back({{"value", text("y")}});
             return request(json::array({span}));
         }(),
-        {at + QStringLiteral("attributes[4]: expected {\"key\"")});
-    row("attribute value not an AnyValue", tool({attribute("gen_ai.tool.call.result", "ok")}),
-        {at + QStringLiteral("attribute \"gen_ai.tool.call.result\": expected an OTLP AnyValue"),
-         QStringLiteral("got \"ok\"")});
+        false,
+        {call + QStringLiteral("attributes[4]: expected {\"key\""),
+         QStringLiteral("that attribute is left out")});
+    row("attribute value not an AnyValue", tool({attribute("gen_ai.tool.call.result", "ok")}), false,
+        {call + QStringLiteral("attribute \"gen_ai.tool.call.result\": expected an OTLP AnyValue"),
+         QStringLiteral("got \"ok\"; kept as it came")});
     row("two kinds in one AnyValue",
-        tool({attribute("gen_ai.tool.call.result", {{"stringValue", "a"}, {"intValue", "1"}})}),
+        tool({attribute("gen_ai.tool.call.result", {{"stringValue", "a"}, {"intValue", "1"}})}), false,
         {QStringLiteral("attribute \"gen_ai.tool.call.result\": expected an OTLP AnyValue")});
-    row("string in an intValue", tool({attribute("error.type", {{"intValue", "five"}})}),
+    row("string in an intValue", tool({attribute("error.type", {{"intValue", "five"}})}), false,
         {QStringLiteral("attribute \"error.type\": expected an OTLP AnyValue")});
     row("operation name not a string", tool({attribute("gen_ai.operation.name", {{"boolValue", true}})}),
-        {at + QStringLiteral("attribute \"gen_ai.operation.name\": expected a string, got true")});
-    row("status code unknown", patched({{"status", {{"code", "STATUS_CODE_MAYBE"}}}}),
-        {at + QStringLiteral("status.code: expected 0, 1, 2"), QStringLiteral("\"STATUS_CODE_MAYBE\"")});
-    row("status not an object", patched({{"status", "ERROR"}}),
-        {at + QStringLiteral("status: expected an object")});
-    row("status message not a string", patched({{"status", {{"code", 2}, {"message", 5}}}}),
-        {at + QStringLiteral("status.message: expected a string, got 5")});
-    row("OpenInference tool without tool.name",
-        request(json::array({withAttributes(toolSpan(),
-                                            {attribute("gen_ai.operation.name", nullptr),
-                                             attribute("openinference.span.kind", text("TOOL"))})})),
-        {at + QStringLiteral("attribute \"tool.name\": expected the tool's name, got nothing")});
-    row("OpenInference input that is not JSON",
-        request(json::array({withAttributes(toolSpan(),
-                                            {attribute("gen_ai.operation.name", nullptr),
-                                             attribute("openinference.span.kind", text("TOOL")),
-                                             attribute("tool.name", text("get_order")),
-                                             attribute("input.value", text("order W1"))})})),
-        {at
-         + QStringLiteral(
-                 "attribute \"input.value\": expected a JSON object encoded as a string, got \"order W1\"")});
+        false, {});
+    row("status code unknown", patched({{"status", {{"code", "STATUS_CODE_MAYBE"}}}}), false,
+        {call + QStringLiteral("status.code: expected 0, 1, 2"), QStringLiteral("\"STATUS_CODE_MAYBE\""),
+         QStringLiteral("read as unset")});
+    row("status not an object", patched({{"status", "ERROR"}}), false,
+        {call + QStringLiteral("status: expected an object")});
+    row("status message not a string", patched({{"status", {{"code", 2}, {"message", 5}}}}), false,
+        {call + QStringLiteral("status.message: expected a string, got 5")});
 }
 
 void TestOtlpTraces::badInput()
 {
     QFETCH(QByteArray, request);
+    QFETCH(bool, refused);
     QFETCH(QStringList, fragments);
     const QList<Expected<Conversation>> conversations = read(parsed(request));
     QCOMPARE(conversations.size(), 1);
-    QVERIFY(!conversations.at(0).ok());
-    const QString message = conversations.at(0).message();
+    QCOMPARE(!conversations.at(0).ok(), refused);
+    const QString message = refused
+            ? conversations.at(0).message()
+            : conversations.at(0)->id + u'\n' + conversations.at(0)->notices.join(u'\n');
+    if (!refused)
+        QCOMPARE(countOf(*conversations.at(0), Turn::Kind::ToolCall), 1);
     for (const QString &fragment : std::as_const(fragments))
         QVERIFY2(message.contains(fragment),
                  qPrintable(QStringLiteral("\"%1\" not in: %2").arg(fragment, message)));
@@ -906,7 +923,7 @@ void TestOtlpTraces::badInput()
 void TestOtlpTraces::otherConversationsStillComeBack()
 {
     json bad = withAttributes(toolSpan(traceB, "00f067aa0ba902b8", base + 5),
-                              {attribute("gen_ai.tool.call.arguments", text("{\"order_id\":"))});
+                              {attribute("gen_ai.tool.name", nullptr)});
     json good = toolSpan(traceA, "00f067aa0ba902b7", base);
     json value = request(json::array({bad, good}));
     value["resourceSpans"][0]["scopeSpans"].push_back({{"spans", "none"}});
@@ -932,11 +949,16 @@ void TestOtlpTraces::longValuesAreCut()
                             {attribute("error.type", {{"kvlistValue", {{"values", json::array()}}}})})}));
     const QList<Expected<Conversation>> conversations = read(value);
     QCOMPARE(conversations.size(), 1);
-    const QString message = conversations.at(0).message();
-    QVERIFY2(message.contains(QStringLiteral("xxxx\u2026")), qPrintable(message));
-    QVERIFY2(!message.contains(QString(80, u'x')), qPrintable(message));
-    QVERIFY2(message.size() < 400, qPrintable(message));
-    QVERIFY2(message.contains(QStringLiteral("(and 1 more problems)")), qPrintable(message));
+    QVERIFY(conversations.at(0).ok());
+    // Both calls are kept; what was odd about each is said briefly.
+    QCOMPARE(countOf(*conversations.at(0), Turn::Kind::ToolCall), 2);
+    const QStringList notices = conversations.at(0)->notices;
+    QCOMPARE(notices.size(), 2); // the arguments, and error.type that is no text
+    QVERIFY2(notices.at(0).contains(QStringLiteral("xxxx\u2026")), qPrintable(notices.at(0)));
+    for (const QString &notice : notices) {
+        QVERIFY2(!notice.contains(QString(80, u'x')), qPrintable(notice));
+        QVERIFY2(notice.size() < 400, qPrintable(notice));
+    }
 }
 
 void TestOtlpTraces::robustness_data()

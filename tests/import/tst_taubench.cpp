@@ -153,9 +153,7 @@ Totals tally(const QList<Conversation> &conversations, const ToolRegistry &regis
             if (isWrite(call.toolClass)) {
                 if (outcomes.contains(&turn))
                     call.outcome = outcomes.value(&turn);
-                Expected<QString> key = intentKey(*registry.find(turn.tool), turn.arguments, ticket);
-                call.intentKey = key ? *key : QString();
-                call.intentError = !key;
+                call.intentKey = writeKey(*registry.find(turn.tool), turn.arguments, ticket).key;
                 noteResult(call, results.value(&turn));
             }
             facts.append(call);
@@ -198,6 +196,7 @@ private slots:
     void profilesLoad();
     void v1AirlineSample();
     void sameAnswerIsNoSecondEffect();
+    void flightsSetAgainAfterABaggageChange();
     void tau2RetailSample();
     void tau2TelecomSample();
     void v1Details();
@@ -309,6 +308,25 @@ void TstTaubench::sameAnswerIsNoSecondEffect()
     QCOMPARE(totals.harmless, 2);
     QCOMPARE(totals.duplicateEffects, 1);
     QCOMPARE(totals.needingAttention, 1);
+}
+
+// The airline run's task 4, trial 3, as published: the flights set again after a baggage change
+// answer with the reservation exactly as the baggage call left it, and the baggage set again with
+// it as the flights call left it. The latest state of the reservation, not the first call's
+// answer: nothing happened twice.
+void TstTaubench::flightsSetAgainAfterABaggageChange()
+{
+    const QList<Conversation> conversations =
+            readSample(QStringLiteral("tau-bench-v1-gpt-4o-airline-task4-trial3"));
+    const Totals totals = tally(conversations, profile(QStringLiteral("tau-airline.json")));
+    QCOMPARE(totals.conversations, 1);
+    QCOMPARE(totals.writes,
+             (QMap<QString, int>{{QStringLiteral("update_reservation_baggages"), 2},
+                                 {QStringLiteral("update_reservation_flights"), 2}}));
+    QCOMPARE(totals.performed, 4);
+    QCOMPARE(totals.harmless, 2);
+    QCOMPARE(totals.duplicateEffects, 0);
+    QCOMPARE(totals.needingAttention, 0);
 }
 
 void TstTaubench::tau2RetailSample()

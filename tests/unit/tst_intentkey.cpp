@@ -44,6 +44,8 @@ const char *const pickupKey = "0a8a2237b53dedcf35ea6d076246c788edf3e0811387e727e
 const char *const messageKey = "d992212c0cf9c78ebc8dec51f055733a6d1feb7e2566345101f03b48379c697f";
 const char *const escalateKey = "e829d2e25f238999c60d418ca4292dd329b466f76192987c810425904be81ef4";
 const char *const injectiveAKey = "6be66d252d64bdfdaa47d5ca2cef7d2c56b62b07b3aeb6ae3150c2ec0066e3f7";
+// The AI SDK agent's refund, which names no item_id: keyed from all of its arguments.
+const char *const allArgumentsKey = "8db118a1ac88d619abec74976baf1f913686fe04e29f0d6fa1d91ffec3c59ad7";
 const char *const injectiveBKey = "3dcaac2c3037cff95a6568ca67862c59554982539e28a31e1a80b44ec7938e76";
 
 TicketFacts ticketFacts()
@@ -468,6 +470,76 @@ private slots:
         const QString pickup = keyOf("schedule_pickup", arguments, ticketFacts());
         QCOMPARE(pickup, keyText(pickupKey));
         QVERIFY(refund != pickup);
+    }
+
+    // A write whose profile fields are missing is still keyed, from all of its arguments, so an
+    // identical retry of an unknown write is caught; with the fields, the profile's key.
+    void writeKeyFromAllArguments()
+    {
+        const json arguments{{"order_id", "SU-55502"}, {"amount_cents", 4599}, {"reason", "damaged"}};
+        QCOMPARE(QString::fromLatin1(canonicalArguments(QStringLiteral("issue_refund"), arguments)),
+                 QStringLiteral("26:verity-intent-arguments-v1,12:issue_refund,62:{\"amount_cents\":4599,"
+                                "\"order_id\":\"SU-55502\",\"reason\":\"damaged\"},"));
+        const WriteKey key = writeKey(tool("issue_refund"), arguments, ticketFacts());
+        QCOMPARE(key.key, keyText(allArgumentsKey));
+        QCOMPARE(
+                key.fromAllArgumentsBecause,
+                QStringLiteral("intent field \"item_id\" of issue_refund: missing from the arguments and the "
+                               "ticket"));
+        const WriteKey profile = writeKey(tool("issue_refund"), refundArguments(), ticketFacts());
+        QCOMPARE(profile.key, keyText(refundKey));
+        QVERIFY(!profile.fromAllArguments());
+    }
+
+    void writeKeyNormalisesArguments_data()
+    {
+        QTest::addColumn<std::string>("a");
+        QTest::addColumn<std::string>("b");
+        QTest::addColumn<bool>("same");
+        QTest::newRow("key order") << std::string(R"({"a":1,"b":"x"})") << std::string(R"({"b":"x","a":1})")
+                                   << true;
+        QTest::newRow("4599.0 is 4599") << std::string(R"({"amount_cents":4599.0})")
+                                        << std::string(R"({"amount_cents":4599})") << true;
+        QTest::newRow("null is absent")
+                << std::string(R"({"a":1,"note":null})") << std::string(R"({"a":1})") << true;
+        QTest::newRow("NFC and NFD") << std::string("{\"t\":\"caf\xc3\xa9\"}")
+                                     << std::string("{\"t\":\"cafe\xcc\x81\"}") << true;
+        QTest::newRow("nested order") << std::string(R"({"x":{"b":[1,2],"a":true}})")
+                                      << std::string(R"({"x":{"a":true,"b":[1,2]}})") << true;
+        QTest::newRow("another amount") << std::string(R"({"amount_cents":4599})")
+                                        << std::string(R"({"amount_cents":4600})") << false;
+        QTest::newRow("array order counts")
+                << std::string(R"({"x":[1,2]})") << std::string(R"({"x":[2,1]})") << false;
+        QTest::newRow("text is not a number")
+                << std::string(R"({"a":"1"})") << std::string(R"({"a":1})") << false;
+        QTest::newRow("an extra argument")
+                << std::string(R"({"a":1})") << std::string(R"({"a":1,"b":2})") << false;
+    }
+
+    void writeKeyNormalisesArguments()
+    {
+        QFETCH(std::string, a);
+        QFETCH(std::string, b);
+        QFETCH(bool, same);
+        const WriteKey ka = writeKey(tool("issue_refund"), json::parse(a), TicketFacts());
+        const WriteKey kb = writeKey(tool("issue_refund"), json::parse(b), TicketFacts());
+        QVERIFY(ka.fromAllArguments());
+        QCOMPARE(ka.key == kb.key, same);
+    }
+
+    // A field present but malformed (an amount in words) is no reason to lose the retry either.
+    void malformedFieldFallsBackToAllArguments()
+    {
+        json arguments = refundArguments();
+        arguments["amount_cents"] = "forty-five";
+        const WriteKey key = writeKey(tool("issue_refund"), arguments, ticketFacts());
+        QVERIFY(key.fromAllArguments());
+        QVERIFY2(key.fromAllArgumentsBecause.contains(QLatin1String("amount_cents")),
+                 qPrintable(key.fromAllArgumentsBecause));
+        QCOMPARE(key.key.size(), 64);
+        // Another tool with the same arguments is another intent.
+        QVERIFY(writeKey(tool("schedule_pickup"), json{{"x", 1}}, TicketFacts()).key
+                != writeKey(tool("issue_refund"), json{{"x", 1}}, TicketFacts()).key);
     }
 };
 

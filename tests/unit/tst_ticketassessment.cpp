@@ -318,6 +318,25 @@ private slots:
                 << QList<CallFacts>{answered(1, reservation),
                                     answered(2, QStringLiteral("No changes were made"))}
                 << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+        // τ-bench airline, task 4 trial 3: the flights set again after a baggage change answer
+        // with the reservation exactly as the baggage call left it: no new effect.
+        const auto onKey = [&answered](qint64 id, const QString &key, const QString &result) {
+            CallFacts call = answered(id, result);
+            call.intentKey = key;
+            return call;
+        };
+        const QString withBags = QString(reservation).replace(QStringLiteral("0}"), QStringLiteral("50}"));
+        QTest::newRow("the state another write left is no new effect")
+                << QList<CallFacts>{onKey(1, keyB, reservation), onKey(2, keyA, withBags),
+                                    onKey(3, keyB, withBags)}
+                << QStringList{QStringLiteral("harmless")} << QList<qint64>{1} << 0;
+        QTest::newRow("another reservation's state is no cover")
+                << QList<CallFacts>{onKey(1, keyB, reservation),
+                                    onKey(2, keyA,
+                                          QString(withBags).replace(QStringLiteral("XEHM4B"),
+                                                                    QStringLiteral("QQ1234"))),
+                                    onKey(3, keyB, withBags)}
+                << QStringList{QStringLiteral("duplicate_effect")} << QList<qint64>{1} << 0;
         QTest::newRow("an irreversible duplicate moves no money")
                 << QList<CallFacts>{writeCall(1, Outcome::Performed, keyB, ToolClass::WriteIrreversible),
                                     writeCall(2, Outcome::Performed, keyB, ToolClass::WriteIrreversible)}

@@ -107,6 +107,13 @@ ChatMessage chatMessage(const json &message)
     const json *content = member(message, "content");
     if (texts.isEmpty() && content && content->is_string())
         texts.append(fromUtf8String(content->get<std::string>()));
+    // The AI SDK's {"content": [{"type": "text", "text"}]}.
+    for (const json &part : elements(content && content->is_array() ? content : nullptr)) {
+        const json *type = member(part, "type");
+        const json *text = member(part, "text");
+        if (type && *type == "text" && text && text->is_string())
+            texts.append(fromUtf8String(text->get<std::string>()));
+    }
     out.text = texts.join(u'\n').trimmed();
     return out;
 }
@@ -312,10 +319,21 @@ std::pair<QString, QString> exceptionEvent(const json &span)
     return {};
 }
 
-ChatMessages chatMessages(const AttributeMap &attributes, bool openInference)
+ChatMessages chatMessages(const AttributeMap &attributes, ChatConvention convention)
 {
     ChatMessages out;
-    if (openInference) {
+    // The AI SDK's own attributes; a processor that rewrote them (OpenLLMetry's) left GenAI's.
+    if (convention == ChatConvention::AiSdk && attributes.contains("ai.prompt.messages")) {
+        out.input = messageList(attributes, "ai.prompt.messages", nullptr, out.unreadable);
+        const auto reply = attributes.find("ai.response.text");
+        const std::optional<json> text =
+                reply == attributes.end() ? std::nullopt : plainValue(*reply->second);
+        if (text && text->is_string())
+            out.output = QList<ChatMessage>{
+                    {QStringLiteral("assistant"), fromUtf8String(text->get<std::string>()).trimmed()}};
+        return out;
+    }
+    if (convention == ChatConvention::OpenInference) {
         out.input = indexedMessages(attributes, "llm.input_messages.", "message.role", "message.content");
         out.output = indexedMessages(attributes, "llm.output_messages.", "message.role", "message.content");
         return out;

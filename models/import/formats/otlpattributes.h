@@ -84,7 +84,9 @@ struct ChatMessages
 // The messages an LLM span records. GenAI: gen_ai.input.messages / gen_ai.output.messages
 // (structured or JSON text), else the legacy gen_ai.prompt / gen_ai.completion (JSON text, plain
 // text, or OpenLLMetry's indexed gen_ai.prompt.0.role / .content). OpenInference: the indexed
-// llm.input_messages.0.message.role / .content and llm.output_messages.
-ChatMessages chatMessages(const AttributeMap &attributes, bool openInference);
+// llm.input_messages.0.message.role / .content and llm.output_messages. The AI SDK's own spans:
+// ai.prompt.messages and the reply in ai.response.text.
+enum class ChatConvention { GenAi, OpenInference, AiSdk };
+ChatMessages chatMessages(const AttributeMap &attributes, ChatConvention convention);
 
 } // namespace verity::otlp
