@@ -61,7 +61,9 @@ NamedOrder orderNamedByCalls(const Conversation &conversation)
     named.orderId = conversation.orderId;
     QList<json> records; // every call's arguments and result, in turn order
     for (const Turn &turn : conversation.turns) {
-        if (turn.kind == Turn::Kind::Message)
+        // A call a model span carried is named again by its own span, with its result: the order
+        // is named then, with its seller and payment, rather than now without them.
+        if (turn.kind == Turn::Kind::Message || turn.carried)
             continue;
         json record = turn.kind == Turn::Kind::ToolCall ? objectOf(turn.arguments) : objectOf(turn.result);
         if (!record.is_object())

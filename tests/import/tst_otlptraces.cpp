@@ -36,6 +36,7 @@ private slots:
     void badInput_data();
     void badInput();
     void otherConversationsStillComeBack();
+    void nestedCallsAcrossRequestsStayInTheirTrace();
     void longValuesAreCut();
     void robustness_data();
     void robustness();
@@ -823,18 +824,27 @@ void TestOtlpTraces::badInput_data()
         {at + QStringLiteral("traceId: expected 32 hex digits, got nothing")});
     row("tool span with an invalid traceId", patched({{"traceId", "xyz"}}), true,
         {at + QStringLiteral("traceId: expected 32 hex digits, got \"xyz\"")});
-    row("tool name missing", tool({attribute("gen_ai.tool.name", nullptr)}), true,
+    // Without its name attribute, a span's name still names the tool ("execute_tool get_order").
+    const auto nameless = [](const json &changes) {
+        json span = withAttributes(toolSpan(), changes);
+        span["name"] = "execute_tool";
+        return request(json::array({span}));
+    };
+    row("tool name missing", nameless({attribute("gen_ai.tool.name", nullptr)}), true,
         {at + QStringLiteral("attribute \"gen_ai.tool.name\": expected the tool's name, got nothing"),
          QStringLiteral("conversation \"trace:4bf92f3577b34da6a3ce929d0e0e4736\"")});
-    row("tool name not a string", tool({attribute("gen_ai.tool.name", {{"intValue", "12"}})}), true,
+    row("tool name not a string", nameless({attribute("gen_ai.tool.name", {{"intValue", "12"}})}), true,
         {at + QStringLiteral("attribute \"gen_ai.tool.name\": expected the tool's name as text, got 12")});
     row("attributes not an array", patched({{"attributes", {{"gen_ai.tool.name", "get_order"}}}}), true,
         {at + QStringLiteral("attributes: expected an array of {\"key\", \"value\"}"),
          QStringLiteral("(what the span is cannot be told)")});
-    row("OpenInference tool without tool.name",
-        request(json::array({withAttributes(toolSpan(),
-                                            {attribute("gen_ai.operation.name", nullptr),
-                                             attribute("openinference.span.kind", text("TOOL"))})})),
+    row("OpenInference tool without tool.name", request(json::array({[] {
+            json span = withAttributes(toolSpan(),
+                                       {attribute("gen_ai.operation.name", nullptr),
+                                        attribute("openinference.span.kind", text("TOOL"))});
+            span.erase("name");
+            return span;
+        }()})),
         true, {at + QStringLiteral("attribute \"tool.name\": expected the tool's name, got nothing")});
 
     // One odd value never costs the call: the rest of the span is read, and the notice says what.
@@ -908,13 +918,23 @@ void TestOtlpTraces::badInput()
     QFETCH(bool, refused);
     QFETCH(QStringList, fragments);
     const QList<Expected<Conversation>> conversations = read(parsed(request));
-    QCOMPARE(conversations.size(), 1);
-    QCOMPARE(!conversations.at(0).ok(), refused);
-    const QString message = refused
-            ? conversations.at(0).message()
-            : conversations.at(0)->id + u'\n' + conversations.at(0)->notices.join(u'\n');
-    if (!refused)
-        QCOMPARE(countOf(*conversations.at(0), Turn::Kind::ToolCall), 1);
+    const auto error = std::find_if(conversations.cbegin(), conversations.cend(),
+                                    [](const Expected<Conversation> &c) { return !c.ok(); });
+    QCOMPARE(error != conversations.cend(), refused);
+    // A refused span of a known conversation leaves a line in its ticket saying so; nothing else.
+    QCOMPARE(conversations.size(), refused && conversations.constFirst().ok() ? 2 : 1);
+    const Expected<Conversation> &kept = conversations.constFirst();
+    if (refused && kept.ok()) {
+        QCOMPARE(countOf(*kept, Turn::Kind::ToolCall), 0);
+        QVERIFY(kept->turns.constFirst().text.startsWith(
+                QStringLiteral("Verity could not read a tool span")));
+    }
+    const QString message = refused ? error->message() : kept->id + u'\n' + kept->notices.join(u'\n');
+    if (!refused) {
+        QCOMPARE(countOf(*kept, Turn::Kind::ToolCall), 1);
+        // What was odd is said beside the call in the ticket too.
+        QCOMPARE(countOf(*kept, Turn::Kind::Message) > 0, !kept->notices.isEmpty());
+    }
     for (const QString &fragment : std::as_const(fragments))
         QVERIFY2(message.contains(fragment),
                  qPrintable(QStringLiteral("\"%1\" not in: %2").arg(fragment, message)));
@@ -924,20 +944,74 @@ void TestOtlpTraces::otherConversationsStillComeBack()
 {
     json bad = withAttributes(toolSpan(traceB, "00f067aa0ba902b8", base + 5),
                               {attribute("gen_ai.tool.name", nullptr)});
+    bad["name"] = "execute_tool"; // nothing names its tool
     json good = toolSpan(traceA, "00f067aa0ba902b7", base);
     json value = request(json::array({bad, good}));
     value["resourceSpans"][0]["scopeSpans"].push_back({{"spans", "none"}});
     const QList<Expected<Conversation>> conversations = read(value);
-    QCOMPARE(conversations.size(), 3);
+    QCOMPARE(conversations.size(), 4);
     QVERIFY(conversations.at(0).ok());
     QCOMPARE(conversations.at(0)->id, QStringLiteral("trace:") + QLatin1String(traceA));
-    QVERIFY(!conversations.at(1).ok());
-    QVERIFY2(conversations.at(1).message().contains(QStringLiteral("spans[0] (span 00f067aa")),
-             qPrintable(conversations.at(1).message()));
-    QVERIFY(!conversations.at(2).ok()); // no conversation owns it: its own error, last
-    QVERIFY2(conversations.at(2).message().startsWith(
-                     QStringLiteral("resourceSpans[0].scopeSpans[1].spans: expected an array")),
+    // The bad span's trace keeps a line saying a span of it was refused, and the refusal follows it.
+    QVERIFY(conversations.at(1).ok());
+    QCOMPARE(conversations.at(1)->id, QStringLiteral("trace:") + QLatin1String(traceB));
+    QVERIFY(!conversations.at(2).ok());
+    QVERIFY2(conversations.at(2).message().contains(QStringLiteral("spans[0] (span 00f067aa")),
              qPrintable(conversations.at(2).message()));
+    QVERIFY(!conversations.at(3).ok()); // no conversation owns it: its own error, last
+    QVERIFY2(conversations.at(3).message().startsWith(
+                     QStringLiteral("resourceSpans[0].scopeSpans[1].spans: expected an array")),
+             qPrintable(conversations.at(3).message()));
+}
+
+// OpenLLMetry's withTool span inside the AI SDK's execute_tool span, each exported alone: the
+// outer one, coming second, is the call the inner one stored. Another trace whose model uses the
+// same call ids (a mock model, a provider that numbers its calls) is not touched by that.
+void TestOtlpTraces::nestedCallsAcrossRequestsStayInTheirTrace()
+{
+    QHash<QString, QPair<QString, QString>> within;
+    QHash<QString, QString> aliases;
+    const auto readLive = [&](const json &request) {
+        ConversationContext context;
+        context.toolSpansWithin = &within;
+        context.callAliases = &aliases;
+        return readOtlpTraces(request, context);
+    };
+    json inner = withAttributes(
+            toolSpan(traceA, "00000000000000a2", base + 10),
+            {attribute("gen_ai.operation.name", nullptr), attribute("gen_ai.tool.name", nullptr),
+             attribute("gen_ai.tool.call.id", nullptr), attribute("traceloop.span.kind", text("tool")),
+             attribute("traceloop.entity.name", text("get_order"))});
+    inner["parentSpanId"] = "00000000000000a1";
+    const QList<Expected<Conversation>> first = readLive(request(json::array({inner})));
+    QCOMPARE(first.size(), 1);
+    QCOMPARE(first.at(0)->turns.constFirst().callId, QStringLiteral("00000000000000a2"));
+    const json outer = toolSpan(traceA, "00000000000000a1", base); // gen_ai.tool.call.id "call_1"
+    const QList<Expected<Conversation>> second = readLive(request(json::array({outer})));
+    QCOMPARE(second.size(), 1);
+    const Turn again = second.at(0)->turns.constFirst();
+    QCOMPARE(again.callId, QStringLiteral("00000000000000a2")); // the call the inner span stored
+    QVERIFY(again.carried); // the importer leaves a call it has as it is
+
+    // Trace B: its own call_1, and a model span carrying it by that id, are B's alone.
+    json chat = {
+            {"traceId", traceB},
+            {"spanId", "00000000000000b1"},
+            {"startTimeUnixNano", std::to_string(base * 1000000)},
+            {"attributes",
+             {attribute("gen_ai.operation.name", text("chat")),
+              attribute(
+                      "gen_ai.output.messages",
+                      text(R"([{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"get_order","arguments":{"order_id":"W2871"}}]}])"))}}};
+    const QList<Expected<Conversation>> other =
+            readLive(request(json::array({chat, toolSpan(traceB, "00000000000000b2", base + 5)})));
+    QCOMPARE(other.size(), 1);
+    QStringList calls;
+    for (const Turn &turn : other.at(0)->turns) {
+        if (turn.kind == Turn::Kind::ToolCall)
+            calls << turn.callId + (turn.carried ? QStringLiteral(" carried") : QString());
+    }
+    QCOMPARE(calls, QStringList{QStringLiteral("call_1")});
 }
 
 void TestOtlpTraces::longValuesAreCut()

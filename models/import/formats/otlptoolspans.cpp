@@ -149,6 +149,12 @@ QString toolName(const Span &span, const ToolKeys &keys)
     if (tool.isEmpty() && span.tool == ToolConvention::Traceloop
         && span.name.endsWith(QLatin1String(".tool")))
         tool = span.name.chopped(5).trimmed();
+    // GenAI names its span "execute_tool NAME"; OpenInference names a TOOL span by its tool.
+    if (tool.isEmpty() && span.tool == ToolConvention::GenAi
+        && span.name.startsWith(QLatin1String("execute_tool ")))
+        tool = span.name.mid(13).trimmed();
+    if (tool.isEmpty() && span.tool == ToolConvention::OpenInference)
+        tool = span.name.trimmed();
     return tool;
 }
 

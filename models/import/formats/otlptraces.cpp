@@ -91,7 +91,6 @@ struct Group
     std::optional<qint64> openedNs;
     std::vector<Span *> spans; // its tool, chat and agent spans that can be read
     QStringList refused; // its spans that cannot, each with why
-    bool relevant = false; // has a tool or chat span; a trace of HTTP calls is no conversation
 };
 
 // A tool span inside another tool span of the same tool (a framework's execute_tool around the
@@ -132,7 +131,10 @@ void addCarriedCalls(const std::vector<Span *> &spans, const QList<Turn> &spanTu
                      const QHash<QString, QString> *aliases)
 {
     // A call its inner span stored under another id is carried under that one.
-    const auto stored = [aliases](const QString &id) { return aliases ? aliases->value(id, id) : id; };
+    // Aliases are the trace's own: another conversation's model may use the same ids.
+    const auto stored = [aliases](const Span &span, const QString &id) {
+        return aliases ? aliases->value(span.traceId + u'/' + id, id) : id;
+    };
     QSet<QString> known;
     for (const Turn &turn : spanTurns) {
         if (turn.kind == Turn::Kind::ToolCall)
@@ -146,8 +148,8 @@ void addCarriedCalls(const std::vector<Span *> &spans, const QList<Turn> &spanTu
         const std::optional<qint64> at =
                 span->start.ns ? std::optional<qint64>(*span->start.ns / nanosPerMs) : std::nullopt;
         for (const CarriedCall &call : carried.calls) {
-            const QString id = stored(call.id);
-            if (known.contains(id))
+            const QString id = stored(*span, call.id);
+            if (known.contains(id) || known.contains(call.id))
                 continue;
             known.insert(id);
             Turn turn;
@@ -161,7 +163,7 @@ void addCarriedCalls(const std::vector<Span *> &spans, const QList<Turn> &spanTu
             turns.append(turn);
         }
         for (const CarriedResponse &response : carried.responses) {
-            const QString id = stored(response.id);
+            const QString id = stored(*span, response.id);
             if (answered.contains(id) || !known.contains(id))
                 continue;
             const auto call = std::find_if(turns.cbegin(), turns.cend(), [&](const Turn &turn) {
@@ -201,20 +203,41 @@ Conversation buildConversation(Group &group, const QHash<QString, Span *> &byId,
     int unrecordedArguments = 0;
     bool unreadableMessages = false;
     QList<Turn> spanTurns;
+    // What Verity could not read as it came is said in the ticket too, beside the call, where the
+    // person reading it is: the report and partial_success reach only whoever sent the spans.
+    const auto note = [&spanTurns](const Span &span, const QString &text) {
+        Turn turn;
+        turn.messageKind = MessageKind::System;
+        turn.text = text;
+        if (const std::optional<qint64> at = span.start.ns ? span.start.ns : span.end.ns)
+            turn.at = *at / nanosPerMs;
+        if (!span.spanId.isEmpty())
+            turn.sourceId = QStringLiteral("%1/%2 notice").arg(span.traceId, span.spanId);
+        spanTurns.append(turn);
+    };
     for (Span *span : group.spans) {
         if (span->role == Role::Tool) {
             const qsizetype before = spanTurns.size();
             readToolSpan(*span, spanTurns, unrecordedArguments);
             if (!span->problem.isEmpty()) {
                 group.refused.append(spanError(*span));
+                note(*span,
+                     QStringLiteral("Verity could not read a tool span of this conversation (%1), so the "
+                                    "call it recorded is not shown. If it was a write, its outcome is "
+                                    "unknown: do not retry it; check it where it went.")
+                             .arg(spanError(*span)));
                 continue;
             }
             ++calls;
             const QString call = spanTurns.at(before).callId;
+            const QString tool = spanTurns.at(before).tool;
             for (const QString &notice : std::as_const(span->notices))
                 conversation.notices.append(
-                        QStringLiteral("call \"%1\" (%2), %3: %4")
-                                .arg(call, spanTurns.at(before).tool, spanPlace(*span), notice));
+                        QStringLiteral("call \"%1\" (%2), %3: %4").arg(call, tool, spanPlace(*span), notice));
+            if (!span->notices.isEmpty())
+                note(*span,
+                     QStringLiteral("Call %1 (%2) was not recorded as expected, and is shown as it came: %3")
+                             .arg(call, tool, span->notices.join(QStringLiteral("; "))));
             ++conversation.spans;
         } else if (span->role == Role::Chat) {
             readChatSpan(*span, state, spanTurns, unreadableMessages);
@@ -351,14 +374,14 @@ void linkNestedCalls(std::vector<Span> &spans, QHash<QString, QPair<QString, QSt
     for (Span &span : spans) {
         if (span.role != Role::Tool || span.spanId.isEmpty())
             continue;
-        const auto inner = within->constFind(span.spanId);
+        const auto inner = within->constFind(span.traceId + u'/' + span.spanId);
         const ToolKeys keys = keysOf(span.tool);
         if (inner == within->cend() || inner->first != toolName(span, keys))
             continue;
         span.sameCallAs = inner->second;
         const QString own = keys.callId ? quietString(span.attributes, keys.callId) : QString();
         if (!own.isEmpty() && own != inner->second)
-            aliases->insert(own, inner->second);
+            aliases->insert(span.traceId + u'/' + own, inner->second);
     }
     for (Span &span : spans) {
         if (span.role != Role::Tool || span.parentId.isEmpty())
@@ -366,7 +389,7 @@ void linkNestedCalls(std::vector<Span> &spans, QHash<QString, QPair<QString, QSt
         const ToolKeys keys = keysOf(span.tool);
         QString callId = keys.callId ? quietString(span.attributes, keys.callId) : QString();
         callId = !span.sameCallAs.isEmpty() ? span.sameCallAs : callId.isEmpty() ? span.spanId : callId;
-        within->insert(span.parentId, {toolName(span, keys), callId});
+        within->insert(span.traceId + u'/' + span.parentId, {toolName(span, keys), callId});
     }
 }
 
@@ -422,14 +445,13 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
         }
         if (!groupIndex.contains(id)) {
             groupIndex.insert(id, groups.size());
-            groups.push_back(Group{id, byTrace ? span.traceId : QString(), {}, {}, {}, false});
+            groups.push_back(Group{id, byTrace ? span.traceId : QString(), {}, {}, {}});
         }
         Group &group = groups[groupIndex.value(id)];
         // Every span of the conversation dates it, the root agent's too.
         const std::optional<qint64> at = span.start.ns ? span.start.ns : span.end.ns;
         if (at)
             group.openedNs = std::min(group.openedNs.value_or(never), *at);
-        group.relevant = group.relevant || relevant;
         if (span.role != Role::Other)
             group.spans.push_back(&span);
     }
@@ -446,8 +468,8 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
     });
     QList<Expected<Conversation>> out;
     for (Group &group : groups) {
-        if (!group.relevant)
-            continue; // an agent span alone, its tools and model calls in another batch
+        // An agent's span alone (its tools and model calls in another batch) still says what the
+        // customer asked, where it records that.
         Conversation conversation = buildConversation(group, byId, context.callAliases);
         // Chat spans whose messages were not recorded make no conversation either; they were
         // read, and nothing of them is refused.
