@@ -179,7 +179,7 @@ TranscriptImporter::applyTicketOpened(const NativeEvent &event, const TicketOpen
         return existing.error();
     if (*existing) {
         if ((*existing)->ref.fingerprint == event.fingerprint)
-            return nameOrderLate(**existing, opened.ticket);
+            return completeLate(**existing, opened.ticket);
         return LineResult{false,
                           QStringLiteral("ticket \"%1\" was already imported with other content (another "
                                          "conversation under the same id, or a file of the same name?); "
@@ -203,16 +203,32 @@ TranscriptImporter::applyTicketOpened(const NativeEvent &event, const TicketOpen
     return LineResult{true, {}};
 }
 
-// A conversation continued in a later batch may name the order its first spans did not.
-Expected<TranscriptImporter::LineResult> TranscriptImporter::nameOrderLate(BatchTicket &ticket,
-                                                                           const NewTicket &named)
+// A conversation continued in a later batch may name what its first spans did not: the order,
+// its seller and payment, the customer's words for a subject.
+Expected<TranscriptImporter::LineResult> TranscriptImporter::completeLate(BatchTicket &ticket,
+                                                                          const NewTicket &named)
 {
-    if (named.order.id.isEmpty() || !ticket.ref.facts.value(QStringLiteral("order_id")).isEmpty())
+    const QString order = ticket.ref.facts.value(QStringLiteral("order_id"));
+    // A ticket with its order and seller is whole (a native one always is): nothing is asked.
+    const bool moreOfTheOrder = !named.order.id.isEmpty()
+            && (order.isEmpty()
+                || (order.compare(named.order.id, Qt::CaseInsensitive) == 0
+                    && ticket.ref.facts.value(QStringLiteral("seller_id")).isEmpty()
+                    && !named.seller.id.isEmpty()));
+    // A native ticket comes whole, its subject with it; a conversation read in pieces grows.
+    const bool subject = named.sourceFormat != QLatin1String("native") && !named.subject.isEmpty()
+            && named.subject != named.extId && !named.subject.startsWith(QLatin1String("Trace "));
+    if (!moreOfTheOrder && !subject)
         return LineResult{};
-    if (Expected<void> done = m_store.nameTicketOrder(ticket.ref.id, named); !done)
+    NewTicket complete = named;
+    if (!moreOfTheOrder)
+        complete.order = OrderRecord{}; // only the subject
+    if (Expected<void> done = m_store.completeTicket(ticket.ref.id, complete); !done)
         return done.error();
-    ticket.ref.facts.insert(QStringLiteral("order_id"), named.order.id);
-    ticket.ref.facts.insert(QStringLiteral("seller_id"), named.seller.id);
+    if (moreOfTheOrder && order.isEmpty())
+        ticket.ref.facts.insert(QStringLiteral("order_id"), named.order.id);
+    if (moreOfTheOrder && ticket.ref.facts.value(QStringLiteral("seller_id")).isEmpty())
+        ticket.ref.facts.insert(QStringLiteral("seller_id"), named.seller.id);
     touch(ticket);
     return LineResult{};
 }

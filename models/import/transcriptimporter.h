@@ -91,7 +91,7 @@ private:
     };
 
     Expected<BatchTicket *> ticketFor(const QString &extId);
-    Expected<LineResult> nameOrderLate(BatchTicket &ticket, const NewTicket &named);
+    Expected<LineResult> completeLate(BatchTicket &ticket, const NewTicket &named);
     // Finds the event's ticket; otherwise the line's rejection (or a store error) to return.
     std::optional<Expected<LineResult>> requireOpenedTicket(const NativeEvent &event, BatchTicket *&ticket);
     Expected<BatchCall *> callFor(BatchTicket &ticket, const QString &callExtId);

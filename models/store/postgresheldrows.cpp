@@ -562,11 +562,11 @@ Expected<void> PostgresStore::renameTicket(qint64 ticketId, const NewTicket &nam
     return SqlStore::renameTicket(ticketId, named);
 }
 
-Expected<void> PostgresStore::nameTicketOrder(qint64 ticketId, const NewTicket &named)
+Expected<void> PostgresStore::completeTicket(qint64 ticketId, const NewTicket &named)
 {
     if (Expected<void> ready = beforeWrite(); !ready)
         return ready;
-    return SqlStore::nameTicketOrder(ticketId, named);
+    return SqlStore::completeTicket(ticketId, named);
 }
 
 Expected<void> PostgresStore::mergeTicket(qint64 fromId, qint64 intoId)

@@ -704,9 +704,28 @@ CREATE CONSTRAINT TRIGGER escalation_payment_entered_audited AFTER UPDATE OF pay
     EXECUTE FUNCTION payment_entered_audited();
 )sql",
         // 15: SQLite's version 22: an order named only by a conversation's calls is recorded
-        // with no seller until the data names one
+        // with no seller until the data names one; then its seller and payment are filled in,
+        // once: a named one never changes (a payment moved to another order would send the
+        // lookup to the wrong refund)
         R"sql(
 ALTER TABLE orders ALTER COLUMN seller_id DROP NOT NULL;
+GRANT UPDATE (seller_id, payment_intent) ON orders TO verity_support;
+CREATE FUNCTION order_named_once() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = verity, pg_temp AS $$
+BEGIN
+    IF acts_as_admin() THEN
+        RETURN NEW;
+    END IF;
+    IF (OLD.seller_id IS NOT NULL AND NEW.seller_id IS DISTINCT FROM OLD.seller_id)
+            OR (OLD.payment_intent IS NOT NULL AND NEW.payment_intent IS DISTINCT FROM OLD.payment_intent) THEN
+        RAISE EXCEPTION 'order %: its seller and payment are named once and never changed', OLD.id
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER order_seller_and_payment_named_once BEFORE UPDATE ON orders
+    FOR EACH ROW EXECUTE FUNCTION order_named_once();
 )sql",
 };
 // clang-format on

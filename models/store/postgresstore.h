@@ -65,7 +65,7 @@ public:
                                         const TicketAssessment &assessment) override;
     Expected<void> recordImport(const ImportRecord &record) override;
     Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) override;
-    Expected<void> nameTicketOrder(qint64 ticketId, const NewTicket &named) override;
+    Expected<void> completeTicket(qint64 ticketId, const NewTicket &named) override;
     Expected<void> mergeTicket(qint64 fromId, qint64 intoId) override;
 
 protected:

@@ -141,7 +141,7 @@ protected:
 public:
     Expected<int> escalateOverdueCalls(qint64 now) override;
     Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) override;
-    Expected<void> nameTicketOrder(qint64 ticketId, const NewTicket &named) override;
+    Expected<void> completeTicket(qint64 ticketId, const NewTicket &named) override;
     Expected<void> mergeTicket(qint64 fromId, qint64 intoId) override;
     Expected<QList<StoredCall>> writeCalls(qint64 ticketId) override;
     Expected<void> setIntentKey(qint64 callId, const QString &key, const QString &error) override;

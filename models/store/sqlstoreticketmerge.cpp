@@ -28,23 +28,53 @@ Expected<void> SqlStore::renameTicket(qint64 ticketId, const NewTicket &named)
     return run(q, "naming a ticket by its conversation");
 }
 
-Expected<void> SqlStore::nameTicketOrder(qint64 ticketId, const NewTicket &named)
+Expected<void> SqlStore::completeTicket(qint64 ticketId, const NewTicket &named)
 {
-    if (named.order.id.isEmpty())
+    if (!named.order.id.isEmpty()) {
+        if (Expected<void> done = insertSellerAndOrder(named); !done)
+            return done;
+        // An order first named without its record (a refund's arguments) takes its seller and
+        // payment from the record when it comes; a named one keeps its own.
+        auto fill = prepared("UPDATE orders SET seller_id = COALESCE(seller_id, ?), "
+                             "payment_intent = COALESCE(payment_intent, ?) WHERE id = ? AND "
+                             "((seller_id IS NULL AND CAST(? AS TEXT) IS NOT NULL) OR "
+                             "(payment_intent IS NULL AND CAST(? AS TEXT) IS NOT NULL))");
+        if (!fill)
+            return fill.error();
+        const QVariant seller = nullableText(named.seller.id);
+        const QVariant payment = nullableText(named.order.paymentIntent);
+        for (const QVariant &value : {seller, payment, QVariant(named.order.id), seller, payment})
+            (*fill)->addBindValue(value);
+        if (Expected<void> done = run(**fill, "completing an order's seller and payment"); !done)
+            return done;
+        auto name = prepared(
+                "UPDATE tickets SET order_id = COALESCE(order_id, ?), seller_id = COALESCE(seller_id, ?), "
+                "seller_name = COALESCE(seller_name, ?) WHERE id = ? AND (order_id IS NULL OR "
+                "(order_id = ? AND seller_id IS NULL AND CAST(? AS TEXT) IS NOT NULL))");
+        if (!name)
+            return name.error();
+        QSqlQuery &q = **name;
+        q.addBindValue(named.order.id);
+        q.addBindValue(seller);
+        q.addBindValue(named.seller.id.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                                 : QVariant(named.seller.name));
+        q.addBindValue(ticketId);
+        q.addBindValue(named.order.id);
+        q.addBindValue(seller);
+        if (Expected<void> done = run(q, "naming a ticket's order"); !done)
+            return done;
+    }
+    // A subject that is only the ticket's id or its trace gives way to the customer's words.
+    if (named.subject.isEmpty() || named.subject == named.extId
+        || named.subject.startsWith(QLatin1String("Trace ")))
         return {};
-    if (Expected<void> done = insertSellerAndOrder(named); !done)
-        return done;
-    auto name = prepared("UPDATE tickets SET order_id = ?, seller_id = ?, seller_name = ? "
-                         "WHERE id = ? AND order_id IS NULL");
-    if (!name)
-        return name.error();
-    QSqlQuery &q = **name;
-    q.addBindValue(named.order.id);
-    q.addBindValue(nullableText(named.seller.id));
-    q.addBindValue(named.seller.id.isEmpty() ? QVariant(QMetaType::fromType<QString>())
-                                             : QVariant(named.seller.name));
-    q.addBindValue(ticketId);
-    return run(q, "naming a ticket's order");
+    auto subject = prepared("UPDATE tickets SET subject = ? WHERE id = ? AND "
+                            "(subject = '' OR subject = ext_id OR subject LIKE 'Trace %')");
+    if (!subject)
+        return subject.error();
+    (*subject)->addBindValue(named.subject);
+    (*subject)->addBindValue(ticketId);
+    return run(**subject, "naming a ticket's subject");
 }
 
 Expected<std::optional<QString>> SqlStore::findToolCallByPrint(qint64 ticketId, const QString &fingerprint)

@@ -154,9 +154,11 @@ public:
     // A conversation known so far only by its trace (its naming span came in a later request)
     // takes its name: the ticket gets `named`'s id, fingerprint and subject, its rows kept.
     virtual Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) = 0;
-    // A ticket stored before its order was known (its first spans named none) takes the order,
-    // seller and payment `named` carries, when it has none yet; one that has an order keeps it.
-    virtual Expected<void> nameTicketOrder(qint64 ticketId, const NewTicket &named) = 0;
+    // A ticket stored before its data was whole (its first spans named no order, or no customer
+    // words) takes what `named` carries where it has nothing yet: the order, the seller and the
+    // order's payment, and a subject in place of one that is only its id or its trace. What it has
+    // is never changed.
+    virtual Expected<void> completeTicket(qint64 ticketId, const NewTicket &named) = 0;
     // ... or, when a ticket of that name is stored already, its rows join that one, after its
     // own (a call id both use gets a suffix), escalations and notes with them, and it goes.
     virtual Expected<void> mergeTicket(qint64 fromId, qint64 intoId) = 0;

@@ -57,6 +57,9 @@ struct Seen
     qint64 tickets = 0;
     QString ticketName;
     QString orderId;
+    QString sellerName;
+    QString subject;
+    QString orderPayment; // the payment the order's own record names
     QStringList refunds; // the refund calls' ids, in order
     std::optional<Outcome> firstOutcome;
     bool firstEscalated = false;
@@ -80,6 +83,10 @@ Seen look(Store &store)
     const TicketRow &row = rows->constFirst();
     seen.ticketName = ticketName(row.extId, row.orderId);
     seen.orderId = row.orderId;
+    seen.sellerName = row.sellerName;
+    seen.subject = row.subject;
+    if (const Expected<std::optional<TicketDetail>> detail = store.ticket(row.id); detail && *detail)
+        seen.orderPayment = (*detail)->order.paymentIntent;
     const Expected<QList<TranscriptEntry>> transcript = store.transcript(row.id);
     if (!transcript) {
         seen.problem = transcript.message();
@@ -119,6 +126,12 @@ void checkSeen(const Seen &seen, const QString &expectedName)
     QCOMPARE(seen.tickets, qint64(1));
     QCOMPARE(seen.orderId, QStringLiteral("SU-55502"));
     QCOMPARE(seen.ticketName, expectedName);
+    // Whichever span came first, the ticket ends up whole: the seller and the order's payment from
+    // get_order's record, the customer's words for a subject.
+    QCOMPARE(seen.sellerName, QStringLiteral("S-77"));
+    QCOMPARE(seen.orderPayment, QStringLiteral("pi_3Q55502"));
+    QVERIFY2(seen.subject.startsWith(QStringLiteral("My order SU-55502 arrived damaged")),
+             qPrintable(seen.subject));
     QCOMPARE(seen.refunds.size(), 2);
     QVERIFY(seen.firstOutcome == Outcome::Unknown);
     QVERIFY2(seen.firstEscalated, "the refund that timed out waits in the escalation queue");
