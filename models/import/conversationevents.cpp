@@ -43,25 +43,11 @@ QString shortText(const QString &text)
     return text.size() > 60 ? text.left(59) + u'…' : text;
 }
 
-} // namespace
-
-ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
-                            const QString &contentHash, TicketDating fallbackDating, TurnNaming naming)
+// When the conversation opened and what dates it: its own time, else its first turn's, else the
+// fallback.
+std::pair<qint64, TicketDating> openingOf(const Conversation &conversation, qint64 fallbackAt,
+                                          TicketDating fallbackDating)
 {
-    ImportUnit unit;
-    unit.format = format;
-    unit.conversation = conversation.id;
-    unit.notices = conversation.notices;
-    unit.tools = toolsCalled(conversation);
-
-    auto reject = [&unit](const QString &reason) {
-        unit.events.clear();
-        unit.rejection = reason;
-        return unit;
-    };
-    if (conversation.id.trimmed().isEmpty())
-        return reject(QStringLiteral("the conversation has no id"));
-
     qint64 openedAt = conversation.openedAt.value_or(0);
     TicketDating dating = conversation.dating;
     if (!conversation.openedAt) {
@@ -76,6 +62,13 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
         }
     }
 
+    return {openedAt, dating};
+}
+
+// The ticket_opened event: the ticket as the conversation names it, and the order its calls name.
+NativeEvent ticketOpened(const Conversation &conversation, const QString &format, const QString &contentHash,
+                         qint64 openedAt, TicketDating dating)
+{
     NativeEvent opened;
     opened.ticket = conversation.id;
     opened.at = openedAt;
@@ -105,7 +98,30 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
     ticket.ticket.seller.id = named.sellerId;
     ticket.ticket.seller.name = named.sellerName;
     opened.body = ticket;
-    unit.events.append(opened);
+    return opened;
+}
+
+} // namespace
+
+ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
+                            const QString &contentHash, TicketDating fallbackDating, TurnNaming naming)
+{
+    ImportUnit unit;
+    unit.format = format;
+    unit.conversation = conversation.id;
+    unit.notices = conversation.notices;
+    unit.tools = toolsCalled(conversation);
+
+    auto reject = [&unit](const QString &reason) {
+        unit.events.clear();
+        unit.rejection = reason;
+        return unit;
+    };
+    if (conversation.id.trimmed().isEmpty())
+        return reject(QStringLiteral("the conversation has no id"));
+
+    const auto [openedAt, dating] = openingOf(conversation, fallbackAt, fallbackDating);
+    unit.events.append(ticketOpened(conversation, format, contentHash, openedAt, dating));
 
     // Calls waiting for their result, by the id the transcript gave them: the oldest first,
     // since τ-bench v1 reuses ids and pairs each call with the result that follows it.

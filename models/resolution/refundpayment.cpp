@@ -92,8 +92,11 @@ Expected<PaymentReference> refundPayment(const EscalationDetail &escalation,
     // another order than the refund's, whose payment would find another order's refunds.
     QString refundOrder = escalation.orderId;
     for (const TranscriptEntry &entry : transcript) {
-        if (entry.isToolCall && entry.call.id == escalation.callId && !orderNamedIn(entry.call).isEmpty())
-            refundOrder = orderNamedIn(entry.call);
+        if (!entry.isToolCall || entry.call.id != escalation.callId)
+            continue;
+        if (const QString own = orderNamedIn(entry.call); !own.isEmpty())
+            refundOrder = own;
+        break;
     }
     std::optional<PaymentReference> earlier;
     for (const TranscriptEntry &entry : transcript) {
