@@ -62,10 +62,13 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
     m_tools = new QListWidget(this);
     m_tools->setObjectName(QStringLiteral("unclassifiedTools"));
     for (const UnclassifiedTool &tool : std::as_const(m_list)) {
-        auto *item = new QListWidgetItem(
+        QString text =
                 tr("%1  (%2 in %3)")
                         .arg(tool.tool, tool.calls == 1 ? tr("1 call") : tr("%1 calls").arg(tool.calls),
-                             tool.tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(tool.tickets)));
+                             tool.tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(tool.tickets));
+        if (tool.inferredClass != ToolClass::Unclassified)
+            text += tr(" \u00b7 inferred: %1").arg(toolClassLabel(tool.inferredClass));
+        auto *item = new QListWidgetItem(text);
         item->setData(Qt::UserRole, tool.tool);
         m_tools->addItem(item);
     }
@@ -115,8 +118,9 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(
-            plainTextLabel(tr("The registry does not know these tools, so Verity cannot tell whether their "
-                              "calls read or wrote. Say what each one is; the choice is saved to your "
+            plainTextLabel(tr("The registry does not know these tools. Where an agent's telemetry said what "
+                              "one is, its calls are judged as that class until you confirm it; the others "
+                              "cannot be judged at all. Say what each one is: the choice is saved to your "
                               "registry file and every call of the tool is judged again."),
                            this));
     layout->addLayout(columns, 1);
@@ -150,11 +154,19 @@ void ClassifyToolsDialog::showTool(int row)
     m_sampleResult->setPlainText(tool.sampleResult.isEmpty() ? tr("(no result recorded)")
                                                              : readableResult(tool.sampleResult));
     const ToolClassSuggestion suggestion = suggestToolClass(tool.sampleArguments, tool.sampleResult);
-    m_class->setCurrentIndex(suggestion.toolClass ? m_class->findData(int(*suggestion.toolClass)) : -1);
-    m_suggestion->setText(
-            suggestion.toolClass
-                    ? tr("Suggested because %1. Check it before you save.").arg(suggestion.reason)
-                    : tr("No suggestion: %1. Choose what the tool does.").arg(suggestion.reason));
+    if (tool.inferredClass != ToolClass::Unclassified) {
+        // Its calls are already judged as this: one click on Confirm makes it the registry's.
+        m_class->setCurrentIndex(m_class->findData(int(tool.inferredClass)));
+        m_suggestion->setText(tr("Inferred as %1 because %2. Its calls are judged so until you confirm "
+                                 "it or choose another.")
+                                      .arg(toolClassLabel(tool.inferredClass), tool.inferredBecause));
+    } else {
+        m_class->setCurrentIndex(suggestion.toolClass ? m_class->findData(int(*suggestion.toolClass)) : -1);
+        m_suggestion->setText(
+                suggestion.toolClass
+                        ? tr("Suggested because %1. Check it before you save.").arg(suggestion.reason)
+                        : tr("No suggestion: %1. Choose what the tool does.").arg(suggestion.reason));
+    }
     for (const IntentField &field : suggestIntentFields(tool.sampleArguments)) {
         auto *item = new QListWidgetItem(QStringLiteral("%1 (%2)").arg(field.name, fieldTypeWord(field.type)),
                                          m_intent);
@@ -183,7 +195,11 @@ void ClassifyToolsDialog::updateEnabled()
     const bool write = chosen && isWrite(*chosen);
     m_intent->setEnabled(write);
     m_amount->setEnabled(chosen == ToolClass::WriteMoney);
-    m_save->setEnabled(m_tools->currentRow() >= 0 && chosen);
+    const int row = m_tools->currentRow();
+    m_save->setEnabled(row >= 0 && chosen);
+    const bool confirms =
+            row >= 0 && row < m_list.size() && chosen && m_list.at(row).inferredClass == *chosen;
+    m_save->setText(confirms ? tr("Confirm %1").arg(toolClassLabel(*chosen)) : tr("Save and reclassify"));
 }
 
 void ClassifyToolsDialog::save()

@@ -290,8 +290,7 @@ void MainWindow::buildMenus()
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
 
     QMenu *registry = menuBar()->addMenu(tr("&Tools"));
-    QAction *classify =
-            registry->addAction(tr("&Classify unclassified tools…"), this, &MainWindow::classifyTools);
+    QAction *classify = registry->addAction(tr("&Classify tools…"), this, &MainWindow::classifyTools);
     classify->setObjectName(QStringLiteral("classifyToolsAction"));
     m_limits->limit(classify, TeamRole::Admin, tr("classifying tools"));
 

@@ -90,7 +90,10 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     auto *tool = plainTextLabel(call.tool, this, false);
     tool->setObjectName(QStringLiteral("toolName"));
     tool->setStyleSheet(theme::label(theme::Text::ToolName));
-    auto *toolClass = plainTextLabel(toolClassLabel(call.toolClass), this, false);
+    const bool inferred = !call.classInferred.isEmpty();
+    auto *toolClass = plainTextLabel(inferred ? tr("%1 \u00b7 inferred").arg(toolClassLabel(call.toolClass))
+                                              : toolClassLabel(call.toolClass),
+                                     this, false);
     toolClass->setObjectName(QStringLiteral("toolClass"));
     toolClass->setWordWrap(false); // a short badge: "Write: money" on one line, as tall as its text
     toolClass->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
@@ -260,6 +263,21 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                           "Verity treats it as a write it cannot judge.")
                                .arg(call.tool),
                        QStringLiteral("unclassifiedNotice"), theme::band(theme::Band::Unknown), this));
+    } else if (inferred) {
+        // Judged as what its telemetry says until a person confirms: said, so nobody takes an
+        // inferred read for a registry's.
+        layout->addWidget(notice(tr("Class inferred: no registry knows %1, and %2. Confirm it (or choose "
+                                    "another) under Tools \u203a Classify tools.")
+                                         .arg(call.tool, call.classInferred),
+                                 QStringLiteral("classInferredNotice"), theme::label(theme::Text::Warning),
+                                 this));
+        if (!isWrite(call.toolClass) && call.hasResult) {
+            auto *read =
+                    plainTextLabel(call.readFailed ? tr("Read failed.") : tr("Read succeeded."), this, false);
+            read->setObjectName(QStringLiteral("readStatus"));
+            read->setStyleSheet(theme::label(theme::Text::Muted));
+            layout->addWidget(read);
+        }
     } else if (!isWrite(call.toolClass) && call.hasResult) {
         auto *read =
                 plainTextLabel(call.readFailed ? tr("Read failed: safe to retry (reads are at-least-once).")
@@ -347,9 +365,14 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
             layout->addWidget(key);
             if (fromArguments) {
                 // Said, so that a person knows a retry with other words would not be caught.
-                layout->addWidget(notice(tr("Key from all arguments, since the profile's fields could not "
-                                            "make one (%1). An identical call is a repeat of this one.")
-                                                 .arg(call.intentError),
+                layout->addWidget(notice(inferred ? tr("Key from all arguments, since %1 to name the "
+                                                       "fields of one intent. An identical call is a repeat "
+                                                       "of this one.")
+                                                            .arg(call.intentError)
+                                                  : tr("Key from all arguments, since the profile's fields "
+                                                       "could not make one (%1). An identical call is a "
+                                                       "repeat of this one.")
+                                                            .arg(call.intentError),
                                          QStringLiteral("intentKeyBasis"), theme::label(theme::Text::Muted),
                                          this));
             }

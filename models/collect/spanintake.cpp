@@ -63,6 +63,7 @@ IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, cons
     context.spansRead = &spans;
     context.toolSpansWithin = &m_toolSpansWithin;
     context.callAliases = &m_callAliases;
+    context.toolHints = &m_toolHints;
     const QList<Expected<Conversation>> conversations = readOtlpTraces(request, context);
     // A span is exported when it ends: a tool span without a result never gets one, and is
     // unknown at once.

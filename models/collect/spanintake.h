@@ -63,6 +63,9 @@ private:
     // Tool spans stored, by the span they sit in (ConversationContext::toolSpansWithin).
     QHash<QString, QPair<QString, QString>> m_toolSpansWithin;
     QHash<QString, QString> m_callAliases; // ConversationContext::callAliases
+    // What spans said of each tool (ConversationContext::toolHints), for tools whose own spans
+    // come in later requests; bounded by the reader.
+    QHash<QString, ToolHint> m_toolHints;
 };
 
 } // namespace verity

@@ -1,6 +1,7 @@
 #include "toolclasssuggestion.h"
 
 #include "jsontext.h"
+#include "toolhint.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -169,6 +170,106 @@ ToolClassSuggestion suggestToolClass(const QString &sampleArguments, const QStri
         suggestion.reason = QStringLiteral("nothing in its arguments or result says what it does");
     }
     return suggestion;
+}
+
+namespace {
+
+// Whether a tool's description says it moves money: a money word, in a description that does not
+// open with a verb of reading ("Look up a refund" reads one; "Refund an order" makes one).
+bool describesMoneyMoved(const QString &description)
+{
+    static const QRegularExpression separators(QStringLiteral("[^a-z]+"));
+    const QStringList words = description.toLower().split(separators, Qt::SkipEmptyParts);
+    static const QSet<QString> readVerbs{
+            QStringLiteral("get"),       QStringLiteral("gets"),      QStringLiteral("look"),
+            QStringLiteral("looks"),     QStringLiteral("lookup"),    QStringLiteral("fetch"),
+            QStringLiteral("fetches"),   QStringLiteral("list"),      QStringLiteral("lists"),
+            QStringLiteral("search"),    QStringLiteral("searches"),  QStringLiteral("find"),
+            QStringLiteral("finds"),     QStringLiteral("check"),     QStringLiteral("checks"),
+            QStringLiteral("show"),      QStringLiteral("shows"),     QStringLiteral("read"),
+            QStringLiteral("reads"),     QStringLiteral("retrieve"),  QStringLiteral("retrieves"),
+            QStringLiteral("view"),      QStringLiteral("query"),     QStringLiteral("queries"),
+            QStringLiteral("return"),    QStringLiteral("returns"),   QStringLiteral("describe"),
+            QStringLiteral("describes"), QStringLiteral("calculate"), QStringLiteral("calculates"),
+            QStringLiteral("estimate"),  QStringLiteral("estimates"), QStringLiteral("preview")};
+    static const QSet<QString> moneyWords{
+            QStringLiteral("refund"),      QStringLiteral("refunds"),      QStringLiteral("pay"),
+            QStringLiteral("pays"),        QStringLiteral("payout"),       QStringLiteral("payouts"),
+            QStringLiteral("charge"),      QStringLiteral("charges"),      QStringLiteral("transfer"),
+            QStringLiteral("transfers"),   QStringLiteral("money"),        QStringLiteral("compensate"),
+            QStringLiteral("compensates"), QStringLiteral("compensation"), QStringLiteral("reimburse"),
+            QStringLiteral("reimburses")};
+    if (words.isEmpty() || readVerbs.contains(words.first()))
+        return false;
+    return std::any_of(words.cbegin(), words.cend(),
+                       [](const QString &word) { return moneyWords.contains(word); });
+}
+
+// The schema's arguments that say money and are numbers (or of no stated type); the whole-cents
+// one, if any, as the amount.
+ToolClassSuggestion moneyBySchema(const ToolHint &hint)
+{
+    ToolClassSuggestion suggestion;
+    QStringList money;
+    for (const auto &[name, type] : hint.parameters) {
+        const bool number = type.isEmpty() || type == u"integer" || type == u"number";
+        if (!isMoneyName(name) || !number)
+            continue;
+        money.append(name);
+        if (type == u"integer"
+            && (suggestion.amountField.isEmpty() || nameWords(name).contains(QStringLiteral("cents"))))
+            suggestion.amountField = name;
+    }
+    if (money.isEmpty())
+        return suggestion;
+    suggestion.toolClass = ToolClass::WriteMoney;
+    suggestion.reason = QStringLiteral("its definition in %1 names %2, which %3 like money")
+                                .arg(hint.source, money.join(QStringLiteral(", ")),
+                                     money.size() == 1 ? QStringLiteral("looks") : QStringLiteral("look"));
+    return suggestion;
+}
+
+ToolClassSuggestion hinted(ToolClass toolClass, const QString &reason)
+{
+    ToolClassSuggestion suggestion;
+    suggestion.toolClass = toolClass;
+    suggestion.reason = reason;
+    return suggestion;
+}
+
+} // namespace
+
+ToolClassSuggestion inferToolClass(const ToolHint *hint, const QString &arguments, const QString &result)
+{
+    ToolClassSuggestion byCall = suggestToolClass(arguments, result);
+    if (!byCall.reason.isEmpty())
+        byCall.reason = QStringLiteral("in its call, ") + byCall.reason;
+    if (!hint)
+        return byCall;
+    if (ToolClassSuggestion money = moneyBySchema(*hint); money.toolClass) {
+        if (money.amountField.isEmpty())
+            money.amountField = byCall.amountField;
+        return money;
+    }
+    if (byCall.toolClass == ToolClass::WriteMoney)
+        return byCall;
+    const QString mcp = QStringLiteral("its MCP server (in %1)").arg(hint->source);
+    if (hint->readOnly == true)
+        return hinted(ToolClass::Read, mcp + QStringLiteral(" marks it read-only (readOnlyHint)"));
+    if (describesMoneyMoved(hint->description))
+        return hinted(ToolClass::WriteMoney,
+                      QStringLiteral("its description in %1 says it moves money: \"%2\"")
+                              .arg(hint->source, hint->description.left(160)));
+    if (hint->destructive == true)
+        return hinted(ToolClass::WriteIrreversible,
+                      mcp + QStringLiteral(" marks it destructive (destructiveHint)"));
+    if (hint->idempotent == true)
+        return hinted(ToolClass::WriteWasteful,
+                      mcp + QStringLiteral(" marks it idempotent (idempotentHint): a repeat adds no effect"));
+    if (hint->readOnly == false && !byCall.toolClass)
+        return hinted(ToolClass::WriteCostly,
+                      mcp + QStringLiteral(" says it changes something (readOnlyHint false), not how much"));
+    return byCall;
 }
 
 } // namespace verity

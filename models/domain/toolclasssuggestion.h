@@ -14,6 +14,8 @@
 
 namespace verity {
 
+struct ToolHint;
+
 struct ToolClassSuggestion
 {
     std::optional<ToolClass> toolClass; // never Read; nullopt when nothing says what the tool does
@@ -24,6 +26,15 @@ struct ToolClassSuggestion
 // `sampleArguments`: a call's arguments as a JSON object; `sampleResult`: its raw result,
 // empty when it had none. Text that is not JSON gives no clue.
 ToolClassSuggestion suggestToolClass(const QString &sampleArguments, const QString &sampleResult);
+
+// The class Verity takes for a tool no registry knows, until a person confirms one: from what
+// the telemetry says of the tool (`hint`, may be null), else from its call as above; `reason`
+// names where it came from. In order: an argument of its schema or call that says money makes
+// a money write, even against a read-only hint (a server's hint is a hint, and a wrong read is
+// the dangerous mistake); MCP's readOnlyHint makes a read; a description that says it moves
+// money, a money write; destructiveHint an irreversible write, idempotentHint a wasteful one,
+// readOnlyHint false a costly one. A description never makes a read.
+ToolClassSuggestion inferToolClass(const ToolHint *hint, const QString &arguments, const QString &result);
 
 // A raw result as a person reads it: a JSON string (a chat transcript's tool message) is shown
 // as its text, anything else as it is.

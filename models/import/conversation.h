@@ -5,6 +5,7 @@
 // with calls, keys, outcomes, the store) is shared.
 
 #include "domain/expected.h"
+#include "domain/toolhint.h"
 #include "store/records.h"
 
 #include <QHash>
@@ -65,6 +66,9 @@ struct Conversation
     TicketDating dating = TicketDating::OwnTimes;
     QList<Turn> turns;
     QStringList notices; // worth telling the reader, but no reason to skip the conversation
+    // What the source says of the tools it calls besides the calls (their definitions), by tool:
+    // a tool no registry knows is classed by it until a person confirms.
+    QHash<QString, ToolHint> toolHints;
     int spans = 0; // OTLP: the tool and chat spans it was read from
 };
 
@@ -94,6 +98,9 @@ struct ConversationContext
     // ... and such an outer span's own call id, naming the call its inner span stored: the id a
     // model span's messages carry the call by.
     QHash<QString, QString> *callAliases = nullptr;
+    // OTLP: what the spans read so far said of each tool (a model span's tool definitions come
+    // in another request than the tool's own span). Null when not kept; bounded by its keeper.
+    QHash<QString, ToolHint> *toolHints = nullptr;
     // A short hash of the conversation's JSON, for ids of conversations that carry none.
     QString contentHash;
 };

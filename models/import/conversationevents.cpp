@@ -111,6 +111,10 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
     unit.conversation = conversation.id;
     unit.notices = conversation.notices;
     unit.tools = toolsCalled(conversation);
+    for (const QString &tool : std::as_const(unit.tools)) {
+        if (const auto hint = conversation.toolHints.constFind(tool); hint != conversation.toolHints.cend())
+            unit.toolHints.insert(tool, *hint);
+    }
 
     auto reject = [&unit](const QString &reason) {
         unit.events.clear();

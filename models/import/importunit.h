@@ -2,8 +2,10 @@
 // What a reader hands the importer: the events of one native line or of one whole
 // conversation, stored together or not at all, with where they came from in the file.
 
+#include "domain/toolhint.h"
 #include "nativeevent.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -29,6 +31,7 @@ struct ImportUnit
     QString rejection; // set: nothing of this unit is stored, and this says why
     QStringList notices; // worth saying, stored anyway
     QStringList tools; // every tool the unit calls, to choose a registry profile
+    QHash<QString, ToolHint> toolHints; // Conversation::toolHints, of the tools it calls
     // Tickets this conversation takes over: the receiver's tickets of traces it now names,
     // opened before the span naming them came (renamed, or joined to the conversation's).
     QStringList absorbs;

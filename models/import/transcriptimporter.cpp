@@ -6,6 +6,7 @@
 #include "domain/resultclassifier.h"
 #include "domain/sha256.h"
 #include "domain/ticketassessment.h"
+#include "domain/toolclasssuggestion.h"
 #include "nulcharacter.h"
 #include "readahead.h"
 #include "store/store.h"
@@ -313,9 +314,25 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     row.fingerprint = event.fingerprint;
     const ToolRegistry &registry = m_registry->registry;
     const ToolSpec *spec = registry.find(call.tool);
-    row.toolClass = spec ? spec->toolClass : ToolClass::Unclassified;
     if (!spec && !m_unclassified.contains(call.tool) && !m_unitUnclassified.contains(call.tool))
         m_unitUnclassified.append(call.tool); // reported once the unit is stored
+    // A tool no registry knows is judged as what its source says it is, and marked so, until a
+    // person confirms a class: a write the agent retried is caught even so.
+    ToolSpec inferred;
+    if (!spec) {
+        const auto hint =
+                m_unitHints ? m_unitHints->constFind(call.tool) : QHash<QString, ToolHint>::const_iterator();
+        const ToolClassSuggestion guess = inferToolClass(
+                m_unitHints && hint != m_unitHints->cend() ? &*hint : nullptr, row.argumentsJson, QString());
+        if (guess.toolClass) {
+            inferred.name = call.tool;
+            inferred.toolClass = *guess.toolClass;
+            inferred.amountField = guess.amountField;
+            row.classInferred = guess.reason;
+            spec = &inferred;
+        }
+    }
+    row.toolClass = spec ? spec->toolClass : ToolClass::Unclassified;
     if (spec && isWrite(spec->toolClass)) {
         // An amount that is not whole, positive cents must never become money (-$118.00
         // performed), nor pass in silence: the call is kept, as the evidence of what the agent
@@ -327,7 +344,8 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
             row.amountError = amount.message();
         const WriteKey key = writeKey(*spec, call.arguments, ticket->ref.facts);
         row.intentKey = key.key;
-        row.intentError = key.fromAllArgumentsBecause;
+        row.intentError = spec == &inferred ? QStringLiteral("no registry knows %1").arg(call.tool)
+                                            : key.fromAllArgumentsBecause;
         if (!row.amountError.isEmpty())
             m_unitNotices.append(
                     QStringLiteral("call \"%1\" (%2): %3; it is kept as the agent made it, with no "
@@ -547,6 +565,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     if (conversation && !m_registries.isForced())
         m_registry = &m_registries.choose(
                 unit.tools, m_registries.has(unit.declaredProfile) ? unit.declaredProfile : m_fileProfile);
+    m_unitHints = &unit.toolHints;
     m_unitUnclassified.clear();
     m_unitNotices.clear();
     m_unitCallIds.clear();

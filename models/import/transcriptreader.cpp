@@ -329,6 +329,7 @@ bool TranscriptReader::handOnValue(const Sink &sink, const json &value, const Fi
         context.traceConversations = &m_traceConversations;
         context.toolSpansWithin = &m_toolSpansWithin;
         context.callAliases = &m_callAliases;
+        context.toolHints = &m_toolHints;
     }
     // Ids of conversations that carry none come from their content: the same conversation
     // keeps its ticket in any file, two different ones never share one.
@@ -454,8 +455,9 @@ void TranscriptReader::gatherTraces(QFile &file, Layout layout, const QByteArray
             line = file.readLine();
             if (!acceptsJson(line))
                 continue;
-            collectTraceConversations(json::parse(line.constBegin(), line.constEnd(), nullptr, false),
-                                      m_traceConversations);
+            const json request = json::parse(line.constBegin(), line.constEnd(), nullptr, false);
+            collectTraceConversations(request, m_traceConversations);
+            collectToolHints(request, m_toolHints);
         }
         return;
     }
@@ -465,8 +467,9 @@ void TranscriptReader::gatherTraces(QFile &file, Layout layout, const QByteArray
     m_otlp = true;
     JsonElementStream stream(file, {QStringLiteral("resourceSpans")});
     (void)stream.run([this](json element, qint64) {
-        collectTraceConversations(json{{"resourceSpans", json::array({std::move(element)})}},
-                                  m_traceConversations);
+        const json request{{"resourceSpans", json::array({std::move(element)})}};
+        collectTraceConversations(request, m_traceConversations);
+        collectToolHints(request, m_toolHints);
         return true;
     }); // a broken document is reported by the pass that imports it
 }

@@ -74,6 +74,7 @@ private:
     QHash<QString, QString> m_traceConversations; // OTLP: gathered from the whole file first
     QHash<QString, QPair<QString, QString>> m_toolSpansWithin; // OTLP: ConversationContext's
     QHash<QString, QString> m_callAliases; // OTLP: ConversationContext's
+    QHash<QString, ToolHint> m_toolHints; // OTLP: gathered from the whole file first, as traces are
     // Where each conversation ends: a first pass over the file notes the last unit of each
     // ticket (by a hash of its id: two ids sharing one only end a batch later), so units can
     // say where no conversation read so far goes on.

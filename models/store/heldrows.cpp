@@ -166,7 +166,8 @@ const char callColumns[] =
         "id, ticket_id, seq, call_ext_id, tool, tool_class, arguments, called_at, intent_key, intent_error, "
         "amount_cents, amount_error, outcome, outcome_reason, fingerprint, raw_result, result_at, "
         "duration_ms, "
-        "read_failed, result_fingerprint, result_error, result_error_type, repeated, repeat_kind, repeat_of";
+        "read_failed, result_fingerprint, result_error, result_error_type, repeated, repeat_kind, repeat_of, "
+        "class_inferred";
 const char messageColumns[] = "ticket_id, seq, at, kind, text, fingerprint";
 const char traceColumns[] = "ticket_id, seq, at, kind, call_ext_id, detail, fingerprint";
 
@@ -312,6 +313,7 @@ QByteArray calls(const QList<HeldRows::Call> &calls)
         row.number(held.repeated ? 1 : 0);
         held.repeat ? row.text(repeatKindId(held.repeat->kind)) : row.null();
         held.repeat ? row.number(held.repeat->repeatOf) : row.null();
+        row.optionalText(c.classInferred);
     }
     return out;
 }

@@ -727,6 +727,13 @@ $$;
 CREATE TRIGGER order_seller_and_payment_named_once BEFORE UPDATE ON orders
     FOR EACH ROW EXECUTE FUNCTION order_named_once();
 )sql",
+        // 16: SQLite's version 23: the class a call of a tool no registry knows is judged as,
+        // inferred from its telemetry, says why until a person confirms one (support writes it
+        // with the call; confirming reclassifies, as before, by an admin)
+        R"sql(
+ALTER TABLE tool_calls ADD COLUMN class_inferred TEXT;
+CREATE INDEX tool_calls_inferred ON tool_calls(tool) WHERE class_inferred IS NOT NULL;
+)sql",
 };
 // clang-format on
 

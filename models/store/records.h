@@ -131,6 +131,9 @@ struct NewToolCall
     QString intentError;
     std::optional<qint64> amountCents;
     QString amountError; // the amount the call named is no money Verity can count, and why
+    // No registry knows the tool: why it is taken for `toolClass` (inferToolClass), until a
+    // person confirms a class. Empty when a registry gave the class.
+    QString classInferred;
     std::optional<Outcome> outcome; // a write starts Unknown until its result says otherwise
     QString outcomeReason;
     QString fingerprint;
@@ -253,6 +256,7 @@ struct ToolCallRow
     QString callExtId;
     QString tool;
     ToolClass toolClass = ToolClass::Unclassified;
+    QString classInferred; // NewToolCall::classInferred
     QString argumentsJson;
     qint64 calledAt = 0;
     bool hasResult = false;
@@ -520,7 +524,8 @@ struct LedgerEntry
     bool operator==(const LedgerEntry &) const = default;
 };
 
-// A tool the registry in force did not know when its calls were imported.
+// A tool the registry in force did not know when its calls were imported: unclassified, or of
+// a class inferred and not yet confirmed.
 struct UnclassifiedTool
 {
     QString tool;
@@ -531,6 +536,10 @@ struct UnclassifiedTool
     // error, when there is one.
     QString sampleArguments;
     QString sampleResult;
+    // Its calls are judged as this class, taken from what their source said of the tool, until a
+    // person confirms one; Unclassified when nothing said what it is.
+    ToolClass inferredClass = ToolClass::Unclassified;
+    QString inferredBecause; // NewToolCall::classInferred
 
     bool operator==(const UnclassifiedTool &) const = default;
 };

@@ -468,6 +468,13 @@ DROP TABLE orders;
 ALTER TABLE orders_v22 RENAME TO orders;
 CREATE INDEX orders_seller ON orders(seller_id, currency)
 )sql",
+        // 23: a call of a tool no registry knows is judged as the class its source's telemetry
+        // suggests (a tool definition, MCP's hints, its arguments), and says why until a person
+        // confirms a class
+        R"sql(
+ALTER TABLE tool_calls ADD COLUMN class_inferred TEXT;
+CREATE INDEX tool_calls_inferred ON tool_calls(tool) WHERE class_inferred IS NOT NULL
+)sql",
 };
 // clang-format on
 

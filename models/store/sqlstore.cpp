@@ -320,6 +320,7 @@ void bindCall(QSqlQuery &q, const NewToolCall &call, const std::optional<Outcome
     q.bindValue(QStringLiteral(":intent_error"), nullableText(call.intentError));
     q.bindValue(QStringLiteral(":amount_cents"), nullableInt(call.amountCents));
     q.bindValue(QStringLiteral(":amount_error"), nullableText(call.amountError));
+    q.bindValue(QStringLiteral(":class_inferred"), nullableText(call.classInferred));
     q.bindValue(QStringLiteral(":outcome"),
                 outcome ? QVariant(outcomeId(*outcome)) : QVariant(QMetaType::fromType<QString>()));
     q.bindValue(QStringLiteral(":outcome_reason"), nullableText(reason));
@@ -345,10 +346,10 @@ Expected<qint64> SqlStore::insertToolCall(const NewToolCall &call)
     auto insert =
             prepared("INSERT INTO tool_calls (ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
                      "called_at, intent_key, intent_error, amount_cents, amount_error, outcome, "
-                     "outcome_reason, fingerprint, in_flight_until) "
+                     "outcome_reason, fingerprint, in_flight_until, class_inferred) "
                      "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
                      ":intent_key, :intent_error, :amount_cents, :amount_error, :outcome, :outcome_reason, "
-                     ":fingerprint, :in_flight_until) RETURNING id");
+                     ":fingerprint, :in_flight_until, :class_inferred) RETURNING id");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;
@@ -366,12 +367,12 @@ Expected<qint64> SqlStore::insertAnsweredToolCall(const NewToolCall &call, const
             "called_at, intent_key, intent_error, amount_cents, amount_error, outcome, outcome_reason, "
             "fingerprint, "
             "raw_result, result_at, duration_ms, read_failed, result_fingerprint, result_error, "
-            "result_error_type) "
+            "result_error_type, class_inferred) "
             "VALUES (:ticket_id, :seq, :call_ext_id, :tool, :tool_class, :arguments, :called_at, "
             ":intent_key, :intent_error, :amount_cents, :amount_error, :outcome, :outcome_reason, "
             ":fingerprint, "
             ":raw_result, :result_at, :duration_ms, :read_failed, :result_fingerprint, :result_error, "
-            ":result_error_type) RETURNING id");
+            ":result_error_type, :class_inferred) RETURNING id");
     if (!insert)
         return insert.error();
     QSqlQuery &q = **insert;

@@ -10,17 +10,25 @@ namespace verity {
 
 Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
 {
-    auto query = prepared("SELECT tool, count(*), count(DISTINCT ticket_id), min(arguments) FROM tool_calls "
-                          "WHERE tool_class = 'unclassified' GROUP BY tool ORDER BY count(*) DESC, tool");
+    // A tool whose class was inferred stays here until a person confirms one.
+    auto query =
+            prepared("SELECT tool, count(*), count(DISTINCT ticket_id), min(arguments), "
+                     "max(CASE WHEN class_inferred IS NOT NULL THEN tool_class END), max(class_inferred) "
+                     "FROM tool_calls WHERE tool_class = 'unclassified' OR class_inferred IS NOT NULL "
+                     "GROUP BY tool ORDER BY count(*) DESC, tool");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
     if (auto done = run(q, "listing unclassified tools"); !done)
         return done.error();
     QList<UnclassifiedTool> tools;
-    while (q.next())
-        tools.append({q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong(),
-                      q.value(3).toString(), QString()});
+    while (q.next()) {
+        UnclassifiedTool tool{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong(),
+                              q.value(3).toString(), QString()};
+        tool.inferredClass = toolClassFromId(q.value(4).toString()).value_or(ToolClass::Unclassified);
+        tool.inferredBecause = q.value(5).toString();
+        tools.append(tool);
+    }
     q.finish();
 
     // The sample is the first call that answered without an error (flagged, or one that reads as
@@ -28,7 +36,8 @@ Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
     // arguments' by their values. In id order along the class index, so the first such call ends
     // the read. Without one, the arguments stay the group's and there is no result.
     auto sample = prepared("SELECT arguments, raw_result FROM tool_calls "
-                           "WHERE tool_class = 'unclassified' AND tool = ? AND raw_result IS NOT NULL "
+                           "WHERE (tool_class = 'unclassified' OR class_inferred IS NOT NULL) AND tool = ? "
+                           "AND raw_result IS NOT NULL "
                            "AND result_error = 0 AND read_failed = 0 AND length(raw_result) < 65536 "
                            "ORDER BY id LIMIT 1");
     if (!sample)
@@ -52,7 +61,8 @@ Expected<QList<StoredCall>> SqlStore::unclassifiedCalls(const QString &tool)
     auto query = prepared(
             "SELECT c.id, c.ticket_id, c.tool, c.arguments, c.result_fingerprint IS NOT NULL, "
             "c.raw_result, c.result_error, t.ext_id, t.order_id, t.seller_id, t.registry FROM tool_calls c "
-            "JOIN tickets t ON t.id = c.ticket_id WHERE c.tool_class = 'unclassified' AND c.tool = ? "
+            "JOIN tickets t ON t.id = c.ticket_id "
+            "WHERE (c.tool_class = 'unclassified' OR c.class_inferred IS NOT NULL) AND c.tool = ? "
             "ORDER BY c.id");
     if (!query)
         return query.error();
@@ -84,7 +94,8 @@ Expected<void> SqlStore::reclassifyCall(const CallClassification &c)
 {
     auto update = prepared(
             "UPDATE tool_calls SET tool_class = ?, intent_key = ?, intent_error = ?, amount_cents = ?, "
-            "amount_error = ?, outcome = ?, outcome_reason = ?, read_failed = ? WHERE id = ?");
+            "amount_error = ?, outcome = ?, outcome_reason = ?, read_failed = ?, class_inferred = NULL "
+            "WHERE id = ?");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;

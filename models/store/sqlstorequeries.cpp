@@ -197,7 +197,8 @@ Expected<QList<TranscriptEntry>> SqlStore::transcript(qint64 ticketId, qsizetype
             QStringLiteral("SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
                            "duration_ms, intent_key, intent_error, outcome, outcome_reason, read_failed, "
                            "repeated, amount_cents, result_fingerprint IS NOT NULL, repeat_kind, repeat_of, "
-                           "result_error, result_error_type, amount_error, in_flight_until FROM tool_calls "
+                           "result_error, result_error_type, amount_error, in_flight_until, class_inferred "
+                           "FROM tool_calls "
                            "WHERE ticket_id = "
                            "? ORDER BY seq, id")
                     .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt)));
@@ -231,6 +232,7 @@ Expected<QList<TranscriptEntry>> SqlStore::transcript(qint64 ticketId, qsizetype
         call.amountCents = optionalInt(calls.value(16));
         call.amountError = calls.value(22).toString();
         call.inFlightUntil = optionalInt(calls.value(23));
+        call.classInferred = calls.value(24).toString();
         call.hasResult = calls.value(17).toBool();
         call.repeatKind = repeatKindFromId(calls.value(18).toString());
         if (!calls.value(19).isNull())

@@ -1,8 +1,11 @@
 // What a support agent sees of an agent built on a framework (the Vercel AI SDK 7, exporting its
 // own OpenTelemetry spans, no conversation named): the ticket called by its order, the refund that
 // timed out waiting for a lookup, and its identical retry flagged as its repeat, keyed from all of
-// its arguments since it names no item.
+// its arguments since it names no item. And with a registry that knows none of its tools: the
+// refund judged as the money write its telemetry says it is, marked inferred on the card, and the
+// class confirmed into the registry in one click.
 
+#include "classifytoolsdialog.h"
 #include "import/transcriptimporter.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "mainwindow.h"
@@ -13,13 +16,50 @@
 #include "ticketview.h"
 #include "toolcallcard.h"
 
+#include <QAction>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace verity;
+
+namespace {
+
+// A new desk holding the AI SDK's spans of the refund that timed out and its retry, read with
+// `registries`; null, or with the problem, when it cannot be made as it should.
+std::unique_ptr<Store> importedDesk(const QString &path, const RegistrySelection &registries,
+                                    QString &problem)
+{
+    auto store = openStore(path);
+    if (!store) {
+        problem = store.message();
+        return nullptr;
+    }
+    TranscriptImporter importer(**store, registries);
+    const ImportReport report =
+            importer.importFile(QStringLiteral(VERITY_TEST_DATA "/formats/otlp-ai-sdk-7-refund-retry.jsonl"));
+    if (!report.clean())
+        problem = report.summary();
+    return std::move(*store);
+}
+
+// The window shown, and the order's ticket found as a person finds it: typed into the search.
+void searchOrder(MainWindow &window)
+{
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QLineEdit *search = window.queuePane()->searchBox();
+    QTest::keyClicks(search, QStringLiteral("SU-55502"));
+    QTest::keyClick(search, Qt::Key_Return);
+    QTRY_COMPARE(window.ticketQueue().rowCount(), 1);
+}
+
+} // namespace
 
 class TestAgentTelemetryGui : public QObject
 {
@@ -27,6 +67,7 @@ class TestAgentTelemetryGui : public QObject
 
 private slots:
     void theRetryOfAnUnknownRefundIsCaught();
+    void anUnregisteredToolIsJudgedAndConfirmedInOneClick();
 };
 
 void TestAgentTelemetryGui::theRetryOfAnUnknownRefundIsCaught()
@@ -34,20 +75,17 @@ void TestAgentTelemetryGui::theRetryOfAnUnknownRefundIsCaught()
     QStandardPaths::setTestModeEnabled(true);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("desk.sqlite"));
-    auto store = openStore(path);
-    QVERIFY_OK(store);
-    TranscriptImporter importer(**store, ToolRegistry::builtIn());
-    const ImportReport report =
-            importer.importFile(QStringLiteral(VERITY_TEST_DATA "/formats/otlp-ai-sdk-7-refund-retry.jsonl"));
-    QVERIFY2(report.clean(), qPrintable(report.summary()));
+    QString problem;
+    std::unique_ptr<Store> store = importedDesk(
+            path,
+            RegistrySelection::forced(NamedRegistry{QStringLiteral("default"), ToolRegistry::builtIn()}),
+            problem);
+    QVERIFY2(store && problem.isEmpty(), qPrintable(problem));
 
-    MainWindow window(**store, path, RegistrySource{});
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QLineEdit *search = window.queuePane()->searchBox();
-    QTest::keyClicks(search, QStringLiteral("SU-55502"));
-    QTest::keyClick(search, Qt::Key_Return);
-    QTRY_COMPARE(window.ticketQueue().rowCount(), 1);
+    MainWindow window(*store, path, RegistrySource{});
+    searchOrder(window);
+    if (QTest::currentTestFailed())
+        return;
     // No conversation was named: the trace's ticket is called by the order its calls name.
     QCOMPARE(window.ticketQueue().index(0, TicketQueueModel::TicketColumn).data().toString(),
              QStringLiteral("SU-55502"));
@@ -75,6 +113,78 @@ void TestAgentTelemetryGui::theRetryOfAnUnknownRefundIsCaught()
     QVERIFY2(basis->text().startsWith(QStringLiteral("Key from all arguments"))
                      && basis->text().contains(QStringLiteral("item_id")),
              qPrintable(basis->text()));
+}
+
+void TestAgentTelemetryGui::anUnregisteredToolIsJudgedAndConfirmedInOneClick()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("desk.sqlite"));
+    QString problem;
+    std::unique_ptr<Store> store = importedDesk(
+            path, RegistrySelection::forced(NamedRegistry{QStringLiteral("empty"), ToolRegistry()}), problem);
+    QVERIFY2(store && problem.isEmpty(), qPrintable(problem));
+
+    MainWindow window(*store, path, RegistrySource{QString(), dir.filePath(QStringLiteral("registry.json"))});
+    searchOrder(window);
+    if (QTest::currentTestFailed())
+        return;
+    QTRY_VERIFY(window.ticketView()->card(QStringLiteral("call_issue_refund_2")));
+
+    // Judged as a money write, and saying it was inferred, from what.
+    ToolCallCard *first = window.ticketView()->card(QStringLiteral("call_issue_refund_1"));
+    ToolCallCard *retry = window.ticketView()->card(QStringLiteral("call_issue_refund_2"));
+    QCOMPARE(first->badge()->text(), QStringLiteral("Unknown: do not retry"));
+    QCOMPARE(retry->findChild<QLabel *>(QStringLiteral("toolClass"))->text(),
+             QStringLiteral("Write: money \u00b7 inferred"));
+    const QString inferred = retry->findChild<QLabel *>(QStringLiteral("classInferredNotice"))->text();
+    QVERIFY2(inferred.startsWith(QStringLiteral("Class inferred: no registry knows issue_refund"))
+                     && inferred.contains(QStringLiteral("gen_ai.tool.definitions")),
+             qPrintable(inferred));
+    QVERIFY(retry->findChild<QLabel *>(QStringLiteral("repeatNotice"))
+                    ->text()
+                    .startsWith(QStringLiteral("Retry after an error: repeats call call_issue_refund_1")));
+    QVERIFY2(retry->findChild<QLabel *>(QStringLiteral("intentKeyBasis"))
+                     ->text()
+                     .contains(QStringLiteral("no registry knows issue_refund")),
+             qPrintable(retry->findChild<QLabel *>(QStringLiteral("intentKeyBasis"))->text()));
+
+    // Tools > Classify tools: the refund listed as inferred, its class chosen; one click confirms.
+    window.findChild<QAction *>(QStringLiteral("classifyToolsAction"))->trigger();
+    ClassifyToolsDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = window.findChild<ClassifyToolsDialog *>()) && dialog->isVisible());
+    int row = -1;
+    for (int i = 0; i < dialog->toolList()->count(); ++i) {
+        if (dialog->toolList()->item(i)->data(Qt::UserRole).toString() == QLatin1String("issue_refund"))
+            row = i;
+    }
+    QVERIFY(row >= 0);
+    QVERIFY2(dialog->toolList()->item(row)->text().endsWith(QStringLiteral("inferred: Write: money")),
+             qPrintable(dialog->toolList()->item(row)->text()));
+    QTest::mouseClick(dialog->toolList()->viewport(), Qt::LeftButton, {},
+                      dialog->toolList()->visualItemRect(dialog->toolList()->item(row)).center());
+    QCOMPARE(dialog->classBox()->currentText(), QStringLiteral("Write: money"));
+    QCOMPARE(dialog->amountBox()->currentText(), QStringLiteral("amount_cents"));
+    QVERIFY2(dialog->suggestionLabel()->text().startsWith(QStringLiteral("Inferred as Write: money because")),
+             qPrintable(dialog->suggestionLabel()->text()));
+    QCOMPARE(dialog->saveButton()->text(), QStringLiteral("Confirm Write: money"));
+    QTest::mouseClick(dialog->saveButton(), Qt::LeftButton);
+    QTRY_VERIFY2(dialog->statusLabel()->text().startsWith(QStringLiteral("issue_refund is now Write: money")),
+                 qPrintable(dialog->statusLabel()->text()));
+    for (int i = 0; i < dialog->toolList()->count(); ++i)
+        QVERIFY(dialog->toolList()->item(i)->data(Qt::UserRole).toString() != QLatin1String("issue_refund"));
+    dialog->close();
+
+    // The registry's now: the card says so, and the retry is still caught.
+    QTRY_VERIFY(window.ticketView()->card(QStringLiteral("call_issue_refund_2"))
+                && window.ticketView()
+                                ->card(QStringLiteral("call_issue_refund_2"))
+                                ->findChild<QLabel *>(QStringLiteral("toolClass"))
+                                ->text()
+                        == QStringLiteral("Write: money"));
+    retry = window.ticketView()->card(QStringLiteral("call_issue_refund_2"));
+    QVERIFY(!retry->findChild<QLabel *>(QStringLiteral("classInferredNotice")));
+    QVERIFY(retry->findChild<QLabel *>(QStringLiteral("repeatNotice")));
 }
 
 QTEST_MAIN(TestAgentTelemetryGui)

@@ -42,6 +42,8 @@ private slots:
     void robustness();
     void everyAttributeOfAWrongType();
     void everyNodeReplaced();
+    void toolHintsOfEachConvention_data();
+    void toolHintsOfEachConvention();
 };
 
 namespace {
@@ -1192,6 +1194,127 @@ void TestOtlpTraces::everyNodeReplaced()
     };
     visit(root);
     QVERIFY(reads > 1000);
+}
+
+void TestOtlpTraces::toolHintsOfEachConvention_data()
+{
+    QTest::addColumn<QString>(
+            "spans"); // JSON: [span with the hint, or {} for none, changes to the tool span]
+    QTest::addColumn<QString>("source"); // what get_order's hint names as its source; empty: no hint
+    QTest::addColumn<QString>("description");
+    QTest::addColumn<QString>("readOnly");
+    QTest::addColumn<QString>("parameters");
+
+    const auto model = [](const json &attributes, const char *name = "chat mock-model") {
+        json span = toolSpan(traceA, "b7ad6b7169203331", base - 100);
+        span["name"] = name;
+        // A braced list of one attribute is that attribute itself, not a list of one.
+        span["attributes"] = attributes.is_object() ? json::array({attributes}) : attributes;
+        return span;
+    };
+    const auto row = [](const char *name, const json &other, const json &changes, const char *source,
+                        const char *description, const char *readOnly, const char *parameters) {
+        QTest::newRow(name) << show(json::array({other, changes})) << source << description << readOnly
+                            << parameters;
+    };
+    const std::string definition =
+            R"([{"type":"function","name":"get_order","description":"Look up an order.",)"
+            R"("parameters":{"properties":{"order_id":{"type":"string"}}}}])";
+    row("gen_ai.tool.definitions, as JSON text",
+        model({attribute("gen_ai.operation.name", text("chat")),
+               attribute("gen_ai.tool.definitions", text(definition))}),
+        json::array(), "gen_ai.tool.definitions", "Look up an order.", "", "order_id:string");
+    row("gen_ai.tool.definitions, structured",
+        model({attribute("gen_ai.operation.name", text("chat")),
+               attribute("gen_ai.tool.definitions",
+                         {{"arrayValue",
+                           {{"values",
+                             {{{"kvlistValue",
+                                {{"values",
+                                  {attribute("name", text("get_order")),
+                                   attribute("description", text("Look up an order."))}}}}}}}}}})}),
+        json::array(), "gen_ai.tool.definitions", "Look up an order.", "", "");
+    row("ai.prompt.tools",
+        model({attribute("ai.operationId", text("ai.generateText.doGenerate")),
+               attribute("ai.prompt.tools",
+                         {{"arrayValue",
+                           {{"values",
+                             {text(R"({"type":"function","name":"get_order","inputSchema":)"
+                                   R"({"properties":{"order_id":{"type":"string"}}}})")}}}}})}),
+        json::array(), "ai.prompt.tools", "", "", "order_id:string");
+    row("llm.tools.N.tool.json_schema",
+        model({attribute("openinference.span.kind", text("LLM")),
+               attribute(
+                       "llm.tools.0.tool.json_schema",
+                       text(R"({"type":"function","function":{"name":"get_order","description":"Look up an order."}})"))}),
+        json::array(), "llm.tools", "Look up an order.", "", "");
+    row("llm.request.functions.N",
+        model({attribute("llm.request.functions.0.name", text("get_order")),
+               attribute("llm.request.functions.0.description", text("Look up an order.")),
+               attribute("llm.request.functions.0.parameters",
+                         text(R"({"properties":{"order_id":{"type":"string"}}})"))}),
+        json::array(), "llm.request.functions", "Look up an order.", "", "order_id:string");
+    row("gen_ai.tool.description on the tool span", json::object(),
+        attribute("gen_ai.tool.description", text("Look up an order.")), "gen_ai.tool.description",
+        "Look up an order.", "", "");
+    row("OpenInference tool.description and tool.parameters", json::object(),
+        json::array({attribute("tool.name", text("get_order")),
+                     attribute("tool.description", text("Look up an order.")),
+                     attribute("tool.parameters", text(R"({"properties":{"order_id":{"type":"string"}}})"))}),
+        "tool.description", "Look up an order.", "", "order_id:string");
+    row("an MCP tools/list answer with annotations",
+        model({attribute("traceloop.entity.output",
+                         text(R"({"tools":[{"name":"get_order","annotations":{"readOnlyHint":true}}]})"))},
+              "tools/list.mcp"),
+        json::array(), "tools/list", "", "true", "");
+    row("a tools/list answer on a span of another method is no hint",
+        model({attribute("traceloop.entity.output",
+                         text(R"({"tools":[{"name":"get_order","annotations":{"readOnlyHint":true}}]})"))},
+              "tools/call.mcp"),
+        json::array(), "", "", "", "");
+    row("definitions that are no JSON are no hint",
+        model({attribute("gen_ai.operation.name", text("chat")),
+               attribute("gen_ai.tool.definitions", text("[{"))}),
+        json::array(), "", "", "", "");
+    row("definitions of other tools only",
+        model({attribute("gen_ai.tool.definitions",
+                         text(R"([{"name":"issue_refund","description":"Refund."}])"))}),
+        json::array(), "", "", "", "");
+}
+
+void TestOtlpTraces::toolHintsOfEachConvention()
+{
+    QFETCH(QString, spans);
+    QFETCH(QString, source);
+    QFETCH(QString, description);
+    QFETCH(QString, readOnly);
+    QFETCH(QString, parameters);
+
+    const json given = json::parse(spans.toStdString());
+    json list = json::array({withAttributes(toolSpan(), given.at(1))});
+    if (!given.at(0).empty())
+        list.push_back(given.at(0));
+    const QList<Expected<Conversation>> conversations = read(request(list));
+    for (const Expected<Conversation> &conversation : conversations)
+        QVERIFY2(bool(conversation), qPrintable(conversation ? QString() : conversation.message()));
+    QCOMPARE(conversations.size(), 1);
+    const Conversation &conversation = *conversations.first();
+    QCOMPARE(countOf(conversation, Turn::Kind::ToolCall), 1); // the hint never stands in the call's way
+    const auto hint = conversation.toolHints.constFind(QStringLiteral("get_order"));
+    if (source.isEmpty()) {
+        QVERIFY(hint == conversation.toolHints.cend());
+        return;
+    }
+    QVERIFY(hint != conversation.toolHints.cend());
+    QCOMPARE(hint->source, source);
+    QCOMPARE(hint->description, description);
+    QCOMPARE(hint->readOnly ? (*hint->readOnly ? QStringLiteral("true") : QStringLiteral("false"))
+                            : QString(),
+             readOnly);
+    QStringList seen;
+    for (const auto &[name, type] : hint->parameters)
+        seen.append(name + u':' + type);
+    QCOMPARE(seen.join(u','), parameters);
 }
 
 QTEST_GUILESS_MAIN(TestOtlpTraces)

@@ -796,6 +796,9 @@ private slots:
         QCOMPARE(report.unclassifiedTools, QStringList{QStringLiteral("apply_credit")});
         QCOMPARE(store->unclassifiedTools().value().size(), 1);
         QCOMPARE(store->unclassifiedTools().value().first().calls, 2);
+        // Until then it is judged as its calls suggest, and says so.
+        QCOMPARE(store->unclassifiedTools().value().first().inferredClass, ToolClass::WriteMoney);
+        QVERIFY(store->unclassifiedTools().value().first().inferredBecause.contains(QLatin1String("cents")));
 
         ToolSpec spec;
         spec.name = QStringLiteral("apply_credit");
@@ -810,6 +813,10 @@ private slots:
         QVERIFY(store->unclassifiedTools().value().isEmpty());
 
         RawSqlite raw(path);
+        // Confirmed: no call says its class was inferred any more.
+        QCOMPARE(scalar(raw.db(),
+                        QStringLiteral("SELECT count(*) FROM tool_calls WHERE class_inferred IS NOT NULL")),
+                 0);
         QCOMPARE(
                 rows(raw.db(),
                      QStringLiteral("SELECT call_ext_id, tool_class, outcome, amount_cents, repeat_kind FROM "
@@ -820,6 +827,100 @@ private slots:
         // The next import knows the tool from the user's file.
         Expected<ToolRegistry> reloaded = ToolRegistry::builtIn().extendedWithFile(userFile);
         QVERIFY(reloaded && reloaded->find(QStringLiteral("apply_credit")));
+    }
+
+    // The AI SDK's own spans, with a registry that knows none of their tools: its tool
+    // definitions (gen_ai.tool.definitions) make issue_refund a money write, so the refund that
+    // timed out is escalated and its identical retry caught; confirming the class makes it the
+    // registry's and clears the mark.
+    void classFromTheTelemetry()
+    {
+        const QString path = newPath();
+        auto store = test::openTestStore(path);
+        TranscriptImporter importer(
+                *store, RegistrySelection::forced(NamedRegistry{QStringLiteral("empty"), ToolRegistry()}));
+        const ImportReport report = importer.importFile(data("formats/otlp-ai-sdk-7-refund-retry.jsonl"));
+        QVERIFY2(report.rejected.isEmpty(), qPrintable(report.summary()));
+        QVERIFY(report.unclassifiedTools.contains(QStringLiteral("issue_refund")));
+
+        RawSqlite raw(path);
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT tool_class, outcome, repeat_kind, amount_cents, intent_error "
+                                     "FROM tool_calls WHERE tool = 'issue_refund' ORDER BY seq")),
+                 (QStringList{
+                         QStringLiteral("write_money|unknown|<null>|4599|no registry knows issue_refund"),
+                         QStringLiteral("write_money|performed|retry|4599|no registry knows issue_refund")}));
+        QCOMPARE(scalar(raw.db(), QStringLiteral("SELECT count(*) FROM escalations WHERE state = 'open'")),
+                 1);
+        const QList<UnclassifiedTool> tools = store->unclassifiedTools().value();
+        const auto refundTool = std::find_if(tools.cbegin(), tools.cend(), [](const UnclassifiedTool &tool) {
+            return tool.tool == QLatin1String("issue_refund");
+        });
+        QVERIFY(refundTool != tools.cend());
+        QCOMPARE(refundTool->inferredClass, ToolClass::WriteMoney);
+        QVERIFY2(refundTool->inferredBecause.contains(QLatin1String("gen_ai.tool.definitions")),
+                 qPrintable(refundTool->inferredBecause));
+
+        const QString userFile = m_dir.filePath(QStringLiteral("config/telemetry-registry.json"));
+        ToolSpec spec;
+        spec.name = QStringLiteral("issue_refund");
+        spec.toolClass = ToolClass::WriteMoney;
+        spec.intent = {{QStringLiteral("order_id"), IntentField::Type::String},
+                       {QStringLiteral("amount_cents"), IntentField::Type::Integer}};
+        spec.amountField = QStringLiteral("amount_cents");
+        QVERIFY(saveToolToUserRegistry(userFile, spec));
+        Expected<ToolRegistry> confirmed = ToolRegistry().extendedWithFile(userFile);
+        QVERIFY_OK(confirmed);
+        Expected<Reclassification> done = reclassifyTool(
+                *store, RegistrySelection::forced(NamedRegistry{QStringLiteral("empty"), *confirmed}),
+                spec.name);
+        QVERIFY_OK(done);
+        QCOMPARE(done->calls, 2);
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT tool_class, repeat_kind, class_inferred, intent_error "
+                                     "FROM tool_calls WHERE tool = 'issue_refund' ORDER BY seq")),
+                 (QStringList{QStringLiteral("write_money|<null>|<null>|<null>"),
+                              QStringLiteral("write_money|retry|<null>|<null>")}));
+    }
+
+    // A logged chat request names the tools the model was given: a description that says money
+    // moves makes a tool no registry knows a money write, so its repeat is caught.
+    void classFromAChatRequestsTools()
+    {
+        const QString file = newPath(".jsonl");
+        const QString arguments = QStringLiteral(R"({"order_id":"SU-1","sum":4599})");
+        QJsonObject conversation =
+                QJsonDocument::fromJson(chatLine(QStringLiteral("tools"),
+                                                 {{QStringLiteral("m1"), QStringLiteral("make_it_right"),
+                                                   arguments, QStringLiteral(R"({"status":"ok"})")},
+                                                  {QStringLiteral("m2"), QStringLiteral("make_it_right"),
+                                                   arguments, QStringLiteral(R"({"status":"ok"})")}}))
+                        .object();
+        conversation.insert(
+                QStringLiteral("tools"),
+                QJsonArray{QJsonObject{
+                        {QStringLiteral("type"), QStringLiteral("function")},
+                        {QStringLiteral("function"),
+                         QJsonObject{{QStringLiteral("name"), QStringLiteral("make_it_right")},
+                                     {QStringLiteral("description"),
+                                      QStringLiteral("Refund the customer for a damaged order.")}}}}});
+        QVERIFY(writeLines(file, {QJsonDocument(conversation).toJson(QJsonDocument::Compact)}));
+        const QString path = newPath();
+        auto store = test::openTestStore(path);
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QVERIFY2(report.rejected.isEmpty(), qPrintable(report.summary()));
+        RawSqlite raw(path);
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT tool_class, repeat_kind, amount_cents FROM tool_calls "
+                                     "ORDER BY seq")),
+                 (QStringList{QStringLiteral("write_money|<null>|<null>"),
+                              QStringLiteral("write_money|duplicate_effect|<null>")}));
+        const QString because =
+                rows(raw.db(),
+                     QStringLiteral("SELECT class_inferred FROM tool_calls WHERE call_ext_id = 'm1'"))
+                        .value(0);
+        QVERIFY2(because.contains(QLatin1String("the transcript's \"tools\"")), qPrintable(because));
     }
 };
 

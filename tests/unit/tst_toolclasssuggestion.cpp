@@ -1,10 +1,15 @@
 // What the Classify dialog first offers for a tool nobody classified, as a table: money
 // arguments make a money write, an id the call created makes a costly write, no clue makes
-// no suggestion, and nothing is ever suggested as a read.
+// no suggestion, and nothing is ever suggested as a read. Then the class inferred from what an
+// agent's telemetry says of a tool (its definition, MCP's hints), in each shape frameworks
+// write a definition.
 
 #include "domain/toolclasssuggestion.h"
+#include "domain/toolhint.h"
 
 #include <QTest>
+
+#include <nlohmann/json.hpp>
 
 using namespace verity;
 
@@ -29,6 +34,11 @@ private slots:
     void moneyAndIdNames();
     void resultsAsAPersonReadsThem_data();
     void resultsAsAPersonReadsThem();
+    void infersFromWhatTheTelemetrySays_data();
+    void infersFromWhatTheTelemetrySays();
+    void readsEachShapeOfDefinition_data();
+    void readsEachShapeOfDefinition();
+    void mergesHintsOfOneTool();
 };
 
 void ToolClassSuggestionTest::suggestsFromArgumentsAndResult_data()
@@ -215,6 +225,220 @@ void ToolClassSuggestionTest::resultsAsAPersonReadsThem()
     QFETCH(QString, raw);
     QFETCH(QString, shown);
     QCOMPARE(readableResult(raw), shown);
+}
+
+void ToolClassSuggestionTest::infersFromWhatTheTelemetrySays_data()
+{
+    QTest::addColumn<QString>("definition"); // a tool definition's JSON; empty: no hint at all
+    QTest::addColumn<QString>("arguments"); // the call's
+    QTest::addColumn<QString>("toolClass");
+    QTest::addColumn<QString>("amountField");
+    QTest::addColumn<QString>("reasonHas");
+
+    const QString noArguments = QStringLiteral("{}");
+    // A schema's money argument: a money write, the whole-cents one as the amount.
+    QTest::newRow("schema names amount_cents")
+            << R"({"name":"issue_refund","inputSchema":{"properties":{"order_id":{"type":"string"},"amount_cents":{"type":"integer"}}}})"
+            << noArguments << "write_money"
+            << "amount_cents"
+            << "names amount_cents";
+    QTest::newRow("money argument beats readOnlyHint")
+            << R"({"name":"pay","inputSchema":{"properties":{"total":{"type":"number"}}},"annotations":{"readOnlyHint":true}})"
+            << noArguments << "write_money"
+            << ""
+            << "total";
+    QTest::newRow("money in the call, not the schema")
+            << R"({"name":"credit","description":"Apply a credit","annotations":{"readOnlyHint":true}})"
+            << R"({"cents":500})"
+            << "write_money"
+            << "cents"
+            << "in its call";
+    QTest::newRow("a money word that is text in the schema is no money")
+            << R"({"name":"note","parameters":{"properties":{"refund_reason":{"type":"string"}}}})"
+            << noArguments << "none"
+            << ""
+            << "nothing";
+    // MCP's hints.
+    QTest::newRow("readOnlyHint makes a read")
+            << R"({"name":"get_order","annotations":{"readOnlyHint":true,"idempotentHint":true}})"
+            << R"({"order_id":"SU-1"})"
+            << "read"
+            << ""
+            << "readOnlyHint";
+    QTest::newRow("destructiveHint")
+            << R"({"name":"delete_account","annotations":{"readOnlyHint":false,"destructiveHint":true}})"
+            << noArguments << "write_irreversible"
+            << ""
+            << "destructiveHint";
+    QTest::newRow("idempotentHint")
+            << R"({"name":"set_status","annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}})"
+            << noArguments << "write_wasteful"
+            << ""
+            << "idempotentHint";
+    QTest::newRow("readOnlyHint false alone")
+            << R"({"name":"schedule_pickup","annotations":{"readOnlyHint":false}})" << noArguments
+            << "write_costly"
+            << ""
+            << "readOnlyHint false";
+    QTest::newRow("a hint that is no boolean is no hint")
+            << R"({"name":"get_order","annotations":{"readOnlyHint":"yes"}})" << noArguments << "none"
+            << ""
+            << "nothing";
+    // A description that says money moves; one that reads is no read.
+    QTest::newRow("description refunds")
+            << R"({"type":"function","function":{"name":"make_it_right","description":"Refund an order through the payment provider. Moves money."}})"
+            << noArguments << "write_money"
+            << ""
+            << "says it moves money";
+    QTest::newRow("description looks a refund up")
+            << R"({"name":"refund_status","description":"Look up a refund's status."})" << noArguments
+            << "none"
+            << ""
+            << "nothing";
+    QTest::newRow("description with no money")
+            << R"({"name":"message_seller","description":"Send a message to the seller."})" << noArguments
+            << "none"
+            << ""
+            << "nothing";
+    // No hint: what the call suggests.
+    QTest::newRow("no hint, money arguments") << ""
+                                              << R"({"amount_cents":4599})"
+                                              << "write_money"
+                                              << "amount_cents"
+                                              << "in its call";
+    QTest::newRow("no hint, no clue") << ""
+                                      << R"({"order_id":"SU-1"})"
+                                      << "none"
+                                      << ""
+                                      << "nothing";
+}
+
+void ToolClassSuggestionTest::infersFromWhatTheTelemetrySays()
+{
+    QFETCH(QString, definition);
+    QFETCH(QString, arguments);
+    QFETCH(QString, toolClass);
+    QFETCH(QString, amountField);
+    QFETCH(QString, reasonHas);
+
+    std::optional<NamedToolHint> named;
+    if (!definition.isEmpty()) {
+        named = readToolDefinition(nlohmann::json::parse(definition.toStdString()), QStringLiteral("test"));
+        QVERIFY(named);
+    }
+    const ToolClassSuggestion inferred = inferToolClass(named ? &named->hint : nullptr, arguments, QString());
+    QCOMPARE(classText(inferred), toolClass);
+    QCOMPARE(inferred.amountField, amountField);
+    QVERIFY2(inferred.reason.contains(reasonHas), qPrintable(inferred.reason));
+}
+
+void ToolClassSuggestionTest::readsEachShapeOfDefinition_data()
+{
+    QTest::addColumn<QString>("definitions");
+    QTest::addColumn<QString>("tool"); // the first definition's; empty when none is read
+    QTest::addColumn<QString>("description");
+    QTest::addColumn<QString>("parameters"); // name:type, joined by ","
+    QTest::addColumn<QString>("readOnly"); // "true", "false" or "" when not stated
+
+    QTest::newRow("GenAI conventions")
+            << R"([{"type":"function","name":"f","description":"d","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}}])"
+            << "f"
+            << "d"
+            << "a:integer"
+            << "";
+    QTest::newRow("AI SDK, as JSON text")
+            << R"(["{\"type\":\"function\",\"name\":\"f\",\"inputSchema\":{\"properties\":{\"a\":{\"type\":\"string\"}}}}"])"
+            << "f"
+            << ""
+            << "a:string"
+            << "";
+    QTest::newRow("OpenAI function")
+            << R"([{"type":"function","function":{"name":"f","description":"d","parameters":{"properties":{"a":{"type":["integer","null"]}}}}}])"
+            << "f"
+            << "d"
+            << "a:integer"
+            << "";
+    QTest::newRow("Anthropic") << R"([{"name":"f","description":"d","input_schema":{"properties":{"a":{}}}}])"
+                               << "f"
+                               << "d"
+                               << "a:"
+                               << "";
+    QTest::newRow("MCP tools/list answer")
+            << R"({"tools":[{"name":"f","inputSchema":{},"annotations":{"readOnlyHint":false}}]})"
+            << "f"
+            << ""
+            << ""
+            << "false";
+    QTest::newRow("a whole list as JSON text") << R"("[{\"name\":\"f\",\"description\":\"d\"}]")"
+                                               << "f"
+                                               << "d"
+                                               << ""
+                                               << "";
+    QTest::newRow("no name") << R"([{"type":"function","description":"d"}])"
+                             << ""
+                             << ""
+                             << ""
+                             << "";
+    QTest::newRow("name not text") << R"([{"name":7}])"
+                                   << ""
+                                   << ""
+                                   << ""
+                                   << "";
+    QTest::newRow("not a list") << R"(42)"
+                                << ""
+                                << ""
+                                << ""
+                                << "";
+    QTest::newRow("broken JSON text") << R"("[{\"name\":")"
+                                      << ""
+                                      << ""
+                                      << ""
+                                      << "";
+}
+
+void ToolClassSuggestionTest::readsEachShapeOfDefinition()
+{
+    QFETCH(QString, definitions);
+    QFETCH(QString, tool);
+    QFETCH(QString, description);
+    QFETCH(QString, parameters);
+    QFETCH(QString, readOnly);
+
+    const QList<NamedToolHint> read =
+            readToolDefinitions(nlohmann::json::parse(definitions.toStdString()), QStringLiteral("test"));
+    if (tool.isEmpty()) {
+        QVERIFY(read.isEmpty());
+        return;
+    }
+    QCOMPARE(read.size(), 1);
+    QCOMPARE(read.first().tool, tool);
+    const ToolHint &hint = read.first().hint;
+    QCOMPARE(hint.source, QStringLiteral("test"));
+    QCOMPARE(hint.description, description);
+    QStringList seen;
+    for (const auto &[name, type] : hint.parameters)
+        seen.append(name + u':' + type);
+    QCOMPARE(seen.join(u','), parameters);
+    QCOMPARE(hint.readOnly ? (*hint.readOnly ? QStringLiteral("true") : QStringLiteral("false")) : QString(),
+             readOnly);
+}
+
+void ToolClassSuggestionTest::mergesHintsOfOneTool()
+{
+    ToolHint hint;
+    hint.source = QStringLiteral("gen_ai.tool.definitions");
+    hint.parameters = {{QStringLiteral("a"), QStringLiteral("string")}};
+    ToolHint more;
+    more.source = QStringLiteral("tools/list");
+    more.description = QStringLiteral("d");
+    more.parameters = {{QStringLiteral("a"), QStringLiteral("integer")}, {QStringLiteral("b"), QString()}};
+    more.readOnly = true;
+    mergeToolHint(hint, more);
+    QCOMPARE(hint.source, QStringLiteral("gen_ai.tool.definitions")); // the first source stays
+    QCOMPARE(hint.description, QStringLiteral("d"));
+    QCOMPARE(hint.parameters.size(), 2);
+    QCOMPARE(hint.parameters.first().second, QStringLiteral("string")); // known stays
+    QCOMPARE(hint.readOnly, std::optional<bool>(true));
 }
 
 QTEST_APPLESS_MAIN(ToolClassSuggestionTest)

@@ -346,6 +346,14 @@ inline void finish(Conversation &conversation, const json &root, const Conversat
     conversation.openedAt = openedAt;
     if (const json *metadata = member(root, "metadata"))
         conversation.orderId = optionalString(*metadata, "order_id");
+    // A logged request names the tools the model was given: what they are for, their arguments.
+    if (const json *tools = member(root, "tools")) {
+        for (NamedToolHint &named :
+             readToolDefinitions(*tools, QStringLiteral("the transcript's \"tools\""))) {
+            if (!named.hint.isEmpty() && !conversation.toolHints.contains(named.tool))
+                conversation.toolHints.insert(named.tool, std::move(named.hint));
+        }
+    }
 }
 
 // Runs a reader, turning a rejection (or anything else thrown) into an Error.

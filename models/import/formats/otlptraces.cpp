@@ -4,6 +4,7 @@
 #include "domain/sha256.h"
 #include "otlpattributes.h"
 #include "otlpcarriedtools.h"
+#include "otlptoolhints.h"
 #include "otlptoolspans.h"
 
 #include <QHash>
@@ -408,6 +409,10 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
     QStringList orphans;
     std::vector<Span> spans = collectSpans(*resourceSpans, orphans);
     linkNestedCalls(spans, context.toolSpansWithin, context.callAliases);
+    QHash<QString, ToolHint> requestHints;
+    QHash<QString, ToolHint> &hints = context.toolHints ? *context.toolHints : requestHints;
+    for (const Span &span : spans)
+        addToolHints(span.attributes, span.name, hints);
     const TraceNames names(spans, fileTraces);
     QHash<QString, Span *> byId; // every span of the request, for the nesting of tool spans
     for (Span &span : spans) {
@@ -471,6 +476,10 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
         // An agent's span alone (its tools and model calls in another batch) still says what the
         // customer asked, where it records that.
         Conversation conversation = buildConversation(group, byId, context.callAliases);
+        for (const QString &tool : toolsCalled(conversation)) {
+            if (const auto hint = hints.constFind(tool); hint != hints.cend())
+                conversation.toolHints.insert(tool, *hint);
+        }
         // Chat spans whose messages were not recorded make no conversation either; they were
         // read, and nothing of them is refused.
         if (!conversation.turns.isEmpty() || !conversation.notices.isEmpty())
@@ -552,6 +561,22 @@ void collectTraceConversations(const nlohmann::json &request, QHash<QString, QSt
         }
     } catch (const std::exception &) {
         // Every access above is guarded; a first pass that stops early only leaves traces unnamed.
+    }
+}
+
+void collectToolHints(const nlohmann::json &request, QHash<QString, ToolHint> &hints)
+{
+    try {
+        forEachSpan(request, [&hints](const json &span) {
+            const json *name = member(span, "name");
+            otlp::addToolHints(attributeMap(member(span, "attributes")).values,
+                               name && name->is_string()
+                                       ? fromUtf8String(name->get_ref<const std::string &>())
+                                       : QString(),
+                               hints);
+        });
+    } catch (const std::exception &) {
+        // Every access is guarded; a first pass that stops early only leaves tools undescribed.
     }
 }
 

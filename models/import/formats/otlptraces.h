@@ -21,4 +21,8 @@ QList<Expected<Conversation>> readOtlpTraces(const nlohmann::json &value, const 
 // A trace already recorded keeps its id. Ignores anything malformed; never throws.
 void collectTraceConversations(const nlohmann::json &request, QHash<QString, QString> &traceToConversation);
 
+// Adds what one request's spans say of tools (otlptoolhints.h) to `hints`, for the same first
+// pass: a model span's tool definitions may come after the tool's own span. Never throws.
+void collectToolHints(const nlohmann::json &request, QHash<QString, ToolHint> &hints);
+
 } // namespace verity

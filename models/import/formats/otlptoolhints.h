@@ -1,0 +1,20 @@
+#pragma once
+// What spans say of the tools an agent may call, besides the calls: the tool definitions a model
+// span was given (GenAI `gen_ai.tool.definitions`, the AI SDK's `ai.prompt.tools`, OpenInference
+// `llm.tools.N.tool.json_schema`, OpenLLMetry's `llm.request.functions.N.*`), a tool span's own
+// description (`gen_ai.tool.description`, OpenInference `tool.description`/`tool.parameters`),
+// and an MCP server's `tools/list` answer where a span records it (OpenLLMetry's
+// `traceloop.entity.output`). See agent-telemetry.md.
+
+#include "domain/toolhint.h"
+#include "otlpattributes.h"
+
+#include <QHash>
+
+namespace verity::otlp {
+
+// Adds what one span's attributes say of tools to `hints` (mergeToolHint: what was known stays).
+// Anything malformed is skipped: a hint only ever suggests.
+void addToolHints(const AttributeMap &attributes, const QString &spanName, QHash<QString, ToolHint> &hints);
+
+} // namespace verity::otlp
