@@ -61,13 +61,14 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
 
     m_tools = new QListWidget(this);
     m_tools->setObjectName(QStringLiteral("unclassifiedTools"));
+    m_tools->setWordWrap(true); // a long name, and "inferred: …" on a line of its own, shown whole
     for (const UnclassifiedTool &tool : std::as_const(m_list)) {
         QString text =
                 tr("%1  (%2 in %3)")
                         .arg(tool.tool, tool.calls == 1 ? tr("1 call") : tr("%1 calls").arg(tool.calls),
                              tool.tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(tool.tickets));
         if (tool.inferredClass != ToolClass::Unclassified)
-            text += tr(" \u00b7 inferred: %1").arg(toolClassLabel(tool.inferredClass));
+            text += u'\n' + tr("inferred: %1").arg(toolClassLabel(tool.inferredClass)); // a line of its own
         auto *item = new QListWidgetItem(text);
         item->setData(Qt::UserRole, tool.tool);
         m_tools->addItem(item);
@@ -239,8 +240,9 @@ void ClassifyToolsDialog::markClassified(const QString &tool, const QString &mes
     }
     m_status->setStyleSheet(QString());
     m_status->setText(message);
-    if (m_list.isEmpty())
-        showTool(-1);
+    // The next tool takes the removed one's row, so the row number may not change: shown here,
+    // not left to currentRowChanged.
+    showTool(m_list.isEmpty() ? -1 : m_tools->currentRow());
 }
 
 void ClassifyToolsDialog::showProblem(const QString &message)

@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -171,8 +172,12 @@ void TestAgentTelemetryGui::anUnregisteredToolIsJudgedAndConfirmedInOneClick()
     QTest::mouseClick(dialog->saveButton(), Qt::LeftButton);
     QTRY_VERIFY2(dialog->statusLabel()->text().startsWith(QStringLiteral("issue_refund is now Write: money")),
                  qPrintable(dialog->statusLabel()->text()));
-    for (int i = 0; i < dialog->toolList()->count(); ++i)
-        QVERIFY(dialog->toolList()->item(i)->data(Qt::UserRole).toString() != QLatin1String("issue_refund"));
+    // Gone from the list; the tool left, get_order, is shown in its place, with its call.
+    QCOMPARE(dialog->toolList()->count(), 1);
+    QCOMPARE(dialog->toolList()->currentItem()->data(Qt::UserRole).toString(), QStringLiteral("get_order"));
+    QVERIFY(dialog->findChild<QPlainTextEdit *>(QStringLiteral("sampleArguments"))
+                    ->toPlainText()
+                    .contains(QStringLiteral("SU-55502")));
     dialog->close();
 
     // The registry's now: the card says so, and the retry is still caught.

@@ -146,7 +146,7 @@ private slots:
         QTRY_VERIFY((dialog = m_window->findChild<ClassifyToolsDialog *>()) && dialog->isVisible());
         QCOMPARE(dialog->toolList()->count(), 1);
         QCOMPARE(dialog->toolList()->item(0)->text(),
-                 QStringLiteral("apply_credit  (2 calls in 1 ticket) \u00b7 inferred: Write: money"));
+                 QStringLiteral("apply_credit  (2 calls in 1 ticket)\ninferred: Write: money"));
         // "cents" says money: its calls are judged as a money write carried by it, to confirm.
         QCOMPARE(dialog->classBox()->currentText(), toolClassLabel(ToolClass::WriteMoney));
         QCOMPARE(dialog->intentList()->count(), 2); // account, cents: both part of the intent
