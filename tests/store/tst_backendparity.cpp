@@ -13,6 +13,10 @@
 #include "support/postgrescluster.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -126,6 +130,7 @@ QString firstDifference(const ToolCallRow &a, const ToolCallRow &b)
     PARITY_FIELD(callExtId);
     PARITY_FIELD(tool);
     PARITY_FIELD(toolClass);
+    PARITY_FIELD(classInferred);
     PARITY_FIELD(argumentsJson);
     PARITY_FIELD(calledAt);
     PARITY_FIELD(hasResult);
@@ -257,7 +262,46 @@ private slots:
         QVERIFY2(!location.isEmpty(), qPrintable(m_cluster.error()));
         m_postgres = valueOf(openStore(location), "opening PostgreSQL");
         m_sqlite = valueOf(openStore(m_folder.filePath(QStringLiteral("parity.sqlite"))), "opening SQLite");
-        for (const QString &file : transcriptFiles()) {
+        // A tool no profile knows, given to the model with a definition that says it refunds:
+        // its calls are judged as money writes, marked inferred, in both.
+        const QString unknownTool = m_folder.filePath(QStringLiteral("unknown-tool.jsonl"));
+        QFile unknown(unknownTool);
+        QVERIFY(unknown.open(QIODevice::WriteOnly));
+        const auto call = [](const char *id) {
+            return QJsonObject{
+                    {QStringLiteral("role"), QStringLiteral("assistant")},
+                    {QStringLiteral("tool_calls"),
+                     QJsonArray{QJsonObject{
+                             {QStringLiteral("id"), QLatin1String(id)},
+                             {QStringLiteral("type"), QStringLiteral("function")},
+                             {QStringLiteral("function"),
+                              QJsonObject{
+                                      {QStringLiteral("name"), QStringLiteral("make_it_right")},
+                                      {QStringLiteral("arguments"),
+                                       QStringLiteral("{\"order_id\":\"SU-9\",\"amount_cents\":700}")}}}}}}};
+        };
+        const auto answer = [](const char *id) {
+            return QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")},
+                               {QStringLiteral("tool_call_id"), QLatin1String(id)},
+                               {QStringLiteral("content"), QStringLiteral("{\"status\":\"ok\"}")}};
+        };
+        const QJsonObject definition{
+                {QStringLiteral("type"), QStringLiteral("function")},
+                {QStringLiteral("function"),
+                 QJsonObject{{QStringLiteral("name"), QStringLiteral("make_it_right")},
+                             {QStringLiteral("description"), QStringLiteral("Refund the customer.")}}}};
+        const QJsonObject conversation{
+                {QStringLiteral("id"), QStringLiteral("parity-unknown-tool")},
+                {QStringLiteral("tools"), QJsonArray{definition}},
+                {QStringLiteral("messages"),
+                 QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                        {QStringLiteral("content"), QStringLiteral("Refund me")}},
+                            call("m1"), answer("m1"), call("m2"), answer("m2")}}};
+        unknown.write(QJsonDocument(conversation).toJson(QJsonDocument::Compact) + '\n');
+        unknown.close();
+        QStringList files = transcriptFiles();
+        files << unknownTool;
+        for (const QString &file : std::as_const(files)) {
             for (Store *store : {m_sqlite.get(), m_postgres.get()}) {
                 // The built-in profiles, chosen per file, as `verity import` does.
                 TranscriptImporter importer(*store, automaticRegistries(QString()));
@@ -429,6 +473,10 @@ private slots:
     {
         const QList<UnclassifiedTool> tools =
                 valueOf(m_sqlite->unclassifiedTools(), "reading unclassified tools");
+        const bool inferred = std::any_of(tools.cbegin(), tools.cend(), [](const UnclassifiedTool &tool) {
+            return tool.tool == QLatin1String("make_it_right") && tool.inferredClass == ToolClass::WriteMoney;
+        });
+        QVERIFY2(inferred, "the tool no profile knows is listed with its inferred class");
         QCOMPARE(valueOf(m_postgres->unclassifiedTools(), "reading unclassified tools"), tools);
         for (const UnclassifiedTool &tool : tools)
             QCOMPARE(plain(valueOf(m_postgres->unclassifiedCalls(tool.tool), "reading calls")),
