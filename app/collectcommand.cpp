@@ -19,6 +19,8 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
 
@@ -197,7 +199,34 @@ int runCollectCommand(const QStringList &arguments)
     // here, and Qt's and libpq's own lines about each failed statement are left out.
     quietDriverChatter();
     ChangeFeed *feed = (*store)->changeFeed();
-    CollectServer server(**store, choice->selection, parsed->options);
+    // A class confirmed in the console is saved to the user's registry: the next request is read
+    // with it, so its calls are keyed as the stored calls the console just read again.
+    const RegistrySource source{parsed->registry, defaultUserRegistryPath()};
+    const auto stamp = [file = source.userFile] {
+        const QFileInfo info(file);
+        return info.exists()
+                ? QStringLiteral("%1/%2").arg(info.lastModified().toMSecsSinceEpoch()).arg(info.size())
+                : QString();
+    };
+    CollectOptions options = parsed->options;
+    options.changedRegistries = [&err, source, stamp,
+                                 seen = stamp()]() mutable -> std::optional<RegistrySelection> {
+        const QString now = stamp();
+        if (now == seen)
+            return std::nullopt;
+        seen = now;
+        const Expected<RegistryChoice> again = chooseRegistry(source);
+        if (!again) {
+            err << "verity collect: " << again.message() << "; the registries before it stay\n";
+            return std::nullopt;
+        }
+        for (const QString &warning : again->warnings)
+            err << "verity collect: " << warning << "\n";
+        err << "verity collect: read again: " << source.userFile << "\n";
+        err.flush();
+        return again->selection;
+    };
+    CollectServer server(**store, choice->selection, options);
     Expected<quint16> port = server.listenOn(parsed->address, parsed->port, parsed->tls);
     if (!port)
         return cannotRun(port.message());

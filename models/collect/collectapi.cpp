@@ -71,6 +71,14 @@ CollectApi::CollectApi(ImportWrites &store, RegistrySelection registries, Collec
     , m_options(std::move(options))
 {}
 
+void CollectApi::takeChangedRegistries()
+{
+    if (!m_options.changedRegistries)
+        return;
+    if (std::optional<RegistrySelection> fresh = m_options.changedRegistries())
+        m_intake.setRegistries(std::move(*fresh));
+}
+
 qint64 CollectApi::now() const
 {
     return m_options.clock ? m_options.clock() : QDateTime::currentMSecsSinceEpoch();
@@ -196,6 +204,7 @@ CollectAnswer CollectApi::traces(const CollectRequest &request, const QByteArray
                            QStringLiteral("expected an OTLP trace export {\"resourceSpans\": [\u2026]}"));
     }
 
+    takeChangedRegistries();
     const IntakeResult taken = m_intake.takeTraces(decoded, now(), request.peer);
     if (!taken.storeError.isEmpty())
         return refusal(
@@ -234,6 +243,7 @@ CollectAnswer CollectApi::traces(const CollectRequest &request, const QByteArray
 
 CollectAnswer CollectApi::events(const CollectRequest &request, const QByteArray &body)
 {
+    takeChangedRegistries();
     const IntakeResult taken = m_intake.takeEvents(body, request.peer);
     if (!taken.storeError.isEmpty())
         return refusal(

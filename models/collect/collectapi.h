@@ -30,6 +30,10 @@ struct CollectOptions
     // How long a write reported by an event line waits for its result before it is escalated.
     qint64 inFlightGraceMs = 2 * 60 * 1000;
     std::function<qint64()> clock; // ms since the epoch; empty: the system clock
+    // Asked before each request: the registries again when the user's registry file changed (a
+    // person confirmed a tool's class in the console), so that the next call is keyed as the
+    // stored ones now are; nullopt when nothing changed. Empty: the registries never change.
+    std::function<std::optional<RegistrySelection>()> changedRegistries;
 };
 
 struct CollectRequest
@@ -77,6 +81,8 @@ private:
     qint64 now() const;
 
     SpanIntake m_intake;
+    void takeChangedRegistries();
+
     CollectOptions m_options;
     bool m_stopping = false;
     bool m_storeAway = false;

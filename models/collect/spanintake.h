@@ -33,6 +33,8 @@ public:
     // it is escalated. `clock` gives ms since the epoch (empty: the system's).
     SpanIntake(ImportWrites &store, RegistrySelection registries, qint64 inFlightGraceMs,
                std::function<qint64()> clock = {});
+    // The registries that read the calls from the next request on.
+    void setRegistries(RegistrySelection registries) { m_importer.setRegistries(std::move(registries)); }
 
     // One ExportTraceServiceRequest in its JSON encoding. `receivedAt` dates a conversation
     // whose spans carry no times (ms since the epoch).

@@ -22,6 +22,24 @@ QStringList nameWords(const QString &name)
     return spaced.toLower().split(separators, Qt::SkipEmptyParts);
 }
 
+// How well a whole-number argument's name says it is the amount moved: "amount_cents" best, then
+// any "…_cents", then "amount"; a fee or a shipping charge beside them is not the amount.
+int amountRank(const QString &name)
+{
+    const QStringList words = nameWords(name);
+    const bool cents = words.contains(QStringLiteral("cents"));
+    const bool amount = words.contains(QStringLiteral("amount")) || words.contains(QStringLiteral("refund"))
+            || words.contains(QStringLiteral("payout"));
+    return (cents ? 2 : 0) + (amount ? 1 : 0);
+}
+
+// Keeps the better amount of two: the first one met on a tie.
+void preferAmount(QString &chosen, const QString &candidate)
+{
+    if (chosen.isEmpty() || amountRank(candidate) > amountRank(chosen))
+        chosen = candidate;
+}
+
 // The object in `text`; also when it is a JSON string holding one, as a chat transcript's tool
 // message stores its content.
 json parseObject(const QString &text)
@@ -136,8 +154,8 @@ ToolClassSuggestion suggestToolClass(const QString &sampleArguments, const QStri
                 continue;
             money.append(name);
             const bool wholeNumber = it.value().is_number_integer();
-            if (wholeNumber && (amountField.isEmpty() || nameWords(name).contains(QStringLiteral("cents"))))
-                amountField = name;
+            if (wholeNumber)
+                preferAmount(amountField, name);
         }
     }
 
@@ -174,32 +192,43 @@ ToolClassSuggestion suggestToolClass(const QString &sampleArguments, const QStri
 
 namespace {
 
-// Whether a tool's description says it moves money: a money word, in a description that does not
-// open with a verb of reading ("Look up a refund" reads one; "Refund an order" makes one).
-bool describesMoneyMoved(const QString &description)
+QStringList lowerWords(const QString &text)
 {
     static const QRegularExpression separators(QStringLiteral("[^a-z]+"));
-    const QStringList words = description.toLower().split(separators, Qt::SkipEmptyParts);
+    return text.toLower().split(separators, Qt::SkipEmptyParts);
+}
+
+// Verbs that also write ("Return the order", "Check out and charge") are no verbs of reading.
+bool opensWithReadVerb(const QStringList &words)
+{
     static const QSet<QString> readVerbs{
-            QStringLiteral("get"),       QStringLiteral("gets"),      QStringLiteral("look"),
-            QStringLiteral("looks"),     QStringLiteral("lookup"),    QStringLiteral("fetch"),
-            QStringLiteral("fetches"),   QStringLiteral("list"),      QStringLiteral("lists"),
-            QStringLiteral("search"),    QStringLiteral("searches"),  QStringLiteral("find"),
-            QStringLiteral("finds"),     QStringLiteral("check"),     QStringLiteral("checks"),
-            QStringLiteral("show"),      QStringLiteral("shows"),     QStringLiteral("read"),
-            QStringLiteral("reads"),     QStringLiteral("retrieve"),  QStringLiteral("retrieves"),
-            QStringLiteral("view"),      QStringLiteral("query"),     QStringLiteral("queries"),
-            QStringLiteral("return"),    QStringLiteral("returns"),   QStringLiteral("describe"),
-            QStringLiteral("describes"), QStringLiteral("calculate"), QStringLiteral("calculates"),
-            QStringLiteral("estimate"),  QStringLiteral("estimates"), QStringLiteral("preview")};
+            QStringLiteral("get"),       QStringLiteral("gets"),       QStringLiteral("look"),
+            QStringLiteral("looks"),     QStringLiteral("lookup"),     QStringLiteral("fetch"),
+            QStringLiteral("fetches"),   QStringLiteral("list"),       QStringLiteral("lists"),
+            QStringLiteral("search"),    QStringLiteral("searches"),   QStringLiteral("find"),
+            QStringLiteral("finds"),     QStringLiteral("show"),       QStringLiteral("shows"),
+            QStringLiteral("read"),      QStringLiteral("reads"),      QStringLiteral("retrieve"),
+            QStringLiteral("retrieves"), QStringLiteral("view"),       QStringLiteral("query"),
+            QStringLiteral("queries"),   QStringLiteral("describe"),   QStringLiteral("describes"),
+            QStringLiteral("calculate"), QStringLiteral("calculates"), QStringLiteral("estimate"),
+            QStringLiteral("estimates"), QStringLiteral("preview")};
+    return !words.isEmpty() && readVerbs.contains(words.first());
+}
+
+// Whether a tool's description (or name) says it moves money: a money word, in a text that does
+// not open with a verb of reading ("Look up a refund" reads one; "Refund an order" makes one).
+bool describesMoneyMoved(const QString &description)
+{
+    const QStringList words = lowerWords(description);
     static const QSet<QString> moneyWords{
             QStringLiteral("refund"),      QStringLiteral("refunds"),      QStringLiteral("pay"),
             QStringLiteral("pays"),        QStringLiteral("payout"),       QStringLiteral("payouts"),
             QStringLiteral("charge"),      QStringLiteral("charges"),      QStringLiteral("transfer"),
             QStringLiteral("transfers"),   QStringLiteral("money"),        QStringLiteral("compensate"),
             QStringLiteral("compensates"), QStringLiteral("compensation"), QStringLiteral("reimburse"),
-            QStringLiteral("reimburses")};
-    if (words.isEmpty() || readVerbs.contains(words.first()))
+            QStringLiteral("reimburses"),  QStringLiteral("payment"),      QStringLiteral("payments"),
+            QStringLiteral("credit"),      QStringLiteral("credits")};
+    if (words.isEmpty() || opensWithReadVerb(words))
         return false;
     return std::any_of(words.cbegin(), words.cend(),
                        [](const QString &word) { return moneyWords.contains(word); });
@@ -216,9 +245,8 @@ ToolClassSuggestion moneyBySchema(const ToolHint &hint)
         if (!isMoneyName(name) || !number)
             continue;
         money.append(name);
-        if (type == u"integer"
-            && (suggestion.amountField.isEmpty() || nameWords(name).contains(QStringLiteral("cents"))))
-            suggestion.amountField = name;
+        if (type == u"integer")
+            preferAmount(suggestion.amountField, name);
     }
     if (money.isEmpty())
         return suggestion;
@@ -239,27 +267,36 @@ ToolClassSuggestion hinted(ToolClass toolClass, const QString &reason)
 
 } // namespace
 
-ToolClassSuggestion inferToolClass(const ToolHint *hint, const QString &arguments, const QString &result)
+ToolClassSuggestion inferToolClass(const QString &tool, const ToolHint *hint, const QString &arguments,
+                                   const QString &result)
 {
     ToolClassSuggestion byCall = suggestToolClass(arguments, result);
     if (!byCall.reason.isEmpty())
         byCall.reason = QStringLiteral("in its call, ") + byCall.reason;
-    if (!hint)
-        return byCall;
-    if (ToolClassSuggestion money = moneyBySchema(*hint); money.toolClass) {
-        if (money.amountField.isEmpty())
-            money.amountField = byCall.amountField;
-        return money;
+    // Money first, from whatever says it: a read-only hint never hides a refund.
+    if (hint) {
+        if (ToolClassSuggestion money = moneyBySchema(*hint); money.toolClass) {
+            if (money.amountField.isEmpty())
+                money.amountField = byCall.amountField;
+            return money;
+        }
     }
     if (byCall.toolClass == ToolClass::WriteMoney)
         return byCall;
-    const QString mcp = QStringLiteral("its MCP server (in %1)").arg(hint->source);
-    if (hint->readOnly == true)
-        return hinted(ToolClass::Read, mcp + QStringLiteral(" marks it read-only (readOnlyHint)"));
-    if (describesMoneyMoved(hint->description))
+    if (hint && describesMoneyMoved(hint->description))
         return hinted(ToolClass::WriteMoney,
                       QStringLiteral("its description in %1 says it moves money: \"%2\"")
                               .arg(hint->source, hint->description.left(160)));
+    const QString mcp = hint ? QStringLiteral("its MCP server (in %1)").arg(hint->source) : QString();
+    if (hint && hint->readOnly == true)
+        return hinted(ToolClass::Read, mcp + QStringLiteral(" marks it read-only (readOnlyHint)"));
+    // A name is a weaker clue than a description: "refund_status", described "Look up a refund's
+    // status", reads.
+    const bool describedAsRead = hint && opensWithReadVerb(lowerWords(hint->description));
+    if (!describedAsRead && describesMoneyMoved(nameWords(tool).join(u' ')))
+        return hinted(ToolClass::WriteMoney, QStringLiteral("its name says it moves money"));
+    if (!hint)
+        return byCall;
     if (hint->destructive == true)
         return hinted(ToolClass::WriteIrreversible,
                       mcp + QStringLiteral(" marks it destructive (destructiveHint)"));

@@ -28,13 +28,15 @@ struct ToolClassSuggestion
 ToolClassSuggestion suggestToolClass(const QString &sampleArguments, const QString &sampleResult);
 
 // The class Verity takes for a tool no registry knows, until a person confirms one: from what
-// the telemetry says of the tool (`hint`, may be null), else from its call as above; `reason`
-// names where it came from. In order: an argument of its schema or call that says money makes
-// a money write, even against a read-only hint (a server's hint is a hint, and a wrong read is
-// the dangerous mistake); MCP's readOnlyHint makes a read; a description that says it moves
-// money, a money write; destructiveHint an irreversible write, idempotentHint a wasteful one,
-// readOnlyHint false a costly one. A description never makes a read.
-ToolClassSuggestion inferToolClass(const ToolHint *hint, const QString &arguments, const QString &result);
+// the telemetry says of the tool (`hint`, may be null), its call (as above) and its name; `reason`
+// names where it came from. Money first, whatever says it, even against a read-only hint (a
+// server's hint is a hint, and a wrong read is the dangerous mistake): a money argument of its
+// schema or call (the amount the best-named whole-cents one), a description that says it moves
+// money. Then MCP's readOnlyHint makes a read; a name that says it moves money a money write;
+// destructiveHint an irreversible write, idempotentHint a wasteful one, readOnlyHint false a
+// costly one. A description or a name never makes a read.
+ToolClassSuggestion inferToolClass(const QString &tool, const ToolHint *hint, const QString &arguments,
+                                   const QString &result);
 
 // A raw result as a person reads it: a JSON string (a chat transcript's tool message) is shown
 // as its text, anything else as it is.

@@ -109,6 +109,25 @@ QList<NamedToolHint> readToolDefinitions(const json &definitions, const QString 
     return hints;
 }
 
+QString toolDefinitionsProblem(const json &definitions)
+{
+    json list = unwrapped(definitions);
+    if (const json *tools = member(list, "tools"))
+        list = *tools;
+    if (!list.is_array()) {
+        const std::string shown = definitions.dump(-1, ' ', false, json::error_handler_t::replace);
+        return QStringLiteral("expected a list of tool definitions, got %1")
+                .arg(QString::fromStdString(shown.substr(0, 60))
+                     + (shown.size() > 60 ? QStringLiteral("\u2026") : QString()));
+    }
+    const qsizetype unnamed = std::count_if(list.begin(), list.end(), [](const json &definition) {
+        return !readToolDefinition(definition, QString());
+    });
+    if (unnamed == 0)
+        return {};
+    return QStringLiteral("%1 of %2 tool definitions name no tool").arg(unnamed).arg(list.size());
+}
+
 void mergeToolHint(ToolHint &hint, const ToolHint &more)
 {
     if (hint.source.isEmpty())

@@ -51,6 +51,10 @@ std::optional<NamedToolHint> readToolDefinition(const nlohmann::json &definition
 // either); what is no definition is skipped.
 QList<NamedToolHint> readToolDefinitions(const nlohmann::json &definitions, const QString &source);
 
+// Why a list of definitions cannot be read whole, for a notice: "expected a list of tool
+// definitions, got …" or "2 of 5 tool definitions name no tool"; empty when it can.
+QString toolDefinitionsProblem(const nlohmann::json &definitions);
+
 // `hint`, with what `more` says that it does not: the first description and source stay, the
 // parameters are joined, and a hint stated by either is kept.
 void mergeToolHint(ToolHint &hint, const ToolHint &more);

@@ -322,8 +322,9 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
     if (!spec) {
         const auto hint =
                 m_unitHints ? m_unitHints->constFind(call.tool) : QHash<QString, ToolHint>::const_iterator();
-        const ToolClassSuggestion guess = inferToolClass(
-                m_unitHints && hint != m_unitHints->cend() ? &*hint : nullptr, row.argumentsJson, QString());
+        const ToolClassSuggestion guess =
+                inferToolClass(call.tool, m_unitHints && hint != m_unitHints->cend() ? &*hint : nullptr,
+                               row.argumentsJson, QString());
         if (guess.toolClass) {
             inferred.name = call.tool;
             inferred.toolClass = *guess.toolClass;

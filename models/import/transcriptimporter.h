@@ -31,6 +31,12 @@ public:
     TranscriptImporter(ImportWrites &store, const ToolRegistry &registry);
 
     void setBatchSize(int units) { m_batchSize = qMax(1, units); }
+    // Between imports only: the registries that read the next one.
+    void setRegistries(RegistrySelection registries)
+    {
+        m_registries = std::move(registries);
+        m_registry = &m_registries.primary();
+    }
     void setProgress(Progress progress) { m_progress = std::move(progress); }
     // Reading a live stream (a receiver, a followed log): a write whose result has not come yet
     // is in flight for `graceMs` from when it is stored, escalated only if the result has not

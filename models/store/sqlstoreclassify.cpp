@@ -10,10 +10,15 @@ namespace verity {
 
 Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
 {
-    // A tool whose class was inferred stays here until a person confirms one.
+    // A tool whose class was inferred stays here until a person confirms one. Calls of one tool
+    // may have been inferred as different classes: the most cautious is offered, so that one
+    // click never turns a money write into a lesser one.
     auto query =
             prepared("SELECT tool, count(*), count(DISTINCT ticket_id), min(arguments), "
-                     "max(CASE WHEN class_inferred IS NOT NULL THEN tool_class END), max(class_inferred) "
+                     "max(CASE WHEN class_inferred IS NULL THEN 0 WHEN tool_class = 'write_money' THEN 5 "
+                     "WHEN tool_class = 'write_irreversible' THEN 4 WHEN tool_class = 'write_costly' THEN 3 "
+                     "WHEN tool_class = 'write_wasteful' THEN 2 ELSE 1 END), "
+                     "count(DISTINCT CASE WHEN class_inferred IS NOT NULL THEN tool_class END) "
                      "FROM tool_calls WHERE tool_class = 'unclassified' OR class_inferred IS NOT NULL "
                      "GROUP BY tool ORDER BY count(*) DESC, tool");
     if (!query)
@@ -21,13 +26,17 @@ Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
     QSqlQuery &q = **query;
     if (auto done = run(q, "listing unclassified tools"); !done)
         return done.error();
+    static const ToolClass byCaution[] = {ToolClass::Unclassified,      ToolClass::Read,
+                                          ToolClass::WriteWasteful,     ToolClass::WriteCostly,
+                                          ToolClass::WriteIrreversible, ToolClass::WriteMoney};
     QList<UnclassifiedTool> tools;
+    QList<qint64> inferredClasses;
     while (q.next()) {
         UnclassifiedTool tool{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong(),
                               q.value(3).toString(), QString()};
-        tool.inferredClass = toolClassFromId(q.value(4).toString()).value_or(ToolClass::Unclassified);
-        tool.inferredBecause = q.value(5).toString();
+        tool.inferredClass = byCaution[qBound(0, q.value(4).toInt(), 5)];
         tools.append(tool);
+        inferredClasses.append(q.value(5).toLongLong());
     }
     q.finish();
 
@@ -52,6 +61,28 @@ Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
             tool.sampleResult = s.value(1).toString();
         }
         s.finish();
+    }
+    // Why, in the words of the first call inferred as the class offered.
+    auto why = prepared("SELECT class_inferred FROM tool_calls WHERE tool = ? AND tool_class = ? "
+                        "AND class_inferred IS NOT NULL ORDER BY id LIMIT 1");
+    if (!why)
+        return why.error();
+    QSqlQuery &w = **why;
+    for (qsizetype i = 0; i < tools.size(); ++i) {
+        UnclassifiedTool &tool = tools[i];
+        if (tool.inferredClass == ToolClass::Unclassified)
+            continue;
+        w.bindValue(0, tool.tool);
+        w.bindValue(1, toolClassId(tool.inferredClass));
+        if (auto done = run(w, "reading why a tool's class was inferred"); !done)
+            return done.error();
+        if (w.next())
+            tool.inferredBecause = w.value(0).toString();
+        w.finish();
+        if (inferredClasses.at(i) > 1)
+            tool.inferredBecause +=
+                    QStringLiteral(" (other calls of it were inferred as lesser classes; the most "
+                                   "cautious is offered)");
     }
     return tools;
 }

@@ -4,53 +4,12 @@
 // Qt's SQL layer and libpq write on their own for each statement that fails.
 
 #include "support/collectprocess.h"
+#include "support/otlppost.h"
 #include "support/postgrescluster.h"
 
-#include <QEventLoop>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QTest>
 
-#include <nlohmann/json.hpp>
-
 using namespace verity::test;
-
-namespace {
-
-// One timed-out refund span, posted as OTLP/JSON; the answer's status.
-int postRefund(const QString &url, const QString &spanId, const QString &callId)
-{
-    const auto attribute = [](const char *key, const std::string &value) {
-        return nlohmann::json{{"key", key}, {"value", {{"stringValue", value}}}};
-    };
-    const nlohmann::json span{
-            {"traceId", "0123456789abcdef0123456789abcdef"},
-            {"spanId", spanId.toStdString()},
-            {"name", "execute_tool issue_refund"},
-            {"startTimeUnixNano", "1773940000000000000"},
-            {"endTimeUnixNano", "1773940001000000000"},
-            {"attributes",
-             {attribute("gen_ai.operation.name", "execute_tool"),
-              attribute("gen_ai.tool.name", "issue_refund"),
-              attribute("gen_ai.tool.call.id", callId.toStdString()),
-              attribute("gen_ai.conversation.id", "conv-outage"),
-              attribute("gen_ai.tool.call.arguments", "{\"order_id\":\"BW-1\",\"amount_cents\":4500}"),
-              attribute("error.type", "timeout")}},
-            {"status", {{"code", 2}, {"message", "timeout"}}}};
-    const nlohmann::json request{{"resourceSpans", {{{"scopeSpans", {{{"spans", {span}}}}}}}}};
-    QNetworkAccessManager network;
-    QNetworkRequest http(QUrl(url + QStringLiteral("/v1/traces")));
-    http.setRawHeader("Content-Type", "application/json");
-    QNetworkReply *reply = network.post(http, QByteArray::fromStdString(request.dump()));
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    delete reply;
-    return status;
-}
-
-} // namespace
 
 class CollectOutageTest : public QObject
 {
@@ -68,21 +27,25 @@ void CollectOutageTest::theOutageIsSaidOnceInVeritysWords()
     QVERIFY2(!database.isEmpty(), qPrintable(cluster.error()));
     CollectProcess receiver(database, QStringLiteral("127.0.0.1:0"));
     QVERIFY(!receiver.url().isEmpty());
-    QCOMPARE(postRefund(receiver.url(), QStringLiteral("1111111111111111"), QStringLiteral("call_1")), 200);
+    QCOMPARE(postTimedOutCall(receiver.url(), QStringLiteral("1111111111111111"), QStringLiteral("call_1")),
+             200);
 
     QVERIFY2(cluster.halt(), qPrintable(cluster.error()));
-    QCOMPARE(postRefund(receiver.url(), QStringLiteral("2222222222222222"), QStringLiteral("call_2")), 503);
+    QCOMPARE(postTimedOutCall(receiver.url(), QStringLiteral("2222222222222222"), QStringLiteral("call_2")),
+             503);
     QTRY_VERIFY_WITH_TIMEOUT(receiver.logSoFar().contains(QLatin1String("the database is not answering")),
                              10000);
     // Once said, a request is answered at once in those words, not with the driver's.
-    QCOMPARE(postRefund(receiver.url(), QStringLiteral("3333333333333333"), QStringLiteral("call_3")), 503);
+    QCOMPARE(postTimedOutCall(receiver.url(), QStringLiteral("3333333333333333"), QStringLiteral("call_3")),
+             503);
     QTRY_VERIFY(receiver.logSoFar().contains(QLatin1String("nothing stored: the database is not answering")));
     // A while with the server away: the receiver's own timers run meanwhile.
     QTest::qWait(6000);
     QVERIFY2(cluster.launch(), qPrintable(cluster.error()));
     QTRY_VERIFY_WITH_TIMEOUT(receiver.logSoFar().contains(QLatin1String("the database answers again")),
                              15000);
-    QCOMPARE(postRefund(receiver.url(), QStringLiteral("2222222222222222"), QStringLiteral("call_2")), 200);
+    QCOMPARE(postTimedOutCall(receiver.url(), QStringLiteral("2222222222222222"), QStringLiteral("call_2")),
+             200);
     QVERIFY(receiver.stop());
 
     const QStringList lines = receiver.log().split(u'\n', Qt::SkipEmptyParts);

@@ -9,15 +9,13 @@
 #include "itemmodels/ticketqueuemodel.h"
 #include "mainwindow.h"
 #include "outcomebadge.h"
+#include "support/otlppost.h"
 #include "support/teststore.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 
 #include <QDateTime>
-#include <QEventLoop>
 #include <QLabel>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -67,16 +65,8 @@ json toolSpan(const std::string &conversation, const std::string &spanId, const 
 
 int postBody(quint16 port, const char *path, const QByteArray &type, const QByteArray &body)
 {
-    QNetworkAccessManager network;
-    QNetworkRequest http(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(QLatin1String(path))));
-    http.setRawHeader("Content-Type", type);
-    QNetworkReply *reply = network.post(http, body);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    delete reply;
-    return status;
+    return verity::test::postBody(
+            QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(QLatin1String(path))), type, body);
 }
 
 int post(quint16 port, const json &spans)

@@ -44,6 +44,7 @@ private slots:
     void everyNodeReplaced();
     void toolHintsOfEachConvention_data();
     void toolHintsOfEachConvention();
+    void aConversationsOwnDefinitionsComeFirst();
 };
 
 namespace {
@@ -1315,6 +1316,68 @@ void TestOtlpTraces::toolHintsOfEachConvention()
     for (const auto &[name, type] : hint->parameters)
         seen.append(name + u':' + type);
     QCOMPARE(seen.join(u','), parameters);
+}
+
+// Two agents' conversations in one request, and a third request later, each defining a tool of
+// the same name otherwise: each conversation is judged by its own definition, and one that gives
+// none by the newest definition remembered; a definition that cannot be read is said.
+void TestOtlpTraces::aConversationsOwnDefinitionsComeFirst()
+{
+    const auto agent = [](const char *traceId, const char *conversation, const std::string &definitions,
+                          const char *toolSpanId, const char *modelSpanId) {
+        json model = toolSpan(traceId, modelSpanId, base - 100);
+        model["name"] = "chat mock-model";
+        model["attributes"] = json::array({attribute("gen_ai.operation.name", text("chat")),
+                                           attribute("gen_ai.conversation.id", text(conversation)),
+                                           attribute("gen_ai.tool.definitions", text(definitions))});
+        return json::array({withAttributes(toolSpan(traceId, toolSpanId),
+                                           attribute("gen_ai.conversation.id", text(conversation))),
+                            model});
+    };
+    json spans = agent(traceA, "agent-1", R"([{"name":"get_order","description":"Look up an order."}])",
+                       "00f067aa0ba90201", "00f067aa0ba90202");
+    for (json &span : agent("4bf92f3577b34da6a3ce929d0e0e4737", "agent-2",
+                            R"([{"name":"get_order","description":"Cancel the order and refund it."}])",
+                            "00f067aa0ba90203", "00f067aa0ba90204"))
+        spans.push_back(span);
+    QHash<QString, ToolHint> memory;
+    ConversationContext context;
+    context.toolHints = &memory;
+    QList<Expected<Conversation>> first = readOtlpTraces(request(spans), context);
+    QCOMPARE(first.size(), 2);
+    QHash<QString, QString> descriptions;
+    for (const Expected<Conversation> &conversation : first) {
+        QVERIFY(bool(conversation));
+        descriptions.insert(conversation->id,
+                            conversation->toolHints.value(QStringLiteral("get_order")).description);
+    }
+    QCOMPARE(descriptions.value(QStringLiteral("agent-1")), QStringLiteral("Look up an order."));
+    QCOMPARE(descriptions.value(QStringLiteral("agent-2")),
+             QStringLiteral("Cancel the order and refund it."));
+
+    // Later, a third agent defines it again, then a conversation with no definition of its own.
+    const json later = agent("5bf92f3577b34da6a3ce929d0e0e4737", "agent-3",
+                             R"([{"name":"get_order","description":"Fetch an order."}])", "00f067aa0ba90205",
+                             "00f067aa0ba90206");
+    QCOMPARE(readOtlpTraces(request(later), context).size(), 1);
+    const QList<Expected<Conversation>> bare = readOtlpTraces(
+            request(json::array(
+                    {withAttributes(toolSpan("6bf92f3577b34da6a3ce929d0e0e4737", "00f067aa0ba90207"),
+                                    attribute("gen_ai.conversation.id", text("agent-4")))})),
+            context);
+    QCOMPARE(bare.size(), 1);
+    QCOMPARE(bare.first()->toolHints.value(QStringLiteral("get_order")).description,
+             QStringLiteral("Fetch an order."));
+
+    // Definitions that are no list: the conversation is read, and says so.
+    const QList<Expected<Conversation>> broken =
+            readOtlpTraces(request(agent("7bf92f3577b34da6a3ce929d0e0e4737", "agent-5", "{\"name\":7}",
+                                         "00f067aa0ba90208", "00f067aa0ba90209")),
+                           context);
+    QCOMPARE(broken.size(), 1);
+    QVERIFY2(broken.first()->notices.join(u'\n').contains(QStringLiteral(
+                     "attribute \"gen_ai.tool.definitions\": expected a list of tool definitions")),
+             qPrintable(broken.first()->notices.join(u'\n')));
 }
 
 QTEST_GUILESS_MAIN(TestOtlpTraces)

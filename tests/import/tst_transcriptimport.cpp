@@ -922,6 +922,54 @@ private slots:
                         .value(0);
         QVERIFY2(because.contains(QLatin1String("the transcript's \"tools\"")), qPrintable(because));
     }
+
+    // Calls of one tool inferred as different classes: the most cautious is offered, so one
+    // click never makes a money write a lesser one; and a chat request's "tools" that is no list
+    // is said.
+    void theMostCautiousInferenceIsOffered()
+    {
+        const QString file = newPath(".jsonl");
+        QJsonObject conversation =
+                QJsonDocument::fromJson(chatLine(QStringLiteral("cautious"),
+                                                 {{QStringLiteral("k1"), QStringLiteral("settle_it"),
+                                                   QStringLiteral(R"({"account":"a-1"})"),
+                                                   QStringLiteral(R"({"status":"ok"})")},
+                                                  {QStringLiteral("k2"), QStringLiteral("settle_it"),
+                                                   QStringLiteral(R"({"account":"a-1","credit_cents":2500})"),
+                                                   QStringLiteral(R"({"status":"ok"})")}}))
+                        .object();
+        conversation.insert(
+                QStringLiteral("tools"),
+                QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("settle_it")},
+                                       {QStringLiteral("description"), QStringLiteral("Apply it.")},
+                                       {QStringLiteral("annotations"),
+                                        QJsonObject{{QStringLiteral("idempotentHint"), true}}}}});
+        QJsonObject broken = QJsonDocument::fromJson(chatLine(QStringLiteral("broken-tools"), {})).object();
+        broken.insert(QStringLiteral("tools"), QStringLiteral("settle_it"));
+        QVERIFY(writeLines(file,
+                           {QJsonDocument(conversation).toJson(QJsonDocument::Compact),
+                            QJsonDocument(broken).toJson(QJsonDocument::Compact)}));
+        const QString path = newPath();
+        auto store = test::openTestStore(path);
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(file);
+        QVERIFY2(report.rejected.isEmpty(), qPrintable(report.summary()));
+        QVERIFY2(report.noticeMessages().join(u'\n').contains(
+                         QStringLiteral("tools: expected a list of tool definitions, got \"settle_it\"")),
+                 qPrintable(report.noticeMessages().join(u'\n')));
+        RawSqlite raw(path);
+        QCOMPARE(
+                rows(raw.db(), QStringLiteral("SELECT call_ext_id, tool_class FROM tool_calls ORDER BY seq")),
+                (QStringList{QStringLiteral("k1|write_wasteful"), QStringLiteral("k2|write_money")}));
+        const QList<UnclassifiedTool> tools = store->unclassifiedTools().value();
+        QCOMPARE(tools.size(), 1);
+        QCOMPARE(tools.first().inferredClass, ToolClass::WriteMoney);
+        QVERIFY2(tools.first().inferredBecause.startsWith(
+                         QStringLiteral("in its call, credit_cents looks like money"))
+                         && tools.first().inferredBecause.contains(
+                                 QStringLiteral("the most cautious is offered")),
+                 qPrintable(tools.first().inferredBecause));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTranscriptImport)

@@ -300,6 +300,41 @@ void ToolClassSuggestionTest::infersFromWhatTheTelemetrySays_data()
             << "none"
             << ""
             << "nothing";
+    // Money beats a read-only hint, whatever says it; the best-named amount is the amount.
+    QTest::newRow("a refund's description beats readOnlyHint")
+            << R"({"name":"refund_order","description":"Refund the order in full.","annotations":{"readOnlyHint":true}})"
+            << noArguments << "write_money"
+            << ""
+            << "says it moves money";
+    QTest::newRow("a verb that also writes is no verb of reading")
+            << R"({"name":"return_order","description":"Return the order and refund the customer."})"
+            << noArguments << "write_money"
+            << ""
+            << "says it moves money";
+    QTest::newRow("amount_cents is the amount, not a fee beside it")
+            << R"({"name":"issue_refund","inputSchema":{"properties":{"amount_cents":{"type":"integer"},"restocking_fee_cents":{"type":"integer"}}}})"
+            << noArguments << "write_money"
+            << "amount_cents"
+            << "amount_cents, restocking_fee_cents";
+    QTest::newRow("in the call too") << ""
+                                     << R"({"shipping_cents":0,"amount_cents":4599})"
+                                     << "write_money"
+                                     << "amount_cents"
+                                     << "in its call";
+    // A name that says money: a money write, unless the server says it reads.
+    QTest::newRow("a name that refunds") << R"({"name":"refund_order","description":""})"
+                                         << R"({"order_id":"SU-1"})"
+                                         << "write_money"
+                                         << ""
+                                         << "its name";
+    QTest::newRow("a name that refunds, marked read-only")
+            << R"({"name":"refund_status","annotations":{"readOnlyHint":true}})" << noArguments << "read"
+            << ""
+            << "readOnlyHint";
+    QTest::newRow("a name that reads a refund")
+            << R"({"name":"get_refund","description":"x"})" << noArguments << "none"
+            << ""
+            << "nothing";
     // No hint: what the call suggests.
     QTest::newRow("no hint, money arguments") << ""
                                               << R"({"amount_cents":4599})"
@@ -326,7 +361,8 @@ void ToolClassSuggestionTest::infersFromWhatTheTelemetrySays()
         named = readToolDefinition(nlohmann::json::parse(definition.toStdString()), QStringLiteral("test"));
         QVERIFY(named);
     }
-    const ToolClassSuggestion inferred = inferToolClass(named ? &named->hint : nullptr, arguments, QString());
+    const ToolClassSuggestion inferred = inferToolClass(named ? named->tool : QStringLiteral("tool_9"),
+                                                        named ? &named->hint : nullptr, arguments, QString());
     QCOMPARE(classText(inferred), toolClass);
     QCOMPARE(inferred.amountField, amountField);
     QVERIFY2(inferred.reason.contains(reasonHas), qPrintable(inferred.reason));

@@ -348,6 +348,9 @@ inline void finish(Conversation &conversation, const json &root, const Conversat
         conversation.orderId = optionalString(*metadata, "order_id");
     // A logged request names the tools the model was given: what they are for, their arguments.
     if (const json *tools = member(root, "tools")) {
+        if (const QString problem = toolDefinitionsProblem(*tools); !problem.isEmpty())
+            conversation.notices.append(
+                    QStringLiteral("tools: %1; those tools are judged without them").arg(problem));
         for (NamedToolHint &named :
              readToolDefinitions(*tools, QStringLiteral("the transcript's \"tools\""))) {
             if (!named.hint.isEmpty() && !conversation.toolHints.contains(named.tool))

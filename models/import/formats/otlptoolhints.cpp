@@ -33,12 +33,10 @@ void add(QHash<QString, ToolHint> &hints, const NamedToolHint &named)
     if (named.hint.isEmpty())
         return;
     const auto it = hints.find(named.tool);
-    if (it == hints.end() && hints.size() < maxTools)
-        hints.insert(named.tool, named.hint);
-    else if (it == hints.end())
-        return;
-    else
+    if (it != hints.end())
         mergeToolHint(*it, named.hint);
+    else if (hints.size() < maxTools) // a request naming more tools than that is no agent's
+        hints.insert(named.tool, named.hint);
 }
 
 void addAll(QHash<QString, ToolHint> &hints, const QList<NamedToolHint> &definitions)
@@ -127,6 +125,28 @@ void addToolHints(const AttributeMap &attributes, const QString &spanName, QHash
         if (const std::optional<json> output = value(attributes, "traceloop.entity.output"))
             addAll(hints, readToolDefinitions(*output, QStringLiteral("tools/list")));
     }
+}
+
+void rememberToolHints(const QHash<QString, ToolHint> &request, QHash<QString, ToolHint> *memory)
+{
+    if (!memory || request.isEmpty())
+        return;
+    if (memory->size() + request.size() > maxTools)
+        memory->clear();
+    for (auto it = request.cbegin(); it != request.cend(); ++it)
+        memory->insert(it.key(), it.value());
+}
+
+QStringList toolHintProblems(const AttributeMap &attributes)
+{
+    QStringList problems;
+    for (const char *key : {"gen_ai.tool.definitions", "ai.prompt.tools"}) {
+        if (const std::optional<json> definitions = value(attributes, key)) {
+            if (const QString problem = toolDefinitionsProblem(*definitions); !problem.isEmpty())
+                problems.append(QStringLiteral("attribute \"%1\": %2").arg(QLatin1String(key), problem));
+        }
+    }
+    return problems;
 }
 
 } // namespace verity::otlp

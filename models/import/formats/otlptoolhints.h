@@ -17,4 +17,13 @@ namespace verity::otlp {
 // Anything malformed is skipped: a hint only ever suggests.
 void addToolHints(const AttributeMap &attributes, const QString &spanName, QHash<QString, ToolHint> &hints);
 
+// What of a span's tool definitions cannot be read ("attribute \"gen_ai.tool.definitions\": …"),
+// for a notice; empty when all can.
+QStringList toolHintProblems(const AttributeMap &attributes);
+
+// Keeps one request's hints in `memory` (may be null) for later requests: a newer definition of a
+// tool replaces an older one. Bounded: a memory that grew past any real agent's tools is emptied
+// and starts again, so a new definition is never ignored.
+void rememberToolHints(const QHash<QString, ToolHint> &request, QHash<QString, ToolHint> *memory);
+
 } // namespace verity::otlp

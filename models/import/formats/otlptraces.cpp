@@ -410,9 +410,9 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
     std::vector<Span> spans = collectSpans(*resourceSpans, orphans);
     linkNestedCalls(spans, context.toolSpansWithin, context.callAliases);
     QHash<QString, ToolHint> requestHints;
-    QHash<QString, ToolHint> &hints = context.toolHints ? *context.toolHints : requestHints;
     for (const Span &span : spans)
-        addToolHints(span.attributes, span.name, hints);
+        addToolHints(span.attributes, span.name, requestHints);
+    rememberToolHints(requestHints, context.toolHints);
     const TraceNames names(spans, fileTraces);
     QHash<QString, Span *> byId; // every span of the request, for the nesting of tool spans
     for (Span &span : spans) {
@@ -475,10 +475,33 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
     for (Group &group : groups) {
         // An agent's span alone (its tools and model calls in another batch) still says what the
         // customer asked, where it records that.
+        // What the conversation's own spans say of a tool outranks the rest of the request, and
+        // that what earlier requests said: another agent may call a tool of the same name.
+        QHash<QString, ToolHint> own;
+        QStringList unreadHints;
+        for (const Span *span : group.spans) {
+            addToolHints(span->attributes, span->name, own);
+            for (const QString &problem : toolHintProblems(span->attributes))
+                unreadHints.append(QStringLiteral("%1: %2; its tools are judged without them")
+                                           .arg(spanPlace(*span), problem));
+        }
+        for (const auto &[span, id] : others) {
+            if (id == group.id)
+                addToolHints(span->attributes, span->name, own);
+        }
         Conversation conversation = buildConversation(group, byId, context.callAliases);
+        if (!conversation.turns.isEmpty()) // never a ticket for nothing but this
+            conversation.notices.append(unreadHints);
+        const QHash<QString, ToolHint> remembered =
+                context.toolHints ? *context.toolHints : QHash<QString, ToolHint>();
         for (const QString &tool : toolsCalled(conversation)) {
-            if (const auto hint = hints.constFind(tool); hint != hints.cend())
-                conversation.toolHints.insert(tool, *hint);
+            for (const QHash<QString, ToolHint> *known :
+                 std::initializer_list<const QHash<QString, ToolHint> *>{&own, &requestHints, &remembered}) {
+                if (const auto hint = known->constFind(tool); hint != known->cend()) {
+                    conversation.toolHints.insert(tool, *hint);
+                    break;
+                }
+            }
         }
         // Chat spans whose messages were not recorded make no conversation either; they were
         // read, and nothing of them is refused.
