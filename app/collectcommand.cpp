@@ -215,13 +215,23 @@ int runCollectCommand(const QStringList &arguments)
         if (now == seen)
             return std::nullopt;
         seen = now;
+        // A file gone or broken keeps the classes read before: dropping them would judge a tool a
+        // person confirmed as unknown again, and its next retry would go uncaught.
+        const auto keep = [&err, &source](const QStringList &why) {
+            for (const QString &line : why)
+                err << "verity collect: " << line << "\n";
+            err << "verity collect: the registry read before stays in force until " << source.userFile
+                << " can be read again\n";
+            err.flush();
+            return std::optional<RegistrySelection>();
+        };
+        if (now.isEmpty())
+            return keep({source.userFile + QStringLiteral(": the file is gone")});
         const Expected<RegistryChoice> again = chooseRegistry(source);
-        if (!again) {
-            err << "verity collect: " << again.message() << "; the registries before it stay\n";
-            return std::nullopt;
-        }
-        for (const QString &warning : again->warnings)
-            err << "verity collect: " << warning << "\n";
+        if (!again)
+            return keep({again.message()});
+        if (!again->warnings.isEmpty())
+            return keep(again->warnings);
         err << "verity collect: read again: " << source.userFile << "\n";
         err.flush();
         return again->selection;

@@ -58,7 +58,9 @@ bool isNumeric(const json &value)
         return true;
     if (!value.is_string())
         return false;
-    static const QRegularExpression decimal(QStringLiteral("^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$"));
+    // "45.99", "-3", and as people write money: "$45.99", "1,250.00 ".
+    static const QRegularExpression decimal(
+            QStringLiteral("^\\s*[$\u20ac\u00a3]?\\s*-?[0-9][0-9,]*(\\.[0-9]+)?\\s*$"));
     return decimal.match(fromUtf8String(value.get_ref<const std::string &>())).hasMatch();
 }
 
@@ -198,9 +200,12 @@ QStringList lowerWords(const QString &text)
     return text.toLower().split(separators, Qt::SkipEmptyParts);
 }
 
-// Verbs that also write ("Return the order", "Check out and charge") are no verbs of reading.
+// Verbs that also write ("Return the order", "Check out and charge") are no verbs of reading;
+// "Returns the order…", "Checks a refund…" describe a read.
 bool opensWithReadVerb(const QStringList &words)
 {
+    if (words.size() >= 2 && words.first() == u"check" && words.at(1) == u"out")
+        return false;
     static const QSet<QString> readVerbs{
             QStringLiteral("get"),       QStringLiteral("gets"),       QStringLiteral("look"),
             QStringLiteral("looks"),     QStringLiteral("lookup"),     QStringLiteral("fetch"),
@@ -211,7 +216,10 @@ bool opensWithReadVerb(const QStringList &words)
             QStringLiteral("retrieves"), QStringLiteral("view"),       QStringLiteral("query"),
             QStringLiteral("queries"),   QStringLiteral("describe"),   QStringLiteral("describes"),
             QStringLiteral("calculate"), QStringLiteral("calculates"), QStringLiteral("estimate"),
-            QStringLiteral("estimates"), QStringLiteral("preview")};
+            QStringLiteral("estimates"), QStringLiteral("preview"),    QStringLiteral("returns"),
+            QStringLiteral("check"),     QStringLiteral("checks"),     QStringLiteral("calc"),
+            QStringLiteral("compute"),   QStringLiteral("computes"),   QStringLiteral("verify"),
+            QStringLiteral("validate")};
     return !words.isEmpty() && readVerbs.contains(words.first());
 }
 
@@ -232,6 +240,19 @@ bool describesMoneyMoved(const QString &description)
         return false;
     return std::any_of(words.cbegin(), words.cend(),
                        [](const QString &word) { return moneyWords.contains(word); });
+}
+
+// A name that says what it reads: "refund_status", "payment_lookup", "refund_eligibility".
+bool namesWhatItReads(const QStringList &words)
+{
+    static const QSet<QString> readNouns{
+            QStringLiteral("status"),   QStringLiteral("lookup"),  QStringLiteral("eligibility"),
+            QStringLiteral("history"),  QStringLiteral("details"), QStringLiteral("detail"),
+            QStringLiteral("info"),     QStringLiteral("balance"), QStringLiteral("quote"),
+            QStringLiteral("estimate"), QStringLiteral("preview"), QStringLiteral("search")};
+    return opensWithReadVerb(words) || std::any_of(words.cbegin(), words.cend(), [](const QString &word) {
+               return readNouns.contains(word);
+           });
 }
 
 // The schema's arguments that say money and are numbers (or of no stated type); the whole-cents
@@ -273,6 +294,15 @@ ToolClassSuggestion inferToolClass(const QString &tool, const ToolHint *hint, co
     ToolClassSuggestion byCall = suggestToolClass(arguments, result);
     if (!byCall.reason.isEmpty())
         byCall.reason = QStringLiteral("in its call, ") + byCall.reason;
+    // A tool its server marks read-only and whose own words say it reads ("search_orders",
+    // "Get a refund's status") reads, whatever money its filters name (min_total).
+    const bool declaredRead = hint && hint->readOnly == true
+            && (opensWithReadVerb(lowerWords(hint->description)) || namesWhatItReads(nameWords(tool)));
+    if (declaredRead)
+        return hinted(ToolClass::Read,
+                      QStringLiteral("its MCP server (in %1) marks it read-only (readOnlyHint), "
+                                     "and its name or description says it reads")
+                              .arg(hint->source));
     // Money first, from whatever says it: a read-only hint never hides a refund.
     if (hint) {
         if (ToolClassSuggestion money = moneyBySchema(*hint); money.toolClass) {
@@ -293,7 +323,8 @@ ToolClassSuggestion inferToolClass(const QString &tool, const ToolHint *hint, co
     // A name is a weaker clue than a description: "refund_status", described "Look up a refund's
     // status", reads.
     const bool describedAsRead = hint && opensWithReadVerb(lowerWords(hint->description));
-    if (!describedAsRead && describesMoneyMoved(nameWords(tool).join(u' ')))
+    if (!describedAsRead && !namesWhatItReads(nameWords(tool))
+        && describesMoneyMoved(nameWords(tool).join(u' ')))
         return hinted(ToolClass::WriteMoney, QStringLiteral("its name says it moves money"));
     if (!hint)
         return byCall;

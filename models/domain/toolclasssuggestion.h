@@ -29,8 +29,10 @@ ToolClassSuggestion suggestToolClass(const QString &sampleArguments, const QStri
 
 // The class Verity takes for a tool no registry knows, until a person confirms one: from what
 // the telemetry says of the tool (`hint`, may be null), its call (as above) and its name; `reason`
-// names where it came from. Money first, whatever says it, even against a read-only hint (a
-// server's hint is a hint, and a wrong read is the dangerous mistake): a money argument of its
+// names where it came from. A tool its server marks read-only and whose own name or description
+// says it reads is a read, whatever money its filters name. Otherwise money first, whatever says
+// it, even against a read-only hint (a server's hint is a hint, and a wrong read is the dangerous
+// mistake): a money argument of its
 // schema or call (the amount the best-named whole-cents one), a description that says it moves
 // money. Then MCP's readOnlyHint makes a read; a name that says it moves money a money write;
 // destructiveHint an irreversible write, idempotentHint a wasteful one, readOnlyHint false a

@@ -10,6 +10,7 @@
 #include "support/rawsqlite.h"
 #include "support/teststore.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -59,15 +60,28 @@ void CollectRegistryTest::aClassConfirmedWhileRunningKeysTheNextCall()
     QCOMPARE(postTimedOutCall(receiver.url(), QStringLiteral("2222222222222222"), QStringLiteral("call_2"),
                               QStringLiteral("zz_refund"), QStringLiteral("conv-confirm")),
              200);
+    // The file broken by a hand edit: the class confirmed stays, and the next retry is caught too.
+    {
+        QFile broken(userFile);
+        QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        broken.write("{ broken");
+    }
+    QCOMPARE(postTimedOutCall(receiver.url(), QStringLiteral("3333333333333333"), QStringLiteral("call_3"),
+                              QStringLiteral("zz_refund"), QStringLiteral("conv-confirm")),
+             200);
     QVERIFY(receiver.stop());
     QVERIFY2(receiver.log().contains(QStringLiteral("read again: ") + userFile), qPrintable(receiver.log()));
+    QVERIFY2(receiver.log().contains(QStringLiteral("the registry read before stays in force until ")
+                                     + userFile),
+             qPrintable(receiver.log()));
 
     RawSqlite raw(live);
     QCOMPARE(rows(raw.db(),
                   QStringLiteral("SELECT call_ext_id, tool_class, class_inferred, intent_error, "
                                  "repeat_kind FROM tool_calls ORDER BY seq")),
              (QStringList{QStringLiteral("call_1|write_money|<null>|<null>|<null>"),
-                          QStringLiteral("call_2|write_money|<null>|<null>|retry")}));
+                          QStringLiteral("call_2|write_money|<null>|<null>|retry"),
+                          QStringLiteral("call_3|write_money|<null>|<null>|retry")}));
 }
 
 QTEST_GUILESS_MAIN(CollectRegistryTest)

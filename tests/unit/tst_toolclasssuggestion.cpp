@@ -335,6 +335,36 @@ void ToolClassSuggestionTest::infersFromWhatTheTelemetrySays_data()
             << R"({"name":"get_refund","description":"x"})" << noArguments << "none"
             << ""
             << "nothing";
+    // A read-only tool whose own words say it reads: its money filters make no money write.
+    QTest::newRow("a search with a money filter, marked read-only")
+            << R"({"name":"search_orders","inputSchema":{"properties":{"min_total":{"type":"number"}}},"annotations":{"readOnlyHint":true}})"
+            << noArguments << "read"
+            << ""
+            << "says it reads";
+    QTest::newRow("a description that returns what it reads")
+            << R"({"name":"order_history","description":"Returns the order with its payment and refund history."})"
+            << noArguments << "none"
+            << ""
+            << "nothing";
+    QTest::newRow("check out and charge")
+            << R"({"name":"checkout","description":"Check out the cart and charge the card."})" << noArguments
+            << "write_money"
+            << ""
+            << "says it moves money";
+    QTest::newRow("a name that says what it reads")
+            << R"({"name":"refund_status","description":""})" << noArguments << "none"
+            << ""
+            << "nothing";
+    QTest::newRow("a name that computes")
+            << R"({"name":"calc_refund_amount","description":""})" << noArguments << "none"
+            << ""
+            << "nothing";
+    QTest::newRow("dollars as text beat readOnlyHint")
+            << R"({"name":"h_tool","annotations":{"readOnlyHint":true}})"
+            << R"({"amount":"$45.99"})"
+            << "write_money"
+            << ""
+            << "amount looks like money";
     // No hint: what the call suggests.
     QTest::newRow("no hint, money arguments") << ""
                                               << R"({"amount_cents":4599})"
