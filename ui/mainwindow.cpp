@@ -226,6 +226,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     for (QMenu *menu : menuBar()->findChildren<QMenu *>())
         menu->setToolTipsVisible(true);
     applyRoles();
+    readAgainKnownTools();
     updateEscalationCount();
     updateDuplicateCount();
     restoreLayout();
@@ -668,6 +669,7 @@ ClassifyToolsDialog *MainWindow::classifyTools()
         showError(tr("Classify tools once the import has finished."));
         return nullptr;
     }
+    readAgainKnownTools();
     Expected<QList<UnclassifiedTool>> tools = m_store.unclassifiedTools();
     if (!tools) {
         showError(tools.message());
@@ -687,6 +689,26 @@ ClassifyToolsDialog *MainWindow::classifyTools()
     });
     dialog->open();
     return dialog;
+}
+
+void MainWindow::readAgainKnownTools()
+{
+    // A confirmation cut short between saving the registry and reading the calls again (a console
+    // killed), or a registry file edited by hand: until read, a retry keyed by the registry would
+    // not meet the stored call keyed without it.
+    if (isReadOnly() || !m_limits->refusal(TeamRole::Admin, tr("classifying tools")).isEmpty())
+        return;
+    const Expected<QStringList> done = reclassifyKnownTools(m_store, m_registries);
+    if (!done) {
+        statusBar()->showMessage(
+                tr("Could not read again the calls of tools the registry now knows: %1").arg(done.message()));
+        return;
+    }
+    if (done->isEmpty())
+        return;
+    refresh();
+    statusBar()->showMessage(
+            tr("Read again as the registry now says: %1.").arg(done->join(QStringLiteral(", "))), 15000);
 }
 
 Expected<QString> MainWindow::applyClassification(const ToolSpec &spec)

@@ -116,6 +116,8 @@ private:
     void startFollowing();
     // Greys out what this user's roles do not allow, each saying why; again when they change.
     void applyRoles();
+    // Calls of tools the registry now knows but whose class was never read into them: read now.
+    void readAgainKnownTools();
     // The team's database lost and back: the band, the limits, and every view read again.
     void databaseUnreachable(const QString &reason);
     void databaseReachable();

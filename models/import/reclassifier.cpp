@@ -86,4 +86,22 @@ Expected<Reclassification> reclassifyTool(ClassificationStore &store, const Regi
     return done;
 }
 
+Expected<QStringList> reclassifyKnownTools(ClassificationStore &store, const RegistrySelection &registries)
+{
+    Expected<QList<UnclassifiedTool>> tools = store.unclassifiedTools();
+    if (!tools)
+        return tools.error();
+    QStringList done;
+    for (const UnclassifiedTool &tool : std::as_const(*tools)) {
+        if (!registries.primary().registry.find(tool.tool))
+            continue;
+        Expected<Reclassification> read = reclassifyTool(store, registries, tool.tool);
+        if (!read)
+            return read.error();
+        if (read->calls > 0)
+            done.append(tool.tool);
+    }
+    return done;
+}
+
 } // namespace verity

@@ -22,4 +22,10 @@ struct Reclassification
 Expected<Reclassification> reclassifyTool(ClassificationStore &store, const RegistrySelection &registries,
                                           const QString &tool);
 
+// Every tool whose calls are stored unclassified, or of a class inferred, although the registry now
+// knows it: a confirmation cut short between saving the registry and reading the calls again, or
+// a registry file edited by hand. Until read again, a new call of it is keyed by the registry and
+// the stored ones are not, and a retry between them would go uncaught. The tools read again.
+Expected<QStringList> reclassifyKnownTools(ClassificationStore &store, const RegistrySelection &registries);
+
 } // namespace verity

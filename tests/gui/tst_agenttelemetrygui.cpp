@@ -24,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -69,6 +70,7 @@ class TestAgentTelemetryGui : public QObject
 private slots:
     void theRetryOfAnUnknownRefundIsCaught();
     void anUnregisteredToolIsJudgedAndConfirmedInOneClick();
+    void aWindowReadsAgainToolsItsRegistryKnows();
 };
 
 void TestAgentTelemetryGui::theRetryOfAnUnknownRefundIsCaught()
@@ -126,7 +128,11 @@ void TestAgentTelemetryGui::anUnregisteredToolIsJudgedAndConfirmedInOneClick()
             path, RegistrySelection::forced(NamedRegistry{QStringLiteral("empty"), ToolRegistry()}), problem);
     QVERIFY2(store && problem.isEmpty(), qPrintable(problem));
 
-    MainWindow window(*store, path, RegistrySource{QString(), dir.filePath(QStringLiteral("registry.json"))});
+    // A profile that does not know the agent's tools either (the default one would read the calls
+    // again as soon as the window opens: it knows issue_refund).
+    MainWindow window(
+            *store, path,
+            RegistrySource{QStringLiteral("tau-airline"), dir.filePath(QStringLiteral("registry.json"))});
     searchOrder(window);
     if (QTest::currentTestFailed())
         return;
@@ -188,6 +194,31 @@ void TestAgentTelemetryGui::anUnregisteredToolIsJudgedAndConfirmedInOneClick()
                                 ->text()
                         == QStringLiteral("Write: money"));
     retry = window.ticketView()->card(QStringLiteral("call_issue_refund_2"));
+    QVERIFY(!retry->findChild<QLabel *>(QStringLiteral("classInferredNotice")));
+    QVERIFY(retry->findChild<QLabel *>(QStringLiteral("repeatNotice")));
+}
+
+// Calls stored as inferred, opened by a console whose registry knows their tools (a confirmation
+// cut short after the registry was saved): read again as it says before anyone works on them.
+void TestAgentTelemetryGui::aWindowReadsAgainToolsItsRegistryKnows()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("desk.sqlite"));
+    QString problem;
+    std::unique_ptr<Store> store = importedDesk(
+            path, RegistrySelection::forced(NamedRegistry{QStringLiteral("empty"), ToolRegistry()}), problem);
+    QVERIFY2(store && problem.isEmpty(), qPrintable(problem));
+
+    MainWindow window(*store, path, RegistrySource{});
+    searchOrder(window);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(window.statusBar()->currentMessage(),
+             QStringLiteral("Read again as the registry now says: issue_refund, get_order."));
+    QTRY_VERIFY(window.ticketView()->card(QStringLiteral("call_issue_refund_2")));
+    ToolCallCard *retry = window.ticketView()->card(QStringLiteral("call_issue_refund_2"));
+    QCOMPARE(retry->findChild<QLabel *>(QStringLiteral("toolClass"))->text(), QStringLiteral("Write: money"));
     QVERIFY(!retry->findChild<QLabel *>(QStringLiteral("classInferredNotice")));
     QVERIFY(retry->findChild<QLabel *>(QStringLiteral("repeatNotice")));
 }

@@ -970,6 +970,34 @@ private slots:
                                  QStringLiteral("the most cautious is offered")),
                  qPrintable(tools.first().inferredBecause));
     }
+
+    // Calls stored inferred or unclassified although the registry now knows their tools (a
+    // confirmation cut short after the registry was saved): read again as it says, every tool.
+    void toolsTheRegistryNowKnowsAreReadAgain()
+    {
+        const QString path = newPath();
+        auto store = test::openTestStore(path);
+        TranscriptImporter importer(
+                *store, RegistrySelection::forced(NamedRegistry{QStringLiteral("empty"), ToolRegistry()}));
+        QVERIFY(importer.importFile(data("formats/otlp-ai-sdk-7-refund-retry.jsonl")).rejected.isEmpty());
+        const RegistrySelection known =
+                RegistrySelection::forced(NamedRegistry{QStringLiteral("empty"), ToolRegistry::builtIn()});
+        Expected<QStringList> done = reclassifyKnownTools(*store, known);
+        QVERIFY_OK(done);
+        QCOMPARE(*done, (QStringList{QStringLiteral("issue_refund"), QStringLiteral("get_order")}));
+        RawSqlite raw(path);
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT DISTINCT tool, tool_class, class_inferred FROM tool_calls "
+                                     "ORDER BY tool")),
+                 (QStringList{QStringLiteral("get_order|read|<null>"),
+                              QStringLiteral("issue_refund|write_money|<null>")}));
+        QCOMPARE(rows(raw.db(),
+                      QStringLiteral("SELECT repeat_kind FROM tool_calls WHERE tool = 'issue_refund' "
+                                     "ORDER BY seq")),
+                 (QStringList{QStringLiteral("<null>"), QStringLiteral("retry")}));
+        // Nothing left to read again.
+        QCOMPARE(reclassifyKnownTools(*store, known).value(), QStringList());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTranscriptImport)
