@@ -32,8 +32,11 @@ Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
     QList<UnclassifiedTool> tools;
     QList<qint64> inferredClasses;
     while (q.next()) {
-        UnclassifiedTool tool{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toLongLong(),
-                              q.value(3).toString(), QString()};
+        UnclassifiedTool tool;
+        tool.tool = q.value(0).toString();
+        tool.calls = q.value(1).toLongLong();
+        tool.tickets = q.value(2).toLongLong();
+        tool.sampleArguments = q.value(3).toString();
         tool.inferredClass = byCaution[qBound(0, q.value(4).toInt(), 5)];
         tools.append(tool);
         inferredClasses.append(q.value(5).toLongLong());
