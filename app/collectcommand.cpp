@@ -24,6 +24,8 @@
 #include <QTextStream>
 #include <QTimer>
 
+#include <functional>
+
 namespace verity {
 
 namespace {
@@ -166,51 +168,19 @@ private:
     qint64 m_refused = 0;
 };
 
-} // namespace
-
-int runCollectCommand(const QStringList &arguments)
+// A class confirmed in the console is saved to the user's registry: the request after it is read
+// with it, so its calls are keyed as the stored calls the console just read again. Asked before
+// each request; a file that changed since is read again.
+std::function<std::optional<RegistrySelection>()> registryWatch(const RegistrySource &source,
+                                                                QTextStream &err)
 {
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    int exitCode = 0;
-    const std::optional<Arguments> parsed = parse(arguments, out, err, exitCode);
-    if (!parsed)
-        return exitCode;
-    const auto cannotRun = [&err](const QString &message) {
-        err << "verity collect: " << message << "\n";
-        return 2;
-    };
-
-    const Expected<RegistryChoice> choice = chooseRegistry({parsed->registry, defaultUserRegistryPath()});
-    if (!choice)
-        return cannotRun(choice.message());
-    for (const QString &warning : choice->warnings)
-        err << "verity collect: " << warning << "\n";
-    Expected<std::unique_ptr<Store>> store = openStore(parsed->database);
-    if (!store)
-        return cannotRun(store.message());
-    if (Expected<void> allowed =
-                requireRole(**store, TeamRole::Support, QStringLiteral("receiving telemetry"));
-        !allowed)
-        return cannotRun(allowed.message());
-
-    // On a team database the feed's watch is what reconnects after the server went away: until
-    // then requests are answered 503 and the exporters send them again. The outage is said once,
-    // here, and Qt's and libpq's own lines about each failed statement are left out.
-    quietDriverChatter();
-    ChangeFeed *feed = (*store)->changeFeed();
-    // A class confirmed in the console is saved to the user's registry: the next request is read
-    // with it, so its calls are keyed as the stored calls the console just read again.
-    const RegistrySource source{parsed->registry, defaultUserRegistryPath()};
     const auto stamp = [file = source.userFile] {
         const QFileInfo info(file);
         return info.exists()
                 ? QStringLiteral("%1/%2").arg(info.lastModified().toMSecsSinceEpoch()).arg(info.size())
                 : QString();
     };
-    CollectOptions options = parsed->options;
-    options.changedRegistries = [&err, source, stamp,
-                                 seen = stamp()]() mutable -> std::optional<RegistrySelection> {
+    return [&err, source, stamp, seen = stamp()]() mutable -> std::optional<RegistrySelection> {
         const QString now = stamp();
         if (now == seen)
             return std::nullopt;
@@ -236,6 +206,44 @@ int runCollectCommand(const QStringList &arguments)
         err.flush();
         return again->selection;
     };
+}
+
+} // namespace
+
+int runCollectCommand(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    int exitCode = 0;
+    const std::optional<Arguments> parsed = parse(arguments, out, err, exitCode);
+    if (!parsed)
+        return exitCode;
+    const auto cannotRun = [&err](const QString &message) {
+        err << "verity collect: " << message << "\n";
+        return 2;
+    };
+
+    const RegistrySource source{parsed->registry, defaultUserRegistryPath()};
+    const Expected<RegistryChoice> choice = chooseRegistry(source);
+    if (!choice)
+        return cannotRun(choice.message());
+    for (const QString &warning : choice->warnings)
+        err << "verity collect: " << warning << "\n";
+    Expected<std::unique_ptr<Store>> store = openStore(parsed->database);
+    if (!store)
+        return cannotRun(store.message());
+    if (Expected<void> allowed =
+                requireRole(**store, TeamRole::Support, QStringLiteral("receiving telemetry"));
+        !allowed)
+        return cannotRun(allowed.message());
+
+    // On a team database the feed's watch is what reconnects after the server went away: until
+    // then requests are answered 503 and the exporters send them again. The outage is said once,
+    // here, and Qt's and libpq's own lines about each failed statement are left out.
+    quietDriverChatter();
+    ChangeFeed *feed = (*store)->changeFeed();
+    CollectOptions options = parsed->options;
+    options.changedRegistries = registryWatch(source, err);
     CollectServer server(**store, choice->selection, options);
     Expected<quint16> port = server.listenOn(parsed->address, parsed->port, parsed->tls);
     if (!port)

@@ -101,10 +101,9 @@ NativeEvent ticketOpened(const Conversation &conversation, const QString &format
     return opened;
 }
 
-} // namespace
-
-ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
-                            const QString &contentHash, TicketDating fallbackDating, TurnNaming naming)
+// The unit of a conversation before its events: what it is, the tools it calls and what its
+// source says of them, its notices.
+ImportUnit emptyUnit(const Conversation &conversation, const QString &format)
 {
     ImportUnit unit;
     unit.format = format;
@@ -115,7 +114,15 @@ ImportUnit conversationUnit(const Conversation &conversation, const QString &for
         if (const auto hint = conversation.toolHints.constFind(tool); hint != conversation.toolHints.cend())
             unit.toolHints.insert(tool, *hint);
     }
+    return unit;
+}
 
+} // namespace
+
+ImportUnit conversationUnit(const Conversation &conversation, const QString &format, qint64 fallbackAt,
+                            const QString &contentHash, TicketDating fallbackDating, TurnNaming naming)
+{
+    ImportUnit unit = emptyUnit(conversation, format);
     auto reject = [&unit](const QString &reason) {
         unit.events.clear();
         unit.rejection = reason;
