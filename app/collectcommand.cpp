@@ -10,6 +10,7 @@
 #include "collect/collectserver.h"
 #include "domain/registrychoice.h"
 #include "driverchatter.h"
+#include "listenaddress.h"
 #include "registryoption.h"
 #include "resolution/operatoridentity.h"
 #include "stopsignals.h"
@@ -39,30 +40,6 @@ struct Arguments
     CollectOptions options;
     CollectTls tls;
 };
-
-// "127.0.0.1:4318", "[::1]:4318", "localhost:4318", "0.0.0.0:4318", or a port alone (on loopback).
-std::optional<std::pair<QHostAddress, quint16>> parseListen(const QString &text)
-{
-    QString host = QStringLiteral("127.0.0.1");
-    QString port = text;
-    const qsizetype colon = text.lastIndexOf(u':');
-    if (colon >= 0) {
-        host = text.left(colon);
-        port = text.mid(colon + 1);
-        if (host.startsWith(u'[') && host.endsWith(u']'))
-            host = host.mid(1, host.size() - 2);
-    }
-    bool valid = false;
-    const uint number = port.toUInt(&valid);
-    QHostAddress address;
-    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
-        address = QHostAddress::LocalHost;
-    else if (!address.setAddress(host))
-        return std::nullopt;
-    if (!valid || number > 65535)
-        return std::nullopt;
-    return std::make_pair(address, quint16(number));
-}
 
 std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, QTextStream &err,
                                int &exitCode)

@@ -83,6 +83,8 @@ int runConsoleCommand(const QStringList &arguments)
             "  import      Read transcripts of the agent's conversations into the database, or follow one.\n"
             "  collect     Receive the agent's telemetry (OpenTelemetry traces, Verity events) as it "
             "happens.\n"
+            "  guard       Stand between an agent and its MCP tools, holding the retry of an unknown "
+            "write.\n"
             "  lookup      Ask the system each write went to what happened to calls whose outcome is "
             "unknown.\n"
             "  resolve     Settle one escalation by a check a person made where no system can be asked.\n"

@@ -5,6 +5,7 @@
 #include "collectcommand.h"
 #include "consolecommand.h"
 #include "dbcommand.h"
+#include "guardcommand.h"
 #include "importcommand.h"
 #include "lookupcommand.h"
 #include "reconcilecommand.h"
@@ -56,6 +57,7 @@ int main(int argc, char *argv[])
             {"resolve", verity::runResolveCommand},     {"simulate", verity::runSimulateCommand},
             {"reconcile", verity::runReconcileCommand}, {"db", verity::runDbCommand},
             {"claim", verity::runClaimCommand},         {"collect", verity::runCollectCommand},
+            {"guard", verity::runGuardCommand},
     };
     // A reconciliation that writes a PDF paints text, which needs fonts, so a QGuiApplication:
     // on Qt's offscreen platform, asked for by its own -platform argument, as it shows no window

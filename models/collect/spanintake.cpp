@@ -28,17 +28,7 @@ SpanIntake::SpanIntake(ImportWrites &store, RegistrySelection registries, qint64
 
 Expected<int> SpanIntake::escalateOverdue()
 {
-    if (Expected<void> begun = m_store.begin(); !begun)
-        return begun.error();
-    Expected<int> escalated =
-            m_store.escalateOverdueCalls(m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch());
-    if (!escalated) {
-        m_store.rollback();
-        return escalated;
-    }
-    if (Expected<void> done = m_store.commit(); !done)
-        return done.error();
-    return escalated;
+    return m_store.escalateOverdueCallsAlone(m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch());
 }
 
 IntakeResult SpanIntake::takeTraces(const json &request, qint64 receivedAt, const QString &source)

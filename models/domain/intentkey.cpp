@@ -125,14 +125,30 @@ json normalised(const json &value)
 
 } // namespace
 
+bool isIdempotencyKeyName(const QString &name)
+{
+    QString plain = name.toLower();
+    plain.remove(u'_');
+    plain.remove(u'-');
+    return plain == QLatin1String("idempotencykey");
+}
+
 QByteArray canonicalArguments(const QString &tool, const json &arguments)
 {
+    json intent = normalised(arguments);
+    if (intent.is_object()) {
+        for (auto member = intent.begin(); member != intent.end();) {
+            if (isIdempotencyKeyName(QString::fromStdString(member.key())))
+                member = intent.erase(member);
+            else
+                ++member;
+        }
+    }
     QByteArray out;
     appendNetstring(out, QByteArrayLiteral("verity-intent-arguments-v1"));
     appendNetstring(out, tool.toUtf8());
     appendNetstring(out,
-                    QByteArray::fromStdString(
-                            normalised(arguments).dump(-1, ' ', false, json::error_handler_t::replace)));
+                    QByteArray::fromStdString(intent.dump(-1, ' ', false, json::error_handler_t::replace)));
     return out;
 }
 

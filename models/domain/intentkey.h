@@ -42,8 +42,13 @@ WriteKey writeKey(const ToolSpec &tool, const nlohmann::json &arguments, const T
 
 // The bytes hashed for a key from all arguments: a tag of its own (no field key can collide
 // with it), the tool's name, and the arguments as normalised JSON: keys sorted, text in NFC,
-// whole numbers written as integers (4599.0 is 4599), null members left out.
+// whole numbers written as integers (4599.0 is 4599), null members left out, and so is an
+// idempotency key (isIdempotencyKeyName): a retry that made up a new key is the same intent.
 QByteArray canonicalArguments(const QString &tool, const nlohmann::json &arguments);
+
+// An argument that carries the caller's idempotency key: "idempotency_key", "idempotencyKey",
+// "Idempotency-Key".
+bool isIdempotencyKeyName(const QString &name);
 
 // The money a write names in its registry's amount field: whole cents from 1 to
 // maxAmountCents, or what is wrong with it (InputErrc::Invalid, "field \"amount_cents\":

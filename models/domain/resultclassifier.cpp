@@ -1,6 +1,7 @@
 #include "resultclassifier.h"
 
 #include "jsontext.h"
+#include "mcpcallresult.h"
 
 #include <QRegularExpression>
 
@@ -143,6 +144,8 @@ bool resultLooksLikeError(const json &result, bool errorFlagged)
 {
     if (errorFlagged)
         return true;
+    if (std::optional<McpCallResult> mcp = readMcpCallResult(result))
+        return resultLooksLikeError(mcp->body, mcp->isError);
     if (std::optional<json> structure = structureInText(result))
         return objectLooksLikeError(*structure);
     if (result.is_object())
@@ -401,8 +404,13 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
                 return {Outcome::Unknown,
                         statedReason(*outcome)
                                 + QStringLiteral(", but the transcript marks the result an error")};
+            // The guard answers a call it did not send, and says why in its own words.
+            if (auto guard = result->find("guard"); guard != result->end() && guard->is_string())
+                return {*outcome, fromUtf8String(guard->get<std::string>())};
             return {*outcome, statedReason(*outcome)};
         }
+        if (std::optional<McpCallResult> mcp = readMcpCallResult(*result))
+            return classifyWriteResult(&mcp->body, rules, errorFlagged || mcp->isError);
         // A structured success payload may hold ids full of digits, so it is only read for
         // rules once it looks like an error, and then only its error fields.
         if (!errorFlagged && !resultLooksLikeError(*result))

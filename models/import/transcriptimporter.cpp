@@ -848,6 +848,11 @@ ImportReport TranscriptImporter::failed(ImportReport report, const QString &mess
 
 ImportReport TranscriptImporter::importUnits(const QList<ImportUnit> &units, const QString &source)
 {
+    return importDecided([&units](ImportWrites &) -> Expected<QList<ImportUnit>> { return units; }, source);
+}
+
+ImportReport TranscriptImporter::importDecided(const Decide &decide, const QString &source)
+{
     ImportReport report;
     report.path = source;
     forgetBatch();
@@ -861,6 +866,10 @@ ImportReport TranscriptImporter::importUnits(const QList<ImportUnit> &units, con
         holding.emplace(m_store);
     if (Expected<void> begun = m_store.begin(); !begun)
         return failed(report, begun.message());
+    const Expected<QList<ImportUnit>> decided = decide(m_store);
+    if (!decided)
+        return failed(report, decided.message());
+    const QList<ImportUnit> &units = *decided;
     QList<const ImportUnit *> all;
     for (const ImportUnit &unit : units)
         all.append(&unit);

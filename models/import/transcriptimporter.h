@@ -56,6 +56,10 @@ public:
     // nothing when the store fails (the report's fatal then says why). `source` names them in
     // the report.
     ImportReport importUnits(const QList<ImportUnit> &units, const QString &source);
+    // The same for units that depend on what the store holds: `decide` runs once the transaction
+    // has begun, may lock and read, and gives the units to store in it; its error stores nothing.
+    using Decide = std::function<Expected<QList<ImportUnit>>(ImportWrites &store)>;
+    ImportReport importDecided(const Decide &decide, const QString &source);
 
 private:
     struct LineResult

@@ -331,6 +331,19 @@ QString PostgresStore::byteLengthOf(const QString &column) const
     return QStringLiteral("octet_length(%1)").arg(column);
 }
 
+Expected<void> PostgresStore::lockIntent(const QString &intentKey)
+{
+    // Per key, in a class of Verity's own; two keys that hash alike only wait for each other.
+    auto lock = prepared("SELECT pg_advisory_xact_lock(7378726, hashtext(?))");
+    if (!lock)
+        return lock.error();
+    (*lock)->addBindValue(intentKey);
+    if (auto done = run(**lock, "waiting for another writer of the same intent"); !done)
+        return done.error();
+    (*lock)->finish();
+    return {};
+}
+
 Expected<void> PostgresStore::lockAuditChain()
 {
     // Held to the end of the transaction that appends: the next console reads the last entry

@@ -29,6 +29,7 @@ public:
     static QByteArray pingInfo(const PostgresTarget &target);
 
     Expected<void> begin() override;
+    Expected<void> lockIntent(const QString &intentKey) override;
     Expected<void> makeSelfContained() override;
 
     QString sessionUser() const override { return m_user; }

@@ -465,6 +465,7 @@ struct Settlement
 struct IntentCall
 {
     qint64 id = 0;
+    QString ticketExtId;
     QString callExtId;
     qint64 calledAt = 0;
     std::optional<Outcome> outcome; // as the tool reported it
@@ -474,6 +475,9 @@ struct IntentCall
     // The record this call is known to have made: the ledger's refund for it, its settlement's
     // reference, or the id its own result names. Empty when nothing names one.
     QString recordId;
+    QString reference; // what its settlement recorded (a record, or where a person looked)
+    // Stored live, its result still awaited (NewToolCall::inFlightUntil): nobody knows yet.
+    bool inFlight = false;
 
     bool operator==(const IntentCall &) const = default;
 };

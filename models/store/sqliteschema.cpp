@@ -475,6 +475,11 @@ CREATE INDEX orders_seller ON orders(seller_id, currency)
 ALTER TABLE tool_calls ADD COLUMN class_inferred TEXT;
 CREATE INDEX tool_calls_inferred ON tool_calls(tool) WHERE class_inferred IS NOT NULL
 )sql",
+        // 24: `verity guard` asks, before it sends a write, whether its intent was made before in
+        // any ticket
+        R"sql(
+CREATE INDEX tool_calls_intent_anywhere ON tool_calls(intent_key) WHERE intent_key IS NOT NULL
+)sql",
 };
 // clang-format on
 

@@ -635,6 +635,21 @@ Expected<int> SqlStore::escalateOverdueCalls(qint64 now)
     return calls;
 }
 
+Expected<bool> SqlStore::endWaitForResult(qint64 callId, qint64 now)
+{
+    auto ended = prepared(
+            "UPDATE tool_calls SET in_flight_until = ? WHERE id = ? AND in_flight_until IS NOT NULL");
+    if (!ended)
+        return ended.error();
+    (*ended)->addBindValue(now);
+    (*ended)->addBindValue(callId);
+    if (auto done = run(**ended, "ending the wait for a call's result"); !done)
+        return done.error();
+    const bool waited = (*ended)->numRowsAffected() > 0;
+    (*ended)->finish();
+    return waited;
+}
+
 Expected<void> SqlStore::recordImport(const ImportRecord &record)
 {
     auto insert = prepared("INSERT INTO imports (path, sha256, started_at, lines_read, lines_rejected) "

@@ -140,6 +140,10 @@ protected:
 
 public:
     Expected<int> escalateOverdueCalls(qint64 now) override;
+    Expected<bool> endWaitForResult(qint64 callId, qint64 now) override;
+    Expected<QList<IntentCall>> callsOfIntent(const QString &intentKey, int limit) override;
+    // A file's writers queue at BEGIN IMMEDIATE already.
+    Expected<void> lockIntent(const QString &) override { return {}; }
     Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) override;
     Expected<void> completeTicket(qint64 ticketId, const NewTicket &named) override;
     Expected<void> mergeTicket(qint64 fromId, qint64 intoId) override;

@@ -89,14 +89,49 @@ Expected<std::optional<EscalationDetail>> SqlStore::escalation(qint64 escalation
     return std::optional<EscalationDetail>(d);
 }
 
+namespace {
+
+// The columns intentCallRow() reads, of tool_calls c, tickets t, escalations e and ledger l.
+constexpr auto intentCallColumns =
+        "c.id, c.call_ext_id, c.called_at, c.outcome, e.id, e.resolution, l.refund_id, e.reference, "
+        "CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis, t.ext_id, c.in_flight_until";
+constexpr auto intentCallTables = "tool_calls c JOIN tickets t ON t.id = c.ticket_id "
+                                  "LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                                  "LEFT JOIN ledger l ON l.tool_call_id = c.id";
+
+IntentCall intentCallRow(const QSqlQuery &q)
+{
+    IntentCall call;
+    call.id = q.value(0).toLongLong();
+    call.callExtId = q.value(1).toString();
+    call.calledAt = q.value(2).toLongLong();
+    if (!q.value(3).isNull())
+        call.outcome = outcomeFromId(q.value(3).toString());
+    call.escalationId = optionalInt(q.value(4));
+    if (!q.value(5).isNull())
+        call.resolution = resolutionFromId(q.value(5).toString());
+    call.attested = q.value(9).toString() == settlementBasisId(SettlementBasis::Attestation);
+    // What a system confirmed outranks what the tool said it made; a person's reference may
+    // name where they looked rather than a record, so it names none.
+    call.recordId = q.value(6).toString();
+    if (call.recordId.isEmpty() && call.resolution != Resolution::NotPerformed && !call.attested)
+        call.recordId = q.value(7).toString();
+    if (call.recordId.isEmpty() && call.outcome == Outcome::Performed)
+        call.recordId = recordIdInResult(q.value(8).toString());
+    call.reference = q.value(7).toString();
+    call.ticketExtId = q.value(10).toString();
+    call.inFlight = !q.value(11).isNull();
+    return call;
+}
+
+} // namespace
+
 Expected<QList<IntentCall>> SqlStore::intentCalls(qint64 ticketId, const QString &intentKey)
 {
-    auto query =
-            prepared("SELECT c.id, c.call_ext_id, c.called_at, c.outcome, e.id, e.resolution, l.refund_id, "
-                     "e.reference, CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis "
-                     "FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
-                     "LEFT JOIN ledger l ON l.tool_call_id = c.id "
-                     "WHERE c.ticket_id = ? AND c.intent_key = ? ORDER BY c.seq");
+    auto query = prepared("intent calls of a ticket",
+                          QStringLiteral("SELECT %1 FROM %2 WHERE c.ticket_id = ? AND c.intent_key = ? "
+                                         "ORDER BY c.seq")
+                                  .arg(QLatin1String(intentCallColumns), QLatin1String(intentCallTables)));
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -105,26 +140,28 @@ Expected<QList<IntentCall>> SqlStore::intentCalls(qint64 ticketId, const QString
     if (auto done = run(q, "reading the calls of an intent"); !done)
         return done.error();
     QList<IntentCall> calls;
-    while (q.next()) {
-        IntentCall call;
-        call.id = q.value(0).toLongLong();
-        call.callExtId = q.value(1).toString();
-        call.calledAt = q.value(2).toLongLong();
-        if (!q.value(3).isNull())
-            call.outcome = outcomeFromId(q.value(3).toString());
-        call.escalationId = optionalInt(q.value(4));
-        if (!q.value(5).isNull())
-            call.resolution = resolutionFromId(q.value(5).toString());
-        call.attested = q.value(9).toString() == settlementBasisId(SettlementBasis::Attestation);
-        // What a system confirmed outranks what the tool said it made; a person's reference may
-        // name where they looked rather than a record, so it names none.
-        call.recordId = q.value(6).toString();
-        if (call.recordId.isEmpty() && call.resolution != Resolution::NotPerformed && !call.attested)
-            call.recordId = q.value(7).toString();
-        if (call.recordId.isEmpty() && call.outcome == Outcome::Performed)
-            call.recordId = recordIdInResult(q.value(8).toString());
-        calls.append(call);
-    }
+    while (q.next())
+        calls.append(intentCallRow(q));
+    q.finish();
+    return calls;
+}
+
+Expected<QList<IntentCall>> SqlStore::callsOfIntent(const QString &intentKey, int limit)
+{
+    auto query =
+            prepared("intent calls anywhere",
+                     QStringLiteral("SELECT %1 FROM %2 WHERE c.intent_key = ? ORDER BY c.id DESC LIMIT ?")
+                             .arg(QLatin1String(intentCallColumns), QLatin1String(intentCallTables)));
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(intentKey);
+    q.addBindValue(limit);
+    if (auto done = run(q, "reading where an intent was made before"); !done)
+        return done.error();
+    QList<IntentCall> calls;
+    while (q.next())
+        calls.prepend(intentCallRow(q));
     q.finish();
     return calls;
 }

@@ -151,6 +151,30 @@ public:
     // Writes whose result was still expected (NewToolCall::inFlightUntil) and has not come by
     // `now`: their outcome stays unknown and their escalations open. Returns how many.
     virtual Expected<int> escalateOverdueCalls(qint64 now) = 0;
+    // The same in a transaction of its own, for a receiver's timer.
+    Expected<int> escalateOverdueCallsAlone(qint64 now)
+    {
+        if (Expected<void> begun = begin(); !begun)
+            return begun.error();
+        Expected<int> escalated = escalateOverdueCalls(now);
+        if (!escalated) {
+            rollback();
+            return escalated;
+        }
+        if (Expected<void> done = commit(); !done)
+            return done.error();
+        return escalated;
+    }
+    // The wait for one call's result ends now (its caller gave up, or the line to it dropped):
+    // escalateOverdueCalls() then escalates it with the others whose wait is over. False when
+    // it was not waiting.
+    virtual Expected<bool> endWaitForResult(qint64 callId, qint64 now) = 0;
+    // The calls of every ticket that carry `intentKey`, oldest first, the newest `limit` of them:
+    // whether this intent was made before, anywhere, and how it ended.
+    virtual Expected<QList<IntentCall>> callsOfIntent(const QString &intentKey, int limit) = 0;
+    // Until the open transaction ends, no other session passes this for the same key: two that
+    // each read an intent's calls and then add one cannot both find none.
+    virtual Expected<void> lockIntent(const QString &intentKey) = 0;
     // A conversation known so far only by its trace (its naming span came in a later request)
     // takes its name: the ticket gets `named`'s id, fingerprint and subject, its rows kept.
     virtual Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) = 0;

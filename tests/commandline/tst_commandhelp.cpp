@@ -47,8 +47,8 @@ VerityRun TestCommandHelp::verity(const QStringList &arguments)
 void TestCommandHelp::consoleHelpListsEverySubcommand_data()
 {
     QTest::addColumn<QString>("subcommand");
-    for (const char *name : {"import", "collect", "lookup", "resolve", "audit", "claim", "db", "reconcile",
-                             "sandbox", "simulate"})
+    for (const char *name : {"import", "collect", "guard", "lookup", "resolve", "audit", "claim", "db",
+                             "reconcile", "sandbox", "simulate"})
         QTest::newRow(name) << QString::fromLatin1(name);
 }
 
@@ -102,6 +102,9 @@ void TestCommandHelp::subcommandHelp_data()
     QTest::newRow("sandbox") << QStringLiteral("sandbox") << QStringLiteral("Usage: verity sandbox ")
                              << QStringList{QStringLiteral("--port"), QStringLiteral("--state"),
                                             QStringLiteral("--seed-demo"), QStringLiteral("--fault-mode")};
+    QTest::newRow("guard") << QStringLiteral("guard") << QStringLiteral("Usage: verity guard ")
+                           << QStringList{QStringLiteral("--db"), QStringLiteral("--deadline"),
+                                          QStringLiteral("--when-store-down"), QStringLiteral("-- COMMAND")};
     QTest::newRow("simulate") << QStringLiteral("simulate") << QStringLiteral("Usage: verity simulate ")
                               << QStringList{QStringLiteral("--policy"), QStringLiteral("--tickets"),
                                              QStringLiteral("--sandbox")};

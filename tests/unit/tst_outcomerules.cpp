@@ -110,6 +110,27 @@ private slots:
         QTest::newRow("idempotency key in use")
                 << std::string(R"({"error":"idempotency_key_in_use"})") << Outcome::Unknown;
         QTest::newRow("text: no response") << text("Error: no response from payments") << Outcome::Unknown;
+        // MCP's CallToolResult: read by its content, its isError the transcript's own mark.
+        const auto mcp = [](const std::string &text, bool isError) {
+            return nlohmann::json{{"content", {{{"type", "text"}, {"text", text}}}}, {"isError", isError}}
+                    .dump();
+        };
+        QTest::newRow("MCP: isError, timeout text") << mcp("payments timed out", true) << Outcome::Unknown;
+        QTest::newRow("MCP: isError, refusal text")
+                << mcp("400 Bad Request: amount over limit", true) << Outcome::NotPerformed;
+        QTest::newRow("MCP: JSON text of a refund")
+                << mcp(nlohmann::json{{"refund_id", "re_1"}, {"status", "succeeded"}}.dump(), false)
+                << Outcome::Performed;
+        QTest::newRow("MCP: structured content stating its outcome") << nlohmann::json{
+                {"content", nlohmann::json::array()},
+                {"structuredContent",
+                 {{"outcome", "already_performed"}}}}.dump() << Outcome::AlreadyPerformed;
+        QTest::newRow("MCP: the guard's held answer")
+                << nlohmann::json{{"outcome", "not_performed"},
+                                  {"guard", "held: repeat of call c3"},
+                                  {"answer", nlohmann::json::parse(mcp("NOT SENT.", true))}}
+                           .dump()
+                << Outcome::NotPerformed;
 
         // Explicit refusals: nothing happened.
         QTest::newRow("400 Bad Request")

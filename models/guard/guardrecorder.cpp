@@ -1,0 +1,216 @@
+#include "guardrecorder.h"
+
+#include "domain/intentkey.h"
+#include "domain/toolclasssuggestion.h"
+#include "import/conversationevents.h"
+#include "import/namedorder.h"
+#include "store/store.h"
+
+#include <QDateTime>
+
+namespace verity {
+
+using nlohmann::json;
+
+namespace {
+
+// The newest calls of one intent a verdict reads: more than any real retry loop makes.
+constexpr int earlierCallsRead = 50;
+
+const QString guardFormat = QStringLiteral("mcp");
+
+QString jsonText(const json &value)
+{
+    return QString::fromStdString(value.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+QString argumentsTextOf(const GuardedCall &call)
+{
+    return call.argumentsText.trimmed().isEmpty() ? jsonText(call.arguments) : call.argumentsText;
+}
+
+} // namespace
+
+GuardRecorder::GuardRecorder(ImportWrites &store, RegistrySelection registries, qint64 deadlineMs,
+                             std::function<qint64()> clock)
+    : m_store(store)
+    , m_registries(registries)
+    , m_importer(store, std::move(registries))
+    , m_clock(std::move(clock))
+{
+    m_importer.setInFlightGrace(deadlineMs, m_clock);
+}
+
+qint64 GuardRecorder::now() const
+{
+    return m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
+}
+
+GuardedTool guardedTool(const RegistrySelection &registries, const GuardedCall &call)
+{
+    const NamedRegistry &registry = registries.isForced()
+            ? registries.primary()
+            : registries.choose(call.serverTools.isEmpty() ? QStringList{call.tool} : call.serverTools);
+    GuardedTool tool;
+    tool.registry = registry.name;
+    if (const ToolSpec *spec = registry.registry.find(call.tool)) {
+        tool.spec = *spec;
+        return tool;
+    }
+    const ToolClassSuggestion guess = inferToolClass(call.tool, &call.hint, argumentsTextOf(call), QString());
+    tool.spec.name = call.tool;
+    // MCP's defaults make an unannotated tool a destructive write, so a guess always names one.
+    tool.spec.toolClass = guess.toolClass.value_or(ToolClass::WriteIrreversible);
+    tool.spec.amountField = guess.amountField;
+    tool.inferredBecause = guess.reason;
+    return tool;
+}
+
+ImportUnit GuardRecorder::unitOf(const GuardedCall &call, const json *result, bool isError,
+                                 const QString &errorType, qint64 at) const
+{
+    Conversation conversation;
+    conversation.id = call.conversation;
+    conversation.model = call.origin;
+    Turn made;
+    made.kind = Turn::Kind::ToolCall;
+    made.at = call.at;
+    made.callId = call.callId;
+    made.tool = call.tool;
+    made.arguments = call.arguments;
+    made.argumentsText = call.argumentsText;
+    made.sourceId = call.sourceId + QStringLiteral(" call");
+    conversation.turns.append(made);
+    if (result) {
+        Turn answered;
+        answered.kind = Turn::Kind::ToolResult;
+        answered.at = at;
+        answered.callId = call.callId;
+        answered.tool = call.tool;
+        answered.result = *result;
+        answered.errorFlag = isError;
+        answered.errorType = errorType;
+        answered.durationMs = at - call.at;
+        answered.sourceId = call.sourceId + QStringLiteral(" result");
+        conversation.turns.append(answered);
+    }
+    conversation.toolHints.insert(call.tool, call.hint);
+    ImportUnit unit = conversationUnit(conversation, guardFormat, call.at, QString(), TicketDating::OwnTimes,
+                                       TurnNaming::BySource);
+    // Every unit of a session is read by one profile: the one the server's tools choose.
+    if (!call.serverTools.isEmpty())
+        unit.tools = call.serverTools;
+    unit.declaredProfile = guardedTool(m_registries, call).registry;
+    unit.notices.clear(); // a call stored before its result says nothing a person needs
+    return unit;
+}
+
+Expected<void> GuardRecorder::stored(const ImportReport &report) const
+{
+    if (!report.fatal.isEmpty())
+        return makeError(report.fatal);
+    if (!report.rejected.isEmpty())
+        return makeError(report.rejected.first().reason);
+    return {};
+}
+
+Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QString &keyField)
+{
+    const GuardedTool tool = guardedTool(m_registries, call);
+    WriteAdmission admission;
+    const auto decide = [&](ImportWrites &store) -> Expected<QList<ImportUnit>> {
+        Expected<std::optional<TicketRef>> ticket = store.findTicket(call.conversation);
+        if (!ticket)
+            return ticket.error();
+        TicketFacts facts;
+        if (*ticket) {
+            facts = (*ticket)->facts;
+        } else {
+            // As the ticket this call opens will have them.
+            Conversation opening;
+            opening.id = call.conversation;
+            Turn made;
+            made.kind = Turn::Kind::ToolCall;
+            made.tool = call.tool;
+            made.arguments = call.arguments;
+            opening.turns.append(made);
+            facts = TicketFacts{{QStringLiteral("ticket_id"), call.conversation},
+                                {QStringLiteral("order_id"), orderNamedByCalls(opening).orderId},
+                                {QStringLiteral("seller_id"), QString()}};
+        }
+        admission.intentKey = writeKey(tool.spec, call.arguments, facts).key;
+        if (Expected<void> locked = store.lockIntent(admission.intentKey); !locked)
+            return locked.error();
+        Expected<QList<IntentCall>> earlier = store.callsOfIntent(admission.intentKey, earlierCallsRead);
+        if (!earlier)
+            return earlier.error();
+        admission.verdict = judgeRepeat(*earlier);
+        if (admission.verdict.kind == RepeatVerdict::Kind::Send) {
+            // A repeat of what did not happen carries the intent's key, so the tool can refuse a
+            // second effect too; what the model sent is kept.
+            const std::string field = keyField.toStdString();
+            if (admission.verdict.repeatsNotPerformed && !field.empty() && call.arguments.is_object()) {
+                const auto given = call.arguments.find(field);
+                if (given == call.arguments.end() || given->is_null()
+                    || (given->is_string() && given->get<std::string>().empty())) {
+                    call.arguments[field] = admission.intentKey.toStdString();
+                    call.argumentsText = jsonText(call.arguments);
+                    admission.keyFilled = true;
+                }
+            }
+            return QList<ImportUnit>{unitOf(call, nullptr, false, QString(), call.at)};
+        }
+        admission.answer = verdictAnswer(admission.verdict, call.tool);
+        const bool held = admission.verdict.kind == RepeatVerdict::Kind::Hold;
+        const json answered{
+                {"outcome",
+                 outcomeId(held ? Outcome::NotPerformed : Outcome::AlreadyPerformed).toStdString()},
+                {"guard", verdictReason(admission.verdict).toStdString()},
+                {"answer", admission.answer}};
+        return QList<ImportUnit>{unitOf(call, &answered, false, QString(), call.at)};
+    };
+    if (Expected<void> done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard"))); !done)
+        return done.error();
+    if (admission.verdict.kind != RepeatVerdict::Kind::Send)
+        return admission;
+    Expected<std::optional<TicketRef>> ticket = m_store.findTicket(call.conversation);
+    if (!ticket)
+        return ticket.error();
+    if (!*ticket)
+        return makeError(QStringLiteral("the ticket %1 was not stored").arg(call.conversation));
+    Expected<std::optional<ToolCallRef>> row = m_store.findToolCall((*ticket)->id, call.callId);
+    if (!row)
+        return row.error();
+    if (!*row)
+        return makeError(QStringLiteral("call %1 was not stored").arg(call.callId));
+    admission.storedCallId = (*row)->id;
+    return admission;
+}
+
+Expected<void> GuardRecorder::recordResult(const GuardedCall &call, const json &result, bool isError,
+                                           const QString &errorType, qint64 at)
+{
+    return stored(m_importer.importUnits({unitOf(call, &result, isError, errorType, at)},
+                                         QStringLiteral("verity guard")));
+}
+
+Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
+{
+    if (Expected<void> begun = m_store.begin(); !begun)
+        return begun;
+    const qint64 at = now();
+    Expected<bool> ended = m_store.endWaitForResult(storedCallId, at);
+    Expected<int> escalated = ended ? m_store.escalateOverdueCalls(at) : Expected<int>(ended.error());
+    if (!escalated) {
+        m_store.rollback();
+        return escalated.error();
+    }
+    return m_store.commit();
+}
+
+Expected<int> GuardRecorder::escalateOverdue()
+{
+    return m_store.escalateOverdueCallsAlone(now());
+}
+
+} // namespace verity

@@ -1,0 +1,101 @@
+#pragma once
+// One MCP session through the guard, without its transport: JSON-RPC messages from the client
+// and from the server, one at a time, relayed as they came (the very bytes), except tools/call.
+// A read is relayed and recorded with its answer. A write is recorded before it is sent, and
+// not sent when an earlier call of its intent is in flight or unknown (held) or was performed
+// (answered): the client gets the guard's CallToolResult instead. Progress, cancellation,
+// resources, prompts, and the server's own requests (sampling, elicitation, roots) pass as
+// they are; a client's cancellation of a write in flight makes it unknown at once.
+
+#include "guardrecorder.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace verity {
+
+struct RelayOptions
+{
+    RegistrySelection registries; // class each tool, as the recorder will
+    QString sessionId; // names the session's ticket when the client names no conversation
+    QString callPrefix; // unique to this session: its calls are "<prefix>-<JSON-RPC id>"
+    // Without a store, writes pass unrecorded instead of being refused (--when-store-down pass).
+    bool passWhenStoreDown = false;
+    std::function<qint64()> clock; // ms since the epoch; empty: the system's
+};
+
+class McpRelay
+{
+public:
+    struct Sinks
+    {
+        std::function<void(const QByteArray &)> toServer;
+        std::function<void(const QByteArray &)> toClient;
+        std::function<void(const QString &)> log; // one line for a person watching
+    };
+    // `recorder` gives the recorder, or nullopt and why the store cannot be reached now.
+    using RecorderSource = std::function<GuardRecorder *(QString &whyNot)>;
+
+    McpRelay(RecorderSource recorder, RelayOptions options, Sinks sinks);
+
+    // One message (a line, without its end).
+    void fromClient(const QByteArray &message);
+    void fromServer(const QByteArray &message);
+    // A side went away: every write still awaiting its answer is unknown and escalated now.
+    void connectionLost(const QString &why);
+    // The client stopped waiting for this one request (its stream closed): a write it was is
+    // unknown and escalated now; its answer, should it come, still settles it.
+    void abandoned(const QByteArray &request, const QString &why);
+
+    int callsInFlight() const { return int(m_pending.size()); }
+
+private:
+    struct ServerTool
+    {
+        ToolHint hint;
+        QString keyField; // the input schema's idempotency key argument, if any
+        bool hasOutputSchema = false;
+    };
+    struct Pending
+    {
+        GuardedCall call;
+        bool write = false;
+        qint64 storedCallId = 0; // 0: not recorded before it was sent
+        bool givenUp = false;
+    };
+
+    void callTool(const QByteArray &message, nlohmann::json request);
+    void answer(const nlohmann::json &id, nlohmann::json result);
+    void readToolList(const nlohmann::json &result);
+    void settle(Pending pending, const nlohmann::json &response);
+    void giveUp(Pending &pending, const QString &why);
+    GuardedCall guardedCall(const nlohmann::json &id, const nlohmann::json &params) const;
+    qint64 now() const;
+
+    RecorderSource m_recorder;
+    RelayOptions m_options;
+    Sinks m_sinks;
+    QString m_conversation; // named by the client in initialize's _meta
+    QString m_serverName;
+    QString m_initializeId; // the initialize request in flight, to read the server's name
+    QHash<QString, ServerTool> m_tools;
+    QStringList m_toolNames;
+    QHash<QString, bool> m_listRequests; // ids of tools/list requests in flight
+    // The guard's own tools/list, asked once the session is initialized and again when the
+    // server says its list changed, so a client that never lists tools is still judged by
+    // the server's words. Its answers are the guard's alone and never reach the client.
+    int m_ownLists = 0;
+    QString m_ownListId;
+    void listTools(const nlohmann::json &cursor = nullptr);
+    QHash<QString, Pending> m_pending; // tools/call sent, by JSON-RPC id
+};
+
+// The conversation a request's `_meta` names ("gen_ai.conversation.id", "conversationId",
+// "conversation_id", "dev.verity/conversation"); empty when none.
+QString conversationInMeta(const nlohmann::json &params);
+
+} // namespace verity

@@ -1,0 +1,317 @@
+// `verity guard` over stdio, with the official MCP SDK on both sides: its Client (driver.mjs)
+// starts the guard in place of its server, and the guard starts the SDK's McpServer
+// (ledger-server.mjs), whose ledger file says how many refunds really happened.
+
+#include "guardagent.h"
+#include "store/storefactory.h"
+
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <unistd.h>
+
+#include <csignal>
+
+using namespace verity;
+using namespace verity::test;
+using nlohmann::json;
+
+namespace {
+
+const json refundOf(const char *order, int cents)
+{
+    return json{{"order_id", order}, {"item_id", "OAK-4S"}, {"amount_cents", cents}};
+}
+
+// The ticket's tool calls as the store has them now.
+QList<ToolCallRow> callsOf(const QString &database, const QString &ticket)
+{
+    QList<ToolCallRow> calls;
+    Expected<std::unique_ptr<Store>> store = openStore(database);
+    if (!store)
+        return calls;
+    Expected<std::optional<qint64>> id = (*store)->ticketIdByExtId(ticket);
+    if (!id || !*id)
+        return calls;
+    Expected<QList<TranscriptEntry>> entries = (*store)->transcript(**id);
+    for (const TranscriptEntry &entry : entries ? *entries : QList<TranscriptEntry>()) {
+        if (entry.isToolCall)
+            calls.append(entry.call);
+    }
+    return calls;
+}
+
+qint64 escalationIn(const QString &text)
+{
+    const QRegularExpressionMatch found = QRegularExpression(QStringLiteral("escalation (\\d+)")).match(text);
+    return found.hasMatch() ? found.captured(1).toLongLong() : 0;
+}
+
+} // namespace
+
+class GuardStdioTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void annotationsPassAndReadsAreRelayedEveryTime();
+    void aTimedOutRefundIsHeldUntilAPersonSettlesIt();
+    void aRefundFoundNotPerformedIsSentOnceWithItsKey();
+    void aLateAnswerSettlesTheCall();
+    void anotherAgentIsHeldWhileTheWriteIsInFlight();
+    void aKilledGuardLeavesItsCallUnknown();
+    void writesAreRefusedWhileTheStoreIsAway();
+
+private:
+    GuardAgent::Options options(const QString &mode = QStringLiteral("answer")) const
+    {
+        GuardAgent::Options made;
+        made.database = m_dir->filePath(QStringLiteral("desk.db"));
+        made.ledger = m_dir->filePath(QStringLiteral("ledger.jsonl"));
+        made.refundMode = mode;
+        return made;
+    }
+    QProcessEnvironment environment() const { return isolatedEnvironment(m_dir->path()); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void GuardStdioTest::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void GuardStdioTest::annotationsPassAndReadsAreRelayedEveryTime()
+{
+    GuardAgent agent(options(), environment());
+    const json listed = agent.send({{"op", "list"}});
+    QVERIFY2(listed.contains("tools"), qPrintable(agent.log()));
+    QHash<QString, json> annotations;
+    for (const json &tool : listed["tools"])
+        annotations.insert(QString::fromStdString(tool["name"].get<std::string>()),
+                           tool.value("annotations", json()));
+    QVERIFY(annotations.value(QStringLiteral("get_order")) == (json{{"readOnlyHint", true}}));
+    QVERIFY(annotations.value(QStringLiteral("send_voucher")).value("idempotentHint", false));
+
+    for (int i = 0; i < 3; ++i) {
+        const json read =
+                agent.call(QStringLiteral("get_order"), {{"order_id", "SU-1"}}, 5000, QStringLiteral("T-R"));
+        QVERIFY2(resultText(read).contains(QLatin1String("delivered")), read.dump().c_str());
+    }
+    QVERIFY(agent.close());
+    QCOMPARE(ledgerEntries(options().ledger, "read").size(), 3);
+    const QList<ToolCallRow> calls = callsOf(options().database, QStringLiteral("T-R"));
+    QCOMPARE(calls.size(), 3);
+    for (const ToolCallRow &call : calls) {
+        QCOMPARE(call.toolClass, ToolClass::Read);
+        QVERIFY(call.hasResult);
+        QVERIFY(!call.escalationId);
+    }
+}
+
+void GuardStdioTest::aTimedOutRefundIsHeldUntilAPersonSettlesIt()
+{
+    GuardAgent agent(options(QStringLiteral("hang")), environment());
+    const json first = agent.call(QStringLiteral("issue_refund"), refundOf("SU-88421", 11800), 1000,
+                                  QStringLiteral("T-1"));
+    QCOMPARE(first["error"].value("code", 0), -32001); // the SDK's "Request timed out"
+    const json retry = agent.call(QStringLiteral("issue_refund"), refundOf("SU-88421", 11800), 1000,
+                                  QStringLiteral("T-1"));
+    QVERIFY2(resultIsError(retry), retry.dump().c_str());
+    const QString held = resultText(retry);
+    QVERIFY2(held.startsWith(QLatin1String("NOT SENT.")), qPrintable(held));
+    QVERIFY2(held.contains(QLatin1String("Do not retry")), qPrintable(held));
+    const qint64 escalation = escalationIn(held);
+    QVERIFY2(escalation > 0, qPrintable(held));
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1);
+
+    QList<ToolCallRow> calls = callsOf(options().database, QStringLiteral("T-1"));
+    QCOMPARE(calls.size(), 2);
+    QCOMPARE(calls[0].outcome, Outcome::Unknown);
+    QCOMPARE(calls[0].escalationId, escalation);
+    QCOMPARE(calls[0].toolClass, ToolClass::WriteMoney);
+    QCOMPARE(calls[1].outcome, Outcome::NotPerformed);
+    QVERIFY2(calls[1].outcomeReason.startsWith(
+                     QStringLiteral("held: repeat of call %1").arg(calls[0].callExtId)),
+             qPrintable(calls[1].outcomeReason));
+
+    const QString refund = QString::fromStdString(
+            ledgerEntries(options().ledger, "refund")[0]["refund_id"].get<std::string>());
+    const VerityRun settled = runVerity(
+            {QStringLiteral("resolve"), QStringLiteral("--db"), options().database,
+             QString::number(escalation), QStringLiteral("--attest"), QStringLiteral("performed"),
+             QStringLiteral("--reference"), refund, QStringLiteral("--note"),
+             QStringLiteral("found at the provider"), QStringLiteral("--operator"), QStringLiteral("dana")},
+            environment());
+    QVERIFY2(settled.exitCode == 0, qPrintable(settled.err + settled.out));
+    const json after = agent.call(QStringLiteral("issue_refund"), refundOf("SU-88421", 11800), 1000,
+                                  QStringLiteral("T-1"));
+    QVERIFY2(!resultIsError(after), after.dump().c_str());
+    QVERIFY2(resultText(after).startsWith(QLatin1String("ALREADY DONE.")), after.dump().c_str());
+    QVERIFY2(resultText(after).contains(refund), after.dump().c_str());
+    QVERIFY(agent.close());
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1);
+    calls = callsOf(options().database, QStringLiteral("T-1"));
+    QCOMPARE(calls.size(), 3);
+    QCOMPARE(calls[2].outcome, Outcome::AlreadyPerformed);
+}
+
+void GuardStdioTest::aRefundFoundNotPerformedIsSentOnceWithItsKey()
+{
+    GuardAgent agent(options(QStringLiteral("drop")), environment());
+    const json first =
+            agent.call(QStringLiteral("issue_refund"), refundOf("SU-2", 2500), 800, QStringLiteral("T-2"));
+    QCOMPARE(first["error"].value("code", 0), -32001);
+    QTRY_VERIFY(!callsOf(options().database, QStringLiteral("T-2")).isEmpty()
+                && callsOf(options().database, QStringLiteral("T-2"))[0].escalationId);
+    const ToolCallRow unknown = callsOf(options().database, QStringLiteral("T-2"))[0];
+    const VerityRun settled = runVerity(
+            {QStringLiteral("resolve"), QStringLiteral("--db"), options().database,
+             QString::number(*unknown.escalationId), QStringLiteral("--attest"),
+             QStringLiteral("not-performed"), QStringLiteral("--reference"),
+             QStringLiteral("no refund on SU-2 at the provider"), QStringLiteral("--note"),
+             QStringLiteral("searched the dashboard"), QStringLiteral("--operator"), QStringLiteral("dana")},
+            environment());
+    QVERIFY2(settled.exitCode == 0, qPrintable(settled.err + settled.out));
+
+    const json again =
+            agent.call(QStringLiteral("issue_refund"), refundOf("SU-2", 2500), 5000, QStringLiteral("T-2"));
+    QVERIFY2(resultText(again).contains(QLatin1String("re_SU-2")), again.dump().c_str());
+    const QList<json> refunds = ledgerEntries(options().ledger, "refund");
+    QCOMPARE(refunds.size(), 1);
+    // The guard filled the key the model left out: the intent's, as the store keys the call.
+    QCOMPARE(QString::fromStdString(refunds[0].value("idempotency_key", std::string())), unknown.intentKey);
+    const json once =
+            agent.call(QStringLiteral("issue_refund"), refundOf("SU-2", 2500), 5000, QStringLiteral("T-2"));
+    QVERIFY2(resultText(once).startsWith(QLatin1String("ALREADY DONE.")), once.dump().c_str());
+    QVERIFY(agent.close());
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1);
+    QVERIFY2(agent.log().contains(QLatin1String("with idempotency_key set to its intent's key")),
+             qPrintable(agent.log()));
+}
+
+void GuardStdioTest::aLateAnswerSettlesTheCall()
+{
+    // The guard's deadline passes while the client still waits: the write is unknown and
+    // escalated, and the answer that comes after it is recorded and settles it.
+    GuardAgent::Options late = options(QStringLiteral("late"));
+    late.lateMs = 3000;
+    late.guardOptions = {QStringLiteral("--deadline"), QStringLiteral("1")};
+    GuardAgent patient(late, environment());
+    GuardAgent other(options(), environment());
+    QVERIFY(!other.send({{"op", "list"}}).is_null());
+    patient.sendWithoutWaiting({{"op", "call"},
+                                {"name", "issue_refund"},
+                                {"arguments", refundOf("SU-3", 700)},
+                                {"timeout", 20000},
+                                {"conversation", "T-3"}});
+    QTRY_VERIFY_WITH_TIMEOUT(!callsOf(late.database, QStringLiteral("T-3")).isEmpty()
+                                     && callsOf(late.database, QStringLiteral("T-3"))[0].escalationId,
+                             5000);
+    const json held =
+            other.call(QStringLiteral("issue_refund"), refundOf("SU-3", 700), 5000, QStringLiteral("T-3"));
+    QVERIFY2(resultText(held).startsWith(QLatin1String("NOT SENT.")), held.dump().c_str());
+    QVERIFY2(escalationIn(resultText(held)) > 0, held.dump().c_str());
+
+    const json answered = patient.nextAnswer(20000);
+    QVERIFY2(resultText(answered).contains(QLatin1String("re_SU-3_1")), answered.dump().c_str());
+    QTRY_COMPARE(callsOf(late.database, QStringLiteral("T-3"))[0].outcome, Outcome::Performed);
+    const json after =
+            other.call(QStringLiteral("issue_refund"), refundOf("SU-3", 700), 5000, QStringLiteral("T-3"));
+    QVERIFY2(resultText(after).startsWith(QLatin1String("ALREADY DONE.")), after.dump().c_str());
+    QVERIFY2(resultText(after).contains(QLatin1String("re_SU-3_1")), after.dump().c_str());
+    QVERIFY(patient.close());
+    QVERIFY(other.close());
+    QCOMPARE(ledgerEntries(late.ledger, "refund").size(), 1);
+    // Whichever guard looked first escalated it.
+    QVERIFY2((patient.log() + other.log()).contains(QLatin1String("got no answer by the deadline")),
+             qPrintable(patient.log() + other.log()));
+}
+
+void GuardStdioTest::anotherAgentIsHeldWhileTheWriteIsInFlight()
+{
+    GuardAgent slow(options(QStringLiteral("late")), environment());
+    GuardAgent other(options(), environment());
+    QVERIFY(!other.send({{"op", "list"}}).is_null());
+    // The first agent's call waits for its answer; the second sends the same intent meanwhile.
+    json firstAnswer;
+    const json command{{"op", "call"},
+                       {"name", "issue_refund"},
+                       {"arguments", refundOf("SU-4", 900)},
+                       {"timeout", 10000},
+                       {"conversation", "T-4"}};
+    // Not waited for: sent, and the second agent asks while it is in flight.
+    slow.sendWithoutWaiting(command);
+    QTRY_VERIFY(!callsOf(options().database, QStringLiteral("T-4")).isEmpty());
+    const json held =
+            other.call(QStringLiteral("issue_refund"), refundOf("SU-4", 900), 5000, QStringLiteral("T-4"));
+    QVERIFY2(resultText(held).contains(QLatin1String("NOT SENT.")), held.dump().c_str());
+    firstAnswer = slow.nextAnswer(20000);
+    QVERIFY2(resultText(firstAnswer).contains(QLatin1String("re_SU-4_1")), firstAnswer.dump().c_str());
+    QVERIFY(slow.close());
+    QVERIFY(other.close());
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1);
+}
+
+void GuardStdioTest::aKilledGuardLeavesItsCallUnknown()
+{
+    GuardAgent::Options hanging = options(QStringLiteral("hang"));
+    hanging.guardOptions = {QStringLiteral("--deadline"), QStringLiteral("2")};
+    {
+        GuardAgent agent(hanging, environment());
+        const json pid = agent.send({{"op", "pid"}});
+        QVERIFY2(pid.value("pid", 0) > 0, pid.dump().c_str());
+        agent.sendWithoutWaiting({{"op", "call"},
+                                  {"name", "issue_refund"},
+                                  {"arguments", refundOf("SU-5", 1200)},
+                                  {"timeout", 30000},
+                                  {"conversation", "T-5"}});
+        QTRY_COMPARE(ledgerEntries(hanging.ledger, "refund").size(), 1);
+        ::kill(pid["pid"].get<int>(), SIGKILL);
+        const json lost = agent.nextAnswer(20000);
+        QVERIFY2(lost.contains("error"), lost.dump().c_str());
+    }
+    QList<ToolCallRow> calls = callsOf(hanging.database, QStringLiteral("T-5"));
+    QCOMPARE(calls.size(), 1);
+    QVERIFY(calls[0].inFlightUntil); // stored before it was sent: never lost
+
+    GuardAgent restarted(hanging, environment());
+    QTRY_VERIFY_WITH_TIMEOUT(callsOf(hanging.database, QStringLiteral("T-5"))[0].escalationId, 10000);
+    const json retry = restarted.call(QStringLiteral("issue_refund"), refundOf("SU-5", 1200), 1000,
+                                      QStringLiteral("T-5"));
+    QVERIFY2(resultText(retry).startsWith(QLatin1String("NOT SENT.")), retry.dump().c_str());
+    QVERIFY(restarted.close());
+    QCOMPARE(ledgerEntries(hanging.ledger, "refund").size(), 1);
+}
+
+void GuardStdioTest::writesAreRefusedWhileTheStoreIsAway()
+{
+    GuardAgent::Options away = options();
+    // Nothing listens on port 1 of loopback: the team database cannot be reached.
+    away.database = QStringLiteral("postgresql://verity@127.0.0.1:1/team?connect_timeout=2");
+    {
+        GuardAgent agent(away, environment());
+        const json read = agent.call(QStringLiteral("get_order"), {{"order_id", "SU-6"}}, 5000);
+        QVERIFY2(resultText(read).contains(QLatin1String("delivered")), read.dump().c_str());
+        const json refused = agent.call(QStringLiteral("issue_refund"), refundOf("SU-6", 500), 10000);
+        QVERIFY2(resultIsError(refused), refused.dump().c_str());
+        QVERIFY2(resultText(refused).startsWith(QLatin1String("NOT SENT.")), refused.dump().c_str());
+        QVERIFY2(resultText(refused).contains(QLatin1String("could not be recorded")),
+                 refused.dump().c_str());
+        QVERIFY(agent.close());
+        QCOMPARE(ledgerEntries(away.ledger, "refund").size(), 0);
+    }
+    away.guardOptions = {QStringLiteral("--when-store-down"), QStringLiteral("pass")};
+    GuardAgent passing(away, environment());
+    const json sent = passing.call(QStringLiteral("issue_refund"), refundOf("SU-6", 500), 10000);
+    QVERIFY2(resultText(sent).contains(QLatin1String("re_SU-6")), sent.dump().c_str());
+    QVERIFY(passing.close());
+    QCOMPARE(ledgerEntries(away.ledger, "refund").size(), 1);
+    QVERIFY2(passing.log().contains(QLatin1String("--when-store-down pass")), qPrintable(passing.log()));
+}
+
+QTEST_GUILESS_MAIN(GuardStdioTest)
+#include "tst_guardstdio.moc"
