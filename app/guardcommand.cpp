@@ -198,14 +198,27 @@ public:
             return nullptr;
         }
         if (!m_whyNot.isEmpty())
-            m_err << "verity guard: the database records calls again: " << (*store)->location() << Qt::endl;
+            m_err << "verity guard: the database records calls again: "
+                  << storeDisplayName((*store)->location()) << Qt::endl;
         m_whyNot.clear();
         m_store = std::move(*store);
         m_recorder = std::make_unique<GuardRecorder>(*m_store, m_registries, m_deadlineMs);
+        m_recorder->setFailureLog(
+                [this](const QString &why) { m_err << "verity guard: " << why << Qt::endl; });
         return m_recorder.get();
     }
 
-    QString location() const { return m_store ? m_store->location() : m_location; }
+    // As a person may read it: a PostgreSQL URI without its password.
+    QString location() const { return storeDisplayName(m_store ? m_store->location() : m_location); }
+
+    // Its last operation failed: opened again before the next, in case the server went away.
+    void reset()
+    {
+        m_recorder.reset();
+        m_store.reset();
+        m_lastTry = -1000000;
+        m_whyNot = QStringLiteral("the last record failed");
+    }
 
 private:
     QString m_location;
@@ -292,6 +305,7 @@ int runGuardCommand(const QStringList &arguments)
     options.sessionId = QStringLiteral("mcp-") + session;
     options.callPrefix = session;
     options.passWhenStoreDown = parsed->passWhenStoreDown;
+    options.recorderFailed = [&stores] { stores.reset(); };
     const McpRelay::RecorderSource recorder = [&stores](QString &why) { return stores.recorder(why); };
     if (parsed->passWhenStoreDown)
         err << "verity guard: --when-store-down pass: while the database cannot record them, writes are sent "

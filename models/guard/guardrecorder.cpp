@@ -39,6 +39,32 @@ GuardRecorder::GuardRecorder(ImportWrites &store, RegistrySelection registries, 
     , m_clock(std::move(clock))
 {
     m_importer.setInFlightGrace(deadlineMs, m_clock);
+    m_flushSoon.setSingleShot(true);
+    m_flushSoon.setInterval(10);
+    QObject::connect(&m_flushSoon, &QTimer::timeout, [this] {
+        if (Expected<void> done = flush(); !done && m_failureLog)
+            m_failureLog(done.message());
+    });
+}
+
+GuardRecorder::~GuardRecorder()
+{
+    if (Expected<void> done = flush(); !done && m_failureLog)
+        m_failureLog(done.message());
+}
+
+Expected<void> GuardRecorder::flush()
+{
+    if (m_waiting.isEmpty())
+        return {};
+    const QList<ImportUnit> units = std::exchange(m_waiting, {});
+    if (Expected<void> done = stored(m_importer.importUnits(units, QStringLiteral("verity guard"))); !done)
+        return makeError(
+                QStringLiteral("%1 answer(s) could not be recorded (%2); their writes stay unknown and are "
+                               "escalated at their deadline")
+                        .arg(units.size())
+                        .arg(done.message()));
+    return {};
 }
 
 qint64 GuardRecorder::now() const
@@ -101,6 +127,7 @@ ImportUnit GuardRecorder::unitOf(const GuardedCall &call, const json *result, bo
     if (!call.serverTools.isEmpty())
         unit.tools = call.serverTools;
     unit.declaredProfile = guardedTool(m_registries, call).registry;
+    unit.keysAcrossTickets = !call.conversationNamed;
     unit.notices.clear(); // a call stored before its result says nothing a person needs
     return unit;
 }
@@ -116,16 +143,21 @@ Expected<void> GuardRecorder::stored(const ImportReport &report) const
 
 Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QString &keyField)
 {
+    // The answers waiting are stored first: the verdict reads them.
+    if (Expected<void> waiting = flush(); !waiting)
+        return waiting.error();
     const GuardedTool tool = guardedTool(m_registries, call);
     WriteAdmission admission;
     const auto decide = [&](ImportWrites &store) -> Expected<QList<ImportUnit>> {
         Expected<std::optional<TicketRef>> ticket = store.findTicket(call.conversation);
         if (!ticket)
             return ticket.error();
+        // Keyed as the importer keys it: with the ticket's facts, unless the ticket is only a
+        // session (ImportUnit::keysAcrossTickets).
         TicketFacts facts;
-        if (*ticket) {
+        if (call.conversationNamed && *ticket) {
             facts = (*ticket)->facts;
-        } else {
+        } else if (call.conversationNamed) {
             // As the ticket this call opens will have them.
             Conversation opening;
             opening.id = call.conversation;
@@ -141,6 +173,10 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
         admission.intentKey = writeKey(tool.spec, call.arguments, facts).key;
         if (Expected<void> locked = store.lockIntent(admission.intentKey); !locked)
             return locked.error();
+        // A write whose deadline passed while no guard was running (one killed) is unknown now,
+        // and escalated, before a repeat of it is judged.
+        if (Expected<int> overdue = store.escalateOverdueCalls(now()); !overdue)
+            return overdue.error();
         Expected<QList<IntentCall>> earlier = store.callsOfIntent(admission.intentKey, earlierCallsRead);
         if (!earlier)
             return earlier.error();
@@ -187,15 +223,18 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
     return admission;
 }
 
-Expected<void> GuardRecorder::recordResult(const GuardedCall &call, const json &result, bool isError,
-                                           const QString &errorType, qint64 at)
+void GuardRecorder::recordResult(const GuardedCall &call, const json &result, bool isError,
+                                 const QString &errorType, qint64 at)
 {
-    return stored(m_importer.importUnits({unitOf(call, &result, isError, errorType, at)},
-                                         QStringLiteral("verity guard")));
+    m_waiting.append(unitOf(call, &result, isError, errorType, at));
+    if (!m_flushSoon.isActive())
+        m_flushSoon.start();
 }
 
 Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
 {
+    if (Expected<void> stored = flush(); !stored && m_failureLog)
+        m_failureLog(stored.message());
     if (Expected<void> begun = m_store.begin(); !begun)
         return begun;
     const qint64 at = now();
@@ -210,6 +249,9 @@ Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
 
 Expected<int> GuardRecorder::escalateOverdue()
 {
+    // An answer waiting to be stored is no overdue write.
+    if (Expected<void> stored = flush(); !stored && m_failureLog)
+        m_failureLog(stored.message());
     return m_store.escalateOverdueCallsAlone(now());
 }
 

@@ -9,6 +9,8 @@
 #include "import/transcriptimporter.h"
 #include "repeatverdict.h"
 
+#include <QTimer>
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -19,6 +21,9 @@ namespace verity {
 struct GuardedCall
 {
     QString conversation; // the ticket: the client's conversation id, else the MCP session's
+    // The client named the conversation. When it did not, the ticket (a session) is no part of a
+    // write's intent: a retry from another session is the same write.
+    bool conversationNamed = false;
     QString callId; // unique in the ticket
     QString sourceId; // names the call wherever it is stored again (its result's unit)
     QString tool;
@@ -58,6 +63,9 @@ public:
     // `deadlineMs`: how long a write sent waits for its result before it is unknown and escalated.
     GuardRecorder(ImportWrites &store, RegistrySelection registries, qint64 deadlineMs,
                   std::function<qint64()> clock = {});
+    ~GuardRecorder();
+    // Where a failure to store waiting answers is told.
+    void setFailureLog(std::function<void(const QString &)> log) { m_failureLog = std::move(log); }
 
     // Before a write is sent: stored in flight when nothing earlier holds it, else stored with
     // the verdict that answers it. An error: nothing was stored, and the write must not go.
@@ -66,9 +74,14 @@ public:
     // arguments are what is sent).
     Expected<WriteAdmission> admitWrite(GuardedCall &call, const QString &keyField);
     // The answer the server gave (a CallToolResult, or a JSON-RPC error object with `isError`),
-    // stored with its call: a read's first record, a write's result.
-    Expected<void> recordResult(const GuardedCall &call, const nlohmann::json &result, bool isError,
-                                const QString &errorType, qint64 at);
+    // stored with its call: a read's first record, a write's result. Answers wait a moment and are
+    // stored together, off the path of the calls behind them; the next write's transaction, or the
+    // recorder's end, stores those waiting first. A write whose answer is lost (the guard killed
+    // meanwhile) stays in flight and is unknown at its deadline: never the unsafe way round.
+    void recordResult(const GuardedCall &call, const nlohmann::json &result, bool isError,
+                      const QString &errorType, qint64 at);
+    // Stores the answers waiting; an error says why they could not be (they are dropped).
+    Expected<void> flush();
     // Nobody will wait for this write's answer (the client cancelled it, or a side went away):
     // unknown and escalated now. A result that still comes settles it.
     Expected<void> giveUp(qint64 storedCallId);
@@ -84,6 +97,9 @@ private:
     RegistrySelection m_registries;
     TranscriptImporter m_importer;
     std::function<qint64()> m_clock;
+    QList<ImportUnit> m_waiting; // answers not stored yet
+    QTimer m_flushSoon;
+    std::function<void(const QString &)> m_failureLog;
 };
 
 } // namespace verity

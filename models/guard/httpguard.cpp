@@ -135,9 +135,16 @@ void HttpGuard::readClient(QTcpSocket *socket)
     // One request at a time on a connection: the next is read once this one is answered.
     while (!m_busy.contains(socket)) {
         bool bad = false;
-        const std::optional<Request> request = takeRequest(socket, buffer, bad);
-        if (bad) {
-            respond(socket, 400, "text/plain", "verity guard: a request it cannot read\n");
+        bool tooLarge = false;
+        const std::optional<Request> request = takeRequest(buffer, bad, tooLarge);
+        if (bad || tooLarge) {
+            respond(socket, tooLarge ? 413 : 400, "text/plain",
+                    tooLarge ? QStringLiteral("verity guard: a body of at most %1 bytes\n")
+                                       .arg(m_options.maxBodyBytes)
+                                       .toUtf8()
+                             : QByteArrayLiteral(
+                                     "verity guard: not an HTTP/1.1 request it can read (a chunked "
+                                     "body, or a bad request line or length)\n"));
             socket->disconnectFromHost();
             return;
         }
@@ -147,7 +154,7 @@ void HttpGuard::readClient(QTcpSocket *socket)
     }
 }
 
-std::optional<HttpGuard::Request> HttpGuard::takeRequest(QTcpSocket *, QByteArray &buffer, bool &bad)
+std::optional<HttpGuard::Request> HttpGuard::takeRequest(QByteArray &buffer, bool &bad, bool &tooLarge)
 {
     const qsizetype end = buffer.indexOf("\r\n\r\n");
     if (end < 0) {
@@ -175,8 +182,12 @@ std::optional<HttpGuard::Request> HttpGuard::takeRequest(QTcpSocket *, QByteArra
     }
     bool valid = true;
     const qint64 length = request.headers.value("content-length", "0").toLongLong(&valid);
-    if (!valid || length < 0 || length > m_options.maxBodyBytes) {
+    if (!valid || length < 0) {
         bad = true;
+        return std::nullopt;
+    }
+    if (length > m_options.maxBodyBytes) {
+        tooLarge = true;
         return std::nullopt;
     }
     if (buffer.size() < end + 4 + length)
@@ -212,8 +223,10 @@ QString HttpGuard::refusal(const Request &request, int &status) const
             return QStringLiteral("requests from the origin %1 are refused").arg(QString::fromLatin1(origin));
         }
     }
+    const QByteArray authorization = request.headers.value("authorization");
     if (!m_options.token.isEmpty()
-        && request.headers.value("authorization") != "Bearer " + m_options.token.toUtf8()) {
+        && (authorization.left(7).toLower() != "bearer "
+            || authorization.mid(7).trimmed() != m_options.token.toUtf8())) {
         status = 401;
         return QStringLiteral("this guard needs \"Authorization: Bearer TOKEN\"");
     }
@@ -256,6 +269,7 @@ HttpGuard::Session *HttpGuard::sessionFor(const Request &request)
     session->id = initialize ? QString() : id;
     const QString tag = QUuid::createUuid().toString(QUuid::Id128).left(8);
     RelayOptions options = m_options.relay;
+    options.callsWaitForToolList = false; // a request's answer is written to its own exchange
     options.sessionId = QStringLiteral("mcp-") + (id.isEmpty() ? tag : id.left(36));
     options.callPrefix = tag;
     Session *const made = session.get();

@@ -60,7 +60,8 @@ private:
 
     void accept();
     void readClient(QTcpSocket *socket);
-    std::optional<Request> takeRequest(QTcpSocket *socket, QByteArray &buffer, bool &bad);
+    // The next whole request in `buffer`, taken out of it; `bad` or `tooLarge` when it cannot be.
+    std::optional<Request> takeRequest(QByteArray &buffer, bool &bad, bool &tooLarge);
     void handle(QTcpSocket *socket, const Request &request);
     QString refusal(const Request &request, int &status) const;
     Session *sessionFor(const Request &request);

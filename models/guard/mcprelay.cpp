@@ -4,6 +4,8 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+
 namespace verity {
 
 using nlohmann::json;
@@ -85,7 +87,76 @@ McpRelay::McpRelay(RecorderSource recorder, RelayOptions options, Sinks sinks)
     : m_recorder(std::move(recorder))
     , m_options(std::move(options))
     , m_sinks(std::move(sinks))
-{}
+{
+    // A server that never answers the guard's tools/list does not keep calls waiting for long:
+    // they are judged by MCP's defaults then.
+    m_listWait.setSingleShot(true);
+    m_listWait.setInterval(2000);
+    QObject::connect(&m_listWait, &QTimer::timeout, [this] {
+        m_ownListId.clear();
+        sendWaitingCalls();
+    });
+}
+
+void McpRelay::sendWaitingCalls()
+{
+    m_listWait.stop();
+    for (auto &[message, request] : std::exchange(m_waitingCalls, {}))
+        callTool(message, std::move(request));
+}
+
+QString McpRelay::invalidCall(const json &request)
+{
+    const auto id = request.find("id");
+    if (id == request.end() || !(id->is_string() || id->is_number_integer()))
+        return QStringLiteral("its id must be a string or a whole number");
+    const auto params = request.find("params");
+    if (params == request.end() || !params->is_object())
+        return QStringLiteral("its params must be an object");
+    const auto name = params->find("name");
+    if (name == params->end() || !name->is_string() || name->get<std::string>().empty())
+        return QStringLiteral("params.name must name the tool");
+    const auto arguments = params->find("arguments");
+    if (arguments != params->end() && !arguments->is_object() && !arguments->is_null())
+        return QStringLiteral("params.arguments must be an object");
+    return {};
+}
+
+void McpRelay::refuse(const json &id, int code, const QString &why)
+{
+    const json response{
+            {"jsonrpc", "2.0"},
+            {"id", id},
+            {"error", {{"code", code}, {"message", (QStringLiteral("verity guard: ") + why).toStdString()}}}};
+    m_sinks.toClient(QByteArray::fromStdString(response.dump()));
+}
+
+bool McpRelay::refusedBatch(const QByteArray &message)
+{
+    const json batch = json::parse(message.constBegin(), message.constEnd(), nullptr, false);
+    if (!batch.is_array())
+        return false;
+    const bool calls = std::any_of(batch.begin(), batch.end(), [](const json &element) {
+        return element.is_object() && element.value("method", std::string()) == "tools/call";
+    });
+    if (!calls)
+        return false; // not the guard's to judge
+    // MCP has had no batches since 2025-06-18; calls in one could not be judged one by one.
+    json answers = json::array();
+    for (const json &element : batch) {
+        if (element.is_object() && element.contains("id") && element.contains("method"))
+            answers.push_back({{"jsonrpc", "2.0"},
+                               {"id", element["id"]},
+                               {"error",
+                                {{"code", -32600},
+                                 {"message",
+                                  "verity guard: a batch with tools/call in it is not sent; send "
+                                  "one message at a time"}}}});
+    }
+    m_sinks.log(QStringLiteral("a JSON-RPC batch with tools/call in it was refused, unsent"));
+    m_sinks.toClient(QByteArray::fromStdString(answers.dump()));
+    return true;
+}
 
 qint64 McpRelay::now() const
 {
@@ -96,6 +167,8 @@ void McpRelay::fromClient(const QByteArray &message)
 {
     std::optional<json> request = parsed(message);
     if (!request) {
+        if (refusedBatch(message))
+            return;
         m_sinks.toServer(message); // not the guard's to judge: the server answers it
         return;
     }
@@ -108,8 +181,18 @@ void McpRelay::fromClient(const QByteArray &message)
         m_initializeId = idKey(*id);
     } else if (method == QLatin1String("tools/list") && hasId) {
         m_listRequests.insert(idKey(*id), true);
-    } else if (method == QLatin1String("tools/call") && hasId && params.is_object()) {
-        callTool(message, std::move(*request));
+    } else if (method == QLatin1String("tools/call")) {
+        // Never sent unless it can be judged: a call the guard cannot read is refused as JSON-RPC
+        // refuses it, and a call before the server's tools are known waits for them.
+        if (const QString invalid = invalidCall(*request); !invalid.isEmpty()) {
+            m_sinks.log(QStringLiteral("a tools/call was refused: %1").arg(invalid));
+            refuse(hasId ? *id : json(), hasId ? -32602 : -32600, invalid);
+        } else if (m_options.callsWaitForToolList && !m_ownListId.isEmpty() && m_waitingCalls.size() < 1000) {
+            m_waitingCalls.append({message, std::move(*request)});
+            m_listWait.start();
+        } else {
+            callTool(message, std::move(*request));
+        }
         return;
     } else if (method == QLatin1String("notifications/initialized")) {
         m_sinks.toServer(message);
@@ -142,13 +225,16 @@ void McpRelay::fromServer(const QByteArray &message)
     }
     const QString key = idKey(*id);
     const json result = response->value("result", json());
-    if (!m_ownListId.isEmpty() && key == m_ownListId) {
-        m_ownListId.clear();
+    if (m_ownIds.remove(key)) {
+        if (key == m_ownListId)
+            m_ownListId.clear();
         if (result.is_object()) {
             readToolList(result);
             if (result.contains("nextCursor") && result["nextCursor"].is_string())
                 listTools(result["nextCursor"]);
         }
+        if (m_ownListId.isEmpty())
+            sendWaitingCalls();
         return;
     }
     if (key == m_initializeId) {
@@ -176,6 +262,7 @@ void McpRelay::listTools(const json &cursor)
     // A string id of the guard's own: a client's ids are its own to choose, and the SDKs count.
     const json id = QStringLiteral("verity-guard-tools-%1").arg(++m_ownLists).toStdString();
     m_ownListId = idKey(id);
+    m_ownIds.insert(m_ownListId);
     json request{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/list"}};
     if (!cursor.is_null())
         request["params"] = json{{"cursor", cursor}};
@@ -216,7 +303,10 @@ GuardedCall McpRelay::guardedCall(const json &id, const json &params) const
     GuardedCall call;
     call.conversation = conversationInMeta(params);
     if (call.conversation.isEmpty())
-        call.conversation = m_conversation.isEmpty() ? m_options.sessionId : m_conversation;
+        call.conversation = m_conversation;
+    call.conversationNamed = !call.conversation.isEmpty();
+    if (!call.conversationNamed)
+        call.conversation = m_options.sessionId;
     call.callId = QStringLiteral("%1-%2").arg(m_options.callPrefix, idName(id));
     call.sourceId = QStringLiteral("mcp %1 %2").arg(m_options.callPrefix, idKey(id));
     call.tool = textOf(params, "name");
@@ -266,9 +356,14 @@ void McpRelay::callTool(const QByteArray &message, json request)
     Expected<WriteAdmission> admitted = recorder ? recorder->admitWrite(pending.call, keyField)
                                                  : Expected<WriteAdmission>(makeError(whyNot));
     if (!admitted) {
+        if (recorder && m_options.recorderFailed)
+            m_options.recorderFailed();
         m_sinks.log(QStringLiteral("%1 (%2): not sent, since it cannot be recorded: %3")
                             .arg(call.callId, call.tool, admitted.message()));
-        answer(id, unrecordedAnswer(call.tool, admitted.message()));
+        // The reason, with the database's address, is for the people running the guard.
+        answer(id,
+               unrecordedAnswer(call.tool,
+                                QStringLiteral("Verity's record of tool calls cannot be written now")));
         return;
     }
     const RepeatVerdict &verdict = admitted->verdict;
@@ -317,15 +412,14 @@ void McpRelay::settle(Pending pending, const json &response)
         return; // relayed unrecorded while the store was away: nothing stored to settle
     QString whyNot;
     GuardRecorder *recorder = m_recorder(whyNot);
-    Expected<void> recorded = recorder
-            ? recorder->recordResult(pending.call, result, isError, errorType, now())
-            : Expected<void>(makeError(whyNot));
-    if (!recorded)
+    if (recorder)
+        recorder->recordResult(pending.call, result, isError, errorType, now());
+    else
         m_sinks.log(QStringLiteral("%1 (%2): the answer could not be recorded: %3%4")
-                            .arg(pending.call.callId, pending.call.tool, recorded.message(),
+                            .arg(pending.call.callId, pending.call.tool, whyNot,
                                  pending.write ? QStringLiteral("; the write stays unknown and is escalated")
                                                : QString()));
-    else if (pending.givenUp)
+    if (recorder && pending.givenUp)
         m_sinks.log(QStringLiteral("%1 (%2): its answer came after all, and settles it")
                             .arg(pending.call.callId, pending.call.tool));
 }
@@ -339,6 +433,8 @@ void McpRelay::giveUp(Pending &pending, const QString &why)
     GuardRecorder *recorder = m_recorder(whyNot);
     Expected<void> done =
             recorder ? recorder->giveUp(pending.storedCallId) : Expected<void>(makeError(whyNot));
+    if (!done && recorder && m_options.recorderFailed)
+        m_options.recorderFailed();
     m_sinks.log(done ? QStringLiteral("%1 (%2): %3 while it was in flight; its outcome is unknown and it is "
                                       "escalated")
                                 .arg(pending.call.callId, pending.call.tool, why)

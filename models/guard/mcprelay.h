@@ -11,7 +11,9 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QSet>
 #include <QString>
+#include <QTimer>
 
 #include <functional>
 #include <optional>
@@ -26,6 +28,13 @@ struct RelayOptions
     // Without a store, writes pass unrecorded instead of being refused (--when-store-down pass).
     bool passWhenStoreDown = false;
     std::function<qint64()> clock; // ms since the epoch; empty: the system's
+    // Told when the recorder failed: the store is opened again before the next write (a team
+    // database's server that went away and came back).
+    std::function<void()> recorderFailed;
+    // A call that comes before the guard's own tools/list is answered waits for it (up to 2 s), so
+    // its tool is judged by the server's words. Only where answers may come in any order later
+    // (stdio); over HTTP each request waits for its own answer.
+    bool callsWaitForToolList = true;
 };
 
 class McpRelay
@@ -69,6 +78,12 @@ private:
     };
 
     void callTool(const QByteArray &message, nlohmann::json request);
+    void sendWaitingCalls();
+    // Why a tools/call cannot be judged (no id, no tool name, arguments that are no object); empty
+    // when it can.
+    static QString invalidCall(const nlohmann::json &request);
+    void refuse(const nlohmann::json &id, int code, const QString &why);
+    bool refusedBatch(const QByteArray &message);
     void answer(const nlohmann::json &id, nlohmann::json result);
     void readToolList(const nlohmann::json &result);
     void settle(Pending pending, const nlohmann::json &response);
@@ -89,8 +104,12 @@ private:
     // server says its list changed, so a client that never lists tools is still judged by
     // the server's words. Its answers are the guard's alone and never reach the client.
     int m_ownLists = 0;
-    QString m_ownListId;
+    QString m_ownListId; // the one on its way, whose answer calls wait for
+    QSet<QString> m_ownIds; // every one not answered yet: its answer, however late, is the guard's
     void listTools(const nlohmann::json &cursor = nullptr);
+    // Calls that came while the guard's own tools/list was on its way, in order.
+    QList<std::pair<QByteArray, nlohmann::json>> m_waitingCalls;
+    QTimer m_listWait;
     QHash<QString, Pending> m_pending; // tools/call sent, by JSON-RPC id
 };
 

@@ -38,6 +38,9 @@ struct ImportUnit
     // Only the taking over: when none of `absorbs` is stored, nothing is (no empty ticket opens).
     bool absorbOnly = false;
     QString declaredProfile; // the profile the file names for itself ("tau-airline" from a τ² domain_name)
+    // Its ticket stands for no conversation (an MCP session that named none): its writes are keyed
+    // without the ticket's facts, so that the same write from another session is the same intent.
+    bool keysAcrossTickets = false;
     // No conversation read so far goes on further down the file: a batch may end here without
     // leaving a ticket half stored.
     bool settled = true;

@@ -343,10 +343,16 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolCall(const
             row.amountCents = *amount;
         else
             row.amountError = amount.message();
-        const WriteKey key = writeKey(*spec, call.arguments, ticket->ref.facts);
+        const WriteKey key =
+                writeKey(*spec, call.arguments, m_unitKeysAcrossTickets ? TicketFacts() : ticket->ref.facts);
         row.intentKey = key.key;
         row.intentError = spec == &inferred ? QStringLiteral("no registry knows %1").arg(call.tool)
-                                            : key.fromAllArgumentsBecause;
+                : m_unitKeysAcrossTickets && key.fromAllArguments()
+                ? QStringLiteral("its MCP session named no conversation, so the ticket is no part of its "
+                                 "intent: keyed "
+                                 "from its arguments alone, the same in any session (%1)")
+                          .arg(key.fromAllArgumentsBecause)
+                : key.fromAllArgumentsBecause;
         if (!row.amountError.isEmpty())
             m_unitNotices.append(
                     QStringLiteral("call \"%1\" (%2): %3; it is kept as the agent made it, with no "
@@ -567,6 +573,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
         m_registry = &m_registries.choose(
                 unit.tools, m_registries.has(unit.declaredProfile) ? unit.declaredProfile : m_fileProfile);
     m_unitHints = &unit.toolHints;
+    m_unitKeysAcrossTickets = unit.keysAcrossTickets;
     m_unitUnclassified.clear();
     m_unitNotices.clear();
     m_unitCallIds.clear();

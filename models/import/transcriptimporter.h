@@ -137,6 +137,7 @@ private:
     const NamedRegistry *m_registry = nullptr; // the one reading the current unit
     // What the current unit's source says of its tools, for those no registry knows.
     const QHash<QString, ToolHint> *m_unitHints = nullptr;
+    bool m_unitKeysAcrossTickets = false; // ImportUnit::keysAcrossTickets of the current unit
     QString m_fileProfile; // the profile this file has used so far
     int m_batchSize = 2000;
     // This unit's span calls stored under another id than the span gave (callIdOfSpan).

@@ -3,6 +3,7 @@
 // verity-bench import [--mb N] [--formats native,openai-chat,otlp,tau2]
 // verity-bench race [--backend sqlite|postgresql] [--escalations N] [--workers N]
 // verity-bench live [--backend sqlite|postgresql|both] [--senders N] [--seconds S] [--spans N]
+// verity-bench guard [--backend sqlite|postgresql|both] [--rate N] [--seconds S]
 //
 // Figures, not tests: built with the project, never run by CTest. The first form is the scale
 // benchmark (see scalebenchmark.h); the second, import throughput per format. The other
@@ -11,6 +12,7 @@
 #include "barecopy.h"
 #include "bulkload.h"
 #include "claimrace.h"
+#include "guardlatency.h"
 #include "importthroughput.h"
 #include "largeticket.h"
 #include "livereceiver.h"
@@ -36,6 +38,7 @@ const char usage[] =
         "       verity-bench race [--backend sqlite|postgresql] [--escalations N] [--workers N]\n"
         "       verity-bench live [--backend sqlite|postgresql|both] [--senders N] [--seconds S] [--spans "
         "N]\n"
+        "       verity-bench guard [--backend sqlite|postgresql|both] [--rate N] [--seconds S]\n"
         "\n"
         "The first form generates a support history of N tickets (by default 10,000, then 100,000, then\n"
         "1,000,000), imports it, opens it in the window offscreen and reconciles N refunds (--refunds,\n"
@@ -57,6 +60,11 @@ const char usage[] =
         "refund at a time and times it from its POST until a console's escalation queue model, refreshed\n"
         "by the database's change announcements, counts it. Targets: 5,000 spans/s, p99 under 2 s, the\n"
         "receiver's memory flat.\n"
+        "\n"
+        "Guard: the MCP SDK's Client calls its McpServer at N calls a second (200), four reads to a write,\n"
+        "for S seconds (20; 600 to see memory over ten minutes), directly and then through `verity guard`\n"
+        "on a new SQLite file and on a throwaway PostgreSQL cluster: the latency the guard adds at p50 and\n"
+        "p99 (target: p99 under 5 ms), and its memory each second.\n"
         "\n"
         "Children it starts, which can be run alone on a kept database:\n"
         "  verity-bench window DB ORDER-ID     the window's figures\n"
@@ -174,6 +182,35 @@ int main(int argc, char **argv)
                                           .arg(args.at(i), value));
         }
         return runLiveBenchmark(live);
+    }
+    if (command == QLatin1String("guard")) {
+        GuardBenchOptions guard;
+        for (int i = 1; i < args.size(); i += 2) {
+            if (i + 1 >= args.size())
+                return usageError(QStringLiteral("%1 needs a value").arg(args.at(i)));
+            const QString &value = args.at(i + 1);
+            bool ok = true;
+            if (args.at(i) == QLatin1String("--backend")) {
+                if (value == QLatin1String("sqlite") || value == QLatin1String("postgresql"))
+                    guard.backends = {value};
+                else
+                    ok = value == QLatin1String("both");
+            } else if (args.at(i) == QLatin1String("--rate")) {
+                guard.rate = value.toInt(&ok);
+                ok = ok && guard.rate >= 1 && guard.rate <= 5000;
+            } else if (args.at(i) == QLatin1String("--seconds")) {
+                guard.seconds = value.toInt(&ok);
+                ok = ok && guard.seconds >= 1;
+            } else {
+                return usageError(QStringLiteral("unknown option %1").arg(args.at(i)));
+            }
+            if (!ok)
+                return usageError(
+                        QStringLiteral("%1 does not take \"%2\" (backend sqlite, postgresql or both; rate "
+                                       "1-5000; seconds 1 or more)")
+                                .arg(args.at(i), value));
+        }
+        return runGuardBenchmark(guard);
     }
     if (command == QLatin1String("race")) {
         RaceOptions race;

@@ -63,6 +63,8 @@ private slots:
     void anotherAgentIsHeldWhileTheWriteIsInFlight();
     void aKilledGuardLeavesItsCallUnknown();
     void writesAreRefusedWhileTheStoreIsAway();
+    void aRetryFromAnotherSessionIsHeld();
+    void callsItCannotJudgeAreNotSent();
 
 private:
     GuardAgent::Options options(const QString &mode = QStringLiteral("answer")) const
@@ -278,11 +280,14 @@ void GuardStdioTest::aKilledGuardLeavesItsCallUnknown()
     QCOMPARE(calls.size(), 1);
     QVERIFY(calls[0].inFlightUntil); // stored before it was sent: never lost
 
+    // Past its deadline, with no guard running: the first repeat escalates it, and names it.
+    QTest::qWait(2500);
     GuardAgent restarted(hanging, environment());
-    QTRY_VERIFY_WITH_TIMEOUT(callsOf(hanging.database, QStringLiteral("T-5"))[0].escalationId, 10000);
     const json retry = restarted.call(QStringLiteral("issue_refund"), refundOf("SU-5", 1200), 1000,
                                       QStringLiteral("T-5"));
     QVERIFY2(resultText(retry).startsWith(QLatin1String("NOT SENT.")), retry.dump().c_str());
+    QVERIFY2(escalationIn(resultText(retry)) > 0, retry.dump().c_str());
+    QVERIFY(callsOf(hanging.database, QStringLiteral("T-5"))[0].escalationId);
     QVERIFY(restarted.close());
     QCOMPARE(ledgerEntries(hanging.ledger, "refund").size(), 1);
 }
@@ -311,6 +316,79 @@ void GuardStdioTest::writesAreRefusedWhileTheStoreIsAway()
     QVERIFY(passing.close());
     QCOMPARE(ledgerEntries(away.ledger, "refund").size(), 1);
     QVERIFY2(passing.log().contains(QLatin1String("--when-store-down pass")), qPrintable(passing.log()));
+}
+
+void GuardStdioTest::aRetryFromAnotherSessionIsHeld()
+{
+    // No conversation named: the agent restarted after the timeout, in a session of its own.
+    {
+        GuardAgent first(options(QStringLiteral("hang")), environment());
+        const json timedOut = first.call(QStringLiteral("issue_refund"), refundOf("SU-9", 990), 1000);
+        QCOMPARE(timedOut["error"].value("code", 0), -32001);
+        QVERIFY(first.close());
+    }
+    GuardAgent second(options(), environment());
+    const json retry = second.call(QStringLiteral("issue_refund"), refundOf("SU-9", 990), 5000);
+    QVERIFY2(resultText(retry).startsWith(QLatin1String("NOT SENT.")), retry.dump().c_str());
+    QVERIFY(second.close());
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1);
+}
+
+void GuardStdioTest::callsItCannotJudgeAreNotSent()
+{
+    // A client of its own, writing raw lines: what an SDK would never send.
+    QProcess guard;
+    QProcessEnvironment env = environment();
+    env.insert(QStringLiteral("LEDGER"), options().ledger);
+    guard.setProcessEnvironment(env);
+    guard.setWorkingDirectory(QStringLiteral(VERITY_GUARD_JS));
+    guard.start(QStringLiteral(VERITY_BINARY),
+                {QStringLiteral("guard"), QStringLiteral("--db"), options().database, QStringLiteral("--"),
+                 QStringLiteral(VERITY_NODE), QStringLiteral("ledger-server.mjs")});
+    QVERIFY(guard.waitForStarted());
+    const auto line = [](const json &message) { return QByteArray::fromStdString(message.dump()) + '\n'; };
+    const json refund{{"name", "issue_refund"}, {"arguments", refundOf("SU-10", 100)}};
+    guard.write(line({{"jsonrpc", "2.0"},
+                      {"id", 0},
+                      {"method", "initialize"},
+                      {"params",
+                       {{"protocolVersion", "2025-11-25"},
+                        {"capabilities", json::object()},
+                        {"clientInfo", {{"name", "raw"}, {"version", "1"}}}}}}));
+    guard.write(line({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}));
+    guard.write(line(
+            json::array({{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", refund}},
+                         {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"}, {"params", refund}}})));
+    guard.write(line({{"jsonrpc", "2.0"},
+                      {"id", 3},
+                      {"method", "tools/call"},
+                      {"params", {{"arguments", json::object()}}}}));
+    guard.write(line({{"jsonrpc", "2.0"},
+                      {"id", 4},
+                      {"method", "tools/call"},
+                      {"params", {{"name", "issue_refund"}, {"arguments", "order SU-10"}}}}));
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += guard.readAllStandardOutput(), out.count('\n') >= 4), 15000);
+    // The guard answers these itself, at once; the server's answer to initialize comes when it does.
+    json batch;
+    QHash<int, json> byId;
+    for (const QByteArray &answer : out.trimmed().split('\n')) {
+        const json parsedAnswer = json::parse(answer.toStdString());
+        if (parsedAnswer.is_array())
+            batch = parsedAnswer;
+        else
+            byId.insert(parsedAnswer.value("id", -1), parsedAnswer);
+    }
+    QVERIFY2(batch.is_array() && batch.size() == 2, out.constData());
+    QCOMPARE(batch[0]["error"]["code"].get<int>(), -32600);
+    QCOMPARE(byId.value(3)["error"]["code"].get<int>(), -32602);
+    QVERIFY2(byId.value(3).dump().find("params.name must name the tool") != std::string::npos,
+             out.constData());
+    QVERIFY2(byId.value(4).dump().find("params.arguments must be an object") != std::string::npos,
+             out.constData());
+    guard.closeWriteChannel();
+    QVERIFY(guard.waitForFinished(10000));
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 0);
 }
 
 QTEST_GUILESS_MAIN(GuardStdioTest)

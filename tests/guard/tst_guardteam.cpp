@@ -1,0 +1,102 @@
+// `verity guard` on a team's PostgreSQL database: guards in two agent processes hold each
+// other's retries, also when both send the same refund at the same moment (one goes, one is
+// held), and a guard whose database server went away refuses writes until it is back.
+
+#include "guardagent.h"
+#include "support/postgrescluster.h"
+
+#include <QTemporaryDir>
+
+using namespace verity::test;
+using nlohmann::json;
+
+namespace {
+
+json refundOf(const char *order, int cents)
+{
+    return json{{"order_id", order}, {"item_id", "OAK-4S"}, {"amount_cents", cents}};
+}
+
+json refundCall(const char *order, int cents, const char *conversation)
+{
+    return json{{"op", "call"},
+                {"name", "issue_refund"},
+                {"arguments", refundOf(order, cents)},
+                {"timeout", 20000},
+                {"conversation", conversation}};
+}
+
+} // namespace
+
+class GuardTeamTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void twoGuardsSendOneRefund();
+    void writesWaitForTheServerToComeBack();
+
+private:
+    GuardAgent::Options options(const QString &mode) const
+    {
+        GuardAgent::Options made;
+        made.database = m_database;
+        made.ledger = m_dir.filePath(QStringLiteral("ledger.jsonl"));
+        made.refundMode = mode;
+        made.lateMs = 1500;
+        return made;
+    }
+
+    QTemporaryDir m_dir;
+    PostgresCluster m_cluster;
+    QString m_database;
+};
+
+void GuardTeamTest::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(m_cluster.start(), qPrintable(m_cluster.error()));
+    m_database = m_cluster.createDatabase(QStringLiteral("team"));
+    QVERIFY2(!m_database.isEmpty(), qPrintable(m_cluster.error()));
+}
+
+void GuardTeamTest::twoGuardsSendOneRefund()
+{
+    GuardAgent first(options(QStringLiteral("late")), isolatedEnvironment(m_dir.path()));
+    GuardAgent second(options(QStringLiteral("late")), isolatedEnvironment(m_dir.path()));
+    QVERIFY2(!first.send({{"op", "list"}}).is_null(), qPrintable(first.log()));
+    QVERIFY2(!second.send({{"op", "list"}}).is_null(), qPrintable(second.log()));
+    // Both at once: whichever guard takes the intent's lock first sends it; the other finds it
+    // in flight.
+    first.sendWithoutWaiting(refundCall("SU-7", 3300, "T-7"));
+    second.sendWithoutWaiting(refundCall("SU-7", 3300, "T-7"));
+    const QString answers =
+            QString::fromStdString(first.nextAnswer(30000).dump() + second.nextAnswer(30000).dump());
+    QCOMPARE(answers.count(QLatin1String("NOT SENT.")), 1);
+    QCOMPARE(answers.count(QLatin1String("re_SU-7_1")), 1);
+    QCOMPARE(ledgerEntries(options(QString()).ledger, "refund").size(), 1);
+    QVERIFY(first.close());
+    QVERIFY(second.close());
+}
+
+void GuardTeamTest::writesWaitForTheServerToComeBack()
+{
+    GuardAgent agent(options(QStringLiteral("answer")), isolatedEnvironment(m_dir.path()));
+    QVERIFY(!agent.send({{"op", "list"}}).is_null());
+    QVERIFY2(m_cluster.halt(), qPrintable(m_cluster.error()));
+    const json refused = agent.send(refundCall("SU-8", 800, "T-8"));
+    QVERIFY2(QString::fromStdString(refused.dump()).contains(QLatin1String("could not be recorded")),
+             refused.dump().c_str());
+    QVERIFY2(m_cluster.launch(), qPrintable(m_cluster.error()));
+    // Opened again before the next write once the server is back.
+    json sent;
+    QTRY_VERIFY_WITH_TIMEOUT((sent = agent.send(refundCall("SU-8", 800, "T-8")),
+                              QString::fromStdString(sent.dump()).contains(QLatin1String("re_SU-8"))),
+                             20000);
+    QVERIFY(agent.close());
+    QCOMPARE(ledgerEntries(options(QString()).ledger, "refund").size(), 2);
+}
+
+QTEST_GUILESS_MAIN(GuardTeamTest)
+#include "tst_guardteam.moc"
