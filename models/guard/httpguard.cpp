@@ -1,5 +1,7 @@
 #include "httpguard.h"
 
+#include "httpwire.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QTimer>
@@ -38,55 +40,6 @@ struct HttpGuard::Exchange
 };
 
 namespace {
-
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 200:
-        return "OK";
-    case 202:
-        return "Accepted";
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 405:
-        return "Method Not Allowed";
-    case 413:
-        return "Content Too Large";
-    case 415:
-        return "Unsupported Media Type";
-    case 502:
-        return "Bad Gateway";
-    default:
-        return "Status";
-    }
-}
-
-bool isLoopbackName(const QString &host)
-{
-    return host == QLatin1String("localhost") || host == QLatin1String("127.0.0.1")
-            || host == QLatin1String("[::1]") || host == QLatin1String("::1");
-}
-
-// "127.0.0.1:8931" or "[::1]:8931" without its port.
-QString hostOf(const QByteArray &header)
-{
-    QString host = QString::fromLatin1(header).trimmed().toLower();
-    if (host.startsWith(u'['))
-        return host.left(host.indexOf(u']') + 1);
-    const qsizetype colon = host.lastIndexOf(u':');
-    return colon > 0 ? host.left(colon) : host;
-}
-
-QByteArray chunk(const QByteArray &data)
-{
-    return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
-}
 
 const QList<QByteArray> passedToUpstream{"content-type", "accept", "mcp-session-id", "mcp-protocol-version",
                                          "last-event-id"};
@@ -134,10 +87,10 @@ void HttpGuard::readClient(QTcpSocket *socket)
     buffer += socket->readAll();
     // One request at a time on a connection: the next is read once this one is answered.
     while (!m_busy.contains(socket)) {
-        bool bad = false;
-        bool tooLarge = false;
-        const std::optional<Request> request = takeRequest(buffer, bad, tooLarge);
-        if (bad || tooLarge) {
+        HttpRequestProblem problem = HttpRequestProblem::None;
+        const std::optional<Request> request = takeHttpRequest(buffer, m_options.maxBodyBytes, problem);
+        const bool tooLarge = problem == HttpRequestProblem::TooLarge;
+        if (problem != HttpRequestProblem::None) {
             respond(socket, tooLarge ? 413 : 400, "text/plain",
                     tooLarge ? QStringLiteral("verity guard: a body of at most %1 bytes\n")
                                        .arg(m_options.maxBodyBytes)
@@ -152,49 +105,6 @@ void HttpGuard::readClient(QTcpSocket *socket)
             return;
         handle(socket, *request);
     }
-}
-
-std::optional<HttpGuard::Request> HttpGuard::takeRequest(QByteArray &buffer, bool &bad, bool &tooLarge)
-{
-    const qsizetype end = buffer.indexOf("\r\n\r\n");
-    if (end < 0) {
-        bad = buffer.size() > 65536;
-        return std::nullopt;
-    }
-    const QList<QByteArray> lines = buffer.left(end).split('\n');
-    const QList<QByteArray> start = lines.value(0).trimmed().split(' ');
-    if (start.size() != 3 || !start[2].startsWith("HTTP/1.")) {
-        bad = true;
-        return std::nullopt;
-    }
-    Request request;
-    request.method = start[0];
-    request.path = start[1];
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0)
-            request.headers.insert(lines[i].left(colon).trimmed().toLower(),
-                                   lines[i].mid(colon + 1).trimmed());
-    }
-    if (request.headers.contains("transfer-encoding")) {
-        bad = true; // MCP's clients send a length; a chunked request body is not read
-        return std::nullopt;
-    }
-    bool valid = true;
-    const qint64 length = request.headers.value("content-length", "0").toLongLong(&valid);
-    if (!valid || length < 0) {
-        bad = true;
-        return std::nullopt;
-    }
-    if (length > m_options.maxBodyBytes) {
-        tooLarge = true;
-        return std::nullopt;
-    }
-    if (buffer.size() < end + 4 + length)
-        return std::nullopt;
-    request.body = buffer.mid(end + 4, length);
-    buffer.remove(0, end + 4 + length);
-    return request;
 }
 
 QString HttpGuard::refusal(const Request &request, int &status) const
@@ -212,13 +122,12 @@ QString HttpGuard::refusal(const Request &request, int &status) const
     // A page in the person's browser must not reach a server on their own machine by a name
     // that resolves to it (DNS rebinding).
     if (m_loopback) {
-        if (!isLoopbackName(hostOf(request.headers.value("host")))) {
+        if (!isLoopbackHost(request.headers.value("host"))) {
             status = 403;
             return QStringLiteral("the Host header names another server than this guard");
         }
         const QByteArray origin = request.headers.value("origin");
-        if (!origin.isEmpty() && !isLoopbackName(QUrl(QString::fromLatin1(origin)).host().toLower())
-            && !isLoopbackName(QStringLiteral("[%1]").arg(QUrl(QString::fromLatin1(origin)).host()))) {
+        if (!origin.isEmpty() && !isLoopbackOrigin(origin)) {
             status = 403;
             return QStringLiteral("requests from the origin %1 are refused").arg(QString::fromLatin1(origin));
         }
@@ -240,15 +149,8 @@ QString HttpGuard::refusal(const Request &request, int &status) const
 void HttpGuard::respond(QTcpSocket *socket, int status, const QByteArray &contentType, const QByteArray &body,
                         const QList<QPair<QByteArray, QByteArray>> &headers)
 {
-    if (!socket)
-        return;
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
-    if (!contentType.isEmpty())
-        head += "Content-Type: " + contentType + "\r\n";
-    for (const auto &[name, value] : headers)
-        head += name + ": " + value + "\r\n";
-    head += "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n";
-    socket->write(head + body);
+    if (socket)
+        socket->write(httpResponse(status, contentType, body, headers));
 }
 
 HttpGuard::Session *HttpGuard::sessionFor(const Request &request)
@@ -416,32 +318,17 @@ void HttpGuard::upstreamData(Exchange *exchange)
 
 void HttpGuard::streamEvents(Exchange *exchange, bool whole)
 {
-    exchange->events.replace("\r\n", "\n");
-    for (;;) {
-        qsizetype end = exchange->events.indexOf("\n\n");
-        if (end < 0 && whole && !exchange->events.trimmed().isEmpty())
-            end = exchange->events.size();
-        if (end < 0)
-            return;
-        const QByteArray event = exchange->events.left(end);
-        exchange->events.remove(0, qMin(end + 2, exchange->events.size()));
-        QByteArray fields;
-        QList<QByteArray> data;
-        for (const QByteArray &line : event.split('\n')) {
-            if (line.startsWith("data:"))
-                data.append(line.mid(line.startsWith("data: ") ? 6 : 5));
-            else
-                fields += line + '\n';
-        }
+    for (const SseEvent &event : takeSseEvents(exchange->events, whole)) {
         QTcpSocket *const client = exchange->own ? nullptr : exchange->socket.data();
-        if (data.isEmpty() || data.join('\n').trimmed().isEmpty()) {
+        const QByteArray data = event.data.join('\n');
+        if (data.trimmed().isEmpty()) {
             if (client) // a priming event, a retry: passed as it came
-                client->write(chunk(event + "\n\n"));
+                client->write(httpChunk(event.raw + "\n\n"));
             continue;
         }
         m_sink = client ? exchange : nullptr;
-        m_eventFields = fields;
-        exchange->session->relay->fromServer(data.join('\n'));
+        m_eventFields = event.fields;
+        exchange->session->relay->fromServer(data);
         m_sink = nullptr;
         m_eventFields.clear();
     }
@@ -454,7 +341,7 @@ void HttpGuard::deliver(Session *, const QByteArray &message)
         return; // the client is gone, or the message answers the guard's own request
     if (exchange->streaming) {
         if (exchange->socket)
-            exchange->socket->write(chunk(m_eventFields + "data: " + message + "\n\n"));
+            exchange->socket->write(httpChunk(m_eventFields + "data: " + message + "\n\n"));
         return;
     }
     exchange->answer = message;

@@ -8,6 +8,7 @@
 // is not its own while it listens on loopback (DNS rebinding), and needs `Authorization: Bearer
 // TOKEN` when given a token, which it never passes on.
 
+#include "httpwire.h"
 #include "mcprelay.h"
 
 #include <QHostAddress>
@@ -50,18 +51,10 @@ signals:
 private:
     struct Session;
     struct Exchange;
-    struct Request
-    {
-        QByteArray method;
-        QByteArray path;
-        QHash<QByteArray, QByteArray> headers; // names in lower case
-        QByteArray body;
-    };
+    using Request = HttpRequest;
 
     void accept();
     void readClient(QTcpSocket *socket);
-    // The next whole request in `buffer`, taken out of it; `bad` or `tooLarge` when it cannot be.
-    std::optional<Request> takeRequest(QByteArray &buffer, bool &bad, bool &tooLarge);
     void handle(QTcpSocket *socket, const Request &request);
     QString refusal(const Request &request, int &status) const;
     Session *sessionFor(const Request &request);
