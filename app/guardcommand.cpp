@@ -296,9 +296,8 @@ int runGuardCommand(const QStringList &arguments)
     quietDriverChatter();
 
     StoreSource stores(parsed->database, choice->selection, parsed->deadlineMs, err);
-    QString whyNot;
-    if (stores.recorder(whyNot) && !whyNot.isEmpty())
-        whyNot.clear();
+    QString whyNot; // said by the store source itself
+    stores.recorder(whyNot); // opened now, so a database that cannot be reached is said at start
     const QString session = QUuid::createUuid().toString(QUuid::Id128).left(8);
     RelayOptions options;
     options.registries = choice->selection;

@@ -72,11 +72,21 @@ qint64 GuardRecorder::now() const
     return m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
 }
 
-GuardedTool guardedTool(const RegistrySelection &registries, const GuardedCall &call)
+namespace {
+
+// The profile that knows most of the server's tools (the importer chooses by the same list).
+const NamedRegistry &profileFor(const RegistrySelection &registries, const GuardedCall &call)
 {
-    const NamedRegistry &registry = registries.isForced()
+    return registries.isForced()
             ? registries.primary()
             : registries.choose(call.serverTools.isEmpty() ? QStringList{call.tool} : call.serverTools);
+}
+
+} // namespace
+
+GuardedTool guardedTool(const RegistrySelection &registries, const GuardedCall &call)
+{
+    const NamedRegistry &registry = profileFor(registries, call);
     GuardedTool tool;
     tool.registry = registry.name;
     if (const ToolSpec *spec = registry.registry.find(call.tool)) {
@@ -126,7 +136,7 @@ ImportUnit GuardRecorder::unitOf(const GuardedCall &call, const json *result, bo
     // Every unit of a session is read by one profile: the one the server's tools choose.
     if (!call.serverTools.isEmpty())
         unit.tools = call.serverTools;
-    unit.declaredProfile = guardedTool(m_registries, call).registry;
+    unit.declaredProfile = profileFor(m_registries, call).name;
     unit.keysAcrossTickets = !call.conversationNamed;
     unit.notices.clear(); // a call stored before its result says nothing a person needs
     return unit;

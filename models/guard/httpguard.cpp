@@ -156,9 +156,11 @@ void HttpGuard::respond(QTcpSocket *socket, int status, const QByteArray &conten
 HttpGuard::Session *HttpGuard::sessionFor(const Request &request)
 {
     const QString id = QString::fromLatin1(request.headers.value("mcp-session-id"));
-    const bool initialize = request.method == "POST" && request.body.contains("\"initialize\"")
-            && json::parse(request.body.toStdString(), nullptr, false).value("method", std::string())
-                    == "initialize";
+    const json body = request.method == "POST" && request.body.contains("\"initialize\"")
+            ? json::parse(request.body.toStdString(), nullptr, false)
+            : json();
+    const auto method = body.is_object() ? body.find("method") : body.end();
+    const bool initialize = method != body.end() && *method == "initialize";
     if (!initialize) {
         for (const auto &session : m_sessions) {
             if (session->id == id && !session->ended)

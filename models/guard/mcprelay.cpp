@@ -137,7 +137,7 @@ bool McpRelay::refusedBatch(const QByteArray &message)
     if (!batch.is_array())
         return false;
     const bool calls = std::any_of(batch.begin(), batch.end(), [](const json &element) {
-        return element.is_object() && element.value("method", std::string()) == "tools/call";
+        return element.is_object() && textOf(element, "method") == QLatin1String("tools/call");
     });
     if (!calls)
         return false; // not the guard's to judge
@@ -180,7 +180,7 @@ void McpRelay::fromClient(const QByteArray &message)
         m_conversation = conversationInMeta(params);
         m_initializeId = idKey(*id);
     } else if (method == QLatin1String("tools/list") && hasId) {
-        m_listRequests.insert(idKey(*id), true);
+        m_listRequests.insert(idKey(*id));
     } else if (method == QLatin1String("tools/call")) {
         // Never sent unless it can be judged: a call the guard cannot read is refused as JSON-RPC
         // refuses it, and a call before the server's tools are known waits for them.
@@ -398,7 +398,8 @@ void McpRelay::settle(Pending pending, const json &response)
     QString errorType;
     if (response.contains("result")) {
         result = response["result"];
-        isError = result.is_object() && result.value("isError", false) == true;
+        const auto flag = result.is_object() ? result.find("isError") : result.end();
+        isError = flag != result.end() && flag->is_boolean() && flag->get<bool>();
     } else {
         // A JSON-RPC error: read by the registry's rules like any error a tool gives.
         result = json{{"error", response.value("error", json())}};

@@ -99,7 +99,7 @@ private:
     QString m_initializeId; // the initialize request in flight, to read the server's name
     QHash<QString, ServerTool> m_tools;
     QStringList m_toolNames;
-    QHash<QString, bool> m_listRequests; // ids of tools/list requests in flight
+    QSet<QString> m_listRequests; // ids of the client's tools/list requests in flight
     // The guard's own tools/list, asked once the session is initialized and again when the
     // server says its list changed, so a client that never lists tools is still judged by
     // the server's words. Its answers are the guard's alone and never reach the client.

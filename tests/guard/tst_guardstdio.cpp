@@ -356,6 +356,8 @@ void GuardStdioTest::callsItCannotJudgeAreNotSent()
                         {"capabilities", json::object()},
                         {"clientInfo", {{"name", "raw"}, {"version", "1"}}}}}}));
     guard.write(line({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}));
+    // Members of the wrong type are no reason to stop: a batch whose method is a number passes on.
+    guard.write(line(json::array({{{"jsonrpc", "2.0"}, {"id", 9}, {"method", 5}}})));
     guard.write(line(
             json::array({{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", refund}},
                          {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"}, {"params", refund}}})));
