@@ -52,7 +52,8 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &err, i
             "whose\n"
             "intent is in flight or unknown anywhere in the database is not sent: the agent is told a "
             "person\n"
-            "is checking it. One that a person found performed is answered without sending."));
+            "is checking it. One that a person found performed is answered without sending. An intent\n"
+            "is the tool and its arguments, with the conversation when the client names one."));
     parser.addHelpOption();
     const QCommandLineOption db(QStringLiteral("db"),
                                 QStringLiteral("The database: a file, or a PostgreSQL URI."),
@@ -190,6 +191,7 @@ public:
                 ? requireRole(**store, TeamRole::Support, QStringLiteral("recording tool calls"))
                 : Expected<void>(store.error());
         if (!allowed) {
+            m_lastError = allowed.error().code;
             if (m_whyNot != allowed.message())
                 m_err << "verity guard: the database cannot record calls now: " << allowed.message()
                       << Qt::endl;
@@ -202,10 +204,21 @@ public:
                   << storeDisplayName((*store)->location()) << Qt::endl;
         m_whyNot.clear();
         m_store = std::move(*store);
+        // Every write the agent sends waits on a commit of this store.
+        m_store->keepUpkeepOffCommits();
         m_recorder = std::make_unique<GuardRecorder>(*m_store, m_registries, m_deadlineMs);
         m_recorder->setFailureLog(
                 [this](const QString &why) { m_err << "verity guard: " << why << Qt::endl; });
         return m_recorder.get();
+    }
+
+    // The database named can never record calls as it is (a folder, a file of another kind, a
+    // database of a newer Verity): unlike one that cannot be reached now, no wait mends it.
+    bool neverUsable() const
+    {
+        return !m_recorder
+                && (m_lastError == InputErrc::Invalid || m_lastError == StoreErrc::NotADatabase
+                    || m_lastError == StoreErrc::NewerSchema || m_lastError == StoreErrc::Unwritable);
     }
 
     // As a person may read it: a PostgreSQL URI without its password.
@@ -229,6 +242,7 @@ private:
     std::unique_ptr<GuardRecorder> m_recorder;
     qint64 m_lastTry = -1000000;
     QString m_whyNot;
+    std::error_code m_lastError;
 };
 
 // A write whose deadline passed is escalated even when nothing else happens.
@@ -298,6 +312,10 @@ int runGuardCommand(const QStringList &arguments)
     StoreSource stores(parsed->database, choice->selection, parsed->deadlineMs, err);
     QString whyNot; // said by the store source itself
     stores.recorder(whyNot); // opened now, so a database that cannot be reached is said at start
+    if (stores.neverUsable()) {
+        err << "verity guard: not started: --db must name a Verity database this user can write\n";
+        return 2;
+    }
     const QString session = QUuid::createUuid().toString(QUuid::Id128).left(8);
     RelayOptions options;
     options.registries = choice->selection;

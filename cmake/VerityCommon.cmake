@@ -17,6 +17,16 @@ target_compile_definitions(verity_common INTERFACE
     QT_NO_FOREACH
     QT_DISABLE_DEPRECATED_BEFORE=0x060400)
 
+# gold links a program with its debug information in about half the time ld.bfd takes, and the
+# tests are a hundred programs.
+include(CheckLinkerFlag)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    check_linker_flag(CXX -fuse-ld=gold VERITY_LINKER_GOLD)
+endif()
+if(VERITY_LINKER_GOLD)
+    target_link_options(verity_common INTERFACE -fuse-ld=gold)
+endif()
+
 option(VERITY_WERROR "Treat compiler warnings as errors" OFF)
 if(VERITY_WERROR)
     target_compile_options(verity_common INTERFACE -Werror)

@@ -1,6 +1,7 @@
 #include "toolcallcard.h"
 
 #include "domain/displaytext.h"
+#include "domain/mcpcallresult.h"
 #include "foldedtext.h"
 #include "outcomebadge.h"
 #include "outcomestyle.h"
@@ -25,6 +26,15 @@ QString repeatText(const ToolCallRow &call)
     const QString peers = call.repeatedWith.join(QStringLiteral(", "));
     if (!call.repeatKind)
         return ToolCallCard::tr("Repeated intent: the same intent key as call %1.").arg(peers);
+    // The guard kept it from the tool: the outcome above says why, in the words the model got.
+    if (guardAnswerReason(call.rawResult)) {
+        return (call.outcome == Outcome::AlreadyPerformed
+                        ? ToolCallCard::tr("Answered by the guard, never sent: repeats call %1, which was "
+                                           "performed. Same intent key as call %2.")
+                        : ToolCallCard::tr("Held by the guard, never sent: repeats call %1. Same intent key "
+                                           "as call %2."))
+                .arg(call.repeatOfCallId, peers);
+    }
     QString why;
     switch (*call.repeatKind) {
     case RepeatKind::Retry:
@@ -169,8 +179,8 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                  && *call.inFlightUntil < QDateTime::currentMSecsSinceEpoch())
             // Only the receiver escalates it; while none runs on this database nothing does.
             said = tr("Unknown: do not retry. Its result was due by %1 and has not come, but it is not in "
-                      "the escalation queue yet: the receiver (verity collect or import --follow) that "
-                      "escalates it is not running.")
+                      "the escalation queue yet: what recorded it (verity guard, verity collect or "
+                      "import --follow) is not running to escalate it; starting it again does.")
                            .arg(formatTime(*call.inFlightUntil));
         else if (!call.escalationId && call.inFlightUntil) // reported live: its result may still come
             said = tr("In flight: its result may still come until %1. Do not retry it; if none comes by "

@@ -28,4 +28,18 @@ std::optional<McpCallResult> readMcpCallResult(const json &result)
     return read;
 }
 
+std::optional<QString> guardAnswerReason(const QString &rawResult)
+{
+    if (!rawResult.contains(QLatin1String("\"guard\"")))
+        return std::nullopt;
+    const json result = json::parse(rawResult.toStdString(), nullptr, false);
+    if (!result.is_object() || result.size() != 3 || !result.contains("answer"))
+        return std::nullopt;
+    const auto outcome = result.find("outcome");
+    const auto guard = result.find("guard");
+    if (outcome == result.end() || !outcome->is_string() || guard == result.end() || !guard->is_string())
+        return std::nullopt;
+    return QString::fromStdString(guard->get<std::string>());
+}
+
 } // namespace verity

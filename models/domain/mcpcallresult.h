@@ -4,6 +4,8 @@
 // its structured content when it has one, else from its content blocks; its isError marks it an
 // error as a transcript's own mark does.
 
+#include <QString>
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -19,5 +21,9 @@ struct McpCallResult
 // Nullopt when `result` is not in that shape (an object of exactly those members, with a list
 // of typed content blocks).
 std::optional<McpCallResult> readMcpCallResult(const nlohmann::json &result);
+
+// `verity guard` stores a call it answered itself, never sending it, as {"outcome", "guard": why,
+// "answer": what the model was told}. Why, for such a result as stored; nullopt for any other.
+std::optional<QString> guardAnswerReason(const QString &rawResult);
 
 } // namespace verity

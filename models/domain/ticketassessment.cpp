@@ -1,5 +1,6 @@
 #include "ticketassessment.h"
 
+#include "mcpcallresult.h"
 #include "sha256.h"
 
 #include <QRegularExpression>
@@ -67,8 +68,13 @@ void noteResult(CallFacts &call, const QString &rawResult)
     call.resultDigest.clear();
     call.resultObject.clear();
     call.resultSaysNoChange = false;
+    call.answeredByGuard = false;
     if (rawResult.isEmpty() || rawResult.size() >= comparedResultLimit)
         return;
+    if (guardAnswerReason(rawResult)) {
+        call.answeredByGuard = true;
+        return;
+    }
     // Text is stored as a JSON string, which may itself hold JSON ("{\"reservation_id\": ...").
     QString text = rawResult.trimmed();
     if (text.startsWith(u'"'))
@@ -172,7 +178,7 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         // Money may have moved that no sum counts: a person must read the amount at the provider.
         if (call.amountError && call.outcome != Outcome::NotPerformed)
             unclassifiedOrKeyless = true;
-        if (call.outcome) {
+        if (call.outcome && !call.answeredByGuard) {
             if (!result.worstOutcome
                 || outcomeSeverity(*call.outcome) > outcomeSeverity(*result.worstOutcome))
                 result.worstOutcome = call.outcome;

@@ -50,6 +50,9 @@ struct CallFacts
     bool resultSaysNoChange = false; // "already cancelled", "no changes were made"
     // Reported live and waiting for its result (unknown until the result or the grace ends).
     bool inFlight = false;
+    // `verity guard` answered it itself and never sent it: its outcome says what the model was
+    // told, not what a system did, so it is no ticket's worst outcome.
+    bool answeredByGuard = false;
 };
 
 // Fills in the result facts from the result as stored. A result of 64 KiB or more is not

@@ -17,6 +17,11 @@ namespace {
 // The newest calls of one intent a verdict reads: more than any real retry loop makes.
 constexpr int earlierCallsRead = 50;
 
+// Answers are stored together: one transaction, and each ticket's summary worked out once, for
+// what a busy agent answers in this long. A write's verdict stores those waiting first anyway.
+constexpr int answersWaitMs = 50;
+constexpr qsizetype answersStoredAtOnce = 64;
+
 const QString guardFormat = QStringLiteral("mcp");
 
 QString jsonText(const json &value)
@@ -40,7 +45,7 @@ GuardRecorder::GuardRecorder(ImportWrites &store, RegistrySelection registries, 
 {
     m_importer.setInFlightGrace(deadlineMs, m_clock);
     m_flushSoon.setSingleShot(true);
-    m_flushSoon.setInterval(10);
+    m_flushSoon.setInterval(answersWaitMs);
     QObject::connect(&m_flushSoon, &QTimer::timeout, [this] {
         if (Expected<void> done = flush(); !done && m_failureLog)
             m_failureLog(done.message());
@@ -237,8 +242,13 @@ void GuardRecorder::recordResult(const GuardedCall &call, const json &result, bo
                                  const QString &errorType, qint64 at)
 {
     m_waiting.append(unitOf(call, &result, isError, errorType, at));
-    if (!m_flushSoon.isActive())
+    if (m_waiting.size() >= answersStoredAtOnce) {
+        m_flushSoon.stop();
+        if (Expected<void> done = flush(); !done && m_failureLog)
+            m_failureLog(done.message());
+    } else if (!m_flushSoon.isActive()) {
         m_flushSoon.start();
+    }
 }
 
 Expected<void> GuardRecorder::giveUp(qint64 storedCallId)

@@ -131,9 +131,16 @@ void McpRelay::refuse(const json &id, int code, const QString &why)
     m_sinks.toClient(QByteArray::fromStdString(response.dump()));
 }
 
-bool McpRelay::refusedBatch(const QByteArray &message)
+bool McpRelay::idInUse(const QString &key) const
 {
-    const json batch = json::parse(message.constBegin(), message.constEnd(), nullptr, false);
+    return m_pending.contains(key)
+            || std::any_of(m_waitingCalls.cbegin(), m_waitingCalls.cend(), [&key](const auto &waiting) {
+                   return idKey(waiting.second.value("id", json())) == key;
+               });
+}
+
+bool McpRelay::refusedBatch(const json &batch)
+{
     if (!batch.is_array())
         return false;
     const bool calls = std::any_of(batch.begin(), batch.end(), [](const json &element) {
@@ -165,13 +172,23 @@ qint64 McpRelay::now() const
 
 void McpRelay::fromClient(const QByteArray &message)
 {
-    std::optional<json> request = parsed(message);
-    if (!request) {
-        if (refusedBatch(message))
+    json value = json::parse(message.constBegin(), message.constEnd(), nullptr, false);
+    if (value.is_discarded()) {
+        // Not JSON this guard can read (no JSON at all, a number past a double's range, a lone
+        // UTF-16 surrogate): it may be a tools/call that could be neither judged nor recorded.
+        m_sinks.log(QStringLiteral("a message that is not JSON the guard can read was refused, unsent"));
+        refuse(json(), -32700,
+               QStringLiteral("the message is not JSON the guard can read (numbers must fit a double, "
+                              "strings must be whole UTF-16); it was not sent"));
+        return;
+    }
+    if (!value.is_object()) {
+        if (refusedBatch(value))
             return;
         m_sinks.toServer(message); // not the guard's to judge: the server answers it
         return;
     }
+    std::optional<json> request = std::move(value);
     const QString method = textOf(*request, "method");
     const auto id = request->find("id");
     const bool hasId = id != request->end() && !id->is_null();
@@ -187,6 +204,14 @@ void McpRelay::fromClient(const QByteArray &message)
         if (const QString invalid = invalidCall(*request); !invalid.isEmpty()) {
             m_sinks.log(QStringLiteral("a tools/call was refused: %1").arg(invalid));
             refuse(hasId ? *id : json(), hasId ? -32602 : -32600, invalid);
+        } else if (idInUse(idKey(*id))) {
+            // Its answer could not be told from the first one's, nor its record kept apart.
+            m_sinks.log(QStringLiteral("a tools/call with the id %1 of a request still in flight was refused")
+                                .arg(idKey(*id)));
+            refuse(*id, -32600,
+                   QStringLiteral("the id %1 is already used by a request of this session still waiting for "
+                                  "its answer; the call was not sent")
+                           .arg(idKey(*id)));
         } else if (m_options.callsWaitForToolList && !m_ownListId.isEmpty() && m_waitingCalls.size() < 1000) {
             m_waitingCalls.append({message, std::move(*request)});
             m_listWait.start();
@@ -207,6 +232,12 @@ void McpRelay::fromClient(const QByteArray &message)
                 giveUp(*pending,
                        reason.isEmpty() ? QStringLiteral("the client cancelled it")
                                         : QStringLiteral("the client cancelled it (%1)").arg(reason));
+                // A write already sent may have taken effect: the server is not told to drop its
+                // answer, which, when it comes, is recorded and settles the call.
+                if (pending->write && pending->storedCallId != 0) {
+                    pending->cancelledByClient = true;
+                    return;
+                }
             }
         }
     }
@@ -251,7 +282,8 @@ void McpRelay::fromServer(const QByteArray &message)
     }
     Pending answered = std::move(*pending);
     m_pending.erase(pending);
-    m_sinks.toClient(message); // the client first: recording it never delays the answer
+    if (!answered.cancelledByClient)
+        m_sinks.toClient(message); // the client first: recording it never delays the answer
     settle(std::move(answered), *response);
 }
 

@@ -75,6 +75,9 @@ private:
         bool write = false;
         qint64 storedCallId = 0; // 0: not recorded before it was sent
         bool givenUp = false;
+        // The client cancelled it: the cancel was kept from the server (a write's answer that still
+        // comes settles it), and that answer is not the client's any more.
+        bool cancelledByClient = false;
     };
 
     void callTool(const QByteArray &message, nlohmann::json request);
@@ -83,7 +86,9 @@ private:
     // when it can.
     static QString invalidCall(const nlohmann::json &request);
     void refuse(const nlohmann::json &id, int code, const QString &why);
-    bool refusedBatch(const QByteArray &message);
+    bool refusedBatch(const nlohmann::json &batch);
+    // A request id of this session that is still waiting for its answer (or for the tool list).
+    bool idInUse(const QString &key) const;
     void answer(const nlohmann::json &id, nlohmann::json result);
     void readToolList(const nlohmann::json &result);
     void settle(Pending pending, const nlohmann::json &response);

@@ -212,4 +212,16 @@ ChangeFeed *SqliteStore::changeFeed()
     return m_feed.get();
 }
 
+void SqliteStore::keepUpkeepOffCommits()
+{
+    if (m_checkpointer)
+        return;
+    auto checkpointer = std::make_unique<SqliteCheckpointer>(m_path);
+    if (!checkpointer->running())
+        return;
+    QSqlQuery off(m_db);
+    if (off.exec(QStringLiteral("PRAGMA wal_autocheckpoint = 0")))
+        m_checkpointer = std::move(checkpointer);
+}
+
 } // namespace verity

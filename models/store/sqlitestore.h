@@ -3,6 +3,7 @@
 // schema migrated on open. One person's desk, and the demo.
 
 #include "changefeed.h"
+#include "sqlitecheckpointer.h"
 #include "sqlstore.h"
 
 #include <memory>
@@ -27,6 +28,7 @@ public:
     // is noticed by SQLite's data version, which changes only when another connection commits:
     // asked twice a second, a question of the shared memory, not the disk.
     ChangeFeed *changeFeed() override;
+    void keepUpkeepOffCommits() override;
 
 protected:
     QString byteLengthOf(const QString &column) const override;
@@ -41,6 +43,7 @@ private:
     std::optional<qint64> dataVersion();
 
     std::unique_ptr<ChangeFeed> m_feed;
+    std::unique_ptr<SqliteCheckpointer> m_checkpointer;
     std::optional<qint64> m_dataVersion;
 };
 

@@ -37,6 +37,10 @@ public:
     // What other consoles change, as the database announces it (a team's database); none where
     // nobody else writes (a desk's file). Owned by the store; lives in the store's thread.
     virtual ChangeFeed *changeFeed() { return nullptr; }
+    // For a writer whose every caller waits on its commits: the database's own upkeep (SQLite's
+    // checkpoints) runs beside it instead of inside one of those commits. Nothing where the
+    // server does it anyway.
+    virtual void keepUpkeepOffCommits() {}
 
     // A write transaction: it takes the write lock at once, so two consoles appending to the
     // same audit chain queue up instead of both reading the same last entry.

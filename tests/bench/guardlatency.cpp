@@ -126,6 +126,14 @@ int runGuardBenchmark(const GuardBenchOptions &options)
                             .arg(options.seconds)
                             .arg(megabytes(most))
                 << Qt::endl;
+            // A long run shows whether it levels off (SQLite's page cache fills to its 32 MB first).
+            if (rss.size() >= 120) {
+                QStringList minutes;
+                for (size_t second = 60; second < rss.size(); second += 60)
+                    minutes << QString::number(rss[second].get<double>() / 1024.0, 'f', 1);
+                out << QStringLiteral("  at each minute (MB): %1").arg(minutes.join(QStringLiteral(", ")))
+                    << Qt::endl;
+            }
         }
     }
     return missed ? 1 : 0;

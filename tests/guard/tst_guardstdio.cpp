@@ -5,6 +5,8 @@
 #include "guardagent.h"
 #include "store/storefactory.h"
 
+#include <QFile>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -60,11 +62,13 @@ private slots:
     void aTimedOutRefundIsHeldUntilAPersonSettlesIt();
     void aRefundFoundNotPerformedIsSentOnceWithItsKey();
     void aLateAnswerSettlesTheCall();
+    void aCancelledWriteIsSettledByTheAnswerThatStillComes();
     void anotherAgentIsHeldWhileTheWriteIsInFlight();
     void aKilledGuardLeavesItsCallUnknown();
     void writesAreRefusedWhileTheStoreIsAway();
     void aRetryFromAnotherSessionIsHeld();
     void callsItCannotJudgeAreNotSent();
+    void aDatabaseThatCanNeverRecordStopsTheGuard();
 
 private:
     GuardAgent::Options options(const QString &mode = QStringLiteral("answer")) const
@@ -212,7 +216,7 @@ void GuardStdioTest::aLateAnswerSettlesTheCall()
                                 {"conversation", "T-3"}});
     QTRY_VERIFY_WITH_TIMEOUT(!callsOf(late.database, QStringLiteral("T-3")).isEmpty()
                                      && callsOf(late.database, QStringLiteral("T-3"))[0].escalationId,
-                             5000);
+                             20000);
     const json held =
             other.call(QStringLiteral("issue_refund"), refundOf("SU-3", 700), 5000, QStringLiteral("T-3"));
     QVERIFY2(resultText(held).startsWith(QLatin1String("NOT SENT.")), held.dump().c_str());
@@ -220,7 +224,8 @@ void GuardStdioTest::aLateAnswerSettlesTheCall()
 
     const json answered = patient.nextAnswer(20000);
     QVERIFY2(resultText(answered).contains(QLatin1String("re_SU-3_1")), answered.dump().c_str());
-    QTRY_COMPARE(callsOf(late.database, QStringLiteral("T-3"))[0].outcome, Outcome::Performed);
+    QTRY_COMPARE_WITH_TIMEOUT(callsOf(late.database, QStringLiteral("T-3"))[0].outcome, Outcome::Performed,
+                              20000);
     const json after =
             other.call(QStringLiteral("issue_refund"), refundOf("SU-3", 700), 5000, QStringLiteral("T-3"));
     QVERIFY2(resultText(after).startsWith(QLatin1String("ALREADY DONE.")), after.dump().c_str());
@@ -231,6 +236,27 @@ void GuardStdioTest::aLateAnswerSettlesTheCall()
     // Whichever guard looked first escalated it.
     QVERIFY2((patient.log() + other.log()).contains(QLatin1String("got no answer by the deadline")),
              qPrintable(patient.log() + other.log()));
+}
+
+void GuardStdioTest::aCancelledWriteIsSettledByTheAnswerThatStillComes()
+{
+    // The SDK gives up after 1 s and cancels; the guard keeps the cancel from the server, whose
+    // answer 2.5 s later is recorded: performed, so the retry is answered without sending.
+    GuardAgent agent(options(QStringLiteral("late")), environment());
+    const json first =
+            agent.call(QStringLiteral("issue_refund"), refundOf("SU-6", 650), 1000, QStringLiteral("T-6"));
+    QCOMPARE(first["error"].value("code", 0), -32001);
+    QTRY_VERIFY_WITH_TIMEOUT(!callsOf(options().database, QStringLiteral("T-6")).isEmpty()
+                                     && callsOf(options().database, QStringLiteral("T-6"))[0].outcome
+                                             == Outcome::Performed,
+                             20000);
+    const json retry =
+            agent.call(QStringLiteral("issue_refund"), refundOf("SU-6", 650), 5000, QStringLiteral("T-6"));
+    QVERIFY2(resultText(retry).startsWith(QLatin1String("ALREADY DONE.")), retry.dump().c_str());
+    QVERIFY2(resultText(retry).contains(QLatin1String("re_SU-6_1")), retry.dump().c_str());
+    QVERIFY(agent.close());
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1);
+    QVERIFY2(agent.log().contains(QLatin1String("its answer came after all")), qPrintable(agent.log()));
 }
 
 void GuardStdioTest::anotherAgentIsHeldWhileTheWriteIsInFlight()
@@ -247,7 +273,8 @@ void GuardStdioTest::anotherAgentIsHeldWhileTheWriteIsInFlight()
                        {"conversation", "T-4"}};
     // Not waited for: sent, and the second agent asks while it is in flight.
     slow.sendWithoutWaiting(command);
-    QTRY_VERIFY(!callsOf(options().database, QStringLiteral("T-4")).isEmpty());
+    // A busy machine starts two Node processes and the guard slowly.
+    QTRY_VERIFY_WITH_TIMEOUT(!callsOf(options().database, QStringLiteral("T-4")).isEmpty(), 20000);
     const json held =
             other.call(QStringLiteral("issue_refund"), refundOf("SU-4", 900), 5000, QStringLiteral("T-4"));
     QVERIFY2(resultText(held).contains(QLatin1String("NOT SENT.")), held.dump().c_str());
@@ -271,7 +298,7 @@ void GuardStdioTest::aKilledGuardLeavesItsCallUnknown()
                                   {"arguments", refundOf("SU-5", 1200)},
                                   {"timeout", 30000},
                                   {"conversation", "T-5"}});
-        QTRY_COMPARE(ledgerEntries(hanging.ledger, "refund").size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(ledgerEntries(hanging.ledger, "refund").size(), 1, 20000);
         ::kill(pid["pid"].get<int>(), SIGKILL);
         const json lost = agent.nextAnswer(20000);
         QVERIFY2(lost.contains("error"), lost.dump().c_str());
@@ -283,7 +310,8 @@ void GuardStdioTest::aKilledGuardLeavesItsCallUnknown()
     // Past its deadline, with no guard running: the first repeat escalates it, and names it.
     QTest::qWait(2500);
     GuardAgent restarted(hanging, environment());
-    const json retry = restarted.call(QStringLiteral("issue_refund"), refundOf("SU-5", 1200), 1000,
+    // A guard just started lists the server's tools before it judges a call: time enough for that.
+    const json retry = restarted.call(QStringLiteral("issue_refund"), refundOf("SU-5", 1200), 5000,
                                       QStringLiteral("T-5"));
     QVERIFY2(resultText(retry).startsWith(QLatin1String("NOT SENT.")), retry.dump().c_str());
     QVERIFY2(escalationIn(resultText(retry)) > 0, retry.dump().c_str());
@@ -340,6 +368,7 @@ void GuardStdioTest::callsItCannotJudgeAreNotSent()
     QProcess guard;
     QProcessEnvironment env = environment();
     env.insert(QStringLiteral("LEDGER"), options().ledger);
+    env.insert(QStringLiteral("REFUND_MODE"), QStringLiteral("hang"));
     guard.setProcessEnvironment(env);
     guard.setWorkingDirectory(QStringLiteral(VERITY_GUARD_JS));
     guard.start(QStringLiteral(VERITY_BINARY),
@@ -369,28 +398,88 @@ void GuardStdioTest::callsItCannotJudgeAreNotSent()
                       {"id", 4},
                       {"method", "tools/call"},
                       {"params", {{"name", "issue_refund"}, {"arguments", "order SU-10"}}}}));
-    QByteArray out;
-    QTRY_VERIFY_WITH_TIMEOUT((out += guard.readAllStandardOutput(), out.count('\n') >= 4), 15000);
+    // What no JSON reader here can hold is never sent: it could be recorded by nobody.
+    guard.write(
+            "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"issue_refund\","
+            "\"arguments\":{\"order_id\":\"SU-11\",\"item_id\":\"X\",\"amount_cents\":100,\"x\":1e400}}}\n");
+    guard.write(
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"issue_refund\","
+            "\"arguments\":{\"order_id\":\"SU-12\\ud800\",\"item_id\":\"X\",\"amount_cents\":100}}}\n");
+    // An id still waiting for its answer is not used again: the first call's record would be lost.
+    const json inFlight{{"jsonrpc", "2.0"},
+                        {"id", 5},
+                        {"method", "tools/call"},
+                        {"params",
+                         {{"name", "issue_refund"},
+                          {"arguments", refundOf("SU-13", 100)},
+                          {"_meta", {{"conversationId", "T-13"}}}}}};
+    guard.write(line(inFlight));
+    QTRY_VERIFY_WITH_TIMEOUT(ledgerEntries(options().ledger, "refund").size() == 1, 15000);
+    guard.write(line(inFlight));
+
     // The guard answers these itself, at once; the server's answer to initialize comes when it does.
+    QByteArray out;
     json batch;
     QHash<int, json> byId;
-    for (const QByteArray &answer : out.trimmed().split('\n')) {
-        const json parsedAnswer = json::parse(answer.toStdString());
-        if (parsedAnswer.is_array())
-            batch = parsedAnswer;
-        else
-            byId.insert(parsedAnswer.value("id", -1), parsedAnswer);
-    }
-    QVERIFY2(batch.is_array() && batch.size() == 2, out.constData());
+    QList<json> unaddressed;
+    const auto answered = [&] {
+        out += guard.readAllStandardOutput();
+        batch = json();
+        byId.clear();
+        unaddressed.clear();
+        for (const QByteArray &answer : out.trimmed().split('\n')) {
+            const json parsedAnswer = json::parse(answer.toStdString(), nullptr, false);
+            const auto id = parsedAnswer.is_object() ? parsedAnswer.find("id") : parsedAnswer.end();
+            if (parsedAnswer.is_array())
+                batch = parsedAnswer;
+            else if (parsedAnswer.is_object() && (id == parsedAnswer.end() || id->is_null()))
+                unaddressed.append(parsedAnswer);
+            else if (parsedAnswer.is_object() && id->is_number_integer())
+                byId.insert(id->get<int>(), parsedAnswer);
+        }
+        return batch.is_array() && byId.contains(3) && byId.contains(4) && byId.contains(5)
+                && unaddressed.size() >= 2;
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(answered(), out.constData(), 15000);
+    QVERIFY2(batch.size() == 2, out.constData());
     QCOMPARE(batch[0]["error"]["code"].get<int>(), -32600);
     QCOMPARE(byId.value(3)["error"]["code"].get<int>(), -32602);
     QVERIFY2(byId.value(3).dump().find("params.name must name the tool") != std::string::npos,
              out.constData());
     QVERIFY2(byId.value(4).dump().find("params.arguments must be an object") != std::string::npos,
              out.constData());
+    for (const json &unread : unaddressed)
+        QCOMPARE(unread["error"]["code"].get<int>(), -32700);
+    QCOMPARE(byId.value(5)["error"]["code"].get<int>(), -32600);
+    QVERIFY2(byId.value(5).dump().find("already used by a request") != std::string::npos, out.constData());
     guard.closeWriteChannel();
     QVERIFY(guard.waitForFinished(10000));
-    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 0);
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1); // SU-13, once
+    // The call still waiting keeps its record: unknown when the client went away, and escalated.
+    const QList<ToolCallRow> calls = callsOf(options().database, QStringLiteral("T-13"));
+    QCOMPARE(calls.size(), 1);
+    QCOMPARE(calls[0].outcome, std::optional<Outcome>(Outcome::Unknown));
+    QVERIFY(calls[0].escalationId);
+}
+
+void GuardStdioTest::aDatabaseThatCanNeverRecordStopsTheGuard()
+{
+    // Unlike a team database that cannot be reached now, no wait mends a folder or another file.
+    QFile text(m_dir->filePath(QStringLiteral("notes.txt")));
+    QVERIFY(text.open(QIODevice::WriteOnly));
+    text.write("not a database\n");
+    text.close();
+    for (const QString &database : {m_dir->path(), text.fileName()}) {
+        QProcess guard;
+        guard.setProcessEnvironment(environment());
+        guard.start(QStringLiteral(VERITY_BINARY),
+                    {QStringLiteral("guard"), QStringLiteral("--db"), database, QStringLiteral("--"),
+                     QStringLiteral("true")});
+        QVERIFY(guard.waitForFinished(20000));
+        const QString said = QString::fromUtf8(guard.readAllStandardError());
+        QCOMPARE(guard.exitCode(), 2);
+        QVERIFY2(said.contains(database) && said.contains(QLatin1String("not started")), qPrintable(said));
+    }
 }
 
 QTEST_GUILESS_MAIN(GuardStdioTest)

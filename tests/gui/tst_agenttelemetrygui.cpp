@@ -3,9 +3,11 @@
 // timed out waiting for a lookup, and its identical retry flagged as its repeat, keyed from all of
 // its arguments since it names no item. And with a registry that knows none of its tools: the
 // refund judged as the money write its telemetry says it is, marked inferred on the card, and the
-// class confirmed into the registry in one click.
+// class confirmed into the registry in one click. And a refund `verity guard` held: its card says
+// the guard kept it from the tool.
 
 #include "classifytoolsdialog.h"
+#include "guard/guardrecorder.h"
 #include "import/transcriptimporter.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "mainwindow.h"
@@ -18,6 +20,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDateTime>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -71,6 +74,7 @@ private slots:
     void theRetryOfAnUnknownRefundIsCaught();
     void anUnregisteredToolIsJudgedAndConfirmedInOneClick();
     void aWindowReadsAgainToolsItsRegistryKnows();
+    void aRefundTheGuardHeldSaysItNeverReachedTheTool();
 };
 
 void TestAgentTelemetryGui::theRetryOfAnUnknownRefundIsCaught()
@@ -225,3 +229,52 @@ void TestAgentTelemetryGui::aWindowReadsAgainToolsItsRegistryKnows()
 
 QTEST_MAIN(TestAgentTelemetryGui)
 #include "tst_agenttelemetrygui.moc"
+
+void TestAgentTelemetryGui::aRefundTheGuardHeldSaysItNeverReachedTheTool()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("desk.sqlite"));
+    auto store = openStore(path);
+    QVERIFY_OK(store);
+    {
+        // As the guard records it: the refund sent, its client giving up, the retry held.
+        GuardRecorder recorder(
+                **store,
+                RegistrySelection::forced(NamedRegistry{QStringLiteral("default"), ToolRegistry::builtIn()}),
+                5000);
+        const auto refund = [](const QString &callId) {
+            GuardedCall call;
+            call.conversation = QStringLiteral("SU-55502-chat");
+            call.conversationNamed = true;
+            call.callId = callId;
+            call.sourceId = QStringLiteral("session 1 ") + callId;
+            call.tool = QStringLiteral("issue_refund");
+            call.arguments = {{"order_id", "SU-55502"}, {"amount_cents", 4999}, {"reason", "damaged"}};
+            call.origin = QStringLiteral("ledger");
+            call.at = QDateTime::currentMSecsSinceEpoch();
+            return call;
+        };
+        GuardedCall sent = refund(QStringLiteral("c1"));
+        Expected<WriteAdmission> first = recorder.admitWrite(sent, QString());
+        QVERIFY_OK(first);
+        QCOMPARE(first->verdict.kind, RepeatVerdict::Kind::Send);
+        QVERIFY_OK(recorder.giveUp(first->storedCallId));
+        GuardedCall retry = refund(QStringLiteral("c2"));
+        Expected<WriteAdmission> second = recorder.admitWrite(retry, QString());
+        QVERIFY_OK(second);
+        QCOMPARE(second->verdict.kind, RepeatVerdict::Kind::Hold);
+    }
+
+    MainWindow window(**store, path, RegistrySource{});
+    searchOrder(window);
+    if (QTest::currentTestFailed())
+        return;
+    QTRY_VERIFY(window.ticketView()->card(QStringLiteral("c2")));
+    ToolCallCard *first = window.ticketView()->card(QStringLiteral("c1"));
+    ToolCallCard *held = window.ticketView()->card(QStringLiteral("c2"));
+    QCOMPARE(first->badge()->text(), QStringLiteral("Unknown: do not retry"));
+    QCOMPARE(held->badge()->text(), QStringLiteral("Not performed"));
+    QCOMPARE(held->findChild<QLabel *>(QStringLiteral("repeatNotice"))->text(),
+             QStringLiteral("Held by the guard, never sent: repeats call c1. Same intent key as call c1."));
+}

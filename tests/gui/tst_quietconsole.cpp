@@ -93,17 +93,19 @@ void QuietConsoleTest::aLapsedClaimLeavesTheQueueOnTime()
 
     // Then nothing happens, and the claim's end passes: the model tells the view the cell
     // changed (what makes a quiet view paint again), and the cell reads free.
-    QSignalSpy changed(queue->model(), &QAbstractItemModel::dataChanged);
-    const auto toldTheView = [&] {
-        for (const QList<QVariant> &signal : changed) {
-            if (signal.at(0).toModelIndex().column() <= EscalationQueueModel::ClaimColumn
-                && signal.at(1).toModelIndex().column() >= EscalationQueueModel::ClaimColumn)
-                return true;
-        }
-        return false;
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(toldTheView(), int(lapse - QDateTime::currentMSecsSinceEpoch()) + 2000);
-    QVERIFY(QDateTime::currentMSecsSinceEpoch() >= lapse);
+    // Only a change told once the claim has ended counts: a busy machine may still be repainting
+    // the claim itself when the wait begins.
+    bool toldTheView = false;
+    const QMetaObject::Connection told =
+            connect(queue->model(), &QAbstractItemModel::dataChanged, this,
+                    [&](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                        if (QDateTime::currentMSecsSinceEpoch() >= lapse
+                            && topLeft.column() <= EscalationQueueModel::ClaimColumn
+                            && bottomRight.column() >= EscalationQueueModel::ClaimColumn)
+                            toldTheView = true;
+                    });
+    QTRY_VERIFY_WITH_TIMEOUT(toldTheView, int(lapse - QDateTime::currentMSecsSinceEpoch()) + 2000);
+    disconnect(told);
     QCOMPARE(claimShown(queue, id), QString());
 }
 

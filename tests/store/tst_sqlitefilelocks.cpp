@@ -55,6 +55,7 @@ private slots:
     void aCloseElsewhereInTheProcessKeepsTheLiveFiles_data();
     void aCloseElsewhereInTheProcessKeepsTheLiveFiles();
     void nothingIsSavedOverADatabase();
+    void checkpointsRunBesideTheWriter();
 };
 
 void SqliteFileLocksTest::theStoreLocksThroughDescriptorsOfItsOwn()
@@ -166,3 +167,29 @@ void SqliteFileLocksTest::nothingIsSavedOverADatabase()
 
 QTEST_GUILESS_MAIN(SqliteFileLocksTest)
 #include "tst_sqlitefilelocks.moc"
+
+// A writer whose callers wait on its commits (the guard) leaves SQLite's checkpoints to a thread
+// with a connection of its own: the log still reaches the database file while the writer stays
+// open, and everything written is there when it is opened again.
+void SqliteFileLocksTest::checkpointsRunBesideTheWriter()
+{
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("desk.sqlite"));
+    qint64 tickets = 0;
+    {
+        std::unique_ptr<Store> store = openTestStore(path);
+        QVERIFY(store);
+        store->keepUpkeepOffCommits();
+        const qint64 before = QFileInfo(path).size();
+        QVERIFY(importInto(*store, QStringLiteral(VERITY_TEST_DATA "/tau/tau2-gpt-4.1-retail.json")));
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(path).size() > before + 512 * 1024, 5000);
+        Expected<qint64> counted = store->countTickets(TicketQuery{});
+        QVERIFY(counted && *counted > 0);
+        tickets = *counted;
+    }
+    std::unique_ptr<Store> again = openTestStore(path);
+    QVERIFY(again);
+    Expected<qint64> counted = again->countTickets(TicketQuery{});
+    QVERIFY(counted);
+    QCOMPARE(*counted, tickets);
+}

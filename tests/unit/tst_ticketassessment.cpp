@@ -185,6 +185,22 @@ private slots:
                 << QList<CallFacts>{writeCall(2, Outcome::NotPerformed, keyA)} << 1 << notPerformed << false
                 << false << 0 << false << QList<qint64>{};
 
+        // What `verity guard` answered itself reached no system: it is no worst outcome.
+        const auto answeredByGuard = [](CallFacts call) {
+            noteResult(call,
+                       QStringLiteral(R"({"answer":{"content":[]},"guard":"held: repeat of call 1",)"
+                                      R"("outcome":"not_performed"})"));
+            return call;
+        };
+        QTest::newRow("guard: a held repeat is not the worst outcome")
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA),
+                                    answeredByGuard(writeCall(2, Outcome::NotPerformed, keyA))}
+                << 2 << performed << false << true << 0 << false << QList<qint64>{1, 2};
+        QTest::newRow("guard: a tool's own not performed still is")
+                << QList<CallFacts>{writeCall(1, Outcome::Performed, keyA),
+                                    writeCall(2, Outcome::NotPerformed, QStringLiteral("k2"))}
+                << 2 << notPerformed << false << false << 0 << false << QList<qint64>{};
+
         // Calls nobody can judge.
         QTest::newRow("unclassified call") << QList<CallFacts>{unclassifiedCall(1)} << 0 << 0 << false
                                            << false << 0 << true << QList<qint64>{};
