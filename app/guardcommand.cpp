@@ -20,6 +20,8 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
 #include <QUuid>
@@ -309,6 +311,15 @@ int runGuardCommand(const QStringList &arguments)
         err << "verity guard: " << warning << "\n";
     quietDriverChatter();
 
+    // A mistyped path would make a new database no console reads, and hold nothing the team's
+    // database holds: a new file, yes; a new folder, no (but the default's, made on first use).
+    if (isFileLocation(parsed->database) && parsed->database != defaultStoreLocation()
+        && !QFileInfo(parsed->database).absoluteDir().exists()) {
+        err << "verity guard: not started: --db " << parsed->database << ": the folder "
+            << QFileInfo(parsed->database).absolutePath()
+            << " does not exist; name a database file in a folder that does\n";
+        return 2;
+    }
     StoreSource stores(parsed->database, choice->selection, parsed->deadlineMs, err);
     QString whyNot; // said by the store source itself
     stores.recorder(whyNot); // opened now, so a database that cannot be reached is said at start

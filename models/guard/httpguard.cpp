@@ -374,7 +374,17 @@ void HttpGuard::upstreamDone(Exchange *exchange)
         // until its deadline; the client hears why.
         emit logged(QStringLiteral("the server at %1 did not answer: %2")
                             .arg(m_options.upstream.toString(), reply->errorString()));
-        if (!exchange->own)
+        // A connection refused, or a name not found, delivered nothing: a call in it did not happen.
+        if (!exchange->own && exchange->request.method == "POST"
+            && (reply->error() == QNetworkReply::ConnectionRefusedError
+                || reply->error() == QNetworkReply::HostNotFoundError)) {
+            m_sink = exchange->socket ? exchange : nullptr;
+            exchange->session->relay->notDelivered(exchange->request.body, reply->errorString());
+            m_sink = nullptr;
+        }
+        if (!exchange->own && !exchange->answer.isEmpty())
+            respond(exchange->socket, 200, "application/json", exchange->answer);
+        else if (!exchange->own)
             respond(exchange->socket, 502, "text/plain",
                     "verity guard: the MCP server did not answer: " + reply->errorString().toUtf8() + "\n");
         finish(exchange);

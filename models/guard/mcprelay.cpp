@@ -487,6 +487,40 @@ void McpRelay::abandoned(const QByteArray &request, const QString &why)
         giveUp(*pending, why);
 }
 
+void McpRelay::notDelivered(const QByteArray &request, const QString &why)
+{
+    const json sent = json::parse(request.constBegin(), request.constEnd(), nullptr, false);
+    const auto id = sent.is_object() ? sent.find("id") : sent.end();
+    if (id == sent.end())
+        return;
+    const auto pending = m_pending.find(idKey(*id));
+    if (pending == m_pending.end())
+        return;
+    const Pending undelivered = std::move(*pending);
+    m_pending.erase(pending);
+    const QString tool = undelivered.call.tool;
+    const json reply{{"content",
+                      json::array({{{"type", "text"},
+                                    {"text",
+                                     QStringLiteral("NOT SENT. The server of the %1 tool could not be "
+                                                    "reached (%2), so this call did not happen. It is "
+                                                    "safe to try again later.")
+                                             .arg(tool, why)
+                                             .toStdString()}}})},
+                     {"isError", true}};
+    answer(*id, reply);
+    m_sinks.log(QStringLiteral("%1 (%2): not delivered: %3").arg(undelivered.call.callId, tool, why));
+    if (!undelivered.write || undelivered.storedCallId == 0)
+        return;
+    QString whyNot;
+    if (GuardRecorder *recorder = m_recorder(whyNot)) {
+        const json recorded{{"outcome", outcomeId(Outcome::NotPerformed).toStdString()},
+                            {"guard", QStringLiteral("not delivered: %1").arg(why).toStdString()},
+                            {"answer", reply}};
+        recorder->recordResult(undelivered.call, recorded, false, QString(), now());
+    }
+}
+
 void McpRelay::connectionLost(const QString &why)
 {
     for (Pending &pending : m_pending)

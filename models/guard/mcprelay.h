@@ -55,6 +55,9 @@ public:
     void fromClient(const QByteArray &message);
     void fromServer(const QByteArray &message);
     // A side went away: every write still awaiting its answer is unknown and escalated now.
+    // The request never reached the server (its connection was refused): a call in it did not
+    // happen, is recorded so, and the model is told.
+    void notDelivered(const QByteArray &request, const QString &why);
     void connectionLost(const QString &why);
     // The client stopped waiting for this one request (its stream closed): a write it was is
     // unknown and escalated now; its answer, should it come, still settles it.

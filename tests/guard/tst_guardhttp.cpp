@@ -59,6 +59,7 @@ private slots:
     void cleanup();
     void aTimedOutRefundIsHeldOverHttp();
     void foreignHostsAndOriginsAreRefused();
+    void aCallToAServerThatIsDownDidNotHappen();
 
 private:
     GuardAgent::Options options() const
@@ -147,6 +148,51 @@ void GuardHttpTest::foreignHostsAndOriginsAreRefused()
     // A body that only looks like an initialize is no reason to stop: it is answered, and so is the next.
     QVERIFY(statusOf(m_guard->url(), "POST", jsonPost, QByteArrayLiteral("[\"initialize\"]")) > 0);
     QCOMPARE(statusOf(m_guard->url(), "PUT", jsonPost, ping), 405);
+}
+
+void GuardHttpTest::aCallToAServerThatIsDownDidNotHappen()
+{
+    // Nothing listens on port 1 of loopback: the connection is refused, so nothing was delivered.
+    const QString database = m_dir->filePath(QStringLiteral("down.db"));
+    ListeningProcess guard(QStringLiteral(VERITY_BINARY),
+                           {QStringLiteral("guard"), QStringLiteral("--db"), database,
+                            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                            QStringLiteral("--upstream"), QStringLiteral("http://127.0.0.1:1/mcp")},
+                           environment());
+    QVERIFY2(guard.url().endsWith(QLatin1String("/mcp")), qPrintable(guard.log()));
+    const json call{{"jsonrpc", "2.0"},
+                    {"id", 1},
+                    {"method", "tools/call"},
+                    {"params",
+                     {{"name", "issue_refund"},
+                      {"arguments", refundOf("SU-31", 500)},
+                      {"_meta", {{"conversationId", "T-DOWN"}}}}}};
+    QNetworkAccessManager network;
+    QNetworkRequest request{QUrl(guard.url())};
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setRawHeader("Accept", "application/json, text/event-stream");
+    QNetworkReply *reply = network.post(request, QByteArray::fromStdString(call.dump()));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 15000);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    const QByteArray body = reply->readAll();
+    reply->deleteLater();
+    const json answered = json::parse(body.toStdString(), nullptr, false);
+    QVERIFY2(answered.is_object() && answered["result"].value("isError", false), body.constData());
+    QVERIFY2(body.contains("NOT SENT") && body.contains("could not be reached"), body.constData());
+
+    // Recorded as not performed: nobody has to find out what became of it.
+    Expected<std::unique_ptr<Store>> store = openStore(database);
+    QVERIFY(store);
+    QTRY_VERIFY_WITH_TIMEOUT(*(*store)->ticketIdByExtId(QStringLiteral("T-DOWN")), 10000);
+    const qint64 ticket = **(*store)->ticketIdByExtId(QStringLiteral("T-DOWN"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                Expected<QList<TranscriptEntry>> entries = (*store)->transcript(ticket);
+                return entries && !entries->isEmpty()
+                        && entries->first().call.outcome == Outcome::NotPerformed;
+            }(),
+            10000);
+    QCOMPARE(escalationOpenCount(database), 0);
 }
 
 QTEST_GUILESS_MAIN(GuardHttpTest)

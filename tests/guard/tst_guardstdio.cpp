@@ -469,7 +469,8 @@ void GuardStdioTest::aDatabaseThatCanNeverRecordStopsTheGuard()
     QVERIFY(text.open(QIODevice::WriteOnly));
     text.write("not a database\n");
     text.close();
-    for (const QString &database : {m_dir->path(), text.fileName()}) {
+    for (const QString &database :
+         {m_dir->path(), text.fileName(), m_dir->filePath(QStringLiteral("no-such-folder/desk.sqlite"))}) {
         QProcess guard;
         guard.setProcessEnvironment(environment());
         guard.start(QStringLiteral(VERITY_BINARY),
