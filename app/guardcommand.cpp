@@ -313,6 +313,10 @@ int runGuardCommand(const QStringList &arguments)
 
     // A mistyped path would make a new database no console reads, and hold nothing the team's
     // database holds: a new file, yes; a new folder, no (but the default's, made on first use).
+    if (parsed->database.trimmed().isEmpty()) {
+        err << "verity guard: not started: --db is empty; name a database file or a PostgreSQL URI\n";
+        return 2;
+    }
     if (isFileLocation(parsed->database) && parsed->database != defaultStoreLocation()
         && !QFileInfo(parsed->database).absoluteDir().exists()) {
         err << "verity guard: not started: --db " << parsed->database << ": the folder "

@@ -83,6 +83,33 @@ QString conversationInMeta(const json &params)
     return {};
 }
 
+int jsonNestingDepth(const QByteArray &text, int limit)
+{
+    int depth = 0;
+    int deepest = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (const char c : text) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+            if (deepest > limit)
+                break;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
 McpRelay::McpRelay(RecorderSource recorder, RelayOptions options, Sinks sinks)
     : m_recorder(std::move(recorder))
     , m_options(std::move(options))
@@ -131,12 +158,18 @@ void McpRelay::refuse(const json &id, int code, const QString &why)
     m_sinks.toClient(QByteArray::fromStdString(response.dump()));
 }
 
-bool McpRelay::idInUse(const QString &key) const
+bool McpRelay::idInUse(const json &id) const
 {
-    return m_pending.contains(key)
-            || std::any_of(m_waitingCalls.cbegin(), m_waitingCalls.cend(), [&key](const auto &waiting) {
-                   return idKey(waiting.second.value("id", json())) == key;
-               });
+    // 1 and "1" are two ids, but one call name: the second would share the first's record.
+    const QString name = idName(id);
+    const auto clashes = [&name, &id](const json &other) {
+        return idKey(other) == idKey(id) || (!other.is_null() && idName(other) == name);
+    };
+    return m_ownIds.contains(idKey(id))
+            || std::any_of(m_pending.cbegin(), m_pending.cend(),
+                           [&](const Pending &pending) { return clashes(pending.id); })
+            || std::any_of(m_waitingCalls.cbegin(), m_waitingCalls.cend(),
+                           [&](const auto &waiting) { return clashes(waiting.second.value("id", json())); });
 }
 
 bool McpRelay::refusedBatch(const json &batch)
@@ -172,7 +205,18 @@ qint64 McpRelay::now() const
 
 void McpRelay::fromClient(const QByteArray &message)
 {
-    json value = json::parse(message.constBegin(), message.constEnd(), nullptr, false);
+    if (jsonNestingDepth(message) > deepestJsonRead) {
+        m_sinks.log(QStringLiteral("a message nested deeper than %1 levels was refused, unsent")
+                            .arg(deepestJsonRead));
+        refuse(json(), -32700,
+               QStringLiteral("the message is nested deeper than %1 levels; it was not sent")
+                       .arg(deepestJsonRead));
+        return;
+    }
+    // JSON text has no byte order mark (RFC 8259): the server would not read what the guard did.
+    json value = message.startsWith("\xEF\xBB\xBF")
+            ? json(json::value_t::discarded)
+            : json::parse(message.constBegin(), message.constEnd(), nullptr, false);
     if (value.is_discarded()) {
         // Not JSON this guard can read (no JSON at all, a number past a double's range, a lone
         // UTF-16 surrogate): it may be a tools/call that could be neither judged nor recorded.
@@ -193,6 +237,17 @@ void McpRelay::fromClient(const QByteArray &message)
     const auto id = request->find("id");
     const bool hasId = id != request->end() && !id->is_null();
     const json params = request->value("params", json::object());
+    if (hasId && request->contains("method") && idInUse(*id)) {
+        // Its answer could not be told from the first one's: a ping answered would settle a refund.
+        m_sinks.log(
+                QStringLiteral("a request with the id %1 of a request still in flight was refused, unsent")
+                        .arg(idKey(*id)));
+        refuse(*id, -32600,
+               QStringLiteral("the id %1 is already used by a request of this session still waiting for its "
+                              "answer; this request was not sent")
+                       .arg(idKey(*id)));
+        return;
+    }
     if (method == QLatin1String("initialize") && hasId) {
         m_conversation = conversationInMeta(params);
         m_initializeId = idKey(*id);
@@ -204,14 +259,6 @@ void McpRelay::fromClient(const QByteArray &message)
         if (const QString invalid = invalidCall(*request); !invalid.isEmpty()) {
             m_sinks.log(QStringLiteral("a tools/call was refused: %1").arg(invalid));
             refuse(hasId ? *id : json(), hasId ? -32602 : -32600, invalid);
-        } else if (idInUse(idKey(*id))) {
-            // Its answer could not be told from the first one's, nor its record kept apart.
-            m_sinks.log(QStringLiteral("a tools/call with the id %1 of a request still in flight was refused")
-                                .arg(idKey(*id)));
-            refuse(*id, -32600,
-                   QStringLiteral("the id %1 is already used by a request of this session still waiting for "
-                                  "its answer; the call was not sent")
-                           .arg(idKey(*id)));
         } else if (m_options.callsWaitForToolList && !m_ownListId.isEmpty() && m_waitingCalls.size() < 1000) {
             m_waitingCalls.append({message, std::move(*request)});
             m_listWait.start();
@@ -246,6 +293,13 @@ void McpRelay::fromClient(const QByteArray &message)
 
 void McpRelay::fromServer(const QByteArray &message)
 {
+    if (jsonNestingDepth(message) > deepestJsonRead) {
+        // Not read, so not recorded: a write it answers stays unknown until its deadline.
+        m_sinks.log(QStringLiteral("the server sent a message nested deeper than %1 levels: passed on unread")
+                            .arg(deepestJsonRead));
+        m_sinks.toClient(message);
+        return;
+    }
     std::optional<json> response = parsed(message);
     const auto id = response ? response->find("id") : json::iterator();
     if (!response || response->contains("method") || id == response->end()) {
@@ -365,6 +419,7 @@ void McpRelay::callTool(const QByteArray &message, json request)
     const json id = request["id"];
     json &params = request["params"];
     Pending pending;
+    pending.id = id;
     pending.call = guardedCall(id, params);
     const GuardedTool tool = guardedTool(m_options.registries, pending.call);
     pending.write = isWrite(tool.spec.toolClass);

@@ -74,6 +74,7 @@ private:
     };
     struct Pending
     {
+        nlohmann::json id; // the client's
         GuardedCall call;
         bool write = false;
         qint64 storedCallId = 0; // 0: not recorded before it was sent
@@ -91,7 +92,7 @@ private:
     void refuse(const nlohmann::json &id, int code, const QString &why);
     bool refusedBatch(const nlohmann::json &batch);
     // A request id of this session that is still waiting for its answer (or for the tool list).
-    bool idInUse(const QString &key) const;
+    bool idInUse(const nlohmann::json &id) const;
     void answer(const nlohmann::json &id, nlohmann::json result);
     void readToolList(const nlohmann::json &result);
     void settle(Pending pending, const nlohmann::json &response);
@@ -124,5 +125,12 @@ private:
 // The conversation a request's `_meta` names ("gen_ai.conversation.id", "conversationId",
 // "conversation_id", "dev.verity/conversation"); empty when none.
 QString conversationInMeta(const nlohmann::json &params);
+
+// Messages nested deeper than this are not read: reading and writing such JSON recurses, and no
+// tool's arguments are anywhere near it.
+constexpr int deepestJsonRead = 256;
+// How deep a JSON text's arrays and objects nest (strings skipped), counting no further than
+// one past `limit`.
+int jsonNestingDepth(const QByteArray &text, int limit = deepestJsonRead);
 
 } // namespace verity

@@ -416,12 +416,25 @@ void GuardStdioTest::callsItCannotJudgeAreNotSent()
     guard.write(line(inFlight));
     QTRY_VERIFY_WITH_TIMEOUT(ledgerEntries(options().ledger, "refund").size() == 1, 15000);
     guard.write(line(inFlight));
+    // Nor by another request: the server's answer to it would settle the refund.
+    guard.write(line({{"jsonrpc", "2.0"}, {"id", "5"}, {"method", "ping"}}));
+    // Nor what nests too deep to read safely, nor a line with a byte order mark the server cannot read.
+    guard.write(
+            "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"issue_refund\","
+            "\"arguments\":{\"order_id\":\"SU-14\",\"z\":"
+            + QByteArray(300, '[') + QByteArray(300, ']') + "}}}\n");
+    guard.write("\xEF\xBB\xBF"
+                + line({{"jsonrpc", "2.0"},
+                        {"id", 10},
+                        {"method", "tools/call"},
+                        {"params", {{"name", "issue_refund"}, {"arguments", refundOf("SU-15", 100)}}}}));
 
     // The guard answers these itself, at once; the server's answer to initialize comes when it does.
     QByteArray out;
     json batch;
     QHash<int, json> byId;
     QList<json> unaddressed;
+    json stringFive;
     const auto answered = [&] {
         out += guard.readAllStandardOutput();
         batch = json();
@@ -436,9 +449,11 @@ void GuardStdioTest::callsItCannotJudgeAreNotSent()
                 unaddressed.append(parsedAnswer);
             else if (parsedAnswer.is_object() && id->is_number_integer())
                 byId.insert(id->get<int>(), parsedAnswer);
+            else if (parsedAnswer.is_object() && *id == "5")
+                stringFive = parsedAnswer;
         }
         return batch.is_array() && byId.contains(3) && byId.contains(4) && byId.contains(5)
-                && unaddressed.size() >= 2;
+                && stringFive.is_object() && unaddressed.size() >= 4;
     };
     QTRY_VERIFY2_WITH_TIMEOUT(answered(), out.constData(), 15000);
     QVERIFY2(batch.size() == 2, out.constData());
@@ -451,6 +466,7 @@ void GuardStdioTest::callsItCannotJudgeAreNotSent()
     for (const json &unread : unaddressed)
         QCOMPARE(unread["error"]["code"].get<int>(), -32700);
     QCOMPARE(byId.value(5)["error"]["code"].get<int>(), -32600);
+    QCOMPARE(stringFive["error"]["code"].get<int>(), -32600);
     QVERIFY2(byId.value(5).dump().find("already used by a request") != std::string::npos, out.constData());
     guard.closeWriteChannel();
     QVERIFY(guard.waitForFinished(10000));
