@@ -28,6 +28,12 @@ std::optional<McpCallResult> readMcpCallResult(const json &result)
     return read;
 }
 
+json guardAnswerRecord(Outcome outcome, const QString &why, const json &answer)
+{
+    return json{
+            {"outcome", outcomeId(outcome).toStdString()}, {"guard", why.toStdString()}, {"answer", answer}};
+}
+
 std::optional<QString> guardAnswerReason(const QString &rawResult)
 {
     if (!rawResult.contains(QLatin1String("\"guard\"")))

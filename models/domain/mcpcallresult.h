@@ -4,6 +4,8 @@
 // its structured content when it has one, else from its content blocks; its isError marks it an
 // error as a transcript's own mark does.
 
+#include "outcome.h"
+
 #include <QString>
 
 #include <nlohmann/json.hpp>
@@ -23,7 +25,9 @@ struct McpCallResult
 std::optional<McpCallResult> readMcpCallResult(const nlohmann::json &result);
 
 // `verity guard` stores a call it answered itself, never sending it, as {"outcome", "guard": why,
-// "answer": what the model was told}. Why, for such a result as stored; nullopt for any other.
+// "answer": what the model was told}.
+nlohmann::json guardAnswerRecord(Outcome outcome, const QString &why, const nlohmann::json &answer);
+// Why, for such a result as stored; nullopt for any other.
 std::optional<QString> guardAnswerReason(const QString &rawResult);
 
 } // namespace verity

@@ -1,6 +1,7 @@
 #include "guardrecorder.h"
 
 #include "domain/intentkey.h"
+#include "domain/mcpcallresult.h"
 #include "domain/toolclasssuggestion.h"
 #include "import/conversationevents.h"
 #include "import/namedorder.h"
@@ -213,11 +214,8 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
         }
         admission.answer = verdictAnswer(admission.verdict, call.tool);
         const bool held = admission.verdict.kind == RepeatVerdict::Kind::Hold;
-        const json answered{
-                {"outcome",
-                 outcomeId(held ? Outcome::NotPerformed : Outcome::AlreadyPerformed).toStdString()},
-                {"guard", verdictReason(admission.verdict).toStdString()},
-                {"answer", admission.answer}};
+        const json answered = guardAnswerRecord(held ? Outcome::NotPerformed : Outcome::AlreadyPerformed,
+                                                verdictReason(admission.verdict), admission.answer);
         return QList<ImportUnit>{unitOf(call, &answered, false, QString(), call.at)};
     };
     if (Expected<void> done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard"))); !done)

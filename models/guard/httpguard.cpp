@@ -157,7 +157,7 @@ HttpGuard::Session *HttpGuard::sessionFor(const Request &request)
 {
     const QString id = QString::fromLatin1(request.headers.value("mcp-session-id"));
     const json body = request.method == "POST" && request.body.contains("\"initialize\"")
-                    && jsonNestingDepth(request.body) <= deepestJsonRead
+                    && nestingOf(request.body) <= deepestJsonRead
             ? json::parse(request.body.toStdString(), nullptr, false)
             : json();
     const auto method = body.is_object() ? body.find("method") : body.end();

@@ -1,6 +1,7 @@
 #include "mcprelay.h"
 
 #include "domain/intentkey.h"
+#include "domain/mcpcallresult.h"
 
 #include <QDateTime>
 
@@ -81,33 +82,6 @@ QString conversationInMeta(const json &params)
             return named;
     }
     return {};
-}
-
-int jsonNestingDepth(const QByteArray &text, int limit)
-{
-    int depth = 0;
-    int deepest = 0;
-    bool inString = false;
-    bool escaped = false;
-    for (const char c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            deepest = std::max(deepest, ++depth);
-            if (deepest > limit)
-                break;
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return deepest;
 }
 
 McpRelay::McpRelay(RecorderSource recorder, RelayOptions options, Sinks sinks)
@@ -205,7 +179,7 @@ qint64 McpRelay::now() const
 
 void McpRelay::fromClient(const QByteArray &message)
 {
-    if (jsonNestingDepth(message) > deepestJsonRead) {
+    if (nestingOf(message) > deepestJsonRead) {
         m_sinks.log(QStringLiteral("a message nested deeper than %1 levels was refused, unsent")
                             .arg(deepestJsonRead));
         refuse(json(), -32700,
@@ -293,7 +267,7 @@ void McpRelay::fromClient(const QByteArray &message)
 
 void McpRelay::fromServer(const QByteArray &message)
 {
-    if (jsonNestingDepth(message) > deepestJsonRead) {
+    if (nestingOf(message) > deepestJsonRead) {
         // Not read, so not recorded: a write it answers stays unknown until its deadline.
         m_sinks.log(QStringLiteral("the server sent a message nested deeper than %1 levels: passed on unread")
                             .arg(deepestJsonRead));
@@ -554,25 +528,17 @@ void McpRelay::notDelivered(const QByteArray &request, const QString &why)
     const Pending undelivered = std::move(*pending);
     m_pending.erase(pending);
     const QString tool = undelivered.call.tool;
-    const json reply{{"content",
-                      json::array({{{"type", "text"},
-                                    {"text",
-                                     QStringLiteral("NOT SENT. The server of the %1 tool could not be "
-                                                    "reached (%2), so this call did not happen. It is "
-                                                    "safe to try again later.")
-                                             .arg(tool, why)
-                                             .toStdString()}}})},
-                     {"isError", true}};
+    const json reply = undeliveredAnswer(tool, why);
     answer(*id, reply);
     m_sinks.log(QStringLiteral("%1 (%2): not delivered: %3").arg(undelivered.call.callId, tool, why));
     if (!undelivered.write || undelivered.storedCallId == 0)
         return;
     QString whyNot;
     if (GuardRecorder *recorder = m_recorder(whyNot)) {
-        const json recorded{{"outcome", outcomeId(Outcome::NotPerformed).toStdString()},
-                            {"guard", QStringLiteral("not delivered: %1").arg(why).toStdString()},
-                            {"answer", reply}};
-        recorder->recordResult(undelivered.call, recorded, false, QString(), now());
+        recorder->recordResult(
+                undelivered.call,
+                guardAnswerRecord(Outcome::NotPerformed, QStringLiteral("not delivered: %1").arg(why), reply),
+                false, QString(), now());
     }
 }
 

@@ -7,6 +7,7 @@
 // resources, prompts, and the server's own requests (sampling, elicitation, roots) pass as
 // they are; a client's cancellation of a write in flight makes it unknown at once.
 
+#include "domain/jsontext.h"
 #include "guardrecorder.h"
 
 #include <QByteArray>
@@ -129,8 +130,10 @@ QString conversationInMeta(const nlohmann::json &params);
 // Messages nested deeper than this are not read: reading and writing such JSON recurses, and no
 // tool's arguments are anywhere near it.
 constexpr int deepestJsonRead = 256;
-// How deep a JSON text's arrays and objects nest (strings skipped), counting no further than
-// one past `limit`.
-int jsonNestingDepth(const QByteArray &text, int limit = deepestJsonRead);
+// How deep a JSON text's arrays and objects nest (strings skipped).
+inline int nestingOf(const QByteArray &text)
+{
+    return jsonNestingDepth(text.constBegin(), text.constEnd());
+}
 
 } // namespace verity

@@ -133,4 +133,13 @@ json unrecordedAnswer(const QString &tool, const QString &why)
                       true);
 }
 
+json undeliveredAnswer(const QString &tool, const QString &why)
+{
+    return textResult(
+            QStringLiteral("NOT SENT. The server of the %1 tool could not be reached (%2), so this call "
+                           "did not happen. It is safe to try again later.")
+                    .arg(tool, why),
+            true);
+}
+
 } // namespace verity

@@ -40,4 +40,7 @@ nlohmann::json verdictAnswer(const RepeatVerdict &verdict, const QString &tool);
 // The answer to a write the guard refuses because it cannot record it (`why`).
 nlohmann::json unrecordedAnswer(const QString &tool, const QString &why);
 
+// The answer to a call that never reached its server (`why`: the connection was refused).
+nlohmann::json undeliveredAnswer(const QString &tool, const QString &why);
+
 } // namespace verity
