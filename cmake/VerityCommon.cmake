@@ -27,6 +27,19 @@ if(VERITY_LINKER_GOLD)
     target_link_options(verity_common INTERFACE -fuse-ld=gold)
 endif()
 
+# Nearly every file includes Qt's containers and nlohmann/json, and parsing them is a third of
+# a file's build time: precompile them once for the layers, once for the tests.
+option(VERITY_PCH "Precompile the Qt, JSON and standard headers most sources include" ON)
+set(VERITY_PCH_HEADERS
+    <QByteArray> <QDateTime> <QHash> <QJsonArray> <QJsonDocument> <QJsonObject> <QList> <QMap>
+    <QObject> <QRegularExpression> <QSet> <QString> <QStringList> <QTimer> <QUrl> <QVariant>
+    <nlohmann/json.hpp>
+    <algorithm> <functional> <map> <memory> <optional> <string> <vector>)
+if(VERITY_PCH)
+    # A precompiled header that a compiler sets aside (its macros differ) says so, and fails CI.
+    target_compile_options(verity_common INTERFACE $<$<CXX_COMPILER_ID:GNU,Clang>:-Winvalid-pch>)
+endif()
+
 option(VERITY_WERROR "Treat compiler warnings as errors" OFF)
 if(VERITY_WERROR)
     target_compile_options(verity_common INTERFACE -Werror)

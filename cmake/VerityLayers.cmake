@@ -39,6 +39,16 @@ function(verity_layer name)
 
     add_library(${name} STATIC ${ARG_SOURCES})
     target_link_libraries(${name} PUBLIC verity_common ${ARG_DEPENDS} ${ARG_LIBS})
+    # The first layer precompiles the common headers; every later one reuses them.
+    if(VERITY_PCH)
+        get_property(first GLOBAL PROPERTY VERITY_PCH_LAYER)
+        if(first)
+            target_precompile_headers(${name} REUSE_FROM ${first})
+        else()
+            target_precompile_headers(${name} PRIVATE ${VERITY_PCH_HEADERS})
+            set_property(GLOBAL PROPERTY VERITY_PCH_LAYER ${name})
+        endif()
+    endif()
 
     set(config "${CMAKE_CURRENT_BINARY_DIR}/${name}-layer.cmake")
     set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${name}-layer.stamp")
