@@ -115,8 +115,18 @@ void StdioGuard::serverFinished(int exitCode, QProcess::ExitStatus status)
     if (!m_fromServer.trimmed().isEmpty())
         m_relay.fromServer(m_fromServer);
     m_fromServer.clear();
-    m_relay.connectionLost(status == QProcess::CrashExit ? QStringLiteral("the server crashed")
-                                                         : QStringLiteral("the server exited"));
+    const QString why = status == QProcess::CrashExit ? QStringLiteral("the server crashed")
+                                                      : QStringLiteral("the server exited");
+    // Ending after the client left is the normal shutdown; any other end is news to whoever
+    // configured the server (a wrong command line usually ends at once).
+    if (!m_clientGone)
+        emit logged(
+                status == QProcess::CrashExit
+                        ? QStringLiteral("the MCP server %1 crashed; the guard stops").arg(m_server.program())
+                        : QStringLiteral("the MCP server %1 exited with status %2; the guard stops")
+                                  .arg(m_server.program())
+                                  .arg(exitCode));
+    m_relay.connectionLost(why);
     emit finished(status == QProcess::CrashExit ? 1 : exitCode);
 }
 

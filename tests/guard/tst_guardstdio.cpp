@@ -69,6 +69,7 @@ private slots:
     void aRetryFromAnotherSessionIsHeld();
     void callsItCannotJudgeAreNotSent();
     void aDatabaseThatCanNeverRecordStopsTheGuard();
+    void aServerThatEndsAtOnceIsReported();
 
 private:
     GuardAgent::Options options(const QString &mode = QStringLiteral("answer")) const
@@ -497,6 +498,20 @@ void GuardStdioTest::aDatabaseThatCanNeverRecordStopsTheGuard()
         QCOMPARE(guard.exitCode(), 2);
         QVERIFY2(said.contains(database) && said.contains(QLatin1String("not started")), qPrintable(said));
     }
+}
+
+void GuardStdioTest::aServerThatEndsAtOnceIsReported()
+{
+    // A mistyped server command line usually ends at once: the guard says so, and ends the same way.
+    QProcess guard;
+    guard.setProcessEnvironment(environment());
+    guard.start(QStringLiteral(VERITY_BINARY),
+                {QStringLiteral("guard"), QStringLiteral("--db"), m_dir->filePath(QStringLiteral("desk.db")),
+                 QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("exit 3")});
+    QVERIFY(guard.waitForFinished(20000));
+    const QString said = QString::fromUtf8(guard.readAllStandardError());
+    QCOMPARE(guard.exitCode(), 3);
+    QVERIFY2(said.contains(QLatin1String("the MCP server sh exited with status 3")), qPrintable(said));
 }
 
 QTEST_GUILESS_MAIN(GuardStdioTest)
