@@ -208,8 +208,9 @@ public:
         m_store = std::move(*store);
         // Every write the agent sends waits on a commit of this store.
         m_store->keepUpkeepOffCommits();
-        m_recorder = std::make_unique<GuardRecorder>(*m_store, m_registries, m_deadlineMs);
-        m_recorder->setFailureLog(
+        // Answers go through a session of their own, so no call waits while they are stored.
+        m_recorder = std::make_unique<GuardRecorder>(
+                *m_store, [location = m_location] { return openStore(location); }, m_registries, m_deadlineMs,
                 [this](const QString &why) { m_err << "verity guard: " << why << Qt::endl; });
         return m_recorder.get();
     }

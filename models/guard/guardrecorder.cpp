@@ -18,11 +18,6 @@ namespace {
 // The newest calls of one intent a verdict reads: more than any real retry loop makes.
 constexpr int earlierCallsRead = 50;
 
-// Answers are stored together: one transaction, and each ticket's summary worked out once, for
-// what a busy agent answers in this long. A write's verdict stores those waiting first anyway.
-constexpr int answersWaitMs = 50;
-constexpr qsizetype answersStoredAtOnce = 64;
-
 const QString guardFormat = QStringLiteral("mcp");
 
 QString jsonText(const json &value)
@@ -37,40 +32,15 @@ QString argumentsTextOf(const GuardedCall &call)
 
 } // namespace
 
-GuardRecorder::GuardRecorder(ImportWrites &store, RegistrySelection registries, qint64 deadlineMs,
-                             std::function<qint64()> clock)
+GuardRecorder::GuardRecorder(ImportWrites &store, AnswerWriter::Opener answers, RegistrySelection registries,
+                             qint64 deadlineMs, AnswerWriter::FailureLog log, std::function<qint64()> clock)
     : m_store(store)
     , m_registries(registries)
-    , m_importer(store, std::move(registries))
-    , m_clock(std::move(clock))
+    , m_importer(store, registries)
+    , m_clock(clock)
+    , m_answers(std::move(answers), registries, deadlineMs, clock, std::move(log))
 {
     m_importer.setInFlightGrace(deadlineMs, m_clock);
-    m_flushSoon.setSingleShot(true);
-    m_flushSoon.setInterval(answersWaitMs);
-    QObject::connect(&m_flushSoon, &QTimer::timeout, [this] {
-        if (Expected<void> done = flush(); !done && m_failureLog)
-            m_failureLog(done.message());
-    });
-}
-
-GuardRecorder::~GuardRecorder()
-{
-    if (Expected<void> done = flush(); !done && m_failureLog)
-        m_failureLog(done.message());
-}
-
-Expected<void> GuardRecorder::flush()
-{
-    if (m_waiting.isEmpty())
-        return {};
-    const QList<ImportUnit> units = std::exchange(m_waiting, {});
-    if (Expected<void> done = stored(m_importer.importUnits(units, QStringLiteral("verity guard"))); !done)
-        return makeError(
-                QStringLiteral("%1 answer(s) could not be recorded (%2); their writes stay unknown and are "
-                               "escalated at their deadline")
-                        .arg(units.size())
-                        .arg(done.message()));
-    return {};
 }
 
 qint64 GuardRecorder::now() const
@@ -159,11 +129,10 @@ Expected<void> GuardRecorder::stored(const ImportReport &report) const
 
 Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QString &keyField)
 {
-    // The answers waiting are stored first: the verdict reads them.
-    if (Expected<void> waiting = flush(); !waiting)
-        return waiting.error();
     const GuardedTool tool = guardedTool(m_registries, call);
     WriteAdmission admission;
+    bool answersFirst = false; // the verdict waits for an answer of its intent
+    bool answersAwaited = false;
     const auto decide = [&](ImportWrites &store) -> Expected<QList<ImportUnit>> {
         Expected<std::optional<TicketRef>> ticket = store.findTicket(call.conversation);
         if (!ticket)
@@ -187,6 +156,12 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
                                 {QStringLiteral("seller_id"), QString()}};
         }
         admission.intentKey = writeKey(tool.spec, call.arguments, facts).key;
+        // An answer of this intent on its way to the store may settle the call this repeats:
+        // the transaction is given up, the answer awaited, and the verdict taken again.
+        if (!answersAwaited && m_answers.waiting(admission.intentKey)) {
+            answersFirst = true;
+            return makeError(QStringLiteral("an answer of this intent is being stored"));
+        }
         if (Expected<void> locked = store.lockIntent(admission.intentKey); !locked)
             return locked.error();
         // A write whose deadline passed while no guard was running (one killed) is unknown now,
@@ -218,10 +193,26 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
                                                 verdictReason(admission.verdict), admission.answer);
         return QList<ImportUnit>{unitOf(call, &answered, false, QString(), call.at)};
     };
-    if (Expected<void> done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard"))); !done)
+    Expected<void> done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
+    if (answersFirst) {
+        m_answers.waitForWrites(admission.intentKey);
+        answersAwaited = true;
+    }
+    // Taken once more when the first try waited for an answer, or failed: the answers' session
+    // (or another guard) may have opened the same ticket meanwhile. Nothing was sent either way.
+    if (answersFirst || !done) {
+        admission = WriteAdmission();
+        done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
+    }
+    if (!done)
         return done.error();
+    call.intentKey = admission.intentKey;
     if (admission.verdict.kind != RepeatVerdict::Kind::Send)
         return admission;
+    admission.storedCallId = m_importer.storedCallId(call.conversation, call.callId);
+    if (admission.storedCallId != 0)
+        return admission;
+    // Not found in the importer's batch as named: asked of the store.
     Expected<std::optional<TicketRef>> ticket = m_store.findTicket(call.conversation);
     if (!ticket)
         return ticket.error();
@@ -239,20 +230,14 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
 void GuardRecorder::recordResult(const GuardedCall &call, const json &result, bool isError,
                                  const QString &errorType, qint64 at)
 {
-    m_waiting.append(unitOf(call, &result, isError, errorType, at));
-    if (m_waiting.size() >= answersStoredAtOnce) {
-        m_flushSoon.stop();
-        if (Expected<void> done = flush(); !done && m_failureLog)
-            m_failureLog(done.message());
-    } else if (!m_flushSoon.isActive()) {
-        m_flushSoon.start();
-    }
+    // A write's answer is known by its intent, whose next verdict waits for it.
+    const QString key = !call.write ? QString() : !call.intentKey.isEmpty() ? call.intentKey : call.sourceId;
+    m_answers.post(unitOf(call, &result, isError, errorType, at), key);
 }
 
 Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
 {
-    if (Expected<void> stored = flush(); !stored && m_failureLog)
-        m_failureLog(stored.message());
+    m_answers.waitForWrites(); // its answer, should one have come after all, is stored first
     if (Expected<void> begun = m_store.begin(); !begun)
         return begun;
     const qint64 at = now();
@@ -268,8 +253,7 @@ Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
 Expected<int> GuardRecorder::escalateOverdue()
 {
     // An answer waiting to be stored is no overdue write.
-    if (Expected<void> stored = flush(); !stored && m_failureLog)
-        m_failureLog(stored.message());
+    m_answers.waitForWrites();
     return m_store.escalateOverdueCallsAlone(now());
 }
 

@@ -4,12 +4,12 @@
 // earlier call of its intent, so two guards on one database never both send it; its result
 // settles it; a client that gives up, or a line that drops, leaves it unknown and escalated at
 // once. The calls go through the importer, as collect's do: tickets, keys, outcomes and
-// escalations follow the same rules whichever way a call arrived.
+// escalations follow the same rules whichever way a call arrived. Answers are stored beside the
+// relay, on a session of their own (AnswerWriter).
 
+#include "answerwriter.h"
 #include "import/transcriptimporter.h"
 #include "repeatverdict.h"
-
-#include <QTimer>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +27,8 @@ struct GuardedCall
     QString callId; // unique in the ticket
     QString sourceId; // names the call wherever it is stored again (its result's unit)
     QString tool;
+    bool write = false; // as the relay judged the tool's class
+    QString intentKey; // a write's, once admitted
     nlohmann::json arguments = nlohmann::json::object();
     QString argumentsText; // as the client wrote them
     ToolHint hint; // what the server's tools/list says of the tool (MCP's defaults when nothing)
@@ -61,11 +63,10 @@ class GuardRecorder
 {
 public:
     // `deadlineMs`: how long a write sent waits for its result before it is unknown and escalated.
-    GuardRecorder(ImportWrites &store, RegistrySelection registries, qint64 deadlineMs,
-                  std::function<qint64()> clock = {});
-    ~GuardRecorder();
-    // Where a failure to store waiting answers is told.
-    void setFailureLog(std::function<void(const QString &)> log) { m_failureLog = std::move(log); }
+    // `answers` opens the session the answers are stored through, on a thread of their own; a
+    // failure to store them is told to `log`.
+    GuardRecorder(ImportWrites &store, AnswerWriter::Opener answers, RegistrySelection registries,
+                  qint64 deadlineMs, AnswerWriter::FailureLog log, std::function<qint64()> clock = {});
 
     // Before a write is sent: stored in flight when nothing earlier holds it, else stored with
     // the verdict that answers it. An error: nothing was stored, and the write must not go.
@@ -74,14 +75,12 @@ public:
     // arguments are what is sent).
     Expected<WriteAdmission> admitWrite(GuardedCall &call, const QString &keyField);
     // The answer the server gave (a CallToolResult, or a JSON-RPC error object with `isError`),
-    // stored with its call: a read's first record, a write's result. Answers wait a moment and are
-    // stored together, off the path of the calls behind them; the next write's transaction, or the
-    // recorder's end, stores those waiting first. A write whose answer is lost (the guard killed
-    // meanwhile) stays in flight and is unknown at its deadline: never the unsafe way round.
+    // stored with its call: a read's first record, a write's result. Stored off the path of the
+    // calls behind it (AnswerWriter); the next write's verdict waits for the write answers handed
+    // over before it. A write whose answer is lost (the guard killed meanwhile) stays in flight
+    // and is unknown at its deadline: never the unsafe way round.
     void recordResult(const GuardedCall &call, const nlohmann::json &result, bool isError,
                       const QString &errorType, qint64 at);
-    // Stores the answers waiting; an error says why they could not be (they are dropped).
-    Expected<void> flush();
     // Nobody will wait for this write's answer (the client cancelled it, or a side went away):
     // unknown and escalated now. A result that still comes settles it.
     Expected<void> giveUp(qint64 storedCallId);
@@ -97,9 +96,7 @@ private:
     RegistrySelection m_registries;
     TranscriptImporter m_importer;
     std::function<qint64()> m_clock;
-    QList<ImportUnit> m_waiting; // answers not stored yet
-    QTimer m_flushSoon;
-    std::function<void(const QString &)> m_failureLog;
+    AnswerWriter m_answers;
 };
 
 } // namespace verity

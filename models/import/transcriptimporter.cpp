@@ -15,6 +15,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 
 #include <algorithm>
 
@@ -548,6 +549,12 @@ Expected<void> TranscriptImporter::finishBatch(ImportReport &report)
     }
     m_touched.clear();
     m_touchedOrder.clear();
+    if (m_keepCallIds) {
+        for (const BatchTicket &ticket : std::as_const(m_tickets)) {
+            for (const BatchCall &call : ticket.calls)
+                m_decidedCalls.insert(ticket.key + u'\n' + call.callExtId, call.ref.id);
+        }
+    }
     m_tickets.clear();
     if (Expected<void> done = m_store.commit(); !done)
         return done;
@@ -825,8 +832,14 @@ struct Holding
 
 } // namespace
 
+qint64 TranscriptImporter::storedCallId(const QString &ticketExtId, const QString &callExtId) const
+{
+    return m_decidedCalls.value(ticketCacheKey(ticketExtId) + u'\n' + callExtId);
+}
+
 void TranscriptImporter::forgetBatch()
 {
+    m_decidedCalls.clear();
     m_tickets.clear();
     m_absent.clear();
     m_touched.clear();
@@ -863,6 +876,9 @@ ImportReport TranscriptImporter::importDecided(const Decide &decide, const QStri
     ImportReport report;
     report.path = source;
     forgetBatch();
+    // A decided import is a call or two: their rows are kept for storedCallId().
+    m_keepCallIds = true;
+    const auto stopKeeping = qScopeGuard([this] { m_keepCallIds = false; });
     m_storeError.clear();
     m_registry = &m_registries.primary();
     m_committed = report;

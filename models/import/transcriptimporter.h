@@ -60,6 +60,9 @@ public:
     // has begun, may lock and read, and gives the units to store in it; its error stores nothing.
     using Decide = std::function<Expected<QList<ImportUnit>>(ImportWrites &store)>;
     ImportReport importDecided(const Decide &decide, const QString &source);
+    // The row a call of the last importDecided() was stored in, so its caller need not ask the
+    // store again; 0 when that import did not store it.
+    qint64 storedCallId(const QString &ticketExtId, const QString &callExtId) const;
 
 private:
     struct LineResult
@@ -130,6 +133,8 @@ private:
     // one as each is met.
     void lookAhead(const QList<const ImportUnit *> &units);
     void forgetBatch();
+    bool m_keepCallIds = false; // importDecided(): the batch's call rows are kept, for storedCallId()
+    QHash<QString, qint64> m_decidedCalls; // "<ticket key>\n<call id>" -> row
     ImportReport failed(ImportReport report, const QString &message);
 
     ImportWrites &m_store;

@@ -240,9 +240,9 @@ void TestAgentTelemetryGui::aRefundTheGuardHeldSaysItNeverReachedTheTool()
     {
         // As the guard records it: the refund sent, its client giving up, the retry held.
         GuardRecorder recorder(
-                **store,
+                **store, [path] { return openStore(path); },
                 RegistrySelection::forced(NamedRegistry{QStringLiteral("default"), ToolRegistry::builtIn()}),
-                5000);
+                5000, [](const QString &why) { qWarning("%s", qPrintable(why)); });
         const auto refund = [](const QString &callId) {
             GuardedCall call;
             call.conversation = QStringLiteral("SU-55502-chat");
