@@ -14,6 +14,9 @@ namespace {
 // once, for what a busy agent answers in this long.
 constexpr qint64 answersWaitMs = 50;
 constexpr qsizetype answersStoredAtOnce = 64;
+// A batch is tried this often: two guards storing into the same tickets may lock them in
+// opposite orders, and the server then undoes one of the two transactions.
+constexpr int storeAttempts = 3;
 // A session that could not be opened is tried again after this long.
 constexpr qint64 reopenAfterMs = 2000;
 
@@ -112,7 +115,10 @@ void AnswerWriter::run()
         const QList<ImportUnit> units = nextBatch(keys);
         if (units.isEmpty())
             break; // stopping, and nothing is left
-        store(units);
+        {
+            QMutexLocker turn(&m_turn);
+            store(units, keys.size());
+        }
         QMutexLocker lock(&m_mutex);
         for (const QString &key : std::as_const(keys)) {
             if (--m_writesWaiting[key] <= 0)
@@ -147,10 +153,12 @@ bool AnswerWriter::opened(QString &why)
     return true;
 }
 
-void AnswerWriter::store(const QList<ImportUnit> &units)
+void AnswerWriter::store(const QList<ImportUnit> &units, qsizetype writes)
 {
     QString why;
-    for (int attempt = 0; attempt < 2; ++attempt) {
+    for (int attempt = 0; attempt < storeAttempts; ++attempt) {
+        if (attempt > 0)
+            QThread::msleep(attempt * 20); // the transaction chosen to go on ends first
         if (!opened(why))
             break;
         const ImportReport report = m_importer->importUnits(units, QStringLiteral("verity guard"));
@@ -161,17 +169,21 @@ void AnswerWriter::store(const QList<ImportUnit> &units)
             break;
         }
         // The transaction was undone. Its session may have lost a server that is back, or
-        // another session's transaction was chosen to go on: tried once more, on a new session.
+        // another guard's transaction was chosen to go on: tried again, on a new session.
         why = report.fatal;
         m_importer.reset();
         m_store.reset();
         m_lastOpenTry = 0;
     }
-    tell(QStringLiteral(
-                 "%1 answer(s) could not be recorded (%2); their writes stay unknown and are escalated "
-                 "at their deadline")
-                 .arg(units.size())
-                 .arg(why));
+    tell(writes == 0 ? QStringLiteral("%1 answer(s) to reads could not be recorded (%2)")
+                               .arg(units.size())
+                               .arg(why)
+                     : QStringLiteral(
+                               "%1 answer(s) could not be recorded (%2); the %3 write(s) among them stay in "
+                               "flight and are escalated as unknown at their deadline")
+                               .arg(units.size())
+                               .arg(why)
+                               .arg(writes));
 }
 
 void AnswerWriter::tell(const QString &why)

@@ -42,12 +42,16 @@ public:
     // Return once every write answer handed over before (of this intent, when one is named) is
     // stored, or could not be (then its write stays in flight: a repeat is held, never sent).
     void waitForWrites(const QString &intentKey = QString());
+    // Held by whoever has a transaction open: the writer's and the relay's sessions take turns.
+    // Both update ticket summaries and the queue's totals, and a server would otherwise make them
+    // wait for each other, or pick one to fail.
+    QMutex &storeTurn() { return m_turn; }
 
 private:
     void run();
     QList<ImportUnit> nextBatch(QStringList &keys);
     bool opened(QString &why);
-    void store(const QList<ImportUnit> &units);
+    void store(const QList<ImportUnit> &units, qsizetype writes);
     void tell(const QString &why);
 
     Opener m_open;
@@ -63,6 +67,7 @@ private:
     qint64 m_lastOpenTry = 0;
     QString m_openError;
 
+    QMutex m_turn;
     QMutex m_mutex;
     QWaitCondition m_work; // something was handed over, or the writer is stopping
     QWaitCondition m_stored; // write answers were stored

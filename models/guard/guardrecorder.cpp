@@ -133,7 +133,13 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
     WriteAdmission admission;
     bool answersFirst = false; // the verdict waits for an answer of its intent
     bool answersAwaited = false;
+    // A try that is given up leaves the call as the model sent it (the key a repeat gets is
+    // filled again, and so sent, by the try that stores it).
+    const nlohmann::json sentArguments = call.arguments;
+    const QString sentArgumentsText = call.argumentsText;
     const auto decide = [&](ImportWrites &store) -> Expected<QList<ImportUnit>> {
+        call.arguments = sentArguments;
+        call.argumentsText = sentArgumentsText;
         Expected<std::optional<TicketRef>> ticket = store.findTicket(call.conversation);
         if (!ticket)
             return ticket.error();
@@ -193,17 +199,21 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
                                                 verdictReason(admission.verdict), admission.answer);
         return QList<ImportUnit>{unitOf(call, &answered, false, QString(), call.at)};
     };
+    QMutexLocker turn(&m_answers.storeTurn());
     Expected<void> done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
     if (answersFirst) {
+        turn.unlock(); // the writer needs its turn to store the answer
         m_answers.waitForWrites(admission.intentKey);
         answersAwaited = true;
+        turn.relock();
     }
-    // Taken once more when the first try waited for an answer, or failed: the answers' session
-    // (or another guard) may have opened the same ticket meanwhile. Nothing was sent either way.
+    // Taken once more when the first try waited for an answer, or failed: another guard may have
+    // opened the same ticket meanwhile. Nothing was sent either way.
     if (answersFirst || !done) {
         admission = WriteAdmission();
         done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
     }
+    turn.unlock();
     if (!done)
         return done.error();
     call.intentKey = admission.intentKey;
@@ -238,6 +248,7 @@ void GuardRecorder::recordResult(const GuardedCall &call, const json &result, bo
 Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
 {
     m_answers.waitForWrites(); // its answer, should one have come after all, is stored first
+    QMutexLocker turn(&m_answers.storeTurn());
     if (Expected<void> begun = m_store.begin(); !begun)
         return begun;
     const qint64 at = now();
@@ -254,6 +265,7 @@ Expected<int> GuardRecorder::escalateOverdue()
 {
     // An answer waiting to be stored is no overdue write.
     m_answers.waitForWrites();
+    QMutexLocker turn(&m_answers.storeTurn());
     return m_store.escalateOverdueCallsAlone(now());
 }
 

@@ -138,7 +138,8 @@ void GuardRecorderTest::answersThatCannotBeStoredAreTold()
         recorder.recordResult(read, answerSaying("{}"), false, QString(), read.at);
         QTRY_COMPARE(told.size(), 1);
     }
-    QVERIFY2(told.first().contains(QLatin1String("1 answer(s) could not be recorded (the server is away)")),
+    QVERIFY2(told.first().contains(
+                     QLatin1String("1 answer(s) to reads could not be recorded (the server is away)")),
              qPrintable(told.first()));
     QCOMPARE(storedCalls(), 0);
 }
