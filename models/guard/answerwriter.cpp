@@ -58,7 +58,6 @@ void AnswerWriter::post(ImportUnit unit, const QString &intentKey)
     m_queue.append({std::move(unit), intentKey});
     if (!intentKey.isEmpty()) {
         ++m_writesQueued;
-        ++m_writesPosted;
         ++m_writesWaiting[intentKey];
     }
     m_work.wakeAll();
@@ -72,14 +71,9 @@ bool AnswerWriter::waiting(const QString &intentKey)
 
 void AnswerWriter::waitForWrites(const QString &intentKey)
 {
+    // Only the relay hands answers over, and it waits here: what is waiting was handed over before.
     QMutexLocker lock(&m_mutex);
-    if (!intentKey.isEmpty()) {
-        while (m_writesWaiting.contains(intentKey))
-            m_stored.wait(&m_mutex);
-        return;
-    }
-    const quint64 target = m_writesPosted;
-    while (m_writesDone < target)
+    while (intentKey.isEmpty() ? !m_writesWaiting.isEmpty() : m_writesWaiting.contains(intentKey))
         m_stored.wait(&m_mutex);
 }
 
@@ -124,7 +118,6 @@ void AnswerWriter::run()
             if (--m_writesWaiting[key] <= 0)
                 m_writesWaiting.remove(key);
         }
-        m_writesDone += quint64(keys.size());
         m_stored.wakeAll();
     }
     // The session was opened on this thread, and its connection ends here.

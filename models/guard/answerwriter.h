@@ -75,8 +75,6 @@ private:
     qsizetype m_writesQueued = 0;
     qint64 m_firstQueuedAt = 0; // ms, monotonic
     QHash<QString, int> m_writesWaiting; // handed over, not stored yet, by intent
-    quint64 m_writesPosted = 0;
-    quint64 m_writesDone = 0;
     bool m_stopping = false;
 
     std::unique_ptr<QThread> m_thread;

@@ -132,7 +132,6 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
     const GuardedTool tool = guardedTool(m_registries, call);
     WriteAdmission admission;
     bool answersFirst = false; // the verdict waits for an answer of its intent
-    bool answersAwaited = false;
     // A try that is given up leaves the call as the model sent it (the key a repeat gets is
     // filled again, and so sent, by the try that stores it).
     const nlohmann::json sentArguments = call.arguments;
@@ -164,7 +163,7 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
         admission.intentKey = writeKey(tool.spec, call.arguments, facts).key;
         // An answer of this intent on its way to the store may settle the call this repeats:
         // the transaction is given up, the answer awaited, and the verdict taken again.
-        if (!answersAwaited && m_answers.waiting(admission.intentKey)) {
+        if (!answersFirst && m_answers.waiting(admission.intentKey)) {
             answersFirst = true;
             return makeError(QStringLiteral("an answer of this intent is being stored"));
         }
@@ -204,7 +203,6 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
     if (answersFirst) {
         turn.unlock(); // the writer needs its turn to store the answer
         m_answers.waitForWrites(admission.intentKey);
-        answersAwaited = true;
         turn.relock();
     }
     // Taken once more when the first try waited for an answer, or failed: another guard may have
@@ -240,9 +238,8 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
 void GuardRecorder::recordResult(const GuardedCall &call, const json &result, bool isError,
                                  const QString &errorType, qint64 at)
 {
-    // A write's answer is known by its intent, whose next verdict waits for it.
-    const QString key = !call.write ? QString() : !call.intentKey.isEmpty() ? call.intentKey : call.sourceId;
-    m_answers.post(unitOf(call, &result, isError, errorType, at), key);
+    // A write's answer is known by its intent (a read has none), whose next verdict waits for it.
+    m_answers.post(unitOf(call, &result, isError, errorType, at), call.intentKey);
 }
 
 Expected<void> GuardRecorder::giveUp(qint64 storedCallId)

@@ -27,7 +27,6 @@ struct GuardedCall
     QString callId; // unique in the ticket
     QString sourceId; // names the call wherever it is stored again (its result's unit)
     QString tool;
-    bool write = false; // as the relay judged the tool's class
     QString intentKey; // a write's, once admitted
     nlohmann::json arguments = nlohmann::json::object();
     QString argumentsText; // as the client wrote them

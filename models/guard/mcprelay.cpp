@@ -397,7 +397,6 @@ void McpRelay::callTool(const QByteArray &message, json request)
     pending.call = guardedCall(id, params);
     const GuardedTool tool = guardedTool(m_options.registries, pending.call);
     pending.write = isWrite(tool.spec.toolClass);
-    pending.call.write = pending.write;
     if (!pending.write) {
         m_pending.insert(idKey(id), pending);
         m_sinks.toServer(message);

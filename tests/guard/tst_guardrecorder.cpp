@@ -7,7 +7,6 @@
 #include "support/testmacros.h"
 
 #include <QDateTime>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -21,7 +20,7 @@ RegistrySelection builtIn()
     return RegistrySelection::forced(NamedRegistry{QStringLiteral("default"), ToolRegistry::builtIn()});
 }
 
-GuardedCall call(const QString &id, const QString &tool, json arguments, bool write)
+GuardedCall call(const QString &id, const QString &tool, json arguments)
 {
     GuardedCall made;
     made.conversation = QStringLiteral("SU-60001-chat");
@@ -29,7 +28,6 @@ GuardedCall call(const QString &id, const QString &tool, json arguments, bool wr
     made.callId = id;
     made.sourceId = QStringLiteral("session 1 ") + id;
     made.tool = tool;
-    made.write = write;
     made.arguments = std::move(arguments);
     made.origin = QStringLiteral("ledger");
     made.at = QDateTime::currentMSecsSinceEpoch();
@@ -38,7 +36,7 @@ GuardedCall call(const QString &id, const QString &tool, json arguments, bool wr
 
 GuardedCall refund(const QString &id)
 {
-    return call(id, QStringLiteral("issue_refund"), {{"order_id", "SU-60001"}, {"amount_cents", 2500}}, true);
+    return call(id, QStringLiteral("issue_refund"), {{"order_id", "SU-60001"}, {"amount_cents", 2500}});
 }
 
 json answerSaying(const char *text)
@@ -113,7 +111,7 @@ void GuardRecorderTest::answersHandedOverAreAllStoredWhenTheRecorderEnds()
         GuardRecorder recorder(**store, [path] { return openStore(path); }, builtIn(), 60000, {});
         for (int i = 0; i < 10; ++i) {
             const GuardedCall read = call(QStringLiteral("r%1").arg(i), QStringLiteral("get_order"),
-                                          {{"order_id", "SU-60001"}}, false);
+                                          {{"order_id", "SU-60001"}});
             recorder.recordResult(read, answerSaying("{\"status\":\"delivered\"}"), false, QString(),
                                   read.at);
         }
@@ -134,7 +132,7 @@ void GuardRecorderTest::answersThatCannotBeStoredAreTold()
                 },
                 builtIn(), 60000, [&told](const QString &why) { told.append(why); });
         const GuardedCall read =
-                call(QStringLiteral("r1"), QStringLiteral("get_order"), {{"order_id", "SU-60001"}}, false);
+                call(QStringLiteral("r1"), QStringLiteral("get_order"), {{"order_id", "SU-60001"}});
         recorder.recordResult(read, answerSaying("{}"), false, QString(), read.at);
         QTRY_COMPARE(told.size(), 1);
     }
