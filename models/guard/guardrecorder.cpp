@@ -9,6 +9,8 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+
 namespace verity {
 
 using nlohmann::json;
@@ -38,7 +40,8 @@ GuardRecorder::GuardRecorder(ImportWrites &store, AnswerWriter::Opener answers, 
     , m_registries(registries)
     , m_importer(store, registries)
     , m_clock(clock)
-    , m_answers(std::move(answers), registries, deadlineMs, clock, std::move(log))
+    , m_answers(std::move(answers), registries, deadlineMs, clock, std::move(log),
+                !store.writesAlongsideOthers())
 {
     m_importer.setInFlightGrace(deadlineMs, m_clock);
 }
@@ -139,7 +142,7 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
     const auto decide = [&](ImportWrites &store) -> Expected<QList<ImportUnit>> {
         call.arguments = sentArguments;
         call.argumentsText = sentArgumentsText;
-        Expected<std::optional<TicketRef>> ticket = store.findTicket(call.conversation);
+        Expected<std::optional<TicketRef>> ticket = m_importer.batchTicket(call.conversation);
         if (!ticket)
             return ticket.error();
         // Keyed as the importer keys it: with the ticket's facts, unless the ticket is only a
@@ -169,13 +172,20 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
         }
         if (Expected<void> locked = store.lockIntent(admission.intentKey); !locked)
             return locked.error();
-        // A write whose deadline passed while no guard was running (one killed) is unknown now,
-        // and escalated, before a repeat of it is judged.
-        if (Expected<int> overdue = store.escalateOverdueCalls(now()); !overdue)
-            return overdue.error();
         Expected<QList<IntentCall>> earlier = store.callsOfIntent(admission.intentKey, earlierCallsRead);
         if (!earlier)
             return earlier.error();
+        // A write whose deadline passed while no guard was running (one killed) is unknown now,
+        // and escalated, before a repeat of it is judged (the answer names the escalation).
+        const qint64 at = now();
+        if (std::any_of(earlier->cbegin(), earlier->cend(),
+                        [at](const IntentCall &c) { return c.inFlight && c.inFlightUntil <= at; })) {
+            if (Expected<int> overdue = store.escalateOverdueCalls(at); !overdue)
+                return overdue.error();
+            earlier = store.callsOfIntent(admission.intentKey, earlierCallsRead);
+            if (!earlier)
+                return earlier.error();
+        }
         admission.verdict = judgeRepeat(*earlier);
         if (admission.verdict.kind == RepeatVerdict::Kind::Send) {
             // A repeat of what did not happen carries the intent's key, so the tool can refuse a
@@ -198,22 +208,27 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
                                                 verdictReason(admission.verdict), admission.answer);
         return QList<ImportUnit>{unitOf(call, &answered, false, QString(), call.at)};
     };
-    QMutexLocker turn(&m_answers.storeTurn());
-    Expected<void> done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
-    if (answersFirst) {
-        turn.unlock(); // the writer needs its turn to store the answer
+    // The call is stored before it is sent. Where the two sessions write side by side, its
+    // ticket's summary follows on the answers' session, so this transaction holds no ticket row
+    // and waits for no one assessing that ticket; where they take turns, it is assessed here.
+    const auto assessing = m_answers.storeTurn() ? TranscriptImporter::Assessing::InTransaction
+                                                 : TranscriptImporter::Assessing::Later;
+    const auto decided = [&] {
+        QMutexLocker turn(m_answers.storeTurn());
+        return stored(m_importer.importDecided(decide, QStringLiteral("verity guard"), assessing));
+    };
+    Expected<void> done = decided();
+    if (answersFirst)
         m_answers.waitForWrites(admission.intentKey);
-        turn.relock();
-    }
     // Taken once more when the first try waited for an answer, or failed: another guard may have
     // opened the same ticket meanwhile. Nothing was sent either way.
     if (answersFirst || !done) {
         admission = WriteAdmission();
-        done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
+        done = decided();
     }
-    turn.unlock();
     if (!done)
         return done.error();
+    m_answers.assess(m_importer.unassessedTickets());
     call.intentKey = admission.intentKey;
     if (admission.verdict.kind != RepeatVerdict::Kind::Send)
         return admission;
@@ -245,7 +260,7 @@ void GuardRecorder::recordResult(const GuardedCall &call, const json &result, bo
 Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
 {
     m_answers.waitForWrites(); // its answer, should one have come after all, is stored first
-    QMutexLocker turn(&m_answers.storeTurn());
+    QMutexLocker turn(m_answers.storeTurn());
     if (Expected<void> begun = m_store.begin(); !begun)
         return begun;
     const qint64 at = now();
@@ -262,7 +277,7 @@ Expected<int> GuardRecorder::escalateOverdue()
 {
     // An answer waiting to be stored is no overdue write.
     m_answers.waitForWrites();
-    QMutexLocker turn(&m_answers.storeTurn());
+    QMutexLocker turn(m_answers.storeTurn());
     return m_store.escalateOverdueCallsAlone(now());
 }
 

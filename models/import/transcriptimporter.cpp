@@ -76,6 +76,14 @@ Expected<TranscriptImporter::BatchTicket *> TranscriptImporter::ticketFor(const 
     return &m_tickets.insert(key, BatchTicket{key, **found, false, false, {}}).value();
 }
 
+Expected<std::optional<TicketRef>> TranscriptImporter::batchTicket(const QString &extId)
+{
+    Expected<BatchTicket *> ticket = ticketFor(extId);
+    if (!ticket)
+        return ticket.error();
+    return *ticket ? std::optional<TicketRef>((*ticket)->ref) : std::nullopt;
+}
+
 // A call of the ticket by its id, or null when the ticket has none. A ticket this batch opened
 // has only the calls the batch stored, so only other tickets' calls are looked up.
 Expected<TranscriptImporter::BatchCall *> TranscriptImporter::callFor(BatchTicket &ticket,
@@ -544,6 +552,10 @@ Expected<void> TranscriptImporter::finishBatch(ImportReport &report)
             return ticket.error();
         if (!*ticket)
             continue; // opened by a conversation that was then rolled back
+        if (m_assessLater) {
+            m_unassessed.insert((*ticket)->ref.id, key);
+            continue;
+        }
         if (Expected<void> done = storeAssessment(**ticket, report); !done)
             return done;
     }
@@ -840,6 +852,7 @@ qint64 TranscriptImporter::storedCallId(const QString &ticketExtId, const QStrin
 void TranscriptImporter::forgetBatch()
 {
     m_decidedCalls.clear();
+    m_unassessed.clear();
     m_tickets.clear();
     m_absent.clear();
     m_touched.clear();
@@ -871,14 +884,19 @@ ImportReport TranscriptImporter::importUnits(const QList<ImportUnit> &units, con
     return importDecided([&units](ImportWrites &) -> Expected<QList<ImportUnit>> { return units; }, source);
 }
 
-ImportReport TranscriptImporter::importDecided(const Decide &decide, const QString &source)
+ImportReport TranscriptImporter::importDecided(const Decide &decide, const QString &source,
+                                               Assessing assessing)
 {
     ImportReport report;
     report.path = source;
     forgetBatch();
     // A decided import is a call or two: their rows are kept for storedCallId().
     m_keepCallIds = true;
-    const auto stopKeeping = qScopeGuard([this] { m_keepCallIds = false; });
+    m_assessLater = assessing == Assessing::Later;
+    const auto stopKeeping = qScopeGuard([this] {
+        m_keepCallIds = false;
+        m_assessLater = false;
+    });
     m_storeError.clear();
     m_registry = &m_registries.primary();
     m_committed = report;

@@ -739,6 +739,81 @@ CREATE INDEX tool_calls_inferred ON tool_calls(tool) WHERE class_inferred IS NOT
         R"sql(
 CREATE INDEX tool_calls_intent_anywhere ON tool_calls(intent_key) WHERE intent_key IS NOT NULL;
 )sql",
+        // 18: the queue's totals as rows of changes. One row updated by every transaction that
+        // opened a ticket or changed its marks made each such transaction wait for all the others
+        // to commit, and two sessions each holding what the other then needed waited for ever.
+        // A change is a row of its own now, the totals are their sums, and now and then one
+        // transaction folds the rows into one while the others go on adding theirs.
+        R"sql(
+ALTER TABLE queue_totals DROP CONSTRAINT queue_totals_id_check;
+CREATE SEQUENCE queue_totals_id_seq OWNED BY queue_totals.id START 2;
+ALTER TABLE queue_totals ALTER COLUMN id SET DEFAULT nextval('queue_totals_id_seq');
+CREATE FUNCTION queue_totals_changed(d_tickets BIGINT, d_needs_attention BIGINT, d_unknown BIGINT,
+                                     d_repeated BIGINT, d_duplicate_effect BIGINT, d_retry_after_error BIGINT,
+                                     d_open_escalations BIGINT)
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    added BIGINT;
+BEGIN
+    IF d_tickets = 0 AND d_needs_attention = 0 AND d_unknown = 0 AND d_repeated = 0 AND d_duplicate_effect = 0
+            AND d_retry_after_error = 0 AND d_open_escalations = 0 THEN
+        RETURN;
+    END IF;
+    INSERT INTO queue_totals (tickets, needs_attention, unknown, repeated, duplicate_effect, retry_after_error,
+                              open_escalations)
+        VALUES (d_tickets, d_needs_attention, d_unknown, d_repeated, d_duplicate_effect, d_retry_after_error,
+                d_open_escalations)
+        RETURNING id INTO added;
+    -- Rows another transaction has not committed are not seen, so not folded: they stay as changes.
+    IF added % 256 = 0 AND pg_try_advisory_xact_lock(7378726957) THEN
+        WITH gone AS (DELETE FROM queue_totals WHERE id <= added RETURNING *)
+        INSERT INTO queue_totals (tickets, needs_attention, unknown, repeated, duplicate_effect, retry_after_error,
+                                  open_escalations)
+            SELECT coalesce(sum(g.tickets), 0), coalesce(sum(g.needs_attention), 0), coalesce(sum(g.unknown), 0),
+                   coalesce(sum(g.repeated), 0), coalesce(sum(g.duplicate_effect), 0),
+                   coalesce(sum(g.retry_after_error), 0), coalesce(sum(g.open_escalations), 0)
+            FROM gone g;
+    END IF;
+END
+$$;
+CREATE OR REPLACE FUNCTION queue_totals_of_ticket() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    sign_new BIGINT := CASE WHEN TG_OP IN ('INSERT', 'UPDATE') THEN 1 ELSE 0 END;
+    sign_old BIGINT := CASE WHEN TG_OP IN ('DELETE', 'UPDATE') THEN 1 ELSE 0 END;
+BEGIN
+    PERFORM queue_totals_changed(
+        sign_new - sign_old,
+        CASE WHEN sign_new = 1 AND NEW.needs_attention <> 0 THEN 1 ELSE 0 END
+            - CASE WHEN sign_old = 1 AND OLD.needs_attention <> 0 THEN 1 ELSE 0 END,
+        CASE WHEN sign_new = 1 AND NEW.has_unknown <> 0 THEN 1 ELSE 0 END
+            - CASE WHEN sign_old = 1 AND OLD.has_unknown <> 0 THEN 1 ELSE 0 END,
+        CASE WHEN sign_new = 1 AND NEW.has_repeat <> 0 THEN 1 ELSE 0 END
+            - CASE WHEN sign_old = 1 AND OLD.has_repeat <> 0 THEN 1 ELSE 0 END,
+        CASE WHEN sign_new = 1 AND NEW.duplicate_effects > 0 THEN 1 ELSE 0 END
+            - CASE WHEN sign_old = 1 AND OLD.duplicate_effects > 0 THEN 1 ELSE 0 END,
+        CASE WHEN sign_new = 1 AND NEW.retry_count > 0 THEN 1 ELSE 0 END
+            - CASE WHEN sign_old = 1 AND OLD.retry_count > 0 THEN 1 ELSE 0 END,
+        0);
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE FUNCTION queue_totals_of_escalation() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM queue_totals_changed(0, 0, 0, 0, 0, 0,
+        CASE WHEN TG_OP IN ('INSERT', 'UPDATE') AND NEW.state = 'open' THEN 1 ELSE 0 END
+            - CASE WHEN TG_OP IN ('DELETE', 'UPDATE') AND OLD.state = 'open' THEN 1 ELSE 0 END);
+    RETURN NULL;
+END
+$$;
+-- Kept for everyone who changes a ticket or an escalation, through the triggers alone (a
+-- function replaced is the caller's again until told otherwise).
+ALTER FUNCTION queue_totals_of_ticket() SECURITY DEFINER SET search_path = verity, pg_temp;
+ALTER FUNCTION queue_totals_of_escalation() SECURITY DEFINER SET search_path = verity, pg_temp;
+ALTER FUNCTION queue_totals_changed(BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT)
+    SECURITY DEFINER SET search_path = verity, pg_temp;
+REVOKE EXECUTE ON FUNCTION queue_totals_changed(BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT)
+    FROM PUBLIC;
+)sql",
 };
 // clang-format on
 

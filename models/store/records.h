@@ -478,6 +478,7 @@ struct IntentCall
     QString reference; // what its settlement recorded (a record, or where a person looked)
     // Stored live, its result still awaited (NewToolCall::inFlightUntil): nobody knows yet.
     bool inFlight = false;
+    qint64 inFlightUntil = 0; // ms: when its wait ends (in flight only)
 
     bool operator==(const IntentCall &) const = default;
 };

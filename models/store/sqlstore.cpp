@@ -1,5 +1,6 @@
 #include "sqlstore.h"
 
+#include "reassessment.h"
 #include "sqlerror.h"
 #include "ticketsummary.h"
 
@@ -621,15 +622,11 @@ Expected<int> SqlStore::escalateOverdueCalls(qint64 now)
             tickets.append(ticket);
     }
     (*overdue)->finish();
+    // Its wait is over: it has an unknown write now, not only writes in flight, and an
+    // escalation. Assessed whole: a guard may have stored the call and left its summary to a
+    // session that did not get to it (killed).
     for (qint64 ticket : std::as_const(tickets)) {
-        if (auto done = openEscalations(ticket); !done)
-            return done.error();
-        // Its wait is over: it has an unknown write now, not only writes in flight.
-        auto settled = prepared("UPDATE tickets SET in_flight = 0 WHERE id = ? AND in_flight <> 0");
-        if (!settled)
-            return settled.error();
-        (*settled)->addBindValue(ticket);
-        if (auto done = run(**settled, "ending a ticket's wait"); !done)
+        if (auto done = reassessTicket(*this, ticket); !done)
             return done.error();
     }
     return calls;

@@ -304,7 +304,8 @@ Expected<qint64> SqlStore::keptTotal(const char *column)
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral("SELECT %1 FROM queue_totals WHERE id = 1").arg(QLatin1String(column))))
+    // The sum of its rows: one on SQLite, the changes not yet folded together on PostgreSQL.
+    if (!q.exec(QStringLiteral("SELECT coalesce(sum(%1), 0) FROM queue_totals").arg(QLatin1String(column))))
         return makeError(
                 QStringLiteral("counting %1: %2").arg(QLatin1String(column), sqlErrorText(q.lastError())));
     return q.next() ? q.value(0).toLongLong() : 0;

@@ -121,6 +121,7 @@ IntentCall intentCallRow(const QSqlQuery &q)
     call.reference = q.value(7).toString();
     call.ticketExtId = q.value(10).toString();
     call.inFlight = !q.value(11).isNull();
+    call.inFlightUntil = q.value(11).toLongLong();
     return call;
 }
 

@@ -1,9 +1,11 @@
-// What the guard stores, against a real SQLite file: answers are stored on a session of their
-// own, a write's verdict reads the write answers handed over before it, and nothing handed over
-// is lost when the recorder ends or its database cannot be opened.
+// What the guard stores, against a real SQLite file (and a PostgreSQL cluster where the two
+// sessions write side by side): answers are stored on a session of their own, a write's verdict
+// reads the write answers handed over before it, a ticket's summary follows its calls, and
+// nothing handed over is lost when the recorder ends or its database cannot be opened.
 
 #include "guard/guardrecorder.h"
 #include "store/storefactory.h"
+#include "support/postgrescluster.h"
 #include "support/testmacros.h"
 
 #include <QDateTime>
@@ -51,13 +53,36 @@ class GuardRecorderTest : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void init();
     void aWriteAnswerHandedOverIsReadByTheNextVerdict();
     void answersHandedOverAreAllStoredWhenTheRecorderEnds();
     void answersThatCannotBeStoredAreTold();
+    void aSentWriteIsInItsTicketsSummaryWhileInFlight_data() { backends(); }
+    void aSentWriteIsInItsTicketsSummaryWhileInFlight();
+    void aSummaryLeftBehindIsMadeWhenTheCallIsOverdue_data() { backends(); }
+    void aSummaryLeftBehindIsMadeWhenTheCallIsOverdue();
 
 private:
-    QString database() const { return m_dir->filePath(QStringLiteral("desk.sqlite")); }
+    static void backends()
+    {
+        QTest::addColumn<bool>("team");
+        QTest::newRow("sqlite") << false;
+        QTest::newRow("postgresql") << true;
+    }
+    // The test's database: a desk file, or a new database on the cluster for a "team" row.
+    QString database()
+    {
+        if (m_location.isEmpty())
+            m_location = m_dir->filePath(QStringLiteral("desk.sqlite"));
+        return m_location;
+    }
+    void chooseBackend()
+    {
+        QFETCH(bool, team);
+        if (team)
+            m_location = m_cluster.createDatabase(QStringLiteral("guard_%1").arg(++m_databases));
+    }
     qsizetype storedCalls()
     {
         Expected<std::unique_ptr<Store>> store = openStore(database());
@@ -73,13 +98,33 @@ private:
         return calls;
     }
 
+    // The chat's row in the queue, as another console reads it.
+    std::optional<TicketRow> ticketRow()
+    {
+        Expected<std::unique_ptr<Store>> store = openStore(database());
+        Expected<QList<TicketRow>> rows =
+                store ? (*store)->tickets(TicketQuery{}, 0, 10) : Expected<QList<TicketRow>>(store.error());
+        if (!rows || rows->isEmpty())
+            return std::nullopt;
+        return rows->first();
+    }
+
     std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_location;
+    test::PostgresCluster m_cluster;
+    int m_databases = 0;
 };
+
+void GuardRecorderTest::initTestCase()
+{
+    QVERIFY2(m_cluster.start(), qPrintable(m_cluster.error()));
+}
 
 void GuardRecorderTest::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
+    m_location.clear();
 }
 
 void GuardRecorderTest::aWriteAnswerHandedOverIsReadByTheNextVerdict()
@@ -140,6 +185,66 @@ void GuardRecorderTest::answersThatCannotBeStoredAreTold()
                      QLatin1String("1 answer(s) to reads could not be recorded (the server is away)")),
              qPrintable(told.first()));
     QCOMPARE(storedCalls(), 0);
+}
+
+void GuardRecorderTest::aSentWriteIsInItsTicketsSummaryWhileInFlight()
+{
+    chooseBackend();
+    QVERIFY(!database().isEmpty());
+    Expected<std::unique_ptr<Store>> store = openStore(database());
+    QVERIFY_OK(store);
+    const QString path = database();
+    GuardRecorder recorder(**store, [path] { return openStore(path); }, builtIn(), 60000, {});
+    GuardedCall sent = refund(QStringLiteral("c1"));
+    QVERIFY_OK(recorder.admitWrite(sent, QString()));
+    // The call is stored before it is sent; the ticket's summary follows from the answers'
+    // session, and says a write waits for its answer.
+    QTRY_VERIFY(ticketRow() && ticketRow()->writeCount == 1);
+    QVERIFY(ticketRow()->hasUnknown);
+    QVERIFY(ticketRow()->unknownInFlight);
+}
+
+void GuardRecorderTest::aSummaryLeftBehindIsMadeWhenTheCallIsOverdue()
+{
+    // On a team's database a guard whose answers' session never opened (or one killed) leaves
+    // the summary of a ticket it stored a call in undone; when the call's deadline passes, the
+    // ticket is assessed whole. On a file the summary is made with the call.
+    chooseBackend();
+    QFETCH(bool, team);
+    QVERIFY(!database().isEmpty());
+    Expected<std::unique_ptr<Store>> store = openStore(database());
+    QVERIFY_OK(store);
+    qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QStringList told;
+    GuardRecorder recorder(
+            **store,
+            [] { return Expected<std::unique_ptr<Store>>(makeError(QStringLiteral("the server is away"))); },
+            builtIn(), 60000, [&told](const QString &why) { told.append(why); }, [&now] { return now; });
+    GuardedCall sent = refund(QStringLiteral("c1"));
+    sent.at = now;
+    QVERIFY_OK(recorder.admitWrite(sent, QString()));
+    if (team) {
+        QTRY_COMPARE(told.size(), 1);
+        QVERIFY2(told.first().contains(
+                         QLatin1String("the summaries of 1 ticket(s) could not be brought up to date")),
+                 qPrintable(told.first()));
+        QVERIFY(ticketRow());
+        QCOMPARE(ticketRow()->writeCount, 0);
+    } else {
+        QCOMPARE(ticketRow()->writeCount, 1);
+        QVERIFY(ticketRow()->unknownInFlight);
+    }
+    now += 61000;
+    Expected<int> escalated = recorder.escalateOverdue();
+    QVERIFY_OK(escalated);
+    QCOMPARE(*escalated, 1);
+    const std::optional<TicketRow> row = ticketRow();
+    QVERIFY(row);
+    QCOMPARE(row->writeCount, 1);
+    QVERIFY(row->hasUnknown);
+    QVERIFY(!row->unknownInFlight);
+    QVERIFY(row->needsAttention);
+    QCOMPARE(*(*store)->countOpenEscalations(), qint64(1));
 }
 
 QTEST_GUILESS_MAIN(GuardRecorderTest)

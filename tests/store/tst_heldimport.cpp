@@ -187,9 +187,8 @@ QStringList dump(QSqlDatabase &db)
             "SELECT 'order', id, seller_id, currency, customer_name, customer_email, payment_intent FROM "
             "orders",
             "SELECT 'item', order_id, item_id, title, quantity, amount_cents FROM order_items",
-            "SELECT 'totals', tickets, needs_attention, unknown, repeated, duplicate_effect, "
-            "retry_after_error, "
-            "open_escalations FROM queue_totals",
+            "SELECT 'totals', sum(tickets), sum(needs_attention), sum(unknown), sum(repeated), "
+            "sum(duplicate_effect), sum(retry_after_error), sum(open_escalations) FROM queue_totals",
     };
     QStringList rows;
     for (const char *sql : queries) {

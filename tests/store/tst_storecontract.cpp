@@ -7,12 +7,14 @@
 #include "store/reassessment.h"
 #include "store/storefactory.h"
 #include "support/postgrescluster.h"
+#include "support/testmacros.h"
 
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <functional>
+#include <future>
 #include <memory>
 #include <thread>
 
@@ -365,6 +367,47 @@ private slots:
         }
         QCOMPARE(total, escalationCount); // none twice
         QCOMPARE(int(every.size()), escalationCount); // none skipped
+    }
+
+    void ticketsOpenedInTwoSessionsAreAllCounted()
+    {
+        // Where the backend lets two sessions write side by side, one opens a ticket while the
+        // other's transaction, which opened one too, is still open: neither waits for the other.
+        ImportWrites &writes = *m_store;
+        const QString location = m_store->location();
+        if (m_store->writesAlongsideOthers()) {
+            QVERIFY_OK(writes.begin());
+            QVERIFY_OK(writes.insertTicket(newTicket(QStringLiteral("T-first"))));
+            std::promise<QString> opened;
+            std::future<QString> done = opened.get_future();
+            std::thread other([&location, &opened] {
+                Expected<std::unique_ptr<Store>> own = openStore(location);
+                Expected<void> stored = own ? (*own)->begin() : Expected<void>(own.error());
+                if (stored) {
+                    Expected<TicketRef> ticket = (*own)->insertTicket(newTicket(QStringLiteral("T-second")));
+                    stored = ticket ? (*own)->commit() : Expected<void>(ticket.error());
+                }
+                opened.set_value(stored ? QString() : stored.message());
+            });
+            const bool waited = done.wait_for(std::chrono::seconds(10)) != std::future_status::ready;
+            QVERIFY_OK(writes.commit()); // what the other may be waiting for
+            other.join();
+            QVERIFY2(!waited, "the second session waited for the first one's transaction");
+            QCOMPARE(done.get(), QString());
+        }
+        // Enough tickets for the changes to be folded together more than once, from both sessions.
+        Expected<std::unique_ptr<Store>> second = openStore(location);
+        QVERIFY_OK(second);
+        for (int batch = 0; batch < 12; ++batch) {
+            ImportWrites &session = batch % 2 == 0 ? writes : static_cast<ImportWrites &>(**second);
+            QVERIFY_OK(session.begin());
+            for (int i = 0; i < 50; ++i)
+                QVERIFY_OK(session.insertTicket(newTicket(QStringLiteral("T-%1-%2").arg(batch).arg(i))));
+            QVERIFY_OK(session.commit());
+        }
+        const qint64 opened = 600 + (m_store->writesAlongsideOthers() ? 2 : 0);
+        QCOMPARE(*m_store->countTickets(TicketQuery{}), opened);
+        QCOMPARE(*(*second)->countTickets(TicketQuery{}), opened);
     }
 
     void evidenceIsKeptOldestFirst()

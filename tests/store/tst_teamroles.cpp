@@ -184,6 +184,19 @@ private slots:
         }
         QVERIFY(refusalOf(QStringLiteral("tom"), QStringLiteral("UPDATE escalations SET last_note = 'x'"))
                         .contains(QLatin1String("permission denied")));
+        // The queue's totals are the triggers' to keep: nobody adds a change of their own.
+        for (const char *name : {"ben", "fay", "tom", "ida"}) {
+            const QString user = QLatin1String(name);
+            QVERIFY2(refusalOf(user,
+                               QStringLiteral("INSERT INTO queue_totals (tickets, needs_attention, unknown, "
+                                              "repeated, duplicate_effect, retry_after_error, "
+                                              "open_escalations) VALUES (5, 0, 0, 0, 0, 0, 0)"))
+                             .contains(QLatin1String("permission denied")),
+                     qPrintable(user));
+            QVERIFY2(refusalOf(user, QStringLiteral("SELECT queue_totals_changed(5, 0, 0, 0, 0, 0, 0)"))
+                             .contains(QLatin1String("permission denied")),
+                     qPrintable(user));
+        }
         // An admin's reclassification runs (and is rolled back: the demo stays as it is).
         QVERIFY(refusalOf(QStringLiteral("ida"), QStringLiteral("BEGIN")).isEmpty());
         QCOMPARE(refusalOf(QStringLiteral("ida"), reclassify), QString());
