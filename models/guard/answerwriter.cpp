@@ -1,6 +1,5 @@
 #include "answerwriter.h"
 
-#include "store/reassessment.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -29,13 +28,12 @@ qint64 monotonicMs()
 } // namespace
 
 AnswerWriter::AnswerWriter(Opener open, RegistrySelection registries, qint64 deadlineMs,
-                           std::function<qint64()> clock, FailureLog log, bool takeTurns)
+                           std::function<qint64()> clock, FailureLog log)
     : m_open(std::move(open))
     , m_registries(std::move(registries))
     , m_deadlineMs(deadlineMs)
     , m_clock(std::move(clock))
     , m_log(std::move(log))
-    , m_takeTurns(takeTurns)
     , m_thread(QThread::create([this] { run(); }))
 {
     m_thread->setObjectName(QStringLiteral("verity guard answers"));
@@ -55,24 +53,13 @@ AnswerWriter::~AnswerWriter()
 void AnswerWriter::post(ImportUnit unit, const QString &intentKey)
 {
     QMutexLocker lock(&m_mutex);
-    if (m_queue.isEmpty() && m_toAssess.isEmpty())
+    if (m_queue.isEmpty())
         m_firstQueuedAt = monotonicMs();
     m_queue.append({std::move(unit), intentKey});
     if (!intentKey.isEmpty()) {
         ++m_writesQueued;
         ++m_writesWaiting[intentKey];
     }
-    m_work.wakeAll();
-}
-
-void AnswerWriter::assess(const QHash<qint64, QString> &tickets)
-{
-    if (tickets.isEmpty())
-        return;
-    QMutexLocker lock(&m_mutex);
-    if (m_queue.isEmpty() && m_toAssess.isEmpty())
-        m_firstQueuedAt = monotonicMs();
-    m_toAssess.insert(tickets);
     m_work.wakeAll();
 }
 
@@ -90,14 +77,12 @@ void AnswerWriter::waitForWrites(const QString &intentKey)
         m_stored.wait(&m_mutex);
 }
 
-QList<ImportUnit> AnswerWriter::nextBatch(QStringList &keys, QHash<qint64, QString> &tickets)
+QList<ImportUnit> AnswerWriter::nextBatch(QStringList &keys)
 {
     QMutexLocker lock(&m_mutex);
-    while (m_queue.isEmpty() && m_toAssess.isEmpty() && !m_stopping)
+    while (m_queue.isEmpty() && !m_stopping)
         m_work.wait(&m_mutex);
-    // Reads' answers and summaries wait for company (a write's answer, which usually comes at
-    // once, assesses its ticket anyway); a write's answer is stored at once, with what came
-    // before it.
+    // Reads' answers wait for company; a write's is stored at once, with what came before it.
     while (!m_stopping && m_writesQueued == 0 && m_queue.size() < answersStoredAtOnce) {
         const qint64 left = m_firstQueuedAt + answersWaitMs - monotonicMs();
         if (left <= 0)
@@ -114,7 +99,6 @@ QList<ImportUnit> AnswerWriter::nextBatch(QStringList &keys, QHash<qint64, QStri
     }
     m_queue.clear();
     m_writesQueued = 0;
-    tickets = std::exchange(m_toAssess, {});
     return units;
 }
 
@@ -122,21 +106,12 @@ void AnswerWriter::run()
 {
     for (;;) {
         QStringList keys;
-        QHash<qint64, QString> tickets;
-        const QList<ImportUnit> units = nextBatch(keys, tickets);
-        if (units.isEmpty() && tickets.isEmpty())
+        const QList<ImportUnit> units = nextBatch(keys);
+        if (units.isEmpty())
             break; // stopping, and nothing is left
         {
-            QMutexLocker turn(storeTurn());
-            if (!units.isEmpty() && store(units, keys.size())) {
-                // The import assessed the tickets it stored answers in.
-                for (const ImportUnit &unit : units)
-                    tickets.removeIf([&unit](const auto &ticket) {
-                        return unit.conversation.compare(ticket.value(), Qt::CaseInsensitive) == 0;
-                    });
-            }
-            if (!tickets.isEmpty())
-                storeAssessments(tickets.keys());
+            QMutexLocker turn(&m_turn);
+            store(units, keys.size());
         }
         QMutexLocker lock(&m_mutex);
         for (const QString &key : std::as_const(keys)) {
@@ -171,7 +146,7 @@ bool AnswerWriter::opened(QString &why)
     return true;
 }
 
-bool AnswerWriter::store(const QList<ImportUnit> &units, qsizetype writes)
+void AnswerWriter::store(const QList<ImportUnit> &units, qsizetype writes)
 {
     QString why;
     for (int attempt = 0; attempt < storeAttempts; ++attempt) {
@@ -182,14 +157,16 @@ bool AnswerWriter::store(const QList<ImportUnit> &units, qsizetype writes)
         const ImportReport report = m_importer->importUnits(units, QStringLiteral("verity guard"));
         if (report.fatal.isEmpty()) {
             if (report.rejected.isEmpty())
-                return true;
+                return;
             why = report.rejected.first().reason;
             break;
         }
         // The transaction was undone. Its session may have lost a server that is back, or
         // another guard's transaction was chosen to go on: tried again, on a new session.
         why = report.fatal;
-        closeSession();
+        m_importer.reset();
+        m_store.reset();
+        m_lastOpenTry = 0;
     }
     tell(writes == 0 ? QStringLiteral("%1 answer(s) to reads could not be recorded (%2)")
                                .arg(units.size())
@@ -200,42 +177,6 @@ bool AnswerWriter::store(const QList<ImportUnit> &units, qsizetype writes)
                                .arg(units.size())
                                .arg(why)
                                .arg(writes));
-    return false;
-}
-
-void AnswerWriter::storeAssessments(const QList<qint64> &tickets)
-{
-    QString why;
-    for (int attempt = 0; attempt < storeAttempts; ++attempt) {
-        if (attempt > 0)
-            QThread::msleep(attempt * 20);
-        if (!opened(why))
-            break;
-        Expected<void> done = m_store->begin();
-        for (qsizetype i = 0; done && i < tickets.size(); ++i) {
-            if (Expected<RepeatCounts> assessed = reassessTicket(*m_store, tickets[i]); !assessed)
-                done = assessed.error();
-        }
-        if (done)
-            done = m_store->commit();
-        if (done)
-            return;
-        why = done.message();
-        m_store->rollback();
-        closeSession();
-    }
-    tell(QStringLiteral("the summaries of %1 ticket(s) could not be brought up to date (%2); their calls are "
-                        "stored, and each is assessed again when an answer to it is stored or its deadline "
-                        "passes")
-                 .arg(tickets.size())
-                 .arg(why));
-}
-
-void AnswerWriter::closeSession()
-{
-    m_importer.reset();
-    m_store.reset();
-    m_lastOpenTry = 0;
 }
 
 void AnswerWriter::tell(const QString &why)

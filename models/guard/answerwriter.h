@@ -3,8 +3,7 @@
 // of their own: the relay hands each one over and goes on, so no call waits while the answers
 // before it are stored. Reads' answers wait a moment and are stored together; a write's answer
 // is stored at once, and a write's admission waits only for the answers of its own intent handed
-// over before it (one of them may settle the call it repeats). The summaries of the tickets an
-// admission stored a call in without assessing them are brought up to date here too.
+// over before it (one of them may settle the call it repeats).
 
 #include "import/transcriptimporter.h"
 
@@ -29,9 +28,8 @@ public:
     // Told, on the thread that made the writer, why answers could not be stored.
     using FailureLog = std::function<void(const QString &)>;
 
-    // `takeTurns`: the two sessions' transactions must not overlap (a file's database).
     AnswerWriter(Opener open, RegistrySelection registries, qint64 deadlineMs, std::function<qint64()> clock,
-                 FailureLog log, bool takeTurns);
+                 FailureLog log);
     // Stores what was handed over, then stops.
     ~AnswerWriter();
     AnswerWriter(const AnswerWriter &) = delete;
@@ -39,26 +37,21 @@ public:
 
     // `intentKey`: a write's, else empty.
     void post(ImportUnit unit, const QString &intentKey);
-    // Tickets whose calls were stored without assessing them (TranscriptImporter::Assessing::Later):
-    // assessed with the next answers, unless those answers are theirs and assess them anyway.
-    void assess(const QHash<qint64, QString> &tickets);
     // Whether an answer to a write of this intent was handed over and is not stored yet.
     bool waiting(const QString &intentKey);
     // Return once every write answer handed over before (of this intent, when one is named) is
     // stored, or could not be (then its write stays in flight: a repeat is held, never sent).
     void waitForWrites(const QString &intentKey = QString());
-    // Held by whoever has a transaction open where the writer's and the relay's sessions take
-    // turns (a file's database, whose begin() would otherwise wait for the other's commit);
-    // null where a server's row locks let them write side by side.
-    QMutex *storeTurn() { return m_takeTurns ? &m_turn : nullptr; }
+    // Held by whoever has a transaction open: the writer's and the relay's sessions take turns.
+    // Both update ticket summaries and the queue's totals, and a server would otherwise make them
+    // wait for each other, or pick one to fail.
+    QMutex &storeTurn() { return m_turn; }
 
 private:
     void run();
-    QList<ImportUnit> nextBatch(QStringList &keys, QHash<qint64, QString> &tickets);
+    QList<ImportUnit> nextBatch(QStringList &keys);
     bool opened(QString &why);
-    bool store(const QList<ImportUnit> &units, qsizetype writes);
-    void storeAssessments(const QList<qint64> &tickets);
-    void closeSession();
+    void store(const QList<ImportUnit> &units, qsizetype writes);
     void tell(const QString &why);
 
     Opener m_open;
@@ -66,7 +59,6 @@ private:
     qint64 m_deadlineMs;
     std::function<qint64()> m_clock;
     FailureLog m_log;
-    bool m_takeTurns;
     QObject m_home; // where failures are told: the thread that made the writer
 
     // The writer's thread only.
@@ -81,7 +73,6 @@ private:
     QWaitCondition m_stored; // write answers were stored
     QList<std::pair<ImportUnit, QString>> m_queue; // with the intent of each write's
     qsizetype m_writesQueued = 0;
-    QHash<qint64, QString> m_toAssess; // as TranscriptImporter::unassessedTickets()
     qint64 m_firstQueuedAt = 0; // ms, monotonic
     QHash<QString, int> m_writesWaiting; // handed over, not stored yet, by intent
     bool m_stopping = false;

@@ -40,8 +40,7 @@ GuardRecorder::GuardRecorder(ImportWrites &store, AnswerWriter::Opener answers, 
     , m_registries(registries)
     , m_importer(store, registries)
     , m_clock(clock)
-    , m_answers(std::move(answers), registries, deadlineMs, clock, std::move(log),
-                !store.writesAlongsideOthers())
+    , m_answers(std::move(answers), registries, deadlineMs, clock, std::move(log))
 {
     m_importer.setInFlightGrace(deadlineMs, m_clock);
 }
@@ -208,27 +207,22 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
                                                 verdictReason(admission.verdict), admission.answer);
         return QList<ImportUnit>{unitOf(call, &answered, false, QString(), call.at)};
     };
-    // The call is stored before it is sent. Where the two sessions write side by side, its
-    // ticket's summary follows on the answers' session, so this transaction holds no ticket row
-    // and waits for no one assessing that ticket; where they take turns, it is assessed here.
-    const auto assessing = m_answers.storeTurn() ? TranscriptImporter::Assessing::InTransaction
-                                                 : TranscriptImporter::Assessing::Later;
-    const auto decided = [&] {
-        QMutexLocker turn(m_answers.storeTurn());
-        return stored(m_importer.importDecided(decide, QStringLiteral("verity guard"), assessing));
-    };
-    Expected<void> done = decided();
-    if (answersFirst)
+    QMutexLocker turn(&m_answers.storeTurn());
+    Expected<void> done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
+    if (answersFirst) {
+        turn.unlock(); // the writer needs its turn to store the answer
         m_answers.waitForWrites(admission.intentKey);
+        turn.relock();
+    }
     // Taken once more when the first try waited for an answer, or failed: another guard may have
     // opened the same ticket meanwhile. Nothing was sent either way.
     if (answersFirst || !done) {
         admission = WriteAdmission();
-        done = decided();
+        done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
     }
+    turn.unlock();
     if (!done)
         return done.error();
-    m_answers.assess(m_importer.unassessedTickets());
     call.intentKey = admission.intentKey;
     if (admission.verdict.kind != RepeatVerdict::Kind::Send)
         return admission;
@@ -260,7 +254,7 @@ void GuardRecorder::recordResult(const GuardedCall &call, const json &result, bo
 Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
 {
     m_answers.waitForWrites(); // its answer, should one have come after all, is stored first
-    QMutexLocker turn(m_answers.storeTurn());
+    QMutexLocker turn(&m_answers.storeTurn());
     if (Expected<void> begun = m_store.begin(); !begun)
         return begun;
     const qint64 at = now();
@@ -277,7 +271,7 @@ Expected<int> GuardRecorder::escalateOverdue()
 {
     // An answer waiting to be stored is no overdue write.
     m_answers.waitForWrites();
-    QMutexLocker turn(m_answers.storeTurn());
+    QMutexLocker turn(&m_answers.storeTurn());
     return m_store.escalateOverdueCallsAlone(now());
 }
 

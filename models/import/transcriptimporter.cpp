@@ -552,10 +552,6 @@ Expected<void> TranscriptImporter::finishBatch(ImportReport &report)
             return ticket.error();
         if (!*ticket)
             continue; // opened by a conversation that was then rolled back
-        if (m_assessLater) {
-            m_unassessed.insert((*ticket)->ref.id, key);
-            continue;
-        }
         if (Expected<void> done = storeAssessment(**ticket, report); !done)
             return done;
     }
@@ -852,7 +848,6 @@ qint64 TranscriptImporter::storedCallId(const QString &ticketExtId, const QStrin
 void TranscriptImporter::forgetBatch()
 {
     m_decidedCalls.clear();
-    m_unassessed.clear();
     m_tickets.clear();
     m_absent.clear();
     m_touched.clear();
@@ -884,19 +879,14 @@ ImportReport TranscriptImporter::importUnits(const QList<ImportUnit> &units, con
     return importDecided([&units](ImportWrites &) -> Expected<QList<ImportUnit>> { return units; }, source);
 }
 
-ImportReport TranscriptImporter::importDecided(const Decide &decide, const QString &source,
-                                               Assessing assessing)
+ImportReport TranscriptImporter::importDecided(const Decide &decide, const QString &source)
 {
     ImportReport report;
     report.path = source;
     forgetBatch();
     // A decided import is a call or two: their rows are kept for storedCallId().
     m_keepCallIds = true;
-    m_assessLater = assessing == Assessing::Later;
-    const auto stopKeeping = qScopeGuard([this] {
-        m_keepCallIds = false;
-        m_assessLater = false;
-    });
+    const auto stopKeeping = qScopeGuard([this] { m_keepCallIds = false; });
     m_storeError.clear();
     m_registry = &m_registries.primary();
     m_committed = report;

@@ -59,18 +59,10 @@ public:
     // The same for units that depend on what the store holds: `decide` runs once the transaction
     // has begun, may lock and read, and gives the units to store in it; its error stores nothing.
     using Decide = std::function<Expected<QList<ImportUnit>>(ImportWrites &store)>;
-    // Assessing::Later leaves the tickets' summaries to the caller (unassessedTickets(), then
-    // reassessTicket()), so the transaction holds no ticket's row: a call recorded before it is
-    // sent commits without waiting for anyone who is assessing that ticket.
-    enum class Assessing { InTransaction, Later };
-    ImportReport importDecided(const Decide &decide, const QString &source,
-                               Assessing assessing = Assessing::InTransaction);
+    ImportReport importDecided(const Decide &decide, const QString &source);
     // A ticket as the open import knows it, asked of the store once: for a Decide that reads
     // it before the units that go into it are stored.
     Expected<std::optional<TicketRef>> batchTicket(const QString &extId);
-    // The tickets the last importDecided(..., Assessing::Later) stored calls in, not assessed: row
-    // id -> ticket id in lower case (as tickets are matched).
-    const QHash<qint64, QString> &unassessedTickets() const { return m_unassessed; }
     // The row a call of the last importDecided() was stored in, so its caller need not ask the
     // store again; 0 when that import did not store it.
     qint64 storedCallId(const QString &ticketExtId, const QString &callExtId) const;
@@ -145,8 +137,6 @@ private:
     void lookAhead(const QList<const ImportUnit *> &units);
     void forgetBatch();
     bool m_keepCallIds = false; // importDecided(): the batch's call rows are kept, for storedCallId()
-    bool m_assessLater = false; // importDecided(..., Assessing::Later)
-    QHash<qint64, QString> m_unassessed;
     QHash<QString, qint64> m_decidedCalls; // "<ticket key>\n<call id>" -> row
     ImportReport failed(ImportReport report, const QString &message);
 

@@ -41,10 +41,6 @@ public:
     // checkpoints) runs beside it instead of inside one of those commits. Nothing where the
     // server does it anyway.
     virtual void keepUpkeepOffCommits() {}
-    // Whether two sessions may each have a write transaction open at once, waiting only where
-    // they touch the same rows (a server's database), rather than the second begin() waiting for
-    // the first commit (a file).
-    virtual bool writesAlongsideOthers() const { return false; }
 
     // A write transaction: it takes the write lock at once, so two consoles appending to the
     // same audit chain queue up instead of both reading the same last entry.

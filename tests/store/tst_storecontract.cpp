@@ -371,11 +371,13 @@ private slots:
 
     void ticketsOpenedInTwoSessionsAreAllCounted()
     {
-        // Where the backend lets two sessions write side by side, one opens a ticket while the
-        // other's transaction, which opened one too, is still open: neither waits for the other.
+        // On a server's database one session opens a ticket while another's transaction, which
+        // opened one too, is still open: neither waits for the other (the totals are no one row).
+        QFETCH_GLOBAL(QString, backend);
+        const bool server = backend == QLatin1String("postgresql"); // a file has one writer at a time
         ImportWrites &writes = *m_store;
         const QString location = m_store->location();
-        if (m_store->writesAlongsideOthers()) {
+        if (server) {
             QVERIFY_OK(writes.begin());
             QVERIFY_OK(writes.insertTicket(newTicket(QStringLiteral("T-first"))));
             std::promise<QString> opened;
@@ -405,7 +407,7 @@ private slots:
                 QVERIFY_OK(session.insertTicket(newTicket(QStringLiteral("T-%1-%2").arg(batch).arg(i))));
             QVERIFY_OK(session.commit());
         }
-        const qint64 opened = 600 + (m_store->writesAlongsideOthers() ? 2 : 0);
+        const qint64 opened = 600 + (server ? 2 : 0);
         QCOMPARE(*m_store->countTickets(TicketQuery{}), opened);
         QCOMPARE(*(*second)->countTickets(TicketQuery{}), opened);
     }
