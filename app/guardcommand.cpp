@@ -224,6 +224,8 @@ public:
                     || m_lastError == StoreErrc::NewerSchema || m_lastError == StoreErrc::Unwritable);
     }
 
+    bool recording() const { return m_recorder != nullptr; }
+
     // As a person may read it: a PostgreSQL URI without its password.
     QString location() const { return storeDisplayName(m_store ? m_store->location() : m_location); }
 
@@ -263,6 +265,17 @@ void watchOverdue(QTimer &timer, StoreSource &stores, QTextStream &err)
     timer.start(1000);
 }
 
+// What the start line says the guard records into: a database it cannot use yet is named, with
+// what happens to writes until it can.
+QString recordingLine(const StoreSource &stores, bool passWhenDown)
+{
+    if (stores.recording())
+        return QStringLiteral("recording into %1").arg(stores.location());
+    return QStringLiteral("not recording yet: %1 is tried again at each write, which is %2 until then")
+            .arg(stores.location(),
+                 passWhenDown ? QStringLiteral("sent unrecorded") : QStringLiteral("refused"));
+}
+
 int serveHttp(const Arguments &parsed, const McpRelay::RecorderSource &recorder, const RelayOptions &relay,
               StoreSource &stores, QTextStream &err)
 {
@@ -284,7 +297,7 @@ int serveHttp(const Arguments &parsed, const McpRelay::RecorderSource &recorder,
         err << "verity guard: listening on " << host
             << " without --token: anyone who can reach this port can "
             << "call the tools behind it\n";
-    err << "verity guard: recording into " << stores.location() << "; guarding "
+    err << "verity guard: " << recordingLine(stores, relay.passWhenStoreDown) << "; guarding "
         << options.upstream.toString() << Qt::endl;
     QTextStream(stdout) << "listening on http://" << host << ":" << *port << "/mcp" << Qt::endl;
     QTimer overdue;
@@ -349,7 +362,8 @@ int runGuardCommand(const QStringList &arguments)
     QObject::connect(&guard, &StdioGuard::logged, &guard,
                      [&err](const QString &line) { err << "verity guard: " << line << Qt::endl; });
     QObject::connect(&guard, &StdioGuard::finished, QCoreApplication::instance(), &QCoreApplication::exit);
-    err << "verity guard: recording into " << stores.location() << "; session " << options.sessionId << "\n"
+    err << "verity guard: " << recordingLine(stores, options.passWhenStoreDown) << "; session "
+        << options.sessionId << "\n"
         << Qt::flush;
     if (Expected<void> started = guard.start(parsed->program, parsed->programArguments); !started) {
         err << "verity guard: " << started.message() << "\n";

@@ -337,6 +337,12 @@ void GuardStdioTest::writesAreRefusedWhileTheStoreIsAway()
                  refused.dump().c_str());
         QVERIFY(agent.close());
         QCOMPARE(ledgerEntries(away.ledger, "refund").size(), 0);
+        // Its start says it is not recording, rather than naming the database it records into.
+        QVERIFY2(agent.log().contains(
+                         QLatin1String("not recording yet: postgresql://verity@127.0.0.1:1/team")),
+                 qPrintable(agent.log()));
+        QVERIFY2(agent.log().contains(QLatin1String("which is refused until then")), qPrintable(agent.log()));
+        QVERIFY2(!agent.log().contains(QLatin1String("recording into")), qPrintable(agent.log()));
     }
     away.guardOptions = {QStringLiteral("--when-store-down"), QStringLiteral("pass")};
     GuardAgent passing(away, environment());
@@ -345,6 +351,8 @@ void GuardStdioTest::writesAreRefusedWhileTheStoreIsAway()
     QVERIFY(passing.close());
     QCOMPARE(ledgerEntries(away.ledger, "refund").size(), 1);
     QVERIFY2(passing.log().contains(QLatin1String("--when-store-down pass")), qPrintable(passing.log()));
+    QVERIFY2(passing.log().contains(QLatin1String("which is sent unrecorded until then")),
+             qPrintable(passing.log()));
 }
 
 void GuardStdioTest::aRetryFromAnotherSessionIsHeld()
