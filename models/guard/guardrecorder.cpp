@@ -178,7 +178,7 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
         // and escalated, before a repeat of it is judged (the answer names the escalation).
         const qint64 at = now();
         if (std::any_of(earlier->cbegin(), earlier->cend(),
-                        [at](const IntentCall &c) { return c.inFlight && c.inFlightUntil <= at; })) {
+                        [at](const IntentCall &c) { return c.inFlightUntil && *c.inFlightUntil <= at; })) {
             if (Expected<int> overdue = store.escalateOverdueCalls(at); !overdue)
                 return overdue.error();
             earlier = store.callsOfIntent(admission.intentKey, earlierCallsRead);

@@ -12,7 +12,7 @@ enum class Standing { Waiting, Unknown, Performed, NotPerformed };
 // outranks what the tool said.
 Standing standingOf(const IntentCall &call)
 {
-    if (call.inFlight)
+    if (call.inFlightUntil)
         return Standing::Waiting;
     if (call.resolution)
         return *call.resolution == Resolution::NotPerformed ? Standing::NotPerformed : Standing::Performed;
@@ -70,7 +70,7 @@ QString verdictReason(const RepeatVerdict &verdict)
     case RepeatVerdict::Kind::Send:
         return {};
     case RepeatVerdict::Kind::Hold:
-        if (call.inFlight)
+        if (call.inFlightUntil)
             return QStringLiteral("held: repeat of %1, which was still awaiting its result")
                     .arg(callName(call));
         if (call.escalationId)

@@ -476,9 +476,9 @@ struct IntentCall
     // reference, or the id its own result names. Empty when nothing names one.
     QString recordId;
     QString reference; // what its settlement recorded (a record, or where a person looked)
-    // Stored live, its result still awaited (NewToolCall::inFlightUntil): nobody knows yet.
-    bool inFlight = false;
-    qint64 inFlightUntil = 0; // ms: when its wait ends (in flight only)
+    // Stored live, its result still awaited until then (ms; NewToolCall::inFlightUntil): nobody
+    // knows yet.
+    std::optional<qint64> inFlightUntil;
 
     bool operator==(const IntentCall &) const = default;
 };

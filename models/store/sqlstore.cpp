@@ -623,8 +623,8 @@ Expected<int> SqlStore::escalateOverdueCalls(qint64 now)
     }
     (*overdue)->finish();
     // Its wait is over: it has an unknown write now, not only writes in flight, and an
-    // escalation. Assessed whole: a guard may have stored the call and left its summary to a
-    // session that did not get to it (killed).
+    // escalation. Assessed whole, since its state (and so its place in the queue) changes with
+    // it, not its in-flight mark alone.
     for (qint64 ticket : std::as_const(tickets)) {
         if (auto done = reassessTicket(*this, ticket); !done)
             return done.error();

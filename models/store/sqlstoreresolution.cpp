@@ -120,8 +120,7 @@ IntentCall intentCallRow(const QSqlQuery &q)
         call.recordId = recordIdInResult(q.value(8).toString());
     call.reference = q.value(7).toString();
     call.ticketExtId = q.value(10).toString();
-    call.inFlight = !q.value(11).isNull();
-    call.inFlightUntil = q.value(11).toLongLong();
+    call.inFlightUntil = optionalInt(q.value(11));
     return call;
 }
 

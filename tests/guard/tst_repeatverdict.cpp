@@ -18,7 +18,8 @@ IntentCall made(const char *id, std::optional<Outcome> outcome, std::optional<Re
     call.ticketExtId = QStringLiteral("T-1");
     call.outcome = outcome;
     call.resolution = resolution;
-    call.inFlight = inFlight;
+    if (inFlight)
+        call.inFlightUntil = 1'800'000'000'000;
     call.recordId = QString::fromLatin1(record);
     if (outcome == Outcome::Unknown || resolution)
         call.escalationId = 12;
