@@ -28,12 +28,13 @@ qint64 monotonicMs()
 } // namespace
 
 AnswerWriter::AnswerWriter(Opener open, RegistrySelection registries, qint64 deadlineMs,
-                           std::function<qint64()> clock, FailureLog log)
+                           std::function<qint64()> clock, FailureLog log, bool takeTurns)
     : m_open(std::move(open))
     , m_registries(std::move(registries))
     , m_deadlineMs(deadlineMs)
     , m_clock(std::move(clock))
     , m_log(std::move(log))
+    , m_takeTurns(takeTurns)
     , m_thread(QThread::create([this] { run(); }))
 {
     m_thread->setObjectName(QStringLiteral("verity guard answers"));
@@ -110,7 +111,7 @@ void AnswerWriter::run()
         if (units.isEmpty())
             break; // stopping, and nothing is left
         {
-            QMutexLocker turn(&m_turn);
+            QMutexLocker turn(storeTurn());
             store(units, keys.size());
         }
         QMutexLocker lock(&m_mutex);

@@ -28,8 +28,9 @@ public:
     // Told, on the thread that made the writer, why answers could not be stored.
     using FailureLog = std::function<void(const QString &)>;
 
+    // `takeTurns`: the two sessions' transactions must not overlap (a file's database).
     AnswerWriter(Opener open, RegistrySelection registries, qint64 deadlineMs, std::function<qint64()> clock,
-                 FailureLog log);
+                 FailureLog log, bool takeTurns);
     // Stores what was handed over, then stops.
     ~AnswerWriter();
     AnswerWriter(const AnswerWriter &) = delete;
@@ -42,10 +43,10 @@ public:
     // Return once every write answer handed over before (of this intent, when one is named) is
     // stored, or could not be (then its write stays in flight: a repeat is held, never sent).
     void waitForWrites(const QString &intentKey = QString());
-    // Held by whoever has a transaction open: the writer's and the relay's sessions take turns.
-    // Both update ticket summaries and the queue's totals, and a server would otherwise make them
-    // wait for each other, or pick one to fail.
-    QMutex &storeTurn() { return m_turn; }
+    // Held by whoever has a transaction open where the two sessions take turns (a file's
+    // database, whose begin() would otherwise wait for the other's commit, or time out); null
+    // where a server's row locks let them write side by side, each ticket in turn.
+    QMutex *storeTurn() { return m_takeTurns ? &m_turn : nullptr; }
 
 private:
     void run();
@@ -59,6 +60,7 @@ private:
     qint64 m_deadlineMs;
     std::function<qint64()> m_clock;
     FailureLog m_log;
+    bool m_takeTurns;
     QObject m_home; // where failures are told: the thread that made the writer
 
     // The writer's thread only.

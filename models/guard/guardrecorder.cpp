@@ -40,7 +40,8 @@ GuardRecorder::GuardRecorder(ImportWrites &store, AnswerWriter::Opener answers, 
     , m_registries(registries)
     , m_importer(store, registries)
     , m_clock(clock)
-    , m_answers(std::move(answers), registries, deadlineMs, clock, std::move(log))
+    , m_answers(std::move(answers), registries, deadlineMs, clock, std::move(log),
+                !store.writesAlongsideOthers())
 {
     m_importer.setInFlightGrace(deadlineMs, m_clock);
 }
@@ -207,20 +208,21 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
                                                 verdictReason(admission.verdict), admission.answer);
         return QList<ImportUnit>{unitOf(call, &answered, false, QString(), call.at)};
     };
-    QMutexLocker turn(&m_answers.storeTurn());
-    Expected<void> done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
-    if (answersFirst) {
-        turn.unlock(); // the writer needs its turn to store the answer
+    // In a transaction of its own, in turn with the answers' where the sessions take turns.
+    const auto decided = [&] {
+        QMutexLocker turn(m_answers.storeTurn());
+        return stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
+    };
+    Expected<void> done = decided();
+    if (answersFirst)
         m_answers.waitForWrites(admission.intentKey);
-        turn.relock();
-    }
     // Taken once more when the first try waited for an answer, or failed: another guard may have
-    // opened the same ticket meanwhile. Nothing was sent either way.
+    // opened the same ticket meanwhile, or a server chose this transaction to end a deadlock.
+    // Nothing was sent either way.
     if (answersFirst || !done) {
         admission = WriteAdmission();
-        done = stored(m_importer.importDecided(decide, QStringLiteral("verity guard")));
+        done = decided();
     }
-    turn.unlock();
     if (!done)
         return done.error();
     call.intentKey = admission.intentKey;
@@ -254,7 +256,7 @@ void GuardRecorder::recordResult(const GuardedCall &call, const json &result, bo
 Expected<void> GuardRecorder::giveUp(qint64 storedCallId)
 {
     m_answers.waitForWrites(); // its answer, should one have come after all, is stored first
-    QMutexLocker turn(&m_answers.storeTurn());
+    QMutexLocker turn(m_answers.storeTurn());
     if (Expected<void> begun = m_store.begin(); !begun)
         return begun;
     const qint64 at = now();
@@ -271,7 +273,7 @@ Expected<int> GuardRecorder::escalateOverdue()
 {
     // An answer waiting to be stored is no overdue write.
     m_answers.waitForWrites();
-    QMutexLocker turn(&m_answers.storeTurn());
+    QMutexLocker turn(m_answers.storeTurn());
     return m_store.escalateOverdueCallsAlone(now());
 }
 

@@ -371,7 +371,7 @@ Expected<QList<TicketRef>> PostgresStore::findTickets(const QStringList &extIds)
     const Result result(
             runWithArrays(connection,
                           "SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
-                          "WHERE ext_id = ANY($1::citext[])",
+                          "WHERE ext_id = ANY($1::citext[]) ORDER BY id FOR UPDATE",
                           {copytext::textArray(stored)}));
     if (PQresultStatus(result.get()) != PGRES_TUPLES_OK)
         return makeError(QStringLiteral("%1: finding tickets failed: %2")

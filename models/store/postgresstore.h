@@ -39,6 +39,7 @@ public:
     // then on a lost server is noticed and both connections opened again once it is back (the
     // feed says unreachable() and reachable()).
     ChangeFeed *changeFeed() override;
+    bool writesAlongsideOthers() const override { return true; }
 
     // The import path, holding the rows of new tickets to write them by COPY on commit
     // (postgresheldrows.cpp); each call is the plain one while nothing is held.
@@ -75,6 +76,7 @@ protected:
     QString failureText(const QSqlError &error) override;
     bool foldsCase() const override { return true; }
     QString skipLockedRows() const override { return QStringLiteral(" FOR UPDATE SKIP LOCKED"); }
+    QString lockedToWrite() const override { return QStringLiteral(" FOR UPDATE"); }
 
 private:
     using SqlStore::SqlStore;

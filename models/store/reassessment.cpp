@@ -4,12 +4,14 @@ namespace verity {
 
 Expected<RepeatCounts> reassessTicket(AssessmentStore &store, qint64 ticketId)
 {
-    Expected<QList<CallFacts>> calls = store.callFacts(ticketId);
-    if (!calls)
-        return calls.error();
+    // The ticket first (where sessions write side by side, that locks it): the calls read next
+    // are then all another session committed, and none changes until this transaction ends.
     Expected<qint64> lastSeq = store.lastSeq(ticketId);
     if (!lastSeq)
         return lastSeq.error();
+    Expected<QList<CallFacts>> calls = store.callFacts(ticketId);
+    if (!calls)
+        return calls.error();
     return store.applyAssessment(ticketId, *lastSeq, assessTicket(*calls));
 }
 

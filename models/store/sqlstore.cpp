@@ -129,8 +129,11 @@ qint64 insertedId(QSqlQuery &q)
 
 Expected<std::optional<TicketRef>> SqlStore::findTicket(const QString &extId)
 {
-    auto query = prepared("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
-                          "WHERE ext_id = :ext_id");
+    auto query = prepared(
+            "findTicket",
+            QStringLiteral("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
+                           "WHERE ext_id = :ext_id")
+                    + lockedToWrite());
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -624,7 +627,8 @@ Expected<int> SqlStore::escalateOverdueCalls(qint64 now)
     (*overdue)->finish();
     // Its wait is over: it has an unknown write now, not only writes in flight, and an
     // escalation. Assessed whole, since its state (and so its place in the queue) changes with
-    // it, not its in-flight mark alone.
+    // it, not its in-flight mark alone. In id order, as every session locks tickets.
+    std::sort(tickets.begin(), tickets.end());
     for (qint64 ticket : std::as_const(tickets)) {
         if (auto done = reassessTicket(*this, ticket); !done)
             return done.error();

@@ -121,6 +121,11 @@ protected:
     // What keeps two consoles from picking the same row to claim: a row lock that the other
     // skips (PostgreSQL); empty where a write transaction has the whole database to itself.
     virtual QString skipLockedRows() const { return QString(); }
+    // Ends the read of a ticket the transaction goes on to write into (its next step number, its
+    // summary): a row lock the other sessions wait for (PostgreSQL), so no two give a ticket the
+    // same step or store a summary from calls the other changed meanwhile; empty where a write
+    // transaction has the whole database to itself.
+    virtual QString lockedToWrite() const { return QString(); }
     // The id a new ticket gets, as SQL; empty: the table's own. A ticket joined into another
     // (mergeTicket) is gone, and its id must never name another ticket: SQLite would give the
     // largest id again, where a console may still hold it.

@@ -13,10 +13,18 @@ namespace verity {
 
 Expected<std::optional<qint64>> SqlStore::ticketIdByExtId(const QString &extId)
 {
-    auto found = findTicket(extId);
-    if (!found)
-        return found.error();
-    return *found ? std::optional<qint64>((*found)->id) : std::nullopt;
+    // Read only: findTicket() is for a ticket about to be written into, and may lock it.
+    auto query = prepared("SELECT id FROM tickets WHERE ext_id = ?");
+    if (!query)
+        return query.error();
+    (*query)->addBindValue(extId);
+    if (auto done = run(**query, "finding a ticket"); !done)
+        return done.error();
+    std::optional<qint64> id;
+    if ((*query)->next())
+        id = (*query)->value(0).toLongLong();
+    (*query)->finish();
+    return id;
 }
 
 Expected<std::optional<TicketDetail>> SqlStore::ticket(qint64 ticketId)

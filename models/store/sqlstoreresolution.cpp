@@ -445,7 +445,8 @@ Expected<void> SqlStore::reopenEscalation(qint64 escalationId, const QString &no
 
 Expected<qint64> SqlStore::lastSeq(qint64 ticketId)
 {
-    auto seq = prepared("SELECT last_seq FROM tickets WHERE id = ?");
+    auto seq = prepared("lastSeq",
+                        QStringLiteral("SELECT last_seq FROM tickets WHERE id = ?") + lockedToWrite());
     if (!seq)
         return seq.error();
     (*seq)->addBindValue(ticketId);

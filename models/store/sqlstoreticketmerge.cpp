@@ -129,7 +129,11 @@ Expected<void> SqlStore::setIntentKey(qint64 callId, const QString &key, const Q
 
 Expected<void> SqlStore::mergeTicket(qint64 fromId, qint64 intoId)
 {
-    auto seqs = prepared("SELECT id, last_seq, opened_at FROM tickets WHERE id IN (?, ?)");
+    // Both locked, in id order, as each session locks them.
+    auto seqs = prepared(
+            "mergeTicket seqs",
+            QStringLiteral("SELECT id, last_seq, opened_at FROM tickets WHERE id IN (?, ?) ORDER BY id")
+                    + lockedToWrite());
     if (!seqs)
         return seqs.error();
     (*seqs)->addBindValue(fromId);

@@ -41,6 +41,10 @@ public:
     // checkpoints) runs beside it instead of inside one of those commits. Nothing where the
     // server does it anyway.
     virtual void keepUpkeepOffCommits() {}
+    // Whether two sessions may each have a write transaction open at once, waiting only where
+    // they touch the same rows (a server's database), rather than the second begin() waiting for
+    // the first commit (a file).
+    virtual bool writesAlongsideOthers() const { return false; }
 
     // A write transaction: it takes the write lock at once, so two consoles appending to the
     // same audit chain queue up instead of both reading the same last entry.
@@ -98,7 +102,9 @@ class AssessmentStore : public virtual StoreSession
 {
 public:
     virtual Expected<QList<CallFacts>> callFacts(qint64 ticketId) = 0;
-    // The seq of the ticket's last stored event: the summary says how far it was read.
+    // The seq of the ticket's last stored event: the summary says how far it was read. Read
+    // before the calls it is assessed from: where sessions write side by side, it locks the
+    // ticket until the transaction ends, so the assessment sees every call committed before.
     virtual Expected<qint64> lastSeq(qint64 ticketId) = 0;
     // Writes back the call flags, the ticket summary, and one open escalation per unknown
     // write. Returns the ticket's repeat counts as they were before, so an import can say what
@@ -122,8 +128,11 @@ protected:
 class ImportWrites : public virtual AssessmentStore
 {
 public:
+    // A ticket the open transaction goes on to write into. Where sessions write side by side, it
+    // is locked until the transaction ends, so its last seq stays the one read here.
     virtual Expected<std::optional<TicketRef>> findTicket(const QString &extId) = 0;
-    // The tickets of these names that are stored, in any order; a name with none is left out.
+    // The tickets of these names that are stored, in any order (locked as findTicket's, in id
+    // order); a name with none is left out.
     virtual Expected<QList<TicketRef>> findTickets(const QStringList &extIds)
     {
         QList<TicketRef> found;

@@ -13,6 +13,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <future>
+#include <optional>
+#include <thread>
+
 using namespace verity;
 using nlohmann::json;
 
@@ -63,6 +68,8 @@ private slots:
     void aSentWriteIsInItsTicketsSummaryWhileInFlight();
     void aRepeatOfAnOverdueWriteEscalatesItAndIsHeld_data() { backends(); }
     void aRepeatOfAnOverdueWriteEscalatesItAndIsHeld();
+    void twoGuardsWritingOneTicketNumberItsStepsInTurn_data() { backends(); }
+    void twoGuardsWritingOneTicketNumberItsStepsInTurn();
 
 private:
     static void backends()
@@ -235,6 +242,61 @@ void GuardRecorderTest::aRepeatOfAnOverdueWriteEscalatesItAndIsHeld()
     QVERIFY(row->hasUnknown);
     QVERIFY(!row->unknownInFlight);
     QVERIFY(row->needsAttention);
+}
+
+void GuardRecorderTest::twoGuardsWritingOneTicketNumberItsStepsInTurn()
+{
+    // Two guards (two sessions) on one conversation, each admitting a write of its own intent
+    // while the other's transaction is open: the second waits for the first's ticket, so each
+    // call gets a step of its own and the ticket's summary counts both.
+    chooseBackend();
+    QVERIFY(!database().isEmpty());
+    const QString path = database();
+    Expected<std::unique_ptr<Store>> first = openStore(path);
+    Expected<std::unique_ptr<Store>> second = openStore(path);
+    QVERIFY_OK(first);
+    QVERIFY_OK(second);
+    std::atomic<bool> inside = false; // the first guard's clock, read inside its transaction
+    std::optional<std::thread> other;
+    std::promise<QString> secondDone;
+    std::future<QString> secondAnswer = secondDone.get_future();
+    GuardRecorder secondGuard(**second, [path] { return openStore(path); }, builtIn(), 60000, {});
+    GuardRecorder firstGuard(
+            **first, [path] { return openStore(path); }, builtIn(), 60000, {},
+            [&] {
+                if (inside.exchange(false)) {
+                    other.emplace([&] {
+                        GuardedCall late = call(QStringLiteral("c3"), QStringLiteral("issue_refund"),
+                                                {{"order_id", "SU-60001"}, {"amount_cents", 700}});
+                        Expected<WriteAdmission> admitted = secondGuard.admitWrite(late, QString());
+                        secondDone.set_value(admitted ? QString() : admitted.message());
+                    });
+                    // Long enough for the second to store its call, were it not made to wait.
+                    secondAnswer.wait_for(std::chrono::milliseconds(500));
+                }
+                return QDateTime::currentMSecsSinceEpoch();
+            });
+    GuardedCall opening = refund(QStringLiteral("c1"));
+    QVERIFY_OK(firstGuard.admitWrite(opening, QString())); // the ticket is stored
+    inside = true;
+    GuardedCall next = call(QStringLiteral("c2"), QStringLiteral("issue_refund"),
+                            {{"order_id", "SU-60001"}, {"amount_cents", 900}});
+    QVERIFY_OK(firstGuard.admitWrite(next, QString()));
+    QVERIFY(other);
+    other->join();
+    QCOMPARE(secondAnswer.get(), QString());
+
+    Expected<std::optional<qint64>> ticket = (*first)->ticketIdByExtId(QStringLiteral("SU-60001-chat"));
+    QVERIFY(ticket && *ticket);
+    Expected<QList<TranscriptEntry>> entries = (*first)->transcript(**ticket);
+    QVERIFY_OK(entries);
+    QStringList steps;
+    for (const TranscriptEntry &entry : std::as_const(*entries))
+        steps.append(QStringLiteral("%1 %2").arg(entry.seq).arg(entry.call.callExtId));
+    QCOMPARE(steps, (QStringList{QStringLiteral("1 c1"), QStringLiteral("2 c2"), QStringLiteral("3 c3")}));
+    const std::optional<TicketRow> row = ticketRow();
+    QVERIFY(row);
+    QCOMPARE(row->writeCount, 3);
 }
 
 QTEST_GUILESS_MAIN(GuardRecorderTest)
