@@ -4,7 +4,9 @@
 
 #include "support/teststore.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -55,10 +57,10 @@ QHash<QString, Call> callsOf(const QString &database)
     QHash<QString, Call> calls;
     if (!store)
         return calls;
-    const Expected<std::optional<TicketRef>> ticket = store->findTicket(QStringLiteral("T-F-1"));
+    const Expected<std::optional<qint64>> ticket = store->ticketIdByExtId(QStringLiteral("T-F-1"));
     if (!ticket || !*ticket)
         return calls;
-    const Expected<QList<TranscriptEntry>> entries = store->transcript((*ticket)->id);
+    const Expected<QList<TranscriptEntry>> entries = store->transcript(**ticket);
     for (const TranscriptEntry &entry : entries ? *entries : QList<TranscriptEntry>()) {
         if (entry.isToolCall)
             calls.insert(entry.call.callExtId,
@@ -66,6 +68,25 @@ QHash<QString, Call> callsOf(const QString &database)
                               entry.call.inFlightUntil.has_value(), entry.call.escalationId.has_value()});
     }
     return calls;
+}
+
+// How far process `pid` has read the file at `path` (its descriptor's offset), or -1.
+qint64 offsetIn(qint64 pid, const QString &path)
+{
+    const QString fds = QStringLiteral("/proc/%1/fd").arg(pid);
+    const QString target = QFileInfo(path).canonicalFilePath();
+    for (const QFileInfo &fd : QDir(fds).entryInfoList(QDir::Files | QDir::System)) {
+        if (fd.symLinkTarget() != target)
+            continue;
+        QFile info(QStringLiteral("/proc/%1/fdinfo/%2").arg(pid).arg(fd.fileName()));
+        if (!info.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &line : info.readAll().split('\n')) {
+            if (line.startsWith("pos:"))
+                return line.mid(4).trimmed().toLongLong();
+        }
+    }
+    return -1;
 }
 
 } // namespace
@@ -94,15 +115,19 @@ void TestFollowImport::followsALogAcrossRotationWithWritesInFlight()
             [&] { said += QString::fromUtf8(follower.readAllStandardError()); });
     QVERIFY(follower.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(said.contains(QStringLiteral("following")), 10000);
-    QTRY_VERIFY_WITH_TIMEOUT(openTestStore(database)->findTicket(QStringLiteral("T-F-1"))->has_value(),
+    QTRY_VERIFY_WITH_TIMEOUT(openTestStore(database)->ticketIdByExtId(QStringLiteral("T-F-1"))->has_value(),
                              10000);
 
-    // A line is read once its newline is written.
-    append(log, refund("c1"));
-    QTest::qWait(1500);
-    QVERIFY(!callsOf(database).contains(QStringLiteral("c1")));
-    append(log, "\n" + refund("c2") + "\n");
+    // A line is read once its newline is written: its first part, not JSON on its own, is read
+    // to the file's end (the follower's offset says so) and waits; the whole line is then stored,
+    // and nothing was refused on the way.
+    const QByteArray c1 = refund("c1");
+    append(log, c1.first(c1.size() - 1));
+    QTRY_COMPARE_WITH_TIMEOUT(offsetIn(follower.processId(), log), QFileInfo(log).size(), 10000);
+    append(log, c1.last(1) + "\n" + refund("c2") + "\n");
     QTRY_VERIFY_WITH_TIMEOUT(callsOf(database).contains(QStringLiteral("c2")), 5000);
+    QVERIFY(callsOf(database).contains(QStringLiteral("c1")));
+    QVERIFY2(!said.contains(QStringLiteral("line 2")), qPrintable(said));
     QCOMPARE(callsOf(database).value(QStringLiteral("c1")).inFlight, true);
     QCOMPARE(callsOf(database).value(QStringLiteral("c1")).escalated, false);
 

@@ -6,6 +6,7 @@
 #include "domain/registryselection.h"
 #include "import/importjob.h"
 #include "replay/incidentexport.h"
+#include "support/asnobody.h"
 #include "support/teststore.h"
 
 #include <QDir>
@@ -587,17 +588,21 @@ void TestIncidentExport::unwritableFolder()
              qPrintable(result.message()));
     QVERIFY(!QFileInfo::exists(path));
 
+    // A folder everyone may enter and none may write; root may write any folder, so the export
+    // is made as another user.
+    constexpr auto everyoneReads = QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup
+            | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther;
     const QString locked = m_dir.filePath(QStringLiteral("locked"));
     QVERIFY(QDir().mkpath(locked));
-    QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
-    if (QFileInfo(locked).isWritable()) {
-        QFile::setPermissions(locked,
-                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-        QSKIP("running with rights that ignore folder permissions");
-    }
+    QVERIFY(QFile::setPermissions(m_dir.path(), everyoneReads | QFileDevice::WriteOwner));
+    QVERIFY(QFile::setPermissions(locked, everyoneReads));
     const QString lockedPath = locked + QStringLiteral("/export.verity-incident");
-    result = exportIncident(*m_source, ticketId(demoTicket), lockedPath);
-    QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    {
+        const test::AsNobody nobody;
+        QVERIFY2(nobody.works(), "cannot run as the user nobody under root (setresuid)");
+        result = exportIncident(*m_source, ticketId(demoTicket), lockedPath);
+    }
+    QFile::setPermissions(locked, everyoneReads | QFileDevice::WriteOwner);
     QVERIFY(!result);
     QVERIFY2(result.message().contains(QLatin1String("not writable")), qPrintable(result.message()));
     QVERIFY(QDir(locked).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty());

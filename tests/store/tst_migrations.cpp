@@ -4,6 +4,7 @@
 
 #include "store/sqliteschema.h"
 #include "storetestsupport.h"
+#include "support/asnobody.h"
 #include "support/testmacros.h"
 
 #include <QDir>
@@ -647,8 +648,6 @@ void TestMigrations::anotherProgramsDatabaseIsRefusedUntouched()
 // needs no -shm file beside it.
 void TestMigrations::readOnlyFolderIsReadForReading()
 {
-    if (::geteuid() == 0)
-        QSKIP("root may write any folder: run as another user to see a read-only folder");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString folder = dir.filePath(QStringLiteral("archive"));
@@ -656,11 +655,20 @@ void TestMigrations::readOnlyFolderIsReadForReading()
     const QString path = folder + QStringLiteral("/verity.sqlite");
     QVERIFY(makeDatabaseAt(path, sqlite::currentSchemaVersion()));
     QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
-    QVERIFY(QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
-    const Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::openReadOnly(path);
-    QVERIFY(QFile::setPermissions(folder,
-                                  QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
-    QVERIFY_OK(store);
+    constexpr auto everyoneReads = QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup
+            | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther;
+    QVERIFY(QFile::setPermissions(dir.path(), everyoneReads | QFileDevice::WriteOwner));
+    QVERIFY(QFile::setPermissions(folder, everyoneReads));
+    {
+        // Root may write any folder: the database is opened as another user.
+        const test::AsNobody nobody;
+        QVERIFY2(nobody.works(), "cannot run as the user nobody under root (setresuid)");
+        QVERIFY(!QFile(folder + QStringLiteral("/probe")).open(QIODevice::WriteOnly));
+        const Expected<std::unique_ptr<SqliteStore>> store = SqliteStore::openReadOnly(path);
+        QVERIFY_OK(store);
+    }
+    QVERIFY(QFile::setPermissions(folder, everyoneReads | QFileDevice::WriteOwner));
+    QVERIFY(QFile::setPermissions(dir.path(), everyoneReads | QFileDevice::WriteOwner));
 }
 
 QTEST_GUILESS_MAIN(TestMigrations)
