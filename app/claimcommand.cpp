@@ -1,10 +1,11 @@
 #include "claimcommand.h"
 
 #include "resolution/escalationclaims.h"
+#include "resolution/escalationtext.h"
 #include "resolution/operatoridentity.h"
 #include "store/storefactory.h"
+#include "subcommandline.h"
 
-#include <QCommandLineParser>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -34,19 +35,22 @@ const QString usageText = QStringLiteral(
         "Exit status: 0 claimed (or released), 1 someone else holds it, or no escalation is left to claim,\n"
         "2 bad arguments or could not run.\n");
 
-QString isoTime(qint64 ms)
+struct ClaimRequest
 {
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
-}
+    QString db;
+    qint64 escalation = 0; // 0 with --next
+    bool next = false;
+    bool release = false;
+    bool releaseAny = false;
+    int leaseMinutes = 15;
+    QString operatorName;
+    bool json = false;
+};
 
-} // namespace
-
-int runClaimCommand(const QStringList &arguments)
+// Nothing when the claim goes on; else the exit status, said already.
+std::optional<int> readRequest(SubcommandLine &line, const QStringList &arguments, ClaimRequest &request)
 {
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    QCommandLineParser parser;
-    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")});
+    QCommandLineParser &parser = line.parser();
     const QCommandLineOption db(QStringLiteral("db"), QString(), QStringLiteral("PATH"),
                                 defaultStoreLocation());
     const QCommandLineOption next(QStringLiteral("next"));
@@ -56,115 +60,133 @@ int runClaimCommand(const QStringList &arguments)
                                      QStringLiteral("15"));
     const QCommandLineOption operatorName(QStringLiteral("operator"), QString(), QStringLiteral("NAME"));
     const QCommandLineOption json(QStringLiteral("json"));
-    parser.addOptions({help, db, next, release, releaseAny, minutes, operatorName, json});
-    if (!parser.parse(arguments)) {
-        err << "verity claim: " << parser.errorText() << "\n\n" << usageText;
-        return 2;
-    }
-    if (parser.isSet(help)) {
-        out << usageText;
-        return 0;
-    }
-    const auto fail = [&](const QString &message) {
-        err << "verity claim: " << message << "\n";
-        return 2;
-    };
+    parser.addOptions({db, next, release, releaseAny, minutes, operatorName, json});
+    if (std::optional<int> done = line.parseWithOwnHelp(arguments, usageText))
+        return done;
+    request.next = parser.isSet(next);
+    request.release = parser.isSet(release);
+    request.releaseAny = parser.isSet(releaseAny);
     const QStringList positional = parser.positionalArguments();
-    if (parser.isSet(next) == !positional.isEmpty() || positional.size() > 1)
-        return fail(QStringLiteral("name one ESCALATION number, or --next"));
-    if (parser.isSet(next) && (parser.isSet(release) || parser.isSet(releaseAny)))
-        return fail(QStringLiteral("--release and --release-any need an ESCALATION number, not --next"));
-    if (parser.isSet(release) && parser.isSet(releaseAny))
-        return fail(QStringLiteral("--release or --release-any, not both"));
-    qint64 id = 0;
+    if (request.next == !positional.isEmpty() || positional.size() > 1)
+        return line.fail(QStringLiteral("name one ESCALATION number, or --next"));
+    if (request.next && (request.release || request.releaseAny))
+        return line.fail(QStringLiteral("--release and --release-any need an ESCALATION number, not --next"));
+    if (request.release && request.releaseAny)
+        return line.fail(QStringLiteral("--release or --release-any, not both"));
     if (!positional.isEmpty()) {
         bool ok = false;
-        id = positional.first().toLongLong(&ok);
-        if (!ok || id <= 0)
-            return fail(QStringLiteral("ESCALATION: expected an escalation number, got \"%1\"")
-                                .arg(positional.first()));
+        request.escalation = positional.first().toLongLong(&ok);
+        if (!ok || request.escalation <= 0)
+            return line.fail(QStringLiteral("ESCALATION: expected an escalation number, got \"%1\"")
+                                     .arg(positional.first()));
     }
     bool ok = false;
-    const int leaseMinutes = parser.value(minutes).toInt(&ok);
-    if (!ok || leaseMinutes < 1 || leaseMinutes > 240)
-        return fail(QStringLiteral("--minutes: expected a whole number from 1 to 240, got \"%1\"")
-                            .arg(parser.value(minutes)));
+    request.leaseMinutes = parser.value(minutes).toInt(&ok);
+    if (!ok || request.leaseMinutes < 1 || request.leaseMinutes > 240)
+        return line.fail(QStringLiteral("--minutes: expected a whole number from 1 to 240, got \"%1\"")
+                                 .arg(parser.value(minutes)));
+    request.db = parser.value(db);
+    request.operatorName = parser.value(operatorName);
+    request.json = parser.isSet(json);
+    return std::nullopt;
+}
 
-    const QString location = parser.value(db);
-    if (isFileLocation(location) && !QFileInfo::exists(location))
-        return fail(QStringLiteral("%1: no such database file").arg(location));
-    Expected<std::unique_ptr<Store>> store = openStore(location);
-    if (!store)
-        return fail(store.message());
-    Expected<QString> who = operatorNameFor(**store, parser.value(operatorName));
-    if (!who)
-        return fail(who.message());
-    if (Expected<void> allowed = parser.isSet(releaseAny)
-                ? requireRole(**store, TeamRole::Admin, QStringLiteral("releasing another's claim"))
-                : requireRole(**store, TeamRole::Support, QStringLiteral("claiming escalations"));
-        !allowed)
-        return fail(allowed.message());
-    EscalationClaims claims(**store, *who);
-    claims.setLease(qint64(leaseMinutes) * 60 * 1000);
+// --release, --release-any: 0 released, 1 there was nothing of one's own to release.
+int releaseClaim(SubcommandLine &line, Store &store, EscalationClaims &claims, const ClaimRequest &request)
+{
+    const qint64 id = request.escalation;
+    Expected<bool> released = request.release ? claims.release(id) : claims.releaseAnyone(id);
+    if (!released)
+        return line.fail(released.message());
+    QTextStream err(stderr);
+    if (request.json)
+        line.out() << QJsonDocument(QJsonObject{{QStringLiteral("escalation"), id},
+                                                {QStringLiteral("released"), *released}})
+                              .toJson();
+    else if (*released)
+        line.out() << "escalation " << id << ": claim released\n";
+    else if (const Expected<std::optional<EscalationDetail>> now = store.escalation(id); request.release
+             && now && *now
+             && claimHeld((*now)->claimedBy, (*now)->claimedUntil, QDateTime::currentMSecsSinceEpoch()))
+        err << "escalation " << id << ": held by " << claimWords((*now)->claimedBy, (*now)->claimedUntil)
+            << ", not by you; only they, or an admin with --release-any, can give it back\n";
+    else
+        err << "escalation " << id << ": nobody holds a claim on it\n";
+    return *released ? 0 : 1;
+}
 
-    if (parser.isSet(release) || parser.isSet(releaseAny)) {
-        Expected<bool> released = parser.isSet(release) ? claims.release(id) : claims.releaseAnyone(id);
-        if (!released)
-            return fail(released.message());
-        if (parser.isSet(json))
-            out << QJsonDocument(QJsonObject{{QStringLiteral("escalation"), id},
-                                             {QStringLiteral("released"), *released}})
-                            .toJson();
-        else if (*released)
-            out << "escalation " << id << ": claim released\n";
-        else if (const Expected<std::optional<EscalationDetail>> now = (*store)->escalation(id);
-                 parser.isSet(release) && now && *now
-                 && claimHeld((*now)->claimedBy, (*now)->claimedUntil, QDateTime::currentMSecsSinceEpoch()))
-            err << "escalation " << id << ": held by " << claimWords((*now)->claimedBy, (*now)->claimedUntil)
-                << ", not by you; only they, or an admin with --release-any, can give it back\n";
-        else
-            err << "escalation " << id << ": nobody holds a claim on it\n";
-        return *released ? 0 : 1;
+QJsonObject jsonClaim(const QString &who, const std::optional<EscalationClaim> &claim)
+{
+    QJsonObject result{{QStringLiteral("operator"), who}};
+    if (!claim) {
+        result.insert(QStringLiteral("escalation"), QJsonValue(QJsonValue::Null));
+        result.insert(QStringLiteral("claimed"), false);
+        return result;
     }
+    result.insert(QStringLiteral("escalation"), claim->escalationId);
+    result.insert(QStringLiteral("claimed"), claim->taken);
+    const bool held = !claim->holder.isEmpty();
+    result.insert(QStringLiteral("holder"), held ? QJsonValue(claim->holder) : QJsonValue(QJsonValue::Null));
+    result.insert(QStringLiteral("until"),
+                  held ? QJsonValue(isoTime(claim->until)) : QJsonValue(QJsonValue::Null));
+    return result;
+}
 
-    std::optional<EscalationClaim> claim;
-    if (parser.isSet(next)) {
-        Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
-        if (!claimed)
-            return fail(claimed.message());
-        claim = *claimed;
-    } else {
-        Expected<EscalationClaim> claimed = claims.claim(id);
-        if (!claimed)
-            return fail(claimed.message());
-        claim = *claimed;
-    }
-    if (parser.isSet(json)) {
-        QJsonObject result{{QStringLiteral("operator"), *who}};
-        if (claim) {
-            result.insert(QStringLiteral("escalation"), claim->escalationId);
-            result.insert(QStringLiteral("claimed"), claim->taken);
-            result.insert(QStringLiteral("holder"),
-                          claim->holder.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(claim->holder));
-            result.insert(QStringLiteral("until"),
-                          claim->holder.isEmpty() ? QJsonValue(QJsonValue::Null)
-                                                  : QJsonValue(isoTime(claim->until)));
-        } else {
-            result.insert(QStringLiteral("escalation"), QJsonValue(QJsonValue::Null));
-            result.insert(QStringLiteral("claimed"), false);
-        }
-        out << QJsonDocument(result).toJson();
-    } else if (!claim) {
+// What became of the claim, in words: on stdout when it was taken, else on stderr.
+void sayClaim(QTextStream &out, const std::optional<EscalationClaim> &claim)
+{
+    QTextStream err(stderr);
+    if (!claim)
         err << "no open escalation is left to claim: every one is settled or held by someone\n";
-    } else if (claim->taken) {
+    else if (claim->taken)
         out << "escalation " << claim->escalationId << ": claimed by "
             << claimWords(claim->holder, claim->until) << "\n";
-    } else if (claim->holder.isEmpty()) {
+    else if (claim->holder.isEmpty())
         err << "escalation " << claim->escalationId << ": settled already; there is nothing left to claim\n";
-    } else {
+    else
         err << "escalation " << claim->escalationId << ": held by " << claimWords(claim->holder, claim->until)
             << "; ask them, or an admin to release it\n";
+}
+
+} // namespace
+
+int runClaimCommand(const QStringList &arguments)
+{
+    SubcommandLine line(QStringLiteral("claim"), QString());
+    ClaimRequest request;
+    if (std::optional<int> done = readRequest(line, arguments, request))
+        return *done;
+    Expected<std::unique_ptr<Store>> store = openExistingStore(request.db);
+    if (!store)
+        return line.fail(store.message());
+    Expected<QString> who = request.releaseAny
+            ? actingOperator(**store, request.operatorName, TeamRole::Admin,
+                             QStringLiteral("releasing another's claim"))
+            : actingOperator(**store, request.operatorName, TeamRole::Support,
+                             QStringLiteral("claiming escalations"));
+    if (!who)
+        return line.fail(who.message());
+    EscalationClaims claims(**store, *who);
+    claims.setLease(qint64(request.leaseMinutes) * 60 * 1000);
+    if (request.release || request.releaseAny)
+        return releaseClaim(line, **store, claims, request);
+
+    std::optional<EscalationClaim> claim;
+    if (request.next) {
+        Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
+        if (!claimed)
+            return line.fail(claimed.message());
+        claim = *claimed;
+    } else {
+        Expected<EscalationClaim> claimed = claims.claim(request.escalation);
+        if (!claimed)
+            return line.fail(claimed.message());
+        claim = *claimed;
     }
+    if (request.json)
+        line.out() << QJsonDocument(jsonClaim(*who, claim)).toJson();
+    else
+        sayClaim(line.out(), claim);
     return claim && claim->taken ? 0 : 1;
 }
 

@@ -16,9 +16,9 @@
 #include "stopsignals.h"
 #include "store/changefeed.h"
 #include "store/storefactory.h"
+#include "subcommandline.h"
 #include "terminalprogress.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
@@ -41,17 +41,15 @@ struct Arguments
     CollectTls tls;
 };
 
-std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, QTextStream &err,
-                               int &exitCode)
+std::optional<Arguments> parse(SubcommandLine &line, const QStringList &arguments, int &exitCode)
 {
-    QCommandLineParser parser;
+    QCommandLineParser &parser = line.parser();
     parser.setApplicationDescription(QStringLiteral(
             "Receive the agent's telemetry as it happens: OTLP/HTTP traces (POST /v1/traces, protobuf or\n"
             "JSON, optionally gzip) as OpenTelemetry SDKs and the Collector send them, and Verity's own "
             "JSONL\n"
             "events (POST /v1/events). Each request is stored before it is answered; a write whose outcome\n"
             "is unknown opens its escalation at once. Stops on SIGINT or SIGTERM."));
-    parser.addHelpOption();
     const QCommandLineOption db(QStringLiteral("db"),
                                 QStringLiteral("The database: a file, or a PostgreSQL URI."),
                                 QStringLiteral("PATH|URI"), defaultStoreLocation());
@@ -84,21 +82,15 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
             QStringLiteral("SECONDS"), QStringLiteral("120"));
     parser.addOptions({db, listen, token, certificate, key, maxBody, grace, registryOption()});
     const auto fail = [&](const QString &message) -> std::optional<Arguments> {
-        err << "verity collect: " << message << "\n";
-        exitCode = 2;
+        exitCode = line.fail(message);
         return std::nullopt;
     };
-    if (!parser.parse(arguments))
-        return fail(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        QString help = parser.helpText();
-        help.replace(
-                0, help.indexOf(u'\n'),
+    if (std::optional<int> done = line.parse(
+                arguments,
                 QStringLiteral("Usage: verity collect [--db PATH|URI] [--listen ADDR:PORT] [--token TOKEN] "
                                "[--tls-cert FILE --tls-key FILE] [--max-body-mb N] [--grace SECONDS] "
-                               "[--registry NAME|FILE]"));
-        out << help;
-        exitCode = 0;
+                               "[--registry NAME|FILE]"))) {
+        exitCode = *done;
         return std::nullopt;
     }
     if (!parser.positionalArguments().isEmpty())
@@ -192,7 +184,8 @@ int runCollectCommand(const QStringList &arguments)
     QTextStream out(stdout);
     QTextStream err(stderr);
     int exitCode = 0;
-    const std::optional<Arguments> parsed = parse(arguments, out, err, exitCode);
+    SubcommandLine commandLine(QStringLiteral("collect"), QString());
+    const std::optional<Arguments> parsed = parse(commandLine, arguments, exitCode);
     if (!parsed)
         return exitCode;
     const auto cannotRun = [&err](const QString &message) {

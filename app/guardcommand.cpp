@@ -16,8 +16,8 @@
 #include "resolution/operatoridentity.h"
 #include "stopsignals.h"
 #include "store/storefactory.h"
+#include "subcommandline.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -45,9 +45,9 @@ struct Arguments
     HttpGuardOptions http;
 };
 
-std::optional<Arguments> parse(const QStringList &arguments, QTextStream &err, int &exitCode)
+std::optional<Arguments> parse(SubcommandLine &line, const QStringList &arguments, int &exitCode)
 {
-    QCommandLineParser parser;
+    QCommandLineParser &parser = line.parser();
     parser.setApplicationDescription(QStringLiteral(
             "Stand between an agent and its MCP tools: start COMMAND as the real stdio MCP server and relay\n"
             "every message both ways, recording each tools/call in the database as it happens. A write "
@@ -56,7 +56,6 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &err, i
             "person\n"
             "is checking it. One that a person found performed is answered without sending. An intent\n"
             "is the tool and its arguments, with the conversation when the client names one."));
-    parser.addHelpOption();
     const QCommandLineOption db(QStringLiteral("db"),
                                 QStringLiteral("The database: a file, or a PostgreSQL URI."),
                                 QStringLiteral("PATH|URI"), defaultStoreLocation());
@@ -98,22 +97,16 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &err, i
                                  QStringLiteral("The MCP server to start, after --, with its arguments."),
                                  QStringLiteral("-- COMMAND [ARGS…]"));
     const auto fail = [&](const QString &message) -> std::optional<Arguments> {
-        err << "verity guard: " << message << "\n";
-        exitCode = 2;
+        exitCode = line.fail(message);
         return std::nullopt;
     };
-    if (!parser.parse(arguments))
-        return fail(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        QString help = parser.helpText();
-        help.replace(
-                0, help.indexOf(u'\n'),
+    if (std::optional<int> done = line.parse(
+                arguments,
                 QStringLiteral("Usage: verity guard [--db PATH|URI] [--registry NAME|FILE] [--deadline "
                                "SECONDS] [--when-store-down refuse|pass] -- COMMAND [ARGS…]\n"
                                "       verity guard [options] --listen ADDR:PORT --upstream URL [--token "
-                               "TOKEN] [--upstream-token TOKEN]"));
-        QTextStream(stdout) << help; // asked for by a person, not by an MCP client
-        exitCode = 0;
+                               "TOKEN] [--upstream-token TOKEN]"))) {
+        exitCode = *done;
         return std::nullopt;
     }
     Arguments parsed;
@@ -312,7 +305,8 @@ int runGuardCommand(const QStringList &arguments)
 {
     QTextStream err(stderr);
     int exitCode = 0;
-    const std::optional<Arguments> parsed = parse(arguments, err, exitCode);
+    SubcommandLine commandLine(QStringLiteral("guard"), QString());
+    const std::optional<Arguments> parsed = parse(commandLine, arguments, exitCode);
     if (!parsed)
         return exitCode;
     const Expected<RegistryChoice> choice =

@@ -7,9 +7,9 @@
 #include "registryoption.h"
 #include "resolution/operatoridentity.h"
 #include "store/storefactory.h"
+#include "subcommandline.h"
 #include "terminalprogress.h"
 
-#include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -60,22 +60,20 @@ QJsonObject reportJson(const ImportReport &report)
     return object;
 }
 
-} // namespace
-
-int runImportCommand(const QStringList &arguments)
+struct ImportRequest
 {
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-            "Read transcripts of the agent's conversations into the database, one ticket per conversation.\n"
-            "Formats: Verity's own JSONL, OpenAI Chat Completions and Responses, Anthropic Messages,\n"
-            "OpenTelemetry (OTLP/JSON) traces, tau-bench and tau2-bench results; each file's format is told\n"
-            "from its content.\n"
-            "Exit status: 0 every line imported; 1 some line or conversation refused (the rest is "
-            "imported);\n"
-            "2 a file could not be read to its end, or the import could not run."));
-    parser.addHelpOption();
+    QString db;
+    QString registry;
+    QStringList files;
+    bool json = false;
+    bool follow = false;
+    int graceSeconds = 120;
+};
+
+// Nothing when the import goes on; else the exit status, said already.
+std::optional<int> readRequest(SubcommandLine &line, const QStringList &arguments, ImportRequest &request)
+{
+    QCommandLineParser &parser = line.parser();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."),
                                 QStringLiteral("PATH"), defaultStoreLocation());
     const QCommandLineOption registryFile = registryOption();
@@ -91,68 +89,42 @@ int runImportCommand(const QStringList &arguments)
     parser.addOptions({db, registryFile, json, follow, grace});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to import."),
                                  QStringLiteral("FILE..."));
-    if (!parser.parse(arguments)) {
-        err << "verity import: " << parser.errorText() << "\n";
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        // Qt's usage line names only the program, which without "import" would open the window.
-        QString help = parser.helpText();
-        help.replace(0, help.indexOf(u'\n'),
-                     QStringLiteral(
-                             "Usage: verity import [--db PATH|URI] [--registry NAME|FILE] [--json] FILE...\n"
-                             "       verity import [--db PATH|URI] [--registry NAME|FILE] --follow [--grace "
-                             "SECONDS] FILE"));
-        out << help;
-        return 0;
-    }
-    const QStringList files = parser.positionalArguments();
-    if (files.isEmpty()) {
-        err << "verity import: name at least one FILE to import\n";
-        return 2;
-    }
+    if (std::optional<int> done = line.parse(
+                arguments,
+                QStringLiteral(
+                        "Usage: verity import [--db PATH|URI] [--registry NAME|FILE] [--json] FILE...\n"
+                        "       verity import [--db PATH|URI] [--registry NAME|FILE] --follow [--grace "
+                        "SECONDS] FILE")))
+        return done;
+    request.files = parser.positionalArguments();
+    if (request.files.isEmpty())
+        return line.fail(QStringLiteral("name at least one FILE to import"));
+    request.json = parser.isSet(json);
+    request.follow = parser.isSet(follow);
+    if (request.follow && (request.files.size() != 1 || request.json))
+        return line.fail(QStringLiteral("--follow reads one FILE, and prints as it goes (no --json)"));
     bool validGrace = false;
-    const int graceSeconds = parser.value(grace).toInt(&validGrace);
-    if (parser.isSet(follow) && (files.size() != 1 || parser.isSet(json))) {
-        err << "verity import: --follow reads one FILE, and prints as it goes (no --json)\n";
-        return 2;
-    }
-    if (!validGrace || graceSeconds < 0 || graceSeconds > 24 * 3600) {
-        err << "verity import: --grace must be a whole number of seconds from 0 to 86400; got '"
-            << parser.value(grace) << "'\n";
-        return 2;
-    }
+    request.graceSeconds = parser.value(grace).toInt(&validGrace);
+    if (!validGrace || request.graceSeconds < 0 || request.graceSeconds > 24 * 3600)
+        return line.fail(QStringLiteral("--grace must be a whole number of seconds from 0 to 86400; got '%1'")
+                                 .arg(parser.value(grace)));
+    request.db = parser.value(db);
+    request.registry = parser.value(registryFile);
+    return std::nullopt;
+}
 
-    auto cannotRun = [&](const QString &message) {
-        if (parser.isSet(json))
-            out << QJsonDocument(
-                           QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}})
-                            .toJson();
-        err << "verity import: " << message << "\n";
-        return 2;
-    };
-    const Expected<RegistryChoice> choice =
-            chooseRegistry({parser.value(registryFile), defaultUserRegistryPath()});
-    if (!choice)
-        return cannotRun(choice.message());
-    for (const QString &warning : choice->warnings)
-        err << "verity import: " << warning << "\n";
-
-    Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
-    if (!store)
-        return cannotRun(store.message());
-    if (Expected<void> allowed =
-                requireRole(**store, TeamRole::Support, QStringLiteral("importing transcripts"));
-        !allowed)
-        return cannotRun(allowed.message());
-    if (parser.isSet(follow))
-        return followImport(**store, choice->selection, files.first(), qint64(graceSeconds) * 1000, out, err);
-    TranscriptImporter importer(**store, choice->selection);
-    TerminalProgress progress(err, !parser.isSet(json));
+// Each file in turn; 2: a file could not be read to its end, 1: some lines were rejected, 0: all
+// imported.
+int importFiles(Store &store, const RegistrySelection &registries, const ImportRequest &request,
+                QTextStream &out)
+{
+    QTextStream err(stderr);
+    TranscriptImporter importer(store, registries);
+    TerminalProgress progress(err, !request.json);
     bool clean = true;
     bool unreadable = false;
     QJsonArray reports;
-    for (const QString &file : files) {
+    for (const QString &file : request.files) {
         importer.setProgress([&progress, &file](qint64 done, qint64 total) {
             progress.show(file, done, total);
             return true;
@@ -161,7 +133,7 @@ int runImportCommand(const QStringList &arguments)
         progress.clear();
         clean = clean && report.clean();
         unreadable = unreadable || !report.fatal.isEmpty();
-        if (parser.isSet(json)) {
+        if (request.json) {
             reports.append(reportJson(report));
             continue;
         }
@@ -169,16 +141,70 @@ int runImportCommand(const QStringList &arguments)
             err << "notice: " << message << "\n";
         for (const QString &message : report.rejectionMessages())
             err << message << "\n";
+        err.flush();
         out << report.summary() << "\n";
+        out.flush();
     }
-    if (parser.isSet(json)) {
-        out << QJsonDocument(QJsonObject{{QStringLiteral("database"), (*store)->location()},
+    if (request.json) {
+        out << QJsonDocument(QJsonObject{{QStringLiteral("database"), store.location()},
                                          {QStringLiteral("ok"), clean},
                                          {QStringLiteral("files"), reports}})
                         .toJson();
     }
-    // 2: a file could not be read to its end; 1: some lines were rejected; 0: all imported.
     return unreadable ? 2 : (clean ? 0 : 1);
+}
+
+} // namespace
+
+int runImportCommand(const QStringList &arguments)
+{
+    SubcommandLine line(
+            QStringLiteral("import"),
+            QStringLiteral(
+                    "Read transcripts of the agent's conversations into the database, one ticket per "
+                    "conversation.\n"
+                    "Formats: Verity's own JSONL, OpenAI Chat Completions and Responses, Anthropic "
+                    "Messages,\n"
+                    "OpenTelemetry (OTLP/JSON) traces, tau-bench and tau2-bench results; each file's format "
+                    "is "
+                    "told\n"
+                    "from its content.\n"
+                    "Exit status: 0 every line imported; 1 some line or conversation refused (the rest is "
+                    "imported);\n"
+                    "2 a file could not be read to its end, or the import could not run."));
+    ImportRequest request;
+    if (std::optional<int> done = readRequest(line, arguments, request))
+        return *done;
+    QTextStream &out = line.out();
+    const auto cannotRun = [&](const QString &message) {
+        if (request.json)
+            out << QJsonDocument(
+                           QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}})
+                            .toJson();
+        out.flush();
+        return line.fail(message);
+    };
+    const Expected<RegistryChoice> choice = chooseRegistry({request.registry, defaultUserRegistryPath()});
+    if (!choice)
+        return cannotRun(choice.message());
+    QTextStream err(stderr);
+    for (const QString &warning : choice->warnings)
+        err << "verity import: " << warning << "\n";
+    err.flush();
+
+    Expected<std::unique_ptr<Store>> store = openStore(request.db);
+    if (!store)
+        return cannotRun(store.message());
+    if (Expected<void> allowed =
+                requireRole(**store, TeamRole::Support, QStringLiteral("importing transcripts"));
+        !allowed)
+        return cannotRun(allowed.message());
+    if (request.follow) {
+        QTextStream followErr(stderr);
+        return followImport(**store, choice->selection, request.files.first(),
+                            qint64(request.graceSeconds) * 1000, out, followErr);
+    }
+    return importFiles(**store, choice->selection, request, out);
 }
 
 } // namespace verity

@@ -303,6 +303,71 @@ Expected<StatementSettlement> settleProven(const QString &db, const ProviderStat
     return settleFromStatement(**store, *proven, statement, *who);
 }
 
+// What the ledger says for the period: the payouts, every seller's balance, the marks finance made.
+struct LedgerReading
+{
+    QList<LedgerPayout> payouts;
+    QList<SellerBalance> sellers;
+    QList<PayoutMark> marks;
+};
+
+Expected<LedgerReading> readLedger(Store &store, const Period &period)
+{
+    LedgerReading reading;
+    Expected<QList<LedgerPayout>> payouts = store.payouts(period.fromMs, period.toMs);
+    if (!payouts)
+        return payouts.error();
+    Expected<QList<SellerBalance>> sellers = store.sellerBalances();
+    if (!sellers)
+        return sellers.error();
+    Expected<QList<PayoutMark>> marks = store.payoutMarks();
+    if (!marks)
+        return marks.error();
+    return LedgerReading{std::move(*payouts), std::move(*sellers), std::move(*marks)};
+}
+
+// What --settle did, in words and as JSON: each call by name, and what it stood as (a person's
+// check replaced is said so).
+struct SettlementReport
+{
+    QString text;
+    QJsonArray calls;
+};
+
+SettlementReport describeSettlement(const StatementSettlement &settled)
+{
+    SettlementReport report;
+    report.text = settled.settled == 1
+            ? QStringLiteral("Settled 1 call from this evidence:\n")
+            : QStringLiteral("Settled %1 calls from this evidence:\n").arg(settled.settled);
+    for (const ProvenCall &call : std::as_const(settled.settledCalls)) {
+        const EscalationDetail &escalation = call.escalation;
+        const bool attested = standsOnACheck(escalation);
+        const QString before = attested
+                ? settlementText(escalation.resolution.value_or(Resolution::Performed),
+                                 SettlementBasis::Attestation)
+                        + QStringLiteral(" by ") + escalation.resolvedBy
+                : QStringLiteral("unknown");
+        report.text += QStringLiteral("  escalation %1: %2 %3 on %4, %5: refund %6 (was %7)\n")
+                               .arg(escalation.id)
+                               .arg(escalation.tool, escalation.callExtId, escalation.ticketExtId,
+                                    formatMoney(call.refund.amountCents, call.refund.currency),
+                                    call.refund.id, visibleText(before));
+        report.calls.append(QJsonObject{
+                {QStringLiteral("escalation"), escalation.id},
+                {QStringLiteral("ticket"), escalation.ticketExtId},
+                {QStringLiteral("call"), escalation.callExtId},
+                {QStringLiteral("refund"), call.refund.id},
+                {QStringLiteral("amount_cents"), call.refund.amountCents},
+                {QStringLiteral("was"), attested ? QStringLiteral("attested") : QStringLiteral("unknown")}});
+    }
+    for (const QString &elsewhere : std::as_const(settled.elsewhere))
+        report.text += QStringLiteral("  %1\n").arg(elsewhere);
+    for (const QString &held : std::as_const(settled.held))
+        report.text += QStringLiteral("  left for its holder: %1\n").arg(held);
+    return report;
+}
+
 } // namespace
 
 int runReconcileCommand(const QStringList &arguments)
@@ -347,39 +412,36 @@ int runReconcileCommand(const QStringList &arguments)
             << (dbFile.exists() ? "not a database file" : "no such database file") << "\n";
         return 2;
     }
-    Expected<std::unique_ptr<Store>> store = openStoreReadOnly(options->db);
-    if (!store) {
-        err << "verity reconcile: " << store.message() << "\n";
+    Expected<LedgerReading> ledger = [&]() -> Expected<LedgerReading> {
+        Expected<std::unique_ptr<Store>> store = openStoreReadOnly(options->db);
+        if (!store)
+            return store.error();
+        Expected<LedgerReading> read = readLedger(**store, options->period);
+        if (!read)
+            return makeError(QStringLiteral("%1: %2").arg(options->db, read.message()));
+        return read; // the store closes: the provider may take a while
+    }();
+    if (!ledger) {
+        err << "verity reconcile: " << ledger.message() << "\n";
         return 2;
     }
-    Expected<QList<LedgerPayout>> payouts = (*store)->payouts(options->period.fromMs, options->period.toMs);
-    Expected<QList<SellerBalance>> sellers =
-            payouts ? (*store)->sellerBalances() : Expected<QList<SellerBalance>>(payouts.error());
-    Expected<QList<PayoutMark>> marks =
-            sellers ? (*store)->payoutMarks() : Expected<QList<PayoutMark>>(sellers.error());
-    if (!marks) {
-        err << "verity reconcile: " << options->db << ": " << marks.message() << "\n";
-        return 2;
-    }
-    store->reset(); // nothing more is read; the provider may take a while
 
-    const Expected<QString> currency = singleCurrency(*payouts);
+    const Expected<QString> currency = singleCurrency(ledger->payouts);
     if (!currency) {
         err << "verity reconcile: " << currency.message() << "\n";
         return 2;
     }
-    const Expected<ProviderStatement> statement = providerStatement(*options, *sellers, *currency);
+    const Expected<ProviderStatement> statement = providerStatement(*options, ledger->sellers, *currency);
     if (!statement) {
         err << "verity reconcile: " << statement.message() << "\n";
         return 2;
     }
-    if (Expected<QString> same = singleCurrency(*payouts, &*statement); !same) {
+    if (Expected<QString> same = singleCurrency(ledger->payouts, &*statement); !same) {
         err << "verity reconcile: " << same.message() << "\n";
         return 2;
     }
-    QString settledText;
+    SettlementReport settledReport;
     int settledCount = 0;
-    QJsonArray settledCalls;
     if (options->settle) {
         // The provider's records settle what they prove; the report then reads the ledger as it now is.
         Expected<StatementSettlement> settled =
@@ -389,68 +451,36 @@ int runReconcileCommand(const QStringList &arguments)
             return 2;
         }
         settledCount = settled->settled;
-        settledText = settled->settled == 1
-                ? QStringLiteral("Settled 1 call from this evidence:\n")
-                : QStringLiteral("Settled %1 calls from this evidence:\n").arg(settled->settled);
-        // Each call by name, and what it stood as: a person's check replaced is said so.
-        for (const ProvenCall &call : std::as_const(settled->settledCalls)) {
-            const EscalationDetail &escalation = call.escalation;
-            const bool attested = standsOnACheck(escalation);
-            const QString before = attested
-                    ? settlementText(escalation.resolution.value_or(Resolution::Performed),
-                                     SettlementBasis::Attestation)
-                            + QStringLiteral(" by ") + escalation.resolvedBy
-                    : QStringLiteral("unknown");
-            settledText += QStringLiteral("  escalation %1: %2 %3 on %4, %5: refund %6 (was %7)\n")
-                                   .arg(escalation.id)
-                                   .arg(escalation.tool, escalation.callExtId, escalation.ticketExtId,
-                                        formatMoney(call.refund.amountCents, call.refund.currency),
-                                        call.refund.id, visibleText(before));
-            settledCalls.append(
-                    QJsonObject{{QStringLiteral("escalation"), escalation.id},
-                                {QStringLiteral("ticket"), escalation.ticketExtId},
-                                {QStringLiteral("call"), escalation.callExtId},
-                                {QStringLiteral("refund"), call.refund.id},
-                                {QStringLiteral("amount_cents"), call.refund.amountCents},
-                                {QStringLiteral("was"),
-                                 attested ? QStringLiteral("attested") : QStringLiteral("unknown")}});
-        }
-        for (const QString &elsewhere : std::as_const(settled->elsewhere))
-            settledText += QStringLiteral("  %1\n").arg(elsewhere);
-        for (const QString &held : std::as_const(settled->held))
-            settledText += QStringLiteral("  left for its holder: %1\n").arg(held);
+        settledReport = describeSettlement(*settled);
         Expected<std::unique_ptr<Store>> reread = openStoreReadOnly(options->db);
-        if (reread) {
-            payouts = (*reread)->payouts(options->period.fromMs, options->period.toMs);
-            sellers = payouts ? (*reread)->sellerBalances() : Expected<QList<SellerBalance>>(payouts.error());
-            marks = sellers ? (*reread)->payoutMarks() : Expected<QList<PayoutMark>>(sellers.error());
-        }
-        if (!reread || !marks) {
-            err << "verity reconcile: " << options->db << ": "
-                << (reread ? marks.message() : reread.message()) << "\n";
+        ledger = reread ? readLedger(**reread, options->period) : Expected<LedgerReading>(reread.error());
+        if (!ledger) {
+            err << "verity reconcile: " << options->db << ": " << ledger.message() << "\n";
             return 2;
         }
     }
 
     const Reconciliation reconciliation =
-            reconcile(*payouts, *statement, *sellers, QDateTime::currentMSecsSinceEpoch());
-    const QList<DuplicatePayout> duplicates = findDuplicatePayouts(*payouts, &*statement, options->windowMs);
+            reconcile(ledger->payouts, *statement, ledger->sellers, QDateTime::currentMSecsSinceEpoch());
+    const QList<DuplicatePayout> duplicates =
+            findDuplicatePayouts(ledger->payouts, &*statement, options->windowMs);
 
-    if (Expected<void> written = writeReports(*options, reconciliation, duplicates, *marks); !written) {
+    if (Expected<void> written = writeReports(*options, reconciliation, duplicates, ledger->marks);
+        !written) {
         err << "verity reconcile: " << written.message() << "\n";
         return 2;
     }
 
     if (options->json) {
-        QJsonObject json = reconciliationJson(options->from, options->to, reconciliation, duplicates, *marks,
-                                              reportsJson(*options));
+        QJsonObject json = reconciliationJson(options->from, options->to, reconciliation, duplicates,
+                                              ledger->marks, reportsJson(*options));
         if (options->settle) {
             json.insert(QStringLiteral("settled"), settledCount);
-            json.insert(QStringLiteral("settled_calls"), settledCalls);
+            json.insert(QStringLiteral("settled_calls"), settledReport.calls);
         }
         out << QJsonDocument(json).toJson();
     } else {
-        out << settledText;
+        out << settledReport.text;
         printSummary(out, *options, reconciliation, duplicates);
     }
     return reconciliation.allMatched() ? 0 : 1;

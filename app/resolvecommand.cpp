@@ -7,8 +7,8 @@
 #include "resolution/escalationtext.h"
 #include "resolution/operatoridentity.h"
 #include "store/storefactory.h"
+#include "subcommandline.h"
 
-#include <QCommandLineParser>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,18 +16,21 @@
 
 namespace verity {
 
-int runResolveCommand(const QStringList &arguments)
+namespace {
+
+struct ResolveRequest
 {
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-            "Record an attested check of an unknown write that no system can be asked about: what you found "
-            "where it "
-            "went. It is stored and shown as attested, never as verified, and written to the audit log.\n"
-            "Exit status: 0 settled, 1 another operator settled it first, 2 bad arguments or could not "
-            "run."));
-    parser.addHelpOption();
+    QString db;
+    qint64 escalation = 0;
+    Attestation attestation;
+    QString operatorName;
+    bool json = false;
+};
+
+// Nothing when the check is recorded; else the exit status, said already.
+std::optional<int> readRequest(SubcommandLine &line, const QStringList &arguments, ResolveRequest &request)
+{
+    QCommandLineParser &parser = line.parser();
     const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("The database file."),
                                 QStringLiteral("PATH"), defaultStoreLocation());
     const QCommandLineOption attest(QStringLiteral("attest"),
@@ -47,104 +50,104 @@ int runResolveCommand(const QStringList &arguments)
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
     parser.addOptions({db, attest, reference, note, operatorName, json});
     parser.addPositionalArgument(QStringLiteral("ESCALATION"), QStringLiteral("The escalation number."));
-    if (!parser.parse(arguments)) {
-        err << "verity resolve: " << parser.errorText() << "\n";
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        // Qt's usage line names only the program, which without "resolve" would open the window.
-        QString help = parser.helpText();
-        help.replace(
-                0, help.indexOf(u'\n'),
-                QStringLiteral(
-                        "Usage: verity resolve [--db PATH|URI] ESCALATION --attest performed|not-performed "
-                        "--reference TEXT --note TEXT --operator NAME [--json]"));
-        out << help;
-        return 0;
-    }
-    const auto fail = [&](const QString &message) {
-        err << "verity resolve: " << message << "\n";
-        return 2;
-    };
+    if (std::optional<int> done =
+                line.parse(arguments,
+                           QStringLiteral("Usage: verity resolve [--db PATH|URI] ESCALATION --attest "
+                                          "performed|not-performed --reference TEXT --note TEXT "
+                                          "--operator NAME [--json]")))
+        return done;
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral("name one ESCALATION number"));
+        return line.fail(QStringLiteral("name one ESCALATION number"));
     bool ok = false;
-    const qint64 id = parser.positionalArguments().first().toLongLong(&ok);
-    if (!ok || id <= 0)
-        return fail(QStringLiteral("ESCALATION: expected an escalation number, got \"%1\"")
-                            .arg(parser.positionalArguments().first()));
+    request.escalation = parser.positionalArguments().first().toLongLong(&ok);
+    if (!ok || request.escalation <= 0)
+        return line.fail(QStringLiteral("ESCALATION: expected an escalation number, got \"%1\"")
+                                 .arg(parser.positionalArguments().first()));
     if (!parser.isSet(attest))
-        return fail(QStringLiteral("--attest performed|not-performed is required"));
-    Attestation attestation;
+        return line.fail(QStringLiteral("--attest performed|not-performed is required"));
     if (parser.value(attest) == u"performed")
-        attestation.resolution = Resolution::Performed;
+        request.attestation.resolution = Resolution::Performed;
     else if (parser.value(attest) == u"not-performed")
-        attestation.resolution = Resolution::NotPerformed;
+        request.attestation.resolution = Resolution::NotPerformed;
     else
-        return fail(QStringLiteral("--attest: expected performed or not-performed, got \"%1\"")
-                            .arg(parser.value(attest)));
+        return line.fail(QStringLiteral("--attest: expected performed or not-performed, got \"%1\"")
+                                 .arg(parser.value(attest)));
     // In a team's database the operator is the connected database user: --operator may be left out.
     const bool team = !isFileLocation(parser.value(db));
     for (const QCommandLineOption *required : {&reference, &note, &operatorName}) {
         if (team && required == &operatorName)
             continue;
         if (parser.value(*required).trimmed().isEmpty())
-            return fail(
+            return line.fail(
                     QStringLiteral("--%1 is required and may not be empty").arg(required->names().first()));
     }
-    if (const Expected<void> shown =
-                checkPersonName(QStringLiteral("--operator"), parser.value(operatorName).trimmed());
-        !shown && !(team && parser.value(operatorName).trimmed().isEmpty()))
-        return fail(shown.message());
-    attestation.reference = parser.value(reference);
-    attestation.note = parser.value(note);
+    request.operatorName = parser.value(operatorName).trimmed();
+    if (const Expected<void> shown = checkPersonName(QStringLiteral("--operator"), request.operatorName);
+        !shown && !(team && request.operatorName.isEmpty()))
+        return line.fail(shown.message());
+    request.attestation.reference = parser.value(reference);
+    request.attestation.note = parser.value(note);
+    request.db = parser.value(db);
+    request.json = parser.isSet(json);
+    return std::nullopt;
+}
 
-    // A mistyped path must not become an empty database.
-    if (isFileLocation(parser.value(db)) && !QFileInfo::exists(parser.value(db)))
-        return fail(QStringLiteral("%1: no such database file").arg(parser.value(db)));
-    Expected<std::unique_ptr<Store>> store = openStore(parser.value(db));
-    if (!store)
-        return fail(store.message());
-    // In a team's database, the connected database user; elsewhere the name given (checked below).
-    QString who = parser.value(operatorName).trimmed();
-    if (!(*store)->sessionUser().isEmpty()) {
-        Expected<QString> user = operatorNameFor(**store, who);
-        if (!user)
-            return fail(user.message());
-        who = *user;
+QJsonObject jsonResult(qint64 escalation, const ResolutionReport &report)
+{
+    QJsonObject result{{QStringLiteral("escalation"), escalation},
+                       {QStringLiteral("result"), resolutionReportKindId(report.kind)},
+                       {QStringLiteral("message"), report.message}};
+    if (report.resolution) {
+        result.insert(QStringLiteral("resolution"), resolutionId(*report.resolution));
+        result.insert(QStringLiteral("basis"), settlementBasisId(report.basis));
+        result.insert(QStringLiteral("settled_by"), report.resolvedBy);
+        result.insert(QStringLiteral("settled_at"), isoTime(report.resolvedAt));
     }
-    if (Expected<void> allowed = requireRole(**store, TeamRole::Support, QStringLiteral("recording a check"));
-        !allowed)
-        return fail(allowed.message());
+    result.insert(QStringLiteral("reference"),
+                  report.reference.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(report.reference));
+    return result;
+}
+
+} // namespace
+
+int runResolveCommand(const QStringList &arguments)
+{
+    SubcommandLine line(QStringLiteral("resolve"),
+                        QStringLiteral("Record an attested check of an unknown write that no system can be "
+                                       "asked about: what you "
+                                       "found where it "
+                                       "went. It is stored and shown as attested, never as verified, and "
+                                       "written to the audit log.\n"
+                                       "Exit status: 0 settled, 1 another operator settled it first, 2 bad "
+                                       "arguments or could not "
+                                       "run."));
+    ResolveRequest request;
+    if (std::optional<int> done = readRequest(line, arguments, request))
+        return *done;
+    Expected<std::unique_ptr<Store>> store = openExistingStore(request.db);
+    if (!store)
+        return line.fail(store.message());
+    // In a team's database, the connected database user; elsewhere the name given.
+    Expected<QString> who = actingOperator(**store, request.operatorName, TeamRole::Support,
+                                           QStringLiteral("recording a check"));
+    if (!who)
+        return line.fail(who.message());
     ProviderClient noProvider(ProviderSettings{}); // an attestation asks no system
-    EscalationResolver resolver(**store, noProvider, who);
+    EscalationResolver resolver(**store, noProvider, *who);
     // Someone else working on it is a "not now", as for `verity claim`, not a bad command line.
     bool heldByAnother = false;
-    if (const Expected<EscalationDetail> detail = resolver.escalation(id))
-        heldByAnother = !EscalationClaims(**store, who).refusal(*detail).isEmpty();
-    const ResolutionReport report = resolver.attest(id, attestation);
+    if (const Expected<EscalationDetail> detail = resolver.escalation(request.escalation))
+        heldByAnother = !EscalationClaims(**store, *who).refusal(*detail).isEmpty();
+    const ResolutionReport report = resolver.attest(request.escalation, request.attestation);
 
-    if (parser.isSet(json)) {
-        QJsonObject result{{QStringLiteral("escalation"), id},
-                           {QStringLiteral("result"), resolutionReportKindId(report.kind)},
-                           {QStringLiteral("message"), report.message}};
-        if (report.resolution) {
-            result.insert(QStringLiteral("resolution"), resolutionId(*report.resolution));
-            result.insert(QStringLiteral("basis"), settlementBasisId(report.basis));
-            result.insert(QStringLiteral("settled_by"), report.resolvedBy);
-            result.insert(QStringLiteral("settled_at"), isoTime(report.resolvedAt));
-        }
-        result.insert(QStringLiteral("reference"),
-                      report.reference.isEmpty() ? QJsonValue(QJsonValue::Null)
-                                                 : QJsonValue(report.reference));
-        out << QJsonDocument(result).toJson();
-    } else {
-        (report.kind == ResolutionReport::Kind::Resolved
-                         || report.kind == ResolutionReport::Kind::ResolvedElsewhere
-                 ? out
-                 : err)
-                << "escalation " << id << ": " << report.message << "\n";
-    }
+    const bool settled = report.kind == ResolutionReport::Kind::Resolved
+            || report.kind == ResolutionReport::Kind::ResolvedElsewhere;
+    if (request.json)
+        line.out() << QJsonDocument(jsonResult(request.escalation, report)).toJson();
+    else if (settled)
+        line.out() << "escalation " << request.escalation << ": " << report.message << "\n";
+    else
+        QTextStream(stderr) << "escalation " << request.escalation << ": " << report.message << "\n";
     switch (report.kind) {
     case ResolutionReport::Kind::Resolved:
         return 0;

@@ -8,8 +8,8 @@
 #include "sandbox/sandboxseed.h"
 #include "sandbox/sandboxserver.h"
 #include "stopsignals.h"
+#include "subcommandline.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
 
@@ -26,16 +26,14 @@ struct Arguments
     QString faultText; // for the start-up lines
 };
 
-std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, QTextStream &err,
-                               int &exitCode)
+std::optional<Arguments> parse(SubcommandLine &line, const QStringList &arguments, int &exitCode)
 {
-    QCommandLineParser parser;
+    QCommandLineParser &parser = line.parser();
     parser.setApplicationDescription(QStringLiteral(
             "A practice payment provider, courier and seller-messaging service on 127.0.0.1, with a\n"
             "Stripe-shaped API: refunds (/v1/refunds) and seller balances, pickups (/v1/pickups) and\n"
             "messages (/v1/messages), each POST with idempotency keys, and faults on request (a\n"
             "request's Sandbox-Fault header takes the same forms as --fault-mode)."));
-    parser.addHelpOption();
     const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("The port; 0 picks a free one."),
                                   QStringLiteral("N"), QString::number(defaultSandboxPort));
     const QCommandLineOption state(QStringLiteral("state"),
@@ -70,18 +68,11 @@ std::optional<Arguments> parse(const QStringList &arguments, QTextStream &out, Q
             QStringLiteral("1"));
     parser.addOptions({port, state, apiKey, seed, retention, searchLag, faultRate, faultMode, faultSeed});
     const auto fail = [&](const QString &message) -> std::optional<Arguments> {
-        err << "verity sandbox: " << message << "\n";
-        exitCode = 2;
+        exitCode = line.fail(message);
         return std::nullopt;
     };
-    if (!parser.parse(arguments))
-        return fail(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        // Qt's usage line names only the program, which without "sandbox" would open the window.
-        QString help = parser.helpText();
-        help.replace(0, help.indexOf(u'\n'), QStringLiteral("Usage: verity sandbox [options]"));
-        out << help;
-        exitCode = 0;
+    if (std::optional<int> done = line.parse(arguments, QStringLiteral("Usage: verity sandbox [options]"))) {
+        exitCode = *done;
         return std::nullopt;
     }
     if (!parser.positionalArguments().isEmpty())
@@ -141,7 +132,8 @@ int runSandboxCommand(const QStringList &arguments)
     QTextStream out(stdout);
     QTextStream err(stderr);
     int exitCode = 0;
-    const std::optional<Arguments> parsed = parse(arguments, out, err, exitCode);
+    SubcommandLine commandLine(QStringLiteral("sandbox"), QString());
+    const std::optional<Arguments> parsed = parse(commandLine, arguments, exitCode);
     if (!parsed)
         return exitCode;
 

@@ -33,4 +33,15 @@ Expected<void> requireRole(StoreSession &store, TeamRole role, const QString &wh
     return {};
 }
 
+Expected<QString> actingOperator(StoreSession &store, const QString &given, TeamRole role,
+                                 const QString &what)
+{
+    Expected<QString> who = operatorNameFor(store, given);
+    if (!who)
+        return who;
+    if (Expected<void> allowed = requireRole(store, role, what); !allowed)
+        return allowed.error();
+    return who;
+}
+
 } // namespace verity

@@ -19,4 +19,8 @@ Expected<QString> operatorNameFor(const StoreSession &store, const QString &give
 // bare "permission denied".
 Expected<void> requireRole(StoreSession &store, TeamRole role, const QString &what);
 
+// Both: who acts (operatorNameFor), once they may (requireRole).
+Expected<QString> actingOperator(StoreSession &store, const QString &given, TeamRole role,
+                                 const QString &what);
+
 } // namespace verity

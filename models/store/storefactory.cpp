@@ -50,6 +50,13 @@ Expected<std::unique_ptr<Store>> openStore(const QString &location)
     return std::unique_ptr<Store>(std::move(*sqlite));
 }
 
+Expected<std::unique_ptr<Store>> openExistingStore(const QString &location)
+{
+    if (isFileLocation(location) && !QFileInfo::exists(location))
+        return makeError(QStringLiteral("%1: no such database file").arg(location));
+    return openStore(location);
+}
+
 Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location)
 {
     if (isPostgresLocation(location))

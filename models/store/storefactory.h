@@ -10,6 +10,9 @@
 namespace verity {
 
 Expected<std::unique_ptr<Store>> openStore(const QString &location);
+// The same, for a command that works on what is there: a file that does not exist is refused
+// ("PATH: no such database file"), so a mistyped path never becomes an empty database.
+Expected<std::unique_ptr<Store>> openExistingStore(const QString &location);
 // For reports and checks that must change nothing: an existing database, read only.
 Expected<std::unique_ptr<Store>> openStoreReadOnly(const QString &location);
 // Whether this user can change the existing database at `location`: StoreErrc::Unwritable,
