@@ -190,13 +190,15 @@ public:
             if (m_whyNot != allowed.message())
                 m_err << "verity guard: the database cannot record calls now: " << allowed.message()
                       << Qt::endl;
+            m_saidAway = true;
             m_whyNot = whyNot =
                     QStringLiteral("Verity's database cannot be reached (%1)").arg(allowed.message());
             return nullptr;
         }
-        if (!m_whyNot.isEmpty())
+        if (m_saidAway)
             m_err << "verity guard: the database records calls again: "
                   << storeDisplayName((*store)->location()) << Qt::endl;
+        m_saidAway = false;
         m_whyNot.clear();
         m_store = std::move(*store);
         // Every write the agent sends waits on a commit of this store.
@@ -240,6 +242,7 @@ private:
     std::unique_ptr<GuardRecorder> m_recorder;
     qint64 m_lastTry = -1000000;
     QString m_whyNot;
+    bool m_saidAway = false; // "cannot record calls now" was said, and "again" is not yet
     std::error_code m_lastError;
 };
 

@@ -32,6 +32,27 @@ QString argumentsTextOf(const GuardedCall &call)
     return call.argumentsText.trimmed().isEmpty() ? jsonText(call.arguments) : call.argumentsText;
 }
 
+// What a write's intent key is made with, as the importer keys it: the ticket's facts, unless
+// the ticket is only a session (ImportUnit::keysAcrossTickets); a ticket the call opens has the
+// facts it will be stored with.
+TicketFacts keyFacts(const GuardedCall &call, const std::optional<TicketRef> &ticket)
+{
+    if (!call.conversationNamed)
+        return {};
+    if (ticket)
+        return ticket->facts;
+    Conversation opening;
+    opening.id = call.conversation;
+    Turn made;
+    made.kind = Turn::Kind::ToolCall;
+    made.tool = call.tool;
+    made.arguments = call.arguments;
+    opening.turns.append(made);
+    return TicketFacts{{QStringLiteral("ticket_id"), call.conversation},
+                       {QStringLiteral("order_id"), orderNamedByCalls(opening).orderId},
+                       {QStringLiteral("seller_id"), QString()}};
+}
+
 } // namespace
 
 GuardRecorder::GuardRecorder(ImportWrites &store, AnswerWriter::Opener answers, RegistrySelection registries,
@@ -142,28 +163,12 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
     const auto decide = [&](ImportWrites &store) -> Expected<QList<ImportUnit>> {
         call.arguments = sentArguments;
         call.argumentsText = sentArgumentsText;
-        Expected<std::optional<TicketRef>> ticket = m_importer.batchTicket(call.conversation);
-        if (!ticket)
-            return ticket.error();
-        // Keyed as the importer keys it: with the ticket's facts, unless the ticket is only a
-        // session (ImportUnit::keysAcrossTickets).
-        TicketFacts facts;
-        if (call.conversationNamed && *ticket) {
-            facts = (*ticket)->facts;
-        } else if (call.conversationNamed) {
-            // As the ticket this call opens will have them.
-            Conversation opening;
-            opening.id = call.conversation;
-            Turn made;
-            made.kind = Turn::Kind::ToolCall;
-            made.tool = call.tool;
-            made.arguments = call.arguments;
-            opening.turns.append(made);
-            facts = TicketFacts{{QStringLiteral("ticket_id"), call.conversation},
-                                {QStringLiteral("order_id"), orderNamedByCalls(opening).orderId},
-                                {QStringLiteral("seller_id"), QString()}};
-        }
-        admission.intentKey = writeKey(tool.spec, call.arguments, facts).key;
+        // The key is made from the ticket as read; the intent is locked before the ticket, in the
+        // order every admission takes them (the answers' session locks only tickets).
+        Expected<std::optional<TicketRef>> seen = store.readTicket(call.conversation);
+        if (!seen)
+            return seen.error();
+        admission.intentKey = writeKey(tool.spec, call.arguments, keyFacts(call, *seen)).key;
         // An answer of this intent on its way to the store may settle the call this repeats:
         // the transaction is given up, the answer awaited, and the verdict taken again.
         if (!answersFirst && m_answers.waiting(admission.intentKey)) {
@@ -172,6 +177,16 @@ Expected<WriteAdmission> GuardRecorder::admitWrite(GuardedCall &call, const QStr
         }
         if (Expected<void> locked = store.lockIntent(admission.intentKey); !locked)
             return locked.error();
+        Expected<std::optional<TicketRef>> ticket = m_importer.batchTicket(call.conversation);
+        if (!ticket)
+            return ticket.error();
+        // Opened (or named otherwise) by another session meanwhile: keyed as it is now.
+        if (const QString key = writeKey(tool.spec, call.arguments, keyFacts(call, *ticket)).key;
+            key != admission.intentKey) {
+            admission.intentKey = key;
+            if (Expected<void> locked = store.lockIntent(key); !locked)
+                return locked.error();
+        }
         Expected<QList<IntentCall>> earlier = store.callsOfIntent(admission.intentKey, earlierCallsRead);
         if (!earlier)
             return earlier.error();

@@ -416,9 +416,17 @@ void McpRelay::callTool(const QByteArray &message, json request)
     const QString keyField = known != m_tools.cend() ? known->keyField : QString();
     Expected<WriteAdmission> admitted = recorder ? recorder->admitWrite(pending.call, keyField)
                                                  : Expected<WriteAdmission>(makeError(whyNot));
+    if (!admitted && recorder && m_options.recorderFailed) {
+        // Nothing was stored or sent. Its session may be one the server dropped, or one it chose
+        // to end a deadlock with: tried once more, on a new one.
+        m_options.recorderFailed();
+        if (GuardRecorder *again = m_recorder(whyNot)) {
+            admitted = again->admitWrite(pending.call, keyField);
+            if (!admitted)
+                m_options.recorderFailed();
+        }
+    }
     if (!admitted) {
-        if (recorder && m_options.recorderFailed)
-            m_options.recorderFailed();
         m_sinks.log(QStringLiteral("%1 (%2): not sent, since it cannot be recorded: %3")
                             .arg(call.callId, call.tool, admitted.message()));
         // The reason, with the database's address, is for the people running the guard.

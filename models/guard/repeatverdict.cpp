@@ -9,12 +9,14 @@ namespace {
 enum class Standing { Waiting, Unknown, Performed, NotPerformed };
 
 // Where a call stands once every settlement is applied: a person's or a system's settlement
-// outranks what the tool said.
+// outranks what the tool said, except that a tool's answer that the write took effect (one that
+// came after it was settled "not performed") outranks a settlement that it did not.
 Standing standingOf(const IntentCall &call)
 {
     if (call.inFlightUntil)
         return Standing::Waiting;
-    if (call.resolution)
+    const bool tookEffect = call.outcome == Outcome::Performed || call.outcome == Outcome::AlreadyPerformed;
+    if (call.resolution && (*call.resolution != Resolution::NotPerformed || !tookEffect))
         return *call.resolution == Resolution::NotPerformed ? Standing::NotPerformed : Standing::Performed;
     if (!call.outcome || *call.outcome == Outcome::Unknown)
         return Standing::Unknown;

@@ -352,6 +352,13 @@ Expected<std::optional<TicketRef>> PostgresStore::findTicket(const QString &extI
     return SqlStore::findTicket(extId);
 }
 
+Expected<std::optional<TicketRef>> PostgresStore::readTicket(const QString &extId)
+{
+    if (const HeldRows::Ticket *held = m_holding ? m_held.findTicket(extId) : nullptr)
+        return std::optional<TicketRef>(heldTicketRef(m_held, *held));
+    return SqlStore::readTicket(extId);
+}
+
 Expected<QList<TicketRef>> PostgresStore::findTickets(const QStringList &extIds)
 {
     QList<TicketRef> found;

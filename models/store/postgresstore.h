@@ -51,6 +51,7 @@ public:
     Expected<void> releaseSavepoint() override;
     Expected<void> rollbackToSavepoint() override;
     Expected<std::optional<TicketRef>> findTicket(const QString &extId) override;
+    Expected<std::optional<TicketRef>> readTicket(const QString &extId) override;
     Expected<QList<TicketRef>> findTickets(const QStringList &extIds) override;
     Expected<TicketRef> insertTicket(const NewTicket &ticket) override;
     Expected<bool> insertMessage(const NewMessage &message) override;

@@ -129,11 +129,20 @@ qint64 insertedId(QSqlQuery &q)
 
 Expected<std::optional<TicketRef>> SqlStore::findTicket(const QString &extId)
 {
-    auto query = prepared(
-            "findTicket",
+    return ticketNamed(extId, true);
+}
+
+Expected<std::optional<TicketRef>> SqlStore::readTicket(const QString &extId)
+{
+    return ticketNamed(extId, false);
+}
+
+Expected<std::optional<TicketRef>> SqlStore::ticketNamed(const QString &extId, bool toWrite)
+{
+    const QString sql =
             QStringLiteral("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
-                           "WHERE ext_id = :ext_id")
-                    + lockedToWrite());
+                           "WHERE ext_id = :ext_id");
+    auto query = toWrite ? prepared("findTicket", sql + lockedToWrite()) : prepared("readTicket", sql);
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -412,12 +421,17 @@ Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
 {
     // A settled escalation's verified outcome stands in for the unknown the tool reported. A
     // refund a person attested as not made is still owed too: the provider can always be asked,
-    // and a lookup that proves it absent is the way to sending it.
+    // and a lookup that proves it absent is the way to sending it. But a result the tool gave
+    // saying it took effect (one that came after the settlement) outranks a "not performed":
+    // the write happened, and a repeat of it is a second effect.
     auto query = prepared(
-            "SELECT c.id, c.tool_class, CASE e.resolution WHEN 'not_performed' THEN 'not_performed' "
-            "WHEN 'performed' THEN 'performed' WHEN 'performed_again' THEN 'performed' ELSE c.outcome END, "
+            "SELECT c.id, c.tool_class, CASE WHEN c.outcome IN ('performed', 'already_performed') "
+            "AND e.resolution = 'not_performed' THEN c.outcome WHEN e.resolution = 'not_performed' "
+            "THEN 'not_performed' WHEN e.resolution IN ('performed', 'performed_again') THEN 'performed' "
+            "ELSE c.outcome END, "
             "c.intent_key, c.intent_error, c.amount_cents, "
-            "e.resolution = 'not_performed' AND (e.basis = 'lookup' OR c.tool_class = 'write_money'), "
+            "e.resolution = 'not_performed' AND (e.basis = 'lookup' OR c.tool_class = 'write_money') "
+            "AND COALESCE(c.outcome, 'unknown') NOT IN ('performed', 'already_performed'), "
             "CASE WHEN c.tool_class NOT IN ('read', 'unclassified') AND length(c.raw_result) < 262144 "
             "THEN c.raw_result END, c.amount_error IS NOT NULL, c.in_flight_until IS NOT NULL "
             "FROM tool_calls c "
@@ -607,31 +621,42 @@ Expected<void> SqlStore::openEscalations(qint64 ticketId)
 
 Expected<int> SqlStore::escalateOverdueCalls(qint64 now)
 {
+    // The tickets first, locked in id order as every session locks them, and only then their
+    // calls: a session storing an answer locks the ticket before the call, and the other order
+    // would make the two wait for each other.
+    auto overdueTickets =
+            prepared("overdueTickets",
+                     QStringLiteral("SELECT id FROM tickets WHERE id IN (SELECT ticket_id FROM tool_calls "
+                                    "WHERE in_flight_until IS NOT NULL AND in_flight_until <= ?) ORDER BY id")
+                             + lockedToWrite());
+    if (!overdueTickets)
+        return overdueTickets.error();
+    (*overdueTickets)->addBindValue(now);
+    if (auto done = run(**overdueTickets, "finding the tickets of results that did not come"); !done)
+        return done.error();
+    QList<qint64> tickets;
+    while ((*overdueTickets)->next())
+        tickets.append((*overdueTickets)->value(0).toLongLong());
+    (*overdueTickets)->finish();
     // A call's in-flight mark goes with its result (setToolResult), so every mark still here
     // is a call whose result has not come.
     auto overdue = prepared("UPDATE tool_calls SET in_flight_until = NULL "
-                            "WHERE in_flight_until IS NOT NULL AND in_flight_until <= ? RETURNING ticket_id");
+                            "WHERE ticket_id = ? AND in_flight_until IS NOT NULL AND in_flight_until <= ?");
     if (!overdue)
         return overdue.error();
-    (*overdue)->addBindValue(now);
-    if (auto done = run(**overdue, "ending the wait for results that did not come"); !done)
-        return done.error();
-    QList<qint64> tickets;
     int calls = 0;
-    while ((*overdue)->next()) {
-        ++calls;
-        const qint64 ticket = (*overdue)->value(0).toLongLong();
-        if (!tickets.contains(ticket))
-            tickets.append(ticket);
-    }
-    (*overdue)->finish();
-    // Its wait is over: it has an unknown write now, not only writes in flight, and an
-    // escalation. Assessed whole, since its state (and so its place in the queue) changes with
-    // it, not its in-flight mark alone. In id order, as every session locks tickets.
-    std::sort(tickets.begin(), tickets.end());
     for (qint64 ticket : std::as_const(tickets)) {
-        if (auto done = reassessTicket(*this, ticket); !done)
+        (*overdue)->addBindValue(ticket);
+        (*overdue)->addBindValue(now);
+        if (auto done = run(**overdue, "ending the wait for results that did not come"); !done)
             return done.error();
+        calls += (*overdue)->numRowsAffected();
+        (*overdue)->finish();
+        // Its wait is over: it has an unknown write now, not only writes in flight, and an
+        // escalation. Assessed whole, since its state (and so its place in the queue) changes
+        // with it, not its in-flight mark alone.
+        if (auto assessed = reassessTicket(*this, ticket); !assessed)
+            return assessed.error();
     }
     return calls;
 }

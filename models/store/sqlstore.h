@@ -31,6 +31,7 @@ public:
     Expected<void> rollbackToSavepoint() override;
 
     Expected<std::optional<TicketRef>> findTicket(const QString &extId) override;
+    Expected<std::optional<TicketRef>> readTicket(const QString &extId) override;
     Expected<TicketRef> insertTicket(const NewTicket &ticket) override;
     Expected<bool> insertMessage(const NewMessage &message) override;
     Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) override;
@@ -181,6 +182,8 @@ private:
     Expected<void> insertSellerAndOrder(const NewTicket &ticket);
     Expected<void> insertOrder(const NewTicket &ticket);
     Expected<RepeatCounts> repeatCounts(qint64 ticketId);
+    // findTicket, locked to write into when `toWrite`; readTicket otherwise.
+    Expected<std::optional<TicketRef>> ticketNamed(const QString &extId, bool toWrite);
     Expected<void> markRepeats(const TicketAssessment &assessment);
     // Only the summary columns that differ from a new ticket's, when `onlyChanged`: each one
     // set moves the ticket in its index.

@@ -131,6 +131,8 @@ public:
     // A ticket the open transaction goes on to write into. Where sessions write side by side, it
     // is locked until the transaction ends, so its last seq stays the one read here.
     virtual Expected<std::optional<TicketRef>> findTicket(const QString &extId) = 0;
+    // The same, locking nothing: what a key is made from before any lock is taken.
+    virtual Expected<std::optional<TicketRef>> readTicket(const QString &extId) = 0;
     // The tickets of these names that are stored, in any order (locked as findTicket's, in id
     // order); a name with none is left out.
     virtual Expected<QList<TicketRef>> findTickets(const QStringList &extIds)

@@ -61,6 +61,7 @@ private slots:
     void annotationsPassAndReadsAreRelayedEveryTime();
     void aTimedOutRefundIsHeldUntilAPersonSettlesIt();
     void aRefundFoundNotPerformedIsSentOnceWithItsKey();
+    void aLateAnswerThatItWasPerformedOutranksASettlementThatItWasNot();
     void aLateAnswerSettlesTheCall();
     void aCancelledWriteIsSettledByTheAnswerThatStillComes();
     void anotherAgentIsHeldWhileTheWriteIsInFlight();
@@ -198,6 +199,39 @@ void GuardStdioTest::aRefundFoundNotPerformedIsSentOnceWithItsKey()
     QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1);
     QVERIFY2(agent.log().contains(QLatin1String("with idempotency_key set to its intent's key")),
              qPrintable(agent.log()));
+}
+
+void GuardStdioTest::aLateAnswerThatItWasPerformedOutranksASettlementThatItWasNot()
+{
+    // A person attests "not performed" too soon; the refund's own answer then comes, saying it was
+    // made. The retry is answered as done, not sent a second time.
+    GuardAgent::Options late = options(QStringLiteral("late"));
+    late.lateMs = 2500;
+    GuardAgent agent(late, environment());
+    const json first =
+            agent.call(QStringLiteral("issue_refund"), refundOf("SU-6", 1900), 800, QStringLiteral("T-6"));
+    QCOMPARE(first["error"].value("code", 0), -32001);
+    QTRY_VERIFY(!callsOf(options().database, QStringLiteral("T-6")).isEmpty()
+                && callsOf(options().database, QStringLiteral("T-6"))[0].escalationId);
+    const ToolCallRow unknown = callsOf(options().database, QStringLiteral("T-6"))[0];
+    const VerityRun settled = runVerity(
+            {QStringLiteral("resolve"), QStringLiteral("--db"), options().database,
+             QString::number(*unknown.escalationId), QStringLiteral("--attest"),
+             QStringLiteral("not-performed"), QStringLiteral("--reference"),
+             QStringLiteral("no refund on SU-6 in the dashboard"), QStringLiteral("--note"),
+             QStringLiteral("searched too soon"), QStringLiteral("--operator"), QStringLiteral("dana")},
+            environment());
+    QVERIFY2(settled.exitCode == 0, qPrintable(settled.err + settled.out));
+    QTRY_COMPARE_WITH_TIMEOUT(callsOf(options().database, QStringLiteral("T-6"))[0].outcome,
+                              std::optional<Outcome>(Outcome::Performed), 10000);
+
+    const json again =
+            agent.call(QStringLiteral("issue_refund"), refundOf("SU-6", 1900), 5000, QStringLiteral("T-6"));
+    QVERIFY2(!resultIsError(again), again.dump().c_str());
+    QVERIFY2(resultText(again).startsWith(QLatin1String("ALREADY DONE.")), again.dump().c_str());
+    QVERIFY2(resultText(again).contains(QLatin1String("re_SU-6_1")), again.dump().c_str());
+    QVERIFY(agent.close());
+    QCOMPARE(ledgerEntries(options().ledger, "refund").size(), 1);
 }
 
 void GuardStdioTest::aLateAnswerSettlesTheCall()

@@ -81,10 +81,19 @@ void RepeatVerdictTest::verdicts_data()
             << QList<IntentCall>{made("c3", Outcome::Performed),
                                  made("c4", Outcome::AlreadyPerformed, {}, false, "re_9")}
             << Kind::AnswerPerformed << "c4" << false;
-    // A settlement outranks what the tool said: performed on the tool's word, found not to be.
+    // A settlement outranks what the tool said, except that a tool's answer that the write took
+    // effect (come after it was settled "not performed", or a lookup missed it) outranks "not
+    // performed": sending it again would be a second effect. A person who knows better performs
+    // it again from the console.
     QTest::newRow("performed, settled not performed")
-            << QList<IntentCall>{made("c3", Outcome::Performed, Resolution::NotPerformed)} << Kind::Send
-            << QString() << true;
+            << QList<IntentCall>{made("c3", Outcome::Performed, Resolution::NotPerformed, false, "re_1")}
+            << Kind::AnswerPerformed << "c3" << false;
+    QTest::newRow("already performed, settled not performed")
+            << QList<IntentCall>{made("c3", Outcome::AlreadyPerformed, Resolution::NotPerformed)}
+            << Kind::AnswerPerformed << "c3" << false;
+    QTest::newRow("refused by the tool, settled performed")
+            << QList<IntentCall>{made("c3", Outcome::NotPerformed, Resolution::Performed)}
+            << Kind::AnswerPerformed << "c3" << false;
 }
 
 void RepeatVerdictTest::verdicts()
