@@ -372,6 +372,41 @@ QString statedReason(Outcome outcome)
     return QStringLiteral("the tool stated its outcome is unknown");
 }
 
+// A JSON-RPC error of the codes the protocol keeps for a request refused before anything ran
+// (unreadable, not a request, no such method, parameters that do not fit: MCP's unknown tool and
+// arguments its schema refuses); every other code may come after the effect.
+std::optional<QString> refusedBeforeRunning(const json &result)
+{
+    const auto error = result.find("error");
+    if (error == result.end() || !error->is_object())
+        return std::nullopt;
+    const auto code = error->find("code");
+    if (code == error->end() || !code->is_number_integer())
+        return std::nullopt;
+    const auto number = code->get<std::int64_t>();
+    if (number != -32700 && number != -32600 && number != -32601 && number != -32602)
+        return std::nullopt;
+    const auto message = error->find("message");
+    return QStringLiteral("the server refused the request before running it (JSON-RPC error %1: %2)")
+            .arg(number)
+            .arg(message != error->end() && message->is_string() ? fromUtf8String(message->get<std::string>())
+                                                                 : QStringLiteral("no message"));
+}
+
+// The same error as the official MCP SDK words it in a tool's result ("MCP error -32602: Tool x
+// not found"): an unknown tool, or arguments its schema refused, before the tool ran.
+std::optional<QString> refusedBeforeRunning(const QString &text)
+{
+    static const QRegularExpression sdkError(
+            QStringLiteral(R"(^\s*MCP error (-3260[12]|-32600|-32700):\s*(.*)$)"),
+            QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch match = sdkError.match(text);
+    if (!match.hasMatch())
+        return std::nullopt;
+    return QStringLiteral("the server refused the request before running it (JSON-RPC error %1: %2)")
+            .arg(match.captured(1), match.captured(2).trimmed());
+}
+
 } // namespace
 
 WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, bool errorFlagged)
@@ -415,6 +450,8 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
         // rules once it looks like an error, and then only its error fields.
         if (!errorFlagged && !resultLooksLikeError(*result))
             return {Outcome::Performed, QStringLiteral("the result shows no error")};
+        if (std::optional<QString> refused = refusedBeforeRunning(*result))
+            return {Outcome::NotPerformed, *refused};
         const QString text = errorFieldsText(*result);
         if (text.trimmed().isEmpty())
             return {Outcome::Unknown,
@@ -430,6 +467,8 @@ WriteVerdict classifyWriteResult(const json *result, const OutcomeRules &rules, 
         const QString text = fromUtf8String(result->get<std::string>());
         if (text.trimmed().isEmpty())
             return {Outcome::Unknown, QStringLiteral("the tool returned empty text")};
+        if (std::optional<QString> refused = refusedBeforeRunning(text))
+            return {Outcome::NotPerformed, *refused};
         return byRules(text, errorFlagged || textLooksLikeError(text) || textSaysNotDone(text), rules,
                        errorFlagged);
     }

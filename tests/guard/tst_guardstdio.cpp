@@ -69,6 +69,7 @@ private slots:
     void writesAreRefusedWhileTheStoreIsAway();
     void aRetryFromAnotherSessionIsHeld();
     void callsItCannotJudgeAreNotSent();
+    void aToolTheServerDoesNotHaveIsNotPerformed();
     void aDatabaseThatCanNeverRecordStopsTheGuard();
     void aServerThatEndsAtOnceIsReported();
 
@@ -519,6 +520,25 @@ void GuardStdioTest::callsItCannotJudgeAreNotSent()
     QCOMPARE(calls.size(), 1);
     QCOMPARE(calls[0].outcome, std::optional<Outcome>(Outcome::Unknown));
     QVERIFY(calls[0].escalationId);
+}
+
+void GuardStdioTest::aToolTheServerDoesNotHaveIsNotPerformed()
+{
+    // The server refuses a tool it does not list before running anything (a JSON-RPC error):
+    // not performed, nothing escalated, and a second try is not held.
+    GuardAgent agent(options(), environment());
+    const json arguments{{"order_id", "SU-7"}, {"amount_cents", 500}};
+    const json first = agent.call(QStringLiteral("wire_money"), arguments, 5000, QStringLiteral("T-7"));
+    QVERIFY2(first.contains("error") || resultIsError(first), first.dump().c_str());
+    QTRY_VERIFY(!callsOf(options().database, QStringLiteral("T-7")).isEmpty()
+                && callsOf(options().database, QStringLiteral("T-7"))[0].outcome == Outcome::NotPerformed);
+    const ToolCallRow refused = callsOf(options().database, QStringLiteral("T-7"))[0];
+    QVERIFY(!refused.escalationId);
+    QVERIFY2(refused.outcomeReason.contains(QLatin1String("refused the request before running it")),
+             qPrintable(refused.outcomeReason));
+    const json again = agent.call(QStringLiteral("wire_money"), arguments, 5000, QStringLiteral("T-7"));
+    QVERIFY2(!resultText(again).startsWith(QLatin1String("NOT SENT.")), again.dump().c_str());
+    QVERIFY(agent.close());
 }
 
 void GuardStdioTest::aDatabaseThatCanNeverRecordStopsTheGuard()

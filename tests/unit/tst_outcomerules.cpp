@@ -79,6 +79,29 @@ private slots:
         QTest::newRow("soft failure in text") << text(R"({"success": 0})") << false << Outcome::Unknown;
         QTest::newRow("success in text")
                 << text(R"({"status": "succeeded", "refund_id": "re_9"})") << false << Outcome::Performed;
+        // JSON-RPC's codes for a request refused before it ran (MCP: an unknown tool, arguments
+        // its schema refuses); any other error code may have come after the effect.
+        QTest::newRow("JSON-RPC: unknown tool") << std::string(
+                R"({"error":{"code":-32602,"message":"MCP error -32602: Tool wire_money not found"}})")
+                                                << true << Outcome::NotPerformed;
+        QTest::newRow("JSON-RPC: method not found")
+                << std::string(R"({"error":{"code":-32601,"message":"Method not found"}})") << true
+                << Outcome::NotPerformed;
+        QTest::newRow("JSON-RPC: internal error")
+                << std::string(R"({"error":{"code":-32603,"message":"Internal error"}})") << true
+                << Outcome::Unknown;
+        QTest::newRow("JSON-RPC: the SDK's timeout")
+                << std::string(R"({"error":{"code":-32001,"message":"Request timed out"}})") << true
+                << Outcome::Unknown;
+        QTest::newRow("the MCP SDK's words for an unknown tool") << std::string(
+                R"({"content":[{"type":"text","text":"MCP error -32602: Tool wire_money not found"}],"isError":true})")
+                                                                 << false << Outcome::NotPerformed;
+        QTest::newRow("the MCP SDK's words for an internal error") << std::string(
+                R"({"content":[{"type":"text","text":"MCP error -32603: boom"}],"isError":true})")
+                                                                   << false << Outcome::Unknown;
+        QTest::newRow("an app's own error code that is no JSON-RPC one")
+                << std::string(R"({"error":{"code":404,"message":"gateway timeout"}})") << true
+                << Outcome::Unknown;
     }
 
     void classifyTranscriptResults()
