@@ -124,7 +124,8 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         // says the tool itself had reported unknown.
         const std::optional<Outcome> shown = knownOutcome(call);
         // A person's check never looks like the system's answer.
-        const bool attested = call.resolution && call.settlementBasis == SettlementBasis::Attestation;
+        const bool attested = call.resolution && call.settlementBasis == SettlementBasis::Attestation
+                && !settlementContradicted(call);
         m_badge = new OutcomeBadge(shown, this);
         if (attested)
             m_badge->setAttested();
@@ -255,6 +256,13 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
             disableWhenReadOnly(again, actions);
         }
         layout->addLayout(row);
+        if (settlementContradicted(call))
+            layout->addWidget(notice(tr("The tool's own answer, which came after, says it was %1: so it was, "
+                                        "whatever this check found. It is not sent again; do not perform it "
+                                        "again.")
+                                             .arg(outcomeLabel(*call.outcome).toLower()),
+                                     QStringLiteral("contradictedNotice"), theme::label(theme::Text::Warning),
+                                     this));
     }
     if (call.escalationId) {
         auto *row = new QHBoxLayout;

@@ -65,6 +65,11 @@ std::optional<Outcome> outcomeFromSeverity(int severity)
     return std::nullopt;
 }
 
+bool tookEffect(const std::optional<Outcome> &outcome)
+{
+    return outcome == Outcome::Performed || outcome == Outcome::AlreadyPerformed;
+}
+
 bool outcomeNeedsEscalation(Outcome outcome)
 {
     return outcome == Outcome::Unknown;

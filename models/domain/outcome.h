@@ -41,6 +41,11 @@ std::optional<Outcome> outcomeFromSeverity(int severity);
 // Unknown is the only outcome that opens an escalation, and the only one that forbids any
 // further attempt until a lookup has settled it.
 bool outcomeNeedsEscalation(Outcome outcome);
+// Whether the tool answered that the write took effect (performed, or already performed). Such
+// an answer outranks a settlement that the write was not performed: it came after the person
+// checked, or a lookup missed a record the system had not indexed yet; a repeat would be a
+// second effect.
+bool tookEffect(const std::optional<Outcome> &outcome);
 bool outcomeAllowsRepeatWithSameKey(Outcome outcome);
 
 } // namespace verity

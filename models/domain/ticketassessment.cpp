@@ -105,11 +105,6 @@ void noteResult(CallFacts &call, const QString &rawResult)
 
 namespace {
 
-bool tookEffect(const std::optional<Outcome> &outcome)
-{
-    return outcome == Outcome::Performed || outcome == Outcome::AlreadyPerformed;
-}
-
 // `latestState`: the digest of the newest result that took effect on the object the call's
 // result names, whichever write left it so.
 RepeatKind classifyRepeat(const CallFacts &call, bool earlierTookEffect,

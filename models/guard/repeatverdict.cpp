@@ -15,8 +15,7 @@ Standing standingOf(const IntentCall &call)
 {
     if (call.inFlightUntil)
         return Standing::Waiting;
-    const bool tookEffect = call.outcome == Outcome::Performed || call.outcome == Outcome::AlreadyPerformed;
-    if (call.resolution && (*call.resolution != Resolution::NotPerformed || !tookEffect))
+    if (call.resolution && (*call.resolution != Resolution::NotPerformed || !tookEffect(call.outcome)))
         return *call.resolution == Resolution::NotPerformed ? Standing::NotPerformed : Standing::Performed;
     if (!call.outcome || *call.outcome == Outcome::Unknown)
         return Standing::Unknown;

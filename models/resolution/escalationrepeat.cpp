@@ -63,6 +63,11 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
     if (detail.resolution != Resolution::NotPerformed || detail.basis != SettlementBasis::Lookup)
         return makeError(
                 QStringLiteral("only a write that a lookup proved not performed may be performed again"));
+    // The tool's own answer, come after the lookup, says it took effect: the lookup missed it.
+    if (tookEffect(detail.reported))
+        return makeError(QStringLiteral("the tool's own answer says this write was %1, after the lookup "
+                                        "found it not performed: it is not performed again")
+                                 .arg(outcomeLabel(*detail.reported).toLower()));
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     QUrl endpoint;
     QString system;

@@ -4,8 +4,15 @@
 
 namespace verity {
 
+bool settlementContradicted(const ToolCallRow &call)
+{
+    return call.resolution == Resolution::NotPerformed && tookEffect(call.outcome);
+}
+
 std::optional<Outcome> knownOutcome(const ToolCallRow &call)
 {
+    if (settlementContradicted(call))
+        return call.outcome;
     if (call.resolution)
         return *call.resolution == Resolution::NotPerformed ? Outcome::NotPerformed : Outcome::Performed;
     // A repeat whose result shows nothing new found its effect already there.

@@ -296,6 +296,9 @@ struct ToolCallRow
 // What is known now of a write's outcome: what the evidence settled, else what the tool said,
 // but for a harmless repeat, which found the effect already there.
 std::optional<Outcome> knownOutcome(const ToolCallRow &call);
+// Settled "not performed", and the tool's own answer (come after) says it took effect: the answer
+// stands (tookEffect), and the settlement is shown as contradicted.
+bool settlementContradicted(const ToolCallRow &call);
 
 // Where one text of a ticket lies, for reading it whole after it came clipped.
 struct TextPlace
@@ -379,6 +382,7 @@ struct EscalationDetail
     QString lastNote; // why the last lookup could not tell
     QString claimedBy;
     qint64 claimedUntil = 0;
+    std::optional<Outcome> reported; // the call's outcome as the tool reported it
 
     bool operator==(const EscalationDetail &) const = default;
 };

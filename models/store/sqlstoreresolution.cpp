@@ -41,7 +41,7 @@ Expected<std::optional<EscalationDetail>> SqlStore::escalation(qint64 escalation
                           "o.customer_name, c.called_at, e.opened_at, e.state, e.resolution, e.resolved_by, "
                           "e.resolved_at, e.last_note, "
                           "e.basis, e.reference, t.registry, e.payment_reference, e.payment_entered_by, "
-                          "e.claimed_by, e.claimed_until "
+                          "e.claimed_by, e.claimed_until, c.outcome "
                           "FROM escalations e JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id "
                           "= e.tool_call_id "
                           "LEFT JOIN orders o ON o.id = t.order_id WHERE e.id = ?");
@@ -85,6 +85,8 @@ Expected<std::optional<EscalationDetail>> SqlStore::escalation(qint64 escalation
     d.enteredPaymentBy = q.value(27).toString();
     d.claimedBy = q.value(28).toString();
     d.claimedUntil = q.value(29).toLongLong();
+    if (!q.value(30).isNull())
+        d.reported = outcomeFromId(q.value(30).toString());
     q.finish();
     return std::optional<EscalationDetail>(d);
 }

@@ -112,6 +112,7 @@ private slots:
     void lookupCommandSettlesWhatItCan();
     void theKeyDecidesWhatARepeatAsks_data();
     void theKeyDecidesWhatARepeatAsks();
+    void aLateAnswerThatItTookEffectStopsTheRepeat();
     void connectedAccountsAreAskedOnTheSellersAccount();
     void anEnteredPaymentMustBeTheOrders();
 
@@ -598,6 +599,30 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(served.count(), 0);
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 1);
     QCOMPARE(auditCount(), 5);
+}
+
+void TestEscalationResolver::aLateAnswerThatItTookEffectStopsTheRepeat()
+{
+    // A lookup found the refund absent (the provider had not indexed it yet); the tool's own
+    // answer then came, saying it was made. Nothing may send it again.
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260331-0158"), c3);
+    QCOMPARE(resolutionName(wait(m_resolver->lookUp(id)).resolution), resolutionId(Resolution::NotPerformed));
+    QVERIFY_OK(m_resolver->planRepeat(id));
+    {
+        RawSqlite raw(m_dbPath);
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE tool_calls SET outcome = 'performed' WHERE id = (SELECT "
+                                         "tool_call_id FROM escalations WHERE id = %1)")
+                                  .arg(id)),
+                 QString());
+    }
+    const Expected<RepeatPlan> plan = m_resolver->planRepeat(id);
+    QVERIFY(!plan);
+    QVERIFY2(plan.message().contains(QStringLiteral("it is not performed again")),
+             qPrintable(plan.message()));
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    QCOMPARE(kindName(wait(m_resolver->performAgain(id)).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
+    QCOMPARE(served.count(), 0);
 }
 
 void TestEscalationResolver::theKeyDecidesWhatARepeatAsks_data()

@@ -6,6 +6,7 @@
 #include "domain/resultclassifier.h"
 #include "domain/toolclass.h"
 #include "domain/toolregistry.h"
+#include "store/records.h"
 
 #include <QTest>
 
@@ -565,6 +566,44 @@ private slots:
     {
         QFETCH(QString, id);
         QVERIFY(!outcomeFromId(id).has_value());
+    }
+
+    // A settlement outranks what the tool reported, except that an answer that the write took
+    // effect outranks a settlement that it did not.
+    void knownOutcomeOfASettledCall_data()
+    {
+        QTest::addColumn<Outcome>("reported");
+        QTest::addColumn<int>("settled"); // a Resolution, or -1 for none
+        QTest::addColumn<Outcome>("known");
+        QTest::addColumn<bool>("contradicted");
+        const int none = -1;
+        const int performed = int(Resolution::Performed);
+        const int notPerformed = int(Resolution::NotPerformed);
+        QTest::newRow("unknown, unsettled") << Outcome::Unknown << none << Outcome::Unknown << false;
+        QTest::newRow("unknown, settled performed")
+                << Outcome::Unknown << performed << Outcome::Performed << false;
+        QTest::newRow("unknown, settled not performed")
+                << Outcome::Unknown << notPerformed << Outcome::NotPerformed << false;
+        QTest::newRow("refused, settled performed")
+                << Outcome::NotPerformed << performed << Outcome::Performed << false;
+        QTest::newRow("performed after it was settled not performed")
+                << Outcome::Performed << notPerformed << Outcome::Performed << true;
+        QTest::newRow("already performed after it was settled not performed")
+                << Outcome::AlreadyPerformed << notPerformed << Outcome::AlreadyPerformed << true;
+    }
+
+    void knownOutcomeOfASettledCall()
+    {
+        QFETCH(Outcome, reported);
+        QFETCH(int, settled);
+        QFETCH(Outcome, known);
+        QFETCH(bool, contradicted);
+        ToolCallRow call;
+        call.outcome = reported;
+        if (settled >= 0)
+            call.resolution = Resolution(settled);
+        QCOMPARE(knownOutcome(call), std::optional<Outcome>(known));
+        QCOMPARE(settlementContradicted(call), contradicted);
     }
 
     void severityZeroIsNoWrite()
