@@ -173,6 +173,11 @@ protected:
 private:
     // A text's whole size in bytes, and `expression` of its column ("%1" stands for it).
     Expected<qint64> textBytes(qint64 ticketId, const TextPlace &place);
+    // transcript()'s steps: its messages, its calls with their settlements and repeats, and the
+    // whole size of each text it cut.
+    Expected<void> transcriptMessages(qint64 ticketId, qsizetype clipAt, QList<TranscriptEntry> &entries);
+    Expected<void> transcriptCalls(qint64 ticketId, qsizetype clipAt, QList<TranscriptEntry> &entries);
+    Expected<void> measureClippedTexts(qint64 ticketId, QList<TranscriptEntry> &entries);
     Expected<QVariant> textColumn(qint64 ticketId, const TextPlace &place, const QString &expression);
     // The same for a statement whose text depends on the backend, kept under `key`.
     Expected<QSqlQuery *> prepared(const char *key, const QString &sql);

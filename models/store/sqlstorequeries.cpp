@@ -149,124 +149,80 @@ Expected<QVariant> SqlStore::textColumn(qint64 ticketId, const TextPlace &place,
     return q.value(0);
 }
 
-Expected<QList<TranscriptEntry>> SqlStore::transcript(qint64 ticketId, qsizetype clipAt)
+namespace {
+
+// A call's escalation, as the transcript shows it.
+struct CallSettlement
 {
-    QList<TranscriptEntry> entries;
+    qint64 escalationId = 0;
+    QString state;
+    QString resolution;
+    QString resolvedBy;
+    qint64 resolvedAt = 0;
+    QString note;
+    QString basis;
+    QString reference;
+};
 
-    QSqlQuery messages(m_db);
-    messages.setForwardOnly(true);
-    messages.prepare(
-            QStringLiteral("SELECT seq, at, kind, %1 FROM messages WHERE ticket_id = ? ORDER BY seq, id")
-                    .arg(clippedText("text", clipAt)));
-    messages.addBindValue(ticketId);
-    if (auto done = run(messages, "reading messages"); !done)
-        return done.error();
-    while (messages.next()) {
-        TranscriptEntry entry;
-        entry.seq = messages.value(0).toLongLong();
-        entry.at = messages.value(1).toLongLong();
-        entry.kind = messageKindFromId(messages.value(2).toString()).value_or(MessageKind::System);
-        entry.text = messages.value(3).toString();
-        if (clip(entry.text, clipAt))
-            entry.clippedBytes = -1; // its size is read below
-        entries.append(entry);
-    }
+void applySettlement(ToolCallRow &call, const CallSettlement &settled)
+{
+    call.escalationId = settled.escalationId;
+    call.escalationState = escalationStateFromId(settled.state);
+    call.resolution = resolutionFromId(settled.resolution);
+    call.resolvedBy = settled.resolvedBy;
+    call.resolvedAt = settled.resolvedAt;
+    call.escalationNote = settled.note;
+    call.settlementBasis = settlementBasisFromId(settled.basis).value_or(SettlementBasis::Lookup);
+    call.settledReference = settled.reference;
+}
 
-    struct Escalation
-    {
-        qint64 id = 0;
-        QString state;
-        QString resolution;
-        QString resolvedBy;
-        qint64 resolvedAt = 0;
-        QString note;
-        QString basis;
-        QString reference;
-    };
-    QHash<qint64, Escalation> escalationByCall;
-    QSqlQuery escalations(m_db);
-    escalations.setForwardOnly(true);
-    escalations.prepare(
-            QStringLiteral("SELECT tool_call_id, id, state, resolution, resolved_by, resolved_at, last_note, "
-                           "basis, reference FROM escalations WHERE ticket_id = ?"));
-    escalations.addBindValue(ticketId);
-    if (auto done = run(escalations, "reading escalations"); !done)
-        return done.error();
-    while (escalations.next())
-        escalationByCall.insert(escalations.value(0).toLongLong(),
-                                {escalations.value(1).toLongLong(), escalations.value(2).toString(),
-                                 escalations.value(3).toString(), escalations.value(4).toString(),
-                                 escalations.value(5).toLongLong(), escalations.value(6).toString(),
-                                 escalations.value(7).toString(), escalations.value(8).toString()});
+// One row of transcriptCalls()'s query; `repeatOf` gets the row id of the call it repeats.
+ToolCallRow callOfRow(const QSqlQuery &calls, qsizetype clipAt, std::optional<qint64> &repeatOf)
+{
+    ToolCallRow call;
+    call.id = calls.value(1).toLongLong();
+    call.callExtId = calls.value(2).toString();
+    call.tool = calls.value(3).toString();
+    call.toolClass = toolClassFromId(calls.value(4).toString()).value_or(ToolClass::Unclassified);
+    call.argumentsJson = calls.value(5).toString();
+    call.calledAt = calls.value(6).toLongLong();
+    call.rawResult = calls.value(7).toString();
+    call.resultAt = optionalInt(calls.value(8));
+    call.durationMs = optionalInt(calls.value(9));
+    call.intentKey = calls.value(10).toString();
+    call.intentError = calls.value(11).toString();
+    if (!calls.value(12).isNull())
+        call.outcome = outcomeFromId(calls.value(12).toString());
+    call.outcomeReason = calls.value(13).toString();
+    call.readFailed = calls.value(14).toBool();
+    call.repeated = calls.value(15).toBool();
+    call.amountCents = optionalInt(calls.value(16));
+    call.hasResult = calls.value(17).toBool();
+    call.repeatKind = repeatKindFromId(calls.value(18).toString());
+    repeatOf = optionalInt(calls.value(19));
+    call.resultError = calls.value(20).toBool();
+    call.resultErrorType = calls.value(21).toString();
+    call.amountError = calls.value(22).toString();
+    call.inFlightUntil = optionalInt(calls.value(23));
+    call.classInferred = calls.value(24).toString();
+    if (clip(call.argumentsJson, clipAt))
+        call.argumentsClippedBytes = -1;
+    if (clip(call.rawResult, clipAt))
+        call.resultClippedBytes = -1;
+    return call;
+}
 
-    QSqlQuery calls(m_db);
-    calls.setForwardOnly(true);
-    calls.prepare(
-            QStringLiteral("SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
-                           "duration_ms, intent_key, intent_error, outcome, outcome_reason, read_failed, "
-                           "repeated, amount_cents, result_fingerprint IS NOT NULL, repeat_kind, repeat_of, "
-                           "result_error, result_error_type, amount_error, in_flight_until, class_inferred "
-                           "FROM tool_calls "
-                           "WHERE ticket_id = "
-                           "? ORDER BY seq, id")
-                    .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt)));
-    calls.addBindValue(ticketId);
-    if (auto done = run(calls, "reading tool calls"); !done)
-        return done.error();
+// Each call names the call it repeats, and the calls of its intent it was repeated with.
+void linkRepeats(QList<TranscriptEntry> &entries, const QHash<qint64, qint64> &repeatOfById)
+{
     QHash<QString, QStringList> callsByKey;
     QHash<qint64, QString> extIdById;
-    QHash<qint64, qint64> repeatOfById;
-    while (calls.next()) {
-        TranscriptEntry entry;
-        entry.isToolCall = true;
-        entry.seq = calls.value(0).toLongLong();
-        ToolCallRow &call = entry.call;
-        call.id = calls.value(1).toLongLong();
-        call.callExtId = calls.value(2).toString();
-        call.tool = calls.value(3).toString();
-        call.toolClass = toolClassFromId(calls.value(4).toString()).value_or(ToolClass::Unclassified);
-        call.argumentsJson = calls.value(5).toString();
-        call.calledAt = calls.value(6).toLongLong();
-        call.rawResult = calls.value(7).toString();
-        call.resultAt = optionalInt(calls.value(8));
-        call.durationMs = optionalInt(calls.value(9));
-        call.intentKey = calls.value(10).toString();
-        call.intentError = calls.value(11).toString();
-        if (!calls.value(12).isNull())
-            call.outcome = outcomeFromId(calls.value(12).toString());
-        call.outcomeReason = calls.value(13).toString();
-        call.readFailed = calls.value(14).toBool();
-        call.repeated = calls.value(15).toBool();
-        call.amountCents = optionalInt(calls.value(16));
-        call.amountError = calls.value(22).toString();
-        call.inFlightUntil = optionalInt(calls.value(23));
-        call.classInferred = calls.value(24).toString();
-        call.hasResult = calls.value(17).toBool();
-        call.repeatKind = repeatKindFromId(calls.value(18).toString());
-        if (!calls.value(19).isNull())
-            repeatOfById.insert(call.id, calls.value(19).toLongLong());
-        call.resultError = calls.value(20).toBool();
-        call.resultErrorType = calls.value(21).toString();
-        if (clip(call.argumentsJson, clipAt))
-            call.argumentsClippedBytes = -1;
-        if (clip(call.rawResult, clipAt))
-            call.resultClippedBytes = -1;
-        extIdById.insert(call.id, call.callExtId);
-        if (auto escalation = escalationByCall.constFind(call.id);
-            escalation != escalationByCall.constEnd()) {
-            call.escalationId = escalation->id;
-            call.escalationState = escalationStateFromId(escalation->state);
-            call.resolution = resolutionFromId(escalation->resolution);
-            call.resolvedBy = escalation->resolvedBy;
-            call.resolvedAt = escalation->resolvedAt;
-            call.escalationNote = escalation->note;
-            call.settlementBasis = settlementBasisFromId(escalation->basis).value_or(SettlementBasis::Lookup);
-            call.settledReference = escalation->reference;
-        }
-        entry.at = call.calledAt;
-        if (call.repeated)
-            callsByKey[call.intentKey].append(call.callExtId);
-        entries.append(entry);
+    for (const TranscriptEntry &entry : std::as_const(entries)) {
+        if (!entry.isToolCall)
+            continue;
+        extIdById.insert(entry.call.id, entry.call.callExtId);
+        if (entry.call.repeated)
+            callsByKey[entry.call.intentKey].append(entry.call.callExtId);
     }
     for (TranscriptEntry &entry : entries) {
         if (entry.isToolCall && repeatOfById.contains(entry.call.id))
@@ -277,6 +233,84 @@ Expected<QList<TranscriptEntry>> SqlStore::transcript(qint64 ticketId, qsizetype
             entry.call.repeatedWith = peers;
         }
     }
+}
+
+} // namespace
+
+Expected<void> SqlStore::transcriptMessages(qint64 ticketId, qsizetype clipAt,
+                                            QList<TranscriptEntry> &entries)
+{
+    QSqlQuery messages(m_db);
+    messages.setForwardOnly(true);
+    messages.prepare(
+            QStringLiteral("SELECT seq, at, kind, %1 FROM messages WHERE ticket_id = ? ORDER BY seq, id")
+                    .arg(clippedText("text", clipAt)));
+    messages.addBindValue(ticketId);
+    if (auto done = run(messages, "reading messages"); !done)
+        return done;
+    while (messages.next()) {
+        TranscriptEntry entry;
+        entry.seq = messages.value(0).toLongLong();
+        entry.at = messages.value(1).toLongLong();
+        entry.kind = messageKindFromId(messages.value(2).toString()).value_or(MessageKind::System);
+        entry.text = messages.value(3).toString();
+        if (clip(entry.text, clipAt))
+            entry.clippedBytes = -1; // its size is read below
+        entries.append(entry);
+    }
+    return {};
+}
+
+Expected<void> SqlStore::transcriptCalls(qint64 ticketId, qsizetype clipAt, QList<TranscriptEntry> &entries)
+{
+    QSqlQuery escalations(m_db);
+    escalations.setForwardOnly(true);
+    escalations.prepare(
+            QStringLiteral("SELECT tool_call_id, id, state, resolution, resolved_by, resolved_at, "
+                           "last_note, basis, reference FROM escalations WHERE ticket_id = ?"));
+    escalations.addBindValue(ticketId);
+    if (auto done = run(escalations, "reading escalations"); !done)
+        return done;
+    QHash<qint64, CallSettlement> settlements; // by call
+    while (escalations.next())
+        settlements.insert(escalations.value(0).toLongLong(),
+                           {escalations.value(1).toLongLong(), escalations.value(2).toString(),
+                            escalations.value(3).toString(), escalations.value(4).toString(),
+                            escalations.value(5).toLongLong(), escalations.value(6).toString(),
+                            escalations.value(7).toString(), escalations.value(8).toString()});
+
+    QSqlQuery calls(m_db);
+    calls.setForwardOnly(true);
+    calls.prepare(
+            QStringLiteral("SELECT seq, id, call_ext_id, tool, tool_class, %1, called_at, %2, result_at, "
+                           "duration_ms, intent_key, intent_error, outcome, outcome_reason, read_failed, "
+                           "repeated, amount_cents, result_fingerprint IS NOT NULL, repeat_kind, repeat_of, "
+                           "result_error, result_error_type, amount_error, in_flight_until, class_inferred "
+                           "FROM tool_calls WHERE ticket_id = ? ORDER BY seq, id")
+                    .arg(clippedText("arguments", clipAt), clippedText("raw_result", clipAt)));
+    calls.addBindValue(ticketId);
+    if (auto done = run(calls, "reading tool calls"); !done)
+        return done;
+    QHash<qint64, qint64> repeatOfById;
+    while (calls.next()) {
+        TranscriptEntry entry;
+        entry.isToolCall = true;
+        entry.seq = calls.value(0).toLongLong();
+        std::optional<qint64> repeatOf;
+        entry.call = callOfRow(calls, clipAt, repeatOf);
+        if (repeatOf)
+            repeatOfById.insert(entry.call.id, *repeatOf);
+        if (const auto settled = settlements.constFind(entry.call.id); settled != settlements.cend())
+            applySettlement(entry.call, *settled);
+        entry.at = entry.call.calledAt;
+        entries.append(entry);
+    }
+    linkRepeats(entries, repeatOfById);
+    return {};
+}
+
+Expected<void> SqlStore::measureClippedTexts(qint64 ticketId, QList<TranscriptEntry> &entries)
+{
     // The whole size of each text that was cut, one at a time (see clippedText).
     for (TranscriptEntry &entry : entries) {
         const struct
@@ -296,6 +330,18 @@ Expected<QList<TranscriptEntry>> SqlStore::transcript(qint64 ticketId, qsizetype
             bytes = *size;
         }
     }
+    return {};
+}
+
+Expected<QList<TranscriptEntry>> SqlStore::transcript(qint64 ticketId, qsizetype clipAt)
+{
+    QList<TranscriptEntry> entries;
+    if (Expected<void> read = transcriptMessages(ticketId, clipAt, entries); !read)
+        return read.error();
+    if (Expected<void> read = transcriptCalls(ticketId, clipAt, entries); !read)
+        return read.error();
+    if (Expected<void> measured = measureClippedTexts(ticketId, entries); !measured)
+        return measured.error();
     // Time order; the import order breaks ties (events of one second, files imported out of order).
     std::sort(entries.begin(), entries.end(), [](const TranscriptEntry &a, const TranscriptEntry &b) {
         return a.at != b.at ? a.at < b.at : a.seq < b.seq;
