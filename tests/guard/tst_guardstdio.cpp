@@ -244,7 +244,7 @@ void GuardStdioTest::aLateAnswerSettlesTheCall()
     late.guardOptions = {QStringLiteral("--deadline"), QStringLiteral("1")};
     GuardAgent patient(late, environment());
     GuardAgent other(options(), environment());
-    QVERIFY(!other.send({{"op", "list"}}).is_null());
+    QVERIFY2(!other.send({{"op", "list"}}, 60000).is_null(), qPrintable(other.log() + patient.log()));
     patient.sendWithoutWaiting({{"op", "call"},
                                 {"name", "issue_refund"},
                                 {"arguments", refundOf("SU-3", 700)},
@@ -299,7 +299,8 @@ void GuardStdioTest::anotherAgentIsHeldWhileTheWriteIsInFlight()
 {
     GuardAgent slow(options(QStringLiteral("late")), environment());
     GuardAgent other(options(), environment());
-    QVERIFY(!other.send({{"op", "list"}}).is_null());
+    // Two Node processes and two guards start at once: slow on a busy machine.
+    QVERIFY2(!other.send({{"op", "list"}}, 60000).is_null(), qPrintable(other.log() + slow.log()));
     // The first agent's call waits for its answer; the second sends the same intent meanwhile.
     json firstAnswer;
     const json command{{"op", "call"},

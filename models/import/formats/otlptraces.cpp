@@ -394,35 +394,19 @@ void linkNestedCalls(std::vector<Span> &spans, QHash<QString, QPair<QString, QSt
     }
 }
 
-QList<Expected<Conversation>> readRequest(const json &value, const ConversationContext &context)
+// A request's spans by the conversation each belongs to, oldest conversation first; HTTP and
+// database spans (`others`) open none, but may date one.
+struct SpanGroups
 {
-    const QHash<QString, QString> *fileTraces = context.traceConversations;
-    int *spansRead = context.spansRead;
-    const json *resourceSpans = member(value, "resourceSpans");
-    if (!value.is_object())
-        return {makeError(
-                QStringLiteral("expected an OTLP trace export {\"resourceSpans\": [\u2026]}, got %1")
-                        .arg(excerpt(&value)))};
-    if (!resourceSpans || !resourceSpans->is_array())
-        return {makeError(
-                QStringLiteral("resourceSpans: expected an array, got %1").arg(excerpt(resourceSpans)))};
-    QStringList orphans;
-    std::vector<Span> spans = collectSpans(*resourceSpans, orphans);
-    linkNestedCalls(spans, context.toolSpansWithin, context.callAliases);
-    QHash<QString, ToolHint> requestHints;
-    for (const Span &span : spans)
-        addToolHints(span.attributes, span.name, requestHints);
-    rememberToolHints(requestHints, context.toolHints);
-    const TraceNames names(spans, fileTraces);
-    QHash<QString, Span *> byId; // every span of the request, for the nesting of tool spans
-    for (Span &span : spans) {
-        if (!span.spanId.isEmpty())
-            byId.insert(span.spanId, &span);
-    }
-
     std::vector<Group> groups;
-    QHash<QString, std::size_t> groupIndex;
     std::vector<std::pair<const Span *, QString>> others;
+};
+
+SpanGroups groupSpans(std::vector<Span> &spans, const TraceNames &names, int *spansRead, QStringList &orphans)
+{
+    SpanGroups grouped;
+    std::vector<Group> &groups = grouped.groups;
+    QHash<QString, std::size_t> groupIndex;
     for (Span &span : spans) {
         const bool relevant = span.role == Role::Tool || span.role == Role::Chat;
         if ((relevant || !span.problem.isEmpty()) && spansRead)
@@ -445,7 +429,7 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
             continue;
         }
         if (span.role == Role::Other) {
-            others.push_back({&span, id});
+            grouped.others.push_back({&span, id});
             continue; // an HTTP or database span opens no conversation: it may date one
         }
         if (!groupIndex.contains(id)) {
@@ -457,11 +441,9 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
         const std::optional<qint64> at = span.start.ns ? span.start.ns : span.end.ns;
         if (at)
             group.openedNs = std::min(group.openedNs.value_or(never), *at);
-        if (span.role != Role::Other)
-            group.spans.push_back(&span);
+        group.spans.push_back(&span);
     }
-
-    for (const auto &[span, id] : others) {
+    for (const auto &[span, id] : grouped.others) {
         const std::optional<qint64> at = span->start.ns ? span->start.ns : span->end.ns;
         if (at && groupIndex.contains(id)) {
             Group &group = groups[groupIndex.value(id)];
@@ -471,38 +453,74 @@ QList<Expected<Conversation>> readRequest(const json &value, const ConversationC
     std::stable_sort(groups.begin(), groups.end(), [](const Group &a, const Group &b) {
         return a.openedNs.value_or(never) < b.openedNs.value_or(never);
     });
-    QList<Expected<Conversation>> out;
-    for (Group &group : groups) {
-        // An agent's span alone (its tools and model calls in another batch) still says what the
-        // customer asked, where it records that.
-        // What the conversation's own spans say of a tool outranks the rest of the request, and
-        // that what earlier requests said: another agent may call a tool of the same name.
-        QHash<QString, ToolHint> own;
-        QStringList unreadHints;
-        for (const Span *span : group.spans) {
+    return grouped;
+}
+
+// One group's conversation, with what its spans, the request and earlier requests say of its
+// tools, in that order: another agent may call a tool of the same name.
+Conversation conversationOfGroup(Group &group, const SpanGroups &grouped, const QHash<QString, Span *> &byId,
+                                 const QHash<QString, ToolHint> &requestHints,
+                                 const ConversationContext &context)
+{
+    // An agent's span alone (its tools and model calls in another batch) still says what the
+    // customer asked, where it records that.
+    QHash<QString, ToolHint> own;
+    QStringList unreadHints;
+    for (const Span *span : group.spans) {
+        addToolHints(span->attributes, span->name, own);
+        for (const QString &problem : toolHintProblems(span->attributes))
+            unreadHints.append(QStringLiteral("%1: %2; its tools are judged without them")
+                                       .arg(spanPlace(*span), problem));
+    }
+    for (const auto &[span, id] : grouped.others) {
+        if (id == group.id)
             addToolHints(span->attributes, span->name, own);
-            for (const QString &problem : toolHintProblems(span->attributes))
-                unreadHints.append(QStringLiteral("%1: %2; its tools are judged without them")
-                                           .arg(spanPlace(*span), problem));
-        }
-        for (const auto &[span, id] : others) {
-            if (id == group.id)
-                addToolHints(span->attributes, span->name, own);
-        }
-        Conversation conversation = buildConversation(group, byId, context.callAliases);
-        if (!conversation.turns.isEmpty()) // never a ticket for nothing but this
-            conversation.notices.append(unreadHints);
-        const QHash<QString, ToolHint> remembered =
-                context.toolHints ? *context.toolHints : QHash<QString, ToolHint>();
-        for (const QString &tool : toolsCalled(conversation)) {
-            for (const QHash<QString, ToolHint> *known :
-                 std::initializer_list<const QHash<QString, ToolHint> *>{&own, &requestHints, &remembered}) {
-                if (const auto hint = known->constFind(tool); hint != known->cend()) {
-                    conversation.toolHints.insert(tool, *hint);
-                    break;
-                }
+    }
+    Conversation conversation = buildConversation(group, byId, context.callAliases);
+    if (!conversation.turns.isEmpty()) // never a ticket for nothing but this
+        conversation.notices.append(unreadHints);
+    const QHash<QString, ToolHint> remembered =
+            context.toolHints ? *context.toolHints : QHash<QString, ToolHint>();
+    for (const QString &tool : toolsCalled(conversation)) {
+        for (const QHash<QString, ToolHint> *known :
+             std::initializer_list<const QHash<QString, ToolHint> *>{&own, &requestHints, &remembered}) {
+            if (const auto hint = known->constFind(tool); hint != known->cend()) {
+                conversation.toolHints.insert(tool, *hint);
+                break;
             }
         }
+    }
+    return conversation;
+}
+
+QList<Expected<Conversation>> readRequest(const json &value, const ConversationContext &context)
+{
+    int *spansRead = context.spansRead;
+    const json *resourceSpans = member(value, "resourceSpans");
+    if (!value.is_object())
+        return {makeError(
+                QStringLiteral("expected an OTLP trace export {\"resourceSpans\": [\u2026]}, got %1")
+                        .arg(excerpt(&value)))};
+    if (!resourceSpans || !resourceSpans->is_array())
+        return {makeError(
+                QStringLiteral("resourceSpans: expected an array, got %1").arg(excerpt(resourceSpans)))};
+    QStringList orphans;
+    std::vector<Span> spans = collectSpans(*resourceSpans, orphans);
+    linkNestedCalls(spans, context.toolSpansWithin, context.callAliases);
+    QHash<QString, ToolHint> requestHints;
+    for (const Span &span : spans)
+        addToolHints(span.attributes, span.name, requestHints);
+    rememberToolHints(requestHints, context.toolHints);
+    const TraceNames names(spans, context.traceConversations);
+    QHash<QString, Span *> byId; // every span of the request, for the nesting of tool spans
+    for (Span &span : spans) {
+        if (!span.spanId.isEmpty())
+            byId.insert(span.spanId, &span);
+    }
+    SpanGroups grouped = groupSpans(spans, names, spansRead, orphans);
+    QList<Expected<Conversation>> out;
+    for (Group &group : grouped.groups) {
+        Conversation conversation = conversationOfGroup(group, grouped, byId, requestHints, context);
         // Chat spans whose messages were not recorded make no conversation either; they were
         // read, and nothing of them is refused.
         if (!conversation.turns.isEmpty() || !conversation.notices.isEmpty())
