@@ -169,6 +169,21 @@ QString transcriptPage(const QString &objectName)
     return QStringLiteral("#%1 { background: %2; }").arg(objectName, hex(palette::page));
 }
 
+QColor toneColour(Tone tone)
+{
+    switch (tone) {
+    case Tone::Neutral:
+        break;
+    case Tone::Good:
+        return QColor(QLatin1String(palette::performed));
+    case Tone::Bad:
+        return QColor(QLatin1String(palette::duplicate));
+    case Tone::Warning:
+        return QColor(QLatin1String(palette::unknown));
+    }
+    return QColor(QLatin1String(palette::text));
+}
+
 QColor pageRule()
 {
     return QColor(0x99, 0x99, 0x99);

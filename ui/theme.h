@@ -34,6 +34,8 @@ QString messageText(bool agentNote);
 // ---- a status line: the words carry the verdict, the colour repeats it ----
 enum class Tone { Neutral, Good, Bad, Warning };
 QString status(Tone tone, bool bold = true);
+// The tone's colour, for text a view paints itself.
+QColor toneColour(Tone tone);
 // A link in a status bar or a headline, in the tone's colour and bold: rich text, so `text` is
 // escaped here.
 QString statusLink(const QString &href, const QString &text, Tone tone);

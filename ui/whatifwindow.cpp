@@ -4,6 +4,7 @@
 #include "plaintextlabel.h"
 #include "screenfit.h"
 #include "simulation/whatifcomparison.h"
+#include "theme.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -39,6 +41,21 @@ QString eventLines(const std::optional<WhatIfResult> &result)
     return lines.join(u'\n');
 }
 
+// The cells where a policy did harm, in the theme's colour for it.
+class HarmDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        if (index.data(WhatIfComparison::HarmRole).toBool())
+            option->palette.setColor(QPalette::Text, theme::toneColour(theme::Tone::Bad));
+    }
+};
+
 } // namespace
 
 WhatIfWindow::WhatIfWindow(WhatIfComparison &comparison, QWidget *parent)
@@ -62,6 +79,7 @@ WhatIfWindow::WhatIfWindow(WhatIfComparison &comparison, QWidget *parent)
 
     m_table = new QTableView(this);
     m_table->setModel(&comparison);
+    m_table->setItemDelegate(new HarmDelegate(m_table));
     m_table->setWordWrap(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -3,8 +3,6 @@
 #include "domain/money.h"
 #include "store/store.h"
 
-#include <QColor>
-
 namespace verity {
 
 WhatIfComparison::WhatIfComparison(TicketReads &store, QObject *parent)
@@ -117,12 +115,10 @@ QVariant WhatIfComparison::data(const QModelIndex &index, int role) const
             return cell(*result, index.row());
         return m_runs[index.column()] ? tr("Running…") : QString();
     }
-    if (role == Qt::ForegroundRole && result) {
-        const bool bad = (index.row() == RefundsRow && result->refunds.size() > 1)
-                || (index.row() == BalanceRow && result->balanceAfterCents < 0);
-        if (bad)
-            return QColor(0xb0, 0x00, 0x20);
-    }
+    if (role == HarmRole)
+        return result
+                && ((index.row() == RefundsRow && result->refunds.size() > 1)
+                    || (index.row() == BalanceRow && result->balanceAfterCents < 0));
     return {};
 }
 

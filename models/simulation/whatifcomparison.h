@@ -23,6 +23,9 @@ class WhatIfComparison : public QAbstractTableModel
 public:
     enum Row { RefundsRow, BalanceRow, ToldRow, EscalationRow, RowCount };
     enum Column { AsShippedColumn, IntentKeyColumn, ColumnCount };
+    // True in a cell where the run did harm (a second refund, a negative balance): the view
+    // shows it in the theme's colour for it.
+    static constexpr int HarmRole = Qt::UserRole + 1;
 
     explicit WhatIfComparison(TicketReads &store, QObject *parent = nullptr);
 
