@@ -137,6 +137,14 @@ private:
     Expected<RecordQuery> recordQueryOf(const EscalationDetail &escalation) const;
     void afterLookup(ResolutionOperation *operation, const EscalationDetail &escalation, qint64 startedAt,
                      const SystemAnswer &answer);
+    // What the lookup then settles: nothing (it could not tell, or a person must judge), performed
+    // by the record that is this call's, or not performed.
+    void lookupStaysOpen(ResolutionOperation *operation, const EscalationDetail &escalation,
+                         Evidence evidence, const QString &why);
+    void lookupFound(ResolutionOperation *operation, const EscalationDetail &escalation, Evidence evidence,
+                     const SystemRecord &record, const QString &matching);
+    void lookupFoundNothing(ResolutionOperation *operation, const EscalationDetail &escalation,
+                            Evidence evidence, bool anotherTookEffect);
     void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation,
                     const WriteOutcome &result);
     // When a repeat of this escalation's write was first sent from a console, if one was.
