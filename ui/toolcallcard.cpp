@@ -258,8 +258,7 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
         layout->addLayout(row);
         if (settlementContradicted(call))
             layout->addWidget(notice(tr("The tool's own answer, which came after, says it was %1: so it was, "
-                                        "whatever this check found. It is not sent again; do not perform it "
-                                        "again.")
+                                        "whatever this check found. Do not perform it again.")
                                              .arg(outcomeLabel(*call.outcome).toLower()),
                                      QStringLiteral("contradictedNotice"), theme::label(theme::Text::Warning),
                                      this));
