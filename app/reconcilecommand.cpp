@@ -5,7 +5,7 @@
 #include "finance/financereports.h"
 #include "finance/payoutrecovery.h"
 #include "finance/providerexport.h"
-#include "financepdf.h"
+#include "print/financepdf.h"
 #include "provider/providerurl.h"
 #include "provider/statementfetch.h"
 #include "reconcilejson.h"

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "domain/expected.h"
+#include "domain/providerstatement.h"
 #include "duplicatepayoutspane.h"
-#include "finance/providerstatement.h"
 #include "provider/providerclient.h"
 #include "resolution/reconciliationsettlement.h"
 

@@ -184,9 +184,4 @@ QColor toneColour(Tone tone)
     return QColor(QLatin1String(palette::text));
 }
 
-QColor pageRule()
-{
-    return QColor(0x99, 0x99, 0x99);
-}
-
 } // namespace verity::theme

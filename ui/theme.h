@@ -57,7 +57,4 @@ QString codeBlock(); // arguments and results
 QString codeField(); // a key in a read-only line of its own
 QString transcriptPage(const QString &objectName);
 
-// ---- paper ----
-QColor pageRule(); // the line under a printed page's header
-
 } // namespace verity::theme

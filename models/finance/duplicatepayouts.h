@@ -3,7 +3,7 @@
 // known (legacy data), for the same seller, order and amount within a window of each other.
 // The first refund of a group is the one that was owed; the rest are the amount at risk.
 
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 #include "store/financerecords.h"
 
 #include <QList>

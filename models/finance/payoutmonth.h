@@ -3,7 +3,7 @@
 // payouts, so a reviewer opening last quarter's data sees it rather than an empty month.
 
 #include "domain/expected.h"
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 
 #include <QDate>
 

@@ -1,7 +1,7 @@
 #include "finance/providerexport.h"
 
+#include "domain/timestamp.h"
 #include "finance/csvtable.h"
-#include "import/conversation.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -15,7 +15,7 @@
 // error names the file, the line, the column and what was expected.
 
 #include "domain/expected.h"
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 
 namespace verity {
 

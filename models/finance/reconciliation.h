@@ -5,7 +5,7 @@
 // knows, then by refund id. Every row lands in exactly one category.
 
 #include "domain/expected.h"
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 #include "store/financerecords.h"
 
 #include <QList>

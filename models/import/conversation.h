@@ -109,9 +109,6 @@ struct ConversationContext
 // gave a hash ("conversation-3fa2c91b0e4d"), else the file's stem and its position.
 QString fallbackConversationId(const ConversationContext &context);
 
-// Parses an RFC 3339 / ISO 8601 time; a time without a zone is taken as UTC (τ² writes them so).
-std::optional<qint64> parseLooseTimestamp(const QString &text);
-
 // Every distinct tool the conversation calls, for choosing a registry profile.
 QStringList toolsCalled(const Conversation &conversation);
 

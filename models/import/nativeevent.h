@@ -3,6 +3,7 @@
 // checked. A line either becomes an event or a reason a person can act on.
 
 #include "domain/expected.h"
+#include "domain/timestamp.h"
 #include "store/records.h"
 #include "store/tracerecords.h"
 
@@ -68,8 +69,5 @@ struct NativeEvent
 Expected<NativeEvent> parseNativeEvent(const QByteArray &line);
 // The same for a line already parsed (a reader that looked at it first), without parsing again.
 Expected<NativeEvent> parseNativeEventValue(nlohmann::json root);
-
-// RFC 3339 with a zone ("Z" or "+01:00"); fractions of a second allowed.
-std::optional<qint64> parseTimestamp(const QString &text);
 
 } // namespace verity

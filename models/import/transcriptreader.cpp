@@ -3,6 +3,7 @@
 #include "conversationevents.h"
 #include "domain/jsontext.h"
 #include "domain/sha256.h"
+#include "domain/timestamp.h"
 #include "formats/otlptraces.h"
 #include "jsonstream.h"
 #include "transcriptformat.h"

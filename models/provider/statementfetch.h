@@ -8,7 +8,7 @@
 // cannot be reached gives an error that says so, and the caller keeps what it had.
 
 #include "domain/expected.h"
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 #include "provider/providerclient.h"
 
 #include <QObject>

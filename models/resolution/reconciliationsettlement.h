@@ -6,7 +6,7 @@
 // and a refund missing from it may lie outside it.
 
 #include "domain/expected.h"
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 #include "store/records.h"
 
 #include <QList>

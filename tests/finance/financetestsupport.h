@@ -9,7 +9,7 @@
 //           at=MS (after t0; default 0), order=ID (default SU-1), status=S (default succeeded),
 //           account=ID (default ashcombe-furniture; empty for none)
 
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 #include "store/financerecords.h"
 #include "support/strings.h"
 

@@ -5,7 +5,7 @@
 #include "domain/money.h"
 #include "finance/csvtable.h"
 #include "finance/financereports.h"
-#include "financepdf.h"
+#include "print/financepdf.h"
 #include "support/testmacros.h"
 #include "support/time.h"
 

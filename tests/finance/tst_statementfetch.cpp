@@ -3,7 +3,7 @@
 // closed port, a wrong key, an unknown account, a list that never ends, an answer that is
 // not JSON. Nothing leaves 127.0.0.1.
 
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 #include "provider/statementfetch.h"
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"

@@ -4,7 +4,7 @@
 // several are really in flight at once; and one account the provider keeps failing ends the
 // whole fetch once, with every other reader stopped. Nothing leaves 127.0.0.1.
 
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 #include "provider/statementfetch.h"
 #include "support/inprocesssandbox.h"
 #include "support/loopbackprovider.h"

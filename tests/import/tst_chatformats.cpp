@@ -2,6 +2,7 @@
 // hand-made support-agent fixtures read turn by turn, content-based detection, rejections that
 // name the JSON path, and arbitrary JSON that must never throw or crash.
 
+#include "domain/timestamp.h"
 #include "import/formats/anthropicmessages.h"
 #include "import/formats/openaichat.h"
 #include "import/formats/openairesponses.h"

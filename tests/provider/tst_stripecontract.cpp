@@ -7,7 +7,7 @@
 // field the client reads must be one the description has. A parameter renamed in the client, or
 // a field the sandbox stops sending, fails here.
 
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 #include "provider/paymentsearch.h"
 #include "provider/providerhttp.h"
 #include "provider/statementfetch.h"

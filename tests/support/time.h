@@ -2,7 +2,7 @@
 // Instants as the store and the provider keep them: milliseconds since the epoch, in UTC.
 // Tests state their times as dates so a reader can check them; these turn them into numbers.
 
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 
 #include <QDateTime>
 #include <QString>

@@ -7,6 +7,7 @@
 // (guardedRead) turns into an Error: nothing throws out of an adapter.
 
 #include "domain/jsontext.h"
+#include "domain/timestamp.h"
 #include "import/conversation.h"
 
 #include <cmath>

@@ -3,6 +3,7 @@
 #include "chatcontent.h"
 #include "domain/jsontext.h"
 #include "domain/sha256.h"
+#include "domain/timestamp.h"
 
 #include <QHash>
 #include <QSet>

@@ -1,9 +1,8 @@
 #include "financepdf.h"
 
+#include "domain/providerstatement.h"
 #include "finance/financereports.h"
-#include "finance/providerstatement.h"
 #include "store/sqlitefilelocks.h"
-#include "theme.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QFontMetricsF>
@@ -22,6 +21,10 @@
 namespace verity {
 
 namespace {
+
+// Paper is printed black on white whatever the screen's theme; the rule under a page's header
+// is a light grey.
+const QColor pageRule(0x99, 0x99, 0x99);
 
 // The top and bottom of a table row as laid out: its cells' first and last lines.
 std::pair<qreal, qreal> rowExtent(QTextTable *table, int row)
@@ -142,7 +145,7 @@ Expected<void> paintPages(QPdfWriter &writer, const QString &html, const QString
         painter.drawText(line, Qt::AlignLeft | Qt::AlignVCenter, title + QStringLiteral(" · ") + period);
         painter.drawText(line, Qt::AlignRight | Qt::AlignVCenter,
                          QStringLiteral("page %1 of %2").arg(i + 1).arg(pages));
-        painter.setPen(QPen(theme::pageRule(), 0));
+        painter.setPen(QPen(pageRule, 0));
         painter.drawLine(QPointF(0, rule), QPointF(page.width(), rule));
 
         painter.save();

@@ -1,4 +1,4 @@
-#include "finance/providerstatement.h"
+#include "domain/providerstatement.h"
 
 #include <QDateTime>
 #include <QRegularExpression>
