@@ -60,7 +60,7 @@ QJsonObject rowJson(const ReconRow &row)
             {QStringLiteral("provider_created_at"),
              row.provider ? QJsonValue(isoUtcTime(row.provider->createdMs)) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("provider_status"),
-             row.provider ? QJsonValue(row.provider->status) : QJsonValue(QJsonValue::Null)},
+             row.provider ? QJsonValue(row.provider->status.text()) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("matched_by"), orNull(row.matchedBy)},
             {QStringLiteral("note"), row.note},
     };
@@ -87,7 +87,8 @@ QJsonObject duplicateJson(const DuplicatePayout &duplicate, const QHash<QString,
                  event.payout ? QJsonValue(payoutEffectId(event.payout->effect))
                               : QJsonValue(QJsonValue::Null)},
                 {QStringLiteral("provider_status"),
-                 event.atProvider ? QJsonValue(event.atProvider->status) : QJsonValue(QJsonValue::Null)},
+                 event.atProvider ? QJsonValue(event.atProvider->status.text())
+                                  : QJsonValue(QJsonValue::Null)},
         });
     }
     const auto mark = marks.constFind(duplicate.key);

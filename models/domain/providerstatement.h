@@ -4,6 +4,7 @@
 // its CSV export (readProviderExport); reconciliation reads nothing else.
 
 #include "domain/expected.h"
+#include "domain/recordstatus.h"
 
 #include <QList>
 #include <QString>
@@ -30,7 +31,7 @@ struct StatementRefund
     QString paymentIntent; // "pi_…"
     qint64 amountCents = 0;
     QString currency; // upper case: "USD"
-    QString status; // "succeeded", "pending", "failed", "canceled"
+    RecordStatus status;
     qint64 createdMs = 0;
     QString intentKey; // metadata[intent_key]; empty on a refund made without one
     QString ticketExtId; // metadata[ticket_id], when the provider has it

@@ -75,7 +75,7 @@ namespace {
 bool moved(const StatementRefund &refund)
 {
     // A failed or cancelled refund gave no money back.
-    return refund.status != u"failed" && refund.status != u"canceled";
+    return !refund.status.didNotGoThrough();
 }
 
 // Verity's payouts, each with the provider's refund that is the same payout when a statement

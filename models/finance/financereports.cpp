@@ -285,7 +285,7 @@ QByteArray reconciliationCsv(const Reconciliation &reconciliation)
                         moneyText(provider, row.currency),
                         row.ledger ? isoUtcTime(row.ledger->at) : QString(),
                         row.provider ? isoUtcTime(row.provider->createdMs) : QString(),
-                        row.provider ? row.provider->status : QString(), row.matchedBy, row.note});
+                        row.provider ? row.provider->status.text() : QString(), row.matchedBy, row.note});
     }
     return csv;
 }
@@ -342,7 +342,7 @@ QByteArray duplicatesCsv(const QList<DuplicatePayout> &duplicates, const QList<P
                             QString::number(event.amountCents()),
                             formatMoney(event.amountCents(), duplicate.currency),
                             event.payout ? payoutEffectId(event.payout->effect) : QString(),
-                            event.atProvider ? event.atProvider->status : QString(),
+                            event.atProvider ? event.atProvider->status.text() : QString(),
                             marked ? recoveryStateId(mark->state) : QString(),
                             marked ? mark->operatorName : QString(),
                             marked ? isoUtcTime(mark->at) : QString(),

@@ -109,7 +109,7 @@ void linkTo(ReconRow &row, const LedgerPayout &payout)
 
 bool moved(const StatementRefund &refund)
 {
-    return refund.status != u"failed" && refund.status != u"canceled";
+    return !refund.status.didNotGoThrough();
 }
 
 QString unknownSeller()

@@ -7,6 +7,7 @@
 // Every answer names what happened in words (`reason`) and carries every HTTP exchange as
 // evidence, with the API key redacted.
 
+#include "domain/recordstatus.h"
 #include "store/records.h"
 
 #include <QList>
@@ -73,7 +74,7 @@ struct ProviderRefund
     QString charge; // the charge refunded, when the provider names it
     qint64 amountCents = 0;
     QString currency; // upper case, as Verity writes currencies: "USD"
-    QString status; // the provider's: "succeeded", "pending", "failed", "canceled"
+    RecordStatus status;
     qint64 createdMs = 0;
     QString intentKey; // from metadata; empty on a refund made without one
 };

@@ -202,7 +202,7 @@ QString describeRefund(const ProviderRefund &refund)
             .arg(refund.id,
                  formatMoney(refund.amountCents,
                              refund.currency.isEmpty() ? QStringLiteral("USD") : refund.currency),
-                 refund.status.isEmpty() ? QStringLiteral("status not given") : refund.status,
+                 refund.status.isEmpty() ? QStringLiteral("status not given") : refund.status.text(),
                  QDateTime::fromMSecsSinceEpoch(refund.createdMs, Qt::UTC).toString(Qt::ISODate));
 }
 

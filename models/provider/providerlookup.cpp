@@ -303,7 +303,7 @@ void LookupOperation::decide()
                 [](const ProviderRefund &a, const ProviderRefund &b) { return a.createdMs < b.createdMs; });
         const ProviderRefund &first = matches.first();
         // A refund that failed or was cancelled moved no money: a person must look at it.
-        if (first.status == u"failed" || first.status == u"canceled") {
+        if (first.status.didNotGoThrough()) {
             finish(LookupVerdict::CouldNotTell,
                    QStringLiteral(
                            "refund %1 carries the intent key but did not go through; a person must judge")

@@ -271,11 +271,12 @@ void RecordLookupOperation::decide()
                      [](const FoundRecord &a, const FoundRecord &b) { return a.createdMs < b.createdMs; });
     QStringList found;
     for (const FoundRecord &record : std::as_const(m_answer.records)) {
-        found.append(QStringLiteral("%1 (%2, created %3)")
-                             .arg(record.id,
-                                  record.status.isEmpty() ? QStringLiteral("no status") : record.status,
-                                  QDateTime::fromMSecsSinceEpoch(record.createdMs, Qt::UTC)
-                                          .toString(Qt::ISODate)));
+        found.append(
+                QStringLiteral("%1 (%2, created %3)")
+                        .arg(record.id,
+                             record.status.isEmpty() ? QStringLiteral("no status") : record.status.text(),
+                             QDateTime::fromMSecsSinceEpoch(record.createdMs, Qt::UTC)
+                                     .toString(Qt::ISODate)));
     }
     finish(LookupVerdict::Found,
            QStringLiteral("%1 has %2 with this intent key: %3")

@@ -6,6 +6,7 @@
 // tell", never "not found". Every HTTP exchange is kept as evidence, the API key redacted.
 
 #include "domain/intentkey.h"
+#include "domain/recordstatus.h"
 #include "domain/toolregistry.h"
 #include "providerclient.h"
 
@@ -45,7 +46,7 @@ struct FoundRecord
 {
     QString id;
     qint64 createdMs = 0; // from "created" (unix seconds); 0 when it has none
-    QString status; // empty when it has none
+    RecordStatus status; // empty when it has none
     QJsonObject raw; // the whole object
 };
 // nullopt when the object has no id: nothing a person could be shown as evidence.

@@ -19,7 +19,7 @@ constexpr int pageSize = 500;
 
 bool moved(const StatementRefund &refund)
 {
-    return refund.status != u"failed" && refund.status != u"canceled";
+    return !refund.status.didNotGoThrough();
 }
 
 } // namespace
@@ -130,7 +130,7 @@ Expected<StatementSettlement> settleFromStatement(Store &store, const QList<Prov
         evidence.response = refund.record.isEmpty()
                 ? QStringLiteral("%1 of %2 for %3, created %4, status %5, intent key %6")
                           .arg(refund.id, formatMoney(refund.amountCents, refund.currency),
-                               refund.paymentIntent, isoTime(refund.createdMs), refund.status,
+                               refund.paymentIntent, isoTime(refund.createdMs), refund.status.text(),
                                refund.intentKey)
                 : refund.record;
         evidence.reason =

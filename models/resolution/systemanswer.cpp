@@ -18,7 +18,7 @@ SystemRecord systemRecordOf(const FoundRecord &record)
     QString description = record.id;
     QStringList facts;
     if (!record.status.isEmpty())
-        facts << record.status;
+        facts << record.status.text();
     if (record.createdMs > 0)
         facts << QStringLiteral("created %1")
                          .arg(QDateTime::fromMSecsSinceEpoch(record.createdMs, Qt::UTC)
@@ -54,7 +54,7 @@ WriteOutcome writeOutcomeOf(const SafeWriteResult &refund)
 
 bool didNotGoThrough(const SystemRecord &record)
 {
-    return record.status == u"failed" || record.status == u"canceled" || record.status == u"cancelled";
+    return record.status.didNotGoThrough();
 }
 
 } // namespace verity

@@ -3,6 +3,7 @@
 // courier's pickups or a messaging service's messages are settled by the same rules
 // (recordmatching.h), so the resolver reads them the same way.
 
+#include "domain/recordstatus.h"
 #include "provider/providerclient.h"
 #include "provider/recordlookup.h"
 #include "provider/recordwrite.h"
@@ -19,7 +20,7 @@ struct SystemRecord
 {
     QString id;
     qint64 createdMs = 0;
-    QString status; // the system's: "succeeded", "scheduled", ...; empty when it gives none
+    RecordStatus status; // the system's: "succeeded", "scheduled", ...; empty when it gives none
     QString description; // "re_1 of $118.00 (succeeded, created …)": for reasons and evidence
     qint64 amountCents = 0; // refunds only
     QString currency; // refunds only

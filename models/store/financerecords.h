@@ -3,20 +3,14 @@
 // reported them, and the recovery marks finance puts on a duplicate payout. Plain data, as
 // in records.h.
 
+#include "domain/settlement.h"
+
 #include <QList>
 #include <QString>
 
 #include <optional>
 
 namespace verity {
-
-// What Verity knows a money write did. Not performed and already performed are no payouts:
-// nothing moved (or it moved earlier, under the same key).
-enum class PayoutEffect {
-    Performed, // the result said so, or a lookup or a console write proved it
-    Unknown, // may have moved: awaiting a lookup (an escalation is open)
-};
-QString payoutEffectId(PayoutEffect effect); // "performed", "unknown"
 
 // One money write (a refund) of a ticket, as the store knows it after every resolution.
 struct LedgerPayout

@@ -91,29 +91,6 @@ std::optional<LookupVerdict> lookupVerdictFromId(QStringView id)
     return std::nullopt;
 }
 
-QString resolutionId(Resolution resolution)
-{
-    switch (resolution) {
-    case Resolution::Performed:
-        return QStringLiteral("performed");
-    case Resolution::NotPerformed:
-        return QStringLiteral("not_performed");
-    case Resolution::PerformedAgain:
-        return QStringLiteral("performed_again");
-    }
-    Q_UNREACHABLE();
-}
-
-std::optional<Resolution> resolutionFromId(QStringView id)
-{
-    for (Resolution resolution :
-         {Resolution::Performed, Resolution::NotPerformed, Resolution::PerformedAgain}) {
-        if (id == resolutionId(resolution))
-            return resolution;
-    }
-    return std::nullopt;
-}
-
 QString escalationStateId(EscalationState state)
 {
     return state == EscalationState::Resolved ? QStringLiteral("resolved") : QStringLiteral("open");
@@ -122,46 +99,6 @@ QString escalationStateId(EscalationState state)
 EscalationState escalationStateFromId(QStringView id)
 {
     return id == u"resolved" ? EscalationState::Resolved : EscalationState::Open;
-}
-
-QString settlementBasisId(SettlementBasis basis)
-{
-    switch (basis) {
-    case SettlementBasis::Lookup:
-        return QStringLiteral("lookup");
-    case SettlementBasis::Attestation:
-        return QStringLiteral("attestation");
-    case SettlementBasis::Reconciliation:
-        return QStringLiteral("reconciliation");
-    }
-    Q_UNREACHABLE();
-}
-
-std::optional<SettlementBasis> settlementBasisFromId(QStringView id)
-{
-    for (SettlementBasis basis :
-         {SettlementBasis::Lookup, SettlementBasis::Attestation, SettlementBasis::Reconciliation}) {
-        if (id == settlementBasisId(basis))
-            return basis;
-    }
-    return std::nullopt;
-}
-
-QString settlementText(Resolution resolution, SettlementBasis basis)
-{
-    if (resolution == Resolution::PerformedAgain)
-        return QStringLiteral("performed again with the same key");
-    const QString what = resolution == Resolution::Performed ? QStringLiteral("performed")
-                                                             : QStringLiteral("not performed");
-    switch (basis) {
-    case SettlementBasis::Lookup:
-        return what + QStringLiteral(" (verified)");
-    case SettlementBasis::Attestation:
-        return what + QStringLiteral(" (attested)");
-    case SettlementBasis::Reconciliation:
-        return what + QStringLiteral(" (verified by reconciliation)");
-    }
-    Q_UNREACHABLE();
 }
 
 QString evidenceKindId(EvidenceKind kind)

@@ -4,6 +4,7 @@
 
 #include "domain/intentkey.h"
 #include "domain/outcome.h"
+#include "domain/settlement.h"
 #include "domain/ticketassessment.h"
 #include "domain/toolclass.h"
 
@@ -19,27 +20,11 @@ enum class MessageKind { Customer, Agent, System, Reply };
 QString messageKindId(MessageKind kind); // "customer", "agent", "system", "reply"
 std::optional<MessageKind> messageKindFromId(QStringView id);
 
-// How an escalation was settled: the write happened, it did not, or it did not and was then
-// performed from the console with the same key.
-enum class Resolution { Performed, NotPerformed, PerformedAgain };
-QString resolutionId(Resolution resolution); // "performed", "not_performed", "performed_again"
-std::optional<Resolution> resolutionFromId(QStringView id);
-
 // Where an escalation stands: waiting in the queue, or settled by evidence.
 enum class EscalationState { Open, Resolved };
 QString escalationStateId(EscalationState state); // "open", "resolved"
 // An unknown word reads as open: an escalation nobody can place stays in front of a person.
 EscalationState escalationStateFromId(QStringView id);
-
-// What a settlement rests on. A lookup and a reconciliation are the system's own records, so
-// they verify; an attestation is a person's word about a system Verity cannot ask, and is
-// never shown as verified.
-enum class SettlementBasis { Lookup, Attestation, Reconciliation };
-QString settlementBasisId(SettlementBasis basis); // "lookup", "attestation", "reconciliation"
-std::optional<SettlementBasis> settlementBasisFromId(QStringView id);
-// "performed (verified)", "not performed (attested)", "performed (verified by reconciliation)",
-// "performed again with the same key": the words every view uses for a settled write.
-QString settlementText(Resolution resolution, SettlementBasis basis);
 
 struct SellerRecord
 {

@@ -419,19 +419,11 @@ Expected<void> SqlStore::setToolResult(const ToolResultUpdate &result)
 
 Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
 {
-    // A settled escalation's verified outcome stands in for the unknown the tool reported. A
-    // refund a person attested as not made is still owed too: the provider can always be asked,
-    // and a lookup that proves it absent is the way to sending it. But a result the tool gave
-    // saying it took effect (one that came after the settlement) outranks a "not performed":
-    // the write happened, and a repeat of it is a second effect.
+    // The settlement's rules are settledOutcome and provedAbsent; the query reads their facts.
     auto query = prepared(
-            "SELECT c.id, c.tool_class, CASE WHEN c.outcome IN ('performed', 'already_performed') "
-            "AND e.resolution = 'not_performed' THEN c.outcome WHEN e.resolution = 'not_performed' "
-            "THEN 'not_performed' WHEN e.resolution IN ('performed', 'performed_again') THEN 'performed' "
-            "ELSE c.outcome END, "
-            "c.intent_key, c.intent_error, c.amount_cents, "
-            "e.resolution = 'not_performed' AND (e.basis = 'lookup' OR c.tool_class = 'write_money') "
-            "AND COALESCE(c.outcome, 'unknown') NOT IN ('performed', 'already_performed'), "
+            "SELECT c.id, c.tool_class, c.outcome, c.intent_key, c.intent_error, c.amount_cents, "
+            "e.resolution, "
+            "e.basis, "
             "CASE WHEN c.tool_class NOT IN ('read', 'unclassified') AND length(c.raw_result) < 262144 "
             "THEN c.raw_result END, c.amount_error IS NOT NULL, c.in_flight_until IS NOT NULL "
             "FROM tool_calls c "
@@ -448,16 +440,19 @@ Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
         CallFacts call;
         call.id = q.value(0).toLongLong();
         call.toolClass = toolClassFromId(q.value(1).toString()).value_or(ToolClass::Unclassified);
-        if (!q.value(2).isNull())
-            call.outcome = outcomeFromId(q.value(2).toString());
+        const std::optional<Outcome> reported =
+                q.value(2).isNull() ? std::nullopt : outcomeFromId(q.value(2).toString());
+        const std::optional<Resolution> resolution = resolutionFromId(q.value(6).toString());
+        call.outcome = settledOutcome(reported, resolution);
+        call.provedAbsent = provedAbsent(call.toolClass, reported, resolution,
+                                         settlementBasisFromId(q.value(7).toString()));
         call.intentKey = q.value(3).toString();
         // A key from all arguments keeps why the profile's fields could not make one.
         call.intentError = q.value(3).toString().isEmpty();
         call.amountCents = optionalInt(q.value(5));
-        call.provedAbsent = q.value(6).toBool();
-        noteResult(call, q.value(7).toString());
-        call.amountError = q.value(8).toBool();
-        call.inFlight = q.value(9).toBool();
+        noteResult(call, q.value(8).toString());
+        call.amountError = q.value(9).toBool();
+        call.inFlight = q.value(10).toBool();
         facts.append(call);
     }
     q.finish();

@@ -12,17 +12,6 @@
 
 namespace verity {
 
-QString payoutEffectId(PayoutEffect effect)
-{
-    switch (effect) {
-    case PayoutEffect::Performed:
-        return QStringLiteral("performed");
-    case PayoutEffect::Unknown:
-        return QStringLiteral("unknown");
-    }
-    Q_UNREACHABLE();
-}
-
 QString recoveryStateId(RecoveryState state)
 {
     switch (state) {
@@ -82,25 +71,19 @@ std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
     p.amountCents = q.value(10).toLongLong();
     p.currency = q.value(11).toString();
     p.at = q.value(12).toLongLong();
-    const QString outcome = q.value(13).toString();
-    const QString resolution = q.value(14).toString(); // empty: not settled
-    // A person's word that money did not move is not the provider's: finance keeps such a
-    // refund as one that may have moved, so a provider record of it still finds its call.
-    if (resolution == resolutionId(Resolution::NotPerformed) && q.value(18).toString() == u"attestation") {
-        p.effect = PayoutEffect::Unknown;
-        p.attestedAbsent = true;
+    // Not performed and already performed are no payouts (nothing moved, or it moved earlier
+    // under the same key): the query reads only the others.
+    const PayoutStanding standing = payoutStanding(
+            outcomeFromId(q.value(13).toString()).value_or(Outcome::Unknown),
+            resolutionFromId(q.value(14).toString()), settlementBasisFromId(q.value(18).toString()));
+    if (!standing.effect)
+        return std::nullopt;
+    p.effect = *standing.effect;
+    p.attestedAbsent = standing.attestedAbsent;
+    if (p.attestedAbsent) {
         p.refundId = recordIdInResult(q.value(17).toString());
         return p;
     }
-    // A resolution from the provider's own records outranks what the agent's tool reported: a
-    // call that read "performed" but the provider has no record of paid nothing.
-    if (resolution == resolutionId(Resolution::NotPerformed))
-        return std::nullopt;
-    if (outcome == u"performed" || resolution == resolutionId(Resolution::Performed)
-        || resolution == resolutionId(Resolution::PerformedAgain))
-        p.effect = PayoutEffect::Performed;
-    else
-        p.effect = PayoutEffect::Unknown;
     // The ledger's id is the one a person confirmed; then the settlement's; then the result's.
     for (int column : {15, 16}) {
         if (p.refundId.isEmpty())
@@ -207,7 +190,7 @@ Expected<QList<SellerBalance>> SqlStore::sellerBalances()
     }
     q.finish();
 
-    // What the money writes add up to, per seller and effect (see payoutFrom for the rules):
+    // What the money writes add up to, per seller and effect (payoutStanding holds the rules):
     // first as their outcomes say, then corrected by the escalations people resolved. Joining
     // every money write to its escalation cost more than the rest of the sum, and only the
     // few resolved ones change anything.
@@ -238,37 +221,35 @@ Expected<QList<SellerBalance>> SqlStore::sellerBalances()
     static const char resolvedPayouts[] = "resolved payouts by seller";
     auto resolved = prepared(
             resolvedPayouts,
-            QStringLiteral("SELECT t.seller_id, c.outcome, CASE WHEN e.resolution = 'not_performed' AND "
-                           "e.basis = 'attestation' "
-                           "THEN 'attested_absent' ELSE e.resolution END, SUM(c.amount_cents), COUNT(*) "
-                           "FROM escalations e %1 tool_calls c ON c.id = e.tool_call_id JOIN "
-                           "tickets t ON t.id = c.ticket_id "
-                           "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
-                           "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome "
-                           "IN ('performed', 'unknown') "
-                           "AND t.seller_id IS NOT NULL GROUP BY 1, 2, 3")
+            QStringLiteral(
+                    "SELECT t.seller_id, c.outcome, e.resolution, e.basis, SUM(c.amount_cents), COUNT(*) "
+                    "FROM escalations e %1 tool_calls c ON c.id = e.tool_call_id JOIN "
+                    "tickets t ON t.id = c.ticket_id "
+                    "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
+                    "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome "
+                    "IN ('performed', 'unknown') "
+                    "AND t.seller_id IS NOT NULL GROUP BY 1, 2, 3, 4")
                     .arg(joinInThisOrder()));
     if (!resolved)
         return resolved.error();
     QSqlQuery &r = **resolved;
     if (auto done = run(r, "correcting payouts per seller by their resolutions"); !done)
         return done.error();
+    // Each group moves its sum from where its outcome alone put it to where its settlement does.
     while (r.next()) {
         const QString sellerId = r.value(0).toString();
-        const bool performed = r.value(1).toString() == u"performed";
-        const qint64 cents = r.value(3).toLongLong();
-        const int count = r.value(4).toInt();
-        if (r.value(2).toString() == u"attested_absent") {
-            if (performed) { // a person's word: it may have moved, as payouts() counts it
-                add(sellerId, true, -cents, 0);
-                add(sellerId, false, cents, 0);
-            }
-        } else if (r.value(2).toString() == resolutionId(Resolution::NotPerformed)) {
-            add(sellerId, performed, -cents, -count); // it moved nothing: no payout at all
-        } else if (!performed) {
-            add(sellerId, false, -cents, 0); // an unknown outcome found performed
-            add(sellerId, true, cents, 0);
-        }
+        const bool performed = r.value(1).toString() == outcomeId(Outcome::Performed);
+        const qint64 cents = r.value(4).toLongLong();
+        const int count = r.value(5).toInt();
+        const PayoutStanding settled = payoutStanding(performed ? Outcome::Performed : Outcome::Unknown,
+                                                      resolutionFromId(r.value(2).toString()),
+                                                      settlementBasisFromId(r.value(3).toString()));
+        const std::optional<PayoutEffect> was = performed ? PayoutEffect::Performed : PayoutEffect::Unknown;
+        if (settled.effect == was)
+            continue;
+        add(sellerId, performed, -cents, settled.effect ? 0 : -count);
+        if (settled.effect)
+            add(sellerId, *settled.effect == PayoutEffect::Performed, cents, 0);
     }
     r.finish();
     return result;

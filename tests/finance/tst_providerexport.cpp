@@ -71,7 +71,7 @@ QStringList summary(const QList<StatementRefund> &refunds)
     for (const StatementRefund &refund : refunds) {
         lines.append(
                 QStringList{refund.id, refund.paymentIntent, QString::number(refund.amountCents),
-                            refund.currency, refund.status,
+                            refund.currency, refund.status.text(),
                             QDateTime::fromMSecsSinceEpoch(refund.createdMs, Qt::UTC).toString(Qt::ISODate),
                             refund.intentKey, refund.ticketExtId}
                         .join(u'|'));

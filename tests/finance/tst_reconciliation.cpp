@@ -122,7 +122,7 @@ private slots:
         }
         int moved = 0;
         for (const StatementRefund &r : std::as_const(statement.refunds))
-            moved += r.status == u"succeeded" ? 1 : 0;
+            moved += r.status.state() == RecordStatus::State::Succeeded ? 1 : 0;
         int performed = 0;
         for (const LedgerPayout &p : std::as_const(ledger))
             performed += p.effect == PayoutEffect::Performed ? 1 : 0;
@@ -135,7 +135,7 @@ private slots:
             providerTotal += result.totals.providerCents[i];
         qint64 movedTotal = 0;
         for (const StatementRefund &r : std::as_const(statement.refunds))
-            movedTotal += r.status == u"succeeded" ? r.amountCents : 0;
+            movedTotal += r.status.state() == RecordStatus::State::Succeeded ? r.amountCents : 0;
         QCOMPARE(providerTotal, movedTotal);
     }
 
