@@ -1,7 +1,8 @@
 #pragma once
-// The PostgreSQL schema, as numbered migrations in Verity's own schema (`verity`), its version
-// in verity.schema_version. Each migration runs in one transaction after an advisory lock, so
-// consoles that open a new database at once never migrate it twice.
+// The PostgreSQL schema, as the numbered steps of the schema manifest (schemamanifest.h) in
+// Verity's own schema (`verity`), its version in verity.schema_version. The steps run in one
+// transaction after an advisory lock, so consoles that open a new database at once never migrate
+// it twice.
 
 #include "domain/expected.h"
 
@@ -14,7 +15,7 @@ int currentSchemaVersion();
 Expected<int> schemaVersion(QSqlDatabase &db);
 // Fails when `db` is at a schema version newer than this program understands. Reads only.
 Expected<void> checkVersionSupported(QSqlDatabase &db);
-// Brings `db` up to the current version; refuses a newer one.
-Expected<void> migrate(QSqlDatabase &db);
+// Brings `db` up to `target` (the current version by default); refuses a newer one.
+Expected<void> migrate(QSqlDatabase &db, int target = -1);
 
 } // namespace verity::postgres

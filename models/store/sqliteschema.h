@@ -1,7 +1,7 @@
 #pragma once
-// The SQLite schema, as numbered migrations. PRAGMA user_version holds the version; each
-// migration runs in its own transaction, so a database is always at one version or the
-// next, never between.
+// The SQLite schema, as the numbered steps of the schema manifest (schemamanifest.h). PRAGMA
+// user_version holds the version; each step runs in its own transaction, so a database is always
+// at one version or the next, never between.
 
 #include "domain/expected.h"
 

@@ -339,6 +339,13 @@ void TestMigrations::olderDatabaseIsMigrated()
     QVERIFY(detail.ok() && detail->has_value());
     QCOMPARE((*detail)->row.sellerName, QStringLiteral("Ashcombe Furniture"));
     QCOMPARE((*detail)->sellerBalanceCents, std::optional<qint64>(18900));
+
+    // And its schema is a new file's, to the byte of each statement SQLite keeps.
+    const QString fresh = dir.filePath(QStringLiteral("new.sqlite"));
+    QVERIFY2(openStore(fresh, &error), qPrintable(error));
+    const QString schema =
+            QStringLiteral("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name");
+    QCOMPARE(rows(db, schema), rows(RawSqlite(fresh).db(), schema));
 }
 
 // The counts the queue shows without counting (schema 8): whatever writes the tickets and

@@ -103,6 +103,8 @@ public:
 
     QString error() const { return m_error; }
     QString socketFolder() const { return m_folder.path(); }
+    // One of the server's programs (pg_dump, psql, ...), of the server's own version.
+    QString program(const QString &name) const { return m_bin + u'/' + name; }
     int port() const { return m_port; }
 
     // A --db value for `database` as `user` (the superuser by default).
