@@ -46,7 +46,7 @@ if(VERITY_WERROR)
 endif()
 
 # gcov's counters, for line and branch coverage: each object writes a .gcda beside it when
-# the program that ran it exits (see "Building by hand" in README.md).
+# the program that ran it exits (see "Coverage" in resources/docs/building.md).
 option(VERITY_COVERAGE "Build with gcov coverage instrumentation (--coverage)" OFF)
 if(VERITY_COVERAGE)
     target_compile_options(verity_common INTERFACE --coverage)

@@ -69,7 +69,7 @@ struct ModelPolicy
 
     static QString readingId(ToolReading reading); // "performed", "failed", ...
     static QString moveId(ModelMove move); // "reply_refunded", "retry_same_arguments", ...
-    // The table above as plain text, for `verity simulate --help` and the README.
+    // The table above as plain text, for `verity simulate --help` and resources/docs/training.md.
     static QString tableText();
 };
 

@@ -92,8 +92,8 @@ private slots:
         QVERIFY(!run.err.contains(QLatin1String("hunter2")));
     }
 
-    // As the README sets a team up: Ana, who may create roles, owns the database, sets it up and
-    // grants Ben support; Ben claims under his own name; Cleo, a trainer, is told she cannot.
+    // As resources/docs/team.md sets a team up: Ana, who may create roles, owns the database, sets
+    // it up and grants Ben support; Ben claims under his own name; Cleo, a trainer, is told she cannot.
     void theReadmesTeam()
     {
         // CREATE DATABASE runs on its own, outside the roles' transaction.

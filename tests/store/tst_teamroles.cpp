@@ -73,7 +73,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_cluster.start(), qPrintable(m_cluster.error()));
-        // As the README sets a team up: its lead may create roles and owns the database.
+        // As resources/docs/team.md sets a team up: its lead may create roles and owns the database.
         QVERIFY2(m_cluster.execute(QStringLiteral(
                          "CREATE ROLE lead LOGIN CREATEROLE; CREATE ROLE ben LOGIN; CREATE ROLE fay LOGIN; "
                          "CREATE ROLE tom LOGIN; CREATE ROLE ida LOGIN; CREATE ROLE nobody LOGIN")),
