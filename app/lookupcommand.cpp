@@ -198,8 +198,9 @@ int runLookupCommand(const QStringList &arguments)
                     "service, all at --provider) what happened to calls whose outcome is unknown, and "
                     "settle\n"
                     "their escalations by what it says. The API key is read from %1.\n"
-                    "Exit status: 0 no unknown outcome remains open; 1 some remain open; 2 an escalation\n"
-                    "could not be looked up at all, or the lookup could not run.")
+                    "Exit status: 0 no unknown outcome remains open; 1 some remain open, or are held by\n"
+                    "another person's claim; 2 an escalation could not be looked up at all, or the lookup\n"
+                    "could not run.")
                     .arg(QLatin1String(ProviderConnection::apiKeyVariable)));
     LookupRequest request;
     if (std::optional<int> done = readRequest(line, arguments, request))

@@ -2,7 +2,6 @@
 
 #include "domain/hiddencharacters.h"
 #include "provider/providerclient.h"
-#include "resolution/escalationclaims.h"
 #include "resolution/escalationresolver.h"
 #include "resolution/escalationtext.h"
 #include "resolution/operatoridentity.h"
@@ -134,10 +133,6 @@ int runResolveCommand(const QStringList &arguments)
         return line.fail(who.message());
     ProviderClient noProvider(ProviderSettings{}); // an attestation asks no system
     EscalationResolver resolver(**store, noProvider, *who);
-    // Someone else working on it is a "not now", as for `verity claim`, not a bad command line.
-    bool heldByAnother = false;
-    if (const Expected<EscalationDetail> detail = resolver.escalation(request.escalation))
-        heldByAnother = !EscalationClaims(**store, *who).refusal(*detail).isEmpty();
     const ResolutionReport report = resolver.attest(request.escalation, request.attestation);
 
     const bool settled = report.kind == ResolutionReport::Kind::Resolved
@@ -154,7 +149,8 @@ int runResolveCommand(const QStringList &arguments)
     case ResolutionReport::Kind::ResolvedElsewhere:
         return 1;
     default:
-        return heldByAnother ? 1 : 2;
+        // Someone else working on it is a "not now", as for `verity claim`, not a bad command line.
+        return report.cause == StoreErrc::ClaimedByOther ? 1 : 2;
     }
 }
 

@@ -52,6 +52,14 @@ std::string describe(StoreErrc code)
         return "needs an upgrade";
     case StoreErrc::NotADatabase:
         return "not a Verity database";
+    case StoreErrc::Unreachable:
+        return "the database cannot be reached now";
+    case StoreErrc::RefusedByRole:
+        return "refused to this role";
+    case StoreErrc::Conflict:
+        return "ended by a conflict; try again";
+    case StoreErrc::ClaimedByOther:
+        return "claimed by someone else";
     }
     return "store error";
 }

@@ -35,6 +35,10 @@ enum class StoreErrc {
     NewerSchema, // made by a newer Verity
     OlderSchema, // needs an upgrade before it can be read only
     NotADatabase, // the file is something else
+    Unreachable, // the server went away or cannot be reached now: it may answer later
+    RefusedByRole, // the database's rules refuse this to the connected role
+    Conflict, // the server ended the transaction to break a deadlock or a conflict: try it again
+    ClaimedByOther, // another person's claim holds the escalation: only they may act on it now
 };
 
 // The authoritative systems (payment provider, courier, messaging).

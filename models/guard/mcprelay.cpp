@@ -13,6 +13,15 @@ using nlohmann::json;
 
 namespace {
 
+// A failure a new session may mend: the server dropped the old one, or ended its transaction
+// to break a deadlock, or said nothing more. A refusal by the database's rules, or a database
+// Verity cannot use, is the same on any session.
+bool newSessionMayMend(const Error &error)
+{
+    return error.code != StoreErrc::RefusedByRole && error.code != StoreErrc::Unwritable
+            && error.code != StoreErrc::NotADatabase && error.code != StoreErrc::NewerSchema;
+}
+
 std::optional<json> parsed(const QByteArray &message)
 {
     json value = json::parse(message.constBegin(), message.constEnd(), nullptr, false);
@@ -416,7 +425,7 @@ void McpRelay::callTool(const QByteArray &message, json request)
     const QString keyField = known != m_tools.cend() ? known->keyField : QString();
     Expected<WriteAdmission> admitted = recorder ? recorder->admitWrite(pending.call, keyField)
                                                  : Expected<WriteAdmission>(makeError(whyNot));
-    if (!admitted && recorder && m_options.recorderFailed) {
+    if (!admitted && recorder && m_options.recorderFailed && newSessionMayMend(admitted.error())) {
         // Nothing was stored or sent. Its session may be one the server dropped, or one it chose
         // to end a deadlock with: tried once more, on a new one.
         m_options.recorderFailed();

@@ -28,7 +28,7 @@ Expected<EscalationDetail> existingEscalation(Store &store, qint64 escalationId)
     if (!found)
         return found.error();
     if (!*found)
-        return makeError(InputErrc::Invalid,
+        return makeError(InputErrc::Missing,
                          QStringLiteral("escalation %1 does not exist").arg(escalationId));
     return **found;
 }

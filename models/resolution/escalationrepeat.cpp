@@ -138,7 +138,7 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
         return finishLater(operation,
                            notPossibleReport(QStringLiteral("nothing was sent: %1").arg(plan->keyRefusal)));
     if (const QString held = claimRefusal(plan->escalation); !held.isEmpty())
-        return finishLater(operation, notPossibleReport(QStringLiteral("nothing was sent: %1").arg(held)));
+        return finishLater(operation, heldByClaimReport(QStringLiteral("nothing was sent: %1").arg(held)));
     const EscalationDetail detail = plan->escalation;
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     const Expected<RefundIntent> intent =

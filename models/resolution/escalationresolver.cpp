@@ -163,7 +163,7 @@ Expected<PaymentReference> EscalationResolver::enterPayment(qint64 escalationId,
                          QStringLiteral("escalation %1 is settled already; its payment is not asked for")
                                  .arg(escalationId));
     if (const QString held = claimRefusal(*found); !held.isEmpty())
-        return makeError(InputErrc::Invalid, held);
+        return makeError(StoreErrc::ClaimedByOther, held);
     // The data's payment is never overridden by hand: a typo would look up someone else's.
     EscalationDetail fromData = *found;
     fromData.enteredPayment.clear();
@@ -208,7 +208,7 @@ Expected<PaymentSearchOperation *> EscalationResolver::findPayment(qint64 escala
     if (!found)
         return found.error();
     if (const QString held = claimRefusal(*found); !held.isEmpty())
-        return makeError(InputErrc::Invalid, held);
+        return makeError(StoreErrc::ClaimedByOther, held);
     if (found->orderId.isEmpty())
         return makeError(InputErrc::Missing,
                          QStringLiteral("ticket %1 names no order, so there is nothing to search the "
@@ -340,7 +340,7 @@ ResolutionOperation *EscalationResolver::lookUp(qint64 escalationId)
         return finishLater(operation, failedReport(found.message()));
     const EscalationDetail detail = *found;
     if (const QString held = claimRefusal(detail); !held.isEmpty())
-        return finishLater(operation, notPossibleReport(QStringLiteral("nothing was asked: %1").arg(held)));
+        return finishLater(operation, heldByClaimReport(QStringLiteral("nothing was asked: %1").arg(held)));
     // A system's answer outranks a person's attested check, so an attested escalation may be
     // looked up; anything else settled stays as it was settled.
     if (detail.state != EscalationState::Open && !standsOnACheck(detail))
@@ -396,7 +396,7 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     if (detail.state != EscalationState::Open)
         return settledBefore(detail);
     if (const QString held = claimRefusal(detail); !held.isEmpty())
-        return notPossibleReport(QStringLiteral("nothing was recorded: %1").arg(held));
+        return heldByClaimReport(QStringLiteral("nothing was recorded: %1").arg(held));
     if (attestation.resolution == Resolution::PerformedAgain)
         return notPossibleReport(QStringLiteral("an attested check says performed or not performed"));
     const QString reference = attestation.reference.trimmed();

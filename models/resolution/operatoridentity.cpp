@@ -29,7 +29,7 @@ Expected<void> requireRole(StoreSession &store, TeamRole role, const QString &wh
     if (!roles)
         return roles.error();
     if (const QString refused = roles->refusal(role, what); !refused.isEmpty())
-        return makeError(refused);
+        return makeError(StoreErrc::RefusedByRole, refused);
     return {};
 }
 

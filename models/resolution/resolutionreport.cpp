@@ -37,6 +37,13 @@ ResolutionReport notPossibleReport(const QString &message)
     return report;
 }
 
+ResolutionReport heldByClaimReport(const QString &message)
+{
+    ResolutionReport report = notPossibleReport(message);
+    report.cause = StoreErrc::ClaimedByOther;
+    return report;
+}
+
 ResolutionReport settledBeforeReport(const EscalationDetail &escalation)
 {
     ResolutionReport report;

@@ -2,6 +2,7 @@
 // What one step of settling an escalation came to, for the person who took it: settled, still
 // unknown, settled by someone else first, not possible, or failed, in one sentence each.
 
+#include "domain/expected.h"
 #include "store/records.h"
 
 #include <QString>
@@ -31,6 +32,9 @@ struct ResolutionReport
     // A verified "not performed" with nothing of its intent performed: the console may send it
     // once more, with the same key.
     bool mayPerformAgain = false;
+    // Why it was not possible or failed, for a caller that decides by it (another person's
+    // claim: StoreErrc::ClaimedByOther); Errc::Failed when nothing more is known.
+    std::error_code cause = Errc::Failed;
 };
 
 // "resolved", "still_unknown", "resolved_elsewhere", "not_possible", "failed": what scripts read.
@@ -38,6 +42,8 @@ QString resolutionReportKindId(ResolutionReport::Kind kind);
 
 ResolutionReport failedReport(const QString &message);
 ResolutionReport notPossibleReport(const QString &message);
+// Not possible now: another person's claim holds the escalation.
+ResolutionReport heldByClaimReport(const QString &message);
 // Someone settled it first: who, when and how.
 ResolutionReport settledBeforeReport(const EscalationDetail &escalation);
 

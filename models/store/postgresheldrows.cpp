@@ -27,7 +27,7 @@ struct ResultClearer
 };
 using Result = std::unique_ptr<PGresult, ResultClearer>;
 
-// The server's error as QtSql would have carried it, so that failureText() words it alike.
+// The server's error as QtSql would have carried it, so that failureText() and failureCode() read it alike.
 QSqlError serverError(PGconn *connection, const PGresult *result)
 {
     const char *code = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
@@ -113,8 +113,8 @@ Expected<qint64> PostgresStore::nextId(QList<qint64> &pool, const char *table)
         if (!draw.exec(QStringLiteral("SELECT nextval(pg_get_serial_sequence('%1', 'id')) "
                                       "FROM generate_series(1, 512)")
                                .arg(QLatin1String(table))))
-            return makeError(QStringLiteral("%1: cannot draw ids for %2: %3")
-                                     .arg(m_path, QLatin1String(table), failureText(draw.lastError())));
+            return failure(draw.lastError(),
+                           QStringLiteral("%1: cannot draw ids for %2").arg(m_path, QLatin1String(table)));
         while (draw.next())
             pool.append(draw.value(0).toLongLong());
         std::reverse(pool.begin(), pool.end()); // taken from the back, lowest first
@@ -210,9 +210,9 @@ Expected<void> PostgresStore::writeOwnersOf(const QList<HeldRows::Ticket> &ticke
             continue;
         const Result result = runWithArrays(connection, statement.sql, statement.arrays);
         if (PQresultStatus(result.get()) != PGRES_COMMAND_OK)
-            return makeError(QStringLiteral("%1: cannot record the %2 of the tickets: %3")
-                                     .arg(m_path, QLatin1String(statement.what),
-                                          failureText(serverError(connection, result.get()))));
+            return failure(serverError(connection, result.get()),
+                           QStringLiteral("%1: cannot record the %2 of the tickets")
+                                   .arg(m_path, QLatin1String(statement.what)));
     }
     return {};
 }
@@ -222,8 +222,7 @@ Expected<void> PostgresStore::writeHeld(const HeldRows::Batch &batch)
     finishStatements(); // libpq takes one command at a time
     PGconn *connection = libpqConnection(m_db);
     if (!connection || PQstatus(connection) != CONNECTION_OK)
-        return makeError(QStringLiteral("%1: cannot record the imported tickets: %2")
-                                 .arg(m_path, failureText(QSqlError())));
+        return failure(QSqlError(), QStringLiteral("%1: cannot record the imported tickets").arg(m_path));
     if (Expected<void> owners = writeOwnersOf(batch.tickets); !owners)
         return owners;
     // Parents first, so that each foreign key holds as the rows arrive.
@@ -267,9 +266,9 @@ Expected<void> PostgresStore::writeHeld(const HeldRows::Batch &batch)
                 PQclear(rest);
         }
         if (!stored)
-            return makeError(QStringLiteral("%1: cannot record the batch's %2%3: %4")
-                                     .arg(m_path, QString::fromLatin1(table.table).replace(u'_', u' '), which,
-                                          failureText(error)));
+            return failure(error,
+                           QStringLiteral("%1: cannot record the batch's %2%3")
+                                   .arg(m_path, QString::fromLatin1(table.table).replace(u'_', u' '), which));
     }
     for (qint64 ticketId : batch.escalate) {
         if (Expected<void> opened = openEscalations(ticketId); !opened)
@@ -381,8 +380,8 @@ Expected<QList<TicketRef>> PostgresStore::findTickets(const QStringList &extIds)
                           "WHERE ext_id = ANY($1::citext[]) ORDER BY id FOR UPDATE",
                           {copytext::textArray(stored)}));
     if (PQresultStatus(result.get()) != PGRES_TUPLES_OK)
-        return makeError(QStringLiteral("%1: finding tickets failed: %2")
-                                 .arg(m_path, failureText(serverError(connection, result.get()))));
+        return failure(serverError(connection, result.get()),
+                       QStringLiteral("%1: finding tickets failed").arg(m_path));
     const auto text = [&](int row, int column) {
         return PQgetisnull(result.get(), row, column)
                 ? QString()

@@ -311,6 +311,21 @@ QString PostgresStore::failureText(const QSqlError &error)
     return QStringLiteral("the team's database cannot be reached just now (%1)").arg(broken);
 }
 
+std::error_code PostgresStore::failureCode(const QSqlError &error)
+{
+    // SQLSTATE: 42501 is what the grants and the guard functions raise for a role, 40001 and
+    // 40P01 end a transaction to settle a conflict, class 08 and 57P a server going away.
+    const QString code = error.nativeErrorCode();
+    if (code == u"42501")
+        return StoreErrc::RefusedByRole;
+    if (code == u"40001" || code == u"40P01")
+        return StoreErrc::Conflict;
+    if (code.startsWith(QLatin1String("08")) || code.startsWith(QLatin1String("57P"))
+        || error.type() == QSqlError::ConnectionError || !brokenConnection(m_db).isEmpty())
+        return StoreErrc::Unreachable;
+    return Errc::Failed;
+}
+
 Expected<OperatorRoles> PostgresStore::sessionRoles()
 {
     return postgres::sessionRoles(m_db);

@@ -75,6 +75,7 @@ protected:
     QString byteLengthOf(const QString &column) const override;
     Expected<void> lockAuditChain() override;
     QString failureText(const QSqlError &error) override;
+    std::error_code failureCode(const QSqlError &error) override;
     bool foldsCase() const override { return true; }
     QString skipLockedRows() const override { return QStringLiteral(" FOR UPDATE SKIP LOCKED"); }
     QString lockedToWrite() const override { return QStringLiteral(" FOR UPDATE"); }

@@ -54,29 +54,52 @@ Expected<QSqlQuery *> SqlStore::prepared(const char *key, const QString &sql)
         auto query = std::make_unique<QSqlQuery>(m_db);
         query->setForwardOnly(true);
         if (!query->prepare(sql.isNull() ? QString::fromUtf8(key) : sql))
-            return makeError(
-                    QStringLiteral("cannot prepare a statement: %1").arg(failureText(query->lastError())));
+            return failure(query->lastError(), QStringLiteral("cannot prepare a statement"));
         it = m_statements.emplace(key, std::move(query)).first;
     }
     return it->second.get();
 }
 
+std::error_code SqlStore::failureCode(const QSqlError &error)
+{
+    // SQLite's primary result codes, as its driver reports them (an extended code keeps the
+    // primary one in its low byte).
+    bool number = false;
+    const int code = error.nativeErrorCode().toInt(&number) & 0xff;
+    if (!number)
+        return Errc::Failed;
+    switch (code) {
+    case 5: // SQLITE_BUSY
+    case 6: // SQLITE_LOCKED
+        return StoreErrc::Conflict;
+    case 8: // SQLITE_READONLY
+        return StoreErrc::Unwritable;
+    case 26: // SQLITE_NOTADB
+        return StoreErrc::NotADatabase;
+    default:
+        return Errc::Failed;
+    }
+}
+
+Error SqlStore::failure(const QSqlError &error, const QString &what)
+{
+    const QString text = failureText(error);
+    return makeError(failureCode(error), QStringLiteral("%1: %2").arg(what, text));
+}
+
 Expected<void> SqlStore::run(QSqlQuery &query, const char *what)
 {
-    if (!query.exec()) {
-        return makeError(QStringLiteral("%1: %2 failed: %3")
-                                 .arg(m_path, QString::fromLatin1(what), failureText(query.lastError())));
-    }
+    if (!query.exec())
+        return failure(query.lastError(),
+                       QStringLiteral("%1: %2 failed").arg(m_path, QString::fromLatin1(what)));
     return {};
 }
 
 Expected<void> SqlStore::execute(const char *sql, const char *what)
 {
     QSqlQuery query(m_db);
-    if (!query.exec(QString::fromLatin1(sql))) {
-        return makeError(QStringLiteral("%1: %2: %3")
-                                 .arg(m_path, QString::fromLatin1(what), failureText(query.lastError())));
-    }
+    if (!query.exec(QString::fromLatin1(sql)))
+        return failure(query.lastError(), QStringLiteral("%1: %2").arg(m_path, QString::fromLatin1(what)));
     return {};
 }
 

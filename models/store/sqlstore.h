@@ -165,6 +165,12 @@ protected:
     // Why a statement failed, in the words the message carries; the backend may look at
     // whether the connection is gone (and say that, rather than the driver's words).
     virtual QString failureText(const QSqlError &error) { return sqlErrorText(error); }
+    // What a failed statement means for its caller, who may branch on it: a file that is read
+    // only, one that is not a database, a lock to wait out (SQLite's codes here; the server's in
+    // its backend).
+    virtual std::error_code failureCode(const QSqlError &error);
+    // Both, with what was being done: "cannot commit: …".
+    Error failure(const QSqlError &error, const QString &what);
 
     QString m_path;
     QString m_connection;

@@ -300,10 +300,12 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
     if (!current)
         return current.error();
     if (!*current)
-        return makeError(QStringLiteral("escalation %1 does not exist").arg(settlement.escalationId));
+        return makeError(InputErrc::Missing,
+                         QStringLiteral("escalation %1 does not exist").arg(settlement.escalationId));
     const EscalationDetail &now = **current;
     if (claimHeld(now.claimedBy, now.claimedUntil, settlement.at) && now.claimedBy != settlement.operatorName)
         return makeError(
+                StoreErrc::ClaimedByOther,
                 QStringLiteral("escalation %1 is claimed by %2 until %3; only they can settle it now")
                         .arg(settlement.escalationId)
                         .arg(now.claimedBy,
@@ -339,7 +341,8 @@ Expected<EscalationClaim> SqlStore::claimEscalation(qint64 escalationId, const Q
     if (!current)
         return current.error();
     if (!*current)
-        return makeError(QStringLiteral("escalation %1 does not exist").arg(escalationId));
+        return makeError(InputErrc::Missing,
+                         QStringLiteral("escalation %1 does not exist").arg(escalationId));
     const EscalationDetail &held = **current;
     if (!claimHeld(held.claimedBy, held.claimedUntil, now))
         return EscalationClaim{escalationId, QString(), 0, false};
@@ -608,8 +611,7 @@ Expected<qint64> SqlStore::countAuditEntries()
 {
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("SELECT count(*) FROM audit_log")) || !q.next())
-        return makeError(QStringLiteral("%1: counting audit entries failed: %2")
-                                 .arg(m_path, sqlErrorText(q.lastError())));
+        return failure(q.lastError(), QStringLiteral("%1: counting audit entries failed").arg(m_path));
     return q.value(0).toLongLong();
 }
 
