@@ -67,6 +67,33 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     setProperty("verityReadOnly", isReadOnly());
     setProperty("verityReadOnlyReason", readOnlyReason());
 
+    // The parts in the order they are made: the keyboard's focus goes through widgets in that order.
+    buildCentralArea();
+    buildDocks();
+    buildStatusBar();
+    connectPanes();
+    connectEscalationActions();
+    connectProvider();
+    connectImportFlow();
+    buildMenus();
+    // A greyed item says why when the pointer rests on it (RoleLimits sets the reason).
+    for (QMenu *menu : menuBar()->findChildren<QMenu *>())
+        menu->setToolTipsVisible(true);
+    applyRoles();
+    m_importFlow->readAgainKnownTools();
+    updateEscalationCount();
+    updateDuplicateCount();
+    restoreLayout();
+    // Someone whose work is finance alone opens on it.
+    if (m_limits->roles().isTeam() && m_limits->allows(TeamRole::Finance)
+        && !m_limits->allows(TeamRole::Support))
+        QTimer::singleShot(0, this, &MainWindow::showFinance); // once shown: a hidden tab does not rise
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildCentralArea()
+{
     m_queuePane = new TicketQueuePane(*m_ticketModel, this);
     m_ticketView = new TicketView(*m_transcriptModel, this);
     m_splitter = new QSplitter(Qt::Horizontal, this);
@@ -86,7 +113,10 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     centralLayout->addWidget(m_databaseBanner);
     centralLayout->addWidget(m_splitter, 1);
     setCentralWidget(central);
+}
 
+void MainWindow::buildDocks()
+{
     m_escalationPane = new EscalationQueuePane(*m_escalationModel, this);
     m_escalationDock = new QDockWidget(this);
     m_escalationDock->setObjectName(QStringLiteral("escalationDock"));
@@ -95,8 +125,8 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     addDockWidget(Qt::BottomDockWidgetArea, m_escalationDock);
 
     // The audit log sits behind the escalation queue, one tab away.
-    m_auditModel = new AuditLogModel(store, this);
-    m_auditView = new AuditView(store, *m_auditModel, this);
+    m_auditModel = new AuditLogModel(m_store, this);
+    m_auditView = new AuditView(m_store, *m_auditModel, this);
     m_auditView->setRegistries(m_importFlow->registries());
     m_auditDock = new QDockWidget(tr("Audit log"), this);
     m_auditDock->setObjectName(QStringLiteral("auditDock"));
@@ -105,7 +135,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     addDockWidget(Qt::BottomDockWidgetArea, m_auditDock);
     tabifyDockWidget(m_escalationDock, m_auditDock);
 
-    m_financePane = new FinancePane(store, this);
+    m_financePane = new FinancePane(m_store, this);
     m_financePane->setProviderSettings([this] { return m_provider->settings(); });
     m_financePane->setOperatorName([this] { return m_provider->operatorName(); });
     m_financeDock = new QDockWidget(tr("Finance"), this);
@@ -120,7 +150,10 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_financePane, &FinancePane::escalationsSettled, this, &MainWindow::refresh);
     connect(m_financePane, &FinancePane::errorOccurred, this, &MainWindow::showError);
     m_escalationDock->raise();
+}
 
+void MainWindow::buildStatusBar()
+{
     m_escalationCount = new QLabel(this);
     m_escalationCount->setObjectName(QStringLiteral("escalationCount"));
     statusBar()->addPermanentWidget(m_escalationCount);
@@ -147,24 +180,30 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
         m_operatorRoles->setVisible(text.isEmpty() && m_limits->roles().isTeam());
         statusBar()->setToolTip(text);
     });
+}
 
+void MainWindow::connectPanes()
+{
     connect(m_queuePane, &TicketQueuePane::ticketChosen, this, [this](qint64 id) { openTicket(id); });
     connect(m_escalationPane, &EscalationQueuePane::escalationChosen, this, &MainWindow::openTicket);
     connect(m_escalationModel, &EscalationQueueModel::countChanged, this, &MainWindow::updateEscalationCount);
     connect(m_ticketModel, &TicketQueueModel::errorOccurred, this, &MainWindow::showError);
     connect(m_transcriptModel, &TranscriptModel::errorOccurred, this, &MainWindow::showError);
     connect(m_escalationModel, &EscalationQueueModel::errorOccurred, this, &MainWindow::showError);
+    // Another console's changes, as the team's database announces them: listened for once the
+    // queue's first page is on screen, since a team's database makes a connection of its own
+    // for it, and the person need not wait for that to see the queue.
+    m_queuePane->table()->viewport()->installEventFilter(this);
+}
 
+void MainWindow::connectEscalationActions()
+{
     m_actions->setSettingsPrompt([this] { showProviderSettings(); });
     m_actions->setLimits(m_limits);
     connect(m_limits, &RoleLimits::changed, this, &MainWindow::applyRoles);
     connect(m_actions, &EscalationActions::settled, this, &MainWindow::refresh);
     connect(m_actions, &EscalationActions::claimsChanged, this,
             [this] { followChanges(StoreArea::Escalations); });
-    // Another console's changes, as the team's database announces them: listened for once the
-    // queue's first page is on screen, since a team's database makes a connection of its own
-    // for it, and the person need not wait for that to see the queue.
-    m_queuePane->table()->viewport()->installEventFilter(this);
     connect(m_actions, &EscalationActions::message, this, [this](const QString &text) {
         m_actionsSaid = text;
         statusBar()->showMessage(text, 15000);
@@ -187,6 +226,10 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_auditView, &AuditView::evidenceRequested, this, &MainWindow::showEvidence);
     connect(m_auditView, &AuditView::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
+}
+
+void MainWindow::connectProvider()
+{
     m_provider->setRegistries(m_importFlow->registries());
     m_provider->load();
     // Which buttons a card offers depends on the provider and the registry: read them again
@@ -197,26 +240,14 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
         m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
     });
     m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
+}
+
+void MainWindow::connectImportFlow()
+{
     connect(m_importFlow, &TranscriptImportFlow::storeChanged, this, &MainWindow::refresh);
     connect(m_importFlow, &TranscriptImportFlow::registriesChanged, m_auditView, &AuditView::setRegistries);
     connect(m_importFlow, &TranscriptImportFlow::importFinished, this, &MainWindow::importFinished);
-
-    buildMenus();
-    // A greyed item says why when the pointer rests on it (RoleLimits sets the reason).
-    for (QMenu *menu : menuBar()->findChildren<QMenu *>())
-        menu->setToolTipsVisible(true);
-    applyRoles();
-    m_importFlow->readAgainKnownTools();
-    updateEscalationCount();
-    updateDuplicateCount();
-    restoreLayout();
-    // Someone whose work is finance alone opens on it.
-    if (m_limits->roles().isTeam() && m_limits->allows(TeamRole::Finance)
-        && !m_limits->allows(TeamRole::Support))
-        QTimer::singleShot(0, this, &MainWindow::showFinance); // once shown: a hidden tab does not rise
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus()
 {

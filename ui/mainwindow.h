@@ -104,6 +104,14 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    // The window's parts, built and wired once, in this order.
+    void buildCentralArea(); // the ticket queue beside the open ticket, under the banners
+    void buildDocks(); // the escalation queue, the audit log and finance, tabbed below
+    void buildStatusBar();
+    void connectPanes();
+    void connectEscalationActions();
+    void connectProvider();
+    void connectImportFlow();
     void buildMenus();
     // Listens for other consoles' changes (a team's database), once the queue is on screen.
     void startFollowing();
