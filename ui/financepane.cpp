@@ -23,6 +23,31 @@
 
 namespace verity {
 
+namespace {
+
+// Exactly the calls the person was shown; one another console settled since is reported as
+// settled elsewhere, not settled twice. Says what it did, or why not.
+Expected<QString> settleShownCalls(Store &store, const ProviderStatement &statement,
+                                   const QList<ProvenCall> &shown, const QString &operatorName)
+{
+    const Expected<StatementSettlement> done = settleFromStatement(store, shown, statement, operatorName);
+    if (!done)
+        return done.error();
+    QString text = done->settled == 1
+            ? FinancePane::tr("Settled 1 unknown call as performed (verified by reconciliation).")
+            : FinancePane::tr("Settled %1 unknown calls as performed (verified by reconciliation).")
+                      .arg(done->settled);
+    if (!done->elsewhere.isEmpty())
+        text += u' ' + done->elsewhere.join(QStringLiteral("; "));
+    if (!done->held.isEmpty())
+        text += u' '
+                + FinancePane::tr("Left for whoever holds them: %1.")
+                          .arg(done->held.join(QStringLiteral("; ")));
+    return text;
+}
+
+} // namespace
+
 FinancePane::FinancePane(Store &store, QWidget *parent)
     : QWidget(parent)
     , m_sellers(new SellerBalanceModel(store, this))
@@ -36,12 +61,44 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     m_tabs->setDocumentMode(true);
     layout->addWidget(m_tabs);
 
-    auto *sellersTab = m_sellersSplitter = new QSplitter(Qt::Horizontal, m_tabs);
-    sellersTab->setObjectName(QStringLiteral("sellersSplitter"));
+    m_tabs->addTab(buildSellersTab(), tr("&Sellers"));
+    m_duplicatesPane = new DuplicatePayoutsPane(*m_duplicates, m_tabs);
+    m_tabs->addTab(m_duplicatesPane, tr("&Duplicate payouts"));
+    m_reconciliationPane = new ReconciliationPane(*m_reconciliation, *m_duplicates, m_tabs);
+    m_reconciliationPane->setAccounts([this] { return m_sellers->sellerIds(); });
+    m_reconciliationPane->setOpeningPeriod(
+            [&store] { return latestPayoutMonth(store, QDateTime::currentDateTimeUtc().date()); });
+    m_tabs->addTab(m_reconciliationPane, tr("&Reconciliation"));
+    // The unknown refunds a statement proves performed, and their settlement by this operator.
+    m_reconciliationPane->setSettlement(
+            [&store](const ProviderStatement &statement) { return callsProvenBy(store, statement); },
+            [this, &store](const ProviderStatement &statement, const QList<ProvenCall> &shown) {
+                const QString name = m_operatorName ? m_operatorName() : QString();
+                return settleShownCalls(store, statement, shown,
+                                        name.isEmpty() ? defaultOperatorName() : name);
+            });
+
+    connect(m_sellerTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &FinancePane::showCurrentSeller);
+    connect(m_chart, &SellerBalanceChart::callChosen, this, &FinancePane::callChosen);
+    connect(m_duplicatesPane, &DuplicatePayoutsPane::callChosen, this, &FinancePane::callChosen);
+    connect(m_duplicatesPane, &DuplicatePayoutsPane::marked, this, &FinancePane::payoutMarked);
+    connect(m_reconciliationPane, &ReconciliationPane::callChosen, this, &FinancePane::callChosen);
+    connect(m_reconciliationPane, &ReconciliationPane::settled, this, &FinancePane::escalationsSettled);
+    connect(m_sellers, &SellerBalanceModel::errorOccurred, this, &FinancePane::errorOccurred);
+    connect(m_duplicates, &DuplicatePayoutModel::errorOccurred, this, &FinancePane::errorOccurred);
+    connect(m_reconciliation, &ReconciliationModel::errorOccurred, this, &FinancePane::errorOccurred);
+}
+
+// The sellers and their balances, and beside them the chosen seller's balance over time.
+QSplitter *FinancePane::buildSellersTab()
+{
+    m_sellersSplitter = new QSplitter(Qt::Horizontal, m_tabs);
+    m_sellersSplitter->setObjectName(QStringLiteral("sellersSplitter"));
     m_sellerProxy = new QSortFilterProxyModel(this);
     m_sellerProxy->setSourceModel(m_sellers);
     m_sellerProxy->setSortRole(SellerBalanceModel::SortRole);
-    m_sellerTable = new QTableView(sellersTab);
+    m_sellerTable = new QTableView(m_sellersSplitter);
     m_sellerTable->setObjectName(QStringLiteral("sellerTable"));
     m_sellerTable->setModel(m_sellerProxy);
     m_sellerTable->setSortingEnabled(true);
@@ -51,8 +108,19 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     m_sellerTable->setAlternatingRowColors(true);
     m_sellerTable->setWordWrap(false);
     m_sellerTable->verticalHeader()->hide();
-    // Widths from the font for the usual values and each header; when the pane is narrow the
-    // names and dates give way (elided), and the money columns never do.
+    fitSellerColumns();
+    m_chart = new SellerBalanceChart(m_sellersSplitter);
+    m_sellersSplitter->addWidget(m_sellerTable);
+    m_sellersSplitter->addWidget(m_chart);
+    m_sellersSplitter->setStretchFactor(0, 2);
+    m_sellersSplitter->setStretchFactor(1, 3);
+    return m_sellersSplitter;
+}
+
+// Widths from the font for the usual values and each header; when the pane is narrow the
+// names and dates give way (elided), and the money columns never do.
+void FinancePane::fitSellerColumns()
+{
     const QFontMetrics plain(m_sellerTable->font());
     const auto width = [&plain](const QString &sample) { return plain.horizontalAdvance(sample) + 18; };
     const int money = width(QStringLiteral("-$88,888.88"));
@@ -76,55 +144,6 @@ FinancePane::FinancePane(Store &store, QWidget *parent)
     // The chart gives way before the table is squeezed past its least widths.
     m_sellerTable->setMinimumWidth(least + 4);
     new ColumnFit(*m_sellerTable, columns, SellerBalanceModel::SellerColumn);
-    m_chart = new SellerBalanceChart(sellersTab);
-    sellersTab->addWidget(m_sellerTable);
-    sellersTab->addWidget(m_chart);
-    sellersTab->setStretchFactor(0, 2);
-    sellersTab->setStretchFactor(1, 3);
-    m_tabs->addTab(sellersTab, tr("&Sellers"));
-
-    m_duplicatesPane = new DuplicatePayoutsPane(*m_duplicates, m_tabs);
-    m_tabs->addTab(m_duplicatesPane, tr("&Duplicate payouts"));
-    m_reconciliationPane = new ReconciliationPane(*m_reconciliation, *m_duplicates, m_tabs);
-    m_reconciliationPane->setAccounts([this] { return m_sellers->sellerIds(); });
-    m_reconciliationPane->setOpeningPeriod(
-            [&store] { return latestPayoutMonth(store, QDateTime::currentDateTimeUtc().date()); });
-    m_tabs->addTab(m_reconciliationPane, tr("&Reconciliation"));
-    // The unknown refunds a statement proves performed, and their settlement by this operator.
-    m_reconciliationPane->setSettlement(
-            [&store](const ProviderStatement &statement) { return callsProvenBy(store, statement); },
-            [this, &store](const ProviderStatement &statement,
-                           const QList<ProvenCall> &shown) -> Expected<QString> {
-                // Exactly the calls the person was shown; one another console settled since is
-                // reported as settled elsewhere, not settled twice.
-                const QString name = m_operatorName ? m_operatorName() : QString();
-                const Expected<StatementSettlement> done = settleFromStatement(
-                        store, shown, statement, name.isEmpty() ? defaultOperatorName() : name);
-                if (!done)
-                    return done.error();
-                QString text = done->settled == 1
-                        ? tr("Settled 1 unknown call as performed (verified by reconciliation).")
-                        : tr("Settled %1 unknown calls as performed (verified by reconciliation).")
-                                  .arg(done->settled);
-                if (!done->elsewhere.isEmpty())
-                    text += u' ' + done->elsewhere.join(QStringLiteral("; "));
-                if (!done->held.isEmpty())
-                    text += u' '
-                            + tr("Left for whoever holds them: %1.")
-                                      .arg(done->held.join(QStringLiteral("; ")));
-                return text;
-            });
-
-    connect(m_sellerTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &FinancePane::showCurrentSeller);
-    connect(m_chart, &SellerBalanceChart::callChosen, this, &FinancePane::callChosen);
-    connect(m_duplicatesPane, &DuplicatePayoutsPane::callChosen, this, &FinancePane::callChosen);
-    connect(m_duplicatesPane, &DuplicatePayoutsPane::marked, this, &FinancePane::payoutMarked);
-    connect(m_reconciliationPane, &ReconciliationPane::callChosen, this, &FinancePane::callChosen);
-    connect(m_reconciliationPane, &ReconciliationPane::settled, this, &FinancePane::escalationsSettled);
-    connect(m_sellers, &SellerBalanceModel::errorOccurred, this, &FinancePane::errorOccurred);
-    connect(m_duplicates, &DuplicatePayoutModel::errorOccurred, this, &FinancePane::errorOccurred);
-    connect(m_reconciliation, &ReconciliationModel::errorOccurred, this, &FinancePane::errorOccurred);
 }
 
 void FinancePane::setProviderSettings(std::function<ProviderSettings()> settings)

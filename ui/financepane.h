@@ -59,6 +59,8 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QSplitter *buildSellersTab();
+    void fitSellerColumns();
     void reload();
     void showCurrentSeller();
 

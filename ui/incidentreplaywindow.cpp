@@ -33,6 +33,24 @@ QLabel *wrapped(QLabel *label)
     return label;
 }
 
+// The question box that asks about a note not saved yet: Save the default, Escape cancels.
+IncidentReplayWindow::UnsavedNoteAnswer askByQuestionBox(QWidget *parent, const QString &question)
+{
+    QMessageBox box(QMessageBox::Question, IncidentReplayWindow::tr("Unsaved note"), question,
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+    box.setTextFormat(Qt::PlainText);
+    box.setDefaultButton(QMessageBox::Save);
+    box.setEscapeButton(QMessageBox::Cancel);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        return IncidentReplayWindow::UnsavedNoteAnswer::Save;
+    case QMessageBox::Discard:
+        return IncidentReplayWindow::UnsavedNoteAnswer::Discard;
+    default:
+        return IncidentReplayWindow::UnsavedNoteAnswer::Cancel;
+    }
+}
+
 } // namespace
 
 IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString &notesRefusal,
@@ -41,29 +59,39 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString
     , m_model(model)
     , m_readOnly(!notesRefusal.isEmpty())
 {
-    const bool readOnly = m_readOnly;
-    m_askUnsaved = [](QWidget *parentWidget, const QString &question) {
-        QMessageBox box(QMessageBox::Question, tr("Unsaved note"), question,
-                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parentWidget);
-        box.setTextFormat(Qt::PlainText);
-        box.setDefaultButton(QMessageBox::Save);
-        box.setEscapeButton(QMessageBox::Cancel);
-        switch (box.exec()) {
-        case QMessageBox::Save:
-            return UnsavedNoteAnswer::Save;
-        case QMessageBox::Discard:
-            return UnsavedNoteAnswer::Discard;
-        default:
-            return UnsavedNoteAnswer::Cancel;
-        }
-    };
+    m_askUnsaved = askByQuestionBox;
     const TicketDetail &ticket = model.ticket();
     setWindowTitle(
             tr("Replay %1 — %2%3")
-                    .arg(ticket.row.extId, ticket.row.subject, readOnly ? tr(" (read-only)") : QString()));
+                    .arg(ticket.row.extId, ticket.row.subject, m_readOnly ? tr(" (read-only)") : QString()));
 
+    buildStepList();
+    QWidget *detailPane = buildDetailPane(notesRefusal);
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(m_steps);
+    splitter->addWidget(detailPane);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    QHBoxLayout *stepping = buildStepping();
+    m_status = plainTextLabel(QString(), this);
+    m_status->setObjectName(QStringLiteral("replayStatus"));
+    m_status->hide();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(stepping);
+    layout->addWidget(m_status);
+
+    connectStepping();
+    addShortcuts();
+    fitToScreen(*this, QSize(1280, 760));
+    showStep(model.currentStep());
+}
+
+void IncidentReplayWindow::buildStepList()
+{
     m_steps = new QTableView(this);
-    m_steps->setModel(&model);
+    m_steps->setModel(&m_model);
     m_steps->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_steps->setSelectionMode(QAbstractItemView::SingleSelection);
     m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -74,15 +102,34 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString
     m_steps->horizontalHeader()->setSectionResizeMode(ReplayStepModel::LayerColumn,
                                                       QHeaderView::ResizeToContents);
     m_steps->setWordWrap(false);
+}
 
-    // The step being looked at.
+// The step being looked at: what happened, what each layer knew, the retries, the note.
+QWidget *IncidentReplayWindow::buildDetailPane(const QString &notesRefusal)
+{
     m_title = wrapped(plainTextLabel(QString(), this));
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
     m_detail = wrapped(plainTextLabel(QString(), this));
+    QGroupBox *layers = buildLayerBox();
+    QGroupBox *retries = buildRetryBox();
+    QGroupBox *notes = buildNoteBox(notesRefusal);
 
+    auto *detailPane = new QWidget(this);
+    auto *detailLayout = new QVBoxLayout(detailPane);
+    detailLayout->addWidget(m_title);
+    detailLayout->addWidget(m_detail);
+    detailLayout->addWidget(layers);
+    detailLayout->addWidget(retries);
+    detailLayout->addWidget(notes);
+    detailLayout->addStretch(1);
+    return detailPane;
+}
+
+QGroupBox *IncidentReplayWindow::buildLayerBox()
+{
     auto *layers = new QGroupBox(tr("What each layer knew at this moment"), this);
     auto *layerGrid = new QGridLayout(layers);
     int row = 0;
@@ -95,10 +142,14 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString
         layerGrid->addWidget(text, row++, 1);
     }
     layerGrid->setColumnStretch(1, 1);
+    return layers;
+}
 
+QGroupBox *IncidentReplayWindow::buildRetryBox()
+{
     auto *retries = new QGroupBox(tr("Retry mechanisms: who retried, and what each could not see"), this);
     auto *retryGrid = new QGridLayout(retries);
-    row = 0;
+    int row = 0;
     for (RetryMechanism mechanism : allRetryMechanisms) {
         retryGrid->addWidget(new QLabel(retryMechanismName(mechanism), retries), row, 0, Qt::AlignTop);
         QLabel *text = wrapped(plainTextLabel(QString(), retries));
@@ -106,45 +157,37 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString
         retryGrid->addWidget(text, row++, 1);
     }
     retryGrid->setColumnStretch(1, 1);
+    return retries;
+}
 
+QGroupBox *IncidentReplayWindow::buildNoteBox(const QString &notesRefusal)
+{
     auto *notes = new QGroupBox(tr("Trainer's note on this step"), this);
     auto *noteLayout = new QVBoxLayout(notes);
     m_note = new QPlainTextEdit(notes);
-    m_note->setPlaceholderText(readOnly ? tr("No note on this step.") : tr("What to point out here…"));
-    m_note->setReadOnly(readOnly);
+    m_note->setPlaceholderText(m_readOnly ? tr("No note on this step.") : tr("What to point out here…"));
+    m_note->setReadOnly(m_readOnly);
     m_note->setMaximumHeight(90);
     m_saveNote = new QPushButton(tr("Save note"), notes);
-    m_saveNote->setEnabled(!readOnly);
-    m_saveNote->setToolTip(readOnly ? notesRefusal : tr("Saved with the ticket (Ctrl+S)"));
+    m_saveNote->setEnabled(!m_readOnly);
+    m_saveNote->setToolTip(m_readOnly ? notesRefusal : tr("Saved with the ticket (Ctrl+S)"));
     m_noteStatus = plainTextLabel(QString(), notes, false);
     auto *noteButtons = new QHBoxLayout;
     noteButtons->addWidget(m_saveNote);
     noteButtons->addWidget(m_noteStatus, 1);
     noteLayout->addWidget(m_note);
     noteLayout->addLayout(noteButtons);
+    return notes;
+}
 
-    auto *detailPane = new QWidget(this);
-    auto *detailLayout = new QVBoxLayout(detailPane);
-    detailLayout->addWidget(m_title);
-    detailLayout->addWidget(m_detail);
-    detailLayout->addWidget(layers);
-    detailLayout->addWidget(retries);
-    detailLayout->addWidget(notes);
-    detailLayout->addStretch(1);
-
-    auto *splitter = new QSplitter(this);
-    splitter->addWidget(m_steps);
-    splitter->addWidget(detailPane);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-
-    // Stepping.
+QHBoxLayout *IncidentReplayWindow::buildStepping()
+{
     m_back = new QPushButton(tr("◀ Back"), this);
     m_back->setToolTip(tr("Previous step (Alt+Left)"));
     m_forward = new QPushButton(tr("Forward ▶"), this);
     m_forward->setToolTip(tr("Next step (Alt+Right)"));
     m_scrubber = new QSlider(Qt::Horizontal, this);
-    m_scrubber->setRange(0, qMax(0, model.rowCount() - 1));
+    m_scrubber->setRange(0, qMax(0, m_model.rowCount() - 1));
     m_scrubber->setPageStep(5);
     m_position = plainTextLabel(QString(), this, false);
     m_position->setWordWrap(false);
@@ -163,16 +206,11 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString
     stepping->addSpacing(12);
     stepping->addWidget(m_whatIf);
     stepping->addWidget(m_export);
+    return stepping;
+}
 
-    m_status = plainTextLabel(QString(), this);
-    m_status->setObjectName(QStringLiteral("replayStatus"));
-    m_status->hide();
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(splitter, 1);
-    layout->addLayout(stepping);
-    layout->addWidget(m_status);
-
+void IncidentReplayWindow::connectStepping()
+{
     connect(m_back, &QPushButton::clicked, this, [this] { goToStep(m_model.currentStep() - 1); });
     connect(m_forward, &QPushButton::clicked, this, [this] { goToStep(m_model.currentStep() + 1); });
     connect(m_scrubber, &QSlider::valueChanged, this, &IncidentReplayWindow::goToStep);
@@ -181,12 +219,15 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString
                 if (current.isValid() && !m_showingPosition)
                     goToStep(current.row());
             });
-    connect(&model, &ReplayStepModel::currentStepChanged, this, &IncidentReplayWindow::showStep);
+    connect(&m_model, &ReplayStepModel::currentStepChanged, this, &IncidentReplayWindow::showStep);
     connect(m_saveNote, &QPushButton::clicked, this, &IncidentReplayWindow::saveNote);
     connect(m_whatIf, &QPushButton::clicked, this, [this] { emit whatIfRequested(m_model.ticketId()); });
     connect(m_export, &QPushButton::clicked, this, [this] { emit exportRequested(m_model.ticketId()); });
+}
 
-    // Window-wide keys that a text field does not want for itself.
+// Window-wide keys that a text field does not want for itself.
+void IncidentReplayWindow::addShortcuts()
+{
     const auto shortcut = [this](const QKeySequence &keys, auto slot) {
         auto *s = new QShortcut(keys, this);
         s->setContext(Qt::WindowShortcut);
@@ -196,7 +237,7 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString
     shortcut(QKeySequence(Qt::ALT | Qt::Key_Left), [this] { goToStep(m_model.currentStep() - 1); });
     shortcut(QKeySequence(Qt::ALT | Qt::Key_Home), [this] { goToStep(0); });
     shortcut(QKeySequence(Qt::ALT | Qt::Key_End), [this] { goToStep(m_model.rowCount() - 1); });
-    if (!readOnly)
+    if (!m_readOnly)
         shortcut(QKeySequence::Save, [this] { saveNote(); });
     // A window of its own closes as others do; closing asks first about an unsaved note.
     QList<QKeySequence> closing = QKeySequence::keyBindings(QKeySequence::Close);
@@ -208,9 +249,6 @@ IncidentReplayWindow::IncidentReplayWindow(ReplayStepModel &model, const QString
     closer->setKeys(closing);
     closer->setContext(Qt::WindowShortcut);
     connect(closer, &QShortcut::activated, this, &QWidget::close);
-
-    fitToScreen(*this, QSize(1280, 760));
-    showStep(model.currentStep());
 }
 
 QString IncidentReplayWindow::layerText(int layer) const

@@ -10,6 +10,8 @@
 #include <functional>
 
 class QGridLayout;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -62,6 +64,15 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    // The window's parts, in the order they are made.
+    void buildStepList();
+    QWidget *buildDetailPane(const QString &notesRefusal);
+    QGroupBox *buildLayerBox();
+    QGroupBox *buildRetryBox();
+    QGroupBox *buildNoteBox(const QString &notesRefusal);
+    QHBoxLayout *buildStepping();
+    void connectStepping();
+    void addShortcuts();
     // Every way of stepping comes here: the step changes only once an unsaved note is settled.
     void goToStep(int row);
     // True when the window may leave the note: none unsaved, saved, or discarded.

@@ -3,16 +3,12 @@
 #include "accountbanner.h"
 #include "attestdialog.h"
 #include "auditview.h"
-#include "classifytoolsdialog.h"
 #include "databasebanner.h"
 #include "domain/displaytext.h"
-#include "domain/userregistry.h"
 #include "escalationactions.h"
 #include "escalationqueuepane.h"
 #include "evidencedialog.h"
 #include "financepane.h"
-#include "import/importjob.h"
-#include "import/reclassifier.h"
 #include "itemmodels/auditlogmodel.h"
 #include "itemmodels/escalationqueuemodel.h"
 #include "itemmodels/ticketqueuemodel.h"
@@ -28,21 +24,19 @@
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "trainingmenu.h"
+#include "transcriptimportflow.h"
 #include "viewplace.h"
 
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressDialog>
-#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
@@ -53,43 +47,53 @@
 
 namespace verity {
 
-namespace {
-
-// The command line has refused a --registry that cannot be used; should it have gone since,
-// the window still opens, choosing per conversation.
-RegistrySelection registriesFor(const RegistrySource &source)
-{
-    const Expected<RegistryChoice> choice = chooseRegistry(source);
-    return choice ? choice->selection : automaticRegistries(source.userFile);
-}
-
-} // namespace
-
 MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource registrySource, Mode mode,
                        QWidget *parent)
     : QMainWindow(parent)
     , m_store(store)
     , m_mode(mode)
-    , m_databasePath(std::move(databasePath))
-    , m_registrySource(std::move(registrySource))
-    , m_registries(registriesFor(m_registrySource))
     , m_ticketModel(new TicketQueueModel(store, this))
     , m_transcriptModel(new TranscriptModel(store, this))
     , m_escalationModel(new EscalationQueueModel(store, this))
     , m_provider(new ProviderConnection(store, this))
     , m_actions(new EscalationActions(store, *m_provider, this))
     , m_limits(new RoleLimits(store, readOnlyReason(), this))
+    , m_importFlow(new TranscriptImportFlow(store, std::move(databasePath), std::move(registrySource),
+                                            readOnlyReason(), *m_limits, *this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Verity"));
     setAcceptDrops(mode == ReadWrite);
     setProperty("verityReadOnly", isReadOnly());
     setProperty("verityReadOnlyReason", readOnlyReason());
-    m_chooseFiles = [](QWidget *parentWidget) {
-        return QFileDialog::getOpenFileNames(parentWidget, tr("Import transcripts"), QString(),
-                                             tr("Transcripts (*.jsonl *.json *.ndjson);;All files (*)"));
-    };
 
+    // The parts in the order they are made: the keyboard's focus goes through widgets in that order.
+    buildCentralArea();
+    buildDocks();
+    buildStatusBar();
+    connectPanes();
+    connectEscalationActions();
+    connectProvider();
+    connectImportFlow();
+    buildMenus();
+    // A greyed item says why when the pointer rests on it (RoleLimits sets the reason).
+    for (QMenu *menu : menuBar()->findChildren<QMenu *>())
+        menu->setToolTipsVisible(true);
+    applyRoles();
+    m_importFlow->readAgainKnownTools();
+    updateEscalationCount();
+    updateDuplicateCount();
+    restoreLayout();
+    // Someone whose work is finance alone opens on it.
+    if (m_limits->roles().isTeam() && m_limits->allows(TeamRole::Finance)
+        && !m_limits->allows(TeamRole::Support))
+        QTimer::singleShot(0, this, &MainWindow::showFinance); // once shown: a hidden tab does not rise
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildCentralArea()
+{
     m_queuePane = new TicketQueuePane(*m_ticketModel, this);
     m_ticketView = new TicketView(*m_transcriptModel, this);
     m_splitter = new QSplitter(Qt::Horizontal, this);
@@ -109,7 +113,10 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     centralLayout->addWidget(m_databaseBanner);
     centralLayout->addWidget(m_splitter, 1);
     setCentralWidget(central);
+}
 
+void MainWindow::buildDocks()
+{
     m_escalationPane = new EscalationQueuePane(*m_escalationModel, this);
     m_escalationDock = new QDockWidget(this);
     m_escalationDock->setObjectName(QStringLiteral("escalationDock"));
@@ -118,9 +125,9 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     addDockWidget(Qt::BottomDockWidgetArea, m_escalationDock);
 
     // The audit log sits behind the escalation queue, one tab away.
-    m_auditModel = new AuditLogModel(store, this);
-    m_auditView = new AuditView(store, *m_auditModel, this);
-    m_auditView->setRegistries(m_registries);
+    m_auditModel = new AuditLogModel(m_store, this);
+    m_auditView = new AuditView(m_store, *m_auditModel, this);
+    m_auditView->setRegistries(m_importFlow->registries());
     m_auditDock = new QDockWidget(tr("Audit log"), this);
     m_auditDock->setObjectName(QStringLiteral("auditDock"));
     m_auditDock->setWidget(m_auditView);
@@ -128,7 +135,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     addDockWidget(Qt::BottomDockWidgetArea, m_auditDock);
     tabifyDockWidget(m_escalationDock, m_auditDock);
 
-    m_financePane = new FinancePane(store, this);
+    m_financePane = new FinancePane(m_store, this);
     m_financePane->setProviderSettings([this] { return m_provider->settings(); });
     m_financePane->setOperatorName([this] { return m_provider->operatorName(); });
     m_financeDock = new QDockWidget(tr("Finance"), this);
@@ -143,7 +150,10 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_financePane, &FinancePane::escalationsSettled, this, &MainWindow::refresh);
     connect(m_financePane, &FinancePane::errorOccurred, this, &MainWindow::showError);
     m_escalationDock->raise();
+}
 
+void MainWindow::buildStatusBar()
+{
     m_escalationCount = new QLabel(this);
     m_escalationCount->setObjectName(QStringLiteral("escalationCount"));
     statusBar()->addPermanentWidget(m_escalationCount);
@@ -170,24 +180,30 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
         m_operatorRoles->setVisible(text.isEmpty() && m_limits->roles().isTeam());
         statusBar()->setToolTip(text);
     });
+}
 
+void MainWindow::connectPanes()
+{
     connect(m_queuePane, &TicketQueuePane::ticketChosen, this, [this](qint64 id) { openTicket(id); });
     connect(m_escalationPane, &EscalationQueuePane::escalationChosen, this, &MainWindow::openTicket);
     connect(m_escalationModel, &EscalationQueueModel::countChanged, this, &MainWindow::updateEscalationCount);
     connect(m_ticketModel, &TicketQueueModel::errorOccurred, this, &MainWindow::showError);
     connect(m_transcriptModel, &TranscriptModel::errorOccurred, this, &MainWindow::showError);
     connect(m_escalationModel, &EscalationQueueModel::errorOccurred, this, &MainWindow::showError);
+    // Another console's changes, as the team's database announces them: listened for once the
+    // queue's first page is on screen, since a team's database makes a connection of its own
+    // for it, and the person need not wait for that to see the queue.
+    m_queuePane->table()->viewport()->installEventFilter(this);
+}
 
+void MainWindow::connectEscalationActions()
+{
     m_actions->setSettingsPrompt([this] { showProviderSettings(); });
     m_actions->setLimits(m_limits);
     connect(m_limits, &RoleLimits::changed, this, &MainWindow::applyRoles);
     connect(m_actions, &EscalationActions::settled, this, &MainWindow::refresh);
     connect(m_actions, &EscalationActions::claimsChanged, this,
             [this] { followChanges(StoreArea::Escalations); });
-    // Another console's changes, as the team's database announces them: listened for once the
-    // queue's first page is on screen, since a team's database makes a connection of its own
-    // for it, and the person need not wait for that to see the queue.
-    m_queuePane->table()->viewport()->installEventFilter(this);
     connect(m_actions, &EscalationActions::message, this, [this](const QString &text) {
         m_actionsSaid = text;
         statusBar()->showMessage(text, 15000);
@@ -210,7 +226,11 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     connect(m_auditView, &AuditView::evidenceRequested, this, &MainWindow::showEvidence);
     connect(m_auditView, &AuditView::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
-    m_provider->setRegistries(m_registries);
+}
+
+void MainWindow::connectProvider()
+{
+    m_provider->setRegistries(m_importFlow->registries());
     m_provider->load();
     // Which buttons a card offers depends on the provider and the registry: read them again
     // whenever the settings change.
@@ -220,32 +240,19 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
         m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
     });
     m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
-
-    buildMenus();
-    // A greyed item says why when the pointer rests on it (RoleLimits sets the reason).
-    for (QMenu *menu : menuBar()->findChildren<QMenu *>())
-        menu->setToolTipsVisible(true);
-    applyRoles();
-    readAgainKnownTools();
-    updateEscalationCount();
-    updateDuplicateCount();
-    restoreLayout();
-    // Someone whose work is finance alone opens on it.
-    if (m_limits->roles().isTeam() && m_limits->allows(TeamRole::Finance)
-        && !m_limits->allows(TeamRole::Support))
-        QTimer::singleShot(0, this, &MainWindow::showFinance); // once shown: a hidden tab does not rise
 }
 
-MainWindow::~MainWindow() = default;
+void MainWindow::connectImportFlow()
+{
+    connect(m_importFlow, &TranscriptImportFlow::storeChanged, this, &MainWindow::refresh);
+    connect(m_importFlow, &TranscriptImportFlow::registriesChanged, m_auditView, &AuditView::setRegistries);
+    connect(m_importFlow, &TranscriptImportFlow::importFinished, this, &MainWindow::importFinished);
+}
 
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *import = file->addAction(tr("&Import…"), this, [this] {
-        const QStringList files = m_chooseFiles(this);
-        if (!files.isEmpty())
-            importFiles(files);
-    });
+    QAction *import = file->addAction(tr("&Import…"), m_importFlow, &TranscriptImportFlow::chooseAndImport);
     import->setObjectName(QStringLiteral("importAction"));
     import->setShortcut(QKeySequence(tr("Ctrl+I")));
     m_limits->limit(import, TeamRole::Support, tr("importing transcripts"));
@@ -291,7 +298,8 @@ void MainWindow::buildMenus()
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
 
     QMenu *registry = menuBar()->addMenu(tr("&Tools"));
-    QAction *classify = registry->addAction(tr("&Classify tools…"), this, &MainWindow::classifyTools);
+    QAction *classify =
+            registry->addAction(tr("&Classify tools…"), m_importFlow, &TranscriptImportFlow::classifyTools);
     classify->setObjectName(QStringLiteral("classifyToolsAction"));
     m_limits->limit(classify, TeamRole::Admin, tr("classifying tools"));
 
@@ -567,171 +575,12 @@ void MainWindow::showError(const QString &message)
 
 void MainWindow::importFiles(const QStringList &files)
 {
-    if (isReadOnly()) {
-        showError(tr("%1: import into a database you can write instead.").arg(readOnlyReason()));
-        return;
-    }
-    if (const QString refused = m_limits->refusal(TeamRole::Support, tr("importing transcripts"));
-        !refused.isEmpty()) {
-        showError(refused);
-        return;
-    }
-    if (m_import) {
-        statusBar()->showMessage(tr("An import is already running."), 5000);
-        return;
-    }
-    m_import = new ImportJob(m_databasePath, m_registries, files, this);
-    m_importProgress =
-            new QProgressDialog(tr("Importing %1…").arg(files.first()), tr("Cancel"), 0, 1000, this);
-    m_importProgress->setObjectName(QStringLiteral("importProgress"));
-    m_importProgress->setMinimumDuration(300);
-    m_importProgress->setAutoClose(false);
-    m_importProgress->setAutoReset(false);
-    connect(m_importProgress, &QProgressDialog::canceled, m_import, &ImportJob::cancel);
-    connect(m_import, &ImportJob::progress, this, [this, files](int index, qint64 done, qint64 total) {
-        if (!m_importProgress)
-            return;
-        m_importProgress->setLabelText(
-                tr("Importing %1 (%2 of %3)…").arg(files.at(index)).arg(index + 1).arg(files.size()));
-        m_importProgress->setValue(total > 0 ? int(done * 1000 / total) : 0);
-    });
-    connect(m_import, &ImportJob::finished, this, &MainWindow::finishImport);
-    m_import->start();
+    m_importFlow->importFiles(files);
 }
 
-void MainWindow::finishImport(const QList<ImportReport> &reports)
+void MainWindow::setFileChooser(std::function<QStringList(QWidget *)> chooser)
 {
-    m_import->deleteLater();
-    m_import = nullptr;
-    m_importProgress->deleteLater();
-    m_importProgress = nullptr;
-    refresh();
-
-    QStringList summaries;
-    QStringList rejected;
-    QStringList notices;
-    bool clean = true;
-    bool unclassified = false;
-    bool cancelled = false;
-    for (const ImportReport &report : reports) {
-        summaries << report.summary();
-        rejected << report.rejectionMessages();
-        notices << report.noticeMessages();
-        clean = clean && report.clean();
-        unclassified = unclassified || !report.unclassifiedTools.isEmpty();
-        cancelled = cancelled || report.cancelled;
-    }
-    auto *box = new QMessageBox(clean ? QMessageBox::Information : QMessageBox::Warning, tr("Import"),
-                                summaries.join(QStringLiteral("\n\n")), QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("importResult"));
-    box->setTextFormat(Qt::PlainText);
-    QStringList informative;
-    if (cancelled)
-        informative << tr(
-                "Cancelled: everything committed before the stop is kept. Import the file again to finish; "
-                "nothing is stored twice.");
-    if (!rejected.isEmpty())
-        informative << tr("%1 rejected and skipped whole; the rest was imported.")
-                               .arg(rejected.size() == 1
-                                            ? tr("1 line or conversation was")
-                                            : tr("%1 lines or conversations were").arg(rejected.size()));
-    if (unclassified)
-        informative << tr(
-                "Some tools are unknown to the registry: classify them so their calls can be judged.");
-    box->setInformativeText(informative.join(u' '));
-    if (!rejected.isEmpty() || !notices.isEmpty()) {
-        QStringList details = rejected;
-        for (const QString &notice : std::as_const(notices))
-            details << tr("notice: %1").arg(notice);
-        box->setDetailedText(details.join(u'\n'));
-    }
-    if (unclassified) {
-        QPushButton *classify = box->addButton(tr("Classify tools…"), QMessageBox::ActionRole);
-        classify->setObjectName(QStringLiteral("classifyToolsButton"));
-        connect(classify, &QPushButton::clicked, this, &MainWindow::classifyTools, Qt::QueuedConnection);
-    }
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-    emit importFinished(reports);
-}
-
-ClassifyToolsDialog *MainWindow::classifyTools()
-{
-    if (isReadOnly())
-        return nullptr;
-    if (const QString refused = m_limits->refusal(TeamRole::Admin, tr("classifying tools"));
-        !refused.isEmpty()) {
-        showError(refused);
-        return nullptr;
-    }
-    if (m_import) {
-        // The running import reads with the registry it started with, and holds the write lock.
-        showError(tr("Classify tools once the import has finished."));
-        return nullptr;
-    }
-    readAgainKnownTools();
-    Expected<QList<UnclassifiedTool>> tools = m_store.unclassifiedTools();
-    if (!tools) {
-        showError(tools.message());
-        return nullptr;
-    }
-    auto *dialog = new ClassifyToolsDialog(*tools, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ClassifyToolsDialog::classificationChosen, this, [this, dialog](const ToolSpec &spec) {
-        const Expected<QString> applied = applyClassification(spec);
-        if (applied) {
-            statusBar()->showMessage(*applied, 15000);
-            dialog->markClassified(spec.name, *applied);
-        } else {
-            showError(applied.message());
-            dialog->showProblem(applied.message());
-        }
-    });
-    dialog->open();
-    return dialog;
-}
-
-void MainWindow::readAgainKnownTools()
-{
-    // A confirmation cut short between saving the registry and reading the calls again (a console
-    // killed), or a registry file edited by hand: until read, a retry keyed by the registry would
-    // not meet the stored call keyed without it.
-    if (isReadOnly() || !m_limits->refusal(TeamRole::Admin, tr("classifying tools")).isEmpty())
-        return;
-    const Expected<QStringList> done = reclassifyKnownTools(m_store, m_registries);
-    if (!done) {
-        statusBar()->showMessage(
-                tr("Could not read again the calls of tools the registry now knows: %1").arg(done.message()));
-        return;
-    }
-    if (done->isEmpty())
-        return;
-    refresh();
-    statusBar()->showMessage(
-            tr("Read again as the registry now says: %1.").arg(done->join(QStringLiteral(", "))), 15000);
-}
-
-Expected<QString> MainWindow::applyClassification(const ToolSpec &spec)
-{
-    if (m_registrySource.userFile.isEmpty())
-        return makeError(tr("No user registry file is set, so the classification cannot be kept."));
-    if (Expected<void> saved = saveToolToUserRegistry(m_registrySource.userFile, spec); !saved)
-        return saved.error();
-    const Expected<RegistryChoice> choice = chooseRegistry(m_registrySource);
-    if (!choice)
-        return choice.error();
-    if (!choice->warnings.isEmpty())
-        return makeError(InputErrc::Invalid, choice->warnings.join(u' '));
-    m_registries = choice->selection;
-    m_auditView->setRegistries(m_registries);
-    Expected<Reclassification> done = reclassifyTool(m_store, m_registries, spec.name);
-    if (!done)
-        return done.error();
-    refresh();
-    return tr("%1 is now %2 (saved to %3): %4 read again in %5.")
-            .arg(spec.name, toolClassLabel(spec.toolClass), m_registrySource.userFile,
-                 done->calls == 1 ? tr("1 call") : tr("%1 calls").arg(done->calls),
-                 done->tickets == 1 ? tr("1 ticket") : tr("%1 tickets").arg(done->tickets));
+    m_importFlow->setFileChooser(std::move(chooser));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -13,7 +13,6 @@
 
 class QDockWidget;
 class QLabel;
-class QProgressDialog;
 class QSplitter;
 
 namespace verity {
@@ -24,7 +23,6 @@ class DatabaseBanner;
 class AttestDialog;
 class AuditLogModel;
 class AuditView;
-class ClassifyToolsDialog;
 class EscalationActions;
 class EscalationQueueModel;
 class EvidenceDialog;
@@ -33,12 +31,12 @@ class ResolutionDialog;
 class RoleLimits;
 class EscalationQueuePane;
 class FinancePane;
-class ImportJob;
 class Store;
 class TicketQueueModel;
 class TicketQueuePane;
 class TicketView;
 class TrainingMenu;
+class TranscriptImportFlow;
 class TranscriptModel;
 
 class MainWindow : public QMainWindow
@@ -61,7 +59,7 @@ public:
     void claimNext();
     void importFiles(const QStringList &files);
     // Seam for tests: how File > Import asks for files (a file dialog by default).
-    void setFileChooser(std::function<QStringList(QWidget *)> chooser) { m_chooseFiles = std::move(chooser); }
+    void setFileChooser(std::function<QStringList(QWidget *)> chooser);
     // Seam for tests: how a repeated write is confirmed (a question box, Cancel the default).
     void setConfirm(std::function<bool(QWidget *, const QString &, const QString &)> confirm);
 
@@ -74,11 +72,6 @@ public:
     // Ctrl+K: the escalation selected in the queue while the queue has focus; otherwise the
     // open ticket's first open unknown; otherwise it says there is nothing to look up.
     ResolutionDialog *lookUpInFront();
-    // Tools the registry did not know at import: classify them, save to the user's registry
-    // and read their calls again.
-    ClassifyToolsDialog *classifyTools();
-    // Saves one classification and reclassifies the affected calls; says what it did, or why not.
-    Expected<QString> applyClassification(const ToolSpec &spec);
     ProviderConnection &provider() const { return *m_provider; }
     // Reads every view again, keeping the person's place in each (F5, and after their own changes).
     void refresh();
@@ -111,13 +104,19 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    // The window's parts, built and wired once, in this order.
+    void buildCentralArea(); // the ticket queue beside the open ticket, under the banners
+    void buildDocks(); // the escalation queue, the audit log and finance, tabbed below
+    void buildStatusBar();
+    void connectPanes();
+    void connectEscalationActions();
+    void connectProvider();
+    void connectImportFlow();
     void buildMenus();
     // Listens for other consoles' changes (a team's database), once the queue is on screen.
     void startFollowing();
     // Greys out what this user's roles do not allow, each saying why; again when they change.
     void applyRoles();
-    // Calls of tools the registry now knows but whose class was never read into them: read now.
-    void readAgainKnownTools();
     // The team's database lost and back: the band, the limits, and every view read again.
     void databaseUnreachable(const QString &reason);
     void databaseReachable();
@@ -125,15 +124,11 @@ private:
     void showError(const QString &message);
     void updateEscalationCount();
     void updateDuplicateCount();
-    void finishImport(const QList<ImportReport> &reports);
     void restoreLayout();
     void saveLayout() const;
 
     Store &m_store;
     Mode m_mode;
-    QString m_databasePath;
-    RegistrySource m_registrySource;
-    RegistrySelection m_registries;
     TicketQueueModel *m_ticketModel;
     TranscriptModel *m_transcriptModel;
     EscalationQueueModel *m_escalationModel;
@@ -154,13 +149,11 @@ private:
     AccountBanner *m_accountBanner;
     DatabaseBanner *m_databaseBanner;
     ChangeFeed *m_feed = nullptr; // a team's database only
-    ImportJob *m_import = nullptr;
-    QProgressDialog *m_importProgress = nullptr;
-    std::function<QStringList(QWidget *)> m_chooseFiles;
     ProviderConnection *m_provider;
     EscalationActions *m_actions;
     QString m_actionsSaid; // the actions' last message, while the status bar may still show it
     RoleLimits *m_limits;
+    TranscriptImportFlow *m_importFlow; // File > Import and Tools > Classify tools
     TrainingMenu *m_training = nullptr;
 };
 

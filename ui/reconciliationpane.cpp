@@ -39,6 +39,19 @@ QString refundCount(qsizetype count)
     return count == 1 ? QObject::tr("1 refund") : QObject::tr("%1 refunds").arg(count);
 }
 
+// Asks before settling from evidence, naming each call; Cancel the default.
+bool askToSettle(QWidget *parent, const QString &question)
+{
+    QMessageBox box(QMessageBox::Question, ReconciliationPane::tr("Settle from this evidence?"), question,
+                    QMessageBox::NoButton, parent);
+    box.setTextFormat(Qt::PlainText);
+    QPushButton *settle = box.addButton(ReconciliationPane::tr("Settle"), QMessageBox::AcceptRole);
+    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(cancel);
+    box.exec();
+    return box.clickedButton() == settle;
+}
+
 } // namespace
 
 ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayoutModel &duplicates,
@@ -56,10 +69,20 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
                       const QString &filter) {
         return QFileDialog::getSaveFileName(parentWidget, caption, name, filter);
     };
+    m_confirm = askToSettle;
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
+    layout->addLayout(buildSourceRow());
+    layout->addLayout(buildFilterRow());
+    layout->addWidget(buildTableAndRecord(), 1);
+    connectControls();
+    updateTotals();
+}
 
+// The period, and where its statement comes from: the provider's API or its export.
+QHBoxLayout *ReconciliationPane::buildSourceRow()
+{
     auto *source = new QHBoxLayout;
     auto makeDate = [this](const QString &name) {
         auto *edit = new QDateEdit(this);
@@ -101,8 +124,12 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     m_status = plainTextLabel(QString(), this);
     m_status->setObjectName(QStringLiteral("reconciliationStatus"));
     source->addWidget(m_status, 1);
-    layout->addLayout(source);
+    return source;
+}
 
+// Which rows to show, the totals, and what to do with the result.
+QHBoxLayout *ReconciliationPane::buildFilterRow()
+{
     auto *filter = new QHBoxLayout;
     m_category = new QComboBox(this);
     m_category->setObjectName(QStringLiteral("categoryFilter"));
@@ -128,8 +155,12 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     filter->addWidget(m_settle);
     filter->addWidget(m_exportCsv);
     filter->addWidget(m_exportPdf);
-    layout->addLayout(filter);
+    return filter;
+}
 
+// The rows, and beside them the provider's record of the chosen one.
+QSplitter *ReconciliationPane::buildTableAndRecord()
+{
     auto *split = new QSplitter(Qt::Horizontal, this);
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(&m_model);
@@ -155,18 +186,11 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     split->addWidget(m_details);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
+    return split;
+}
 
-    m_confirm = [](QWidget *parentWidget, const QString &question) {
-        QMessageBox box(QMessageBox::Question, tr("Settle from this evidence?"), question,
-                        QMessageBox::NoButton, parentWidget);
-        box.setTextFormat(Qt::PlainText);
-        QPushButton *settle = box.addButton(tr("Settle"), QMessageBox::AcceptRole);
-        QPushButton *cancel = box.addButton(QMessageBox::Cancel);
-        box.setDefaultButton(cancel);
-        box.exec();
-        return box.clickedButton() == settle;
-    };
+void ReconciliationPane::connectControls()
+{
     connect(m_settle, &QPushButton::clicked, this, &ReconciliationPane::settle);
     connect(m_fetch, &QPushButton::clicked, this, &ReconciliationPane::fetch);
     connect(m_readExport, &QPushButton::clicked, this, &ReconciliationPane::readExport);
@@ -186,7 +210,6 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
         if (row && row->ticketId)
             emit callChosen(*row->ticketId, row->callExtId);
     });
-    updateTotals();
 }
 
 ReconciliationPane::~ReconciliationPane()

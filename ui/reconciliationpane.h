@@ -13,11 +13,13 @@
 
 class QComboBox;
 class QDateEdit;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 
 namespace verity {
@@ -94,6 +96,11 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    // The pane's rows, top to bottom, in the order they are made.
+    QHBoxLayout *buildSourceRow();
+    QHBoxLayout *buildFilterRow();
+    QSplitter *buildTableAndRecord();
+    void connectControls();
     void showPeriod(const Period &period);
     void openOnLatestPeriod();
     std::optional<Period> period();

@@ -43,7 +43,25 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     setObjectName(QStringLiteral("resolutionDialog"));
     resize(760, 620);
     auto *layout = new QVBoxLayout(this);
+    const Expected<EscalationDetail> detail = addHeading(layout);
+    addProgress(layout);
+    m_result = plainTextLabel(QString(), this);
+    m_result->setObjectName(QStringLiteral("resolutionResult"));
+    QFont bold = m_result->font();
+    bold.setBold(true);
+    m_result->setFont(bold);
+    layout->addWidget(m_result);
+    addPaymentRow(layout);
+    addEvidenceAndDraft(layout);
+    addButtons(layout);
+    if (detail)
+        showPaymentRow(*detail);
+    m_settlementShown = settlementNow();
+}
 
+// What the dialog acts on, read once as it opens; a problem reading it is said in its place.
+Expected<EscalationDetail> ResolutionDialog::addHeading(QVBoxLayout *layout)
+{
     m_heading = plainTextLabel(QString(), this);
     m_heading->setObjectName(QStringLiteral("resolutionHeading"));
     QFont headingFont = m_heading->font();
@@ -54,17 +72,22 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     m_facts = plainTextLabel(QString(), this);
     m_facts->setObjectName(QStringLiteral("resolutionFacts"));
     layout->addWidget(m_facts);
-    const Expected<EscalationDetail> detail = m_resolver.escalation(escalationId);
+    Expected<EscalationDetail> detail = m_resolver.escalation(m_escalationId);
     if (detail) {
         setWindowTitle(tr("Settle %1 %2 on %3").arg(detail->tool, detail->callExtId, detail->ticketExtId));
         m_heading->setText(escalationHeading(*detail));
         m_facts->setText(factsText(*detail));
     } else {
-        setWindowTitle(tr("Settle escalation %1").arg(escalationId));
-        m_heading->setText(tr("Escalation %1").arg(escalationId));
+        setWindowTitle(tr("Settle escalation %1").arg(m_escalationId));
+        m_heading->setText(tr("Escalation %1").arg(m_escalationId));
         m_facts->setText(detail.message());
     }
+    return detail;
+}
 
+// What is being asked just now, with its Cancel, and why nothing may be asked while the database is away.
+void ResolutionDialog::addProgress(QVBoxLayout *layout)
+{
     m_status = plainTextLabel(QString(), this, false);
     m_status->setObjectName(QStringLiteral("resolutionStatus"));
     layout->addWidget(m_status);
@@ -82,16 +105,12 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     progressRow->addWidget(m_progress, 1);
     progressRow->addWidget(m_cancel);
     layout->addLayout(progressRow);
+}
 
-    m_result = plainTextLabel(QString(), this);
-    m_result->setObjectName(QStringLiteral("resolutionResult"));
-    QFont bold = m_result->font();
-    bold.setBold(true);
-    m_result->setFont(bold);
-    layout->addWidget(m_result);
-
-    // A refund is looked up under its payment at the provider. When neither the order nor the
-    // calls name it, the operator finds it there and enters it; nothing is guessed.
+// A refund is looked up under its payment at the provider. When neither the order nor the
+// calls name it, the operator finds it there and enters it; nothing is guessed.
+void ResolutionDialog::addPaymentRow(QVBoxLayout *layout)
+{
     m_paymentRow = new QWidget(this);
     auto *paymentLayout = new QHBoxLayout(m_paymentRow);
     paymentLayout->setContentsMargins(0, 0, 0, 0);
@@ -114,7 +133,12 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     paymentLayout->addWidget(m_usePayment);
     layout->addWidget(m_paymentRow);
     m_paymentRow->hide();
+    connect(m_usePayment, &QPushButton::clicked, this, &ResolutionDialog::usePayment);
+    connect(m_findPayment, &QPushButton::clicked, this, &ResolutionDialog::findPayment);
+}
 
+void ResolutionDialog::addEvidenceAndDraft(QVBoxLayout *layout)
+{
     layout->addWidget(plainTextLabel(tr("Evidence (what was asked and answered):"), this, false));
     m_evidence = new QPlainTextEdit(this);
     m_evidence->setObjectName(QStringLiteral("resolutionEvidence"));
@@ -127,7 +151,11 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     m_draft->setObjectName(QStringLiteral("customerDraft"));
     m_draft->setReadOnly(true);
     layout->addWidget(m_draft, 1);
+}
 
+// What may follow a result, each hidden until a result allows it; and Close.
+void ResolutionDialog::addButtons(QVBoxLayout *layout)
+{
     auto *buttons = new QDialogButtonBox(this);
     m_copy = buttons->addButton(tr("Copy message"), QDialogButtonBox::ActionRole);
     m_copy->setObjectName(QStringLiteral("copyDraft"));
@@ -154,11 +182,6 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     connect(m_lookAgain, &QPushButton::clicked, this, &ResolutionDialog::startLookup);
     connect(m_performAgain, &QPushButton::clicked, this, &ResolutionDialog::performAgain);
     connect(m_attest, &QPushButton::clicked, this, [this] { emit attestRequested(m_escalationId); });
-    connect(m_usePayment, &QPushButton::clicked, this, &ResolutionDialog::usePayment);
-    connect(m_findPayment, &QPushButton::clicked, this, &ResolutionDialog::findPayment);
-    if (detail)
-        showPaymentRow(*detail);
-    m_settlementShown = settlementNow();
 }
 
 void ResolutionDialog::showPaymentRow(const EscalationDetail &escalation)

@@ -18,6 +18,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QVBoxLayout;
 
 namespace verity {
 
@@ -61,6 +62,12 @@ signals:
     void attestRequested(qint64 escalationId);
 
 private:
+    // The dialog's parts, top to bottom.
+    Expected<EscalationDetail> addHeading(QVBoxLayout *layout);
+    void addProgress(QVBoxLayout *layout);
+    void addPaymentRow(QVBoxLayout *layout);
+    void addEvidenceAndDraft(QVBoxLayout *layout);
+    void addButtons(QVBoxLayout *layout);
     // Where the escalation stood when the dialog last said so: state, resolution, basis, by, at.
     QString settlementNow();
     void run(ResolutionOperation *operation);

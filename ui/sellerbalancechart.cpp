@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace verity {
 
@@ -75,6 +76,126 @@ qint64 floorTo(qint64 value, qint64 step)
 {
     const qint64 q = value / step;
     return (value % step != 0 && value < 0 ? q - 1 : q) * step;
+}
+
+// The reported balances and the refunds in time order. A balance reported at the moment of a
+// refund was read before it was made.
+QList<Step> stepsInTimeOrder(const QList<BalanceSnapshot> &snapshots, const QList<LedgerPayout> &debits)
+{
+    QList<Step> steps;
+    for (const BalanceSnapshot &snapshot : snapshots)
+        steps.append({snapshot.at, true, snapshot.balanceCents, -1});
+    for (int i = 0; i < debits.size(); ++i)
+        steps.append({debits.at(i).at, false, debits.at(i).amountCents, i});
+    std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+        return a.at != b.at ? a.at < b.at : (a.isSnapshot && !b.isSnapshot);
+    });
+    return steps;
+}
+
+// Where the line starts: the first reported balance, with the refunds made before it added back.
+qint64 openingBalance(const QList<Step> &steps)
+{
+    qint64 balance = 0;
+    auto firstSnapshot =
+            std::find_if(steps.cbegin(), steps.cend(), [](const Step &s) { return s.isSnapshot; });
+    if (firstSnapshot != steps.cend()) {
+        balance = firstSnapshot->cents;
+        for (auto it = steps.cbegin(); it != firstSnapshot; ++it)
+            balance += it->cents;
+    }
+    return balance;
+}
+
+// A performed refund of an intent already paid is a duplicate: the same intent key, or
+// (without keys) the same call repeated.
+QSet<int> paidTwice(const QList<LedgerPayout> &debits)
+{
+    QSet<int> duplicates;
+    QSet<QString> paid;
+    for (int i = 0; i < debits.size(); ++i) {
+        const LedgerPayout &debit = debits.at(i);
+        if (debit.effect != PayoutEffect::Performed || debit.intentKey.isEmpty())
+            continue;
+        if (paid.contains(debit.intentKey))
+            duplicates.insert(i);
+        paid.insert(debit.intentKey);
+    }
+    return duplicates;
+}
+
+// What the plot spans: its times, with room either side, and its balances, zero included.
+struct Extent
+{
+    qint64 first = 0;
+    qint64 last = 0;
+    qint64 pad = 0;
+    qint64 low = 0;
+    qint64 high = 0;
+};
+
+// The balance as a line: down a step at each refund, to each balance reported. `refund` puts
+// each refund's point on the chart, at its time and the balance after it.
+Extent plotSteps(const QList<Step> &steps, qint64 balance, qint64 balanceAsOf, QLineSeries &line,
+                 const std::function<void(int debit, const QPointF &at)> &refund)
+{
+    Extent extent;
+    extent.low = balance;
+    extent.high = balance;
+    extent.first = steps.constFirst().at;
+    extent.last = qMax(steps.constLast().at, balanceAsOf);
+    line.append(axisTime(extent.first), dollars(balance));
+    for (const Step &step : steps) {
+        line.append(axisTime(step.at), dollars(balance));
+        balance = step.isSnapshot ? step.cents : balance - step.cents;
+        line.append(axisTime(step.at), dollars(balance));
+        extent.low = qMin(extent.low, balance);
+        extent.high = qMax(extent.high, balance);
+        if (!step.isSnapshot)
+            refund(step.debit, QPointF(axisTime(step.at), dollars(balance)));
+    }
+    extent.pad = qMax<qint64>((extent.last - extent.first) / 20, 60 * 60 * 1000);
+    line.append(axisTime(extent.last + extent.pad), dollars(balance));
+    extent.low = qMin<qint64>(extent.low, 0);
+    extent.high = qMax<qint64>(extent.high, 0);
+    return extent;
+}
+
+// Dates below, money at the left; every series is plotted against both.
+void addAxes(QChart &chart, const Extent &extent, const QString &currency, int viewWidth)
+{
+    auto *x = new QDateTimeAxis;
+    x->setTitleText(SellerBalanceChart::tr("Time (UTC)"));
+    x->setFormat(extent.last - extent.first > 2 * 24 * 3600 * 1000 ? QStringLiteral("MMM d")
+                                                                   : QStringLiteral("MMM d HH:mm"));
+    x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(axisTime(extent.first - extent.pad))),
+                QDateTime::fromMSecsSinceEpoch(qint64(axisTime(extent.last + extent.pad))));
+    x->setTickCount(timeTicks(viewWidth));
+
+    // Money labels as finance reads them everywhere else: formatMoney, not printf.
+    auto *y = new QCategoryAxis;
+    y->setTitleText(SellerBalanceChart::tr("Balance (%1)").arg(currency));
+    y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const qint64 step = niceStepCents(extent.high - extent.low);
+    // A point never sits on the plot's edge: at least a quarter step of room around it.
+    qint64 bottom = floorTo(extent.low, step);
+    if (extent.low - bottom < step / 4)
+        bottom -= step;
+    qint64 top = floorTo(extent.high, step) + step;
+    if (top - extent.high < step / 4)
+        top += step;
+    y->setMin(dollars(bottom));
+    y->setStartValue(dollars(bottom));
+    for (qint64 tick = bottom; tick <= top; tick += step)
+        y->append(formatMoney(tick, currency), dollars(tick));
+    y->setMax(dollars(top));
+
+    chart.addAxis(x, Qt::AlignBottom);
+    chart.addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries *series : chart.series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
 }
 
 } // namespace
@@ -159,33 +280,43 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
     m_heading->setStyleSheet(negative ? theme::status(theme::Tone::Bad, false) : QString());
     m_debits = history.debits;
 
-    QList<Step> steps;
-    for (const BalanceSnapshot &snapshot : history.snapshots)
-        steps.append({snapshot.at, true, snapshot.balanceCents, -1});
-    for (int i = 0; i < m_debits.size(); ++i)
-        steps.append({m_debits.at(i).at, false, m_debits.at(i).amountCents, i});
-    // A balance reported at the moment of a refund was read before it was made.
-    std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
-        return a.at != b.at ? a.at < b.at : (a.isSnapshot && !b.isSnapshot);
-    });
+    const QList<Step> steps = stepsInTimeOrder(history.snapshots, m_debits);
     if (steps.isEmpty()) {
         m_heading->setText(m_heading->text() + tr(": no balance reported and no refunds"));
         return;
     }
-
-    // Start from the first reported balance, with the refunds made before it added back.
-    qint64 balance = 0;
-    auto firstSnapshot =
-            std::find_if(steps.cbegin(), steps.cend(), [](const Step &s) { return s.isSnapshot; });
-    if (firstSnapshot != steps.cend()) {
-        balance = firstSnapshot->cents;
-        for (auto it = steps.cbegin(); it != firstSnapshot; ++it)
-            balance += it->cents;
-    }
-
     auto *line = new QLineSeries;
     line->setName(tr("Balance"));
     line->setPen(QPen(lineColor, 2));
+    makeRefundSeries();
+    const QSet<int> duplicates = paidTwice(m_debits);
+    const Extent extent = plotSteps(steps, openingBalance(steps), seller.balanceAsOf, *line,
+                                    [this, &duplicates](int debit, const QPointF &at) {
+                                        addRefundPoint(debit, at, duplicates.contains(debit));
+                                    });
+
+    auto *zero = new QLineSeries;
+    zero->setPen(QPen(QColor(QLatin1String(palette::chartAxis)), 1, Qt::DashLine));
+    zero->append(axisTime(extent.first - extent.pad), 0);
+    zero->append(axisTime(extent.last + extent.pad), 0);
+    for (QAbstractSeries *series :
+         std::initializer_list<QAbstractSeries *>{zero, line, m_performed, m_unknown, m_duplicate})
+        m_chart->addSeries(series);
+    m_chart->legend()->markers(zero).constFirst()->setVisible(false);
+    addAxes(*m_chart, extent, seller.currency, m_view->width());
+    connect(m_performed, &QScatterSeries::clicked, this,
+            [this](const QPointF &point) { chooseNearest(m_performed, point); });
+    connect(m_unknown, &QScatterSeries::clicked, this,
+            [this](const QPointF &point) { chooseNearest(m_unknown, point); });
+    connect(m_duplicate, &QScatterSeries::clicked, this,
+            [this](const QPointF &point) { chooseNearest(m_duplicate, point); });
+    if (m_duplicate->count() == 0)
+        m_chart->legend()->markers(m_duplicate).constFirst()->setVisible(false);
+    listDebits(duplicates);
+}
+
+void SellerBalanceChart::makeRefundSeries()
+{
     m_performed = new QScatterSeries;
     m_performed->setName(tr("Refunded"));
     m_unknown = new QScatterSeries;
@@ -201,101 +332,18 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
     m_unknown->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_duplicate->setColor(duplicateColor);
     m_duplicate->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    // A performed refund of an intent already paid is a duplicate: the same intent key, or
-    // (without keys) the same call repeated.
-    QSet<int> duplicates;
-    {
-        QSet<QString> paid;
-        for (int i = 0; i < m_debits.size(); ++i) {
-            const LedgerPayout &debit = m_debits.at(i);
-            if (debit.effect != PayoutEffect::Performed || debit.intentKey.isEmpty())
-                continue;
-            if (paid.contains(debit.intentKey))
-                duplicates.insert(i);
-            paid.insert(debit.intentKey);
-        }
-    }
+}
 
-    qint64 low = balance;
-    qint64 high = balance;
-    const qint64 first = steps.constFirst().at;
-    qint64 last = qMax(steps.constLast().at, seller.balanceAsOf);
-    line->append(axisTime(first), dollars(balance));
-    for (const Step &step : std::as_const(steps)) {
-        line->append(axisTime(step.at), dollars(balance));
-        balance = step.isSnapshot ? step.cents : balance - step.cents;
-        line->append(axisTime(step.at), dollars(balance));
-        low = qMin(low, balance);
-        high = qMax(high, balance);
-        if (!step.isSnapshot) {
-            const LedgerPayout &debit = m_debits.at(step.debit);
-            const bool performed = debit.effect == PayoutEffect::Performed;
-            QScatterSeries *series = duplicates.contains(step.debit) ? m_duplicate
-                    : performed                                      ? m_performed
-                                                                     : m_unknown;
-            series->append(axisTime(step.at), dollars(balance));
-            (series == m_duplicate ? m_duplicateDebits
-                     : performed   ? m_performedDebits
-                                   : m_unknownDebits)
-                    .append(step.debit);
-        }
-    }
-    const qint64 pad = qMax<qint64>((last - first) / 20, 60 * 60 * 1000);
-    line->append(axisTime(last + pad), dollars(balance));
+void SellerBalanceChart::addRefundPoint(int debit, const QPointF &at, bool duplicate)
+{
+    const bool performed = m_debits.at(debit).effect == PayoutEffect::Performed;
+    QScatterSeries *series = duplicate ? m_duplicate : performed ? m_performed : m_unknown;
+    series->append(at);
+    (duplicate ? m_duplicateDebits : performed ? m_performedDebits : m_unknownDebits).append(debit);
+}
 
-    auto *zero = new QLineSeries;
-    zero->setPen(QPen(QColor(QLatin1String(palette::chartAxis)), 1, Qt::DashLine));
-    zero->append(axisTime(first - pad), 0);
-    zero->append(axisTime(last + pad), 0);
-    low = qMin<qint64>(low, 0);
-    high = qMax<qint64>(high, 0);
-
-    for (QAbstractSeries *series :
-         std::initializer_list<QAbstractSeries *>{zero, line, m_performed, m_unknown, m_duplicate})
-        m_chart->addSeries(series);
-    m_chart->legend()->markers(zero).constFirst()->setVisible(false);
-
-    auto *x = new QDateTimeAxis;
-    x->setTitleText(tr("Time (UTC)"));
-    x->setFormat(last - first > 2 * 24 * 3600 * 1000 ? QStringLiteral("MMM d")
-                                                     : QStringLiteral("MMM d HH:mm"));
-    x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(axisTime(first - pad))),
-                QDateTime::fromMSecsSinceEpoch(qint64(axisTime(last + pad))));
-    x->setTickCount(timeTicks(m_view->width()));
-
-    // Money labels as finance reads them everywhere else: formatMoney, not printf.
-    auto *y = new QCategoryAxis;
-    y->setTitleText(tr("Balance (%1)").arg(seller.currency));
-    y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    const qint64 step = niceStepCents(high - low);
-    // A point never sits on the plot's edge: at least a quarter step of room around it.
-    qint64 bottom = floorTo(low, step);
-    if (low - bottom < step / 4)
-        bottom -= step;
-    qint64 top = floorTo(high, step) + step;
-    if (top - high < step / 4)
-        top += step;
-    y->setMin(dollars(bottom));
-    y->setStartValue(dollars(bottom));
-    for (qint64 tick = bottom; tick <= top; tick += step)
-        y->append(formatMoney(tick, seller.currency), dollars(tick));
-    y->setMax(dollars(top));
-
-    m_chart->addAxis(x, Qt::AlignBottom);
-    m_chart->addAxis(y, Qt::AlignLeft);
-    for (QAbstractSeries *series : m_chart->series()) {
-        series->attachAxis(x);
-        series->attachAxis(y);
-    }
-    connect(m_performed, &QScatterSeries::clicked, this,
-            [this](const QPointF &point) { chooseNearest(m_performed, point); });
-    connect(m_unknown, &QScatterSeries::clicked, this,
-            [this](const QPointF &point) { chooseNearest(m_unknown, point); });
-    connect(m_duplicate, &QScatterSeries::clicked, this,
-            [this](const QPointF &point) { chooseNearest(m_duplicate, point); });
-    if (m_duplicate->count() == 0)
-        m_chart->legend()->markers(m_duplicate).constFirst()->setVisible(false);
-
+void SellerBalanceChart::listDebits(const QSet<int> &duplicates)
+{
     for (int i = 0; i < m_debits.size(); ++i) {
         const LedgerPayout &debit = m_debits.at(i);
         const bool performed = debit.effect == PayoutEffect::Performed;

@@ -2,6 +2,7 @@
 
 #include "store/financerecords.h"
 
+#include <QSet>
 #include <QWidget>
 
 class QChart;
@@ -41,6 +42,11 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    // The points of the refunds: performed, unknown (may have moved), and paid twice.
+    void makeRefundSeries();
+    void addRefundPoint(int debit, const QPointF &at, bool duplicate);
+    // Each refund in the list beside the chart, in the colour of its point.
+    void listDebits(const QSet<int> &duplicates);
     void chooseNearest(QScatterSeries *series, const QPointF &point);
     void choose(int debitIndex);
 

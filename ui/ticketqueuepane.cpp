@@ -67,7 +67,43 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
+    layout->addLayout(buildFilterButtons());
 
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("ticketSearch"));
+    m_search->setPlaceholderText(tr("Ticket, order, seller or task beginning with… (Ctrl+F)"));
+    m_search->setToolTip(
+            tr("Finds what begins with the text: T-1 finds T-1 and T-10. Put it in quotes, \"T-1\", "
+               "for that value alone."));
+    m_search->setClearButtonEnabled(true);
+    layout->addWidget(m_search);
+
+    buildTable();
+    fitColumns();
+    layout->addWidget(m_table, 1);
+
+    m_count = new QLabel(this);
+    m_count->setObjectName(QStringLiteral("ticketCount"));
+    layout->addWidget(m_count);
+
+    connectSearch();
+    connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) { setFilter(TicketFilter(id)); });
+    // A ticket opens when the person selects its row (a click, the arrow keys), never because
+    // the table took focus (Ctrl+L, a menu or a dialog closing), was sorted or was refreshed:
+    // those move the current index without selecting, and the open ticket must stay.
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (m_showingChosen)
+            return;
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        if (rows.size() == 1)
+            emit ticketChosen(rows.first().data(TicketQueueModel::TicketIdRole).toLongLong());
+    });
+    connect(&m_model, &TicketQueueModel::countChanged, this, &TicketQueuePane::updateCount);
+    updateCount();
+}
+
+QHBoxLayout *TicketQueuePane::buildFilterButtons()
+{
     auto *filters = new QHBoxLayout;
     m_filters = new QButtonGroup(this);
     const std::pair<TicketFilter, QString> choices[] = {
@@ -89,17 +125,11 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
     }
     m_filters->button(int(TicketFilter::All))->setChecked(true);
     filters->addStretch();
-    layout->addLayout(filters);
+    return filters;
+}
 
-    m_search = new QLineEdit(this);
-    m_search->setObjectName(QStringLiteral("ticketSearch"));
-    m_search->setPlaceholderText(tr("Ticket, order, seller or task beginning with… (Ctrl+F)"));
-    m_search->setToolTip(
-            tr("Finds what begins with the text: T-1 finds T-1 and T-10. Put it in quotes, \"T-1\", "
-               "for that value alone."));
-    m_search->setClearButtonEnabled(true);
-    layout->addWidget(m_search);
-
+void TicketQueuePane::buildTable()
+{
     m_table = new QueueTable(this);
     m_table->setObjectName(QStringLiteral("ticketTable"));
     m_table->verticalHeader()->hide();
@@ -121,9 +151,13 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
     m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
                                       new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));
     m_table->setItemDelegateForColumn(TicketQueueModel::AttentionColumn, new AttentionDelegate(m_table));
-    // Widths from the font, so the usual values fit at any font size (the mark is bold). On a
-    // narrow screen the ids, orders, sellers and outcomes give way (they elide, the outcome to
-    // its short words), so every column stays in view without scrolling sideways.
+}
+
+// Widths from the font, so the usual values fit at any font size (the mark is bold). On a
+// narrow screen the ids, orders, sellers and outcomes give way (they elide, the outcome to
+// its short words), so every column stays in view without scrolling sideways.
+void TicketQueuePane::fitColumns()
+{
     QFont bold = m_table->font();
     bold.setBold(true);
     const QFontMetrics plain(m_table->font());
@@ -148,12 +182,11 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
                     width(QStringLiteral("Writes"))},
                    {TicketQueueModel::OutcomeColumn, outcome, leastOutcome}},
                   TicketQueueModel::SellerColumn);
-    layout->addWidget(m_table, 1);
+}
 
-    m_count = new QLabel(this);
-    m_count->setObjectName(QStringLiteral("ticketCount"));
-    layout->addWidget(m_count);
-
+// The search waits for a pause in the typing; Enter searches at once and opens the first match.
+void TicketQueuePane::connectSearch()
+{
     m_searchDelay = new QTimer(this);
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(200);
@@ -175,19 +208,6 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
         m_table->selectRow(0);
         emit ticketChosen(m_model.index(0, 0).data(TicketQueueModel::TicketIdRole).toLongLong());
     });
-    connect(m_filters, &QButtonGroup::idClicked, this, [this](int id) { setFilter(TicketFilter(id)); });
-    // A ticket opens when the person selects its row (a click, the arrow keys), never because
-    // the table took focus (Ctrl+L, a menu or a dialog closing), was sorted or was refreshed:
-    // those move the current index without selecting, and the open ticket must stay.
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        if (m_showingChosen)
-            return;
-        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-        if (rows.size() == 1)
-            emit ticketChosen(rows.first().data(TicketQueueModel::TicketIdRole).toLongLong());
-    });
-    connect(&m_model, &TicketQueueModel::countChanged, this, &TicketQueuePane::updateCount);
-    updateCount();
 }
 
 void TicketQueuePane::setFilter(TicketFilter filter)

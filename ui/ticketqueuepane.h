@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QButtonGroup;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -32,6 +33,10 @@ signals:
     void ticketChosen(qint64 ticketId);
 
 private:
+    QHBoxLayout *buildFilterButtons();
+    void buildTable();
+    void fitColumns();
+    void connectSearch();
     void updateCount();
 
     TicketQueueModel &m_model;

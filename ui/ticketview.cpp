@@ -60,6 +60,48 @@ QString inShortLines(const QString &text)
     return out;
 }
 
+// The order and its items, the seller and balance, the customer, and when it opened: or, for a
+// transcript that names no order, where it came from.
+QString ticketFacts(const TicketDetail &detail)
+{
+    const TicketRow &row = detail.row;
+    QStringList items;
+    for (const OrderItemRecord &item : detail.order.items)
+        items << QStringLiteral("%1 × %2 (%3)")
+                         .arg(item.quantity)
+                         .arg(item.title.isEmpty() ? item.id : item.title,
+                              formatMoney(item.amountCents, detail.order.currency));
+    QStringList context{TicketView::tr("Imported from %1; the transcript names no order or seller")
+                                .arg(transcriptFormatName(row.sourceFormat))};
+    for (const QString &part : {row.task, row.origin}) {
+        if (!part.isEmpty())
+            context << part;
+    }
+    // An order only the calls named has no items on record, and may have no seller yet.
+    QString facts = row.orderId.isEmpty() ? context.join(QStringLiteral(" · "))
+            : items.isEmpty()
+            ? TicketView::tr("Order %1 (named by the ticket's tool calls)\nSeller: %2")
+                      .arg(row.orderId,
+                           row.sellerName.isEmpty() ? TicketView::tr("not named") : row.sellerName)
+            : TicketView::tr("Order %1: %2\nSeller: %3")
+                      .arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
+    if (detail.sellerBalanceCents)
+        facts += TicketView::tr(", balance %1 on %2")
+                         .arg(formatMoney(*detail.sellerBalanceCents, detail.order.currency),
+                              formatTime(detail.sellerBalanceAsOf));
+    if (!detail.order.customerName.isEmpty())
+        facts += TicketView::tr("\nCustomer: %1").arg(detail.order.customerName);
+    const QString writes =
+            row.writeCount == 1 ? TicketView::tr("1 write") : TicketView::tr("%1 writes").arg(row.writeCount);
+    QString opened = formatTime(row.openedAt);
+    if (row.dating == TicketDating::FileDate)
+        opened += TicketView::tr(" (the file's date: the transcript has no times of its own)");
+    else if (row.dating == TicketDating::FileModified)
+        opened += TicketView::tr(" (when the file was last changed: the transcript has no times)");
+    facts += TicketView::tr("\nOpened %1 · %2").arg(opened, writes);
+    return facts;
+}
+
 } // namespace
 
 TicketView::TicketView(TranscriptModel &model, QWidget *parent)
@@ -137,71 +179,16 @@ void TicketView::rebuild()
                              ? name
                              : QStringLiteral("%1 · %2").arg(name, row.subject));
     m_title->setToolTip(name == row.extId ? QString() : row.extId);
-    QStringList items;
-    for (const OrderItemRecord &item : detail->order.items)
-        items << QStringLiteral("%1 × %2 (%3)")
-                         .arg(item.quantity)
-                         .arg(item.title.isEmpty() ? item.id : item.title,
-                              formatMoney(item.amountCents, detail->order.currency));
-    QStringList context{tr("Imported from %1; the transcript names no order or seller")
-                                .arg(transcriptFormatName(row.sourceFormat))};
-    for (const QString &part : {row.task, row.origin}) {
-        if (!part.isEmpty())
-            context << part;
-    }
-    // An order only the calls named has no items on record, and may have no seller yet.
-    QString facts = row.orderId.isEmpty() ? context.join(QStringLiteral(" · "))
-            : items.isEmpty()
-            ? tr("Order %1 (named by the ticket's tool calls)\nSeller: %2")
-                      .arg(row.orderId, row.sellerName.isEmpty() ? tr("not named") : row.sellerName)
-            : tr("Order %1: %2\nSeller: %3")
-                      .arg(row.orderId, items.join(QStringLiteral(", ")), row.sellerName);
-    if (detail->sellerBalanceCents)
-        facts += tr(", balance %1 on %2")
-                         .arg(formatMoney(*detail->sellerBalanceCents, detail->order.currency),
-                              formatTime(detail->sellerBalanceAsOf));
-    if (!detail->order.customerName.isEmpty())
-        facts += tr("\nCustomer: %1").arg(detail->order.customerName);
-    const QString writes = row.writeCount == 1 ? tr("1 write") : tr("%1 writes").arg(row.writeCount);
-    QString opened = formatTime(row.openedAt);
-    if (row.dating == TicketDating::FileDate)
-        opened += tr(" (the file's date: the transcript has no times of its own)");
-    else if (row.dating == TicketDating::FileModified)
-        opened += tr(" (when the file was last changed: the transcript has no times)");
-    facts += tr("\nOpened %1 · %2").arg(opened, writes);
-    m_facts->setText(facts);
+    m_facts->setText(ticketFacts(*detail));
     const TranscriptSummary summary = m_model.summary();
     m_summary->setSummary(summary);
 
     for (int i = 0; i < m_model.rowCount(); ++i) {
         const TranscriptEntry *entry = m_model.entry(i);
-        QWidget *widget = nullptr;
-        if (entry->isToolCall) {
-            auto *card = new ToolCallCard(entry->call, m_actions ? m_actions(entry->call) : CallActions{},
-                                          m_content);
-            connect(card, &ToolCallCard::showCallRequested, this, &TicketView::showCall);
-            connect(card, &ToolCallCard::lookupRequested, this, &TicketView::lookupRequested);
-            connect(card, &ToolCallCard::performAgainRequested, this, &TicketView::performAgainRequested);
-            connect(card, &ToolCallCard::attestRequested, this, &TicketView::attestRequested);
-            connect(card, &ToolCallCard::evidenceRequested, this, &TicketView::evidenceRequested);
-            connect(card, &ToolCallCard::showAllRequested, this,
-                    [this, id = entry->call.id, callId = entry->call.callExtId](TextPlace::Part part) {
-                        showWholeText(TextPlace{part, 0, id},
-                                      part == TextPlace::Part::Arguments
-                                              ? tr("Arguments of call %1").arg(callId)
-                                              : tr("Result of call %1").arg(callId));
-                    });
-            m_cards.insert(entry->call.callExtId, card);
-            widget = card;
-        } else {
-            auto *message =
-                    new MessageCard(entry->kind, entry->at, entry->text, entry->clippedBytes, m_content);
-            connect(message, &MessageCard::showAllRequested, this, [this, seq = entry->seq] {
-                showWholeText(TextPlace{TextPlace::Part::Message, seq, 0}, tr("Message"));
-            });
-            widget = message;
-        }
-        m_entries->insertWidget(m_entries->count() - 1, widget);
+        if (entry->isToolCall)
+            m_entries->insertWidget(m_entries->count() - 1, makeCallCard(entry->call));
+        else
+            m_entries->insertWidget(m_entries->count() - 1, makeMessageCard(*entry));
     }
     if (!sameTicket) {
         // A ticket opens on what matters: its duplicate effect, else its unknown, else a repeat.
@@ -218,6 +205,33 @@ void TicketView::rebuild()
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         m_scroll->verticalScrollBar()->setValue(scrolled);
     });
+}
+
+ToolCallCard *TicketView::makeCallCard(const ToolCallRow &call)
+{
+    auto *card = new ToolCallCard(call, m_actions ? m_actions(call) : CallActions{}, m_content);
+    connect(card, &ToolCallCard::showCallRequested, this, &TicketView::showCall);
+    connect(card, &ToolCallCard::lookupRequested, this, &TicketView::lookupRequested);
+    connect(card, &ToolCallCard::performAgainRequested, this, &TicketView::performAgainRequested);
+    connect(card, &ToolCallCard::attestRequested, this, &TicketView::attestRequested);
+    connect(card, &ToolCallCard::evidenceRequested, this, &TicketView::evidenceRequested);
+    connect(card, &ToolCallCard::showAllRequested, this,
+            [this, id = call.id, callId = call.callExtId](TextPlace::Part part) {
+                showWholeText(TextPlace{part, 0, id},
+                              part == TextPlace::Part::Arguments ? tr("Arguments of call %1").arg(callId)
+                                                                 : tr("Result of call %1").arg(callId));
+            });
+    m_cards.insert(call.callExtId, card);
+    return card;
+}
+
+MessageCard *TicketView::makeMessageCard(const TranscriptEntry &entry)
+{
+    auto *message = new MessageCard(entry.kind, entry.at, entry.text, entry.clippedBytes, m_content);
+    connect(message, &MessageCard::showAllRequested, this, [this, seq = entry.seq] {
+        showWholeText(TextPlace{TextPlace::Part::Message, seq, 0}, tr("Message"));
+    });
+    return message;
 }
 
 void TicketView::showWholeText(const TextPlace &place, const QString &title)

@@ -13,6 +13,7 @@ class QVBoxLayout;
 
 namespace verity {
 
+class MessageCard;
 class TicketSummaryStrip;
 class TranscriptModel;
 
@@ -45,6 +46,9 @@ signals:
 
 private:
     void rebuild();
+    // The card of an entry of the transcript, wired to the view.
+    ToolCallCard *makeCallCard(const ToolCallRow &call);
+    MessageCard *makeMessageCard(const TranscriptEntry &entry);
     // Reads a clipped text whole and shows it in a window of its own.
     void showWholeText(const TextPlace &place, const QString &title);
 

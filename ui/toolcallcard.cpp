@@ -80,8 +80,93 @@ void disableWhenReadOnly(QPushButton *button, const CallActions &actions)
                                .arg(actions.readOnlyReason));
 }
 
+QLabel *readStatus(const QString &text, QWidget *parent)
+{
+    QLabel *label = plainTextLabel(text, parent, false);
+    label->setObjectName(QStringLiteral("readStatus"));
+    label->setStyleSheet(theme::label(theme::Text::Muted));
+    return label;
+}
+
+// An escalation someone took up stays open when a result comes after it (the tool's word
+// then, not yet evidence): it is settled as any other, from the card.
+bool lateResult(const ToolCallRow &call)
+{
+    return call.outcome != Outcome::Unknown && call.escalationId
+            && call.escalationState == EscalationState::Open;
+}
+
+bool waitsForSettlement(const ToolCallRow &call)
+{
+    return (call.outcome == Outcome::Unknown && call.escalationState != EscalationState::Resolved)
+            || lateResult(call);
+}
+
+// What an unsettled write waits for, and what the person may do about it.
+QString waitingText(const ToolCallRow &call, const CallActions &actions)
+{
+    if (lateResult(call))
+        return ToolCallCard::tr(
+                       "Escalated, then the tool's result came: it reported %1. The escalation stays open "
+                       "for whoever took it up: settle it by evidence%2.")
+                .arg(call.outcome ? outcomeLabel(*call.outcome).toLower() : ToolCallCard::tr("nothing"),
+                     actions.lookupSystem.isEmpty()
+                             ? QString()
+                             : ToolCallCard::tr(" (a lookup at %1)").arg(actions.lookupSystem));
+    if (!call.escalationId && call.inFlightUntil && *call.inFlightUntil < QDateTime::currentMSecsSinceEpoch())
+        // Only the receiver escalates it; while none runs on this database nothing does.
+        return ToolCallCard::tr(
+                       "Unknown: do not retry. Its result was due by %1 and has not come, but it is not "
+                       "in the escalation queue yet: what recorded it (verity guard, verity collect or "
+                       "import --follow) is not running to escalate it; starting it again does.")
+                .arg(formatTime(*call.inFlightUntil));
+    if (!call.escalationId && call.inFlightUntil) // reported live: its result may still come
+        return ToolCallCard::tr(
+                       "In flight: its result may still come until %1. Do not retry it; if none comes "
+                       "by then, it is escalated as unknown.")
+                .arg(formatTime(*call.inFlightUntil));
+    if (!call.escalationId)
+        return ToolCallCard::tr("Unknown: do not retry. A lookup must settle it.");
+    return !actions.unreadable.isEmpty()
+            ? ToolCallCard::tr(
+                      "Unknown: do not retry. This write waits in the escalation queue; how it can be "
+                      "settled cannot be read just now (%1).")
+                      .arg(actions.unreadable)
+            : actions.lookupSystem.isEmpty()
+            ? ToolCallCard::tr("Unknown: do not retry. No system can be asked about this write: check it "
+                               "where it went and record what you found.")
+            : ToolCallCard::tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
+                               "at %1.")
+                      .arg(actions.lookupSystem);
+}
+
+// The settlement in words: what was found and on what basis, by whom, when, and its reference.
+QString settledText(const ToolCallRow &call)
+{
+    QString text = ToolCallCard::tr("Settled: %1 by %2 at %3")
+                           .arg(settlementText(*call.resolution, call.settlementBasis), call.resolvedBy,
+                                formatTime(call.resolvedAt));
+    if (!call.settledReference.isEmpty())
+        // A check's reference is what the person typed (an id, or where they looked).
+        text += call.toolClass == ToolClass::WriteMoney
+                        && call.settlementBasis != SettlementBasis::Attestation
+                ? ToolCallCard::tr("; refund %1").arg(call.settledReference)
+                : ToolCallCard::tr("; reference %1").arg(call.settledReference);
+    return text + u'.';
+}
+
+QString settledBand(const ToolCallRow &call)
+{
+    if (call.settlementBasis == SettlementBasis::Attestation)
+        return theme::band(theme::Band::Attested);
+    return theme::band(*call.resolution == Resolution::NotPerformed ? theme::Band::NotPerformed
+                                                                    : theme::Band::Performed);
+}
+
 } // namespace
 
+// The card is built top to bottom, one section a step: the order of the steps is the order on
+// screen, and of the keyboard's focus through the buttons.
 ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, QWidget *parent)
     : QFrame(parent)
     , m_callId(call.callExtId)
@@ -95,7 +180,33 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(theme::cardMargins);
     layout->setSpacing(theme::cardSpacing);
+    addHeader(call, layout);
+    addOutcomeReason(call, layout);
+    if (waitsForSettlement(call))
+        addWaitingSection(call, actions, layout);
+    if (call.resolution && call.escalationState == EscalationState::Resolved)
+        addSettledSection(call, actions, layout);
+    if (call.escalationId)
+        addEvidenceButton(*call.escalationId, layout);
+    addClassNotice(call, layout);
+    if (!call.amountError.isEmpty())
+        addAmountNotice(call, layout);
+    if (call.repeated)
+        addRepeatSection(call, layout);
+    if (call.resultError) {
+        layout->addWidget(notice(
+                call.resultErrorType.isEmpty()
+                        ? tr("The transcript marks this result an error.")
+                        : tr("The transcript marks this result an error (%1).").arg(call.resultErrorType),
+                QStringLiteral("resultErrorNotice"), theme::label(theme::Text::Warning), this));
+    }
+    addArgumentsAndResult(call);
+    if (isWrite(call.toolClass))
+        addIntentKey(call, layout);
+}
 
+void ToolCallCard::addHeader(const ToolCallRow &call, QVBoxLayout *layout)
+{
     auto *header = new QHBoxLayout;
     auto *tool = plainTextLabel(call.tool, this, false);
     tool->setObjectName(QStringLiteral("toolName"));
@@ -119,168 +230,130 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
     time->setStyleSheet(theme::label(theme::Text::Muted));
     header->addWidget(tool);
     header->addStretch();
-    if (isWrite(call.toolClass)) {
-        // Once evidence settled an unknown, the badge shows what is now known; the line below
-        // says the tool itself had reported unknown.
-        const std::optional<Outcome> shown = knownOutcome(call);
-        // A person's check never looks like the system's answer.
-        const bool attested = call.resolution && call.settlementBasis == SettlementBasis::Attestation
-                && !settlementContradicted(call);
-        m_badge = new OutcomeBadge(shown, this);
-        if (attested)
-            m_badge->setAttested();
-        else if (call.inFlightUntil && !call.escalationId
-                 && *call.inFlightUntil >= QDateTime::currentMSecsSinceEpoch())
-            m_badge->setInFlight(formatTime(*call.inFlightUntil));
-        m_badge->setObjectName(QStringLiteral("outcomeBadge"));
-        header->addWidget(m_badge, 0, Qt::AlignVCenter);
-    }
+    if (isWrite(call.toolClass))
+        header->addWidget(makeBadge(call), 0, Qt::AlignVCenter);
     layout->addLayout(header);
     auto *line = new QHBoxLayout;
     line->addWidget(toolClass, 0, Qt::AlignVCenter);
     line->addWidget(time, 1);
     layout->addLayout(line);
+}
 
-    if (call.outcome && !call.outcomeReason.isEmpty()) {
-        const QString why = call.resolution
-                ? tr("The tool reported %1: %2.")
-                          .arg(outcomeLabel(*call.outcome).toLower(), call.outcomeReason)
-                : tr("Why: %1").arg(call.outcomeReason);
-        auto *reason = plainTextLabel(why, this);
-        reason->setObjectName(QStringLiteral("outcomeReason"));
-        reason->setStyleSheet(theme::label(theme::Text::Body));
-        layout->addWidget(reason);
+OutcomeBadge *ToolCallCard::makeBadge(const ToolCallRow &call)
+{
+    // Once evidence settled an unknown, the badge shows what is now known; the line below
+    // says the tool itself had reported unknown.
+    const std::optional<Outcome> shown = knownOutcome(call);
+    // A person's check never looks like the system's answer.
+    const bool attested = call.resolution && call.settlementBasis == SettlementBasis::Attestation
+            && !settlementContradicted(call);
+    m_badge = new OutcomeBadge(shown, this);
+    if (attested)
+        m_badge->setAttested();
+    else if (call.inFlightUntil && !call.escalationId
+             && *call.inFlightUntil >= QDateTime::currentMSecsSinceEpoch())
+        m_badge->setInFlight(formatTime(*call.inFlightUntil));
+    m_badge->setObjectName(QStringLiteral("outcomeBadge"));
+    return m_badge;
+}
+
+void ToolCallCard::addOutcomeReason(const ToolCallRow &call, QVBoxLayout *layout)
+{
+    if (!call.outcome || call.outcomeReason.isEmpty())
+        return;
+    const QString why = call.resolution
+            ? tr("The tool reported %1: %2.").arg(outcomeLabel(*call.outcome).toLower(), call.outcomeReason)
+            : tr("Why: %1").arg(call.outcomeReason);
+    auto *reason = plainTextLabel(why, this);
+    reason->setObjectName(QStringLiteral("outcomeReason"));
+    reason->setStyleSheet(theme::label(theme::Text::Body));
+    layout->addWidget(reason);
+}
+
+void ToolCallCard::addWaitingSection(const ToolCallRow &call, const CallActions &actions, QVBoxLayout *layout)
+{
+    auto *row = new QHBoxLayout;
+    row->addWidget(notice(waitingText(call, actions), QStringLiteral("unknownNotice"),
+                          theme::band(theme::Band::Unknown), this),
+                   1);
+    if (call.escalationId && actions.unreadable.isEmpty()) {
+        if (!actions.lookupSystem.isEmpty())
+            row->addWidget(
+                    settleButton(tr("Look up…"), QStringLiteral("lookupButton"),
+                                 tr("Ask %1 whether this write happened (Ctrl+K)").arg(actions.lookupSystem),
+                                 &ToolCallCard::lookupRequested, *call.escalationId, actions));
+        else
+            row->addWidget(settleButton(tr("Record a check…"), QStringLiteral("attestButton"),
+                                        tr("Record what you found in the system this write went to"),
+                                        &ToolCallCard::attestRequested, *call.escalationId, actions));
     }
-    // An escalation someone took up stays open when a result comes after it (the tool's word
-    // then, not yet evidence): it is settled as any other, from here.
-    const bool lateResult = call.outcome != Outcome::Unknown && call.escalationId
-            && call.escalationState == EscalationState::Open;
-    if ((call.outcome == Outcome::Unknown && call.escalationState != EscalationState::Resolved)
-        || lateResult) {
-        auto *row = new QHBoxLayout;
-        const QString waits = !actions.unreadable.isEmpty()
-                ? tr("Unknown: do not retry. This write waits in the escalation queue; how it can be settled "
-                     "cannot be read just now (%1).")
-                          .arg(actions.unreadable)
-                : actions.lookupSystem.isEmpty()
-                ? tr("Unknown: do not retry. No system can be asked about this write: check it "
-                     "where it went and record what you found.")
-                : tr("Unknown: do not retry. This write waits in the escalation queue for a lookup "
-                     "at %1.")
-                          .arg(actions.lookupSystem);
-        QString said = waits;
-        if (lateResult)
-            said = tr("Escalated, then the tool's result came: it reported %1. The escalation stays open for "
-                      "whoever took it up: settle it by evidence%2.")
-                           .arg(call.outcome ? outcomeLabel(*call.outcome).toLower() : tr("nothing"),
-                                actions.lookupSystem.isEmpty()
-                                        ? QString()
-                                        : tr(" (a lookup at %1)").arg(actions.lookupSystem));
-        else if (!call.escalationId && call.inFlightUntil
-                 && *call.inFlightUntil < QDateTime::currentMSecsSinceEpoch())
-            // Only the receiver escalates it; while none runs on this database nothing does.
-            said = tr("Unknown: do not retry. Its result was due by %1 and has not come, but it is not in "
-                      "the escalation queue yet: what recorded it (verity guard, verity collect or "
-                      "import --follow) is not running to escalate it; starting it again does.")
-                           .arg(formatTime(*call.inFlightUntil));
-        else if (!call.escalationId && call.inFlightUntil) // reported live: its result may still come
-            said = tr("In flight: its result may still come until %1. Do not retry it; if none comes by "
-                      "then, it is escalated as unknown.")
-                           .arg(formatTime(*call.inFlightUntil));
-        else if (!call.escalationId)
-            said = tr("Unknown: do not retry. A lookup must settle it.");
-        row->addWidget(notice(said, QStringLiteral("unknownNotice"), theme::band(theme::Band::Unknown), this),
-                       1);
-        if (call.escalationId && actions.unreadable.isEmpty()) {
-            const qint64 id = *call.escalationId;
-            if (!actions.lookupSystem.isEmpty()) {
-                auto *lookup = new QPushButton(tr("Look up…"), this);
-                lookup->setObjectName(QStringLiteral("lookupButton"));
-                lookup->setToolTip(
-                        tr("Ask %1 whether this write happened (Ctrl+K)").arg(actions.lookupSystem));
-                connect(lookup, &QPushButton::clicked, this, [this, id] { emit lookupRequested(id); });
-                row->addWidget(lookup);
-                disableWhenReadOnly(lookup, actions);
-            } else {
-                auto *attest = new QPushButton(tr("Record a check…"), this);
-                attest->setObjectName(QStringLiteral("attestButton"));
-                attest->setToolTip(tr("Record what you found in the system this write went to"));
-                connect(attest, &QPushButton::clicked, this, [this, id] { emit attestRequested(id); });
-                row->addWidget(attest);
-                disableWhenReadOnly(attest, actions);
-            }
-        }
-        layout->addLayout(row);
-        if (!call.escalationNote.isEmpty())
-            layout->addWidget(notice(tr("Why it is still open: %1").arg(call.escalationNote),
-                                     QStringLiteral("lookupNote"), theme::label(theme::Text::Warning), this));
-    }
-    if (call.resolution && call.escalationState == EscalationState::Resolved) {
-        QString text = tr("Settled: %1 by %2 at %3")
-                               .arg(settlementText(*call.resolution, call.settlementBasis), call.resolvedBy,
-                                    formatTime(call.resolvedAt));
-        if (!call.settledReference.isEmpty())
-            // A check's reference is what the person typed (an id, or where they looked).
-            text += call.toolClass == ToolClass::WriteMoney
-                            && call.settlementBasis != SettlementBasis::Attestation
-                    ? tr("; refund %1").arg(call.settledReference)
-                    : tr("; reference %1").arg(call.settledReference);
-        auto *row = new QHBoxLayout;
-        auto *settled = notice(text + u'.', QStringLiteral("resolutionNotice"),
-                               call.settlementBasis == SettlementBasis::Attestation
-                                       ? theme::band(theme::Band::Attested)
-                                       : *call.resolution == Resolution::NotPerformed
-                                       ? theme::band(theme::Band::NotPerformed)
-                                       : theme::band(theme::Band::Performed),
-                               this);
-        row->addWidget(settled, 1);
-        // A person's check stands until a system is asked: its answer replaces the check.
-        if (call.settlementBasis == SettlementBasis::Attestation && !actions.lookupSystem.isEmpty()
-            && call.escalationId) {
-            auto *lookup = new QPushButton(tr("Look up…"), this);
-            lookup->setObjectName(QStringLiteral("lookupButton"));
-            lookup->setToolTip(
-                    tr("Ask %1 whether this write happened; its answer replaces the attested check")
-                            .arg(actions.lookupSystem));
-            connect(lookup, &QPushButton::clicked, this,
-                    [this, id = *call.escalationId] { emit lookupRequested(id); });
-            row->addWidget(lookup);
-            disableWhenReadOnly(lookup, actions);
-        }
-        if (actions.mayPerformAgain && call.escalationId) {
-            auto *again = new QPushButton(tr("Perform with the same key…"), this);
-            again->setObjectName(QStringLiteral("performAgainButton"));
-            connect(again, &QPushButton::clicked, this,
-                    [this, id = *call.escalationId] { emit performAgainRequested(id); });
-            row->addWidget(again);
-            disableWhenReadOnly(again, actions);
-        }
-        layout->addLayout(row);
-        if (settlementContradicted(call))
-            layout->addWidget(notice(tr("The tool's own answer, which came after, says it was %1: so it was, "
-                                        "whatever this check found. Do not perform it again.")
-                                             .arg(outcomeLabel(*call.outcome).toLower()),
-                                     QStringLiteral("contradictedNotice"), theme::label(theme::Text::Warning),
-                                     this));
-    }
-    if (call.escalationId) {
-        auto *row = new QHBoxLayout;
-        row->addStretch();
-        auto *evidence = new QPushButton(tr("Evidence…"), this);
-        evidence->setObjectName(QStringLiteral("evidenceButton"));
-        evidence->setToolTip(tr("Every lookup, write and check of this call, and what to tell the customer"));
-        connect(evidence, &QPushButton::clicked, this,
-                [this, id = *call.escalationId] { emit evidenceRequested(id); });
-        row->addWidget(evidence);
-        layout->addLayout(row);
-    }
+    layout->addLayout(row);
+    if (!call.escalationNote.isEmpty())
+        layout->addWidget(notice(tr("Why it is still open: %1").arg(call.escalationNote),
+                                 QStringLiteral("lookupNote"), theme::label(theme::Text::Warning), this));
+}
+
+void ToolCallCard::addSettledSection(const ToolCallRow &call, const CallActions &actions, QVBoxLayout *layout)
+{
+    auto *row = new QHBoxLayout;
+    row->addWidget(notice(settledText(call), QStringLiteral("resolutionNotice"), settledBand(call), this), 1);
+    // A person's check stands until a system is asked: its answer replaces the check.
+    if (call.settlementBasis == SettlementBasis::Attestation && !actions.lookupSystem.isEmpty()
+        && call.escalationId)
+        row->addWidget(
+                settleButton(tr("Look up…"), QStringLiteral("lookupButton"),
+                             tr("Ask %1 whether this write happened; its answer replaces the attested check")
+                                     .arg(actions.lookupSystem),
+                             &ToolCallCard::lookupRequested, *call.escalationId, actions));
+    if (actions.mayPerformAgain && call.escalationId)
+        row->addWidget(settleButton(tr("Perform with the same key…"), QStringLiteral("performAgainButton"),
+                                    QString(), &ToolCallCard::performAgainRequested, *call.escalationId,
+                                    actions));
+    layout->addLayout(row);
+    if (settlementContradicted(call))
+        layout->addWidget(notice(tr("The tool's own answer, which came after, says it was %1: so it was, "
+                                    "whatever this check found. Do not perform it again.")
+                                         .arg(outcomeLabel(*call.outcome).toLower()),
+                                 QStringLiteral("contradictedNotice"), theme::label(theme::Text::Warning),
+                                 this));
+}
+
+QPushButton *ToolCallCard::settleButton(const QString &text, const QString &objectName,
+                                        const QString &toolTip, void (ToolCallCard::*request)(qint64),
+                                        qint64 escalationId, const CallActions &actions)
+{
+    auto *button = new QPushButton(text, this);
+    button->setObjectName(objectName);
+    if (!toolTip.isEmpty())
+        button->setToolTip(toolTip);
+    connect(button, &QPushButton::clicked, this,
+            [this, request, escalationId] { emit(this->*request)(escalationId); });
+    disableWhenReadOnly(button, actions);
+    return button;
+}
+
+void ToolCallCard::addEvidenceButton(qint64 escalationId, QVBoxLayout *layout)
+{
+    auto *row = new QHBoxLayout;
+    row->addStretch();
+    auto *evidence = new QPushButton(tr("Evidence…"), this);
+    evidence->setObjectName(QStringLiteral("evidenceButton"));
+    evidence->setToolTip(tr("Every lookup, write and check of this call, and what to tell the customer"));
+    connect(evidence, &QPushButton::clicked, this,
+            [this, escalationId] { emit evidenceRequested(escalationId); });
+    row->addWidget(evidence);
+    layout->addLayout(row);
+}
+
+void ToolCallCard::addClassNotice(const ToolCallRow &call, QVBoxLayout *layout)
+{
     if (call.toolClass == ToolClass::Unclassified) {
         layout->addWidget(
                 notice(tr("Unclassified tool: the registry does not say whether %1 reads or writes, so "
                           "Verity treats it as a write it cannot judge.")
                                .arg(call.tool),
                        QStringLiteral("unclassifiedNotice"), theme::band(theme::Band::Unknown), this));
-    } else if (inferred) {
+    } else if (!call.classInferred.isEmpty()) {
         // Judged as what its telemetry says until a person confirms: said, so nobody takes an
         // inferred read for a registry's.
         layout->addWidget(notice(tr("Class inferred: no registry knows %1, and %2. Confirm it (or choose "
@@ -288,70 +361,59 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                                          .arg(call.tool, call.classInferred),
                                  QStringLiteral("classInferredNotice"), theme::label(theme::Text::Warning),
                                  this));
-        if (!isWrite(call.toolClass) && call.hasResult) {
-            auto *read =
-                    plainTextLabel(call.readFailed ? tr("Read failed.") : tr("Read succeeded."), this, false);
-            read->setObjectName(QStringLiteral("readStatus"));
-            read->setStyleSheet(theme::label(theme::Text::Muted));
-            layout->addWidget(read);
-        }
+        if (!isWrite(call.toolClass) && call.hasResult)
+            layout->addWidget(readStatus(call.readFailed ? tr("Read failed.") : tr("Read succeeded."), this));
     } else if (!isWrite(call.toolClass) && call.hasResult) {
-        auto *read =
-                plainTextLabel(call.readFailed ? tr("Read failed: safe to retry (reads are at-least-once).")
-                                               : tr("Read succeeded."),
-                               this, false);
-        read->setObjectName(QStringLiteral("readStatus"));
-        read->setStyleSheet(theme::label(theme::Text::Muted));
-        layout->addWidget(read);
+        layout->addWidget(readStatus(call.readFailed
+                                             ? tr("Read failed: safe to retry (reads are at-least-once).")
+                                             : tr("Read succeeded."),
+                                     this));
     }
+}
 
-    if (!call.amountError.isEmpty()) {
-        // No sum counts this call: if it took effect, the money it moved is known only at the
-        // system it went to.
-        const bool mayHaveMoved = knownOutcome(call) != Outcome::NotPerformed;
-        layout->addWidget(
-                notice(mayHaveMoved ? tr("Amount not counted: %1. No total in Verity includes this write; "
-                                         "read what it moved where it went.")
-                                              .arg(call.amountError)
-                                    : tr("Amount not counted: %1. The write was not performed, so no "
-                                         "money moved.")
-                                              .arg(call.amountError),
-                       QStringLiteral("amountNotice"),
-                       theme::band(mayHaveMoved ? theme::Band::Unknown : theme::Band::NotPerformed), this));
-    }
+void ToolCallCard::addAmountNotice(const ToolCallRow &call, QVBoxLayout *layout)
+{
+    // No sum counts this call: if it took effect, the money it moved is known only at the
+    // system it went to.
+    const bool mayHaveMoved = knownOutcome(call) != Outcome::NotPerformed;
+    layout->addWidget(
+            notice(mayHaveMoved ? tr("Amount not counted: %1. No total in Verity includes this write; "
+                                     "read what it moved where it went.")
+                                          .arg(call.amountError)
+                                : tr("Amount not counted: %1. The write was not performed, so no "
+                                     "money moved.")
+                                          .arg(call.amountError),
+                   QStringLiteral("amountNotice"),
+                   theme::band(mayHaveMoved ? theme::Band::Unknown : theme::Band::NotPerformed), this));
+}
 
-    if (call.repeated) {
-        auto *repeat = new QHBoxLayout;
-        // A duplicate in red, a harmless repeat in grey (nothing happened twice), a retry or an
-        // unsettled repeat in the colour of what is not known.
-        const QString style = call.repeatKind == RepeatKind::DuplicateEffect
-                ? theme::band(theme::Band::Duplicate)
-                : call.repeatKind == RepeatKind::Harmless ? theme::band(theme::Band::Harmless)
-                                                          : theme::band(theme::Band::Unknown);
-        repeat->addWidget(notice(repeatText(call), QStringLiteral("repeatNotice"), style, this), 1);
-        // One button per peer, stacked: a model that retried five times must not widen the card.
-        auto *links = new QVBoxLayout;
-        links->setSpacing(2);
-        for (const QString &peer : call.repeatedWith) {
-            const QString shown = peer.size() > 18 ? peer.left(17) + u'…' : peer;
-            auto *go = new QPushButton(tr("Show call %1").arg(shown), this);
-            go->setObjectName(QStringLiteral("showRepeat_") + peer);
-            go->setToolTip(peer);
-            connect(go, &QPushButton::clicked, this, [this, peer] { emit showCallRequested(peer); });
-            links->addWidget(go);
-        }
-        links->addStretch();
-        repeat->addLayout(links);
-        layout->addLayout(repeat);
+void ToolCallCard::addRepeatSection(const ToolCallRow &call, QVBoxLayout *layout)
+{
+    auto *repeat = new QHBoxLayout;
+    // A duplicate in red, a harmless repeat in grey (nothing happened twice), a retry or an
+    // unsettled repeat in the colour of what is not known.
+    const QString style = call.repeatKind == RepeatKind::DuplicateEffect ? theme::band(theme::Band::Duplicate)
+            : call.repeatKind == RepeatKind::Harmless                    ? theme::band(theme::Band::Harmless)
+                                                                         : theme::band(theme::Band::Unknown);
+    repeat->addWidget(notice(repeatText(call), QStringLiteral("repeatNotice"), style, this), 1);
+    // One button per peer, stacked: a model that retried five times must not widen the card.
+    auto *links = new QVBoxLayout;
+    links->setSpacing(2);
+    for (const QString &peer : call.repeatedWith) {
+        const QString shown = peer.size() > 18 ? peer.left(17) + u'…' : peer;
+        auto *go = new QPushButton(tr("Show call %1").arg(shown), this);
+        go->setObjectName(QStringLiteral("showRepeat_") + peer);
+        go->setToolTip(peer);
+        connect(go, &QPushButton::clicked, this, [this, peer] { emit showCallRequested(peer); });
+        links->addWidget(go);
     }
+    links->addStretch();
+    repeat->addLayout(links);
+    layout->addLayout(repeat);
+}
 
-    if (call.resultError) {
-        layout->addWidget(notice(
-                call.resultErrorType.isEmpty()
-                        ? tr("The transcript marks this result an error.")
-                        : tr("The transcript marks this result an error (%1).").arg(call.resultErrorType),
-                QStringLiteral("resultErrorNotice"), theme::label(theme::Text::Warning), this));
-    }
+void ToolCallCard::addArgumentsAndResult(const ToolCallRow &call)
+{
     // A clipped text is not JSON any more: shown as it came.
     addSection(tr("ARGUMENTS"),
                call.argumentsClippedBytes > 0 ? call.argumentsJson : prettyJson(call.argumentsJson),
@@ -361,40 +423,40 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
                        : call.resultClippedBytes > 0 ? call.rawResult
                                                      : prettyJson(call.rawResult),
                QStringLiteral("rawResult"), true, call.resultClippedBytes, TextPlace::Part::Result);
-    if (isWrite(call.toolClass)) {
-        if (call.intentKey.isEmpty()) {
-            addSection(tr("INTENT KEY"), tr("none: %1").arg(call.intentError), QStringLiteral("intentKey"),
-                       true);
-        } else {
-            // 64 hex digits do not wrap: in a line of its own that scrolls, the whole key is
-            // still there to select and copy, and a narrow card is not pushed wider.
-            const bool fromArguments = !call.intentError.isEmpty();
-            layout->addWidget(caption(
-                    fromArguments ? tr("INTENT KEY \u00b7 KEY FROM ALL ARGUMENTS") : tr("INTENT KEY"), this));
-            auto *key = new QLineEdit(call.intentKey, this);
-            key->setObjectName(QStringLiteral("intentKey"));
-            key->setReadOnly(true);
-            key->setFrame(false);
-            key->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-            key->setToolTip(call.intentKey);
-            key->setCursorPosition(0);
-            key->setStyleSheet(theme::codeField());
-            layout->addWidget(key);
-            if (fromArguments) {
-                // Said, so that a person knows a retry with other words would not be caught.
-                layout->addWidget(notice(inferred ? tr("Key from all arguments, since %1 to name the "
-                                                       "fields of one intent. An identical call is a repeat "
-                                                       "of this one.")
-                                                            .arg(call.intentError)
-                                                  : tr("Key from all arguments, since the profile's fields "
-                                                       "could not make one (%1). An identical call is a "
-                                                       "repeat of this one.")
-                                                            .arg(call.intentError),
-                                         QStringLiteral("intentKeyBasis"), theme::label(theme::Text::Muted),
-                                         this));
-            }
-        }
+}
+
+void ToolCallCard::addIntentKey(const ToolCallRow &call, QVBoxLayout *layout)
+{
+    if (call.intentKey.isEmpty()) {
+        addSection(tr("INTENT KEY"), tr("none: %1").arg(call.intentError), QStringLiteral("intentKey"), true);
+        return;
     }
+    // 64 hex digits do not wrap: in a line of its own that scrolls, the whole key is still
+    // there to select and copy, and a narrow card is not pushed wider.
+    const bool fromArguments = !call.intentError.isEmpty();
+    layout->addWidget(
+            caption(fromArguments ? tr("INTENT KEY \u00b7 KEY FROM ALL ARGUMENTS") : tr("INTENT KEY"), this));
+    auto *key = new QLineEdit(call.intentKey, this);
+    key->setObjectName(QStringLiteral("intentKey"));
+    key->setReadOnly(true);
+    key->setFrame(false);
+    key->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    key->setToolTip(call.intentKey);
+    key->setCursorPosition(0);
+    key->setStyleSheet(theme::codeField());
+    layout->addWidget(key);
+    if (!fromArguments)
+        return;
+    // Said, so that a person knows a retry with other words would not be caught.
+    layout->addWidget(
+            notice(!call.classInferred.isEmpty()
+                           ? tr("Key from all arguments, since %1 to name the fields of one intent. An "
+                                "identical call is a repeat of this one.")
+                                     .arg(call.intentError)
+                           : tr("Key from all arguments, since the profile's fields could not make one "
+                                "(%1). An identical call is a repeat of this one.")
+                                     .arg(call.intentError),
+                   QStringLiteral("intentKeyBasis"), theme::label(theme::Text::Muted), this));
 }
 
 void ToolCallCard::addSection(const QString &title, const QString &text, const QString &objectName,

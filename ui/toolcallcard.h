@@ -4,6 +4,9 @@
 
 #include <QFrame>
 
+class QPushButton;
+class QVBoxLayout;
+
 namespace verity {
 
 class OutcomeBadge;
@@ -44,6 +47,23 @@ signals:
     void showAllRequested(TextPlace::Part part);
 
 private:
+    // The card's sections, top to bottom.
+    void addHeader(const ToolCallRow &call, QVBoxLayout *layout);
+    OutcomeBadge *makeBadge(const ToolCallRow &call);
+    void addOutcomeReason(const ToolCallRow &call, QVBoxLayout *layout);
+    // An unknown (or a result that came after its escalation): what it waits for, and the way to settle it.
+    void addWaitingSection(const ToolCallRow &call, const CallActions &actions, QVBoxLayout *layout);
+    void addSettledSection(const ToolCallRow &call, const CallActions &actions, QVBoxLayout *layout);
+    void addEvidenceButton(qint64 escalationId, QVBoxLayout *layout);
+    void addClassNotice(const ToolCallRow &call, QVBoxLayout *layout);
+    void addAmountNotice(const ToolCallRow &call, QVBoxLayout *layout);
+    void addRepeatSection(const ToolCallRow &call, QVBoxLayout *layout);
+    void addArgumentsAndResult(const ToolCallRow &call);
+    void addIntentKey(const ToolCallRow &call, QVBoxLayout *layout);
+    // A button that asks for `request` on the escalation, greyed when nothing can be settled here.
+    QPushButton *settleButton(const QString &text, const QString &objectName, const QString &toolTip,
+                              void (ToolCallCard::*request)(qint64), qint64 escalationId,
+                              const CallActions &actions);
     // `wholeBytes` > 0: `text` is only the start of a text that size. A long text opens folded.
     void addSection(const QString &title, const QString &text, const QString &objectName, bool monospace,
                     qint64 wholeBytes = 0, TextPlace::Part part = TextPlace::Part::Result);
