@@ -246,6 +246,9 @@ void MainWindow::connectImportFlow()
 {
     connect(m_importFlow, &TranscriptImportFlow::storeChanged, this, &MainWindow::refresh);
     connect(m_importFlow, &TranscriptImportFlow::registriesChanged, m_auditView, &AuditView::setRegistries);
+    // A tool classified now is looked up where its new class says, without a restart.
+    connect(m_importFlow, &TranscriptImportFlow::registriesChanged, m_provider,
+            [this](const RegistrySelection &registries) { m_provider->setRegistries(registries); });
     connect(m_importFlow, &TranscriptImportFlow::importFinished, this, &MainWindow::importFinished);
 }
 
