@@ -23,7 +23,7 @@
 
 namespace verity {
 
-FinancePane::FinancePane(Store &store, QWidget *parent)
+FinancePane::FinancePane(FinanceReviewStore &store, QWidget *parent)
     : QWidget(parent)
     , m_sellers(new SellerBalanceModel(store, this))
     , m_duplicates(new DuplicatePayoutModel(store, this))
