@@ -17,8 +17,8 @@
 
 namespace verity {
 
-int followImport(Store &store, const RegistrySelection &registries, const QString &path, qint64 graceMs,
-                 QTextStream &out, QTextStream &err)
+int followImport(ImportWrites &store, const RegistrySelection &registries, const QString &path,
+                 qint64 graceMs, QTextStream &out, QTextStream &err)
 {
     SpanIntake intake(store, registries, graceMs);
     FollowedFile file(path);

@@ -18,7 +18,7 @@
 
 namespace verity {
 
-AuditView::AuditView(Store &store, AuditLogModel &model, QWidget *parent)
+AuditView::AuditView(AuditCheckStore &store, AuditLogModel &model, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
     , m_model(model)

@@ -10,8 +10,8 @@ class QTableView;
 
 namespace verity {
 
+class AuditCheckStore;
 class AuditLogModel;
-class Store;
 
 // The audit log as a table, with a button that checks the whole hash chain and a line that
 // says, in words as well as colour, whether it is intact or where it breaks.
@@ -20,7 +20,7 @@ class AuditView : public QWidget
     Q_OBJECT
 
 public:
-    AuditView(Store &store, AuditLogModel &model, QWidget *parent = nullptr);
+    AuditView(AuditCheckStore &store, AuditLogModel &model, QWidget *parent = nullptr);
 
     QTableView *table() const { return m_table; }
     QString statusText() const;
@@ -47,7 +47,7 @@ private:
     void showProblem(const QString &problem);
     void updateHeadline();
 
-    Store &m_store;
+    AuditCheckStore &m_store;
     AuditLogModel &m_model;
     RegistrySelection m_registries;
     QLabel *m_headline;

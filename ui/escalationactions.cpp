@@ -42,7 +42,7 @@ bool askBeforeSending(QWidget *parent, const QString &question, const QString &t
 
 } // namespace
 
-EscalationActions::EscalationActions(Store &store, ProviderConnection &provider, QWidget *window)
+EscalationActions::EscalationActions(ResolutionStore &store, ProviderConnection &provider, QWidget *window)
     : QObject(window)
     , m_store(store)
     , m_provider(provider)

@@ -21,8 +21,8 @@ class EscalationResolver;
 class EvidenceDialog;
 class ProviderConnection;
 class ResolutionDialog;
+class ResolutionStore;
 class RoleLimits;
-class Store;
 
 class EscalationActions : public QObject
 {
@@ -32,7 +32,7 @@ public:
     // The question, and what the person must type to confirm (empty: a click will do).
     using Confirm = std::function<bool(QWidget *, const QString &, const QString &)>;
 
-    EscalationActions(Store &store, ProviderConnection &provider, QWidget *window);
+    EscalationActions(ResolutionStore &store, ProviderConnection &provider, QWidget *window);
 
     // How a write is confirmed before it is sent again (a question box, Cancel the default).
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
@@ -93,7 +93,7 @@ private:
     // Why this user may not settle or claim escalations; empty when they may.
     QString supportRefusal() const;
 
-    Store &m_store;
+    ResolutionStore &m_store;
     ProviderConnection &m_provider;
     QWidget *m_window;
     Confirm m_confirm;

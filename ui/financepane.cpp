@@ -27,7 +27,7 @@ namespace {
 
 // Exactly the calls the person was shown; one another console settled since is reported as
 // settled elsewhere, not settled twice. Says what it did, or why not.
-Expected<QString> settleShownCalls(Store &store, const ProviderStatement &statement,
+Expected<QString> settleShownCalls(SettlementStore &store, const ProviderStatement &statement,
                                    const QList<ProvenCall> &shown, const QString &operatorName)
 {
     const Expected<StatementSettlement> done = settleFromStatement(store, shown, statement, operatorName);
@@ -48,7 +48,7 @@ Expected<QString> settleShownCalls(Store &store, const ProviderStatement &statem
 
 } // namespace
 
-FinancePane::FinancePane(Store &store, QWidget *parent)
+FinancePane::FinancePane(FinanceReviewStore &store, QWidget *parent)
     : QWidget(parent)
     , m_sellers(new SellerBalanceModel(store, this))
     , m_duplicates(new DuplicatePayoutModel(store, this))

@@ -13,10 +13,10 @@ class QSortFilterProxyModel;
 namespace verity {
 
 class DuplicatePayoutModel;
+class FinanceReviewStore;
 class ReconciliationModel;
 class SellerBalanceChart;
 class SellerBalanceModel;
-class Store;
 
 // Finance's view of the refunds: sellers and their balances over time, the duplicate
 // payouts and their recovery, and the reconciliation against the provider. Read lazily: the
@@ -26,7 +26,7 @@ class FinancePane : public QWidget
     Q_OBJECT
 
 public:
-    explicit FinancePane(Store &store, QWidget *parent = nullptr);
+    explicit FinancePane(FinanceReviewStore &store, QWidget *parent = nullptr);
 
     void setProviderSettings(std::function<ProviderSettings()> settings);
     void setOperatorName(std::function<QString()> name);

@@ -50,6 +50,7 @@ public:
     // cannot write. Either way nothing is imported, classified, looked up or noted, and the
     // window says why.
     enum Mode { ReadWrite, IncidentExport, ReadOnlyDatabase };
+    // The whole Store: the window hands each of its panes and models the door that one needs.
     MainWindow(Store &store, QString databasePath, RegistrySource registrySource, Mode mode = ReadWrite,
                QWidget *parent = nullptr);
     ~MainWindow() override;

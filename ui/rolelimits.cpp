@@ -6,7 +6,7 @@
 
 namespace verity {
 
-RoleLimits::RoleLimits(Store &store, QString readOnlyReason, QObject *parent)
+RoleLimits::RoleLimits(StoreSession &store, QString readOnlyReason, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_readOnlyReason(std::move(readOnlyReason))

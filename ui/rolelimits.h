@@ -14,7 +14,7 @@ class QAction;
 
 namespace verity {
 
-class Store;
+class StoreSession;
 
 class RoleLimits : public QObject
 {
@@ -22,7 +22,7 @@ class RoleLimits : public QObject
 
 public:
     // `readOnlyReason` not empty: nothing may change, whatever the roles.
-    RoleLimits(Store &store, QString readOnlyReason, QObject *parent = nullptr);
+    RoleLimits(StoreSession &store, QString readOnlyReason, QObject *parent = nullptr);
 
     // Reads the user's roles again; changed() when they differ.
     void refresh();
@@ -52,7 +52,7 @@ private:
     };
     void apply(const Limited &limited) const;
 
-    Store &m_store;
+    StoreSession &m_store;
     QString m_readOnlyReason;
     OperatorRoles m_roles;
     QString m_error; // the roles could not be read: every change refused with this

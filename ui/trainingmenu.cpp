@@ -38,7 +38,7 @@ private:
 
 } // namespace
 
-TrainingMenu::TrainingMenu(Store &store, MainWindow &window, bool readOnly, const RoleLimits &limits)
+TrainingMenu::TrainingMenu(ReplayStore &store, MainWindow &window, bool readOnly, const RoleLimits &limits)
     : QObject(&window)
     , m_store(store)
     , m_window(window)

@@ -13,8 +13,8 @@ class QWidget;
 namespace verity {
 
 class MainWindow;
+class ReplayStore;
 class RoleLimits;
-class Store;
 
 class TrainingMenu : public QObject
 {
@@ -23,7 +23,7 @@ class TrainingMenu : public QObject
 public:
     // `readOnly`: the window shows an incident export or a database this user cannot write;
     // notes and exports are refused. `limits`: whether this user may write notes (a trainer).
-    TrainingMenu(Store &store, MainWindow &window, bool readOnly, const RoleLimits &limits);
+    TrainingMenu(ReplayStore &store, MainWindow &window, bool readOnly, const RoleLimits &limits);
 
     QMenu *menu() const { return m_menu; }
     // Seams for tests: where an export is saved, which export is opened (file dialogs by default).
@@ -48,7 +48,7 @@ private:
     qint64 currentTicket() const;
     void tell(const QString &title, const QString &message, QWidget *parent = nullptr) const;
 
-    Store &m_store;
+    ReplayStore &m_store;
     MainWindow &m_window;
     bool m_readOnly;
     const RoleLimits &m_limits;

@@ -36,9 +36,9 @@
 
 namespace verity {
 
+class AuditCheckStore;
 class AuditStore;
 class RegistrySelection;
-class Store;
 
 struct AuditVerification
 {
@@ -84,7 +84,7 @@ public:
     // must still hold an entry of that hash.
     // `registries`: the rules each write's recorded result is read by again (the built-in
     // profiles when null), as the import read it.
-    static Expected<AuditVerification> verify(Store &store, const QString &head = {},
+    static Expected<AuditVerification> verify(AuditCheckStore &store, const QString &head = {},
                                               const RegistrySelection *registries = nullptr);
     static Expected<AuditHead> head(AuditStore &store);
 

@@ -111,8 +111,9 @@ AuditVerification broken(AuditVerification result, std::optional<qint64> seq, co
 }
 
 // Each evidence row still hashes to what it says, and an entry cites it.
-Expected<std::optional<AuditVerification>>
-checkEvidence(Store &store, const ChainFacts &facts, const AuditVerification &result, QSet<QString> &intact)
+Expected<std::optional<AuditVerification>> checkEvidence(AuditStore &store, const ChainFacts &facts,
+                                                         const AuditVerification &result,
+                                                         QSet<QString> &intact)
 {
     for (qint64 offset = 0;; offset += pageSize) {
         Expected<QList<Evidence>> page = store.evidenceRows(offset, pageSize);
@@ -148,7 +149,7 @@ checkEvidence(Store &store, const ChainFacts &facts, const AuditVerification &re
 
 // Each escalation stands as its last deciding entry left it; returns the refunds the
 // settlements vouch for, for the ledger check.
-Expected<std::optional<AuditVerification>> checkSettlements(Store &store, const ChainFacts &facts,
+Expected<std::optional<AuditVerification>> checkSettlements(AuditCheckStore &store, const ChainFacts &facts,
                                                             const AuditVerification &result,
                                                             QSet<QString> &vouched)
 {
@@ -218,7 +219,7 @@ Expected<std::optional<AuditVerification>> checkSettlements(Store &store, const 
     }
 }
 
-Expected<std::optional<AuditVerification>> checkLedger(Store &store, const AuditVerification &result,
+Expected<std::optional<AuditVerification>> checkLedger(AuditStore &store, const AuditVerification &result,
                                                        const QSet<QString> &vouched)
 {
     for (qint64 offset = 0;; offset += pageSize) {
@@ -286,8 +287,8 @@ QString outcomeMismatch(const StoredWriteOutcome &call, const RegistrySelection 
     return QString();
 }
 
-Expected<std::optional<AuditVerification>> checkOutcomes(Store &store, const RegistrySelection &registries,
-                                                         const AuditVerification &result)
+Expected<std::optional<AuditVerification>>
+checkOutcomes(AuditStore &store, const RegistrySelection &registries, const AuditVerification &result)
 {
     for (qint64 after = 0;;) {
         Expected<QList<StoredWriteOutcome>> page = store.writeOutcomes(after, pageSize);
@@ -305,7 +306,7 @@ Expected<std::optional<AuditVerification>> checkOutcomes(Store &store, const Reg
 
 } // namespace
 
-Expected<AuditVerification> AuditLog::verify(Store &store, const QString &head,
+Expected<AuditVerification> AuditLog::verify(AuditCheckStore &store, const QString &head,
                                              const RegistrySelection *registries)
 {
     AuditVerification result;

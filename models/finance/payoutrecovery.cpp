@@ -31,8 +31,9 @@ QHash<QString, PayoutMark> currentMarks(const QList<PayoutMark> &marks)
     return current;
 }
 
-Expected<PayoutMark> markDuplicatePayout(Store &store, const DuplicatePayout &duplicate, RecoveryState state,
-                                         const QString &note, const QString &operatorName, qint64 atMs)
+Expected<PayoutMark> markDuplicatePayout(PayoutRecoveryStore &store, const DuplicatePayout &duplicate,
+                                         RecoveryState state, const QString &note,
+                                         const QString &operatorName, qint64 atMs)
 {
     if (operatorName.trimmed().isEmpty())
         return makeError(QStringLiteral("a recovery mark needs the name of the person making it"));

@@ -11,15 +11,16 @@
 
 namespace verity {
 
-class Store;
+class PayoutRecoveryStore;
 
 // The audit action of a mark: "recovery_requested" or "recovered".
 QString recoveryAuditAction(RecoveryState state);
 QString recoveryStateText(RecoveryState state); // "Recovery requested", "Recovered"
 
 // Refuses an empty operator name, and "recovered" before "recovery requested".
-Expected<PayoutMark> markDuplicatePayout(Store &store, const DuplicatePayout &duplicate, RecoveryState state,
-                                         const QString &note, const QString &operatorName, qint64 atMs);
+Expected<PayoutMark> markDuplicatePayout(PayoutRecoveryStore &store, const DuplicatePayout &duplicate,
+                                         RecoveryState state, const QString &note,
+                                         const QString &operatorName, qint64 atMs);
 
 // The current mark of each duplicate key: the last one made.
 QHash<QString, PayoutMark> currentMarks(const QList<PayoutMark> &marks);

@@ -14,7 +14,7 @@
 
 namespace verity {
 
-DuplicatePayoutModel::DuplicatePayoutModel(Store &store, QObject *parent)
+DuplicatePayoutModel::DuplicatePayoutModel(PayoutRecoveryStore &store, QObject *parent)
     : QAbstractTableModel(parent)
     , m_store(store)
 {}

@@ -12,7 +12,7 @@
 
 namespace verity {
 
-class Store;
+class PayoutRecoveryStore;
 
 class DuplicatePayoutModel : public QAbstractTableModel
 {
@@ -36,7 +36,7 @@ public:
     };
 
     // Empty until refresh().
-    explicit DuplicatePayoutModel(Store &store, QObject *parent = nullptr);
+    explicit DuplicatePayoutModel(PayoutRecoveryStore &store, QObject *parent = nullptr);
 
     // Refunds of the same seller, order and amount this close together count as one
     // duplicate where no intent key is known. Re-reads.
@@ -67,7 +67,7 @@ signals:
     void errorOccurred(const QString &message);
 
 private:
-    Store &m_store;
+    PayoutRecoveryStore &m_store;
     qint64 m_windowMs = defaultDuplicateWindowMs;
     std::optional<ProviderStatement> m_statement;
     QList<DuplicatePayout> m_duplicates;

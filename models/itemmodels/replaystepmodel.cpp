@@ -9,7 +9,7 @@
 
 namespace verity {
 
-ReplayStepModel::ReplayStepModel(Store &store, QObject *parent)
+ReplayStepModel::ReplayStepModel(ReplayStore &store, QObject *parent)
     : QAbstractTableModel(parent)
     , m_store(store)
     , m_now([] { return QDateTime::currentMSecsSinceEpoch(); })

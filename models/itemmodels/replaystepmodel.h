@@ -13,7 +13,7 @@
 
 namespace verity {
 
-class Store;
+class ReplayStore;
 
 class ReplayStepModel : public QAbstractTableModel
 {
@@ -23,7 +23,7 @@ public:
     enum Column { TimeColumn, LayerColumn, StepColumn, NoteColumn, ColumnCount };
     enum Role { LayerRole = Qt::UserRole, InferredRole };
 
-    explicit ReplayStepModel(Store &store, QObject *parent = nullptr);
+    explicit ReplayStepModel(ReplayStore &store, QObject *parent = nullptr);
 
     // Reads the ticket's transcript, trace lines and notes; the first step becomes current.
     Expected<void> load(qint64 ticketId);
@@ -53,7 +53,7 @@ signals:
     void currentStepChanged(int row);
 
 private:
-    Store &m_store;
+    ReplayStore &m_store;
     qint64 m_ticketId = 0;
     TicketDetail m_ticket;
     IncidentTimeline m_timeline;

@@ -247,7 +247,7 @@ Expected<qint64> buildExport(Store &store, const TicketDetail &ticket, const QLi
 
 } // namespace
 
-Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, const QString &path,
+Expected<IncidentExportSummary> exportIncident(ReplayStore &source, qint64 ticketId, const QString &path,
                                                qint64 exportedAt)
 {
     if (Expected<void> target = checkTarget(path); !target)

@@ -25,6 +25,7 @@
 
 namespace verity {
 
+class ReplayStore;
 class Store;
 
 // The kind and version an incident export writes into its file_info table.
@@ -47,7 +48,7 @@ struct IncidentExportSummary
 // Writes ticket `ticketId` of `source` to `path`. An existing file at `path` is replaced only
 // when the export succeeded; nothing is left behind when it fails. `exportedAt` (ms since the
 // epoch) is recorded in the file; 0 means now.
-Expected<IncidentExportSummary> exportIncident(Store &source, qint64 ticketId, const QString &path,
+Expected<IncidentExportSummary> exportIncident(ReplayStore &source, qint64 ticketId, const QString &path,
                                                qint64 exportedAt = 0);
 
 struct OpenedIncidentExport

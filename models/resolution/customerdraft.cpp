@@ -170,7 +170,7 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
     return letter(customerName, body);
 }
 
-Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalation)
+Expected<QString> customerDraftFor(EscalationReads &store, const EscalationDetail &escalation)
 {
     if (escalation.toolClass != ToolClass::WriteMoney)
         return draftWriteMessage(escalation);

@@ -11,7 +11,7 @@
 
 namespace verity {
 
-class Store;
+class EscalationReads;
 
 // One refund call of the same intent on the ticket, as it now stands.
 struct RefundFact
@@ -34,6 +34,6 @@ QString draftWriteMessage(const EscalationDetail &escalation);
 
 // The draft for the escalation as the store now holds it: a refund from the calls of its
 // intent, a pickup or a message from its settlement.
-Expected<QString> customerDraftFor(Store &store, const EscalationDetail &escalation);
+Expected<QString> customerDraftFor(EscalationReads &store, const EscalationDetail &escalation);
 
 } // namespace verity

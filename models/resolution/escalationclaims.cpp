@@ -8,7 +8,7 @@
 
 namespace verity {
 
-EscalationClaims::EscalationClaims(Store &store, QString operatorName, Clock clock)
+EscalationClaims::EscalationClaims(ClaimStore &store, QString operatorName, Clock clock)
     : m_store(store)
     , m_operator(std::move(operatorName))
     , m_clock(clock ? std::move(clock) : Clock([] { return QDateTime::currentMSecsSinceEpoch(); }))
@@ -22,7 +22,7 @@ QString utcText(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
 }
 
-Expected<EscalationDetail> existingEscalation(Store &store, qint64 escalationId)
+Expected<EscalationDetail> existingEscalation(ClaimStore &store, qint64 escalationId)
 {
     Expected<std::optional<EscalationDetail>> found = store.escalation(escalationId);
     if (!found)
@@ -35,7 +35,7 @@ Expected<EscalationDetail> existingEscalation(Store &store, qint64 escalationId)
 
 // One claim change and its audit entry, together or not at all.
 template<typename Change>
-auto auditedChange(Store &store, Change change) -> decltype(change())
+auto auditedChange(ClaimStore &store, Change change) -> decltype(change())
 {
     if (Expected<void> begun = store.begin(); !begun)
         return begun.error();

@@ -12,7 +12,7 @@
 
 namespace verity {
 
-class Store;
+class ClaimStore;
 
 class EscalationClaims
 {
@@ -20,7 +20,7 @@ public:
     static constexpr qint64 defaultLeaseMs = 15 * 60 * 1000;
     using Clock = std::function<qint64()>; // ms since the epoch, UTC
 
-    EscalationClaims(Store &store, QString operatorName, Clock clock = {});
+    EscalationClaims(ClaimStore &store, QString operatorName, Clock clock = {});
 
     void setLease(qint64 ms) { m_leaseMs = ms; }
     // How often the holder renews the claims taken here (a console, while its dialog is open);
@@ -49,7 +49,7 @@ public:
 private:
     Expected<bool> releaseAs(qint64 escalationId, const QString &whose);
 
-    Store &m_store;
+    ClaimStore &m_store;
     QString m_operator;
     Clock m_clock;
     qint64 m_leaseMs = defaultLeaseMs;

@@ -57,7 +57,7 @@ QString standingOf(const EscalationDetail &escalation)
 
 } // namespace
 
-Expected<EscalationHistory> escalationHistory(Store &store, qint64 escalationId)
+Expected<EscalationHistory> escalationHistory(EscalationReads &store, qint64 escalationId)
 {
     Expected<std::optional<EscalationDetail>> detail = store.escalation(escalationId);
     if (!detail)

@@ -11,7 +11,7 @@
 
 namespace verity {
 
-class Store;
+class EscalationReads;
 
 struct EscalationHistory
 {
@@ -21,7 +21,7 @@ struct EscalationHistory
     QString customerDraft;
 };
 
-Expected<EscalationHistory> escalationHistory(Store &store, qint64 escalationId);
+Expected<EscalationHistory> escalationHistory(EscalationReads &store, qint64 escalationId);
 
 // The evidence as plain text, times in ISO 8601 UTC: what the Evidence window shows.
 QString evidenceText(const EscalationHistory &history);

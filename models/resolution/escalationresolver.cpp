@@ -86,7 +86,7 @@ Evidence evidenceFrom(const QList<HttpExchange> &exchanges)
     return evidence;
 }
 
-EscalationResolver::EscalationResolver(Store &store, ProviderClient &provider, QString operatorName,
+EscalationResolver::EscalationResolver(ResolutionStore &store, ProviderClient &provider, QString operatorName,
                                        QObject *parent)
     : QObject(parent)
     , m_store(store)

@@ -26,7 +26,7 @@
 
 namespace verity {
 
-class Store;
+class ResolutionStore;
 
 // How an escalation can be settled: looked up at a system, or only by a person's check.
 struct EscalationRoute
@@ -94,7 +94,7 @@ class EscalationResolver : public QObject
     Q_OBJECT
 
 public:
-    EscalationResolver(Store &store, ProviderClient &provider, QString operatorName,
+    EscalationResolver(ResolutionStore &store, ProviderClient &provider, QString operatorName,
                        QObject *parent = nullptr);
 
     // The registries that name each tool's system; without them only refunds can be looked up.
@@ -156,7 +156,7 @@ private:
     ResolutionReport reportOf(const EscalationDetail &escalation, const Expected<SettlementWritten> &written,
                               const QString &settledMessage, const QString &openMessage);
 
-    Store &m_store;
+    ResolutionStore &m_store;
     ProviderClient &m_provider;
     SafeWriteRuntime m_runtime;
     QString m_operator;

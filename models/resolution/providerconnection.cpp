@@ -29,7 +29,7 @@ QString defaultOperatorName()
     return user.isEmpty() ? QStringLiteral("operator") : user;
 }
 
-ProviderConnection::ProviderConnection(Store &store, QObject *parent)
+ProviderConnection::ProviderConnection(ResolutionStore &store, QObject *parent)
     : QObject(parent)
     , m_store(store)
 {

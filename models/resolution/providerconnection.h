@@ -15,14 +15,14 @@
 namespace verity {
 
 class EscalationResolver;
-class Store;
+class ResolutionStore;
 
 class ProviderConnection : public QObject
 {
     Q_OBJECT
 
 public:
-    ProviderConnection(Store &store, QObject *parent = nullptr);
+    ProviderConnection(ResolutionStore &store, QObject *parent = nullptr);
     ~ProviderConnection() override;
 
     // The environment variable the command line and headless runs take the key from.
@@ -65,7 +65,7 @@ signals:
 private:
     void rebuild();
 
-    Store &m_store;
+    ResolutionStore &m_store;
     ProviderSettings m_settings;
     QString m_operator;
     QString m_keyNote;

@@ -24,7 +24,7 @@ bool moved(const StatementRefund &refund)
 
 } // namespace
 
-Expected<QList<ProvenCall>> callsProvenBy(Store &store, const ProviderStatement &statement)
+Expected<QList<ProvenCall>> callsProvenBy(ClaimStore &store, const ProviderStatement &statement)
 {
     QHash<QString, QList<const StatementRefund *>> byKey;
     for (const StatementRefund &refund : statement.refunds) {
@@ -92,7 +92,7 @@ Expected<QList<ProvenCall>> callsProvenBy(Store &store, const ProviderStatement 
     return proven;
 }
 
-Expected<StatementSettlement> settleFromStatement(Store &store, const QList<ProvenCall> &proven,
+Expected<StatementSettlement> settleFromStatement(SettlementStore &store, const QList<ProvenCall> &proven,
                                                   const ProviderStatement &statement,
                                                   const QString &operatorName)
 {

@@ -14,7 +14,8 @@
 
 namespace verity {
 
-class Store;
+class ClaimStore;
+class SettlementStore;
 
 struct ProvenCall
 {
@@ -26,7 +27,7 @@ struct ProvenCall
 // person attested, since the provider's record outranks a check. Only calls whose every sibling
 // of the same intent was made inside the statement's period are judged, so that a refund
 // made before the period cannot be mistaken for a later one.
-Expected<QList<ProvenCall>> callsProvenBy(Store &store, const ProviderStatement &statement);
+Expected<QList<ProvenCall>> callsProvenBy(ClaimStore &store, const ProviderStatement &statement);
 
 struct StatementSettlement
 {
@@ -40,7 +41,7 @@ struct StatementSettlement
 
 // Settles each as performed (verified by reconciliation): the provider's record as evidence,
 // the ledger row, the audit entries, in one transaction per escalation.
-Expected<StatementSettlement> settleFromStatement(Store &store, const QList<ProvenCall> &proven,
+Expected<StatementSettlement> settleFromStatement(SettlementStore &store, const QList<ProvenCall> &proven,
                                                   const ProviderStatement &statement,
                                                   const QString &operatorName);
 

@@ -26,7 +26,7 @@ EscalationSettlement settlementOf(const EscalationDetail &escalation)
 
 namespace {
 
-Expected<SettlementWritten> writeInTransaction(Store &store, const QString &operatorName,
+Expected<SettlementWritten> writeInTransaction(SettlementStore &store, const QString &operatorName,
                                                const EscalationDetail &escalation, const SettlementStep &step)
 {
     SettlementWritten written;
@@ -92,7 +92,7 @@ Expected<SettlementWritten> writeInTransaction(Store &store, const QString &oper
 
 } // namespace
 
-Expected<SettlementWritten> writeSettlement(Store &store, const QString &operatorName,
+Expected<SettlementWritten> writeSettlement(SettlementStore &store, const QString &operatorName,
                                             const EscalationDetail &escalation, const SettlementStep &step)
 {
     if (Expected<void> begun = store.begin(); !begun)

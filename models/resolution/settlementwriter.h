@@ -12,7 +12,7 @@
 
 namespace verity {
 
-class Store;
+class SettlementStore;
 
 struct SettlementStep
 {
@@ -31,7 +31,7 @@ struct SettlementWritten
     std::optional<ResolutionClaim> claim; // whether this console settled it, or who had
 };
 
-Expected<SettlementWritten> writeSettlement(Store &store, const QString &operatorName,
+Expected<SettlementWritten> writeSettlement(SettlementStore &store, const QString &operatorName,
                                             const EscalationDetail &escalation, const SettlementStep &step);
 
 // The escalation as the audit reads it back, for the hash of its "settle" entry.

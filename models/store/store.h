@@ -352,16 +352,89 @@ protected:
     ~FileInfoStore() = default;
 };
 
-// Every room: what a backend implements, and what start-up wiring holds.
-class Store : public TicketReads,
-              public ImportWrites,
-              public ClassificationStore,
-              public EscalationStore,
-              public LedgerStore,
-              public FinanceStore,
-              public TraceStore,
-              public AuditStore,
-              public FileInfoStore
+// Doors to more than one room, for work that spans them: each holds nothing of its own, and a
+// Store passes through every one.
+
+// Claims on escalations, each taken or given back with its audit entry; and how each escalation
+// was settled, as the audit reads it (a person's check, which a provider's record outranks).
+class ClaimStore : public virtual EscalationStore, public virtual AuditStore
+{
+protected:
+    ~ClaimStore() = default;
+};
+
+// Settling an escalation: the evidence, the settlement and the ledger row it makes, each with
+// the audit entry that vouches for it, under the claims that say who may settle it.
+class SettlementStore : public virtual ClaimStore, public virtual LedgerStore
+{
+protected:
+    ~SettlementStore() = default;
+};
+
+// An escalation as a person reads it: its evidence, its ticket's transcript, and the ledger rows
+// of its intent's calls (what the customer should now be told).
+class EscalationReads : public virtual EscalationStore, public virtual TicketReads, public virtual LedgerStore
+{
+protected:
+    ~EscalationReads() = default;
+};
+
+// Resolving escalations from the console: reading each, looking it up, settling it.
+class ResolutionStore : public virtual SettlementStore, public virtual EscalationReads
+{
+protected:
+    ~ResolutionStore() = default;
+};
+
+// Finance's marks on duplicate payouts, each stored with its audit entry.
+class PayoutRecoveryStore : public virtual FinanceStore, public virtual AuditStore
+{
+protected:
+    ~PayoutRecoveryStore() = default;
+};
+
+// What finance reviews and acts on: payouts and balances, the marks on duplicate payouts, and
+// the refunds a provider's statement proves, settled.
+class FinanceReviewStore : public virtual PayoutRecoveryStore, public virtual SettlementStore
+{
+protected:
+    ~FinanceReviewStore() = default;
+};
+
+// Verifying the audit: its chain, and what its entries vouch for, the ledger's rows among them.
+class AuditCheckStore : public virtual AuditStore, public virtual LedgerStore
+{
+protected:
+    ~AuditCheckStore() = default;
+};
+
+// Replaying an incident, or exporting it: the ticket and its transcript, the trace of its
+// calls, and the trainers' notes.
+class ReplayStore : public virtual TicketReads, public virtual TraceStore
+{
+protected:
+    ~ReplayStore() = default;
+};
+
+// Every room and every door: what a backend implements, and what start-up wiring holds. Each
+// room is a virtual base, so a Store holds it once, whichever door it is reached through.
+class Store : public virtual TicketReads,
+              public virtual ImportWrites,
+              public virtual ClassificationStore,
+              public virtual EscalationStore,
+              public virtual LedgerStore,
+              public virtual FinanceStore,
+              public virtual TraceStore,
+              public virtual AuditStore,
+              public virtual FileInfoStore,
+              public virtual ClaimStore,
+              public virtual SettlementStore,
+              public virtual EscalationReads,
+              public virtual ResolutionStore,
+              public virtual PayoutRecoveryStore,
+              public virtual FinanceReviewStore,
+              public virtual AuditCheckStore,
+              public virtual ReplayStore
 {
 public:
     virtual ~Store() = default;

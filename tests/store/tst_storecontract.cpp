@@ -102,6 +102,63 @@ Expected<qint64> ticketWithUnknownRefund(Store &store, const QString &extId)
     return ticket->id;
 }
 
+// A refund sent live, its result awaited until `until`: unknown, and not escalated while it waits.
+NewToolCall refundInFlight(qint64 ticketId, qint64 seq, qint64 until)
+{
+    NewToolCall call = unknownRefund(ticketId, seq);
+    call.outcomeReason = QStringLiteral("awaiting its result");
+    call.inFlightUntil = until;
+    return call;
+}
+
+// A ticket only a trace names so far (the receiver's, before the span naming its conversation
+// came): no order, no seller, its subject the trace's.
+NewTicket traceTicket(const QString &traceId, qint64 openedAt)
+{
+    NewTicket ticket;
+    ticket.extId = QStringLiteral("trace:") + traceId;
+    ticket.openedAt = openedAt;
+    ticket.subject = QStringLiteral("Trace ") + traceId.left(8);
+    ticket.fingerprint = QStringLiteral("fp-trace-") + traceId;
+    return ticket;
+}
+
+// Assesses a ticket the open transaction wrote, from the calls it stored, as the importer does.
+Expected<void> assessFirst(ImportWrites &store, qint64 ticketId, qint64 lastSeq)
+{
+    Expected<QList<CallFacts>> facts = store.callFacts(ticketId);
+    if (!facts)
+        return facts.error();
+    return store.applyFirstAssessment(ticketId, lastSeq, assessTicket(*facts));
+}
+
+// The ticket's transcript as "seq text" for a message and "seq call-id" for a call.
+QStringList transcriptLines(TicketReads &store, qint64 ticketId)
+{
+    Expected<QList<TranscriptEntry>> transcript = store.transcript(ticketId);
+    if (!transcript)
+        return {transcript.message()};
+    QStringList lines;
+    for (const TranscriptEntry &entry : std::as_const(*transcript))
+        lines.append(QStringLiteral("%1 %2").arg(entry.seq).arg(entry.isToolCall ? entry.call.callExtId
+                                                                                 : entry.text));
+    return lines;
+}
+
+// The calls of a ticket's transcript, by their ids.
+QHash<QString, ToolCallRow> callsById(TicketReads &store, qint64 ticketId)
+{
+    QHash<QString, ToolCallRow> calls;
+    Expected<QList<TranscriptEntry>> transcript = store.transcript(ticketId);
+    if (!transcript)
+        return calls;
+    for (const TranscriptEntry &entry : std::as_const(*transcript)) {
+        if (entry.isToolCall)
+            calls.insert(entry.call.callExtId, entry.call);
+    }
+    return calls;
+}
+
 } // namespace
 
 class StoreContract : public QObject
@@ -533,6 +590,279 @@ private slots:
         QVERIFY(info);
         QCOMPARE(info->value(QStringLiteral("kind")), QStringLiteral("incident-export"));
         QVERIFY(file.makeSelfContained());
+    }
+
+    void aTraceTicketTakesItsConversationsName()
+    {
+        // The receiver stored a trace's calls under the trace before the span naming its
+        // conversation came.
+        const QString traceId = QStringLiteral("7d1f0c2e9a4b4c6d8e0f1a2b3c4d5e6f");
+        const QString trace = QStringLiteral("trace:") + traceId;
+        ImportWrites &writes = *m_store;
+        QVERIFY_OK(writes.begin());
+        Expected<TicketRef> stored = writes.insertTicket(traceTicket(traceId, 1'700'000'060'000));
+        QVERIFY_OK(stored);
+        const qint64 id = stored->id;
+        QVERIFY_OK(writes.insertMessage(message(id, 1, QStringLiteral("Where is my refund?"))));
+        QVERIFY_OK(writes.insertToolCall(unknownRefund(id, 2)));
+        QVERIFY_OK(assessFirst(writes, id, 2));
+        QVERIFY_OK(writes.commit());
+
+        // Named: the conversation's id, fingerprint and subject, opened at the earlier of the two.
+        NewTicket named = newTicket(QStringLiteral("conv-1"), 1'700'000'000'000);
+        named.subject = QStringLiteral("My lamp arrived broken");
+        QVERIFY_OK(writes.begin());
+        QVERIFY_OK(writes.renameTicket(id, named));
+        QVERIFY_OK(writes.commit());
+
+        TicketReads &reads = *m_store;
+        Expected<std::optional<qint64>> byName = reads.ticketIdByExtId(QStringLiteral("conv-1"));
+        QVERIFY_OK(byName);
+        QCOMPARE(*byName, std::optional<qint64>(id));
+        Expected<std::optional<qint64>> byTrace = reads.ticketIdByExtId(trace);
+        QVERIFY_OK(byTrace);
+        QVERIFY(!byTrace->has_value());
+        Expected<std::optional<TicketRef>> found = writes.readTicket(QStringLiteral("conv-1"));
+        QVERIFY_OK(found);
+        QVERIFY(found->has_value());
+        QCOMPARE((*found)->id, id);
+        QCOMPARE((*found)->fingerprint, named.fingerprint);
+        Expected<TicketDetail> detail = reads.existingTicket(id);
+        QVERIFY_OK(detail);
+        QCOMPARE(detail->row.extId, QStringLiteral("conv-1"));
+        QCOMPARE(detail->row.subject, named.subject);
+        QCOMPARE(detail->row.openedAt, named.openedAt);
+        QCOMPARE(*reads.countTickets(TicketQuery{}), 1);
+
+        // Its rows kept, its escalation with them, under the new name.
+        QCOMPARE(transcriptLines(reads, id),
+                 QStringList({QStringLiteral("1 Where is my refund?"), QStringLiteral("2 call_2")}));
+        EscalationStore &escalations = *m_store;
+        Expected<QList<EscalationRow>> open = escalations.openEscalations(0, 10);
+        QVERIFY_OK(open);
+        QCOMPARE(open->size(), 1);
+        QCOMPARE(open->first().ticketId, id);
+        QCOMPARE(open->first().ticketExtId, QStringLiteral("conv-1"));
+        QCOMPARE(open->first().callExtId, QStringLiteral("call_2"));
+
+        // A name without a subject, opened later, leaves the ticket's own.
+        NewTicket bare;
+        bare.extId = QStringLiteral("conv-2");
+        bare.openedAt = 1'800'000'000'000;
+        bare.fingerprint = QStringLiteral("fp-conv-2");
+        QVERIFY_OK(writes.begin());
+        QVERIFY_OK(writes.renameTicket(id, bare));
+        QVERIFY_OK(writes.commit());
+        detail = reads.existingTicket(id);
+        QVERIFY_OK(detail);
+        QCOMPARE(detail->row.extId, QStringLiteral("conv-2"));
+        QCOMPARE(detail->row.subject, named.subject);
+        QCOMPARE(detail->row.openedAt, named.openedAt);
+    }
+
+    void aTraceTicketJoinsItsConversationsTicket()
+    {
+        // The conversation's ticket: a message and an unknown refund (call_2), escalated.
+        Expected<qint64> conversation = ticketWithUnknownRefund(*m_store, QStringLiteral("conv-1"));
+        QVERIFY_OK(conversation);
+        const qint64 into = *conversation;
+
+        // The customer's next turn came as a trace of its own, its calls numbered afresh (call_2
+        // again), with the HTTP record of that call and a trainer's note on another.
+        const QString traceId = QStringLiteral("5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e");
+        const qint64 turnAt = 1'700'000'600'000; // ten minutes after the conversation opened
+        ImportWrites &writes = *m_store;
+        QVERIFY_OK(writes.begin());
+        Expected<TicketRef> traced = writes.insertTicket(traceTicket(traceId, turnAt));
+        QVERIFY_OK(traced);
+        const qint64 from = traced->id;
+        NewMessage again = message(from, 1, QStringLiteral("Still nothing?"));
+        again.at = turnAt + 1;
+        again.fingerprint = QStringLiteral("m-trace-1");
+        QVERIFY_OK(writes.insertMessage(again));
+        NewToolCall retry = unknownRefund(from, 2);
+        retry.intentKey = QStringLiteral("key-trace-2");
+        retry.fingerprint = QStringLiteral("c-trace-2");
+        retry.calledAt = turnAt + 2;
+        QVERIFY_OK(writes.insertToolCall(retry));
+        NewTraceEvent sent;
+        sent.ticketId = from;
+        sent.event.seq = 3;
+        sent.event.at = turnAt + 3;
+        sent.event.kind = TraceKind::Http;
+        sent.event.callExtId = QStringLiteral("call_2");
+        sent.event.http.method = QStringLiteral("POST");
+        sent.event.http.url = QStringLiteral("/v1/refunds");
+        sent.event.http.idempotencyKey = QStringLiteral("key-trace-2");
+        sent.event.http.error = QStringLiteral("timeout");
+        sent.fingerprint = QStringLiteral("tr-3");
+        QVERIFY_OK(writes.insertTraceEvent(sent));
+        NewToolCall other = unknownRefund(from, 4); // call_4
+        other.calledAt = turnAt + 4;
+        QVERIFY_OK(writes.insertToolCall(other));
+        QVERIFY_OK(assessFirst(writes, from, 4));
+        QVERIFY_OK(writes.commit());
+        TraceStore &traces = *m_store;
+        const TrainerNote note{QStringLiteral("call_4.call"), QStringLiteral("sent twice?"),
+                               QStringLiteral("tr"), 1'700'000'700'000};
+        QVERIFY_OK(traces.saveTrainerNote(from, note));
+        EscalationStore &escalations = *m_store;
+        QCOMPARE(*escalations.countOpenEscalations(), 3);
+        Expected<QList<EscalationRow>> before = escalations.openEscalations(0, 10);
+        QVERIFY_OK(before);
+        QHash<qint64, qint64> ticketOf; // escalation id to its ticket, before the join
+        for (const EscalationRow &row : std::as_const(*before))
+            ticketOf.insert(row.id, row.ticketId);
+
+        // Joined, and the conversation's ticket assessed again, as the importer does.
+        QVERIFY_OK(writes.begin());
+        QVERIFY_OK(writes.mergeTicket(from, into));
+        QVERIFY_OK(reassessTicket(writes, into));
+        QVERIFY_OK(writes.commit());
+
+        // The trace's ticket is gone; its rows follow the conversation's own, in their order,
+        // the call id both used kept apart.
+        TicketReads &reads = *m_store;
+        Expected<std::optional<TicketDetail>> gone = reads.ticket(from);
+        QVERIFY_OK(gone);
+        QVERIFY(!gone->has_value());
+        QCOMPARE(*reads.ticketIdByExtId(QStringLiteral("trace:") + traceId), std::optional<qint64>());
+        QCOMPARE(*reads.countTickets(TicketQuery{}), 1);
+        const QStringList lines = transcriptLines(reads, into);
+        QCOMPARE(lines.size(), 5);
+        QCOMPARE(lines.mid(0, 3),
+                 QStringList({QStringLiteral("1 Where is my refund?"), QStringLiteral("2 call_2"),
+                              QStringLiteral("3 Still nothing?")}));
+        QVERIFY2(lines.at(3).startsWith(QLatin1String("4 call_2#")), qPrintable(lines.at(3)));
+        QCOMPARE(lines.at(4), QStringLiteral("6 call_4"));
+        const QString joinedCall = lines.at(3).mid(2);
+        AssessmentStore &assessments = *m_store;
+        QCOMPARE(*assessments.lastSeq(into), 6);
+
+        // Its call records follow their call; its trainer's note, and its escalations, the ticket.
+        Expected<QList<TraceEvent>> events = traces.traceEvents(into);
+        QVERIFY_OK(events);
+        QCOMPARE(events->size(), 1);
+        QCOMPARE(events->first().seq, 5);
+        QCOMPARE(events->first().callExtId, joinedCall);
+        QCOMPARE(events->first().http.error, QStringLiteral("timeout"));
+        Expected<QList<TrainerNote>> notes = traces.trainerNotes(into);
+        QVERIFY_OK(notes);
+        QCOMPARE(*notes, QList<TrainerNote>({note}));
+        Expected<QList<EscalationRow>> after = escalations.openEscalations(0, 10);
+        QVERIFY_OK(after);
+        QCOMPARE(after->size(), 3);
+        QSet<QString> escalatedCalls;
+        for (const EscalationRow &row : std::as_const(*after)) {
+            QVERIFY(ticketOf.contains(row.id)); // each kept its id
+            QCOMPARE(row.ticketId, into);
+            QCOMPARE(row.ticketExtId, QStringLiteral("conv-1"));
+            escalatedCalls.insert(row.callExtId);
+        }
+        QCOMPARE(escalatedCalls,
+                 QSet<QString>({QStringLiteral("call_2"), joinedCall, QStringLiteral("call_4")}));
+        Expected<TicketDetail> detail = reads.existingTicket(into);
+        QVERIFY_OK(detail);
+        QCOMPARE(detail->row.writeCount, 3);
+        QVERIFY(detail->row.hasUnknown);
+        QCOMPARE(detail->row.openedAt, 1'700'000'000'000); // the conversation's, the earlier
+
+        // The joined ticket's id is never another's (a console may still hold it), and a ticket
+        // that is not there, or the same one twice, joins nothing.
+        QVERIFY_OK(writes.begin());
+        Expected<TicketRef> next = writes.insertTicket(newTicket(QStringLiteral("conv-2")));
+        QVERIFY_OK(next);
+        QVERIFY2(next->id > from, qPrintable(QStringLiteral("%1 after %2").arg(next->id).arg(from)));
+        QVERIFY_OK(writes.commit());
+        QVERIFY_OK(writes.begin());
+        QVERIFY(!writes.mergeTicket(from, into));
+        QVERIFY(!writes.mergeTicket(into, into));
+        writes.rollback();
+        QCOMPARE(transcriptLines(reads, into), lines);
+    }
+
+    void aWriteWhoseResultDoesNotComeIsEscalatedOnceItsWaitEnds()
+    {
+        // Three refunds sent live: the first's result never comes, the second's does, the third
+        // may still come for a while.
+        const qint64 sentAt = 1'800'000'000'000;
+        const qint64 grace = 30'000;
+        ImportWrites &writes = *m_store;
+        QVERIFY_OK(writes.begin());
+        Expected<TicketRef> ticket = writes.insertTicket(newTicket(QStringLiteral("conv-live")));
+        QVERIFY_OK(ticket);
+        const qint64 id = ticket->id;
+        QVERIFY_OK(writes.insertMessage(message(id, 1, QStringLiteral("Refund three items, please"))));
+        Expected<qint64> lost = writes.insertToolCall(refundInFlight(id, 2, sentAt + grace));
+        Expected<qint64> answered = writes.insertToolCall(refundInFlight(id, 3, sentAt + grace));
+        Expected<qint64> slow = writes.insertToolCall(refundInFlight(id, 4, sentAt + 10 * 60'000));
+        QVERIFY_OK(lost);
+        QVERIFY_OK(answered);
+        QVERIFY_OK(slow);
+        ToolResultUpdate result;
+        result.callId = *answered;
+        result.rawResult = QStringLiteral("{\"id\":\"re_3\",\"status\":\"succeeded\"}");
+        result.at = sentAt + 900;
+        result.outcome = Outcome::Performed;
+        result.outcomeReason = QStringLiteral("status succeeded");
+        result.fingerprint = QStringLiteral("r3");
+        QVERIFY_OK(writes.setToolResult(result));
+        QVERIFY_OK(assessFirst(writes, id, 4));
+        QVERIFY_OK(writes.commit());
+
+        // While they wait, nothing is escalated.
+        EscalationStore &escalations = *m_store;
+        TicketReads &reads = *m_store;
+        QCOMPARE(*escalations.countOpenEscalations(), 0);
+        QVERIFY(reads.existingTicket(id)->row.unknownInFlight);
+        Expected<int> early = writes.escalateOverdueCallsAlone(sentAt + grace - 1);
+        QVERIFY_OK(early);
+        QCOMPARE(*early, 0);
+        QCOMPARE(*escalations.countOpenEscalations(), 0);
+
+        // Its wait over, the lost one stays unknown and is escalated; the others are not.
+        Expected<int> due = writes.escalateOverdueCallsAlone(sentAt + grace);
+        QVERIFY_OK(due);
+        QCOMPARE(*due, 1);
+        Expected<QList<EscalationRow>> open = escalations.openEscalations(0, 10);
+        QVERIFY_OK(open);
+        QCOMPARE(open->size(), 1);
+        QCOMPARE(open->first().callExtId, QStringLiteral("call_2"));
+        QCOMPARE(open->first().ticketId, id);
+        QHash<QString, ToolCallRow> calls = callsById(reads, id);
+        QCOMPARE(calls.size(), 3);
+        QCOMPARE(calls.value(QStringLiteral("call_2")).outcome, std::optional<Outcome>(Outcome::Unknown));
+        QCOMPARE(calls.value(QStringLiteral("call_2")).inFlightUntil, std::optional<qint64>());
+        QCOMPARE(calls.value(QStringLiteral("call_2")).escalationId, std::optional<qint64>(open->first().id));
+        QCOMPARE(calls.value(QStringLiteral("call_3")).outcome, std::optional<Outcome>(Outcome::Performed));
+        QVERIFY(!calls.value(QStringLiteral("call_3")).escalationId);
+        QCOMPARE(calls.value(QStringLiteral("call_4")).inFlightUntil,
+                 std::optional<qint64>(sentAt + 10 * 60'000));
+        QVERIFY(!calls.value(QStringLiteral("call_4")).escalationId);
+        Expected<TicketDetail> detail = reads.existingTicket(id);
+        QVERIFY_OK(detail);
+        QVERIFY(detail->row.hasUnknown);
+        QVERIFY(!detail->row.unknownInFlight);
+        Expected<int> again = writes.escalateOverdueCallsAlone(sentAt + 2 * grace);
+        QVERIFY_OK(again);
+        QCOMPARE(*again, 0);
+
+        // A wait ended early (its caller gave up) is escalated with the next round; a call that
+        // was not waiting has no wait to end.
+        Expected<bool> ended = writes.endWaitForResult(*slow, sentAt + 2 * grace + 1);
+        QVERIFY_OK(ended);
+        QVERIFY(*ended);
+        QCOMPARE(*writes.endWaitForResult(*answered, sentAt + 2 * grace + 1), false);
+        QCOMPARE(*writes.endWaitForResult(*lost, sentAt + 2 * grace + 1), false);
+        QVERIFY_OK(writes.begin());
+        Expected<int> gaveUp = writes.escalateOverdueCalls(sentAt + 2 * grace + 1);
+        QVERIFY_OK(gaveUp);
+        QVERIFY_OK(writes.commit());
+        QCOMPARE(*gaveUp, 1);
+        QCOMPARE(*escalations.countOpenEscalations(), 2);
+        calls = callsById(reads, id);
+        QVERIFY(calls.value(QStringLiteral("call_4")).escalationId);
+        QCOMPARE(calls.value(QStringLiteral("call_4")).inFlightUntil, std::optional<qint64>());
     }
 
     void aNewStoreHasNothingToReassess()
