@@ -1,9 +1,10 @@
 #pragma once
 // What every read of an authoritative system does the same way: one GET at a time with the
 // settings' key, headers and timeouts; the reply read once and kept as evidence; transport
-// errors, 5xx and 429 asked again with capped, jittered backoff (no sooner than Retry-After)
-// until the attempts of one question run out; and a cancel that keeps the abandoned exchange.
-// What to ask, how to read an answer and what it proves is the derived operation's.
+// errors, 5xx and 429 asked again with capped, jittered backoff (never sooner than Retry-After
+// asks, itself capped) until the attempts of one question run out; and a cancel that keeps the
+// abandoned exchange. What to ask, how to read an answer and what it proves is the derived
+// operation's.
 
 #include "httpexchange.h"
 #include "providerreply.h"
