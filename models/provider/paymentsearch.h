@@ -1,20 +1,18 @@
 #pragma once
-// Finds the payment of an order with the provider's search of payment intents by metadata
-// (Stripe: GET /v1/payment_intents/search?query=metadata['order_id']:'…'). What it finds is
-// offered to a person, who names the payment; it settles nothing. Stripe's search index lags
-// behind new payments (about a minute, longer during an outage), so an empty result is never
-// evidence that a payment, or a refund of it, does not exist.
+// Finds the payment of an order with the provider's search of payment intents
+// by metadata (Stripe: GET
+// /v1/payment_intents/search?query=metadata['order_id']:'…'). What it finds is
+// offered to a person, who names the payment; it settles nothing. Stripe's
+// search index lags behind new payments (about a minute, longer during an
+// outage), so an empty result is never evidence that a payment, or a refund of
+// it, does not exist.
 
 #include "providerclient.h"
+#include "providerread.h"
 
 #include <QList>
 #include <QObject>
-#include <QPointer>
 #include <QString>
-
-class QNetworkAccessManager;
-class QNetworkReply;
-class QTimer;
 
 namespace verity {
 
@@ -36,20 +34,18 @@ struct PaymentSearchAnswer
     QList<HttpExchange> exchanges;
 };
 
-class PaymentSearchOperation : public QObject
+class PaymentSearchOperation : public ProviderRead
 {
     Q_OBJECT
 
 public:
-    // `account`: the seller's connected account to search in (Stripe-Account); empty: the
-    // platform's payments.
+    // `account`: the seller's connected account to search in (Stripe-Account);
+    // empty: the platform's payments.
     PaymentSearchOperation(ProviderSettings settings, QString orderId, QString account,
                            QObject *parent = nullptr);
-    ~PaymentSearchOperation() override;
 
     void start(); // once; connect to finished() first
-    void cancel();
-    bool isFinished() const { return m_finished; }
+    // cancel() finishes it at once: "the search was cancelled".
     const PaymentSearchAnswer &answer() const { return m_answer; }
     static PaymentSearchAnswer waitFor(PaymentSearchOperation *operation);
 
@@ -57,25 +53,20 @@ public:
     static QString queryFor(const QString &orderId);
 
 signals:
-    void progress(const QString &step);
     void finished(const verity::PaymentSearchAnswer &answer);
 
 private:
-    void request();
-    void onReplyFinished();
-    void read(const QByteArray &body);
+    QString step(int attempt) const override;
+    void readAnswer(const ReplyRead &read) override;
+    void stop(const QString &reason) override;
+    void readResult(const QByteArray &body);
+    // What the search found, in words.
+    QString summary() const;
     void finish(const QString &reason);
 
-    ProviderSettings m_settings;
     QString m_orderId;
     QString m_account;
-    QNetworkAccessManager *m_network;
-    QTimer *m_backoff;
-    QPointer<QNetworkReply> m_reply;
-    HttpExchange m_exchange;
-    int m_attempt = 0;
     bool m_started = false;
-    bool m_finished = false;
     PaymentSearchAnswer m_answer;
 };
 

@@ -81,8 +81,8 @@ LookupOperation *ProviderClient::lookup(const RefundIntent &intent)
     auto *operation = new LookupOperation(m_lookups, m_settings, intent, this);
     // Started from the event loop, so the caller can connect to progress() first.
     QTimer::singleShot(0, operation, [operation] {
-        if (!operation->m_finished)
-            operation->requestPage();
+        if (!operation->isFinished())
+            operation->start();
     });
     return operation;
 }

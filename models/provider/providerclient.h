@@ -8,6 +8,9 @@
 // evidence, with the API key redacted.
 
 #include "domain/recordstatus.h"
+#include "httpexchange.h"
+#include "providerread.h"
+#include "providersettings.h"
 #include "store/records.h"
 
 #include <QList>
@@ -21,28 +24,8 @@
 
 class QNetworkAccessManager;
 class QNetworkReply;
-class QTimer;
 
 namespace verity {
-
-struct ProviderSettings
-{
-    // "http://127.0.0.1:12111" for `verity sandbox`; a path prefix is kept. Only a URL that
-    // checkProviderUrl() accepts is ever asked, and the key goes to its origin alone.
-    QUrl baseUrl;
-    QString apiKey; // sent as "Authorization: Bearer <key>"
-    int timeoutMs = 5000; // per HTTP request: no byte moving for this long ends it
-    int maxLookupAttempts = 4; // per page of a lookup, the first try included
-    int backoffBaseMs = 200;
-    int backoffCapMs = 3000;
-    // Each seller is a connected account and its payments are direct charges on it: requests
-    // about a refund name the seller's account (Stripe-Account). Off: payments are the
-    // platform's (destination charges), as in the sandbox's demo.
-    bool connectedAccounts = false;
-    // How long the provider keeps an idempotency key (Stripe: 24 hours). After that, the same
-    // key is a new request to it, so repeating a write with it needs a fresh lookup first.
-    int keyRetentionHours = 24;
-};
 
 struct RefundIntent
 {
@@ -77,15 +60,6 @@ struct ProviderRefund
     RecordStatus status;
     qint64 createdMs = 0;
     QString intentKey; // from metadata; empty on a refund made without one
-};
-
-struct HttpExchange
-{
-    qint64 startedAt = 0; // ms since the epoch
-    qint64 finishedAt = 0;
-    QString request; // method, URL, headers with the API key redacted, body
-    QString response; // status line, "Answered by: URL", headers, body; or the transport error
-    QUrl answeredBy = {}; // the URL that answered (after a redirect within the origin); empty: no answer
 };
 
 struct RefundAttempt
@@ -143,51 +117,45 @@ private:
     bool m_finished = false;
 };
 
-class LookupOperation : public QObject
+class LookupOperation : public ProviderRead
 {
     Q_OBJECT
 
 public:
-    // Finishes at once as CouldNotTell "cancelled by the operator".
-    void cancel();
-    bool isFinished() const { return m_finished; }
+    // cancel() finishes it at once as CouldNotTell "cancelled by the operator".
     const LookupAnswer &answer() const { return m_answer; }
 
 signals:
-    void progress(const QString &step);
     void finished(const verity::LookupAnswer &answer);
 
 private:
     friend class ProviderClient;
     LookupOperation(QNetworkAccessManager *network, ProviderSettings settings, RefundIntent intent,
                     QObject *parent);
-    ~LookupOperation() override;
-    void requestPage();
-    void requestPayment(); // the payment itself, to tie a payment a person named to the order
-    void resend();
-    void onReplyFinished();
+    void start();
+    void askPage();
+    void askPayment(); // the payment itself, to tie a payment a person named to the order
+    QString step(int attempt) const override;
+    void readAnswer(const ReplyRead &read) override;
+    void stop(const QString &reason) override;
+    // Keeps the refunds of a page and says whether more follow; nullopt: it cannot be read,
+    // and the lookup has finished as CouldNotTell.
+    std::optional<bool> readPage(int status, const QByteArray &body);
+    QString cannotList(const QString &providerMessage) const;
     void readPayment(int status, const QByteArray &body);
     // "Not found", once a payment a person named is known to be the order's.
     void notFound(const QString &reason);
-    void retryOrGiveUp(const QString &why, int retryAfterMs);
     void decide();
     void finish(LookupVerdict verdict, const QString &reason,
                 std::optional<ProviderRefund> refund = std::nullopt);
 
-    QNetworkAccessManager *m_network;
-    ProviderSettings m_settings;
     RefundIntent m_intent;
-    QPointer<QNetworkReply> m_reply;
-    QTimer *m_backoff = nullptr;
-    HttpExchange m_exchange;
     QString m_startingAfter; // the page cursor: the last refund id read
     int m_page = 1;
-    int m_attemptOfPage = 0;
     QList<ProviderRefund> m_refunds; // every refund of the payment read so far
     bool m_confirming = false; // reading the payment, not its refunds
     QString m_notFound; // what the refunds said, while the payment is being tied to the order
     LookupAnswer m_answer;
-    bool m_finished = false;
 };
 
 class ProviderClient : public QObject

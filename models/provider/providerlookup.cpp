@@ -1,8 +1,8 @@
 // The lookup: list every refund of the payment and find the one that carries the intent key.
 // A read may be repeated at will, so transport errors, 5xx and 429 are retried with capped
-// exponential backoff and full jitter; everything else it cannot read is "could not tell",
-// never "not found". Only the base URL's origin is asked, and only its answers count: a list
-// from anywhere else could settle a refund as "not performed".
+// exponential backoff and full jitter (ProviderRead); everything else it cannot read is "could
+// not tell", never "not found". Only the base URL's origin is asked, and only its answers
+// count: a list from anywhere else could settle a refund as "not performed".
 
 #include "domain/money.h"
 #include "providerclient.h"
@@ -10,13 +10,9 @@
 #include "providerreply.h"
 #include "providerurl.h"
 
-#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QTimer>
 
 #include <algorithm>
 
@@ -31,30 +27,12 @@ constexpr int maxPages = 100; // 10,000 refunds of one payment is no payment Ver
 
 LookupOperation::LookupOperation(QNetworkAccessManager *network, ProviderSettings settings,
                                  RefundIntent intent, QObject *parent)
-    : QObject(parent)
-    , m_network(network)
-    , m_settings(std::move(settings))
+    : ProviderRead(std::move(settings), ReadTerms{}, network, parent)
     , m_intent(std::move(intent))
-{
-    m_backoff = new QTimer(this);
-    m_backoff->setSingleShot(true);
-    connect(m_backoff, &QTimer::timeout, this, &LookupOperation::resend);
-}
+{}
 
-LookupOperation::~LookupOperation()
+void LookupOperation::start()
 {
-    // The reply belongs to the client's connection manager: stop it rather than let it run on.
-    if (m_reply) {
-        disconnect(m_reply, nullptr, this, nullptr);
-        m_reply->abort();
-        m_reply->deleteLater();
-    }
-}
-
-void LookupOperation::requestPage()
-{
-    if (m_finished)
-        return;
     if (m_intent.intentKey.isEmpty() || m_intent.paymentIntent.isEmpty()) {
         finish(LookupVerdict::CouldNotTell,
                QStringLiteral("nothing to look up: the call has no %1")
@@ -62,58 +40,46 @@ void LookupOperation::requestPage()
                                                          : QStringLiteral("payment")));
         return;
     }
-    if (const Expected<QUrl> baseUrl = checkProviderUrl(m_settings.baseUrl); !baseUrl) {
+    if (const Expected<QUrl> baseUrl = checkProviderUrl(settings().baseUrl); !baseUrl) {
         finish(LookupVerdict::CouldNotTell,
                QStringLiteral("nothing was asked: the provider URL %1").arg(baseUrl.message()));
         return;
     }
-    ++m_attemptOfPage;
+    askPage();
+}
+
+void LookupOperation::askPage()
+{
     QUrlQuery query;
     query.addQueryItem(m_intent.paymentParameter(), m_intent.paymentIntent);
     query.addQueryItem(QStringLiteral("limit"), QString::number(pageSize));
     if (!m_startingAfter.isEmpty())
         query.addQueryItem(QStringLiteral("starting_after"), m_startingAfter);
-    const QNetworkRequest request = providerhttp::request(
-            m_settings, providerhttp::endpoint(m_settings.baseUrl, QStringLiteral("/v1/refunds"), query),
-            m_intent.account);
-    emit progress(QStringLiteral("Listing the refunds of %1 (page %2, attempt %3 of %4)")
-                          .arg(m_intent.paymentIntent)
-                          .arg(m_page)
-                          .arg(m_attemptOfPage)
-                          .arg(m_settings.maxLookupAttempts));
-    m_exchange = HttpExchange{
-            QDateTime::currentMSecsSinceEpoch(), 0, providerhttp::describeRequest("GET", request, {}), {}};
-    m_reply = m_network->get(request);
-    connect(m_reply, &QNetworkReply::finished, this, &LookupOperation::onReplyFinished);
+    ask(providerhttp::endpoint(settings().baseUrl, QStringLiteral("/v1/refunds"), query), m_intent.account);
 }
 
-void LookupOperation::resend()
+void LookupOperation::askPayment()
 {
-    if (m_confirming)
-        requestPayment();
-    else
-        requestPage();
+    ask(providerhttp::endpoint(
+                settings().baseUrl,
+                QStringLiteral("/v1/payment_intents/%1")
+                        .arg(QString::fromLatin1(QUrl::toPercentEncoding(m_intent.paymentIntent)))),
+        m_intent.account);
 }
 
-void LookupOperation::requestPayment()
+QString LookupOperation::step(int attempt) const
 {
-    if (m_finished)
-        return;
-    ++m_attemptOfPage;
-    const QNetworkRequest request = providerhttp::request(
-            m_settings,
-            providerhttp::endpoint(
-                    m_settings.baseUrl,
-                    QStringLiteral("/v1/payment_intents/%1")
-                            .arg(QString::fromLatin1(QUrl::toPercentEncoding(m_intent.paymentIntent)))),
-            m_intent.account);
-    emit progress(QStringLiteral("Checking that %1 is the payment of order %2 (attempt %3 of %4)")
-                          .arg(m_intent.paymentIntent, m_intent.metadata.value(QStringLiteral("order_id")))
-                          .arg(m_attemptOfPage)
-                          .arg(m_settings.maxLookupAttempts));
-    m_exchange = beginExchange("GET", request);
-    m_reply = m_network->get(request);
-    connect(m_reply, &QNetworkReply::finished, this, &LookupOperation::onReplyFinished);
+    if (m_confirming) {
+        return QStringLiteral("Checking that %1 is the payment of order %2 (attempt %3 of %4)")
+                .arg(m_intent.paymentIntent, m_intent.metadata.value(QStringLiteral("order_id")))
+                .arg(attempt)
+                .arg(settings().maxLookupAttempts);
+    }
+    return QStringLiteral("Listing the refunds of %1 (page %2, attempt %3 of %4)")
+            .arg(m_intent.paymentIntent)
+            .arg(m_page)
+            .arg(attempt)
+            .arg(settings().maxLookupAttempts);
 }
 
 void LookupOperation::notFound(const QString &reason)
@@ -143,8 +109,7 @@ void LookupOperation::notFound(const QString &reason)
     }
     m_notFound = reason;
     m_confirming = true;
-    m_attemptOfPage = 0;
-    requestPayment();
+    askPayment();
 }
 
 void LookupOperation::readPayment(int status, const QByteArray &body)
@@ -180,113 +145,90 @@ void LookupOperation::readPayment(int status, const QByteArray &body)
                              .arg(m_notFound, m_intent.paymentIntent, paidFor, order));
 }
 
-void LookupOperation::onReplyFinished()
+void LookupOperation::readAnswer(const ReplyRead &read)
 {
-    QNetworkReply *reply = m_reply;
-    if (!reply || m_finished)
-        return;
-    reply->deleteLater();
-    m_reply = nullptr;
-    const auto [body, status, transport] = readReply(reply, m_exchange, m_settings.timeoutMs);
-    m_answer.exchanges.append(m_exchange);
-
-    // Before anything else: an answer from elsewhere, or a redirect there, settles nothing and
-    // is not worth asking again.
-    if (const std::optional<QString> refused = providerhttp::refusedRedirect(reply, m_settings.baseUrl)) {
+    if (const std::optional<QString> refused = refusedKey(read)) {
         finish(LookupVerdict::CouldNotTell, *refused);
         return;
     }
-
-    if (providerhttp::retryableRead(status)) {
-        const QString why = status == 0
-                ? QStringLiteral("no answer from the provider: %1").arg(transport)
-                : QStringLiteral("the provider answered %1").arg(providerhttp::providerMessage(status, body));
-        retryOrGiveUp(why, providerhttp::retryAfterMs(reply));
-        return;
-    }
-    if (status == 401 || status == 403) {
-        finish(LookupVerdict::CouldNotTell,
-               QStringLiteral("the provider refused the API key (%1)")
-                       .arg(providerhttp::providerMessage(status, body)));
-        return;
-    }
     if (m_confirming) {
-        readPayment(status, body);
+        readPayment(read.status, read.body);
         return;
     }
+    const std::optional<bool> hasMore = readPage(read.status, read.body);
+    if (!hasMore)
+        return;
+    if (!*hasMore) {
+        decide();
+        return;
+    }
+    if (m_page >= maxPages) {
+        finish(LookupVerdict::CouldNotTell,
+               QStringLiteral("%1 has more than %2 refunds; stopped reading")
+                       .arg(m_intent.paymentIntent)
+                       .arg(m_refunds.size()));
+        return;
+    }
+    ++m_page;
+    askPage();
+}
+
+std::optional<bool> LookupOperation::readPage(int status, const QByteArray &body)
+{
+    const auto cannotTell = [this](const QString &reason) {
+        finish(LookupVerdict::CouldNotTell, reason);
+        return std::optional<bool>();
+    };
     if (status < 200 || status >= 300) {
         // A wrong base URL or an unknown payment must never read as "not performed".
-        finish(LookupVerdict::CouldNotTell,
-               m_intent.account.isEmpty()
-                       ? QStringLiteral(
-                                 "the provider could not list the refunds of %1 (%2); check the provider "
-                                 "URL and the payment")
-                                 .arg(m_intent.paymentIntent, providerhttp::providerMessage(status, body))
-                       : QStringLiteral(
-                                 "the provider could not list the refunds of %1 on the seller's account %2 "
-                                 "(%3); check the payment, and whether it is a direct charge on that "
-                                 "account (Provider settings: sellers as connected accounts)")
-                                 .arg(m_intent.paymentIntent, m_intent.account,
-                                      providerhttp::providerMessage(status, body)));
-        return;
+        return cannotTell(cannotList(providerhttp::providerMessage(status, body)));
     }
     const QJsonObject list = QJsonDocument::fromJson(body).object();
     if (list.value(QStringLiteral("object")).toString() != u"list"
         || !list.value(QStringLiteral("data")).isArray()) {
-        finish(LookupVerdict::CouldNotTell,
-               QStringLiteral("the provider's answer (HTTP %1) is not a list of refunds; "
-                              "check the provider URL")
-                       .arg(status));
-        return;
+        return cannotTell(QStringLiteral("the provider's answer (HTTP %1) is not a list of refunds; "
+                                         "check the provider URL")
+                                  .arg(status));
     }
     const QJsonArray data = list.value(QStringLiteral("data")).toArray();
     for (const QJsonValue &value : data) {
         std::optional<ProviderRefund> refund = providerhttp::refundFrom(value.toObject());
-        if (!refund) {
-            finish(LookupVerdict::CouldNotTell,
-                   QStringLiteral("the provider's list holds something that is not a refund"));
-            return;
-        }
+        if (!refund)
+            return cannotTell(QStringLiteral("the provider's list holds something that is not a refund"));
         // A provider that ignored the filter must not lend another payment's refund.
         const QString &filedUnder =
                 m_intent.paymentParameter() == u"charge" ? refund->charge : refund->paymentIntent;
         if (filedUnder.isEmpty() || filedUnder == m_intent.paymentIntent)
             m_refunds.append(*refund);
     }
-    if (list.value(QStringLiteral("has_more")).toBool() && data.isEmpty()) {
+    const bool hasMore = list.value(QStringLiteral("has_more")).toBool();
+    if (hasMore && data.isEmpty()) {
         // "More" with nothing to page from: the list cannot be read to its end.
-        finish(LookupVerdict::CouldNotTell,
-               QStringLiteral("the provider says more refunds follow but sent none; the list cannot be read "
-                              "to its end"));
-        return;
+        return cannotTell(QStringLiteral("the provider says more refunds follow but sent none; the list "
+                                         "cannot be read to its end"));
     }
-    if (list.value(QStringLiteral("has_more")).toBool()) {
-        if (m_page >= maxPages) {
-            finish(LookupVerdict::CouldNotTell,
-                   QStringLiteral("%1 has more than %2 refunds; stopped reading")
-                           .arg(m_intent.paymentIntent)
-                           .arg(m_refunds.size()));
-            return;
-        }
+    if (hasMore) // the cursor is the page's last refund, whichever payment it is filed under
         m_startingAfter = data.last().toObject().value(QStringLiteral("id")).toString();
-        ++m_page;
-        m_attemptOfPage = 0;
-        requestPage();
-        return;
-    }
-    decide();
+    return hasMore;
 }
 
-void LookupOperation::retryOrGiveUp(const QString &why, int retryAfterMs)
+QString LookupOperation::cannotList(const QString &providerMessage) const
 {
-    if (m_attemptOfPage >= m_settings.maxLookupAttempts) {
-        finish(LookupVerdict::CouldNotTell,
-               QStringLiteral("gave up after %1 attempts: %2").arg(m_attemptOfPage).arg(why));
-        return;
+    if (m_intent.account.isEmpty()) {
+        return QStringLiteral(
+                       "the provider could not list the refunds of %1 (%2); check the provider URL and "
+                       "the payment")
+                .arg(m_intent.paymentIntent, providerMessage);
     }
-    const int delay = providerhttp::retryDelayMs(m_settings, m_attemptOfPage, retryAfterMs);
-    emit progress(QStringLiteral("%1; trying again in %2 ms").arg(why).arg(delay));
-    m_backoff->start(int(delay));
+    return QStringLiteral("the provider could not list the refunds of %1 on the seller's account %2 (%3); "
+                          "check the payment, and whether it is a direct charge on that account (Provider "
+                          "settings: sellers as connected accounts)")
+            .arg(m_intent.paymentIntent, m_intent.account, providerMessage);
+}
+
+void LookupOperation::stop(const QString &reason)
+{
+    finish(LookupVerdict::CouldNotTell, reason);
 }
 
 void LookupOperation::decide()
@@ -347,32 +289,15 @@ void LookupOperation::decide()
                           m_intent.paymentIntent, formatMoney(m_intent.amountCents, currency)));
 }
 
-void LookupOperation::cancel()
-{
-    if (m_finished)
-        return;
-    m_backoff->stop();
-    if (m_reply) {
-        disconnect(m_reply, nullptr, this, nullptr);
-        m_reply->abort();
-        m_reply->deleteLater();
-        m_exchange.finishedAt = QDateTime::currentMSecsSinceEpoch();
-        m_exchange.response = QStringLiteral("no HTTP answer: cancelled by the operator");
-        m_answer.exchanges.append(m_exchange);
-    }
-    finish(LookupVerdict::CouldNotTell, QStringLiteral("cancelled by the operator"));
-}
-
 void LookupOperation::finish(LookupVerdict verdict, const QString &reason,
                              std::optional<ProviderRefund> refund)
 {
-    if (m_finished)
+    if (!markFinished())
         return;
-    m_finished = true;
-    m_backoff->stop();
     m_answer.verdict = verdict;
     m_answer.reason = reason;
     m_answer.refund = std::move(refund);
+    m_answer.exchanges = exchanges();
     emit finished(m_answer);
 }
 

@@ -3,7 +3,7 @@
 // request down as evidence, reading the reply, abandoning it on a cancel, and waiting for an
 // operation from the command line or a test.
 
-#include "providerclient.h"
+#include "httpexchange.h"
 
 #include <QByteArray>
 #include <QEventLoop>

@@ -8,9 +8,6 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QTimer>
 
 #include <nlohmann/json.hpp>
 
@@ -23,7 +20,8 @@ namespace {
 constexpr int pageSize = 100;
 constexpr int maxPages = 100; // 10,000 pickups or messages of one order is no order Verity knows
 
-// "metadata.intent_key" or "id" of a record, as text; empty when it has no such text.
+// "metadata.intent_key" or "id" of a record, as text; empty when it has no such
+// text.
 QString keyOf(const QJsonObject &record, const QString &key)
 {
     const QString metadataPrefix = QStringLiteral("metadata.");
@@ -33,7 +31,8 @@ QString keyOf(const QJsonObject &record, const QString &key)
     return value.toString();
 }
 
-// "order=SU-88316, seller=kestrel-kitchen": the filter, for the words a person reads.
+// "order=SU-88316, seller=kestrel-kitchen": the filter, for the words a person
+// reads.
 QString filterText(const RecordQuery &query)
 {
     QStringList filter;
@@ -42,8 +41,8 @@ QString filterText(const RecordQuery &query)
     return filter.join(QStringLiteral(", "));
 }
 
-// The query, every name and value percent-encoded: QUrlQuery leaves '+' as it is, and a
-// form-reading server takes a bare '+' for a space.
+// The query, every name and value percent-encoded: QUrlQuery leaves '+' as it
+// is, and a form-reading server takes a bare '+' for a space.
 QUrlQuery encodedQuery(const QList<std::pair<QString, QString>> &items)
 {
     QStringList pairs;
@@ -87,32 +86,23 @@ Expected<RecordQuery> recordQueryFor(const RecordLookupSpec &spec, const QString
             value = ticket.value(argument);
         }
         if (value.isEmpty()) {
-            return makeError(
-                    QStringLiteral("cannot look up at %1: %2 is missing from the call's arguments and "
-                                   "the ticket")
-                            .arg(systemWords(spec.system), argument));
+            return makeError(QStringLiteral("cannot look up at %1: %2 is missing "
+                                            "from the call's arguments and "
+                                            "the ticket")
+                                     .arg(systemWords(spec.system), argument));
         }
         query.filter.append({param, value});
     }
     return query;
 }
 
+// Its answers are not held to the base URL's origin: a redirect not followed
+// reads as a list it could not get.
 RecordLookupOperation::RecordLookupOperation(ProviderSettings settings, RecordQuery query, QObject *parent)
-    : QObject(parent)
-    , m_settings(std::move(settings))
+    : ProviderRead(std::move(settings),
+                   ReadTerms{.system = systemWords(query.system), .refuseRedirects = false}, nullptr, parent)
     , m_query(std::move(query))
-    , m_network(new QNetworkAccessManager(this))
-    , m_backoff(new QTimer(this))
-{
-    m_backoff->setSingleShot(true);
-    connect(m_backoff, &QTimer::timeout, this, &RecordLookupOperation::requestPage);
-}
-
-RecordLookupOperation::~RecordLookupOperation()
-{
-    if (m_reply)
-        disconnect(m_reply, nullptr, this, nullptr); // the connection manager, a child, ends it
-}
+{}
 
 void RecordLookupOperation::start()
 {
@@ -126,7 +116,7 @@ void RecordLookupOperation::start()
                                                         : QStringLiteral("lookup path")));
         return;
     }
-    requestPage();
+    askPage();
 }
 
 RecordLookupAnswer RecordLookupOperation::waitFor(RecordLookupOperation *operation)
@@ -135,46 +125,25 @@ RecordLookupAnswer RecordLookupOperation::waitFor(RecordLookupOperation *operati
     return operation->answer();
 }
 
-void RecordLookupOperation::requestPage()
+void RecordLookupOperation::askPage()
 {
-    if (m_finished)
-        return;
-    ++m_attemptOfPage;
     QList<std::pair<QString, QString>> items = m_query.filter;
     items.append({QStringLiteral("limit"), QString::number(pageSize)});
     if (!m_startingAfter.isEmpty())
         items.append({QStringLiteral("starting_after"), m_startingAfter});
-    const QNetworkRequest request = providerhttp::request(
-            m_settings, providerhttp::endpoint(m_settings.baseUrl, m_query.path, encodedQuery(items)));
-    emit progress(QStringLiteral("Listing %1 at %2 for %3 (page %4, attempt %5 of %6)")
-                          .arg(m_query.path, systemWords(m_query.system), filterText(m_query),
-                               QString::number(m_page), QString::number(m_attemptOfPage),
-                               QString::number(m_settings.maxLookupAttempts)));
-    m_exchange = beginExchange("GET", request);
-    QNetworkReply *reply = m_network->get(request);
-    m_reply = reply;
-    connect(reply, &QNetworkReply::finished, this, [this, reply] { onReplyFinished(reply); });
+    ask(providerhttp::endpoint(settings().baseUrl, m_query.path, encodedQuery(items)));
 }
 
-void RecordLookupOperation::onReplyFinished(QNetworkReply *reply)
+QString RecordLookupOperation::step(int attempt) const
 {
-    reply->deleteLater();
-    if (reply != m_reply || m_finished)
-        return; // abandoned
-    m_reply = nullptr;
-    const ReplyRead read = readReply(reply, m_exchange, m_settings.timeoutMs);
-    m_answer.exchanges.append(m_exchange);
+    return QStringLiteral("Listing %1 at %2 for %3 (page %4, attempt %5 of %6)")
+            .arg(m_query.path, systemWords(m_query.system), filterText(m_query), QString::number(m_page),
+                 QString::number(attempt), QString::number(settings().maxLookupAttempts));
+}
 
-    if (providerhttp::retryableRead(read.status)) {
-        tryAgainOrStop(read.status == 0 ? QStringLiteral("no answer from %1: %2")
-                                                  .arg(systemWords(m_query.system), read.transport)
-                                        : QStringLiteral("%1 answered %2")
-                                                  .arg(systemWords(m_query.system),
-                                                       providerhttp::providerMessage(read.status, read.body)),
-                       providerhttp::retryAfterMs(reply));
-        return;
-    }
-    const std::optional<bool> hasMore = readPage(read.body, read.status);
+void RecordLookupOperation::readAnswer(const ReplyRead &read)
+{
+    const std::optional<bool> hasMore = readPage(read);
     if (!hasMore)
         return;
     if (!*hasMore) {
@@ -190,43 +159,41 @@ void RecordLookupOperation::onReplyFinished(QNetworkReply *reply)
     }
     m_startingAfter = m_read.last().id;
     ++m_page;
-    m_attemptOfPage = 0;
-    requestPage();
+    askPage();
 }
 
-std::optional<bool> RecordLookupOperation::readPage(const QByteArray &body, int status)
+std::optional<bool> RecordLookupOperation::readPage(const ReplyRead &read)
 {
     const auto cannotTell = [this](const QString &reason) {
         finish(LookupVerdict::CouldNotTell, reason);
         return std::optional<bool>();
     };
-    if (status == 401 || status == 403) {
-        return cannotTell(
-                QStringLiteral("%1 refused the API key (%2)")
-                        .arg(systemWords(m_query.system), providerhttp::providerMessage(status, body)));
-    }
-    if (status < 200 || status >= 300) {
+    if (const std::optional<QString> refused = refusedKey(read))
+        return cannotTell(*refused);
+    if (read.status < 200 || read.status >= 300) {
         // A wrong base URL or path must never read as "not performed".
-        return cannotTell(QStringLiteral("%1 could not list %2 (%3); check its URL and the registry's lookup")
+        return cannotTell(QStringLiteral("%1 could not list %2 (%3); check its URL and the "
+                                         "registry's lookup")
                                   .arg(systemWords(m_query.system), m_query.path,
-                                       providerhttp::providerMessage(status, body)));
+                                       providerhttp::providerMessage(read.status, read.body)));
     }
-    const QJsonObject list = QJsonDocument::fromJson(body).object();
+    const QJsonObject list = QJsonDocument::fromJson(read.body).object();
     const QJsonValue data = list.value(QStringLiteral("data"));
     if (list.value(QStringLiteral("object")).toString() != u"list" || !data.isArray()) {
         return cannotTell(QStringLiteral("the answer of %1 (HTTP %2) is not a list; check its URL and the "
                                          "registry's lookup")
                                   .arg(systemWords(m_query.system))
-                                  .arg(status));
+                                  .arg(read.status));
     }
     const QJsonArray records = data.toArray();
     if (list.value(QStringLiteral("has_more")).toBool() && records.isEmpty())
-        return cannotTell(
-                QStringLiteral("%1 says more records follow but sent none; the list cannot be read to "
-                               "its end")
-                        .arg(systemWords(m_query.system)));
+        return cannotTell(QStringLiteral("%1 says more records follow but sent "
+                                         "none; the list cannot be read to "
+                                         "its end")
+                                  .arg(systemWords(m_query.system)));
     for (const QJsonValue &value : records) {
-        // Without an id there is no next page to ask for, nor a record to name as evidence.
+        // Without an id there is no next page to ask for, nor a record to name as
+        // evidence.
         std::optional<FoundRecord> record = foundRecordFrom(value.toObject());
         if (!record)
             return cannotTell(QStringLiteral("the list of %1 holds something that is not a record with an id")
@@ -236,22 +203,15 @@ std::optional<bool> RecordLookupOperation::readPage(const QByteArray &body, int 
     return list.value(QStringLiteral("has_more")).toBool();
 }
 
-void RecordLookupOperation::tryAgainOrStop(const QString &why, int retryAfterMs)
+void RecordLookupOperation::stop(const QString &reason)
 {
-    if (m_attemptOfPage >= m_settings.maxLookupAttempts) {
-        finish(LookupVerdict::CouldNotTell,
-               QStringLiteral("gave up after %1 attempts: %2").arg(m_attemptOfPage).arg(why));
-        return;
-    }
-    const int delay = providerhttp::retryDelayMs(m_settings, m_attemptOfPage, retryAfterMs);
-    emit progress(QStringLiteral("%1; trying again in %2 ms").arg(why).arg(delay));
-    m_backoff->start(delay);
+    finish(LookupVerdict::CouldNotTell, reason);
 }
 
 void RecordLookupOperation::decide()
 {
-    // The list is newest first: read backwards, records made within the same second stay
-    // oldest first through the sort by time.
+    // The list is newest first: read backwards, records made within the same
+    // second stay oldest first through the sort by time.
     for (auto it = m_read.crbegin(); it != m_read.crend(); ++it) {
         if (keyOf(it->raw, m_query.key) == m_query.intentKey)
             m_answer.records.append(*it);
@@ -260,7 +220,8 @@ void RecordLookupOperation::decide()
         const QString why = m_read.isEmpty()
                 ? QStringLiteral("%1 of %2 holds no record for %3")
                           .arg(m_query.path, systemWords(m_query.system), filterText(m_query))
-                : QStringLiteral("none of the %1 %2 at %3 of %4 for %5 carries the intent key in %6")
+                : QStringLiteral("none of the %1 %2 at %3 of %4 for %5 carries the "
+                                 "intent key in %6")
                           .arg(m_read.size())
                           .arg(m_read.size() == 1 ? QStringLiteral("record") : QStringLiteral("records"),
                                m_query.path, systemWords(m_query.system), filterText(m_query), m_query.key);
@@ -287,24 +248,14 @@ void RecordLookupOperation::decide()
                         found.join(QStringLiteral("; "))));
 }
 
-void RecordLookupOperation::cancel()
-{
-    if (m_reply && !m_finished) {
-        abandonReply(m_reply, this, m_exchange);
-        m_answer.exchanges.append(m_exchange);
-    }
-    finish(LookupVerdict::CouldNotTell, QStringLiteral("cancelled by the operator"));
-}
-
 void RecordLookupOperation::finish(LookupVerdict verdict, const QString &reason)
 {
-    if (!m_finished) {
-        m_finished = true; // no page is asked for from now on
-        m_backoff->stop();
-        m_answer.verdict = verdict;
-        m_answer.reason = reason;
-        emit finished(m_answer);
-    }
+    if (!markFinished())
+        return;
+    m_answer.verdict = verdict;
+    m_answer.reason = reason;
+    m_answer.exchanges = exchanges();
+    emit finished(m_answer);
 }
 
 } // namespace verity
