@@ -33,7 +33,7 @@ QString jsonText(const json &value)
 } // namespace
 
 TranscriptImporter::TranscriptImporter(ImportWrites &store, RegistrySelection registries)
-    : m_store(store)
+    : m_home(store)
     , m_registries(std::move(registries))
 {}
 
@@ -68,7 +68,7 @@ Expected<TranscriptImporter::BatchTicket *> TranscriptImporter::ticketFor(const 
         return &cached.value();
     if (m_absent.contains(key))
         return static_cast<BatchTicket *>(nullptr);
-    Expected<std::optional<TicketRef>> found = m_store.findTicket(extId);
+    Expected<std::optional<TicketRef>> found = m_store->findTicket(extId);
     if (!found)
         return found.error();
     if (!*found)
@@ -95,7 +95,7 @@ Expected<TranscriptImporter::BatchCall *> TranscriptImporter::callFor(BatchTicke
         return &*cached;
     if (ticket.opened)
         return static_cast<BatchCall *>(nullptr);
-    Expected<std::optional<ToolCallRef>> found = m_store.findToolCall(ticket.ref.id, callExtId);
+    Expected<std::optional<ToolCallRef>> found = m_store->findToolCall(ticket.ref.id, callExtId);
     if (!found)
         return found.error();
     if (!*found)
@@ -115,7 +115,7 @@ Expected<QString> TranscriptImporter::callIdOfSpan(BatchTicket &ticket, const QS
         return cached->callExtId;
     }
     if (!ticket.opened) {
-        Expected<std::optional<QString>> found = m_store.findToolCallByPrint(ticket.ref.id, fingerprint);
+        Expected<std::optional<QString>> found = m_store->findToolCallByPrint(ticket.ref.id, fingerprint);
         if (!found)
             return found.error();
         if (*found) {
@@ -152,7 +152,7 @@ Expected<void> TranscriptImporter::storeWaitingCalls(const BatchCall *first)
                                      .arg(callExtId, key));
         if (call == first)
             return {};
-        Expected<qint64> id = m_store.insertToolCall(*call->waiting);
+        Expected<qint64> id = m_store->insertToolCall(*call->waiting);
         if (!id)
             return id.error();
         markStored(*call, *id);
@@ -203,7 +203,7 @@ TranscriptImporter::applyTicketOpened(const NativeEvent &event, const TicketOpen
         const QString domain = ticket.registry.mid(4);
         ticket.origin = ticket.origin.isEmpty() ? domain : domain + QStringLiteral(" · ") + ticket.origin;
     }
-    Expected<TicketRef> inserted = m_store.insertTicket(ticket);
+    Expected<TicketRef> inserted = m_store->insertTicket(ticket);
     if (!inserted)
         return inserted.error();
     const QString key = ticketCacheKey(event.ticket);
@@ -233,7 +233,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::completeLate(BatchT
     NewTicket complete = named;
     if (!moreOfTheOrder)
         complete.order = OrderRecord{}; // only the subject
-    if (Expected<void> done = m_store.completeTicket(ticket.ref.id, complete); !done)
+    if (Expected<void> done = m_store->completeTicket(ticket.ref.id, complete); !done)
         return done.error();
     if (moreOfTheOrder && order.isEmpty())
         ticket.ref.facts.insert(QStringLiteral("order_id"), named.order.id);
@@ -266,7 +266,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyMessage(const 
         return *refused;
     NewMessage row{ticket->ref.id, ticket->ref.lastSeq + 1, event.at, message.kind,
                    message.text,   event.fingerprint};
-    Expected<bool> inserted = m_store.insertMessage(row);
+    Expected<bool> inserted = m_store->insertMessage(row);
     if (!inserted)
         return inserted.error();
     if (*inserted) {
@@ -447,12 +447,12 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
         // The calls made before it get their ids first; then it is stored with its result.
         if (Expected<void> done = storeWaitingCalls(batchCall); !done)
             return done.error();
-        Expected<qint64> id = m_store.insertAnsweredToolCall(*batchCall->waiting, update);
+        Expected<qint64> id = m_store->insertAnsweredToolCall(*batchCall->waiting, update);
         if (!id)
             return id.error();
         markStored(*batchCall, *id);
         m_waitingCalls.removeFirst();
-    } else if (Expected<void> done = m_store.setToolResult(update); !done) {
+    } else if (Expected<void> done = m_store->setToolResult(update); !done) {
         return done.error();
     }
     batchCall->ref.resultFingerprint = update.fingerprint;
@@ -467,7 +467,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyToolResult(con
 Expected<TranscriptImporter::LineResult> TranscriptImporter::apply(const NativeEvent &event,
                                                                    ImportReport &report)
 {
-    if (!m_store.storesNulCharacters()) {
+    if (!m_store->storesNulCharacters()) {
         if (const QString field = fieldWithNulCharacter(event); !field.isEmpty())
             return LineResult{false,
                               QStringLiteral("%1 contains the character U+0000, which a PostgreSQL "
@@ -506,7 +506,7 @@ Expected<TranscriptImporter::LineResult> TranscriptImporter::applyTrace(const Na
     }
     row.event.seq = ticket->ref.lastSeq + 1;
     row.event.at = event.at;
-    Expected<bool> inserted = m_store.insertTraceEvent(row);
+    Expected<bool> inserted = m_store->insertTraceEvent(row);
     if (!inserted)
         return inserted.error();
     if (*inserted) {
@@ -525,17 +525,18 @@ Expected<void> TranscriptImporter::storeAssessment(BatchTicket &ticket, ImportRe
         for (const BatchCall &call : std::as_const(ticket.calls))
             facts.append(call.facts);
         const TicketAssessment assessment = assessTicket(facts);
-        if (Expected<void> done = m_store.applyFirstAssessment(ticket.ref.id, ticket.ref.lastSeq, assessment);
+        if (Expected<void> done =
+                    m_store->applyFirstAssessment(ticket.ref.id, ticket.ref.lastSeq, assessment);
             !done)
             return done;
         report.repeats += assessment.repeats;
         return {};
     }
-    Expected<QList<CallFacts>> calls = m_store.callFacts(ticket.ref.id);
+    Expected<QList<CallFacts>> calls = m_store->callFacts(ticket.ref.id);
     if (!calls)
         return calls.error();
     const TicketAssessment assessment = assessTicket(*calls);
-    Expected<RepeatCounts> before = m_store.applyAssessment(ticket.ref.id, ticket.ref.lastSeq, assessment);
+    Expected<RepeatCounts> before = m_store->applyAssessment(ticket.ref.id, ticket.ref.lastSeq, assessment);
     if (!before)
         return before.error();
     report.repeats += assessment.repeats - *before;
@@ -564,7 +565,7 @@ Expected<void> TranscriptImporter::finishBatch(ImportReport &report)
         }
     }
     m_tickets.clear();
-    if (Expected<void> done = m_store.commit(); !done)
+    if (Expected<void> done = m_store->commit(); !done)
         return done;
     m_committed = report;
     return {};
@@ -601,7 +602,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
             m_storeError = stored.message();
             return false;
         }
-        if (Expected<void> begun = m_store.savepoint(); !begun) {
+        if (Expected<void> begun = m_store->savepoint(); !begun) {
             m_storeError = begun.message();
             return false;
         }
@@ -632,7 +633,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
         }
         if (!applied->rejection.isEmpty()) {
             if (whole) {
-                if (Expected<void> undone = m_store.rollbackToSavepoint(); !undone) {
+                if (Expected<void> undone = m_store->rollbackToSavepoint(); !undone) {
                     m_storeError = undone.message();
                     return false;
                 }
@@ -658,7 +659,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
             m_storeError = stored.message();
             return false;
         }
-        if (Expected<void> kept = m_store.releaseSavepoint(); !kept) {
+        if (Expected<void> kept = m_store->releaseSavepoint(); !kept) {
             m_storeError = kept.message();
             return false;
         }
@@ -677,7 +678,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
 // that trace's ticket, is then seen as the repeat it is.
 Expected<void> TranscriptImporter::keyWritesAgain(const TicketRef &ticket)
 {
-    Expected<QList<StoredCall>> calls = m_store.writeCalls(ticket.id);
+    Expected<QList<StoredCall>> calls = m_store->writeCalls(ticket.id);
     if (!calls)
         return calls.error();
     for (const StoredCall &call : std::as_const(*calls)) {
@@ -692,7 +693,7 @@ Expected<void> TranscriptImporter::keyWritesAgain(const TicketRef &ticket)
         }
         const WriteKey key =
                 writeKey(*spec, arguments.is_object() ? arguments : json::object(), ticket.facts);
-        if (Expected<void> done = m_store.setIntentKey(call.id, key.key, key.fromAllArgumentsBecause); !done)
+        if (Expected<void> done = m_store->setIntentKey(call.id, key.key, key.fromAllArgumentsBecause); !done)
             return done;
     }
     return {};
@@ -701,7 +702,7 @@ Expected<void> TranscriptImporter::keyWritesAgain(const TicketRef &ticket)
 Expected<int> TranscriptImporter::absorbTraceTickets(const ImportUnit &unit)
 {
     const auto *opened = std::get_if<TicketOpenedEvent>(&unit.events.constFirst().body);
-    if (!opened || (!m_store.storesNulCharacters() && unit.conversation.contains(QChar(u'\0'))))
+    if (!opened || (!m_store->storesNulCharacters() && unit.conversation.contains(QChar(u'\0'))))
         return 0; // a name the store cannot hold is refused with the unit's events
     int absorbed = 0;
     for (const QString &name : unit.absorbs) {
@@ -714,8 +715,8 @@ Expected<int> TranscriptImporter::absorbTraceTickets(const ImportUnit &unit)
         Expected<BatchTicket *> into = ticketFor(unit.conversation);
         if (!into)
             return into.error();
-        Expected<void> done = *into ? m_store.mergeTicket(fromId, (*into)->ref.id)
-                                    : m_store.renameTicket(fromId, opened->ticket);
+        Expected<void> done = *into ? m_store->mergeTicket(fromId, (*into)->ref.id)
+                                    : m_store->renameTicket(fromId, opened->ticket);
         if (!done)
             return done.error();
         ++absorbed;
@@ -757,7 +758,7 @@ bool TranscriptImporter::applyAndBatch(const ImportUnit &unit, ImportReport &rep
         report.cancelled = true;
         return false;
     }
-    if (Expected<void> begun = m_store.begin(); !begun) {
+    if (Expected<void> begun = m_store->begin(); !begun) {
         m_storeError = begun.message();
         storeFailed = true;
         return false;
@@ -773,7 +774,7 @@ void TranscriptImporter::lookAhead(const QList<const ImportUnit *> &units)
     const auto ask = [&](const QString &name) {
         // A name no store can hold is refused where it is met; asked for here, it would fail
         // the whole batch's statement (and PostgreSQL's transaction with it).
-        if (!m_store.storesNulCharacters() && name.contains(QChar(u'\0')))
+        if (!m_store->storesNulCharacters() && name.contains(QChar(u'\0')))
             return;
         const QString key = ticketCacheKey(name);
         if (!m_tickets.contains(key) && !asked.contains(key)) {
@@ -789,7 +790,7 @@ void TranscriptImporter::lookAhead(const QList<const ImportUnit *> &units)
     }
     if (names.size() < 2)
         return; // one ticket is asked for when it is met
-    Expected<QList<TicketRef>> found = m_store.findTickets(names);
+    Expected<QList<TicketRef>> found = m_store->findTickets(names);
     if (!found)
         return; // each is asked for again when it is met, where a failure stops the import
     // Matched as the store matched them, whatever the case (its CITEXT, roughly).
@@ -823,19 +824,27 @@ void TranscriptImporter::keepUnitFindings(ImportReport &report, const ImportUnit
 
 namespace {
 
-// New tickets' rows may wait in the store until each batch commits: nothing here reads them
-// back but through the store's import calls.
-struct Holding
+// New tickets' rows may wait in a batch the store hands out until each commit: while it lasts,
+// the import reads and writes through it alone.
+class Batching
 {
-    ImportWrites &store;
-    explicit Holding(ImportWrites &s)
-        : store(s)
+public:
+    Batching(ImportWrites &home, ImportWrites *&through)
+        : m_home(home)
+        , m_through(through)
+        , m_batch(home.openImportBatch())
     {
-        store.holdNewTicketRows(true);
+        if (m_batch)
+            m_through = m_batch.get();
     }
-    ~Holding() { store.holdNewTicketRows(false); }
-    Holding(const Holding &) = delete;
-    Holding &operator=(const Holding &) = delete;
+    ~Batching() { m_through = &m_home; }
+    Batching(const Batching &) = delete;
+    Batching &operator=(const Batching &) = delete;
+
+private:
+    ImportWrites &m_home;
+    ImportWrites *&m_through;
+    std::unique_ptr<ImportBatch> m_batch;
 };
 
 } // namespace
@@ -859,7 +868,7 @@ void TranscriptImporter::forgetBatch()
 // failed is not: its lines are read again, and said again, by the next import of the file).
 ImportReport TranscriptImporter::failed(ImportReport report, const QString &message)
 {
-    m_store.rollback();
+    m_store->rollback();
     report.conversations = m_committed.conversations;
     report.eventsImported = m_committed.eventsImported;
     report.eventsUnchanged = m_committed.eventsUnchanged;
@@ -892,12 +901,12 @@ ImportReport TranscriptImporter::importDecided(const Decide &decide, const QStri
     m_committed = report;
     // New tickets' rows are held back and written together (PostgreSQL's COPY, a round trip
     // instead of one a row), except where calls may be in flight, which held rows do not carry.
-    std::optional<Holding> holding;
+    std::optional<Batching> batching;
     if (!m_inFlightGraceMs && !m_carriedGraceMs)
-        holding.emplace(m_store);
-    if (Expected<void> begun = m_store.begin(); !begun)
+        batching.emplace(m_home, m_store);
+    if (Expected<void> begun = m_store->begin(); !begun)
         return failed(report, begun.message());
-    const Expected<QList<ImportUnit>> decided = decide(m_store);
+    const Expected<QList<ImportUnit>> decided = decide(*m_store);
     if (!decided)
         return failed(report, decided.message());
     const QList<ImportUnit> &units = *decided;
@@ -934,9 +943,9 @@ ImportReport TranscriptImporter::importFile(const QString &path)
 
     m_committed = report;
     auto fail = [&](const QString &message) { return failed(report, message); };
-    const Holding holding(m_store);
+    const Batching batching(m_home, m_store);
 
-    if (Expected<void> begun = m_store.begin(); !begun)
+    if (Expected<void> begun = m_store->begin(); !begun)
         return fail(begun.message());
     // Lines are parsed on a thread of their own while the ones before them are stored.
     TranscriptReader transcript(path);
@@ -979,7 +988,7 @@ ImportReport TranscriptImporter::importFile(const QString &path)
 
     ImportRecord record{QFileInfo(path).absoluteFilePath(), transcript.sha256(), startedAt,
                         reader.linesRead(), qint64(report.rejected.size())};
-    if (Expected<void> done = m_store.recordImport(record); !done)
+    if (Expected<void> done = m_store->recordImport(record); !done)
         return fail(done.message());
     if (Expected<void> done = finishBatch(report); !done)
         return fail(done.message());

@@ -140,7 +140,10 @@ private:
     QHash<QString, qint64> m_decidedCalls; // "<ticket key>\n<call id>" -> row
     ImportReport failed(ImportReport report, const QString &message);
 
-    ImportWrites &m_store;
+    ImportWrites &m_home; // the store itself
+    // What an import reads and writes through: the batch its store handed out for it, if any,
+    // else the store.
+    ImportWrites *m_store = &m_home;
     RegistrySelection m_registries;
     const NamedRegistry *m_registry = nullptr; // the one reading the current unit
     // What the current unit's source says of its tools, for those no registry knows.

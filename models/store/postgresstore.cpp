@@ -3,6 +3,7 @@
 #include "changefeed.h"
 #include "databasepassword.h"
 #include "postgresconnection.h"
+#include "postgresimportbatch.h"
 #include "postgresroles.h"
 #include "postgresschema.h"
 #include "serverwatch.h"
@@ -13,6 +14,8 @@
 #include <QSqlQuery>
 #include <QTimer>
 #include <QVariant>
+
+#include <algorithm>
 
 namespace verity {
 
@@ -183,15 +186,6 @@ PostgresStore::~PostgresStore()
         return;
     QSqlDatabase::database(m_listening, false).close();
     QSqlDatabase::removeDatabase(m_listening);
-}
-
-PGconn *libpqConnection(const QSqlDatabase &db)
-{
-    // The driver names the handle's type as the compiler spelt it: PGconn is struct pg_conn.
-    const QVariant handle = db.driver()->handle();
-    const QByteArray type = handle.isValid() ? QByteArray(handle.typeName()) : QByteArray();
-    return type == "PGconn*" || type == "pg_conn*" ? *static_cast<PGconn *const *>(handle.constData())
-                                                   : nullptr;
 }
 
 namespace {
@@ -365,6 +359,62 @@ Expected<void> PostgresStore::lockAuditChain()
     // only after this one's is committed, so no two entries follow the same one. Outside a
     // transaction it is released at once, and reading the chain needs no lock.
     return execute("SELECT pg_advisory_xact_lock(7378726957)", "cannot lock the audit chain");
+}
+
+std::unique_ptr<ImportBatch> PostgresStore::openImportBatch()
+{
+    return std::make_unique<PostgresImportBatch>(*this);
+}
+
+Expected<qint64> PostgresStore::drawId(DrawnId drawn)
+{
+    QList<qint64> &pool = drawn == DrawnId::Ticket ? m_ticketIds : m_callIds;
+    const char *table = drawn == DrawnId::Ticket ? "tickets" : "tool_calls";
+    if (pool.isEmpty()) {
+        QSqlQuery draw(m_db);
+        draw.setForwardOnly(true);
+        if (!draw.exec(QStringLiteral("SELECT nextval(pg_get_serial_sequence('%1', 'id')) "
+                                      "FROM generate_series(1, 512)")
+                               .arg(QLatin1String(table))))
+            return failure(draw.lastError(),
+                           QStringLiteral("%1: cannot draw ids for %2").arg(m_path, QLatin1String(table)));
+        while (draw.next())
+            pool.append(draw.value(0).toLongLong());
+        std::reverse(pool.begin(), pool.end()); // taken from the back, lowest first
+    }
+    return pool.takeLast();
+}
+
+Expected<QList<TicketRef>> PostgresStore::findTickets(const QStringList &extIds)
+{
+    QList<TicketRef> found;
+    if (extIds.isEmpty())
+        return found;
+    // Planned for these names each time (libpq's unnamed statement): a plan kept from when
+    // the table was small would scan it whole once it is not.
+    finishStatements();
+    PGconn *connection = libpqConnection(m_db);
+    const PgResult result(
+            runWithArrays(connection,
+                          "SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
+                          "WHERE ext_id = ANY($1::citext[]) ORDER BY id FOR UPDATE",
+                          {copytext::textArray(extIds)}));
+    if (PQresultStatus(result.get()) != PGRES_TUPLES_OK)
+        return failure(serverError(connection, result.get()),
+                       QStringLiteral("%1: finding tickets failed").arg(m_path));
+    const auto text = [&](int row, int column) {
+        return PQgetisnull(result.get(), row, column)
+                ? QString()
+                : QString::fromUtf8(PQgetvalue(result.get(), row, column));
+    };
+    for (int row = 0; row < PQntuples(result.get()); ++row) {
+        found.append(TicketRef{text(row, 0).toLongLong(), text(row, 1),
+                               TicketFacts{{QStringLiteral("ticket_id"), text(row, 2)},
+                                           {QStringLiteral("order_id"), text(row, 3)},
+                                           {QStringLiteral("seller_id"), text(row, 4)}},
+                               text(row, 5).toLongLong()});
+    }
+    return found;
 }
 
 } // namespace verity

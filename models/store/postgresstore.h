@@ -3,7 +3,6 @@
 // QPSQL driver. The same rooms and SQL as SQLite (SqlStore); what differs here is how it
 // connects, its schema, and the locks that let many writers share one audit chain.
 
-#include "heldrows.h"
 #include "sqlstore.h"
 #include "storelocation.h"
 
@@ -41,35 +40,12 @@ public:
     ChangeFeed *changeFeed() override;
     bool writesAlongsideOthers() const override { return true; }
 
-    // The import path, holding the rows of new tickets to write them by COPY on commit
-    // (postgresheldrows.cpp); each call is the plain one while nothing is held.
-    void holdNewTicketRows(bool hold) override;
+    // What an import writes through: it holds new tickets' rows and writes them by COPY on
+    // commit (postgresimportbatch.h).
+    std::unique_ptr<ImportBatch> openImportBatch() override;
     bool storesNulCharacters() const override { return false; }
-    Expected<void> commit() override;
-    void rollback() override;
-    Expected<void> savepoint() override;
-    Expected<void> releaseSavepoint() override;
-    Expected<void> rollbackToSavepoint() override;
-    Expected<std::optional<TicketRef>> findTicket(const QString &extId) override;
-    Expected<std::optional<TicketRef>> readTicket(const QString &extId) override;
+    // Planned for these names each time, in one statement.
     Expected<QList<TicketRef>> findTickets(const QStringList &extIds) override;
-    Expected<TicketRef> insertTicket(const NewTicket &ticket) override;
-    Expected<bool> insertMessage(const NewMessage &message) override;
-    Expected<std::optional<ToolCallRef>> findToolCall(qint64 ticketId, const QString &callExtId) override;
-    Expected<qint64> insertToolCall(const NewToolCall &call) override;
-    Expected<void> setToolResult(const ToolResultUpdate &result) override;
-    Expected<qint64> insertAnsweredToolCall(const NewToolCall &call, const ToolResultUpdate &result) override;
-    Expected<bool> insertTraceEvent(const NewTraceEvent &event) override;
-    Expected<QList<CallFacts>> callFacts(qint64 ticketId) override;
-    Expected<qint64> lastSeq(qint64 ticketId) override;
-    Expected<RepeatCounts> applyAssessment(qint64 ticketId, qint64 lastSeq,
-                                           const TicketAssessment &assessment) override;
-    Expected<void> applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
-                                        const TicketAssessment &assessment) override;
-    Expected<void> recordImport(const ImportRecord &record) override;
-    Expected<void> renameTicket(qint64 ticketId, const NewTicket &named) override;
-    Expected<void> completeTicket(qint64 ticketId, const NewTicket &named) override;
-    Expected<void> mergeTicket(qint64 fromId, qint64 intoId) override;
 
 protected:
     QString byteLengthOf(const QString &column) const override;
@@ -89,23 +65,13 @@ private:
     // After the server was lost: both connections opened again, as they were.
     Expected<void> reconnect();
 
-    // Held rows: a savepoint is only marked in them until a statement that writes must run
-    // inside it; then what was held before it is written, and the savepoint made for real.
-    enum class HeldSavepoint { None, Marked, Real };
-    Expected<void> beforeWrite();
-    // Everything held written, for a statement that reads it or when the transaction commits.
-    Expected<void> writeAllHeld();
-    Expected<void> writeHeld(const HeldRows::Batch &batch);
-    Expected<void> writeOwnersOf(const QList<HeldRows::Ticket> &tickets);
-    // An id drawn ahead from the table's sequence, as its default would draw it.
-    Expected<qint64> nextId(QList<qint64> &pool, const char *table);
+    friend class PostgresImportBatch;
+    // An id drawn ahead from the table's sequence, as its default would draw it: an import batch
+    // names its held rows with them.
+    enum class DrawnId { Ticket, ToolCall };
+    Expected<qint64> drawId(DrawnId table);
 
     PostgresTarget m_target;
-    bool m_holding = false;
-    HeldRows m_held;
-    HeldSavepoint m_heldSavepoint = HeldSavepoint::None;
-    HeldRows::Mark m_savepointMark;
-    QList<HeldRows::Batch> m_writtenInSavepoint;
     QList<qint64> m_ticketIds, m_callIds; // drawn, not yet used
     Access m_access = Access::ReadWrite;
     QString m_user;

@@ -2,6 +2,7 @@
 
 #include "reassessment.h"
 #include "sqlerror.h"
+#include "sqlwords.h"
 #include "ticketsummary.h"
 
 #include <QAtomicInteger>
@@ -53,7 +54,7 @@ Expected<QSqlQuery *> SqlStore::prepared(const char *key, const QString &sql)
     if (it == m_statements.end()) {
         auto query = std::make_unique<QSqlQuery>(m_db);
         query->setForwardOnly(true);
-        if (!query->prepare(sql.isNull() ? QString::fromUtf8(key) : sql))
+        if (!query->prepare(withStoredWords(sql.isNull() ? QString::fromUtf8(key) : sql)))
             return failure(query->lastError(), QStringLiteral("cannot prepare a statement"));
         it = m_statements.emplace(key, std::move(query)).first;
     }
@@ -443,15 +444,16 @@ Expected<void> SqlStore::setToolResult(const ToolResultUpdate &result)
 Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
 {
     // The settlement's rules are settledOutcome and provedAbsent; the query reads their facts.
-    auto query = prepared(
-            "SELECT c.id, c.tool_class, c.outcome, c.intent_key, c.intent_error, c.amount_cents, "
-            "e.resolution, "
-            "e.basis, "
-            "CASE WHEN c.tool_class NOT IN ('read', 'unclassified') AND length(c.raw_result) < 262144 "
-            "THEN c.raw_result END, c.amount_error IS NOT NULL, c.in_flight_until IS NOT NULL "
-            "FROM tool_calls c "
-            "LEFT JOIN escalations e ON e.tool_call_id = c.id "
-            "WHERE c.ticket_id = ? ORDER BY c.seq");
+    auto query =
+            prepared("SELECT c.id, c.tool_class, c.outcome, c.intent_key, c.intent_error, c.amount_cents, "
+                     "e.resolution, "
+                     "e.basis, "
+                     "CASE WHEN c.tool_class NOT IN ({class:read}, {class:unclassified}) AND "
+                     "length(c.raw_result) < 262144 "
+                     "THEN c.raw_result END, c.amount_error IS NOT NULL, c.in_flight_until IS NOT NULL "
+                     "FROM tool_calls c "
+                     "LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                     "WHERE c.ticket_id = ? ORDER BY c.seq");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -522,12 +524,12 @@ Expected<RepeatCounts> SqlStore::applyAssessment(qint64 ticketId, qint64 lastSeq
         return done.error();
     // An escalation whose write a later result settled goes only while nobody has acted on it: one
     // claimed, noted or with evidence stays open, its record whole, for a person to settle.
-    auto drop =
-            prepared("DELETE FROM escalations WHERE ticket_id = ? AND state = 'open' AND tool_call_id IN "
-                     "(SELECT id FROM tool_calls WHERE ticket_id = ? AND outcome IS DISTINCT FROM 'unknown') "
-                     "AND claimed_by IS NULL AND last_note IS NULL AND payment_reference IS NULL "
-                     "AND NOT EXISTS (SELECT 1 FROM evidence v WHERE v.escalation_id = escalations.id) "
-                     "AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.escalation_id = escalations.id)");
+    auto drop = prepared(
+            "DELETE FROM escalations WHERE ticket_id = ? AND state = {state:open} AND tool_call_id IN "
+            "(SELECT id FROM tool_calls WHERE ticket_id = ? AND outcome IS DISTINCT FROM {outcome:unknown}) "
+            "AND claimed_by IS NULL AND last_note IS NULL AND payment_reference IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM evidence v WHERE v.escalation_id = escalations.id) "
+            "AND NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.escalation_id = escalations.id)");
     if (!drop)
         return drop.error();
     (*drop)->addBindValue(ticketId);
@@ -627,10 +629,10 @@ Expected<void> SqlStore::openEscalations(qint64 ticketId)
     auto open = prepared(
             "INSERT INTO escalations (tool_call_id, ticket_id, opened_at, amount_cents) "
             "SELECT id, ticket_id, COALESCE(result_at, called_at), amount_cents FROM tool_calls "
-            "WHERE ticket_id = :ticket_id AND outcome = 'unknown' AND in_flight_until IS NULL "
+            "WHERE ticket_id = :ticket_id AND outcome = {outcome:unknown} AND in_flight_until IS NULL "
             "ON CONFLICT (tool_call_id) DO UPDATE SET "
             "opened_at = excluded.opened_at, amount_cents = excluded.amount_cents WHERE escalations.state = "
-            "'open'");
+            "{state:open}");
     if (!open)
         return open.error();
     (*open)->bindValue(QStringLiteral(":ticket_id"), ticketId);

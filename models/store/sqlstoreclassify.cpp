@@ -13,14 +13,15 @@ Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
     // A tool whose class was inferred stays here until a person confirms one. Calls of one tool
     // may have been inferred as different classes: the most cautious is offered, so that one
     // click never turns a money write into a lesser one.
-    auto query =
-            prepared("SELECT tool, count(*), count(DISTINCT ticket_id), min(arguments), "
-                     "max(CASE WHEN class_inferred IS NULL THEN 0 WHEN tool_class = 'write_money' THEN 5 "
-                     "WHEN tool_class = 'write_irreversible' THEN 4 WHEN tool_class = 'write_costly' THEN 3 "
-                     "WHEN tool_class = 'write_wasteful' THEN 2 ELSE 1 END), "
-                     "count(DISTINCT CASE WHEN class_inferred IS NOT NULL THEN tool_class END) "
-                     "FROM tool_calls WHERE tool_class = 'unclassified' OR class_inferred IS NOT NULL "
-                     "GROUP BY tool ORDER BY count(*) DESC, tool");
+    auto query = prepared(
+            "SELECT tool, count(*), count(DISTINCT ticket_id), min(arguments), "
+            "max(CASE WHEN class_inferred IS NULL THEN 0 WHEN tool_class = {class:write_money} THEN 5 "
+            "WHEN tool_class = {class:write_irreversible} THEN 4 WHEN tool_class = {class:write_costly} THEN "
+            "3 "
+            "WHEN tool_class = {class:write_wasteful} THEN 2 ELSE 1 END), "
+            "count(DISTINCT CASE WHEN class_inferred IS NOT NULL THEN tool_class END) "
+            "FROM tool_calls WHERE tool_class = {class:unclassified} OR class_inferred IS NOT NULL "
+            "GROUP BY tool ORDER BY count(*) DESC, tool");
     if (!query)
         return query.error();
     QSqlQuery &q = **query;
@@ -47,11 +48,12 @@ Expected<QList<UnclassifiedTool>> SqlStore::unclassifiedTools()
     // one: read_failed), arguments and result together: the result's ids are told apart from the
     // arguments' by their values. In id order along the class index, so the first such call ends
     // the read. Without one, the arguments stay the group's and there is no result.
-    auto sample = prepared("SELECT arguments, raw_result FROM tool_calls "
-                           "WHERE (tool_class = 'unclassified' OR class_inferred IS NOT NULL) AND tool = ? "
-                           "AND raw_result IS NOT NULL "
-                           "AND result_error = 0 AND read_failed = 0 AND length(raw_result) < 65536 "
-                           "ORDER BY id LIMIT 1");
+    auto sample =
+            prepared("SELECT arguments, raw_result FROM tool_calls "
+                     "WHERE (tool_class = {class:unclassified} OR class_inferred IS NOT NULL) AND tool = ? "
+                     "AND raw_result IS NOT NULL "
+                     "AND result_error = 0 AND read_failed = 0 AND length(raw_result) < 65536 "
+                     "ORDER BY id LIMIT 1");
     if (!sample)
         return sample.error();
     QSqlQuery &s = **sample;
@@ -96,7 +98,7 @@ Expected<QList<StoredCall>> SqlStore::unclassifiedCalls(const QString &tool)
             "SELECT c.id, c.ticket_id, c.tool, c.arguments, c.result_fingerprint IS NOT NULL, "
             "c.raw_result, c.result_error, t.ext_id, t.order_id, t.seller_id, t.registry FROM tool_calls c "
             "JOIN tickets t ON t.id = c.ticket_id "
-            "WHERE (c.tool_class = 'unclassified' OR c.class_inferred IS NOT NULL) AND c.tool = ? "
+            "WHERE (c.tool_class = {class:unclassified} OR c.class_inferred IS NOT NULL) AND c.tool = ? "
             "ORDER BY c.id");
     if (!query)
         return query.error();

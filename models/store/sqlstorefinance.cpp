@@ -5,6 +5,7 @@
 #include "domain/toolclass.h"
 #include "sqlerror.h"
 #include "sqlstore.h"
+#include "sqlwords.h"
 
 #include <QVariant>
 
@@ -43,16 +44,18 @@ constexpr auto payoutSelect =
         "COALESCE(s.name, t.seller_name, ''), COALESCE(t.order_id, ''), o.payment_intent, "
         "COALESCE(c.intent_key, ''), "
         "c.amount_cents, COALESCE(o.currency, 'USD'), "
-        "CASE WHEN e.resolution = 'performed_again' AND l.recorded_at IS NOT NULL THEN l.recorded_at ELSE "
+        "CASE WHEN e.resolution = {resolution:performed_again} AND l.recorded_at IS NOT NULL THEN "
+        "l.recorded_at ELSE "
         "c.called_at END, "
-        "c.outcome, e.resolution, l.refund_id, CASE WHEN e.basis = 'attestation' THEN NULL ELSE e.reference "
+        "c.outcome, e.resolution, l.refund_id, CASE WHEN e.basis = {basis:attestation} THEN NULL ELSE "
+        "e.reference "
         "END, "
         "CASE WHEN length(c.raw_result) < 65536 THEN c.raw_result END, e.basis "
         "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
         "LEFT JOIN sellers s ON s.id = t.seller_id LEFT JOIN orders o ON o.id = t.order_id "
         "LEFT JOIN escalations e ON e.tool_call_id = c.id LEFT JOIN ledger l ON l.tool_call_id = c.id "
-        "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN ('performed', "
-        "'unknown') ";
+        "WHERE c.tool_class = {class:write_money} AND c.amount_cents IS NOT NULL "
+        "AND c.outcome IN ({outcome:performed}, {outcome:unknown}) ";
 
 // nullopt: the write moved nothing (a lookup proved it absent).
 std::optional<LedgerPayout> payoutFrom(const QSqlQuery &q)
@@ -103,10 +106,12 @@ Expected<QList<LedgerPayout>> SqlStore::payouts(qint64 fromMs, qint64 toMs)
     // time. A refund made in December for a call of April belongs to December.
     static const QByteArray byCall = QByteArray(payoutSelect)
             + "AND c.called_at >= ? AND c.called_at < ? "
-              "AND (e.resolution IS NULL OR e.resolution <> 'performed_again' OR l.recorded_at IS NULL) "
+              "AND (e.resolution IS NULL OR e.resolution <> {resolution:performed_again} OR l.recorded_at IS "
+              "NULL) "
               "ORDER BY c.called_at, c.id";
     static const QByteArray byLedger = QByteArray(payoutSelect)
-            + "AND e.resolution = 'performed_again' AND l.recorded_at >= ? AND l.recorded_at < ? ORDER BY "
+            + "AND e.resolution = {resolution:performed_again} AND l.recorded_at >= ? AND l.recorded_at < ? "
+              "ORDER BY "
               "l.recorded_at, c.id";
     QList<LedgerPayout> result;
     for (const QByteArray *sql : {&byCall, &byLedger}) {
@@ -137,19 +142,21 @@ Expected<std::optional<qint64>> SqlStore::newestPayoutAt()
 {
     // As payouts() dates them: a call by when it was made, a refund the console performed
     // again by when the ledger recorded it. Each read walks an index from its end.
-    static const char *const reads[] = {
-            "SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
-            "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL "
-            "AND c.outcome IN ('performed', 'unknown') "
-            "AND (e.resolution IS NULL OR e.resolution = 'performed' "
-            "     OR (e.resolution = 'not_performed' AND e.basis = 'attestation')) "
-            "ORDER BY c.called_at DESC LIMIT 1",
-            "SELECT max(l.recorded_at) FROM escalations e JOIN ledger l ON l.tool_call_id = e.tool_call_id "
-            "WHERE e.resolution = 'performed_again'",
+    static const char *const keys[] = {"newest payout by call", "newest payout performed again"};
+    static const QString reads[] = {
+            QStringLiteral(
+                    "SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                    "WHERE c.tool_class = {class:write_money} AND c.amount_cents IS NOT NULL "
+                    "AND c.outcome IN ({outcome:performed}, {outcome:unknown}) AND %1 "
+                    "ORDER BY c.called_at DESC LIMIT 1")
+                    .arg(countedPayoutCondition(QStringLiteral("c.outcome"), QStringLiteral("e.resolution"),
+                                                QStringLiteral("e.basis"))),
+            QStringLiteral("SELECT max(l.recorded_at) FROM escalations e JOIN ledger l ON l.tool_call_id = "
+                           "e.tool_call_id WHERE e.resolution = {resolution:performed_again}"),
     };
     std::optional<qint64> newest;
-    for (const char *sql : reads) {
-        auto query = prepared(sql);
+    for (int read = 0; read < 2; ++read) {
+        auto query = prepared(keys[read], reads[read]);
         if (!query)
             return query.error();
         QSqlQuery &q = **query;
@@ -204,8 +211,8 @@ Expected<QList<SellerBalance>> SqlStore::sellerBalances()
     };
     auto sums = prepared("SELECT t.seller_id, c.outcome, SUM(c.amount_cents), COUNT(*) "
                          "FROM tool_calls c JOIN tickets t ON t.id = c.ticket_id "
-                         "WHERE c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome IN "
-                         "('performed', 'unknown') "
+                         "WHERE c.tool_class = {class:write_money} AND c.amount_cents IS NOT NULL "
+                         "AND c.outcome IN ({outcome:performed}, {outcome:unknown}) "
                          "AND t.seller_id IS NOT NULL GROUP BY t.seller_id, c.outcome");
     if (!sums)
         return sums.error();
@@ -225,9 +232,10 @@ Expected<QList<SellerBalance>> SqlStore::sellerBalances()
                     "SELECT t.seller_id, c.outcome, e.resolution, e.basis, SUM(c.amount_cents), COUNT(*) "
                     "FROM escalations e %1 tool_calls c ON c.id = e.tool_call_id JOIN "
                     "tickets t ON t.id = c.ticket_id "
-                    "WHERE e.resolution IN ('performed', 'performed_again', 'not_performed') "
-                    "AND c.tool_class = 'write_money' AND c.amount_cents IS NOT NULL AND c.outcome "
-                    "IN ('performed', 'unknown') "
+                    "WHERE e.resolution IN ({resolution:performed}, {resolution:performed_again}, "
+                    "{resolution:not_performed}) AND c.tool_class = {class:write_money} "
+                    "AND c.amount_cents IS NOT NULL AND c.outcome IN ({outcome:performed}, "
+                    "{outcome:unknown}) "
                     "AND t.seller_id IS NOT NULL GROUP BY 1, 2, 3, 4")
                     .arg(joinInThisOrder()));
     if (!resolved)

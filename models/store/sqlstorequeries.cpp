@@ -373,7 +373,8 @@ Expected<QList<EscalationRow>> SqlStore::openEscalations(qint64 offset, int limi
             "SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, "
             "e.amount_cents, COALESCE(o.currency, 'USD'), e.state, e.claimed_by, e.claimed_until, "
             "e.claim_renewed_at, e.claim_renews_every, t.order_id FROM "
-            "(SELECT id FROM escalations WHERE state = 'open' ORDER BY opened_at, id LIMIT ? OFFSET ?) page "
+            "(SELECT id FROM escalations WHERE state = {state:open} ORDER BY opened_at, id LIMIT ? OFFSET ?) "
+            "page "
             "JOIN escalations e ON e.id = page.id "
             "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
             "LEFT JOIN orders o ON o.id = t.order_id ORDER BY e.opened_at, e.id");

@@ -4,6 +4,7 @@
 #include "domain/resultrecord.h"
 #include "sqlerror.h"
 #include "sqlstore.h"
+#include "sqlwords.h"
 
 #include <QDateTime>
 #include <QVariant>
@@ -210,7 +211,7 @@ Expected<QList<Row>> SqlStore::rowsOf(const QString &sql, const QVariantList &bi
 {
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(sql);
+    q.prepare(withStoredWords(sql));
     for (const QVariant &bind : binds)
         q.addBindValue(bind);
     if (auto done = run(q, what); !done)
@@ -267,11 +268,12 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
     // person's attested check: the WHERE clause is the lock between two consoles. A note on
     // why it was open goes with it.
     auto update = prepared(
-            "UPDATE escalations SET state = 'resolved', resolution = ?, basis = ?, reference = ?, "
+            "UPDATE escalations SET state = {state:resolved}, resolution = ?, basis = ?, reference = ?, "
             "resolved_by = ?, resolved_at = ?, last_note = NULL, claimed_by = NULL, claimed_until = NULL "
-            "WHERE id = ? AND (state = 'open' OR "
-            "(? = 'performed_again' AND resolution = 'not_performed' AND basis = 'lookup') OR "
-            "(basis = 'attestation' AND ? IN ('lookup', 'reconciliation'))) "
+            "WHERE id = ? AND (state = {state:open} OR "
+            "(? = {resolution:performed_again} AND resolution = {resolution:not_performed} AND "
+            "basis = {basis:lookup}) OR "
+            "(basis = {basis:attestation} AND ? IN ({basis:lookup}, {basis:reconciliation}))) "
             "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
     if (!update)
         return update.error();
@@ -320,10 +322,10 @@ Expected<EscalationClaim> SqlStore::claimEscalation(qint64 escalationId, const Q
     // The WHERE clause is the lock between consoles: a claim another holds is left as it is. Only
     // what can still be acted on is claimed: an open escalation, or one that stands on a person's
     // check, which a lookup may still replace.
-    auto update =
-            prepared("UPDATE escalations SET claimed_by = ?, claimed_until = ?, claim_renewed_at = ?, "
-                     "claim_renews_every = ? WHERE id = ? AND (state = 'open' OR basis = 'attestation') "
-                     "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
+    auto update = prepared(
+            "UPDATE escalations SET claimed_by = ?, claimed_until = ?, claim_renewed_at = ?, "
+            "claim_renews_every = ? WHERE id = ? AND (state = {state:open} OR basis = {basis:attestation}) "
+            "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
     if (!update)
         return update.error();
     QSqlQuery &q = **update;
@@ -360,7 +362,7 @@ SqlStore::claimNextEscalation(const QString &operatorName, qint64 now, qint64 un
             next,
             QStringLiteral("UPDATE escalations SET claimed_by = ?, claimed_until = ?, claim_renewed_at = "
                            "?, claim_renews_every = ? WHERE id = "
-                           "(SELECT id FROM escalations WHERE state = 'open' AND (claimed_by IS "
+                           "(SELECT id FROM escalations WHERE state = {state:open} AND (claimed_by IS "
                            "NULL OR claimed_until <= ?) ORDER BY opened_at, id LIMIT 1%1) "
                            "AND (claimed_by IS NULL OR claimed_until <= ?) RETURNING id")
                     .arg(skipLockedRows()));
@@ -439,7 +441,7 @@ Expected<void> SqlStore::setEscalationPayment(qint64 escalationId, const QString
 Expected<void> SqlStore::reopenEscalation(qint64 escalationId, const QString &note)
 {
     auto update = prepared(
-            "UPDATE escalations SET state = 'open', resolution = NULL, basis = NULL, reference = NULL, "
+            "UPDATE escalations SET state = {state:open}, resolution = NULL, basis = NULL, reference = NULL, "
             "resolved_by = NULL, resolved_at = NULL, last_note = ? WHERE id = ?");
     if (!update)
         return update.error();

@@ -15,9 +15,12 @@
 #include <QList>
 #include <QStringList>
 
+#include <memory>
+
 namespace verity {
 
 class ChangeFeed;
+class ImportBatch;
 
 // What every room shares: where the data is, and the transaction a unit of work spans (a
 // settlement and its audit entry commit together, whichever rooms they pass through).
@@ -205,17 +208,33 @@ public:
     // intent key holds the ticket's id.
     virtual Expected<QList<StoredCall>> writeCalls(qint64 ticketId) = 0;
     virtual Expected<void> setIntentKey(qint64 callId, const QString &key, const QString &error) = 0;
-    // While on, what a transaction adds to the tickets it opens may be held back and written
-    // together when it commits (PostgreSQL's COPY, where a statement per row costs a round trip
-    // each). For the importer, which turns it on for a file and asks of those rows only through
-    // the calls above until the commit.
-    virtual void holdNewTicketRows(bool) {}
+    // One import's writes, where this backend holds back what a transaction adds to the tickets it
+    // opens and writes it together when it commits (PostgreSQL's COPY, where a statement per row
+    // costs a round trip each); none where each row is written as it comes. While the batch
+    // lasts, its importer reads and writes through it alone, and ends its transactions there.
+    virtual std::unique_ptr<ImportBatch> openImportBatch();
     // Whether text may hold U+0000 (PostgreSQL's cannot): the importer refuses such a line.
     virtual bool storesNulCharacters() const { return true; }
 
 protected:
     ~ImportWrites() = default;
 };
+
+// What openImportBatch() hands out: the same room, owned by its importer.
+class ImportBatch : public ImportWrites
+{
+public:
+    virtual ~ImportBatch() = default;
+    std::unique_ptr<ImportBatch> openImportBatch() override { return nullptr; } // one at a time
+
+protected:
+    ImportBatch() = default;
+};
+
+inline std::unique_ptr<ImportBatch> ImportWrites::openImportBatch()
+{
+    return nullptr;
+}
 
 // Classifying tools the registry did not know.
 class ClassificationStore : public virtual AssessmentStore

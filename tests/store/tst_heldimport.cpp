@@ -1,9 +1,9 @@
 // On PostgreSQL the importer's rows of new tickets are held and written by COPY when a batch
-// commits (heldrows.h); on SQLite each is a statement of its own. The same files imported into
-// both, at batch sizes that end batches between a call and its result, with a conversation
-// undone halfway, lines repeated, a seller's balance stated out of order and a second file
-// that goes on with the first file's tickets, must leave the same rows in both, table by table,
-// and the same report.
+// commits (postgresimportbatch.h); on SQLite each is a statement of its own. The same files
+// imported into both, at batch sizes that end batches between a call and its result, with a
+// conversation undone halfway, lines repeated, a seller's balance stated out of order and a
+// second file that goes on with the first file's tickets, must leave the same rows in both,
+// table by table, and the same report.
 
 #include "domain/registrychoice.h"
 #include "import/transcriptimporter.h"
@@ -317,39 +317,41 @@ private slots:
         const qint64 stored = store.insertTicket(ticket(QStringLiteral("OLD"))).value().id;
         QVERIFY(store.commit());
 
-        store.holdNewTicketRows(true);
-        QVERIFY(store.begin());
-        const qint64 kept = store.insertTicket(ticket(QStringLiteral("KEPT"))).value().id;
-        QCOMPARE(store.insertMessage(note(kept, 1, QStringLiteral("before"))).value(), true);
+        std::unique_ptr<ImportBatch> held = store.openImportBatch();
+        QVERIFY(held);
+        ImportBatch &batch = *held;
+        QVERIFY(batch.begin());
+        const qint64 kept = batch.insertTicket(ticket(QStringLiteral("KEPT"))).value().id;
+        QCOMPARE(batch.insertMessage(note(kept, 1, QStringLiteral("before"))).value(), true);
 
         // Undone while all of it is held.
-        QVERIFY(store.savepoint());
-        const qint64 gone = store.insertTicket(ticket(QStringLiteral("GONE"))).value().id;
-        QCOMPARE(store.insertMessage(note(gone, 1, QStringLiteral("gone"))).value(), true);
-        QCOMPARE(store.insertMessage(note(kept, 2, QStringLiteral("after"))).value(), true);
-        QVERIFY(store.rollbackToSavepoint());
-        QVERIFY(!store.findTicket(QStringLiteral("GONE")).value());
-        QVERIFY(store.findTicket(QStringLiteral("kept")).value());
+        QVERIFY(batch.savepoint());
+        const qint64 gone = batch.insertTicket(ticket(QStringLiteral("GONE"))).value().id;
+        QCOMPARE(batch.insertMessage(note(gone, 1, QStringLiteral("gone"))).value(), true);
+        QCOMPARE(batch.insertMessage(note(kept, 2, QStringLiteral("after"))).value(), true);
+        QVERIFY(batch.rollbackToSavepoint());
+        QVERIFY(!batch.findTicket(QStringLiteral("GONE")).value());
+        QVERIFY(batch.findTicket(QStringLiteral("kept")).value());
 
         // Undone after a write to a stored ticket made the savepoint real.
-        QVERIFY(store.savepoint());
-        QCOMPARE(store.insertMessage(note(kept, 2, QStringLiteral("after"))).value(),
+        QVERIFY(batch.savepoint());
+        QCOMPARE(batch.insertMessage(note(kept, 2, QStringLiteral("after"))).value(),
                  true); // forgotten above
-        QCOMPARE(store.insertMessage(note(stored, 1, QStringLiteral("old-1"))).value(), true);
-        const qint64 alsoGone = store.insertTicket(ticket(QStringLiteral("ALSO-GONE"))).value().id;
-        QCOMPARE(store.insertMessage(note(alsoGone, 1, QStringLiteral("also"))).value(), true);
-        QVERIFY(store.callFacts(alsoGone)); // a read of a held ticket: written inside the savepoint
-        QVERIFY(store.rollbackToSavepoint());
+        QCOMPARE(batch.insertMessage(note(stored, 1, QStringLiteral("old-1"))).value(), true);
+        const qint64 alsoGone = batch.insertTicket(ticket(QStringLiteral("ALSO-GONE"))).value().id;
+        QCOMPARE(batch.insertMessage(note(alsoGone, 1, QStringLiteral("also"))).value(), true);
+        QVERIFY(batch.callFacts(alsoGone)); // a read of a held ticket: written inside the savepoint
+        QVERIFY(batch.rollbackToSavepoint());
 
         // Kept after a real savepoint: both halves stored.
-        QVERIFY(store.savepoint());
-        QCOMPARE(store.insertMessage(note(stored, 1, QStringLiteral("old-2"))).value(), true);
-        QCOMPARE(store.insertMessage(note(kept, 2, QStringLiteral("after"))).value(), true);
-        QCOMPARE(store.insertMessage(note(kept, 3, QStringLiteral("after"))).value(),
+        QVERIFY(batch.savepoint());
+        QCOMPARE(batch.insertMessage(note(stored, 1, QStringLiteral("old-2"))).value(), true);
+        QCOMPARE(batch.insertMessage(note(kept, 2, QStringLiteral("after"))).value(), true);
+        QCOMPARE(batch.insertMessage(note(kept, 3, QStringLiteral("after"))).value(),
                  false); // the same again
-        QVERIFY(store.releaseSavepoint());
-        QVERIFY(store.commit());
-        store.holdNewTicketRows(false);
+        QVERIFY(batch.releaseSavepoint());
+        QVERIFY(batch.commit());
+        held.reset();
 
         QSqlQuery rows(dynamic_cast<SqlStore &>(store).connection());
         QVERIFY(rows.exec(QStringLiteral("SELECT t.ext_id || ':' || m.text FROM messages m "

@@ -1,8 +1,9 @@
-// The import path on PostgreSQL: while the importer holds new tickets' rows (HeldRows), each
-// call below answers from what is held, and the rows reach the server a table at a time, by
-// COPY, when the transaction commits. A call that needs them in the database first (a read of
-// a held ticket, a write inside a savepoint) has them written then. While nothing is held,
-// every call is SqlStore's.
+// The import path on PostgreSQL: while an import writes through its batch, each call below
+// answers from what is held, and the rows reach the server a table at a time, by COPY, when the
+// transaction commits. A call that needs them in the database first (a read of a held ticket, a
+// write inside a savepoint) has them written then.
+
+#include "postgresimportbatch.h"
 
 #include "postgresconnection.h"
 #include "postgresstore.h"
@@ -20,31 +21,6 @@
 namespace verity {
 
 namespace {
-
-struct ResultClearer
-{
-    void operator()(PGresult *result) const { PQclear(result); }
-};
-using Result = std::unique_ptr<PGresult, ResultClearer>;
-
-// The server's error as QtSql would have carried it, so that failureText() and failureCode() read it alike.
-QSqlError serverError(PGconn *connection, const PGresult *result)
-{
-    const char *code = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-    const char *text = result ? PQresultErrorMessage(result) : nullptr;
-    const QString said = QString::fromUtf8(text && *text ? text : PQerrorMessage(connection)).trimmed();
-    return QSqlError(QString(), said, QSqlError::StatementError, QString::fromLatin1(code ? code : ""));
-}
-
-// Several rows in one statement: each parameter is a text array, unnested column by column.
-Result runWithArrays(PGconn *connection, const char *sql, const QList<QByteArray> &arrays)
-{
-    QList<const char *> values;
-    for (const QByteArray &array : arrays)
-        values.append(array.constData());
-    return Result(PQexecParams(connection, sql, int(values.size()), nullptr, values.constData(), nullptr,
-                               nullptr, 0));
-}
 
 // PostgreSQL's text holds every character but U+0000: refused here, where the import can still
 // say which line brought it, rather than when its batch is written.
@@ -70,30 +46,51 @@ QString optionalNumber(const std::optional<qint64> &value)
 
 } // namespace
 
-void PostgresStore::holdNewTicketRows(bool hold)
+PostgresImportBatch::PostgresImportBatch(PostgresStore &store)
+    : m_store(store)
+{}
+
+PostgresImportBatch::~PostgresImportBatch()
 {
-    Q_ASSERT(hold || m_held.isEmpty()); // a holder commits or rolls back before it lets go
-    m_holding = hold;
-    m_held.clear();
+    Q_ASSERT(m_held.isEmpty()); // its importer commits or rolls back before it lets go
+}
+
+QString PostgresImportBatch::location() const
+{
+    return m_store.location();
+}
+
+QString PostgresImportBatch::sessionUser() const
+{
+    return m_store.sessionUser();
+}
+
+Expected<OperatorRoles> PostgresImportBatch::sessionRoles()
+{
+    return m_store.sessionRoles();
+}
+
+void PostgresImportBatch::forgetSavepoint()
+{
     m_heldSavepoint = HeldSavepoint::None;
     m_writtenInSavepoint.clear();
 }
 
-Expected<void> PostgresStore::beforeWrite()
+Expected<void> PostgresImportBatch::beforeWrite()
 {
     if (m_heldSavepoint != HeldSavepoint::Marked)
         return {};
     // What was held before the savepoint belongs before it.
     if (Expected<void> written = writeHeld(m_held.take(m_savepointMark)); !written)
         return written;
-    if (Expected<void> begun = SqlStore::savepoint(); !begun)
+    if (Expected<void> begun = m_store.savepoint(); !begun)
         return begun;
     m_heldSavepoint = HeldSavepoint::Real;
     m_savepointMark = HeldRows::Mark{}; // all that is held now came after it
     return {};
 }
 
-Expected<void> PostgresStore::writeAllHeld()
+Expected<void> PostgresImportBatch::writeAllHeld()
 {
     if (m_held.isEmpty())
         return {};
@@ -105,26 +102,19 @@ Expected<void> PostgresStore::writeAllHeld()
     return writeHeld(batch);
 }
 
-Expected<qint64> PostgresStore::nextId(QList<qint64> &pool, const char *table)
+Expected<void> PostgresImportBatch::writeIfHeld(qint64 ticketId)
 {
-    if (pool.isEmpty()) {
-        QSqlQuery draw(m_db);
-        draw.setForwardOnly(true);
-        if (!draw.exec(QStringLiteral("SELECT nextval(pg_get_serial_sequence('%1', 'id')) "
-                                      "FROM generate_series(1, 512)")
-                               .arg(QLatin1String(table))))
-            return failure(draw.lastError(),
-                           QStringLiteral("%1: cannot draw ids for %2").arg(m_path, QLatin1String(table)));
-        while (draw.next())
-            pool.append(draw.value(0).toLongLong());
-        std::reverse(pool.begin(), pool.end()); // taken from the back, lowest first
-    }
-    return pool.takeLast();
+    return m_held.isNewTicket(ticketId) ? writeAllHeld() : Expected<void>{};
 }
 
-Expected<void> PostgresStore::writeOwnersOf(const QList<HeldRows::Ticket> &tickets)
+Expected<void> PostgresImportBatch::writeHeldTicket(qint64 ticketId)
 {
-    PGconn *connection = libpqConnection(m_db);
+    return m_held.isNewTicket(ticketId) ? writeAllHeld() : beforeWrite();
+}
+
+Expected<void> PostgresImportBatch::writeOwnersOf(const QList<HeldRows::Ticket> &tickets)
+{
+    PGconn *connection = libpqConnection(m_store.m_db);
     // Each seller as the first ticket naming it would insert it, then the newest balance any of
     // them states, applied as one ticket after another would have applied it: only a balance
     // dated after the stored one replaces it (the earliest of equally dated ones).
@@ -208,21 +198,22 @@ Expected<void> PostgresStore::writeOwnersOf(const QList<HeldRows::Ticket> &ticke
     for (const auto &statement : statements) {
         if (statement.arrays.constFirst() == "{}")
             continue;
-        const Result result = runWithArrays(connection, statement.sql, statement.arrays);
+        const PgResult result = runWithArrays(connection, statement.sql, statement.arrays);
         if (PQresultStatus(result.get()) != PGRES_COMMAND_OK)
-            return failure(serverError(connection, result.get()),
-                           QStringLiteral("%1: cannot record the %2 of the tickets")
-                                   .arg(m_path, QLatin1String(statement.what)));
+            return m_store.failure(serverError(connection, result.get()),
+                                   QStringLiteral("%1: cannot record the %2 of the tickets")
+                                           .arg(m_store.m_path, QLatin1String(statement.what)));
     }
     return {};
 }
 
-Expected<void> PostgresStore::writeHeld(const HeldRows::Batch &batch)
+Expected<void> PostgresImportBatch::writeHeld(const HeldRows::Batch &batch)
 {
-    finishStatements(); // libpq takes one command at a time
-    PGconn *connection = libpqConnection(m_db);
+    m_store.finishStatements(); // libpq takes one command at a time
+    PGconn *connection = libpqConnection(m_store.m_db);
     if (!connection || PQstatus(connection) != CONNECTION_OK)
-        return failure(QSqlError(), QStringLiteral("%1: cannot record the imported tickets").arg(m_path));
+        return m_store.failure(QSqlError(),
+                               QStringLiteral("%1: cannot record the imported tickets").arg(m_store.m_path));
     if (Expected<void> owners = writeOwnersOf(batch.tickets); !owners)
         return owners;
     // Parents first, so that each foreign key holds as the rows arrive.
@@ -246,7 +237,7 @@ Expected<void> PostgresStore::writeHeld(const HeldRows::Batch &batch)
         if (table.rows.isEmpty())
             continue;
         const QByteArray copy = QByteArray("COPY ") + table.table + " (" + table.columns + ") FROM STDIN";
-        Result started(PQexec(connection, copy.constData()));
+        PgResult started(PQexec(connection, copy.constData()));
         bool stored = false;
         QSqlError error;
         if (PQresultStatus(started.get()) != PGRES_COPY_IN) {
@@ -255,7 +246,7 @@ Expected<void> PostgresStore::writeHeld(const HeldRows::Batch &batch)
             started.reset();
             const bool sent = PQputCopyData(connection, table.rows.constData(), int(table.rows.size())) == 1;
             const bool ended = PQputCopyEnd(connection, sent ? nullptr : "the rows could not be sent") == 1;
-            Result finished(ended ? PQgetResult(connection) : nullptr);
+            PgResult finished(ended ? PQgetResult(connection) : nullptr);
             stored = sent && ended && PQresultStatus(finished.get()) == PGRES_COMMAND_OK;
             if (!stored)
                 error = serverError(connection, finished.get());
@@ -266,144 +257,116 @@ Expected<void> PostgresStore::writeHeld(const HeldRows::Batch &batch)
                 PQclear(rest);
         }
         if (!stored)
-            return failure(error,
-                           QStringLiteral("%1: cannot record the batch's %2%3")
-                                   .arg(m_path, QString::fromLatin1(table.table).replace(u'_', u' '), which));
+            return m_store.failure(error,
+                                   QStringLiteral("%1: cannot record the batch's %2%3")
+                                           .arg(m_store.m_path,
+                                                QString::fromLatin1(table.table).replace(u'_', u' '), which));
     }
     for (qint64 ticketId : batch.escalate) {
-        if (Expected<void> opened = openEscalations(ticketId); !opened)
+        if (Expected<void> opened = m_store.openEscalations(ticketId); !opened)
             return opened;
     }
     return {};
 }
 
-Expected<void> PostgresStore::commit()
+Expected<void> PostgresImportBatch::begin()
 {
-    if (m_holding) {
-        m_heldSavepoint = HeldSavepoint::None; // a savepoint never made is let go with the rest
-        if (Expected<void> written = writeAllHeld(); !written)
-            return written;
-        m_held.clear();
-        m_writtenInSavepoint.clear();
-    }
-    return SqlStore::commit();
+    return m_store.begin();
 }
 
-void PostgresStore::rollback()
+Expected<void> PostgresImportBatch::commit()
+{
+    m_heldSavepoint = HeldSavepoint::None; // a savepoint never made is let go with the rest
+    if (Expected<void> written = writeAllHeld(); !written)
+        return written;
+    m_held.clear();
+    m_writtenInSavepoint.clear();
+    return m_store.commit();
+}
+
+void PostgresImportBatch::rollback()
 {
     m_held.clear();
-    m_heldSavepoint = HeldSavepoint::None;
-    m_writtenInSavepoint.clear();
-    SqlStore::rollback();
+    forgetSavepoint();
+    m_store.rollback();
 }
 
-Expected<void> PostgresStore::savepoint()
+Expected<void> PostgresImportBatch::savepoint()
 {
-    if (!m_holding)
-        return SqlStore::savepoint();
     Q_ASSERT(m_heldSavepoint == HeldSavepoint::None); // one at a time, as SqlStore names it
     m_heldSavepoint = HeldSavepoint::Marked;
     m_savepointMark = m_held.mark();
     return {};
 }
 
-Expected<void> PostgresStore::releaseSavepoint()
+Expected<void> PostgresImportBatch::releaseSavepoint()
 {
-    const HeldSavepoint was = std::exchange(m_heldSavepoint, HeldSavepoint::None);
-    m_writtenInSavepoint.clear();
-    if (!m_holding || was == HeldSavepoint::Real)
-        return SqlStore::releaseSavepoint();
+    const HeldSavepoint was = m_heldSavepoint;
+    forgetSavepoint();
+    if (was == HeldSavepoint::Real)
+        return m_store.releaseSavepoint();
     return {};
 }
 
-Expected<void> PostgresStore::rollbackToSavepoint()
+Expected<void> PostgresImportBatch::rollbackToSavepoint()
 {
-    const HeldSavepoint was = std::exchange(m_heldSavepoint, HeldSavepoint::None);
-    if (m_holding) {
-        m_held.rollBackTo(m_savepointMark);
-        for (const HeldRows::Batch &batch : std::as_const(m_writtenInSavepoint))
-            m_held.forgetWritten(batch);
-        m_writtenInSavepoint.clear();
-    }
-    if (!m_holding || was == HeldSavepoint::Real)
-        return SqlStore::rollbackToSavepoint();
+    const HeldSavepoint was = m_heldSavepoint;
+    m_held.rollBackTo(m_savepointMark);
+    for (const HeldRows::Batch &batch : std::as_const(m_writtenInSavepoint))
+        m_held.forgetWritten(batch);
+    forgetSavepoint();
+    if (was == HeldSavepoint::Real)
+        return m_store.rollbackToSavepoint();
     return {};
 }
 
-namespace {
-
-TicketRef heldTicketRef(const HeldRows &held, const HeldRows::Ticket &ticket)
+TicketRef PostgresImportBatch::heldTicketRef(const HeldRows::Ticket &ticket) const
 {
     const NewTicket &t = ticket.ticket;
     return TicketRef{ticket.id, t.fingerprint,
                      TicketFacts{{QStringLiteral("ticket_id"), t.extId},
                                  {QStringLiteral("order_id"), t.order.id},
                                  {QStringLiteral("seller_id"), t.seller.id}},
-                     held.lastSeqOf(ticket.id)};
+                     m_held.lastSeqOf(ticket.id)};
 }
 
-} // namespace
-
-Expected<std::optional<TicketRef>> PostgresStore::findTicket(const QString &extId)
+Expected<std::optional<TicketRef>> PostgresImportBatch::findTicket(const QString &extId)
 {
-    if (const HeldRows::Ticket *held = m_holding ? m_held.findTicket(extId) : nullptr)
-        return std::optional<TicketRef>(heldTicketRef(m_held, *held));
-    return SqlStore::findTicket(extId);
+    if (const HeldRows::Ticket *held = m_held.findTicket(extId))
+        return std::optional<TicketRef>(heldTicketRef(*held));
+    return m_store.findTicket(extId);
 }
 
-Expected<std::optional<TicketRef>> PostgresStore::readTicket(const QString &extId)
+Expected<std::optional<TicketRef>> PostgresImportBatch::readTicket(const QString &extId)
 {
-    if (const HeldRows::Ticket *held = m_holding ? m_held.findTicket(extId) : nullptr)
-        return std::optional<TicketRef>(heldTicketRef(m_held, *held));
-    return SqlStore::readTicket(extId);
+    if (const HeldRows::Ticket *held = m_held.findTicket(extId))
+        return std::optional<TicketRef>(heldTicketRef(*held));
+    return m_store.readTicket(extId);
 }
 
-Expected<QList<TicketRef>> PostgresStore::findTickets(const QStringList &extIds)
+Expected<QList<TicketRef>> PostgresImportBatch::findTickets(const QStringList &extIds)
 {
     QList<TicketRef> found;
     QStringList stored;
     for (const QString &extId : extIds) {
-        if (const HeldRows::Ticket *held = m_holding ? m_held.findTicket(extId) : nullptr)
-            found.append(heldTicketRef(m_held, *held));
+        if (const HeldRows::Ticket *held = m_held.findTicket(extId))
+            found.append(heldTicketRef(*held));
         else
             stored.append(extId);
     }
     if (stored.isEmpty())
         return found;
-    // Planned for these names each time (libpq's unnamed statement): a plan kept from when
-    // the table was small would scan it whole once it is not.
-    finishStatements();
-    PGconn *connection = libpqConnection(m_db);
-    const Result result(
-            runWithArrays(connection,
-                          "SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
-                          "WHERE ext_id = ANY($1::citext[]) ORDER BY id FOR UPDATE",
-                          {copytext::textArray(stored)}));
-    if (PQresultStatus(result.get()) != PGRES_TUPLES_OK)
-        return failure(serverError(connection, result.get()),
-                       QStringLiteral("%1: finding tickets failed").arg(m_path));
-    const auto text = [&](int row, int column) {
-        return PQgetisnull(result.get(), row, column)
-                ? QString()
-                : QString::fromUtf8(PQgetvalue(result.get(), row, column));
-    };
-    for (int row = 0; row < PQntuples(result.get()); ++row) {
-        found.append(TicketRef{text(row, 0).toLongLong(), text(row, 1),
-                               TicketFacts{{QStringLiteral("ticket_id"), text(row, 2)},
-                                           {QStringLiteral("order_id"), text(row, 3)},
-                                           {QStringLiteral("seller_id"), text(row, 4)}},
-                               text(row, 5).toLongLong()});
-    }
-    return found;
+    Expected<QList<TicketRef>> fromStore = m_store.findTickets(stored);
+    if (!fromStore)
+        return fromStore;
+    return found + *fromStore;
 }
 
-Expected<TicketRef> PostgresStore::insertTicket(const NewTicket &ticket)
+Expected<TicketRef> PostgresImportBatch::insertTicket(const NewTicket &ticket)
 {
     if (Expected<void> text = storable(ticket.subject, "ticket's subject"); !text)
         return text.error();
-    if (!m_holding)
-        return SqlStore::insertTicket(ticket);
-    Expected<qint64> id = nextId(m_ticketIds, "tickets");
+    Expected<qint64> id = m_store.drawId(PostgresStore::DrawnId::Ticket);
     if (!id)
         return id.error();
     m_held.addTicket(*id, ticket);
@@ -414,133 +377,137 @@ Expected<TicketRef> PostgresStore::insertTicket(const NewTicket &ticket)
                      0};
 }
 
-Expected<bool> PostgresStore::insertMessage(const NewMessage &message)
+Expected<bool> PostgresImportBatch::insertMessage(const NewMessage &message)
 {
     if (Expected<void> text = storable(message.text, "message's text"); !text)
         return text.error();
-    if (m_holding && m_held.isNewTicket(message.ticketId))
+    if (m_held.isNewTicket(message.ticketId))
         return m_held.addMessage(message);
     if (Expected<void> ready = beforeWrite(); !ready)
         return ready.error();
-    return SqlStore::insertMessage(message);
+    return m_store.insertMessage(message);
 }
 
-Expected<bool> PostgresStore::insertTraceEvent(const NewTraceEvent &event)
+Expected<bool> PostgresImportBatch::insertTraceEvent(const NewTraceEvent &event)
 {
-    if (m_holding && m_held.isNewTicket(event.ticketId))
+    if (m_held.isNewTicket(event.ticketId))
         return m_held.addTraceEvent(event);
     if (Expected<void> ready = beforeWrite(); !ready)
         return ready.error();
-    return SqlStore::insertTraceEvent(event);
+    return m_store.insertTraceEvent(event);
 }
 
-Expected<qint64> PostgresStore::insertToolCall(const NewToolCall &call)
+Expected<qint64> PostgresImportBatch::insertToolCall(const NewToolCall &call)
 {
     if (Expected<void> text = storable(call.argumentsJson, "call's arguments"); !text)
         return text.error();
-    if (m_holding && m_held.isNewTicket(call.ticketId)) {
-        Expected<qint64> id = nextId(m_callIds, "tool_calls");
+    if (m_held.isNewTicket(call.ticketId)) {
+        Expected<qint64> id = m_store.drawId(PostgresStore::DrawnId::ToolCall);
         if (id)
             m_held.addCall(*id, call, std::nullopt);
         return id;
     }
     if (Expected<void> ready = beforeWrite(); !ready)
         return ready.error();
-    return SqlStore::insertToolCall(call);
+    return m_store.insertToolCall(call);
 }
 
-Expected<qint64> PostgresStore::insertAnsweredToolCall(const NewToolCall &call,
-                                                       const ToolResultUpdate &result)
+Expected<qint64> PostgresImportBatch::insertAnsweredToolCall(const NewToolCall &call,
+                                                             const ToolResultUpdate &result)
 {
     if (Expected<void> text = storable(call.argumentsJson, "call's arguments"); !text)
         return text.error();
     if (Expected<void> text = storable(result.rawResult, "tool's result"); !text)
         return text.error();
-    if (m_holding && m_held.isNewTicket(call.ticketId)) {
-        Expected<qint64> id = nextId(m_callIds, "tool_calls");
+    if (m_held.isNewTicket(call.ticketId)) {
+        Expected<qint64> id = m_store.drawId(PostgresStore::DrawnId::ToolCall);
         if (id)
             m_held.addCall(*id, call, result);
         return id;
     }
     if (Expected<void> ready = beforeWrite(); !ready)
         return ready.error();
-    return SqlStore::insertAnsweredToolCall(call, result);
+    return m_store.insertAnsweredToolCall(call, result);
 }
 
-Expected<void> PostgresStore::setToolResult(const ToolResultUpdate &result)
+Expected<void> PostgresImportBatch::setToolResult(const ToolResultUpdate &result)
 {
     if (Expected<void> text = storable(result.rawResult, "tool's result"); !text)
         return text;
     // A held call takes its result where it is held, unless a savepoint holds it from before:
     // undoing the savepoint must not undo what came before it.
-    const qsizetype index = m_holding ? m_held.callIndex(result.callId) : -1;
+    const qsizetype index = m_held.callIndex(result.callId);
     if (index >= 0 && (m_heldSavepoint == HeldSavepoint::None || index >= m_savepointMark.calls)) {
         m_held.heldCall(result.callId)->result = result;
         return {};
     }
     if (Expected<void> ready = beforeWrite(); !ready)
         return ready;
-    if (m_holding && m_held.callIndex(result.callId) >= 0) {
+    if (m_held.callIndex(result.callId) >= 0) {
         if (Expected<void> written = writeAllHeld(); !written)
             return written;
     }
-    return SqlStore::setToolResult(result);
+    return m_store.setToolResult(result);
 }
 
-Expected<std::optional<ToolCallRef>> PostgresStore::findToolCall(qint64 ticketId, const QString &callExtId)
+Expected<std::optional<ToolCallRef>> PostgresImportBatch::findToolCall(qint64 ticketId,
+                                                                       const QString &callExtId)
 {
-    if (m_holding && m_held.isNewTicket(ticketId)) {
-        if (Expected<void> written = writeAllHeld(); !written)
-            return written.error();
-    }
-    return SqlStore::findToolCall(ticketId, callExtId);
+    if (Expected<void> written = writeIfHeld(ticketId); !written)
+        return written.error();
+    return m_store.findToolCall(ticketId, callExtId);
 }
 
-Expected<QList<CallFacts>> PostgresStore::callFacts(qint64 ticketId)
+Expected<std::optional<QString>> PostgresImportBatch::findToolCallByPrint(qint64 ticketId,
+                                                                          const QString &fingerprint)
 {
-    if (m_holding && m_held.isNewTicket(ticketId)) {
-        if (Expected<void> written = writeAllHeld(); !written)
-            return written.error();
-    }
-    return SqlStore::callFacts(ticketId);
+    if (Expected<void> written = writeIfHeld(ticketId); !written)
+        return written.error();
+    return m_store.findToolCallByPrint(ticketId, fingerprint);
 }
 
-Expected<qint64> PostgresStore::lastSeq(qint64 ticketId)
+Expected<QList<CallFacts>> PostgresImportBatch::callFacts(qint64 ticketId)
 {
-    if (m_holding && m_held.isNewTicket(ticketId)) {
-        if (Expected<void> written = writeAllHeld(); !written)
-            return written.error();
-    }
-    return SqlStore::lastSeq(ticketId);
+    if (Expected<void> written = writeIfHeld(ticketId); !written)
+        return written.error();
+    return m_store.callFacts(ticketId);
 }
 
-Expected<RepeatCounts> PostgresStore::applyAssessment(qint64 ticketId, qint64 lastSeq,
-                                                      const TicketAssessment &assessment)
+Expected<qint64> PostgresImportBatch::lastSeq(qint64 ticketId)
 {
-    if (m_holding) {
-        Expected<void> ready = m_held.isNewTicket(ticketId) ? writeAllHeld() : beforeWrite();
-        if (!ready)
-            return ready.error();
-    }
-    return SqlStore::applyAssessment(ticketId, lastSeq, assessment);
+    if (Expected<void> written = writeIfHeld(ticketId); !written)
+        return written.error();
+    return m_store.lastSeq(ticketId);
 }
 
-Expected<void> PostgresStore::applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
-                                                   const TicketAssessment &assessment)
+Expected<QList<StoredCall>> PostgresImportBatch::writeCalls(qint64 ticketId)
 {
-    HeldRows::Ticket *ticket =
-            m_holding && m_heldSavepoint == HeldSavepoint::None ? m_held.heldTicket(ticketId) : nullptr;
+    if (Expected<void> written = writeIfHeld(ticketId); !written)
+        return written.error();
+    return m_store.writeCalls(ticketId);
+}
+
+Expected<RepeatCounts> PostgresImportBatch::applyAssessment(qint64 ticketId, qint64 lastSeq,
+                                                            const TicketAssessment &assessment)
+{
+    if (Expected<void> ready = writeHeldTicket(ticketId); !ready)
+        return ready.error();
+    return m_store.applyAssessment(ticketId, lastSeq, assessment);
+}
+
+Expected<void> PostgresImportBatch::applyFirstAssessment(qint64 ticketId, qint64 lastSeq,
+                                                         const TicketAssessment &assessment)
+{
+    HeldRows::Ticket *ticket = m_heldSavepoint == HeldSavepoint::None ? m_held.heldTicket(ticketId) : nullptr;
     // A held ticket's calls are all held with it: its summary and marks go into its rows.
     const auto held = [this](qint64 callId) { return m_held.callIndex(callId) >= 0; };
     const bool allHeld = ticket
             && std::all_of(assessment.repeatedCalls.cbegin(), assessment.repeatedCalls.cend(), held)
             && std::all_of(assessment.repeatOf.keyBegin(), assessment.repeatOf.keyEnd(), held);
     if (!allHeld) {
-        if (m_holding) {
-            if (Expected<void> written = writeAllHeld(); !written)
-                return written;
-        }
-        return SqlStore::applyFirstAssessment(ticketId, lastSeq, assessment);
+        if (Expected<void> written = writeAllHeld(); !written)
+            return written;
+        return m_store.applyFirstAssessment(ticketId, lastSeq, assessment);
     }
     ticket->lastSeq = lastSeq;
     ticket->assessment = assessment;
@@ -553,33 +520,87 @@ Expected<void> PostgresStore::applyFirstAssessment(qint64 ticketId, qint64 lastS
     return {};
 }
 
-Expected<void> PostgresStore::recordImport(const ImportRecord &record)
+// What reads or changes rows across tickets sees the held ones written first.
+Expected<QList<qint64>> PostgresImportBatch::ticketsAwaitingReassessment(int limit)
 {
-    if (Expected<void> ready = beforeWrite(); !ready)
-        return ready;
-    return SqlStore::recordImport(record);
+    if (Expected<void> written = writeAllHeld(); !written)
+        return written.error();
+    return m_store.ticketsAwaitingReassessment(limit);
 }
 
-// Stored tickets only (the receiver's trace tickets), but inside the unit's savepoint.
-Expected<void> PostgresStore::renameTicket(qint64 ticketId, const NewTicket &named)
+Expected<void> PostgresImportBatch::markReassessed(qint64 ticketId)
 {
-    if (Expected<void> ready = beforeWrite(); !ready)
+    if (Expected<void> ready = writeHeldTicket(ticketId); !ready)
         return ready;
-    return SqlStore::renameTicket(ticketId, named);
+    return m_store.markReassessed(ticketId);
 }
 
-Expected<void> PostgresStore::completeTicket(qint64 ticketId, const NewTicket &named)
+Expected<int> PostgresImportBatch::escalateOverdueCalls(qint64 now)
 {
-    if (Expected<void> ready = beforeWrite(); !ready)
-        return ready;
-    return SqlStore::completeTicket(ticketId, named);
+    if (Expected<void> written = writeAllHeld(); !written)
+        return written.error();
+    return m_store.escalateOverdueCalls(now);
 }
 
-Expected<void> PostgresStore::mergeTicket(qint64 fromId, qint64 intoId)
+Expected<bool> PostgresImportBatch::endWaitForResult(qint64 callId, qint64 now)
+{
+    if (Expected<void> written = writeAllHeld(); !written)
+        return written.error();
+    return m_store.endWaitForResult(callId, now);
+}
+
+Expected<QList<IntentCall>> PostgresImportBatch::callsOfIntent(const QString &intentKey, int limit)
+{
+    if (Expected<void> written = writeAllHeld(); !written)
+        return written.error();
+    return m_store.callsOfIntent(intentKey, limit);
+}
+
+Expected<void> PostgresImportBatch::lockIntent(const QString &intentKey)
+{
+    return m_store.lockIntent(intentKey);
+}
+
+Expected<void> PostgresImportBatch::setIntentKey(qint64 callId, const QString &key, const QString &error)
+{
+    if (m_held.callIndex(callId) >= 0) {
+        if (Expected<void> written = writeAllHeld(); !written)
+            return written;
+    } else if (Expected<void> ready = beforeWrite(); !ready) {
+        return ready;
+    }
+    return m_store.setIntentKey(callId, key, error);
+}
+
+// Writes into the unit's savepoint, to stored tickets only (the receiver's trace tickets).
+Expected<void> PostgresImportBatch::recordImport(const ImportRecord &record)
 {
     if (Expected<void> ready = beforeWrite(); !ready)
         return ready;
-    return SqlStore::mergeTicket(fromId, intoId);
+    return m_store.recordImport(record);
+}
+
+Expected<void> PostgresImportBatch::renameTicket(qint64 ticketId, const NewTicket &named)
+{
+    if (Expected<void> ready = writeHeldTicket(ticketId); !ready)
+        return ready;
+    return m_store.renameTicket(ticketId, named);
+}
+
+Expected<void> PostgresImportBatch::completeTicket(qint64 ticketId, const NewTicket &named)
+{
+    if (Expected<void> ready = writeHeldTicket(ticketId); !ready)
+        return ready;
+    return m_store.completeTicket(ticketId, named);
+}
+
+Expected<void> PostgresImportBatch::mergeTicket(qint64 fromId, qint64 intoId)
+{
+    if (Expected<void> ready =
+                m_held.isNewTicket(fromId) || m_held.isNewTicket(intoId) ? writeAllHeld() : beforeWrite();
+        !ready)
+        return ready;
+    return m_store.mergeTicket(fromId, intoId);
 }
 
 } // namespace verity
