@@ -211,12 +211,11 @@ public:
     }
 
     // The database named can never record calls as it is (a folder, a file of another kind, a
-    // database of a newer Verity): unlike one that cannot be reached now, no wait mends it.
+    // database of a newer Verity, a user whose role may not record): unlike one that cannot be
+    // reached now, no wait mends it.
     bool neverUsable() const
     {
-        return !m_recorder
-                && (m_lastError == InputErrc::Invalid || m_lastError == StoreErrc::NotADatabase
-                    || m_lastError == StoreErrc::NewerSchema || m_lastError == StoreErrc::Unwritable);
+        return !m_recorder && (m_lastError == InputErrc::Invalid || reopeningCannotMend(m_lastError));
     }
 
     bool recording() const { return m_recorder != nullptr; }

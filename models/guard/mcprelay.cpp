@@ -2,6 +2,7 @@
 
 #include "domain/intentkey.h"
 #include "domain/mcpcallresult.h"
+#include "store/storefactory.h"
 
 #include <QDateTime>
 
@@ -12,15 +13,6 @@ namespace verity {
 using nlohmann::json;
 
 namespace {
-
-// A failure a new session may mend: the server dropped the old one, or ended its transaction
-// to break a deadlock, or said nothing more. A refusal by the database's rules, or a database
-// Verity cannot use, is the same on any session.
-bool newSessionMayMend(const Error &error)
-{
-    return error.code != StoreErrc::RefusedByRole && error.code != StoreErrc::Unwritable
-            && error.code != StoreErrc::NotADatabase && error.code != StoreErrc::NewerSchema;
-}
 
 std::optional<json> parsed(const QByteArray &message)
 {
@@ -425,7 +417,7 @@ void McpRelay::callTool(const QByteArray &message, json request)
     const QString keyField = known != m_tools.cend() ? known->keyField : QString();
     Expected<WriteAdmission> admitted = recorder ? recorder->admitWrite(pending.call, keyField)
                                                  : Expected<WriteAdmission>(makeError(whyNot));
-    if (!admitted && recorder && m_options.recorderFailed && newSessionMayMend(admitted.error())) {
+    if (!admitted && recorder && m_options.recorderFailed && !reopeningCannotMend(admitted.error().code)) {
         // Nothing was stored or sent. Its session may be one the server dropped, or one it chose
         // to end a deadlock with: tried once more, on a new one.
         m_options.recorderFailed();

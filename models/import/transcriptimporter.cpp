@@ -249,11 +249,18 @@ TranscriptImporter::requireOpenedTicket(const NativeEvent &event, BatchTicket *&
     Expected<BatchTicket *> found = ticketFor(event.ticket);
     if (!found)
         return Expected<LineResult>(found.error());
-    if (!*found)
+    if (!*found) {
+        const auto refused = m_refusedOpenings.constFind(ticketCacheKey(event.ticket));
         return Expected<LineResult>(LineResult{
                 false,
-                QStringLiteral("ticket \"%1\" has not been opened: a ticket_opened event must come first")
-                        .arg(event.ticket)});
+                refused != m_refusedOpenings.cend()
+                        ? QStringLiteral("ticket \"%1\" was not opened: its ticket_opened event (at %2) was "
+                                         "refused")
+                                  .arg(event.ticket, *refused)
+                        : QStringLiteral("ticket \"%1\" has not been opened: a ticket_opened event must come "
+                                         "first")
+                                  .arg(event.ticket)});
+    }
     ticket = *found;
     return std::nullopt;
 }
@@ -649,6 +656,10 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
                 }
                 report.ticketsOpened = ticketsBefore;
             }
+            if (std::holds_alternative<TicketOpenedEvent>(event.body))
+                m_refusedOpenings.insert(ticketCacheKey(event.ticket),
+                                         unit.place.line > 0 ? QStringLiteral("line %1").arg(unit.place.line)
+                                                             : unit.place.text());
             report.rejected.append(problem(applied->rejection));
             return true;
         }
@@ -893,6 +904,7 @@ ImportReport TranscriptImporter::importDecided(const Decide &decide, const QStri
     ImportReport report;
     report.path = source;
     forgetBatch();
+    m_refusedOpenings.clear();
     // A decided import is a call or two: their rows are kept for storedCallId().
     m_keepCallIds = true;
     const auto stopKeeping = qScopeGuard([this] { m_keepCallIds = false; });
@@ -935,6 +947,7 @@ ImportReport TranscriptImporter::importFile(const QString &path)
     ImportReport report;
     report.path = path;
     forgetBatch();
+    m_refusedOpenings.clear();
     m_unclassified.clear();
     m_fileProfile.clear();
     m_storeError.clear();

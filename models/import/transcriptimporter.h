@@ -163,6 +163,8 @@ private:
     // Tickets the units read ahead name that were not stored when asked (lookAhead), until
     // this batch opens them or the next units are read.
     QSet<QString> m_absent;
+    // Tickets whose opening this file refused, by cache key: where, so that their later lines say why.
+    QHash<QString, QString> m_refusedOpenings;
     // Tickets the batch changed, in the order first changed, so summaries are written in it.
     QSet<QString> m_touched;
     QStringList m_touchedOrder;

@@ -103,6 +103,7 @@ Expected<std::unique_ptr<PostgresStore>> PostgresStore::open(const PostgresTarge
                                  .arg(where, sqlErrorText(session.lastError())));
     if (!session.value(0).toBool())
         return makeError(
+                StoreErrc::RefusedByRole,
                 QStringLiteral("%1: %2 has no role in this team's database, so cannot read it; an admin "
                                "grants one: verity db grant --db %1 --role support|finance|trainer|admin %2")
                         .arg(where, store->m_user));

@@ -140,4 +140,10 @@ int currentStoreSchemaVersion(const QString &location)
     return isPostgresLocation(location) ? postgres::currentSchemaVersion() : sqlite::currentSchemaVersion();
 }
 
+bool reopeningCannotMend(const std::error_code &code)
+{
+    return code == StoreErrc::NotADatabase || code == StoreErrc::NewerSchema || code == StoreErrc::Unwritable
+            || code == StoreErrc::RefusedByRole;
+}
+
 } // namespace verity

@@ -27,6 +27,10 @@ bool isFileLocation(const QString &location);
 // The location as messages and titles show it: a file's path, or the database's URI without
 // any password.
 QString storeDisplayName(const QString &location);
+// A failure that opening the database again cannot mend: what the location names is not a
+// database this program reads, or this user may not change it (its files, or their role). A lost
+// connection, a conflict or a deadlock may go on in a new session.
+bool reopeningCannotMend(const std::error_code &code);
 // The default database under the platform's application-data location.
 QString defaultStoreLocation();
 

@@ -1,10 +1,12 @@
 // `verity guard` on a team's PostgreSQL database: guards in two agent processes hold each
 // other's retries, also when both send the same refund at the same moment (one goes, one is
-// held), and a guard whose database server went away refuses writes until it is back.
+// held), a guard whose database server went away refuses writes until it is back, and one whose
+// user may not record calls does not start.
 
 #include "guardagent.h"
 #include "support/postgrescluster.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 
 using namespace verity::test;
@@ -36,6 +38,7 @@ private slots:
     void initTestCase();
     void twoGuardsSendOneRefund();
     void writesWaitForTheServerToComeBack();
+    void aUserWithoutTheSupportRoleStopsTheGuard();
 
 private:
     GuardAgent::Options options(const QString &mode) const
@@ -96,6 +99,36 @@ void GuardTeamTest::writesWaitForTheServerToComeBack()
                              20000);
     QVERIFY(agent.close());
     QCOMPARE(ledgerEntries(options(QString()).ledger, "refund").size(), 2);
+}
+
+void GuardTeamTest::aUserWithoutTheSupportRoleStopsTheGuard()
+{
+    // Unlike a server that is away, a role the user lacks is not waited for: no wait mends it.
+    const auto verity = [this](const QStringList &arguments) {
+        QProcess run;
+        run.setProcessEnvironment(isolatedEnvironment(m_dir.path()));
+        run.start(QStringLiteral(VERITY_BINARY), arguments);
+        const bool ended = run.waitForFinished(30000);
+        return std::pair(ended ? run.exitCode() : -1, QString::fromUtf8(run.readAllStandardError()));
+    };
+    const QStringList guardAsCleo{QStringLiteral("guard"), QStringLiteral("--db"),
+                                  m_cluster.location(QStringLiteral("team"), QStringLiteral("cleo")),
+                                  QStringLiteral("--"), QStringLiteral("true")};
+    QCOMPARE(verity({QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), m_database}).first,
+             0);
+    QVERIFY2(m_cluster.execute(QStringLiteral("CREATE ROLE cleo LOGIN")), qPrintable(m_cluster.error()));
+    const auto [noRole, saidNoRole] = verity(guardAsCleo);
+    QVERIFY2(noRole == 2 && saidNoRole.contains(QLatin1String("cleo has no role"))
+                     && saidNoRole.contains(QLatin1String("not started")),
+             qPrintable(saidNoRole));
+    // A role, but not the one that records.
+    QCOMPARE(verity({QStringLiteral("db"), QStringLiteral("grant"), QStringLiteral("--db"), m_database,
+                     QStringLiteral("--role"), QStringLiteral("trainer"), QStringLiteral("cleo")})
+                     .first,
+             0);
+    const auto [trainer, saidTrainer] = verity(guardAsCleo);
+    QVERIFY2(trainer == 2 && saidTrainer.contains(QLatin1String("needs the support role")),
+             qPrintable(saidTrainer));
 }
 
 QTEST_GUILESS_MAIN(GuardTeamTest)

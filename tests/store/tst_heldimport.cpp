@@ -387,6 +387,8 @@ private slots:
                      QStringLiteral("tool"), QStringLiteral("issue") + nul + QStringLiteral("refund")),
                 message(QStringLiteral("T-A"), QStringLiteral("2026-03-17T10:00:03Z"),
                         QStringLiteral("customer"), QStringLiteral("fine")),
+                message(QStringLiteral("T-B"), QStringLiteral("2026-03-17T10:00:04Z"),
+                        QStringLiteral("customer"), QStringLiteral("after the refused opening")),
         };
         QVERIFY(writeFile(QStringLiteral("nul.jsonl"), lines));
         const QString location = m_cluster.createDatabase(QStringLiteral("nul"));
@@ -400,12 +402,16 @@ private slots:
         QCOMPARE(report.ticketsOpened, 1);
         QCOMPARE(report.eventsImported, 2);
         const QStringList refused = report.rejectionMessages();
-        QCOMPARE(refused.size(), 3);
+        QCOMPARE(refused.size(), 4);
         const char *const fields[] = {":2: text contains", ":3: seller.name contains", ":4: tool contains"};
         for (int i = 0; i < 3; ++i) {
             QVERIFY2(refused.at(i).contains(QLatin1String(fields[i])), qPrintable(refused.at(i)));
             QVERIFY2(refused.at(i).contains(QStringLiteral("U+0000")), qPrintable(refused.at(i)));
         }
+        // The refused ticket's later lines say where its opening was refused.
+        QVERIFY2(refused.at(3).contains(QLatin1String(":6: ticket \"T-B\" was not opened: its ticket_opened "
+                                                      "event (at line 3) was refused")),
+                 qPrintable(refused.at(3)));
     }
 
     void cleanupTestCase() { m_cluster.stop(); }
