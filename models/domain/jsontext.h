@@ -1,6 +1,7 @@
 #pragma once
 // The one crossing between nlohmann/json's std::string (UTF-8) and QString.
 
+#include <QByteArrayView>
 #include <QString>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,21 @@ inline QString jsonParseErrorReason(const char *what)
         text = text.left(start) + QStringLiteral("…") + text.mid(text.size() - 41, 40) + u'\'';
     }
     return text;
+}
+
+// Why a line of a file is not JSON, where in it: "not valid JSON at column 12: syntax error …".
+// A line that ends before its JSON does (cut short, or broken across lines) says that instead of
+// what the parser made of the line's end. `line` may end in its newline.
+inline QString jsonLineError(const nlohmann::json::parse_error &error, QByteArrayView line)
+{
+    while (line.endsWith('\n') || line.endsWith('\r'))
+        line.chop(1);
+    if (error.byte > std::size_t(line.size()))
+        return QStringLiteral("not valid JSON at column %1: the line ends before its JSON does (cut short?)")
+                .arg(error.byte);
+    return QStringLiteral("not valid JSON at column %1: %2")
+            .arg(error.byte)
+            .arg(jsonParseErrorReason(error.what()));
 }
 
 } // namespace verity

@@ -322,9 +322,7 @@ Expected<NativeEvent> parseNativeEvent(const QByteArray &line)
     try {
         root = json::parse(line.constBegin(), line.constEnd());
     } catch (const json::parse_error &e) {
-        return makeError(QStringLiteral("not valid JSON at column %1: %2")
-                                 .arg(e.byte)
-                                 .arg(jsonParseErrorReason(e.what())));
+        return makeError(jsonLineError(e, line));
     } catch (const json::exception &e) {
         // A number beyond what a double holds (1e400) is out of range, not a parse error.
         return makeError(QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what())));

@@ -510,9 +510,7 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
         try {
             value = json::parse(line.constBegin(), line.constEnd());
         } catch (const json::parse_error &e) {
-            parseError = QStringLiteral("not valid JSON at column %1: %2")
-                                 .arg(e.byte)
-                                 .arg(jsonParseErrorReason(e.what()));
+            parseError = jsonLineError(e, line);
         } catch (const json::exception &e) {
             parseError = QStringLiteral("not valid JSON: %1").arg(jsonParseErrorReason(e.what()));
         }

@@ -369,9 +369,10 @@ private slots:
                            {orphan, truncated, R"({"messages": [)",
                             chatLine(QStringLiteral("fine"),
                                      {{QStringLiteral("c1"), QStringLiteral("get_order"),
-                                       QStringLiteral(R"({"order_id":"SU-2"})"), QStringLiteral("{}")}})}));
+                                       QStringLiteral(R"({"order_id":"SU-2"})"), QStringLiteral("{}")}}),
+                            R"({"messages": nope})"}));
         const ImportReport report = importer.importFile(file);
-        QCOMPARE(report.rejected.size(), 3);
+        QCOMPARE(report.rejected.size(), 4);
         const QStringList messages = report.rejectionMessages();
         QVERIFY2(messages.at(0).startsWith(file + QStringLiteral(":1: conversation \"orphan\": ")),
                  qPrintable(messages.at(0)));
@@ -382,6 +383,12 @@ private slots:
         QVERIFY2(messages.at(1).contains(QStringLiteral("arguments")), qPrintable(messages.at(1)));
         QVERIFY2(messages.at(2).startsWith(file + QStringLiteral(":3: not valid JSON at column")),
                  qPrintable(messages.at(2)));
+        QVERIFY2(messages.at(2).contains(QStringLiteral("the line ends before its JSON does")),
+                 qPrintable(messages.at(2)));
+        // A line whole but wrong says what the parser found, where.
+        QVERIFY2(messages.at(3).startsWith(file
+                                           + QStringLiteral(":5: not valid JSON at column 15: syntax error")),
+                 qPrintable(messages.at(3)));
         QCOMPARE(report.ticketsOpened, 1);
         QCOMPARE(rows(raw.db(), QStringLiteral("SELECT ext_id FROM tickets ORDER BY ext_id")),
                  (QStringList{QStringLiteral("earlier"), QStringLiteral("fine")}));
