@@ -46,6 +46,17 @@ void ColumnFit::fit()
         m_view.setColumnWidth(m_columns[i].column, widths[i]);
 }
 
+void ColumnFit::setWidths(int column, int natural, int least)
+{
+    for (Column &fitted : m_columns) {
+        if (fitted.column != column || (fitted.natural == natural && fitted.least == least))
+            continue;
+        fitted.natural = natural;
+        fitted.least = least;
+        fit();
+    }
+}
+
 bool ColumnFit::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_view.viewport() && event->type() == QEvent::Resize

@@ -27,6 +27,9 @@ public:
     ColumnFit(QTableView &view, QList<Column> columns, int spare);
 
     void fit(); // to the view's present width
+    // A column's widths as its values turn out to need (ids measured once rows are read); fitted
+    // again at once when they changed.
+    void setWidths(int column, int natural, int least);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -15,6 +15,19 @@
 
 namespace verity {
 
+// A call's id whole, as wide as the widest one on the first page ("c3", or a τ call's 29 characters).
+void EscalationQueuePane::fitCallColumn()
+{
+    const QFontMetrics metrics = m_table->fontMetrics();
+    int widest = metrics.horizontalAdvance(
+            m_model.headerData(EscalationQueueModel::CallColumn, Qt::Horizontal).toString());
+    for (int row = 0, rows = qMin(m_model.rowCount(), 64); row < rows; ++row)
+        widest = qMax(widest,
+                      metrics.horizontalAdvance(
+                              m_model.index(row, EscalationQueueModel::CallColumn).data().toString()));
+    m_table->setColumnWidth(EscalationQueueModel::CallColumn, widest + 16);
+}
+
 QString escalationCountText(qint64 count)
 {
     if (count == 0)
@@ -54,13 +67,26 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setModel(&m_model);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    // "Claimed by" holds a name, its end and, for a console that stopped renewing, since when.
-    const int claimWidth = m_table->fontMetrics().horizontalAdvance(
-                                   QStringLiteral("firstname.lastname, until 00:00: not renewed since 00:00"))
-            + 16;
-    const int widths[] = {90, 90, 140, 140, claimWidth};
-    for (int column = 0; column < int(std::size(widths)); ++column)
-        m_table->setColumnWidth(column, widths[column]);
+    // Widths from the font: ids whole ("T-20260317-0412", "SU-88421", a τ call's 29 characters
+    // at most in view), "Claimed by" a name, its end and, for a console that stopped renewing,
+    // since when. The rest of the row is "Unknown since".
+    const QFontMetrics metrics = m_table->fontMetrics();
+    const auto width = [&metrics](const char *sample) {
+        return metrics.horizontalAdvance(QString::fromLatin1(sample)) + 16;
+    };
+    const std::pair<int, int> widths[] = {
+            {EscalationQueueModel::NumberColumn, width("00000")},
+            {EscalationQueueModel::WaitingColumn, width("265 d 11 h")},
+            {EscalationQueueModel::AmountColumn, width("$1,000.00")},
+            {EscalationQueueModel::TicketColumn, width("T-20260317-0412")},
+            {EscalationQueueModel::OrderColumn, width("SU-88421")},
+            {EscalationQueueModel::ToolColumn, width("message_seller")},
+            {EscalationQueueModel::ClaimColumn, width("firstname.lastname, until 00:00")},
+    };
+    for (const auto &[column, pixels] : widths)
+        m_table->setColumnWidth(column, pixels);
+    fitCallColumn();
+    connect(&m_model, &QAbstractItemModel::modelReset, this, &EscalationQueuePane::fitCallColumn);
     layout->addWidget(m_table, 1);
 
     auto choose = [this](const QModelIndex &index) {

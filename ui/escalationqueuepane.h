@@ -34,6 +34,7 @@ signals:
 
 private:
     void updateHeadline();
+    void fitCallColumn();
 
     EscalationQueueModel &m_model;
     QLabel *m_headline;

@@ -138,6 +138,7 @@ void MainWindow::buildDocks()
     m_financePane = new FinancePane(m_store, this);
     m_financePane->setProviderSettings([this] { return m_provider->settings(); });
     m_financePane->setOperatorName([this] { return m_provider->operatorName(); });
+    m_escalationModel->setOperatorName([this] { return m_provider->operatorName(); });
     m_financeDock = new QDockWidget(tr("Finance"), this);
     m_financeDock->setObjectName(QStringLiteral("financeDock"));
     m_financeDock->setWidget(m_financePane);
@@ -630,7 +631,9 @@ void MainWindow::restoreLayout()
         fitToScreen(*this, screen.size());
         const QSize size = this->size();
         m_splitter->setSizes({size.width() * 58 / 100, size.width() * 42 / 100});
-        resizeDocks({m_escalationDock}, {size.height() * 23 / 100}, Qt::Vertical);
+        // A third for the escalation queue and the audit log: at 1280×800 that is seven
+        // escalations and five audit entries in view, and the ticket queue keeps ten rows.
+        resizeDocks({m_escalationDock}, {size.height() * 33 / 100}, Qt::Vertical);
     }
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());

@@ -12,6 +12,7 @@
 #include <QIcon>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTimer>
@@ -56,6 +57,28 @@ protected:
         option->icon = QIcon(icon);
         option->palette.setColor(QPalette::Text, ticketStateColor(state));
         option->font.setBold(index.data(TicketQueueModel::NeedsAttentionRole).toBool());
+        // Squeezed, the mark alone (its shape tells the state; its tooltip says it): a word cut
+        // to "Unkn…" says less than the mark.
+        const int needed = QFontMetrics(option->font).horizontalAdvance(option->text)
+                + option->decorationSize.width() + 16;
+        if (option->rect.width() > 0 && option->rect.width() < needed)
+            option->text.clear();
+    }
+};
+
+// Squeezed, the date alone rather than a time cut short.
+class OpenedDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const int needed = QFontMetrics(option->font).horizontalAdvance(option->text) + 12;
+        if (option->rect.width() > 0 && option->rect.width() < needed)
+            option->text = option->text.section(u' ', 0, 0);
     }
 };
 
@@ -80,6 +103,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
 
     buildTable();
     fitColumns();
+    fitIdColumns();
     layout->addWidget(m_table, 1);
 
     m_count = new QLabel(this);
@@ -151,11 +175,19 @@ void TicketQueuePane::buildTable()
     m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
                                       new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));
     m_table->setItemDelegateForColumn(TicketQueueModel::AttentionColumn, new AttentionDelegate(m_table));
+    m_table->setItemDelegateForColumn(TicketQueueModel::OpenedColumn, new OpenedDelegate(m_table));
+    connect(&m_model, &QAbstractItemModel::modelReset, this, &TicketQueuePane::fitIdColumns);
+    connect(&m_model, &QAbstractItemModel::layoutChanged, this, &TicketQueuePane::fitIdColumns);
+    // After the ids are measured, which reads the list's first rows: the open ticket is found
+    // among them.
+    connect(&m_model, &QAbstractItemModel::modelReset, this, &TicketQueuePane::showOpenTicket);
+    connect(&m_model, &QAbstractItemModel::layoutChanged, this, &TicketQueuePane::showOpenTicket);
 }
 
 // Widths from the font, so the usual values fit at any font size (the mark is bold). On a
-// narrow screen the ids, orders, sellers and outcomes give way (they elide, the outcome to
-// its short words), so every column stays in view without scrolling sideways.
+// narrow screen the seller, the date, the mark and the outcome give way (the seller elides, the
+// date drops its time, the mark its word, the outcome its long words); the ticket and order ids,
+// which people type and compare, stay whole.
 void TicketQueuePane::fitColumns()
 {
     QFont bold = m_table->font();
@@ -163,25 +195,51 @@ void TicketQueuePane::fitColumns()
     const QFontMetrics plain(m_table->font());
     const auto width = [&plain](const QString &sample) { return plain.horizontalAdvance(sample) + 14; };
     const int attention = QFontMetrics(bold).horizontalAdvance(QStringLiteral("Unsettled repeat")) + 34;
+    // Squeezed, the mark keeps "Unknown" (the state a person acts on) and the longer states
+    // drop to the mark alone.
+    const int mark = QFontMetrics(bold).horizontalAdvance(QStringLiteral("Unknown"))
+            + m_table->style()->pixelMetric(QStyle::PM_SmallIconSize) + 22;
     const int outcome = qMax(badgeSize(Outcome::Unknown, m_table->font()).width(),
                              badgeSize(Outcome::AlreadyPerformed, m_table->font()).width())
             + 12;
     // Squeezed, the badge may elide: the Attention column names the state in full.
     const int leastOutcome = badgeSize(Outcome::NotPerformed, m_table->font()).width() + 12;
-    new ColumnFit(*m_table,
-                  {{TicketQueueModel::AttentionColumn, attention, attention},
-                   {TicketQueueModel::TicketColumn, width(QStringLiteral("T-20260317-0412")),
-                    width(QStringLiteral("T-20…0412"))},
-                   {TicketQueueModel::OrderColumn, width(QStringLiteral("task 12 · trial 3")),
-                    width(QStringLiteral("SU-88…"))},
-                   {TicketQueueModel::SellerColumn, width(QStringLiteral("Fenwick & Rowe Garden")),
-                    width(QStringLiteral("Harrow…"))},
-                   {TicketQueueModel::OpenedColumn, width(QStringLiteral("2026-03-17 14:28:51")),
-                    width(QStringLiteral("2026-03-17 14:28:51"))},
-                   {TicketQueueModel::WritesColumn, width(QStringLiteral("Writes")),
-                    width(QStringLiteral("Writes"))},
-                   {TicketQueueModel::OutcomeColumn, outcome, leastOutcome}},
-                  TicketQueueModel::SellerColumn);
+    m_ticketWidth = width(QStringLiteral("T-20260317-0412"));
+    m_orderWidth = width(QStringLiteral("SU-88421"));
+    m_fit = new ColumnFit(*m_table,
+                          {{TicketQueueModel::AttentionColumn, attention, mark},
+                           {TicketQueueModel::TicketColumn, m_ticketWidth, m_ticketWidth},
+                           {TicketQueueModel::OrderColumn, m_orderWidth, m_orderWidth},
+                           {TicketQueueModel::SellerColumn, width(QStringLiteral("Fenwick & Rowe Garden")),
+                            width(QStringLiteral("Harrow…"))},
+                           {TicketQueueModel::OpenedColumn, width(QStringLiteral("2026-03-17 14:28:51")),
+                            width(QStringLiteral("2026-03-17"))},
+                           {TicketQueueModel::WritesColumn, width(QStringLiteral("Writes")),
+                            width(QStringLiteral("Writes"))},
+                           {TicketQueueModel::OutcomeColumn, outcome, leastOutcome}},
+                          TicketQueueModel::SellerColumn);
+}
+
+void TicketQueuePane::fitIdColumns()
+{
+    // The rows a first screen shows, and a little more: the page the view reads anyway.
+    const QFontMetrics plain(m_table->font());
+    const int rows = qMin(m_model.rowCount(), 100);
+    int ticket = m_ticketWidth;
+    int order = m_orderWidth;
+    for (int row = 0; row < rows; ++row) {
+        const auto measured = [&](int column) {
+            return plain.horizontalAdvance(m_model.index(row, column).data().toString()) + 14;
+        };
+        ticket = qMax(ticket, measured(TicketQueueModel::TicketColumn));
+        order = qMax(order, measured(TicketQueueModel::OrderColumn));
+    }
+    // Never wider than a third of the view each: a pathological id elides in the middle instead.
+    const int cap = qMax(m_ticketWidth, m_table->viewport()->width() / 3);
+    m_ticketWidth = qMin(ticket, cap);
+    m_orderWidth = qMin(order, cap);
+    m_fit->setWidths(TicketQueueModel::TicketColumn, m_ticketWidth, m_ticketWidth);
+    m_fit->setWidths(TicketQueueModel::OrderColumn, m_orderWidth, m_orderWidth);
 }
 
 // The search waits for a pause in the typing; Enter searches at once and opens the first match.
@@ -219,22 +277,40 @@ void TicketQueuePane::setFilter(TicketFilter filter)
 
 void TicketQueuePane::selectTicket(qint64 ticketId)
 {
-    const QModelIndex current = m_table->currentIndex();
-    if (current.isValid() && current.data(TicketQueueModel::TicketIdRole).toLongLong() == ticketId)
+    m_openTicket = ticketId;
+    showOpenTicket();
+    if (const QModelIndex current = m_table->currentIndex(); current.isValid())
+        m_table->scrollTo(current);
+}
+
+// The highlighted row is always the open ticket's: when it is not among the rows of this list
+// (filtered out, searched away, or further down than has been read), nothing is highlighted and
+// the count says so.
+void TicketQueuePane::showOpenTicket()
+{
+    if (m_openTicket == 0)
         return;
-    if (std::optional<int> row = m_model.rowOfTicket(ticketId)) {
-        // Not by blocking the selection model's signals: the view repaints on them.
-        m_showingChosen = true;
+    const std::optional<int> row = m_model.rowOfTicket(m_openTicket);
+    const QModelIndex current = m_table->currentIndex();
+    const bool shown = current.isValid() && m_table->selectionModel()->isRowSelected(current.row())
+            && current.data(TicketQueueModel::TicketIdRole).toLongLong() == m_openTicket;
+    // Not by blocking the selection model's signals: the view repaints on them.
+    m_showingChosen = true;
+    if (row && !shown)
         m_table->selectRow(*row);
-        m_showingChosen = false;
-        m_table->scrollTo(m_model.index(*row, 0));
-    }
+    else if (!row)
+        m_table->selectionModel()->clear();
+    m_showingChosen = false;
+    updateCount();
 }
 
 void TicketQueuePane::updateCount()
 {
     const qint64 count = m_model.totalCount();
-    m_count->setText(count == 1 ? tr("1 ticket") : tr("%1 tickets").arg(QLocale().toString(count)));
+    QString text = count == 1 ? tr("1 ticket") : tr("%1 tickets").arg(QLocale().toString(count));
+    if (m_openTicket != 0 && !m_model.rowOfTicket(m_openTicket))
+        text += tr(" · the open ticket is not among these rows");
+    m_count->setText(text);
 }
 
 } // namespace verity

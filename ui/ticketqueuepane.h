@@ -13,6 +13,7 @@ class QTimer;
 
 namespace verity {
 
+class ColumnFit;
 class TicketQueueModel;
 
 // The ticket queue: filter buttons, a search box and the table. Choosing a row (a click, the
@@ -36,6 +37,9 @@ private:
     QHBoxLayout *buildFilterButtons();
     void buildTable();
     void fitColumns();
+    // Ticket and order ids are shown whole: their columns grow to the widest id read so far.
+    void fitIdColumns();
+    void showOpenTicket();
     void connectSearch();
     void updateCount();
 
@@ -45,7 +49,11 @@ private:
     QTimer *m_searchDelay;
     QTableView *m_table;
     QLabel *m_count;
+    ColumnFit *m_fit = nullptr;
+    int m_ticketWidth = 0; // the widest ticket id and order measured so far
+    int m_orderWidth = 0;
     bool m_showingChosen = false; // selecting the ticket opened elsewhere: it is open already
+    qint64 m_openTicket = 0; // the ticket the window shows, whose row is the highlighted one
 };
 
 } // namespace verity

@@ -95,6 +95,13 @@ void EscalationQueueModel::setClock(std::function<qint64()> nowMs)
         emit dataChanged(index(0, WaitingColumn), index(int(m_count) - 1, WaitingColumn), {Qt::DisplayRole});
 }
 
+void EscalationQueueModel::setOperatorName(std::function<QString()> name)
+{
+    m_operatorName = std::move(name);
+    if (m_count > 0)
+        emit dataChanged(index(0, ClaimColumn), index(int(m_count) - 1, ClaimColumn), {Qt::DisplayRole});
+}
+
 void EscalationQueueModel::refresh()
 {
     beginResetModel();
@@ -144,7 +151,8 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
     case ClaimHolderRole:
         return claimHeld(row->claimedBy, row->claimedUntil, m_now()) ? row->claimedBy : QString();
     case Qt::TextAlignmentRole:
-        if (index.column() == AmountColumn || index.column() == WaitingColumn)
+        if (index.column() == AmountColumn || index.column() == WaitingColumn
+            || index.column() == NumberColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
@@ -161,26 +169,39 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
                       "until %2, unless they give it back or an admin releases it.")
                     .arg(row->claimedBy, formatTime(row->claimedUntil));
         }
-        return tr("%1 in %2 returned an unknown outcome. Do not retry it: look it up at the provider.")
-                .arg(row->tool, ticketName(row->ticketExtId, row->orderId));
+        if (index.column() == NumberColumn)
+            return tr("Escalation %1: the number the command line takes (verity lookup %1, verity claim %1)")
+                    .arg(row->id);
+        return tr("%1 (call %2) in %3 returned an unknown outcome. Do not retry it: look it up at the "
+                  "provider.")
+                .arg(row->tool, row->callExtId, ticketName(row->ticketExtId, row->orderId));
     case Qt::DisplayRole:
         switch (Column(index.column())) {
+        case NumberColumn:
+            return row->id;
         case WaitingColumn:
             return formatWait(m_now() - row->openedAt);
         case AmountColumn:
             return row->amountCents ? formatMoney(*row->amountCents, row->currency) : QStringLiteral("—");
         case TicketColumn:
             return ticketName(row->ticketExtId, row->orderId);
+        case OrderColumn:
+            return row->orderId.isEmpty() ? QStringLiteral("—") : row->orderId;
         case ToolColumn:
             return row->tool;
-        case ClaimColumn:
+        case CallColumn:
+            return row->callExtId;
+        case ClaimColumn: {
             // A lapsed claim holds nobody: shown as free.
             if (!claimHeld(row->claimedBy, row->claimedUntil, m_now()))
                 return QString();
+            const bool mine = m_operatorName && row->claimedBy == m_operatorName();
+            const QString holder = mine ? tr("you") : row->claimedBy;
             if (renewalStopped(*row))
                 return tr("%1, until %2: not renewed since %3")
-                        .arg(row->claimedBy, clockTime(row->claimedUntil), clockTime(row->claimRenewedAt));
-            return tr("%1, until %2").arg(row->claimedBy, clockTime(row->claimedUntil));
+                        .arg(holder, clockTime(row->claimedUntil), clockTime(row->claimRenewedAt));
+            return tr("%1, until %2").arg(holder, clockTime(row->claimedUntil));
+        }
         case SinceColumn:
             return formatTime(row->openedAt);
         case ColumnCount:
@@ -208,14 +229,20 @@ QVariant EscalationQueueModel::headerData(int section, Qt::Orientation orientati
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
+    case NumberColumn:
+        return tr("#");
     case WaitingColumn:
         return tr("Waiting");
     case AmountColumn:
         return tr("Amount");
     case TicketColumn:
         return tr("Ticket");
+    case OrderColumn:
+        return tr("Order");
     case ToolColumn:
         return tr("Tool");
+    case CallColumn:
+        return tr("Call");
     case ClaimColumn:
         return tr("Claimed by");
     case SinceColumn:

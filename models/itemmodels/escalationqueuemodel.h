@@ -20,10 +20,13 @@ class EscalationQueueModel : public QAbstractTableModel
 
 public:
     enum Column {
+        NumberColumn, // the escalation's number, as the command line takes it
         WaitingColumn,
         AmountColumn,
         TicketColumn,
+        OrderColumn,
         ToolColumn,
+        CallColumn,
         ClaimColumn,
         SinceColumn,
         ColumnCount
@@ -34,6 +37,8 @@ public:
 
     // Where "now" comes from, for the waiting time (tests and screenshots fix it).
     void setClock(std::function<qint64()> nowMs);
+    // Who this console's person is, so that their own claims read "you, until …".
+    void setOperatorName(std::function<QString()> name);
     void refresh();
     qint64 totalCount() const { return m_count; }
 
@@ -59,6 +64,7 @@ private:
     EscalationStore &m_store;
     qint64 m_count = 0;
     std::function<qint64()> m_now;
+    std::function<QString()> m_operatorName;
     // A page joins each escalation to its ticket, call and order: 64 rows fill a tall dock and
     // cost a quarter of the default page at the console's opening.
     mutable RowCache<EscalationRow> m_cache{64};

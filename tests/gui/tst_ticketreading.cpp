@@ -5,6 +5,7 @@
 #include "domain/registrychoice.h"
 #include "foldedtext.h"
 #include "import/transcriptimporter.h"
+#include "itemmodels/escalationqueuemodel.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
@@ -21,6 +22,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -220,6 +222,92 @@ private slots:
                     >= badgeSize(Outcome::Unknown, table->font()).width());
         QVERIFY(table->columnWidth(TicketQueueModel::SellerColumn)
                 >= table->fontMetrics().horizontalAdvance(QStringLiteral("Fenwick & Rowe Garden")));
+    }
+
+    // Ids are what people type and compare: at 1280x800 the first ten rows show each ticket and
+    // order id whole, and the open ticket's row is the highlighted one.
+    void idsWholeOnASmallScreen()
+    {
+        openWith(QStringLiteral(VERITY_TEST_DATA "/../../resources/demo/march-incident.jsonl"));
+        auto *table = m_window->findChild<QTableView *>(QStringLiteral("ticketTable"));
+        QVERIFY(table);
+        QTRY_VERIFY(table->model()->rowCount() >= 10);
+        QVERIFY(!table->horizontalScrollBar()->isVisible());
+        const QFontMetrics metrics = table->fontMetrics();
+        for (int row = 0; row < 10; ++row) {
+            for (int column : {int(TicketQueueModel::TicketColumn), int(TicketQueueModel::OrderColumn)}) {
+                const QString id = table->model()->index(row, column).data().toString();
+                QVERIFY2(metrics.horizontalAdvance(id) + 8 <= table->columnWidth(column),
+                         qPrintable(QStringLiteral("%1 needs %2 pixels, its column has %3")
+                                            .arg(id)
+                                            .arg(metrics.horizontalAdvance(id))
+                                            .arg(table->columnWidth(column))));
+            }
+        }
+        // Ten rows in view on a first start, beside the escalation queue's.
+        QVERIFY2(table->rowAt(table->viewport()->height() - 1) >= 9,
+                 qPrintable(QString::number(table->viewport()->height())));
+        auto *escalations = m_window->findChild<QTableView *>(QStringLiteral("escalationTable"));
+        QVERIFY(escalations);
+        QTRY_VERIFY(escalations->model()->rowCount() > 0);
+        QCOMPARE(escalations->model()
+                         ->headerData(EscalationQueueModel::NumberColumn, Qt::Horizontal)
+                         .toString(),
+                 QStringLiteral("#"));
+        QCOMPARE(escalations->model()->index(0, EscalationQueueModel::NumberColumn).data().toLongLong(),
+                 escalations->model()->index(0, 0).data(EscalationQueueModel::EscalationIdRole).toLongLong());
+        QCOMPARE(escalations->model()->index(0, EscalationQueueModel::CallColumn).data().toString(),
+                 QStringLiteral("c3"));
+        QCOMPARE(escalations->model()->index(0, EscalationQueueModel::OrderColumn).data().toString(),
+                 QStringLiteral("SU-88421"));
+        // Seven escalations in view on a first start, without dragging.
+        QVERIFY2(escalations->viewport()->height() >= 6 * escalations->rowHeight(0),
+                 qPrintable(QString::number(escalations->viewport()->height())));
+    }
+
+    // The highlighted row is always the open ticket's, whichever way the list or the open ticket
+    // changes; where the open ticket is not in the list, nothing is highlighted and the count says so.
+    void highlightIsTheOpenTicket()
+    {
+        openWith(QStringLiteral(VERITY_TEST_DATA "/../../resources/demo/march-incident.jsonl"));
+        auto *table = m_window->findChild<QTableView *>(QStringLiteral("ticketTable"));
+        auto *title = m_window->findChild<QLabel *>(QStringLiteral("ticketTitle"));
+        auto *count = m_window->findChild<QLabel *>(QStringLiteral("ticketCount"));
+        auto *search = m_window->findChild<QLineEdit *>(QStringLiteral("ticketSearch"));
+        QVERIFY(table && title && count && search);
+        const auto highlighted = [table] {
+            const QModelIndexList rows =
+                    table->selectionModel()->selectedRows(TicketQueueModel::TicketColumn);
+            return rows.size() == 1 ? rows.first().data().toString() : QString();
+        };
+        const auto open = [title] { return title->text().section(QStringLiteral(" · "), 0, 0); };
+        const auto filter = [this](TicketFilter which) {
+            m_window->findChild<QAbstractButton *>(QStringLiteral("filter_%1").arg(int(which)))->click();
+        };
+
+        m_window->openTicket(ticketLike(QStringLiteral("\"T-20260317-0412\"")));
+        QTRY_COMPARE(open(), QStringLiteral("T-20260317-0412"));
+        QTRY_COMPARE(highlighted(), open());
+        // A filter that keeps it: still its row.
+        filter(TicketFilter::Unknown);
+        QTRY_COMPARE(highlighted(), open());
+        // A search that leaves it out: no row is highlighted, and the count tells why.
+        search->setFocus();
+        QTest::keyClicks(search, QStringLiteral("\"T-20260319-0187\""));
+        QTRY_COMPARE(table->model()->rowCount(), 1);
+        QCOMPARE(highlighted(), QString());
+        QVERIFY2(count->text().contains(QLatin1String("the open ticket is not among these rows")),
+                 qPrintable(count->text()));
+        // Opening another ticket (as Ctrl+N or a link does) while the search holds: its row if listed.
+        m_window->openTicket(ticketLike(QStringLiteral("\"T-20260319-0187\"")));
+        QTRY_COMPARE(open(), QStringLiteral("T-20260319-0187"));
+        QTRY_COMPARE(highlighted(), open());
+        QVERIFY(!count->text().contains(QLatin1String("not among")));
+        // The search cleared: the whole list, the same ticket highlighted.
+        search->clear();
+        filter(TicketFilter::All);
+        QTRY_COMPARE(table->model()->rowCount(), 46);
+        QTRY_COMPARE(highlighted(), open());
     }
 
     // A 5 MB customer message: the ticket opens with its first part, and "Show all" reads the rest.

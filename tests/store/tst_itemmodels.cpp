@@ -7,6 +7,7 @@
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
 #include "storetestsupport.h"
+#include "support/testmacros.h"
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
@@ -325,6 +326,24 @@ void TestItemModels::escalationQueue()
              QStringLiteral("$118.00"));
     QCOMPARE(cell(model, incidentRow, 0, EscalationQueueModel::TicketIdRole).toLongLong(),
              **m_store->ticketIdByExtId(incident));
+    // The number the command line takes, the call and the order tell two alike rows apart.
+    const qint64 number = cell(model, incidentRow, 0, EscalationQueueModel::EscalationIdRole).toLongLong();
+    QCOMPARE(cell(model, incidentRow, EscalationQueueModel::NumberColumn).toLongLong(), number);
+    QCOMPARE(cell(model, incidentRow, EscalationQueueModel::CallColumn).toString(), QStringLiteral("c3"));
+    QCOMPARE(cell(model, incidentRow, EscalationQueueModel::OrderColumn).toString(),
+             QStringLiteral("SU-88421"));
+    // A claim reads by its holder's name, and as "you" in the holder's own console.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QVERIFY_OK(m_store->claimEscalation(number, QStringLiteral("ana"), now, now + 15 * 60 * 1000));
+    model.refresh();
+    QVERIFY2(
+            cell(model, incidentRow, EscalationQueueModel::ClaimColumn).toString().startsWith(u"ana, until "),
+            qPrintable(cell(model, incidentRow, EscalationQueueModel::ClaimColumn).toString()));
+    model.setOperatorName([] { return QStringLiteral("ana"); });
+    QVERIFY2(
+            cell(model, incidentRow, EscalationQueueModel::ClaimColumn).toString().startsWith(u"you, until "),
+            qPrintable(cell(model, incidentRow, EscalationQueueModel::ClaimColumn).toString()));
+    QVERIFY_OK(m_store->releaseEscalationClaim(number, QStringLiteral("ana")));
     QSignalSpy counts(&model, &EscalationQueueModel::countChanged);
     model.refresh();
     QCOMPARE(model.rowCount(), 15);
