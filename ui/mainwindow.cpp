@@ -18,6 +18,7 @@
 #include "resolutiondialog.h"
 #include "rolelimits.h"
 #include "screenfit.h"
+#include "shortcutsfirst.h"
 #include "store/changefeed.h"
 #include "store/store.h"
 #include "theme.h"
@@ -139,6 +140,7 @@ void MainWindow::buildDocks()
     m_financePane->setProviderSettings([this] { return m_provider->settings(); });
     m_financePane->setOperatorName([this] { return m_provider->operatorName(); });
     m_escalationModel->setOperatorName([this] { return m_provider->operatorName(); });
+    new ShortcutsFirst(*this); // Ctrl+E, Ctrl+K and the rest also from the search box
     m_financeDock = new QDockWidget(tr("Finance"), this);
     m_financeDock->setObjectName(QStringLiteral("financeDock"));
     m_financeDock->setWidget(m_financePane);

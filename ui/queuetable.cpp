@@ -1,6 +1,14 @@
 #include "queuetable.h"
 
+#include "theme.h"
+
 namespace verity {
+
+QueueTable::QueueTable(QWidget *parent)
+    : QTableView(parent)
+{
+    setStyleSheet(theme::focusedTable(QStringLiteral("QTableView")));
+}
 
 void QueueTable::focusInEvent(QFocusEvent *event)
 {

@@ -145,6 +145,11 @@ QString callCard(const QString &selector, bool highlighted, bool dangerous)
             .arg(cardRadius);
 }
 
+QString focusedTable(const QString &selector)
+{
+    return QStringLiteral("%1:focus { border: 2px solid %2; }").arg(selector, hex(palette::focus));
+}
+
 QString classBadge()
 {
     return QStringLiteral("QLabel { border: 1px solid %1; border-radius: 3px; padding: 0 4px; color: %2; "

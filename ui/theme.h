@@ -55,6 +55,9 @@ QString callCard(const QString &selector, bool highlighted, bool dangerous);
 QString classBadge(); // "Write: money", outlined
 QString codeBlock(); // arguments and results
 QString codeField(); // a key in a read-only line of its own
+// A queue's table with the keyboard's focus: framed in the focus colour, so a person sees where
+// their keys go before any row is current.
+QString focusedTable(const QString &selector);
 QString transcriptPage(const QString &objectName);
 
 } // namespace verity::theme

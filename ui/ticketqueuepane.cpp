@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIcon>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QStyle>
@@ -99,6 +100,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
             tr("Finds what begins with the text: T-1 finds T-1 and T-10. Put it in quotes, \"T-1\", "
                "for that value alone."));
     m_search->setClearButtonEnabled(true);
+    m_search->installEventFilter(this);
     layout->addWidget(m_search);
 
     buildTable();
@@ -302,6 +304,23 @@ void TicketQueuePane::showOpenTicket()
         m_table->selectionModel()->clear();
     m_showingChosen = false;
     updateCount();
+}
+
+bool TicketQueuePane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_search || event->type() != QEvent::KeyPress
+        || static_cast<QKeyEvent *>(event)->key() != Qt::Key_Down || m_model.rowCount() == 0)
+        return QWidget::eventFilter(watched, event);
+    m_table->setFocus();
+    // Into the list at the open ticket's row; where it is not listed, the first row is chosen.
+    if (const std::optional<int> open = m_model.rowOfTicket(m_openTicket)) {
+        m_showingChosen = true; // open already
+        m_table->setCurrentIndex(m_model.index(*open, TicketQueueModel::TicketColumn));
+        m_showingChosen = false;
+    } else {
+        m_table->selectRow(0);
+    }
+    return true;
 }
 
 void TicketQueuePane::updateCount()

@@ -33,6 +33,10 @@ public:
 signals:
     void ticketChosen(qint64 ticketId);
 
+protected:
+    // Down in the search box goes into the list it made.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     QHBoxLayout *buildFilterButtons();
     void buildTable();

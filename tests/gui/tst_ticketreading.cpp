@@ -16,6 +16,7 @@
 #include "ticketview.h"
 #include "toolcallcard.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QFile>
 #include <QJsonArray>
@@ -25,7 +26,9 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollBar>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -308,6 +311,62 @@ private slots:
         filter(TicketFilter::All);
         QTRY_COMPARE(table->model()->rowCount(), 46);
         QTRY_COMPARE(highlighted(), open());
+    }
+
+    // Every shortcut the README names is the window's, and works with the search box focused
+    // (a line edit would otherwise take Ctrl+E and Ctrl+K for itself); Down there goes into the
+    // list; wherever the keys go, the table holding them is framed.
+    void shortcutsWorkFromTheSearchBox()
+    {
+        openWith(QStringLiteral(VERITY_TEST_DATA "/../../resources/demo/march-incident.jsonl"));
+        QFile readme(QStringLiteral(VERITY_TEST_DATA "/../../README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(readme.readAll());
+        QSet<QString> named;
+        static const QRegularExpression shortcut(QStringLiteral("\\bCtrl\\+(?:Shift\\+)?[A-Z0-9]\\b"));
+        for (auto it = shortcut.globalMatch(text); it.hasNext();)
+            named.insert(it.next().captured(0));
+        QVERIFY(named.size() >= 10);
+        QSet<QString> bound;
+        for (const QAction *action : m_window->findChildren<QAction *>()) {
+            for (const QKeySequence &keys : action->shortcuts())
+                bound.insert(keys.toString(QKeySequence::PortableText));
+        }
+        for (int filter = 2; filter <= 5; ++filter) // "Ctrl+1 to Ctrl+6"
+            named.insert(QStringLiteral("Ctrl+%1").arg(filter));
+        named.remove(QStringLiteral("Ctrl+S")); // the replay window's: a note on a step
+        for (const QString &keys : std::as_const(named))
+            QVERIFY2(bound.contains(keys),
+                     qPrintable(keys + QStringLiteral(" is in the README but no action's")));
+
+        auto *search = m_window->findChild<QLineEdit *>(QStringLiteral("ticketSearch"));
+        auto *tickets = m_window->findChild<QTableView *>(QStringLiteral("ticketTable"));
+        auto *escalations = m_window->findChild<QTableView *>(QStringLiteral("escalationTable"));
+        QVERIFY(search && tickets && escalations);
+        const auto fromSearch = [&](QKeyCombination keys) {
+            search->setFocus();
+            QTRY_VERIFY(search->hasFocus());
+            QTest::keyClick(search, keys.key(), keys.keyboardModifiers());
+        };
+        QTest::keyClicks(search, QStringLiteral("T-2026032"));
+        fromSearch(Qt::CTRL | Qt::Key_E);
+        QTRY_VERIFY(escalations->hasFocus());
+        QCOMPARE(search->text(), QStringLiteral("T-2026032")); // not the field's "end of line"
+        QVERIFY(escalations->styleSheet().contains(QLatin1String(":focus")));
+        fromSearch(Qt::CTRL | Qt::Key_L);
+        QTRY_VERIFY(tickets->hasFocus());
+        fromSearch(Qt::CTRL | Qt::Key_3);
+        QTRY_VERIFY(m_window->findChild<QAbstractButton *>(
+                                    QStringLiteral("filter_%1").arg(int(TicketFilter::Unknown)))
+                            ->isChecked());
+        fromSearch(Qt::CTRL | Qt::SHIFT | Qt::Key_A);
+        QTRY_VERIFY(m_window->findChild<QWidget *>(QStringLiteral("verifyChainButton"))->isVisible());
+        fromSearch(Qt::CTRL | Qt::Key_1);
+        QTRY_VERIFY(tickets->model()->rowCount() > 1);
+        // Down: into the list, the open ticket's row if listed, else the first chosen.
+        fromSearch(Qt::Key_Down);
+        QTRY_VERIFY(tickets->hasFocus());
+        QCOMPARE(tickets->selectionModel()->selectedRows().size(), 1);
     }
 
     // A 5 MB customer message: the ticket opens with its first part, and "Show all" reads the rest.

@@ -1,0 +1,49 @@
+#include "shortcutsfirst.h"
+
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QApplication>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTextEdit>
+
+namespace verity {
+
+ShortcutsFirst::ShortcutsFirst(QWidget &window)
+    : QObject(&window)
+    , m_window(window)
+{
+    qApp->installEventFilter(this);
+}
+
+bool ShortcutsFirst::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::ShortcutOverride)
+        return false;
+    auto *widget = qobject_cast<QWidget *>(watched);
+    if (!widget || widget->window() != &m_window
+        || !(qobject_cast<QLineEdit *>(widget) || qobject_cast<QTextEdit *>(widget)
+             || qobject_cast<QPlainTextEdit *>(widget) || qobject_cast<QAbstractSpinBox *>(widget)))
+        return false;
+    const auto *key = static_cast<QKeyEvent *>(event);
+    // Typing: plain and shifted characters are never a window shortcut here.
+    if (!(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
+        && !(key->key() >= Qt::Key_F1 && key->key() <= Qt::Key_F35))
+        return false;
+    const QKeySequence pressed(key->keyCombination());
+    const QList<QAction *> actions = m_window.findChildren<QAction *>();
+    for (const QAction *action : actions) {
+        if (!action->isEnabled())
+            continue;
+        for (const QKeySequence &shortcut : action->shortcuts()) {
+            if (shortcut.matches(pressed) == QKeySequence::ExactMatch) {
+                event->ignore(); // not the field's: the shortcut map gives it to the action
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+} // namespace verity
