@@ -30,7 +30,8 @@ const QString usageText = QStringLiteral(
         "  --release-any   take anyone's claim off ESCALATION (an admin's release)\n"
         "  --minutes N     how long the claim lasts, 1 to 240 (default 15)\n"
         "  --operator NAME your name, for the audit log (on a desk's file)\n"
-        "  --json          print the result as JSON\n"
+        "  --json          print the result as JSON; one that cannot run prints {\"ok\": false, \"error\": "
+        "…}\n"
         "\n"
         "Exit status: 0 claimed (or released), 1 someone else holds it, or no escalation is left to claim,\n"
         "2 bad arguments or could not run.\n");
@@ -156,16 +157,27 @@ int runClaimCommand(const QStringList &arguments)
     ClaimRequest request;
     if (std::optional<int> done = readRequest(line, arguments, request))
         return *done;
+    // With --json, a claim that cannot be made is JSON on stdout too ({"ok": false, "error": …}), as
+    // import's is; the message also goes to stderr.
+    const auto cannotRun = [&line, &request](const QString &message) {
+        if (request.json) {
+            line.out() << QJsonDocument(QJsonObject{{QStringLiteral("ok"), false},
+                                                    {QStringLiteral("error"), message}})
+                                  .toJson();
+            line.out().flush();
+        }
+        return line.fail(message);
+    };
     Expected<std::unique_ptr<Store>> store = openExistingStore(request.db);
     if (!store)
-        return line.fail(store.message());
+        return cannotRun(store.message());
     Expected<QString> who = request.releaseAny
             ? actingOperator(**store, request.operatorName, TeamRole::Admin,
                              QStringLiteral("releasing another's claim"))
             : actingOperator(**store, request.operatorName, TeamRole::Support,
                              QStringLiteral("claiming escalations"));
     if (!who)
-        return line.fail(who.message());
+        return cannotRun(who.message());
     EscalationClaims claims(**store, *who);
     claims.setLease(qint64(request.leaseMinutes) * 60 * 1000);
     if (request.release || request.releaseAny)
@@ -175,12 +187,12 @@ int runClaimCommand(const QStringList &arguments)
     if (request.next) {
         Expected<std::optional<EscalationClaim>> claimed = claims.claimNext();
         if (!claimed)
-            return line.fail(claimed.message());
+            return cannotRun(claimed.message());
         claim = *claimed;
     } else {
         Expected<EscalationClaim> claimed = claims.claim(request.escalation);
         if (!claimed)
-            return line.fail(claimed.message());
+            return cannotRun(claimed.message());
         claim = *claimed;
     }
     if (request.json)

@@ -9,6 +9,7 @@
 #include "serverwaitdialog.h"
 #include "store/sqlitefilelocks.h"
 #include "store/storefactory.h"
+#include "store/storelocation.h"
 #include "trainingmenu.h"
 
 #include <QApplication>
@@ -25,9 +26,22 @@ namespace verity {
 namespace {
 
 // A file by its name; a team database by its URI (without any password).
+// What a title bar has room for: a file's name, or a team database's name, user and server
+// ("verity · ana@db.example:5432"; a server on this machine's socket reads "this machine").
 QString windowName(const QString &location)
 {
-    return isFileLocation(location) ? QFileInfo(location).fileName() : storeDisplayName(location);
+    if (isFileLocation(location))
+        return QFileInfo(location).fileName();
+    const Expected<PostgresTarget> target = parsePostgresLocation(location);
+    if (!target)
+        return storeDisplayName(location);
+    const QString host = target->host.isEmpty() || target->host.startsWith(u'/') ? QObject::tr("this machine")
+                                                                                 : target->host;
+    QString server = target->port > 0 ? QStringLiteral("%1:%2").arg(host).arg(target->port) : host;
+    if (!target->user.isEmpty())
+        server = target->user + u'@' + server;
+    return QStringLiteral("%1 · %2").arg(
+            target->database.isEmpty() ? QObject::tr("team database") : target->database, server);
 }
 
 // The ticket of the March incident, the one a screenshot shows unless told otherwise.

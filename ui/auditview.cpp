@@ -51,14 +51,15 @@ AuditView::AuditView(AuditCheckStore &store, AuditLogModel &model, QWidget *pare
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
-    // Widths from the font, so they fit "2026-03-17 14:32:07" and a short hash at any size;
+    // Widths from the font, so they fit "2026-03-17 14:32:07", every action's words ("Claim
+    // released") and a short hash at any size;
     // the detail takes what is left, so the evidence column stays in view.
     const QFontMetrics metrics = m_table->fontMetrics();
     const std::pair<int, QString> samples[] = {
             {AuditLogModel::SeqColumn, QStringLiteral("000000")},
             {AuditLogModel::TimeColumn, QStringLiteral("2026-03-17 14:32:07")},
             {AuditLogModel::OperatorColumn, QStringLiteral("operator name")},
-            {AuditLogModel::ActionColumn, QStringLiteral("performed")},
+            {AuditLogModel::ActionColumn, QStringLiteral("Recovery requested")}, // the longest action, whole
             {AuditLogModel::EscalationColumn, QStringLiteral("Escalation")},
             {AuditLogModel::EvidenceColumn, shortHash(QString(64, u'0'))},
     };

@@ -13,6 +13,7 @@
 #include "itemmodels/escalationqueuemodel.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "itemmodels/transcriptmodel.h"
+#include "provider/apikeykind.h"
 #include "providersettingsdialog.h"
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
@@ -155,6 +156,26 @@ void MainWindow::buildDocks()
     m_escalationDock->raise();
 }
 
+namespace {
+
+// The key's kind in two words, for a status bar that also shows a message.
+QString shortKeyKind(const QString &apiKey)
+{
+    switch (apiKeyKind(apiKey).mode) {
+    case ApiKeyKind::Mode::None:
+        return QObject::tr("No key");
+    case ApiKeyKind::Mode::Test:
+        return QObject::tr("Test key");
+    case ApiKeyKind::Mode::Live:
+        return QObject::tr("Live key");
+    case ApiKeyKind::Mode::Unknown:
+        break;
+    }
+    return QObject::tr("Key set");
+}
+
+} // namespace
+
 void MainWindow::buildStatusBar()
 {
     m_escalationCount = new QLabel(this);
@@ -176,10 +197,13 @@ void MainWindow::buildStatusBar()
     m_operatorRoles->setObjectName(QStringLiteral("operatorRoles"));
     statusBar()->addPermanentWidget(m_operatorRoles);
     // At 1280 pixels the counts, the key and the roles leave a message little room: while one
-    // shows, the key (its banner says it too) and the roles step aside, and the whole message
-    // is the status bar's tooltip.
+    // shows, the key shrinks to its kind ("Test key") and the roles step aside, and the whole
+    // message is the status bar's tooltip.
     connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &text) {
-        m_keyKind->setVisible(text.isEmpty());
+        if (text.isEmpty())
+            m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
+        else
+            m_keyKind->setText(shortKeyKind(m_provider->settings().apiKey));
         m_operatorRoles->setVisible(text.isEmpty() && m_limits->roles().isTeam());
         statusBar()->setToolTip(text);
     });
@@ -423,10 +447,14 @@ void MainWindow::showProviderSettings()
 {
     ProviderSettingsDialog dialog(*m_provider, this);
     // Saving only saves: what to look up next is the person's choice.
+    // The next step offered is one this person's role allows.
     if (dialog.exec() == QDialog::Accepted && m_provider->resolver())
         statusBar()->showMessage(
-                tr("Provider settings saved; nothing was looked up. Look up the write in front of you "
-                   "with Ctrl+K."),
+                m_limits->allows(TeamRole::Support)
+                        ? tr("Provider settings saved; nothing was looked up. Look up the write in front of "
+                             "you with Ctrl+K.")
+                        : tr("Provider settings saved; nothing was read. Reconcile a period in Finance "
+                             "(Ctrl+Shift+F)."),
                 15000);
 }
 

@@ -84,6 +84,12 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     // A problem named for the URL as it was goes once the URL is edited.
     const QString keyNote = connection.keyNote();
     connect(m_url, &QLineEdit::textEdited, this, [this, keyNote] { m_note->setText(keyNote); });
+    // A key typed in: what happens to it, not "No API key yet" under it.
+    connect(m_key, &QLineEdit::textEdited, this, [this, keyNote](const QString &typed) {
+        m_note->setText(typed.isEmpty() ? keyNote
+                                        : tr("Kept in the desktop keychain when you save, and sent only to "
+                                             "the base URL above."));
+    });
     connect(m_key, &QLineEdit::textChanged, this, &ProviderSettingsDialog::showKeyKind);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     showKeyKind();

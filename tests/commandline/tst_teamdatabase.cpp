@@ -132,6 +132,16 @@ private slots:
         QVERIFY2(cleo.err.contains(QLatin1String(
                          "cleo has the trainer role; claiming escalations needs the support role")),
                  qPrintable(cleo.err));
+        // With --json, the refusal is JSON on stdout as well.
+        const VerityRun cleoJson = verity({QStringLiteral("claim"), QStringLiteral("--db"), asCleo,
+                                           QStringLiteral("--next"), QStringLiteral("--json")});
+        QCOMPARE(cleoJson.exitCode, 2);
+        const QJsonObject refusal = QJsonDocument::fromJson(cleoJson.out.toUtf8()).object();
+        QCOMPARE(refusal.value(QStringLiteral("ok")).toBool(true), false);
+        QVERIFY2(refusal.value(QStringLiteral("error"))
+                         .toString()
+                         .contains(QLatin1String("needs the support role")),
+                 qPrintable(cleoJson.out));
         const VerityRun imported =
                 verity({QStringLiteral("import"), QStringLiteral("--db"), asAna,
                         QStringLiteral(VERITY_SOURCE_DIR "/resources/demo/march-incident.jsonl")});
