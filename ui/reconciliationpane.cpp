@@ -34,6 +34,9 @@ namespace verity {
 
 namespace {
 
+// The filter's choice that shows the refunds of intents paid twice, beside the categories.
+constexpr int paidTwiceChoice = -2;
+
 QString refundCount(qsizetype count)
 {
     return count == 1 ? QObject::tr("1 refund") : QObject::tr("%1 refunds").arg(count);
@@ -136,6 +139,7 @@ QHBoxLayout *ReconciliationPane::buildFilterRow()
     m_category->addItem(tr("All categories"), -1);
     for (int i = 0; i < reconCategoryCount; ++i)
         m_category->addItem(reconCategoryText(ReconCategory(i)), i);
+    m_category->addItem(tr("Paid twice (duplicate payouts)"), paidTwiceChoice);
     auto *categoryLabel = new QLabel(tr("&Show"), this);
     categoryLabel->setBuddy(m_category);
     filter->addWidget(categoryLabel);
@@ -198,6 +202,7 @@ void ReconciliationPane::connectControls()
     connect(m_exportPdf, &QPushButton::clicked, this, &ReconciliationPane::exportPdf);
     connect(m_category, &QComboBox::currentIndexChanged, this, [this] {
         const int category = m_category->currentData().toInt();
+        m_model.setPaidTwiceFilter(category == paidTwiceChoice);
         m_model.setCategoryFilter(category < 0 ? std::nullopt
                                                : std::optional<ReconCategory>(ReconCategory(category)));
     });

@@ -508,6 +508,20 @@ void addTotals(Reconciliation &result, const ProviderStatement &statement,
     result.sellers = perSeller.byName();
 }
 
+// Rows whose provider refunds share one intent key, two or more: that intent was paid twice.
+void markPaidTwice(QList<ReconRow> &rows)
+{
+    QHash<QString, int> refundsOfIntent;
+    for (const ReconRow &row : std::as_const(rows)) {
+        if (row.provider && !row.provider->intentKey.isEmpty() && !row.sameRefundAsAnotherRow)
+            ++refundsOfIntent[row.provider->intentKey];
+    }
+    for (ReconRow &row : rows) {
+        if (row.provider && refundsOfIntent.value(row.provider->intentKey) > 1)
+            row.paidTwice = true;
+    }
+}
+
 } // namespace
 
 Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderStatement &statement,
@@ -525,6 +539,7 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
     matcher.addUnmatchedPayouts();
     matcher.addUnmatchedRefunds(payouts, sellerNames);
     result.rows = matcher.takeRows();
+    markPaidTwice(result.rows);
 
     sortByTime(result.rows);
     addTotals(result, statement, sellers, sellerNames);

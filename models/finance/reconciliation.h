@@ -42,6 +42,9 @@ struct ReconRow
     // A second payout naming a refund already matched to another: one refund, recorded twice
     // in Verity. Counted, but its money is left out of the totals.
     bool sameRefundAsAnotherRow = false;
+    // One of two or more refunds the provider made for one intent: the money went out twice (a
+    // duplicate payout), each refund matched to the call that caused it.
+    bool paidTwice = false;
     qint64 ledgerCents() const;
     qint64 providerCents() const;
 };

@@ -71,13 +71,24 @@ void ReconciliationModel::setCategoryFilter(std::optional<ReconCategory> categor
     endResetModel();
 }
 
+void ReconciliationModel::setPaidTwiceFilter(bool only)
+{
+    if (only == m_paidTwiceOnly)
+        return;
+    beginResetModel();
+    m_paidTwiceOnly = only;
+    applyFilter();
+    endResetModel();
+}
+
 void ReconciliationModel::applyFilter()
 {
     m_visible.clear();
     if (!m_reconciliation)
         return;
     for (int i = 0; i < m_reconciliation->rows.size(); ++i) {
-        if (!m_filter || m_reconciliation->rows.at(i).category == *m_filter)
+        const ReconRow &row = m_reconciliation->rows.at(i);
+        if (m_paidTwiceOnly ? row.paidTwice : (!m_filter || row.category == *m_filter))
             m_visible << i;
     }
 }
@@ -166,7 +177,9 @@ QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (column) {
         case CategoryColumn:
-            return reconCategoryText(row.category);
+            // A refund matched to its call, but one of two for one intent, is no plain match.
+            return row.paidTwice ? tr("%1 · paid twice").arg(reconCategoryText(row.category))
+                                 : reconCategoryText(row.category);
         case SellerColumn:
             return row.sellerName.isEmpty() ? row.sellerId : row.sellerName;
         case TicketColumn:

@@ -48,6 +48,10 @@ public:
 
     void setCategoryFilter(std::optional<ReconCategory> category); // nullopt: every row
     std::optional<ReconCategory> categoryFilter() const { return m_filter; }
+    // Only the refunds of intents the provider paid twice (duplicate payouts), whatever their
+    // category; off, the category filter holds.
+    void setPaidTwiceFilter(bool only);
+    bool paidTwiceFilter() const { return m_paidTwiceOnly; }
     const ReconRow *reconRow(int row) const;
     // "Matched 12 ($1,234.00) · Provider only 3 ($354.00) · …" over the whole reconciliation.
     QString totalsText() const;
@@ -73,6 +77,7 @@ private:
     std::optional<ProviderStatement> m_statement;
     std::optional<Reconciliation> m_reconciliation;
     std::optional<ReconCategory> m_filter;
+    bool m_paidTwiceOnly = false;
     QList<int> m_visible; // indexes into m_reconciliation->rows
 };
 

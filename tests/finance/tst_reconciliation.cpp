@@ -12,17 +12,18 @@ namespace {
 
 using namespace financetest;
 
-// "matched c4 re_B intent key" / "provider_only c3 re_A" / "ledger_only c5 -"
+// "matched c4 re_B by intent key" / "provider_only c3 re_A, paid twice" / "ledger_only c5 -"
 QStringList describe(const Reconciliation &reconciliation)
 {
     QStringList lines;
     for (const ReconRow &row : reconciliation.rows) {
         lines.append(
-                QStringLiteral("%1 %2 %3%4")
+                QStringLiteral("%1 %2 %3%4%5")
                         .arg(reconCategoryId(row.category),
                              row.callExtId.isEmpty() ? QStringLiteral("-") : row.callExtId,
                              row.provider ? row.provider->id : QStringLiteral("-"),
-                             row.matchedBy.isEmpty() ? QString() : QStringLiteral(" by ") + row.matchedBy));
+                             row.matchedBy.isEmpty() ? QString() : QStringLiteral(" by ") + row.matchedBy,
+                             row.paidTwice ? QStringLiteral(", paid twice") : QString()));
     }
     lines.sort();
     return lines;
@@ -48,10 +49,12 @@ private slots:
                 "the incident: a second refund of the intent is provider only, linked to the unknown call")
                 << strings({"c3:K:11800:u", "c4:K:11800:p:refund=re_B"})
                 << strings({"re_A:K:11800", "re_B:K:11800"})
-                << strings({"matched c4 re_B by intent key", "provider_only c3 re_A"});
+                << strings({"matched c4 re_B by intent key, paid twice",
+                            "provider_only c3 re_A, paid twice"});
         QTest::newRow("the key's refund the ledger names is matched, not the first")
                 << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_A:K:11800", "re_B:K:11800"})
-                << strings({"matched c4 re_B by intent key", "provider_only c4 re_A"});
+                << strings({"matched c4 re_B by intent key, paid twice",
+                            "provider_only c4 re_A, paid twice"});
         QTest::newRow("amount differs") << strings({"c4:K:11800:p:refund=re_B"}) << strings({"re_B:K:11000"})
                                         << strings({"amount_differs c4 re_B by intent key"});
         QTest::newRow("ledger only: the provider has nothing")
@@ -83,19 +86,21 @@ private slots:
         QTest::newRow("two timed-out calls and a retry: each leftover refund traced to its own call")
                 << strings({"c3:K:9650:u", "c4:K:9650:u", "c5:K:9650:p:refund=re_C"})
                 << strings({"re_A:K:9650", "re_B:K:9650", "re_C:K:9650"})
-                << strings({"matched c5 re_C by intent key", "provider_only c3 re_A",
-                            "provider_only c4 re_B"});
+                << strings({"matched c5 re_C by intent key, paid twice", "provider_only c3 re_A, paid twice",
+                            "provider_only c4 re_B, paid twice"});
         QTest::newRow("a payout without a refund id leaves the refund another payout names")
                 << strings({"c1:K:11800:p", "c2:K:11800:p:refund=re_1"})
                 << strings({"re_1:K:11800", "re_2:K:11800"})
-                << strings({"matched c1 re_2 by intent key", "matched c2 re_1 by intent key"});
+                << strings({"matched c1 re_2 by intent key, paid twice",
+                            "matched c2 re_1 by intent key, paid twice"});
         QTest::newRow("two payouts naming one refund: one refund recorded twice")
                 << strings({"c1:K:11800:p:refund=re_1", "c2:K:11800:p:refund=re_1"})
                 << strings({"re_1:K:11800"})
                 << strings({"matched c1 re_1 by intent key", "matched c2 re_1 by refund id"});
         QTest::newRow("two performed of one key meet two refunds")
                 << strings({"c3:K:100:p", "c4:K:100:p"}) << strings({"re_A:K:100", "re_B:K:100"})
-                << strings({"matched c3 re_A by intent key", "matched c4 re_B by intent key"});
+                << strings({"matched c3 re_A by intent key, paid twice",
+                            "matched c4 re_B by intent key, paid twice"});
     }
 
     void categories()

@@ -216,7 +216,8 @@ void TestFinanceModels::reconciliationRowsAndFilter()
     const ReconRow *row = model.reconRow(0);
     QVERIFY(row);
     QCOMPARE(row->category, ReconCategory::ProviderOnly);
-    QCOMPARE(cell(model, 0, M::CategoryColumn).toString(), QStringLiteral("Provider only"));
+    // The incident's second refund of one intent: the intent was paid twice.
+    QCOMPARE(cell(model, 0, M::CategoryColumn).toString(), QStringLiteral("Provider only · paid twice"));
     QCOMPARE(cell(model, 0, M::SellerColumn).toString(), QStringLiteral("Ashcombe Furniture"));
     QVERIFY(cell(model, 0, M::TicketColumn).toString().startsWith(QStringLiteral("T-20260317-0412")));
     QCOMPARE(cell(model, 0, M::LedgerColumn).toString(), QStringLiteral("—"));
@@ -233,6 +234,13 @@ void TestFinanceModels::reconciliationRowsAndFilter()
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(!model.reconRow(0));
     model.setCategoryFilter(std::nullopt);
+    QCOMPARE(model.rowCount(), performed + 1);
+    // The duplicate payouts alone: both of the incident's refunds, and only rows paid twice.
+    model.setPaidTwiceFilter(true);
+    QVERIFY(model.rowCount() >= 2);
+    for (int i = 0; i < model.rowCount(); ++i)
+        QVERIFY(model.reconRow(i)->paidTwice);
+    model.setPaidTwiceFilter(false);
     QCOMPARE(model.rowCount(), performed + 1);
 
     QVERIFY2(model.totalsText().contains(QStringLiteral("Provider only 1 ($118.00)")),
