@@ -142,6 +142,9 @@ void MainWindow::buildDocks()
     m_financePane->setOperatorName([this] { return m_provider->operatorName(); });
     m_escalationModel->setOperatorName([this] { return m_provider->operatorName(); });
     new ShortcutsFirst(*this); // Ctrl+E, Ctrl+K and the rest also from the search box
+    // A key whose action this console may not take (a read-only export, a role) says why.
+    connect(m_limits, &RoleLimits::refusedByKey, this,
+            [this](const QString &why) { statusBar()->showMessage(why, 15000); });
     m_financeDock = new QDockWidget(tr("Finance"), this);
     m_financeDock->setObjectName(QStringLiteral("financeDock"));
     m_financeDock->setWidget(m_financePane);
@@ -460,8 +463,15 @@ void MainWindow::showProviderSettings()
 
 void MainWindow::applyRoles()
 {
-    m_escalationPane->setRefusal(
-            m_limits->refusal(TeamRole::Support, tr("settling or claiming escalations")));
+    // The queue's own settling (a lookup, a check, a claim) is support's; finance settles from a
+    // provider's statement in the Finance pane, and the refusal says where.
+    QString queueRefusal =
+            m_limits->refusal(TeamRole::Support, tr("looking up, checking or claiming escalations"));
+    if (!queueRefusal.isEmpty() && m_limits->allows(TeamRole::Finance))
+        queueRefusal +=
+                tr(". Your finance role settles them from a provider's statement: Finance › Reconciliation "
+                   "(Ctrl+Shift+F)");
+    m_escalationPane->setRefusal(queueRefusal);
     m_financePane->setRefusals(
             m_limits->refusal(TeamRole::Finance, tr("settling from a provider's statement")),
             m_limits->refusal(TeamRole::Finance, tr("marking duplicate payouts")));

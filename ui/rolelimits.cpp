@@ -3,6 +3,8 @@
 #include "store/store.h"
 
 #include <QAction>
+#include <QShortcut>
+#include <QWidget>
 
 namespace verity {
 
@@ -65,7 +67,15 @@ QString RoleLimits::badge() const
 
 void RoleLimits::limit(QAction *action, TeamRole needed, const QString &what)
 {
-    m_limited.append(Limited{action, needed, what, action->statusTip()});
+    // A disabled action's keys do nothing at all: these stand in for them, saying why.
+    QShortcut *refusedKey = nullptr;
+    if (auto *window = qobject_cast<QWidget *>(parent()); window && !action->shortcut().isEmpty()) {
+        refusedKey = new QShortcut(action->shortcut(), window);
+        refusedKey->setContext(Qt::WindowShortcut);
+        connect(refusedKey, &QShortcut::activated, this,
+                [this, needed, what] { emit refusedByKey(refusal(needed, what)); });
+    }
+    m_limited.append(Limited{action, needed, what, action->statusTip(), refusedKey});
     apply(m_limited.constLast());
 }
 
@@ -77,6 +87,8 @@ void RoleLimits::apply(const Limited &limited) const
     limited.action->setEnabled(why.isEmpty());
     limited.action->setStatusTip(why.isEmpty() ? limited.tip : why);
     limited.action->setToolTip(why); // a menu shows it (and only a set one) beside the greyed item
+    if (limited.refusedKey)
+        limited.refusedKey->setEnabled(!why.isEmpty()); // never both: the same keys would be ambiguous
 }
 
 } // namespace verity

@@ -11,6 +11,7 @@
 #include <QPointer>
 
 class QAction;
+class QShortcut;
 
 namespace verity {
 
@@ -36,11 +37,13 @@ public:
     const OperatorRoles &roles() const { return m_roles; }
     // "ben · support" in a team's database; empty on a desk's file.
     QString badge() const;
-    // Keeps `action` enabled only while the role is held, its status tip saying why not.
+    // Keeps `action` enabled only while the role is held, its status tip saying why not. While
+    // it is not, its shortcut says why (refusedByKey) instead of doing nothing.
     void limit(QAction *action, TeamRole needed, const QString &what);
 
 signals:
     void changed();
+    void refusedByKey(const QString &why);
 
 private:
     struct Limited
@@ -49,6 +52,7 @@ private:
         TeamRole needed;
         QString what;
         QString tip; // the action's own status tip, shown while it is allowed
+        QPointer<QShortcut> refusedKey; // the action's keys while it is refused
     };
     void apply(const Limited &limited) const;
 

@@ -6,7 +6,10 @@
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QShortcut>
 #include <QTextEdit>
+
+#include <algorithm>
 
 namespace verity {
 
@@ -32,18 +35,21 @@ bool ShortcutsFirst::eventFilter(QObject *watched, QEvent *event)
         && !(key->key() >= Qt::Key_F1 && key->key() <= Qt::Key_F35))
         return false;
     const QKeySequence pressed(key->keyCombination());
-    const QList<QAction *> actions = m_window.findChildren<QAction *>();
-    for (const QAction *action : actions) {
-        if (!action->isEnabled())
-            continue;
-        for (const QKeySequence &shortcut : action->shortcuts()) {
-            if (shortcut.matches(pressed) == QKeySequence::ExactMatch) {
-                event->ignore(); // not the field's: the shortcut map gives it to the action
-                return true;
-            }
-        }
+    const auto windows = [&pressed](const QKeySequence &shortcut) {
+        return shortcut.matches(pressed) == QKeySequence::ExactMatch;
+    };
+    bool taken = false;
+    for (const QAction *action : m_window.findChildren<QAction *>()) {
+        if (action->isEnabled())
+            taken = taken || std::any_of(action->shortcuts().cbegin(), action->shortcuts().cend(), windows);
     }
-    return false;
+    // The keys of an action refused here, which say why.
+    for (const QShortcut *shortcut : m_window.findChildren<QShortcut *>())
+        taken = taken || (shortcut->isEnabled() && windows(shortcut->key()));
+    if (!taken)
+        return false;
+    event->ignore(); // not the field's: the shortcut map gives it to the window
+    return true;
 }
 
 } // namespace verity

@@ -411,6 +411,15 @@ private slots:
         QVERIFY(settling > 0);
         QVERIFY(unknown->findChild<QPushButton *>(QStringLiteral("evidenceButton"))->isEnabled());
         QVERIFY(!exported->findChild<QPushButton *>(QStringLiteral("queueLookupButton"))->isEnabled());
+        // Its keys say why nothing happens, rather than nothing.
+        exported->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(exported));
+        for (const QKeyCombination keys : {Qt::CTRL | Qt::Key_K, Qt::CTRL | Qt::Key_I}) {
+            exported->statusBar()->clearMessage();
+            QTest::keyClick(exported, keys.key(), keys.keyboardModifiers());
+            QTRY_VERIFY2(exported->statusBar()->currentMessage().contains(QLatin1String("read-only")),
+                         qPrintable(exported->statusBar()->currentMessage()));
+        }
 
         // The replay of the export has the same steps, shows the note, and takes no new one.
         QWidget *replayWidget = exported->training()->replay(exported->transcript().ticketId());
