@@ -19,6 +19,8 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace verity {
 
 namespace {
@@ -339,6 +341,7 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_copy->setVisible(!report.customerDraft.isEmpty());
     m_lookAgain->setVisible(report.kind == ResolutionReport::Kind::StillUnknown
                             || report.kind == ResolutionReport::Kind::Failed);
+    nameLookupButton(history ? std::optional<EscalationHistory>(*history) : std::nullopt);
     // Where no system can tell (or none can be asked), a person's check settles it.
     m_attest->setVisible(open
                          && (report.kind == ResolutionReport::Kind::StillUnknown
@@ -368,6 +371,15 @@ void ResolutionDialog::escalationChangedElsewhere()
         showCurrent();
 }
 
+// "Again" only where a lookup was made before: a lookup refused (a claim, no provider) made none.
+void ResolutionDialog::nameLookupButton(const std::optional<EscalationHistory> &history)
+{
+    const bool lookedUp = history
+            && std::any_of(history->evidence.cbegin(), history->evidence.cend(),
+                           [](const Evidence &e) { return e.kind == EvidenceKind::Lookup; });
+    m_lookAgain->setText(lookedUp ? tr("Look up again") : tr("Look up"));
+}
+
 void ResolutionDialog::showCurrent()
 {
     const Expected<EscalationHistory> history = m_resolver.history(m_escalationId);
@@ -386,6 +398,7 @@ void ResolutionDialog::showCurrent()
     // An attested check stands until a system is asked: a lookup may replace it.
     const bool attested = standsOnACheck(history->escalation);
     m_lookAgain->setVisible(open || (attested && m_resolver.route(history->escalation).canLookUp));
+    nameLookupButton(*history);
     m_attest->setVisible(open);
     m_performAgain->hide();
     showPaymentRow(history->escalation);

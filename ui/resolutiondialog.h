@@ -48,6 +48,7 @@ public:
     QPushButton *attestButton() const { return m_attest; }
     // The escalation was settled elsewhere (a check recorded from this dialog): show where it
     // stands now, its evidence and its draft.
+    void nameLookupButton(const std::optional<EscalationHistory> &history);
     void showCurrent();
     // Escalations changed elsewhere (another console, a command): when this one's settlement is
     // no longer what the dialog last said, and nothing runs from here, it shows where it stands.
