@@ -102,7 +102,7 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
 
 void AttestDialog::updateButtons()
 {
-    m_record->setEnabled(m_awayReason.isEmpty() && m_choice->checkedButton()
+    m_record->setEnabled(!m_refused && m_awayReason.isEmpty() && m_choice->checkedButton()
                          && !m_reference->text().trimmed().isEmpty()
                          && !m_note->toPlainText().trimmed().isEmpty());
 }
@@ -131,8 +131,15 @@ void AttestDialog::showResult(const ResolutionReport &report)
         return;
     }
     m_failed = report.kind == ResolutionReport::Kind::Failed;
-    m_problem->setText(report.message);
+    // Another console settled it, or another person holds it: the same check would be refused
+    // again, so it cannot be recorded from here; what was typed stays to be read.
+    m_refused = report.kind == ResolutionReport::Kind::ResolvedElsewhere
+            || report.kind == ResolutionReport::Kind::NotPossible
+            || report.cause == StoreErrc::ClaimedByOther;
+    m_problem->setText(m_refused ? tr("%1 Nothing was recorded; close this window.").arg(report.message)
+                                 : report.message);
     m_problem->show();
+    updateButtons();
 }
 
 QString AttestDialog::headingText() const

@@ -30,12 +30,14 @@
 #include "resolution/escalationresolver.h"
 #include "resolutiondialog.h"
 #include "sellerbalancechart.h"
+#include "support/testmacros.h"
 #include "ticketqueuepane.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
 
 #include <QAbstractButton>
 #include <QDateEdit>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
@@ -111,6 +113,7 @@ private slots:
     void reconciliationSettlesWhatItProves();
     void afterEveryLookupEveryViewAgrees();
     void onePaletteEverywhere();
+    void aCheckSettledElsewhereIsNotRecorded();
 
 private:
     qint64 escalationOf(const QString &ticket, const QString &tool = QStringLiteral("issue_refund"));
@@ -700,6 +703,44 @@ void TestSettlementGui::onePaletteEverywhere()
     QCOMPARE(chart->duplicateSeries()->color(), QColor(QLatin1String(palette::duplicateBorder)));
     QCOMPARE(chart->performedSeries()->count(), 1);
     QCOMPARE(chart->duplicateSeries()->count(), 1);
+}
+
+// Another console settles the escalation while a check is being typed: recording it is refused
+// once, says so, and cannot be pressed again; what was typed stays.
+void TestSettlementGui::aCheckSettledElsewhereIsNotRecorded()
+{
+    // The tests before may have settled every escalation: the first settled one is opened again.
+    qint64 id = 0;
+    for (qint64 candidate = 1; candidate < 100 && id == 0; ++candidate) {
+        const Expected<std::optional<EscalationDetail>> found = m_store->escalation(candidate);
+        QVERIFY_OK(found);
+        if (*found && (**found).state == EscalationState::Resolved)
+            id = candidate;
+    }
+    if (id == 0)
+        id = m_store->openEscalations(0, 1)->value(0).id;
+    QVERIFY(id > 0);
+    if ((**m_store->escalation(id)).state == EscalationState::Resolved)
+        QVERIFY_OK(m_store->reopenEscalation(id, QStringLiteral("opened again for a second check")));
+    AttestDialog *dialog = m_window->attest(id);
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    dialog->performedChoice()->setChecked(true);
+    QTest::keyClicks(dialog->referenceEdit(), QStringLiteral("re_seen"));
+    QTest::keyClicks(dialog->noteEdit(), QStringLiteral("Found in the dashboard"));
+    QVERIFY(dialog->recordButton()->isEnabled());
+    // The other console: its lookup settles it, after this one's hold is let go.
+    QVERIFY_OK(m_store->releaseEscalationClaim(id, m_window->provider().operatorName()));
+    QVERIFY_OK(m_store->resolveEscalation(Settlement{id, Resolution::Performed, SettlementBasis::Lookup,
+                                                     QStringLiteral("re_other"), QStringLiteral("ben"),
+                                                     QDateTime::currentMSecsSinceEpoch()}));
+    QTest::mouseClick(dialog->recordButton(), Qt::LeftButton);
+    QTRY_VERIFY2(dialog->problemText().contains(QLatin1String("Nothing was recorded")),
+                 qPrintable(dialog->problemText()));
+    QVERIFY(dialog->isVisible());
+    QVERIFY(!dialog->recordButton()->isEnabled());
+    QCOMPARE(dialog->referenceEdit()->text(), QStringLiteral("re_seen"));
+    dialog->close();
 }
 
 QTEST_MAIN(TestSettlementGui)
