@@ -220,20 +220,30 @@ void printSummary(QTextStream &out, const Options &options, const Reconciliation
             << balance(seller.verityBalanceCents, "not reported") << ", provider "
             << balance(seller.providerBalanceCents, "not fetched") << "\n";
     }
+    // Confirmed apart from possible, as the console counts them: a possible one awaits lookups.
     qint64 atRisk = 0;
-    for (const DuplicatePayout &duplicate : duplicates)
-        atRisk += duplicate.amountAtRiskCents;
-    out << "Duplicate payouts: " << duplicates.size();
-    if (!duplicates.isEmpty())
+    qint64 mayBeAtRisk = 0;
+    qsizetype confirmed = 0;
+    for (const DuplicatePayout &duplicate : duplicates) {
+        (duplicate.isConfirmed() ? atRisk : mayBeAtRisk) += duplicate.amountAtRiskCents;
+        confirmed += duplicate.isConfirmed() ? 1 : 0;
+    }
+    out << "Duplicate payouts: " << confirmed << " confirmed";
+    if (confirmed > 0)
         out << ", " << formatMoney(atRisk, currency) << " at risk";
+    if (duplicates.size() > confirmed)
+        out << "; " << duplicates.size() - confirmed << " possible (" << formatMoney(mayBeAtRisk, currency)
+            << ") await lookups";
     out << "\n";
     for (const DuplicatePayout &duplicate : duplicates)
         out << "  " << duplicate.ticketExtIds().join(QStringLiteral(", ")) << " ("
             << (duplicate.sellerName.isEmpty() ? duplicate.sellerId : duplicate.sellerName)
             << (duplicate.orderId.isEmpty() ? QString() : QStringLiteral(", order ") + duplicate.orderId)
-            << "): " << formatMoney(duplicate.amountAtRiskCents, duplicate.currency) << " at risk, "
-            << duplicate.events.size() << " refunds " << spanText(duplicate.spanMs) << " apart ("
-            << duplicateBasisText(duplicate.basis) << ")\n";
+            << "): " << (duplicate.isConfirmed() ? "confirmed, " : "possible, ")
+            << formatMoney(duplicate.amountAtRiskCents, duplicate.currency)
+            << (duplicate.isConfirmed() ? " at risk, " : " may be at risk, ") << duplicate.events.size()
+            << " refunds " << spanText(duplicate.spanMs) << " apart (" << duplicateBasisText(duplicate.basis)
+            << ")\n";
     for (const auto &[name, path] :
          {std::pair{"CSV", options.csv}, std::pair{"Duplicates CSV", options.duplicatesCsv},
           std::pair{"PDF", options.pdf}})

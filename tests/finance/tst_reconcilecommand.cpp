@@ -155,10 +155,15 @@ void ReconcileCommandTest::printsASummary()
     QVERIFY2(run.out.contains(QStringLiteral("Provider only")), qPrintable(run.out));
     QVERIFY2(run.out.contains(QStringLiteral("Ashcombe Furniture (ashcombe-furniture)")),
              qPrintable(run.out));
-    QVERIFY2(run.out.contains(
-                     QStringLiteral("T-20260317-0412 (Ashcombe Furniture, order SU-88421): %1 at risk, "
-                                    "2 refunds 7.4 s apart")
-                             .arg(formatMoney(11800))),
+    // Before any lookup the duplicates are possible, as the console counts them, not confirmed.
+    QVERIFY2(run.out.contains(QStringLiteral("T-20260317-0412 (Ashcombe Furniture, order SU-88421): "
+                                             "possible, %1 may be at risk, "
+                                             "2 refunds 7.4 s apart")
+                                      .arg(formatMoney(11800))),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("Duplicate payouts: 0 confirmed; "))
+                     && run.out.contains(QStringLiteral(" possible ("))
+                     && run.out.contains(QStringLiteral(") await lookups")),
              qPrintable(run.out));
     QVERIFY2(run.out.contains(QStringLiteral("rows not matched")), qPrintable(run.out));
 }
