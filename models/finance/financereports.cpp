@@ -121,13 +121,25 @@ QString totalsHtml(const ReconTotals &totals, const QString &currency)
     return html + QStringLiteral("</table>\n");
 }
 
+// The provider's balance less Verity's, signed as the console's Difference column signs it
+// ("+$59.00", "-$12.00", "$0.00"); a dash when one of them is not known.
+QString balanceDifference(const SellerReconciliation &seller)
+{
+    if (!seller.verityBalanceCents || !seller.providerBalanceCents)
+        return QStringLiteral("—");
+    const qint64 cents = *seller.providerBalanceCents - *seller.verityBalanceCents;
+    return cents > 0 ? QStringLiteral("+") + formatMoney(cents, seller.currency)
+                     : formatMoney(cents, seller.currency);
+}
+
 QString sellersHtml(const QList<SellerReconciliation> &sellers)
 {
     QStringList names{QStringLiteral("Seller")};
     for (int i = 0; i < reconCategoryCount; ++i)
         names << reconCategoryText(ReconCategory(i));
     names << QStringLiteral("Ledger total") << QStringLiteral("Provider total")
-          << QStringLiteral("Verity's balance") << QStringLiteral("Provider's balance");
+          << QStringLiteral("Verity's balance") << QStringLiteral("Provider's balance")
+          << QStringLiteral("Balance difference");
     QString html = tableOpen + headerRow(names);
     for (const SellerReconciliation &seller : sellers) {
         qint64 ledger = 0;
@@ -150,9 +162,15 @@ QString sellersHtml(const QList<SellerReconciliation> &sellers)
                                ? formatMoney(*seller.providerBalanceCents, seller.currency)
                                : QStringLiteral("not fetched"),
                        true)
-                + QStringLiteral("</tr>\n");
+                + cell(balanceDifference(seller), true) + QStringLiteral("</tr>\n");
     }
-    return html + QStringLiteral("</table>\n");
+    // Two balances of different moments: what they differ by is not a mismatch of itself.
+    return html + QStringLiteral("</table>\n")
+            + QStringLiteral("<p>Verity's balance is the latest a transcript stated, as of its own date (the "
+                             "console's Sellers tab shows it); the provider's is its balance when it was "
+                             "fetched. Their difference is what moved between those two moments, refunds of "
+                             "this period among it; a refund in the rows not matched below is one cause to "
+                             "look at first.</p>\n");
 }
 
 QString unmatchedHtml(const QList<ReconRow> &rows)

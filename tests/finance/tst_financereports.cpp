@@ -439,11 +439,14 @@ void FinanceReportsTest::pdfHoldsTheReport()
           QStringLiteral("Ledger only 1 %1 %2").arg(formatMoney(2550), formatMoney(0)),
           QStringLiteral("Amount differs 1 %1 %2").arg(formatMoney(1000), formatMoney(1100))})
         QVERIFY2(expectLine(expected), qPrintable(expected + QStringLiteral(" in:\n") + text));
-    // The seller's line: counts, totals and both balances.
+    // The seller's line: counts, totals, both balances and what they differ by, explained below.
     const QString seller = line(QStringLiteral("Ashcombe \"Fine\""));
-    QVERIFY2(seller.contains(QStringLiteral("1 1 1 1 %1 %2 %3 %4")
+    QVERIFY2(seller.contains(QStringLiteral("1 1 1 1 %1 %2 %3 %4 %5")
                                      .arg(formatMoney(15350), formatMoney(24700), formatMoney(7100),
-                                          formatMoney(-4700))),
+                                          formatMoney(-4700), formatMoney(-11800))),
+             qPrintable(text));
+    QVERIFY2(text.simplified().contains(
+                     QStringLiteral("Their difference is what moved between those two moments")),
              qPrintable(text));
     // The duplicate: its amount at risk, the time between its refunds and its mark.
     QVERIFY2(text.contains(QStringLiteral("1.0 s")), qPrintable(text));
