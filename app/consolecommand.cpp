@@ -25,7 +25,6 @@ namespace verity {
 
 namespace {
 
-// A file by its name; a team database by its URI (without any password).
 // What a title bar has room for: a file's name, or a team database's name, user and server
 // ("verity · ana@db.example:5432"; a server on this machine's socket reads "this machine").
 QString windowName(const QString &location)

@@ -53,8 +53,8 @@ private:
     QLabel *m_problem;
     QString m_awayReason;
     bool m_failed = false; // the problem shown is a failure to record, not a refusal
-    bool m_refused =
-            false; // settled elsewhere, or not this person's to settle: recording again would be refused too
+    // Settled elsewhere, or not this person's to settle: recording again would be refused too.
+    bool m_refused = false;
     QPushButton *m_record;
 };
 

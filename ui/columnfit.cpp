@@ -1,12 +1,22 @@
 #include "columnfit.h"
 
+#include <QAbstractItemModel>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QTableView>
 
 #include <cmath>
 
 namespace verity {
+
+int widestText(const QAbstractItemModel &model, int column, int rows, const QFontMetrics &metrics)
+{
+    int widest = 0;
+    for (int row = 0, last = qMin(model.rowCount(), rows); row < last; ++row)
+        widest = qMax(widest, metrics.horizontalAdvance(model.index(row, column).data().toString()));
+    return widest;
+}
 
 ColumnFit::ColumnFit(QTableView &view, QList<Column> columns, int spare)
     : QObject(&view)

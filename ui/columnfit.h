@@ -8,9 +8,15 @@
 #include <QList>
 #include <QObject>
 
+class QAbstractItemModel;
+class QFontMetrics;
 class QTableView;
 
 namespace verity {
+
+// The widest of a column's texts among the model's first `rows` rows (those a first screen shows,
+// read anyway), in pixels of `metrics`; 0 for none.
+int widestText(const QAbstractItemModel &model, int column, int rows, const QFontMetrics &metrics);
 
 class ColumnFit : public QObject
 {

@@ -1,5 +1,6 @@
 #include "escalationqueuepane.h"
 
+#include "columnfit.h"
 #include "domain/displaytext.h"
 #include "itemmodels/escalationqueuemodel.h"
 #include "plaintextlabel.h"
@@ -19,13 +20,11 @@ namespace verity {
 void EscalationQueuePane::fitCallColumn()
 {
     const QFontMetrics metrics = m_table->fontMetrics();
-    int widest = metrics.horizontalAdvance(
+    const int header = metrics.horizontalAdvance(
             m_model.headerData(EscalationQueueModel::CallColumn, Qt::Horizontal).toString());
-    for (int row = 0, rows = qMin(m_model.rowCount(), 64); row < rows; ++row)
-        widest = qMax(widest,
-                      metrics.horizontalAdvance(
-                              m_model.index(row, EscalationQueueModel::CallColumn).data().toString()));
-    m_table->setColumnWidth(EscalationQueueModel::CallColumn, widest + 16);
+    m_table->setColumnWidth(EscalationQueueModel::CallColumn,
+                            qMax(header, widestText(m_model, EscalationQueueModel::CallColumn, 64, metrics))
+                                    + 16);
 }
 
 QString escalationCountText(qint64 count)

@@ -341,7 +341,7 @@ void ResolutionDialog::showReport(const ResolutionReport &report)
     m_copy->setVisible(!report.customerDraft.isEmpty());
     m_lookAgain->setVisible(report.kind == ResolutionReport::Kind::StillUnknown
                             || report.kind == ResolutionReport::Kind::Failed);
-    nameLookupButton(history ? std::optional<EscalationHistory>(*history) : std::nullopt);
+    nameLookupButton(history ? &*history : nullptr);
     // Where no system can tell (or none can be asked), a person's check settles it.
     m_attest->setVisible(open
                          && (report.kind == ResolutionReport::Kind::StillUnknown
@@ -372,7 +372,7 @@ void ResolutionDialog::escalationChangedElsewhere()
 }
 
 // "Again" only where a lookup was made before: a lookup refused (a claim, no provider) made none.
-void ResolutionDialog::nameLookupButton(const std::optional<EscalationHistory> &history)
+void ResolutionDialog::nameLookupButton(const EscalationHistory *history)
 {
     const bool lookedUp = history
             && std::any_of(history->evidence.cbegin(), history->evidence.cend(),
@@ -398,7 +398,7 @@ void ResolutionDialog::showCurrent()
     // An attested check stands until a system is asked: a lookup may replace it.
     const bool attested = standsOnACheck(history->escalation);
     m_lookAgain->setVisible(open || (attested && m_resolver.route(history->escalation).canLookUp));
-    nameLookupButton(*history);
+    nameLookupButton(&*history);
     m_attest->setVisible(open);
     m_performAgain->hide();
     showPaymentRow(history->escalation);

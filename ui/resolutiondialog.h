@@ -48,7 +48,6 @@ public:
     QPushButton *attestButton() const { return m_attest; }
     // The escalation was settled elsewhere (a check recorded from this dialog): show where it
     // stands now, its evidence and its draft.
-    void nameLookupButton(const std::optional<EscalationHistory> &history);
     void showCurrent();
     // Escalations changed elsewhere (another console, a command): when this one's settlement is
     // no longer what the dialog last said, and nothing runs from here, it shows where it stands.
@@ -63,6 +62,8 @@ signals:
     void attestRequested(qint64 escalationId);
 
 private:
+    // "Look up again" where a lookup is among the evidence, else "Look up"; `history` may be null.
+    void nameLookupButton(const EscalationHistory *history);
     // The dialog's parts, top to bottom.
     Expected<EscalationDetail> addHeading(QVBoxLayout *layout);
     void addProgress(QVBoxLayout *layout);

@@ -226,16 +226,9 @@ void TicketQueuePane::fitIdColumns()
 {
     // The rows a first screen shows, and a little more: the page the view reads anyway.
     const QFontMetrics plain(m_table->font());
-    const int rows = qMin(m_model.rowCount(), 100);
-    int ticket = m_ticketWidth;
-    int order = m_orderWidth;
-    for (int row = 0; row < rows; ++row) {
-        const auto measured = [&](int column) {
-            return plain.horizontalAdvance(m_model.index(row, column).data().toString()) + 14;
-        };
-        ticket = qMax(ticket, measured(TicketQueueModel::TicketColumn));
-        order = qMax(order, measured(TicketQueueModel::OrderColumn));
-    }
+    const int ticket =
+            qMax(m_ticketWidth, widestText(m_model, TicketQueueModel::TicketColumn, 100, plain) + 14);
+    const int order = qMax(m_orderWidth, widestText(m_model, TicketQueueModel::OrderColumn, 100, plain) + 14);
     // Never wider than a third of the view each: a pathological id elides in the middle instead.
     const int cap = qMax(m_ticketWidth, m_table->viewport()->width() / 3);
     m_ticketWidth = qMin(ticket, cap);
