@@ -1,6 +1,7 @@
 #include "consolecommand.h"
 
 #include "demodatabase.h"
+#include "desktopnotifier.h"
 #include "domain/registrychoice.h"
 #include "itemmodels/transcriptmodel.h"
 #include "mainwindow.h"
@@ -326,7 +327,9 @@ int runConsoleCommand(const QStringList &arguments)
                       database.exported                ? MainWindow::IncidentExport
                               : database.writable.ok() ? MainWindow::ReadWrite
                                                        : MainWindow::ReadOnlyDatabase);
-    window.setWindowTitle(windowTitle(database));
+    window.setTitle(windowTitle(database));
+    if (!request.screenshot)
+        window.notifyDesktop(new DesktopNotifier(QApplication::windowIcon(), &window));
     // Shown first, so the queue has read its first page and can select the ticket's row.
     if (request.screenshot)
         window.resize(1600, 1200);

@@ -150,4 +150,14 @@ void EscalationQueuePane::ticketShown(qint64 ticketId)
     m_table->selectionModel()->clear(); // no selection, no current row: nothing is chosen
 }
 
+void EscalationQueuePane::choose(qint64 escalationId)
+{
+    const QModelIndexList found = m_model.match(m_model.index(0, 0), EscalationQueueModel::EscalationIdRole,
+                                                escalationId, 1, Qt::MatchExactly);
+    if (found.isEmpty())
+        return;
+    m_table->setCurrentIndex(found.first());
+    m_table->scrollTo(found.first());
+}
+
 } // namespace verity

@@ -23,6 +23,8 @@ public:
     // The ticket in view changed: a row of another ticket stops being the chosen one, so that
     // nothing acts on a write that is not in front of the person.
     void ticketShown(qint64 ticketId);
+    // Makes the escalation the chosen row, when it is among the rows read so far.
+    void choose(qint64 escalationId);
     // Not empty: this user may not settle or claim here (a database they cannot write, or a
     // role without it); the buttons stay in view, greyed, saying why. Empty: they work.
     void setRefusal(const QString &reason);

@@ -4,8 +4,10 @@
 #include "attestdialog.h"
 #include "auditview.h"
 #include "databasebanner.h"
+#include "desktopnotifier.h"
 #include "domain/displaytext.h"
 #include "escalationactions.h"
+#include "escalationalerts.h"
 #include "escalationqueuepane.h"
 #include "evidencedialog.h"
 #include "financepane.h"
@@ -64,7 +66,12 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
                                             readOnlyReason(), *m_limits, *this))
 {
     setObjectName(QStringLiteral("mainWindow"));
-    setWindowTitle(tr("Verity"));
+    setWindowTitle(m_title);
+    m_alerts = new EscalationAlerts(store, this);
+    m_alerts->setOperatorName([this] { return m_provider->operatorName(); });
+    m_alerts->setInFront([this] { return isActiveWindow() && !isMinimized(); });
+    m_alerts->setEnabled(QSettings().value(QStringLiteral("alerts/desktop"), true).toBool());
+    connect(m_alerts, &EscalationAlerts::errorOccurred, this, &MainWindow::showError);
     setAcceptDrops(mode == ReadWrite);
     setProperty("verityReadOnly", isReadOnly());
     setProperty("verityReadOnlyReason", readOnlyReason());
@@ -85,6 +92,7 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     m_importFlow->readAgainKnownTools();
     updateEscalationCount();
     updateDuplicateCount();
+    m_alerts->start(); // what is open now is not news
     restoreLayout();
     // Someone whose work is finance alone opens on it.
     if (m_limits->roles().isTeam() && m_limits->allows(TeamRole::Finance)
@@ -329,6 +337,17 @@ void MainWindow::buildMenus()
             view->addAction(tr("&Finance"), QKeySequence(tr("Ctrl+Shift+F")), this, &MainWindow::showFinance);
     finance->setObjectName(QStringLiteral("financeAction"));
     view->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refresh);
+    view->addSeparator();
+    QAction *alerts = view->addAction(tr("Desktop &notifications"));
+    alerts->setObjectName(QStringLiteral("desktopAlertsAction"));
+    alerts->setCheckable(true);
+    alerts->setChecked(m_alerts->isEnabled());
+    alerts->setToolTip(tr("Tell the desktop when an escalation arrives while this window is behind another, "
+                          "and when a claim of yours is about to lapse"));
+    connect(alerts, &QAction::toggled, this, [this](bool on) {
+        m_alerts->setEnabled(on);
+        QSettings().setValue(QStringLiteral("alerts/desktop"), on);
+    });
 
     QMenu *registry = menuBar()->addMenu(tr("&Tools"));
     QAction *classify =
@@ -375,6 +394,7 @@ void MainWindow::claimNext()
 
 void MainWindow::openTicket(qint64 ticketId, const QString &callId)
 {
+    dropHint();
     if (m_transcriptModel->ticketId() != ticketId && !m_transcriptModel->setTicket(ticketId)) {
         // The queue points at the ticket still shown, so nobody reads one and acts on another.
         if (m_transcriptModel->ticketId() > 0)
@@ -405,16 +425,19 @@ void MainWindow::setConfirm(std::function<bool(QWidget *, const QString &, const
 
 ResolutionDialog *MainWindow::lookUp(qint64 escalationId)
 {
+    dropHint();
     return m_actions->lookUp(escalationId);
 }
 
 ResolutionDialog *MainWindow::performAgain(qint64 escalationId)
 {
+    dropHint();
     return m_actions->performAgain(escalationId);
 }
 
 AttestDialog *MainWindow::attest(qint64 escalationId)
 {
+    dropHint();
     return m_actions->attest(escalationId);
 }
 
@@ -436,13 +459,11 @@ ResolutionDialog *MainWindow::lookUpInFront()
         return lookUp(chosen.data(EscalationQueueModel::EscalationIdRole).toLongLong());
     if (const std::optional<qint64> open = m_ticketView->openEscalationInFront())
         return lookUp(*open);
-    statusBar()->showMessage(
-            m_transcriptModel->ticketId() == 0
-                    ? tr("Nothing to look up: open a ticket with an unknown write, or choose one in the "
-                         "escalation queue (Ctrl+E).")
-                    : tr("Nothing to look up: this ticket has no unknown write waiting. Choose one in the "
-                         "escalation queue (Ctrl+E)."),
-            15000);
+    showHint(m_transcriptModel->ticketId() == 0
+                     ? tr("Nothing to look up: open a ticket with an unknown write, or choose one in the "
+                          "escalation queue (Ctrl+E).")
+                     : tr("Nothing to look up: this ticket has no unknown write waiting. Choose one in the "
+                          "escalation queue (Ctrl+E)."));
     return nullptr;
 }
 
@@ -452,13 +473,11 @@ void MainWindow::showProviderSettings()
     // Saving only saves: what to look up next is the person's choice.
     // The next step offered is one this person's role allows.
     if (dialog.exec() == QDialog::Accepted && m_provider->resolver())
-        statusBar()->showMessage(
-                m_limits->allows(TeamRole::Support)
-                        ? tr("Provider settings saved; nothing was looked up. Look up the write in front of "
-                             "you with Ctrl+K.")
-                        : tr("Provider settings saved; nothing was read. Reconcile a period in Finance "
-                             "(Ctrl+Shift+F)."),
-                15000);
+        showHint(m_limits->allows(TeamRole::Support)
+                         ? tr("Provider settings saved; nothing was looked up. Look up the write in front of "
+                              "you with Ctrl+K.")
+                         : tr("Provider settings saved; nothing was read. Reconcile a period in Finance "
+                              "(Ctrl+Shift+F)."));
 }
 
 void MainWindow::applyRoles()
@@ -552,6 +571,7 @@ void MainWindow::followChanges(StoreAreas areas)
         keepPlaceAcross(m_escalationPane->table(), EscalationQueueModel::EscalationIdRole,
                         [this] { m_escalationModel->refresh(); });
         m_actions->escalationsChanged();
+        m_alerts->escalationsChanged();
     }
     if (areas & StoreArea::Audit)
         keepPlaceAcross(m_auditView->table(), AuditLogModel::SeqRole, [this] { m_auditModel->refresh(); });
@@ -588,6 +608,50 @@ void MainWindow::updateEscalationCount()
     m_escalationCount->setText(text);
     m_escalationCount->setStyleSheet(count > 0 ? theme::status(theme::Tone::Warning) : QString());
     m_escalationDock->setWindowTitle(tr("Escalation queue: %1").arg(text));
+    // In the task bar too, where a window behind others still shows its title.
+    setWindowTitle(count > 0 ? tr("(%1 waiting) %2").arg(count).arg(m_title) : m_title);
+    if (m_notifier)
+        m_notifier->setWaitingCount(count);
+}
+
+void MainWindow::setTitle(const QString &title)
+{
+    m_title = title;
+    updateEscalationCount();
+}
+
+void MainWindow::notifyDesktop(DesktopNotifier *notifier)
+{
+    m_notifier = notifier;
+    connect(m_alerts, &EscalationAlerts::alerted, notifier, &DesktopNotifier::notify);
+    connect(notifier, &DesktopNotifier::opened, this, &MainWindow::openAlert);
+    notifier->setWaitingCount(m_escalationModel->totalCount());
+}
+
+void MainWindow::openAlert(const EscalationAlert &alert)
+{
+    if (isMinimized())
+        showNormal();
+    raise();
+    activateWindow();
+    if (alert.ticketId == 0)
+        return; // the tray icon itself: the window is enough
+    openTicket(alert.ticketId, alert.callExtId);
+    m_escalationDock->raise();
+    m_escalationPane->choose(alert.escalationId);
+}
+
+void MainWindow::showHint(const QString &text)
+{
+    m_hintSaid = text;
+    statusBar()->showMessage(text, 15000);
+}
+
+void MainWindow::dropHint()
+{
+    if (!m_hintSaid.isEmpty() && statusBar()->currentMessage() == m_hintSaid)
+        statusBar()->clearMessage();
+    m_hintSaid.clear();
 }
 
 QString MainWindow::readOnlyReason() const

@@ -20,6 +20,9 @@ namespace verity {
 class AccountBanner;
 class ChangeFeed;
 class DatabaseBanner;
+class DesktopNotifier;
+class EscalationAlerts;
+struct EscalationAlert;
 class AttestDialog;
 class AuditLogModel;
 class AuditView;
@@ -94,6 +97,14 @@ public:
     void showReadOnlyNotice(const QString &text, const QString &detail = {});
     void showFinance();
     QString escalationCountText() const;
+    // The title after the waiting count: "Verity — ana@db.example:5432".
+    void setTitle(const QString &title);
+    // What arrives while the window is behind another, and claims about to lapse, go to the
+    // desktop through `notifier`; its clicks open their escalation, its tray shows the count.
+    void notifyDesktop(DesktopNotifier *notifier);
+    EscalationAlerts &alerts() const { return *m_alerts; }
+    // The ticket and call an alert names, in front of the person, its escalation chosen.
+    void openAlert(const EscalationAlert &alert);
 
 signals:
     void importFinished(const QList<verity::ImportReport> &reports);
@@ -124,6 +135,8 @@ private:
     void showProviderSettings();
     void showError(const QString &message);
     void updateEscalationCount();
+    void showHint(const QString &text); // a next step, gone once the person does something
+    void dropHint();
     void updateDuplicateCount();
     void restoreLayout();
     void saveLayout() const;
@@ -156,6 +169,10 @@ private:
     RoleLimits *m_limits;
     TranscriptImportFlow *m_importFlow; // File > Import and Tools > Classify tools
     TrainingMenu *m_training = nullptr;
+    EscalationAlerts *m_alerts = nullptr;
+    DesktopNotifier *m_notifier = nullptr; // none in tests, unless they give one
+    QString m_title = QStringLiteral("Verity"); // after the waiting count
+    QString m_hintSaid; // the last next step the status bar suggested
 };
 
 } // namespace verity

@@ -61,6 +61,8 @@ public:
     Expected<QString> wholeText(qint64 ticketId, const TextPlace &place) override;
     Expected<qint64> countOpenEscalations() override;
     Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) override;
+    Expected<QList<EscalationRow>> openEscalationsAfter(qint64 afterId, int limit) override;
+    Expected<QList<EscalationRow>> claimsHeldBy(const QString &holder, qint64 now) override;
 
     Expected<std::optional<EscalationDetail>> escalation(qint64 escalationId) override;
     Expected<QList<IntentCall>> intentCalls(qint64 ticketId, const QString &intentKey) override;

@@ -365,26 +365,19 @@ Expected<qint64> SqlStore::keptTotal(const char *column)
     return q.next() ? q.value(0).toLongLong() : 0;
 }
 
-Expected<QList<EscalationRow>> SqlStore::openEscalations(qint64 offset, int limit)
+namespace {
+
+// The columns every escalation row is read with, `e` the escalation, `t` its ticket, `c` its
+// call and `o` its order.
+constexpr const char *escalationRowColumns =
+        "e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, e.amount_cents, "
+        "COALESCE(o.currency, 'USD'), e.state, e.claimed_by, e.claimed_until, e.claim_renewed_at, "
+        "e.claim_renews_every, t.order_id";
+constexpr const char *escalationRowJoins = "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = "
+                                           "e.tool_call_id LEFT JOIN orders o ON o.id = t.order_id";
+
+QList<EscalationRow> escalationRowsOf(QSqlQuery &q)
 {
-    // The page is found on the index alone, and only its rows are joined: an OFFSET over the
-    // joined rows would join every row it passes over.
-    auto query = prepared(
-            "SELECT e.id, e.ticket_id, t.ext_id, e.tool_call_id, c.call_ext_id, c.tool, e.opened_at, "
-            "e.amount_cents, COALESCE(o.currency, 'USD'), e.state, e.claimed_by, e.claimed_until, "
-            "e.claim_renewed_at, e.claim_renews_every, t.order_id FROM "
-            "(SELECT id FROM escalations WHERE state = {state:open} ORDER BY opened_at, id LIMIT ? OFFSET ?) "
-            "page "
-            "JOIN escalations e ON e.id = page.id "
-            "JOIN tickets t ON t.id = e.ticket_id JOIN tool_calls c ON c.id = e.tool_call_id "
-            "LEFT JOIN orders o ON o.id = t.order_id ORDER BY e.opened_at, e.id");
-    if (!query)
-        return query.error();
-    QSqlQuery &q = **query;
-    q.addBindValue(limit);
-    q.addBindValue(offset);
-    if (auto done = run(q, "reading escalations"); !done)
-        return done.error();
     QList<EscalationRow> rows;
     while (q.next()) {
         rows.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toString(),
@@ -396,6 +389,62 @@ Expected<QList<EscalationRow>> SqlStore::openEscalations(qint64 offset, int limi
     }
     q.finish();
     return rows;
+}
+
+} // namespace
+
+Expected<QList<EscalationRow>> SqlStore::openEscalations(qint64 offset, int limit)
+{
+    // The page is found on the index alone, and only its rows are joined: an OFFSET over the
+    // joined rows would join every row it passes over.
+    auto query =
+            prepared("openEscalations",
+                     QStringLiteral("SELECT %1 FROM (SELECT id FROM escalations WHERE state = {state:open} "
+                                    "ORDER BY opened_at, id LIMIT ? OFFSET ?) page JOIN escalations e ON "
+                                    "e.id = page.id %2 ORDER BY e.opened_at, e.id")
+                             .arg(QLatin1String(escalationRowColumns), QLatin1String(escalationRowJoins)));
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(limit);
+    q.addBindValue(offset);
+    if (auto done = run(q, "reading escalations"); !done)
+        return done.error();
+    return escalationRowsOf(q);
+}
+
+Expected<QList<EscalationRow>> SqlStore::openEscalationsAfter(qint64 afterId, int limit)
+{
+    auto query = prepared(
+            "openEscalationsAfter",
+            QStringLiteral("SELECT %1 FROM escalations e %2 WHERE e.state = {state:open} AND e.id > ? "
+                           "ORDER BY e.id DESC LIMIT ?")
+                    .arg(QLatin1String(escalationRowColumns), QLatin1String(escalationRowJoins)));
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(afterId);
+    q.addBindValue(limit);
+    if (auto done = run(q, "reading new escalations"); !done)
+        return done.error();
+    return escalationRowsOf(q);
+}
+
+Expected<QList<EscalationRow>> SqlStore::claimsHeldBy(const QString &holder, qint64 now)
+{
+    auto query =
+            prepared("claimsHeldBy",
+                     QStringLiteral("SELECT %1 FROM escalations e %2 WHERE e.state = {state:open} AND "
+                                    "e.claimed_by = ? AND e.claimed_until > ? ORDER BY e.claimed_until, e.id")
+                             .arg(QLatin1String(escalationRowColumns), QLatin1String(escalationRowJoins)));
+    if (!query)
+        return query.error();
+    QSqlQuery &q = **query;
+    q.addBindValue(holder);
+    q.addBindValue(now);
+    if (auto done = run(q, "reading claims held"); !done)
+        return done.error();
+    return escalationRowsOf(q);
 }
 
 } // namespace verity

@@ -255,6 +255,11 @@ class EscalationStore : public virtual AssessmentStore
 public:
     virtual Expected<qint64> countOpenEscalations() = 0;
     virtual Expected<QList<EscalationRow>> openEscalations(qint64 offset, int limit) = 0;
+    // Open escalations numbered above `afterId`, newest first, at most `limit`: what arrived
+    // since a console last looked (numbers only grow).
+    virtual Expected<QList<EscalationRow>> openEscalationsAfter(qint64 afterId, int limit) = 0;
+    // Open escalations whose claim `holder` holds at `now`, the soonest to lapse first.
+    virtual Expected<QList<EscalationRow>> claimsHeldBy(const QString &holder, qint64 now) = 0;
     virtual Expected<std::optional<EscalationDetail>> escalation(qint64 escalationId) = 0;
     // The ticket's calls that carry `intentKey`, in the order they were made.
     virtual Expected<QList<IntentCall>> intentCalls(qint64 ticketId, const QString &intentKey) = 0;

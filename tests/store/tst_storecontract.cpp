@@ -380,6 +380,35 @@ private slots:
         QVERIFY(afterSettling->holder.isEmpty());
     }
 
+    // What a console tells a person of: escalations past the newest it saw, and claims of theirs.
+    void newEscalationsAndOnesOwnClaimsAreRead()
+    {
+        for (const QString &ticket : {QStringLiteral("T-1"), QStringLiteral("T-2"), QStringLiteral("T-3")}) {
+            Expected<qint64> stored = ticketWithUnknownRefund(*m_store, ticket);
+            QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
+        }
+        EscalationStore &escalations = *m_store;
+        const QList<EscalationRow> all = *escalations.openEscalationsAfter(0, 10);
+        QCOMPARE(all.size(), 3);
+        QVERIFY(all.at(0).id > all.at(1).id && all.at(1).id > all.at(2).id); // newest first
+        QCOMPARE(all.first().ticketExtId, QStringLiteral("T-3"));
+        const QList<EscalationRow> past = *escalations.openEscalationsAfter(all.at(1).id, 10);
+        QCOMPARE(past.size(), 1);
+        QCOMPARE(past.first().id, all.first().id);
+        QCOMPARE(escalations.openEscalationsAfter(0, 1)->size(), 1);
+
+        const qint64 now = 1'800'000'000'000;
+        QVERIFY(escalations.claimEscalation(all.at(0).id, QStringLiteral("ana"), now, now + 60'000)->taken);
+        QVERIFY(escalations.claimEscalation(all.at(1).id, QStringLiteral("ana"), now, now + 30'000)->taken);
+        QVERIFY(escalations.claimEscalation(all.at(2).id, QStringLiteral("ben"), now, now + 10'000)->taken);
+        const QList<EscalationRow> anas = *escalations.claimsHeldBy(QStringLiteral("ana"), now + 1);
+        QCOMPARE(anas.size(), 2);
+        QCOMPARE(anas.first().id, all.at(1).id); // the soonest to lapse first
+        QCOMPARE(anas.first().claimedUntil, now + 30'000);
+        QCOMPARE(escalations.claimsHeldBy(QStringLiteral("ana"), now + 40'000)->size(), 1); // one lapsed
+        QVERIFY(escalations.claimsHeldBy(QStringLiteral("cleo"), now)->isEmpty());
+    }
+
     void consolesClaimingNextAtOnceGetDifferentEscalations()
     {
         constexpr int escalationCount = 24;

@@ -1,0 +1,46 @@
+#pragma once
+// Tells the desktop: a notification through the freedesktop notification service (the one
+// every Linux desktop runs), or through the tray icon where that service is missing; and the
+// tray icon's count of what is waiting. Clicking a notification asks for its escalation.
+
+#include "escalationalerts.h"
+
+#include <QHash>
+#include <QIcon>
+#include <QObject>
+
+class QSystemTrayIcon;
+
+namespace verity {
+
+class DesktopNotifier : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit DesktopNotifier(QIcon icon, QObject *parent = nullptr);
+
+    void notify(const EscalationAlert &alert);
+    // The tray icon's count and tooltip; the icon shows only where the desktop has a tray.
+    void setWaitingCount(qint64 count);
+    const EscalationAlert &lastAlert() const { return m_last; }
+
+signals:
+    void opened(const verity::EscalationAlert &alert); // the person clicked it
+    void shown(const verity::EscalationAlert &alert); // it went to the desktop (or the tray)
+
+private:
+    Q_SLOT void actionInvoked(uint id, const QString &action);
+    Q_SLOT void notificationClosed(uint id, uint reason);
+    void notifyByTray(const EscalationAlert &alert);
+    void askCapabilities();
+
+    QIcon m_icon;
+    QSystemTrayIcon *m_tray = nullptr;
+    EscalationAlert m_last;
+    QHash<uint, EscalationAlert> m_sent; // by the service's notification id
+    bool m_bodyMarkup = true; // until the service says otherwise: escape, to be safe
+    bool m_serviceMissing = false;
+};
+
+} // namespace verity
