@@ -1,5 +1,6 @@
 #include "auditview.h"
 
+#include "accessibletext.h"
 #include "audit/auditlog.h"
 #include "domain/displaytext.h"
 #include "itemmodels/auditlogmodel.h"
@@ -44,6 +45,10 @@ AuditView::AuditView(AuditCheckStore &store, AuditLogModel &model, QWidget *pare
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("auditTable"));
+    describeForScreenReaders(
+            m_table, tr("Audit log"),
+            tr("Every lookup, settlement, write and check, newest first; Enter or a double-click "
+               "opens the evidence an entry cites"));
     m_table->setModel(&m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);

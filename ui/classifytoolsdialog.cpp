@@ -1,5 +1,6 @@
 #include "classifytoolsdialog.h"
 
+#include "accessibletext.h"
 #include "domain/toolclasssuggestion.h"
 #include "domain/userregistry.h"
 #include "plaintextlabel.h"
@@ -61,6 +62,8 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
 
     m_tools = new QListWidget(this);
     m_tools->setObjectName(QStringLiteral("unclassifiedTools"));
+    describeForScreenReaders(m_tools, tr("Tools to classify"),
+                             tr("Tools no registry knows, with their calls; choose one to say what it does"));
     m_tools->setWordWrap(true); // a long name, and "inferred: …" on a line of its own, shown whole
     for (const UnclassifiedTool &tool : std::as_const(m_list)) {
         QString text =
@@ -81,18 +84,26 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
                                 ToolClass::WriteWasteful, ToolClass::Read})
         m_class->addItem(toolClassLabel(toolClass), int(toolClass));
     m_class->setCurrentIndex(-1);
+    m_class->setAccessibleDescription(
+            tr("What the chosen tool does: it decides whether its calls may be retried"));
     m_suggestion = plainTextLabel(QString(), this, false);
     m_suggestion->setObjectName(QStringLiteral("classSuggestion"));
     m_suggestion->setWordWrap(true);
     m_intent = new QListWidget(this);
     m_intent->setObjectName(QStringLiteral("intentFields"));
+    describeForScreenReaders(m_intent, tr("Arguments that make one intent"),
+                             tr("Check the arguments whose values make two calls the same write"));
     m_intent->setMaximumHeight(m_intent->fontMetrics().lineSpacing() * 6);
     m_amount = new QComboBox(this);
     m_amount->setObjectName(QStringLiteral("amountField"));
+    m_amount->setAccessibleDescription(tr("The argument that carries the amount of money, in cents"));
     m_sample = sampleView(QStringLiteral("sampleArguments"), this);
+    m_sample->setAccessibleDescription(tr("One stored call's arguments, as JSON"));
     m_sampleResult = sampleView(QStringLiteral("sampleResult"), this);
+    m_sampleResult->setAccessibleDescription(tr("That call's result, as JSON"));
     m_status = plainTextLabel(QString(), this);
     m_status->setObjectName(QStringLiteral("classifyStatus"));
+    describeForScreenReaders(m_status, tr("Classification status"), tr("What was saved, or what is missing"));
     m_status->setWordWrap(true);
 
     auto *what = new QVBoxLayout;
@@ -114,6 +125,9 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_save = buttons->addButton(tr("Save and reclassify"), QDialogButtonBox::ApplyRole);
     m_save->setObjectName(QStringLiteral("saveClassification"));
+    m_save->setAccessibleDescription(
+            tr("Saves the classification to your registry and reads every stored call "
+               "of the tool again"));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_save, &QPushButton::clicked, this, &ClassifyToolsDialog::save);
 
@@ -126,6 +140,7 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
                            this));
     layout->addLayout(columns, 1);
     layout->addWidget(m_status);
+    describeStandardButtons(buttons);
     layout->addWidget(buttons);
 
     connect(m_tools, &QListWidget::currentRowChanged, this, &ClassifyToolsDialog::showTool);

@@ -1,5 +1,7 @@
 #include "desktopnotifier.h"
 
+#include "theme.h"
+
 #include <QDBusConnection>
 #include <QDBusMessage>
 #include <QDBusPendingCallWatcher>
@@ -28,7 +30,7 @@ QIcon countedIcon(const QIcon &icon, qint64 count)
     QPainter painter(&pixmap);
     painter.setRenderHint(QPainter::Antialiasing);
     const QRect badge(24, 24, 40, 40);
-    painter.setBrush(QColor(0xb3, 0x26, 0x1e));
+    painter.setBrush(theme::toneColour(theme::Tone::Bad));
     painter.setPen(Qt::NoPen);
     painter.drawEllipse(badge);
     QFont font = painter.font();

@@ -1,5 +1,6 @@
 #include "escalationqueuepane.h"
 
+#include "accessibletext.h"
 #include "columnfit.h"
 #include "domain/displaytext.h"
 #include "itemmodels/escalationqueuemodel.h"
@@ -57,6 +58,9 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
 
     m_table = new QueueTable(this);
     m_table->setObjectName(QStringLiteral("escalationTable"));
+    describeForScreenReaders(
+            m_table, tr("Escalation queue"),
+            tr("Every unknown write, oldest first; choosing a row opens its ticket at that call"));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);

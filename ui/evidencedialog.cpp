@@ -1,5 +1,6 @@
 #include "evidencedialog.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "plaintextlabel.h"
 #include "resolution/escalationtext.h"
@@ -31,6 +32,7 @@ EvidenceDialog::EvidenceDialog(const EscalationHistory &history, QWidget *parent
 
     m_heading = plainTextLabel(escalationHeading(escalation), this);
     m_heading->setObjectName(QStringLiteral("evidenceHeading"));
+    m_heading->setAccessibleDescription(tr("The escalated write"));
     QFont headingFont = m_heading->font();
     headingFont.setBold(true);
     headingFont.setPointSizeF(headingFont.pointSizeF() * 1.15);
@@ -45,6 +47,7 @@ EvidenceDialog::EvidenceDialog(const EscalationHistory &history, QWidget *parent
 
     m_standing = plainTextLabel(history.standing, this);
     m_standing->setObjectName(QStringLiteral("evidenceStanding"));
+    m_standing->setAccessibleDescription(tr("How the escalation stands now"));
     const bool open = escalation.state != EscalationState::Resolved;
     m_standing->setStyleSheet(theme::standing(open));
     layout->addWidget(m_standing);
@@ -52,6 +55,9 @@ EvidenceDialog::EvidenceDialog(const EscalationHistory &history, QWidget *parent
     m_evidence = new QPlainTextEdit(this);
     m_evidence->setObjectName(QStringLiteral("evidenceText"));
     m_evidence->setReadOnly(true);
+    describeForScreenReaders(m_evidence, tr("Evidence"),
+                             tr("Every lookup, write and check of this escalation, oldest first, each with "
+                                "its SHA-256"));
     m_evidence->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_evidence->setPlainText(evidenceText(history));
     layout->addWidget(m_evidence, 3);
@@ -60,15 +66,18 @@ EvidenceDialog::EvidenceDialog(const EscalationHistory &history, QWidget *parent
     m_draft = new QPlainTextEdit(this);
     m_draft->setObjectName(QStringLiteral("evidenceDraft"));
     m_draft->setReadOnly(true);
+    describeForScreenReaders(m_draft, tr("Message to the customer"), tr("What to tell the customer now"));
     m_draft->setPlainText(history.customerDraft);
     layout->addWidget(m_draft, 1);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton *copy = buttons->addButton(tr("Copy message"), QDialogButtonBox::ActionRole);
     copy->setObjectName(QStringLiteral("copyEvidenceDraft"));
+    copy->setAccessibleDescription(tr("Copies the message to the customer to the clipboard"));
     connect(copy, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(m_draft->toPlainText()); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    describeStandardButtons(buttons);
     layout->addWidget(buttons);
 }
 

@@ -1,5 +1,6 @@
 #include "incidentreplaywindow.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "itemmodels/replaystepmodel.h"
 #include "plaintextlabel.h"
@@ -92,6 +93,8 @@ void IncidentReplayWindow::buildStepList()
 {
     m_steps = new QTableView(this);
     m_steps->setModel(&m_model);
+    describeForScreenReaders(m_steps, tr("Steps"),
+                             tr("The incident's steps in time order; choose one to see it"));
     m_steps->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_steps->setSelectionMode(QAbstractItemView::SingleSelection);
     m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -136,6 +139,7 @@ QGroupBox *IncidentReplayWindow::buildLayerBox()
     for (ReplayLayer layer : allReplayLayers) {
         layerGrid->addWidget(new QLabel(replayLayerName(layer), layers), row, 0, Qt::AlignTop);
         QLabel *text = wrapped(plainTextLabel(QString(), layers));
+        text->setAccessibleDescription(tr("What %1 knew at this step").arg(replayLayerName(layer)));
         // Two lines each, always: a group box does not grow rows for wrapped text on its own.
         text->setMinimumHeight(2 * text->fontMetrics().lineSpacing() + 2);
         m_layerLabels.append(text);
@@ -153,6 +157,7 @@ QGroupBox *IncidentReplayWindow::buildRetryBox()
     for (RetryMechanism mechanism : allRetryMechanisms) {
         retryGrid->addWidget(new QLabel(retryMechanismName(mechanism), retries), row, 0, Qt::AlignTop);
         QLabel *text = wrapped(plainTextLabel(QString(), retries));
+        text->setAccessibleDescription(tr("What %1 did at this step").arg(retryMechanismName(mechanism)));
         m_retryLabels.append(text);
         retryGrid->addWidget(text, row++, 1);
     }
@@ -168,6 +173,7 @@ QGroupBox *IncidentReplayWindow::buildNoteBox(const QString &notesRefusal)
     m_note->setPlaceholderText(m_readOnly ? tr("No note on this step.") : tr("What to point out here…"));
     m_note->setReadOnly(m_readOnly);
     m_note->setMaximumHeight(90);
+    describeForScreenReaders(m_note, tr("Trainer's note"), tr("A note on this step, saved with the ticket"));
     m_saveNote = new QPushButton(tr("Save note"), notes);
     m_saveNote->setEnabled(!m_readOnly);
     m_saveNote->setToolTip(m_readOnly ? notesRefusal : tr("Saved with the ticket (Ctrl+S)"));
@@ -189,6 +195,7 @@ QHBoxLayout *IncidentReplayWindow::buildStepping()
     m_scrubber = new QSlider(Qt::Horizontal, this);
     m_scrubber->setRange(0, qMax(0, m_model.rowCount() - 1));
     m_scrubber->setPageStep(5);
+    describeForScreenReaders(m_scrubber, tr("Step"), tr("Moves through the incident one step at a time"));
     m_position = plainTextLabel(QString(), this, false);
     m_position->setWordWrap(false);
     m_position->setMinimumWidth(

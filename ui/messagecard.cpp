@@ -1,5 +1,6 @@
 #include "messagecard.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "foldedtext.h"
 #include "plaintextlabel.h"
@@ -67,6 +68,7 @@ MessageCard::MessageCard(MessageKind kind, qint64 at, const QString &text, qint6
         layout->addWidget(body);
     }
     body->setObjectName(QStringLiteral("messageText"));
+    body->setAccessibleDescription(tr("Message from: %1").arg(authorLabel(kind)));
     body->setStyleSheet(theme::messageText(kind == MessageKind::Agent));
 }
 

@@ -11,8 +11,11 @@ QLabel *plainTextLabel(const QString &text, QWidget *parent, bool selectable)
     // A wrapped label asks for a width that keeps a long text short; a system prompt of a
     // hundred lines then widens the whole ticket view. A small minimum lets it wrap instead.
     label->setMinimumWidth(40);
-    if (selectable)
+    if (selectable) {
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+        // A screen reader reads the text as its name; this says what can be done with it.
+        label->setAccessibleDescription(QObject::tr("Text to read; it can be selected and copied"));
+    }
     return label;
 }
 

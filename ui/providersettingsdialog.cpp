@@ -1,5 +1,6 @@
 #include "providersettingsdialog.h"
 
+#include "accessibletext.h"
 #include "plaintextlabel.h"
 #include "provider/apikeykind.h"
 #include "provider/providerurl.h"
@@ -41,6 +42,8 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     m_keyKind->setWordWrap(true); // a long kind wraps instead of widening the dialog
     m_operator = new QLineEdit(connection.operatorName(), this);
     m_operator->setObjectName(QStringLiteral("operatorName"));
+    m_operator->setAccessibleDescription(
+            tr("Your name, as it goes into every audit entry and piece of evidence"));
     m_connected =
             new QCheckBox(tr("Each seller is a connected account, and its payments are direct charges on "
                              "it"),
@@ -79,6 +82,7 @@ ProviderSettingsDialog::ProviderSettingsDialog(ProviderConnection &connection, Q
     // A longer note (a refusal) grows the dialog instead of squeezing the fields above it.
     layout->setSizeConstraint(QLayout::SetMinimumSize);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    describeStandardButtons(buttons);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &ProviderSettingsDialog::save);
     // A problem named for the URL as it was goes once the URL is edited.

@@ -1,5 +1,6 @@
 #include "serverwaitdialog.h"
 
+#include "accessibletext.h"
 #include "plaintextlabel.h"
 #include "theme.h"
 
@@ -50,6 +51,7 @@ ServerWaitDialog::ServerWaitDialog(const QString &location, const QString &reaso
     QPushButton *tryNow = buttons->addButton(tr("Try now"), QDialogButtonBox::ActionRole);
     tryNow->setObjectName(QStringLiteral("serverWaitTryNow"));
     buttons->addButton(tr("Quit"), QDialogButtonBox::RejectRole);
+    describeStandardButtons(buttons);
     layout->addWidget(buttons);
     connect(tryNow, &QPushButton::clicked, this, &ServerWaitDialog::ask);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

@@ -1,5 +1,6 @@
 #include "ticketqueuepane.h"
 
+#include "accessibletext.h"
 #include "columnfit.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "outcomedelegate.h"
@@ -95,6 +96,7 @@ TicketQueuePane::TicketQueuePane(TicketQueueModel &model, QWidget *parent)
 
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("ticketSearch"));
+    m_search->setAccessibleName(tr("Search tickets"));
     m_search->setPlaceholderText(tr("Ticket, order, seller or task beginning with… (Ctrl+F)"));
     m_search->setToolTip(
             tr("Finds what begins with the text: T-1 finds T-1 and T-10. Put it in quotes, \"T-1\", "
@@ -146,6 +148,8 @@ QHBoxLayout *TicketQueuePane::buildFilterButtons()
         button->setCheckable(true);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
         button->setObjectName(QStringLiteral("filter_%1").arg(int(filter)));
+        button->setAccessibleDescription(
+                tr("Shows only these tickets in the queue (Ctrl+%1)").arg(int(filter) + 1));
         m_filters->addButton(button, int(filter));
         filters->addWidget(button);
     }
@@ -158,6 +162,10 @@ void TicketQueuePane::buildTable()
 {
     m_table = new QueueTable(this);
     m_table->setObjectName(QStringLiteral("ticketTable"));
+    describeForScreenReaders(
+            m_table, tr("Ticket queue"),
+            tr("Tickets with their order, seller, writes and worst outcome; choosing a row opens "
+               "the ticket"));
     m_table->verticalHeader()->hide();
     // Fixed row heights: the view never measures rows it has not shown. Set before the model:
     // afterwards the header would visit each of a million rows to apply them.

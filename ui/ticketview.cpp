@@ -1,5 +1,6 @@
 #include "ticketview.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "domain/money.h"
 #include "foldedtext.h"
@@ -112,6 +113,7 @@ TicketView::TicketView(TranscriptModel &model, QWidget *parent)
     layout->setContentsMargins(8, 8, 8, 0);
     m_title = plainTextLabel(tr("No ticket open"), this);
     m_title->setObjectName(QStringLiteral("ticketTitle"));
+    m_title->setAccessibleDescription(tr("The open ticket"));
     QFont titleFont = m_title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
     titleFont.setBold(true);
@@ -119,6 +121,7 @@ TicketView::TicketView(TranscriptModel &model, QWidget *parent)
     m_facts = plainTextLabel(
             tr("Choose a ticket in the queue, or an unknown outcome in the escalation queue."), this);
     m_facts->setObjectName(QStringLiteral("ticketFacts"));
+    m_facts->setAccessibleDescription(tr("The open ticket's order, seller and customer"));
     m_summary = new TicketSummaryStrip(this);
     layout->addWidget(m_title);
     layout->addWidget(m_facts);
@@ -127,6 +130,9 @@ TicketView::TicketView(TranscriptModel &model, QWidget *parent)
 
     m_scroll = new QScrollArea(this);
     m_scroll->setObjectName(QStringLiteral("transcript"));
+    describeForScreenReaders(
+            m_scroll, tr("Transcript"),
+            tr("The ticket's messages and tool calls in time order, each call with its outcome"));
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_content = new QWidget;
@@ -256,6 +262,7 @@ void TicketView::showWholeText(const TextPlace &place, const QString &title)
     layout->addWidget(view);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, window);
     connect(buttons, &QDialogButtonBox::rejected, window, &QDialog::close);
+    describeStandardButtons(buttons);
     layout->addWidget(buttons);
     fitToScreen(*window, QSize(900, 700));
     window->show();

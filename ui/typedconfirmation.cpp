@@ -1,5 +1,6 @@
 #include "typedconfirmation.h"
 
+#include "accessibletext.h"
 #include "plaintextlabel.h"
 #include "theme.h"
 
@@ -45,16 +46,22 @@ TypedConfirmation::TypedConfirmation(const QString &question, const QString &amo
     layout->addWidget(ask);
     m_typed = new QLineEdit(this);
     m_typed->setObjectName(QStringLiteral("typedAmount"));
-    m_typed->setPlaceholderText(amount); // as it must be typed, digits and all
+    m_typed->setPlaceholderText(amount);
+    m_typed->setAccessibleDescription(
+            tr("Type the amount exactly to enable sending")); // as it must be typed, digits and all
     ask->setBuddy(m_typed);
     layout->addWidget(m_typed);
     auto *buttons = new QDialogButtonBox(this);
     m_send = buttons->addButton(tr("Send once more"), QDialogButtonBox::AcceptRole);
     m_send->setObjectName(QStringLiteral("sendTyped"));
+    m_send->setAccessibleDescription(
+            tr("Sends the write once more with the same key; enabled once the amount is "
+               "typed"));
     m_send->setEnabled(false);
     m_send->setAutoDefault(false);
     QPushButton *cancel = buttons->addButton(QDialogButtonBox::Cancel);
     cancel->setDefault(true);
+    describeStandardButtons(buttons);
     layout->addWidget(buttons);
     // Once the amount is typed, Enter sends: typing it was the deliberate act. Until then Enter
     // cancels.
