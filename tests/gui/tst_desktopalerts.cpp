@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -75,6 +76,7 @@ private slots:
     void theTitleCountsWhatWaits();
     void anAlertOpensItsEscalation();
     void theSettingTurnsThemOff();
+    void aNextStepHintGoesOnceThePersonActs();
 };
 
 void DesktopAlertsTest::arrivalsAreToldOnceAndOnlyWhenBehind_data()
@@ -212,6 +214,22 @@ void DesktopAlertsTest::theSettingTurnsThemOff()
     MainWindow second(*desk.console, desk.path, RegistrySource{});
     QVERIFY(!second.alerts().isEnabled());
     QSettings().remove(QStringLiteral("alerts"));
+}
+
+// "Nothing to look up: open a ticket…" is advice for that moment: opening a ticket ends it,
+// rather than leaving it beside what the person now sees.
+void DesktopAlertsTest::aNextStepHintGoesOnceThePersonActs()
+{
+    AlertDesk desk;
+    QVERIFY(desk.open());
+    QVERIFY(!desk.window->lookUpInFront());
+    QVERIFY2(desk.window->statusBar()->currentMessage().startsWith(QLatin1String("Nothing to look up")),
+             qPrintable(desk.window->statusBar()->currentMessage()));
+    const Expected<std::optional<qint64>> ticket =
+            desk.console->ticketIdByExtId(QStringLiteral("T-20260317-0412"));
+    QVERIFY(ticket && *ticket);
+    desk.window->openTicket(**ticket);
+    QCOMPARE(desk.window->statusBar()->currentMessage(), QString());
 }
 
 QTEST_MAIN(DesktopAlertsTest)
