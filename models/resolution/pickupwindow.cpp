@@ -1,5 +1,7 @@
 #include "pickupwindow.h"
 
+#include "domain/hiddencharacters.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -34,9 +36,11 @@ QList<QJsonObject> answerBodies(const QString &response)
     return bodies;
 }
 
+// A window is a short line a customer can read; anything else a system sent is not quoted.
 QString windowOf(const QJsonObject &object)
 {
-    return object.value(windowField).toString().trimmed();
+    const QString window = object.value(windowField).toString().trimmed();
+    return window.size() <= 100 && !firstHiddenCharacter(window) ? window : QString();
 }
 
 } // namespace

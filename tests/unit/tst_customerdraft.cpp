@@ -344,6 +344,9 @@ void TestCustomerDraft::pickupWindowFromAResult()
     QCOMPARE(pickupWindowInResult(QStringLiteral(R"({"outcome":"unknown"})")), QString());
     QCOMPARE(pickupWindowInResult(QStringLiteral("Pickup PU-404 scheduled")), QString());
     QCOMPARE(pickupWindowInResult(QString()), QString());
+    // Not a line a customer could read: not quoted.
+    QCOMPARE(pickupWindowInResult(QStringLiteral(R"({"window":"Thu 2 Apr\n\u001b[31m08:00"})")), QString());
+    QCOMPARE(pickupWindowInResult(QStringLiteral(R"({"window":"%1"})").arg(QString(101, u'x'))), QString());
 }
 
 QTEST_GUILESS_MAIN(TestCustomerDraft)
