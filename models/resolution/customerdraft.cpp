@@ -1,6 +1,7 @@
 #include "customerdraft.h"
 
 #include "domain/money.h"
+#include "pickupwindow.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -24,74 +25,119 @@ QString greeting(const QString &customerName)
                                   : QStringLiteral("Hello %1,").arg(customerName.section(u' ', 0, 0));
 }
 
-QString letter(const QString &customerName, const QString &body)
+// An apology only where there is confusion to be sorry for: the customer was told something the
+// evidence now contradicts, or sees more refunds than they were told of.
+QString letter(const QString &customerName, const QString &body, bool apologise)
 {
     return greeting(customerName) + QStringLiteral("\n\n") + body
-            + QStringLiteral("\n\nSorry for the confusion.");
+            + (apologise ? QStringLiteral("\n\nSorry for the confusion.") : QString());
 }
 
-// What a pickup or a message was, in the customer's words; and who was asked about it.
+const QString stillCheckingEnd = QStringLiteral(" We will write to you again as soon as we know.");
+
+// What a pickup or a message is, in the customer's words.
 struct WriteWords
 {
     QString thing; // "the collection of your order SU-88316"
-    QString done; // "is booked"
+    QString done; // "is booked for Thu 2 Apr, 08:00-12:00"
     QString whether; // "has been booked": after "whether", while nobody knows yet
-    QString notDone; // "has not been booked"
-    QString system; // "the courier"
+    QString notYet; // "has not been booked yet"
+    QString next; // what we will do about it, and that we will confirm it
 };
 
-WriteWords wordsFor(const EscalationDetail &escalation)
+WriteWords wordsFor(const EscalationDetail &escalation, const QString &pickupWindow)
 {
     const QString order = escalation.orderId.isEmpty()
             ? QStringLiteral("your order")
             : QStringLiteral("your order %1").arg(escalation.orderId);
+    // A write made again from the console was made when it was settled, not when it was asked.
+    const QString day =
+            dayAndMonth(escalation.resolution == Resolution::PerformedAgain ? escalation.resolvedAt
+                                                                            : escalation.calledAt);
     if (escalation.tool == u"schedule_pickup")
-        return {QStringLiteral("the collection of %1").arg(order), QStringLiteral("is booked"),
-                QStringLiteral("has been booked"), QStringLiteral("has not been booked"),
-                QStringLiteral("the courier")};
+        return {QStringLiteral("the collection of %1").arg(order),
+                pickupWindow.isEmpty() ? QStringLiteral("is booked")
+                                       : QStringLiteral("is booked for %1").arg(pickupWindow),
+                QStringLiteral("has been booked"), QStringLiteral("has not been booked yet"),
+                QStringLiteral("We will book it and write to you again with the collection time.")};
     if (escalation.tool == u"message_seller")
         return {QStringLiteral("our message to the seller about %1").arg(order),
-                QStringLiteral("was delivered"), QStringLiteral("was delivered"),
-                QStringLiteral("has not reached the seller"), QStringLiteral("the messaging service")};
-    return {QStringLiteral("the %1 request for %2").arg(escalation.tool, order),
-            QStringLiteral("went through"), QStringLiteral("went through"),
-            QStringLiteral("has not gone through"), QStringLiteral("the system it went to")};
+                QStringLiteral("was sent on %1").arg(day), QStringLiteral("was sent"),
+                QStringLiteral("has not been sent yet"),
+                QStringLiteral("We will send it and write to you again once it has gone.")};
+    return {QStringLiteral("the request we made about %1").arg(order),
+            QStringLiteral("went through on %1").arg(day), QStringLiteral("went through"),
+            QStringLiteral("has not gone through yet"),
+            QStringLiteral("We will put it through and write to you again once it has.")};
+}
+
+// The sentences of a refund draft, and whether there is confusion to be sorry for.
+struct RefundBody
+{
+    QString text;
+    bool apologise = false;
+};
+
+// `lead` says on whose word ("We have confirmed that"); empty, the refunds are only stated.
+RefundBody refundsMade(const QList<RefundFact> &performed, const QString &lead)
+{
+    const RefundFact &first = performed.first();
+    const QString amount = formatMoney(first.amountCents, first.currency);
+    const QString made = QStringLiteral("%1 refund of %2 was made to your original payment method on %3.")
+                                 .arg(lead.isEmpty() ? QStringLiteral("One") : lead + QStringLiteral(" one"),
+                                      amount, dayAndMonth(first.at));
+    if (performed.size() == 1) {
+        return {made + QStringLiteral(" You should see it within 3 to 5 working days of that date."),
+                first.reportedNotPerformed};
+    }
+    QStringList days;
+    for (qsizetype i = 1; i < performed.size(); ++i) {
+        if (const QString day = dayAndMonth(performed.at(i).at); !days.contains(day))
+            days.append(day);
+    }
+    const qsizetype extra = performed.size() - 1;
+    // Nothing is said of taking it back: that is finance's decision, made after this message.
+    const QString further = extra == 1
+            ? QStringLiteral("A second refund of the same amount was also made on %1, in error, so you "
+                             "may see two refunds of %2.")
+                      .arg(days.join(QStringLiteral(" and ")), amount)
+            : QStringLiteral("%1 further refunds of the same amount were also made on %2, in error, so "
+                             "you may see %3 refunds of %4.")
+                      .arg(QString::number(extra), days.join(QStringLiteral(" and ")),
+                           QString::number(performed.size()), amount);
+    return {made + u' ' + further
+                    + QStringLiteral(
+                            " You do not need to do anything now; our team will contact you if anything "
+                            "is needed."),
+            true};
 }
 
 } // namespace
 
-QString draftWriteMessage(const EscalationDetail &escalation)
+QString draftWriteMessage(const EscalationDetail &escalation, const QString &pickupWindow)
 {
-    const WriteWords words = wordsFor(escalation);
-    const bool attested = escalation.basis == SettlementBasis::Attestation;
-    QString body;
+    const WriteWords words = wordsFor(escalation, pickupWindow);
     if (escalation.state != EscalationState::Resolved || !escalation.resolution) {
-        body = QStringLiteral(
-                       "We are checking with %1 whether %2 %3; we will write again as soon as we know.")
-                       .arg(words.system, words.thing, words.whether);
-    } else if (*escalation.resolution == Resolution::NotPerformed && attested) {
-        // A person's check is not the system's word: nothing is stated as fact.
-        body = QStringLiteral(
-                       "We have not yet been able to confirm that %1 %2. We will write to you again once "
-                       "this is settled.")
-                       .arg(words.thing, words.whether);
-    } else if (*escalation.resolution == Resolution::NotPerformed) {
-        body = QStringLiteral(
-                       "We have checked with %1: %2 %3 so far. We will write to you again once this is "
-                       "settled.")
-                       .arg(words.system, words.thing, words.notDone);
-    } else {
-        body = QStringLiteral("%1 that %2 %3%4.")
-                       .arg(attested ? QStringLiteral("We have checked")
-                                     : QStringLiteral("We have confirmed with %1").arg(words.system),
-                            words.thing, words.done,
-                            // A person's check names where they looked, not a record the customer could cite.
-                            escalation.reference.isEmpty() || attested
-                                    ? QString()
-                                    : QStringLiteral(" (reference %1)").arg(escalation.reference));
+        return letter(escalation.customerName,
+                      QStringLiteral("We are still checking whether %1 %2.").arg(words.thing, words.whether)
+                              + stillCheckingEnd,
+                      false);
     }
-    body.replace(0, 1, body.at(0).toUpper());
-    return letter(escalation.customerName, body);
+    if (*escalation.resolution == Resolution::NotPerformed) {
+        // Settled: it is still owed, and the next step is ours.
+        return letter(
+                escalation.customerName,
+                QStringLiteral("We have checked, and %1 %2. %3").arg(words.thing, words.notYet, words.next),
+                false);
+    }
+    // A person's check is not the system's word: checked, not confirmed.
+    const bool attested = escalation.basis == SettlementBasis::Attestation;
+    return letter(
+            escalation.customerName,
+            QStringLiteral("%1 that %2 %3.")
+                    .arg(attested ? QStringLiteral("We have checked") : QStringLiteral("We have confirmed"),
+                         words.thing, words.done),
+            escalation.reported == Outcome::NotPerformed);
 }
 
 QString draftCustomerMessage(const QString &customerName, const QList<RefundFact> &sameIntent,
@@ -108,81 +154,89 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
     const QString amount = formatMoney(any.amountCents, any.currency);
     // Another call of the intent still unknown may have made a further refund: the count
     // given is of the known ones, and the customer hears that the rest is being checked.
-    const bool moreUnknown = settled
-            && std::any_of(sameIntent.cbegin(), sameIntent.cend(),
-                           [](const RefundFact &fact) { return fact.unknown; });
-    const QString stillChecking = moreUnknown
-            ? QStringLiteral(" We are still checking with our payment provider "
-                             "whether a further refund went out in error; we "
-                             "will write again as soon as we know.")
-            : QString();
+    const bool moreUnknown = std::any_of(sameIntent.cbegin(), sameIntent.cend(),
+                                         [](const RefundFact &fact) { return fact.unknown; });
 
-    QString body;
-    if (performed.size() > 1) {
-        const qsizetype extra = performed.size() - 1;
-        body = QStringLiteral("One refund of %1 was made to your original payment method on %2. ")
-                        .arg(formatMoney(performed.first().amountCents, performed.first().currency),
-                             dayAndMonth(performed.first().at))
-                + (extra == 1 ? QStringLiteral("A second refund of the same amount was made in error; we are "
-                                               "recovering it, and you do not need to do anything.")
-                              : QStringLiteral(
-                                        "%1 further refunds of the same amount were made in error; we are "
-                                        "recovering them, and you do not need to do anything.")
-                                        .arg(extra))
-                + stillChecking;
-    } else if (performed.size() == 1 && !settled) {
-        // This call is still unknown: what is known is one refund, and nothing is claimed of the
-        // provider before anyone has asked it.
-        body = QStringLiteral("One refund of %1 was made to your original payment method on %2. We are "
-                              "checking with "
-                              "our payment provider whether a further refund went out in error; we will "
-                              "write again as "
-                              "soon as we know.")
-                       .arg(formatMoney(performed.first().amountCents, performed.first().currency),
-                            dayAndMonth(performed.first().at));
+    RefundBody body;
+    if (performed.size() > 1 || (performed.size() == 1 && settled)) {
+        // Settled by a person's check, it is checked, not confirmed; while open, it is a
+        // call's own result, and nothing is claimed to have been confirmed.
+        body = refundsMade(performed,
+                           !settled           ? QString()
+                                   : attested ? QStringLiteral("We have checked that")
+                                              : QStringLiteral("We have confirmed that"));
+        if (moreUnknown)
+            body.text += QStringLiteral(" We are still checking whether a further refund was made in error.")
+                    + stillCheckingEnd;
     } else if (performed.size() == 1) {
-        body = QStringLiteral(
-                       "%1 that one refund of %2 was made to your original payment method on %3. You should "
-                       "see it within 3 to 5 working days of that date.")
-                        .arg(attested ? QStringLiteral("We have checked")
-                                      : QStringLiteral("We have confirmed with our payment provider"),
-                             formatMoney(performed.first().amountCents, performed.first().currency),
-                             dayAndMonth(performed.first().at))
-                + stillChecking;
-    } else if (settled == Resolution::NotPerformed && attested) {
-        // A person's check is not the provider's word: nothing is stated as fact.
-        body = QStringLiteral(
-                       "We have not yet been able to confirm a refund of %1. We will write to you again once "
-                       "this is settled.")
-                       .arg(amount);
-    } else if (settled == Resolution::NotPerformed) {
-        // Nothing is promised: whether and when it is made is decided after this message.
-        body = QStringLiteral("We have checked with our payment provider: the refund of %1 has not been made "
-                              "so far. "
-                              "We will write to you again once this is settled.")
-                       .arg(amount);
+        // This call is still unknown: what is known is one refund, made by another call.
+        const RefundFact &made = performed.first();
+        body = {QStringLiteral(
+                        "One refund of %1 was made to your original payment method on %2. We are still "
+                        "checking whether a second refund was also made in error.")
+                                .arg(formatMoney(made.amountCents, made.currency), dayAndMonth(made.at))
+                        + stillCheckingEnd,
+                made.reportedNotPerformed};
+    } else if (settled == Resolution::NotPerformed && !moreUnknown) {
+        // Settled: the refund is still owed, and the next step is ours.
+        body.text = QStringLiteral(
+                            "We have checked, and your refund of %1 has not been made yet. We will make it "
+                            "to your original payment method and write to you again once it has gone "
+                            "through.")
+                            .arg(amount);
     } else {
-        body = QStringLiteral(
-                       "Your refund of %1 is being confirmed with our payment provider; we will write again "
-                       "as soon as we know.")
-                       .arg(amount);
+        // Open, or proved absent for this call while another of the intent may have made it.
+        body.text =
+                QStringLiteral("We are still checking whether your refund of %1 has been made.").arg(amount)
+                + stillCheckingEnd;
     }
-    return letter(customerName, body);
+    return letter(customerName, body.text, body.apologise);
 }
+
+namespace {
+
+// The calls of the escalation's intent on its ticket (the escalated call among them).
+Expected<QList<ToolCallRow>> callsOfIntent(EscalationReads &store, const EscalationDetail &escalation)
+{
+    Expected<QList<TranscriptEntry>> entries = store.transcript(escalation.ticketId);
+    if (!entries)
+        return entries.error();
+    QList<ToolCallRow> calls;
+    for (const TranscriptEntry &entry : std::as_const(*entries)) {
+        if (!entry.isToolCall)
+            continue;
+        const bool sameIntent =
+                !entry.call.intentKey.isEmpty() && entry.call.intentKey == escalation.intentKey;
+        if (sameIntent || entry.call.id == escalation.callId)
+            calls.append(entry.call);
+    }
+    return calls;
+}
+
+Expected<QString> writeDraftFor(EscalationReads &store, const EscalationDetail &escalation)
+{
+    if (escalation.tool != u"schedule_pickup")
+        return draftWriteMessage(escalation);
+    Expected<QList<ToolCallRow>> calls = callsOfIntent(store, escalation);
+    if (!calls)
+        return calls.error();
+    Expected<QList<Evidence>> evidence = store.evidence(escalation.id);
+    if (!evidence)
+        return evidence.error();
+    return draftWriteMessage(escalation, pickupWindow(*evidence, *calls));
+}
+
+} // namespace
 
 Expected<QString> customerDraftFor(EscalationReads &store, const EscalationDetail &escalation)
 {
     if (escalation.toolClass != ToolClass::WriteMoney)
-        return draftWriteMessage(escalation);
-    Expected<QList<TranscriptEntry>> entries = store.transcript(escalation.ticketId);
-    if (!entries)
-        return entries.error();
+        return writeDraftFor(store, escalation);
+    Expected<QList<ToolCallRow>> calls = callsOfIntent(store, escalation);
+    if (!calls)
+        return calls.error();
     QList<RefundFact> facts;
-    for (const TranscriptEntry &entry : std::as_const(*entries)) {
-        if (!entry.isToolCall || entry.call.intentKey.isEmpty()
-            || entry.call.intentKey != escalation.intentKey)
-            continue;
-        const ToolCallRow &call = entry.call;
+    for (const ToolCallRow &call : std::as_const(*calls)) {
         const bool performed = call.resolution ? (*call.resolution != Resolution::NotPerformed)
                                                : call.outcome == Outcome::Performed;
         qint64 at = call.resultAt.value_or(call.calledAt);
@@ -194,7 +248,8 @@ Expected<QString> customerDraftFor(EscalationReads &store, const EscalationDetai
                 at = (*ledger)->recordedAt;
         }
         const bool unknown = !call.resolution && call.outcome == Outcome::Unknown;
-        facts.append({call.amountCents.value_or(0), escalation.currency, at, performed, unknown});
+        facts.append({call.amountCents.value_or(0), escalation.currency, at, performed, unknown,
+                      call.outcome == Outcome::NotPerformed});
     }
     const std::optional<Resolution> settled = escalation.state == EscalationState::Resolved
             ? escalation.resolution

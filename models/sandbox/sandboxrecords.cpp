@@ -6,9 +6,26 @@
 
 #include "sandboxapi.h"
 
+#include <QDateTime>
+#include <QLocale>
+
 namespace verity {
 
 using namespace Qt::Literals::StringLiterals;
+
+namespace {
+
+// The courier books the morning of the next working day after the booking, and names the
+// window as couriers do: "Fri 3 Apr, 08:00-12:00".
+QString collectionWindow(qint64 createdSeconds)
+{
+    QDate day = QDateTime::fromSecsSinceEpoch(createdSeconds, Qt::UTC).date().addDays(1);
+    while (day.dayOfWeek() > 5)
+        day = day.addDays(1);
+    return QLocale(QLocale::English).toString(day, u"ddd d MMM"_s) + u", 08:00-12:00"_s;
+}
+
+} // namespace
 
 const SandboxRecordKind &sandboxPickups()
 {
@@ -63,6 +80,8 @@ SandboxRecord newSandboxRecord(const SandboxRecordKind &kind, QString id,
     }
     for (const auto &[name, value] : kind.fixed)
         record.fields.insert(name, value);
+    if (kind.object == sandboxPickups().object)
+        record.fields.insert(u"window"_s, collectionWindow(created));
     record.created = created;
     record.metadata = std::move(metadata);
     return record;

@@ -36,7 +36,8 @@ const SandboxRecordKind &sandboxMessages();
 const SandboxRecordKind *sandboxRecordKindAt(QStringView path); // "/v1/pickups", or null
 const SandboxRecordKind *sandboxRecordKindOf(QStringView object); // "pickup", or null
 
-// A new record of `kind` with the given parameters (order included) and the kind's fixed fields.
+// A new record of `kind` with the given parameters (order included) and the kind's fixed fields;
+// a pickup also has the "window" the courier booked for it.
 SandboxRecord newSandboxRecord(const SandboxRecordKind &kind, QString id,
                                const QMap<QString, QString> &params, qint64 created,
                                SandboxMetadata metadata);

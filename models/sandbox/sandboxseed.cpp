@@ -107,6 +107,10 @@ std::optional<PlannedRecord> plannedRecord(const TicketDetail &ticket, const Too
                              params, call.calledAt / 1000,
                              {{QStringLiteral("intent_key"), call.intentKey},
                               {QStringLiteral("ticket_id"), ticket.row.extId}});
+    // The window the courier told the agent, when its result names one.
+    if (const QString window = jsonObject(call.rawResult).value(QStringLiteral("window")).toString();
+        pickup && !window.isEmpty())
+        planned.record.fields.insert(QStringLiteral("window"), window);
     return planned;
 }
 

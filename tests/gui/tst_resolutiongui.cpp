@@ -168,10 +168,12 @@ void TestResolutionGui::lookupSettlesTheIncidentAndIsAudited()
     QVERIFY(dialog);
     QVERIFY2(dialog->resultText().startsWith(QStringLiteral("Performed (verified)")),
              qPrintable(dialog->resultText()));
-    // What the customer must now hear: one refund made, the second being recovered.
-    QVERIFY(dialog->customerDraft().contains(QStringLiteral("One refund of $118.00")));
+    // What the customer must now hear: one refund made, and a second in error; nobody has asked
+    // for it back, so nothing is said of taking it back.
+    QVERIFY(dialog->customerDraft().contains(QStringLiteral("one refund of $118.00")));
     QVERIFY(dialog->customerDraft().contains(QStringLiteral("17 March")));
     QVERIFY(dialog->customerDraft().contains(QStringLiteral("in error")));
+    QVERIFY(!dialog->customerDraft().contains(QStringLiteral("recover")));
     QVERIFY(dialog->findChild<QPlainTextEdit *>(QStringLiteral("resolutionEvidence"))
                     ->toPlainText()
                     .contains(QStringLiteral("GET ")));

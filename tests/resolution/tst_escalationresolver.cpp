@@ -272,9 +272,12 @@ void TestEscalationResolver::incidentRefundIsFoundWithEvidence()
     QVERIFY2(report.customerDraft.contains(QStringLiteral("17 March")), qPrintable(report.customerDraft));
     QVERIFY2(report.customerDraft.contains(QStringLiteral("second refund")),
              qPrintable(report.customerDraft));
-    QVERIFY2(report.customerDraft.contains(QStringLiteral("made in error")),
-             qPrintable(report.customerDraft));
-    QVERIFY2(report.customerDraft.contains(QStringLiteral("recovering")), qPrintable(report.customerDraft));
+    QVERIFY2(report.customerDraft.contains(QStringLiteral("in error")), qPrintable(report.customerDraft));
+    // Nobody has asked for the second refund back: the draft promises no recovery, and names
+    // neither the refund's id nor the provider.
+    for (const QString &unsaid :
+         {QStringLiteral("recover"), QStringLiteral("re_"), QStringLiteral("provider")})
+        QVERIFY2(!report.customerDraft.contains(unsaid), qPrintable(report.customerDraft));
 
     // A lookup is a read: the provider still holds the same two refunds.
     QCOMPARE(m_sandbox->refundCount(before.paymentIntent), 2);
@@ -495,10 +498,14 @@ void TestEscalationResolver::notPerformedMayBePerformedAgainOnce()
     QCOMPARE(kindName(looked.kind), kindName(ResolutionReport::Kind::Resolved));
     QCOMPARE(resolutionName(looked.resolution), resolutionId(Resolution::NotPerformed));
     QVERIFY2(looked.customerDraft.contains(QStringLiteral("$74.50")), qPrintable(looked.customerDraft));
-    QVERIFY2(looked.customerDraft.contains(QStringLiteral("has not been made")),
+    QVERIFY2(looked.customerDraft.contains(QStringLiteral("has not been made yet")),
              qPrintable(looked.customerDraft));
-    // Nothing is promised before the write is made.
+    // Still owed: the next step is promised, but nothing is described as being made.
+    QVERIFY2(looked.customerDraft.contains(QStringLiteral("We will make it")),
+             qPrintable(looked.customerDraft));
     QVERIFY2(!looked.customerDraft.contains(QStringLiteral("issuing")), qPrintable(looked.customerDraft));
+    QVERIFY2(!looked.customerDraft.contains(QStringLiteral("once this is settled")),
+             qPrintable(looked.customerDraft));
     QVERIFY(looked.mayPerformAgain);
     QVERIFY(!*m_store->ledgerEntry(before.intentKey));
 
@@ -1010,6 +1017,16 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     QVERIFY2(lookup.request.contains(QStringLiteral("/v1/pickups?order=%1").arg(bookedDetail.orderId)),
              qPrintable(lookup.request));
     QVERIFY(!*m_store->ledgerEntryOfCall(bookedDetail.callId)); // no money moved: no ledger row
+    // The customer hears when the courier collects, from the courier's record, not its id.
+    const QString bookedWindow = recordsOf(QStringLiteral("/v1/pickups"), bookedDetail.orderId)
+                                         .at(0)
+                                         .toObject()
+                                         .value(QStringLiteral("window"))
+                                         .toString();
+    QVERIFY(!bookedWindow.isEmpty());
+    QVERIFY2(found.customerDraft.contains(QStringLiteral("is booked for %1.").arg(bookedWindow)),
+             qPrintable(found.customerDraft));
+    QVERIFY2(!found.customerDraft.contains(found.reference), qPrintable(found.customerDraft));
 
     // A pickup that never reached the courier: not performed, then booked once with the same key.
     const qint64 missing = openEscalationId(*m_store, QStringLiteral("T-20260402-0502"), c3);
@@ -1018,6 +1035,8 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     const ResolutionReport absent = wait(m_resolver->lookUp(missing));
     QCOMPARE(resolutionName(absent.resolution), resolutionId(Resolution::NotPerformed));
     QVERIFY(absent.mayPerformAgain);
+    QVERIFY2(absent.customerDraft.contains(QStringLiteral("has not been booked yet. We will book it")),
+             qPrintable(absent.customerDraft));
     const Expected<RepeatPlan> plan = m_resolver->planRepeat(missing);
     QVERIFY(plan);
     QCOMPARE(plan->system, QStringLiteral("the courier"));
@@ -1035,6 +1054,9 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
                      .toString(),
              missingDetail.intentKey);
     QCOMPARE(pickup.value(QStringLiteral("id")).toString(), booking.reference);
+    QVERIFY2(booking.customerDraft.contains(QStringLiteral("is booked for %1.")
+                                                    .arg(pickup.value(QStringLiteral("window")).toString())),
+             qPrintable(booking.customerDraft));
     const Evidence sent = m_store->evidence(missing)->last();
     QCOMPARE(evidenceKindId(sent.kind), evidenceKindId(EvidenceKind::Write));
     QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(sent.request));
@@ -1055,10 +1077,14 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     const qint64 message =
             openEscalationId(*m_store, QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
     const EscalationDetail messageDetail = **m_store->escalation(message);
-    QCOMPARE(resolutionName(wait(m_resolver->lookUp(message)).resolution),
-             resolutionId(Resolution::NotPerformed));
-    QCOMPARE(resolutionName(wait(m_resolver->performAgain(message)).resolution),
-             resolutionId(Resolution::PerformedAgain));
+    const ResolutionReport unsent = wait(m_resolver->lookUp(message));
+    QCOMPARE(resolutionName(unsent.resolution), resolutionId(Resolution::NotPerformed));
+    QVERIFY2(unsent.customerDraft.contains(QStringLiteral("has not been sent yet. We will send it")),
+             qPrintable(unsent.customerDraft));
+    const ResolutionReport sentMessage = wait(m_resolver->performAgain(message));
+    QCOMPARE(resolutionName(sentMessage.resolution), resolutionId(Resolution::PerformedAgain));
+    for (const QString &unsaid : {sentMessage.reference, QStringLiteral("messaging service")})
+        QVERIFY2(!sentMessage.customerDraft.contains(unsaid), qPrintable(sentMessage.customerDraft));
     const QJsonArray messages = recordsOf(QStringLiteral("/v1/messages"), messageDetail.orderId);
     QCOMPARE(messages.size(), 1);
     QVERIFY2(messages.at(0)

@@ -7,6 +7,8 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QLocale>
+#include <QTimeZone>
 
 using namespace verity;
 using namespace verity::test;
@@ -96,15 +98,21 @@ void TestSandboxRecords::createsAPickup()
     QVERIFY2(id.startsWith(QStringLiteral("pu_")) && id.size() == 27, qPrintable(id));
     const qint64 createdAt = created.json.value(QStringLiteral("created")).toInteger();
     QVERIFY(qAbs(createdAt - QDateTime::currentSecsSinceEpoch()) < 60);
+    // The courier books the morning of the next working day after the booking.
+    QDate day = QDateTime::fromSecsSinceEpoch(createdAt, QTimeZone::utc()).date().addDays(1);
+    while (day.dayOfWeek() > 5)
+        day = day.addDays(1);
+    const QString window = QLocale(QLocale::English).toString(day, QStringLiteral("ddd d MMM"))
+            + QStringLiteral(", 08:00-12:00");
     // The whole object, keys in order, as Stripe writes its objects.
     QCOMPARE(QString::fromUtf8(created.body),
              QStringLiteral("{\n    \"created\": %1,\n    \"id\": \"%2\",\n    \"item\": \"GW-PAR3\",\n"
                             "    \"metadata\": {\n        \"intent_key\": \"key-1\",\n        \"ticket_id\": "
                             "\"T-1\"\n    },\n"
                             "    \"object\": \"pickup\",\n    \"order\": \"SU-88316\",\n    \"status\": "
-                            "\"scheduled\"\n}\n")
+                            "\"scheduled\",\n    \"window\": \"%3\"\n}\n")
                      .arg(createdAt)
-                     .arg(id));
+                     .arg(id, window));
     QCOMPARE(created.headers.value("idempotency-key"), QByteArray("key-1"));
 
     // Without an item, the item is null.

@@ -145,6 +145,8 @@ void TestSandboxSeed::seedsTheCourierAndTheMessagingSide()
     const QJsonObject pickup = performed.at(0).toObject();
     QCOMPARE(pickup.value(QStringLiteral("item")).toString(), QStringLiteral("GW-PAR3"));
     QCOMPARE(pickup.value(QStringLiteral("status")).toString(), QStringLiteral("scheduled"));
+    // The window the courier told the agent, as the call's result names it.
+    QCOMPARE(pickup.value(QStringLiteral("window")).toString(), QStringLiteral("Fri 20 Mar, 08:00-12:00"));
     QCOMPARE(pickup.value(QStringLiteral("created")).toInteger(), secondsAt("2026-03-18T10:13:39Z"));
     QCOMPARE(intentKeysOf(performed), QStringList{keys.value(QStringLiteral("T-20260318-0152/c4"))});
     QCOMPARE(
