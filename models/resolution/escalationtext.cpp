@@ -88,7 +88,7 @@ QString paymentText(const RefundIntent &intent)
 
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
                                const QString &system, const QString &keyExpiry, const QString &keyKind,
-                               const QString &payment)
+                               const QString &payment, bool lookupFirst)
 {
     QStringList lines;
     lines << (escalation.amountCents
@@ -105,6 +105,15 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
     if (!keyKind.isEmpty())
         lines << QStringLiteral("With: %1").arg(keyKind);
     lines << QString();
+    if (lookupFirst)
+        // A person's word that it is not there is not the system's: the system is asked first.
+        lines << QStringLiteral(
+                         "A person's check found it not performed; %1 has not said so. Before anything "
+                         "is sent, %1 is asked with the same key: if it has a record of this intent, "
+                         "the write is settled as performed and nothing is sent. Only if it has none is "
+                         "this sent, once.")
+                         .arg(system)
+              << QString();
     if (!keyExpiry.isEmpty()) {
         lines << QStringLiteral("The key no longer protects this refund: %1, so it will not recognise a "
                                 "repeat. Verity looks the refund up again immediately before sending, and "
@@ -114,12 +123,14 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
     }
     // What protects this send is the lookup just made; the key only while the system still keeps
     // it (a provider forgets keys after a while, Stripe's after 24 hours).
-    lines << QStringLiteral("A lookup found no record of this intent at %1. The same key lets %1 recognise a "
+    lines << QStringLiteral("%2 no record of this intent at %1. The same key lets %1 recognise a "
                             "repeat only "
                             "while it still keeps the key (many forget keys after 24 hours): the lookup is "
                             "what shows "
                             "this is not a second effect.")
-                     .arg(system);
+                     .arg(system,
+                          lookupFirst ? QStringLiteral("Sent only if that lookup finds")
+                                      : QStringLiteral("A lookup found"));
     return lines.join(u'\n');
 }
 

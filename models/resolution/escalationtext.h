@@ -36,8 +36,10 @@ QString replacedCheckText(const EscalationDetail &escalation);
 // when it is asked there.
 QString paymentText(const RefundIntent &intent);
 
+// `lookupFirst`: only a person's check found it absent, and the system is asked before it is sent.
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
                                const QString &system, const QString &keyExpiry = {},
-                               const QString &keyKind = {}, const QString &payment = {});
+                               const QString &keyKind = {}, const QString &payment = {},
+                               bool lookupFirst = false);
 
 } // namespace verity
