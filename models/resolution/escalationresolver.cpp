@@ -485,8 +485,8 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
     SettlementStep step;
     step.evidence = evidence;
     step.evidenceAction = auditaction::attest;
-    step.evidenceDetail =
-            QStringLiteral("%1: %2, reference %3: %4").arg(call, words, reference, note) + replaces;
+    step.evidenceDetail = withReplacedCheck(
+            QStringLiteral("%1: %2, reference %3: %4").arg(call, words, reference, note), replaces);
     step.settlement = Settlement{detail.id,
                                  attestation.resolution,
                                  SettlementBasis::Attestation,
@@ -494,7 +494,7 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
                                  m_operator,
                                  at,
                                  replacing};
-    step.settleDetail = QStringLiteral("%1: %2").arg(call, words) + replaces;
+    step.settleDetail = withReplacedCheck(QStringLiteral("%1: %2").arg(call, words), replaces);
     return reportOf(detail, writeSettlement(m_store, m_operator, detail, step),
                     QStringLiteral("Recorded as %1 by %2.%3 Attested checks are never shown as verified.")
                             .arg(words, m_operator, replaces),

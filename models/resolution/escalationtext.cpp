@@ -78,6 +78,15 @@ QString replacedCheckText(const EscalationDetail &escalation)
                                 SettlementBasis::Attestation));
 }
 
+QString withReplacedCheck(QString detail, const QString &replaces)
+{
+    if (replaces.isEmpty())
+        return detail;
+    if (!detail.endsWith(u'.'))
+        detail += u'.';
+    return detail + replaces;
+}
+
 QString paymentText(const RefundIntent &intent)
 {
     QString text = QStringLiteral("%1 (%2)").arg(intent.paymentIntent, intent.paymentSource);
@@ -123,14 +132,16 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
     }
     // What protects this send is the lookup just made; the key only while the system still keeps
     // it (a provider forgets keys after a while, Stripe's after 24 hours).
-    lines << QStringLiteral("%2 no record of this intent at %1. The same key lets %1 recognise a "
-                            "repeat only "
-                            "while it still keeps the key (many forget keys after 24 hours): the lookup is "
-                            "what shows "
-                            "this is not a second effect.")
-                     .arg(system,
-                          lookupFirst ? QStringLiteral("Sent only if that lookup finds")
-                                      : QStringLiteral("A lookup found"));
+    // After a check, the lookup is still to come: the paragraph above says what it decides.
+    const QString found = lookupFirst
+            ? QString()
+            : QStringLiteral("A lookup found no record of this intent at %1. ").arg(system);
+    lines << found
+                    + QStringLiteral(
+                              "The same key lets %1 recognise a repeat only while it still keeps the key "
+                              "(many forget keys after 24 hours): the lookup is what shows this is not a "
+                              "second effect.")
+                              .arg(system);
     return lines.join(u'\n');
 }
 
