@@ -6,6 +6,7 @@
 #include "theme.h"
 
 #include <QButtonGroup>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -17,9 +18,32 @@
 
 namespace verity {
 
+namespace {
+
+// What the person is asked to do: check and record what they found; or, for a write a check
+// found absent, do it where it is done, with the same key, and then record that it was.
+QString guidance(const EscalationDetail &escalation, const QString &operatorName, bool replacing)
+{
+    if (!replacing)
+        return AttestDialog::tr(
+                       "Check this write in the system it went to, then record what you found. It is "
+                       "recorded as attested by %1, never as verified, and kept in the audit log.")
+                .arg(operatorName);
+    return AttestDialog::tr(
+                   "%1 found it not performed (attested at %2), and the customer is still owed it. No "
+                   "system can be asked about %3 from here: do it in the system it goes to, with the "
+                   "same intent key (below), then record here that it was performed. This check "
+                   "replaces that one, which stays in the evidence; it is recorded as attested by "
+                   "%4, never as verified, and kept in the audit log.")
+            .arg(escalation.resolvedBy, isoTime(escalation.resolvedAt), escalation.tool, operatorName);
+}
+
+} // namespace
+
 AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &operatorName, QWidget *parent)
     : QDialog(parent)
     , m_escalationId(escalation.id)
+    , m_replacesCheck(standsOnACheck(escalation) && escalation.resolution == Resolution::NotPerformed)
 {
     setObjectName(QStringLiteral("attestDialog"));
     setWindowTitle(tr("Record a check: %1 %2 on %3")
@@ -37,11 +61,18 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
     for (const auto &[label, value] : escalationFacts(escalation))
         facts << QStringLiteral("%1: %2").arg(label, value);
     layout->addWidget(plainTextLabel(facts.join(u'\n'), this));
-    layout->addWidget(plainTextLabel(tr("Check this write in the system it went to, then record what you "
-                                        "found. It is recorded as attested by %1, "
-                                        "never as verified, and kept in the audit log.")
-                                             .arg(operatorName),
-                                     this));
+    m_guidance = plainTextLabel(guidance(escalation, operatorName, m_replacesCheck), this);
+    m_guidance->setObjectName(QStringLiteral("attestGuidance"));
+    layout->addWidget(m_guidance);
+    if (m_replacesCheck) {
+        // The key to do it with, whole and ready to copy.
+        auto *key = new QLineEdit(escalation.intentKey, this);
+        key->setObjectName(QStringLiteral("attestIntentKey"));
+        key->setReadOnly(true);
+        key->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        key->setCursorPosition(0);
+        layout->addWidget(key);
+    }
 
     m_choice = new QButtonGroup(this);
     m_performed = new QRadioButton(tr("Performed: I found it there"), this);
@@ -52,6 +83,12 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
     m_choice->addButton(m_notPerformed);
     layout->addWidget(m_performed);
     layout->addWidget(m_notPerformed);
+    if (m_replacesCheck) {
+        // Found absent already: what is left to record is that it was done since.
+        m_performed->setText(tr("Performed: I did it with the same intent key, and found it there"));
+        m_performed->setChecked(true);
+        m_notPerformed->hide();
+    }
 
     auto *form = new QFormLayout;
     m_reference = new QLineEdit(this);
@@ -92,6 +129,7 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
         attestation.resolution = m_performed->isChecked() ? Resolution::Performed : Resolution::NotPerformed;
         attestation.reference = m_reference->text();
         attestation.note = m_note->toPlainText();
+        attestation.replacesAttestedAbsence = m_replacesCheck;
         emit attestationChosen(attestation);
     });
     connect(m_choice, &QButtonGroup::buttonToggled, this, &AttestDialog::updateButtons);
@@ -145,6 +183,11 @@ void AttestDialog::showResult(const ResolutionReport &report)
 QString AttestDialog::headingText() const
 {
     return m_heading->text();
+}
+
+QString AttestDialog::guidanceText() const
+{
+    return m_guidance->text();
 }
 
 QString AttestDialog::problemText() const

@@ -2,6 +2,8 @@
 // A person's record of a check made where Verity cannot ask: they found the write (and name
 // the pickup or message id) or found it absent, and say how they checked. It is stored and
 // shown as attested, never as verified, and audited like a lookup. Cancel is the default.
+// Opened on a write a check found absent and still owed, it records only that the write was
+// since performed (done where it is done, with the same key), replacing that check.
 
 #include "resolution/escalationresolver.h"
 
@@ -24,7 +26,10 @@ public:
     AttestDialog(const EscalationDetail &escalation, const QString &operatorName, QWidget *parent = nullptr);
 
     qint64 escalationId() const { return m_escalationId; }
+    // It replaces a check that found the write not performed: only "performed" can be recorded.
+    bool replacesCheck() const { return m_replacesCheck; }
     QString headingText() const;
+    QString guidanceText() const;
     QRadioButton *performedChoice() const { return m_performed; }
     QRadioButton *notPerformedChoice() const { return m_notPerformed; }
     QLineEdit *referenceEdit() const { return m_reference; }
@@ -44,7 +49,9 @@ private:
     void updateButtons();
 
     qint64 m_escalationId;
+    bool m_replacesCheck = false;
     QLabel *m_heading;
+    QLabel *m_guidance;
     QRadioButton *m_performed;
     QRadioButton *m_notPerformed;
     QButtonGroup *m_choice;

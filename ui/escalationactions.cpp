@@ -4,6 +4,8 @@
 #include "evidencedialog.h"
 #include "resolution/escalationclaims.h"
 #include "resolution/escalationhistory.h"
+#include "resolution/escalationtext.h"
+#include "resolution/owedwrite.h"
 #include "resolution/providerconnection.h"
 #include "resolutiondialog.h"
 #include "rolelimits.h"
@@ -74,6 +76,9 @@ CallActions EscalationActions::actionsFor(const ToolCallRow &call)
         // and its button asks for the provider's settings.
         if (call.toolClass == ToolClass::WriteMoney && call.amountCents && !call.intentKey.isEmpty())
             actions.lookupSystem = tr("the payment provider");
+        if (const Expected<std::optional<EscalationDetail>> stored = m_store.escalation(*call.escalationId);
+            stored && *stored)
+            noteWayBack(actions, **stored, nullptr);
         return actions;
     }
     Expected<EscalationDetail> detail = resolver->escalation(*call.escalationId);
@@ -82,9 +87,28 @@ CallActions EscalationActions::actionsFor(const ToolCallRow &call)
         return actions;
     }
     actions.lookupSystem = resolver->route(*detail).system;
-    actions.mayPerformAgain =
-            detail->resolution == Resolution::NotPerformed && bool(resolver->planRepeat(detail->id));
+    noteWayBack(actions, *detail, resolver);
     return actions;
+}
+
+void EscalationActions::noteWayBack(CallActions &actions, const EscalationDetail &detail,
+                                    EscalationResolver *resolver)
+{
+    const Expected<bool> owed = stillOwed(m_store, detail);
+    actions.owed = owed && *owed;
+    if (!actions.owed)
+        return;
+    if (!resolver) {
+        actions.repeatRefusal =
+                tr("this console has no provider settings yet (Provider > Payment provider settings)");
+        return;
+    }
+    const Expected<RepeatPlan> plan = resolver->planRepeat(detail.id);
+    actions.mayPerformAgain = bool(plan);
+    actions.lookupFirst = plan && plan->lookupFirst;
+    if (!plan)
+        actions.repeatRefusal = plan.message();
+    actions.mayReplaceCheck = standsOnACheck(detail) && !resolver->route(detail).canLookUp;
 }
 
 bool EscalationActions::readOnly() const
@@ -392,6 +416,17 @@ AttestDialog *EscalationActions::attest(qint64 escalationId)
     const Expected<EscalationDetail> detail = resolver->escalation(escalationId);
     if (!detail) {
         emit message(detail.message());
+        return nullptr;
+    }
+    // Settled, a write takes a check only to say it was since performed where no system can be
+    // asked (the dialog then asks for nothing else); a system's answer replaces any other check.
+    if (detail->state != EscalationState::Open
+        && (!standsOnACheck(*detail) || detail->resolution != Resolution::NotPerformed
+            || resolver->route(*detail).canLookUp)) {
+        emit message(tr("%1 %2 on %3 is settled (%4): look it up to replace a check, or read its evidence.")
+                             .arg(detail->tool, detail->callExtId, detail->ticketExtId,
+                                  settlementText(detail->resolution.value_or(Resolution::Performed),
+                                                 detail->basis)));
         return nullptr;
     }
     if (!claimFor(*resolver, escalationId))

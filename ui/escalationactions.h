@@ -75,6 +75,9 @@ private:
     // Who holds it and how it stands, as one comparable text; empty when it is gone.
     QString factOf(qint64 escalationId);
 
+    // Whether the write is still owed, and the way back this console offers: a repeat (after a
+    // lookup, when only a check found it absent), or a new check where no system can be asked.
+    void noteWayBack(CallActions &actions, const EscalationDetail &detail, EscalationResolver *resolver);
     ResolutionDialog *openResolution(qint64 escalationId);
     // Claims the escalation for this operator; false, and the person told by whom, when another
     // holds it. Each dialog that acts on it holds the claim while it is open, renewed as the lease

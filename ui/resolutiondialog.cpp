@@ -275,7 +275,7 @@ void ResolutionDialog::performAgain()
     }
     if (!m_confirm(this,
                    repeatConfirmationText(plan->escalation, plan->endpoint, plan->system, plan->keyExpiry,
-                                          plan->keyKind, plan->payment),
+                                          plan->keyKind, plan->payment, plan->lookupFirst),
                    plan->typeToConfirm)) {
         m_progress->hide();
         m_cancel->hide();
@@ -283,7 +283,10 @@ void ResolutionDialog::performAgain()
         m_result->setText(tr("Nothing was sent: the repeat was not confirmed."));
         return;
     }
-    m_status->setText(tr("Sending it with the same key to %1…").arg(plan->endpoint.toString()));
+    m_status->setText(
+            plan->lookupFirst
+                    ? tr("Asking %1 first, with the same key, whether it was made…").arg(plan->system)
+                    : tr("Sending it with the same key to %1…").arg(plan->endpoint.toString()));
     run(m_resolver.performAgain(m_escalationId));
 }
 
@@ -400,7 +403,10 @@ void ResolutionDialog::showCurrent()
     m_lookAgain->setVisible(open || (attested && m_resolver.route(history->escalation).canLookUp));
     nameLookupButton(&*history);
     m_attest->setVisible(open);
-    m_performAgain->hide();
+    // A write found not performed, and still owed, may be sent again from here (after a lookup,
+    // when only a check found it absent).
+    m_performAgain->setVisible(!open && history->escalation.resolution == Resolution::NotPerformed
+                               && m_resolver.planRepeat(m_escalationId).ok());
     showPaymentRow(history->escalation);
 }
 

@@ -2,9 +2,10 @@
 // One escalation being settled. Its heading names the call it acts on (ticket, customer,
 // order, seller, tool, call, amount), so a person always sees what they act on. Progress with
 // a Cancel button while the system is asked; then what was found, the evidence, what to tell
-// the customer (ready to copy), and, only after a lookup proved the write absent with nothing
-// of its intent performed, "Perform with the same key", behind a confirmation that names
-// every fact of the write and where it goes.
+// the customer (ready to copy), and, once the write is found not performed with nothing of its
+// intent performed, "Perform with the same key", behind a confirmation that names every fact of
+// the write and where it goes. Only a lookup's "not performed" sends it at once; one a person's
+// check found is asked about first, and sent only if the system has no record of it.
 
 #include "resolution/escalationresolver.h"
 
@@ -38,7 +39,7 @@ public:
 
     qint64 escalationId() const { return m_escalationId; }
     void startLookup();
-    // Straight to the repeat (from a card whose lookup already proved the write absent).
+    // Straight to the repeat (from the card of a write found absent and still owed).
     void startPerformAgain() { performAgain(); }
     QString headingText() const;
     QString resultText() const;

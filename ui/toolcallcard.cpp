@@ -155,6 +155,32 @@ QString settledText(const ToolCallRow &call)
     return text + u'.';
 }
 
+// What a person does about a write still owed, in the words of what this console can do.
+QString owedText(const ToolCallRow &call, const CallActions &actions)
+{
+    const QString owed =
+            ToolCallCard::tr("Still owed to the customer: it was not performed, and no other call "
+                             "of its intent took effect.");
+    if (actions.mayPerformAgain && actions.lookupFirst)
+        return ToolCallCard::tr(
+                       "%1 Only a person's check found it absent, so Perform with the same key asks %2 "
+                       "first and sends it only if %2 has no record of it. Or tell the customer it "
+                       "was not done.")
+                .arg(owed, actions.lookupSystem);
+    if (actions.mayPerformAgain)
+        return ToolCallCard::tr("%1 Perform it with the same key, or tell the customer it was not done.")
+                .arg(owed);
+    if (actions.mayReplaceCheck)
+        return ToolCallCard::tr(
+                       "%1 No system can be asked about %2 from here: do it in the system it goes to, "
+                       "with the same intent key (below), then record a check that it was performed. "
+                       "Or tell the customer it was not done.")
+                .arg(owed, call.tool);
+    if (!actions.repeatRefusal.isEmpty())
+        return ToolCallCard::tr("%1 It cannot be sent again from here: %2.").arg(owed, actions.repeatRefusal);
+    return owed;
+}
+
 QString settledBand(const ToolCallRow &call)
 {
     if (call.settlementBasis == SettlementBasis::Attestation)
@@ -305,10 +331,6 @@ void ToolCallCard::addSettledSection(const ToolCallRow &call, const CallActions 
                              tr("Ask %1 whether this write happened; its answer replaces the attested check")
                                      .arg(actions.lookupSystem),
                              &ToolCallCard::lookupRequested, *call.escalationId, actions));
-    if (actions.mayPerformAgain && call.escalationId)
-        row->addWidget(settleButton(tr("Perform with the same key…"), QStringLiteral("performAgainButton"),
-                                    QString(), &ToolCallCard::performAgainRequested, *call.escalationId,
-                                    actions));
     layout->addLayout(row);
     if (settlementContradicted(call))
         layout->addWidget(notice(tr("The tool's own answer, which came after, says it was %1: so it was, "
@@ -316,6 +338,34 @@ void ToolCallCard::addSettledSection(const ToolCallRow &call, const CallActions 
                                          .arg(outcomeLabel(*call.outcome).toLower()),
                                  QStringLiteral("contradictedNotice"), theme::label(theme::Text::Warning),
                                  this));
+    else if (actions.owed && call.escalationId)
+        addOwedSection(call, actions, layout);
+}
+
+void ToolCallCard::addOwedSection(const ToolCallRow &call, const CallActions &actions, QVBoxLayout *layout)
+{
+    auto *row = new QHBoxLayout;
+    row->addWidget(notice(owedText(call, actions), QStringLiteral("owedNotice"),
+                          theme::label(theme::Text::Warning), this),
+                   1);
+    // The way back beside the words that say it: a repeat, or a check that it was done since.
+    if (actions.mayPerformAgain)
+        row->addWidget(settleButton(
+                tr("Perform with the same key…"), QStringLiteral("performAgainButton"),
+                actions.lookupFirst
+                        ? tr("Asks %1 first, with the same intent key, whether it was made: if it was, it is "
+                             "settled as performed and nothing is sent; only if %1 has no record of it is it "
+                             "sent once more with that key, after you confirm")
+                                  .arg(actions.lookupSystem)
+                        : tr("Sends it once more with the same intent key, after you confirm what goes "
+                             "where"),
+                &ToolCallCard::performAgainRequested, *call.escalationId, actions));
+    else if (actions.mayReplaceCheck)
+        row->addWidget(settleButton(tr("Record a check…"), QStringLiteral("recheckButton"),
+                                    tr("Once you have done it with the same intent key, record that it was "
+                                       "performed: it replaces the check that found it not performed"),
+                                    &ToolCallCard::attestRequested, *call.escalationId, actions));
+    layout->addLayout(row);
 }
 
 QPushButton *ToolCallCard::settleButton(const QString &text, const QString &objectName,

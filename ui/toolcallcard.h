@@ -16,7 +16,15 @@ class OutcomeBadge;
 struct CallActions
 {
     QString lookupSystem; // "the payment provider", "the courier"; empty: only a check can settle it
-    bool mayPerformAgain = false; // a verified "not performed" with nothing of its intent performed
+    // Settled "not performed" (by a lookup or a check) with nothing of its intent performed: the
+    // customer is still owed it (stillOwed()).
+    bool owed = false;
+    bool mayPerformAgain = false; // owed, and the console can send it again with the same key
+    bool lookupFirst = false; // only a check found it absent: a repeat asks the system first
+    // Owed, settled by a check, and no system can be asked: a check that it was since performed
+    // (done where it is done, with the same key) replaces the one that found it absent.
+    bool mayReplaceCheck = false;
+    QString repeatRefusal; // owed, but why it cannot be sent again from here
     QString readOnlyReason; // not empty: the database cannot be written, so nothing can be settled
     QString unreadable; // not empty: the escalation could not be read, so how to settle it is not known
 };
@@ -54,6 +62,8 @@ private:
     // An unknown (or a result that came after its escalation): what it waits for, and the way to settle it.
     void addWaitingSection(const ToolCallRow &call, const CallActions &actions, QVBoxLayout *layout);
     void addSettledSection(const ToolCallRow &call, const CallActions &actions, QVBoxLayout *layout);
+    // A write settled "not performed" that the customer is still owed: the way back.
+    void addOwedSection(const ToolCallRow &call, const CallActions &actions, QVBoxLayout *layout);
     void addEvidenceButton(qint64 escalationId, QVBoxLayout *layout);
     void addClassNotice(const ToolCallRow &call, QVBoxLayout *layout);
     void addAmountNotice(const ToolCallRow &call, QVBoxLayout *layout);

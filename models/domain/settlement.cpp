@@ -75,12 +75,15 @@ std::optional<Outcome> settledOutcome(const std::optional<Outcome> &reported,
     return Outcome::Performed;
 }
 
-bool provedAbsent(ToolClass toolClass, const std::optional<Outcome> &reported,
-                  const std::optional<Resolution> &resolution, const std::optional<SettlementBasis> &basis)
+bool provedAbsent(const std::optional<Outcome> &reported, const std::optional<Resolution> &resolution,
+                  const std::optional<SettlementBasis> &basis)
 {
-    return resolution == Resolution::NotPerformed
-            && (basis == SettlementBasis::Lookup || toolClass == ToolClass::WriteMoney)
-            && !tookEffect(reported);
+    return basis == SettlementBasis::Lookup && settledAbsent(reported, resolution);
+}
+
+bool settledAbsent(const std::optional<Outcome> &reported, const std::optional<Resolution> &resolution)
+{
+    return resolution == Resolution::NotPerformed && !tookEffect(reported);
 }
 
 QString payoutEffectId(PayoutEffect effect)

@@ -3,7 +3,6 @@
 // ticket's assessment, the console and finance all follow. The store only spells them.
 
 #include "domain/outcome.h"
-#include "domain/toolclass.h"
 
 #include <QString>
 #include <QStringView>
@@ -35,11 +34,17 @@ QString settlementText(Resolution resolution, SettlementBasis basis);
 std::optional<Outcome> settledOutcome(const std::optional<Outcome> &reported,
                                       const std::optional<Resolution> &resolution);
 
-// Whether a write is proved not to have happened, so that sending it again with the same key is
-// the way forward. A lookup proves it; so does a person's word for a refund, because the
-// provider can always be asked again before it is sent. Never when the tool said it took effect.
-bool provedAbsent(ToolClass toolClass, const std::optional<Outcome> &reported,
-                  const std::optional<Resolution> &resolution, const std::optional<SettlementBasis> &basis);
+// Whether a lookup proved that a write did not happen: the only settlement after which it may be
+// sent again with the same key. A person's check is their word, not the system's: a write they
+// found absent is asked about again before it is sent. Never when the tool said it took effect.
+bool provedAbsent(const std::optional<Outcome> &reported, const std::optional<Resolution> &resolution,
+                  const std::optional<SettlementBasis> &basis);
+
+// Whether a write's own settlement leaves it owed to the customer: settled "not performed",
+// whichever way (a lookup, or a person's check of any class), and never said by the tool to have
+// taken effect. Unless another call of its intent took effect, the ticket needs a look until it
+// is performed or the customer is told (TicketAssessment::owesWrite).
+bool settledAbsent(const std::optional<Outcome> &reported, const std::optional<Resolution> &resolution);
 
 // What a money write adds to finance's sums.
 enum class PayoutEffect {

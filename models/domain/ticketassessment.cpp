@@ -153,7 +153,7 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         }
     };
     QHash<QString, KeyHistory> byKey;
-    QSet<QString> provedAbsent; // keys of calls a lookup proved not performed
+    QSet<QString> settledAbsent; // keys of calls settled not performed, whichever way
     // Each object's newest state, as the last write that took effect on it answered.
     QHash<QString, QByteArray> latestStates;
     const auto noteState = [&latestStates](const CallFacts &call) {
@@ -186,8 +186,8 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
         noteState(call);
         if (call.intentKey.isEmpty())
             continue;
-        if (call.provedAbsent)
-            provedAbsent.insert(call.intentKey);
+        if (call.settledAbsent)
+            settledAbsent.insert(call.intentKey);
 
         auto seen = byKey.find(call.intentKey);
         if (seen == byKey.end()) {
@@ -225,7 +225,7 @@ TicketAssessment assessTicket(const QList<CallFacts> &calls)
 
     // A repeat that came back "already performed" is the fix working and needs nobody; an
     // unknown, a second effect, or a call nobody can key does.
-    for (const QString &key : std::as_const(provedAbsent))
+    for (const QString &key : std::as_const(settledAbsent))
         result.owesWrite = result.owesWrite || byKey.value(key).latestEffect == 0;
     result.needsAttention = result.hasUnknown || result.repeats.duplicateEffects > 0 || unclassifiedOrKeyless
             || result.owesWrite;

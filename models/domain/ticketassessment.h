@@ -36,10 +36,10 @@ struct CallFacts
     bool intentError = false;
     std::optional<qint64> amountCents;
     bool amountError = false; // it named an amount that is no money Verity can count
-    // A lookup proved it not performed (or, for a refund, a person's check found it not made):
-    // unless another call of its intent took effect, it is still owed, and a person must look it
-    // up, send it again or tell the customer.
-    bool provedAbsent = false;
+    // Settled "not performed", by a lookup or by a person's check (settledAbsent): unless another
+    // call of its intent took effect, it is still owed, and a person must send it again (or do it
+    // where it is done) or tell the customer.
+    bool settledAbsent = false;
     // SHA-256 of a structured result that names an id, exactly as the tool returned it; empty
     // otherwise. A repeat that got back the very record of the call that took effect changed
     // nothing (a reservation updated to what it already was): harmless, not a second effect.
@@ -89,7 +89,7 @@ struct TicketAssessment
     bool hasRepeatedIntent = false;
     RepeatCounts repeats;
     bool needsAttention = false;
-    bool owesWrite = false; // a write proved not performed, with nothing of its intent done
+    bool owesWrite = false; // a write settled not performed, with nothing of its intent done
     // Every unknown write is still in flight: the ticket shows "In flight", not "Unknown".
     bool unknownInFlight = false;
     QSet<qint64> repeatedCalls; // every call whose intent key another write on the ticket shares

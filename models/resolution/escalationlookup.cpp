@@ -187,10 +187,10 @@ void EscalationResolver::lookupFound(ResolutionOperation *operation, const Escal
                             escalation.sellerId,
                             record.createdMs > 0 ? record.createdMs : at,
                             again ? QStringLiteral("console write") : QStringLiteral("provider lookup")};
-    step.settleDetail =
+    step.settleDetail = withReplacedCheck(
             QStringLiteral("%1: %2, %3 %4")
-                    .arg(call, settlementText(resolution, SettlementBasis::Lookup), noun, record.id)
-            + replaces;
+                    .arg(call, settlementText(resolution, SettlementBasis::Lookup), noun, record.id),
+            replaces);
     operation->finish(reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
                                QStringLiteral("%1: %2.%3")
                                        .arg(again ? QStringLiteral("Performed again (verified)")
@@ -212,9 +212,10 @@ void EscalationResolver::lookupFoundNothing(ResolutionOperation *operation,
     step.evidenceDetail = QStringLiteral("%1: not found: %2").arg(call, evidence.reason);
     step.settlement = Settlement{
             escalation.id, Resolution::NotPerformed, SettlementBasis::Lookup, QString(), m_operator, now()};
-    step.settleDetail = QStringLiteral("%1: %2").arg(
-                                call, settlementText(Resolution::NotPerformed, SettlementBasis::Lookup))
-            + replaces;
+    step.settleDetail = withReplacedCheck(
+            QStringLiteral("%1: %2").arg(call,
+                                         settlementText(Resolution::NotPerformed, SettlementBasis::Lookup)),
+            replaces);
     ResolutionReport report = reportOf(escalation, writeSettlement(m_store, m_operator, escalation, step),
                                        QString(), QString());
     if (report.kind == ResolutionReport::Kind::Resolved) {

@@ -1,6 +1,7 @@
 // A write sent again from the console: allowed only after a lookup proved it absent and
 // nothing of its intent took effect; sent once with the same key, behind the in-flight mark
-// that sends the next person to a lookup if this console dies meanwhile.
+// that sends the next person to a lookup if this console dies meanwhile. A write a person's
+// check found absent is looked up first, and sent only if that lookup finds no record of it.
 
 #include "audit/auditaction.h"
 #include "audit/auditlog.h"
@@ -59,14 +60,16 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
     if (!found)
         return found.error();
     const EscalationDetail &detail = *found;
-    // The rule in code: a write is repeated only after a lookup said it did not happen.
-    if (detail.resolution != Resolution::NotPerformed || detail.basis != SettlementBasis::Lookup)
-        return makeError(
-                QStringLiteral("only a write that a lookup proved not performed may be performed again"));
-    // The tool's own answer, come after the lookup, says it took effect: the lookup missed it.
+    // The rule in code: a write is repeated only after a lookup said it did not happen. One a
+    // person's check found absent is looked up first, in the same step (lookupFirst).
+    if (detail.state != EscalationState::Resolved || detail.resolution != Resolution::NotPerformed)
+        return makeError(QStringLiteral(
+                "only a write found not performed may be performed again: an unknown one is settled by a "
+                "lookup first, and one that took effect is not sent again"));
+    // The tool's own answer, come after the settlement, says it took effect: the check missed it.
     if (tookEffect(detail.reported))
-        return makeError(QStringLiteral("the tool's own answer says this write was %1, after the lookup "
-                                        "found it not performed: it is not performed again")
+        return makeError(QStringLiteral("the tool's own answer says this write was %1, after it was found "
+                                        "not performed: it is not performed again")
                                  .arg(outcomeLabel(*detail.reported).toLower()));
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     QUrl endpoint;
@@ -117,6 +120,7 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
                                      .arg((*ledger)->refundId));
     }
     RepeatPlan plan{detail, endpoint, system, {}, {}, {}, {}, {}};
+    plan.lookupFirst = !provedAbsent(detail.reported, detail.resolution, detail.basis);
     plan.keyKind = keyKind.describe(m_provider.settings().apiKey);
     plan.keyRefusal = keyRefusal;
     plan.payment = payment;
@@ -139,19 +143,60 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
                            notPossibleReport(QStringLiteral("nothing was sent: %1").arg(plan->keyRefusal)));
     if (const QString held = claimRefusal(plan->escalation); !held.isEmpty())
         return finishLater(operation, heldByClaimReport(QStringLiteral("nothing was sent: %1").arg(held)));
-    const EscalationDetail detail = plan->escalation;
+    if (plan->lookupFirst)
+        lookUpBeforeRepeat(operation, *plan);
+    else
+        sendRepeat(operation, *plan);
+    return operation;
+}
+
+void EscalationResolver::lookUpBeforeRepeat(ResolutionOperation *operation, const RepeatPlan &plan)
+{
+    const qint64 id = plan.escalation.id;
+    ResolutionOperation *lookup = lookUp(id);
+    operation->m_step = lookup;
+    connect(lookup, &ResolutionOperation::progress, operation, &ResolutionOperation::progress);
+    connect(lookup, &ResolutionOperation::finished, operation,
+            [this, operation, lookup, id](const ResolutionReport &looked) {
+                lookup->deleteLater();
+                // Sent only on the system's own word that it has no record of it.
+                const Expected<RepeatPlan> proved = looked.kind == ResolutionReport::Kind::Resolved
+                                && looked.resolution == Resolution::NotPerformed && looked.mayPerformAgain
+                        ? planRepeat(id)
+                        : Expected<RepeatPlan>(makeError(looked.message));
+                if (proved && !proved->lookupFirst) {
+                    emit operation->progress(tr("No record of it: sending it with the same key…"));
+                    sendRepeat(operation, *proved,
+                               QStringLiteral("Looked up first: %1 had no record of it, so it was sent. ")
+                                       .arg(proved->system));
+                    return;
+                }
+                ResolutionReport told = looked;
+                told.mayPerformAgain = false;
+                told.message = QStringLiteral("%1 Nothing was sent.").arg(looked.message);
+                operation->finish(told);
+            });
+}
+
+void EscalationResolver::sendRepeat(ResolutionOperation *operation, const RepeatPlan &plan,
+                                    const QString &preface)
+{
+    const EscalationDetail detail = plan.escalation;
     const bool money = detail.toolClass == ToolClass::WriteMoney;
     const Expected<RefundIntent> intent =
             money ? refundIntentFor(detail) : Expected<RefundIntent>(RefundIntent{});
     const Expected<RecordQuery> query = money ? Expected<RecordQuery>(RecordQuery{}) : recordQueryOf(detail);
-    if (!intent || !query)
-        return finishLater(operation, notPossibleReport(!intent ? intent.message() : query.message()));
+    if (!intent || !query) {
+        finishLater(operation, notPossibleReport(!intent ? intent.message() : query.message()));
+        return;
+    }
     // Before anything is sent, the escalation goes back to the queue as unknown, with its audit
     // entry: if this console dies while the request is out, the next person looks it up
     // instead of finding a "not performed" that may no longer be true.
-    if (Expected<void> begun = m_store.begin(); !begun)
-        return finishLater(operation,
-                           failedReport(QStringLiteral("nothing was sent: %1").arg(begun.message())));
+    if (Expected<void> begun = m_store.begin(); !begun) {
+        finishLater(operation, failedReport(QStringLiteral("nothing was sent: %1").arg(begun.message())));
+        return;
+    }
     const QString inFlight =
             QStringLiteral("a repeat with the same key was sent by %1 at %2; until its answer is "
                            "recorded, look it up before anything else")
@@ -174,7 +219,7 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     // The very bytes the write below sends, so the evidence shows what went out.
     const QByteArray form = money ? refundFormBody(*intent) : recordWriteBody(recordWriteOf(detail, *query));
     planned.request = QStringLiteral("POST %1\nIdempotency-Key: %2\n\n%3")
-                              .arg(plan->endpoint.toString(), detail.intentKey, QString::fromUtf8(form));
+                              .arg(plan.endpoint.toString(), detail.intentKey, QString::fromUtf8(form));
     planned.response =
             QStringLiteral("(no answer recorded yet: sent by %1 at %2. If no entry with its answer follows, "
                            "this console stopped before it came: look the write up before anything else.)")
@@ -184,7 +229,7 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     Expected<AuditEntry> started = kept
             ? audit.append(m_operator, auditaction::writeStarted, detail.id,
                            QStringLiteral("%1 with the same intent key on %2, to %3")
-                                   .arg(what, detail.ticketExtId, plan->endpoint.toString()),
+                                   .arg(what, detail.ticketExtId, plan.endpoint.toString()),
                            planned.evidenceSha256, planned.startedAt)
             : Expected<AuditEntry>(kept.error());
     // Unknown again until its answer: the ticket's flags and the queue say so.
@@ -193,8 +238,8 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
     Expected<void> committed = reassessed ? m_store.commit() : Expected<void>(reassessed.error());
     if (!committed) {
         m_store.rollback();
-        return finishLater(operation,
-                           failedReport(QStringLiteral("nothing was sent: %1").arg(committed.message())));
+        finishLater(operation, failedReport(QStringLiteral("nothing was sent: %1").arg(committed.message())));
+        return;
     }
 
     if (money) {
@@ -206,27 +251,26 @@ ResolutionOperation *EscalationResolver::performAgain(qint64 escalationId)
         operation->m_write = write;
         connect(write, &SafeRefundOperation::progress, operation, &ResolutionOperation::progress);
         connect(write, &SafeRefundOperation::finished, operation,
-                [this, operation, detail, write](const SafeWriteResult &result) {
+                [this, operation, detail, write, preface](const SafeWriteResult &result) {
                     write->deleteLater();
-                    afterWrite(operation, detail, writeOutcomeOf(result));
+                    afterWrite(operation, detail, writeOutcomeOf(result), preface);
                 });
-        return operation;
+        return;
     }
     auto *write =
             new SafeRecordWrite(m_provider.settings(), recordWriteOf(detail, *query), *query, operation);
     operation->m_recordWrite = write;
     connect(write, &SafeRecordWrite::progress, operation, &ResolutionOperation::progress);
     connect(write, &SafeRecordWrite::finished, operation,
-            [this, operation, detail, write](const WriteOutcome &result) {
+            [this, operation, detail, write, preface](const WriteOutcome &result) {
                 write->deleteLater();
-                afterWrite(operation, detail, result);
+                afterWrite(operation, detail, result, preface);
             });
     write->start();
-    return operation;
 }
 
 void EscalationResolver::afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation,
-                                    const WriteOutcome &result)
+                                    const WriteOutcome &result, const QString &preface)
 {
     const bool money = escalation.toolClass == ToolClass::WriteMoney;
     const QString what = money
@@ -314,17 +358,20 @@ void EscalationResolver::afterWrite(ResolutionOperation *operation, const Escala
         // read as "nothing happened". Say what was sent and answered, and the way on.
         const QString answer = settled.isEmpty() ? QStringLiteral("Unknown: %1.").arg(result.note) : settled;
         operation->finish(failedReport(
-                QStringLiteral("%1 was sent with the same intent key and the provider's answer was: %2 "
-                               "That answer could not be recorded (%3). The escalation stays unknown with "
-                               "the request kept as evidence. Do not send it again: when the database "
-                               "answers, Look up again settles it from the provider's record.")
-                        .arg(what, answer, written.message())));
+                preface
+                + QStringLiteral("%1 was sent with the same intent key and the provider's answer was: %2 "
+                                 "That answer could not be recorded (%3). The escalation stays unknown with "
+                                 "the request kept as evidence. Do not send it again: when the database "
+                                 "answers, Look up again settles it from the provider's record.")
+                          .arg(what, answer, written.message())));
         return;
     }
-    operation->finish(
+    ResolutionReport report =
             reportOf(escalation, written, settled,
                      QStringLiteral("Unknown: %1. The escalation is back in the queue; do not retry.")
-                             .arg(result.note)));
+                             .arg(result.note));
+    report.message.prepend(preface);
+    operation->finish(report);
 }
 
 std::optional<qint64> EscalationResolver::repeatSentAt(qint64 escalationId)

@@ -6,6 +6,7 @@
 #include "domain/hiddencharacters.h"
 #include "escalationclaims.h"
 #include "escalationtext.h"
+#include "owedwrite.h"
 #include "providerconnection.h"
 #include "refundpayment.h"
 #include "store/store.h"
@@ -48,6 +49,31 @@ Expected<QString> sellerAccountOf(const ProviderSettings &settings, const Escala
     return escalation.sellerId;
 }
 
+// Why a check cannot be recorded as typed, or empty.
+QString attestationProblem(const QString &reference, const QString &note)
+{
+    if (reference.isEmpty())
+        return QStringLiteral(
+                "the reference is missing: name the id you found (a refund, pickup or message), or "
+                "where you looked");
+    if (note.isEmpty())
+        return QStringLiteral("the note is missing: say how you checked");
+    if (reference.size() > 200)
+        return QStringLiteral(
+                       "the reference is %1 characters long; it may be at most 200: nothing was recorded")
+                .arg(reference.size());
+    if (note.size() > 4000)
+        return QStringLiteral("the note is %1 characters long; it may be at most 4,000: nothing was recorded")
+                .arg(note.size());
+    // Evidence is read later exactly as stored: nothing in it may read as something else.
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the reference"), reference); !shown)
+        return shown.message();
+    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the note"), note, LineBreaks::Allowed);
+        !shown)
+        return shown.message();
+    return QString();
+}
+
 } // namespace
 
 void ResolutionOperation::cancel()
@@ -60,6 +86,8 @@ void ResolutionOperation::cancel()
         m_recordLookup->cancel();
     if (m_recordWrite)
         m_recordWrite->cancel();
+    if (m_step)
+        m_step->cancel();
 }
 
 void ResolutionOperation::finish(const ResolutionReport &report)
@@ -387,45 +415,54 @@ QString EscalationResolver::claimRefusal(const EscalationDetail &escalation) con
     return EscalationClaims(m_store, m_operator).refusal(escalation);
 }
 
+QString EscalationResolver::replacementRefusal(const EscalationDetail &escalation,
+                                               const Attestation &attestation)
+{
+    if (attestation.resolution != Resolution::Performed)
+        return QStringLiteral("a check replaces one that found the write not performed only to say it was "
+                              "performed since");
+    if (const EscalationRoute way = route(escalation); way.canLookUp)
+        return QStringLiteral("%1 can be asked about this write: look it up, and its answer replaces the "
+                              "check")
+                .arg(way.system);
+    const Expected<bool> owed = stillOwed(m_store, escalation);
+    if (!owed)
+        return owed.message();
+    if (!*owed)
+        return QStringLiteral("another call of its intent took effect, so nothing more is owed for it");
+    return QString();
+}
+
 ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestation &attestation)
 {
     Expected<EscalationDetail> found = escalation(escalationId);
     if (!found)
         return failedReport(found.message());
     const EscalationDetail detail = *found;
-    if (detail.state != EscalationState::Open)
+    // Settled, it stays so; but a check that found a write absent gives way to a later one that
+    // it was since performed, when that is what the person records.
+    const bool replacing = detail.state != EscalationState::Open;
+    if (replacing
+        && (!attestation.replacesAttestedAbsence || !standsOnACheck(detail)
+            || detail.resolution != Resolution::NotPerformed))
         return settledBefore(detail);
     if (const QString held = claimRefusal(detail); !held.isEmpty())
         return heldByClaimReport(QStringLiteral("nothing was recorded: %1").arg(held));
     if (attestation.resolution == Resolution::PerformedAgain)
         return notPossibleReport(QStringLiteral("an attested check says performed or not performed"));
+    if (const QString refused = replacing ? replacementRefusal(detail, attestation) : QString();
+        !refused.isEmpty())
+        return notPossibleReport(QStringLiteral("nothing was recorded: %1").arg(refused));
     const QString reference = attestation.reference.trimmed();
     const QString note = attestation.note.trimmed();
-    if (reference.isEmpty())
-        return notPossibleReport(QStringLiteral(
-                "the reference is missing: name the id you found (a refund, pickup or message), or "
-                "where you looked"));
-    if (note.isEmpty())
-        return notPossibleReport(QStringLiteral("the note is missing: say how you checked"));
-    if (reference.size() > 200)
-        return notPossibleReport(
-                QStringLiteral(
-                        "the reference is %1 characters long; it may be at most 200: nothing was recorded")
-                        .arg(reference.size()));
-    if (note.size() > 4000)
-        return notPossibleReport(
-                QStringLiteral(
-                        "the note is %1 characters long; it may be at most 4,000: nothing was recorded")
-                        .arg(note.size()));
-    // Evidence is read later exactly as stored: nothing in it may read as something else.
-    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the reference"), reference); !shown)
-        return notPossibleReport(shown.message());
-    if (const Expected<void> shown = checkShownAsTyped(QStringLiteral("the note"), note, LineBreaks::Allowed);
-        !shown)
-        return notPossibleReport(shown.message());
+    if (const QString problem = attestationProblem(reference, note); !problem.isEmpty())
+        return notPossibleReport(problem);
 
     const qint64 at = now();
     const QString words = settlementText(attestation.resolution, SettlementBasis::Attestation);
+    // Whose check this one replaces is said in the evidence, the audit entries and the result.
+    const QString replaces =
+            replacing ? QStringLiteral(" It replaces %1.").arg(replacedCheckText(detail)) : QString();
     Evidence evidence;
     evidence.kind = EvidenceKind::Attestation;
     evidence.operatorName = m_operator;
@@ -440,23 +477,27 @@ ResolutionReport EscalationResolver::attest(qint64 escalationId, const Attestati
                            "Note: %8")
                     .arg(detail.tool, detail.callExtId, detail.ticketExtId, m_operator, isoTime(at), words,
                          reference, note);
+    if (replacing)
+        evidence.request += QStringLiteral("\nReplaces: %1").arg(replacedCheckText(detail));
     evidence.response = QStringLiteral("(a person's check: no system answered)");
 
     const QString call = QStringLiteral("%1 %2 on %3").arg(detail.tool, detail.callExtId, detail.ticketExtId);
     SettlementStep step;
     step.evidence = evidence;
     step.evidenceAction = auditaction::attest;
-    step.evidenceDetail = QStringLiteral("%1: %2, reference %3: %4").arg(call, words, reference, note);
+    step.evidenceDetail = withReplacedCheck(
+            QStringLiteral("%1: %2, reference %3: %4").arg(call, words, reference, note), replaces);
     step.settlement = Settlement{detail.id,
                                  attestation.resolution,
                                  SettlementBasis::Attestation,
                                  attestation.resolution == Resolution::Performed ? reference : QString(),
                                  m_operator,
-                                 at};
-    step.settleDetail = QStringLiteral("%1: %2").arg(call, words);
+                                 at,
+                                 replacing};
+    step.settleDetail = withReplacedCheck(QStringLiteral("%1: %2").arg(call, words), replaces);
     return reportOf(detail, writeSettlement(m_store, m_operator, detail, step),
-                    QStringLiteral("Recorded as %1 by %2. Attested checks are never shown as verified.")
-                            .arg(words, m_operator),
+                    QStringLiteral("Recorded as %1 by %2.%3 Attested checks are never shown as verified.")
+                            .arg(words, m_operator, replaces),
                     QString());
 }
 

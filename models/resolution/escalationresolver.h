@@ -3,8 +3,10 @@
 // went to, keep what was asked and answered, and settle the escalation by what was found;
 // only after a lookup proved the write absent, and nothing of its intent took effect, may it
 // be performed again, with the same key. Where no system can be asked, a person records what
-// they checked (an attestation), which is never shown as verified. Every step goes into the
-// audit log in the same transaction as the change (settlementwriter.h).
+// they checked (an attestation), which is never shown as verified. A write found absent by a
+// person's check is still owed: performing it again asks the system first, and where no system
+// can be asked, a later check that it was since performed replaces the first. Every step goes
+// into the audit log in the same transaction as the change (settlementwriter.h).
 
 #include "domain/expected.h"
 #include "domain/registryselection.h"
@@ -54,6 +56,9 @@ struct RepeatPlan
     // With a live key, what the person must type to send: the amount as the confirmation
     // shows it ("$118.00"). Empty: a click confirms.
     QString typeToConfirm;
+    // Only a person's check found it absent: the system is asked first, with the same key, and
+    // it is sent only if that lookup finds no record of it.
+    bool lookupFirst = false;
 };
 
 // A person's record of a check made in a system Verity cannot ask.
@@ -62,6 +67,9 @@ struct Attestation
     Resolution resolution = Resolution::Performed; // Performed or NotPerformed
     QString reference; // what they found (a pickup id), or where they looked
     QString note;
+    // A check that a write an attested check found absent was since performed (done where no
+    // system can be asked, with the same key): it replaces that check, and only that one.
+    bool replacesAttestedAbsence = false;
 };
 
 class ResolutionOperation : public QObject
@@ -86,6 +94,7 @@ private:
     QPointer<SafeRefundOperation> m_write;
     QPointer<RecordLookupOperation> m_recordLookup;
     QPointer<SafeRecordWrite> m_recordWrite;
+    QPointer<ResolutionOperation> m_step; // the lookup a repeat waits for
     bool m_finished = false;
 };
 
@@ -109,7 +118,9 @@ public:
     ResolutionOperation *lookUp(qint64 escalationId);
     // Why a repeat is not allowed, or what it would send.
     Expected<RepeatPlan> planRepeat(qint64 escalationId);
-    // Only for an escalation a lookup settled as not performed, with nothing of its intent performed.
+    // Only for an escalation settled as not performed, with nothing of its intent performed. One
+    // a person's check settled is looked up first (RepeatPlan::lookupFirst), and sent only if the
+    // lookup found no record of it; found, it is settled as performed and nothing is sent.
     ResolutionOperation *performAgain(qint64 escalationId);
     ResolutionReport attest(qint64 escalationId, const Attestation &attestation);
     static ResolutionReport waitFor(ResolutionOperation *operation);
@@ -145,8 +156,16 @@ private:
                      const SystemRecord &record, const QString &matching);
     void lookupFoundNothing(ResolutionOperation *operation, const EscalationDetail &escalation,
                             Evidence evidence, bool anotherTookEffect);
+    // The lookup before a repeat of a write a person's check found absent; then the repeat, or
+    // nothing.
+    void lookUpBeforeRepeat(ResolutionOperation *operation, const RepeatPlan &plan);
+    // Sends the write once more with its key, behind the in-flight mark. `preface` begins the
+    // report's message (what the lookup before it found).
+    void sendRepeat(ResolutionOperation *operation, const RepeatPlan &plan, const QString &preface = {});
     void afterWrite(ResolutionOperation *operation, const EscalationDetail &escalation,
-                    const WriteOutcome &result);
+                    const WriteOutcome &result, const QString &preface);
+    // Why this check may not replace the attested "not performed" the escalation stands on, or empty.
+    QString replacementRefusal(const EscalationDetail &escalation, const Attestation &attestation);
     // When a repeat of this escalation's write was first sent from a console, if one was.
     std::optional<qint64> repeatSentAt(qint64 escalationId);
     ResolutionOperation *finishLater(ResolutionOperation *operation, ResolutionReport report);

@@ -78,6 +78,15 @@ QString replacedCheckText(const EscalationDetail &escalation)
                                 SettlementBasis::Attestation));
 }
 
+QString withReplacedCheck(QString detail, const QString &replaces)
+{
+    if (replaces.isEmpty())
+        return detail;
+    if (!detail.endsWith(u'.'))
+        detail += u'.';
+    return detail + replaces;
+}
+
 QString paymentText(const RefundIntent &intent)
 {
     QString text = QStringLiteral("%1 (%2)").arg(intent.paymentIntent, intent.paymentSource);
@@ -88,7 +97,7 @@ QString paymentText(const RefundIntent &intent)
 
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
                                const QString &system, const QString &keyExpiry, const QString &keyKind,
-                               const QString &payment)
+                               const QString &payment, bool lookupFirst)
 {
     QStringList lines;
     lines << (escalation.amountCents
@@ -105,6 +114,15 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
     if (!keyKind.isEmpty())
         lines << QStringLiteral("With: %1").arg(keyKind);
     lines << QString();
+    if (lookupFirst)
+        // A person's word that it is not there is not the system's: the system is asked first.
+        lines << QStringLiteral(
+                         "A person's check found it not performed; %1 has not said so. Before anything "
+                         "is sent, %1 is asked with the same key: if it has a record of this intent, "
+                         "the write is settled as performed and nothing is sent. Only if it has none is "
+                         "this sent, once.")
+                         .arg(system)
+              << QString();
     if (!keyExpiry.isEmpty()) {
         lines << QStringLiteral("The key no longer protects this refund: %1, so it will not recognise a "
                                 "repeat. Verity looks the refund up again immediately before sending, and "
@@ -114,12 +132,16 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
     }
     // What protects this send is the lookup just made; the key only while the system still keeps
     // it (a provider forgets keys after a while, Stripe's after 24 hours).
-    lines << QStringLiteral("A lookup found no record of this intent at %1. The same key lets %1 recognise a "
-                            "repeat only "
-                            "while it still keeps the key (many forget keys after 24 hours): the lookup is "
-                            "what shows "
-                            "this is not a second effect.")
-                     .arg(system);
+    // After a check, the lookup is still to come: the paragraph above says what it decides.
+    const QString found = lookupFirst
+            ? QString()
+            : QStringLiteral("A lookup found no record of this intent at %1. ").arg(system);
+    lines << found
+                    + QStringLiteral(
+                              "The same key lets %1 recognise a repeat only while it still keeps the key "
+                              "(many forget keys after 24 hours): the lookup is what shows this is not a "
+                              "second effect.")
+                              .arg(system);
     return lines.join(u'\n');
 }
 

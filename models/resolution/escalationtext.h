@@ -30,14 +30,20 @@ bool standsOnACheck(const EscalationDetail &escalation);
 // replace a person's check on this escalation; empty when it stands on no check.
 QString replacedCheckText(const EscalationDetail &escalation);
 
+// `detail` ended as a sentence and followed by `replaces` (" It replaces the check …"), or as it
+// is when `replaces` is empty: an audit entry that settles in place of a check says so apart.
+QString withReplacedCheck(QString detail, const QString &replaces);
+
 // What a person confirms before a write is sent again: every fact of it, the intent key and
 // the URL it goes to.
 // A refund's payment and where it was named: "pi_… (order SU-1)", and the seller's account
 // when it is asked there.
 QString paymentText(const RefundIntent &intent);
 
+// `lookupFirst`: only a person's check found it absent, and the system is asked before it is sent.
 QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &endpoint,
                                const QString &system, const QString &keyExpiry = {},
-                               const QString &keyKind = {}, const QString &payment = {});
+                               const QString &keyKind = {}, const QString &payment = {},
+                               bool lookupFirst = false);
 
 } // namespace verity

@@ -447,6 +447,9 @@ struct Settlement
     QString reference; // the refund, pickup or message that proves it; empty when none
     QString operatorName;
     qint64 at = 0;
+    // A check that it was performed (done since where no system can be asked) replacing a check
+    // that found it not performed: stored only while the escalation still stands on that check.
+    bool replacesAttestedAbsence = false;
 };
 
 // A call of one ticket carrying a given intent key, with what is known of its effect: what

@@ -1405,6 +1405,21 @@ ALTER FUNCTION queue_totals_changed(BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGI
 REVOKE EXECUTE ON FUNCTION queue_totals_changed(BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT)
     FROM PUBLIC;
 )sql")}},
+
+        // a write a person's check found not performed is still owed, whatever its class, as one
+        // a lookup found absent is: the tickets with such a write are assessed again when the store
+        // opens, and need a look while nothing of its intent took effect
+        {.what = "a write a check found absent is still owed",
+         .sqlite = 25,
+         .postgres = 19,
+         .parts = {sqliteOnly(R"sql(
+INSERT OR IGNORE INTO pending_reassessment (ticket_id)
+    SELECT DISTINCT ticket_id FROM escalations WHERE resolution = 'not_performed' AND basis = 'attestation'
+)sql"), postgresOnly(R"sql(
+INSERT INTO pending_reassessment (ticket_id)
+    SELECT DISTINCT ticket_id FROM escalations WHERE resolution = 'not_performed' AND basis = 'attestation'
+    ON CONFLICT DO NOTHING;
+)sql")}},
 };
 // clang-format on
 

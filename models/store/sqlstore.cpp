@@ -443,11 +443,10 @@ Expected<void> SqlStore::setToolResult(const ToolResultUpdate &result)
 
 Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
 {
-    // The settlement's rules are settledOutcome and provedAbsent; the query reads their facts.
+    // The settlement's rules are settledOutcome and settledAbsent; the query reads their facts.
     auto query =
             prepared("SELECT c.id, c.tool_class, c.outcome, c.intent_key, c.intent_error, c.amount_cents, "
                      "e.resolution, "
-                     "e.basis, "
                      "CASE WHEN c.tool_class NOT IN ({class:read}, {class:unclassified}) AND "
                      "length(c.raw_result) < 262144 "
                      "THEN c.raw_result END, c.amount_error IS NOT NULL, c.in_flight_until IS NOT NULL "
@@ -469,15 +468,14 @@ Expected<QList<CallFacts>> SqlStore::callFacts(qint64 ticketId)
                 q.value(2).isNull() ? std::nullopt : outcomeFromId(q.value(2).toString());
         const std::optional<Resolution> resolution = resolutionFromId(q.value(6).toString());
         call.outcome = settledOutcome(reported, resolution);
-        call.provedAbsent = provedAbsent(call.toolClass, reported, resolution,
-                                         settlementBasisFromId(q.value(7).toString()));
+        call.settledAbsent = settledAbsent(reported, resolution);
         call.intentKey = q.value(3).toString();
         // A key from all arguments keeps why the profile's fields could not make one.
         call.intentError = q.value(3).toString().isEmpty();
         call.amountCents = optionalInt(q.value(5));
-        noteResult(call, q.value(8).toString());
-        call.amountError = q.value(9).toBool();
-        call.inFlight = q.value(10).toBool();
+        noteResult(call, q.value(7).toString());
+        call.amountError = q.value(8).toBool();
+        call.inFlight = q.value(9).toBool();
         facts.append(call);
     }
     q.finish();

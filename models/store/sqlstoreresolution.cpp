@@ -264,8 +264,9 @@ Expected<QList<Evidence>> SqlStore::evidenceRows(qint64 offset, int limit)
 Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settlement)
 {
     // Only an open escalation can be settled, only a verified "not performed" can become
-    // "performed again", and a system's answer (a lookup, a reconciliation) outranks a
-    // person's attested check: the WHERE clause is the lock between two consoles. A note on
+    // "performed again", a system's answer (a lookup, a reconciliation) outranks a person's
+    // attested check, and a check that a write owed was since performed replaces one that found
+    // it absent, when it says so: the WHERE clause is the lock between two consoles. A note on
     // why it was open goes with it.
     auto update = prepared(
             "UPDATE escalations SET state = {state:resolved}, resolution = ?, basis = ?, reference = ?, "
@@ -273,7 +274,9 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
             "WHERE id = ? AND (state = {state:open} OR "
             "(? = {resolution:performed_again} AND resolution = {resolution:not_performed} AND "
             "basis = {basis:lookup}) OR "
-            "(basis = {basis:attestation} AND ? IN ({basis:lookup}, {basis:reconciliation}))) "
+            "(basis = {basis:attestation} AND ? IN ({basis:lookup}, {basis:reconciliation})) OR "
+            "(? = 1 AND ? = {resolution:performed} AND ? = {basis:attestation} AND "
+            "resolution = {resolution:not_performed} AND basis = {basis:attestation})) "
             "AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)");
     if (!update)
         return update.error();
@@ -284,6 +287,9 @@ Expected<ResolutionClaim> SqlStore::resolveEscalation(const Settlement &settleme
     q.addBindValue(settlement.operatorName);
     q.addBindValue(settlement.at);
     q.addBindValue(settlement.escalationId);
+    q.addBindValue(resolutionId(settlement.resolution));
+    q.addBindValue(settlementBasisId(settlement.basis));
+    q.addBindValue(settlement.replacesAttestedAbsence ? 1 : 0);
     q.addBindValue(resolutionId(settlement.resolution));
     q.addBindValue(settlementBasisId(settlement.basis));
     q.addBindValue(settlement.operatorName);

@@ -265,7 +265,9 @@ public:
     virtual Expected<QList<IntentCall>> intentCalls(qint64 ticketId, const QString &intentKey) = 0;
     virtual Expected<qint64> recordEvidence(const Evidence &evidence) = 0;
     virtual Expected<QList<Evidence>> evidence(qint64 escalationId) = 0; // oldest first
-    // Settles an open escalation, or moves a verified "not performed" to "performed again".
+    // Settles an open escalation, moves a verified "not performed" to "performed again", puts a
+    // system's answer in place of an attested check, or (replacesAttestedAbsence) a check that
+    // it was performed in place of an attested "not performed".
     // Atomic across consoles: the first claim wins and later ones learn who made it. Refused
     // with an error naming the holder while another operator's claim holds it; settling ends the
     // settler's claim.

@@ -1,6 +1,7 @@
 // The escalation resolver on the demo data, against the real sandbox seeded with the
 // provider's side of the demo: a lookup settles an unknown refund by evidence (stored, hashed,
-// audited, in the ledger); only a verified "not performed" may be performed again, once; two
+// audited, in the ledger); only a verified "not performed" may be performed again, once (one a
+// person's check found absent is looked up first, in the same step); two
 // consoles on one database settle an escalation once; what cannot be looked up is said so
 // and nothing changes; a provider that cannot be reached leaves the escalation open with the
 // reason. Then `verity lookup --all-open` through the built binary against `verity sandbox`.
@@ -115,6 +116,10 @@ private slots:
     void aLateAnswerThatItTookEffectStopsTheRepeat();
     void connectedAccountsAreAskedOnTheSellersAccount();
     void anEnteredPaymentMustBeTheOrders();
+    void aCheckFoundAbsentIsLookedUpBeforeItIsSentAgain();
+    void aCheckFoundAbsentThatWasMadeIsSettledNotSent_data();
+    void aCheckFoundAbsentThatWasMadeIsSettledNotSent();
+    void whereNoSystemCanBeAskedALaterCheckReplacesTheFirst();
 
 private:
     qint64 auditCount() { return *m_store->countAuditEntries(); }
@@ -1395,6 +1400,196 @@ void TestEscalationResolver::lookupCommandSettlesWhatItCan()
     m_store = openTestStore(m_dbPath);
     QVERIFY(m_store);
     verifyAuditChain(2 * 15);
+}
+
+// A seller message a person found not performed is still owed: the ticket needs a look, and
+// performing it again asks the messaging service first, with the same key; it had no record of
+// it, so the message is sent once, with that key.
+void TestEscalationResolver::aCheckFoundAbsentIsLookedUpBeforeItIsSentAgain()
+{
+    m_resolver->setRegistries(automaticRegistries(QString()));
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QCOMPARE(before.tool, QStringLiteral("message_seller"));
+    const ResolutionReport attested =
+            m_resolver->attest(id,
+                               Attestation{Resolution::NotPerformed, QStringLiteral("seller inbox"),
+                                           QStringLiteral("The seller says no message came")});
+    QCOMPARE(settlementText(*attested.resolution, attested.basis),
+             QStringLiteral("not performed (attested)"));
+    const TicketRow owed = (**m_store->ticket(before.ticketId)).row;
+    QVERIFY(owed.needsAttention);
+    QCOMPARE(ticketStateLabel(owed.state), QStringLiteral("Needs a look"));
+
+    // Allowed, but only after the system is asked: the plan says so.
+    const Expected<RepeatPlan> plan = m_resolver->planRepeat(id);
+    QVERIFY_OK(plan);
+    QVERIFY(plan->lookupFirst);
+    QCOMPARE(plan->system, QStringLiteral("the seller-messaging service"));
+
+    QStringList requests;
+    connect(&m_sandbox->server(), &SandboxServer::served, this,
+            [&requests](const QString &line) { requests << line.section(u' ', 0, 1); });
+    const ResolutionReport sent = wait(m_resolver->performAgain(id));
+    QCOMPARE(kindName(sent.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(resolutionName(sent.resolution), resolutionId(Resolution::PerformedAgain));
+    QVERIFY2(sent.message.startsWith(
+                     QStringLiteral("Looked up first: the seller-messaging service had no record")),
+             qPrintable(sent.message));
+    // The lookup went first, and exactly one POST followed it.
+    QVERIFY2(!requests.isEmpty() && requests.first().startsWith(QStringLiteral("GET /v1/messages")),
+             qPrintable(requests.join(u'\n')));
+    QCOMPARE(requests.filter(QStringLiteral("POST ")).size(), 1);
+    SandboxHttp http(m_sandbox->url());
+    const QJsonArray messages =
+            http.get(QStringLiteral("/v1/messages?order=%1&limit=100").arg(before.orderId))
+                    .json.value(QStringLiteral("data"))
+                    .toArray();
+    QCOMPARE(messages.size(), 1);
+    QCOMPARE(messages.at(0)
+                     .toObject()
+                     .value(QStringLiteral("metadata"))
+                     .toObject()
+                     .value(QStringLiteral("intent_key"))
+                     .toString(),
+             before.intentKey);
+
+    // The check, the lookup that replaced it, the write planned and the write: all evidence.
+    const QList<Evidence> evidence = *m_store->evidence(id);
+    QCOMPARE(evidence.size(), 4);
+    QCOMPARE(evidenceKindId(evidence.at(0).kind), evidenceKindId(EvidenceKind::Attestation));
+    QCOMPARE(evidenceKindId(evidence.at(1).kind), evidenceKindId(EvidenceKind::Lookup));
+    QCOMPARE(lookupVerdictId(evidence.at(1).verdict), lookupVerdictId(LookupVerdict::NotFound));
+    QVERIFY2(evidence.at(3).request.contains(QStringLiteral("Idempotency-Key: ") + before.intentKey),
+             qPrintable(evidence.at(3).request));
+    QStringList actions;
+    for (const AuditEntry &entry : auditEntries())
+        actions << entry.action;
+    QCOMPARE(actions,
+             (QStringList{QStringLiteral("attest"), QStringLiteral("settle"), QStringLiteral("lookup"),
+                          QStringLiteral("settle"), QStringLiteral("write-started"),
+                          QStringLiteral("write-sent"), QStringLiteral("settle")}));
+    verifyAuditChain(7);
+    QVERIFY(!(**m_store->ticket(before.ticketId)).row.needsAttention);
+    // Once is all.
+    QCOMPARE(kindName(wait(m_resolver->performAgain(id)).kind),
+             kindName(ResolutionReport::Kind::NotPossible));
+}
+
+void TestEscalationResolver::aCheckFoundAbsentThatWasMadeIsSettledNotSent_data()
+{
+    QTest::addColumn<QString>("ticket");
+    // The courier has this pickup, and the provider this refund, whatever the person found.
+    QTest::newRow("pickup") << QStringLiteral("T-20260401-0247");
+    QTest::newRow("refund") << QStringLiteral("T-20260329-0264");
+}
+
+// A person found the write absent, but the system has it: performing it again asks first,
+// settles it as performed (verified) in place of the check, and sends nothing.
+void TestEscalationResolver::aCheckFoundAbsentThatWasMadeIsSettledNotSent()
+{
+    QFETCH(QString, ticket);
+    m_resolver->setRegistries(automaticRegistries(QString()));
+    const qint64 id = openEscalationId(*m_store, ticket, c3);
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QCOMPARE(kindName(m_resolver
+                              ->attest(id,
+                                       Attestation{Resolution::NotPerformed, QStringLiteral("portal"),
+                                                   QStringLiteral("nothing there when I looked")})
+                              .kind),
+             kindName(ResolutionReport::Kind::Resolved));
+    QVERIFY((**m_store->ticket(before.ticketId)).row.needsAttention);
+    const Expected<RepeatPlan> plan = m_resolver->planRepeat(id);
+    QVERIFY_OK(plan);
+    QVERIFY(plan->lookupFirst);
+
+    QStringList requests;
+    connect(&m_sandbox->server(), &SandboxServer::served, this,
+            [&requests](const QString &line) { requests << line.section(u' ', 0, 1); });
+    const ResolutionReport report = wait(m_resolver->performAgain(id));
+    QCOMPARE(kindName(report.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(settlementText(*report.resolution, report.basis), QStringLiteral("performed (verified)"));
+    QVERIFY2(report.message.contains(QStringLiteral("It replaces the check amira recorded at")),
+             qPrintable(report.message));
+    QVERIFY2(report.message.endsWith(QStringLiteral("Nothing was sent.")), qPrintable(report.message));
+    QVERIFY(!report.mayPerformAgain);
+    QVERIFY2(!requests.isEmpty(), "the system was asked");
+    QCOMPARE(requests.filter(QStringLiteral("POST ")).size(), 0);
+    QCOMPARE(auditEntries().last().action, QStringLiteral("settle"));
+    verifyAuditChain(4); // attest, settle, lookup, settle
+    QVERIFY(!(**m_store->ticket(before.ticketId)).row.needsAttention);
+    QVERIFY(!m_resolver->planRepeat(id));
+}
+
+// No system can be asked about seller messages (no registry names one here): a message a person
+// found absent is sent by hand, with the same key, and a later check that it was performed
+// replaces the first, audited; only so, and only while it is owed.
+void TestEscalationResolver::whereNoSystemCanBeAskedALaterCheckReplacesTheFirst()
+{
+    const qint64 id = openEscalationId(*m_store, QStringLiteral("T-20260330-0362"), QStringLiteral("c2"));
+    QVERIFY(id > 0);
+    const EscalationDetail before = **m_store->escalation(id);
+    QVERIFY(!m_resolver->route(before).canLookUp);
+    QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
+    QCOMPARE(kindName(m_resolver
+                              ->attest(id,
+                                       Attestation{Resolution::NotPerformed, QStringLiteral("seller inbox"),
+                                                   QStringLiteral("no message came")})
+                              .kind),
+             kindName(ResolutionReport::Kind::Resolved));
+    QVERIFY((**m_store->ticket(before.ticketId)).row.needsAttention);
+    // No system to send it with, or to ask first.
+    const Expected<RepeatPlan> plan = m_resolver->planRepeat(id);
+    QVERIFY(!plan);
+    QVERIFY2(plan.message().contains(QStringLiteral("names no system")), qPrintable(plan.message()));
+
+    EscalationResolver bruno(*m_store, *m_client, QStringLiteral("bruno"));
+    // A second check that does not say it replaces the first is told who settled it.
+    const ResolutionReport unsaid = bruno.attest(
+            id,
+            Attestation{Resolution::Performed, QStringLiteral("msg-77"), QStringLiteral("sent it by hand")});
+    QCOMPARE(kindName(unsaid.kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));
+    // A replacing check says it was performed since, or nothing.
+    const ResolutionReport absentAgain =
+            bruno.attest(id,
+                         Attestation{Resolution::NotPerformed, QStringLiteral("inbox"),
+                                     QStringLiteral("still not"), true});
+    QCOMPARE(kindName(absentAgain.kind), kindName(ResolutionReport::Kind::NotPossible));
+    verifyAuditChain(2);
+
+    const ResolutionReport replaced = bruno.attest(
+            id,
+            Attestation{Resolution::Performed, QStringLiteral("msg-77"),
+                        QStringLiteral("Sent from the seller portal with the same intent key"), true});
+    QCOMPARE(kindName(replaced.kind), kindName(ResolutionReport::Kind::Resolved));
+    QCOMPARE(settlementText(*replaced.resolution, replaced.basis), QStringLiteral("performed (attested)"));
+    QVERIFY2(replaced.message.contains(QStringLiteral("It replaces the check amira recorded at")),
+             qPrintable(replaced.message));
+    const EscalationDetail after = **m_store->escalation(id);
+    QCOMPARE(after.resolvedBy, QStringLiteral("bruno"));
+    QCOMPARE(after.reference, QStringLiteral("msg-77"));
+    const QList<Evidence> evidence = *m_store->evidence(id);
+    QCOMPARE(evidence.size(), 2);
+    QVERIFY2(evidence.last().request.contains(QStringLiteral("Replaces: the check amira recorded at")),
+             qPrintable(evidence.last().request));
+    const QList<AuditEntry> audit = auditEntries();
+    QCOMPARE(audit.size(), 4);
+    QCOMPARE(audit.at(2).action, QStringLiteral("attest"));
+    QCOMPARE(audit.at(2).operatorName, QStringLiteral("bruno"));
+    QCOMPARE(audit.at(3).action, QStringLiteral("settle"));
+    QVERIFY2(audit.at(3).detail.contains(QStringLiteral("replaces the check amira recorded")),
+             qPrintable(audit.at(3).detail));
+    verifyAuditChain(4);
+    QVERIFY(!(**m_store->ticket(before.ticketId)).row.needsAttention);
+    QCOMPARE(served.count(), 0);
+
+    // Performed now: no check replaces it.
+    const ResolutionReport back = m_resolver->attest(
+            id, Attestation{Resolution::Performed, QStringLiteral("x"), QStringLiteral("y"), true});
+    QCOMPARE(kindName(back.kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));
+    verifyAuditChain(4);
 }
 
 QTEST_GUILESS_MAIN(TestEscalationResolver)

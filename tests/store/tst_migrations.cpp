@@ -115,6 +115,7 @@ private slots:
     void ticketsRebuildKeepsWhatPointsAtThem();
     void evidenceAndLedgerSurviveSchema11();
     void guessedPaymentsAreForgotten();
+    void aWriteACheckFoundAbsentIsOwedOnceMigrated();
     void newerDatabaseIsRefused_data();
     void newerDatabaseIsRefused();
     void notSqliteIsRefused_data();
@@ -281,6 +282,42 @@ void TestMigrations::guessedPaymentsAreForgotten()
                   QStringLiteral("SELECT id, COALESCE(payment_intent, '-') FROM orders ORDER BY id")),
              (QStringList{QStringLiteral("SU-1|-"), QStringLiteral("SU-2|pi_3NfWq2Lk"),
                           QStringLiteral("SU-3|pi_SU-33")}));
+}
+
+// Before schema 25 only a lookup's "not performed" (or a check's, for a refund) left a write
+// owed: a seller message a person found absent left its ticket with no attention. The tickets
+// holding such a check are assessed again as the store opens, and need a look now.
+void TestMigrations::aWriteACheckFoundAbsentIsOwedOnceMigrated()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("v24.sqlite"));
+    QVERIFY(makeDatabaseAt(path, 24));
+    {
+        RawSqlite raw(path);
+        for (const char *sql :
+             {"INSERT INTO tool_calls (id, ticket_id, seq, call_ext_id, tool, tool_class, arguments, "
+              "called_at, "
+              "fingerprint, intent_key, outcome) VALUES (7, 1, 1, 'c2', 'message_seller', "
+              "'write_irreversible', "
+              "'{}', 1773757927000, 'f', 'key-1', 'unknown')",
+              "INSERT INTO escalations (id, tool_call_id, ticket_id, opened_at, state, resolution, basis, "
+              "resolved_by, resolved_at) VALUES (1, 7, 1, 1773757932000, 'resolved', 'not_performed', "
+              "'attestation', 'amira', 5)",
+              "UPDATE tickets SET write_count = 1, worst_outcome = 2, needs_attention = 0, attention_rank = "
+              "2 "
+              "WHERE id = 1"})
+            QCOMPARE(raw.exec(QString::fromLatin1(sql)), QString());
+    }
+    QString error;
+    std::unique_ptr<SqliteStore> store = openStore(path, &error);
+    QVERIFY2(store, qPrintable(error));
+    const TicketRow row = (**store->ticket(1)).row;
+    QVERIFY(row.needsAttention);
+    QCOMPARE(ticketStateLabel(row.state), ticketStateLabel(TicketState::NeedsLook));
+    QCOMPARE(scalar(RawSqlite(store->location()).db(),
+                    QStringLiteral("SELECT count(*) FROM pending_reassessment")),
+             0);
 }
 
 void TestMigrations::olderDatabaseIsMigrated_data()

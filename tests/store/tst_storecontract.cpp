@@ -78,8 +78,21 @@ NewToolCall unknownRefund(qint64 ticketId, qint64 seq)
     return call;
 }
 
-// A ticket with one message and one unknown refund, assessed: one open escalation.
-Expected<qint64> ticketWithUnknownRefund(Store &store, const QString &extId)
+// A message to a seller whose answer never came: a write that moves no money.
+NewToolCall unknownMessage(qint64 ticketId, qint64 seq)
+{
+    NewToolCall call = unknownRefund(ticketId, seq);
+    call.tool = QStringLiteral("message_seller");
+    call.toolClass = ToolClass::WriteIrreversible;
+    call.argumentsJson = QStringLiteral("{\"text\":\"The buyer asks for a replacement\"}");
+    call.amountCents.reset();
+    return call;
+}
+
+// A ticket with one message and one unknown write (a refund unless said), assessed: one open
+// escalation.
+Expected<qint64> ticketWithUnknownWrite(Store &store, const QString &extId,
+                                        NewToolCall (*unknownWrite)(qint64, qint64) = unknownRefund)
 {
     if (Expected<void> begun = store.begin(); !begun)
         return begun.error();
@@ -90,7 +103,7 @@ Expected<qint64> ticketWithUnknownRefund(Store &store, const QString &extId)
                 store.insertMessage(message(ticket->id, 1, QStringLiteral("Where is my refund?")));
         !stored)
         return stored.error();
-    if (Expected<qint64> call = store.insertToolCall(unknownRefund(ticket->id, 2)); !call)
+    if (Expected<qint64> call = store.insertToolCall(unknownWrite(ticket->id, 2)); !call)
         return call.error();
     Expected<QList<CallFacts>> facts = store.callFacts(ticket->id);
     if (!facts)
@@ -239,7 +252,7 @@ private slots:
 
     void ticketsReadBackAsWritten()
     {
-        Expected<qint64> stored = ticketWithUnknownRefund(*m_store, QStringLiteral("T-7"));
+        Expected<qint64> stored = ticketWithUnknownWrite(*m_store, QStringLiteral("T-7"));
         QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
         const qint64 id = *stored;
         TicketReads &reads = *m_store;
@@ -279,7 +292,7 @@ private slots:
 
     void anUnknownWriteWaitsInTheQueueUntilSettled()
     {
-        Expected<qint64> stored = ticketWithUnknownRefund(*m_store, QStringLiteral("T-1"));
+        Expected<qint64> stored = ticketWithUnknownWrite(*m_store, QStringLiteral("T-1"));
         QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
         const qint64 ticket = *stored;
         EscalationStore &escalations = *m_store;
@@ -327,7 +340,7 @@ private slots:
 
     void aClaimHoldsOthersOffUntilItLapses()
     {
-        Expected<qint64> stored = ticketWithUnknownRefund(*m_store, QStringLiteral("T-1"));
+        Expected<qint64> stored = ticketWithUnknownWrite(*m_store, QStringLiteral("T-1"));
         QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
         EscalationStore &escalations = *m_store;
         const qint64 id = escalations.openEscalations(0, 1)->first().id;
@@ -413,7 +426,7 @@ private slots:
     {
         constexpr int escalationCount = 24;
         for (int i = 0; i < escalationCount; ++i) {
-            Expected<qint64> stored = ticketWithUnknownRefund(*m_store, QStringLiteral("T-%1").arg(i));
+            Expected<qint64> stored = ticketWithUnknownWrite(*m_store, QStringLiteral("T-%1").arg(i));
             QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
         }
         // Four consoles, each with its own connection, pressing Next until nothing is left.
@@ -500,7 +513,7 @@ private slots:
 
     void evidenceIsKeptOldestFirst()
     {
-        QVERIFY(ticketWithUnknownRefund(*m_store, QStringLiteral("T-1")));
+        QVERIFY(ticketWithUnknownWrite(*m_store, QStringLiteral("T-1")));
         EscalationStore &escalations = *m_store;
         Expected<QList<EscalationRow>> rows = escalations.openEscalations(0, 1);
         QVERIFY(rows && !rows->isEmpty());
@@ -559,7 +572,7 @@ private slots:
 
     void aTrainerNoteIsReplacedAndRemoved()
     {
-        Expected<qint64> stored = ticketWithUnknownRefund(*m_store, QStringLiteral("T-1"));
+        Expected<qint64> stored = ticketWithUnknownWrite(*m_store, QStringLiteral("T-1"));
         QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
         const qint64 ticket = *stored;
         TraceStore &traces = *m_store;
@@ -692,7 +705,7 @@ private slots:
     void aTraceTicketJoinsItsConversationsTicket()
     {
         // The conversation's ticket: a message and an unknown refund (call_2), escalated.
-        Expected<qint64> conversation = ticketWithUnknownRefund(*m_store, QStringLiteral("conv-1"));
+        Expected<qint64> conversation = ticketWithUnknownWrite(*m_store, QStringLiteral("conv-1"));
         QVERIFY_OK(conversation);
         const qint64 into = *conversation;
 
@@ -892,6 +905,74 @@ private slots:
         calls = callsById(reads, id);
         QVERIFY(calls.value(QStringLiteral("call_4")).escalationId);
         QCOMPARE(calls.value(QStringLiteral("call_4")).inFlightUntil, std::optional<qint64>());
+    }
+
+    // A message a person's check found not performed is still owed: its ticket needs a look. A
+    // later check that it was since performed replaces that check only when it says so, and a
+    // check never turns "performed" back into "not performed".
+    void aWriteACheckFoundAbsentStaysOwedUntilPerformed()
+    {
+        Expected<qint64> stored = ticketWithUnknownWrite(*m_store, QStringLiteral("T-1"), unknownMessage);
+        QVERIFY_OK(stored);
+        const qint64 ticket = *stored;
+        EscalationStore &escalations = *m_store;
+        const qint64 id = escalations.openEscalations(0, 1)->first().id;
+        const auto settle = [&](const Settlement &settlement) -> Expected<ResolutionClaim> {
+            if (Expected<void> begun = escalations.begin(); !begun)
+                return begun.error();
+            Expected<ResolutionClaim> claim = escalations.resolveEscalation(settlement);
+            if (claim)
+                if (Expected<RepeatCounts> reassessed = reassessTicket(escalations, ticket); !reassessed)
+                    claim = reassessed.error();
+            if (!claim) {
+                escalations.rollback();
+                return claim;
+            }
+            if (Expected<void> committed = escalations.commit(); !committed)
+                return committed.error();
+            return claim;
+        };
+        const auto row = [&] { return (**m_store->ticket(ticket)).row; };
+        const qint64 at = 1'700'000'100'000;
+        const QString ana = QStringLiteral("ana");
+        const QString ben = QStringLiteral("ben");
+
+        Expected<ResolutionClaim> absent =
+                settle(Settlement{id, Resolution::NotPerformed, SettlementBasis::Attestation, {}, ana, at});
+        QVERIFY_OK(absent);
+        QVERIFY(absent->claimed);
+        QVERIFY(row().needsAttention);
+        QCOMPARE(ticketStateLabel(row().state), ticketStateLabel(TicketState::NeedsLook));
+
+        // A second check that does not say what it replaces leaves the first as it stands, and
+        // a replacing check says it was performed or nothing.
+        Expected<ResolutionClaim> unsaid = settle(Settlement{
+                id, Resolution::Performed, SettlementBasis::Attestation, QStringLiteral("m1"), ben, at + 1});
+        QVERIFY_OK(unsaid);
+        QVERIFY(!unsaid->claimed);
+        QCOMPARE(unsaid->resolvedBy, ana);
+        Expected<ResolutionClaim> stillAbsent = settle(Settlement{
+                id, Resolution::NotPerformed, SettlementBasis::Attestation, {}, ben, at + 2, true});
+        QVERIFY_OK(stillAbsent);
+        QVERIFY(!stillAbsent->claimed);
+        QVERIFY(row().needsAttention);
+
+        Expected<ResolutionClaim> done =
+                settle(Settlement{id, Resolution::Performed, SettlementBasis::Attestation,
+                                  QStringLiteral("m1"), ben, at + 3, true});
+        QVERIFY_OK(done);
+        QVERIFY(done->claimed);
+        const EscalationDetail now = **escalations.escalation(id);
+        QCOMPARE(now.resolvedBy, ben);
+        QCOMPARE(settlementText(*now.resolution, now.basis), QStringLiteral("performed (attested)"));
+        QVERIFY(!row().needsAttention);
+        QCOMPARE(ticketStateLabel(row().state), ticketStateLabel(TicketState::Performed));
+
+        Expected<ResolutionClaim> back = settle(Settlement{
+                id, Resolution::NotPerformed, SettlementBasis::Attestation, {}, ana, at + 4, true});
+        QVERIFY_OK(back);
+        QVERIFY(!back->claimed);
+        QCOMPARE((**escalations.escalation(id)).resolvedBy, ben);
     }
 
     void aNewStoreHasNothingToReassess()

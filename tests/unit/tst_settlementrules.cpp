@@ -1,9 +1,10 @@
 // What a settlement makes of a write, as tables: the outcome a ticket's assessment counts, when
-// a write is proved absent, what a refund adds to finance's sums, and how a provider's word for
-// a record's status is read.
+// a write is proved absent and when it is still owed, what a refund adds to finance's sums, and
+// how a provider's word for a record's status is read.
 
 #include "domain/recordstatus.h"
 #include "domain/settlement.h"
+#include "domain/ticketassessment.h"
 
 #include <QTest>
 
@@ -62,40 +63,87 @@ private slots:
 
     void provedAbsent_data()
     {
-        QTest::addColumn<ToolClass>("toolClass");
         QTest::addColumn<Reported>("reported");
         QTest::addColumn<Settled>("resolution");
         QTest::addColumn<Basis>("basis");
         QTest::addColumn<bool>("absent");
         const Settled no(Resolution::NotPerformed);
         const Reported unknown(Outcome::Unknown);
-        QTest::newRow("a lookup proves it")
-                << ToolClass::WriteIrreversible << unknown << no << Basis(SettlementBasis::Lookup) << true;
-        QTest::newRow("a person's word does not, for a message")
-                << ToolClass::WriteIrreversible << unknown << no << Basis(SettlementBasis::Attestation)
-                << false;
-        QTest::newRow("a person's word does, for a refund: the provider can be asked again")
-                << ToolClass::WriteMoney << unknown << no << Basis(SettlementBasis::Attestation) << true;
-        QTest::newRow("a reconciliation, for a pickup")
-                << ToolClass::WriteCostly << unknown << no << Basis(SettlementBasis::Reconciliation) << false;
+        QTest::newRow("a lookup proves it") << unknown << no << Basis(SettlementBasis::Lookup) << true;
+        QTest::newRow("a person's word does not")
+                << unknown << no << Basis(SettlementBasis::Attestation) << false;
         QTest::newRow("not when the tool said it took effect")
-                << ToolClass::WriteMoney << Reported(Outcome::Performed) << no
-                << Basis(SettlementBasis::Lookup) << false;
+                << Reported(Outcome::Performed) << no << Basis(SettlementBasis::Lookup) << false;
         QTest::newRow("not when found performed")
-                << ToolClass::WriteMoney << unknown << Settled(Resolution::Performed)
-                << Basis(SettlementBasis::Lookup) << false;
-        QTest::newRow("not when unsettled")
-                << ToolClass::WriteMoney << unknown << Settled() << Basis() << false;
+                << unknown << Settled(Resolution::Performed) << Basis(SettlementBasis::Lookup) << false;
+        QTest::newRow("not when unsettled") << unknown << Settled() << Basis() << false;
     }
 
     void provedAbsent()
+    {
+        QFETCH(Reported, reported);
+        QFETCH(Settled, resolution);
+        QFETCH(Basis, basis);
+        QFETCH(bool, absent);
+        QCOMPARE(verity::provedAbsent(reported, resolution, basis), absent);
+    }
+
+    // Whichever way a write was found not performed, and whatever its class, the customer is
+    // still owed it (unless another call of its intent took effect: the ticket's assessment).
+    void settledAbsentIsOwedWhicheverWay_data()
+    {
+        QTest::addColumn<ToolClass>("toolClass");
+        QTest::addColumn<Reported>("reported");
+        QTest::addColumn<Settled>("resolution");
+        QTest::addColumn<Basis>("basis");
+        QTest::addColumn<bool>("owed");
+        const Settled no(Resolution::NotPerformed);
+        const Reported unknown(Outcome::Unknown);
+        const Basis lookup(SettlementBasis::Lookup);
+        const Basis check(SettlementBasis::Attestation);
+        QTest::newRow("a message a lookup found absent")
+                << ToolClass::WriteIrreversible << unknown << no << lookup << true;
+        QTest::newRow("a message a person found absent")
+                << ToolClass::WriteIrreversible << unknown << no << check << true;
+        QTest::newRow("a pickup a person found absent")
+                << ToolClass::WriteCostly << unknown << no << check << true;
+        QTest::newRow("a refund a person found absent")
+                << ToolClass::WriteMoney << unknown << no << check << true;
+        QTest::newRow("a refund a lookup found absent")
+                << ToolClass::WriteMoney << unknown << no << lookup << true;
+        QTest::newRow("not when the tool said it took effect")
+                << ToolClass::WriteIrreversible << Reported(Outcome::Performed) << no << check << false;
+        QTest::newRow("not when already performed")
+                << ToolClass::WriteMoney << Reported(Outcome::AlreadyPerformed) << no << lookup << false;
+        QTest::newRow("not when found performed") << ToolClass::WriteIrreversible << unknown
+                                                  << Settled(Resolution::Performed) << check << false;
+        QTest::newRow("not when performed again") << ToolClass::WriteCostly << unknown
+                                                  << Settled(Resolution::PerformedAgain) << lookup << false;
+        QTest::newRow("not while unsettled")
+                << ToolClass::WriteMoney << unknown << Settled() << Basis() << false;
+    }
+
+    void settledAbsentIsOwedWhicheverWay()
     {
         QFETCH(ToolClass, toolClass);
         QFETCH(Reported, reported);
         QFETCH(Settled, resolution);
         QFETCH(Basis, basis);
-        QFETCH(bool, absent);
-        QCOMPARE(verity::provedAbsent(toolClass, reported, resolution, basis), absent);
+        QFETCH(bool, owed);
+        QCOMPARE(settledAbsent(reported, resolution), owed);
+        // What the ticket's assessment makes of it: a ticket with only this write needs a look
+        // exactly when it is owed.
+        CallFacts call;
+        call.id = 1;
+        call.toolClass = toolClass;
+        call.outcome = settledOutcome(reported, resolution);
+        call.intentKey = QStringLiteral("k");
+        call.settledAbsent = settledAbsent(reported, resolution);
+        const TicketAssessment assessment = assessTicket({call});
+        QCOMPARE(assessment.owesWrite, owed);
+        QCOMPARE(ticketState(assessment) == TicketState::NeedsLook, owed);
+        // Proved absent only by a lookup: a person's check is asked about again before a repeat.
+        QCOMPARE(verity::provedAbsent(reported, resolution, basis), owed && basis == SettlementBasis::Lookup);
     }
 
     void payoutStandingOfARefund_data()

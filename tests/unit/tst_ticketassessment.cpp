@@ -172,9 +172,9 @@ private slots:
                                     writeCall(2, std::nullopt, keyA, ToolClass::Read)}
                 << 1 << performed << false << false << 0 << false << QList<qint64>{};
 
-        // A write a lookup proved not performed is still owed, unless its intent took effect.
+        // A write settled not performed is still owed, unless its intent took effect.
         CallFacts proved = writeCall(2, Outcome::NotPerformed, keyA);
-        proved.provedAbsent = true;
+        proved.settledAbsent = true;
         QTest::newRow("proved absent: still owed")
                 << QList<CallFacts>{readCall(1), proved} << 1 << notPerformed << false << false << 0 << true
                 << QList<qint64>{};
