@@ -121,15 +121,12 @@ QString totalsHtml(const ReconTotals &totals, const QString &currency)
     return html + QStringLiteral("</table>\n");
 }
 
-// The provider's balance less Verity's, signed as the console's Difference column signs it
-// ("+$59.00", "-$12.00", "$0.00"); a dash when one of them is not known.
-QString balanceDifference(const SellerReconciliation &seller)
+// The provider's balance less Verity's; a dash when one of them is not known.
+QString balanceDifferenceText(const SellerReconciliation &seller)
 {
-    if (!seller.verityBalanceCents || !seller.providerBalanceCents)
+    if (!seller.balanceDifference)
         return QStringLiteral("—");
-    const qint64 cents = *seller.providerBalanceCents - *seller.verityBalanceCents;
-    return cents > 0 ? QStringLiteral("+") + formatMoney(cents, seller.currency)
-                     : formatMoney(cents, seller.currency);
+    return formatDifference(seller.balanceDifference->cents, seller.currency);
 }
 
 QString sellersHtml(const QList<SellerReconciliation> &sellers)
@@ -162,15 +159,87 @@ QString sellersHtml(const QList<SellerReconciliation> &sellers)
                                ? formatMoney(*seller.providerBalanceCents, seller.currency)
                                : QStringLiteral("not fetched"),
                        true)
-                + cell(balanceDifference(seller), true) + QStringLiteral("</tr>\n");
+                + cell(balanceDifferenceText(seller), true) + QStringLiteral("</tr>\n");
     }
     // Two balances of different moments: what they differ by is not a mismatch of itself.
     return html + QStringLiteral("</table>\n")
             + QStringLiteral("<p>Verity's balance is the latest a transcript stated, as of its own date (the "
                              "console's Sellers tab shows it); the provider's is its balance when it was "
-                             "fetched. Their difference is what moved between those two moments, refunds of "
-                             "this period among it; a refund in the rows not matched below is one cause to "
-                             "look at first.</p>\n");
+                             "fetched. Their difference is what moved between those two moments: the next "
+                             "table lists, for each seller, the refunds of this period that make it up, and "
+                             "what no row of the period explains.</p>\n");
+}
+
+// "T-1 / c3, refund re_2" with each id whole, or the movement's id.
+QString partReferenceHtml(const Reconciliation &reconciliation, const BalanceDifferencePart &part)
+{
+    if (!part.isRow())
+        return unbroken(part.movement.id);
+    const ReconRow &row = reconciliation.rows.at(part.row);
+    QString html = unbroken(row.ticketExtId);
+    if (!row.callExtId.isEmpty())
+        html += QStringLiteral(" / ") + unbroken(row.callExtId);
+    const QString refund = row.provider ? row.provider->id : row.ledger->refundId;
+    if (refund.isEmpty())
+        return html;
+    return html + (html.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("refund ")
+            + unbroken(refund);
+}
+
+// One seller's difference: both balances and their moments, each part, and what is left.
+QString sellerDifferenceHtml(const Reconciliation &reconciliation, const SellerReconciliation &seller)
+{
+    const BalanceDifference &difference = *seller.balanceDifference;
+    const QString &currency = seller.currency;
+    const QString name = seller.sellerName.isEmpty()
+            ? unbroken(seller.sellerId)
+            : seller.sellerName.toHtmlEscaped() + QStringLiteral(" (") + unbroken(seller.sellerId) + u')';
+    const QString balances =
+            QStringLiteral("Verity's balance %1 as of %2; the provider's %3, read %4")
+                    .arg(formatMoney(*seller.verityBalanceCents, currency),
+                         seller.verityBalanceAsOf > 0 ? formatUtcTime(seller.verityBalanceAsOf)
+                                                      : QStringLiteral("an unknown moment"),
+                         formatMoney(*seller.providerBalanceCents, currency),
+                         formatUtcTime(seller.providerBalanceAt));
+    QString html = QStringLiteral("<tr><td colspan=\"4\"><b>") + name + QStringLiteral("</b>: ")
+            + balances.toHtmlEscaped() + QStringLiteral("</td>")
+            + cell(formatDifference(difference.cents, currency), true) + QStringLiteral("</tr>\n");
+    for (const BalanceDifferencePart &part : difference.parts)
+        html += QStringLiteral("<tr>") + cell(differencePartKind(reconciliation, part))
+                + htmlCell(partReferenceHtml(reconciliation, part)) + cell(formatUtcTime(part.at))
+                + cell(differenceCauseText(part.cause)) + cell(formatDifference(part.cents, currency), true)
+                + QStringLiteral("</tr>\n");
+    if (difference.unexplainedCents() != 0)
+        html += QStringLiteral("<tr>") + cell(QStringLiteral("Not explained by this period's rows"))
+                + QStringLiteral("<td colspan=\"3\">") + difference.unexplainedWhy.toHtmlEscaped()
+                + QStringLiteral("</td>")
+                + cell(formatDifference(difference.unexplainedCents(), currency), true)
+                + QStringLiteral("</tr>\n");
+    return html;
+}
+
+// What makes up each seller's balance difference; sellers whose balances agree, with nothing
+// moved after Verity's, are left out.
+QString differencesHtml(const Reconciliation &reconciliation, qsizetype shown)
+{
+    if (shown == 0)
+        return QStringLiteral(
+                "<p>No seller's balances differ, or no seller has both balances (the provider's "
+                "come with a fetch from its API, not with an export).</p>\n");
+    QString html =
+            QStringLiteral("<p>The provider's balance less Verity's, and what makes it up: each refund or "
+                           "other movement made after Verity's balance was stated, and the rows not "
+                           "matched that Verity's balance leaves out when their amounts account for the "
+                           "rest to the cent. What no row explains is said, with why.</p>\n")
+            + tableOpen
+            + headerRow({QStringLiteral("Part"), QStringLiteral("Ticket / call, refund"),
+                         QStringLiteral("Made (UTC)"), QStringLiteral("Why a part"),
+                         QStringLiteral("Amount")});
+    for (const SellerReconciliation &seller : reconciliation.sellers) {
+        if (seller.balanceDifference && !seller.balanceDifference->isNil())
+            html += sellerDifferenceHtml(reconciliation, seller);
+    }
+    return html + QStringLiteral("</table>\n");
 }
 
 QString unmatchedHtml(const QList<ReconRow> &rows)
@@ -180,12 +249,12 @@ QString unmatchedHtml(const QList<ReconRow> &rows)
                          QStringLiteral("Refund id"), QStringLiteral("Ledger"), QStringLiteral("Provider"),
                          QStringLiteral("Note")});
     for (const ReconRow &row : rows) {
-        if (row.category == ReconCategory::Matched)
+        if (row.category == ReconCategory::Matched && !row.paidTwice)
             continue;
         const QString refund = row.provider ? row.provider->id
                 : row.ledger                ? row.ledger->refundId
                                             : QString();
-        html += QStringLiteral("<tr>") + cell(reconCategoryText(row.category))
+        html += QStringLiteral("<tr>") + cell(reconRowCategoryText(row))
                 + htmlCell(row.callExtId.isEmpty() ? unbroken(row.ticketExtId)
                                                    : unbroken(row.ticketExtId) + QStringLiteral(" / ")
                                            + unbroken(row.callExtId))
@@ -226,17 +295,26 @@ QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicateP
                     const QList<PayoutMark> &marks)
 {
     const auto escaped = [](const QString &text) { return text.toHtmlEscaped(); };
+    // Rows not matched, and matched ones of an intent the provider paid twice.
     const qsizetype unmatched =
-            std::count_if(reconciliation.rows.cbegin(), reconciliation.rows.cend(),
-                          [](const ReconRow &row) { return row.category != ReconCategory::Matched; });
+            std::count_if(reconciliation.rows.cbegin(), reconciliation.rows.cend(), [](const ReconRow &row) {
+                return row.category != ReconCategory::Matched || row.paidTwice;
+            });
+    const qsizetype differing =
+            std::count_if(reconciliation.sellers.cbegin(), reconciliation.sellers.cend(),
+                          [](const SellerReconciliation &seller) {
+                              return seller.balanceDifference && !seller.balanceDifference->isNil();
+                          });
     // The title and period head every page (see paintPages).
     QString html = QStringLiteral("<html><body>\n<p>Period: %1<br/>Source: %2<br/>Generated: %3</p>\n")
                            .arg(escaped(periodText(reconciliation.period)), escaped(reconciliation.source),
                                 escaped(formatUtcTime(reconciliation.generatedAt)));
     html += QStringLiteral("<h2>Totals</h2>\n") + totalsHtml(reconciliation.totals, reconciliation.currency);
     html += QStringLiteral("<h2>Sellers</h2>\n") + sellersHtml(reconciliation.sellers);
-    html += QStringLiteral("<h2>Rows not matched (%1)</h2>\n").arg(unmatched);
-    html += unmatched == 0 ? QStringLiteral("<p>Every row is matched.</p>\n")
+    html += QStringLiteral("<h2>Balance differences (%1)</h2>\n").arg(differing)
+            + differencesHtml(reconciliation, differing);
+    html += QStringLiteral("<h2>Rows not matched, or paid twice (%1)</h2>\n").arg(unmatched);
+    html += unmatched == 0 ? QStringLiteral("<p>Every row is matched, and no intent was paid twice.</p>\n")
                            : unmatchedHtml(reconciliation.rows);
     html += QStringLiteral("<h2>Duplicate payouts (%1)</h2>\n").arg(duplicates.size());
     html += duplicates.isEmpty() ? QStringLiteral("<p>None found.</p>\n")
@@ -283,27 +361,53 @@ QByteArray reconciliationCsv(const Reconciliation &reconciliation)
     csv += totalLine(QStringLiteral("all"), rows, ledgerCents, providerCents);
     csv += "\r\n";
 
-    csv += csvLine({QStringLiteral("category"), QStringLiteral("seller_id"), QStringLiteral("seller_name"),
-                    QStringLiteral("ticket"), QStringLiteral("call"), QStringLiteral("intent_key"),
-                    QStringLiteral("ledger_refund_id"), QStringLiteral("provider_refund_id"),
-                    QStringLiteral("currency"), QStringLiteral("ledger_cents"),
-                    QStringLiteral("ledger_amount"), QStringLiteral("provider_cents"),
-                    QStringLiteral("provider_amount"), QStringLiteral("ledger_at"),
-                    QStringLiteral("provider_created_at"), QStringLiteral("provider_status"),
-                    QStringLiteral("matched_by"), QStringLiteral("note")});
-    for (const ReconRow &row : reconciliation.rows) {
+    csv += csvLine({QStringLiteral("category"),
+                    QStringLiteral("seller_id"),
+                    QStringLiteral("seller_name"),
+                    QStringLiteral("ticket"),
+                    QStringLiteral("call"),
+                    QStringLiteral("intent_key"),
+                    QStringLiteral("ledger_refund_id"),
+                    QStringLiteral("provider_refund_id"),
+                    QStringLiteral("currency"),
+                    QStringLiteral("ledger_cents"),
+                    QStringLiteral("ledger_amount"),
+                    QStringLiteral("provider_cents"),
+                    QStringLiteral("provider_amount"),
+                    QStringLiteral("ledger_at"),
+                    QStringLiteral("provider_created_at"),
+                    QStringLiteral("provider_status"),
+                    QStringLiteral("matched_by"),
+                    QStringLiteral("note"),
+                    QStringLiteral("paid_twice"),
+                    QStringLiteral("balance_difference_cents")});
+    const QHash<qsizetype, qint64> shares = differenceShareByRow(reconciliation);
+    for (qsizetype i = 0; i < reconciliation.rows.size(); ++i) {
+        const ReconRow &row = reconciliation.rows.at(i);
         const std::optional<qint64> ledger =
                 row.ledger ? std::optional(row.ledger->amountCents) : std::nullopt;
         const std::optional<qint64> provider =
                 row.provider ? std::optional(row.provider->amountCents) : std::nullopt;
-        csv += csvLine({reconCategoryId(row.category), row.sellerId, row.sellerName, row.ticketExtId,
-                        row.callExtId, intentKeyOf(row), row.ledger ? row.ledger->refundId : QString(),
-                        row.provider ? row.provider->id : QString(), row.currency, centsText(ledger),
-                        moneyText(ledger, row.currency), centsText(provider),
+        csv += csvLine({reconCategoryId(row.category),
+                        row.sellerId,
+                        row.sellerName,
+                        row.ticketExtId,
+                        row.callExtId,
+                        intentKeyOf(row),
+                        row.ledger ? row.ledger->refundId : QString(),
+                        row.provider ? row.provider->id : QString(),
+                        row.currency,
+                        centsText(ledger),
+                        moneyText(ledger, row.currency),
+                        centsText(provider),
                         moneyText(provider, row.currency),
                         row.ledger ? isoUtcTime(row.ledger->at) : QString(),
                         row.provider ? isoUtcTime(row.provider->createdMs) : QString(),
-                        row.provider ? row.provider->status.text() : QString(), row.matchedBy, row.note});
+                        row.provider ? row.provider->status.text() : QString(),
+                        row.matchedBy,
+                        row.note,
+                        row.paidTwice ? QStringLiteral("yes") : QStringLiteral("no"),
+                        centsText(shares.contains(i) ? std::optional(shares.value(i)) : std::nullopt)});
     }
     return csv;
 }

@@ -22,7 +22,9 @@ namespace verity {
 //      category (matched, provider_only, ledger_only, amount_differs), then `all`.
 //   3. `category,seller_id,…`: one line per reconciliation row: category, seller, ticket, call,
 //      intent key, refund ids, ledger and provider amounts in cents and as text, times in ISO
-//      8601 UTC, the note. It runs to the end of the file.
+//      8601 UTC, the note, paid_twice ("yes" for a refund of an intent the provider paid twice)
+//      and balance_difference_cents (the row's share of its seller's balance difference, see
+//      balancedifference.h; empty when it has none). It runs to the end of the file.
 QByteArray reconciliationCsv(const Reconciliation &reconciliation);
 // One row per refund of each duplicate: the duplicate's key, basis, amount at risk and span,
 // then the refund's ticket, call, time, amount and status, and the duplicate's recovery mark.
@@ -32,7 +34,9 @@ Expected<void> writeReconciliationCsv(const QString &path, const Reconciliation 
 Expected<void> writeDuplicatesCsv(const QString &path, const QList<DuplicatePayout> &duplicates,
                                   const QList<PayoutMark> &marks);
 // The printed report as HTML for QTextDocument: the title and period are left to the page
-// header the painter draws on every page.
+// header the painter draws on every page. Its sections: the totals, the sellers with both
+// balances, what makes up each balance difference, the rows not matched or paid twice, and
+// the duplicate payouts.
 QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicatePayout> &duplicates,
                     const QList<PayoutMark> &marks);
 
