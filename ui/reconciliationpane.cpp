@@ -252,7 +252,7 @@ void ReconciliationPane::showEvent(QShowEvent *event)
 
 void ReconciliationPane::readAgain()
 {
-    if (m_openingFailed && isVisible())
+    if (isVisible())
         openOnLatestPeriod();
 }
 
@@ -263,13 +263,14 @@ void ReconciliationPane::openOnLatestPeriod()
         setStatus(QString(), false);
     if (m_periodChosen || m_model.hasReconciliation() || !m_opening)
         return;
-    const Expected<Period> opening = m_opening();
+    const Expected<OpeningPeriod> opening = m_opening();
     if (!opening) {
         m_openingFailed = true;
-        setStatus(tr("Could not read the latest month with payouts: %1").arg(opening.message()), true);
+        setStatus(tr("Could not read the latest month with refunds: %1").arg(opening.message()), true);
         return;
     }
-    showPeriod(*opening);
+    showPeriod(opening->period);
+    setStatus(opening->note, false);
 }
 
 void ReconciliationPane::showPeriod(const Period &period)
