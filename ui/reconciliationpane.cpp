@@ -8,6 +8,7 @@
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
+#include "perioddateedit.h"
 #include "plaintextlabel.h"
 #include "print/financepdf.h"
 #include "provider/statementfetch.h"
@@ -88,9 +89,8 @@ QHBoxLayout *ReconciliationPane::buildSourceRow()
 {
     auto *source = new QHBoxLayout;
     auto makeDate = [this](const QString &name) {
-        auto *edit = new QDateEdit(this);
+        auto *edit = new PeriodDateEdit(this);
         edit->setObjectName(name);
-        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
         edit->setCalendarPopup(true);
         connect(edit, &QDateEdit::dateChanged, this,
                 [this] { m_periodChosen = m_periodChosen || !m_showingPeriod; });
@@ -288,10 +288,15 @@ const ReconRow *ReconciliationPane::rowAt(int tableRow) const
     return source.isValid() ? m_model.reconRow(source.row()) : nullptr;
 }
 
+Expected<Period> ReconciliationPane::chosenPeriod() const
+{
+    return periodFromDates(m_from->date().toString(QStringLiteral("yyyy-MM-dd")),
+                           m_to->date().toString(QStringLiteral("yyyy-MM-dd")));
+}
+
 std::optional<Period> ReconciliationPane::period()
 {
-    const Expected<Period> chosen = periodFromDates(m_from->date().toString(QStringLiteral("yyyy-MM-dd")),
-                                                    m_to->date().toString(QStringLiteral("yyyy-MM-dd")));
+    const Expected<Period> chosen = chosenPeriod();
     if (!chosen) {
         setStatus(chosen.message(), true);
         return std::nullopt;

@@ -62,6 +62,8 @@ public:
     void setSettleRefusal(const QString &reason);
 
     QDateEdit *fromEdit() const { return m_from; }
+    // The period the two dates give, or why they give none.
+    Expected<Period> chosenPeriod() const;
     QDateEdit *toEdit() const { return m_to; }
     QPushButton *fetchButton() const { return m_fetch; }
     QPushButton *readExportButton() const { return m_readExport; }
