@@ -13,6 +13,7 @@
 #include "print/financepdf.h"
 #include "provider/statementfetch.h"
 #include "resolution/escalationtext.h"
+#include "sellerdifferencebar.h"
 #include "theme.h"
 
 #include <QComboBox>
@@ -79,6 +80,9 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     layout->setContentsMargins(8, 6, 8, 6);
     layout->addLayout(buildSourceRow());
     layout->addLayout(buildFilterRow());
+    m_sellerBar = new SellerDifferenceBar(this);
+    m_sellerBar->setObjectName(QStringLiteral("sellerDifferenceBar"));
+    layout->addWidget(m_sellerBar);
     layout->addWidget(buildTableAndRecord(), 1);
     connectControls();
     updateTotals();
@@ -210,6 +214,13 @@ void ReconciliationPane::connectControls()
             &ReconciliationPane::showDetails);
     connect(&m_model, &QAbstractItemModel::modelReset, this, &ReconciliationPane::showDetails);
     connect(&m_model, &ReconciliationModel::totalsChanged, this, &ReconciliationPane::updateTotals);
+    connect(&m_model, &ReconciliationModel::totalsChanged, this,
+            [this] { m_sellerBar->setReconciliation(m_model.reconciliation()); });
+    connect(m_sellerBar, &SellerDifferenceBar::sellerChosen, this, [this](const QString &sellerId) {
+        m_model.setSellerFilter(sellerId);
+        // One seller's rows all name it: its column makes room for the rest.
+        m_table->setColumnHidden(ReconciliationModel::SellerColumn, !sellerId.isEmpty());
+    });
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
         const ReconRow *row = rowAt(index.row());
         if (row && row->ticketId)

@@ -27,6 +27,7 @@ namespace verity {
 
 class DuplicatePayoutModel;
 class ReconciliationModel;
+class SellerDifferenceBar;
 class StatementFetch;
 struct ReconRow;
 struct StatementAnswer;
@@ -68,6 +69,7 @@ public:
     QPushButton *fetchButton() const { return m_fetch; }
     QPushButton *readExportButton() const { return m_readExport; }
     QComboBox *categoryBox() const { return m_category; }
+    SellerDifferenceBar *sellerBar() const { return m_sellerBar; }
     QTableView *table() const { return m_table; }
     QPushButton *exportCsvButton() const { return m_exportCsv; }
     QPushButton *exportPdfButton() const { return m_exportPdf; }
@@ -133,6 +135,7 @@ private:
     QProgressBar *m_busy;
     QLabel *m_status;
     QComboBox *m_category;
+    SellerDifferenceBar *m_sellerBar;
     QLabel *m_totals;
     QPushButton *m_exportCsv;
     QPushButton *m_exportPdf;

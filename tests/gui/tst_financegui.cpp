@@ -18,6 +18,7 @@
 #include "resolution/providerconnection.h"
 #include "sandbox/sandboxseed.h"
 #include "sellerbalancechart.h"
+#include "sellerdifferencebar.h"
 #include "store/storefactory.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -112,6 +113,7 @@ private slots:
     void reconciliationOpensOnTheLatestMonthWithPayouts();
     void typedMonthKeepsADayThatExists();
     void reconciliationFetchesFromTheProvider();
+    void sellerShowsWhatItsBalanceDifferenceIsMadeOf();
     void unreachableProviderKeepsTheResult();
 
 private:
@@ -417,6 +419,59 @@ void TestFinanceGui::reconciliationFetchesFromTheProvider()
     QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, rect.center());
     QCOMPARE(m_window->transcript().detail()->row.extId, incident);
     QVERIFY(m_window->ticketView()->card(QStringLiteral("c3")));
+}
+
+// Choosing a seller shows its rows, both its balances, and the rows that make up their
+// difference: Fenwick's $59.00 is a refund the provider made after Verity's balance was stated.
+void TestFinanceGui::sellerShowsWhatItsBalanceDifferenceIsMadeOf()
+{
+    ReconciliationPane *pane = m_finance->reconciliationPane();
+    pane->categoryBox()->setCurrentIndex(0);
+    QVERIFY(pane->isVisible());
+    SellerDifferenceBar *bar = pane->sellerBar();
+    QComboBox *sellers = bar->sellerBox();
+    QVERIFY(sellers->isEnabled());
+    QVERIFY2(bar->differenceText().contains(QStringLiteral("sellers' balances differ from the provider's")),
+             qPrintable(bar->differenceText()));
+    const int fenwick = sellers->findData(QStringLiteral("fenwick-rowe-garden"));
+    QVERIFY(fenwick > 0);
+    QCOMPARE(sellers->itemText(fenwick), QStringLiteral("Fenwick & Rowe Garden (differs by -$59.00)"));
+    sellers->setFocus();
+    sellers->setCurrentIndex(fenwick);
+
+    QTableView *table = pane->table();
+    QVERIFY(table->model()->rowCount() >= 1);
+    int part = -1;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        QCOMPARE(pane->rowAt(row)->sellerId, QStringLiteral("fenwick-rowe-garden"));
+        if (!table->model()->index(row, ReconciliationModel::BalanceShareColumn).data().toString().isEmpty())
+            part = row;
+    }
+    QVERIFY(part >= 0);
+    QCOMPARE(table->model()->index(part, ReconciliationModel::BalanceShareColumn).data().toString(),
+             QStringLiteral("-$59.00"));
+    QCOMPARE(pane->rowAt(part)->ticketExtId, QStringLiteral("T-20260403-0236"));
+    const QString difference = bar->differenceText();
+    QVERIFY2(difference.startsWith(
+                     QStringLiteral("Verity's balance for Fenwick & Rowe Garden is $536.50 as of "
+                                    "2026-04-03 08:00 UTC; the provider's $477.50, read ")),
+             qPrintable(difference));
+    QVERIFY2(difference.contains(
+                     QStringLiteral("Difference -$59.00 = -$59.00 from 1 refund made after Verity's "
+                                    "balance was stated")),
+             qPrintable(difference));
+    saveScreenshot(m_window.get(), QStringLiteral("-seller"));
+
+    // Linden's is a refund made before Verity's balance that the balance leaves out.
+    sellers->setCurrentIndex(sellers->findData(QStringLiteral("linden-home-textiles")));
+    QVERIFY2(bar->differenceText().contains(
+                     QStringLiteral("-$64.00 from 1 row not matched, made before Verity's "
+                                    "balance was stated, that it leaves out")),
+             qPrintable(bar->differenceText()));
+
+    // Every seller again.
+    sellers->setCurrentIndex(0);
+    QCOMPARE(pane->table()->model()->rowCount(), m_finance->reconciliation().rowCount());
 }
 
 void TestFinanceGui::unreachableProviderKeepsTheResult()
