@@ -129,6 +129,17 @@ QString balanceDifferenceText(const SellerReconciliation &seller)
     return formatDifference(seller.balanceDifference->cents, seller.currency);
 }
 
+// The seller's name, and under it its id in a line of its own that never wraps: a hyphen in
+// an id is no place to break it, and a span's nowrap does not hold in a table's cell.
+QString sellerNameAndId(const SellerReconciliation &seller)
+{
+    const QString id =
+            QStringLiteral("<p style=\"white-space: nowrap; margin-top: 0; margin-bottom: 0\">%1</p>");
+    if (seller.sellerName.isEmpty())
+        return id.arg(seller.sellerId.toHtmlEscaped());
+    return seller.sellerName.toHtmlEscaped() + id.arg(u'(' + seller.sellerId.toHtmlEscaped() + u')');
+}
+
 QString sellersHtml(const QList<SellerReconciliation> &sellers)
 {
     QStringList names{QStringLiteral("Seller")};
@@ -141,10 +152,7 @@ QString sellersHtml(const QList<SellerReconciliation> &sellers)
     for (const SellerReconciliation &seller : sellers) {
         qint64 ledger = 0;
         qint64 provider = 0;
-        html += QStringLiteral("<tr>")
-                + htmlCell(seller.sellerName.isEmpty() ? unbroken(seller.sellerId)
-                                                       : seller.sellerName.toHtmlEscaped()
-                                           + QStringLiteral(" (") + unbroken(seller.sellerId) + u')');
+        html += QStringLiteral("<tr>") + htmlCell(sellerNameAndId(seller));
         for (std::size_t i = 0; i < std::size_t(reconCategoryCount); ++i) {
             html += cell(QString::number(seller.totals.count[i]), true);
             ledger += seller.totals.ledgerCents[i];

@@ -232,7 +232,7 @@ QStringList longIds(int row)
     return {QStringLiteral("T-20260320-") + n, // ticket
             QStringLiteral("call_6f1e2b9c0d4a4e7fa1b2c3d4") + n, // call
             QStringLiteral("re_3PqL9sLkdIwHu7ix1Zb8Xy") + n, // refund
-            QStringLiteral("acct_1PqL9sLkdIwHu7ixSeller") + n}; // seller
+            QStringLiteral("fenwick-rowe-garden-and-nursery-") + n}; // seller: a hyphen is no place to break
 }
 
 Reconciliation longIdSample(int rows)
