@@ -1,8 +1,7 @@
 #pragma once
-// Reports of a reconciliation and of the duplicate payouts: CSV for spreadsheets, and the
-// document a PDF is painted from (the painting needs fonts, so it lives with the widgets) with
-// the period, the totals per category, one line per seller, the duplicates and when it was
-// generated. Written through QSaveFile: a failed write leaves no half file behind.
+// Reports of a reconciliation and of the duplicate payouts as CSV for spreadsheets, written
+// through QSaveFile: a failed write leaves no half file behind. The document a PDF is painted
+// from is financehtml.h's.
 
 #include "domain/expected.h"
 #include "finance/duplicatepayouts.h"
@@ -33,11 +32,4 @@ QByteArray duplicatesCsv(const QList<DuplicatePayout> &duplicates, const QList<P
 Expected<void> writeReconciliationCsv(const QString &path, const Reconciliation &reconciliation);
 Expected<void> writeDuplicatesCsv(const QString &path, const QList<DuplicatePayout> &duplicates,
                                   const QList<PayoutMark> &marks);
-// The printed report as HTML for QTextDocument: the title and period are left to the page
-// header the painter draws on every page. Its sections: the totals, the sellers with both
-// balances, what makes up each balance difference, the rows not matched or paid twice, and
-// the duplicate payouts.
-QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicatePayout> &duplicates,
-                    const QList<PayoutMark> &marks);
-
 } // namespace verity
