@@ -1,5 +1,6 @@
 #include "reconcilecommand.h"
 
+#include "domain/displaytext.h"
 #include "domain/hiddencharacters.h"
 #include "domain/money.h"
 #include "finance/financereports.h"
@@ -185,20 +186,14 @@ QJsonObject reportsJson(const Options &options)
     return reports;
 }
 
-void printSummary(QTextStream &out, const Options &options, const Reconciliation &reconciliation,
-                  const QList<DuplicatePayout> &duplicates)
+QString sellerName(const SellerReconciliation &seller)
 {
-    const QString &currency = reconciliation.currency;
-    out << "Reconciliation " << periodText(reconciliation.period) << "\n"
-        << "Source: " << reconciliation.source << "\n";
-    for (int i = 0; i < reconCategoryCount; ++i) {
-        const auto index = std::size_t(i);
-        out << QStringLiteral("  %1 %2  ledger %3  provider %4\n")
-                        .arg(reconCategoryText(ReconCategory(i)), -15)
-                        .arg(reconciliation.totals.count[index], 5)
-                        .arg(formatMoney(reconciliation.totals.ledgerCents[index], currency), 14)
-                        .arg(formatMoney(reconciliation.totals.providerCents[index], currency), 14);
-    }
+    return seller.sellerName.isEmpty() ? seller.sellerId : seller.sellerName;
+}
+
+// The sellers with a row outside Matched, what kinds, and both balances.
+void printSellers(QTextStream &out, const Reconciliation &reconciliation)
+{
     bool heading = false;
     for (const SellerReconciliation &seller : reconciliation.sellers) {
         QStringList parts;
@@ -215,12 +210,61 @@ void printSummary(QTextStream &out, const Options &options, const Reconciliation
         const auto balance = [&seller](const std::optional<qint64> &cents, const char *absent) {
             return cents ? formatMoney(*cents, seller.currency) : QString(QLatin1String(absent));
         };
-        out << "  " << (seller.sellerName.isEmpty() ? seller.sellerId : seller.sellerName) << " ("
-            << seller.sellerId << "): " << parts.join(QStringLiteral(", ")) << "; balance: Verity "
+        out << "  " << sellerName(seller) << " (" << seller.sellerId
+            << "): " << parts.join(QStringLiteral(", ")) << "; balance: Verity "
             << balance(seller.verityBalanceCents, "not reported") << ", provider "
             << balance(seller.providerBalanceCents, "not fetched") << "\n";
     }
-    // Confirmed apart from possible, as the console counts them: a possible one awaits lookups.
+}
+
+// Each seller whose two balances differ, or moved apart: the rows and movements that make up
+// the difference, and what the period's rows leave unexplained.
+void printBalanceDifferences(QTextStream &out, const Reconciliation &reconciliation)
+{
+    bool heading = false;
+    for (const SellerReconciliation &seller : reconciliation.sellers) {
+        if (!seller.balanceDifference || seller.balanceDifference->isNil())
+            continue;
+        if (!heading)
+            out << "Balance differences (the provider's balance less Verity's):\n";
+        heading = true;
+        const BalanceDifference &difference = *seller.balanceDifference;
+        out << "  " << sellerName(seller) << " (" << seller.sellerId << "): Verity "
+            << formatMoney(*seller.verityBalanceCents, seller.currency) << " as of "
+            << (seller.verityBalanceAsOf > 0 ? formatUtcTime(seller.verityBalanceAsOf)
+                                             : QStringLiteral("an unknown moment"))
+            << ", provider " << formatMoney(*seller.providerBalanceCents, seller.currency) << " read "
+            << formatUtcTime(seller.providerBalanceAt) << "\n"
+            << "    " << differenceSummary(seller) << "\n";
+        for (const BalanceDifferencePart &part : difference.parts)
+            out << QStringLiteral("    %1  %2  %3: %4 (%5)\n")
+                            .arg(formatDifference(part.cents, seller.currency), 12)
+                            .arg(formatUtcTime(part.at), differencePartKind(reconciliation, part),
+                                 differencePartReference(reconciliation, part),
+                                 differenceCauseText(part.cause));
+    }
+}
+
+// The refunds of intents the provider paid twice, each by its row's category.
+void printPaidTwice(QTextStream &out, const Reconciliation &reconciliation)
+{
+    bool heading = false;
+    for (const ReconRow &row : reconciliation.rows) {
+        if (!row.paidTwice)
+            continue;
+        if (!heading)
+            out << "Refunds of intents paid twice:\n";
+        heading = true;
+        out << "  " << reconRowCategoryText(row) << ": " << row.ticketExtId
+            << (row.callExtId.isEmpty() ? QString() : QStringLiteral(" / ") + row.callExtId) << ", refund "
+            << row.provider->id << ", " << formatMoney(row.providerCents(), row.currency) << " at "
+            << formatUtcTime(row.provider->createdMs) << "\n";
+    }
+}
+
+// Confirmed apart from possible, as the console counts them: a possible one awaits lookups.
+void printDuplicates(QTextStream &out, const QList<DuplicatePayout> &duplicates, const QString &currency)
+{
     qint64 atRisk = 0;
     qint64 mayBeAtRisk = 0;
     qsizetype confirmed = 0;
@@ -244,6 +288,26 @@ void printSummary(QTextStream &out, const Options &options, const Reconciliation
             << (duplicate.isConfirmed() ? " at risk, " : " may be at risk, ") << duplicate.events.size()
             << " refunds " << spanText(duplicate.spanMs) << " apart (" << duplicateBasisText(duplicate.basis)
             << ")\n";
+}
+
+void printSummary(QTextStream &out, const Options &options, const Reconciliation &reconciliation,
+                  const QList<DuplicatePayout> &duplicates)
+{
+    const QString &currency = reconciliation.currency;
+    out << "Reconciliation " << periodText(reconciliation.period) << "\n"
+        << "Source: " << reconciliation.source << "\n";
+    for (int i = 0; i < reconCategoryCount; ++i) {
+        const auto index = std::size_t(i);
+        out << QStringLiteral("  %1 %2  ledger %3  provider %4\n")
+                        .arg(reconCategoryText(ReconCategory(i)), -15)
+                        .arg(reconciliation.totals.count[index], 5)
+                        .arg(formatMoney(reconciliation.totals.ledgerCents[index], currency), 14)
+                        .arg(formatMoney(reconciliation.totals.providerCents[index], currency), 14);
+    }
+    printSellers(out, reconciliation);
+    printBalanceDifferences(out, reconciliation);
+    printPaidTwice(out, reconciliation);
+    printDuplicates(out, duplicates, currency);
     for (const auto &[name, path] :
          {std::pair{"CSV", options.csv}, std::pair{"Duplicates CSV", options.duplicatesCsv},
           std::pair{"PDF", options.pdf}})

@@ -34,7 +34,8 @@ QJsonObject totalsJson(const ReconTotals &totals)
     return object;
 }
 
-QJsonObject rowJson(const ReconRow &row)
+// `share`: the row's part of its seller's balance difference, when it is one.
+QJsonObject rowJson(const ReconRow &row, const std::optional<qint64> &share)
 {
     const QString intentKey = row.ledger && !row.ledger->intentKey.isEmpty() ? row.ledger->intentKey
             : row.provider                                                   ? row.provider->intentKey
@@ -63,6 +64,62 @@ QJsonObject rowJson(const ReconRow &row)
              row.provider ? QJsonValue(row.provider->status.text()) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("matched_by"), orNull(row.matchedBy)},
             {QStringLiteral("note"), row.note},
+            {QStringLiteral("paid_twice"), row.paidTwice},
+            {QStringLiteral("balance_difference_cents"), orNull(share)},
+    };
+}
+
+QJsonObject differenceJson(const Reconciliation &reconciliation, const BalanceDifference &difference)
+{
+    QJsonArray parts;
+    for (const BalanceDifferencePart &part : difference.parts) {
+        QJsonObject object{{QStringLiteral("kind"), differencePartKind(reconciliation, part)},
+                           {QStringLiteral("cause"),
+                            part.cause == DifferenceCause::LeftOut
+                                    ? QStringLiteral("left_out_of_verity_balance")
+                                    : QStringLiteral("moved_after_verity_balance")},
+                           {QStringLiteral("at"), isoUtcTime(part.at)},
+                           {QStringLiteral("cents"), part.cents}};
+        if (part.isRow()) {
+            const ReconRow &row = reconciliation.rows.at(part.row);
+            object.insert(QStringLiteral("category"), reconCategoryId(row.category));
+            object.insert(QStringLiteral("paid_twice"), row.paidTwice);
+            object.insert(QStringLiteral("ticket"), orNull(row.ticketExtId));
+            object.insert(QStringLiteral("call"), orNull(row.callExtId));
+            object.insert(QStringLiteral("provider_refund_id"),
+                          row.provider ? QJsonValue(row.provider->id) : QJsonValue());
+            object.insert(QStringLiteral("ledger_refund_id"),
+                          row.ledger ? orNull(row.ledger->refundId) : QJsonValue());
+        } else {
+            object.insert(QStringLiteral("movement_id"), part.movement.id);
+            object.insert(QStringLiteral("movement_type"), part.movement.type);
+        }
+        parts.append(object);
+    }
+    return QJsonObject{{QStringLiteral("cents"), difference.cents},
+                       {QStringLiteral("explained_cents"), difference.explainedCents()},
+                       {QStringLiteral("unexplained_cents"), difference.unexplainedCents()},
+                       {QStringLiteral("unexplained_why"), orNull(difference.unexplainedWhy)},
+                       {QStringLiteral("parts"), parts}};
+}
+
+QJsonObject sellerJson(const Reconciliation &reconciliation, const SellerReconciliation &seller)
+{
+    const auto momentOrNull = [](qint64 ms) { return ms > 0 ? QJsonValue(isoUtcTime(ms)) : QJsonValue(); };
+    return QJsonObject{
+            {QStringLiteral("id"), seller.sellerId},
+            {QStringLiteral("name"), seller.sellerName},
+            {QStringLiteral("currency"), seller.currency},
+            {QStringLiteral("totals"), totalsJson(seller.totals)},
+            {QStringLiteral("verity_balance_cents"), orNull(seller.verityBalanceCents)},
+            {QStringLiteral("verity_balance_as_of"),
+             seller.verityBalanceCents ? momentOrNull(seller.verityBalanceAsOf) : QJsonValue()},
+            {QStringLiteral("provider_balance_cents"), orNull(seller.providerBalanceCents)},
+            {QStringLiteral("provider_balance_read_at"),
+             seller.providerBalanceCents ? momentOrNull(seller.providerBalanceAt) : QJsonValue()},
+            {QStringLiteral("balance_difference"),
+             seller.balanceDifference ? QJsonValue(differenceJson(reconciliation, *seller.balanceDifference))
+                                      : QJsonValue()},
     };
 }
 
@@ -118,17 +175,19 @@ QJsonObject reconciliationJson(const QString &from, const QString &to, const Rec
 {
     QJsonArray sellers;
     for (const SellerReconciliation &seller : reconciliation.sellers)
-        sellers.append(
-                QJsonObject{{QStringLiteral("id"), seller.sellerId},
-                            {QStringLiteral("name"), seller.sellerName},
-                            {QStringLiteral("currency"), seller.currency},
-                            {QStringLiteral("totals"), totalsJson(seller.totals)},
-                            {QStringLiteral("verity_balance_cents"), orNull(seller.verityBalanceCents)},
-                            {QStringLiteral("provider_balance_cents"), orNull(seller.providerBalanceCents)}});
+        sellers.append(sellerJson(reconciliation, seller));
+    const QHash<qsizetype, qint64> shares = differenceShareByRow(reconciliation);
     QJsonArray unmatched;
-    for (const ReconRow &row : reconciliation.rows)
+    QJsonArray paidTwice;
+    for (qsizetype i = 0; i < reconciliation.rows.size(); ++i) {
+        const ReconRow &row = reconciliation.rows.at(i);
+        const std::optional<qint64> share =
+                shares.contains(i) ? std::optional(shares.value(i)) : std::nullopt;
         if (row.category != ReconCategory::Matched)
-            unmatched.append(rowJson(row));
+            unmatched.append(rowJson(row, share));
+        if (row.paidTwice)
+            paidTwice.append(rowJson(row, share));
+    }
     const QHash<QString, PayoutMark> current = currentMarks(marks);
     QJsonArray duplicateArray;
     for (const DuplicatePayout &duplicate : duplicates)
@@ -147,6 +206,7 @@ QJsonObject reconciliationJson(const QString &from, const QString &to, const Rec
             {QStringLiteral("totals"), totalsJson(reconciliation.totals)},
             {QStringLiteral("sellers"), sellers},
             {QStringLiteral("unmatched"), unmatched},
+            {QStringLiteral("paid_twice"), paidTwice},
             {QStringLiteral("duplicates"), duplicateArray},
             {QStringLiteral("reports"), reports},
     };

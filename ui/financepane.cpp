@@ -67,7 +67,7 @@ FinancePane::FinancePane(FinanceReviewStore &store, QWidget *parent)
     m_reconciliationPane = new ReconciliationPane(*m_reconciliation, *m_duplicates, m_tabs);
     m_reconciliationPane->setAccounts([this] { return m_sellers->sellerIds(); });
     m_reconciliationPane->setOpeningPeriod(
-            [&store] { return latestPayoutMonth(store, QDateTime::currentDateTimeUtc().date()); });
+            [&store] { return latestReconciliationMonth(store, QDateTime::currentDateTimeUtc().date()); });
     m_tabs->addTab(m_reconciliationPane, tr("&Reconciliation"));
     // The unknown refunds a statement proves performed, and their settlement by this operator.
     m_reconciliationPane->setSettlement(

@@ -8,10 +8,12 @@
 #include "itemmodels/duplicatepayoutmodel.h"
 #include "itemmodels/reconciliationmodel.h"
 #include "itemmodels/sellerbalancemodel.h"
+#include "perioddateedit.h"
 #include "plaintextlabel.h"
 #include "print/financepdf.h"
 #include "provider/statementfetch.h"
 #include "resolution/escalationtext.h"
+#include "sellerdifferencebar.h"
 #include "theme.h"
 
 #include <QComboBox>
@@ -78,6 +80,9 @@ ReconciliationPane::ReconciliationPane(ReconciliationModel &model, DuplicatePayo
     layout->setContentsMargins(8, 6, 8, 6);
     layout->addLayout(buildSourceRow());
     layout->addLayout(buildFilterRow());
+    m_sellerBar = new SellerDifferenceBar(this);
+    m_sellerBar->setObjectName(QStringLiteral("sellerDifferenceBar"));
+    layout->addWidget(m_sellerBar);
     layout->addWidget(buildTableAndRecord(), 1);
     connectControls();
     updateTotals();
@@ -88,9 +93,8 @@ QHBoxLayout *ReconciliationPane::buildSourceRow()
 {
     auto *source = new QHBoxLayout;
     auto makeDate = [this](const QString &name) {
-        auto *edit = new QDateEdit(this);
+        auto *edit = new PeriodDateEdit(this);
         edit->setObjectName(name);
-        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
         edit->setCalendarPopup(true);
         connect(edit, &QDateEdit::dateChanged, this,
                 [this] { m_periodChosen = m_periodChosen || !m_showingPeriod; });
@@ -210,6 +214,13 @@ void ReconciliationPane::connectControls()
             &ReconciliationPane::showDetails);
     connect(&m_model, &QAbstractItemModel::modelReset, this, &ReconciliationPane::showDetails);
     connect(&m_model, &ReconciliationModel::totalsChanged, this, &ReconciliationPane::updateTotals);
+    connect(&m_model, &ReconciliationModel::totalsChanged, this,
+            [this] { m_sellerBar->setReconciliation(m_model.reconciliation()); });
+    connect(m_sellerBar, &SellerDifferenceBar::sellerChosen, this, [this](const QString &sellerId) {
+        m_model.setSellerFilter(sellerId);
+        // One seller's rows all name it: its column makes room for the rest.
+        m_table->setColumnHidden(ReconciliationModel::SellerColumn, !sellerId.isEmpty());
+    });
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
         const ReconRow *row = rowAt(index.row());
         if (row && row->ticketId)
@@ -252,7 +263,7 @@ void ReconciliationPane::showEvent(QShowEvent *event)
 
 void ReconciliationPane::readAgain()
 {
-    if (m_openingFailed && isVisible())
+    if (isVisible())
         openOnLatestPeriod();
 }
 
@@ -263,13 +274,14 @@ void ReconciliationPane::openOnLatestPeriod()
         setStatus(QString(), false);
     if (m_periodChosen || m_model.hasReconciliation() || !m_opening)
         return;
-    const Expected<Period> opening = m_opening();
+    const Expected<OpeningPeriod> opening = m_opening();
     if (!opening) {
         m_openingFailed = true;
-        setStatus(tr("Could not read the latest month with payouts: %1").arg(opening.message()), true);
+        setStatus(tr("Could not read the latest month with refunds: %1").arg(opening.message()), true);
         return;
     }
-    showPeriod(*opening);
+    showPeriod(opening->period);
+    setStatus(opening->note, false);
 }
 
 void ReconciliationPane::showPeriod(const Period &period)
@@ -287,10 +299,15 @@ const ReconRow *ReconciliationPane::rowAt(int tableRow) const
     return source.isValid() ? m_model.reconRow(source.row()) : nullptr;
 }
 
+Expected<Period> ReconciliationPane::chosenPeriod() const
+{
+    return periodFromDates(m_from->date().toString(QStringLiteral("yyyy-MM-dd")),
+                           m_to->date().toString(QStringLiteral("yyyy-MM-dd")));
+}
+
 std::optional<Period> ReconciliationPane::period()
 {
-    const Expected<Period> chosen = periodFromDates(m_from->date().toString(QStringLiteral("yyyy-MM-dd")),
-                                                    m_to->date().toString(QStringLiteral("yyyy-MM-dd")));
+    const Expected<Period> chosen = chosenPeriod();
     if (!chosen) {
         setStatus(chosen.message(), true);
         return std::nullopt;

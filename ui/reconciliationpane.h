@@ -3,6 +3,7 @@
 #include "domain/expected.h"
 #include "domain/providerstatement.h"
 #include "duplicatepayoutspane.h"
+#include "finance/payoutmonth.h"
 #include "provider/providerclient.h"
 #include "resolution/reconciliationsettlement.h"
 
@@ -26,6 +27,7 @@ namespace verity {
 
 class DuplicatePayoutModel;
 class ReconciliationModel;
+class SellerDifferenceBar;
 class StatementFetch;
 struct ReconRow;
 struct StatementAnswer;
@@ -48,20 +50,26 @@ public:
     void setProviderSettings(std::function<ProviderSettings()> settings) { m_settings = std::move(settings); }
     void setAccounts(std::function<QStringList()> accounts) { m_accounts = std::move(accounts); }
     void setOpenFileChooser(OpenFileChooser chooser) { m_chooseOpen = std::move(chooser); }
-    // The period the tab opens on, read each time it is shown until the person picks one
-    // (the latest month with payouts); without it, the current calendar month.
-    void setOpeningPeriod(std::function<Expected<Period>()> opening) { m_opening = std::move(opening); }
-    // The data was read again: an opening period that could not be read is tried again.
+    // The period the tab opens on, read each time it is shown until the person picks one or a
+    // statement is read (latestReconciliationMonth); without it, the current calendar month.
+    void setOpeningPeriod(std::function<Expected<OpeningPeriod>()> opening)
+    {
+        m_opening = std::move(opening);
+    }
+    // The data was read again (an import, a settlement): the opening period follows it.
     void readAgain();
     void setSaveFileChooser(SaveFileChooser chooser) { m_chooseSave = std::move(chooser); }
     // Not empty: this user may not settle from evidence; the button stays, greyed, saying why.
     void setSettleRefusal(const QString &reason);
 
     QDateEdit *fromEdit() const { return m_from; }
+    // The period the two dates give, or why they give none.
+    Expected<Period> chosenPeriod() const;
     QDateEdit *toEdit() const { return m_to; }
     QPushButton *fetchButton() const { return m_fetch; }
     QPushButton *readExportButton() const { return m_readExport; }
     QComboBox *categoryBox() const { return m_category; }
+    SellerDifferenceBar *sellerBar() const { return m_sellerBar; }
     QTableView *table() const { return m_table; }
     QPushButton *exportCsvButton() const { return m_exportCsv; }
     QPushButton *exportPdfButton() const { return m_exportPdf; }
@@ -127,6 +135,7 @@ private:
     QProgressBar *m_busy;
     QLabel *m_status;
     QComboBox *m_category;
+    SellerDifferenceBar *m_sellerBar;
     QLabel *m_totals;
     QPushButton *m_exportCsv;
     QPushButton *m_exportPdf;
@@ -138,7 +147,7 @@ private:
     std::function<QStringList()> m_accounts;
     OpenFileChooser m_chooseOpen;
     SaveFileChooser m_chooseSave;
-    std::function<Expected<Period>()> m_opening;
+    std::function<Expected<OpeningPeriod>()> m_opening;
     bool m_openingFailed = false; // its problem is what the status shows
     bool m_periodChosen = false; // by the person: the opening period no longer follows the data
     bool m_showingPeriod = false;

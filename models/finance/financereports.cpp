@@ -39,15 +39,6 @@ QString intentKeyOf(const ReconRow &row)
     return row.provider ? row.provider->intentKey : QString();
 }
 
-QString markText(const QHash<QString, PayoutMark> &marks, const QString &key)
-{
-    const auto found = marks.constFind(key);
-    if (found == marks.constEnd())
-        return QStringLiteral("none");
-    return QStringLiteral("%1 by %2, %3")
-            .arg(recoveryStateText(found->state), found->operatorName, formatUtcTime(found->at));
-}
-
 Expected<void> save(const QString &path, const QByteArray &bytes)
 {
     if (Expected<void> free = refuseToOverwriteDatabase(path); !free)
@@ -60,189 +51,7 @@ Expected<void> save(const QString &path, const QByteArray &bytes)
     return {};
 }
 
-// Every value passes through here on its way into the HTML: transcript and provider text is
-// data, never markup.
-QString cell(const QString &text, bool number = false)
-{
-    return (number ? QStringLiteral("<td align=\"right\">") : QStringLiteral("<td>")) + text.toHtmlEscaped()
-            + QStringLiteral("</td>");
-}
-
-// Ids (tickets, calls, refunds, accounts) are copied from the report into other systems: they
-// are never wrapped, so the table gives their column the room they need. Text between two ids
-// may wrap.
-QString unbroken(const QString &id)
-{
-    return id.isEmpty()
-            ? QString()
-            : QStringLiteral("<span style=\"white-space: nowrap\">%1</span>").arg(id.toHtmlEscaped());
-}
-
-// "T-1, T-2": the list may wrap after a comma, never inside an id.
-QString unbrokenList(const QStringList &ids)
-{
-    QStringList html;
-    for (const QString &id : ids)
-        html << unbroken(id);
-    return html.join(QStringLiteral(", "));
-}
-
-// A cell of HTML made here: each value in it has been through unbroken() or toHtmlEscaped().
-QString htmlCell(const QString &html)
-{
-    return QStringLiteral("<td>") + html + QStringLiteral("</td>");
-}
-
-QString headerRow(const QStringList &names)
-{
-    QString html = QStringLiteral("<thead><tr>");
-    for (const QString &name : names)
-        html += QStringLiteral("<th align=\"left\" bgcolor=\"#e8e8e8\">") + name.toHtmlEscaped()
-                + QStringLiteral("</th>");
-    return html + QStringLiteral("</tr></thead>\n");
-}
-
-const QString tableOpen =
-        QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" "
-                       "style=\"border-collapse: collapse; border-color: #999999\">\n");
-
-QString totalsHtml(const ReconTotals &totals, const QString &currency)
-{
-    QString html = tableOpen
-            + headerRow({QStringLiteral("Category"), QStringLiteral("Rows"), QStringLiteral("Ledger total"),
-                         QStringLiteral("Provider total")});
-    for (int i = 0; i < reconCategoryCount; ++i) {
-        const auto index = std::size_t(i);
-        html += QStringLiteral("<tr>") + cell(reconCategoryText(ReconCategory(i)))
-                + cell(QString::number(totals.count[index]), true)
-                + cell(formatMoney(totals.ledgerCents[index], currency), true)
-                + cell(formatMoney(totals.providerCents[index], currency), true) + QStringLiteral("</tr>\n");
-    }
-    return html + QStringLiteral("</table>\n");
-}
-
-// The provider's balance less Verity's, signed as the console's Difference column signs it
-// ("+$59.00", "-$12.00", "$0.00"); a dash when one of them is not known.
-QString balanceDifference(const SellerReconciliation &seller)
-{
-    if (!seller.verityBalanceCents || !seller.providerBalanceCents)
-        return QStringLiteral("—");
-    const qint64 cents = *seller.providerBalanceCents - *seller.verityBalanceCents;
-    return cents > 0 ? QStringLiteral("+") + formatMoney(cents, seller.currency)
-                     : formatMoney(cents, seller.currency);
-}
-
-QString sellersHtml(const QList<SellerReconciliation> &sellers)
-{
-    QStringList names{QStringLiteral("Seller")};
-    for (int i = 0; i < reconCategoryCount; ++i)
-        names << reconCategoryText(ReconCategory(i));
-    names << QStringLiteral("Ledger total") << QStringLiteral("Provider total")
-          << QStringLiteral("Verity's balance") << QStringLiteral("Provider's balance")
-          << QStringLiteral("Balance difference");
-    QString html = tableOpen + headerRow(names);
-    for (const SellerReconciliation &seller : sellers) {
-        qint64 ledger = 0;
-        qint64 provider = 0;
-        html += QStringLiteral("<tr>")
-                + htmlCell(seller.sellerName.isEmpty() ? unbroken(seller.sellerId)
-                                                       : seller.sellerName.toHtmlEscaped()
-                                           + QStringLiteral(" (") + unbroken(seller.sellerId) + u')');
-        for (std::size_t i = 0; i < std::size_t(reconCategoryCount); ++i) {
-            html += cell(QString::number(seller.totals.count[i]), true);
-            ledger += seller.totals.ledgerCents[i];
-            provider += seller.totals.providerCents[i];
-        }
-        html += cell(formatMoney(ledger, seller.currency), true)
-                + cell(formatMoney(provider, seller.currency), true)
-                + cell(seller.verityBalanceCents ? formatMoney(*seller.verityBalanceCents, seller.currency)
-                                                 : QStringLiteral("not reported"),
-                       true)
-                + cell(seller.providerBalanceCents
-                               ? formatMoney(*seller.providerBalanceCents, seller.currency)
-                               : QStringLiteral("not fetched"),
-                       true)
-                + cell(balanceDifference(seller), true) + QStringLiteral("</tr>\n");
-    }
-    // Two balances of different moments: what they differ by is not a mismatch of itself.
-    return html + QStringLiteral("</table>\n")
-            + QStringLiteral("<p>Verity's balance is the latest a transcript stated, as of its own date (the "
-                             "console's Sellers tab shows it); the provider's is its balance when it was "
-                             "fetched. Their difference is what moved between those two moments, refunds of "
-                             "this period among it; a refund in the rows not matched below is one cause to "
-                             "look at first.</p>\n");
-}
-
-QString unmatchedHtml(const QList<ReconRow> &rows)
-{
-    QString html = tableOpen
-            + headerRow({QStringLiteral("Category"), QStringLiteral("Ticket / call"),
-                         QStringLiteral("Refund id"), QStringLiteral("Ledger"), QStringLiteral("Provider"),
-                         QStringLiteral("Note")});
-    for (const ReconRow &row : rows) {
-        if (row.category == ReconCategory::Matched)
-            continue;
-        const QString refund = row.provider ? row.provider->id
-                : row.ledger                ? row.ledger->refundId
-                                            : QString();
-        html += QStringLiteral("<tr>") + cell(reconCategoryText(row.category))
-                + htmlCell(row.callExtId.isEmpty() ? unbroken(row.ticketExtId)
-                                                   : unbroken(row.ticketExtId) + QStringLiteral(" / ")
-                                           + unbroken(row.callExtId))
-                + htmlCell(unbroken(refund))
-                + cell(row.ledger ? formatMoney(row.ledger->amountCents, row.currency) : QStringLiteral("-"),
-                       true)
-                + cell(row.provider ? formatMoney(row.provider->amountCents, row.currency)
-                                    : QStringLiteral("-"),
-                       true)
-                + cell(row.note) + QStringLiteral("</tr>\n");
-    }
-    return html + QStringLiteral("</table>\n");
-}
-
-QString duplicatesHtml(const QList<DuplicatePayout> &duplicates, const QHash<QString, PayoutMark> &marks)
-{
-    QString html = tableOpen
-            + headerRow({QStringLiteral("Tickets"), QStringLiteral("Seller"), QStringLiteral("Refunds"),
-                         QStringLiteral("Amount at risk"), QStringLiteral("Time between"),
-                         QStringLiteral("Basis"), QStringLiteral("Recovery")});
-    for (const DuplicatePayout &duplicate : duplicates) {
-        html += QStringLiteral("<tr>") + htmlCell(unbrokenList(duplicate.ticketExtIds()))
-                + cell(duplicate.sellerName.isEmpty() ? duplicate.sellerId : duplicate.sellerName)
-                + cell(QString::number(duplicate.events.size()), true)
-                + cell(formatMoney(duplicate.amountAtRiskCents, duplicate.currency), true)
-                + cell(spanText(duplicate.spanMs))
-                + cell(duplicateBasisText(duplicate.basis)
-                       + (duplicate.confirmedAtProvider ? QStringLiteral(", confirmed at the provider")
-                                                        : QString()))
-                + cell(markText(marks, duplicate.key)) + QStringLiteral("</tr>\n");
-    }
-    return html + QStringLiteral("</table>\n");
-}
-
 } // namespace
-
-QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicatePayout> &duplicates,
-                    const QList<PayoutMark> &marks)
-{
-    const auto escaped = [](const QString &text) { return text.toHtmlEscaped(); };
-    const qsizetype unmatched =
-            std::count_if(reconciliation.rows.cbegin(), reconciliation.rows.cend(),
-                          [](const ReconRow &row) { return row.category != ReconCategory::Matched; });
-    // The title and period head every page (see paintPages).
-    QString html = QStringLiteral("<html><body>\n<p>Period: %1<br/>Source: %2<br/>Generated: %3</p>\n")
-                           .arg(escaped(periodText(reconciliation.period)), escaped(reconciliation.source),
-                                escaped(formatUtcTime(reconciliation.generatedAt)));
-    html += QStringLiteral("<h2>Totals</h2>\n") + totalsHtml(reconciliation.totals, reconciliation.currency);
-    html += QStringLiteral("<h2>Sellers</h2>\n") + sellersHtml(reconciliation.sellers);
-    html += QStringLiteral("<h2>Rows not matched (%1)</h2>\n").arg(unmatched);
-    html += unmatched == 0 ? QStringLiteral("<p>Every row is matched.</p>\n")
-                           : unmatchedHtml(reconciliation.rows);
-    html += QStringLiteral("<h2>Duplicate payouts (%1)</h2>\n").arg(duplicates.size());
-    html += duplicates.isEmpty() ? QStringLiteral("<p>None found.</p>\n")
-                                 : duplicatesHtml(duplicates, currentMarks(marks));
-    return html + QStringLiteral("</body></html>\n");
-}
 
 QByteArray reconciliationCsv(const Reconciliation &reconciliation)
 {
@@ -283,27 +92,53 @@ QByteArray reconciliationCsv(const Reconciliation &reconciliation)
     csv += totalLine(QStringLiteral("all"), rows, ledgerCents, providerCents);
     csv += "\r\n";
 
-    csv += csvLine({QStringLiteral("category"), QStringLiteral("seller_id"), QStringLiteral("seller_name"),
-                    QStringLiteral("ticket"), QStringLiteral("call"), QStringLiteral("intent_key"),
-                    QStringLiteral("ledger_refund_id"), QStringLiteral("provider_refund_id"),
-                    QStringLiteral("currency"), QStringLiteral("ledger_cents"),
-                    QStringLiteral("ledger_amount"), QStringLiteral("provider_cents"),
-                    QStringLiteral("provider_amount"), QStringLiteral("ledger_at"),
-                    QStringLiteral("provider_created_at"), QStringLiteral("provider_status"),
-                    QStringLiteral("matched_by"), QStringLiteral("note")});
-    for (const ReconRow &row : reconciliation.rows) {
+    csv += csvLine({QStringLiteral("category"),
+                    QStringLiteral("seller_id"),
+                    QStringLiteral("seller_name"),
+                    QStringLiteral("ticket"),
+                    QStringLiteral("call"),
+                    QStringLiteral("intent_key"),
+                    QStringLiteral("ledger_refund_id"),
+                    QStringLiteral("provider_refund_id"),
+                    QStringLiteral("currency"),
+                    QStringLiteral("ledger_cents"),
+                    QStringLiteral("ledger_amount"),
+                    QStringLiteral("provider_cents"),
+                    QStringLiteral("provider_amount"),
+                    QStringLiteral("ledger_at"),
+                    QStringLiteral("provider_created_at"),
+                    QStringLiteral("provider_status"),
+                    QStringLiteral("matched_by"),
+                    QStringLiteral("note"),
+                    QStringLiteral("paid_twice"),
+                    QStringLiteral("balance_difference_cents")});
+    const QHash<qsizetype, qint64> shares = differenceShareByRow(reconciliation);
+    for (qsizetype i = 0; i < reconciliation.rows.size(); ++i) {
+        const ReconRow &row = reconciliation.rows.at(i);
         const std::optional<qint64> ledger =
                 row.ledger ? std::optional(row.ledger->amountCents) : std::nullopt;
         const std::optional<qint64> provider =
                 row.provider ? std::optional(row.provider->amountCents) : std::nullopt;
-        csv += csvLine({reconCategoryId(row.category), row.sellerId, row.sellerName, row.ticketExtId,
-                        row.callExtId, intentKeyOf(row), row.ledger ? row.ledger->refundId : QString(),
-                        row.provider ? row.provider->id : QString(), row.currency, centsText(ledger),
-                        moneyText(ledger, row.currency), centsText(provider),
+        csv += csvLine({reconCategoryId(row.category),
+                        row.sellerId,
+                        row.sellerName,
+                        row.ticketExtId,
+                        row.callExtId,
+                        intentKeyOf(row),
+                        row.ledger ? row.ledger->refundId : QString(),
+                        row.provider ? row.provider->id : QString(),
+                        row.currency,
+                        centsText(ledger),
+                        moneyText(ledger, row.currency),
+                        centsText(provider),
                         moneyText(provider, row.currency),
                         row.ledger ? isoUtcTime(row.ledger->at) : QString(),
                         row.provider ? isoUtcTime(row.provider->createdMs) : QString(),
-                        row.provider ? row.provider->status.text() : QString(), row.matchedBy, row.note});
+                        row.provider ? row.provider->status.text() : QString(),
+                        row.matchedBy,
+                        row.note,
+                        row.paidTwice ? QStringLiteral("yes") : QStringLiteral("no"),
+                        centsText(shares.contains(i) ? std::optional(shares.value(i)) : std::nullopt)});
     }
     return csv;
 }

@@ -1,8 +1,7 @@
 #pragma once
-// Reports of a reconciliation and of the duplicate payouts: CSV for spreadsheets, and the
-// document a PDF is painted from (the painting needs fonts, so it lives with the widgets) with
-// the period, the totals per category, one line per seller, the duplicates and when it was
-// generated. Written through QSaveFile: a failed write leaves no half file behind.
+// Reports of a reconciliation and of the duplicate payouts as CSV for spreadsheets, written
+// through QSaveFile: a failed write leaves no half file behind. The document a PDF is painted
+// from is financehtml.h's.
 
 #include "domain/expected.h"
 #include "finance/duplicatepayouts.h"
@@ -22,7 +21,9 @@ namespace verity {
 //      category (matched, provider_only, ledger_only, amount_differs), then `all`.
 //   3. `category,seller_id,…`: one line per reconciliation row: category, seller, ticket, call,
 //      intent key, refund ids, ledger and provider amounts in cents and as text, times in ISO
-//      8601 UTC, the note. It runs to the end of the file.
+//      8601 UTC, the note, paid_twice ("yes" for a refund of an intent the provider paid twice)
+//      and balance_difference_cents (the row's share of its seller's balance difference, see
+//      balancedifference.h; empty when it has none). It runs to the end of the file.
 QByteArray reconciliationCsv(const Reconciliation &reconciliation);
 // One row per refund of each duplicate: the duplicate's key, basis, amount at risk and span,
 // then the refund's ticket, call, time, amount and status, and the duplicate's recovery mark.
@@ -31,9 +32,4 @@ QByteArray duplicatesCsv(const QList<DuplicatePayout> &duplicates, const QList<P
 Expected<void> writeReconciliationCsv(const QString &path, const Reconciliation &reconciliation);
 Expected<void> writeDuplicatesCsv(const QString &path, const QList<DuplicatePayout> &duplicates,
                                   const QList<PayoutMark> &marks);
-// The printed report as HTML for QTextDocument: the title and period are left to the page
-// header the painter draws on every page.
-QString financeHtml(const Reconciliation &reconciliation, const QList<DuplicatePayout> &duplicates,
-                    const QList<PayoutMark> &marks);
-
 } // namespace verity

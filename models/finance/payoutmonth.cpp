@@ -1,5 +1,6 @@
 #include "finance/payoutmonth.h"
 
+#include "domain/displaytext.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -13,14 +14,35 @@ Period calendarMonth(const QDate &day)
                   QDateTime(first.addMonths(1), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch()};
 }
 
-Expected<Period> latestPayoutMonth(FinanceStore &store, const QDate &todayUtc)
+namespace {
+
+Period monthOf(qint64 ms)
 {
-    Expected<std::optional<qint64>> newest = store.newestPayoutAt();
-    if (!newest)
-        return newest.error();
-    if (!*newest)
-        return calendarMonth(todayUtc);
-    return calendarMonth(QDateTime::fromMSecsSinceEpoch(**newest, Qt::UTC).date());
+    return calendarMonth(QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).date());
+}
+
+} // namespace
+
+Expected<OpeningPeriod> latestReconciliationMonth(FinanceStore &store, const QDate &todayUtc)
+{
+    const Expected<std::optional<qint64>> performed = store.newestPerformedPayoutAt();
+    if (!performed)
+        return performed.error();
+    const Expected<std::optional<qint64>> any = store.newestPayoutAt();
+    if (!any)
+        return any.error();
+    if (!*any)
+        return OpeningPeriod{calendarMonth(todayUtc), QString()};
+    if (!*performed)
+        return OpeningPeriod{monthOf(**any),
+                             QStringLiteral("Verity's ledger has no refund yet: this is the month of the "
+                                            "newest refund whose outcome is unknown.")};
+    OpeningPeriod opening{monthOf(**performed), QString()};
+    if (**any >= opening.period.toMs)
+        opening.note = QStringLiteral("A later refund's outcome is unknown (the newest %1): take the period "
+                                      "up to it to ask the provider whether it was made.")
+                               .arg(formatUtcTime(**any));
+    return opening;
 }
 
 } // namespace verity

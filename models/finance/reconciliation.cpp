@@ -40,6 +40,12 @@ QString reconCategoryText(ReconCategory category)
     Q_UNREACHABLE();
 }
 
+QString reconRowCategoryText(const ReconRow &row)
+{
+    return row.paidTwice ? reconCategoryText(row.category) + QStringLiteral(" · paid twice")
+                         : reconCategoryText(row.category);
+}
+
 qint64 ReconRow::ledgerCents() const
 {
     return ledger ? ledger->amountCents : 0;
@@ -482,6 +488,7 @@ SellerReconciliation &SellerEntries::entry(const QString &id, const QString &nam
         seller.sellerName = unknown ? unknownSeller() : (name.isEmpty() ? id : name);
         if (const SellerBalance *known = m_sellerById.value(id)) {
             seller.verityBalanceCents = known->balanceCents;
+            seller.verityBalanceAsOf = known->balanceAsOf;
             seller.currency = known->currency;
         }
         it = m_perSeller.insert(sortKey, seller);
@@ -504,6 +511,7 @@ void addTotals(Reconciliation &result, const ProviderStatement &statement,
             continue;
         SellerReconciliation &seller = perSeller.entry(account.account, sellerNames.value(account.account));
         seller.providerBalanceCents = account.balanceCents;
+        seller.providerBalanceAt = statement.fetchedAt;
     }
     result.sellers = perSeller.byName();
 }
@@ -543,6 +551,7 @@ Reconciliation reconcile(const QList<LedgerPayout> &payouts, const ProviderState
 
     sortByTime(result.rows);
     addTotals(result, statement, sellers, sellerNames);
+    explainBalanceDifferences(result, statement);
     return result;
 }
 

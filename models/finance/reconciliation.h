@@ -6,6 +6,7 @@
 
 #include "domain/expected.h"
 #include "domain/providerstatement.h"
+#include "finance/balancedifference.h"
 #include "store/financerecords.h"
 
 #include <QList>
@@ -49,6 +50,10 @@ struct ReconRow
     qint64 providerCents() const;
 };
 
+// The row's category as every report names it: "Matched", or "Matched · paid twice" for a
+// refund of an intent the provider paid twice.
+QString reconRowCategoryText(const ReconRow &row);
+
 struct ReconTotals
 {
     std::array<int, reconCategoryCount> count{};
@@ -64,7 +69,10 @@ struct SellerReconciliation
     QString currency = QStringLiteral("USD");
     ReconTotals totals;
     std::optional<qint64> verityBalanceCents; // the latest a transcript reported
+    qint64 verityBalanceAsOf = 0; // ms since the epoch, UTC: the moment it was stated for
     std::optional<qint64> providerBalanceCents; // the provider's, when fetched from its API
+    qint64 providerBalanceAt = 0; // ms since the epoch, UTC: when the provider's was read
+    std::optional<BalanceDifference> balanceDifference; // when both balances are known
 };
 
 struct Reconciliation

@@ -44,6 +44,7 @@ void ReconciliationModel::setReconciliation(const Reconciliation &reconciliation
 {
     beginResetModel();
     m_reconciliation = reconciliation;
+    m_shares = differenceShareByRow(reconciliation);
     applyFilter();
     endResetModel();
     emit totalsChanged();
@@ -81,6 +82,16 @@ void ReconciliationModel::setPaidTwiceFilter(bool only)
     endResetModel();
 }
 
+void ReconciliationModel::setSellerFilter(const QString &sellerId)
+{
+    if (sellerId == m_seller)
+        return;
+    beginResetModel();
+    m_seller = sellerId;
+    applyFilter();
+    endResetModel();
+}
+
 void ReconciliationModel::applyFilter()
 {
     m_visible.clear();
@@ -88,6 +99,8 @@ void ReconciliationModel::applyFilter()
         return;
     for (int i = 0; i < m_reconciliation->rows.size(); ++i) {
         const ReconRow &row = m_reconciliation->rows.at(i);
+        if (!m_seller.isEmpty() && row.sellerId != m_seller)
+            continue;
         if (m_paidTwiceOnly ? row.paidTwice : (!m_filter || row.category == *m_filter))
             m_visible << i;
     }
@@ -160,11 +173,6 @@ std::optional<qint64> difference(const ReconRow &row)
     return row.providerCents() - row.ledgerCents();
 }
 
-QString signedMoney(qint64 cents, const QString &currency)
-{
-    return cents > 0 ? QStringLiteral("+") + formatMoney(cents, currency) : formatMoney(cents, currency);
-}
-
 } // namespace
 
 QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
@@ -173,13 +181,16 @@ QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
         return {};
     const ReconRow &row = *reconRow(index.row());
     const auto column = Column(index.column());
+    // The row's part of its seller's balance difference, when it is one.
+    const auto shareFound = m_shares.constFind(m_visible.at(index.row()));
+    const bool hasShare = shareFound != m_shares.cend();
+    const qint64 share = hasShare ? *shareFound : 0;
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
         case CategoryColumn:
             // A refund matched to its call, but one of two for one intent, is no plain match.
-            return row.paidTwice ? tr("%1 · paid twice").arg(reconCategoryText(row.category))
-                                 : reconCategoryText(row.category);
+            return reconRowCategoryText(row);
         case SellerColumn:
             return row.sellerName.isEmpty() ? row.sellerId : row.sellerName;
         case TicketColumn:
@@ -192,8 +203,10 @@ QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
             return row.provider ? formatMoney(row.providerCents(), row.currency) : QStringLiteral("—");
         case DifferenceColumn: {
             const std::optional<qint64> cents = difference(row);
-            return cents ? signedMoney(*cents, row.currency) : QString();
+            return cents ? formatDifference(*cents, row.currency) : QString();
         }
+        case BalanceShareColumn:
+            return hasShare ? formatDifference(share, row.currency) : QString();
         case NoteColumn:
             return row.note;
         case ColumnCount:
@@ -210,13 +223,16 @@ QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
             return row.provider ? QVariant(row.providerCents()) : QVariant();
         case DifferenceColumn:
             return difference(row).value_or(0);
+        case BalanceShareColumn:
+            return share;
         default:
             return data(index, Qt::DisplayRole).toString().toLower();
         }
     case CategoryRole:
         return int(row.category);
     case Qt::TextAlignmentRole:
-        if (column == LedgerColumn || column == ProviderColumn || column == DifferenceColumn)
+        if (column == LedgerColumn || column == ProviderColumn || column == DifferenceColumn
+            || column == BalanceShareColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ForegroundRole:
@@ -231,6 +247,10 @@ QVariant ReconciliationModel::data(const QModelIndex &index, int role) const
             return row.note;
         if (column == TicketColumn && !row.ticketId)
             return tr("No ticket in Verity carries this refund's intent key.");
+        if (column == BalanceShareColumn && hasShare)
+            return tr("The provider made this refund after the balance Verity shows for %1 was stated: "
+                      "it is part of what the two balances differ by.")
+                    .arg(row.sellerName.isEmpty() ? row.sellerId : row.sellerName);
         return {};
     default:
         return {};
@@ -256,6 +276,8 @@ QVariant ReconciliationModel::headerData(int section, Qt::Orientation orientatio
         return tr("Provider");
     case DifferenceColumn:
         return tr("Difference");
+    case BalanceShareColumn:
+        return tr("Of balance difference");
     case NoteColumn:
         return tr("Note");
     case ColumnCount:

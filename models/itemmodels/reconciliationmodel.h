@@ -1,6 +1,6 @@
 #pragma once
 // A reconciliation of Verity's ledger against the provider for a period, one row per refund,
-// filtered to one category or shown whole. The model reads the ledger for the statement's
+// filtered to one category and one seller, or shown whole. The model reads the ledger for the statement's
 // period itself and reconciles again on refresh(), so a resolution made meanwhile shows.
 
 #include "domain/expected.h"
@@ -28,6 +28,7 @@ public:
         LedgerColumn,
         ProviderColumn,
         DifferenceColumn,
+        BalanceShareColumn, // the row's part of its seller's balance difference
         NoteColumn,
         ColumnCount
     };
@@ -52,6 +53,9 @@ public:
     // category; off, the category filter holds.
     void setPaidTwiceFilter(bool only);
     bool paidTwiceFilter() const { return m_paidTwiceOnly; }
+    // Only the rows of one seller, by id; empty: every seller's.
+    void setSellerFilter(const QString &sellerId);
+    QString sellerFilter() const { return m_seller; }
     const ReconRow *reconRow(int row) const;
     // "Matched 12 ($1,234.00) · Provider only 3 ($354.00) · …" over the whole reconciliation.
     QString totalsText() const;
@@ -78,7 +82,9 @@ private:
     std::optional<Reconciliation> m_reconciliation;
     std::optional<ReconCategory> m_filter;
     bool m_paidTwiceOnly = false;
+    QString m_seller;
     QList<int> m_visible; // indexes into m_reconciliation->rows
+    QHash<qsizetype, qint64> m_shares; // by row: its part of its seller's balance difference
 };
 
 } // namespace verity

@@ -1,7 +1,7 @@
 #include "financepdf.h"
 
 #include "domain/providerstatement.h"
-#include "finance/financereports.h"
+#include "finance/financehtml.h"
 #include "store/sqlitefilelocks.h"
 
 #include <QAbstractTextDocumentLayout>

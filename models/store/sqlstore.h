@@ -88,6 +88,7 @@ public:
     Expected<QList<Evidence>> evidenceRows(qint64 offset, int limit) override;
     Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) override;
     Expected<std::optional<qint64>> newestPayoutAt() override;
+    Expected<std::optional<qint64>> newestPerformedPayoutAt() override;
     Expected<QList<SellerBalance>> sellerBalances() override;
     Expected<SellerHistory> sellerHistory(const QString &sellerId) override;
     Expected<QList<PayoutMark>> payoutMarks() override;
@@ -189,6 +190,8 @@ private:
     Expected<QVariant> textColumn(qint64 ticketId, const TextPlace &place, const QString &expression);
     // The same for a statement whose text depends on the backend, kept under `key`.
     Expected<QSqlQuery *> prepared(const char *key, const QString &sql);
+    // newestPayoutAt() and newestPerformedPayoutAt(): the first two statements, or the second two.
+    Expected<std::optional<qint64>> newestPayout(const char *const keys[2], const QString reads[2]);
     // Every row `sql` gives for `binds`, each made by `read`; an error names `what` was being read.
     template<typename Row, typename Read>
     Expected<QList<Row>> rowsOf(const QString &sql, const QVariantList &binds, const char *what, Read read);

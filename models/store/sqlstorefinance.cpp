@@ -135,25 +135,47 @@ Expected<QList<LedgerPayout>> SqlStore::payouts(qint64 fromMs, qint64 toMs)
     return result;
 }
 
+namespace {
+
+// The newest payout by call, as payouts() dates it: by when the call was made; `only` one effect.
+QString newestByCall(std::optional<PayoutEffect> only)
+{
+    return QStringLiteral(
+                   "SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
+                   "WHERE c.tool_class = {class:write_money} AND c.amount_cents IS NOT NULL "
+                   "AND c.outcome IN ({outcome:performed}, {outcome:unknown}) AND %1 "
+                   "ORDER BY c.called_at DESC LIMIT 1")
+            .arg(countedPayoutCondition(QStringLiteral("c.outcome"), QStringLiteral("e.resolution"),
+                                        QStringLiteral("e.basis"), only));
+}
+
+// A refund the console performed again, by when the ledger recorded it: performed, always.
+const QString newestPerformedAgain =
+        QStringLiteral("SELECT max(l.recorded_at) FROM escalations e JOIN ledger l ON l.tool_call_id = "
+                       "e.tool_call_id WHERE e.resolution = {resolution:performed_again}");
+
+} // namespace
+
 // The payouts' conditions (payoutSelect and payoutFrom: a verified "not performed" moved
 // nothing), newest first: the money index read backwards, so the cost does not grow with the
 // ledger.
 Expected<std::optional<qint64>> SqlStore::newestPayoutAt()
 {
-    // As payouts() dates them: a call by when it was made, a refund the console performed
-    // again by when the ledger recorded it. Each read walks an index from its end.
     static const char *const keys[] = {"newest payout by call", "newest payout performed again"};
-    static const QString reads[] = {
-            QStringLiteral(
-                    "SELECT c.called_at FROM tool_calls c LEFT JOIN escalations e ON e.tool_call_id = c.id "
-                    "WHERE c.tool_class = {class:write_money} AND c.amount_cents IS NOT NULL "
-                    "AND c.outcome IN ({outcome:performed}, {outcome:unknown}) AND %1 "
-                    "ORDER BY c.called_at DESC LIMIT 1")
-                    .arg(countedPayoutCondition(QStringLiteral("c.outcome"), QStringLiteral("e.resolution"),
-                                                QStringLiteral("e.basis"))),
-            QStringLiteral("SELECT max(l.recorded_at) FROM escalations e JOIN ledger l ON l.tool_call_id = "
-                           "e.tool_call_id WHERE e.resolution = {resolution:performed_again}"),
-    };
+    static const QString reads[] = {newestByCall(std::nullopt), newestPerformedAgain};
+    return newestPayout(keys, reads);
+}
+
+Expected<std::optional<qint64>> SqlStore::newestPerformedPayoutAt()
+{
+    static const char *const keys[] = {"newest performed payout by call", "newest payout performed again"};
+    static const QString reads[] = {newestByCall(PayoutEffect::Performed), newestPerformedAgain};
+    return newestPayout(keys, reads);
+}
+
+// The later of the two reads; each walks an index from its end.
+Expected<std::optional<qint64>> SqlStore::newestPayout(const char *const keys[2], const QString reads[2])
+{
     std::optional<qint64> newest;
     for (int read = 0; read < 2; ++read) {
         auto query = prepared(keys[read], reads[read]);

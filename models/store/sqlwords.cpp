@@ -56,7 +56,8 @@ QString withStoredWords(const QString &sql)
     return written;
 }
 
-QString countedPayoutCondition(const QString &outcome, const QString &resolution, const QString &basis)
+QString countedPayoutCondition(const QString &outcome, const QString &resolution, const QString &basis,
+                               std::optional<PayoutEffect> only)
 {
     // Each settlement the rule counts, for each outcome it is asked about; a dimension the rule
     // does not look at in a case is left out of that case's condition.
@@ -70,9 +71,10 @@ QString countedPayoutCondition(const QString &outcome, const QString &resolution
         return word ? QStringLiteral("%1 = %2").arg(column, quoted(*word))
                     : column + QStringLiteral(" IS NULL");
     };
-    const auto counted = [](Outcome o, const std::optional<Resolution> &r,
-                            const std::optional<SettlementBasis> &b) {
-        return payoutStanding(o, r, b).effect.has_value();
+    const auto counted = [only](Outcome o, const std::optional<Resolution> &r,
+                                const std::optional<SettlementBasis> &b) {
+        const std::optional<PayoutEffect> effect = payoutStanding(o, r, b).effect;
+        return effect && (!only || *effect == *only);
     };
     QStringList cases;
     for (const std::optional<Resolution> &r : resolutions) {

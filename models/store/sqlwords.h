@@ -6,7 +6,11 @@
 // a statement names them as "{outcome:unknown}", and a name the domain does not know stops the
 // program when the statement is first prepared, rather than matching no row in silence.
 
+#include "domain/settlement.h"
+
 #include <QString>
+
+#include <optional>
 
 namespace verity {
 
@@ -16,7 +20,9 @@ QString withStoredWords(const QString &sql);
 
 // payoutStanding() as a condition on a money write's reported outcome, its escalation's
 // resolution and its basis (the three column expressions): true where the write moved money or
-// may have, a write settled "performed again" aside (the ledger dates that one).
-QString countedPayoutCondition(const QString &outcome, const QString &resolution, const QString &basis);
+// may have (or, given `only`, where its effect is that one), a write settled "performed again"
+// aside (the ledger dates that one).
+QString countedPayoutCondition(const QString &outcome, const QString &resolution, const QString &basis,
+                               std::optional<PayoutEffect> only = std::nullopt);
 
 } // namespace verity

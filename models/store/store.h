@@ -320,6 +320,8 @@ public:
     virtual Expected<QList<LedgerPayout>> payouts(qint64 fromMs, qint64 toMs) = 0;
     // When the newest of those payouts was made (ms since the epoch, UTC); nullopt when there is none.
     virtual Expected<std::optional<qint64>> newestPayoutAt() = 0;
+    // The same of the performed ones alone: the newest refund in Verity's ledger.
+    virtual Expected<std::optional<qint64>> newestPerformedPayoutAt() = 0;
     // Every seller, by name, with the latest balance a transcript reported.
     virtual Expected<QList<SellerBalance>> sellerBalances() = 0;
     virtual Expected<SellerHistory> sellerHistory(const QString &sellerId) = 0;

@@ -113,16 +113,27 @@ Reconciliation sample(int extraUnmatched = 0)
                                        payout(QStringLiteral("SU-9%1").arg(i, 3, 10, QLatin1Char('0')),
                                               QString(), 100 + i, utcMs(2026, 3, 20) + i),
                                        std::nullopt, QStringLiteral("bulk row %1").arg(i)));
+    // The first two refunds are of one intent: it was paid twice.
+    reconciliation.rows[0].paidTwice = true;
+    reconciliation.rows[1].paidTwice = true;
     SellerReconciliation seller;
     seller.sellerId = QStringLiteral("acct_ashcombe");
     seller.sellerName = awkwardSeller;
+    // Stated between the first refund and the second; the provider's read after the period,
+    // when $3.00 more had left than the rows of the period account for.
     seller.verityBalanceCents = 7100;
-    seller.providerBalanceCents = -4700;
+    seller.verityBalanceAsOf = utcMs(2026, 3, 17, 14, 32, 8, 500);
+    seller.providerBalanceCents = 7100 - 11800 - 1100 - 300;
+    seller.providerBalanceAt = utcMs(2026, 4, 2, 9, 0);
     for (const ReconRow &r : std::as_const(reconciliation.rows)) {
         count(reconciliation.totals, r);
         count(seller.totals, r);
     }
     reconciliation.sellers = {seller};
+    ProviderStatement statement;
+    statement.period = reconciliation.period;
+    statement.fetchedAt = seller.providerBalanceAt;
+    explainBalanceDifferences(reconciliation, statement);
     return reconciliation;
 }
 
@@ -208,7 +219,8 @@ QStringList textLines(const QString &page)
 bool isHeading(const QString &line)
 {
     static const QRegularExpression heading(
-            QStringLiteral("^(Totals|Sellers|Rows not matched \\(\\d+\\)|Duplicate payouts \\(\\d+\\))$"));
+            QStringLiteral("^(Totals|Sellers|Balance differences \\(\\d+\\)|Rows not matched, or paid twice "
+                           "\\(\\d+\\)|Duplicate payouts \\(\\d+\\))$"));
     return heading.match(line).hasMatch();
 }
 
@@ -220,7 +232,7 @@ QStringList longIds(int row)
     return {QStringLiteral("T-20260320-") + n, // ticket
             QStringLiteral("call_6f1e2b9c0d4a4e7fa1b2c3d4") + n, // call
             QStringLiteral("re_3PqL9sLkdIwHu7ix1Zb8Xy") + n, // refund
-            QStringLiteral("acct_1PqL9sLkdIwHu7ixSeller") + n}; // seller
+            QStringLiteral("fenwick-rowe-garden-and-nursery-") + n}; // seller: a hyphen is no place to break
 }
 
 Reconciliation longIdSample(int rows)
@@ -374,6 +386,17 @@ void FinanceReportsTest::reconciliationCsvRoundTrips()
     QCOMPARE(field(differs, "category"), QStringLiteral("amount_differs"));
     QCOMPARE(field(differs, "ledger_cents"), QStringLiteral("1000"));
     QCOMPARE(field(differs, "provider_cents"), QStringLiteral("1100"));
+
+    // A refund of an intent paid twice says so, matched or not; each row made after Verity's
+    // balance was stated gives its share of the seller's balance difference.
+    QCOMPARE(field(matched, "paid_twice"), QStringLiteral("yes"));
+    QCOMPARE(field(providerOnly, "paid_twice"), QStringLiteral("yes"));
+    QCOMPARE(field(ledgerOnly, "paid_twice"), QStringLiteral("no"));
+    QCOMPARE(field(differs, "paid_twice"), QStringLiteral("no"));
+    QCOMPARE(field(matched, "balance_difference_cents"), QString()); // before Verity's balance
+    QCOMPARE(field(providerOnly, "balance_difference_cents"), QStringLiteral("-11800"));
+    QCOMPARE(field(ledgerOnly, "balance_difference_cents"), QString()); // moved nothing at the provider
+    QCOMPARE(field(differs, "balance_difference_cents"), QStringLiteral("-1100"));
 }
 
 void FinanceReportsTest::duplicatesCsvRoundTrips()
@@ -443,10 +466,31 @@ void FinanceReportsTest::pdfHoldsTheReport()
     const QString seller = line(QStringLiteral("Ashcombe \"Fine\""));
     QVERIFY2(seller.contains(QStringLiteral("1 1 1 1 %1 %2 %3 %4 %5")
                                      .arg(formatMoney(15350), formatMoney(24700), formatMoney(7100),
-                                          formatMoney(-4700), formatMoney(-11800))),
+                                          formatMoney(-6100), formatMoney(-13200))),
              qPrintable(text));
     QVERIFY2(text.simplified().contains(
                      QStringLiteral("Their difference is what moved between those two moments")),
+             qPrintable(text));
+    // What makes it up: the two refunds made after Verity's balance, each with its share, and
+    // the $3.00 no row of the period explains, with why.
+    const QString flat = text.simplified();
+    QVERIFY2(flat.contains(QStringLiteral("Balance differences (1)")), qPrintable(text));
+    QVERIFY2(line(QStringLiteral("Provider only · paid twice SU-88421 / SU-88421/c2, refund re_2"))
+                     .endsWith(QStringLiteral(
+                             "2026-03-17 14:32 UTC made after Verity's balance was stated -$118.00")),
+             qPrintable(text));
+    QVERIFY2(line(QStringLiteral("Amount differs SU-88421 / SU-88421/c2, refund re_3"))
+                     .endsWith(QStringLiteral(
+                             "2026-03-19 09:00 UTC made after Verity's balance was stated -$11.00")),
+             qPrintable(text));
+    QVERIFY2(line(QStringLiteral(
+                          "Not explained by this period's rows the provider's balance was read 2026-04-02 "
+                          "09:00 UTC, after the period ends"))
+                     .endsWith(QStringLiteral("-$3.00")),
+             qPrintable(text));
+    // The rows of the intent paid twice say so, the matched one among them.
+    QVERIFY2(flat.contains(QStringLiteral("Rows not matched, or paid twice (4)")), qPrintable(text));
+    QVERIFY2(line(QStringLiteral("Matched · paid twice SU-88421")).contains(QStringLiteral("re_1")),
              qPrintable(text));
     // The duplicate: its amount at risk, the time between its refunds and its mark.
     QVERIFY2(text.contains(QStringLiteral("1.0 s")), qPrintable(text));
@@ -535,7 +579,7 @@ void FinanceReportsTest::pdfKeepsHeadingsWithWhatFollows()
             }
         }
     }
-    QCOMPARE(headingsSeen, 41 * 4); // each heading of each report, once
+    QCOMPARE(headingsSeen, 41 * 5); // each heading of each report, once
     QVERIFY(pagesSeen > 41);
 }
 
@@ -561,6 +605,9 @@ void FinanceReportsTest::pdfKeepsRowsWhole()
 {
     if (!m_pdftotext)
         QSKIP("pdftotext is not installed (Debian: apt-get install poppler-utils); the pages are not read");
+    // A row begins with its category: "Provider only ", "Matched · paid twice ", ...
+    static const QRegularExpression rowStart(
+            QStringLiteral("^(Matched|Provider only|Ledger only|Amount differs)( · paid twice)? "));
     int continued = 0;
     for (int rows = 30; rows <= 35; ++rows) {
         const QString path = m_dir.filePath(QStringLiteral("rows-%1.pdf").arg(rows));
@@ -573,7 +620,7 @@ void FinanceReportsTest::pdfKeepsRowsWhole()
                 if (!lines.at(l).startsWith(QStringLiteral("Category Ticket / call Refund id")))
                     continue;
                 ++continued;
-                QVERIFY2(lines.at(l + 1).startsWith(QStringLiteral("Provider only ")),
+                QVERIFY2(rowStart.match(lines.at(l + 1)).hasMatch(),
                          qPrintable(QStringLiteral("%1 rows, page %2 goes on with \"%3\"")
                                             .arg(rows)
                                             .arg(p + 1)

@@ -89,59 +89,92 @@ private slots:
                  QStringList{QStringLiteral("T-20260317-0412 c3 unknown 11800")});
     }
 
-    // The Reconciliation tab opens on the month of the newest payout: the demo's last one,
-    // whichever month "today" is; an empty store opens on today's month.
+    // The Reconciliation tab opens on the month of the newest refund in Verity's ledger (a
+    // performed one): the demo's last, whichever month "today" is; an empty store opens on
+    // today's month.
     void newestPayoutDecidesTheMonth()
     {
         Expected<QList<LedgerPayout>> all = m_store->payouts(0, endOfTime);
         QVERIFY_OK(all);
         QVERIFY(!all->isEmpty());
         qint64 newest = 0;
-        for (const LedgerPayout &p : *all)
+        qint64 newestPerformed = 0;
+        for (const LedgerPayout &p : *all) {
             newest = qMax(newest, p.at);
+            if (p.effect == PayoutEffect::Performed)
+                newestPerformed = qMax(newestPerformed, p.at);
+        }
         Expected<std::optional<qint64>> read = m_store->newestPayoutAt();
         QVERIFY_OK(read);
         QCOMPARE(*read, std::optional<qint64>(newest));
+        QCOMPARE(*m_store->newestPerformedPayoutAt(), std::optional<qint64>(newestPerformed));
 
-        const QDate newestDay = QDateTime::fromMSecsSinceEpoch(newest, Qt::UTC).date();
+        const QDate newestDay = QDateTime::fromMSecsSinceEpoch(newestPerformed, Qt::UTC).date();
         QCOMPARE(newestDay.year(), 2026);
         for (const QDate &today : {QDate(2026, 12, 14), QDate(2027, 1, 2), newestDay}) {
-            Expected<Period> month = latestPayoutMonth(*m_store, today);
+            Expected<OpeningPeriod> month = latestReconciliationMonth(*m_store, today);
             QVERIFY_OK(month);
-            QCOMPARE(periodText(*month), periodText(calendarMonth(newestDay)));
-            QVERIFY(month->contains(newest));
+            QCOMPARE(periodText(month->period), periodText(calendarMonth(newestDay)));
+            QVERIFY(month->period.contains(newestPerformed));
+            QCOMPARE(month->note, QString());
         }
 
-        // A refund in May whose outcome is unknown: it may have moved money, so May it is...
-        const QString may = m_dir.filePath(QStringLiteral("may.jsonl"));
-        const QString ticket = QStringLiteral("T-20260502-0001");
+        // A ticket of today whose refund timed out: its outcome is unknown, and a month of
+        // nothing but that reconciles to nothing unless the provider made it. The month stays
+        // the ledger's, and the note names the later refund...
+        const QString december = m_dir.filePath(QStringLiteral("december.jsonl"));
+        const QString ticket = QStringLiteral("T-20261207-0001");
         QVERIFY(storetest::writeLines(
-                may,
-                {storetest::ticketOpened(ticket, QStringLiteral("2026-05-02T09:00:00Z")),
-                 storetest::refundCall(ticket, QStringLiteral("2026-05-02T09:01:00Z"), QStringLiteral("c1")),
-                 storetest::toolResult(ticket, QStringLiteral("2026-05-02T09:01:05Z"), QStringLiteral("c1"),
+                december,
+                {storetest::ticketOpened(ticket, QStringLiteral("2026-12-07T09:00:00Z")),
+                 storetest::refundCall(ticket, QStringLiteral("2026-12-07T09:01:00Z"), QStringLiteral("c1")),
+                 storetest::toolResult(ticket, QStringLiteral("2026-12-07T09:01:05Z"), QStringLiteral("c1"),
                                        R"({"error":"refund failed: upstream timeout"})")}));
-        const ImportReport report = storetest::importFile(*m_store, may);
+        const ImportReport report = storetest::importFile(*m_store, december);
         QVERIFY2(report.clean(), qPrintable(storetest::describe(report)));
-        Expected<Period> mayMonth = latestPayoutMonth(*m_store, QDate(2026, 12, 14));
-        QVERIFY_OK(mayMonth);
-        QCOMPARE(periodText(*mayMonth), QStringLiteral("2026-05-01 to 2026-05-31 (UTC)"));
-        // ...until a lookup proves it was never made: then the newest payout is April's again.
+        QVERIFY(**m_store->newestPayoutAt() > newestPerformed);
+        Expected<OpeningPeriod> withUnknown = latestReconciliationMonth(*m_store, QDate(2026, 12, 7));
+        QVERIFY_OK(withUnknown);
+        QCOMPARE(periodText(withUnknown->period), periodText(calendarMonth(newestDay)));
+        QVERIFY2(withUnknown->note.contains(QStringLiteral("2026-12-07 09:01 UTC")),
+                 qPrintable(withUnknown->note));
+        // ...until a lookup proves it was never made: then there is nothing after the month.
         const qint64 escalation = test::openEscalationId(*m_store, ticket, QStringLiteral("c1"));
         QVERIFY(escalation > 0);
         Expected<ResolutionClaim> claim = m_store->resolveEscalation(
                 Settlement{escalation, Resolution::NotPerformed, SettlementBasis::Lookup, QString(),
-                           QStringLiteral("Dana"), 1778000000000});
+                           QStringLiteral("Dana"), 1796800000000});
         QVERIFY(claim && claim->claimed);
         QCOMPARE(*m_store->newestPayoutAt(), std::optional<qint64>(newest));
+        QCOMPARE(latestReconciliationMonth(*m_store, QDate(2026, 12, 7))->note, QString());
 
         // No payouts at all: nothing, and the month is today's.
         std::unique_ptr<Store> empty = test::openTestStore(m_dir.filePath(QStringLiteral("empty.sqlite")));
         QVERIFY(empty);
         QCOMPARE(*empty->newestPayoutAt(), std::optional<qint64>());
-        Expected<Period> month = latestPayoutMonth(*empty, QDate(2026, 12, 14));
+        QCOMPARE(*empty->newestPerformedPayoutAt(), std::optional<qint64>());
+        Expected<OpeningPeriod> month = latestReconciliationMonth(*empty, QDate(2026, 12, 14));
         QVERIFY_OK(month);
-        QCOMPARE(periodText(*month), QStringLiteral("2026-12-01 to 2026-12-31 (UTC)"));
+        QCOMPARE(periodText(month->period), QStringLiteral("2026-12-01 to 2026-12-31 (UTC)"));
+        QCOMPARE(month->note, QString());
+
+        // Only an unknown refund: its month, since that is all there is, and said so.
+        const QString may = m_dir.filePath(QStringLiteral("may.jsonl"));
+        const QString mayTicket = QStringLiteral("T-20260502-0001");
+        QVERIFY(storetest::writeLines(
+                may,
+                {storetest::ticketOpened(mayTicket, QStringLiteral("2026-05-02T09:00:00Z")),
+                 storetest::refundCall(mayTicket, QStringLiteral("2026-05-02T09:01:00Z"),
+                                       QStringLiteral("c1")),
+                 storetest::toolResult(mayTicket, QStringLiteral("2026-05-02T09:01:05Z"),
+                                       QStringLiteral("c1"),
+                                       R"({"error":"refund failed: upstream timeout"})")}));
+        const ImportReport mayReport = storetest::importFile(*empty, may);
+        QVERIFY2(mayReport.clean(), qPrintable(storetest::describe(mayReport)));
+        Expected<OpeningPeriod> onlyUnknown = latestReconciliationMonth(*empty, QDate(2026, 12, 14));
+        QVERIFY_OK(onlyUnknown);
+        QCOMPARE(periodText(onlyUnknown->period), QStringLiteral("2026-05-01 to 2026-05-31 (UTC)"));
+        QVERIFY2(onlyUnknown->note.contains(QStringLiteral("no refund yet")), qPrintable(onlyUnknown->note));
     }
 
     void calendarMonths_data()

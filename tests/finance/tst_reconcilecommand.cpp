@@ -135,8 +135,63 @@ void ReconcileCommandTest::reconcilesTheDemoAgainstTheSandbox()
     }
     QVERIFY2(duplicate, qPrintable(run.out));
 
+    // Fenwick's two balances differ by a refund the provider made after Verity's was stated;
+    // Linden's by one made before it that Verity's balance leaves out, to the cent.
+    QHash<QString, QJsonObject> differences;
+    for (const QJsonValue &value : result.value(QStringLiteral("sellers")).toArray())
+        differences.insert(value.toObject().value(QStringLiteral("id")).toString(),
+                           value.toObject().value(QStringLiteral("balance_difference")).toObject());
+    const QJsonObject fenwick = differences.value(QStringLiteral("fenwick-rowe-garden"));
+    QCOMPARE(fenwick.value(QStringLiteral("cents")).toInteger(), -5900);
+    QCOMPARE(fenwick.value(QStringLiteral("unexplained_cents")).toInteger(), 0);
+    const QJsonArray fenwickParts = fenwick.value(QStringLiteral("parts")).toArray();
+    QCOMPARE(fenwickParts.size(), 1);
+    const QJsonObject fenwickPart = fenwickParts.first().toObject();
+    QCOMPARE(fenwickPart.value(QStringLiteral("ticket")).toString(), QStringLiteral("T-20260403-0236"));
+    QCOMPARE(fenwickPart.value(QStringLiteral("category")).toString(), QStringLiteral("provider_only"));
+    QCOMPARE(fenwickPart.value(QStringLiteral("cause")).toString(),
+             QStringLiteral("moved_after_verity_balance"));
+    QCOMPARE(fenwickPart.value(QStringLiteral("cents")).toInteger(), -5900);
+    const QJsonObject linden = differences.value(QStringLiteral("linden-home-textiles"));
+    QCOMPARE(linden.value(QStringLiteral("cents")).toInteger(), -6400);
+    QCOMPARE(linden.value(QStringLiteral("unexplained_cents")).toInteger(), 0);
+    QCOMPARE(
+            linden.value(QStringLiteral("parts")).toArray().first().toObject().value(QStringLiteral("cause")),
+            QJsonValue(QStringLiteral("left_out_of_verity_balance")));
+    QVERIFY(differences.value(QStringLiteral("ashcombe-furniture")).value(QStringLiteral("cents"))
+            == QJsonValue(0));
+
+    // Both refunds of the incident's intent are listed as paid twice, the matched one too.
+    QStringList paidTwice;
+    for (const QJsonValue &value : result.value(QStringLiteral("paid_twice")).toArray()) {
+        const QJsonObject row = value.toObject();
+        QVERIFY(row.value(QStringLiteral("paid_twice")).toBool());
+        if (row.value(QStringLiteral("ticket")).toString() == u"T-20260317-0412")
+            paidTwice << row.value(QStringLiteral("category")).toString() + u' '
+                            + row.value(QStringLiteral("call")).toString();
+    }
+    paidTwice.sort();
+    QCOMPARE(paidTwice, (QStringList{QStringLiteral("matched c4"), QStringLiteral("provider_only c3")}));
+
     for (const char *name : {"a.csv", "d.csv", "a.pdf"})
         QVERIFY2(QFileInfo(path(QLatin1String(name))).size() > 0, name);
+    // The CSV's rows say the same: paid twice, and each row's share of a balance difference.
+    QFile csv(path(QStringLiteral("a.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QString csvText = QString::fromUtf8(csv.readAll());
+    QVERIFY2(csvText.contains(QStringLiteral(",paid_twice,balance_difference_cents\r\n")),
+             qPrintable(csvText));
+    bool fenwickRow = false;
+    bool incidentRow = false;
+    for (const QString &line : csvText.split(QStringLiteral("\r\n"))) {
+        if (line.startsWith(QStringLiteral("provider_only,fenwick-rowe-garden,"))
+            && line.contains(u"T-20260403-0236"))
+            fenwickRow = line.endsWith(QStringLiteral(",no,-5900"));
+        if (line.startsWith(QStringLiteral("matched,ashcombe-furniture,"))
+            && line.contains(u"T-20260317-0412"))
+            incidentRow = line.endsWith(QStringLiteral(",yes,"));
+    }
+    QVERIFY2(fenwickRow && incidentRow, qPrintable(csvText));
     QFile pdf(path(QStringLiteral("a.pdf")));
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     QCOMPARE(pdf.read(4), QByteArray("%PDF"));
@@ -166,6 +221,32 @@ void ReconcileCommandTest::printsASummary()
                      && run.out.contains(QStringLiteral(") await lookups")),
              qPrintable(run.out));
     QVERIFY2(run.out.contains(QStringLiteral("rows not matched")), qPrintable(run.out));
+    // Each seller whose balances differ, and the rows that make up the difference.
+    QVERIFY2(run.out.contains(QStringLiteral("Balance differences (the provider's balance less Verity's):\n"
+                                             "  Fenwick & Rowe Garden (fenwick-rowe-garden): Verity %1 as of "
+                                             "2026-04-03 08:00 UTC, provider %2 read ")
+                                      .arg(formatMoney(53650), formatMoney(47750))),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(
+                     QStringLiteral("    %1 = %1 from 1 refund made after Verity's balance was stated\n")
+                             .arg(formatMoney(-5900))),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(
+                     QStringLiteral("2026-04-03 13:30 UTC  Provider only: T-20260403-0236 / c3, refund re_")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(
+                     QStringLiteral("%1 from 1 row not matched, made before Verity's balance was stated, "
+                                    "that it leaves out")
+                             .arg(formatMoney(-6400))),
+             qPrintable(run.out));
+    // The refunds of intents paid twice, matched or not.
+    QVERIFY2(run.out.contains(
+                     QStringLiteral("Refunds of intents paid twice:\n"
+                                    "  Provider only · paid twice: T-20260317-0412 / c3, refund re_")),
+             qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral(
+                     "  Matched · paid twice: T-20260317-0412 / c4, refund re_B69RgwuSCddMBH")),
+             qPrintable(run.out));
 }
 
 void ReconcileCommandTest::unreachableProviderChangesNothing()

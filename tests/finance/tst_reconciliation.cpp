@@ -225,6 +225,112 @@ private slots:
             QVERIFY2(row.note.contains(QStringLiteral("duplicate payout")), qPrintable(row.note));
         }
     }
+
+    // What a seller's two balances differ by is made of the provider's refunds (and other
+    // movements) after Verity's balance was stated; the rest is named, with why.
+    void balanceDifferenceIsMadeOfRows()
+    {
+        const qint64 day = 24 * 3600 * 1000;
+        const QList<LedgerPayout> ledger{payout(QStringLiteral("c1:J:2000:p:refund=re_0:at=-60000")),
+                                         payout(QStringLiteral("c3:K:11800:u")),
+                                         payout(QStringLiteral("c4:K:11800:p:refund=re_B")),
+                                         payout(QStringLiteral("c5:L:900:p")),
+                                         payout(QStringLiteral("c6:M:300:p:refund=re_S:seller=saltmarsh")),
+                                         payout(QStringLiteral("c7:N:100:p:seller=linden"))};
+        ProviderStatement statement;
+        statement.period = Period{t0 - day, t0 + day};
+        statement.fetchedAt = t0 + 2 * day; // after the period: what moved since is in no row
+        statement.refunds = {refund(QStringLiteral("re_0:J:2000:at=-60000")),
+                             refund(QStringLiteral("re_A:K:11800:at=1000")),
+                             refund(QStringLiteral("re_B:K:11800:at=2000")),
+                             refund(QStringLiteral("re_S:M:300:at=5000:account=saltmarsh"))};
+        SellerAccountStatement ashcombeAccount;
+        ashcombeAccount.account = QStringLiteral("ashcombe-furniture");
+        // 10000 at t0, less two refunds, an adjustment, and 700 that left after the period.
+        ashcombeAccount.balanceCents = 10000 - 11800 - 11800 - 500 - 700;
+        BalanceMovement refundMovement;
+        refundMovement.id = QStringLiteral("txn_B");
+        refundMovement.type = QStringLiteral("refund");
+        refundMovement.source = QStringLiteral("re_B");
+        refundMovement.amountCents = -11800;
+        refundMovement.createdMs = t0 + 2000;
+        BalanceMovement adjustment;
+        adjustment.id = QStringLiteral("txn_adj");
+        adjustment.type = QStringLiteral("adjustment");
+        adjustment.amountCents = -500;
+        adjustment.createdMs = t0 + 4000;
+        ashcombeAccount.movements = {refundMovement, adjustment};
+        SellerAccountStatement saltmarshAccount;
+        saltmarshAccount.account = QStringLiteral("saltmarsh");
+        saltmarshAccount.balanceCents = 4700;
+        statement.accounts = {ashcombeAccount, saltmarshAccount};
+
+        SellerBalance ashcombe;
+        ashcombe.id = QStringLiteral("ashcombe-furniture");
+        ashcombe.name = QStringLiteral("Ashcombe Furniture");
+        ashcombe.balanceCents = 10000;
+        ashcombe.balanceAsOf = t0;
+        SellerBalance saltmarsh;
+        saltmarsh.id = QStringLiteral("saltmarsh");
+        saltmarsh.name = QStringLiteral("Saltmarsh");
+        saltmarsh.balanceCents = 4700; // stated after its refund: the balances agree
+        saltmarsh.balanceAsOf = t0 + 6000;
+        SellerBalance unfetched;
+        unfetched.id = QStringLiteral("linden");
+        unfetched.name = QStringLiteral("Linden");
+        unfetched.balanceCents = 100;
+
+        const Reconciliation result = reconcile(ledger, statement, {ashcombe, saltmarsh, unfetched}, t0);
+        const SellerReconciliation &first = result.sellers.at(0);
+        QCOMPARE(first.sellerId, QStringLiteral("ashcombe-furniture"));
+        QCOMPARE(first.verityBalanceAsOf, t0);
+        QCOMPARE(first.providerBalanceAt, t0 + 2 * day);
+        QVERIFY(first.balanceDifference);
+        const BalanceDifference &difference = *first.balanceDifference;
+        QCOMPARE(difference.cents, -(11800 + 11800 + 500 + 700));
+        // re_0 came before Verity's balance, c5 is in the ledger only (nothing moved at the
+        // provider), txn_B is re_B's own movement: none of them is a part.
+        QStringList parts;
+        for (const BalanceDifferencePart &part : difference.parts)
+            parts << QStringLiteral("%1 %2 %3")
+                             .arg(differencePartKind(result, part), differencePartReference(result, part))
+                             .arg(part.cents);
+        QCOMPARE(parts,
+                 strings({"Provider only · paid twice T-7 / c3, refund re_A -11800",
+                          "Matched · paid twice T-7 / c4, refund re_B -11800",
+                          "Provider's movement: adjustment txn_adj -500"}));
+        QCOMPARE(difference.explainedCents(), -24100);
+        QCOMPARE(difference.unexplainedCents(), -700);
+        QVERIFY2(difference.unexplainedWhy.contains(
+                         QStringLiteral("read 2026-03-19 14:32 UTC, after the period ends")),
+                 qPrintable(difference.unexplainedWhy));
+        const QString summary = differenceSummary(first);
+        QVERIFY2(
+                summary.startsWith(QStringLiteral("-$248.00 = -$241.00 from 2 refunds and 1 other movement")),
+                qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("-$7.00 not explained by this period's rows")),
+                 qPrintable(summary));
+        // Each row's share, as the reports give it beside the row.
+        const QHash<qsizetype, qint64> shares = differenceShareByRow(result);
+        QCOMPARE(shares.size(), 2);
+        for (auto it = shares.cbegin(); it != shares.cend(); ++it)
+            QCOMPARE(result.rows.at(it.key()).sellerId, QStringLiteral("ashcombe-furniture"));
+
+        const SellerReconciliation &agreeing = result.sellers.at(2);
+        QCOMPARE(agreeing.sellerId, QStringLiteral("saltmarsh"));
+        QVERIFY(agreeing.balanceDifference && agreeing.balanceDifference->isNil());
+        const SellerReconciliation &notFetched = result.sellers.at(1);
+        QCOMPARE(notFetched.sellerId, QStringLiteral("linden"));
+        QVERIFY(!notFetched.balanceDifference);
+
+        // Verity's balance stated before the period: the rows cannot reach back to it.
+        statement.period = Period{t0 + 500, t0 + day};
+        statement.fetchedAt = t0 + 9000;
+        const Reconciliation later = reconcile(ledger, statement, {ashcombe}, t0);
+        QVERIFY2(later.sellers.at(0).balanceDifference->unexplainedWhy.contains(
+                         QStringLiteral("before the period begins")),
+                 qPrintable(later.sellers.at(0).balanceDifference->unexplainedWhy));
+    }
 };
 
 QTEST_GUILESS_MAIN(ReconciliationTest)

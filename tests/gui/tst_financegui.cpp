@@ -18,6 +18,7 @@
 #include "resolution/providerconnection.h"
 #include "sandbox/sandboxseed.h"
 #include "sellerbalancechart.h"
+#include "sellerdifferencebar.h"
 #include "store/storefactory.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -28,8 +29,10 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -108,7 +111,9 @@ private slots:
     void sellerChartOpensTheIncident();
     void duplicateIsMarkedAndAudited();
     void reconciliationOpensOnTheLatestMonthWithPayouts();
+    void typedMonthKeepsADayThatExists();
     void reconciliationFetchesFromTheProvider();
+    void sellerShowsWhatItsBalanceDifferenceIsMadeOf();
     void unreachableProviderKeepsTheResult();
 
 private:
@@ -272,6 +277,36 @@ void TestFinanceGui::reconciliationOpensOnTheLatestMonthWithPayouts()
     QVERIFY(pane->statusText().isEmpty());
     saveScreenshot(m_window.get(), QStringLiteral("-opening"));
 
+    // A ticket of today is imported while the tab is open: its refund timed out, so its outcome
+    // is unknown, and a month of nothing but that would reconcile to nothing. The tab stays on
+    // April, and says a later refund's fate is unknown.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QString ticket = QStringLiteral("T-%1-0001").arg(now.toString(QStringLiteral("yyyyMMdd")));
+    const auto at = [&now](int seconds) { return now.addSecs(seconds - 600).toString(Qt::ISODate); };
+    const QString file = m_dir.filePath(QStringLiteral("today.jsonl"));
+    QFile today(file);
+    QVERIFY(today.open(QIODevice::WriteOnly));
+    today.write(
+            QStringLiteral(
+                    R"({"type":"ticket_opened","ticket":"%1","at":"%2","subject":"Cracked vase","order":{"id":"SU-TODAY","currency":"USD","items":[{"id":"V1","title":"Vase","quantity":1,"amount_cents":5400}]},"seller":{"id":"saltmarsh-ceramics","name":"Saltmarsh Ceramics","balance_cents":41420,"balance_as_of":"%2"}})"
+                    "\n"
+                    R"({"type":"tool_call","ticket":"%1","at":"%3","call_id":"c1","tool":"issue_refund","arguments":{"order_id":"SU-TODAY","item_id":"V1","amount_cents":5400}})"
+                    "\n"
+                    R"({"type":"tool_result","ticket":"%1","at":"%4","call_id":"c1","result":{"error":"refund failed: upstream timeout"}})"
+                    "\n")
+                    .arg(ticket, at(0), at(60), at(65))
+                    .toUtf8());
+    today.close();
+    QSignalSpy imported(m_window.get(), &MainWindow::importFinished);
+    m_window->importFiles({file});
+    QVERIFY(imported.wait(20000));
+    if (auto *result = m_window->findChild<QMessageBox *>(QStringLiteral("importResult")))
+        result->close();
+    QTRY_VERIFY2(pane->statusText().contains(QStringLiteral("A later refund's outcome is unknown")),
+                 qPrintable(pane->statusText()));
+    QCOMPARE(pane->fromEdit()->text(), QStringLiteral("2026-04-01"));
+    QCOMPARE(pane->toEdit()->text(), QStringLiteral("2026-04-30"));
+
     // A period the person picks stays when the tab is shown again.
     pane->fromEdit()->setFocus();
     pane->fromEdit()->setSelectedSection(QDateTimeEdit::MonthSection);
@@ -282,6 +317,52 @@ void TestFinanceGui::reconciliationOpensOnTheLatestMonthWithPayouts()
     QTRY_VERIFY(pane->isVisible());
     QCOMPARE(pane->fromEdit()->text(), QStringLiteral("2026-03-01"));
     QCOMPARE(pane->toEdit()->text(), QStringLiteral("2026-04-30"));
+}
+
+// A person clicks into the month of "2026-03-31" and types 04: the month is replaced, and the
+// day becomes April's last. (A plain date field left a cursor there and refused the digits.)
+void TestFinanceGui::typedMonthKeepsADayThatExists()
+{
+    financeAction(m_window.get())->trigger();
+    clickTab(m_finance->tabs(), 2);
+    ReconciliationPane *pane = m_finance->reconciliationPane();
+    QTRY_VERIFY(pane->isVisible());
+    QDateEdit *from = pane->fromEdit();
+    QDateEdit *to = pane->toEdit();
+    from->setDate(QDate(2026, 3, 1));
+    to->setDate(QDate(2026, 3, 31));
+    m_window->activateWindow();
+    auto *text = to->findChild<QLineEdit *>();
+    QVERIFY(text);
+    // Where the text's character `position` begins, as the mouse finds it.
+    const auto pointAt = [text](int position) {
+        for (int x = 0; x < text->width(); ++x) {
+            const QPoint point(x, text->height() / 2);
+            if (text->cursorPositionAt(point) == position)
+                return point + QPoint(1, 0);
+        }
+        return QPoint();
+    };
+    const auto clickAndType = [&](int position, const QString &keys) {
+        QTest::mouseClick(text, Qt::LeftButton, {}, pointAt(position));
+        QTest::keyClicks(to, keys);
+    };
+    clickAndType(6, QStringLiteral("04")); // between the 0 and the 3 of the month
+    QCOMPARE(to->text(), QStringLiteral("2026-04-30"));
+    QCOMPARE(to->date(), QDate(2026, 4, 30));
+    // February of a common year: its 28th; a day past April's end: its last.
+    clickAndType(5, QStringLiteral("02"));
+    QCOMPARE(to->date(), QDate(2026, 2, 28));
+    clickAndType(6, QStringLiteral("04"));
+    clickAndType(9, QStringLiteral("31"));
+    QCOMPARE(to->date(), QDate(2026, 4, 30));
+    // The period reconciled is the one the fields show: 1 March to 30 April, both included.
+    QTest::keyClick(to, Qt::Key_Tab);
+    QCOMPARE(from->text(), QStringLiteral("2026-03-01"));
+    QCOMPARE(to->text(), QStringLiteral("2026-04-30"));
+    const Expected<Period> period = pane->chosenPeriod();
+    QVERIFY(period);
+    QCOMPARE(periodText(*period), QStringLiteral("2026-03-01 to 2026-04-30 (UTC)"));
 }
 
 void TestFinanceGui::reconciliationFetchesFromTheProvider()
@@ -338,6 +419,59 @@ void TestFinanceGui::reconciliationFetchesFromTheProvider()
     QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, rect.center());
     QCOMPARE(m_window->transcript().detail()->row.extId, incident);
     QVERIFY(m_window->ticketView()->card(QStringLiteral("c3")));
+}
+
+// Choosing a seller shows its rows, both its balances, and the rows that make up their
+// difference: Fenwick's $59.00 is a refund the provider made after Verity's balance was stated.
+void TestFinanceGui::sellerShowsWhatItsBalanceDifferenceIsMadeOf()
+{
+    ReconciliationPane *pane = m_finance->reconciliationPane();
+    pane->categoryBox()->setCurrentIndex(0);
+    QVERIFY(pane->isVisible());
+    SellerDifferenceBar *bar = pane->sellerBar();
+    QComboBox *sellers = bar->sellerBox();
+    QVERIFY(sellers->isEnabled());
+    QVERIFY2(bar->differenceText().contains(QStringLiteral("sellers' balances differ from the provider's")),
+             qPrintable(bar->differenceText()));
+    const int fenwick = sellers->findData(QStringLiteral("fenwick-rowe-garden"));
+    QVERIFY(fenwick > 0);
+    QCOMPARE(sellers->itemText(fenwick), QStringLiteral("Fenwick & Rowe Garden (differs by -$59.00)"));
+    sellers->setFocus();
+    sellers->setCurrentIndex(fenwick);
+
+    QTableView *table = pane->table();
+    QVERIFY(table->model()->rowCount() >= 1);
+    int part = -1;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        QCOMPARE(pane->rowAt(row)->sellerId, QStringLiteral("fenwick-rowe-garden"));
+        if (!table->model()->index(row, ReconciliationModel::BalanceShareColumn).data().toString().isEmpty())
+            part = row;
+    }
+    QVERIFY(part >= 0);
+    QCOMPARE(table->model()->index(part, ReconciliationModel::BalanceShareColumn).data().toString(),
+             QStringLiteral("-$59.00"));
+    QCOMPARE(pane->rowAt(part)->ticketExtId, QStringLiteral("T-20260403-0236"));
+    const QString difference = bar->differenceText();
+    QVERIFY2(difference.startsWith(
+                     QStringLiteral("Verity's balance for Fenwick & Rowe Garden is $536.50 as of "
+                                    "2026-04-03 08:00 UTC; the provider's $477.50, read ")),
+             qPrintable(difference));
+    QVERIFY2(difference.contains(
+                     QStringLiteral("Difference -$59.00 = -$59.00 from 1 refund made after Verity's "
+                                    "balance was stated")),
+             qPrintable(difference));
+    saveScreenshot(m_window.get(), QStringLiteral("-seller"));
+
+    // Linden's is a refund made before Verity's balance that the balance leaves out.
+    sellers->setCurrentIndex(sellers->findData(QStringLiteral("linden-home-textiles")));
+    QVERIFY2(bar->differenceText().contains(
+                     QStringLiteral("-$64.00 from 1 row not matched, made before Verity's "
+                                    "balance was stated, that it leaves out")),
+             qPrintable(bar->differenceText()));
+
+    // Every seller again.
+    sellers->setCurrentIndex(0);
+    QCOMPARE(pane->table()->model()->rowCount(), m_finance->reconciliation().rowCount());
 }
 
 void TestFinanceGui::unreachableProviderKeepsTheResult()

@@ -455,6 +455,8 @@ private slots:
                  plain(valueOf(m_sqlite->payouts(0, 4'000'000'000'000), "reading payouts")));
         QCOMPARE(valueOf(m_postgres->newestPayoutAt(), "reading the newest payout"),
                  valueOf(m_sqlite->newestPayoutAt(), "reading the newest payout"));
+        QCOMPARE(valueOf(m_postgres->newestPerformedPayoutAt(), "reading the newest performed payout"),
+                 valueOf(m_sqlite->newestPerformedPayoutAt(), "reading the newest performed payout"));
         const QList<SellerBalance> sellers = valueOf(m_sqlite->sellerBalances(), "reading sellers");
         QVERIFY(!sellers.isEmpty());
         QCOMPARE(valueOf(m_postgres->sellerBalances(), "reading sellers"), sellers);

@@ -242,6 +242,19 @@ void TestFinanceModels::reconciliationRowsAndFilter()
         QVERIFY(model.reconRow(i)->paidTwice);
     model.setPaidTwiceFilter(false);
     QCOMPARE(model.rowCount(), performed + 1);
+    // One seller's rows alone, with the category filter as it was.
+    model.setSellerFilter(ashcombe);
+    QCOMPARE(model.sellerFilter(), ashcombe);
+    QVERIFY(model.rowCount() >= 2 && model.rowCount() < performed + 1);
+    for (int i = 0; i < model.rowCount(); ++i)
+        QCOMPARE(model.reconRow(i)->sellerId, ashcombe);
+    model.setCategoryFilter(ReconCategory::ProviderOnly);
+    QCOMPARE(model.rowCount(), 1);
+    model.setCategoryFilter(std::nullopt);
+    model.setSellerFilter(QString());
+    QCOMPARE(model.rowCount(), performed + 1);
+    // No account balances in this statement: no row is part of a balance difference.
+    QCOMPARE(cell(model, 0, M::BalanceShareColumn).toString(), QString());
 
     QVERIFY2(model.totalsText().contains(QStringLiteral("Provider only 1 ($118.00)")),
              qPrintable(model.totalsText()));
