@@ -1,5 +1,6 @@
 #include "attestdialog.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "plaintextlabel.h"
 #include "resolution/escalationtext.h"
@@ -77,8 +78,10 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
     m_choice = new QButtonGroup(this);
     m_performed = new QRadioButton(tr("Performed: I found it there"), this);
     m_performed->setObjectName(QStringLiteral("attestPerformed"));
+    m_performed->setAccessibleDescription(tr("You found the write in the system it went to"));
     m_notPerformed = new QRadioButton(tr("Not performed: it is not there"), this);
     m_notPerformed->setObjectName(QStringLiteral("attestNotPerformed"));
+    m_notPerformed->setAccessibleDescription(tr("You looked in the system it went to and it is not there"));
     m_choice->addButton(m_performed);
     m_choice->addButton(m_notPerformed);
     layout->addWidget(m_performed);
@@ -99,6 +102,7 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
     form->addRow(tr("Reference:"), m_reference);
     m_note = new QPlainTextEdit(this);
     m_note->setObjectName(QStringLiteral("attestNote"));
+    m_note->setAccessibleDescription(tr("How you checked, and what you saw; kept with the check"));
     m_note->setPlaceholderText(tr("How you checked, and what you saw"));
     form->addRow(tr("Note:"), m_note);
     layout->addLayout(form, 1);
@@ -117,6 +121,8 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
     auto *cancel = new QPushButton(tr("Cancel"), this);
     m_record = new QPushButton(tr("Record check"), this);
     m_record->setObjectName(QStringLiteral("recordCheck"));
+    m_record->setAccessibleDescription(tr("Records your check as evidence: attested, never verified"));
+    cancel->setAccessibleDescription(tr("Closes this window; nothing is recorded"));
     for (QPushButton *button : {cancel, m_record}) {
         button->setAutoDefault(false);
         buttons->addWidget(button);

@@ -103,7 +103,7 @@ ClassifyToolsDialog::ClassifyToolsDialog(QList<UnclassifiedTool> tools, QWidget 
     m_sampleResult->setAccessibleDescription(tr("That call's result, as JSON"));
     m_status = plainTextLabel(QString(), this);
     m_status->setObjectName(QStringLiteral("classifyStatus"));
-    describeForScreenReaders(m_status, tr("Classification status"), tr("What was saved, or what is missing"));
+    m_status->setAccessibleDescription(tr("What was saved, or what is missing"));
     m_status->setWordWrap(true);
 
     auto *what = new QVBoxLayout;

@@ -1,5 +1,6 @@
 #include "duplicatepayoutspane.h"
 
+#include "accessibletext.h"
 #include "domain/money.h"
 #include "finance/financereports.h"
 #include "finance/payoutrecovery.h"
@@ -75,6 +76,9 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget 
     m_proxy->setSortRole(DuplicatePayoutModel::SortRole);
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("duplicateTable"));
+    describeForScreenReaders(
+            m_table, tr("Duplicate payouts"),
+            tr("Refunds paid more than once for one intent, with what was done to recover them"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the model's order: by first refund
@@ -90,12 +94,16 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget 
     auto *buttons = new QHBoxLayout;
     m_open = new QPushButton(tr("&Open ticket"), this);
     m_open->setObjectName(QStringLiteral("openDuplicateButton"));
+    m_open->setAccessibleDescription(tr("Opens the ticket of the chosen duplicate at its call"));
     m_request = new QPushButton(tr("Mark recovery &requested…"), this);
     m_request->setObjectName(QStringLiteral("markRequestedButton"));
+    m_request->setAccessibleDescription(tr("Records that recovery of the chosen duplicate was asked for"));
     m_recovered = new QPushButton(tr("Mark reco&vered…"), this);
     m_recovered->setObjectName(QStringLiteral("markRecoveredButton"));
+    m_recovered->setAccessibleDescription(tr("Records that the chosen duplicate's money came back"));
     m_export = new QPushButton(tr("Export CSV…"), this);
     m_export->setObjectName(QStringLiteral("exportDuplicatesButton"));
+    m_export->setAccessibleDescription(tr("Saves the duplicate payouts as a CSV file"));
     for (QPushButton *button : {m_open, m_request, m_recovered})
         buttons->addWidget(button);
     buttons->addStretch(1);
@@ -103,6 +111,7 @@ DuplicatePayoutsPane::DuplicatePayoutsPane(DuplicatePayoutModel &model, QWidget 
     layout->addLayout(buttons);
     m_status = plainTextLabel(QString(), this);
     m_status->setObjectName(QStringLiteral("duplicateStatus"));
+    m_status->setAccessibleDescription(tr("How many duplicates, and at what cost"));
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
 

@@ -1,5 +1,6 @@
 #include "financepane.h"
 
+#include "accessibletext.h"
 #include "columnfit.h"
 #include "finance/payoutmonth.h"
 #include "itemmodels/duplicatepayoutmodel.h"
@@ -58,6 +59,9 @@ FinancePane::FinancePane(FinanceReviewStore &store, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("financeTabs"));
+    describeForScreenReaders(
+            m_tabs, tr("Finance"),
+            tr("Seller balances, reconciliation against the provider, and duplicate payouts"));
     m_tabs->setDocumentMode(true);
     layout->addWidget(m_tabs);
 
@@ -100,6 +104,10 @@ QSplitter *FinancePane::buildSellersTab()
     m_sellerProxy->setSortRole(SellerBalanceModel::SortRole);
     m_sellerTable = new QTableView(m_sellersSplitter);
     m_sellerTable->setObjectName(QStringLiteral("sellerTable"));
+    describeForScreenReaders(
+            m_sellerTable, tr("Seller balances"),
+            tr("Each seller's balance, what was refunded and what may have moved; choosing a row "
+               "shows its refunds"));
     m_sellerTable->setModel(m_sellerProxy);
     m_sellerTable->setSortingEnabled(true);
     m_sellerTable->sortByColumn(SellerBalanceModel::SellerColumn, Qt::AscendingOrder);

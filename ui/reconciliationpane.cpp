@@ -1,5 +1,6 @@
 #include "reconciliationpane.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "domain/money.h"
 #include "finance/financereports.h"
@@ -101,7 +102,9 @@ QHBoxLayout *ReconciliationPane::buildSourceRow()
         return edit;
     };
     m_from = makeDate(QStringLiteral("periodFrom"));
+    m_from->setAccessibleDescription(tr("The first day of the period to reconcile"));
     m_to = makeDate(QStringLiteral("periodTo"));
+    m_to->setAccessibleDescription(tr("The last day of the period to reconcile"));
     // Until shown: the current calendar month (UTC).
     showPeriod(calendarMonth(QDateTime::currentDateTimeUtc().date()));
     auto *fromLabel = new QLabel(tr("&From"), this);
@@ -119,6 +122,8 @@ QHBoxLayout *ReconciliationPane::buildSourceRow()
                            "Nothing is written at the provider."));
     m_readExport = new QPushButton(tr("Read provider e&xport…"), this);
     m_readExport->setObjectName(QStringLiteral("readExportButton"));
+    m_readExport->setAccessibleDescription(
+            tr("Reads a statement the provider exported, instead of asking it"));
     source->addSpacing(12);
     source->addWidget(m_fetch);
     source->addWidget(m_readExport);
@@ -130,6 +135,7 @@ QHBoxLayout *ReconciliationPane::buildSourceRow()
     source->addWidget(m_busy);
     m_status = plainTextLabel(QString(), this);
     m_status->setObjectName(QStringLiteral("reconciliationStatus"));
+    m_status->setAccessibleDescription(tr("What was read, and what it found"));
     source->addWidget(m_status, 1);
     return source;
 }
@@ -140,6 +146,8 @@ QHBoxLayout *ReconciliationPane::buildFilterRow()
     auto *filter = new QHBoxLayout;
     m_category = new QComboBox(this);
     m_category->setObjectName(QStringLiteral("categoryFilter"));
+    m_category->setAccessibleDescription(
+            tr("Shows only the rows of one kind: matched, provider only, paid twice…"));
     m_category->addItem(tr("All categories"), -1);
     for (int i = 0; i < reconCategoryCount; ++i)
         m_category->addItem(reconCategoryText(ReconCategory(i)), i);
@@ -154,8 +162,10 @@ QHBoxLayout *ReconciliationPane::buildFilterRow()
     filter->addWidget(m_totals, 1);
     m_exportCsv = new QPushButton(tr("Export &CSV…"), this);
     m_exportCsv->setObjectName(QStringLiteral("exportCsvButton"));
+    m_exportCsv->setAccessibleDescription(tr("Saves the reconciliation as a CSV file"));
     m_exportPdf = new QPushButton(tr("Export P&DF…"), this);
     m_exportPdf->setObjectName(QStringLiteral("exportPdfButton"));
+    m_exportPdf->setAccessibleDescription(tr("Saves the reconciliation as a PDF report"));
     m_settle = new QPushButton(this);
     m_settle->setObjectName(QStringLiteral("settleFromEvidenceButton"));
     m_settle->hide();
@@ -175,6 +185,10 @@ QSplitter *ReconciliationPane::buildTableAndRecord()
     m_proxy->setSortRole(ReconciliationModel::SortRole);
     m_table = new QTableView(split);
     m_table->setObjectName(QStringLiteral("reconciliationTable"));
+    describeForScreenReaders(
+            m_table, tr("Reconciliation"),
+            tr("Each refund of the period, in Verity's ledger and at the provider, and how they "
+               "match"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the model's order: by time
@@ -187,6 +201,8 @@ QSplitter *ReconciliationPane::buildTableAndRecord()
     m_table->horizontalHeader()->setSectionResizeMode(ReconciliationModel::NoteColumn, QHeaderView::Stretch);
     m_details = new QPlainTextEdit(split);
     m_details->setObjectName(QStringLiteral("providerRecord"));
+    describeForScreenReaders(m_details, tr("Provider's record"),
+                             tr("The chosen row's record as the provider gave it"));
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(tr("Choose a row to see the provider's record of it."));
     m_details->setLineWrapMode(QPlainTextEdit::NoWrap);

@@ -1,5 +1,6 @@
 #include "resolutiondialog.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "plaintextlabel.h"
 #include "resolution/escalationhistory.h"
@@ -49,6 +50,7 @@ ResolutionDialog::ResolutionDialog(EscalationResolver &resolver, qint64 escalati
     addProgress(layout);
     m_result = plainTextLabel(QString(), this);
     m_result->setObjectName(QStringLiteral("resolutionResult"));
+    m_result->setAccessibleDescription(tr("What the lookup found, once it has answered"));
     QFont bold = m_result->font();
     bold.setBold(true);
     m_result->setFont(bold);
@@ -103,6 +105,7 @@ void ResolutionDialog::addProgress(QVBoxLayout *layout)
     m_progress->setRange(0, 0);
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->setObjectName(QStringLiteral("cancelLookup"));
+    m_cancel->setAccessibleDescription(tr("Stops waiting for the system's answer; nothing is settled"));
     m_cancel->setAutoDefault(false); // Enter typed anywhere must never stop a lookup
     progressRow->addWidget(m_progress, 1);
     progressRow->addWidget(m_cancel);
@@ -145,6 +148,7 @@ void ResolutionDialog::addEvidenceAndDraft(QVBoxLayout *layout)
     m_evidence = new QPlainTextEdit(this);
     m_evidence->setObjectName(QStringLiteral("resolutionEvidence"));
     m_evidence->setReadOnly(true);
+    describeForScreenReaders(m_evidence, tr("Evidence"), tr("What was asked and what the system answered"));
     m_evidence->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     layout->addWidget(m_evidence, 2);
 
@@ -152,6 +156,9 @@ void ResolutionDialog::addEvidenceAndDraft(QVBoxLayout *layout)
     m_draft = new QPlainTextEdit(this);
     m_draft->setObjectName(QStringLiteral("customerDraft"));
     m_draft->setReadOnly(true);
+    describeForScreenReaders(m_draft, tr("Message to the customer"), tr("What to tell the customer now"));
+    // A whole draft in view, apology and all, without scrolling.
+    m_draft->setMinimumHeight(m_draft->fontMetrics().lineSpacing() * 7 + 2 * m_draft->frameWidth() + 8);
     layout->addWidget(m_draft, 1);
 }
 
@@ -170,6 +177,9 @@ void ResolutionDialog::addButtons(QVBoxLayout *layout)
     m_performAgain = buttons->addButton(tr("Perform with the same key…"), QDialogButtonBox::ActionRole);
     m_performAgain->setObjectName(QStringLiteral("performAgain"));
     buttons->addButton(QDialogButtonBox::Close);
+    m_copy->setAccessibleDescription(tr("Copies the message to the customer to the clipboard"));
+    m_lookAgain->setAccessibleDescription(tr("Asks the system again whether this write happened"));
+    describeStandardButtons(buttons);
     layout->addWidget(buttons);
     for (QPushButton *button : {m_copy, m_lookAgain, m_performAgain, m_attest})
         button->hide();

@@ -1,5 +1,6 @@
 #include "sellerbalancechart.h"
 
+#include "accessibletext.h"
 #include "domain/money.h"
 #include "itemmodels/palette.h"
 #include "itemmodels/sellerbalancemodel.h"
@@ -228,12 +229,18 @@ SellerBalanceChart::SellerBalanceChart(QWidget *parent)
     m_chart->setMargins(QMargins(4, 4, 20, 4)); // room for the last date label
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("sellerChart"));
+    describeForScreenReaders(
+            m_view, tr("Seller balance chart"),
+            tr("Each seller's balance over the period; the list beside it says the same in words"));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(320, 240); // at 1280 pixels the seller table keeps its columns whole
     row->addWidget(m_view, 3);
 
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("debitList"));
+    describeForScreenReaders(
+            m_list, tr("Refunds of the seller"),
+            tr("Each refund of the chosen seller; choosing one opens its ticket at the call"));
     m_list->setToolTip(tr("Each refund of this seller: choose one to open its ticket at the call"));
     m_list->setAlternatingRowColors(true);
     m_list->setSpacing(2);

@@ -1,5 +1,6 @@
 #include "sellerdifferencebar.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "domain/money.h"
 #include "finance/reconciliation.h"
@@ -80,12 +81,16 @@ SellerDifferenceBar::SellerDifferenceBar(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_seller = new QComboBox(this);
     m_seller->setObjectName(QStringLiteral("sellerFilter"));
+    m_seller->setAccessibleDescription(
+            tr("Shows one seller's rows and what their balance difference is made of"));
     m_seller->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_seller->setMaximumWidth(360);
     auto *label = new QLabel(tr("Se&ller"), this);
     label->setBuddy(m_seller);
     m_difference = plainTextLabel(QString(), this);
     m_difference->setObjectName(QStringLiteral("sellerDifference"));
+    m_difference->setAccessibleDescription(
+            tr("The chosen seller's two balances and what their difference is made of"));
     layout->addWidget(label);
     layout->addWidget(m_seller, 0, Qt::AlignTop);
     layout->addWidget(m_difference, 1);

@@ -1,5 +1,6 @@
 #include "toolcallcard.h"
 
+#include "accessibletext.h"
 #include "domain/displaytext.h"
 #include "domain/mcpcallresult.h"
 #include "foldedtext.h"
@@ -488,6 +489,9 @@ void ToolCallCard::addIntentKey(const ToolCallRow &call, QVBoxLayout *layout)
             caption(fromArguments ? tr("INTENT KEY \u00b7 KEY FROM ALL ARGUMENTS") : tr("INTENT KEY"), this));
     auto *key = new QLineEdit(call.intentKey, this);
     key->setObjectName(QStringLiteral("intentKey"));
+    describeForScreenReaders(
+            key, tr("Intent key"),
+            tr("The key every call of this intent shares; a repeat with it is the same write"));
     key->setReadOnly(true);
     key->setFrame(false);
     key->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));

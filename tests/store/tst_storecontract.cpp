@@ -397,7 +397,7 @@ private slots:
     void newEscalationsAndOnesOwnClaimsAreRead()
     {
         for (const QString &ticket : {QStringLiteral("T-1"), QStringLiteral("T-2"), QStringLiteral("T-3")}) {
-            Expected<qint64> stored = ticketWithUnknownRefund(*m_store, ticket);
+            Expected<qint64> stored = ticketWithUnknownWrite(*m_store, ticket);
             QVERIFY2(stored, qPrintable(stored ? QString() : stored.message()));
         }
         EscalationStore &escalations = *m_store;
