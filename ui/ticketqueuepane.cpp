@@ -205,9 +205,9 @@ void TicketQueuePane::fitColumns()
     const QFontMetrics plain(m_table->font());
     const auto width = [&plain](const QString &sample) { return plain.horizontalAdvance(sample) + 14; };
     const int attention = QFontMetrics(bold).horizontalAdvance(QStringLiteral("Unsettled repeat")) + 34;
-    // Squeezed, the mark keeps "Unknown" (the state a person acts on) and the longer states
-    // drop to the mark alone.
-    const int mark = QFontMetrics(bold).horizontalAdvance(QStringLiteral("Unknown"))
+    // Squeezed, the mark keeps "Unknown" and "Needs a look" (the states a person acts on) and the
+    // longer states drop to the mark alone.
+    const int mark = QFontMetrics(bold).horizontalAdvance(QStringLiteral("Needs a look"))
             + m_table->style()->pixelMetric(QStyle::PM_SmallIconSize) + 22;
     const int outcome = qMax(badgeSize(Outcome::Unknown, m_table->font()).width(),
                              badgeSize(Outcome::AlreadyPerformed, m_table->font()).width())

@@ -96,6 +96,7 @@ void TicketSummaryStrip::setSummary(const TranscriptSummary &summary)
             {summary.retries, TicketState::Retry, tr("Retry"), tr("%1 retries"), "summaryRetry"},
             {summary.harmlessRepeats, TicketState::Performed, tr("Harmless repeat"),
              tr("%1 harmless repeats"), "summaryHarmless"},
+            {summary.owed, TicketState::NeedsLook, tr("Still owed"), tr("%1 still owed"), "summaryOwed"},
     };
     for (const auto &kind : kinds) {
         if (kind.calls.isEmpty())

@@ -1,10 +1,15 @@
 #include "transcriptsummary.h"
 
+#include "domain/settlement.h"
+
+#include <QSet>
+
 namespace verity {
 
 std::optional<QString> TranscriptSummary::firstToShow() const
 {
-    for (const QStringList *calls : {&duplicateEffects, &unknowns, &inFlight, &unsettledRepeats, &retries}) {
+    for (const QStringList *calls :
+         {&duplicateEffects, &unknowns, &inFlight, &unsettledRepeats, &retries, &owed}) {
         if (!calls->isEmpty())
             return calls->first();
     }
@@ -14,6 +19,9 @@ std::optional<QString> TranscriptSummary::firstToShow() const
 TranscriptSummary summarizeTranscript(const QList<TranscriptEntry> &entries)
 {
     TranscriptSummary summary;
+    // The intents something took effect for: a write settled absent is owed only without one.
+    QSet<QString> done;
+    QList<const ToolCallRow *> absent;
     for (const TranscriptEntry &entry : entries) {
         if (!entry.isToolCall || !isWrite(entry.call.toolClass))
             continue;
@@ -27,6 +35,10 @@ TranscriptSummary summarizeTranscript(const QList<TranscriptEntry> &entries)
             if (outcome == Outcome::Unknown)
                 summary.unknowns.append(call.callExtId);
         }
+        if (tookEffect(outcome) && !call.intentKey.isEmpty())
+            done.insert(call.intentKey);
+        if (settledAbsent(call.outcome, call.resolution))
+            absent.append(&call);
         if (!call.repeatKind)
             continue;
         switch (*call.repeatKind) {
@@ -43,6 +55,10 @@ TranscriptSummary summarizeTranscript(const QList<TranscriptEntry> &entries)
             summary.harmlessRepeats.append(call.callExtId);
             break;
         }
+    }
+    for (const ToolCallRow *call : std::as_const(absent)) {
+        if (call->intentKey.isEmpty() || !done.contains(call->intentKey))
+            summary.owed.append(call->callExtId);
     }
     return summary;
 }

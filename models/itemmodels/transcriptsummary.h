@@ -23,9 +23,11 @@ struct TranscriptSummary
     QStringList unsettledRepeats;
     QStringList retries;
     QStringList harmlessRepeats;
+    // Settled "not performed" with nothing of their intent that took effect: still owed.
+    QStringList owed;
 
     // The duplicate effect, else the unknown, else the call in flight, else the repeat (unsettled, then a
-    // retry) to bring into view first; none when nothing needs a look.
+    // retry), else a write still owed, to bring into view first; none when nothing needs a look.
     std::optional<QString> firstToShow() const;
 };
 

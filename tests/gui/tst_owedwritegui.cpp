@@ -202,6 +202,10 @@ void TestOwedWriteGui::aMessageACheckFoundAbsentIsSentAgainAfterALookup()
     QVERIFY2(attention.startsWith(QStringLiteral("Needs a look | Needs attention: ")), qPrintable(attention));
     QVERIFY2(attention.contains(QStringLiteral("still owed")), qPrintable(attention));
     m_window->openTicket(ticketIdOf(messageTicket));
+    // The ticket opens on a link to it, as it does for an unknown.
+    auto *owedLink = m_window->ticketView()->findChild<QPushButton *>(QStringLiteral("summaryOwed"));
+    QVERIFY(owedLink);
+    QCOMPARE(owedLink->text(), QStringLiteral("Still owed: call %1").arg(detail.callExtId));
     ToolCallCard *card = shownCard(*m_window, detail.callExtId);
     QVERIFY(card);
     QVERIFY2(textOf(card, QStringLiteral("resolutionNotice"))
@@ -227,7 +231,8 @@ void TestOwedWriteGui::aMessageACheckFoundAbsentIsSentAgainAfterALookup()
         return true;
     });
     QStringList requests;
-    connect(&m_sandbox->server(), &SandboxServer::served, this,
+    QObject listening; // the connection, and what it writes to, end with this test
+    connect(&m_sandbox->server(), &SandboxServer::served, &listening,
             [&requests](const QString &line) { requests << line.section(u' ', 0, 1); });
     QTest::mouseClick(perform, Qt::LeftButton);
     auto *dialog = waitForDialog<ResolutionDialog>(
@@ -277,7 +282,8 @@ void TestOwedWriteGui::aPickupACheckFoundAbsentThatWasMadeIsNotSent()
     bool asked = false;
     m_window->setConfirm([&asked](QWidget *, const QString &, const QString &) { return asked = true; });
     QStringList requests;
-    connect(&m_sandbox->server(), &SandboxServer::served, this,
+    QObject listening; // the connection, and what it writes to, end with this test
+    connect(&m_sandbox->server(), &SandboxServer::served, &listening,
             [&requests](const QString &line) { requests << line.section(u' ', 0, 1); });
     QTest::mouseClick(perform, Qt::LeftButton);
     auto *dialog = waitForDialog<ResolutionDialog>(
