@@ -2,6 +2,7 @@
 
 #include "accessibletext.h"
 #include "domain/displaytext.h"
+#include "domain/hiddencharacters.h"
 #include "domain/money.h"
 #include "foldedtext.h"
 #include "import/transcriptformat.h"
@@ -181,11 +182,13 @@ void TicketView::rebuild()
     const TicketRow &row = detail->row;
     // A trace without messages has its id for a subject: said once.
     const QString name = ticketName(row.extId, row.orderId);
-    m_title->setText(row.subject.isEmpty() || row.subject == row.extId
-                             ? name
-                             : QStringLiteral("%1 · %2").arg(name, row.subject));
+    // Names and subjects come from the agent's data: a right-to-left override or an escape in
+    // them is shown as its code, never let to turn the rest of the line around.
+    m_title->setText(visibleText(row.subject.isEmpty() || row.subject == row.extId
+                                         ? name
+                                         : QStringLiteral("%1 · %2").arg(name, row.subject)));
     m_title->setToolTip(name == row.extId ? QString() : row.extId);
-    m_facts->setText(ticketFacts(*detail));
+    m_facts->setText(visibleText(ticketFacts(*detail), LineBreaks::Allowed));
     const TranscriptSummary summary = m_model.summary();
     m_summary->setSummary(summary);
 

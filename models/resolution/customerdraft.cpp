@@ -21,8 +21,15 @@ QString dayAndMonth(qint64 at)
 
 QString greeting(const QString &customerName)
 {
-    return customerName.isEmpty() ? QStringLiteral("Hello,")
-                                  : QStringLiteral("Hello %1,").arg(customerName.section(u' ', 0, 0));
+    // The name as the agent's data gave it, less any control or formatting character: a
+    // right-to-left override would turn the rest of the line around in the customer's mail.
+    QString name;
+    for (const QChar c : customerName) {
+        if (c.category() != QChar::Other_Control && c.category() != QChar::Other_Format)
+            name.append(c);
+    }
+    name = name.trimmed().section(u' ', 0, 0);
+    return name.isEmpty() ? QStringLiteral("Hello,") : QStringLiteral("Hello %1,").arg(name);
 }
 
 // An apology only where there is confusion to be sorry for: the customer was told something the
@@ -78,12 +85,20 @@ struct RefundBody
     bool apologise = false;
 };
 
+// " of $118.00", or nothing when the amount is not known (one the import could not read): a
+// customer is never told of a refund of $0.00.
+QString ofAmount(const RefundFact &fact)
+{
+    return fact.amountCents > 0 ? QStringLiteral(" of %1").arg(formatMoney(fact.amountCents, fact.currency))
+                                : QString();
+}
+
 // `lead` says on whose word ("We have confirmed that"); empty, the refunds are only stated.
 RefundBody refundsMade(const QList<RefundFact> &performed, const QString &lead)
 {
     const RefundFact &first = performed.first();
-    const QString amount = formatMoney(first.amountCents, first.currency);
-    const QString made = QStringLiteral("%1 refund of %2 was made to your original payment method on %3.")
+    const QString amount = ofAmount(first);
+    const QString made = QStringLiteral("%1 refund%2 was made to your original payment method on %3.")
                                  .arg(lead.isEmpty() ? QStringLiteral("One") : lead + QStringLiteral(" one"),
                                       amount, dayAndMonth(first.at));
     if (performed.size() == 1) {
@@ -99,10 +114,10 @@ RefundBody refundsMade(const QList<RefundFact> &performed, const QString &lead)
     // Nothing is said of taking it back: that is finance's decision, made after this message.
     const QString further = extra == 1
             ? QStringLiteral("A second refund of the same amount was also made on %1, in error, so you "
-                             "may see two refunds of %2.")
+                             "may see two refunds%2.")
                       .arg(days.join(QStringLiteral(" and ")), amount)
             : QStringLiteral("%1 further refunds of the same amount were also made on %2, in error, so "
-                             "you may see %3 refunds of %4.")
+                             "you may see %3 refunds%4.")
                       .arg(QString::number(extra), days.join(QStringLiteral(" and ")),
                            QString::number(performed.size()), amount);
     return {made + u' ' + further
@@ -151,7 +166,7 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
     std::sort(performed.begin(), performed.end(),
               [](const RefundFact &a, const RefundFact &b) { return a.at < b.at; });
     const RefundFact any = sameIntent.isEmpty() ? RefundFact{} : sameIntent.first();
-    const QString amount = formatMoney(any.amountCents, any.currency);
+    const QString amount = ofAmount(any);
     // Another call of the intent still unknown may have made a further refund: the count
     // given is of the known ones, and the customer hears that the rest is being checked.
     const bool moreUnknown = std::any_of(sameIntent.cbegin(), sameIntent.cend(),
@@ -171,23 +186,21 @@ QString draftCustomerMessage(const QString &customerName, const QList<RefundFact
     } else if (performed.size() == 1) {
         // This call is still unknown: what is known is one refund, made by another call.
         const RefundFact &made = performed.first();
-        body = {QStringLiteral(
-                        "One refund of %1 was made to your original payment method on %2. We are still "
-                        "checking whether a second refund was also made in error.")
-                                .arg(formatMoney(made.amountCents, made.currency), dayAndMonth(made.at))
+        body = {QStringLiteral("One refund%1 was made to your original payment method on %2. We are still "
+                               "checking whether a second refund was also made in error.")
+                                .arg(ofAmount(made), dayAndMonth(made.at))
                         + stillCheckingEnd,
                 made.reportedNotPerformed};
     } else if (settled == Resolution::NotPerformed && !moreUnknown) {
         // Settled: the refund is still owed, and the next step is ours.
-        body.text = QStringLiteral(
-                            "We have checked, and your refund of %1 has not been made yet. We will make it "
-                            "to your original payment method and write to you again once it has gone "
-                            "through.")
-                            .arg(amount);
+        body.text =
+                QStringLiteral("We have checked, and your refund%1 has not been made yet. We will make it "
+                               "to your original payment method and write to you again once it has gone "
+                               "through.")
+                        .arg(amount);
     } else {
         // Open, or proved absent for this call while another of the intent may have made it.
-        body.text =
-                QStringLiteral("We are still checking whether your refund of %1 has been made.").arg(amount)
+        body.text = QStringLiteral("We are still checking whether your refund%1 has been made.").arg(amount)
                 + stillCheckingEnd;
     }
     return letter(customerName, body.text, body.apologise);

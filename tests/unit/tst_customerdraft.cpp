@@ -21,6 +21,8 @@ private slots:
     void refundDraft();
     void furtherUnknownCallIsStillBeingChecked();
     void absentWhileAnotherCallMayHaveMadeIt();
+    void anAmountNotReadIsLeftOut();
+    void aNameHoldsNothingHidden();
     void writeDraft_data();
     void writeDraft();
     void pickupWindowFromTheCouriersRecord();
@@ -186,6 +188,30 @@ void TestCustomerDraft::absentWhileAnotherCallMayHaveMadeIt()
     verifyPhrases(text,
                   {QStringLiteral("We are still checking whether your refund of $96.50 has been made.")},
                   {QStringLiteral("We will make"), QStringLiteral("has not been made")}, false);
+}
+
+// The import could not read the amount (kept with none): the customer is never told of $0.00.
+void TestCustomerDraft::anAmountNotReadIsLeftOut()
+{
+    const QList<RefundFact> facts{{0, QStringLiteral("USD"), march17(), false, true}};
+    verifyPhrases(draftCustomerMessage(QStringLiteral("Ines Moreau"), facts, std::nullopt),
+                  {QStringLiteral("We are still checking whether your refund has been made.")},
+                  {QStringLiteral("$0.00")}, false);
+    const QList<RefundFact> made{{0, QStringLiteral("USD"), march17(), true, false}};
+    verifyPhrases(
+            draftCustomerMessage(QStringLiteral("Ines Moreau"), made, Resolution::Performed),
+            {QStringLiteral("We have confirmed that one refund was made to your original payment method")},
+            {QStringLiteral("$0.00")}, false);
+}
+
+// A right-to-left override in the agent's data would turn the greeting around in the mail.
+void TestCustomerDraft::aNameHoldsNothingHidden()
+{
+    const QList<RefundFact> facts{{9650, QStringLiteral("USD"), march17(), true, false}};
+    const QString text =
+            draftCustomerMessage(QStringLiteral("Zo\u00eb\u202e kcaj Ng"), facts, Resolution::Performed);
+    QVERIFY2(text.startsWith(QStringLiteral("Hello Zo\u00eb,")), qPrintable(text));
+    QVERIFY(!text.contains(QChar(0x202e)));
 }
 
 void TestCustomerDraft::writeDraft_data()
