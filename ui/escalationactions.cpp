@@ -101,6 +101,9 @@ void EscalationActions::noteWayBack(CallActions &actions, const EscalationDetail
     if (!resolver) {
         actions.repeatRefusal =
                 tr("this console has no provider settings yet (Provider > Payment provider settings)");
+        // Nothing can be asked from here, so a person's check is the way back for what a check
+        // found absent; its button asks for the name it is recorded under first.
+        actions.mayReplaceCheck = standsOnACheck(detail) && detail.toolClass != ToolClass::WriteMoney;
         return;
     }
     const Expected<RepeatPlan> plan = resolver->planRepeat(detail.id);

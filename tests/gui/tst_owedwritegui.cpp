@@ -327,6 +327,23 @@ void TestOwedWriteGui::whereNoSystemCanBeAskedALaterCheckReplacesTheFirst()
     QVERIFY2(attentionOf(window, handTicket).startsWith(QStringLiteral("Needs a look")),
              qPrintable(attentionOf(window, handTicket)));
 
+    // A console with no provider settings yet offers the same way back: nothing can be asked
+    // from there either.
+    {
+        QWidget shell;
+        ProviderConnection bare(*m_store);
+        QVERIFY(!bare.resolver());
+        EscalationActions actions(*m_store, bare, &shell);
+        for (const TranscriptEntry &entry : *m_store->transcript(ticketIdOf(handTicket))) {
+            if (entry.isToolCall && entry.call.callExtId == detail.callExtId) {
+                const CallActions offered = actions.actionsFor(entry.call);
+                QVERIFY(offered.owed);
+                QVERIFY(offered.mayReplaceCheck);
+                QVERIFY(!offered.mayPerformAgain);
+            }
+        }
+    }
+
     window.openTicket(ticketIdOf(handTicket));
     ToolCallCard *card = shownCard(window, detail.callExtId);
     QVERIFY(card);
