@@ -124,8 +124,9 @@ Expected<RepeatPlan> EscalationResolver::planRepeat(qint64 escalationId)
     plan.keyKind = keyKind.describe(m_provider.settings().apiKey);
     plan.keyRefusal = keyRefusal;
     plan.payment = payment;
+    // A key the system no longer keeps protects no repeat: it is looked up again right before.
+    plan.keyExpiry = SafeWriteRuntime::keyExpiry(m_provider.settings(), detail.calledAt, now());
     if (money) {
-        plan.keyExpiry = SafeWriteRuntime::keyExpiry(m_provider.settings(), detail.calledAt, now());
         if (keyKind.isLive())
             plan.typeToConfirm = formatMoney(detail.amountCents.value_or(0), detail.currency);
     }
@@ -260,6 +261,8 @@ void EscalationResolver::sendRepeat(ResolutionOperation *operation, const Repeat
     auto *write =
             new SafeRecordWrite(m_provider.settings(), recordWriteOf(detail, *query), *query, operation);
     operation->m_recordWrite = write;
+    if (!plan.keyExpiry.isEmpty())
+        write->checkFirst();
     connect(write, &SafeRecordWrite::progress, operation, &ResolutionOperation::progress);
     connect(write, &SafeRecordWrite::finished, operation,
             [this, operation, detail, write, preface](const WriteOutcome &result) {

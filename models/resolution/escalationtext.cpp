@@ -124,9 +124,9 @@ QString repeatConfirmationText(const EscalationDetail &escalation, const QUrl &e
                          .arg(system)
               << QString();
     if (!keyExpiry.isEmpty()) {
-        lines << QStringLiteral("The key no longer protects this refund: %1, so it will not recognise a "
-                                "repeat. Verity looks the refund up again immediately before sending, and "
-                                "sends only if that lookup finds none; both are kept as evidence.")
+        lines << QStringLiteral("The key no longer protects this write: %1, so it will not recognise a "
+                                "repeat. Verity looks it up again immediately before sending, and sends "
+                                "only if that lookup finds none; both are kept as evidence.")
                          .arg(keyExpiry);
         return lines.join(u'\n');
     }

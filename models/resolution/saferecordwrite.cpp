@@ -12,8 +12,47 @@ SafeRecordWrite::SafeRecordWrite(ProviderSettings settings, RecordWrite write, R
 
 void SafeRecordWrite::start()
 {
-    if (m_post)
+    if (m_post || m_read)
         return;
+    if (!m_checkFirst) {
+        post();
+        return;
+    }
+    emit progress(tr("Looking it up again immediately before sending…"));
+    m_read = new RecordLookupOperation(m_settings, m_lookup, this);
+    connect(m_read, &RecordLookupOperation::progress, this, &SafeRecordWrite::progress);
+    connect(m_read, &RecordLookupOperation::finished, this, &SafeRecordWrite::afterCheck);
+    m_read->start();
+}
+
+void SafeRecordWrite::afterCheck(const RecordLookupAnswer &answer)
+{
+    m_read = nullptr;
+    m_outcome.exchanges += answer.exchanges;
+    if (answer.verdict == LookupVerdict::NotFound && !m_cancelled) {
+        m_outcome.note =
+                tr("looked up immediately before sending: none carries this key (%1); ").arg(answer.reason);
+        post();
+        return;
+    }
+    if (answer.verdict == LookupVerdict::Found) {
+        // Made meanwhile (or missed before): nothing is sent.
+        m_outcome.outcome = Outcome::AlreadyPerformed;
+        m_outcome.record = systemRecordOf(answer.records.first());
+        m_outcome.note = tr("looked up immediately before sending: found %1; nothing was sent")
+                                 .arg(m_outcome.record->id);
+    } else {
+        m_outcome.outcome = Outcome::Unknown;
+        m_outcome.note = m_cancelled ? tr("cancelled before sending; nothing was sent")
+                                     : tr("could not tell immediately before sending (%1); nothing was sent, "
+                                          "look it up again")
+                                               .arg(answer.reason);
+    }
+    finish(m_outcome);
+}
+
+void SafeRecordWrite::post()
+{
     emit progress(tr("Sending it with its intent key…"));
     m_post = new RecordWriteOperation(m_settings, m_write, this);
     connect(m_post, &RecordWriteOperation::finished, this, &SafeRecordWrite::afterPost);
@@ -32,26 +71,26 @@ void SafeRecordWrite::cancel()
 
 void SafeRecordWrite::afterPost(const RecordWriteAttempt &attempt)
 {
-    m_outcome.exchanges = attempt.exchanges;
+    m_outcome.exchanges += attempt.exchanges;
     m_postStatus = attempt.httpStatus;
     switch (attempt.kind) {
     case RecordWriteAttempt::Kind::Accepted:
         m_outcome.outcome = attempt.replayed ? Outcome::AlreadyPerformed : Outcome::Performed;
         if (attempt.record)
             m_outcome.record = systemRecordOf(*attempt.record);
-        m_outcome.note = attempt.reason;
+        m_outcome.note += attempt.reason;
         finish(m_outcome);
         return;
     case RecordWriteAttempt::Kind::Refused:
         m_outcome.outcome = Outcome::NotPerformed;
-        m_outcome.note = attempt.reason;
+        m_outcome.note += attempt.reason;
         finish(m_outcome);
         return;
     case RecordWriteAttempt::Kind::Ambiguous:
         break;
     }
     // It may or may not exist: read before anything else.
-    m_outcome.note = tr("no clear answer (%1); looked it up").arg(attempt.reason);
+    m_outcome.note += tr("no clear answer (%1); looked it up").arg(attempt.reason);
     emit progress(tr("No clear answer; looking it up…"));
     m_read = new RecordLookupOperation(m_settings, m_lookup, this);
     connect(m_read, &RecordLookupOperation::progress, this, &SafeRecordWrite::progress);

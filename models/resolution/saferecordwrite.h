@@ -23,6 +23,10 @@ public:
     SafeRecordWrite(ProviderSettings settings, RecordWrite write, RecordQuery lookup,
                     QObject *parent = nullptr);
 
+    // Before the POST, ask whether a record with the key exists: for a key the system no longer
+    // keeps, which would not recognise a repeat. Found: performed, nothing sent; not found: sent;
+    // cannot tell: unknown, nothing sent.
+    void checkFirst() { m_checkFirst = true; }
     void start();
     void cancel();
 
@@ -31,6 +35,8 @@ signals:
     void finished(const verity::WriteOutcome &outcome);
 
 private:
+    void post();
+    void afterCheck(const RecordLookupAnswer &answer);
     void afterPost(const RecordWriteAttempt &attempt);
     void afterLookup(const RecordLookupAnswer &answer);
     void finish(WriteOutcome outcome);
@@ -42,6 +48,7 @@ private:
     QPointer<RecordLookupOperation> m_read;
     WriteOutcome m_outcome;
     int m_postStatus = 0;
+    bool m_checkFirst = false;
     bool m_cancelled = false;
     bool m_finished = false;
 };

@@ -267,7 +267,7 @@ void TestResolutionGui::notFoundOffersOnlyARepeatWithTheSameKey()
     QVERIFY2(performed->resultText().startsWith(QStringLiteral("Performed again (verified): refund re_")),
              qPrintable(performed->resultText()));
     QCOMPARE(m_sandbox->refundCount(), before + 1);
-    QVERIFY2(question.contains(QStringLiteral("The key no longer protects this refund: the provider keeps "
+    QVERIFY2(question.contains(QStringLiteral("The key no longer protects this write: the provider keeps "
                                               "idempotency keys for 24 hours")),
              qPrintable(question));
     QVERIFY2(question.contains(QStringLiteral("With: a test secret key")), qPrintable(question));

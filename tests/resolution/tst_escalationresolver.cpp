@@ -1062,15 +1062,18 @@ void TestEscalationResolver::pickupsAndMessagesAreLookedUpWhereTheyWent()
     QVERIFY2(booking.customerDraft.contains(QStringLiteral("is booked for %1.")
                                                     .arg(pickup.value(QStringLiteral("window")).toString())),
              qPrintable(booking.customerDraft));
-    const Evidence sent = m_store->evidence(missing)->last();
-    QCOMPARE(evidenceKindId(sent.kind), evidenceKindId(EvidenceKind::Write));
-    QVERIFY2(sent.request.startsWith(QStringLiteral("POST ")), qPrintable(sent.request));
-    QVERIFY2(sent.request.contains(QStringLiteral("Idempotency-Key: ") + missingDetail.intentKey),
-             qPrintable(sent.request));
+    const Evidence written = m_store->evidence(missing)->last();
+    QCOMPARE(evidenceKindId(written.kind), evidenceKindId(EvidenceKind::Write));
+    // The call is from April, past the 24 hours a key is kept: the courier was asked again right
+    // before the POST, in the same action, and both are this evidence.
+    QVERIFY2(written.request.startsWith(QStringLiteral("GET ")), qPrintable(written.request));
+    const QString sent = written.request.mid(written.request.indexOf(QStringLiteral("\n\nPOST ")) + 2);
+    QVERIFY2(sent.startsWith(QStringLiteral("POST ")), qPrintable(written.request));
+    QVERIFY2(sent.contains(QStringLiteral("Idempotency-Key: ") + missingDetail.intentKey), qPrintable(sent));
     const QList<Evidence> pickupEvidence = *m_store->evidence(missing);
     const Evidence &plannedPickup = pickupEvidence.at(pickupEvidence.size() - 2);
     QCOMPARE(plannedPickup.request.mid(plannedPickup.request.indexOf(QStringLiteral("\n\n"))),
-             sent.request.mid(sent.request.indexOf(QStringLiteral("\n\n"))));
+             sent.mid(sent.indexOf(QStringLiteral("\n\n"))));
     QCOMPARE(auditEntries().at(auditEntries().size() - 2).action, QStringLiteral("write-sent"));
     // Once is all: a second repeat sends nothing.
     QSignalSpy served(&m_sandbox->server(), &SandboxServer::served);
