@@ -67,6 +67,12 @@ void EscalationAlerts::start()
     m_claimClock.start();
 }
 
+void EscalationAlerts::stop()
+{
+    m_started = false;
+    m_claimClock.stop();
+}
+
 void EscalationAlerts::escalationsChanged()
 {
     if (!m_started)

@@ -47,6 +47,8 @@ public:
 
     // What is open now was there before: only what arrives after this is news.
     void start();
+    // Nothing more is told (the window closed): no claim is read from a store that may be gone.
+    void stop();
     // The escalations changed (another console, `verity collect`, an import): tells what arrived.
     void escalationsChanged();
     // Tells of this person's claims that lapse within claimWarningMs (a timer calls it too).

@@ -720,6 +720,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         }
     }
     saveLayout();
+    m_alerts->stop();
     QMainWindow::closeEvent(event);
 }
 

@@ -334,7 +334,8 @@ void TestOwedWriteGui::whereNoSystemCanBeAskedALaterCheckReplacesTheFirst()
         ProviderConnection bare(*m_store);
         QVERIFY(!bare.resolver());
         EscalationActions actions(*m_store, bare, &shell);
-        for (const TranscriptEntry &entry : *m_store->transcript(ticketIdOf(handTicket))) {
+        const QList<TranscriptEntry> entries = *m_store->transcript(ticketIdOf(handTicket));
+        for (const TranscriptEntry &entry : entries) {
             if (entry.isToolCall && entry.call.callExtId == detail.callExtId) {
                 const CallActions offered = actions.actionsFor(entry.call);
                 QVERIFY(offered.owed);
