@@ -2,6 +2,7 @@
 
 #include "accessibletext.h"
 #include "domain/displaytext.h"
+#include "domain/hiddencharacters.h"
 #include "plaintextlabel.h"
 #include "resolution/escalationtext.h"
 #include "theme.h"
@@ -146,8 +147,22 @@ AttestDialog::AttestDialog(const EscalationDetail &escalation, const QString &op
 
 void AttestDialog::updateButtons()
 {
-    m_record->setEnabled(!m_refused && m_awayReason.isEmpty() && m_choice->checkedButton()
-                         && !m_reference->text().trimmed().isEmpty()
+    // A character that would not show as itself is said while it is typed, and goes once it is
+    // taken out: the check is never sent only to be refused, and nothing typed is lost.
+    Expected<void> typed = checkShownAsTyped(tr("The reference"), m_reference->text());
+    if (typed)
+        typed = checkShownAsTyped(tr("The note"), m_note->toPlainText(), LineBreaks::Allowed);
+    if (!typed) {
+        m_typingProblem = typed.message();
+        m_problem->setText(m_typingProblem);
+        m_problem->show();
+    } else if (!m_typingProblem.isEmpty()) {
+        if (m_problem->text() == m_typingProblem)
+            m_problem->hide();
+        m_typingProblem.clear();
+    }
+    m_record->setEnabled(!m_refused && m_awayReason.isEmpty() && m_typingProblem.isEmpty()
+                         && m_choice->checkedButton() && !m_reference->text().trimmed().isEmpty()
                          && !m_note->toPlainText().trimmed().isEmpty());
 }
 

@@ -58,6 +58,7 @@ private:
     QLineEdit *m_reference;
     QPlainTextEdit *m_note;
     QLabel *m_problem;
+    QString m_typingProblem; // what in the typed text would not show as itself
     QString m_awayReason;
     bool m_failed = false; // the problem shown is a failure to record, not a refusal
     // Settled elsewhere, or not this person's to settle: recording again would be refused too.

@@ -1,6 +1,7 @@
 #include "replaystepmodel.h"
 
 #include "domain/displaytext.h"
+#include "domain/hiddencharacters.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -74,6 +75,11 @@ Expected<void> ReplayStepModel::setNote(int row, const QString &text, const QStr
     const TimelineStep *s = step(row);
     if (!s)
         return makeError(QStringLiteral("there is no step %1 to note").arg(row + 1));
+    // A note is shown to every trainer after: a right-to-left override would make it read as
+    // something else, so it is refused with the character and its place.
+    if (Expected<void> shown = checkShownAsTyped(QStringLiteral("the note"), text, LineBreaks::Allowed);
+        !shown)
+        return shown.error();
     const TrainerNote note{s->key, text.trimmed(), author, m_now()};
     if (Expected<void> saved = m_store.saveTrainerNote(m_ticketId, note); !saved)
         return saved.error();

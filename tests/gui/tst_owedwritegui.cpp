@@ -86,6 +86,7 @@ private slots:
     void aMessageACheckFoundAbsentIsSentAgainAfterALookup();
     void aPickupACheckFoundAbsentThatWasMadeIsNotSent();
     void whereNoSystemCanBeAskedALaterCheckReplacesTheFirst();
+    void aHiddenCharacterIsSaidWhileTypedAndGoesOnceRemoved();
 
 private:
     qint64 escalationOf(const QString &ticket, const QString &tool);
@@ -387,6 +388,29 @@ void TestOwedWriteGui::whereNoSystemCanBeAskedALaterCheckReplacesTheFirst()
     QVERIFY2(entries.last().detail.contains(QStringLiteral("It replaces the check alice recorded at")),
              qPrintable(entries.last().detail));
     QVERIFY(!attentionOf(window, handTicket).startsWith(QStringLiteral("Needs a look")));
+}
+
+// A right-to-left override typed into a check's reference is said at once, Record check waits,
+// and taking it out makes the check recordable again: nothing typed is lost to a refusal.
+void TestOwedWriteGui::aHiddenCharacterIsSaidWhileTypedAndGoesOnceRemoved()
+{
+    const QList<EscalationRow> open = *m_store->openEscalations(0, 1);
+    QVERIFY(!open.isEmpty());
+    AttestDialog *dialog = m_window->attest(open.first().id);
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    QTest::mouseClick(dialog->notPerformedChoice(), Qt::LeftButton, {},
+                      QPoint(8, dialog->notPerformedChoice()->height() / 2));
+    QTest::keyClicks(dialog->noteEdit(), QStringLiteral("Looked in the seller's inbox"));
+    dialog->referenceEdit()->setText(QStringLiteral("inbox \u202e2026"));
+    QVERIFY(!dialog->recordButton()->isEnabled());
+    auto *problem = dialog->findChild<QLabel *>(QStringLiteral("attestProblem"));
+    QVERIFY(problem && problem->isVisible());
+    QVERIFY2(problem->text().contains(QStringLiteral("U+202E")), qPrintable(problem->text()));
+    dialog->referenceEdit()->setText(QStringLiteral("inbox 2026"));
+    QVERIFY(dialog->recordButton()->isEnabled());
+    QVERIFY(!problem->isVisible());
+    dialog->close();
 }
 
 QTEST_MAIN(TestOwedWriteGui)

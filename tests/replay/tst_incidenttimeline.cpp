@@ -260,6 +260,12 @@ private slots:
         QVERIFY_OK(model.setNote(3, QStringLiteral("  "), QStringLiteral("trainer")));
         QVERIFY(m_store->trainerNotes(id)->isEmpty());
         QVERIFY(!model.setNote(100000, QStringLiteral("x"), QStringLiteral("trainer")));
+        // A note that would read as something else is refused, and nothing is kept of it.
+        const Expected<void> reversed =
+                model.setNote(3, QStringLiteral("look \u202elive"), QStringLiteral("trainer"));
+        QVERIFY(!reversed);
+        QVERIFY2(reversed.message().contains(QStringLiteral("U+202E")), qPrintable(reversed.message()));
+        QVERIFY(m_store->trainerNotes(id)->isEmpty());
         QVERIFY(!model.load(999999));
     }
 
