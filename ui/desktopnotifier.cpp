@@ -111,7 +111,6 @@ void DesktopNotifier::notify(const EscalationAlert &alert)
             return;
         }
         m_sent.insert(reply.value(), alert);
-        emit shown(alert);
     });
 }
 
@@ -120,7 +119,6 @@ void DesktopNotifier::notifyByTray(const EscalationAlert &alert)
     if (!m_tray || !QSystemTrayIcon::supportsMessages())
         return; // no desktop to tell: the window's title and the queue still count them
     m_tray->showMessage(alert.title, alert.text, m_icon);
-    emit shown(alert);
 }
 
 void DesktopNotifier::actionInvoked(uint id, const QString &action)

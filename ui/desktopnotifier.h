@@ -23,11 +23,9 @@ public:
     void notify(const EscalationAlert &alert);
     // The tray icon's count and tooltip; the icon shows only where the desktop has a tray.
     void setWaitingCount(qint64 count);
-    const EscalationAlert &lastAlert() const { return m_last; }
 
 signals:
     void opened(const verity::EscalationAlert &alert); // the person clicked it
-    void shown(const verity::EscalationAlert &alert); // it went to the desktop (or the tray)
 
 private:
     Q_SLOT void actionInvoked(uint id, const QString &action);
@@ -37,7 +35,7 @@ private:
 
     QIcon m_icon;
     QSystemTrayIcon *m_tray = nullptr;
-    EscalationAlert m_last;
+    EscalationAlert m_last; // the tray's message, which says nothing of itself when clicked
     QHash<uint, EscalationAlert> m_sent; // by the service's notification id
     bool m_bodyMarkup = true; // until the service says otherwise: escape, to be safe
     bool m_serviceMissing = false;

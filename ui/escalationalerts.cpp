@@ -15,15 +15,16 @@ namespace {
 constexpr int namedArrivals = 3;
 constexpr int arrivalsRead = 50;
 
-} // namespace
-
+// "$96.50 issue_refund" or "schedule_pickup": an escalated write in a few words. Ids and tool
+// names come from transcripts: shown as they are stored, nothing hidden in them.
 QString escalationWords(const EscalationRow &row)
 {
-    // Ids and tool names come from transcripts: shown as they are stored, nothing hidden in them.
     const QString tool = visibleText(row.tool);
     return row.amountCents ? QStringLiteral("%1 %2").arg(formatMoney(*row.amountCents, row.currency), tool)
                            : tool;
 }
+
+} // namespace
 
 EscalationAlerts::EscalationAlerts(EscalationStore &store, QObject *parent)
     : QObject(parent)

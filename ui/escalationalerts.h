@@ -72,7 +72,4 @@ private:
     QTimer m_claimClock;
 };
 
-// "$96.50 issue_refund" or "schedule_pickup": an escalated write in a few words.
-QString escalationWords(const EscalationRow &row);
-
 } // namespace verity

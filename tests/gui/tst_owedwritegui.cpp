@@ -9,6 +9,7 @@
 
 #include "attestdialog.h"
 #include "democonsole.h"
+#include "dialogwait.h"
 #include "escalationactions.h"
 #include "itemmodels/ticketqueuemodel.h"
 #include "mainwindow.h"
@@ -40,22 +41,6 @@ namespace {
 const QString messageTicket = QStringLiteral("T-20260330-0362"); // a message that never reached the seller
 const QString pickupTicket = QStringLiteral("T-20260401-0247"); // a pickup the courier booked
 const QString handTicket = QStringLiteral("T-20260320-0233"); // a message no system is asked about here
-
-template<typename Dialog>
-Dialog *waitForDialog(QWidget *window, std::function<bool(Dialog *)> ready = {})
-{
-    Dialog *found = nullptr;
-    (void)QTest::qWaitFor(
-            [&] {
-                for (Dialog *dialog : window->findChildren<Dialog *>()) {
-                    if (dialog->isVisible() && (!ready || ready(dialog)))
-                        found = dialog;
-                }
-                return found != nullptr;
-            },
-            15000);
-    return found;
-}
 
 // The call's card as the window shows it once it has followed its own last commit: the change
 // feed reads the database again a moment after it, and may build the cards anew.

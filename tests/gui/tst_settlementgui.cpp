@@ -11,6 +11,7 @@
 #include "audit/auditlog.h"
 #include "auditview.h"
 #include "democonsole.h"
+#include "dialogwait.h"
 #include "domain/displaytext.h"
 #include "escalationactions.h"
 #include "escalationqueuepane.h"
@@ -66,22 +67,6 @@ namespace {
 
 const QString ticketX = QStringLiteral("T-20260402-0287"); // a refund that never reached the provider
 const QString ticketY = QStringLiteral("T-20260319-0187"); // a refund the provider made twice
-
-template<typename Dialog>
-Dialog *waitForDialog(QWidget *window, std::function<bool(Dialog *)> ready = {})
-{
-    Dialog *found = nullptr;
-    (void)QTest::qWaitFor(
-            [&] {
-                for (Dialog *dialog : window->findChildren<Dialog *>()) {
-                    if (dialog->isVisible() && (!ready || ready(dialog)))
-                        found = dialog;
-                }
-                return found != nullptr;
-            },
-            15000);
-    return found;
-}
 
 void closeDialogs(QWidget *window)
 {
