@@ -47,7 +47,7 @@ private:
         made.database = m_database;
         made.ledger = m_dir.filePath(QStringLiteral("ledger.jsonl"));
         made.refundMode = mode;
-        made.lateMs = 1500;
+        made.lateMs = 4000; // long enough for both guards to reach the intent on a loaded machine
         return made;
     }
 
