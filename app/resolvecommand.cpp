@@ -46,14 +46,19 @@ std::optional<int> readRequest(SubcommandLine &line, const QStringList &argument
             QStringLiteral("Your name, for the audit log (in a team's database, the database user you "
                            "connect as: leave it out)."),
             QStringLiteral("NAME"));
+    const QCommandLineOption replacesCheck(
+            QStringLiteral("replaces-check"),
+            QStringLiteral("With --attest performed: the write a person's check found not performed was done "
+                           "since (where no system can be asked, with the same key); this check replaces "
+                           "that one."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
-    parser.addOptions({db, attest, reference, note, operatorName, json});
+    parser.addOptions({db, attest, reference, note, operatorName, replacesCheck, json});
     parser.addPositionalArgument(QStringLiteral("ESCALATION"), QStringLiteral("The escalation number."));
     if (std::optional<int> done =
                 line.parse(arguments,
                            QStringLiteral("Usage: verity resolve [--db PATH|URI] ESCALATION --attest "
                                           "performed|not-performed --reference TEXT --note TEXT "
-                                          "--operator NAME [--json]")))
+                                          "--operator NAME [--replaces-check] [--json]")))
         return done;
     if (parser.positionalArguments().size() != 1)
         return line.fail(QStringLiteral("name one ESCALATION number"));
@@ -70,6 +75,12 @@ std::optional<int> readRequest(SubcommandLine &line, const QStringList &argument
         request.attestation.resolution = Resolution::NotPerformed;
     else
         return line.fail(QStringLiteral("--attest: expected performed or not-performed, got \"%1\"")
+                                 .arg(parser.value(attest)));
+    request.attestation.replacesAttestedAbsence = parser.isSet(replacesCheck);
+    if (request.attestation.replacesAttestedAbsence
+        && request.attestation.resolution != Resolution::Performed)
+        return line.fail(QStringLiteral("--replaces-check: only a check that the write was performed since "
+                                        "replaces one; got --attest %1")
                                  .arg(parser.value(attest)));
     // In a team's database the operator is the connected database user: --operator may be left out.
     const bool team = !isFileLocation(parser.value(db));
@@ -133,10 +144,16 @@ int runResolveCommand(const QStringList &arguments)
         return line.fail(who.message());
     ProviderClient noProvider(ProviderSettings{}); // an attestation asks no system
     EscalationResolver resolver(**store, noProvider, *who);
-    const ResolutionReport report = resolver.attest(request.escalation, request.attestation);
+    ResolutionReport report = resolver.attest(request.escalation, request.attestation);
 
     const bool settled = report.kind == ResolutionReport::Kind::Resolved
             || report.kind == ResolutionReport::Kind::ResolvedElsewhere;
+    // Settled on a person's "not performed", and now found performed: the way to say so is named.
+    if (report.kind == ResolutionReport::Kind::ResolvedElsewhere
+        && request.attestation.resolution == Resolution::Performed
+        && !request.attestation.replacesAttestedAbsence && report.resolution == Resolution::NotPerformed
+        && report.basis == SettlementBasis::Attestation)
+        report.message += QStringLiteral(" If it was performed since, record that with --replaces-check.");
     if (request.json)
         line.out() << QJsonDocument(jsonResult(request.escalation, report)).toJson();
     else if (settled)

@@ -187,6 +187,33 @@ void TestResolveCommand::attestsThenTellsWhoWasFirst()
                      .match(second.out)
                      .hasMatch(),
              qPrintable(second.out));
+    QVERIFY2(second.out.contains(QLatin1String("record that with --replaces-check")), qPrintable(second.out));
+
+    // Only "performed since" replaces a check.
+    const VerityRun wrongWay =
+            verity(resolve({QString::number(id), QStringLiteral("--attest"), QStringLiteral("not-performed"),
+                            QStringLiteral("--reference"), QStringLiteral("portal"), QStringLiteral("--note"),
+                            QStringLiteral("again"), QStringLiteral("--operator"), QStringLiteral("bruno"),
+                            QStringLiteral("--replaces-check")}));
+    QCOMPARE(wrongWay.exitCode, 2);
+    QVERIFY2(wrongWay.err.contains(QLatin1String("--replaces-check")), qPrintable(wrongWay.err));
+
+    // Booked since with the same key, where no system can be asked: the later check replaces the first.
+    const VerityRun replaced = verity(
+            resolve({QString::number(id), QStringLiteral("--attest"), QStringLiteral("performed"),
+                     QStringLiteral("--reference"), QStringLiteral("PK-9"), QStringLiteral("--note"),
+                     QStringLiteral("booked by phone"), QStringLiteral("--operator"), QStringLiteral("bruno"),
+                     QStringLiteral("--replaces-check"), QStringLiteral("--json")}));
+    QVERIFY2(replaced.exitCode == 0, qPrintable(replaced.err + replaced.out));
+    const QJsonObject after = QJsonDocument::fromJson(replaced.out.toUtf8()).object();
+    QCOMPARE(after.value(QStringLiteral("resolution")).toString(), QStringLiteral("performed"));
+    QCOMPARE(after.value(QStringLiteral("settled_by")).toString(), QStringLiteral("bruno"));
+    QVERIFY2(after.value(QStringLiteral("message")).toString().contains(QLatin1String("It replaces")),
+             qPrintable(replaced.out));
+    store = openStore(m_db);
+    QCOMPARE(settlementText(*(**(*store)->escalation(id)).resolution, SettlementBasis::Attestation),
+             QStringLiteral("performed (attested)"));
+    QVERIFY(AuditLog::verify(**store)->intact);
 }
 
 QTEST_GUILESS_MAIN(TestResolveCommand)
