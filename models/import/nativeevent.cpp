@@ -72,6 +72,21 @@ public:
         return it->get<qint64>();
     }
 
+    // A whole number from `least` to `most`: money no sum of it can overflow.
+    std::optional<qint64> integerWithin(const char *key, qint64 least, qint64 most, bool required = true)
+    {
+        std::optional<qint64> value = integer(key, required);
+        if (value && (*value < least || *value > most)) {
+            fail(key,
+                 QStringLiteral("expected a whole number from %1 to %2, got %3")
+                         .arg(least)
+                         .arg(most)
+                         .arg(*value));
+            return std::nullopt;
+        }
+        return value;
+    }
+
     qint64 time(const char *key, bool required = true)
     {
         // The common time is read from the line's bytes; any other text as below.
@@ -262,8 +277,8 @@ std::optional<TicketOpenedEvent> readTicketOpened(const json &, const QString &t
                 OrderItemRecord record;
                 record.id = item.text("id");
                 record.title = item.text("title", false);
-                record.quantity = item.integer("quantity", false).value_or(1);
-                record.amountCents = item.integer("amount_cents").value_or(0);
+                record.quantity = item.integerWithin("quantity", 0, 1'000'000, false).value_or(1);
+                record.amountCents = item.integerWithin("amount_cents", 0, maxAmountCents).value_or(0);
                 if (item.error())
                     o.failWith(*item.error());
                 ticket.order.items.append(record);
@@ -276,7 +291,7 @@ std::optional<TicketOpenedEvent> readTicketOpened(const json &, const QString &t
         Fields s(*seller, QStringLiteral("seller."));
         ticket.seller.id = s.text("id");
         ticket.seller.name = s.text("name");
-        ticket.seller.balanceCents = s.integer("balance_cents", false);
+        ticket.seller.balanceCents = s.integerWithin("balance_cents", -maxAmountCents, maxAmountCents, false);
         ticket.seller.balanceAsOf = s.time("balance_as_of", false);
         if (ticket.seller.balanceAsOf == 0)
             ticket.seller.balanceAsOf = at;

@@ -592,9 +592,17 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     }
 
     m_registry = &m_registries.primary();
-    if (conversation && !m_registries.isForced())
+    if (conversation && !m_registries.isForced()) {
         m_registry = &m_registries.choose(
                 unit.tools, m_registries.has(unit.declaredProfile) ? unit.declaredProfile : m_fileProfile);
+    } else if (!m_registries.isForced()) {
+        Expected<const NamedRegistry *> native = nativeRegistry(unit);
+        if (!native) {
+            m_storeError = native.message();
+            return false;
+        }
+        m_registry = *native;
+    }
     m_unitHints = &unit.toolHints;
     m_unitKeysAcrossTickets = unit.keysAcrossTickets;
     m_unitUnclassified.clear();
@@ -777,9 +785,41 @@ bool TranscriptImporter::applyAndBatch(const ImportUnit &unit, ImportReport &rep
     return true;
 }
 
+Expected<const NamedRegistry *> TranscriptImporter::nativeRegistry(const ImportUnit &unit)
+{
+    if (unit.events.isEmpty())
+        return &m_registries.primary();
+    const NativeEvent &event = unit.events.first();
+    if (std::holds_alternative<TicketOpenedEvent>(event.body)) {
+        const QStringList tools = m_toolsAhead.value(ticketCacheKey(event.ticket));
+        const NamedRegistry &chosen = m_registries.choose(tools, m_fileProfile);
+        if (!tools.isEmpty())
+            m_fileProfile = chosen.name; // the next ticket whose calls come later is read alike
+        return &chosen;
+    }
+    Expected<BatchTicket *> ticket = ticketFor(event.ticket);
+    if (!ticket)
+        return ticket.error();
+    if (*ticket && m_registries.has((*ticket)->ref.registry))
+        return &m_registries.byName((*ticket)->ref.registry);
+    return &m_registries.primary();
+}
+
 void TranscriptImporter::lookAhead(const QList<const ImportUnit *> &units)
 {
     m_absent.clear();
+    m_toolsAhead.clear();
+    for (const ImportUnit *unit : units) {
+        if (!unit->conversation.isEmpty())
+            continue;
+        for (const NativeEvent &event : unit->events) {
+            if (const auto *call = std::get_if<ToolCallEvent>(&event.body)) {
+                QStringList &tools = m_toolsAhead[ticketCacheKey(event.ticket)];
+                if (!tools.contains(call->tool))
+                    tools.append(call->tool);
+            }
+        }
+    }
     QStringList names;
     QSet<QString> asked;
     const auto ask = [&](const QString &name) {
@@ -826,11 +866,14 @@ void TranscriptImporter::keepUnitFindings(ImportReport &report, const ImportUnit
         report.unclassifiedTools.append(tool);
     }
     m_unitUnclassified.clear();
-    if (!unit.conversation.isEmpty() && !unit.tools.isEmpty()) {
+    if (!unit.conversation.isEmpty() && !unit.tools.isEmpty())
         m_fileProfile = m_registry->name;
-        if (!report.registries.contains(m_registry->name))
-            report.registries.append(m_registry->name);
-    }
+    const bool calls = !unit.tools.isEmpty()
+            || std::any_of(unit.events.cbegin(), unit.events.cend(), [](const NativeEvent &event) {
+                   return std::holds_alternative<ToolCallEvent>(event.body);
+               });
+    if (calls && !report.registries.contains(m_registry->name))
+        report.registries.append(m_registry->name);
 }
 
 namespace {

@@ -132,6 +132,9 @@ private:
     bool applyAndBatch(const ImportUnit &unit, ImportReport &report, const ReadAhead &reader, int &inBatch,
                        bool &storeFailed);
     void keepUnitFindings(ImportReport &report, const ImportUnit &unit);
+    // The profile a line of a native file is read with: its ticket's, chosen when it is opened by
+    // the tools its calls in the lines read ahead name.
+    Expected<const NamedRegistry *> nativeRegistry(const ImportUnit &unit);
     // The tickets the units read ahead name, asked of the store together rather than one by
     // one as each is met.
     void lookAhead(const QList<const ImportUnit *> &units);
@@ -150,6 +153,8 @@ private:
     const QHash<QString, ToolHint> *m_unitHints = nullptr;
     bool m_unitKeysAcrossTickets = false; // ImportUnit::keysAcrossTickets of the current unit
     QString m_fileProfile; // the profile this file has used so far
+    // The tools the native lines read ahead call, by ticket cache key (lookAhead).
+    QHash<QString, QStringList> m_toolsAhead;
     int m_batchSize = 2000;
     // This unit's span calls stored under another id than the span gave (callIdOfSpan).
     QHash<QString, QString> m_unitCallIds;

@@ -327,7 +327,7 @@ TicketRef PostgresImportBatch::heldTicketRef(const HeldRows::Ticket &ticket) con
                      TicketFacts{{QStringLiteral("ticket_id"), t.extId},
                                  {QStringLiteral("order_id"), t.order.id},
                                  {QStringLiteral("seller_id"), t.seller.id}},
-                     m_held.lastSeqOf(ticket.id)};
+                     m_held.lastSeqOf(ticket.id), t.registry};
 }
 
 Expected<std::optional<TicketRef>> PostgresImportBatch::findTicket(const QString &extId)
@@ -374,7 +374,7 @@ Expected<TicketRef> PostgresImportBatch::insertTicket(const NewTicket &ticket)
                      TicketFacts{{QStringLiteral("ticket_id"), ticket.extId},
                                  {QStringLiteral("order_id"), ticket.order.id},
                                  {QStringLiteral("seller_id"), ticket.seller.id}},
-                     0};
+                     0, ticket.registry};
 }
 
 Expected<bool> PostgresImportBatch::insertMessage(const NewMessage &message)

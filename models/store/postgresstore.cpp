@@ -397,8 +397,8 @@ Expected<QList<TicketRef>> PostgresStore::findTickets(const QStringList &extIds)
     PGconn *connection = libpqConnection(m_db);
     const PgResult result(
             runWithArrays(connection,
-                          "SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
-                          "WHERE ext_id = ANY($1::citext[]) ORDER BY id FOR UPDATE",
+                          "SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq, registry FROM "
+                          "tickets WHERE ext_id = ANY($1::citext[]) ORDER BY id FOR UPDATE",
                           {copytext::textArray(extIds)}));
     if (PQresultStatus(result.get()) != PGRES_TUPLES_OK)
         return failure(serverError(connection, result.get()),
@@ -413,7 +413,7 @@ Expected<QList<TicketRef>> PostgresStore::findTickets(const QStringList &extIds)
                                TicketFacts{{QStringLiteral("ticket_id"), text(row, 2)},
                                            {QStringLiteral("order_id"), text(row, 3)},
                                            {QStringLiteral("seller_id"), text(row, 4)}},
-                               text(row, 5).toLongLong()});
+                               text(row, 5).toLongLong(), text(row, 6)});
     }
     return found;
 }

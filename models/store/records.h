@@ -89,6 +89,7 @@ struct TicketRef
     QString fingerprint;
     TicketFacts facts; // ticket_id, order_id, seller_id for intent keys
     qint64 lastSeq = 0;
+    QString registry; // the registry profile its calls are read with
 };
 
 struct NewMessage

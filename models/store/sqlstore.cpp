@@ -164,8 +164,8 @@ Expected<std::optional<TicketRef>> SqlStore::readTicket(const QString &extId)
 Expected<std::optional<TicketRef>> SqlStore::ticketNamed(const QString &extId, bool toWrite)
 {
     const QString sql =
-            QStringLiteral("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq FROM tickets "
-                           "WHERE ext_id = :ext_id");
+            QStringLiteral("SELECT id, fingerprint, ext_id, order_id, seller_id, last_seq, registry FROM "
+                           "tickets WHERE ext_id = :ext_id");
     auto query = toWrite ? prepared("findTicket", sql + lockedToWrite()) : prepared("readTicket", sql);
     if (!query)
         return query.error();
@@ -179,7 +179,7 @@ Expected<std::optional<TicketRef>> SqlStore::ticketNamed(const QString &extId, b
                         TicketFacts{{QStringLiteral("ticket_id"), q.value(2).toString()},
                                     {QStringLiteral("order_id"), q.value(3).toString()},
                                     {QStringLiteral("seller_id"), q.value(4).toString()}},
-                        q.value(5).toLongLong()};
+                        q.value(5).toLongLong(), q.value(6).toString()};
     }
     q.finish();
     return ref;
@@ -233,7 +233,7 @@ Expected<TicketRef> SqlStore::insertTicket(const NewTicket &ticket)
                      TicketFacts{{QStringLiteral("ticket_id"), ticket.extId},
                                  {QStringLiteral("order_id"), ticket.order.id},
                                  {QStringLiteral("seller_id"), ticket.seller.id}},
-                     0};
+                     0, ticket.registry};
 }
 
 Expected<void> SqlStore::insertSellerAndOrder(const NewTicket &ticket)

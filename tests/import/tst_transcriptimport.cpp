@@ -713,6 +713,76 @@ private slots:
         QCOMPARE(piped->countOpenEscalations().value(), direct->countOpenEscalations().value());
     }
 
+    // Verity's own lines choose a profile per ticket, by the tools its calls name: a retail agent's
+    // file is read with tau-retail without --registry, and a later file's calls of a ticket are
+    // read with the profile that ticket was opened with.
+    void nativeLinesChooseTheirTicketsProfile()
+    {
+        const auto line = [](const QJsonObject &object) {
+            return QJsonDocument(object).toJson(QJsonDocument::Compact);
+        };
+        const auto opened = [&line](const char *ticket) {
+            return line({{QStringLiteral("type"), QStringLiteral("ticket_opened")},
+                         {QStringLiteral("ticket"), QString::fromLatin1(ticket)},
+                         {QStringLiteral("at"), QStringLiteral("2026-04-10T10:00:00Z")},
+                         {QStringLiteral("order"),
+                          QJsonObject{{QStringLiteral("id"), QStringLiteral("SU-7")},
+                                      {QStringLiteral("items"), QJsonArray()},
+                                      {QStringLiteral("payment_intent"), QStringLiteral("pi_SU-7")}}},
+                         {QStringLiteral("seller"),
+                          QJsonObject{{QStringLiteral("id"), QStringLiteral("s7")},
+                                      {QStringLiteral("name"), QStringLiteral("Seven")},
+                                      {QStringLiteral("balance_cents"), 1000}}}});
+        };
+        const auto call = [&line](const char *ticket, const char *id, const char *tool,
+                                  const QJsonObject &arguments) {
+            return line({{QStringLiteral("type"), QStringLiteral("tool_call")},
+                         {QStringLiteral("ticket"), QString::fromLatin1(ticket)},
+                         {QStringLiteral("at"), QStringLiteral("2026-04-10T10:01:00Z")},
+                         {QStringLiteral("call_id"), QString::fromLatin1(id)},
+                         {QStringLiteral("tool"), QString::fromLatin1(tool)},
+                         {QStringLiteral("arguments"), arguments}});
+        };
+        const QJsonObject order{{QStringLiteral("order_id"), QStringLiteral("#W1")}};
+        const QString first = newPath(".jsonl");
+        QVERIFY(writeLines(first,
+                           {opened("T-DEF"),
+                            call("T-DEF", "c1", "issue_refund",
+                                 {{QStringLiteral("order_id"), QStringLiteral("SU-7")},
+                                  {QStringLiteral("amount_cents"), 500}}),
+                            opened("T-RET"), call("T-RET", "c1", "get_order_details", order),
+                            call("T-RET", "c2", "cancel_pending_order",
+                                 {{QStringLiteral("order_id"), QStringLiteral("#W1")},
+                                  {QStringLiteral("reason"), QStringLiteral("ordered by mistake")}})}));
+        auto store = test::openTestStore(newPath());
+        TranscriptImporter importer(*store, profiles());
+        const ImportReport report = importer.importFile(first);
+        QVERIFY2(report.clean(), qPrintable(describe(report)));
+        QVERIFY2(report.unclassifiedTools.isEmpty(), qPrintable(report.unclassifiedTools.join(u' ')));
+        QCOMPARE(report.registries, (QStringList{QStringLiteral("default"), QStringLiteral("tau-retail")}));
+        QCOMPARE((*store->readTicket(QStringLiteral("T-DEF")))->registry, QStringLiteral("default"));
+        QCOMPARE((*store->readTicket(QStringLiteral("T-RET")))->registry, QStringLiteral("tau-retail"));
+
+        const QString later = newPath(".jsonl");
+        QVERIFY(writeLines(later,
+                           {call("T-RET", "c3", "return_delivered_order_items",
+                                 {{QStringLiteral("order_id"), QStringLiteral("#W1")},
+                                  {QStringLiteral("item_ids"), QJsonArray{QStringLiteral("1")}},
+                                  {QStringLiteral("payment_method_id"), QStringLiteral("pm_1")}})}));
+        const ImportReport next = importer.importFile(later);
+        QVERIFY2(next.clean(), qPrintable(describe(next)));
+        QVERIFY2(next.unclassifiedTools.isEmpty(), qPrintable(next.unclassifiedTools.join(u' ')));
+        const Expected<QList<StoredCall>> stored =
+                store->writeCalls((*store->readTicket(QStringLiteral("T-RET")))->id);
+        QVERIFY_OK(stored);
+        QStringList writes;
+        for (const StoredCall &each : *stored)
+            writes.append(each.tool);
+        QCOMPARE(writes,
+                 (QStringList{QStringLiteral("cancel_pending_order"),
+                              QStringLiteral("return_delivered_order_items")}));
+    }
+
     // A τ² airline file whose only call is transfer_to_human_agents, a tool of both τ profiles:
     // the file's own domain_name decides, not the order of the profiles.
     void declaredDomainDecidesATie()
