@@ -119,12 +119,48 @@ LeftOutSearch searchLeftOut(const QList<LeftOutCandidate> &candidates, qint64 re
     return search;
 }
 
-// Why some of the difference is in no part: the moments of the two balances, as they lie
-// against the period, and the rows that might yet account for it.
-QString unexplainedWhy(const Period &period, const SellerReconciliation &seller,
-                       const QList<LeftOutCandidate> &candidates, const LeftOutSearch &search)
+// The rows a reader opens to look: "T-1 c3", "T-1 c3 and T-2 c4", or their count past three.
+QString candidateNames(const Reconciliation &reconciliation, const QList<LeftOutCandidate> &candidates)
 {
+    if (candidates.size() > 3)
+        return QStringLiteral("%1 rows").arg(candidates.size());
+    QStringList names;
+    for (const LeftOutCandidate &candidate : candidates) {
+        const ReconRow &row = reconciliation.rows.at(candidate.row);
+        names << (row.ticketExtId.isEmpty() ? row.provider ? row.provider->id : QStringLiteral("a row")
+                                            : QStringLiteral("%1 %2").arg(row.ticketExtId, row.callExtId));
+    }
+    return names.join(QStringLiteral(" and "));
+}
+
+// Why some of the difference is in no part: the rows that may yet account for some of it,
+// then the moments of the two balances as they lie against the period.
+QString unexplainedWhy(const Reconciliation &reconciliation, const SellerReconciliation &seller,
+                       const QList<LeftOutCandidate> &candidates, const LeftOutSearch &search, qint64 rest)
+{
+    const Period &period = reconciliation.period;
     QStringList why;
+    if (!candidates.isEmpty() && search.found.isEmpty()) {
+        qint64 total = 0;
+        for (const LeftOutCandidate &candidate : candidates)
+            total += candidate.cents;
+        const QString rows = candidates.size() == 1 ? QStringLiteral("the row") : QStringLiteral("the rows");
+        // Smaller, and the same way: they may be part of it, and the rest is said apart.
+        if (total != 0 && (total < 0) == (rest < 0) && qAbs(total) < qAbs(rest))
+            why << QStringLiteral("%1 of it may come from %2 not matched before Verity's balance (%3); the "
+                                  "other %4 is in no row of this period")
+                            .arg(formatDifference(total, seller.currency), rows,
+                                 candidateNames(reconciliation, candidates),
+                                 formatDifference(rest - total, seller.currency));
+        else
+            why << QStringLiteral("%1 not matched before Verity's balance (%2, %3 in all) could be left out "
+                                  "of it, but %4 of them adds up to %5")
+                            .arg(rows, candidateNames(reconciliation, candidates),
+                                 formatDifference(total, seller.currency),
+                                 search.ambiguous ? QStringLiteral("more than one set")
+                                                  : QStringLiteral("no set"),
+                                 formatDifference(rest, seller.currency));
+    }
     const qint64 asOf = seller.verityBalanceAsOf;
     if (asOf <= 0)
         why << QStringLiteral("Verity's balance carries no date, so what moved after it cannot be told");
@@ -140,18 +176,6 @@ QString unexplainedWhy(const Period &period, const SellerReconciliation &seller,
         why << QStringLiteral("the provider's balance was read %1, after the period ends: anything that "
                               "moved since the period's end is in no row of it")
                         .arg(formatUtcTime(seller.providerBalanceAt));
-    if (!candidates.isEmpty() && search.found.isEmpty()) {
-        qint64 total = 0;
-        for (const LeftOutCandidate &candidate : candidates)
-            total += candidate.cents;
-        why << QStringLiteral("%1 not matched before Verity's balance (%2 in all) may be left out of it, but "
-                              "%3 of them accounts for the rest to the cent")
-                        .arg(candidates.size() == 1 ? QStringLiteral("1 row")
-                                                    : QStringLiteral("%1 rows").arg(candidates.size()),
-                             formatDifference(total, seller.currency),
-                             search.ambiguous ? QStringLiteral("more than one set")
-                                              : QStringLiteral("no set"));
-    }
     if (why.isEmpty())
         why << QStringLiteral("both balances fall within the period, yet no row or movement of it "
                               "accounts for this");
@@ -174,7 +198,8 @@ BalanceDifference differenceOf(const Reconciliation &reconciliation, const Selle
             difference.parts.append({candidate.row, BalanceMovement(), candidate.cents, candidate.at,
                                      DifferenceCause::LeftOut});
         if (difference.unexplainedCents() != 0)
-            difference.unexplainedWhy = unexplainedWhy(reconciliation.period, seller, candidates, search);
+            difference.unexplainedWhy =
+                    unexplainedWhy(reconciliation, seller, candidates, search, difference.unexplainedCents());
     }
     std::stable_sort(
             difference.parts.begin(), difference.parts.end(),
