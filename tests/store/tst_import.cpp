@@ -203,17 +203,24 @@ void TestImport::badLine_data()
             << message(QStringLiteral("T-NEVER"), QStringLiteral("2026-03-17T10:00:04Z"),
                        QStringLiteral("customer"), QStringLiteral("hello"))
             << QStringList{QStringLiteral("\"T-NEVER\""), QStringLiteral("ticket_opened")};
-    QByteArray fractionalAmount = ticketOpened(QStringLiteral("T-BAD"));
-    fractionalAmount.replace("\"amount_cents\":4200", "\"amount_cents\":42.5");
+    // The opening line of T-BAD with one field's text replaced.
+    const auto opening = [](const char *from, const char *to) {
+        return ticketOpened(QStringLiteral("T-BAD")).replace(from, to);
+    };
     QTest::newRow("fractional amount_cents in an item")
-            << fractionalAmount
+            << opening("\"amount_cents\":4200", "\"amount_cents\":42.5")
             << QStringList{QStringLiteral("order.items[0].amount_cents"), QStringLiteral("whole number"),
                            QStringLiteral("42.5")};
-    QByteArray textAmount = ticketOpened(QStringLiteral("T-BAD"));
-    textAmount.replace("\"amount_cents\":4200", "\"amount_cents\":\"4200\"");
     QTest::newRow("amount_cents as text")
-            << textAmount
+            << opening("\"amount_cents\":4200", "\"amount_cents\":\"4200\"")
             << QStringList{QStringLiteral("order.items[0].amount_cents"), QStringLiteral("whole number")};
+    QTest::newRow("a balance no sum can hold")
+            << opening("\"balance_cents\":", "\"balance_cents\":9223372036854775807,\"was\":")
+            << QStringList{QStringLiteral("seller.balance_cents"), QStringLiteral("from -1000000000000 to"),
+                           QStringLiteral("9223372036854775807")};
+    QTest::newRow("an item of negative cents")
+            << opening("\"amount_cents\":4200", "\"amount_cents\":-4200")
+            << QStringList{QStringLiteral("order.items[0].amount_cents"), QStringLiteral("-4200")};
     QTest::newRow("call_id reused with other content")
             << refundCall(good, QStringLiteral("2026-03-17T10:00:04Z"), QStringLiteral("c1"), 999)
             << QStringList{QStringLiteral("\"c1\""), QStringLiteral("already used")};
