@@ -14,6 +14,7 @@
 #include "import/importjob.h"
 #include "import/transcriptimporter.h"
 #include "resolution/escalationresolver.h"
+#include "resolution/saferecordwrite.h"
 #include "resolution/settlementwriter.h"
 #include "sandbox/sandboxseed.h"
 #include "store/storefactory.h"
@@ -120,6 +121,7 @@ private slots:
     void aCheckFoundAbsentThatWasMadeIsSettledNotSent_data();
     void aCheckFoundAbsentThatWasMadeIsSettledNotSent();
     void whereNoSystemCanBeAskedALaterCheckReplacesTheFirst();
+    void aRecordWriteCheckedFirstIsSentOnlyWhenAbsent();
 
 private:
     qint64 auditCount() { return *m_store->countAuditEntries(); }
@@ -1593,6 +1595,63 @@ void TestEscalationResolver::whereNoSystemCanBeAskedALaterCheckReplacesTheFirst(
             id, Attestation{Resolution::Performed, QStringLiteral("x"), QStringLiteral("y"), true});
     QCOMPARE(kindName(back.kind), kindName(ResolutionReport::Kind::ResolvedElsewhere));
     verifyAuditChain(4);
+}
+
+// A pickup sent again with a key the courier may no longer keep is looked up right before the
+// POST: a record with the key is found and nothing is sent; none, and it is sent once.
+void TestEscalationResolver::aRecordWriteCheckedFirstIsSentOnlyWhenAbsent()
+{
+    InProcessSandbox sandbox;
+    const ProviderSettings settings = settingsFor(sandbox.url());
+    const auto pickup = [](const QString &key) {
+        return RecordWrite{QStringLiteral("courier"),
+                           QStringLiteral("/v1/pickups"),
+                           key,
+                           {{QStringLiteral("order"), QStringLiteral("SU-9")},
+                            {QStringLiteral("item"), QStringLiteral("GW-1")},
+                            {QStringLiteral("metadata[ticket_id]"), QStringLiteral("T-9")}}};
+    };
+    const auto query = [](const QString &key) {
+        return RecordQuery{QStringLiteral("courier"),
+                           QStringLiteral("/v1/pickups"),
+                           {{QStringLiteral("order"), QStringLiteral("SU-9")}},
+                           QStringLiteral("metadata.intent_key"),
+                           key};
+    };
+    const auto sendCheckedFirst = [&](const QString &key) {
+        SafeRecordWrite write(settings, pickup(key), query(key));
+        write.checkFirst();
+        std::optional<WriteOutcome> outcome;
+        QObject context;
+        QObject::connect(&write, &SafeRecordWrite::finished, &context,
+                         [&outcome](const WriteOutcome &done) { outcome = done; });
+        write.start();
+        (void)QTest::qWaitFor([&outcome] { return outcome.has_value(); }, 10000); // else unknown, below
+        return outcome.value_or(WriteOutcome{});
+    };
+    RecordWriteOperation made(settings, pickup(QStringLiteral("key-made")));
+    QCOMPARE(RecordWriteOperation::waitFor(&made).kind, RecordWriteAttempt::Kind::Accepted);
+    QCOMPARE(sandbox.recordCount(QStringLiteral("pickup")), 1);
+
+    // Made meanwhile: found right before sending, and nothing is sent.
+    const WriteOutcome found = sendCheckedFirst(QStringLiteral("key-made"));
+    QCOMPARE(found.outcome, Outcome::AlreadyPerformed);
+    QVERIFY(found.record);
+    QVERIFY2(found.note.contains(QStringLiteral("found %1; nothing was sent").arg(found.record->id)),
+             qPrintable(found.note));
+    QCOMPARE(found.exchanges.size(), 1);
+    QVERIFY(found.exchanges.first().request.startsWith(QStringLiteral("GET ")));
+    QCOMPARE(sandbox.recordCount(QStringLiteral("pickup")), 1);
+
+    // Absent: looked up, then sent once with its key.
+    const WriteOutcome sent = sendCheckedFirst(QStringLiteral("key-new"));
+    QCOMPARE(sent.outcome, Outcome::Performed);
+    QVERIFY2(sent.note.startsWith(
+                     QStringLiteral("looked up immediately before sending: none carries this key")),
+             qPrintable(sent.note));
+    QCOMPARE(sent.exchanges.size(), 2);
+    QVERIFY(sent.exchanges.at(1).request.startsWith(QStringLiteral("POST ")));
+    QCOMPARE(sandbox.recordCount(QStringLiteral("pickup")), 2);
 }
 
 QTEST_GUILESS_MAIN(TestEscalationResolver)
