@@ -22,6 +22,7 @@
 #include "rolelimits.h"
 #include "screenfit.h"
 #include "shortcutsfirst.h"
+#include "statusline.h"
 #include "store/changefeed.h"
 #include "store/store.h"
 #include "theme.h"
@@ -189,6 +190,7 @@ QString shortKeyKind(const QString &apiKey)
 
 void MainWindow::buildStatusBar()
 {
+    setStatusBar(new StatusLine(this));
     m_escalationCount = new QLabel(this);
     m_escalationCount->setObjectName(QStringLiteral("escalationCount"));
     statusBar()->addPermanentWidget(m_escalationCount);
@@ -216,7 +218,6 @@ void MainWindow::buildStatusBar()
         else
             m_keyKind->setText(shortKeyKind(m_provider->settings().apiKey));
         m_operatorRoles->setVisible(text.isEmpty() && m_limits->roles().isTeam());
-        statusBar()->setToolTip(text);
     });
 }
 

@@ -118,7 +118,9 @@ void TicketSummaryStrip::setSummary(const TranscriptSummary &summary)
         link->setObjectName(QLatin1String(kind.name));
         link->setFlat(true);
         link->setCursor(Qt::PointingHandCursor);
-        const QPixmap icon = ticketStateIcon(kind.state, 16);
+        // "Still owed" wears the attention mark, as its ticket does in the queue.
+        const QPixmap icon =
+                kind.state == TicketState::NeedsLook ? attentionIcon(16) : ticketStateIcon(kind.state, 16);
         if (!icon.isNull())
             link->setIcon(QIcon(icon));
         link->setToolTip(

@@ -165,17 +165,18 @@ QString owedText(const ToolCallRow &call, const CallActions &actions)
     if (actions.mayPerformAgain && actions.lookupFirst)
         return ToolCallCard::tr(
                        "%1 Only a person's check found it absent, so Perform with the same key asks %2 "
-                       "first and sends it only if %2 has no record of it. Or tell the customer it "
-                       "was not done.")
+                       "first and sends it only if %2 has no record of it. Evidence… has what to tell "
+                       "the customer meanwhile.")
                 .arg(owed, actions.lookupSystem);
     if (actions.mayPerformAgain)
-        return ToolCallCard::tr("%1 Perform it with the same key, or tell the customer it was not done.")
+        return ToolCallCard::tr("%1 Perform it with the same key. Evidence… has what to tell the customer "
+                                "meanwhile.")
                 .arg(owed);
     if (actions.mayReplaceCheck)
         return ToolCallCard::tr(
                        "%1 No system can be asked about %2 from here: do it in the system it goes to, "
                        "with the same intent key (below), then record a check that it was performed. "
-                       "Or tell the customer it was not done.")
+                       "Evidence… has what to tell the customer meanwhile.")
                 .arg(owed, call.tool);
     if (!actions.repeatRefusal.isEmpty())
         return ToolCallCard::tr("%1 It cannot be sent again from here: %2.").arg(owed, actions.repeatRefusal);
@@ -235,8 +236,14 @@ ToolCallCard::ToolCallCard(const ToolCallRow &call, const CallActions &actions, 
 void ToolCallCard::addHeader(const ToolCallRow &call, QVBoxLayout *layout)
 {
     auto *header = new QHBoxLayout;
-    auto *tool = plainTextLabel(call.tool, this, false);
+    // A long name ("modify_pending_order_items") may break after its underscores, and wraps
+    // beside the outcome rather than running under it; it is read and named without the breaks.
+    QString breakable = call.tool;
+    breakable.replace(u'_', QStringLiteral("_\u200b"));
+    auto *tool = plainTextLabel(breakable, this, false);
     tool->setObjectName(QStringLiteral("toolName"));
+    tool->setAccessibleName(call.tool);
+    tool->setToolTip(call.tool);
     tool->setStyleSheet(theme::label(theme::Text::ToolName));
     const bool inferred = !call.classInferred.isEmpty();
     auto *toolClass = plainTextLabel(inferred ? tr("%1 \u00b7 inferred").arg(toolClassLabel(call.toolClass))

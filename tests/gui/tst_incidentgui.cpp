@@ -123,7 +123,7 @@ void TestIncidentGui::repeatedIntentLinksBothRefunds()
     searchFor(QStringLiteral("SU-88421"));
     QList<ToolCallCard *> refunds;
     for (ToolCallCard *candidate : m_window->ticketView()->cards()) {
-        if (candidate->findChild<QLabel *>(QStringLiteral("toolName"))->text() == u"issue_refund")
+        if (candidate->findChild<QLabel *>(QStringLiteral("toolName"))->accessibleName() == u"issue_refund")
             refunds << candidate;
     }
     QCOMPARE(refunds.size(), 2);

@@ -192,6 +192,7 @@ void TestOwedWriteGui::aMessageACheckFoundAbsentIsSentAgainAfterALookup()
     auto *owedLink = m_window->ticketView()->findChild<QPushButton *>(QStringLiteral("summaryOwed"));
     QVERIFY(owedLink);
     QCOMPARE(owedLink->text(), QStringLiteral("Still owed: call %1").arg(detail.callExtId));
+    QVERIFY(!owedLink->icon().isNull()); // the attention mark, as in the queue
     ToolCallCard *card = shownCard(*m_window, detail.callExtId);
     QVERIFY(card);
     QVERIFY2(textOf(card, QStringLiteral("resolutionNotice"))

@@ -12,6 +12,7 @@
 #include "messagecard.h"
 #include "outcomebadge.h"
 #include "outcomestyle.h"
+#include "statusline.h"
 #include "store/storefactory.h"
 #include "ticketview.h"
 #include "toolcallcard.h"
@@ -30,6 +31,7 @@
 #include <QScrollBar>
 #include <QSet>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -225,6 +227,27 @@ private slots:
                     >= badgeSize(Outcome::Unknown, table->font()).width());
         QVERIFY(table->columnWidth(TicketQueueModel::SellerColumn)
                 >= table->fontMetrics().horizontalAdvance(QStringLiteral("Fenwick & Rowe Garden")));
+    }
+
+    // A message longer than the room the counters leave at 1280x800 ends in "…", and the
+    // status bar's tooltip holds it whole; a short one shows as it is.
+    void aLongStatusMessageEndsInAnEllipsis()
+    {
+        openWith(QStringLiteral(VERITY_TEST_DATA "/tau/tau-bench-v1-gpt-4o-airline-excerpt.json"));
+        auto *line = qobject_cast<StatusLine *>(m_window->statusBar());
+        QVERIFY(line);
+        const QString longer =
+                QStringLiteral("Recorded as not performed (attested) by amira. The write is still "
+                               "owed: perform it with the same key, or record a check that it "
+                               "was done, once the courier's portal shows the collection again.");
+        line->showMessage(longer, 15000);
+        QVERIFY2(line->shownMessage().endsWith(QChar(0x2026)), qPrintable(line->shownMessage()));
+        QVERIFY(line->shownMessage().size() < longer.size());
+        QCOMPARE(line->toolTip(), longer);
+        line->showMessage(QStringLiteral("Saved."), 15000);
+        QCOMPARE(line->shownMessage(), QStringLiteral("Saved."));
+        line->clearMessage();
+        QVERIFY(line->toolTip().isEmpty());
     }
 
     // Ids are what people type and compare: at 1280x800 the first ten rows show each ticket and
