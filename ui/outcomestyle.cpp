@@ -7,6 +7,7 @@
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPixmapCache>
 #include <QSvgRenderer>
 
 namespace verity {
@@ -16,14 +17,23 @@ namespace {
 constexpr int padding = 6;
 constexpr int gap = 5;
 
+// Drawn once for each size: a queue's repaint draws a badge on every row, and parsing the SVG
+// each time cost a tenth of the first paint.
 QPixmap renderSvg(const QString &resource, int size, qreal ratio)
 {
-    QPixmap pixmap(QSize(size, size) * ratio);
+    const QString key = QStringLiteral("verity-icon|%1|%2|%3").arg(resource).arg(size).arg(ratio);
+    QPixmap pixmap;
+    if (QPixmapCache::find(key, &pixmap))
+        return pixmap;
+    pixmap = QPixmap(QSize(size, size) * ratio);
     pixmap.fill(Qt::transparent);
-    QSvgRenderer renderer(resource);
-    QPainter painter(&pixmap);
-    renderer.render(&painter);
+    {
+        QSvgRenderer renderer(resource);
+        QPainter painter(&pixmap);
+        renderer.render(&painter);
+    }
     pixmap.setDevicePixelRatio(ratio);
+    QPixmapCache::insert(key, pixmap);
     return pixmap;
 }
 

@@ -1,7 +1,7 @@
 #include "statusline.h"
 
-#include <QPainter>
 #include <QPaintEvent>
+#include <QPainter>
 #include <QSizeGrip>
 #include <QStyleOption>
 
