@@ -262,8 +262,9 @@ void ToolCallCard::addHeader(const ToolCallRow &call, QVBoxLayout *layout)
     time->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     time->setToolTip(time->text());
     time->setStyleSheet(theme::label(theme::Text::Muted));
-    header->addWidget(tool);
-    header->addStretch();
+    // The name takes the room the badge leaves, so it wraps only when that room runs out (a
+    // wrapping label left to its own size hint would break even a short name).
+    header->addWidget(tool, 1);
     if (isWrite(call.toolClass))
         header->addWidget(makeBadge(call), 0, Qt::AlignVCenter);
     layout->addLayout(header);

@@ -229,6 +229,73 @@ private slots:
                 >= table->fontMetrics().horizontalAdvance(QStringLiteral("Fenwick & Rowe Garden")));
     }
 
+    // A tool's name sits beside its outcome at 1280x800: a short one on one line, a long one
+    // wrapped after its underscores, never under the badge; read whole by its accessible name.
+    void toolNamesWrapBesideTheirOutcome()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("long-names.jsonl"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const QString longName =
+                QStringLiteral("exchange_delivered_order_items_and_refund_price_difference_to_gift_card");
+        const auto line = [&out](const QJsonObject &object) {
+            out.write(QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n');
+        };
+        const auto at = [](int second) {
+            return QStringLiteral("2026-12-07T09:42:%1Z").arg(second, 2, 10, QChar(u'0'));
+        };
+        line({{QStringLiteral("type"), QStringLiteral("ticket_opened")},
+              {QStringLiteral("ticket"), QStringLiteral("T-LONG")},
+              {QStringLiteral("at"), at(0)},
+              {QStringLiteral("order"),
+               QJsonObject{{QStringLiteral("id"), QStringLiteral("SU-9")},
+                           {QStringLiteral("items"), QJsonArray()}}},
+              {QStringLiteral("seller"),
+               QJsonObject{{QStringLiteral("id"), QStringLiteral("s9")},
+                           {QStringLiteral("name"), QStringLiteral("Nine")}}}});
+        int second = 1;
+        for (const QString &tool : {longName, QStringLiteral("issue_refund")}) {
+            const QString id = QStringLiteral("c%1").arg(second);
+            line({{QStringLiteral("type"), QStringLiteral("tool_call")},
+                  {QStringLiteral("ticket"), QStringLiteral("T-LONG")},
+                  {QStringLiteral("at"), at(second)},
+                  {QStringLiteral("call_id"), id},
+                  {QStringLiteral("tool"), tool},
+                  {QStringLiteral("arguments"),
+                   QJsonObject{{QStringLiteral("order_id"), QStringLiteral("SU-9")},
+                               {QStringLiteral("amount_cents"), 500 + second}}}});
+            line({{QStringLiteral("type"), QStringLiteral("tool_result")},
+                  {QStringLiteral("ticket"), QStringLiteral("T-LONG")},
+                  {QStringLiteral("at"), at(second + 10)},
+                  {QStringLiteral("call_id"), id},
+                  {QStringLiteral("result"),
+                   QJsonObject{{QStringLiteral("error"), QStringLiteral("upstream timeout")}}}});
+            ++second;
+        }
+        out.close();
+        openWith(file);
+        m_window->openTicket(ticketLike(QStringLiteral("T-LONG")));
+        TicketView *view = m_window->ticketView();
+        for (const char *id : {"c1", "c2"}) {
+            ToolCallCard *card = view->card(QString::fromLatin1(id));
+            QVERIFY(card);
+            auto *name = card->findChild<QLabel *>(QStringLiteral("toolName"));
+            QVERIFY(name && card->badge());
+            QTRY_VERIFY(name->isVisible() && card->badge()->isVisible());
+            const QRect nameBox(name->mapTo(card, QPoint(0, 0)), name->size());
+            const QRect badgeBox(card->badge()->mapTo(card, QPoint(0, 0)), card->badge()->size());
+            QVERIFY2(!nameBox.intersects(badgeBox), id);
+            const int lines = name->height() / name->fontMetrics().lineSpacing();
+            if (QLatin1String(id) == QLatin1String("c1")) {
+                QCOMPARE(name->accessibleName(), longName);
+                QVERIFY2(lines >= 2, qPrintable(QString::number(lines)));
+            } else {
+                QCOMPARE(name->accessibleName(), QStringLiteral("issue_refund"));
+                QCOMPARE(lines, 1);
+            }
+        }
+    }
+
     // A message longer than the room the counters leave at 1280x800 ends in "…", and the
     // status bar's tooltip holds it whole; a short one shows as it is.
     void aLongStatusMessageEndsInAnEllipsis()
