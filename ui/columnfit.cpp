@@ -34,18 +34,23 @@ void ColumnFit::fit()
     const int available = m_view.viewport()->width();
     m_fittedTo = available;
     int natural = 0;
-    int slack = 0;
+    int slack = 0; // what the columns that give way first may give
+    int lastSlack = 0; // what the ids may give, once the others gave all they may
     for (const Column &column : std::as_const(m_columns)) {
         natural += column.natural;
-        slack += column.natural - column.least;
+        (column.last ? lastSlack : slack) += column.natural - column.least;
     }
     const int over = natural - available;
-    // Squeezed alike: each column gives the same share of what it may give.
+    // Squeezed alike: each column of a tier gives the same share of what it may give.
     const double squeeze = over <= 0 || slack <= 0 ? 0.0 : qMin(1.0, double(over) / slack);
+    const int stillOver = over - slack;
+    const double lastSqueeze =
+            stillOver <= 0 || lastSlack <= 0 ? 0.0 : qMin(1.0, double(stillOver) / lastSlack);
     QList<int> widths;
     int total = 0;
     for (const Column &column : std::as_const(m_columns)) {
-        widths.append(column.natural - int(std::ceil(squeeze * (column.natural - column.least))));
+        const double share = column.last ? lastSqueeze : squeeze;
+        widths.append(column.natural - int(std::ceil(share * (column.natural - column.least))));
         total += widths.last();
     }
     for (qsizetype i = 0; i < m_columns.size(); ++i) {

@@ -28,6 +28,7 @@ public:
         int column;
         int natural; // what its usual values need
         int least; // squeezed no further
+        bool last = false; // gives way only once every other column is at its least (an id)
     };
     // `spare`: the column that takes any room left over, so no gap is left at the right.
     ColumnFit(QTableView &view, QList<Column> columns, int spare);

@@ -96,8 +96,8 @@ void DesktopNotifier::notify(const EscalationAlert &alert)
     // A service that reads the body as markup would read "<" in a ticket id as a tag.
     const QString body = m_bodyMarkup ? alert.text.toHtmlEscaped() : alert.text;
     QDBusMessage call = notificationsCall(QStringLiteral("Notify"));
-    call << QStringLiteral("Verity") << uint(0) << QStringLiteral("dev.verity.Console") << alert.title << body
-         << QStringList{QStringLiteral("default"), tr("Open")}
+    call << QStringLiteral("Verity") << m_shownId << QStringLiteral("dev.verity.Console") << alert.title
+         << body << QStringList{QStringLiteral("default"), tr("Open")}
          << QVariantMap{{QStringLiteral("desktop-entry"), QStringLiteral("dev.verity.Console")},
                         {QStringLiteral("category"), QStringLiteral("im.received")}}
          << int(-1);
@@ -110,7 +110,8 @@ void DesktopNotifier::notify(const EscalationAlert &alert)
             notifyByTray(alert);
             return;
         }
-        m_sent.insert(reply.value(), alert);
+        m_shownId = reply.value();
+        m_sent.insert(m_shownId, alert);
     });
 }
 
@@ -133,6 +134,8 @@ void DesktopNotifier::notificationClosed(uint id, uint reason)
 {
     Q_UNUSED(reason)
     m_sent.remove(id);
+    if (id == m_shownId)
+        m_shownId = 0; // gone: the next is a notification of its own
 }
 
 void DesktopNotifier::setWaitingCount(qint64 count)

@@ -37,6 +37,8 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     EscalationAlert m_last; // the tray's message, which says nothing of itself when clicked
     QHash<uint, EscalationAlert> m_sent; // by the service's notification id
+    // The last notification shown: the next one replaces it, so arrivals stack into one.
+    uint m_shownId = 0;
     bool m_bodyMarkup = true; // until the service says otherwise: escape, to be safe
     bool m_serviceMissing = false;
 };

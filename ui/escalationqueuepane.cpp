@@ -8,6 +8,7 @@
 #include "queuetable.h"
 #include "theme.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLocale>
@@ -17,15 +18,30 @@
 
 namespace verity {
 
-// A call's id whole, as wide as the widest one on the first page ("c3", or a τ call's 29 characters).
-void EscalationQueuePane::fitCallColumn()
+// Ids whole, each column as wide as its widest id on the first page and at least as its sample
+// ("T-20260317-0412", "SU-88421", "c3"; a τ call's 29 characters), but never more than a fifth
+// of the view: a pathological id then elides in its middle, its tooltip whole.
+void EscalationQueuePane::fitIdColumns()
 {
     const QFontMetrics metrics = m_table->fontMetrics();
-    const int header = metrics.horizontalAdvance(
-            m_model.headerData(EscalationQueueModel::CallColumn, Qt::Horizontal).toString());
-    m_table->setColumnWidth(EscalationQueueModel::CallColumn,
-                            qMax(header, widestText(m_model, EscalationQueueModel::CallColumn, 64, metrics))
-                                    + 16);
+    const int cap = qMax(m_table->viewport()->width() / 5,
+                         metrics.horizontalAdvance(QStringLiteral("T-20260317-0412")) + 16);
+    const std::pair<int, const char *> ids[] = {{EscalationQueueModel::TicketColumn, "T-20260317-0412"},
+                                                {EscalationQueueModel::OrderColumn, "SU-88421"},
+                                                {EscalationQueueModel::CallColumn, "c3"}};
+    for (const auto &[column, sample] : ids) {
+        const int header = metrics.horizontalAdvance(m_model.headerData(column, Qt::Horizontal).toString());
+        const int least = qMax(header, metrics.horizontalAdvance(QString::fromLatin1(sample)));
+        m_table->setColumnWidth(column,
+                                qMin(qMax(least, widestText(m_model, column, 64, metrics)) + 16, cap));
+    }
+}
+
+bool EscalationQueuePane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitIdColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 QString escalationCountText(qint64 count)
@@ -70,9 +86,8 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setModel(&m_model);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    // Widths from the font: ids whole ("T-20260317-0412", "SU-88421", a τ call's 29 characters
-    // at most in view), "Claimed by" a name, its end and, for a console that stopped renewing,
-    // since when. The rest of the row is "Unknown since".
+    // Widths from the font: "Claimed by" a name, its end and, for a console that stopped
+    // renewing, since when; the ids as fitIdColumns() says. The rest of the row is "Unknown since".
     const QFontMetrics metrics = m_table->fontMetrics();
     const auto width = [&metrics](const char *sample) {
         return metrics.horizontalAdvance(QString::fromLatin1(sample)) + 16;
@@ -81,15 +96,15 @@ EscalationQueuePane::EscalationQueuePane(EscalationQueueModel &model, QWidget *p
             {EscalationQueueModel::NumberColumn, width("00000")},
             {EscalationQueueModel::WaitingColumn, width("265 d 11 h")},
             {EscalationQueueModel::AmountColumn, width("$1,000.00")},
-            {EscalationQueueModel::TicketColumn, width("T-20260317-0412")},
-            {EscalationQueueModel::OrderColumn, width("SU-88421")},
             {EscalationQueueModel::ToolColumn, width("message_seller")},
             {EscalationQueueModel::ClaimColumn, width("firstname.lastname, until 00:00")},
     };
     for (const auto &[column, pixels] : widths)
         m_table->setColumnWidth(column, pixels);
-    fitCallColumn();
-    connect(&m_model, &QAbstractItemModel::modelReset, this, &EscalationQueuePane::fitCallColumn);
+    m_table->setTextElideMode(Qt::ElideMiddle); // an id too long for its fifth keeps both ends
+    fitIdColumns();
+    connect(&m_model, &QAbstractItemModel::modelReset, this, &EscalationQueuePane::fitIdColumns);
+    m_table->viewport()->installEventFilter(this); // the fifth the ids may take follows the view
     layout->addWidget(m_table, 1);
 
     auto choose = [this](const QModelIndex &index) {

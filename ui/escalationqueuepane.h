@@ -34,9 +34,12 @@ signals:
     void lookupRequested(qint64 escalationId);
     void nextRequested(); // claim the oldest escalation nobody holds
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void updateHeadline();
-    void fitCallColumn();
+    void fitIdColumns();
 
     EscalationQueueModel &m_model;
     QLabel *m_headline;

@@ -70,7 +70,9 @@ MainWindow::MainWindow(Store &store, QString databasePath, RegistrySource regist
     setWindowTitle(m_title);
     m_alerts = new EscalationAlerts(store, this);
     m_alerts->setOperatorName([this] { return m_provider->operatorName(); });
-    m_alerts->setInFront([this] { return isActiveWindow() && !isMinimized(); });
+    // A dialog of the console's own (an import's progress, a settlement) in front counts: the
+    // person is at the console and sees the queue grow.
+    m_alerts->setInFront([this] { return !isMinimized() && QApplication::activeWindow(); });
     m_alerts->setEnabled(QSettings().value(QStringLiteral("alerts/desktop"), true).toBool());
     connect(m_alerts, &EscalationAlerts::errorOccurred, this, &MainWindow::showError);
     setAcceptDrops(mode == ReadWrite);

@@ -182,11 +182,13 @@ void TicketQueuePane::buildTable()
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->setItemDelegateForColumn(TicketQueueModel::TicketColumn, new MiddleElidedDelegate(m_table));
+    m_table->setItemDelegateForColumn(TicketQueueModel::OrderColumn, new MiddleElidedDelegate(m_table));
     m_table->setItemDelegateForColumn(TicketQueueModel::OutcomeColumn,
                                       new OutcomeDelegate(TicketQueueModel::OutcomeIdRole, m_table));
     m_table->setItemDelegateForColumn(TicketQueueModel::AttentionColumn, new AttentionDelegate(m_table));
     m_table->setItemDelegateForColumn(TicketQueueModel::OpenedColumn, new OpenedDelegate(m_table));
     connect(&m_model, &QAbstractItemModel::modelReset, this, &TicketQueuePane::fitIdColumns);
+    m_table->viewport()->installEventFilter(this);
     connect(&m_model, &QAbstractItemModel::layoutChanged, this, &TicketQueuePane::fitIdColumns);
     // After the ids are measured, which reads the list's first rows: the open ticket is found
     // among them.
@@ -218,8 +220,8 @@ void TicketQueuePane::fitColumns()
     m_orderWidth = width(QStringLiteral("SU-88421"));
     m_fit = new ColumnFit(*m_table,
                           {{TicketQueueModel::AttentionColumn, attention, mark},
-                           {TicketQueueModel::TicketColumn, m_ticketWidth, m_ticketWidth},
-                           {TicketQueueModel::OrderColumn, m_orderWidth, m_orderWidth},
+                           {TicketQueueModel::TicketColumn, m_ticketWidth, m_ticketWidth, true},
+                           {TicketQueueModel::OrderColumn, m_orderWidth, m_orderWidth, true},
                            {TicketQueueModel::SellerColumn, width(QStringLiteral("Fenwick & Rowe Garden")),
                             width(QStringLiteral("Harrow…"))},
                            {TicketQueueModel::OpenedColumn, width(QStringLiteral("2026-03-17 14:28:51")),
@@ -234,15 +236,19 @@ void TicketQueuePane::fitIdColumns()
 {
     // The rows a first screen shows, and a little more: the page the view reads anyway.
     const QFontMetrics plain(m_table->font());
+    const int ticketSample = plain.horizontalAdvance(QStringLiteral("T-20260317-0412")) + 14;
+    const int orderSample = plain.horizontalAdvance(QStringLiteral("SU-88421")) + 14;
     const int ticket =
-            qMax(m_ticketWidth, widestText(m_model, TicketQueueModel::TicketColumn, 100, plain) + 14);
-    const int order = qMax(m_orderWidth, widestText(m_model, TicketQueueModel::OrderColumn, 100, plain) + 14);
-    // Never wider than a third of the view each: a pathological id elides in the middle instead.
-    const int cap = qMax(m_ticketWidth, m_table->viewport()->width() / 3);
+            qMax(ticketSample, widestText(m_model, TicketQueueModel::TicketColumn, 100, plain) + 14);
+    const int order = qMax(orderSample, widestText(m_model, TicketQueueModel::OrderColumn, 100, plain) + 14);
+    // Whole where the view has room (up to a third of it each). The ids give way last, once every
+    // other column is at its least, and then only down to the usual id's width, eliding in their
+    // middle with their tooltip whole: the outcome and the mark keep their room at 1280 pixels.
+    const int cap = qMax(ticketSample, m_table->viewport()->width() / 3);
     m_ticketWidth = qMin(ticket, cap);
     m_orderWidth = qMin(order, cap);
-    m_fit->setWidths(TicketQueueModel::TicketColumn, m_ticketWidth, m_ticketWidth);
-    m_fit->setWidths(TicketQueueModel::OrderColumn, m_orderWidth, m_orderWidth);
+    m_fit->setWidths(TicketQueueModel::TicketColumn, m_ticketWidth, qMin(m_ticketWidth, ticketSample));
+    m_fit->setWidths(TicketQueueModel::OrderColumn, m_orderWidth, qMin(m_orderWidth, orderSample));
 }
 
 // The search waits for a pause in the typing; Enter searches at once and opens the first match.
@@ -309,6 +315,8 @@ void TicketQueuePane::showOpenTicket()
 
 bool TicketQueuePane::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize && m_fit)
+        fitIdColumns(); // the third the ids may take follows the view
     if (watched != m_search || event->type() != QEvent::KeyPress
         || static_cast<QKeyEvent *>(event)->key() != Qt::Key_Down || m_model.rowCount() == 0)
         return QWidget::eventFilter(watched, event);

@@ -172,9 +172,11 @@ QVariant EscalationQueueModel::data(const QModelIndex &index, int role) const
         if (index.column() == NumberColumn)
             return tr("Escalation %1: the number the command line takes (verity lookup %1, verity claim %1)")
                     .arg(row->id);
-        return tr("%1 (call %2) in %3 returned an unknown outcome. Do not retry it: look it up at the "
+        // The ids whole, where a narrow column elides them.
+        return tr("%1 (call %2) in %3%4 returned an unknown outcome. Do not retry it: look it up at the "
                   "provider.")
-                .arg(row->tool, row->callExtId, ticketName(row->ticketExtId, row->orderId));
+                .arg(row->tool, row->callExtId, ticketName(row->ticketExtId, row->orderId),
+                     row->orderId.isEmpty() ? QString() : tr(", order %1").arg(row->orderId));
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case NumberColumn:

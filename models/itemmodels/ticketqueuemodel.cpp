@@ -176,6 +176,8 @@ QVariant TicketQueueModel::data(const QModelIndex &index, int role) const
         case OrderColumn:
             if (ticket->orderId.isEmpty() && !ticket->task.isEmpty())
                 return tr("No order: the benchmark's %1").arg(ticket->task);
+            if (!ticket->orderId.isEmpty())
+                return ticket->orderId; // whole, where a narrow column elides it
             break;
         case SellerColumn:
             if (ticket->sellerName.isEmpty() && !ticket->origin.isEmpty())

@@ -231,6 +231,7 @@ private slots:
 
     // A tool's name sits beside its outcome at 1280x800: a short one on one line, a long one
     // wrapped after its underscores, never under the badge; read whole by its accessible name.
+    // Ids longer than the demo's stay whole in both queues.
     void toolNamesWrapBesideTheirOutcome()
     {
         const QString file = m_dir.filePath(QStringLiteral("long-names.jsonl"));
@@ -245,10 +246,10 @@ private slots:
             return QStringLiteral("2026-12-07T09:42:%1Z").arg(second, 2, 10, QChar(u'0'));
         };
         line({{QStringLiteral("type"), QStringLiteral("ticket_opened")},
-              {QStringLiteral("ticket"), QStringLiteral("T-LONG")},
+              {QStringLiteral("ticket"), QStringLiteral("B0035-T-20261207-0950")},
               {QStringLiteral("at"), at(0)},
               {QStringLiteral("order"),
-               QJsonObject{{QStringLiteral("id"), QStringLiteral("SU-9")},
+               QJsonObject{{QStringLiteral("id"), QStringLiteral("SU-88421-R2")},
                            {QStringLiteral("items"), QJsonArray()}}},
               {QStringLiteral("seller"),
                QJsonObject{{QStringLiteral("id"), QStringLiteral("s9")},
@@ -257,15 +258,15 @@ private slots:
         for (const QString &tool : {longName, QStringLiteral("issue_refund")}) {
             const QString id = QStringLiteral("c%1").arg(second);
             line({{QStringLiteral("type"), QStringLiteral("tool_call")},
-                  {QStringLiteral("ticket"), QStringLiteral("T-LONG")},
+                  {QStringLiteral("ticket"), QStringLiteral("B0035-T-20261207-0950")},
                   {QStringLiteral("at"), at(second)},
                   {QStringLiteral("call_id"), id},
                   {QStringLiteral("tool"), tool},
                   {QStringLiteral("arguments"),
-                   QJsonObject{{QStringLiteral("order_id"), QStringLiteral("SU-9")},
+                   QJsonObject{{QStringLiteral("order_id"), QStringLiteral("SU-88421-R2")},
                                {QStringLiteral("amount_cents"), 500 + second}}}});
             line({{QStringLiteral("type"), QStringLiteral("tool_result")},
-                  {QStringLiteral("ticket"), QStringLiteral("T-LONG")},
+                  {QStringLiteral("ticket"), QStringLiteral("B0035-T-20261207-0950")},
                   {QStringLiteral("at"), at(second + 10)},
                   {QStringLiteral("call_id"), id},
                   {QStringLiteral("result"),
@@ -274,7 +275,22 @@ private slots:
         }
         out.close();
         openWith(file);
-        m_window->openTicket(ticketLike(QStringLiteral("T-LONG")));
+        m_window->openTicket(ticketLike(QStringLiteral("B0035-T-20261207-0950")));
+        // The ids, longer than the demo's, are whole in both queues, and the queue needs no
+        // sideways scrolling for them.
+        auto *queue = m_window->findChild<QTableView *>(QStringLiteral("ticketTable"));
+        auto *escalations = m_window->findChild<QTableView *>(QStringLiteral("escalationTable"));
+        QVERIFY(queue && escalations);
+        const auto whole = [](QTableView *table, int column, const QString &id) {
+            return table->columnWidth(column) >= table->fontMetrics().horizontalAdvance(id);
+        };
+        QTRY_VERIFY(whole(queue, TicketQueueModel::TicketColumn, QStringLiteral("B0035-T-20261207-0950")));
+        QVERIFY(whole(queue, TicketQueueModel::OrderColumn, QStringLiteral("SU-88421-R2")));
+        QVERIFY(!queue->horizontalScrollBar()->isVisible());
+        QTRY_VERIFY(escalations->model()->rowCount() == 2);
+        QVERIFY(whole(escalations, EscalationQueueModel::TicketColumn,
+                      QStringLiteral("B0035-T-20261207-0950")));
+        QVERIFY(whole(escalations, EscalationQueueModel::OrderColumn, QStringLiteral("SU-88421-R2")));
         TicketView *view = m_window->ticketView();
         for (const char *id : {"c1", "c2"}) {
             ToolCallCard *card = view->card(QString::fromLatin1(id));
