@@ -4,6 +4,7 @@
 #include "domain/money.h"
 #include "finance/reconciliation.h"
 
+#include <QDateTime>
 #include <QSet>
 
 #include <algorithm>
@@ -179,6 +180,14 @@ QString unexplainedWhy(const Reconciliation &reconciliation, const SellerReconci
     if (why.isEmpty())
         why << QStringLiteral("both balances fall within the period, yet no row or movement of it "
                               "accounts for this");
+    // What moved after the period is in no row of it, but in a longer period's: say which.
+    const qint64 latest = qMax(asOf, seller.providerBalanceAt);
+    if (latest >= period.toMs)
+        why << QStringLiteral("reconcile from %1 to %2 to see what moved after the period as rows")
+                        .arg(QDateTime::fromMSecsSinceEpoch(period.fromMs, Qt::UTC)
+                                     .date()
+                                     .toString(Qt::ISODate),
+                             QDateTime::fromMSecsSinceEpoch(latest, Qt::UTC).date().toString(Qt::ISODate));
     return why.join(QStringLiteral("; "));
 }
 
@@ -327,8 +336,11 @@ QString differenceSummary(const SellerReconciliation &seller)
                           .arg(money(difference.unexplainedCents()), difference.unexplainedWhy);
     if (pieces.isEmpty())
         pieces << QStringLiteral("nothing moved after Verity's balance was stated");
-    const QString text = money(difference.cents) + QStringLiteral(" = ") + pieces.join(QStringLiteral("; "));
-    return text;
+    // None of it in a part: the sum would only repeat itself.
+    if (difference.parts.isEmpty() && difference.unexplainedCents() != 0)
+        return QStringLiteral("%1, none of it explained by this period's rows: %2")
+                .arg(money(difference.cents), difference.unexplainedWhy);
+    return money(difference.cents) + QStringLiteral(" = ") + pieces.join(QStringLiteral("; "));
 }
 
 } // namespace verity

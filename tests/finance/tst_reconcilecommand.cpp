@@ -259,6 +259,11 @@ void ReconcileCommandTest::printsASummary()
                                                "this period")
                                         .arg(formatMoney(-8900), formatMoney(-2900))),
              qPrintable(march.out));
+    // Where no row makes any of it, the sum is not repeated; the way to see the rest is named.
+    QVERIFY2(march.out.contains(QStringLiteral("%1, none of it explained by this period's rows: ")
+                                        .arg(formatMoney(-12600))),
+             qPrintable(march.out));
+    QVERIFY2(march.out.contains(QStringLiteral("reconcile from 2026-03-01 to ")), qPrintable(march.out));
 }
 
 void ReconcileCommandTest::unreachableProviderChangesNothing()
