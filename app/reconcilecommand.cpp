@@ -134,9 +134,23 @@ Expected<Options> parseOptions(QCommandLineParser &parser)
         const QString option = QLatin1String(name);
         if (!parser.isSet(option))
             return fail(QStringLiteral("--%1 DATE is required (YYYY-MM-DD)").arg(option));
-        if (!isDate(parser.value(option)))
+        if (!isDate(parser.value(option))) {
+            // In the form, but no day of the calendar: say which part is out of range.
+            static const QRegularExpression form(QStringLiteral("^(\\d{4})-(\\d{2})-(\\d{2})$"));
+            if (const QRegularExpressionMatch parts = form.match(parser.value(option)); parts.hasMatch()) {
+                const int year = parts.captured(1).toInt();
+                const int month = parts.captured(2).toInt();
+                if (month < 1 || month > 12)
+                    return fail(QStringLiteral("--%1: %2 has no month %3 (months run from 01 to 12)")
+                                        .arg(option, parser.value(option), parts.captured(2)));
+                return fail(QStringLiteral("--%1: %2 is no day of the calendar: %3 has %4 days")
+                                    .arg(option, parser.value(option),
+                                         QDate(year, month, 1).toString(QStringLiteral("MMMM yyyy")))
+                                    .arg(QDate(year, month, 1).daysInMonth()));
+            }
             return fail(QStringLiteral("--%1: expected a date as YYYY-MM-DD, got \"%2\"")
                                 .arg(option, parser.value(option)));
+        }
     }
     options.from = parser.value(QStringLiteral("from"));
     options.to = parser.value(QStringLiteral("to"));

@@ -75,13 +75,21 @@ public:
     // A whole number from `least` to `most`: money no sum of it can overflow.
     std::optional<qint64> integerWithin(const char *key, qint64 least, qint64 most, bool required = true)
     {
-        std::optional<qint64> value = integer(key, required);
-        if (value && (*value < least || *value > most)) {
+        const auto range = [&](const QString &got) {
             fail(key,
                  QStringLiteral("expected a whole number from %1 to %2, got %3")
                          .arg(least)
                          .arg(most)
-                         .arg(*value));
+                         .arg(got));
+        };
+        if (auto it = m_object.find(key); it != m_object.end() && it->is_number_unsigned()
+            && it->get<quint64>() > quint64(std::numeric_limits<qint64>::max())) {
+            range(fromUtf8String(it->dump()));
+            return std::nullopt;
+        }
+        std::optional<qint64> value = integer(key, required);
+        if (value && (*value < least || *value > most)) {
+            range(QString::number(*value));
             return std::nullopt;
         }
         return value;

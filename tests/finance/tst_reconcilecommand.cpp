@@ -305,9 +305,12 @@ void ReconcileCommandTest::badArguments_data()
                     + dates(QStringLiteral("2026-3-1"), QStringLiteral("2026-04-30"))
                               << key
                               << QStringLiteral("--from: expected a date as YYYY-MM-DD, got \"2026-3-1\"");
-    QTest::newRow("no such day") << db + provider
-                    + dates(QStringLiteral("2026-03-01"), QStringLiteral("2026-02-30"))
-                                 << key << QStringLiteral("--to: expected a date");
+    QTest::newRow("no such day")
+            << db + provider + dates(QStringLiteral("2026-03-01"), QStringLiteral("2026-02-30")) << key
+            << QStringLiteral("--to: 2026-02-30 is no day of the calendar: February 2026 has 28 days");
+    QTest::newRow("no such month") << db + provider
+                    + dates(QStringLiteral("2026-13-01"), QStringLiteral("2026-03-30"))
+                                   << key << QStringLiteral("--from: 2026-13-01 has no month 13");
     QTest::newRow("ends before") << db + provider
                     + dates(QStringLiteral("2026-04-01"), QStringLiteral("2026-03-01"))
                                  << key << QStringLiteral("before");

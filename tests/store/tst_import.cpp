@@ -218,6 +218,10 @@ void TestImport::badLine_data()
             << opening("\"balance_cents\":", "\"balance_cents\":9223372036854775807,\"was\":")
             << QStringList{QStringLiteral("seller.balance_cents"), QStringLiteral("from -1000000000000 to"),
                            QStringLiteral("9223372036854775807")};
+    QTest::newRow("a balance beyond any whole number")
+            << opening("\"balance_cents\":", "\"balance_cents\":18446744073709551615,\"was\":")
+            << QStringList{QStringLiteral("seller.balance_cents"),
+                           QStringLiteral("to 1000000000000, got 18446744073709551615")};
     QTest::newRow("an item of negative cents")
             << opening("\"amount_cents\":4200", "\"amount_cents\":-4200")
             << QStringList{QStringLiteral("order.items[0].amount_cents"), QStringLiteral("-4200")};
