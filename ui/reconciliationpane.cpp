@@ -325,7 +325,12 @@ std::optional<Period> ReconciliationPane::period()
 {
     const Expected<Period> chosen = chosenPeriod();
     if (!chosen) {
-        setStatus(chosen.message(), true);
+        // A report already shown stays, and says which period it is, beside the refusal.
+        const std::optional<Reconciliation> &shown = m_model.reconciliation();
+        setStatus(shown ? tr("%1. The report below is still %2.")
+                                  .arg(chosen.message(), periodText(shown->period))
+                        : chosen.message(),
+                  true);
         return std::nullopt;
     }
     return *chosen;

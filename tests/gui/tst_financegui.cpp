@@ -493,6 +493,15 @@ void TestFinanceGui::unreachableProviderKeepsTheResult()
     QCOMPARE(pane->totalsText(), totals);
     QCOMPARE(pane->fetchButton()->text(), QStringLiteral("Fetch from &provider"));
     saveScreenshot(m_window.get(), QStringLiteral("-unreachable"));
+
+    // A period that ends before it begins is refused, and the report shown says which it still is.
+    const QDate from = pane->fromEdit()->date();
+    pane->fromEdit()->setDate(pane->toEdit()->date().addDays(1));
+    QTest::mouseClick(pane->fetchButton(), Qt::LeftButton);
+    QVERIFY2(pane->statusText().contains(QStringLiteral("The report below is still ")),
+             qPrintable(pane->statusText()));
+    QCOMPARE(pane->table()->model()->rowCount(), before);
+    pane->fromEdit()->setDate(from);
 }
 
 QTEST_MAIN(TestFinanceGui)
