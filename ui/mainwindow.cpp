@@ -281,6 +281,12 @@ void MainWindow::connectProvider()
         m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
     });
     m_accountBanner->showKey(m_provider->settings().apiKey, m_keyKind);
+    // Said once the keychain answers, after the dialog is gone: the key will not outlive this run.
+    connect(m_provider, &ProviderConnection::keyNotKept, this, [this](const QString &why) {
+        statusBar()->showMessage(tr("%1 Enter it again after a restart, or set %2.")
+                                         .arg(why, QLatin1String(ProviderConnection::apiKeyVariable)),
+                                 60000);
+    });
 }
 
 void MainWindow::connectImportFlow()

@@ -136,6 +136,8 @@ Expected<void> ProviderConnection::save(const QUrl &baseUrl, const QString &oper
                 : tr("No desktop keychain (%1): the API key is kept for this session only.")
                           .arg(job->errorString());
         job->deleteLater();
+        if (job->error() != QKeychain::NoError)
+            emit keyNotKept(m_keyNote);
         if (done)
             done(m_keyNote);
     });

@@ -61,6 +61,8 @@ public:
 
 signals:
     void changed();
+    // A key saved where no desktop keychain could keep it: it lasts for this session only.
+    void keyNotKept(const QString &why);
 
 private:
     void rebuild();
