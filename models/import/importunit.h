@@ -29,6 +29,9 @@ struct ImportUnit
     QString conversation; // the conversation's id; empty for a native line
     QList<NativeEvent> events;
     QString rejection; // set: nothing of this unit is stored, and this says why
+    // A rejected ticket_opened line: the ticket it would have opened, so that its later lines
+    // say why it is not open.
+    QString refusedOpening;
     QStringList notices; // worth saying, stored anyway
     QStringList tools; // every tool the unit calls, to choose a registry profile
     QHash<QString, ToolHint> toolHints; // Conversation::toolHints, of the tools it calls

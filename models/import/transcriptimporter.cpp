@@ -587,6 +587,10 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     for (const QString &notice : unit.notices)
         report.notices.append(problem(notice));
     if (!unit.rejection.isEmpty()) {
+        if (!unit.refusedOpening.isEmpty())
+            m_refusedOpenings.insert(ticketCacheKey(unit.refusedOpening),
+                                     unit.place.line > 0 ? QStringLiteral("line %1").arg(unit.place.line)
+                                                         : unit.place.text());
         report.rejected.append(problem(unit.rejection));
         return true;
     }

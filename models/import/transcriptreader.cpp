@@ -529,15 +529,22 @@ Expected<void> TranscriptReader::readLines(QFile &file, const Sink &sink)
         if (nativeFile) {
             // Verity's own events, one a line: the native parser names the field that is wrong.
             // A line parsed above is not parsed again.
+            QString opening; // the ticket a ticket_opened line names, should the line be refused
+            if (!parseError && value.is_object() && value.value("type", json()) == "ticket_opened") {
+                if (const auto named = value.find("ticket"); named != value.end() && named->is_string())
+                    opening = fromUtf8String(named->get_ref<const std::string &>());
+            }
             Expected<NativeEvent> event =
                     parseError ? parseNativeEvent(line) : parseNativeEventValue(std::move(value));
             ImportUnit unit;
             unit.place = place;
             unit.format = formats::native;
-            if (event)
+            if (event) {
                 unit.events.append(std::move(*event));
-            else
+            } else {
                 unit.rejection = event.message();
+                unit.refusedOpening = opening;
+            }
             if (!handOn(sink, std::move(unit)))
                 break;
             continue;

@@ -299,10 +299,15 @@ void GuardStdioTest::aCancelledWriteIsSettledByTheAnswerThatStillComes()
 
 void GuardStdioTest::anotherAgentIsHeldWhileTheWriteIsInFlight()
 {
-    GuardAgent slow(options(QStringLiteral("late")), environment());
+    // The answer comes late enough for the second agent to ask meanwhile on a loaded machine.
+    GuardAgent::Options late = options(QStringLiteral("late"));
+    late.lateMs = 8000;
+    GuardAgent slow(late, environment());
     GuardAgent other(options(), environment());
-    // Two Node processes and two guards start at once: slow on a busy machine.
+    // Two Node processes and two guards start at once: slow on a busy machine. Both are up
+    // before the call, so that the wait below is for the call alone.
     QVERIFY2(!other.send({{"op", "list"}}, 60000).is_null(), qPrintable(other.log() + slow.log()));
+    QVERIFY2(!slow.send({{"op", "list"}}, 60000).is_null(), qPrintable(other.log() + slow.log()));
     // The first agent's call waits for its answer; the second sends the same intent meanwhile.
     json firstAnswer;
     const json command{{"op", "call"},
@@ -312,8 +317,7 @@ void GuardStdioTest::anotherAgentIsHeldWhileTheWriteIsInFlight()
                        {"conversation", "T-4"}};
     // Not waited for: sent, and the second agent asks while it is in flight.
     slow.sendWithoutWaiting(command);
-    // A busy machine starts two Node processes and the guard slowly.
-    QTRY_VERIFY_WITH_TIMEOUT(!callsOf(options().database, QStringLiteral("T-4")).isEmpty(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!callsOf(options().database, QStringLiteral("T-4")).isEmpty(), 30000);
     const json held =
             other.call(QStringLiteral("issue_refund"), refundOf("SU-4", 900), 5000, QStringLiteral("T-4"));
     QVERIFY2(resultText(held).contains(QLatin1String("NOT SENT.")), held.dump().c_str());

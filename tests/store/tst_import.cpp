@@ -56,6 +56,7 @@ private slots:
     void importTwiceChangesNothing();
     void badLine_data();
     void badLine();
+    void aRefusedOpeningIsNamedByItsTicketsLaterLines();
     void optionalFieldsAndLooseFormatting();
     void providerEventWithoutCall();
     void ticketIdInAnotherCase();
@@ -291,6 +292,26 @@ void TestImport::badLine_data()
     QTest::newRow("ticket reopened with other details")
             << with(ticketOpened(good), QStringLiteral("subject"), QStringLiteral("Another subject"))
             << QStringList{QStringLiteral("\"T-GOOD\""), QStringLiteral("opened")};
+}
+
+// A ticket_opened line refused as it is read (its balance past any sum) leaves its ticket
+// unopened; the ticket's later lines say so and where, not only that it was never opened.
+void TestImport::aRefusedOpeningIsNamedByItsTicketsLaterLines()
+{
+    const QString path = m_dir.filePath(QStringLiteral("refused-opening.jsonl"));
+    QVERIFY(writeLines(
+            path,
+            {ticketOpened(QStringLiteral("T-HUGE"))
+                     .replace("\"balance_cents\":", "\"balance_cents\":9223372036854775807,\"was\":"),
+             message(QStringLiteral("T-HUGE"), QStringLiteral("2026-03-17T10:00:04Z"),
+                     QStringLiteral("customer"), QStringLiteral("hello"))}));
+    std::unique_ptr<SqliteStore> store = openStore(m_dir.filePath(QStringLiteral("refused-opening.sqlite")));
+    QVERIFY(store);
+    const ImportReport report = importFile(*store, path);
+    QCOMPARE(report.rejected.size(), 2);
+    QVERIFY2(report.rejected.at(1).reason.contains(QStringLiteral(
+                     "ticket \"T-HUGE\" was not opened: its ticket_opened event (at line 1) was refused")),
+             qPrintable(report.rejected.at(1).reason));
 }
 
 void TestImport::badLine()
