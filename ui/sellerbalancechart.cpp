@@ -317,8 +317,7 @@ void SellerBalanceChart::showSeller(const SellerBalance &seller, const SellerHis
             [this](const QPointF &point) { chooseNearest(m_unknown, point); });
     connect(m_duplicate, &QScatterSeries::clicked, this,
             [this](const QPointF &point) { chooseNearest(m_duplicate, point); });
-    if (m_duplicate->count() == 0)
-        m_chart->legend()->markers(m_duplicate).constFirst()->setVisible(false);
+    fitLegend();
     listDebits(duplicates);
 }
 
@@ -410,6 +409,21 @@ void SellerBalanceChart::resizeEvent(QResizeEvent *event)
     const QList<QAbstractAxis *> axes = m_chart->axes(Qt::Horizontal);
     if (auto *time = axes.isEmpty() ? nullptr : qobject_cast<QDateTimeAxis *>(axes.constFirst()))
         time->setTickCount(timeTicks(m_view->width()));
+}
+
+// The legend names only what the chart shows: a kind of refund with no point has no entry, so
+// the names fit under the plot at 1280 pixels (four were cut to "Refun…", "Paid t…"); were
+// they still cut, each says its whole name when the pointer rests on it.
+void SellerBalanceChart::fitLegend()
+{
+    QLegend *legend = m_chart->legend();
+    legend->setShowToolTips(true);
+    for (QScatterSeries *series : {m_performed, m_unknown, m_duplicate}) {
+        if (!series)
+            continue;
+        for (QLegendMarker *marker : legend->markers(series))
+            marker->setVisible(series->count() > 0);
+    }
 }
 
 } // namespace verity

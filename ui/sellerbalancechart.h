@@ -44,6 +44,7 @@ protected:
 private:
     // The points of the refunds: performed, unknown (may have moved), and paid twice.
     void makeRefundSeries();
+    void fitLegend();
     void addRefundPoint(int debit, const QPointF &at, bool duplicate);
     // Each refund in the list beside the chart, in the colour of its point.
     void listDebits(const QSet<int> &duplicates);
