@@ -226,6 +226,7 @@ SellerBalanceChart::SellerBalanceChart(QWidget *parent)
     auto *row = new QHBoxLayout;
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setShowToolTips(true); // a name cut short says itself
     m_chart->setMargins(QMargins(4, 4, 20, 4)); // room for the last date label
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("sellerChart"));
@@ -416,12 +417,8 @@ void SellerBalanceChart::resizeEvent(QResizeEvent *event)
 // they still cut, each says its whole name when the pointer rests on it.
 void SellerBalanceChart::fitLegend()
 {
-    QLegend *legend = m_chart->legend();
-    legend->setShowToolTips(true);
     for (QScatterSeries *series : {m_performed, m_unknown, m_duplicate}) {
-        if (!series)
-            continue;
-        for (QLegendMarker *marker : legend->markers(series))
+        for (QLegendMarker *marker : m_chart->legend()->markers(series))
             marker->setVisible(series->count() > 0);
     }
 }

@@ -216,12 +216,12 @@ void TicketQueuePane::fitColumns()
             + 12;
     // Squeezed, the badge may elide: the Attention column names the state in full.
     const int leastOutcome = badgeSize(Outcome::NotPerformed, m_table->font()).width() + 12;
-    m_ticketWidth = width(QStringLiteral("T-20260317-0412"));
-    m_orderWidth = width(QStringLiteral("SU-88421"));
+    m_usualTicketWidth = width(QStringLiteral("T-20260317-0412"));
+    m_usualOrderWidth = width(QStringLiteral("SU-88421"));
     m_fit = new ColumnFit(*m_table,
                           {{TicketQueueModel::AttentionColumn, attention, mark},
-                           {TicketQueueModel::TicketColumn, m_ticketWidth, m_ticketWidth, true},
-                           {TicketQueueModel::OrderColumn, m_orderWidth, m_orderWidth, true},
+                           {TicketQueueModel::TicketColumn, m_usualTicketWidth, m_usualTicketWidth, true},
+                           {TicketQueueModel::OrderColumn, m_usualOrderWidth, m_usualOrderWidth, true},
                            {TicketQueueModel::SellerColumn, width(QStringLiteral("Fenwick & Rowe Garden")),
                             width(QStringLiteral("Harrow…"))},
                            {TicketQueueModel::OpenedColumn, width(QStringLiteral("2026-03-17 14:28:51")),
@@ -236,19 +236,16 @@ void TicketQueuePane::fitIdColumns()
 {
     // The rows a first screen shows, and a little more: the page the view reads anyway.
     const QFontMetrics plain(m_table->font());
-    const int ticketSample = plain.horizontalAdvance(QStringLiteral("T-20260317-0412")) + 14;
-    const int orderSample = plain.horizontalAdvance(QStringLiteral("SU-88421")) + 14;
     const int ticket =
-            qMax(ticketSample, widestText(m_model, TicketQueueModel::TicketColumn, 100, plain) + 14);
-    const int order = qMax(orderSample, widestText(m_model, TicketQueueModel::OrderColumn, 100, plain) + 14);
+            qMax(m_usualTicketWidth, widestText(m_model, TicketQueueModel::TicketColumn, 100, plain) + 14);
+    const int order =
+            qMax(m_usualOrderWidth, widestText(m_model, TicketQueueModel::OrderColumn, 100, plain) + 14);
     // Whole where the view has room (up to a third of it each). The ids give way last, once every
     // other column is at its least, and then only down to the usual id's width, eliding in their
     // middle with their tooltip whole: the outcome and the mark keep their room at 1280 pixels.
-    const int cap = qMax(ticketSample, m_table->viewport()->width() / 3);
-    m_ticketWidth = qMin(ticket, cap);
-    m_orderWidth = qMin(order, cap);
-    m_fit->setWidths(TicketQueueModel::TicketColumn, m_ticketWidth, qMin(m_ticketWidth, ticketSample));
-    m_fit->setWidths(TicketQueueModel::OrderColumn, m_orderWidth, qMin(m_orderWidth, orderSample));
+    const int cap = qMax(m_usualTicketWidth, m_table->viewport()->width() / 3);
+    m_fit->setWidths(TicketQueueModel::TicketColumn, qMin(ticket, cap), m_usualTicketWidth);
+    m_fit->setWidths(TicketQueueModel::OrderColumn, qMin(order, cap), m_usualOrderWidth);
 }
 
 // The search waits for a pause in the typing; Enter searches at once and opens the first match.

@@ -54,8 +54,8 @@ private:
     QTableView *m_table;
     QLabel *m_count;
     ColumnFit *m_fit = nullptr;
-    int m_ticketWidth = 0; // the widest ticket id and order measured so far
-    int m_orderWidth = 0;
+    int m_usualTicketWidth = 0; // "T-20260317-0412", what the ids give way to when squeezed
+    int m_usualOrderWidth = 0; // "SU-88421"
     bool m_showingChosen = false; // selecting the ticket opened elsewhere: it is open already
     qint64 m_openTicket = 0; // the ticket the window shows, whose row is the highlighted one
 };

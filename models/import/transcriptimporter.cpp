@@ -588,9 +588,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
         report.notices.append(problem(notice));
     if (!unit.rejection.isEmpty()) {
         if (!unit.refusedOpening.isEmpty())
-            m_refusedOpenings.insert(ticketCacheKey(unit.refusedOpening),
-                                     unit.place.line > 0 ? QStringLiteral("line %1").arg(unit.place.line)
-                                                         : unit.place.text());
+            rememberRefusedOpening(unit.refusedOpening, unit.place);
         report.rejected.append(problem(unit.rejection));
         return true;
     }
@@ -599,7 +597,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
     if (conversation && !m_registries.isForced()) {
         m_registry = &m_registries.choose(
                 unit.tools, m_registries.has(unit.declaredProfile) ? unit.declaredProfile : m_fileProfile);
-    } else if (!m_registries.isForced()) {
+    } else if (!m_registries.isForced()) { // Verity's own lines: their ticket's profile
         Expected<const NamedRegistry *> native = nativeRegistry(unit);
         if (!native) {
             m_storeError = native.message();
@@ -669,9 +667,7 @@ bool TranscriptImporter::applyUnit(const ImportUnit &unit, ImportReport &report)
                 report.ticketsOpened = ticketsBefore;
             }
             if (std::holds_alternative<TicketOpenedEvent>(event.body))
-                m_refusedOpenings.insert(ticketCacheKey(event.ticket),
-                                         unit.place.line > 0 ? QStringLiteral("line %1").arg(unit.place.line)
-                                                             : unit.place.text());
+                rememberRefusedOpening(event.ticket, unit.place);
             report.rejected.append(problem(applied->rejection));
             return true;
         }
@@ -787,6 +783,12 @@ bool TranscriptImporter::applyAndBatch(const ImportUnit &unit, ImportReport &rep
         return false;
     }
     return true;
+}
+
+void TranscriptImporter::rememberRefusedOpening(const QString &ticket, const FilePlace &place)
+{
+    m_refusedOpenings.insert(ticketCacheKey(ticket),
+                             place.line > 0 ? QStringLiteral("line %1").arg(place.line) : place.text());
 }
 
 Expected<const NamedRegistry *> TranscriptImporter::nativeRegistry(const ImportUnit &unit)

@@ -135,6 +135,8 @@ private:
     // The profile a line of a native file is read with: its ticket's, chosen when it is opened by
     // the tools its calls in the lines read ahead name.
     Expected<const NamedRegistry *> nativeRegistry(const ImportUnit &unit);
+    // A ticket whose opening this file refused, and where: its later lines say so.
+    void rememberRefusedOpening(const QString &ticket, const FilePlace &place);
     // The tickets the units read ahead name, asked of the store together rather than one by
     // one as each is met.
     void lookAhead(const QList<const ImportUnit *> &units);

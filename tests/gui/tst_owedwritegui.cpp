@@ -52,6 +52,18 @@ ToolCallCard *shownCard(MainWindow &window, const QString &callId)
     return card ? card.data() : window.ticketView()->card(callId);
 }
 
+// What the sandbox was asked while this lives, as "GET /v1/messages?…", in order.
+class ServedRequests : public QObject
+{
+public:
+    explicit ServedRequests(SandboxServer &server)
+    {
+        connect(&server, &SandboxServer::served, this,
+                [this](const QString &line) { lines << line.section(u' ', 0, 1); });
+    }
+    QStringList lines;
+};
+
 QString textOf(QWidget *parent, const QString &name)
 {
     auto *label = parent ? parent->findChild<QLabel *>(name) : nullptr;
@@ -217,10 +229,8 @@ void TestOwedWriteGui::aMessageACheckFoundAbsentIsSentAgainAfterALookup()
         question = asked;
         return true;
     });
-    QStringList requests;
-    QObject listening; // the connection, and what it writes to, end with this test
-    connect(&m_sandbox->server(), &SandboxServer::served, &listening,
-            [&requests](const QString &line) { requests << line.section(u' ', 0, 1); });
+    ServedRequests served(m_sandbox->server());
+    const QStringList &requests = served.lines;
     QTest::mouseClick(perform, Qt::LeftButton);
     auto *dialog = waitForDialog<ResolutionDialog>(
             m_window.get(), [](ResolutionDialog *d) { return !d->resultText().isEmpty(); });
@@ -268,10 +278,8 @@ void TestOwedWriteGui::aPickupACheckFoundAbsentThatWasMadeIsNotSent()
 
     bool asked = false;
     m_window->setConfirm([&asked](QWidget *, const QString &, const QString &) { return asked = true; });
-    QStringList requests;
-    QObject listening; // the connection, and what it writes to, end with this test
-    connect(&m_sandbox->server(), &SandboxServer::served, &listening,
-            [&requests](const QString &line) { requests << line.section(u' ', 0, 1); });
+    ServedRequests served(m_sandbox->server());
+    const QStringList &requests = served.lines;
     QTest::mouseClick(perform, Qt::LeftButton);
     auto *dialog = waitForDialog<ResolutionDialog>(
             m_window.get(), [](ResolutionDialog *d) { return !d->resultText().isEmpty(); });
